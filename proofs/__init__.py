@@ -1,0 +1,1 @@
+"""Checks of every element of the two chapters, tables, LaTeX export and the command line."""

@@ -1,0 +1,34 @@
+"""Hypothesis profiles, chosen by the HYPOTHESIS_PROFILE environment variable.
+
+ci        derandomised: the same examples on every run, so CI cannot flake;
+dev       random examples, the default;
+thorough  ten times the examples of dev, for a deep run (`verify --profile thorough`).
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+BASE_EXAMPLES = 30
+PROFILES = ("ci", "dev", "thorough")
+
+_common = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True)
+settings.register_profile("ci", max_examples=BASE_EXAMPLES, derandomize=True, **_common)
+settings.register_profile("dev", max_examples=BASE_EXAMPLES, **_common)
+settings.register_profile("thorough", max_examples=10 * BASE_EXAMPLES, **_common)
+
+
+def load_profile(name: str | None = None) -> str:
+    """Load `name`, else $HYPOTHESIS_PROFILE, else "dev"; return the name loaded."""
+    chosen = name or os.environ.get("HYPOTHESIS_PROFILE") or "dev"
+    if chosen not in PROFILES:
+        raise ValueError(f"Hypothesis profile must be one of {PROFILES}, got {chosen!r}")
+    settings.load_profile(chosen)
+    return chosen
+
+
+def scaled(factor: float) -> settings:
+    """Settings with `factor` times the loaded profile's examples (for costly properties)."""
+    return settings(max_examples=max(1, round(settings.default.max_examples * factor)))

@@ -1,0 +1,1 @@
+"""Checks of the chapter (registered on import)."""

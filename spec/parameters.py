@@ -1,0 +1,89 @@
+"""Every parameter array of the model, declared as a shape over dimension names.
+
+Dimension names: vocab (|V|), n_ctx (L_ctx), d, h, d_head (= d / h), d_ff.
+Head-first layout: the per-head projections are (h, d, d_head) and the output
+projection is (h, d_head, d), i.e. W_O of 定義 4.1 with its rows split by head.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One array: its dotted name, its shape as dimension names, where it lives."""
+
+    name: str
+    dims: tuple[str, ...]
+    per_layer: bool = False  # one copy in each of the n_layer blocks
+
+
+LAYER_NORM = (("gamma", ("d",)), ("beta", ("d",)))
+
+ATTENTION_WEIGHTS = (
+    ("w_q", ("h", "d", "d_head")),
+    ("w_k", ("h", "d", "d_head")),
+    ("w_v", ("h", "d", "d_head")),
+    ("w_o", ("h", "d_head", "d")),
+)
+ATTENTION_BIASES = (
+    ("b_q", ("h", "d_head")),
+    ("b_k", ("h", "d_head")),
+    ("b_v", ("h", "d_head")),
+    ("b_o", ("d",)),
+)
+
+MLP_WEIGHTS = (("w_1", ("d", "d_ff")), ("w_2", ("d_ff", "d")))
+MLP_BIASES = (("b_1", ("d_ff",)), ("b_2", ("d",)))
+
+
+def _group(prefix: str, entries, per_layer: bool) -> tuple[Parameter, ...]:
+    return tuple(Parameter(f"{prefix}.{name}", dims, per_layer) for name, dims in entries)
+
+
+def attention_parameters(bias: bool = True) -> tuple[Parameter, ...]:
+    """Multi-head self-attention (定義 4.1): W_Q, W_K, W_V, W_O and their biases."""
+    entries = ATTENTION_WEIGHTS + (ATTENTION_BIASES if bias else ())
+    return _group("attn", entries, per_layer=False)
+
+
+def mlp_parameters(bias: bool = True) -> tuple[Parameter, ...]:
+    """Position-wise MLP (定義 2.2): W_1, b_1, W_2, b_2."""
+    entries = MLP_WEIGHTS + (MLP_BIASES if bias else ())
+    return _group("mlp", entries, per_layer=False)
+
+
+def layer_norm_parameters(prefix: str = "ln") -> tuple[Parameter, ...]:
+    """LayerNorm (定義 2.1): gamma and beta."""
+    return _group(prefix, LAYER_NORM, per_layer=False)
+
+
+def block_parameters(bias: bool = True) -> tuple[Parameter, ...]:
+    """One Pre-LN (or Post-LN) block: LN_1, attention, LN_2, MLP."""
+    return (
+        layer_norm_parameters("ln_1")
+        + attention_parameters(bias)
+        + layer_norm_parameters("ln_2")
+        + mlp_parameters(bias)
+    )
+
+
+def model_parameters(
+    bias: bool = True, tied: bool = True, positions: bool = True
+) -> tuple[Parameter, ...]:
+    """The decoder-only model of 定義 2.3 and its variants (定理 5.1).
+
+    Block parameters carry per_layer=True and the name prefix "blocks."; the
+    allocation gives layer l the names "blocks.{l}.…".
+    """
+    params = [Parameter("wte", ("vocab", "d"))]
+    if positions:
+        params.append(Parameter("wpe", ("n_ctx", "d")))
+    params += [
+        Parameter(f"blocks.{p.name}", p.dims, per_layer=True) for p in block_parameters(bias)
+    ]
+    params += list(layer_norm_parameters("ln_f"))
+    if not tied:
+        params.append(Parameter("lm_head", ("vocab", "d")))
+    return tuple(params)

@@ -1,0 +1,3 @@
+from proofs.profiles import load_profile
+
+load_profile()
