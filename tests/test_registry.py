@@ -1,0 +1,80 @@
+"""The registry: every element of both chapters, found by id, number or chapter."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from proofs.registry import CHAPTERS, KINDS, METHODS, element, find, load_all, nearest_ids
+
+SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
+ROW = re.compile(r"^\| (\S+ [\dA-Z.]+) \| ((?:def|prop|lem|thm|cor|ex|rem|exr)-[a-z0-9-]+) \|")
+
+
+def seed_rows() -> list[tuple[str, str, str]]:
+    """(chapter key, number, id) for every row of the seeds' README tables."""
+    readme = SEEDS / "README.md"
+    if not readme.is_file():
+        pytest.skip(f"{readme} is not here: the chapters' element list cannot be read")
+    rows, chapter = [], None
+    for line in readme.read_text(encoding="utf-8").splitlines():
+        if line.startswith("### "):
+            chapter = "self-attention" if "Self-attention" in line else "transformer-block"
+        match = ROW.match(line)
+        if match and chapter:
+            rows.append((chapter, match.group(1), match.group(2)))
+    return rows
+
+
+def test_every_seed_element_is_registered_with_its_number_and_chapter():
+    registry = load_all()
+    rows = seed_rows()
+    assert len(rows) == 47
+    for chapter, number, id_ in rows:
+        assert id_ in registry, id_
+        assert registry[id_].number == number, id_
+        assert registry[id_].chapter == chapter, id_
+
+
+def test_registered_elements_are_well_formed():
+    for entry in load_all().values():
+        assert entry.kind in KINDS
+        assert set(entry.methods) <= set(METHODS)
+        assert entry.chapter in CHAPTERS
+        assert entry.description
+
+
+def test_find_by_id_accepts_hyphens_and_underscores():
+    assert [e.id for e in find("prop-softmax-jacobian")] == ["prop-softmax-jacobian"]
+    assert [e.id for e in find("prop_softmax_jacobian")] == ["prop-softmax-jacobian"]
+
+
+def test_find_by_number_is_qualified_by_chapter_when_ambiguous():
+    both = {e.id for e in find("命題 3.3")}
+    assert both == {"prop-mask-as-limit", "prop-layer-norm-jacobian"}
+    assert [e.id for e in find("命題 3.3［自己注意］")] == ["prop-mask-as-limit"]
+    assert [e.id for e in find("命題 3.3［Transformer ブロック］")] == ["prop-layer-norm-jacobian"]
+    assert [e.id for e in find("補題 A.1")] == ["lem-product-expectation"]
+
+
+def test_find_by_chapter_lists_the_whole_chapter():
+    assert len(find("self-attention")) == 26
+    assert len(find("transformer-block")) == 21
+
+
+def test_find_unknown_is_empty_and_nearest_ids_suggest():
+    assert find("prop-softmax-jacobean") == []
+    assert nearest_ids("prop-softmax-jacobean")[0] == "prop-softmax-jacobian"
+
+
+def test_element_rejects_bad_registrations():
+    with pytest.raises(ValueError, match="chapter"):
+        element("x-y", "命題 1.1", "t", "no-such-chapter", "proposition", ("symbolic",))
+    with pytest.raises(ValueError, match="kind"):
+        element("x-y", "命題 1.1", "t", "self-attention", "conjecture", ("symbolic",))
+    with pytest.raises(ValueError, match="methods"):
+        element("x-y", "命題 1.1", "t", "self-attention", "proposition", ("guess",))
+    with pytest.raises(ValueError, match="docstring"):
+        element("x-y", "命題 1.1", "t", "self-attention", "proposition", ("symbolic",))(
+            lambda: []
+        )
