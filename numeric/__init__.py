@@ -1,0 +1,19 @@
+"""The NumPy forward model of both chapters (never imports sympy).
+
+float64 by default; float32 in gives float32 out. Every public function
+validates its arguments and raises ValueError or TypeError naming the
+argument, what was expected and what came. Modules, in dependency order:
+
+validation   as_array, as_tokens, require_shape: the shared argument checks
+softmax      softmax, masked_softmax (sigma^U), softmax_jacobian
+layer_norm   layer_norm, layer_norm_jacobian
+activations  relu, gelu (exact t Phi(t)), gelu_tanh, ACTIVATIONS
+contraction  contract(c, *operands), count_multiplications()
+parameters   parameter_count, sub_parameters, check_parameters
+attention    causal_mask, attention, multi_head_attention (cross-attention via context)
+mlp          mlp
+block        pre_ln_block, post_ln_block
+model        init_parameters, parameter_shapes, embed, forward
+kv_cache     Decoder: incremental decoding with a key/value cache
+gpt2         load_gpt2, to_gpt2_state_dict, to_gpt2_config, save_gpt2
+"""

@@ -1,0 +1,81 @@
+"""The MLP's activation functions (定義 2.2［Transformer ブロック］), elementwise.
+
+GELU(t) = t Phi(t) is evaluated as t * erfc(-t / sqrt 2) / 2: erfc keeps full
+relative accuracy in the left tail, where 1 + erf(t / sqrt 2) would cancel.
+scipy.special.erfc is a vectorised ufunc with a float32 loop, so float32 stays
+float32. The tanh approximation that GPT-2 uses,
+t (1 + tanh(sqrt(2/pi) (t + 0.044715 t^3))) / 2, is evaluated through the
+identity (1 + tanh u) / 2 = 1 / (1 + e^{-2u}), again free of cancellation and
+of overflow (e^{-2u} = inf gives the correct limit 0).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+from scipy.special import erfc
+
+from numeric.validation import as_array
+
+SQRT_HALF = math.sqrt(0.5)
+TANH_SCALE = math.sqrt(2.0 / math.pi)
+TANH_CUBIC = 0.044715
+
+
+def _relu(t: np.ndarray) -> np.ndarray:
+    return np.maximum(t, 0)
+
+
+def _gelu(t: np.ndarray) -> np.ndarray:
+    phi = erfc(t * -SQRT_HALF)  # (...), 2 Phi(t)
+    phi *= 0.5
+    phi *= t
+    return phi
+
+
+def _gelu_tanh(t: np.ndarray) -> np.ndarray:
+    with np.errstate(over="ignore"):
+        u = t * t  # (...)
+        u *= TANH_CUBIC
+        u += 1.0
+        u *= t
+        u *= -2.0 * TANH_SCALE  # -2 sqrt(2/pi) (t + 0.044715 t^3)
+        np.exp(u, out=u)
+    u += 1.0
+    return np.divide(t, u, out=u)
+
+
+def relu(t: object) -> np.ndarray:
+    """ReLU(t) = max(0, t)."""
+    return _relu(as_array(t, "t"))
+
+
+def gelu(t: object) -> np.ndarray:
+    """GELU(t) = t Phi(t), Phi the standard normal distribution function (exact)."""
+    return _gelu(as_array(t, "t"))
+
+
+def gelu_tanh(t: object) -> np.ndarray:
+    """GPT-2's approximation t (1 + tanh(sqrt(2/pi)(t + 0.044715 t^3))) / 2."""
+    return _gelu_tanh(as_array(t, "t"))
+
+
+ACTIVATIONS: dict[str, Callable[[object], np.ndarray]] = {
+    "relu": relu,
+    "gelu": gelu,
+    "gelu_tanh": gelu_tanh,
+}
+
+_UNCHECKED = {"relu": _relu, "gelu": _gelu, "gelu_tanh": _gelu_tanh}
+
+
+def activation_function(activation: object) -> Callable[[np.ndarray], np.ndarray]:
+    """The function named `activation` (a key of ACTIVATIONS), or a callable as given."""
+    if callable(activation):
+        return activation
+    if activation not in _UNCHECKED:
+        raise ValueError(f"activation must be one of {tuple(ACTIVATIONS)} or a callable, got "
+                         f"{activation!r}")
+    return _UNCHECKED[activation]

@@ -1,0 +1,160 @@
+"""Scaled dot-product attention and multi-head attention (定義 4.1［自己注意］).
+
+Attn(Q, K, V) = sigma(Q K^T / sqrt(d_k)) V row by row, with sigma^U under a
+mask. Multi-head attention keeps its parameters head-first as spec declares
+them: W_Q, W_K, W_V of shape (h, d, d_k), W_O of shape (h, d_k, d) (the rows
+of the chapter's W_O split by head), so the concatenation [H^(1) ... H^(h)] W_O
+is the contraction hnk,hkd->nd. Every product runs through `contract` with the
+declared contractions, so a multiplication count of a real pass is exact.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+import numpy as np
+
+from numeric.contraction import contract
+from numeric.parameters import check_parameters
+from numeric.softmax import _masked_softmax, _softmax, check_mask
+from numeric.validation import as_array
+from spec.contractions import (
+    K_PROJECTION,
+    OUTPUT_PROJECTION,
+    Q_PROJECTION,
+    SCORES,
+    V_PROJECTION,
+    WEIGHTED_SUM,
+    Contraction,
+)
+from spec.parameters import attention_parameters
+
+ATTENTION_BIASES = ("b_q", "b_k", "b_v", "b_o")
+
+
+def causal_mask(n: int, m: int | None = None) -> np.ndarray:
+    """Boolean (n, m), True where key j <= query i + (m - n) (m = n: j <= i).
+
+    With m > n the n queries are the last n positions of a sequence of m keys
+    (incremental decoding with a cache).
+    """
+    m = n if m is None else m
+    for name, value in (("n", n), ("m", m)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} must be a positive int, got {value!r}")
+    if m < n:
+        raise ValueError(f"m must be >= n (queries are the last n of m positions), got n = {n}, "
+                         f"m = {m}")
+    return np.tri(n, m, m - n, dtype=bool)
+
+
+def _attend(
+    q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """(out (h, n, d_v), weights (h, n, m)) for validated head-first arrays."""
+    scale = 1.0 / math.sqrt(q.shape[-1])
+    scores = contract(SCORES, q * scale, k)  # (h, n, m)
+    weights = _softmax(scores) if mask is None else _masked_softmax(scores, mask)
+    return contract(WEIGHTED_SUM, weights, v), weights  # (h, n, d_v), (h, n, m)
+
+
+def attention(
+    q: object, k: object, v: object, mask: object = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Attn(Q, K, V) per head: q (h, n, d_k), k (h, m, d_k), v (h, m, d_v).
+
+    Returns (out (h, n, d_v), weights (h, n, m)). 2-D arrays are one head and
+    give 2-D results. `mask` is boolean (True = may attend), broadcast to
+    (h, n, m); a query row with nothing to attend to is a ValueError.
+    """
+    q = as_array(q, "q", ndim=(2, 3))
+    k = as_array(k, "k", ndim=q.ndim, dtype=q.dtype)
+    v = as_array(v, "v", ndim=q.ndim, dtype=q.dtype)
+    single = q.ndim == 2
+    if single:
+        q, k, v = q[None], k[None], v[None]
+    h, n, d_k = q.shape
+    if n == 0 or k.shape[1] == 0:
+        raise ValueError(f"q and k must have at least one position, got {q.shape} and {k.shape}")
+    if k.shape[0] != h or k.shape[2] != d_k:
+        raise ValueError(f"k must have shape (h, m, d_k) = ({h}, m, {d_k}), got {k.shape}")
+    if v.shape[:2] != k.shape[:2]:
+        raise ValueError(f"v must have shape (h, m, d_v) = ({h}, {k.shape[1]}, d_v), got "
+                         f"{v.shape}")
+    if mask is not None:
+        mask = check_mask(mask, (h, n, k.shape[1]) if not single else (n, k.shape[1]))
+    out, weights = _attend(q, k, v, mask)
+    return (out[0], weights[0]) if single else (out, weights)
+
+
+def check_attention_parameters(
+    params: object, d: int, dtype: np.dtype, name: str = "params", finite: bool = True
+) -> dict[str, np.ndarray]:
+    """The attention parameters of width d, as declared by spec (biases optional)."""
+    w_q = params.get("w_q") if isinstance(params, Mapping) else None
+    if w_q is None or np.ndim(w_q) != 3:
+        shape = None if w_q is None else np.shape(w_q)
+        raise ValueError(f"{name}['w_q'] must be an array of shape (h, d, d_head), got "
+                         f"{'nothing' if shape is None else shape}")
+    h, _, d_head = np.shape(w_q)
+    if h * d_head != d:
+        raise ValueError(
+            f"{name}['w_q'] has shape {np.shape(w_q)}: h = {h} heads of d_head = {d_head} "
+            f"need d = h * d_head = {h * d_head}, got d = {d} (h must divide d)"
+        )
+    declared = [(p.name.removeprefix("attn."), p.dims) for p in attention_parameters(True)]
+    shapes = {key: tuple({"h": h, "d": d, "d_head": d_head}[s] for s in dims)
+              for key, dims in declared}
+    return check_parameters(params, shapes, ATTENTION_BIASES, name, dtype, finite)
+
+
+def _heads(x: np.ndarray, w: np.ndarray, b: np.ndarray | None, c: Contraction) -> np.ndarray:
+    y = contract(c, x, w)  # (h, n, d_head)
+    return y if b is None else y + b[:, None, :]
+
+
+def _merge(o: np.ndarray, w_o: np.ndarray, b_o: np.ndarray | None) -> np.ndarray:
+    y = contract(OUTPUT_PROJECTION, o, w_o)  # (n, d)
+    if b_o is not None:
+        y += b_o
+    return y
+
+
+def _multi_head_attention(
+    x: np.ndarray, p: dict[str, np.ndarray], mask: np.ndarray | None, context: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """MHA of validated arguments: (out (n, d), weights (h, n, m))."""
+    q = _heads(x, p["w_q"], p.get("b_q"), Q_PROJECTION)  # (h, n, d_head)
+    k = _heads(context, p["w_k"], p.get("b_k"), K_PROJECTION)  # (h, m, d_head)
+    v = _heads(context, p["w_v"], p.get("b_v"), V_PROJECTION)  # (h, m, d_head)
+    o, weights = _attend(q, k, v, mask)  # (h, n, d_head), (h, n, m)
+    return _merge(o, p["w_o"], p.get("b_o")), weights
+
+
+def multi_head_attention(
+    x: object, params: Mapping[str, object], causal: bool = False, context: object = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """MHA(X) of 定義 4.1: x (n, d) -> (out (n, d), weights (h, n, m)).
+
+    params: w_q w_k w_v (h, d, d/h), w_o (h, d/h, d), optional b_q b_k b_v
+    (h, d/h) and b_o (d,). `context` (m, d) supplies the keys and values
+    (cross-attention, 注意 7.3); by default they come from x (m = n).
+    `causal` masks key j > i + (m - n).
+    """
+    x = as_array(x, "x", ndim=2)
+    n, d = x.shape
+    if n == 0 or d == 0:
+        raise ValueError(f"x must have at least one position and one feature, got {x.shape}")
+    if context is None:
+        context = x
+    else:
+        context = as_array(context, "context", ndim=2, dtype=x.dtype)
+        if context.shape[0] == 0 or context.shape[1] != d:
+            raise ValueError(f"context must have shape (m, {d}) with m >= 1, got "
+                             f"{context.shape}")
+    if not isinstance(causal, (bool, np.bool_)):
+        raise TypeError(f"causal must be a bool, got {causal!r}")
+    p = check_attention_parameters(params, d, x.dtype)
+    mask = causal_mask(n, context.shape[0]) if causal else None
+    return _multi_head_attention(x, p, mask, context)

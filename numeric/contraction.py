@@ -1,0 +1,116 @@
+"""Runs the forward pass's declared contractions (spec.contractions) and counts them.
+
+`contract(c, *operands)` evaluates c.subscripts on the operands. A contraction
+multiplies once for every assignment of all its index letters, so inside
+`with count_multiplications() as counter:` each call adds the product of its
+letters' sizes, read from the actual operands, to `counter.total` and to
+`counter.by_name[c.name]`. A real pass's count can then be compared with the
+symbolic polynomial evaluated at the same sizes.
+
+The declared patterns run as one BLAS matrix product each (a batched one for
+the per-head products); anything else falls back to np.einsum(optimize=True).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from spec.contractions import Contraction
+
+
+def _heads_projection(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """nd,hdk->hnk as a single (n, d) x (d, h k) product."""
+    h, d, k = w.shape
+    flat = w.transpose(1, 0, 2).reshape(d, h * k)  # (d, h k)
+    out = x @ flat  # (n, h k)
+    return out.reshape(x.shape[0], h, k).transpose(1, 0, 2)  # (h, n, k)
+
+
+def _heads_merge(o: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """hnk,hkd->nd as a single (n, h k) x (h k, d) product."""
+    h, n, k = o.shape
+    flat = o.transpose(1, 0, 2).reshape(n, h * k)  # (n, h k)
+    return flat @ w.reshape(h * k, w.shape[2])  # (n, d)
+
+
+_FAST: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+    "nd,hdk->hnk": _heads_projection,
+    "md,hdk->hmk": _heads_projection,
+    "hnk,hmk->hnm": lambda a, b: a @ b.transpose(0, 2, 1),
+    "hnm,hmk->hnk": np.matmul,
+    "hnk,hkd->nd": _heads_merge,
+    "nd,df->nf": np.matmul,
+    "nf,fd->nd": np.matmul,
+    "nd,vd->nv": lambda a, b: a @ b.T,
+}
+
+
+@dataclass
+class MultiplicationCounter:
+    """Scalar multiplications of the contractions run while it is active."""
+
+    by_name: Counter = field(default_factory=Counter)
+
+    @property
+    def total(self) -> int:
+        return sum(self.by_name.values())
+
+
+_ACTIVE: list[MultiplicationCounter] = []
+
+
+@contextmanager
+def count_multiplications() -> Iterator[MultiplicationCounter]:
+    """Count every `contract` call in the block (nested counters all count)."""
+    counter = MultiplicationCounter()
+    _ACTIVE.append(counter)
+    try:
+        yield counter
+    finally:
+        _ACTIVE.remove(counter)
+
+
+def _letter_sizes(c: Contraction, operands: tuple[np.ndarray, ...]) -> dict[str, int]:
+    """Each letter's size, checked to agree across operands."""
+    inputs = c.subscripts.split("->")[0].split(",")
+    if len(operands) != len(inputs):
+        raise ValueError(
+            f"{c.name} ({c.subscripts}) takes {len(inputs)} operands, got {len(operands)}"
+        )
+    sizes: dict[str, int] = {}
+    for position, (letters, arr) in enumerate(zip(inputs, operands, strict=True)):
+        if arr.ndim != len(letters):
+            raise ValueError(
+                f"{c.name} ({c.subscripts}): operand {position} must have {len(letters)} "
+                f"dimensions ({letters}), got shape {arr.shape}"
+            )
+        for letter, size in zip(letters, arr.shape, strict=True):
+            if sizes.setdefault(letter, size) != size:
+                raise ValueError(
+                    f"{c.name} ({c.subscripts}): index {letter} has size {sizes[letter]} in "
+                    f"one operand and {size} in operand {position} (shapes "
+                    f"{[a.shape for a in operands]})"
+                )
+    return sizes
+
+
+def contract(c: Contraction, *operands: np.ndarray) -> np.ndarray:
+    """Evaluate the declared contraction `c` on `operands` (and count it if a counter is on)."""
+    if not isinstance(c, Contraction):
+        raise TypeError(f"c must be a spec.contractions.Contraction, got {type(c).__name__}")
+    operands = tuple(np.asarray(a) for a in operands)
+    sizes = _letter_sizes(c, operands)
+    if _ACTIVE:
+        count = math.prod(sizes.values())
+        for counter in _ACTIVE:
+            counter.by_name[c.name] += count
+    fast = _FAST.get(c.subscripts)
+    if fast is not None:
+        return fast(*operands)
+    return np.einsum(c.subscripts, *operands, optimize=True)

@@ -1,0 +1,179 @@
+"""The decoder-only Transformer (定義 2.3［Transformer ブロック］).
+
+X^(0) has rows E_{t_i} + P_i; L causal Pre-LN blocks; logits Z = LN_f(X^(L)) E^T
+(or a separate output matrix when untied). The parameter arrays are allocated
+from spec.parameters.model_parameters at config.sizes(): one declaration gives
+both the arrays and the parameter-count polynomial.
+
+Initialisation (`init_parameters`): every weight matrix is N(0, 1/fan_in) (fan
+in d, or d_ff for the MLP's second matrix; the embedding and output tables use
+1/d so that a logit <x, E_v> of a unit-variance x has unit variance). Biases
+and beta are N(0, 0.1^2) and gamma is 1 + N(0, 0.1^2): not the zeros and ones
+a training run starts from, so that a forgotten or misplaced bias or gain
+changes the output visibly in tests.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+import numpy as np
+
+from numeric.activations import activation_function
+from numeric.attention import _multi_head_attention, causal_mask
+from numeric.block import BlockParameters, _pre_ln, check_block_parameters
+from numeric.contraction import contract
+from numeric.layer_norm import _layer_norm
+from numeric.parameters import check_parameters, parameter_count, sub_parameters
+from numeric.validation import FLOAT_DTYPES, as_tokens, require_mapping
+from spec.config import ModelConfig
+from spec.contractions import LM_HEAD
+from spec.parameters import model_parameters
+
+__all__ = [
+    "ModelParameters",
+    "check_model_parameters",
+    "embed",
+    "forward",
+    "init_parameters",
+    "parameter_count",
+    "parameter_shapes",
+    "sub_parameters",
+]
+
+BIAS_SCALE = 0.1
+FAN_IN = {"w_2": "d_ff"}  # every other weight reads a d-dimensional input
+
+
+def _check_config(config: object) -> ModelConfig:
+    if not isinstance(config, ModelConfig):
+        raise TypeError(f"config must be a spec.ModelConfig, got {type(config).__name__}")
+    return config
+
+
+def parameter_shapes(config: ModelConfig) -> dict[str, tuple[int, ...]]:
+    """Every array name of the model with its shape, expanded over the n_layer blocks."""
+    config = _check_config(config)
+    sizes = config.sizes()
+    shapes: dict[str, tuple[int, ...]] = {}
+    for p in model_parameters(config.bias, config.tied, config.positions):
+        shape = tuple(sizes[dim] for dim in p.dims)
+        if p.per_layer:
+            rest = p.name.removeprefix("blocks.")
+            for layer in range(config.n_layer):
+                shapes[f"blocks.{layer}.{rest}"] = shape
+        else:
+            shapes[p.name] = shape
+    return shapes
+
+
+def init_parameters(
+    config: ModelConfig, rng: np.random.Generator, dtype: type = np.float64
+) -> dict[str, np.ndarray]:
+    """Random parameters for `config`, drawn from `rng` (see the module docstring)."""
+    config = _check_config(config)
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    if np.dtype(dtype) not in FLOAT_DTYPES:
+        raise TypeError(f"dtype must be float32 or float64, got {np.dtype(dtype)}")
+    sizes = config.sizes()
+    params = {}
+    for name, shape in parameter_shapes(config).items():
+        leaf = name.rsplit(".", 1)[-1]
+        if leaf == "gamma":
+            value = 1.0 + BIAS_SCALE * rng.standard_normal(shape)
+        elif leaf == "beta" or leaf.startswith("b_"):
+            value = BIAS_SCALE * rng.standard_normal(shape)
+        else:
+            fan_in = sizes[FAN_IN.get(leaf, "d")]
+            value = rng.standard_normal(shape) / math.sqrt(fan_in)
+        params[name] = value.astype(dtype)
+    return params
+
+
+class ModelParameters:
+    """Validated parameters of a model: embeddings, per-layer blocks, final LN, output."""
+
+    def __init__(self, params: object, config: ModelConfig):
+        config = _check_config(config)
+        params = require_mapping(params, "params")
+        wte = params.get("wte")
+        dtype = np.asarray(wte).dtype if wte is not None else np.dtype(np.float64)
+        if dtype not in FLOAT_DTYPES:
+            dtype = np.dtype(np.float64)
+        # Finiteness of these (large) arrays is checked through the logits: see forward.
+        checked = check_parameters(params, parameter_shapes(config), (), "params", dtype,
+                                   finite=False)
+        self.config = config
+        self.dtype = dtype
+        self.wte = checked["wte"]
+        self.wpe = checked.get("wpe")
+        self.blocks: list[BlockParameters] = [
+            check_block_parameters(sub_parameters(checked, f"blocks.{layer}"), config.d, dtype,
+                                   f"params[blocks.{layer}.*]", finite=False)
+            for layer in range(config.n_layer)
+        ]
+        self.ln_f = sub_parameters(checked, "ln_f")
+        self.lm_head = checked.get("lm_head", self.wte)
+        self.arrays = checked
+        self.phi = activation_function(config.activation)
+
+    def embed(self, tokens: np.ndarray, start: int = 0) -> np.ndarray:
+        x = self.wte[tokens]  # (n, d)
+        if self.wpe is not None:
+            x = x + self.wpe[start:start + len(tokens)]
+        return x
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        z = _layer_norm(x, self.ln_f["gamma"], self.ln_f["beta"], self.config.layer_norm_eps)
+        return contract(LM_HEAD, z, self.lm_head)  # (n, |V|)
+
+    def require_finite(self, logits: np.ndarray) -> np.ndarray:
+        """Raise, naming the culprit, unless every logit is finite.
+
+        One sum decides the common case: it is finite exactly when no logit is
+        inf or NaN, unless the finite logits themselves add up past the float
+        range, which only sends us to the full scan below.
+        """
+        if np.isfinite(logits.sum()):
+            return logits
+        for name, arr in self.arrays.items():
+            if not np.isfinite(arr).all():
+                index = tuple(int(i) for i in np.argwhere(~np.isfinite(arr))[0])
+                raise ValueError(f"params[{name!r}] must be finite, got {arr[index]} at index "
+                                 f"{index}")
+        if np.isfinite(logits).all():
+            return logits
+        raise ValueError("the logits overflowed the float range; the parameters are finite but "
+                         "too large for this dtype")
+
+
+def check_model_parameters(params: object, config: ModelConfig) -> ModelParameters:
+    """Check every array of `params` against spec's declaration at config's sizes."""
+    return ModelParameters(params, config)
+
+
+def embed(tokens: object, params: Mapping[str, object], config: ModelConfig) -> np.ndarray:
+    """X^(0) (n, d): row i is E_{t_i} + P_i."""
+    p = check_model_parameters(params, config)
+    tokens = as_tokens(tokens, "tokens", config.vocab, config.n_ctx)
+    return p.embed(tokens)
+
+
+def _forward(p: ModelParameters, tokens: np.ndarray) -> np.ndarray:
+    x = p.embed(tokens)  # (n, d)
+    mask = causal_mask(len(tokens))  # (n, n)
+    eps = p.config.layer_norm_eps
+    for block in p.blocks:
+        attn = block["attn"]
+        x, _ = _pre_ln(x, block, lambda z, a=attn: _multi_head_attention(z, a, mask, z), p.phi,
+                       eps)
+    return p.require_finite(p.logits(x))
+
+
+def forward(tokens: object, params: Mapping[str, object], config: ModelConfig) -> np.ndarray:
+    """Logits Z (n, |V|) of the token ids `tokens` (1-D, 1 <= n <= n_ctx)."""
+    p = check_model_parameters(params, config)
+    tokens = as_tokens(tokens, "tokens", config.vocab, config.n_ctx)
+    return _forward(p, tokens)

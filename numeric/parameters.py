@@ -1,0 +1,62 @@
+"""Parameter dictionaries: checked against spec's declarations, counted, split by prefix.
+
+Arrays are keyed by the dotted names of `spec.parameters` ("attn.w_q",
+"blocks.3.mlp.w_1", "ln_f.gamma"); their shapes are the declared dimension
+names evaluated at the model's sizes, so the arrays and the parameter-count
+polynomial come from one declaration.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+import numpy as np
+
+from numeric.validation import as_array, require_mapping
+
+
+def parameter_count(params: Mapping[str, object]) -> int:
+    """The number of scalars in all the arrays of `params`."""
+    params = require_mapping(params, "params")
+    return sum(int(np.asarray(a).size) for a in params.values())
+
+
+def sub_parameters(params: Mapping[str, object], prefix: str) -> dict[str, object]:
+    """The entries of `params` under `prefix.`, with the prefix removed ("attn" -> "w_q")."""
+    params = require_mapping(params, "params")
+    head = prefix.rstrip(".") + "."
+    return {key[len(head):]: value for key, value in params.items() if key.startswith(head)}
+
+
+def check_parameters(
+    params: object,
+    shapes: Mapping[str, tuple[int, ...]],
+    optional: Iterable[str] = (),
+    name: str = "params",
+    dtype: np.dtype | None = None,
+    finite: bool = True,
+) -> dict[str, np.ndarray]:
+    """`params` as arrays of the expected `shapes` (cast to `dtype` when given).
+
+    Every name of `shapes` not in `optional` must be present; a name outside
+    `shapes` is a ValueError (a misspelt bias would otherwise be silently
+    dropped). Messages name the key.
+    """
+    params = require_mapping(params, name)
+    optional = set(optional)
+    unexpected = sorted(set(params) - set(shapes))
+    if unexpected:
+        raise ValueError(
+            f"{name} has unexpected key {unexpected[0]!r}; expected keys among {sorted(shapes)}"
+        )
+    checked: dict[str, np.ndarray] = {}
+    for key, shape in shapes.items():
+        if key not in params:
+            if key in optional:
+                continue
+            raise ValueError(f"{name} is missing the key {key!r} (an array of shape {shape})")
+        arr = as_array(params[key], f"{name}[{key!r}]", dtype=dtype, finite=finite)
+        if arr.shape != shape:
+            raise ValueError(f"{name}[{key!r}] must have shape {shape}, got {arr.shape}")
+        checked[key] = arr
+    return checked
