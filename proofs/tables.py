@@ -414,3 +414,256 @@ TABLES: dict[str, Callable[..., Table]] = {
     "small-model-count": small_model_count,
     "block-cost": block_cost_comparison,
 }
+
+
+# The listings' experiments, re-run ----------------------------------------------
+#
+# The chapters' listings print measurements of small experiments (equivariance
+# gaps, rows changed by a causal mask, LayerNorm checks). They are re-run here
+# with the package's own functions, drawing from np.random.default_rng(0) in the
+# listings' order, so that each printed line has the package's line beside it.
+# A measurement that is a rounding error carries its bound: below it, printed
+# and recomputed values are both "rounding level" and are not compared digit by
+# digit (they depend on the order of floating-point operations).
+
+EPS = float(np.finfo(np.float64).eps)
+
+
+@dataclass(frozen=True)
+class ListingLine:
+    """A line as a chapter's listing prints it, computed by the package."""
+
+    text: str
+    source: str  # what computed it
+    rounding: float = 0.0  # values at or below this are rounding errors
+
+
+def _chapter_attention_parameters(d: int, h: int, rng: np.random.Generator) -> dict:
+    """The self-attention listing's init_params draws, in its order, in spec's layout:
+    W_Q, W_K, W_V (h, d, d/h) / sqrt(d); b_Q, b_K, b_V 0.1 N; W_O (d, d) / sqrt(d)
+    split by head into (h, d/h, d); b_O 0.1 N."""
+    dk = d // h
+    p = {name: rng.standard_normal((h, d, dk)) / np.sqrt(d) for name in ("w_q", "w_k", "w_v")}
+    p.update({name: 0.1 * rng.standard_normal((h, dk)) for name in ("b_q", "b_k", "b_v")})
+    p["w_o"] = (rng.standard_normal((d, d)) / np.sqrt(d)).reshape(h, dk, d)
+    p["b_o"] = 0.1 * rng.standard_normal(d)
+    return p
+
+
+def self_attention_listing_lines() -> list[ListingLine]:
+    """The self-attention chapter's listings (8 節 and 演習 10.4), re-run."""
+    from numeric.attention import multi_head_attention as mha
+
+    source = "numeric.attention.multi_head_attention, default_rng(0) as in the listing"
+    rng = np.random.default_rng(0)
+    n, d, h = 6, 8, 2
+    p = _chapter_attention_parameters(d, h, rng)
+    x = rng.standard_normal((n, d))  # (n, d)
+    perm = rng.permutation(n)
+    y, _ = mha(x, p)
+    yp, _ = mha(x[perm], p)
+    yc, ac = mha(x, p, causal=True)  # (n, d), (h, n, n)
+    ycp, _ = mha(x[perm], p, causal=True)
+    x2 = x.copy()
+    x2[4:] = rng.standard_normal((2, d))
+    yc2, _ = mha(x2, p, causal=True)
+    y2, _ = mha(x2, p)
+    prefix = max(
+        np.abs(mha(x[:t], p, causal=True)[0][t - 1] - yc[t - 1]).max() for t in range(1, n + 1)
+    )
+    v = np.einsum("nd,hdk->hnk", x, p["w_v"]) + p["b_v"][:, None, :]  # (h, n, d/h)
+    heads = ac @ v  # (h, n, d/h)
+    # |f(PX) - P f(X)| is a difference of two O(|Y|) results, each a few dozen
+    # float operations deep: rounding level is below 64 eps max|Y|.
+    level = 64 * EPS * float(np.abs(y).max())
+    attention_count = attention_parameter_count().listing[0]
+    lines = [
+        ListingLine(attention_count, "spec + symbolic.counts.attention_parameters"),
+        ListingLine(
+            f"equivariance   max|f(PX) - P f(X)| = {np.abs(yp - y[perm]).max():.1e}", source, level
+        ),
+        ListingLine(
+            f"causal, permuted max|f(PX) - P f(X)| = {np.abs(ycp - yc[perm]).max():.1e}", source
+        ),
+        ListingLine(f"causal    rows 1-4 change: {np.abs(yc2[:4] - yc[:4]).max():.1e}", source),
+        ListingLine(f"no mask   rows 1-4 change: {np.abs(y2[:4] - y[:4]).max():.1e}", source),
+        ListingLine(f"prefix consistency: {prefix:.1e}", source, level),
+        ListingLine(
+            f"weights >= 0: {bool((ac >= 0).all())}  row sums - 1: "
+            f"{np.abs(ac.sum(-1) - 1).max():.1e}  upper triangle max: "
+            f"{np.abs(np.triu(ac, 1)).max():.1e}",
+            source,
+            64 * EPS,  # a sum of n <= 6 weights in [0, 1]
+        ),
+        ListingLine(
+            f"max row norm of head output {np.linalg.norm(heads, axis=-1).max():.4f} <= "
+            f"max row norm of V {np.linalg.norm(v, axis=-1).max():.4f}",
+            source,
+        ),
+    ]
+    lines += [ListingLine(t, "proofs.tables.scaling_table") for t in scaling_table().listing]
+    lines += [
+        ListingLine(t, "proofs.tables.attention_complexity_table")
+        for t in attention_complexity_table().listing
+    ]
+    # 演習 10.4: two causal layers with parameters drawn one after the other.
+    rng = np.random.default_rng(0)
+    p1, p2 = _chapter_attention_parameters(d, h, rng), _chapter_attention_parameters(d, h, rng)
+    x = rng.standard_normal((n, d))
+    xs = x.copy()
+    xs[[0, 1]] = x[[1, 0]]
+
+    def one(z: np.ndarray) -> np.ndarray:
+        return mha(z, p1, causal=True)[0]
+
+    def two(z: np.ndarray) -> np.ndarray:
+        return mha(one(z), p2, causal=True)[0]
+
+    level_one = 64 * EPS * float(np.abs(one(x)).max())
+    lines += [
+        ListingLine(
+            f"1 layer, last row change: {np.abs(one(xs)[-1] - one(x)[-1]).max():.1e}",
+            source,
+            level_one,
+        ),
+        ListingLine(
+            f"2 layers, last row change: {np.abs(two(xs)[-1] - two(x)[-1]).max():.1e}", source
+        ),
+    ]
+    return lines
+
+
+def _chapter_model_parameters(config: spec.ModelConfig, rng: np.random.Generator) -> dict:
+    """The block listing's init_model draws, in its order, under spec's names."""
+    d, dff = config.d, config.d_ff
+    p = {
+        "wte": 0.5 * rng.standard_normal((config.vocab, d)),
+        "wpe": 0.5 * rng.standard_normal((config.n_ctx, d)),
+    }
+    for layer in range(config.n_layer):
+        prefix = f"blocks.{layer}."
+        attn = _chapter_attention_parameters(d, config.n_head, rng)
+        p.update({prefix + "attn." + k: v for k, v in attn.items()})
+        p[prefix + "mlp.w_1"] = rng.standard_normal((d, dff)) / np.sqrt(d)
+        p[prefix + "mlp.b_1"] = 0.1 * rng.standard_normal(dff)
+        p[prefix + "mlp.w_2"] = rng.standard_normal((dff, d)) / np.sqrt(dff)
+        p[prefix + "mlp.b_2"] = 0.1 * rng.standard_normal(d)
+        for ln in ("ln_1", "ln_2"):
+            p[prefix + ln + ".gamma"], p[prefix + ln + ".beta"] = np.ones(d), np.zeros(d)
+    p["ln_f.gamma"], p["ln_f.beta"] = np.ones(d), np.zeros(d)
+    return p
+
+
+def _vector(v: np.ndarray) -> str:
+    """An array as the listing prints it under set_printoptions(precision=4, suppress=True)."""
+    return np.array2string(np.asarray(v), precision=4, suppress_small=True)
+
+
+def transformer_block_listing_lines() -> list[ListingLine]:
+    """The Transformer-block chapter's listings (9 節), re-run."""
+    from numeric.layer_norm import layer_norm, layer_norm_jacobian
+    from numeric.model import forward
+
+    source = "numeric.model.forward, default_rng(0) as in the listing"
+    config = spec.ModelConfig(vocab=10, d=4, n_layer=2, n_head=2, d_ff=16, n_ctx=8)
+    params = _chapter_model_parameters(config, np.random.default_rng(0))
+    tokens = np.array([3, 1, 4, 1, 5, 9])
+    logits = forward(tokens, params, config)  # (n, |V|)
+    changed = tokens.copy()
+    changed[4:] = [2, 6]
+    logits2 = forward(changed, params, config)
+    prefix = max(
+        np.abs(forward(tokens[:t], params, config)[-1] - logits[t - 1]).max() for t in range(1, 7)
+    )
+    level = 64 * EPS * float(np.abs(logits).max())
+    lines = [ListingLine(small_model_count().listing[0], "numeric.model + symbolic.counts")]
+    lines += [
+        ListingLine(f"logits shape: {logits.shape}", source),
+        ListingLine(
+            f"rows 1-4 change: {np.abs(logits2[:4] - logits[:4]).max():.1e}   "
+            f"rows 5-6 change: {np.abs(logits2[4:] - logits[4:]).max():.1e}",
+            source,
+        ),
+        ListingLine(f"prefix consistency: {prefix:.1e}", source, level),
+    ]
+    lines += [
+        ListingLine(t, "proofs.tables.gpt2_parameter_table") for t in gpt2_parameter_table().listing
+    ]
+
+    ln_source = "numeric.layer_norm"
+    x = np.array([1.0, 2.0, 3.0, 6.0])
+    y = layer_norm(x, eps=0.0)
+    lines += [
+        ListingLine(
+            f"LN(x)      = {_vector(y)}  mean {y.mean():.1e}  var {y.var():.4f}  "
+            f"norm {np.linalg.norm(y):.4f}",
+            ln_source,
+            16 * EPS,  # the mean of 4 numbers of size <= 2
+        ),
+        ListingLine(f"LN(3x + 5) = {_vector(layer_norm(3 * x + 5, eps=0.0))}", ln_source),
+    ]
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(6)
+    jac, step = layer_norm_jacobian(x), 1e-6
+    numeric_jac = np.stack(
+        [
+            (layer_norm(x + step * e, eps=0.0) - layer_norm(x - step * e, eps=0.0)) / (2 * step)
+            for e in np.eye(6)
+        ],
+        axis=1,
+    )  # (d, d)
+    # Central difference: each LN value carries a rounding error of a few eps
+    # max|LN| (<= sqrt(d)), divided by 2h; the truncation error h^2 |f'''| / 6 is
+    # far smaller at h = 1e-6. Bound: 16 eps sqrt(d) / h.
+    fd_level = 16 * EPS * np.sqrt(6) / step
+    jac_level = 64 * EPS * float(np.abs(jac).max()) * float(np.abs(x).max())
+    lines += [
+        ListingLine(
+            f"formula vs finite difference: {np.abs(jac - numeric_jac).max():.1e}",
+            "numeric.layer_norm_jacobian against central differences",
+            fd_level,
+        ),
+        ListingLine(
+            f"|J 1| = {np.abs(jac @ np.ones(6)).max():.1e}   "
+            f"|J (x - mu)| = {np.abs(jac @ (x - x.mean())).max():.1e}",
+            "numeric.layer_norm_jacobian",
+            jac_level,
+        ),
+        ListingLine(
+            f"singular values * sigma: {_vector(np.linalg.svd(jac, compute_uv=False) * x.std())}",
+            "numeric.layer_norm_jacobian",
+        ),
+        ListingLine(
+            f"|J(3x) - J(x)/3| = {np.abs(layer_norm_jacobian(3 * x) - jac / 3).max():.1e}",
+            "numeric.layer_norm_jacobian",
+            jac_level,
+        ),
+    ]
+    w1 = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    b1 = np.array([0.0, 0.0, -1.0])
+    grid = np.linspace(-3, 3, 601)
+    points = np.stack(np.meshgrid(grid, grid), axis=-1).reshape(-1, 2)  # (601², 2)
+    active = (points @ w1.T + b1 > 0).astype(int)  # (601², 3)
+    patterns = sorted({"".join(map(str, row)) for row in active})
+    lines.append(
+        ListingLine(
+            f"activation patterns: {len(patterns)} of {2 ** len(b1)} {patterns}",
+            "the ReLU activation patterns on the listing's grid",
+        )
+    )
+    lines += [
+        ListingLine(t, "proofs.tables.block_cost_comparison")
+        for t in block_cost_comparison().listing
+    ]
+    return lines
+
+
+def listing_lines(chapter: str) -> list[ListingLine]:
+    """Every listing line the package reproduces for a chapter (a key of CHAPTERS)."""
+    builders = {
+        "self-attention": self_attention_listing_lines,
+        "transformer-block": transformer_block_listing_lines,
+    }
+    if chapter not in builders:
+        return []
+    return builders[chapter]()

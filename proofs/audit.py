@@ -1,0 +1,1007 @@
+"""Audit a chapter file against the package.
+
+Reads a chapter in either form found among the seeds — MDX with
+`<Proposition id="…">` elements, or rendered text with `命題 3.3（…）✓`
+headings — and reports:
+
+- every element, with the registered check that covers it ("no check" when a
+  rendered number has none; an MDX id the registry does not know is bad input);
+- every table, compared cell by cell with the package's regenerated table;
+- every numeric equality of the prose and display math (`a = b = c`,
+  `\\approx`), recomputed at the printed precision by `TexArithmetic`, a small
+  evaluator of TeX arithmetic (no `eval`);
+- every printed output line of the code listings, compared with the line the
+  package prints for the same quantity (`proofs.tables`' listings and
+  `proofs.listings`' re-run experiments).
+
+Printed precision: a decimal printed with k digits after the point stands for
+the interval of half a unit in its last place around it; an integer in a
+computation is exact, and an integer printed as the result of `\\approx` stands
+for ±0.5 of its last digit. Both sides of an equality are evaluated as
+intervals (mpmath's interval arithmetic) and agree when the intervals meet.
+The chapter files are only ever read.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from mpmath import iv
+
+iv.dps = 30
+
+
+class AuditInputError(ValueError):
+    """The file cannot be audited: the message names the file and the line."""
+
+
+@dataclass
+class Finding:
+    """One audited item: an element, a table cell, an equality, a printed line."""
+
+    section: str  # "element" | "table" | "equality" | "output"
+    line: int
+    text: str
+    status: str  # "confirmed" | "mismatched" | "not checkable"
+    detail: str
+
+
+@dataclass
+class Report:
+    path: str
+    form: str  # "MDX" | "rendered text"
+    chapter: str
+    findings: list[Finding] = field(default_factory=list)
+
+    def of(self, status: str, section: str | None = None) -> list[Finding]:
+        return [
+            f
+            for f in self.findings
+            if f.status == status and (section is None or f.section == section)
+        ]
+
+    @property
+    def mismatched(self) -> list[Finding]:
+        return self.of("mismatched")
+
+    def to_dict(self) -> dict:
+        return {
+            "path": self.path,
+            "form": self.form,
+            "chapter": self.chapter,
+            "summary": self.summary(),
+            "findings": [asdict(f) for f in self.findings],
+        }
+
+    def summary(self) -> dict:
+        out = {}
+        for section in ("element", "table", "equality", "output"):
+            items = [f for f in self.findings if f.section == section]
+            out[section] = {
+                status: sum(f.status == status for f in items)
+                for status in ("confirmed", "mismatched", "not checkable")
+            }
+        return out
+
+    def to_text(self, quiet: bool = False) -> str:
+        lines = [f"audit of {self.path} ({self.form}, chapter {self.chapter})"]
+        names = {
+            "element": "elements",
+            "table": "table cells",
+            "equality": "equalities",
+            "output": "printed output lines",
+        }
+        for section, tally in self.summary().items():
+            lines.append(
+                f"  {names[section]:22} {tally['confirmed']:4d} confirmed, "
+                f"{tally['mismatched']:3d} mismatched, {tally['not checkable']:3d} not checkable"
+            )
+        headings = (
+            ("elements", "element", None),
+            ("confirmed", None, "confirmed"),
+            ("mismatched", None, "mismatched"),
+            ("not checkable", None, "not checkable"),
+        )
+        for title, section, status in headings:
+            if quiet and title in ("elements", "confirmed"):
+                continue
+            if section == "element":
+                items = [f for f in self.findings if f.section == "element"]
+            else:
+                items = [f for f in self.findings if f.section != "element" and f.status == status]
+            lines.append("")
+            lines.append(f"{title} ({len(items)}):")
+            for f in items:
+                lines.append(f"  line {f.line:4d}  [{f.section}] {f.text}  —  {f.detail}")
+        return "\n".join(lines)
+
+
+# Reading -------------------------------------------------------------------------
+
+MDX_ELEMENT = re.compile(
+    r"<(Definition|Proposition|Lemma|Theorem|Corollary|Example|Remark|Exercise)\s+"
+    r'id="([^"]*)"(?:\s+title="([^"]*)")?'
+)
+RENDERED_HEADING = re.compile(
+    r"^(定義|命題|補題|定理|系|例|注意|演習) (\d+\.\d+|[A-Z]\.\d+)"
+    r"(（[^）]*）)?\s*(✓|↗|易|標準|難)?\s*$"
+)
+
+
+def read_chapter(path: Path) -> str:
+    """The file's text; AuditInputError (file and line) when it cannot be audited."""
+    if not path.exists():
+        raise AuditInputError(f"{path}: no such file")
+    if path.is_dir():
+        raise AuditInputError(f"{path}: is a directory, expected a chapter file")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise AuditInputError(f"{path}: cannot be read ({exc.strerror})") from exc
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise AuditInputError(f"{path}:{line}: not UTF-8 text (byte {exc.start})") from exc
+    if not text.strip():
+        raise AuditInputError(f"{path}:1: empty file, expected a chapter")
+    return text
+
+
+def detect_form(path: Path, lines: list[str]) -> str:
+    text = "\n".join(lines)
+    if MDX_ELEMENT.search(text):
+        return "MDX"
+    if any(RENDERED_HEADING.match(line) for line in lines):
+        return "rendered text"
+    raise AuditInputError(
+        f"{path}:1: neither form of chapter: no <Proposition id=…> (MDX) element and no "
+        "命題 3.3（…） heading (rendered text)"
+    )
+
+
+def detect_chapter(path: Path, lines: list[str], form: str) -> str:
+    from proofs.registry import CHAPTERS
+
+    first = next((i for i, line in enumerate(lines) if line.strip()), 0)
+    title = lines[first].strip().lstrip("#").strip()
+    for key, chapter in CHAPTERS.items():
+        if title == chapter.title:
+            return key
+    if form == "MDX":
+        return "(from the ids)"
+    known = "; ".join(c.title for c in CHAPTERS.values())
+    raise AuditInputError(
+        f"{path}:{first + 1}: title {title!r} is not a known chapter's ({known}), so the "
+        "element numbers cannot be resolved"
+    )
+
+
+def code_spans(lines: list[str], form: str) -> tuple[set[int], list[tuple[int, list[str]]]]:
+    """0-based indices of code lines, and the printed-output blocks (start, lines).
+
+    MDX: ``` fences; a ```text block is printed output. Rendered text: a
+    listing starts at a `# Python` line and runs to the next line of prose
+    (Japanese text not inside a comment or string); its last paragraph is the
+    printed output.
+    """
+    code: set[int] = set()
+    outputs: list[tuple[int, list[str]]] = []
+    if form == "MDX":
+        i = 0
+        while i < len(lines):
+            if lines[i].startswith("```"):
+                kind = lines[i][3:].strip()
+                j = i + 1
+                while j < len(lines) and not lines[j].startswith("```"):
+                    j += 1
+                code.update(range(i, j + 1))
+                if kind == "text":
+                    outputs.append((i + 1, lines[i + 1 : j]))
+                i = j + 1
+            else:
+                i += 1
+        return code, outputs
+    i = 0
+    while i < len(lines):
+        if lines[i].startswith("# Python"):
+            j = i + 1
+            while j < len(lines) and not _is_prose(lines[j]):
+                j += 1
+            end = j
+            while end > i and not lines[end - 1].strip():
+                end -= 1
+            start = end
+            while start > i and lines[start - 1].strip():
+                start -= 1
+            code.update(range(i, j))
+            outputs.append((start, lines[start:end]))
+            i = j
+        else:
+            i += 1
+    return code, outputs
+
+
+_JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+
+
+def _is_prose(line: str) -> bool:
+    stripped = line.strip()
+    if not stripped or not _JAPANESE.search(stripped):
+        return False
+    code_like = (
+        ("#" in stripped) or stripped.startswith(('"', "'", "print", "def ")) or "=" in stripped
+    )
+    return not code_like or stripped.startswith("•")
+
+
+# Elements ------------------------------------------------------------------------
+
+
+def audit_elements(path: Path, lines: list[str], form: str, chapter: str) -> list[Finding]:
+    from proofs.registry import CHAPTERS, find, load_all, nearest_ids
+
+    registry = load_all()
+    findings = []
+    for i, line in enumerate(lines):
+        if form == "MDX":
+            for match in MDX_ELEMENT.finditer(line):
+                id_ = match.group(2)
+                if id_ not in registry:
+                    near = nearest_ids(id_)
+                    hint = f" (nearest registered: {', '.join(near)})" if near else ""
+                    raise AuditInputError(
+                        f"{path}:{i + 1}: element id {id_!r} is not registered{hint}"
+                    )
+                e = registry[id_]
+                findings.append(_element_finding(i + 1, f"{e.number} {id_}", e))
+        else:
+            match = RENDERED_HEADING.match(line)
+            if not match:
+                continue
+            number = f"{match.group(1)} {match.group(2)}"
+            found = find(f"{number}［{CHAPTERS[chapter].short}］")
+            text = f"{number}{match.group(3) or ''}"
+            if found:
+                findings.append(_element_finding(i + 1, text, found[0]))
+            else:
+                findings.append(Finding("element", i + 1, text, "not checkable", "no check"))
+    return findings
+
+
+def _element_finding(line: int, text: str, e) -> Finding:
+    return Finding(
+        "element", line, text, "confirmed", f"check {e.id} ({e.kind}; {', '.join(e.methods)})"
+    )
+
+
+# Tables --------------------------------------------------------------------------
+
+
+def _norm_cell(cell: str) -> str:
+    """Cells compare without whitespace inside math and at the ends."""
+    parts = cell.strip().split("$")
+    return "$".join(re.sub(r"\s+", "", p) if i % 2 else p.strip() for i, p in enumerate(parts))
+
+
+def find_tables(lines: list[str], form: str, code: set[int]) -> list[tuple[int, list[list[str]]]]:
+    """(0-based first line, rows of cells) of every table outside code; the rule row
+    of a pipe table is dropped."""
+    tables = []
+    i = 0
+    while i < len(lines):
+        is_row = (
+            lines[i].lstrip().startswith("|") if form == "MDX" else "\t" in lines[i]
+        ) and i not in code
+        if not is_row:
+            i += 1
+            continue
+        start = i
+        rows = []
+        while (
+            i < len(lines)
+            and i not in code
+            and (lines[i].lstrip().startswith("|") if form == "MDX" else "\t" in lines[i])
+        ):
+            if form == "MDX":
+                cells = [c for c in lines[i].strip().strip("|").split("|")]
+                if all(re.fullmatch(r"\s*:?-+:?\s*", c) for c in cells):
+                    i += 1
+                    continue
+            else:
+                cells = lines[i].split("\t")
+            rows.append([c.strip() for c in cells])
+            i += 1
+        tables.append((start, rows))
+    return tables
+
+
+def _candidate_tables() -> list:
+    from proofs import tables
+
+    return [tables.scaling_table, tables.attention_complexity_table, tables.gpt2_parameter_table]
+
+
+def audit_tables(path: Path, lines: list[str], form: str, code: set[int]) -> list[Finding]:
+    findings = []
+    for start, rows in find_tables(lines, form, code):
+        header = rows[0]
+        for k, row in enumerate(rows[1:], 1):
+            if len(row) != len(header):
+                raise AuditInputError(
+                    f"{path}:{_row_line(lines, start, k, form)}: table row has {len(row)} "
+                    f"cells, its header has {len(header)}"
+                )
+        regenerated = _regenerate_matching(header, rows)
+        if regenerated is None:
+            findings.append(
+                Finding(
+                    "table",
+                    start + 1,
+                    " | ".join(header),
+                    "not checkable",
+                    "no regenerated table has these columns (a table of words, not of values)",
+                )
+            )
+            continue
+        findings.extend(_compare_table(lines, start, rows, regenerated, form))
+    return findings
+
+
+def _row_line(lines: list[str], start: int, k: int, form: str) -> int:
+    """1-based line of body row k (the MDX rule row sits after the header)."""
+    return start + k + (2 if form == "MDX" else 1)
+
+
+def _regenerate_matching(header: list[str], rows: list[list[str]]):
+    """The package's table with the same header, regenerated with the settings the
+    chapter's own first column shows (the d_k values, the n values)."""
+    from proofs import tables
+
+    wanted = [_norm_cell(c) for c in header]
+    for build in _candidate_tables():
+        default = build()
+        if [_norm_cell(c) for c in default.columns] != wanted:
+            continue
+        firsts = [r[0] for r in rows[1:]]
+        if build is tables.scaling_table and all(x.isdigit() for x in firsts):
+            return tables.scaling_table(dims=tuple(int(x) for x in firsts))
+        if build is tables.attention_complexity_table and all(x.isdigit() for x in firsts):
+            return tables.attention_complexity_table(ns=tuple(int(x) for x in firsts))
+        return default
+    return None
+
+
+def _compare_table(lines, start, rows, table, form) -> list[Finding]:
+    findings = []
+    body = rows[1:]
+    title = f"{table.name} table"
+    if len(body) != len(table.rows):
+        findings.append(
+            Finding(
+                "table",
+                start + 1,
+                title,
+                "mismatched",
+                f"the chapter has {len(body)} rows, the regenerated table {len(table.rows)}",
+            )
+        )
+    for k, (printed, ours) in enumerate(zip(body, table.rows, strict=False), 1):
+        line = _row_line(lines, start, k, form)
+        for column, (a, b) in enumerate(zip(printed, ours, strict=True)):
+            label = f"{title}, row {k} ({printed[0]}), column {table.columns[column]}"
+            if _norm_cell(a) == _norm_cell(b):
+                findings.append(
+                    Finding("table", line, f"{label}: {a}", "confirmed", "as regenerated")
+                )
+            else:
+                findings.append(
+                    Finding(
+                        "table",
+                        line,
+                        f"{label}: {a or '(blank)'}",
+                        "mismatched",
+                        f"regenerated {b or '(blank)'}{_difference(a, b)}",
+                    )
+                )
+    return findings
+
+
+def _difference(a: str, b: str) -> str:
+    try:
+        x, y = float(a.replace(",", "")), float(b.replace(",", ""))
+    except ValueError:
+        return ""
+    return f", off by {x - y:+.6g}"
+
+
+# Equalities ----------------------------------------------------------------------
+
+
+class NotNumeric(Exception):
+    """The expression involves something that is not arithmetic on numbers."""
+
+
+@dataclass(frozen=True)
+class Value:
+    """An interval, or a tuple of intervals (a vector or a flattened matrix)."""
+
+    items: tuple
+    vector: bool
+
+    @staticmethod
+    def scalar(x) -> Value:
+        return Value((x,), False)
+
+    def map2(self, other: Value, op) -> Value:
+        if not self.vector and not other.vector:
+            return Value.scalar(op(self.items[0], other.items[0]))
+        if self.vector and other.vector:
+            if len(self.items) != len(other.items):
+                raise NotNumeric("vectors of different lengths")
+            return Value(
+                tuple(op(a, b) for a, b in zip(self.items, other.items, strict=True)), True
+            )
+        if self.vector:
+            return Value(tuple(op(a, other.items[0]) for a in self.items), True)
+        return Value(tuple(op(self.items[0], b) for b in other.items), True)
+
+    def map1(self, op) -> Value:
+        return Value(tuple(op(a) for a in self.items), self.vector)
+
+
+_NUMBER = re.compile(r"\d+(?:\{,\}\d{3})*(?:\.\d+)?")
+_SPACES = (r"\,", r"\;", r"\:", r"\!", r"\ ", r"\quad", r"\qquad", "~")
+_IGNORED = {
+    r"\left",
+    r"\right",
+    r"\big",
+    r"\Big",
+    r"\bigg",
+    r"\Bigg",
+    r"\bigl",
+    r"\bigr",
+    r"\Bigl",
+    r"\Bigr",
+    r"\displaystyle",
+}
+
+
+def _literal_interval(token: str, loose_integer: bool):
+    """The interval a printed number stands for (see the module docstring)."""
+    digits = token.replace("{,}", "")
+    if "." in digits:
+        places = len(digits.split(".")[1])
+        half = iv.mpf(5) * iv.mpf(10) ** (-(places + 1))
+        x = iv.mpf(digits)
+        return iv.mpf([(x - half).a, (x + half).b])
+    if loose_integer:
+        return iv.mpf([int(digits) - 0.5, int(digits) + 0.5])
+    return iv.mpf(int(digits))
+
+
+class TexArithmetic:
+    """Recursive-descent evaluator of the arithmetic subset of TeX math.
+
+    Numbers (with `{,}` thousands separators), + − × · / and implicit
+    products, ^, \\frac \\dfrac \\tfrac, \\sqrt, e^{…}, \\exp, \\log, \\ln, \\%,
+    `a \\times 10^{k}`, parentheses and tuples `(a, b)`, pmatrix (flattened),
+    and symbols bound to integers in `bindings`. Anything else raises
+    NotNumeric: the expression is not a computation on numbers.
+    """
+
+    TOKEN = re.compile(
+        r"\\begin\{pmatrix\}|\\end\{pmatrix\}|\\\\|\\[A-Za-z]+|\\.|\d+(?:\{,\}\d{3})*(?:\.\d+)?"
+        r"|[A-Za-z]|\S"
+    )
+
+    def __init__(self, text: str, bindings: dict[str, int], loose_integers: bool = False):
+        self.tokens = [
+            t for t in self.TOKEN.findall(text) if t not in _SPACES and t not in _IGNORED
+        ]
+        self.bindings = bindings
+        self.loose = loose_integers
+        self.pos = 0
+        self.symbols: list[str] = []
+
+    def evaluate(self) -> Value:
+        if not self.tokens:
+            raise NotNumeric("empty")
+        value = self.expression()
+        if self.pos != len(self.tokens):
+            raise NotNumeric(f"unexpected {self.tokens[self.pos]!r}")
+        return value
+
+    # expression := term (± term)* ; term := power ((× | · | / | juxtaposition) power)*
+    def peek(self) -> str | None:
+        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
+
+    def take(self, expected: str | None = None) -> str:
+        token = self.peek()
+        if token is None or (expected is not None and token != expected):
+            raise NotNumeric(f"expected {expected!r}, got {token!r}")
+        self.pos += 1
+        return token
+
+    def expression(self) -> Value:
+        sign = 1
+        while self.peek() in ("-", "+", "−"):
+            sign = -sign if self.take() in ("-", "−") else sign
+        value = self.term()
+        if sign < 0:
+            value = value.map1(lambda a: -a)
+        while self.peek() in ("+", "-", "−"):
+            op = self.take()
+            right = self.term()
+            value = value.map2(right, (lambda a, b: a + b) if op == "+" else (lambda a, b: a - b))
+        return value
+
+    def term(self) -> Value:
+        value = self.power()
+        while True:
+            token = self.peek()
+            if token in (r"\times", r"\cdot", "*"):
+                self.take()
+                value = value.map2(self.power(), lambda a, b: a * b)
+            elif token == "/":
+                self.take()
+                value = value.map2(self.power(), _divide)
+            elif token is not None and self._starts_factor(token):
+                value = value.map2(self.power(), lambda a, b: a * b)
+            else:
+                return value
+
+    def _starts_factor(self, token: str) -> bool:
+        return bool(
+            _NUMBER.fullmatch(token)
+            or re.fullmatch(r"[A-Za-z]", token)
+            or token in ("(", "{", r"\frac", r"\dfrac", r"\tfrac", r"\sqrt", r"\exp", r"\log")
+            or token in (r"\ln", r"\begin{pmatrix}")
+        )
+
+    def power(self) -> Value:
+        base = self.atom()
+        if self.peek() == "^":
+            self.take()
+            exponent = self.argument()
+            base = base.map2(exponent, _power)
+        if self.peek() == r"\%":
+            self.take()
+            base = base.map1(lambda a: a / 100)
+        return base
+
+    def argument(self) -> Value:
+        """A braced group or a single token (as in \\frac14, ^2, \\sqrt2)."""
+        token = self.peek()
+        if token == "{":
+            self.take()
+            value = self.expression()
+            self.take("}")
+            return value
+        if token is not None and _NUMBER.fullmatch(token) and "." not in token:
+            self.take()
+            if len(token) > 1:  # \frac14 reads 1 then 4
+                self.tokens[self.pos : self.pos] = list(token[1:])
+                token = token[0]
+            return Value.scalar(iv.mpf(int(token)))
+        return self.atom()
+
+    def atom(self) -> Value:
+        token = self.peek()
+        if token is None:
+            raise NotNumeric("ends early")
+        if _NUMBER.fullmatch(token):
+            self.take()
+            return Value.scalar(_literal_interval(token, self.loose))
+        if token in ("(", "{", "["):
+            close = {"(": ")", "{": "}", "[": "]"}[self.take()]
+            items = [self.expression()]
+            while self.peek() == ",":
+                self.take()
+                items.append(self.expression())
+            self.take(close)
+            if len(items) == 1:
+                return items[0]
+            if any(v.vector for v in items):
+                raise NotNumeric("nested tuples")
+            return Value(tuple(v.items[0] for v in items), True)
+        if token in (r"\frac", r"\dfrac", r"\tfrac"):
+            self.take()
+            top, bottom = self.argument(), self.argument()
+            return top.map2(bottom, _divide)
+        if token == r"\sqrt":
+            self.take()
+            return self.argument().map1(_sqrt)
+        if token in (r"\exp", r"\log", r"\ln"):
+            self.take()
+            arg = self.argument() if self.peek() == "{" else self.power()
+            return arg.map1(iv.exp if token == r"\exp" else _log)
+        if token == "e" and self.pos + 1 < len(self.tokens) and self.tokens[self.pos + 1] == "^":
+            self.take()
+            self.take("^")
+            return self.argument().map1(iv.exp)
+        if token == r"\begin{pmatrix}":
+            self.take()
+            items = []
+            while self.peek() != r"\end{pmatrix}":
+                if self.peek() in ("&", r"\\"):
+                    self.take()
+                    continue
+                value = self.expression()
+                if value.vector:
+                    raise NotNumeric("nested matrix")
+                items.append(value.items[0])
+            self.take()
+            return Value(tuple(items), True)
+        if re.fullmatch(r"[A-Za-z]", token):
+            self.take()
+            name = token
+            if self.peek() == "_":
+                self.take()
+                name += "_" + self._subscript()
+            if name in self.bindings:
+                return Value.scalar(iv.mpf(self.bindings[name]))
+            raise NotNumeric(f"symbol {name}")
+        raise NotNumeric(f"{token!r}")
+
+    def _subscript(self) -> str:
+        token = self.take()
+        if token != "{":
+            return token
+        depth, parts = 1, []
+        while depth:
+            token = self.take()
+            depth += token == "{"
+            depth -= token == "}"
+            if depth:
+                parts.append(token)
+        return "".join(p for p in parts if p not in (r"\mathrm", "{", "}"))
+
+
+def _divide(a, b):
+    if b.a <= 0 <= b.b:
+        raise NotNumeric("division by an interval containing 0")
+    return a / b
+
+
+def _sqrt(a):
+    if a.a < 0:
+        raise NotNumeric("square root of a negative number")
+    return iv.sqrt(a)
+
+
+def _log(a):
+    if a.a <= 0:
+        raise NotNumeric("logarithm of a non-positive number")
+    return iv.log(a)
+
+
+def _power(a, b):
+    if b.a == b.b and b.a == int(b.a):
+        return a ** int(b.a)
+    if a.a <= 0:
+        raise NotNumeric("non-integer power of a non-positive number")
+    return iv.exp(b * iv.log(a))
+
+
+_RELATION = re.compile(
+    r"(\\approx|\\simeq|:=|=|\\leq?|\\geq?|\\neq?|<|>|\\to|\\in|\\mapsto)(?![A-Za-z])"
+)
+_LITERAL = re.compile(
+    r"\s*-?\s*\d+(?:\{,\}\d{3})*(?:\.\d+)?\s*(?:\\times\s*10\^\{?-?\d+\}?)?\s*(?:\\%)?\s*"
+)
+_BARE_SYMBOL = re.compile(r"\s*([A-Za-z])(?:_\{?\\?(?:mathrm\{)?([A-Za-z]+)\}?\}?)?\s*")
+# a named quantity the text sets or states (σ = 1.8708, |V| = 10, z = (1, 2, 0.5)):
+_NAMED = re.compile(
+    r"\s*(?:\\boldsymbol\{[A-Za-z]\}'?|\\[A-Za-z]+|[A-Za-z]|\|[A-Za-z]\||\\\|\\boldsymbol\{[a-z]\}\\\|)"
+    r"(?:_\{(?:[^{}]|\{[^{}]*\})*\}|_[A-Za-z0-9])?(?:\^\{(?:[^{}]|\{[^{}]*\})*\}|\^[0-9])?\s*"
+)
+
+
+def math_spans(lines: list[str], code: set[int]) -> list[tuple[int, str, int]]:
+    """(1-based line, math text) for each $…$ and $$…$$ outside code."""
+    text_lines = ["" if i in code else line for i, line in enumerate(lines)]
+    text = "\n".join(text_lines)
+    starts = [0]
+    for line in text_lines:
+        starts.append(starts[-1] + len(line) + 1)
+
+    def line_of(offset: int) -> int:
+        lo, hi = 0, len(starts) - 1
+        while lo < hi - 1:
+            mid = (lo + hi) // 2
+            if starts[mid] <= offset:
+                lo = mid
+            else:
+                hi = mid
+        return lo
+
+    spans = []
+    for match in re.finditer(r"\$\$(.+?)\$\$|\$([^$\n]+?)\$", text, flags=re.S):
+        body = match.group(1) if match.group(1) is not None else match.group(2)
+        index = line_of(match.start())
+        spans.append((index + 1, body))
+    return spans
+
+
+def _statements(math: str) -> list[str]:
+    """Split a math span into statements: at \\\\, \\qquad/\\quad, \\text{…} and
+    top-level commas; pmatrix bodies are kept whole."""
+    math = re.sub(r"\\(begin|end)\{(aligned|align\*?|gathered|cases)\}", " ", math)
+    pieces, depth, current, i = [], 0, "", 0
+    while i < len(math):
+        if math.startswith(r"\begin{pmatrix}", i):
+            depth += 1
+        if math.startswith(r"\end{pmatrix}", i):
+            depth -= 1
+        ch = math[i]
+        if depth == 0 and (math.startswith(r"\\", i) or math.startswith(r"\qquad", i)):
+            pieces.append(current)
+            current = ""
+            i += 2 if math.startswith(r"\\", i) else 6
+            continue
+        if depth == 0 and math.startswith(r"\text{", i):
+            j, level = i + 6, 1
+            while j < len(math) and level:
+                level += math[j] == "{"
+                level -= math[j] == "}"
+                j += 1
+            pieces.append(current)
+            current = ""
+            i = j
+            continue
+        if ch in "({[":
+            depth += 1
+        elif ch in ")}]":
+            depth -= 1
+        if ch == "\\" and i + 1 < len(math) and not math[i + 1].isalpha():
+            current += math[i : i + 2]  # \, \; \! \  are spaces, not separators
+            i += 2
+            continue
+        if depth == 0 and ch in ",;" and not math.startswith("{,}", i - 1):
+            pieces.append(current)
+            current = ""
+        elif depth == 0 and ch == "&":
+            pass
+        else:
+            current += ch
+        i += 1
+    pieces.append(current)
+    return [p for p in pieces if p.strip()]
+
+
+def _evaluate(member: str, bindings: dict[str, int], loose: bool) -> Value:
+    return TexArithmetic(member, bindings, loose).evaluate()
+
+
+def _show(value: Value) -> str:
+    def one(x) -> str:
+        mid = (x.a + x.b) / 2
+        return f"{float(mid.a):.6g}"
+
+    if value.vector:
+        return "(" + ", ".join(one(x) for x in value.items) + ")"
+    return one(value.items[0])
+
+
+def _meet(a: Value, b: Value) -> bool:
+    if a.vector != b.vector or len(a.items) != len(b.items):
+        return False
+    return all(x.a <= y.b and y.a <= x.b for x, y in zip(a.items, b.items, strict=True))
+
+
+def _gap(a: Value, b: Value) -> str:
+    def mid(x):
+        return float(((x.a + x.b) / 2).a)
+
+    gaps = [abs(mid(x) - mid(y)) for x, y in zip(a.items, b.items, strict=False)]
+    return f"{max(gaps):.3g}" if gaps else "?"
+
+
+def audit_equalities(lines: list[str], code: set[int]) -> list[Finding]:
+    findings = []
+    bindings_by_line: dict[int, dict[str, int]] = {}
+    for line, math in math_spans(lines, code):
+        bindings = bindings_by_line.setdefault(line, {})
+        for statement in _statements(math):
+            findings.extend(_audit_statement(line, statement, bindings))
+    return findings
+
+
+def _split_relations(statement: str) -> tuple[list[str], list[str]]:
+    """Members and the relations between them, splitting only outside braces."""
+    members, relations, current, depth, i = [], [], "", 0, 0
+    while i < len(statement):
+        ch = statement[i]
+        depth += ch in "{([" and not statement.startswith("\\{", i - 1)
+        depth -= ch in "})]" and not statement.startswith("\\}", i - 1)
+        match = _RELATION.match(statement, i) if depth == 0 else None
+        if match:
+            members.append(current)
+            relations.append(match.group(1))
+            current, i = "", match.end()
+            continue
+        current += ch
+        i += 1
+    members.append(current)
+    return members, relations
+
+
+def _audit_statement(line: int, statement: str, bindings: dict[str, int]) -> list[Finding]:
+    members, relations = _split_relations(statement)
+    # bindings: every member a bare symbol but one integer literal
+    symbols = [_BARE_SYMBOL.fullmatch(m) for m in members]
+    integers = [m for m in members if re.fullmatch(r"\s*\d+(?:\{,\}\d{3})*\s*", m)]
+    if (
+        relations
+        and all(r == "=" for r in relations)
+        and len(integers) == 1
+        and sum(s is not None for s in symbols) == len(members) - 1
+    ):
+        value = int(integers[0].replace("{,}", ""))
+        for s in symbols:
+            if s is not None:
+                bindings[s.group(1) + (f"_{s.group(2)}" if s.group(2) else "")] = value
+        return []
+    findings: list[Finding] = []
+    # segments of members joined by = or \approx
+    segment: list[tuple[str, str]] = [(members[0], "=")]
+    segments = []
+    for relation, member in zip(relations, members[1:], strict=True):
+        if relation in ("=", r"\approx", r"\simeq"):
+            segment.append((member, relation))
+        else:
+            segments.append(segment)
+            segment = [(member, "=")]
+    segments.append(segment)
+    for seg in segments:
+        if len(seg) < 2:
+            continue
+        values: list[tuple[str, Value | None, str]] = []
+        for k, (member, relation) in enumerate(seg):
+            loose = _LITERAL.fullmatch(member) is not None and (
+                relation in (r"\approx", r"\simeq")
+                or (k + 1 < len(seg) and seg[k + 1][1] in (r"\approx", r"\simeq"))
+            )
+            try:
+                values.append((member.strip(), _evaluate(member, bindings, loose), ""))
+            except NotNumeric as why:
+                values.append((member.strip(), None, str(why)))
+        numeric = [(m, v) for m, v, _ in values if v is not None]
+        text = "".join(
+            (f" {'=' if r == '=' else '≈'} " if k else "") + m.strip()
+            for k, (m, r) in enumerate(seg)
+        )
+        if len(numeric) < 2:
+            symbolic = [m for m, v, _ in values if v is None and m.strip()]
+            if numeric and any(not _NAMED.fullmatch(m) for m in symbolic):
+                reasons = sorted({w for _, v, w in values if v is None})
+                findings.append(
+                    Finding(
+                        "equality",
+                        line,
+                        text,
+                        "not checkable",
+                        f"one side is not arithmetic on numbers ({'; '.join(reasons)})",
+                    )
+                )
+            continue
+        for (m1, v1), (m2, v2) in zip(numeric, numeric[1:], strict=False):
+            relation = "≈" if any(r != "=" for m, r in seg[1:] if m.strip() == m2) else "="
+            pair = f"{m1} {relation} {m2}"
+            if _meet(v1, v2):
+                findings.append(
+                    Finding("equality", line, pair, "confirmed", f"recomputed {_show(v1)}")
+                )
+            else:
+                findings.append(
+                    Finding(
+                        "equality",
+                        line,
+                        pair,
+                        "mismatched",
+                        f"left side recomputes to {_show(v1)}, right side to {_show(v2)}; "
+                        f"they differ by {_gap(v1, v2)} beyond the printed precision",
+                    )
+                )
+    return findings
+
+
+# Printed outputs -------------------------------------------------------------------
+
+_OUT_NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?![\w.])")
+
+
+def _template(line: str) -> re.Pattern:
+    parts = _OUT_NUMBER.split(line.strip())
+    pattern = r"\s*".join([r"\s+".join(re.escape(w) for w in p.split()) for p in parts])
+    pieces = []
+    for k, p in enumerate(parts):
+        pieces.append(r"\s*".join(re.escape(w) for w in p.split()) if p.strip() else "")
+        if k < len(parts) - 1:
+            pieces.append(r"\s*([-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)\s*")
+    pattern = "".join(pieces)
+    return re.compile(r"\s*" + pattern + r"\s*")
+
+
+def audit_outputs(outputs: list[tuple[int, list[str]]], chapter: str) -> list[Finding]:
+    from proofs import tables
+
+    package = tables.listing_lines(chapter)
+    templates = [(p, _template(p.text)) for p in package]
+    findings = []
+    for start, block in outputs:
+        for k, raw in enumerate(block):
+            if not raw.strip():
+                continue
+            line = start + k + 1
+            for expected, template in templates:
+                match = template.fullmatch(raw)
+                if match:
+                    findings.append(_compare_output(line, raw.strip(), expected, match))
+                    break
+            else:
+                findings.append(
+                    Finding(
+                        "output",
+                        line,
+                        raw.strip(),
+                        "not checkable",
+                        "no computation in the package prints this line",
+                    )
+                )
+    return findings
+
+
+def _compare_output(line: int, printed: str, expected, match: re.Match) -> Finding:
+    ours = _OUT_NUMBER.findall(expected.text.strip())
+    theirs = list(match.groups())
+    notes, bad = [], []
+    for a, b in zip(theirs, ours, strict=True):
+        if a == b:
+            continue
+        x, y = float(a), float(b)
+        if abs(x) <= expected.rounding and abs(y) <= expected.rounding:
+            notes.append(f"{a} vs {b}: both at rounding level (≤ {expected.rounding:.1e})")
+        else:
+            bad.append(f"printed {a}, the package gives {b} (off by {x - y:+.3g})")
+    if bad:
+        return Finding(
+            "output", line, printed, "mismatched", "; ".join(bad) + f" [{expected.source}]"
+        )
+    detail = f"reproduced by {expected.source}"
+    if notes:
+        detail += "; " + "; ".join(notes)
+    return Finding("output", line, printed, "confirmed", detail)
+
+
+# The whole file ----------------------------------------------------------------------
+
+
+def audit_file(path: Path) -> Report:
+    """Audit one chapter file (read only)."""
+    path = Path(path)
+    text = read_chapter(path)
+    lines = text.splitlines()
+    form = detect_form(path, lines)
+    chapter = detect_chapter(path, lines, form)
+    code, outputs = code_spans(lines, form)
+    report = Report(str(path), form, chapter)
+    report.findings += audit_elements(path, lines, form, chapter)
+    if chapter == "(from the ids)":
+        chapters = {f.detail.split()[1] for f in report.findings if f.section == "element"}
+        report.chapter = chapter = _chapter_of_ids(chapters)
+    report.findings += audit_tables(path, lines, form, code)
+    report.findings += audit_equalities(lines, code)
+    report.findings += audit_outputs(outputs, chapter)
+    return report
+
+
+def _chapter_of_ids(ids: set[str]) -> str:
+    from proofs.registry import load_all
+
+    registry = load_all()
+    chapters = {registry[i].chapter for i in ids if i in registry}
+    return chapters.pop() if len(chapters) == 1 else "mixed"
