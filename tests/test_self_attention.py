@@ -1,0 +1,523 @@
+"""The self-attention chapter's checks: each passes, and each rejects a wrong variant.
+
+Test names carry the element id with underscores, so `pytest -k <id>` selects
+exactly that element's tests.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from numeric.attention import attention, multi_head_attention
+from numeric.softmax import softmax
+from proofs import self_attention as sa
+from proofs.registry import REGISTRY, CheckFailed
+
+SEEDS_README = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "README.md"
+IDS = sorted(e.id for e in REGISTRY.values() if e.chapter == "self-attention")
+
+symbolic = pytest.mark.symbolic
+numeric = pytest.mark.numeric
+
+
+# wrong variants ------------------------------------------------------------------------
+
+
+def softmax_without_shift(z):
+    """The textbook formula without the max shift: overflows for z > 709."""
+    z = np.asarray(z)
+    with np.errstate(over="ignore", invalid="ignore"):
+        e = np.exp(z)
+        return e / e.sum(axis=-1, keepdims=True)
+
+
+def masked_softmax_ignoring_mask(z, mask):
+    return softmax(z)
+
+
+def jacobian_without_outer(z):
+    """diag(sigma): the sigma sigma^T term missing."""
+    return np.diag(softmax(z))
+
+
+def mha_with_positions(x, params, causal=False, context=None):
+    """Adds the row index to every row first: no longer permutation-equivariant."""
+    x = np.asarray(x, dtype=float)
+    return multi_head_attention(x + np.arange(x.shape[0])[:, None], params, causal=causal)
+
+
+def mha_ignoring_mask(x, params, causal=False, context=None):
+    return multi_head_attention(x, params)
+
+
+def mha_leaking_next(x, params, causal=False, context=None):
+    """A causal mask that lets key j = i + 1 through."""
+    x = np.asarray(x, dtype=float)
+    n = x.shape[0]
+
+    def heads(w, b):
+        y = np.einsum("nd,hdk->hnk", x, params[w])  # (h, n, k)
+        return y + params[b][:, None, :] if b in params else y
+
+    q, k, v = heads("w_q", "b_q"), heads("w_k", "b_k"), heads("w_v", "b_v")
+    mask = np.tri(n, n, 1, dtype=bool) if causal else None
+    out, weights = attention(q, k, v, mask)
+    y = np.einsum("hnk,hkd->nd", out, params["w_o"]) + params.get("b_o", 0)
+    return y, weights
+
+
+# registry ------------------------------------------------------------------------------
+
+
+def test_every_chapter_element_is_registered_with_its_number():
+    if not SEEDS_README.exists():
+        pytest.skip(f"{SEEDS_README} is not present")
+    text = SEEDS_README.read_text(encoding="utf-8")
+    section = text.split("### Self-attention")[1].split("### ")[0]
+    rows = re.findall(r"^\|\s*(\S+ [A-Z0-9.]+)\s*\|\s*([a-z][a-z0-9-]+)\s*\|", section, re.M)
+    assert len(rows) == 26
+    for number, element_id in rows:
+        assert element_id in REGISTRY, f"{element_id} is not registered"
+        assert REGISTRY[element_id].number == number
+        assert REGISTRY[element_id].chapter == "self-attention"
+    assert sorted(i for _, i in rows) == IDS
+
+
+def test_selection_by_id_is_unambiguous():
+    module = sys.modules[__name__]
+    names = [name for name in dir(module) if name.startswith("test_")]
+    for element_id in IDS:
+        key = element_id.replace("-", "_")
+        assert any(key in name for name in names), f"no test selects {element_id}"
+    for name in names:
+        hits = [i for i in IDS if i.replace("-", "_") in name]
+        assert len(hits) <= 1, f"{name} carries several ids: {hits}"
+
+
+def test_every_description_says_how():
+    for element_id in IDS:
+        description = REGISTRY[element_id].description
+        assert len(description) > 80, element_id
+
+
+# 定義 2.1, 定義 2.2, 命題 3.1–3.3 --------------------------------------------------------
+
+
+@symbolic
+def test_def_permutation_matrix_holds():
+    assert len(sa.def_permutation_matrix()) == 3
+
+
+@symbolic
+def test_def_permutation_matrix_rejects_the_transposed_matrix():
+    def transposed(pi):
+        return sa.permutation_matrix(pi).T  # (P)_ij = 1 when i = pi(j): permutes by pi^-1
+
+    with pytest.raises(CheckFailed):
+        sa.def_permutation_matrix(permutation_matrix=transposed)
+
+
+def test_def_permutation_matrix_rejects_a_non_permutation():
+    with pytest.raises(ValueError, match="pi must be a permutation"):
+        sa.permutation_matrix([0, 0, 1])
+
+
+@numeric
+def test_def_softmax_holds():
+    assert len(sa.def_softmax()) == 3
+
+
+@numeric
+def test_def_softmax_rejects_the_unshifted_formula():
+    with pytest.raises(CheckFailed):
+        sa.def_softmax(softmax=softmax_without_shift)
+
+
+@numeric
+def test_def_softmax_rejects_a_mask_that_is_ignored():
+    with pytest.raises(CheckFailed):
+        sa.def_softmax(masked_softmax=masked_softmax_ignoring_mask)
+
+
+@numeric
+def test_prop_softmax_basic_holds():
+    assert len(sa.prop_softmax_basic()) == 3
+
+
+@numeric
+def test_prop_softmax_basic_rejects_the_overflowing_softmax():
+    with pytest.raises(CheckFailed):
+        sa.prop_softmax_basic(softmax=softmax_without_shift)
+
+
+@numeric
+def test_prop_softmax_basic_rejects_squares():
+    def squares(z):
+        z = np.asarray(z, dtype=float)
+        return softmax(z * z)  # order not preserved for negative entries
+
+    with pytest.raises(CheckFailed):
+        sa.prop_softmax_basic(softmax=squares)
+
+
+@numeric
+def test_prop_softmax_jacobian_holds():
+    assert len(sa.prop_softmax_jacobian()) == 2
+
+
+@numeric
+def test_prop_softmax_jacobian_rejects_missing_sigma_sigma_t():
+    with pytest.raises(CheckFailed):
+        sa.prop_softmax_jacobian(jacobian=jacobian_without_outer)
+
+
+@symbolic
+def test_prop_softmax_jacobian_rejects_a_wrong_stated_entry():
+    def entry(sigma, i, j):
+        return sigma[i] * (sp.KroneckerDelta(i, j) + sigma[j])
+
+    with pytest.raises(CheckFailed):
+        sa.prop_softmax_jacobian(stated_entry=entry)
+
+
+@numeric
+def test_prop_mask_as_limit_holds():
+    assert len(sa.prop_mask_as_limit()) >= 2
+
+
+@numeric
+def test_prop_mask_as_limit_rejects_an_e_minus_2c_bound():
+    def too_small(c, z_i, s_u):
+        return sa.mpmath.exp(-2 * c) * sa.mpmath.exp(z_i) / s_u
+
+    with pytest.raises(CheckFailed):
+        sa.prop_mask_as_limit(stated_bound=too_small)
+
+
+@numeric
+def test_prop_mask_as_limit_rejects_a_mask_that_is_ignored():
+    with pytest.raises(CheckFailed):
+        sa.prop_mask_as_limit(masked_softmax=masked_softmax_ignoring_mask)
+
+
+# 定義 4.1, 命題 4.2, 例 4.3 ---------------------------------------------------------------
+
+
+@numeric
+def test_def_attention_holds():
+    assert len(sa.def_attention()) == 2
+
+
+@numeric
+def test_def_attention_rejects_a_mask_letting_the_next_key_through():
+    def leaky(n, m=None):
+        m = n if m is None else m
+        return np.tri(n, m, m - n + 1, dtype=bool)
+
+    with pytest.raises(CheckFailed):
+        sa.def_attention(causal_mask=leaky)
+
+
+@numeric
+def test_def_attention_rejects_an_unscaled_product():
+    def unscaled(q, k, v, mask=None):
+        return attention(np.asarray(q) * math.sqrt(np.shape(q)[-1]), k, v, mask)
+
+    with pytest.raises(CheckFailed):
+        sa.def_attention(attention=unscaled)
+
+
+@numeric
+def test_prop_attention_convex_combination_holds():
+    assert len(sa.prop_attention_convex_combination()) == 1
+
+
+@numeric
+def test_prop_attention_convex_combination_rejects_unnormalised_weights():
+    def unnormalised(q, k, v, mask=None):
+        out, weights = attention(q, k, v, mask)
+        return 2 * out, 2 * weights
+
+    with pytest.raises(CheckFailed):
+        sa.prop_attention_convex_combination(attention=unnormalised)
+
+
+@numeric
+def test_ex_attention_by_hand_holds():
+    evidence = sa.ex_attention_by_hand()
+    assert "weights: [[0.4011, 0.1978, 0.4011], [0.1978, 0.4011, 0.4011], " \
+           "[0.2483, 0.2483, 0.5035]]" in evidence
+    assert "changed_unmasked_row_1: [4.6488, -1.811]" in evidence
+
+
+@numeric
+def test_ex_attention_by_hand_rejects_a_misprinted_weight():
+    printed = dict(sa.EX_ATTENTION_BY_HAND)
+    printed["weights"] = [[0.4012, 0.1978, 0.4011], [0.1978, 0.4011, 0.4011],
+                          [0.2483, 0.2483, 0.5035]]
+    with pytest.raises(CheckFailed):
+        sa.ex_attention_by_hand(printed=printed)
+
+
+@numeric
+def test_ex_attention_by_hand_rejects_a_mask_that_is_ignored():
+    with pytest.raises(CheckFailed):
+        sa.ex_attention_by_hand(multi_head_attention=mha_ignoring_mask)
+
+
+# 命題 4.4, 例 4.5, 補題 A.1 --------------------------------------------------------------
+
+
+@numeric
+def test_prop_scaling_variance_holds():
+    assert len(sa.prop_scaling_variance()) >= 3
+
+
+@numeric
+def test_prop_scaling_variance_rejects_variance_d_k_squared():
+    with pytest.raises(CheckFailed):
+        sa.prop_scaling_variance(stated_variance=lambda d_k: d_k**2)
+
+
+@pytest.fixture(scope="module")
+def scaling_table():
+    from proofs.tables import scaling_table
+
+    return scaling_table()
+
+
+@numeric
+@pytest.mark.slow
+def test_ex_scaling_numeric_holds():
+    evidence = sa.ex_scaling_numeric()
+    assert "1024 1036.38 1.012 0.971 0.361" in evidence[0]
+
+
+@numeric
+def test_ex_scaling_numeric_rejects_a_misprinted_cell(scaling_table):
+    printed = list(sa.SCALING_TABLE)
+    printed[2] = ("64", "62.92", "0.983", "0.878", "0.362")
+    with pytest.raises(CheckFailed):
+        sa.ex_scaling_numeric(printed=tuple(printed), table=scaling_table)
+
+
+@numeric
+def test_ex_scaling_numeric_table_equals_the_chapter(scaling_table):
+    assert scaling_table.rows == sa.SCALING_TABLE
+    assert sa.ex_scaling_numeric(table=scaling_table)
+
+
+@numeric
+def test_lem_product_expectation_holds():
+    assert len(sa.lem_product_expectation()) >= 4
+
+
+@numeric
+def test_lem_product_expectation_rejects_the_sum_of_means():
+    with pytest.raises(CheckFailed):
+        sa.lem_product_expectation(stated=sum)
+
+
+# 補題 5.1 – 注意 5.4 --------------------------------------------------------------------
+
+
+@numeric
+def test_lem_equivariant_closure_holds():
+    assert len(sa.lem_equivariant_closure()) == 1
+
+
+@numeric
+def test_lem_equivariant_closure_rejects_a_position_dependent_map():
+    def positional(x, params):
+        return np.asarray(x) + np.arange(np.shape(x)[0])[:, None]
+
+    with pytest.raises(CheckFailed):
+        sa.lem_equivariant_closure(row_wise=positional)
+
+
+@numeric
+def test_thm_attention_equivariance_holds():
+    evidence = sa.thm_attention_equivariance()
+    assert evidence[0].startswith("listing sizes")
+
+
+@numeric
+def test_thm_attention_equivariance_rejects_attention_with_positions():
+    with pytest.raises(CheckFailed):
+        sa.thm_attention_equivariance(multi_head_attention=mha_with_positions)
+
+
+@numeric
+def test_cor_bag_of_tokens_holds():
+    assert len(sa.cor_bag_of_tokens()) == 1
+
+
+@numeric
+def test_cor_bag_of_tokens_rejects_attention_with_positions():
+    with pytest.raises(CheckFailed):
+        sa.cor_bag_of_tokens(multi_head_attention=mha_with_positions)
+
+
+@numeric
+def test_rem_causal_not_equivariant_holds():
+    assert len(sa.rem_causal_not_equivariant()) == 5
+
+
+@numeric
+def test_rem_causal_not_equivariant_rejects_a_mask_that_is_ignored():
+    with pytest.raises(CheckFailed):
+        sa.rem_causal_not_equivariant(multi_head_attention=mha_ignoring_mask)
+
+
+# 定義 6.1 – 系 6.4 ----------------------------------------------------------------------
+
+
+@numeric
+def test_def_causal_map_holds():
+    assert len(sa.def_causal_map()) == 3
+
+
+@numeric
+def test_def_causal_map_rejects_a_mask_letting_the_next_key_through():
+    with pytest.raises(CheckFailed):
+        sa.def_causal_map(multi_head_attention=mha_leaking_next)
+
+
+@numeric
+def test_lem_causal_closure_holds():
+    assert len(sa.lem_causal_closure()) == 1
+
+
+@numeric
+def test_lem_causal_closure_rejects_a_map_reading_the_future():
+    def reverse_cumsum(y):
+        return np.cumsum(np.asarray(y)[::-1], axis=0)[::-1]
+
+    with pytest.raises(CheckFailed):
+        sa.lem_causal_closure(position_wise=reverse_cumsum)
+
+
+@numeric
+def test_thm_causal_mask_holds():
+    assert len(sa.thm_causal_mask()) == 2
+
+
+@numeric
+def test_thm_causal_mask_rejects_a_mask_letting_the_next_key_through():
+    with pytest.raises(CheckFailed):
+        sa.thm_causal_mask(multi_head_attention=mha_leaking_next)
+
+
+@numeric
+def test_cor_parallel_next_token_holds():
+    assert len(sa.cor_parallel_next_token()) == 2
+
+
+@numeric
+def test_cor_parallel_next_token_rejects_a_mask_that_is_ignored():
+    with pytest.raises(CheckFailed):
+        sa.cor_parallel_next_token(multi_head_attention=mha_ignoring_mask)
+
+
+# 命題 7.1, 命題 7.2, 注意 7.3 -------------------------------------------------------------
+
+
+@symbolic
+def test_prop_attention_parameters_holds():
+    assert "d = 512: 1,050,624 and 1,048,576" in sa.prop_attention_parameters()
+
+
+@symbolic
+def test_prop_attention_parameters_rejects_4d2_plus_3d():
+    from symbolic.symbols import d
+
+    with pytest.raises(CheckFailed):
+        sa.prop_attention_parameters(stated=4 * d**2 + 3 * d)
+
+
+@symbolic
+def test_prop_attention_complexity_holds():
+    assert len(sa.prop_attention_complexity()) == 3
+
+
+@symbolic
+def test_prop_attention_complexity_rejects_one_n2d_term():
+    from symbolic.symbols import d, n
+
+    with pytest.raises(CheckFailed):
+        sa.prop_attention_complexity(stated=4 * n * d**2 + n**2 * d)
+
+
+@numeric
+def test_rem_cross_attention_holds():
+    assert len(sa.rem_cross_attention()) == 1
+
+
+@numeric
+def test_rem_cross_attention_rejects_attention_ignoring_the_context():
+    def self_only(x, params, causal=False, context=None):
+        return multi_head_attention(x, params)
+
+    with pytest.raises(CheckFailed):
+        sa.rem_cross_attention(multi_head_attention=self_only)
+
+
+# 演習 10.1 – 10.4 -----------------------------------------------------------------------
+
+
+@symbolic
+def test_exr_softmax_compute_holds():
+    assert "shift 100: exact ['1/6', '1/3', '1/2']" in sa.exr_softmax_compute()[1]
+
+
+@symbolic
+def test_exr_softmax_compute_rejects_a_swapped_answer():
+    with pytest.raises(CheckFailed):
+        sa.exr_softmax_compute(answer=(sp.Rational(1, 6), sp.Rational(1, 2), sp.Rational(1, 3)))
+
+
+@symbolic
+def test_exr_jacobian_two_holds():
+    assert len(sa.exr_jacobian_two()) == 1
+
+
+@symbolic
+def test_exr_jacobian_two_rejects_a_jacobian_without_the_outer_product():
+    with pytest.raises(CheckFailed):
+        sa.exr_jacobian_two(jacobian=lambda sigma: sp.diag(*sigma))
+
+
+@numeric
+def test_exr_mask_limit_holds():
+    assert "bound = 7.406e-6" in sa.exr_mask_limit()[0]
+
+
+@numeric
+def test_exr_mask_limit_rejects_a_misprinted_bound():
+    printed = dict(sa.EXR_MASK_LIMIT, bound="7.5e-6")
+    with pytest.raises(CheckFailed):
+        sa.exr_mask_limit(printed=printed)
+
+
+@numeric
+def test_exr_mask_limit_rejects_a_mask_that_is_ignored():
+    with pytest.raises(CheckFailed):
+        sa.exr_mask_limit(masked_softmax=masked_softmax_ignoring_mask)
+
+
+@numeric
+def test_exr_causal_last_row_holds():
+    assert len(sa.exr_causal_last_row()) == 6
+
+
+@numeric
+def test_exr_causal_last_row_rejects_a_mask_that_is_ignored():
+    with pytest.raises(CheckFailed):
+        sa.exr_causal_last_row(multi_head_attention=mha_ignoring_mask)
