@@ -1428,11 +1428,6 @@ def lem_causal_closure(position_wise=None) -> list[str]:
     ints = st.integers(-8, 8).map(float)
     stats = {"cases": 0}
 
-    @given(st.integers(1, 6).flatmap(lambda n: st.tuples(
-        hnp.arrays(np.float64, (n, 3), elements=ints),
-        hnp.arrays(np.float64, (3, 4), elements=ints),
-        hnp.arrays(np.float64, (4, 3), elements=ints),
-        hnp.arrays(np.float64, (6, 3), elements=ints))))
     def closure(case):
         x, w1, w2, pos = case
         p = {"w_1": w1, "w_2": w2}
@@ -1456,7 +1451,14 @@ def lem_causal_closure(position_wise=None) -> list[str]:
                         f"{name}: f_n(X)_(1:{t}) != f_{t}(X_(1:{t})) for x = {x.tolist()}")
         stats["cases"] += 1
 
-    closure()
+    grid = np.arange(-6.0, 6.0)
+    closure((grid.reshape(4, 3), grid.reshape(3, 4), grid.reshape(4, 3),
+             np.arange(18.0).reshape(6, 3)))
+    given(st.integers(1, 6).flatmap(lambda n: st.tuples(
+        hnp.arrays(np.float64, (n, 3), elements=ints),
+        hnp.arrays(np.float64, (3, 4), elements=ints),
+        hnp.arrays(np.float64, (4, 3), elements=ints),
+        hnp.arrays(np.float64, (6, 3), elements=ints))))(closure)()
     return [f"position-wise maps and their compositions, sums, concatenations, residuals: "
             f"f_n(X)_(1:i) = f_i(X_(1:i)) bit for bit for every i on {stats['cases']} drawn "
             "integer inputs"]
