@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from numeric.contraction import contract
+from numeric.contraction import contract, record
 from numeric.parameters import check_parameters
 from numeric.softmax import _masked_softmax, _softmax, check_mask
 from numeric.validation import as_array
@@ -31,6 +31,7 @@ from spec.contractions import (
 from spec.parameters import attention_parameters
 
 ATTENTION_BIASES = ("b_q", "b_k", "b_v", "b_o")
+CAUSAL_BLOCK = 128  # query rows per block of causal attention
 
 
 def causal_mask(n: int, m: int | None = None) -> np.ndarray:
@@ -55,8 +56,43 @@ def _attend(
     """(out (h, n, d_v), weights (h, n, m)) for validated head-first arrays."""
     scale = 1.0 / math.sqrt(q.shape[-1])
     scores = contract(SCORES, q * scale, k)  # (h, n, m)
-    weights = _softmax(scores) if mask is None else _masked_softmax(scores, mask)
+    weights = _softmax(scores, out=scores) if mask is None else _masked_softmax(scores, mask)
     return contract(WEIGHTED_SUM, weights, v), weights  # (h, n, d_v), (h, n, m)
+
+
+def _attend_causal(
+    q: np.ndarray, k: np.ndarray, v: np.ndarray, need_weights: bool = True
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """_attend under the causal mask (key j <= query i + m - n), skipping the masked blocks.
+
+    Query rows are taken CAUSAL_BLOCK at a time; a block of rows [r0, r1) needs
+    only the keys before r1 + m - n, and only its last square of keys needs
+    masking. About half of the n x m scores are never computed (they would be
+    masked to 0); the returned weights hold those zeros (None unless
+    need_weights). The multiplication count recorded is the definition's, for
+    the full (h, n, m) products.
+    """
+    h, n, d_k = q.shape
+    m = k.shape[1]
+    offset = m - n
+    out = np.empty((h, n, v.shape[2]), dtype=q.dtype)  # (h, n, d_v)
+    weights = np.zeros((h, n, m), dtype=q.dtype) if need_weights else None  # (h, n, m)
+    record(SCORES, q, k)
+    record(WEIGHTED_SUM, np.broadcast_to(q.dtype.type(0), (h, n, m)), v)
+    scaled = q * (1.0 / math.sqrt(d_k))  # (h, n, d_k)
+    scratch = np.empty(h * min(n, CAUSAL_BLOCK) * m, dtype=q.dtype)  # contiguous for BLAS
+    for r0 in range(0, n, CAUSAL_BLOCK):
+        r1 = min(n, r0 + CAUSAL_BLOCK)
+        end = r1 + offset
+        block = scratch[: h * (r1 - r0) * end].reshape(h, r1 - r0, end)  # (h, b, end)
+        contract(SCORES, scaled[:, r0:r1], k[:, :end], counted=False, out=block)
+        future = ~np.tri(r1 - r0, dtype=bool)  # (b, b), key after the query in the last square
+        np.copyto(block[:, :, r0 + offset:], -np.inf, where=future)
+        _softmax(block, out=block)
+        if weights is not None:
+            weights[:, r0:r1, :end] = block
+        contract(WEIGHTED_SUM, block, v[:, :end], counted=False, out=out[:, r0:r1])
+    return out, weights
 
 
 def attention(
@@ -122,13 +158,17 @@ def _merge(o: np.ndarray, w_o: np.ndarray, b_o: np.ndarray | None) -> np.ndarray
 
 
 def _multi_head_attention(
-    x: np.ndarray, p: dict[str, np.ndarray], mask: np.ndarray | None, context: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """MHA of validated arguments: (out (n, d), weights (h, n, m))."""
+    x: np.ndarray,
+    p: dict[str, np.ndarray],
+    context: np.ndarray,
+    causal: bool,
+    need_weights: bool = True,
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """MHA of validated arguments: (out (n, d), weights (h, n, m) or None)."""
     q = _heads(x, p["w_q"], p.get("b_q"), Q_PROJECTION)  # (h, n, d_head)
     k = _heads(context, p["w_k"], p.get("b_k"), K_PROJECTION)  # (h, m, d_head)
     v = _heads(context, p["w_v"], p.get("b_v"), V_PROJECTION)  # (h, m, d_head)
-    o, weights = _attend(q, k, v, mask)  # (h, n, d_head), (h, n, m)
+    o, weights = _attend_causal(q, k, v, need_weights) if causal else _attend(q, k, v, None)
     return _merge(o, p["w_o"], p.get("b_o")), weights
 
 
@@ -156,5 +196,7 @@ def multi_head_attention(
     if not isinstance(causal, (bool, np.bool_)):
         raise TypeError(f"causal must be a bool, got {causal!r}")
     p = check_attention_parameters(params, d, x.dtype)
-    mask = causal_mask(n, context.shape[0]) if causal else None
-    return _multi_head_attention(x, p, mask, context)
+    if causal and context.shape[0] < n:
+        raise ValueError(f"causal cross-attention needs m >= n (the queries are the last n of "
+                         f"m positions), got n = {n}, m = {context.shape[0]}")
+    return _multi_head_attention(x, p, context, bool(causal))

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 import numpy as np
 
 from numeric.activations import activation_function
-from numeric.attention import _multi_head_attention, causal_mask, check_attention_parameters
+from numeric.attention import _multi_head_attention, check_attention_parameters
 from numeric.layer_norm import _layer_norm
 from numeric.mlp import _mlp, check_mlp_parameters
 from numeric.parameters import sub_parameters
@@ -89,8 +89,8 @@ def _run_block(layout, x, params, causal, activation, eps, return_weights):
     eps = check_eps(eps)
     phi = activation_function(activation)
     p = check_block_parameters(params, d, x.dtype)
-    mask = causal_mask(n) if causal else None
-    out, weights = layout(x, p, lambda z: _multi_head_attention(z, p["attn"], mask, z), phi, eps)
+    causal = bool(causal)
+    out, weights = layout(x, p, lambda z: _multi_head_attention(z, p["attn"], z, causal), phi, eps)
     return (out, weights) if return_weights else out
 
 

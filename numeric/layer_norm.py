@@ -29,11 +29,19 @@ def _scaled_moments(x: np.ndarray, eps: float) -> tuple[np.ndarray, np.ndarray, 
     LN(x) without gamma and beta equals c * r. A constant row with eps = 0 is
     a ValueError naming the row.
     """
-    _, e = np.frexp(np.abs(x).max(axis=-1, keepdims=True))  # max |x_j| = m 2^e, m in [0.5, 1)
-    y = np.ldexp(x, -e)  # (..., d), exact up to subnormal tails
+    d = x.shape[-1]
+    top = np.maximum(x.max(axis=-1, keepdims=True), -x.min(axis=-1, keepdims=True))  # (..., 1)
+    _, e = np.frexp(top)  # max |x_j| = m 2^e with m in [0.5, 1)
+    with np.errstate(over="ignore"):
+        scale = np.ldexp(np.ones_like(top), -e)  # (..., 1), 2^-e
+    if np.all(np.isfinite(scale)):
+        y = x * scale  # (..., d), exact up to subnormal tails
+    else:  # 2^-e itself overflows for rows of subnormal size
+        y = np.ldexp(x, -e)
     y -= y[..., :1]  # entries in (-2, 2): differences from the first entry
-    c = y - y.mean(axis=-1, keepdims=True)  # (..., d)
-    var = np.mean(c * c, axis=-1, keepdims=True)  # (..., 1), 0 exactly iff the row is constant
+    y -= y.mean(axis=-1, keepdims=True)
+    c = y  # (..., d), centred
+    var = np.einsum("...i,...i->...", c, c)[..., None] / d  # (..., 1), 0 iff the row is constant
     if eps == 0.0:
         if not var.all():
             row = tuple(int(i) for i in np.argwhere(var[..., 0] == 0)[0])
@@ -78,7 +86,8 @@ def _layer_norm(
 ) -> np.ndarray:
     """LN of validated arguments (no checks; used inside the model)."""
     c, r, _ = _scaled_moments(x, eps)
-    out = c * r  # (..., d)
+    out = c
+    out *= r  # (..., d)
     if gamma is not None:
         out *= gamma
     if beta is not None:

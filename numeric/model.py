@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from functools import partial
 
 import numpy as np
 
 from numeric.activations import activation_function
-from numeric.attention import _multi_head_attention, causal_mask
+from numeric.attention import _multi_head_attention
 from numeric.block import BlockParameters, _pre_ln, check_block_parameters
 from numeric.contraction import contract
 from numeric.layer_norm import _layer_norm
@@ -71,7 +72,11 @@ def parameter_shapes(config: ModelConfig) -> dict[str, tuple[int, ...]]:
 def init_parameters(
     config: ModelConfig, rng: np.random.Generator, dtype: type = np.float64
 ) -> dict[str, np.ndarray]:
-    """Random parameters for `config`, drawn from `rng` (see the module docstring)."""
+    """Random parameters for `config`, drawn from `rng` (see the module docstring).
+
+    The draws are made in `dtype` (NumPy's float32 and float64 streams differ);
+    cast float64 parameters with astype to compare the two precisions.
+    """
     config = _check_config(config)
     if not isinstance(rng, np.random.Generator):
         raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
@@ -82,13 +87,14 @@ def init_parameters(
     for name, shape in parameter_shapes(config).items():
         leaf = name.rsplit(".", 1)[-1]
         if leaf == "gamma":
-            value = 1.0 + BIAS_SCALE * rng.standard_normal(shape)
+            value = 1.0 + BIAS_SCALE * rng.standard_normal(shape, dtype=dtype)
         elif leaf == "beta" or leaf.startswith("b_"):
-            value = BIAS_SCALE * rng.standard_normal(shape)
+            value = BIAS_SCALE * rng.standard_normal(shape, dtype=dtype)
         else:
             fan_in = sizes[FAN_IN.get(leaf, "d")]
-            value = rng.standard_normal(shape) / math.sqrt(fan_in)
-        params[name] = value.astype(dtype)
+            value = rng.standard_normal(shape, dtype=dtype)
+            value *= 1.0 / math.sqrt(fan_in)
+        params[name] = value
     return params
 
 
@@ -161,14 +167,17 @@ def embed(tokens: object, params: Mapping[str, object], config: ModelConfig) -> 
     return p.embed(tokens)
 
 
+def _self_attention(z: np.ndarray, p: dict[str, np.ndarray]) -> tuple[np.ndarray, None]:
+    """Causal self-attention of the model's blocks (the weights are not kept)."""
+    return _multi_head_attention(z, p, z, causal=True, need_weights=False)
+
+
 def _forward(p: ModelParameters, tokens: np.ndarray) -> np.ndarray:
     x = p.embed(tokens)  # (n, d)
-    mask = causal_mask(len(tokens))  # (n, n)
     eps = p.config.layer_norm_eps
     for block in p.blocks:
-        attn = block["attn"]
-        x, _ = _pre_ln(x, block, lambda z, a=attn: _multi_head_attention(z, a, mask, z), p.phi,
-                       eps)
+        attend = partial(_self_attention, p=block["attn"])
+        x, _ = _pre_ln(x, block, attend, p.phi, eps)
     return p.require_finite(p.logits(x))
 
 

@@ -15,10 +15,13 @@ import numpy as np
 from numeric.validation import as_array
 
 
-def _softmax(z: np.ndarray) -> np.ndarray:
-    """softmax of a validated finite array (no checks; used inside the model)."""
+def _softmax(z: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """softmax of a validated array (no checks; used inside the model); `out` may be z.
+
+    Entries equal to -inf (masked) give exactly 0, provided each row has a finite entry.
+    """
     with np.errstate(over="ignore"):
-        shifted = z - z.max(axis=-1, keepdims=True)  # (..., n), all <= 0 or -inf
+        shifted = np.subtract(z, z.max(axis=-1, keepdims=True), out=out)  # (..., n), <= 0
     e = np.exp(shifted, out=shifted)
     e /= e.sum(axis=-1, keepdims=True)
     return e

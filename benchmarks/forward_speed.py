@@ -1,0 +1,104 @@
+"""How close the forward model runs to the machine's matrix-product speed.
+
+Prints, from one run (ratios, so they travel between machines):
+1. the multiply rate of one forward pass of a GPT-2-small-shaped model
+   (d = 768, h = 12, L = 12, |V| = 50257, n = 1024, float32, random weights,
+   tanh GELU), counted as the chapters count it, L(12nd^2 + 2n^2 d) + nd|V|,
+   divided by the wall time, over the rate of one 2048 x 2048 float32
+   np.matmul (2048^3 multiplications) (goal >= 0.7);
+2. exact GELU on a (1024, 3072) float32 array against np.vectorize(math.erf)
+   (goal >= 8x, and float32 stays float32);
+3. the forward pass with exact GELU relative to the one with tanh GELU
+   (goal <= 1.25).
+
+Each time is the best of a few repetitions (the least disturbed by the rest of
+the machine). Run: python benchmarks/forward_speed.py [--n 1024] [--repeats 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from numeric.activations import gelu
+from numeric.model import ModelParameters, _forward, init_parameters
+from spec import ModelConfig
+from spec.contractions import BLOCK, LM_HEAD
+
+
+def best_time(run: Callable[[], object], repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def chapter_count(config: ModelConfig, n: int) -> int:
+    """L(12nd^2 + 2n^2 d) + nd|V| at d_ff = 4d: symbolic/'s polynomial when it is there,
+    else the product of the declared contractions' sizes (the same declaration)."""
+    sizes = {**config.sizes(), "n": n, "m": n}
+    try:
+        from symbolic import counts, symbols
+    except ImportError:
+        letters = {"n": "n", "m": "m", "d": "d", "h": "h", "k": "d_head", "f": "d_ff",
+                   "v": "vocab"}
+        per_layer = sum(math.prod(sizes[letters[ch]] for ch in c.letters) for c in BLOCK)
+        head = math.prod(sizes[letters[ch]] for ch in LM_HEAD.letters)
+        return config.n_layer * per_layer + head
+    poly = config.n_layer * counts.block_multiplications() + counts.lm_head_multiplications()
+    values = {symbols.SIZES[name]: value for name, value in sizes.items()
+              if name in symbols.SIZES and name not in ("d_head", "m")}
+    return int(poly.subs(values))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--n", type=int, default=1024, help="sequence length")
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+
+    a = np.random.default_rng(1).standard_normal((2048, 2048), dtype=np.float32)
+    b = np.random.default_rng(2).standard_normal((2048, 2048), dtype=np.float32)
+    matmul_rate = 2048**3 / best_time(lambda: a @ b, args.repeats + 2)
+
+    config = ModelConfig(vocab=50257, d=768, n_layer=12, n_head=12, d_ff=3072, n_ctx=1024,
+                         activation="gelu_tanh")
+    params = init_parameters(config, np.random.default_rng(0), dtype=np.float32)
+    tokens = np.random.default_rng(3).integers(0, config.vocab, size=args.n)
+    count = chapter_count(config, args.n)
+
+    model = ModelParameters(params, config)
+    logits = _forward(model, tokens)
+    assert logits.dtype == np.float32
+    tanh_time = best_time(lambda: _forward(model, tokens), args.repeats)
+    exact = ModelParameters(params, ModelConfig(**{**config.__dict__, "activation": "gelu"}))
+    exact_time = best_time(lambda: _forward(exact, tokens), args.repeats)
+    full_time = best_time(lambda: _forward(ModelParameters(params, config), tokens),
+                          args.repeats)
+
+    t = np.random.default_rng(4).standard_normal((1024, 3072), dtype=np.float32)
+    assert gelu(t).dtype == np.float32
+    fast = best_time(lambda: gelu(t), args.repeats + 2)
+    erf = np.vectorize(math.erf)
+    slow = best_time(lambda: t * 0.5 * (1.0 + erf(t / math.sqrt(2.0))), 1)
+
+    print(f"matmul 2048^2 float32: {matmul_rate / 1e9:.1f} G multiplications/s")
+    print(f"forward pass n = {args.n}: {count:.3e} multiplications (chapter count) in "
+          f"{tanh_time:.3f} s = {count / tanh_time / 1e9:.1f} G/s")
+    print(f"forward multiply rate / matmul rate: {count / tanh_time / matmul_rate:.2f}"
+          "   (goal >= 0.7)")
+    print(f"  with parameter checking included: {count / full_time / matmul_rate:.2f}")
+    print(f"exact GELU (1024, 3072) float32: {fast * 1e3:.1f} ms vs np.vectorize(math.erf) "
+          f"{slow * 1e3:.0f} ms: {slow / fast:.0f}x faster   (goal >= 8x), dtype "
+          f"{gelu(t).dtype}")
+    print(f"forward exact GELU / tanh GELU: {exact_time / tanh_time:.3f}   (goal <= 1.25)")
+
+
+if __name__ == "__main__":
+    main()
