@@ -851,15 +851,14 @@ def prop_mask_as_limit(stated_bound=_chapter_mask_bound, masked_softmax=masked_s
 @st.composite
 def qkv_case(draw, max_n: int = 5, max_m: int = 5, max_heads: int = 3, max_width: int = 3):
     """(q (h, n, d_k), k (h, m, d_k), v (h, m, d_v), mask (n, m) or None): the mask is
-    None, causal (m = n) or drawn with a non-empty row each."""
+    None, causal (j <= i + m - n, when m >= n) or drawn with a non-empty row each."""
     h, n = draw(st.integers(1, max_heads)), draw(st.integers(1, max_n))
     m = draw(st.integers(1, max_m))
     d_k, d_v = draw(st.integers(1, max_width)), draw(st.integers(1, max_width))
     q, k, v = draw(_array((h, n, d_k))), draw(_array((h, m, d_k))), draw(_array((h, m, d_v), 5.0))
     kind = draw(st.sampled_from(("none", "causal", "drawn")))
     if kind == "causal":
-        return q[:, :, :], k[:, :n] if m >= n else k, v[:, :n] if m >= n else v, None \
-            if m < n else np.tri(n, dtype=bool)
+        return q, k, v, causal_mask(n, m) if m >= n else None
     if kind == "drawn":
         rows = [draw(st.lists(st.booleans(), min_size=m, max_size=m).filter(any))
                 for _ in range(n)]
