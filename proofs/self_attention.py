@@ -1120,6 +1120,72 @@ def run_stack(layers: Sequence[tuple[str, dict]], x: np.ndarray, causal: bool,
     return y, b
 
 
+def layer_norm_error_bound(
+    x: np.ndarray, dx: np.ndarray, gain: np.ndarray, shift: np.ndarray, eps: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """(LN(x) computed by numeric.layer_norm, entrywise error bound) with |x - x_exact| <= dx.
+
+    Propagation: the Jacobian of the normalisation is (1/s)(I - 11^T/d - y y^T/d) with
+    s = sqrt(var + eps), so |dy_i| <= (|dx_i| + mean|dx| + |y_i| mean(|y||dx|)) / s.
+    Rounding, for numeric.layer_norm's algorithm (exact power-of-two scaling, centring by
+    the first entry and then by the mean): the centred c is off by at most
+    gamma_{d+3} 2 max|c|; var = sum c^2 / d by 2 mean(|c| dc) + gamma_{d+1} mean(c^2);
+    s by half var's relative error plus 2u; y = c / s by dc / s + |y|(rel_s + 2u); gamma y
+    + beta by u|gamma y| + u|out|. First order; eps * 2^-2e is taken not to underflow.
+    """
+    from numeric.layer_norm import layer_norm
+
+    u = unit_roundoff(x.dtype)
+    d = x.shape[-1]
+    c = x - x.mean(axis=-1, keepdims=True)  # (n, d), only for magnitudes
+    var = (c * c).mean(axis=-1, keepdims=True)  # (n, 1)
+    s = np.sqrt(var + eps)
+    y = c / s
+    ay = np.abs(y)
+    propagated = (dx + dx.mean(axis=-1, keepdims=True)
+                  + ay * (ay * dx).mean(axis=-1, keepdims=True)) / s
+    dc = gamma(d + 3, u) * 2 * np.abs(c).max(axis=-1, keepdims=True)
+    dvar = 2 * (np.abs(c) * dc).mean(axis=-1, keepdims=True) + gamma(d + 1, u) * var
+    rel_s = (dvar + u * (var + eps)) / (2 * (var + eps)) + 2 * u
+    rounding = dc / s + ay * (rel_s + 2 * u)
+    out = np.asarray(layer_norm(x, gain, shift, eps))  # gain = gamma, shift = beta
+    ag = np.abs(gain)
+    return out, ag * (propagated + rounding) + u * ag * ay + u * np.abs(out)
+
+
+def model_error_bound(tokens: np.ndarray, params: Mapping[str, np.ndarray], config
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """(logits, entrywise rounding bound) of the decoder-only model with ReLU MLPs, built
+    from the chapter's parts: X0 = E_t + P (one rounding), L causal Pre-LN blocks
+    x + MHA(LN_1 x), y + MLP(LN_2 y), final LN, logits z E^T. Each part's bound is
+    propagated as in run_stack, layer_norm_error_bound and a gamma_d-bounded product."""
+    from numeric.mlp import mlp
+    from numeric.parameters import sub_parameters
+
+    if config.activation != "relu":
+        raise ValueError(f"model_error_bound propagates ReLU MLPs only, got {config.activation}")
+    u = unit_roundoff(params["wte"].dtype)
+    eps = config.layer_norm_eps
+    x = params["wte"][tokens] + (params["wpe"][: len(tokens)] if "wpe" in params else 0)
+    b = u * np.abs(x)
+    for layer in range(config.n_layer):
+        block = sub_parameters(params, f"blocks.{layer}")
+        ln1, ln2 = sub_parameters(block, "ln_1"), sub_parameters(block, "ln_2")
+        attn, ffn = sub_parameters(block, "attn"), sub_parameters(block, "mlp")
+        z, bz = layer_norm_error_bound(x, b, ln1["gamma"], ln1["beta"], eps)
+        a, weights = multi_head_attention(z, attn, causal=True)
+        y = x + a
+        by = b + mha_error_bound(z, attn, np.asarray(weights), dx=bz) + u * np.abs(y)
+        z, bz = layer_norm_error_bound(y, by, ln2["gamma"], ln2["beta"], eps)
+        x = y + np.asarray(mlp(z, ffn, activation="relu"))
+        b = by + _mlp_bound(z, bz, ffn, u) + u * np.abs(x)
+    final = sub_parameters(params, "ln_f")
+    z, bz = layer_norm_error_bound(x, b, final["gamma"], final["beta"], eps)
+    head = np.abs(params.get("lm_head", params["wte"]))  # (|V|, d)
+    logits = z @ params.get("lm_head", params["wte"]).T
+    return logits, bz @ head.T + gamma(config.d, u) * (np.abs(z) @ head.T)
+
+
 @st.composite
 def stack_case(draw, max_layers: int = 3, max_n: int = 5):
     """(layers, x): 1..max_layers layers of LAYER_KINDS with drawn parameters, h | d."""
@@ -1487,15 +1553,39 @@ def thm_causal_mask(multi_head_attention=multi_head_attention) -> list[str]:
     return evidence
 
 
+def model_prefix_defect(tokens: np.ndarray, params, config, forward) -> tuple[np.ndarray, ...]:
+    """(defect, tolerance, composition gap, its tolerance) per logit row: row t - 1 of
+    forward(tokens) against the last row of forward(tokens[:t]), and forward against the
+    model composed from the chapter's parts (model_error_bound)."""
+    full = np.asarray(forward(tokens, params, config))
+    composed, bound = model_error_bound(tokens, params, config)
+    defect, tol = np.zeros(full.shape), np.zeros(full.shape)
+    for t in range(1, len(tokens) + 1):
+        part = np.asarray(forward(tokens[:t], params, config))
+        _, b_part = model_error_bound(tokens[:t], params, config)
+        defect[t - 1] = np.abs(part[-1] - full[t - 1])
+        tol[t - 1] = b_part[-1] + bound[t - 1]
+    return defect, tol, np.abs(full - composed), 2 * bound
+
+
 @element("cor-parallel-next-token", "系 6.4", "1 回の順伝播で n 個の予測が得られる", CHAPTER,
          "corollary", ("numeric",))
-def cor_parallel_next_token(multi_head_attention=multi_head_attention) -> list[str]:
-    """One pass gives all n prefix predictions: for causal stacks (residual attention and
-    ReLU MLP with position vectors; the listing's sizes n = 6, d = 8, h = 2, seeds 0..2),
-    row t of f_n(X) equals the last row of f_t(X_{1:t}) for every t within the
-    propagated rounding bounds. (The whole decoder-only model and the KV-cache decoder
-    are not judged here: their rounding bound involves LayerNorm and GELU, which
-    run_stack does not propagate.)"""
+def cor_parallel_next_token(multi_head_attention=multi_head_attention, forward=None
+                            ) -> list[str]:
+    """One pass gives all n prefix predictions. Stacks: for causal stacks (residual
+    attention and ReLU MLP with position vectors; the listing's sizes n = 6, d = 8, h = 2,
+    seeds 0..2), row t of f_n(X) equals the last row of f_t(X_{1:t}) for every t within
+    the propagated rounding bounds. Model: numeric.model.forward of a decoder-only model
+    with ReLU MLPs (|V| = 11, d = 8, h = 2, L = 2, d_ff = 16, L_ctx = 8, seeds 0..2 and
+    Hypothesis-drawn token sequences) equals, to its first-order rounding bound
+    (model_error_bound: LayerNorm, attention, MLP and residual bounds propagated), the
+    model composed from the chapter's parts, and its row t - 1 equals the last row of
+    forward on the prefix of length t for every t, within the sum of the two bounds."""
+    from numeric.model import forward as model_forward
+    from numeric.model import init_parameters
+    from spec.config import ModelConfig
+
+    forward = model_forward if forward is None else forward
     evidence = _fixed_causal_cases(multi_head_attention)
     stats = _causal_stats()
     for seed in range(3):
@@ -1503,6 +1593,36 @@ def cor_parallel_next_token(multi_head_attention=multi_head_attention) -> list[s
         pos = np.random.default_rng(100 + seed).standard_normal(x.shape)
         _causal_judge(layers, x, pos, multi_head_attention, f"seed {seed} with positions", stats)
     evidence.append(_causal_summary(stats, "stacks with position vectors"))
+
+    config = ModelConfig(vocab=11, d=8, n_layer=2, n_head=2, d_ff=16, n_ctx=8,
+                         activation="relu")
+    models = [init_parameters(config, np.random.default_rng(seed)) for seed in range(3)]
+    record = {"cases": 0, "largest": 0.0, "used": 0.0}
+
+    def judge(tokens: np.ndarray, params) -> None:
+        defect, tol, gap, gap_tol = model_prefix_defect(tokens, params, config, forward)
+        require(bool(np.all(gap <= gap_tol)),
+                f"forward differs from the model composed of attention, LN and MLP by "
+                f"{gap.max():.2e} > bound {gap_tol.max():.2e} (tokens {tokens.tolist()})")
+        require(bool(np.all(defect <= tol)),
+                f"forward(tokens)[t-1] != forward(tokens[:t])[-1] by {defect.max():.2e} > "
+                f"bound {tol.flat[np.argmax(defect - tol)]:.2e} (tokens {tokens.tolist()})")
+        record["cases"] += 1
+        record["largest"] = max(record["largest"], float(defect.max()))
+        record["used"] = max(record["used"], ratio(defect, tol))
+
+    for params in models:
+        judge(np.array([3, 1, 4, 1, 5, 9, 2, 6]), params)
+
+    @scaled(0.3)
+    @given(st.lists(st.integers(0, 10), min_size=1, max_size=8), st.integers(0, 2))
+    def drawn(tokens, which):
+        judge(np.array(tokens), models[which])
+
+    drawn()
+    evidence.append(f"decoder-only model: prefix logits = one pass's rows on {record['cases']} "
+                    f"token sequences (largest difference {record['largest']:.1e}, "
+                    f"{record['used']:.1e} of the rounding bound)")
     return evidence
 
 

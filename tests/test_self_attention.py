@@ -421,13 +421,27 @@ def test_thm_causal_mask_rejects_a_mask_letting_the_next_key_through():
 
 @numeric
 def test_cor_parallel_next_token_holds():
-    assert len(sa.cor_parallel_next_token()) == 2
+    assert len(sa.cor_parallel_next_token()) == 3
 
 
 @numeric
 def test_cor_parallel_next_token_rejects_a_mask_that_is_ignored():
     with pytest.raises(CheckFailed):
         sa.cor_parallel_next_token(multi_head_attention=mha_ignoring_mask)
+
+
+@numeric
+def test_cor_parallel_next_token_rejects_a_model_reading_the_next_token():
+    from numeric.model import forward
+
+    def peeking(tokens, params, config):
+        """Each row's logits plus the next token's embedding: reads the future."""
+        logits = forward(tokens, params, config)
+        later = np.append(np.asarray(tokens)[1:], 0)
+        return logits + params["wte"][later] @ params["wte"].T
+
+    with pytest.raises(CheckFailed):
+        sa.cor_parallel_next_token(forward=peeking)
 
 
 # 命題 7.1, 命題 7.2, 注意 7.3 -------------------------------------------------------------
