@@ -1570,8 +1570,8 @@ def model_prefix_defect(tokens: np.ndarray, params, config, forward) -> tuple[np
 
 @element("cor-parallel-next-token", "系 6.4", "1 回の順伝播で n 個の予測が得られる", CHAPTER,
          "corollary", ("numeric",))
-def cor_parallel_next_token(multi_head_attention=multi_head_attention, forward=None
-                            ) -> list[str]:
+def cor_parallel_next_token(multi_head_attention=multi_head_attention, forward=None,
+                            decoder=None) -> list[str]:
     """One pass gives all n prefix predictions. Stacks: for causal stacks (residual
     attention and ReLU MLP with position vectors; the listing's sizes n = 6, d = 8, h = 2,
     seeds 0..2), row t of f_n(X) equals the last row of f_t(X_{1:t}) for every t within
@@ -1580,12 +1580,17 @@ def cor_parallel_next_token(multi_head_attention=multi_head_attention, forward=N
     Hypothesis-drawn token sequences) equals, to its first-order rounding bound
     (model_error_bound: LayerNorm, attention, MLP and residual bounds propagated), the
     model composed from the chapter's parts, and its row t - 1 equals the last row of
-    forward on the prefix of length t for every t, within the sum of the two bounds."""
+    forward on the prefix of length t for every t, within the sum of the two bounds. The
+    KV-cache decoder (numeric.kv_cache.Decoder) fed one token at a time, and in two
+    chunks, gives the same logits within twice the bound (both are within it of the
+    exact values)."""
+    from numeric.kv_cache import Decoder
     from numeric.model import forward as model_forward
     from numeric.model import init_parameters
     from spec.config import ModelConfig
 
     forward = model_forward if forward is None else forward
+    decoder = Decoder if decoder is None else decoder
     evidence = _fixed_causal_cases(multi_head_attention)
     stats = _causal_stats()
     for seed in range(3):
@@ -1597,7 +1602,7 @@ def cor_parallel_next_token(multi_head_attention=multi_head_attention, forward=N
     config = ModelConfig(vocab=11, d=8, n_layer=2, n_head=2, d_ff=16, n_ctx=8,
                          activation="relu")
     models = [init_parameters(config, np.random.default_rng(seed)) for seed in range(3)]
-    record = {"cases": 0, "largest": 0.0, "used": 0.0}
+    record = {"cases": 0, "largest": 0.0, "used": 0.0, "cache": 0.0}
 
     def judge(tokens: np.ndarray, params) -> None:
         defect, tol, gap, gap_tol = model_prefix_defect(tokens, params, config, forward)
@@ -1607,6 +1612,18 @@ def cor_parallel_next_token(multi_head_attention=multi_head_attention, forward=N
         require(bool(np.all(defect <= tol)),
                 f"forward(tokens)[t-1] != forward(tokens[:t])[-1] by {defect.max():.2e} > "
                 f"bound {tol.flat[np.argmax(defect - tol)]:.2e} (tokens {tokens.tolist()})")
+        full = np.asarray(forward(tokens, params, config))
+        bound = model_error_bound(tokens, params, config)[1]
+        split = max(1, len(tokens) // 2)
+        for chunks in ([tokens[i:i + 1] for i in range(len(tokens))],
+                       [tokens[:split], tokens[split:]]):
+            cache = decoder(params, config)
+            fed = np.concatenate([np.asarray(cache.feed(c)) for c in chunks if len(c)])
+            gap = np.abs(fed - full)
+            require(fed.shape == full.shape and bool(np.all(gap <= 2 * bound)),
+                    f"the KV-cache decoder fed {[len(c) for c in chunks]} tokens differs from "
+                    f"forward by {gap.max():.2e} (tokens {tokens.tolist()})")
+            record["cache"] = max(record["cache"], float(gap.max()))
         record["cases"] += 1
         record["largest"] = max(record["largest"], float(defect.max()))
         record["used"] = max(record["used"], ratio(defect, tol))
@@ -1622,7 +1639,9 @@ def cor_parallel_next_token(multi_head_attention=multi_head_attention, forward=N
     drawn()
     evidence.append(f"decoder-only model: prefix logits = one pass's rows on {record['cases']} "
                     f"token sequences (largest difference {record['largest']:.1e}, "
-                    f"{record['used']:.1e} of the rounding bound)")
+                    f"{record['used']:.1e} of the rounding bound); the KV-cache decoder, token by "
+                    f"token and in two chunks, = forward (largest difference "
+                    f"{record['cache']:.1e})")
     return evidence
 
 

@@ -431,6 +431,19 @@ def test_cor_parallel_next_token_rejects_a_mask_that_is_ignored():
 
 
 @numeric
+def test_cor_parallel_next_token_rejects_a_decoder_forgetting_its_cache():
+    from numeric.kv_cache import Decoder
+
+    class Forgetful(Decoder):
+        def feed(self, tokens):
+            self.reset()  # every feed starts a new sequence: earlier keys are lost
+            return super().feed(tokens)
+
+    with pytest.raises(CheckFailed):
+        sa.cor_parallel_next_token(decoder=Forgetful)
+
+
+@numeric
 def test_cor_parallel_next_token_rejects_a_model_reading_the_next_token():
     from numeric.model import forward
 
