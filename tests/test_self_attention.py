@@ -152,6 +152,14 @@ def test_prop_softmax_basic_holds():
 
 
 @numeric
+def test_prop_softmax_basic_positivity_fails_only_by_underflow():
+    """Outside the stated domain: e^(z_i - max z) below the smallest float gives exactly 0."""
+    assert softmax(np.array([0.0, -800.0]))[1] == 0.0
+    assert softmax(np.array([0.0, -700.0]))[1] > 0.0
+    assert softmax(np.array([0.0, -120.0], dtype=np.float32))[1] == 0.0
+
+
+@numeric
 def test_prop_softmax_basic_rejects_the_overflowing_softmax():
     with pytest.raises(CheckFailed):
         sa.prop_softmax_basic(softmax=softmax_without_shift)
@@ -236,7 +244,7 @@ def test_def_attention_rejects_an_unscaled_product():
 
 @numeric
 def test_prop_attention_convex_combination_holds():
-    assert len(sa.prop_attention_convex_combination()) == 1
+    assert len(sa.prop_attention_convex_combination()) == 2
 
 
 @numeric
