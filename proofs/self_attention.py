@@ -323,16 +323,6 @@ def equivariance_defect(f: Callable[[np.ndarray], np.ndarray], x: np.ndarray,
     return np.abs(f(x[pi]) - f(x)[pi])
 
 
-def prefix_defect(f: Callable[[np.ndarray], np.ndarray], x: np.ndarray) -> np.ndarray:
-    """max over i of |f_n(X)_{1:i} - f_i(X_{1:i})| per row: row i holds the largest
-    change of output row i over every prefix length t >= i (lem-causal-closure 3)."""
-    full = f(x)
-    worst = np.zeros(full.shape)
-    for t in range(1, x.shape[0] + 1):
-        worst[:t] = np.maximum(worst[:t], np.abs(f(x[:t]) - full[:t]))
-    return worst
-
-
 def _float_case(dtype) -> tuple[float, int]:
     """(largest |z| drawn, bit width) for a float dtype: float64 draws up to 1e300 (beyond,
     z_i - max z may overflow to -inf, which softmax maps to the exact limit 0; a fixed
