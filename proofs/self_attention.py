@@ -88,8 +88,8 @@ def _head_bound(
     aq, ak, av bound |q|, |k|, |v| entrywise; dq, dk, dv bound their errors; weights
     are the computed attention weights (h, n, m) (masked entries 0).
     Scores: an input error moves s_ij by (dq|k| + |q|dk)/sqrt(d_k); the dot product
-    and the scaling by 1/sqrt(d_k) (a rounded square root and a product) add
-    gamma_{d_k + 2}|q||k|/sqrt(d_k). Weights: a score error of at most D_i in row i
+    and the scaling by 1/sqrt(d_k) (a rounded square root, a division and a product)
+    add gamma_{d_k + 3}|q||k|/sqrt(d_k). Weights: a score error of at most D_i in row i
     changes softmax by at most 2 D_i relatively; the max-shifted evaluation adds
     u|x| (|x| <= 2 max|s|), 2·EXP_ULPS·u for exp, the same again through the sum,
     gamma_{m-1} for the sum and u for the division. Output: |dA||v| + A dv +
@@ -99,7 +99,7 @@ def _head_bound(
     root = 1.0 / math.sqrt(d_k)
     s_mag = (aq @ ak.transpose(0, 2, 1)) * root  # (h, n, m) bound on |s|
     ds = (dq @ ak.transpose(0, 2, 1) + aq @ dk.transpose(0, 2, 1)) * root
-    ds = ds + gamma(d_k + 2, u) * s_mag  # (h, n, m)
+    ds = ds + gamma(d_k + 3, u) * s_mag  # (h, n, m)
     row_ds = ds.max(axis=-1, keepdims=True)  # (h, n, 1)
     row_x = 2 * s_mag.max(axis=-1, keepdims=True)  # (h, n, 1) bound on |s_j - max s|
     rel_a = 2 * row_ds + 2 * (u * row_x + 2 * EXP_ULPS * u) + gamma(m - 1, u) + u
@@ -1090,6 +1090,9 @@ def ex_attention_by_hand(multi_head_attention=multi_head_attention,
     require(np.array_equal(c_out[:2], ch_out[:2]),
             "changing row 3 changed the causal output rows 1-2")
     evidence.append("changing row 3 leaves causal rows 1-2 bit for bit unchanged")
+    evidence.append(f"note: the printed 'e^1.4142 = 4.1133' is e^sqrt(2) = "
+                    f"{math.exp(math.sqrt(2)):.6f}; e^1.4142 itself is {math.exp(1.4142):.6f} "
+                    f"(4.1132 at 4 decimals); the weights use the exact score sqrt(2)")
     return evidence
 
 
