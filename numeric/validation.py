@@ -25,8 +25,11 @@ def _check_ndim(arr: np.ndarray, name: str, ndim: int | tuple[int, ...] | None) 
         return
     allowed = (ndim,) if isinstance(ndim, int) else tuple(ndim)
     if arr.ndim not in allowed:
-        wanted = " or ".join(str(k) for k in allowed)
-        raise ValueError(f"{name} must have {wanted} dimensions, got shape {arr.shape}")
+        if len(allowed) > 3:
+            wanted = f"an array of at least {min(allowed)} dimensions"
+        else:
+            wanted = "a " + " or ".join(f"{k}-D" for k in allowed) + " array"
+        raise ValueError(f"{name} must be {wanted}, got shape {arr.shape}")
 
 
 def as_array(

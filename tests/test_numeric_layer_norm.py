@@ -1,0 +1,173 @@
+"""numeric.layer_norm against 定義 2.1［Transformer ブロック］ at 50 digits, float range."""
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from numeric.layer_norm import layer_norm, layer_norm_jacobian
+from proofs.profiles import scaled
+from proofs.self_attention import unit_roundoff
+from proofs.transformer_block import layer_norm_jacobian_error_bound
+
+pytestmark = pytest.mark.numeric
+mpmath.mp.dps = 50
+
+
+def _mp(v):
+    return v if isinstance(v, mpmath.mpf) else mpmath.mpf(float(v))
+
+
+def mp_layer_norm(x, gamma=None, beta=None, eps=0.0):
+    """定義 2.1 at 50 digits (float entries convert to mpf exactly)."""
+    x = [_mp(v) for v in x]
+    d = len(x)
+    mu = mpmath.fsum(x) / d
+    s = mpmath.sqrt(mpmath.fsum((v - mu) ** 2 for v in x) / d + mpmath.mpf(float(eps)))
+    g = [1] * d if gamma is None else [mpmath.mpf(float(v)) for v in gamma]
+    b = [0] * d if beta is None else [mpmath.mpf(float(v)) for v in beta]
+    return [g[j] * (x[j] - mu) / s + b[j] for j in range(d)], s
+
+
+def error_bound(x, y, s, gamma, beta, u):
+    """Entrywise bound on |fl(LN(x)) - LN(x)| for the shifted evaluation in numeric.layer_norm.
+
+    With A = max|x_j - x_0| (the row after the exact power-of-two scaling, shifted by its
+    first entry): the shift, the mean and the centring leave |dc_j| <= (d + 5) u A; the
+    variance's relative error is <= 2 dc / s + (d + 3) u, so 1/s carries dc / s + (d + 7) u / 2;
+    y = c / s then errs by dc / s (1 + |y|) + (d + 9) u |y| / 2 (first order). gamma and beta
+    add 2u (|gamma y| + |beta|).
+    """
+    d = len(x)
+    a = float(np.max(np.abs(np.asarray(x, np.float64) - float(x[0]))))
+    dc = (d + 5) * u * a
+    ay = np.abs(y)
+    base = dc / s * (1 + ay) + (d + 9) / 2 * u * ay
+    g = np.ones(d) if gamma is None else np.abs(np.asarray(gamma, np.float64))
+    b = np.zeros(d) if beta is None else np.abs(np.asarray(beta, np.float64))
+    return g * base + 2 * u * (g * ay + b)
+
+
+def assert_matches_definition(x, gamma=None, beta=None, eps=0.0):
+    out = layer_norm(x, gamma, beta, eps)
+    assert out.dtype == x.dtype
+    exact, s = mp_layer_norm(x, gamma, beta, eps)
+    y = np.array([float(v) for v in mp_layer_norm(x, eps=eps)[0]])
+    err = np.array([float(abs(mpmath.mpf(float(o)) - e)) for o, e in zip(out, exact, strict=True)])
+    bound = error_bound(x, y, float(s), gamma, beta, unit_roundoff(x.dtype))
+    assert (err <= bound).all(), (x, err, bound)
+
+
+def rows(dtype, bound):
+    width = 32 if dtype == np.float32 else 64
+    element = st.floats(-bound, bound, width=width)
+    return st.integers(1, 16).flatmap(
+        lambda d: st.lists(element, min_size=d, max_size=d).map(lambda r: np.array(r, dtype)))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_layer_norm_matches_50_digit_definition(dtype):
+    @given(rows(dtype, 1e6), st.sampled_from([0.0, 1e-5, 1.0]), st.booleans(), st.data())
+    def check(x, eps, affine, data):
+        assume(eps > 0 or np.ptp(x) > 0)
+        gamma = beta = None
+        if affine:
+            params = st.lists(st.floats(-3, 3, width=32), min_size=len(x), max_size=len(x))
+            gamma = np.array(data.draw(params), dtype)
+            beta = np.array(data.draw(params), dtype)
+        assert_matches_definition(x, gamma, beta, eps)
+
+    check()
+
+
+@pytest.mark.parametrize("dtype, top", [(np.float64, 1e308), (np.float32, 3e38)])
+@pytest.mark.parametrize("eps", [0.0, 1e-5])
+def test_layer_norm_at_the_float_limits(dtype, top, eps):
+    """Squares of these entries overflow; the power-of-two row scaling keeps LN exact to
+    rounding, with eps scaled alike."""
+    for x in ([top, -top, 0.0, top / 3], [top, top * 0.5, top * 0.75], [-top, 1.0, 2.0]):
+        assert_matches_definition(np.array(x, dtype), eps=eps)
+
+
+@pytest.mark.parametrize("eps", [0.0, 1e-5])
+def test_layer_norm_of_subnormal_rows(eps):
+    """Variances of these rows underflow to 0 unscaled."""
+    assert_matches_definition(np.array([1e-310, 3e-310, -2e-310]), eps=eps)
+    assert_matches_definition(np.array([1e-170, 3e-170, -2e-170]), eps=eps)
+
+
+def test_layer_norm_near_constant_row_is_the_exact_ln_of_the_floats_given():
+    """Entries one ulp apart: the shifted differences are exact, so the output is LN of
+    these floats to rounding (the noise pattern, normalised), as the docstring says."""
+    one = 1.0
+    x = np.array([one, np.nextafter(one, 2), one, np.nextafter(one, 0)])
+    assert_matches_definition(x)
+    assert_matches_definition(x, eps=1e-30)
+
+
+def test_layer_norm_of_a_constant_row_with_positive_eps_is_beta_exactly():
+    beta = np.array([0.25, -1.0, 3.0])
+    assert np.array_equal(layer_norm(np.full((2, 3), 0.1), beta=beta, eps=1e-5), [beta, beta])
+    assert np.array_equal(layer_norm(np.array([[7.0]]), eps=1e-5), [[0.0]])
+
+
+def test_layer_norm_rejects_a_constant_row_with_eps_zero_naming_the_row():
+    x = np.ones((2, 3, 4))
+    x[0] = np.arange(12.0).reshape(3, 4)
+    x[1, 0] = np.arange(4.0)
+    x[1, 2] = [5.0, 5.0, 5.0, 5.0]
+    with pytest.raises(ValueError, match=r"constant row \(1, 1\)"):
+        layer_norm(x, eps=0.0)
+
+
+def test_layer_norm_is_applied_to_each_row():
+    x = np.random.default_rng(0).standard_normal((3, 4, 6))
+    out = layer_norm(x)
+    assert np.array_equal(out[2, 1], layer_norm(x[2, 1]))
+
+
+def mp_layer_norm_at(x, j, t, eps):
+    row = [mpmath.mpf(float(v)) for v in x]
+    row[j] = t
+    return mp_layer_norm(row, eps=eps)[0]
+
+
+@scaled(0.3)  # each example takes d^2 50-digit numerical derivatives
+@given(rows(np.float64, 10).filter(lambda x: len(x) >= 2 and np.ptp(x) > 0.1 * np.abs(x).max()),
+       st.sampled_from([0.0, 0.5]))
+def test_layer_norm_jacobian_matches_50_digit_derivative(x, eps):
+    """Against mpmath's numerical derivative of the 50-digit definition (error ~1e-40),
+    within proofs.transformer_block's rounding bound of the Jacobian."""
+    x = x[:4]
+    assume(np.ptp(x) > 0)
+    jac = layer_norm_jacobian(x, eps)
+    d = len(x)
+    exact = np.array([[float(mpmath.diff(lambda t, i=i, j=j: mp_layer_norm_at(x, j, t, eps)[i],
+                                         mpmath.mpf(float(x[j]))))
+                       for j in range(d)] for i in range(d)])
+    assert (np.abs(jac - exact) <= layer_norm_jacobian_error_bound(x, eps)).all()
+
+
+def test_layer_norm_jacobian_is_vectorised_and_keeps_float32():
+    x = np.random.default_rng(1).standard_normal((2, 3, 5)).astype(np.float32)
+    jac = layer_norm_jacobian(x, eps=1e-5)
+    assert jac.shape == (2, 3, 5, 5) and jac.dtype == np.float32
+    assert np.array_equal(jac[1, 2], layer_norm_jacobian(x[1, 2], eps=1e-5))
+
+
+def test_layer_norm_jacobian_rejects_a_constant_row_with_eps_zero():
+    with pytest.raises(ValueError, match=r"constant row \(\)"):
+        layer_norm_jacobian([2.0, 2.0, 2.0])
+
+
+def test_layer_norm_rejects_misshapen_gamma_beta_and_negative_eps():
+    x = np.ones((2, 3)) * [1.0, 2.0, 4.0]
+    with pytest.raises(ValueError, match=r"gamma must have shape \(3,\), got \(4,\)"):
+        layer_norm(x, gamma=np.ones(4))
+    with pytest.raises(ValueError, match=r"beta must be a 1-D array, got shape \(1, 3\)"):
+        layer_norm(x, beta=np.ones((1, 3)))
+    with pytest.raises(ValueError, match="eps must be a finite float >= 0"):
+        layer_norm(x, eps=-1e-5)
+    with pytest.raises(ValueError, match="gamma must be finite"):
+        layer_norm(x, gamma=[1.0, np.nan, 1.0])
