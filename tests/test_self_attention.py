@@ -124,6 +124,15 @@ def test_def_permutation_matrix_rejects_the_transposed_matrix():
         sa.def_permutation_matrix(permutation_matrix=transposed)
 
 
+@symbolic
+def test_def_permutation_matrix_rejects_a_matrix_that_leaves_the_rows_in_place():
+    def identity(pi):
+        return np.eye(len(pi))  # applies the permutation to nothing
+
+    with pytest.raises(CheckFailed):
+        sa.def_permutation_matrix(permutation_matrix=identity)
+
+
 def test_def_permutation_matrix_rejects_a_non_permutation():
     with pytest.raises(ValueError, match="pi must be a permutation"):
         sa.permutation_matrix([0, 0, 1])
