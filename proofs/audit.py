@@ -46,6 +46,7 @@ class Finding:
     text: str
     status: str  # "confirmed" | "mismatched" | "not checkable"
     detail: str
+    ref: str = ""  # the element id an element finding resolved to
 
 
 @dataclass
@@ -228,13 +229,10 @@ _JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 
 def _is_prose(line: str) -> bool:
-    stripped = line.strip()
-    if not stripped or not _JAPANESE.search(stripped):
-        return False
-    code_like = (
-        ("#" in stripped) or stripped.startswith(('"', "'", "print", "def ")) or "=" in stripped
-    )
-    return not code_like or stripped.startswith("•")
+    """Japanese outside comments and string literals: a line of the text, not of code."""
+    code = re.sub(r"(\"\"\"|\"|').*?\1", "", line)  # string literals
+    code = code.split("#", 1)[0]  # a comment
+    return bool(_JAPANESE.search(code))
 
 
 # Elements ------------------------------------------------------------------------
@@ -272,9 +270,8 @@ def audit_elements(path: Path, lines: list[str], form: str, chapter: str) -> lis
 
 
 def _element_finding(line: int, text: str, e) -> Finding:
-    return Finding(
-        "element", line, text, "confirmed", f"check {e.id} ({e.kind}; {', '.join(e.methods)})"
-    )
+    detail = f"check {e.id} ({e.kind}; {', '.join(e.methods)})"
+    return Finding("element", line, text, "confirmed", detail, ref=e.id)
 
 
 # Tables --------------------------------------------------------------------------
@@ -1003,5 +1000,5 @@ def _chapter_of_ids(ids: set[str]) -> str:
     from proofs.registry import load_all
 
     registry = load_all()
-    chapters = {registry[i].chapter for i in ids if i in registry}
+    chapters = {registry[i].chapter for i in ids}
     return chapters.pop() if len(chapters) == 1 else "mixed"

@@ -140,10 +140,23 @@ def _parser() -> argparse.ArgumentParser:
 # verify ------------------------------------------------------------------------
 
 
-def _select(selectors: Sequence[str]) -> list:
-    from proofs.registry import find, load_all, nearest_ids
+class LoadError(Exception):
+    """The chapter modules cannot be imported: reported on one line, exit code 1."""
 
-    registry = load_all()
+
+def _registry() -> dict:
+    from proofs.registry import load_all
+
+    try:
+        return load_all()
+    except Exception as exc:  # noqa: BLE001 - a broken chapter module is reported, not raised
+        raise LoadError(f"cannot load the checks: {type(exc).__name__}: {exc}") from exc
+
+
+def _select(selectors: Sequence[str]) -> list:
+    from proofs.registry import find, nearest_ids
+
+    registry = _registry()
     if not selectors:
         return list(registry.values())
     chosen: dict[str, object] = {}
@@ -276,15 +289,6 @@ def _verify(args: argparse.Namespace) -> int:
 
 # tables ------------------------------------------------------------------------
 
-CHAPTER_TABLES = (
-    "scaling",
-    "attention-complexity",
-    "gpt2-parameters",
-    "attention-parameters",
-    "small-model-count",
-    "block-cost",
-)
-
 
 def _table_arguments(name: str, args: argparse.Namespace) -> dict:
     """The options a table has, under its own parameter names; unset options omitted."""
@@ -317,7 +321,7 @@ def _table_arguments(name: str, args: argparse.Namespace) -> dict:
 def _tables(args: argparse.Namespace) -> int:
     from proofs import tables
 
-    names = args.names or list(CHAPTER_TABLES)
+    names = args.names or list(tables.TABLES)
     for name in names:
         if name not in tables.TABLES:
             raise UsageError(
@@ -405,6 +409,7 @@ def _latex(args: argparse.Namespace) -> int:
 def _audit(args: argparse.Namespace) -> int:
     from proofs import audit
 
+    _registry()
     try:
         reports = [audit.audit_file(path) for path in args.files]
     except audit.AuditInputError as exc:
@@ -431,6 +436,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
+    except LoadError as exc:
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return 1
     except BrokenPipeError:
         return 0
 

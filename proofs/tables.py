@@ -328,17 +328,18 @@ def gpt2_parameter_table(
 
 
 def attention_parameter_count(d: int = 8, h: int = 2) -> Table:
-    """The self-attention listing's first line: the arrays of one multi-head layer
-    allocated from spec (summed sizes) against 命題 7.1's polynomial 4d² + 4d."""
+    """The self-attention listing's first line: the arrays of one multi-head layer as
+    `numeric.model.init_parameters` allocates them from spec, counted, against
+    命題 7.1's polynomial 4d² + 4d."""
+    from numeric.model import init_parameters, parameter_count, sub_parameters
+
     counts = _counts()
     _positive_ints(d=d, h=h)
     if d % h:
         raise ValueError(f"h must divide d, got d = {d} and h = {h}")
-    sizes = {"d": d, "h": h, "d_head": d // h}
-    allocated = sum(
-        int(np.prod([sizes[name] for name in p.dims]))
-        for p in spec.parameters.attention_parameters(bias=True)
-    )
+    config = spec.ModelConfig(vocab=1, d=d, n_layer=1, n_head=h, d_ff=1, n_ctx=1)
+    layer = sub_parameters(init_parameters(config, np.random.default_rng(0)), "blocks.0.attn")
+    allocated = int(parameter_count(layer))
     formula = _int_at(counts.attention_parameters(bias=True), {sym.d: d})
     return Table(
         name="attention-parameters",

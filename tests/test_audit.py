@@ -1,0 +1,161 @@
+"""The audit: the TeX arithmetic evaluator, equalities at the printed precision, and the
+two chapters (elements found, tables checked, listings reproduced), read only."""
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from proofs import audit
+from proofs.audit import NotNumeric, TexArithmetic
+
+SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
+CHAPTER_FILES = {
+    "self-attention": SEEDS / "000_ce182fefa314a82b.txt",
+    "transformer-block": SEEDS / "002_1f7cf506cffefce0.txt",
+}
+
+
+def value(tex: str, **bindings: int) -> float:
+    result = TexArithmetic(tex, bindings).evaluate()
+    x = result.items[0]
+    return float(((x.a + x.b) / 2).a)
+
+
+def statuses(tex: str) -> list[str]:
+    return [f.status for f in audit._audit_statement(1, tex, {})]
+
+
+def chapter(key: str) -> Path:
+    path = CHAPTER_FILES[key]
+    if not path.is_file():
+        pytest.skip(f"{path} is not here: the chapter cannot be audited")
+    return path
+
+
+def test_evaluator_reads_thousands_separators_and_powers():
+    assert value(r"4 \times 512^2 + 4 \times 512") == 1050624
+    assert value(r"1{,}050{,}624") == 1050624
+
+
+def test_evaluator_reads_fractions_roots_and_exponentials():
+    assert value(r"\frac14(4 + 1 + 0 + 9)") == 3.5
+    assert value(r"\frac{1}{\sqrt2}") == pytest.approx(2**-0.5, rel=1e-15)
+    assert value(r"e^{\log 3}") == pytest.approx(3, rel=1e-15)
+    assert value(r"4.54\times10^{-5}") == pytest.approx(4.54e-5, rel=1e-12)
+    assert value(r"23.5\%") == pytest.approx(0.235, rel=1e-12)
+
+
+def test_evaluator_reads_tuples_and_matrices():
+    result = TexArithmetic(r"0.5\,(1, 0) + 0.5\,(0, 1)", {}).evaluate()
+    assert result.vector and len(result.items) == 2
+    matrix = TexArithmetic(r"\begin{pmatrix} 1 & 2 \\ 3 & 4 \end{pmatrix}", {}).evaluate()
+    assert len(matrix.items) == 4
+
+
+def test_evaluator_uses_symbols_bound_on_the_line():
+    assert value("12nd^2", n=1024, d=768) == 7247757312
+
+
+@pytest.mark.parametrize("tex", [r"\sum_i x_i", r"\pi(1)", r"\mathrm{LN}(x)", "d", r"\sqrt{-1}"])
+def test_evaluator_refuses_what_is_not_arithmetic(tex):
+    with pytest.raises(NotNumeric):
+        TexArithmetic(tex, {}).evaluate()
+
+
+def test_a_true_equality_is_confirmed_at_the_printed_precision():
+    assert statuses(r"e^{0.7071} = 2.0281") == ["confirmed"]
+    assert statuses(r"\sqrt{1.1428 + 0.2857 + 0 + 2.5714} = \sqrt{4} = 2") == ["confirmed"] * 2
+    assert statuses(r"38{,}597{,}376 / 124{,}439{,}808 \approx 31\%") == ["confirmed"]
+
+
+def test_a_wrong_equality_is_mismatched():
+    assert statuses(r"4 \times 512^2 + 4 \times 512 = 1{,}050{,}625") == ["mismatched"]
+    assert statuses(r"e^{0.7071} = 2.0291") == ["mismatched"]
+    assert statuses(r"(2.0281,\ 1,\ 2.0281)/5.0562 = (0.4011,\ 0.1978,\ 0.4012)") == [
+        "mismatched"
+    ]
+    assert statuses(r"64{,}000/272{,}256 \approx 25.3\%") == ["mismatched"]
+
+
+def test_a_printed_integer_result_of_approx_is_rounded_not_exact():
+    assert statuses(r"10/3 \approx 3") == ["confirmed"]
+    assert statuses(r"10/3 = 3") == ["mismatched"]
+
+
+def test_settings_bind_symbols_and_are_not_findings():
+    bindings: dict[str, int] = {}
+    assert audit._audit_statement(1, "d = 768", bindings) == []
+    assert bindings == {"d": 768}
+
+
+@pytest.mark.parametrize("key", ["self-attention", "transformer-block"])
+def test_audit_finds_every_element_of_the_chapter(key):
+    from proofs.registry import load_all
+
+    report = audit.audit_file(chapter(key))
+    assert report.chapter == key
+    expected = {e.id for e in load_all().values() if e.chapter == key}
+    found = {f.ref for f in report.findings if f.section == "element"}
+    assert found == expected
+
+
+def test_audit_checks_both_tables_of_the_self_attention_chapter():
+    report = audit.audit_file(chapter("self-attention"))
+    cells = [f for f in report.findings if f.section == "table"]
+    assert len(cells) == 5 * 5 + 5 * 6
+    assert all(f.status == "confirmed" for f in cells)
+
+
+def test_audit_checks_the_parameter_table_of_the_block_chapter():
+    report = audit.audit_file(chapter("transformer-block"))
+    cells = [f for f in report.findings if f.section == "table"]
+    assert sum(f.status == "confirmed" for f in cells) == 6 * 3
+    words = [f for f in cells if f.status == "not checkable"]
+    assert len(words) == 1 and "エンコーダの層" in words[0].text
+
+
+@pytest.mark.parametrize("key", ["self-attention", "transformer-block"])
+def test_audit_reproduces_every_printed_output_line(key):
+    report = audit.audit_file(chapter(key))
+    outputs = [f for f in report.findings if f.section == "output"]
+    assert outputs and all(f.status == "confirmed" for f in outputs), [
+        (f.text, f.detail) for f in outputs if f.status != "confirmed"
+    ]
+
+
+def test_a_changed_table_cell_is_reported_with_the_regenerated_value(tmp_path):
+    text = chapter("self-attention").read_text(encoding="utf-8")
+    changed = tmp_path / "chapter.mdx"
+    changed.write_text(text.replace("| 64 | 62.92 |", "| 64 | 62.93 |"), encoding="utf-8")
+    bad = audit.audit_file(changed).mismatched
+    assert len(bad) == 1 and "regenerated 62.92" in bad[0].detail
+    assert "off by +0.01" in bad[0].detail
+
+
+def test_a_changed_listing_line_is_reported(tmp_path):
+    text = chapter("transformer-block").read_text(encoding="utf-8")
+    changed = tmp_path / "chapter.txt"
+    changed.write_text(text.replace("count: 568  formula: 568", "count: 568  formula: 569"))
+    bad = audit.audit_file(changed).mismatched
+    assert len(bad) == 1 and bad[0].section == "output" and "the package gives 568" in bad[0].detail
+
+
+def test_the_audit_never_writes_the_chapter():
+    path = chapter("transformer-block")
+    before = hashlib.sha256(path.read_bytes()).hexdigest(), path.stat().st_mtime_ns
+    audit.audit_file(path)
+    assert (hashlib.sha256(path.read_bytes()).hexdigest(), path.stat().st_mtime_ns) == before
+
+
+def test_bad_input_names_file_and_line(tmp_path):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n\n")
+    with pytest.raises(audit.AuditInputError, match=r"empty\.txt:1: empty file"):
+        audit.audit_file(empty)
+    prose = tmp_path / "prose.txt"
+    prose.write_text("A note with no elements.\n")
+    with pytest.raises(audit.AuditInputError, match=r"prose\.txt:1: neither form"):
+        audit.audit_file(prose)
+    with pytest.raises(audit.AuditInputError, match="no such file"):
+        audit.audit_file(tmp_path / "absent.mdx")
