@@ -58,10 +58,13 @@ class Decoder:
             o, _ = _attend_causal(q, keys[:, :end], values[:, :end], need_weights=False)
             return _merge(o, p["w_o"], p.get("b_o")), None
 
-        x = self.model.embed(tokens, start)  # (k, d)
-        eps = self.config.layer_norm_eps
-        for layer, block in enumerate(self.model.blocks):
-            x, _ = _pre_ln(x, block, lambda z, layer=layer: attend(z, layer), self.model.phi, eps)
-        logits = self.model.require_finite(self.model.logits(x))
+        with np.errstate(over="ignore", invalid="ignore"):  # reported by require_finite
+            x = self.model.embed(tokens, start)  # (k, d)
+            eps = self.config.layer_norm_eps
+            for layer, block in enumerate(self.model.blocks):
+                x, _ = _pre_ln(x, block, lambda z, layer=layer: attend(z, layer),
+                               self.model.phi, eps)
+            logits = self.model.logits(x)  # (k, |V|)
+        logits = self.model.require_finite(logits)
         self.position = end
         return logits

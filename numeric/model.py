@@ -173,12 +173,16 @@ def _self_attention(z: np.ndarray, p: dict[str, np.ndarray]) -> tuple[np.ndarray
 
 
 def _forward(p: ModelParameters, tokens: np.ndarray) -> np.ndarray:
-    x = p.embed(tokens)  # (n, d)
-    eps = p.config.layer_norm_eps
-    for block in p.blocks:
-        attend = partial(_self_attention, p=block["attn"])
-        x, _ = _pre_ln(x, block, attend, p.phi, eps)
-    return p.require_finite(p.logits(x))
+    # A non-finite parameter or an overflow is reported by require_finite, naming its
+    # cause, rather than by NumPy's warnings on the way.
+    with np.errstate(over="ignore", invalid="ignore"):
+        x = p.embed(tokens)  # (n, d)
+        eps = p.config.layer_norm_eps
+        for block in p.blocks:
+            attend = partial(_self_attention, p=block["attn"])
+            x, _ = _pre_ln(x, block, attend, p.phi, eps)
+        logits = p.logits(x)  # (n, |V|)
+    return p.require_finite(logits)
 
 
 def forward(tokens: object, params: Mapping[str, object], config: ModelConfig) -> np.ndarray:

@@ -82,12 +82,12 @@ def as_tokens(tokens: object, name: str, vocab: int, max_length: int) -> np.ndar
     if isinstance(tokens, (int, np.integer)) and not isinstance(tokens, bool):
         tokens = [tokens]
     arr = np.asarray(tokens)
+    if arr.size == 0:
+        raise ValueError(f"{name} must not be empty, got an empty sequence")
     if arr.dtype.kind not in "iu":
         raise TypeError(f"{name} must be integer token ids, got {_describe(tokens)}")
     if arr.ndim != 1:
         raise ValueError(f"{name} must be a 1-D sequence of ids, got shape {arr.shape}")
-    if arr.size == 0:
-        raise ValueError(f"{name} must not be empty, got an empty sequence")
     if arr.size > max_length:
         raise ValueError(
             f"{name} has length {arr.size}, longer than the context length {max_length}"
