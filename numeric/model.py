@@ -142,7 +142,9 @@ class ModelParameters:
         inf or NaN, unless the finite logits themselves add up past the float
         range, which only sends us to the full scan below.
         """
-        if np.isfinite(logits.sum()):
+        with np.errstate(over="ignore", invalid="ignore"):
+            total = logits.sum()
+        if np.isfinite(total):
             return logits
         for name, arr in self.arrays.items():
             if not np.isfinite(arr).all():
