@@ -693,6 +693,9 @@ def prop_softmax_jacobian(jacobian=softmax_jacobian, stated_entry=None,
         worst["fd"] = max(worst["fd"], float(np.max(err / tol)))
         require(bool(np.all(np.abs(jac - jac.T) <= 2 * bound)), f"J not symmetric at {z}")
         vectors = [w] + ([np.linalg.eigh(jac)[1][:, 0]] if z.size > 1 else [])
+        # v^T J v >= 0 is homogeneous in v: test unit vectors, so that the float slack
+        # |v|^T bound |v| cannot underflow where the 50-digit v^T J v does not
+        vectors = [v / np.linalg.norm(v) for v in vectors if np.linalg.norm(v) > 0]
         with mpmath.workdps(DIGITS):
             for v in vectors:
                 quad = mpmath.fsum(mpmath.mpf(float(v[a])) * mpmath.mpf(float(jac[a, b]))
