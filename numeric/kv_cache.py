@@ -40,9 +40,8 @@ class Decoder:
 
     def feed(self, tokens: object) -> np.ndarray:
         """Logits (k, |V|) of the k new tokens (an int or a 1-D sequence of ids)."""
-        room = self.config.n_ctx - self.position
-        tokens = as_tokens(tokens, "tokens", self.config.vocab, max(room, 1))
-        if len(tokens) > room:
+        tokens = as_tokens(tokens, "tokens", self.config.vocab, self.config.n_ctx)
+        if len(tokens) > self.config.n_ctx - self.position:
             raise ValueError(
                 f"tokens: feeding {len(tokens)} at position {self.position} exceeds the context "
                 f"length {self.config.n_ctx}"
