@@ -18,7 +18,7 @@ import numpy as np
 from numeric.contraction import contract, record
 from numeric.parameters import check_parameters
 from numeric.softmax import _masked_softmax, _softmax, check_mask
-from numeric.validation import as_array
+from numeric.validation import as_array, require_mapping
 from spec.contractions import (
     K_PROJECTION,
     OUTPUT_PROJECTION,
@@ -128,7 +128,7 @@ def check_attention_parameters(
     params: object, d: int, dtype: np.dtype, name: str = "params", finite: bool = True
 ) -> dict[str, np.ndarray]:
     """The attention parameters of width d, as declared by spec (biases optional)."""
-    w_q = params.get("w_q") if isinstance(params, Mapping) else None
+    w_q = require_mapping(params, name).get("w_q")
     if w_q is None or np.ndim(w_q) != 3:
         shape = None if w_q is None else np.shape(w_q)
         raise ValueError(f"{name}['w_q'] must be an array of shape (h, d, d_head), got "

@@ -9,7 +9,7 @@ import numpy as np
 from numeric.activations import activation_function
 from numeric.contraction import contract
 from numeric.parameters import check_parameters
-from numeric.validation import as_array
+from numeric.validation import as_array, require_mapping
 from spec.contractions import MLP_IN, MLP_OUT
 from spec.parameters import mlp_parameters
 
@@ -20,7 +20,7 @@ def check_mlp_parameters(
     params: object, d: int, dtype: np.dtype, name: str = "params", finite: bool = True
 ) -> dict[str, np.ndarray]:
     """The MLP parameters of width d, as declared by spec (biases optional); d_ff from w_1."""
-    w_1 = params.get("w_1") if isinstance(params, Mapping) else None
+    w_1 = require_mapping(params, name).get("w_1")
     if w_1 is None or np.ndim(w_1) != 2 or np.shape(w_1)[1] == 0:
         shape = "nothing" if w_1 is None else np.shape(w_1)
         raise ValueError(f"{name}['w_1'] must be an array of shape (d, d_ff), got {shape}")

@@ -50,7 +50,7 @@ def as_array(
     try:
         arr = np.asarray(x)
     except (TypeError, ValueError) as err:  # ragged nested lists
-        raise TypeError(f"{name} must be a float array, got {_describe(x)}") from err
+        raise TypeError(f"{name} must be a float32 or float64 array, got {_describe(x)}") from err
     kind = arr.dtype.kind
     if kind not in "fiu" or arr.dtype == np.float16 or arr.dtype.itemsize > 8:
         raise TypeError(f"{name} must be a float32 or float64 array, got {_describe(x)}")
