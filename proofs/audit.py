@@ -912,15 +912,20 @@ _OUT_NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?![\w.])")
 
 
 def _template(line: str) -> re.Pattern:
+    """A pattern matching the line with any numbers in the places of its numbers."""
     parts = _OUT_NUMBER.split(line.strip())
-    pattern = r"\s*".join([r"\s+".join(re.escape(w) for w in p.split()) for p in parts])
+    number = r"([-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)"
     pieces = []
-    for k, p in enumerate(parts):
-        pieces.append(r"\s*".join(re.escape(w) for w in p.split()) if p.strip() else "")
+    for k, part in enumerate(parts):
+        words = part.split()
+        inner = 0 < k < len(parts) - 1
+        if words:
+            pieces.append(r"\s*" + r"\s+".join(re.escape(w) for w in words) + r"\s*")
+        else:
+            pieces.append(r"\s+" if inner and part else r"\s*")
         if k < len(parts) - 1:
-            pieces.append(r"\s*([-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)\s*")
-    pattern = "".join(pieces)
-    return re.compile(r"\s*" + pattern + r"\s*")
+            pieces.append(number)
+    return re.compile("".join(pieces))
 
 
 def audit_outputs(outputs: list[tuple[int, list[str]]], chapter: str) -> list[Finding]:
@@ -934,11 +939,12 @@ def audit_outputs(outputs: list[tuple[int, list[str]]], chapter: str) -> list[Fi
             if not raw.strip():
                 continue
             line = start + k + 1
-            for expected, template in templates:
-                match = template.fullmatch(raw)
-                if match:
-                    findings.append(_compare_output(line, raw.strip(), expected, match))
-                    break
+            matches = [(e, t.fullmatch(raw)) for e, t in templates]
+            matches = [(e, m) for e, m in matches if m]
+            if matches:
+                # the package line agreeing in the most numbers (the row's own key first)
+                expected, match = max(matches, key=lambda em: _agreement(em[0], em[1]))
+                findings.append(_compare_output(line, raw.strip(), expected, match))
             else:
                 findings.append(
                     Finding(
@@ -950,6 +956,11 @@ def audit_outputs(outputs: list[tuple[int, list[str]]], chapter: str) -> list[Fi
                     )
                 )
     return findings
+
+
+def _agreement(expected, match: re.Match) -> tuple[int, ...]:
+    ours = _OUT_NUMBER.findall(expected.text.strip())
+    return tuple(int(a == b) for a, b in zip(match.groups(), ours, strict=True))
 
 
 def _compare_output(line: int, printed: str, expected, match: re.Match) -> Finding:

@@ -159,3 +159,14 @@ def test_bad_input_names_file_and_line(tmp_path):
         audit.audit_file(prose)
     with pytest.raises(audit.AuditInputError, match="no such file"):
         audit.audit_file(tmp_path / "absent.mdx")
+
+
+def test_a_changed_listing_row_is_compared_with_its_own_row(tmp_path):
+    text = chapter("self-attention").read_text(encoding="utf-8")
+    row = "   16     16.18        1.011              0.743   0.353"
+    assert row in text
+    changed = tmp_path / "chapter.mdx"
+    changed.write_text(text.replace(row, row.replace("0.743", "0.745")), encoding="utf-8")
+    bad = audit.audit_file(changed).mismatched
+    assert len(bad) == 1
+    assert bad[0].detail.startswith("printed 0.745, the package gives 0.743 (off by +0.002)")
