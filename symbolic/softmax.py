@@ -1,0 +1,232 @@
+"""The softmax Jacobian (命題 3.2) and the n = 2 case (演習 10.2), derived.
+
+Two kinds of input are compared with the derivation. An entry formula
+`stated(sigma, i, j)` gives J_ij from an indexable sigma (a Matrix for explicit
+n, the softmax of an IndexedBase for symbolic n); the chapter's is
+sigma_i (delta_ij - sigma_j). A matrix formula `jacobian(sigma)` gives the
+whole J from a column of probabilities; the chapter's is diag(sigma) - sigma sigma^T.
+The properties are proved for a matrix formula on the probability simplex,
+where sigma_n is replaced by 1 - sigma_1 - ... - sigma_{n-1}.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from sympy import (
+    Dummy,
+    Expr,
+    IndexedBase,
+    KroneckerDelta,
+    Matrix,
+    Piecewise,
+    Rational,
+    Sum,
+    Symbol,
+    diag,
+    diff,
+    exp,
+    factor,
+    ones,
+    solve,
+    symbols,
+)
+
+from symbolic.identities import Certificate, Derivation, compare, is_zero
+from symbolic.symbols import n as n_symbol
+
+EntryFormula = Callable[[object, object, object], Expr]
+MatrixFormula = Callable[[Matrix], Matrix]
+
+
+def _check_size(n: object, name: str = "n", low: int = 1) -> int:
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"{name} must be an int, got {type(n).__name__} {n!r}")
+    if n < low:
+        raise ValueError(f"{name} must be >= {low}, got {n}")
+    return n
+
+
+def softmax(z: Matrix) -> Matrix:
+    """sigma(z)_i = e^{z_i} / sum_j e^{z_j} (定義 2.2), as a column."""
+    e = Matrix([exp(zi) for zi in z])
+    return e / sum(e)
+
+
+def chapter_entry(sigma, i, j) -> Expr:
+    """The chapter's entry formula: d sigma_i / d z_j = sigma_i (delta_ij - sigma_j)."""
+    return sigma[i] * (KroneckerDelta(i, j) - sigma[j])
+
+
+def chapter_matrix(sigma: Matrix) -> Matrix:
+    """The chapter's matrix formula: J = diag(sigma) - sigma sigma^T."""
+    return diag(*sigma) - sigma * sigma.T
+
+
+def simplex(n: int) -> tuple[Symbol, ...]:
+    """Probabilities sigma_1..sigma_n (positive symbols; they sum to 1 on the simplex)."""
+    _check_size(n)
+    return symbols(f"sigma_1:{n + 1}", positive=True)
+
+
+def simplex_substitution(n: int) -> dict[Symbol, Expr]:
+    """sigma_n -> 1 - (sigma_1 + ... + sigma_{n-1}): the constraint sum sigma = 1."""
+    s = simplex(n)
+    return {s[-1]: 1 - sum(s[:-1])}
+
+
+def derive_softmax_jacobian(n: int, stated: EntryFormula = chapter_entry) -> Derivation:
+    """Differentiate softmax of n explicit variables; compare with `stated` entry-wise."""
+    _check_size(n)
+    z = Matrix(symbols(f"z_1:{n + 1}", real=True))
+    sigma = softmax(z)
+    derived = sigma.jacobian(z)  # (n, n)
+    claimed = Matrix(n, n, lambda i, j: stated(sigma, i, j))
+    return compare(f"softmax Jacobian, n = {n}", derived, claimed)
+
+
+class _IndexedSoftmax:
+    """sigma[i] = e^{z_i} / sum_k e^{z_k} for a symbolic index i and symbolic n."""
+
+    def __init__(self, z: IndexedBase, k: Symbol, n: Symbol) -> None:
+        self.z, self.k, self.n = z, k, n
+        self.total = Sum(exp(z[k]), (k, 1, n))
+
+    def __getitem__(self, i) -> Expr:
+        return exp(self.z[i]) / self.total
+
+
+def _indices_in_range(expr: Expr, indices: tuple[Symbol, ...], upper: Symbol) -> Expr:
+    """Resolve Piecewise conditions 1 <= i <= upper to True for the given indices."""
+
+    def resolve(pw: Piecewise) -> Expr:
+        facts = {}
+        for i in indices:
+            facts.update({i <= upper: True, upper >= i: True, i >= 1: True, 1 <= i: True})
+        for value, cond in pw.args:
+            if cond.xreplace(facts) == True:  # noqa: E712 (a SymPy boolean)
+                return value
+        return pw
+
+    return expr.replace(lambda e: isinstance(e, Piecewise), resolve)
+
+
+def derive_softmax_jacobian_general(stated: EntryFormula = chapter_entry) -> Derivation:
+    """The same derivation for symbolic n: z an IndexedBase, indices i, j in 1..n."""
+    i, j, k = symbols("i j k", integer=True, positive=True)
+    z = IndexedBase("z", real=True)
+    sigma = _IndexedSoftmax(z, k, n_symbol)
+    derived = diff(sigma[i], z[j]).doit()  # sums of KroneckerDelta collapse
+    derived = _indices_in_range(derived, (i, j), n_symbol)
+    return compare("softmax Jacobian, symbolic n", derived, stated(sigma, i, j))
+
+
+def _on_simplex(expr, n: int):
+    return expr.xreplace(simplex_substitution(n))
+
+
+def jacobian_asymmetry(n: int, jacobian: MatrixFormula = chapter_matrix) -> Matrix:
+    """J - J^T for J = jacobian(sigma): zero exactly when the formula is symmetric."""
+    J = jacobian(Matrix(simplex(n)))
+    return _on_simplex(J - J.T, n)
+
+
+def jacobian_times_ones(n: int, jacobian: MatrixFormula = chapter_matrix) -> Matrix:
+    """J 1 on the simplex (命題 3.2 (2) says it is 0)."""
+    J = jacobian(Matrix(simplex(n)))
+    return _on_simplex(J * ones(n, 1), n)
+
+
+def psd_certificate(n: int, jacobian: MatrixFormula = chapter_matrix) -> Certificate:
+    """v^T J v = sum_i sigma_i (v_i - sum_j sigma_j v_j)^2 on the simplex: a variance
+    under the weights sigma, hence >= 0 for every v (命題 3.2 (1), for this n)."""
+    s = simplex(n)
+    v = Matrix(symbols(f"v_1:{n + 1}", real=True))
+    sigma = Matrix(s)
+    form = (v.T * jacobian(sigma) * v)[0, 0]
+    mean = sum(si * vi for si, vi in zip(s, v, strict=True))
+    certificate = sum(si * (vi - mean) ** 2 for si, vi in zip(s, v, strict=True))
+    difference = _on_simplex(form - certificate, n)
+    return Certificate(f"v^T J v >= 0, n = {n}", form, certificate, difference, s)
+
+
+def _rest(s: tuple[Symbol, ...], *excluded: int) -> Expr:
+    """Sum of the probabilities other than the excluded indices (>= 0 on the simplex)."""
+    return sum((s[t] for t in range(len(s)) if t not in excluded), start=0)
+
+
+def entry_bound_certificates(
+    n: int, jacobian: MatrixFormula = chapter_matrix
+) -> tuple[Certificate, ...]:
+    """For every i, j, k: 1 - sigma_k - J_ij >= 0 and 1 - sigma_k + J_ij >= 0, each
+    written as a sum of products of probabilities (the chapter's proof, one case at a
+    time). As they hold for every k, |J_ij| <= 1 - max_k sigma_k (命題 3.2 (3))."""
+    s = simplex(n)
+    J = jacobian(Matrix(s))
+    out = []
+    for i in range(n):
+        for j in range(n):
+            for k in range(n):
+                if i == j == k:
+                    upper = _rest(s, k) ** 2
+                    lower = _rest(s, k) * (1 + s[k])
+                elif i == j:
+                    upper = _rest(s, i, k) + s[i] ** 2
+                    lower = _rest(s, k) + s[i] * _rest(s, i)
+                else:
+                    upper = _rest(s, k) + s[i] * s[j]
+                    a, b = (j, i) if k == i else (i, j)
+                    lower = _rest(s, k, a) + s[a] * _rest(s, b)
+                for sign, cert in ((-1, upper), (1, lower)):
+                    slack = 1 - s[k] + sign * J[i, j]
+                    out.append(
+                        Certificate(
+                            f"1 - sigma_{k + 1} {'-' if sign < 0 else '+'} J_{i + 1}{j + 1} >= 0",
+                            slack,
+                            cert,
+                            _on_simplex(slack - cert, n),
+                            s,
+                        )
+                    )
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class TwoByTwo:
+    """演習 10.2: n = 2 with s = sigma_1 (so sigma_2 = 1 - s)."""
+
+    s: Symbol
+    jacobian: Matrix  # the formula evaluated at (s, 1 - s)
+    closed_form: Matrix  # s (1 - s) [[1, -1], [-1, 1]]
+    eigenvalues: dict  # eigenvalue -> multiplicity, from the characteristic polynomial
+    maximiser: tuple  # critical points of the non-zero eigenvalue on (0, 1)
+    maximum: Expr
+
+
+def two_by_two(jacobian: MatrixFormula = chapter_matrix) -> TwoByTwo:
+    """The 2 x 2 Jacobian, its eigenvalues, and where the larger one is maximal."""
+    s = Symbol("s", positive=True)
+    J = jacobian(Matrix([s, 1 - s])).applyfunc(factor)
+    closed = s * (1 - s) * Matrix([[1, -1], [-1, 1]])
+    eig = {factor(k): v for k, v in J.eigenvals().items()}
+    top = max(eig, key=lambda e: e.subs(s, Rational(1, 3)))  # the non-zero branch
+    critical = tuple(c for c in solve(diff(top, s), s) if 0 < c < 1)
+    peak = max((top.subs(s, c) for c in critical), default=None)
+    return TwoByTwo(s, J, closed, eig, critical, peak)
+
+
+def is_maximum(result: TwoByTwo) -> bool:
+    """The critical point is a maximum: the second derivative is negative there and the
+    eigenvalue tends to 0 at both ends of (0, 1)."""
+    s = result.s
+    top = max(result.eigenvalues, key=lambda e: e.subs(s, Rational(1, 3)))
+    x = Dummy("x")
+    ends = (top.subs(s, 0), top.subs(s, 1))
+    second = diff(top, s, 2)
+    return (
+        len(result.maximiser) == 1
+        and second.subs(s, result.maximiser[0]) < 0
+        and all(is_zero(e) for e in ends)
+        and x is not None
+    )
