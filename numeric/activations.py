@@ -1,9 +1,9 @@
 """The MLP's activation functions (定義 2.2［Transformer ブロック］), elementwise.
 
-GELU(t) = t Phi(t) is evaluated as t * erfc(-t / sqrt 2) / 2: erfc keeps full
-relative accuracy in the left tail, where 1 + erf(t / sqrt 2) would cancel.
-scipy.special.erfc is a vectorised ufunc with a float32 loop, so float32 stays
-float32. The tanh approximation that GPT-2 uses,
+GELU(t) = t Phi(t) is evaluated with scipy.special.ndtr, the vectorised normal
+distribution function: it switches to erfc(-t / sqrt 2) / 2 in the left tail,
+where 1 + erf(t / sqrt 2) would cancel, so Phi keeps full relative accuracy
+there. ndtr has a float32 loop, so float32 stays float32. The tanh approximation that GPT-2 uses,
 t (1 + tanh(sqrt(2/pi) (t + 0.044715 t^3))) / 2, is evaluated through the
 identity (1 + tanh u) / 2 = 1 / (1 + e^{-2u}), again free of cancellation and
 of overflow (e^{-2u} = inf gives the correct limit 0).
@@ -15,11 +15,10 @@ import math
 from collections.abc import Callable
 
 import numpy as np
-from scipy.special import erfc
+from scipy.special import ndtr
 
 from numeric.validation import as_array
 
-SQRT_HALF = math.sqrt(0.5)
 TANH_SCALE = math.sqrt(2.0 / math.pi)
 TANH_CUBIC = 0.044715
 
@@ -29,8 +28,7 @@ def _relu(t: np.ndarray) -> np.ndarray:
 
 
 def _gelu(t: np.ndarray) -> np.ndarray:
-    phi = erfc(t * -SQRT_HALF)  # (...), 2 Phi(t)
-    phi *= 0.5
+    phi = ndtr(t)  # (...), Phi(t)
     phi *= t
     return phi
 

@@ -35,7 +35,8 @@ def mp_gelu_tanh(t):
 
 
 def gelu_relative_bound(t, u):
-    """Relative error bound of t * erfc(-t / sqrt 2) / 2.
+    """Relative error bound of t * ndtr(t), where ndtr(t) = erfc(-t / sqrt 2) / 2 for
+    t <= -1 (0.5 + erf(t / sqrt 2) / 2, or 1 - erfc / 2, elsewhere: both well conditioned).
 
     The argument x = -t/sqrt 2 is rounded twice (the constant and the product): 2u,
     amplified by the condition number of erfc, kappa(x) <= 2x^2 + 1 for x > 0 (from
