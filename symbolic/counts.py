@@ -1,0 +1,267 @@
+"""Parameter and multiplication polynomials, derived from spec's declarations.
+
+Parameters: each declared array contributes the product of its dimensions'
+symbols (times L when it lives in every block). Multiplications: each declared
+einsum multiplies once per assignment of all its index letters, so it costs
+the product of their sizes. Nothing here is typed in: 4d^2 + 4d, 4nd^2 + 2n^2 d
+and the crossovers come out of these two rules (命題 7.1, 7.2, 定理 5.1, 命題 6.1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from sympy import Expr, Mul, Poly, Rational, cancel, expand, limit, oo, solve
+
+from spec import contractions as declared
+from spec import parameters as spec_parameters
+from spec.contractions import Contraction
+from spec.parameters import Parameter
+from symbolic.symbols import SIZES, L, V, d, d_ff, h, n
+
+# ---------------------------------------------------------------- parameters
+
+
+def parameter_polynomial(params: Iterable[Parameter], sizes: Mapping[str, Expr] = SIZES) -> Expr:
+    """sum over arrays of the product of their dimensions (times L for per-layer arrays)."""
+    total = 0
+    for p in params:
+        if not isinstance(p, Parameter):
+            raise TypeError(f"params must hold spec.Parameter, got {type(p).__name__} {p!r}")
+        size = Mul(*(sizes[dim] for dim in p.dims))
+        total += size * (sizes["n_layer"] if p.per_layer else 1)
+    return expand(total)
+
+
+def attention_parameters(bias: bool = True) -> Expr:
+    """Multi-head attention: 4d^2 + 4d (4d^2 without biases), free of h (命題 7.1)."""
+    return parameter_polynomial(spec_parameters.attention_parameters(bias))
+
+
+def block_parameters(bias: bool = True, width: Expr = d_ff) -> Expr:
+    """One block (two LayerNorms, attention, MLP of width `width`)."""
+    return parameter_polynomial(spec_parameters.block_parameters(bias), {**SIZES, "d_ff": width})
+
+
+def model_parameters(
+    bias: bool = True, tied: bool = True, positions: bool = True, width: Expr = d_ff
+) -> Expr:
+    """The decoder-only model of 定理 5.1 and its variants."""
+    return parameter_polynomial(
+        spec_parameters.model_parameters(bias, tied, positions), {**SIZES, "d_ff": width}
+    )
+
+
+MODEL_GROUPS = (
+    ("embeddings", ("wte",)),
+    ("positions", ("wpe",)),
+    ("attention", ("blocks.attn.",)),
+    ("mlp", ("blocks.mlp.",)),
+    ("layer norms", ("blocks.ln_",)),
+    ("final layer norm", ("ln_f.",)),
+    ("output", ("lm_head",)),
+)
+
+
+def model_parameter_parts(
+    bias: bool = True, tied: bool = True, positions: bool = True
+) -> dict[str, Expr]:
+    """定理 5.1's groups in the chapter's order; per-layer groups are given per layer
+    (the model total is embeddings + positions + L (attention + mlp + layer norms) + ...)."""
+    params = spec_parameters.model_parameters(bias, tied, positions)
+    parts: dict[str, Expr] = {}
+    for label, prefixes in MODEL_GROUPS:
+        chosen = [p for p in params if p.name.startswith(prefixes)]
+        if chosen:
+            per_layer = [Parameter(p.name, p.dims) for p in chosen]
+            parts[label] = parameter_polynomial(per_layer)
+    return parts
+
+
+# ---------------------------------------------------------- multiplications
+
+
+def contraction_multiplications(
+    contractions: Iterable[Contraction], sizes: Mapping[str, Expr] = SIZES
+) -> dict[str, Expr]:
+    """Each contraction's multiplication count: the product of all its letters' sizes."""
+    out: dict[str, Expr] = {}
+    for c in contractions:
+        if not isinstance(c, Contraction):
+            raise TypeError(f"contractions must hold spec.Contraction, got {c!r}")
+        out[c.name] = out.get(c.name, 0) + Mul(*(sizes[dim] for dim in c.dims))
+    return out
+
+
+def multiplications(contractions: Iterable[Contraction], sizes: Mapping[str, Expr] = SIZES) -> Expr:
+    """Total multiplications of a list of contractions (the matmul part of a forward pass)."""
+    return expand(sum(contraction_multiplications(contractions, sizes).values(), 0))
+
+
+def attention_multiplications(contractions: Iterable[Contraction] = declared.ATTENTION) -> Expr:
+    """4nd^2 + 2n^2 d, free of h (命題 7.2)."""
+    return multiplications(contractions)
+
+
+def block_multiplications(
+    contractions: Iterable[Contraction] = declared.BLOCK, width: Expr = d_ff
+) -> Expr:
+    """4nd^2 + 2n^2 d + 2nd d_ff (命題 6.1); 12nd^2 + 2n^2 d at width = 4d."""
+    return multiplications(contractions, {**SIZES, "d_ff": width})
+
+
+def lm_head_multiplications() -> Expr:
+    """The output layer: n d |V|."""
+    return multiplications((declared.LM_HEAD,))
+
+
+def model_multiplications(width: Expr = d_ff) -> Expr:
+    """L blocks and the output layer."""
+    return expand(L * block_multiplications(width=width) + lm_head_multiplications())
+
+
+def attention_weights_memory() -> Expr:
+    """Numbers stored for the attention weights: h n^2."""
+    return Mul(*(SIZES[dim] for dim in declared.ATTENTION_WEIGHTS_MEMORY))
+
+
+def linear_quadratic(poly: Expr, var=n) -> tuple[Expr, Expr]:
+    """(the term linear in var, the term quadratic in var); other degrees are an error."""
+    p = Poly(expand(poly), var)
+    if p.degree() > 2 or p.coeff_monomial(1) != 0:
+        raise ValueError(f"poly must be a1 {var} + a2 {var}^2, got {poly}")
+    return p.coeff_monomial(var) * var, p.coeff_monomial(var**2) * var**2
+
+
+def crossover(poly: Expr, var=n) -> Expr:
+    """The positive var where the linear and quadratic terms are equal (solved)."""
+    linear, quadratic = linear_quadratic(poly, var)
+    roots = [r for r in solve(linear - quadratic, var) if r != 0]
+    if len(roots) != 1:
+        raise ValueError(f"expected one non-zero crossover of {poly}, got {roots}")
+    return roots[0]
+
+
+def quadratic_share(poly: Expr, var=n) -> Expr:
+    """quadratic term / linear term (n/(6d) for the block at d_ff = 4d)."""
+    linear, quadratic = linear_quadratic(poly, var)
+    return cancel(quadratic / linear)
+
+
+def doubling_ratio(poly: Expr, var=n) -> Expr:
+    """T(2 var) / T(var), cancelled (演習 11.4: (12d + 4n)/(6d + n) for the block)."""
+    return cancel(poly.subs(var, 2 * var) / poly)
+
+
+def doubling_limit(poly: Expr, var=n) -> Expr:
+    """The doubling ratio as var -> oo (4 for any count with an n^2 term)."""
+    return limit(doubling_ratio(poly, var), var, oo)
+
+
+# ------------------------------------------------------ published conventions
+
+
+@dataclass(frozen=True)
+class Convention:
+    """A published FLOP estimate for one sequence of n tokens, as a SymPy expression.
+
+    `flops` is the estimate as published (n_ctx = T = n, d_attn = h d_k = d);
+    `passes` is 1 for a forward estimate and 3 for training (forward + backward,
+    backward = 2 x forward); FLOPs = 2 x multiplications, so the implied forward
+    multiplications are flops / (2 passes). `accounted` names the pieces that the
+    package's count has and the convention lacks (positive) or the reverse
+    (negative), each built from this package's own polynomials.
+    """
+
+    name: str
+    source: str
+    flops: Expr
+    passes: int
+    accounted: dict
+
+    @property
+    def forward_multiplications(self) -> Expr:
+        return expand(self.flops / (2 * self.passes))
+
+
+def _matmul_weights() -> Expr:
+    """Parameters that enter a matrix product: the weights W of attention and MLP."""
+    weights = [p for p in spec_parameters.block_parameters(bias=False) if ".w_" in p.name]
+    return parameter_polynomial([Parameter(p.name, p.dims, True) for p in weights])
+
+
+def kaplan_forward() -> Convention:
+    """Kaplan et al. 2020, Table 1: C_forward = 2N + 2 n_layer n_ctx d_attn per token,
+    N = 2 d n_layer (2 d_attn + d_ff) (non-embedding, no biases)."""
+    N = 2 * d * L * (2 * d + d_ff)
+    per = contraction_multiplications(declared.BLOCK)
+    return Convention(
+        "Kaplan et al. 2020",
+        "Scaling Laws for Neural Language Models, Table 1 and eq. 2.2",
+        n * (2 * N + 2 * L * n * d),
+        1,
+        {
+            "the A V product (weighted_sum) is not in Table 1's rows": L * per["weighted_sum"],
+            "the output layer (de-embedding) is left out of C_forward": lm_head_multiplications(),
+        },
+    )
+
+
+def chinchilla_forward() -> Convention:
+    """Hoffmann et al. 2022, Appendix F, forward FLOPs of one sequence."""
+    d_k = d / h
+    embeddings = 2 * n * V * d
+    attention = (
+        2 * 3 * n * d * (d_k * h)  # key, query, value projections
+        + 2 * n * n * (d_k * h)  # K @ Q logits
+        + 3 * h * n * n  # softmax
+        + 2 * n * n * (d_k * h)  # softmax @ value reductions
+        + 2 * n * (d_k * h) * d  # final linear
+    )
+    dense = 2 * n * (d * d_ff + d * d_ff)
+    logits = 2 * n * d * V
+    return Convention(
+        "Hoffmann et al. 2022 (Chinchilla)",
+        "Training Compute-Optimal Large Language Models, Appendix F",
+        embeddings + L * (attention + dense) + logits,
+        1,
+        {
+            "embeddings counted as a one-hot matmul (a lookup here)": -lm_head_multiplications(),
+            "softmax counted as 3 h n^2 FLOPs (not a multiplication of a contraction)": -L
+            * Rational(3, 2)
+            * attention_weights_memory(),
+        },
+    )
+
+
+def palm_training() -> Convention:
+    """Chowdhery et al. 2022 (PaLM, Appendix B) and nanoGPT's estimate_mfu: training
+    FLOPs per token 6N + 12 L H Q T, N the parameters without position embeddings."""
+    N = model_parameters(positions=False)
+    non_matmul = N - _matmul_weights() - V * d  # biases and LayerNorm gains/offsets
+    return Convention(
+        "PaLM / nanoGPT",
+        "PaLM, Appendix B; nanoGPT model.py estimate_mfu",
+        n * (6 * N + 12 * L * h * (d / h) * n),
+        3,
+        {"N counts biases and LayerNorm parameters, which are not in a matmul": -n * non_matmul},
+    )
+
+
+@dataclass(frozen=True)
+class ConventionComparison:
+    convention: Convention
+    ours: Expr  # this package's forward multiplications for n tokens
+    theirs: Expr  # the convention's, converted to forward multiplications
+    difference: Expr  # ours - theirs
+    unexplained: Expr  # difference - sum of the accounted pieces (0 when fully explained)
+
+
+def compare_convention(convention: Convention, ours: Expr | None = None) -> ConventionComparison:
+    """ours - theirs, and what is left after the convention's accounted pieces."""
+    ours = model_multiplications() if ours is None else ours
+    theirs = convention.forward_multiplications
+    difference = expand(ours - theirs)
+    unexplained = expand(difference - sum(convention.accounted.values(), 0))
+    return ConventionComparison(convention, ours, theirs, difference, unexplained)
