@@ -1,0 +1,77 @@
+"""The mask as a limit (命題 3.3 of the self-attention chapter) and its e^(-c) bound.
+
+m_i = 1 outside U and 0 inside; sigma(z - c m) -> sigma^U(z) as c -> oo, and
+for i outside U, sigma(z - c m)_i <= e^(-c) e^(z_i) / sum_{j in U} e^(z_j).
+Shown for explicit n and U (symbolic z and c) by SymPy's limit, and the bound by
+a certificate: bound - sigma_i is a product of exponentials and reciprocals of
+sums of exponentials, hence >= 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from sympy import Matrix, Symbol, exp, limit, oo, symbols
+
+from symbolic.identities import Certificate, is_zero
+
+
+def _check(n: object, allowed: Iterable[int]) -> tuple[int, frozenset[int]]:
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError(f"n must be a positive int, got {n!r}")
+    U = frozenset(allowed)
+    if not U or not U <= set(range(n)):
+        raise ValueError(f"allowed must be a non-empty subset of 0..{n - 1}, got {sorted(U)}")
+    return n, U
+
+
+def logits(n: int) -> Matrix:
+    return Matrix(symbols(f"z_1:{n + 1}", real=True))
+
+
+def masked_softmax(z: Matrix, allowed: Iterable[int]) -> Matrix:
+    """sigma^U(z): e^(z_i) / sum_{j in U} e^(z_j) on U, 0 outside (定義 2.2)."""
+    _, U = _check(z.rows, allowed)
+    total = sum(exp(z[j]) for j in U)
+    return Matrix([exp(z[i]) / total if i in U else 0 for i in range(z.rows)])
+
+
+def shifted_softmax(z: Matrix, allowed: Iterable[int], c: Symbol) -> Matrix:
+    """sigma(z - c m) with m_i = 1 outside U."""
+    _, U = _check(z.rows, allowed)
+    e = Matrix([exp(z[i] - (0 if i in U else c)) for i in range(z.rows)])
+    return e / sum(e)
+
+
+@dataclass(frozen=True)
+class MaskLimit:
+    limit: Matrix  # lim_{c -> oo} sigma(z - c m), by SymPy
+    masked: Matrix  # sigma^U(z)
+    holds: bool
+
+
+def mask_limit(n: int, allowed: Iterable[int], target=masked_softmax) -> MaskLimit:
+    """The limit, compared with target(z, allowed) (the chapter's sigma^U by default)."""
+    n, U = _check(n, allowed)
+    z, c = logits(n), Symbol("c", positive=True)
+    lim = shifted_softmax(z, U, c).applyfunc(lambda e: limit(e, c, oo))
+    stated = target(z, U)
+    return MaskLimit(lim, stated, is_zero(lim - stated))
+
+
+def mask_bound(n: int, allowed: Iterable[int], i: int) -> Certificate:
+    """bound - sigma(z - c m)_i for masked i, with its certificate of non-negativity."""
+    n, U = _check(n, allowed)
+    if i in U or not 0 <= i < n:
+        raise ValueError(f"i must be a masked position (outside U = {sorted(U)}), got {i}")
+    z, c = logits(n), Symbol("c", positive=True)
+    sigma = shifted_softmax(z, U, c)
+    inside = sum(exp(z[j]) for j in U)
+    outside = sum(exp(z[j] - c) for j in range(n) if j not in U)
+    bound = exp(-c) * exp(z[i]) / inside
+    # bound - sigma_i = e^(z_i - c) * outside / (inside * (inside + outside))
+    certificate = exp(z[i] - c) * outside / (inside * (inside + outside))
+    slack = bound - sigma[i]
+    return Certificate(f"sigma_{i + 1} <= e^(-c) e^(z_{i + 1}) / sum_U e^z", slack, certificate,
+                       slack - certificate, ())
