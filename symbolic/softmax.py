@@ -15,7 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from sympy import (
-    Dummy,
     Expr,
     IndexedBase,
     KroneckerDelta,
@@ -221,12 +220,10 @@ def is_maximum(result: TwoByTwo) -> bool:
     eigenvalue tends to 0 at both ends of (0, 1)."""
     s = result.s
     top = max(result.eigenvalues, key=lambda e: e.subs(s, Rational(1, 3)))
-    x = Dummy("x")
     ends = (top.subs(s, 0), top.subs(s, 1))
     second = diff(top, s, 2)
     return (
         len(result.maximiser) == 1
         and second.subs(s, result.maximiser[0]) < 0
         and all(is_zero(e) for e in ends)
-        and x is not None
     )
