@@ -275,3 +275,418 @@ def test_selection_by_id_is_unambiguous():
         assert any(id_.replace("-", "_") in name for name in names), id_
     assert not any(i in Path(__file__).name for i in ids)
     assert math.isfinite(tb.U)
+
+
+# 定義 2.3 ------------------------------------------------------------------------------
+
+
+@pytest.mark.numeric
+def test_def_decoder_only_transformer_holds():
+    assert tb.def_decoder_only_transformer()
+
+
+@pytest.mark.numeric
+def test_def_decoder_only_transformer_rejects_shifted_logits():
+    def logits_from_positions(tokens, params, config):
+        x = tb.forward(tokens, params, config)
+        return x + 1e-3  # a shifted output layer
+
+    with pytest.raises(CheckFailed, match="composition"):
+        tb.def_decoder_only_transformer(model=logits_from_positions)
+
+
+@pytest.mark.numeric
+def test_def_decoder_only_transformer_rejects_embeddings_without_positions():
+    def no_positions(tokens, params, config):
+        return params["wte"][np.asarray(tokens)]
+
+    with pytest.raises(CheckFailed, match="E_t"):
+        tb.def_decoder_only_transformer(embedding=no_positions)
+
+
+# 命題 4.1 ------------------------------------------------------------------------------
+
+
+@pytest.mark.symbolic
+@pytest.mark.numeric
+def test_prop_residual_identity_path_holds():
+    assert tb.prop_residual_identity_path()
+
+
+@pytest.mark.numeric
+def test_prop_residual_identity_path_rejects_a_stack_without_residual():
+    with pytest.raises(CheckFailed, match="x_M != x_0"):
+        tb.prop_residual_identity_path(step=lambda x, g: g(x), depths=())
+
+
+@pytest.mark.symbolic
+def test_prop_residual_identity_path_rejects_a_post_ln_product_with_a_bare_identity():
+    def with_bare_identity(depth, start):
+        return tb.residual.pre_ln_product(depth, start)
+
+    with pytest.raises(CheckFailed, match="Post-LN"):
+        tb.prop_residual_identity_path(post_ln_product=with_bare_identity, depths=(2,))
+
+
+# 注意 4.2 ------------------------------------------------------------------------------
+
+
+def test_rem_pre_post_ln_empirical_holds():
+    assert "not a theorem" in tb.rem_pre_post_ln_empirical()[0]
+
+
+def test_rem_pre_post_ln_empirical_rejects_a_wrong_reference():
+    with pytest.raises(CheckFailed, match="refers to"):
+        tb.rem_pre_post_ln_empirical(refers_to="命題 4.2")
+
+
+# 定理 5.1 ------------------------------------------------------------------------------
+
+
+@pytest.mark.symbolic
+@pytest.mark.numeric
+def test_thm_transformer_parameters_holds():
+    assert tb.thm_transformer_parameters()
+
+
+@pytest.mark.symbolic
+def test_thm_transformer_parameters_rejects_12d2_plus_12d():
+    with pytest.raises(CheckFailed, match="12"):
+        tb.thm_transformer_parameters(stated_per_layer=lambda: 12 * tb.sym.d**2 + 12 * tb.sym.d)
+
+
+@pytest.mark.symbolic
+def test_thm_transformer_parameters_rejects_a_missing_final_layer_norm():
+    def no_final(bias=True, tied=True, positions=True):
+        return tb._stated_parameters(bias, tied, positions) - 2 * tb.sym.d
+
+    with pytest.raises(CheckFailed, match="stated"):
+        tb.thm_transformer_parameters(stated=no_final)
+
+
+@pytest.mark.numeric
+def test_thm_transformer_parameters_rejects_an_allocation_without_final_layer_norm():
+    def allocate(config, rng):
+        params = tb.init_parameters(config, rng)
+        return {k: v for k, v in params.items() if not k.startswith("ln_f")}
+
+    with pytest.raises(CheckFailed, match="allocated"):
+        tb.thm_transformer_parameters(allocate=allocate)
+
+
+# 例 5.2, 例 5.3, 注意 5.4, 演習 11.1 ---------------------------------------------------
+
+
+def test_ex_small_model_count_holds():
+    assert tb.ex_small_model_count()
+
+
+def test_ex_small_model_count_is_568():
+    assert tb._parts({"vocab": 10, "d": 4, "d_ff": 16, "n_layer": 2, "n_ctx": 8})["total"] == 568
+
+
+def test_ex_small_model_count_rejects_a_wrong_part():
+    wrong = dict(tb.SMALL_MODEL, parts=dict(tb.SMALL_MODEL["parts"], mlp=144))
+    with pytest.raises(CheckFailed, match="mlp"):
+        tb.ex_small_model_count(stated=wrong)
+
+
+def test_ex_gpt2_small_count_holds():
+    assert tb.ex_gpt2_small_count()
+
+
+def test_ex_gpt2_small_count_table_rows():
+    values = [v for _, v in tb.tables.gpt2_parameter_table().values]
+    assert values == [38_597_376, 786_432, 7_087_872, 85_054_464, 1_536, 124_439_808]
+
+
+def test_ex_gpt2_small_count_rejects_a_wrong_row():
+    wrong = dict(tb.GPT2_SMALL, rows=(38_597_376, 786_432, 7_087_104, 85_054_464, 1_536))
+    with pytest.raises(CheckFailed, match="row"):
+        tb.ex_gpt2_small_count(stated=wrong)
+
+
+def test_rem_paper_parameter_count_holds_and_states_the_difference():
+    assert "7,439,808" in tb.rem_paper_parameter_count()[0]
+
+
+def test_rem_paper_parameter_count_rejects_an_agreeing_paper_value():
+    with pytest.raises(CheckFailed, match="agree"):
+        tb.rem_paper_parameter_count(stated=dict(tb.GPT2_SMALL, paper_total=124_000_000))
+
+
+def test_exr_parameter_count_holds():
+    assert tb.exr_parameter_count()
+
+
+def test_exr_parameter_count_is_272256_with_23_5_percent():
+    parts = tb._parts({"vocab": 1000, "d": 64, "n_layer": 4, "n_ctx": 128})
+    assert parts["total"] == 272_256
+    assert round(100 * parts["embeddings"] / parts["total"], 1) == 23.5
+
+
+def test_exr_parameter_count_rejects_a_wrong_share():
+    with pytest.raises(CheckFailed, match="share"):
+        tb.exr_parameter_count(stated=dict(tb.EXERCISE_11_1,
+                                           embedding_share=tb.Printed(0.31, 2)))
+
+
+# 命題 6.1, 演習 11.4 -------------------------------------------------------------------
+
+
+@pytest.mark.symbolic
+@pytest.mark.numeric
+def test_prop_block_complexity_holds():
+    assert tb.prop_block_complexity()
+
+
+@pytest.mark.symbolic
+def test_prop_block_complexity_rejects_a_single_mlp_product():
+    def half_mlp():
+        n, d, d_ff = tb.sym.n, tb.sym.d, tb.sym.d_ff
+        return 4 * n * d**2 + 2 * n**2 * d + n * d * d_ff
+
+    with pytest.raises(CheckFailed, match="stated"):
+        tb.prop_block_complexity(stated=half_mlp)
+
+
+@pytest.mark.numeric
+def test_prop_block_complexity_rejects_a_block_that_attends_twice():
+    def twice(x, params, causal=True):
+        tb.pre_ln_block(x, params, causal=causal)
+        return tb.pre_ln_block(x, params, causal=causal)
+
+    with pytest.raises(CheckFailed, match="counted"):
+        tb.prop_block_complexity(block=twice)
+
+
+def test_prop_block_complexity_figures():
+    values = dict(tb.tables.block_cost_comparison(d=768, n=1024).values)
+    assert values["12nd^2"] == 7_247_757_312
+    assert values["2n^2d"] == 1_610_612_736
+    assert f"{values['ratio']:.3f}" == "0.222"
+
+
+def test_prop_block_complexity_rejects_a_wrong_printed_figure():
+    with pytest.raises(CheckFailed, match="printed"):
+        tb.prop_block_complexity(figures=dict(tb.BLOCK_COST, linear=7_247_757_000))
+
+
+@pytest.mark.symbolic
+def test_exr_doubling_ratio_holds():
+    assert tb.exr_doubling_ratio()
+
+
+def test_exr_doubling_ratio_values():
+    ratio = (12 * tb.sym.d + 4 * tb.sym.n) / (6 * tb.sym.d + tb.sym.n)
+    got = [sympy.nsimplify(ratio.subs(tb.sym.n, k * tb.sym.d)) for k in (1, 6, 60)]
+    assert got == [sympy.Rational(16, 7), 3, sympy.Rational(42, 11)]
+    assert [round(float(v), 2) for v in got] == [2.29, 3.0, 3.82]
+
+
+@pytest.mark.symbolic
+def test_exr_doubling_ratio_rejects_a_wrong_ratio():
+    with pytest.raises(CheckFailed, match="stated"):
+        tb.exr_doubling_ratio(stated=lambda: (12 * tb.sym.d + 2 * tb.sym.n) / (6 * tb.sym.d
+                                                                              + tb.sym.n))
+
+
+@pytest.mark.numeric
+def test_exr_doubling_ratio_rejects_a_block_without_attention_scores():
+    def linear_only(x, params, causal=True):
+        return tb.mlp(x, tb.sub_parameters(params, "mlp"))
+
+    with pytest.raises(CheckFailed, match="counted"):
+        tb.exr_doubling_ratio(block=linear_only)
+
+
+# 命題 7.1 ------------------------------------------------------------------------------
+
+
+@pytest.mark.numeric
+def test_prop_row_wise_maps_holds():
+    assert tb.prop_row_wise_maps()
+
+
+@pytest.mark.numeric
+def test_prop_row_wise_maps_rejects_an_mlp_that_mixes_rows():
+    def mixing(x, params, activation="gelu"):
+        out = tb.mlp(x, params, activation)
+        return out + out.mean(axis=0)
+
+    with pytest.raises(CheckFailed, match="MLP"):
+        tb.prop_row_wise_maps(network=mixing)
+
+
+@pytest.mark.numeric
+def test_prop_row_wise_maps_rejects_a_layer_norm_over_columns():
+    def over_columns(x, gamma=None, beta=None, eps=1e-5):
+        x = np.asarray(x, dtype=float)
+        return (x - x.mean(axis=0)) / np.sqrt(x.var(axis=0) + eps)
+
+    with pytest.raises(CheckFailed, match="LN"):
+        tb.prop_row_wise_maps(normalise=over_columns)
+
+
+# 命題 7.2 ------------------------------------------------------------------------------
+
+
+@pytest.mark.numeric
+def test_prop_block_equivariance_causality_holds():
+    assert tb.prop_block_equivariance_causality()
+
+
+@pytest.mark.numeric
+def test_prop_block_equivariance_causality_rejects_an_unmasked_causal_block():
+    def leaky(x, params, causal=True, activation="gelu"):
+        return tb.pre_ln_block(x, params, causal=False, activation=activation)
+
+    with pytest.raises(CheckFailed, match="causal"):
+        tb.prop_block_equivariance_causality(pre_ln=leaky)
+
+
+@pytest.mark.numeric
+def test_prop_block_equivariance_causality_rejects_a_model_reading_the_future():
+    def backwards(tokens, params, config):
+        return tb.forward(np.asarray(tokens)[::-1], params, config)[::-1]
+
+    with pytest.raises(CheckFailed, match="logits"):
+        tb.prop_block_equivariance_causality(model=backwards)
+
+
+@pytest.mark.numeric
+def test_prop_block_equivariance_causality_rejects_a_decoder_that_drops_the_cache():
+    class Forgetful:
+        def __init__(self, params, config):
+            self.inner = (params, config)
+
+        def feed(self, tokens):
+            params, config = self.inner
+            return tb.forward(np.asarray(tokens), params, config)
+
+    with pytest.raises(CheckFailed, match="KV-cache"):
+        tb.prop_block_equivariance_causality(decoder=Forgetful)
+
+
+# 命題 8.1 ------------------------------------------------------------------------------
+
+
+@pytest.mark.symbolic
+@pytest.mark.numeric
+def test_prop_relu_piecewise_linear_holds():
+    assert tb.prop_relu_piecewise_linear()
+
+
+@pytest.mark.numeric
+def test_prop_relu_piecewise_linear_rejects_gelu_replaced_by_relu():
+    with pytest.raises(CheckFailed, match="affine there"):
+        tb.prop_relu_piecewise_linear(smooth=tb.relu)
+
+
+@pytest.mark.symbolic
+def test_prop_relu_piecewise_linear_rejects_a_wrong_second_derivative():
+    with pytest.raises(CheckFailed, match="GELU''"):
+        tb.prop_relu_piecewise_linear(stated_second=lambda t: (1 - t**2) * sympy.exp(-t**2 / 2)
+                                      / sympy.sqrt(2 * sympy.pi))
+
+
+@pytest.mark.numeric
+def test_prop_relu_piecewise_linear_rejects_a_leaky_relu_network():
+    def leaky(x, p):
+        a = x @ p["w_1"] + p["b_1"]
+        return np.where(a > 0, a, 0.01 * a) @ p["w_2"] + p["b_2"]
+
+    with pytest.raises(CheckFailed, match="affine map"):
+        tb.prop_relu_piecewise_linear(relu_network=leaky)
+
+
+def test_prop_relu_piecewise_linear_rejects_eight_patterns():
+    with pytest.raises(CheckFailed, match="non-empty regions"):
+        tb.prop_relu_piecewise_linear(example=dict(tb.RELU_EXAMPLE, patterns=8, missing=()))
+
+
+def test_prop_relu_piecewise_linear_example_is_exact():
+    patterns = tb.activation_regions(((1, 0), (0, 1), (1, 1)), (0, 0, -1))
+    assert patterns == ["000", "010", "011", "100", "101", "110", "111"]
+    # a point on the boundary: x = (0, 0) has pattern 000 (a_k <= 0 for all k)
+    assert tb.feasible([((tb.Fraction(1), tb.Fraction(0)), tb.Fraction(0), False),
+                        ((tb.Fraction(-1), tb.Fraction(0)), tb.Fraction(0), False)])
+    assert not tb.feasible([((tb.Fraction(1),), tb.Fraction(0), True),
+                            ((tb.Fraction(-1),), tb.Fraction(0), False)])
+
+
+def test_prop_relu_piecewise_linear_region_count_of_parallel_lines():
+    # three parallel lines (not in general position) cut the plane into 4 strips
+    assert len(tb.activation_regions(((1, 0), (1, 0), (1, 0)), (0, -1, -2))) == 4
+    assert not tb.general_position(((1, 0), (1, 0), (1, 0)), (0, -1, -2))
+    assert tb.region_bound(3, 2) == 7
+
+
+def test_prop_relu_piecewise_linear_float_cannot_see_gelu_curvature_far_right():
+    t = np.array([9.0, 9.5, 10.0])
+    f = tb.gelu(t)
+    assert f[0] - 2 * f[1] + f[2] == 0.0  # GELU(t) = t in float64 here
+
+
+# 注意 8.2 ------------------------------------------------------------------------------
+
+
+def test_rem_out_of_scope_holds_and_reports_the_table():
+    evidence = tb.rem_out_of_scope()
+    assert len([line for line in evidence if "parts" in line]) == 3
+
+
+def test_rem_out_of_scope_rejects_a_wrong_part_count():
+    wrong = (tb.ARCHITECTURES[0], tb.Architecture("decoder", "causal", True, True, 2),
+             tb.ARCHITECTURES[2])
+    with pytest.raises(CheckFailed, match="parts"):
+        tb.rem_out_of_scope(table=wrong)
+
+
+def test_rem_out_of_scope_rejects_a_bidirectional_decoder_only_column():
+    wrong = tb.ARCHITECTURES[:2] + (tb.Architecture("decoder-only", "none", False, True, 2),)
+    with pytest.raises(CheckFailed, match="decoder-only"):
+        tb.rem_out_of_scope(table=wrong)
+
+
+# 演習 11.2, 11.3 -----------------------------------------------------------------------
+
+
+@pytest.mark.symbolic
+@pytest.mark.numeric
+def test_exr_layer_norm_affine_holds():
+    assert tb.exr_layer_norm_affine()
+
+
+@pytest.mark.symbolic
+def test_exr_layer_norm_affine_rejects_a_wrong_norm():
+    def wrong(d, g, b):
+        return b, g**2, sympy.sqrt(d) * (g + b)
+
+    with pytest.raises(CheckFailed, match="norm"):
+        tb.exr_layer_norm_affine(stated=wrong)
+
+
+@pytest.mark.numeric
+def test_exr_layer_norm_affine_rejects_unbiased_variance():
+    with pytest.raises(CheckFailed, match="moments"):
+        tb.exr_layer_norm_affine(normalise=unbiased_layer_norm, widths=())
+
+
+@pytest.mark.symbolic
+@pytest.mark.numeric
+def test_exr_residual_expansion_holds():
+    assert tb.exr_residual_expansion()
+
+
+@pytest.mark.symbolic
+def test_exr_residual_expansion_rejects_a_wrong_order_of_factors():
+    wrong = ((), (1,), (2,), (3,), (1, 2), (3, 1), (3, 2), (3, 2, 1))
+    with pytest.raises(CheckFailed, match="terms"):
+        tb.exr_residual_expansion(stated=wrong)
+
+
+@pytest.mark.numeric
+def test_exr_residual_expansion_rejects_a_chain_with_residuals():
+    with pytest.raises(CheckFailed, match="J_3 J_2 J_1"):
+        tb.exr_residual_expansion(step=tb._residual_step)
