@@ -19,6 +19,7 @@ arithmetic is the accuracy of np.exp, taken as EXP_ULPS units in the last place.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
@@ -32,10 +33,23 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from numeric.attention import attention, causal_mask, multi_head_attention
+from numeric.contraction import count_multiplications
+from numeric.kv_cache import Decoder
+from numeric.layer_norm import layer_norm
+from numeric.mlp import mlp
+from numeric.model import forward as model_forward
+from numeric.model import init_parameters
+from numeric.parameters import parameter_count, sub_parameters
 from numeric.softmax import masked_softmax, softmax, softmax_jacobian
 from proofs.profiles import scaled
 from proofs.registry import element, require
+from proofs.tables import attention_complexity_table, scaling_table
+from spec.config import ModelConfig
 from spec.contractions import ATTENTION_WEIGHTS_MEMORY
+from symbolic import counts, probability, symbols
+from symbolic import mask as sym_mask
+from symbolic import softmax as sym
+from symbolic.softmax import softmax as symbolic_softmax
 
 CHAPTER = "self-attention"
 DIGITS = 50  # mpmath working precision of every high-precision reference
@@ -429,7 +443,6 @@ def def_softmax(softmax=softmax, masked_softmax=masked_softmax) -> list[str]:
     softmax_error_bound of it; float32 in gives float32 out. sigma^U: masked entries are
     exactly 0 and the others within the same bound of e^{z_i} / sum_{j in U} e^{z_j}
     (50 digits); an empty U and a non-finite z are ValueErrors."""
-    from symbolic.softmax import softmax as symbolic_softmax
 
     evidence = []
     zs = {n: sp.symbols(f"z1:{n + 1}", real=True) for n in range(1, 9)}
@@ -654,7 +667,6 @@ def prop_softmax_jacobian(jacobian=softmax_jacobian, stated_entry=None,
     on the same points symmetry, v^T J v >= -|v|^T bound |v| (v the computed lowest
     eigenvector and a drawn v, v^T J v summed at 50 digits), |J1| and the entry bound,
     each within the propagated rounding bound."""
-    from symbolic import softmax as sym
 
     stated_entry = sym.chapter_entry if stated_entry is None else stated_entry
     stated_matrix = sym.chapter_matrix if stated_matrix is None else stated_matrix
@@ -723,6 +735,21 @@ def prop_softmax_jacobian(jacobian=softmax_jacobian, stated_entry=None,
     return evidence
 
 
+@functools.cache
+def symbolic_mask_results() -> tuple[tuple[int, tuple[int, ...], bool, bool], ...]:
+    """(n, U, limit = sigma^U, every masked bound certified) for n = 2..3 and every proper
+    non-empty U (0-based), from symbolic.mask; derived once per process (about 3 s)."""
+    results = []
+    for n in range(2, 4):
+        for r in range(1, n):
+            for allowed in itertools.combinations(range(n), r):
+                limit = sym_mask.mask_limit(n, allowed).holds
+                bounds = all(sym_mask.mask_bound(n, allowed, i).holds
+                             for i in range(n) if i not in allowed)
+                results.append((n, allowed, limit, bounds))
+    return tuple(results)
+
+
 def _chapter_mask_bound(c, z_i, s_u):
     """The stated bound of 命題 3.3: sigma(z - c m)_i <= e^{-c} e^{z_i} / sum_{j in U} e^{z_j}."""
     return mpmath.exp(-c) * mpmath.exp(z_i) / s_u
@@ -732,8 +759,8 @@ def _chapter_mask_bound(c, z_i, s_u):
          ("symbolic", "numeric", "high precision"))
 def prop_mask_as_limit(stated_bound=_chapter_mask_bound, masked_softmax=masked_softmax
                        ) -> list[str]:
-    """lim_{c -> oo} sigma(z - c m) = sigma^U(z): SymPy limits for n = 2..4 and every
-    non-empty U (symbolic.mask.mask_limit), and certificates that bound - sigma_i >= 0
+    """lim_{c -> oo} sigma(z - c m) = sigma^U(z): SymPy limits for n = 2..3 and every
+    proper non-empty U (symbolic.mask.mask_limit), and certificates that bound - sigma_i >= 0
     for i not in U (symbolic.mask.mask_bound). High precision: on Hypothesis-drawn z
     (n <= 6, |z_i| <= 20), U and c in [0, 1000] (float64 underflows e^{-c} past c = 745),
     sigma(z - c m) at 100 + c/ln 10 digits (enough to resolve e^{-c}) satisfies
@@ -741,24 +768,11 @@ def prop_mask_as_limit(stated_bound=_chapter_mask_bound, masked_softmax=masked_s
     |sigma_i - sigma^U_i| <= sigma^U_i e^{-c} S_notU / S_U on U. The NumPy masked_softmax
     equals the c = 1000 value within softmax_error_bound, with masked entries exactly 0."""
     evidence = []
-    try:
-        from symbolic import mask as sym_mask
-    except ImportError:  # symbolic.mask not available yet
-        sym_mask = None
-    if sym_mask is not None:
-        checked = 0
-        for n in range(2, 4):
-            for r in range(1, n):
-                for allowed in itertools.combinations(range(n), r):
-                    limit, target = sym_mask.mask_limit(n, set(allowed))
-                    require(sp.simplify(sp.Matrix(limit) - sp.Matrix(target)) == sp.zeros(n, 1),
-                            f"limit != sigma^U for n = {n}, U = {allowed}")
-                    for i in set(range(n)) - set(allowed):
-                        require(sym_mask.mask_bound(n, set(allowed), i).holds,
-                                f"bound not certified for n = {n}, U = {allowed}, i = {i}")
-                    checked += 1
-        evidence.append(f"symbolic: the limit equals sigma^U and the e^(-c) bound is certified "
-                        f"for all {checked} proper non-empty U of n = 2..3")
+    for n, allowed, limit_holds, bounds_hold in symbolic_mask_results():
+        require(limit_holds, f"lim sigma(z - c m) != sigma^U(z) for n = {n}, U = {allowed}")
+        require(bounds_hold, f"the e^(-c) bound is not certified for n = {n}, U = {allowed}")
+    evidence.append(f"symbolic: the limit equals sigma^U and the e^(-c) bound is certified "
+                    f"for all {len(symbolic_mask_results())} proper non-empty U of n = 2..3")
 
     stats = {"cases": 0, "max_c": 0.0, "smallest": None}
 
@@ -1124,7 +1138,6 @@ def run_stack(layers: Sequence[tuple[str, dict]], x: np.ndarray, causal: bool,
     """(output, rounding bound) of a stack: optional position vectors added first, then
     each layer: "attn" (multi-head attention), "mlp" (ReLU MLP, numeric.mlp), or their
     residual forms x + f(x). The bound is propagated layer by layer (first order)."""
-    from numeric.mlp import mlp
 
     u = unit_roundoff(x.dtype)
     y, b = x, np.zeros(x.shape)
@@ -1159,7 +1172,6 @@ def layer_norm_error_bound(
     s by half var's relative error plus 2u; y = c / s by dc / s + |y|(rel_s + 2u); gamma y
     + beta by u|gamma y| + u|out|. First order; eps * 2^-2e is taken not to underflow.
     """
-    from numeric.layer_norm import layer_norm
 
     u = unit_roundoff(x.dtype)
     d = x.shape[-1]
@@ -1185,8 +1197,6 @@ def model_error_bound(tokens: np.ndarray, params: Mapping[str, np.ndarray], conf
     from the chapter's parts: X0 = E_t + P (one rounding), L causal Pre-LN blocks
     x + MHA(LN_1 x), y + MLP(LN_2 y), final LN, logits z E^T. Each part's bound is
     propagated as in run_stack, layer_norm_error_bound and a gamma_d-bounded product."""
-    from numeric.mlp import mlp
-    from numeric.parameters import sub_parameters
 
     if config.activation != "relu":
         raise ValueError(f"model_error_bound propagates ReLU MLPs only, got {config.activation}")
@@ -1270,7 +1280,6 @@ def lem_equivariant_closure(row_wise=None) -> list[str]:
     are computed exactly (every intermediate is an integer below 2^53), so f(PX) = P f(X)
     is checked bit for bit for drawn permutations. `row_wise(x, params)` is the row-wise
     map under test (default: the ReLU MLP)."""
-    from numeric.mlp import mlp
 
     g = (lambda x, p: mlp(x, p, activation="relu")) if row_wise is None else row_wise
     ints = st.integers(-8, 8).map(float)
@@ -1515,7 +1524,6 @@ def lem_causal_closure(position_wise=None) -> list[str]:
     every operation is exact: g_i(x) = ReLU MLP(x) + p_i (a position vector per row) and
     the closures of it, for every prefix length. `position_wise(x)` is the map under
     test (default: the ReLU MLP plus position vectors)."""
-    from numeric.mlp import mlp
 
     ints = st.integers(-8, 8).map(float)
     stats = {"cases": 0}
@@ -1611,10 +1619,6 @@ def cor_parallel_next_token(multi_head_attention=multi_head_attention, forward=N
     KV-cache decoder (numeric.kv_cache.Decoder) fed one token at a time, and in two
     chunks, gives the same logits within twice the bound (both are within it of the
     exact values)."""
-    from numeric.kv_cache import Decoder
-    from numeric.model import forward as model_forward
-    from numeric.model import init_parameters
-    from spec.config import ModelConfig
 
     forward = model_forward if forward is None else forward
     decoder = Decoder if decoder is None else decoder
@@ -1677,42 +1681,6 @@ def cor_parallel_next_token(multi_head_attention=multi_head_attention, forward=N
 # --------------------------------------------------------------------------------------
 
 
-def _declared_polynomial(dims_list) -> sp.Expr:
-    """sum over declarations of the product of their sizes as symbols (SIZES)."""
-    from symbolic.symbols import SIZES
-
-    return sp.expand(sum(sp.Mul(*[SIZES[dim] for dim in dims]) for dims in dims_list))
-
-
-def attention_parameter_polynomial(bias: bool) -> sp.Expr:
-    """命題 7.1's count derived from spec's declaration (symbolic.counts when present)."""
-    try:
-        from symbolic import counts
-    except ImportError:
-        from spec.parameters import attention_parameters
-
-        return _declared_polynomial(p.dims for p in attention_parameters(bias))
-    return sp.expand(counts.attention_parameters(bias=bias))
-
-
-def attention_multiplication_polynomial() -> sp.Expr:
-    """命題 7.2's count derived from spec's declared contractions (symbolic.counts when
-    present): each contraction multiplies once per assignment of all its letters."""
-    try:
-        from symbolic import counts
-    except ImportError:
-        from spec.contractions import ATTENTION
-
-        return _declared_polynomial(c.dims for c in ATTENTION)
-    return sp.expand(counts.attention_multiplications())
-
-
-def _d_n():
-    from symbolic.symbols import d, n
-
-    return d, n
-
-
 @element("prop-attention-parameters", "命題 7.1", "マルチヘッド自己注意のパラメータ数", CHAPTER,
          "proposition", ("symbolic", "numeric"))
 def prop_attention_parameters(stated=None, stated_without_bias=None,
@@ -1723,19 +1691,16 @@ def prop_attention_parameters(stated=None, stated_without_bias=None,
     the arrays numeric.model.init_parameters allocates for one attention layer equal the
     polynomial's value; the printed counts at d = 512 (1,050,624 and 1,048,576) are the
     polynomial's values."""
-    d, _ = _d_n()
+    d = symbols.d
     stated = 4 * d**2 + 4 * d if stated is None else stated
     stated_without_bias = 4 * d**2 if stated_without_bias is None else stated_without_bias
     evidence = []
     for bias, want in ((True, stated), (False, stated_without_bias)):
-        derived = attention_parameter_polynomial(bias)
+        derived = sp.expand(counts.attention_parameters(bias=bias))
         require(sp.expand(derived - want) == 0,
                 f"derived {derived} != stated {want} (bias = {bias})")
         require(not any(s.name == "h" for s in derived.free_symbols), f"{derived} depends on h")
         evidence.append(f"bias = {bias}: derived {derived} = stated, no h")
-    from numeric.model import init_parameters
-    from numeric.parameters import parameter_count, sub_parameters
-    from spec.config import ModelConfig
 
     stats = {"cases": 0}
 
@@ -1783,23 +1748,23 @@ def prop_attention_complexity(stated=None, multi_head_attention=multi_head_atten
     numbers, as many as the declared score array (spec ATTENTION_WEIGHTS_MEMORY, the
     entries on which softmax takes one exp and one division each: O(h n^2)). The
     chapter's d = 64 table is regenerated by proofs.tables and equals the printed cells."""
-    from numeric.contraction import count_multiplications
 
-    d, n = _d_n()
+    d, n = symbols.d, symbols.n
     stated = 4 * n * d**2 + 2 * n**2 * d if stated is None else stated
-    derived = attention_multiplication_polynomial()
+    derived = sp.expand(counts.attention_multiplications())
     require(sp.expand(derived - stated) == 0, f"derived {derived} != stated {stated}")
     require(not any(s.name == "h" for s in derived.free_symbols), f"{derived} depends on h")
-    poly = sp.Poly(derived, n)
-    linear, quadratic = poly.coeff_monomial(n) * n, poly.coeff_monomial(n**2) * n**2
-    ratios = [sp.simplify(t.subs(n, 2 * n) / t) for t in (quadratic, linear)]
+    linear, quadratic = counts.linear_quadratic(derived, n)
+    ratios = [counts.doubling_ratio(quadratic, n), counts.doubling_ratio(linear, n)]
     require(ratios == [4, 2], f"doubling ratios {ratios}, expected 4 and 2")
-    limit = sp.limit(derived.subs(n, 2 * n) / derived, n, sp.oo)
+    limit = counts.doubling_limit(derived, n)
     require(limit == 4, f"the total's doubling ratio tends to {limit}")
-    cross = sp.solve(sp.Eq(linear, quadratic), n)
-    require(cross == [2 * d], f"the terms are equal at n = {cross}")
+    cross = counts.crossover(derived, n)
+    require(sp.expand(cross - 2 * d) == 0, f"the terms are equal at n = {cross}")
+    memory = counts.attention_weights_memory()
+    require(sp.expand(memory - symbols.h * n**2) == 0, f"weights memory {memory} != h n^2")
     evidence = [f"derived {derived} = stated, no h; doubling ratios 4 and 2, total -> 4; "
-                f"terms equal at n = {cross[0]}"]
+                f"terms equal at n = {cross}; weights memory {memory}"]
     stats = {"cases": 0}
 
     @given(mha_case(max_n=6), st.booleans())
@@ -1822,13 +1787,8 @@ def prop_attention_complexity(stated=None, multi_head_attention=multi_head_atten
     counted()
     evidence.append(f"counted multiplications of real passes = the polynomial; weights h n^2, "
                     f"on {stats['cases']} drawn sizes")
-    from proofs.tables import attention_complexity_table
 
-    try:
-        table = attention_complexity_table(d=64, ns=tuple(int(r[0]) for r in printed_table))
-    except ImportError as missing:  # proofs.tables needs symbolic.counts
-        evidence.append(f"the d = 64 table was not regenerated: {missing}")
-        return evidence
+    table = attention_complexity_table(d=64, ns=tuple(int(r[0]) for r in printed_table))
     for got, want in zip(table.rows, printed_table, strict=True):
         require(tuple(got) == tuple(want), f"table row {got} != printed {want}")
     evidence.append("the d = 64 table regenerated equals the printed cells")
@@ -1899,34 +1859,47 @@ def _within(sample_value: float, stated: float, standard_error: float, what: str
     return f"{what} {sample_value:.3f} (stated {stated}, {gap / standard_error:.1f} SE)"
 
 
+@functools.cache
+def dot_moments() -> tuple:
+    """(distribution, d_k, DotMoments) for symbolic d_k and d_k = 1..3 and each of
+    symbolic.probability's unit-variance distributions; derived once per process."""
+    return tuple((name, size, probability.dot_product_moments(size, distribution))
+                 for name, distribution in probability.DISTRIBUTIONS.items()
+                 for size in (symbols.d_k, 1, 2, 3))
+
+
+@functools.cache
+def product_expectations() -> tuple:
+    """(m, E[X_1...X_m] on the joint distribution, (E[X_1], ..., E[X_m])) for m = 2, 3
+    independent normal, exponential and uniform variables; derived once per process."""
+    from sympy.stats import E, Exponential, Normal, Uniform
+
+    variables = [Normal("X1", 1, 2), Exponential("X2", 3), Uniform("X3", 0, 2)]
+    return tuple((m, probability.product_expectation(variables[:m])[0],
+                  tuple(E(x) for x in variables[:m])) for m in (2, 3))
+
+
 @element("prop-scaling-variance", "命題 4.4", "内積の分散は次元に比例する", CHAPTER, "proposition",
          ("symbolic", "numeric"))
 def prop_scaling_variance(stated_variance=lambda d_k: d_k, stated_mean=0,
                           stated_scaled_variance=1) -> list[str]:
     """E<q,k> = 0, Var<q,k> = d_k, Var(<q,k>/sqrt d_k) = 1: symbolic from
-    symbolic.probability.dot_product_moments for symbolic d_k and d_k = 1..4 when that
-    module is present. Monte Carlo, seeded (default_rng(2024)), 20,000 pairs for
+    symbolic.probability.dot_product_moments for symbolic d_k and d_k = 1..3 with normal,
+    Rademacher and uniform coordinates. Monte Carlo, seeded (default_rng(2024)), 20,000 pairs for
     d_k in (1, 4, 16, 64) and three unit-variance distributions (normal, Rademacher,
     uniform on [-sqrt 3, sqrt 3]): the sample mean within 5 standard errors of 0 (SE =
     sample sd / sqrt N), the sample variances within 5 standard errors of d_k and 1
     (SE = sqrt((m_4 - s^4)/N), m_4 the sample fourth central moment)."""
     evidence = []
-    try:
-        from symbolic import probability
-    except ImportError:
-        probability = None
-    if probability is not None:
-        from symbolic.symbols import d_k as dk_symbol
-
-        for size in (dk_symbol, 1, 2, 3, 4):
-            moments = probability.dot_product_moments(size)
-            for name, got, want in (("mean", moments.mean, stated_mean),
-                                    ("variance", moments.variance, stated_variance(size)),
-                                    ("scaled variance", moments.scaled_variance,
-                                     stated_scaled_variance)):
-                require(sp.simplify(got - want) == 0, f"d_k = {size}: {name} {got} != {want}")
-        evidence.append("symbolic: mean 0, variance d_k, scaled variance 1 for symbolic d_k "
-                        "and d_k = 1..4")
+    for name, size, moments in dot_moments():
+        for what, got, want in (("mean", moments.mean, stated_mean),
+                                ("variance", moments.variance, stated_variance(size)),
+                                ("scaled variance", moments.scaled_variance,
+                                 stated_scaled_variance)):
+            require(sp.simplify(got - want) == 0,
+                    f"{name}, d_k = {size}: {what} is {got}, the chapter states {want}")
+    evidence.append("symbolic: mean 0, variance d_k, scaled variance 1 for symbolic d_k and "
+                    "d_k = 1..3, normal, Rademacher and uniform coordinates")
     rng = np.random.default_rng(2024)
     draws = {
         "normal": lambda size: rng.standard_normal(size),
@@ -1967,7 +1940,6 @@ def ex_scaling_numeric(printed=SCALING_TABLE, table=None) -> list[str]:
     procedure (default_rng(0), 20,000 pairs, 2,000 trials of one query and 8 keys, d_k
     in turn) equals every printed cell at the printed precision, and the raw mean largest
     weight increases with d_k (the concentration the example shows)."""
-    from proofs.tables import scaling_table
 
     got = scaling_table(dims=tuple(int(r[0]) for r in printed)) if table is None else table
     for row, want in zip(got.rows, printed, strict=True):
@@ -1981,25 +1953,18 @@ def ex_scaling_numeric(printed=SCALING_TABLE, table=None) -> list[str]:
 @element("lem-product-expectation", "補題 A.1", "独立な可積分確率変数の積の期待値（m 個）",
          CHAPTER, "lemma", ("symbolic", "numeric"))
 def lem_product_expectation(stated=math.prod) -> list[str]:
-    """E[X_1...X_m] = prod E[X_i] for independent integrable X_i: symbolic from
-    symbolic.probability.product_expectation when present (m = 2..4 SymPy-stats
-    variables); Monte Carlo, seeded (default_rng(7)), 200,000 draws of m = 2..5
-    independent variables (exponential, uniform, normal with non-zero means), the sample
-    mean of the product within 5 standard errors of stated(means)."""
+    """E[X_1...X_m] = prod E[X_i] for independent integrable X_i: symbolic, E of the
+    product on the joint distribution (symbolic.probability.product_expectation, m = 2, 3:
+    normal, exponential, uniform) against stated(E[X_1], ..., E[X_m]); Monte Carlo,
+    seeded (default_rng(7)), 200,000 draws of m = 2..5 independent variables
+    (exponential, uniform, normal with non-zero means), the sample mean of the product
+    within 5 standard errors of stated(means)."""
     evidence = []
-    try:
-        from symbolic import probability
-    except ImportError:
-        probability = None
-    if probability is not None and hasattr(probability, "product_expectation"):
-        from sympy.stats import Exponential, Normal, Uniform
-
-        variables = [Normal("X1", 1, 2), Exponential("X2", 3), Uniform("X3", 0, 2),
-                     Normal("X4", -1, 1)]
-        for m in range(2, 5):
-            e_prod, prod_e = probability.product_expectation(variables[:m])
-            require(sp.simplify(e_prod - prod_e) == 0, f"m = {m}: {e_prod} != {prod_e}")
-        evidence.append("symbolic: E[prod] = prod E for m = 2..4 (normal, exponential, uniform)")
+    for m, joint, means in product_expectations():
+        require(sp.simplify(joint - stated(means)) == 0,
+                f"m = {m}: E[X_1...X_m] = {joint} but the stated value is {stated(means)}")
+    evidence.append("symbolic: E[X_1 X_2] and E[X_1 X_2 X_3] on the joint distribution of "
+                    "independent normal, exponential and uniform variables = the stated value")
     rng = np.random.default_rng(7)
     count = 200_000
     makers = [
@@ -2029,7 +1994,6 @@ def exr_softmax_compute(answer=None, softmax=softmax) -> list[str]:
     """sigma(0, log 2, log 3) = (1/6, 1/3, 1/2) exactly (SymPy, symbolic.softmax.softmax),
     and sigma(100, 100 + log 2, 100 + log 3) is the same exactly; the NumPy softmax gives
     both to within softmax_error_bound (the +100 row without overflow)."""
-    from symbolic.softmax import softmax as symbolic_softmax
 
     answer = (sp.Rational(1, 6), sp.Rational(1, 3), sp.Rational(1, 2)) if answer is None else answer
     evidence = []
@@ -2052,7 +2016,6 @@ def exr_jacobian_two(jacobian=None) -> list[str]:
     """n = 2, sigma = (s, 1 - s): J = s(1 - s)[[1, -1], [-1, 1]], eigenvalues 0 (vector 1)
     and 2s(1 - s), whose maximum 1/2 is at s = 1/2: symbolic.softmax.two_by_two on the
     stated matrix formula, each compared exactly with the chapter's answer."""
-    from symbolic import softmax as sym
 
     r = sym.two_by_two(sym.chapter_matrix if jacobian is None else jacobian)
     s = r.s
