@@ -433,6 +433,16 @@ def def_permutation_matrix(permutation_matrix=permutation_matrix) -> list[str]:
     return evidence
 
 
+@functools.cache
+def symbolic_definition(n: int, allowed: tuple[int, ...] | None = None) -> Callable:
+    """SymPy's sigma (symbolic.softmax.softmax) or sigma^U (symbolic.mask.masked_softmax,
+    U = allowed, 0-based) of n symbols, as an mpmath function of the n entries."""
+    z = sp.symbols(f"z1:{n + 1}", real=True)
+    expr = (symbolic_softmax(sp.Matrix(z)) if allowed is None
+            else sym_mask.masked_softmax(sp.Matrix(z), allowed))
+    return sp.lambdify(z, expr, "mpmath")
+
+
 @element("def-softmax", "定義 2.2", "softmax とマスクつき softmax", CHAPTER, "definition",
          ("symbolic", "numeric", "high precision"))
 def def_softmax(softmax=softmax, masked_softmax=masked_softmax) -> list[str]:
@@ -441,13 +451,11 @@ def def_softmax(softmax=softmax, masked_softmax=masked_softmax) -> list[str]:
     Hypothesis-drawn z (float64 up to 1e300, float32 up to 1e30, and fixed inputs with
     entries up to ±1.7e308), and every entry of the NumPy result lies within the
     softmax_error_bound of it; float32 in gives float32 out. sigma^U: masked entries are
-    exactly 0 and the others within the same bound of e^{z_i} / sum_{j in U} e^{z_j}
-    (50 digits); an empty U and a non-finite z are ValueErrors."""
+    exactly 0 and the others within the same bound of the SymPy sigma^U
+    (symbolic.mask.masked_softmax) at 50 digits; an empty U and a non-finite z are
+    ValueErrors."""
 
     evidence = []
-    zs = {n: sp.symbols(f"z1:{n + 1}", real=True) for n in range(1, 9)}
-    definition = {n: sp.lambdify(zs[n], symbolic_softmax(sp.Matrix(zs[n])), "mpmath")
-                  for n in zs}
     worst = [0.0]
 
     def judge(z: np.ndarray) -> None:
@@ -455,7 +463,7 @@ def def_softmax(softmax=softmax, masked_softmax=masked_softmax) -> list[str]:
         require(got.dtype == z.dtype and got.shape == z.shape,
                 f"softmax of a {z.dtype} array of shape {z.shape} gave {got.dtype} {got.shape}")
         with mpmath.workdps(DIGITS):
-            exact = list(definition[z.size](*[mpmath.mpf(float(t)) for t in z]))
+            exact = list(symbolic_definition(z.size)(*[mpmath.mpf(float(t)) for t in z]))
             err = mp_error(got, exact)
         bound = softmax_error_bound(z, got)
         require(bool(np.all(err <= bound)),
@@ -478,7 +486,8 @@ def def_softmax(softmax=softmax, masked_softmax=masked_softmax) -> list[str]:
         require(bool(np.all(got[~mask] == 0.0)),
                 f"sigma^U leaves {got[~mask].tolist()} at masked positions of {z.tolist()}")
         with mpmath.workdps(DIGITS):
-            err = mp_error(got, mp_softmax(z, allowed))
+            definition = symbolic_definition(z.size, tuple(i for i, ok in enumerate(allowed) if ok))
+            err = mp_error(got, list(definition(*[mpmath.mpf(float(t)) for t in z])))
         bound = softmax_error_bound(np.where(mask, z, -np.inf)[mask], got[mask])
         require(bool(np.all(err[mask] <= bound)),
                 f"sigma^U({z.tolist()}, U = {allowed}) is off by {err.max():.2e}")
@@ -488,7 +497,7 @@ def def_softmax(softmax=softmax, masked_softmax=masked_softmax) -> list[str]:
     given(st.integers(1, 6).flatmap(lambda n: st.tuples(
         _array((n,), 50.0), st.lists(st.booleans(), min_size=n, max_size=n)
         .filter(any))))(masked)()
-    evidence.append(f"sigma^U: masked entries exactly 0, the rest = e^z_i / sum over U at "
+    evidence.append(f"sigma^U: masked entries exactly 0, the rest = the SymPy sigma^U at "
                     f"50 digits within the bound (largest error/bound {masked_worst[0]:.2f})")
 
     for bad, what in ((lambda: masked_softmax(np.zeros(3), np.zeros(3, dtype=bool)), "empty U"),
