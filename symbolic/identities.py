@@ -31,7 +31,9 @@ from sympy import (
     Sum,
     Symbol,
     expand,
+    factor_terms,
     simplify,
+    sqrt,
     sympify,
     together,
 )
@@ -42,20 +44,56 @@ def _expanded(base: Expr) -> Expr:
     return expand(base)
 
 
+@lru_cache(maxsize=4096)
+def _split_radicand(base: Expr) -> tuple[Expr, tuple[Expr, ...]]:
+    """base = outside^2 * prod(parts): squares of positive factors come out, each
+    positive (or non-negative) factor and the rational content become their own part,
+    the rest stays together, so sqrt(a^2 d B) = a sqrt(d) sqrt(B) for a, d > 0."""
+    outside, parts, rest = S.One, [], S.One
+    expanded = _expanded(base)
+    terms = Add.make_args(expanded)
+    shared = set.intersection(*(t.free_symbols for t in terms)) if len(terms) > 1 else {1}
+    factors = (
+        Mul.make_args(factor_terms(expanded)) if shared else expanded.as_content_primitive()
+    )
+    for f in factors:
+        b, e = f.as_base_exp()
+        if e.is_Integer and e >= 2 and b.is_positive:
+            outside *= b ** (int(e) // 2)
+            f = b ** (int(e) % 2)
+        if f.is_Rational and sqrt(f).is_Rational:
+            outside *= sqrt(f)
+            continue
+        if f == 1:
+            continue
+        if f.is_Rational or (f.is_nonnegative and not f.is_Number):
+            parts.append(f if f.is_Rational else _expanded(f))
+        else:
+            rest *= f
+    if rest != 1:
+        parts.append(_expanded(rest))
+    return outside, tuple(parts)
+
+
 def _radicals_to_symbols(
     expr: Basic, roots: dict[Expr, Symbol] | None = None
 ) -> tuple[Basic, dict[Symbol, Expr]]:
-    """Replace every b**(p/2) by r**p with r**2 = b (b a polynomial or a rational
-    number); return the expression and the relations r -> b. `roots` (base -> r) is
-    extended in place when given, so several expressions can share their radicals."""
+    """Replace every b**(p/2) by outside**p * prod(r**p) over the parts of b
+    (`_split_radicand`), with r**2 = part; return the expression and the relations
+    r -> part. `roots` (part -> r) is extended in place when given, so several
+    expressions can share their radicals."""
     roots = {} if roots is None else roots
     replacements = {}
     for p in expr.atoms(Pow):
         if p.exp.is_Rational and p.exp.q == 2:
-            base = _expanded(p.base)
-            if base not in roots:
-                roots[base] = Dummy("r", positive=True)
-            replacements[p] = roots[base] ** int(p.exp * 2)
+            outside, parts = _split_radicand(p.base)
+            k = int(p.exp * 2)
+            value = outside**k
+            for part in parts:
+                if part not in roots:
+                    roots[part] = Dummy("r", positive=True)
+                value *= roots[part] ** k
+            replacements[p] = value
     reduced = expr.xreplace(replacements) if replacements else expr
     return reduced, {r: b for b, r in roots.items()}
 
@@ -109,12 +147,6 @@ class RadicalField:
         self.gen = dict(zip(names, gens, strict=True))
         self._base = {r: self.ring.from_expr(b) for r, b in self.relations.items()}
 
-    def root(self, radical: Expr) -> Symbol:
-        """The generator r standing for the square root `radical` = sqrt(b)."""
-        if not (isinstance(radical, Pow) and radical.exp == S.Half):
-            raise ValueError(f"RadicalField.root: expected sqrt(b), got {radical}")
-        return self.roots[_expanded(radical.base)]
-
     def element(self, expr: Expr):
         """expr as a ring element; its radicals (and their inverses and the inverses of
         their squares) must be known to the field."""
@@ -126,8 +158,13 @@ class RadicalField:
             if p.exp.is_Integer and p.exp < 0:
                 if p.base in self.inverse:
                     swap[p] = self.inverse[p.base] ** -p.exp
-                elif _expanded(p.base) in self.roots:
-                    swap[p] = self.inverse[self.roots[_expanded(p.base)]] ** (-2 * p.exp)
+                    continue
+                outside, parts = _split_radicand(p.base)
+                if parts and all(part in self.roots for part in parts):
+                    k = int(-p.exp)
+                    swap[p] = outside ** (-2 * k) * Mul(
+                        *(self.inverse[self.roots[part]] ** (2 * k) for part in parts)
+                    )
         return self.ring.from_expr(reduced.xreplace(swap))
 
     def diff(self, f, x: Symbol):
@@ -138,6 +175,25 @@ class RadicalField:
             if db != 0:
                 R, U = self.gen[r], self.gen[self.inverse[r]]
                 out += (f.diff(R) * U - f.diff(U) * U**3) * db / 2
+        return out
+
+    def jacobian(self, fs, xs) -> list[list]:
+        """[[d f / d x for x in xs] for f in fs], the radical factors computed once per f."""
+        grads = {r: [b.diff(self.gen[x]) for x in xs] for r, b in self._base.items()}
+        out = []
+        for f in fs:
+            through = {}
+            for r in self._base:
+                R, U = self.gen[r], self.gen[self.inverse[r]]
+                through[r] = (f.diff(R) * U - f.diff(U) * U**3) / 2
+            row = []
+            for j, x in enumerate(xs):
+                value = f.diff(self.gen[x])
+                for r, g in through.items():
+                    if g and grads[r][j]:
+                        value += g * grads[r][j]
+                row.append(value)
+            out.append(row)
         return out
 
     def reduce(self, f):
@@ -159,30 +215,37 @@ class RadicalField:
     def is_zero(self, f) -> bool:
         return self.reduce(f) == 0
 
-    def evaluate(self, expr: Expr, values: dict, inverses: dict | None = None):
+    def evaluate(self, expr: Expr, values: dict, inverses: dict | None = None, memo=None):
         """A small expression in other symbols as a ring element: each symbol s is
-        replaced by values[s] and s**-k by inverses[s]**k (rational coefficients)."""
+        replaced by values[s] and s**-k by inverses[s]**k (rational coefficients).
+        `memo` (a dict shared between calls) reuses equal sub-expressions."""
         inverses = inverses or {}
+        memo = {} if memo is None else memo
         expr = sympify(expr)
+        if expr in memo:
+            return memo[expr]
         if expr.is_Rational:
-            return self.ring(expr)
-        if expr in values:
-            return values[expr]
-        if expr.is_Symbol and expr in self.gen:
-            return self.gen[expr]
-        if isinstance(expr, Add):
-            return sum((self.evaluate(a, values, inverses) for a in expr.args), self.ring.zero)
-        if isinstance(expr, Mul):
+            out = self.ring(expr)
+        elif expr in values:
+            out = values[expr]
+        elif expr.is_Symbol and expr in self.gen:
+            out = self.gen[expr]
+        elif isinstance(expr, Add):
+            out = self.ring.zero
+            for a in expr.args:
+                out += self.evaluate(a, values, inverses, memo)
+        elif isinstance(expr, Mul):
             out = self.ring.one
             for a in expr.args:
-                out *= self.evaluate(a, values, inverses)
-            return out
-        if isinstance(expr, Pow) and expr.exp.is_Integer:
-            if expr.exp >= 0:
-                return self.evaluate(expr.base, values, inverses) ** int(expr.exp)
-            if expr.base in inverses:
-                return inverses[expr.base] ** int(-expr.exp)
-        raise ValueError(f"RadicalField.evaluate: cannot evaluate {expr} in the ring")
+                out *= self.evaluate(a, values, inverses, memo)
+        elif isinstance(expr, Pow) and expr.exp.is_Integer and expr.exp >= 0:
+            out = self.evaluate(expr.base, values, inverses, memo) ** int(expr.exp)
+        elif isinstance(expr, Pow) and expr.exp.is_Integer and expr.base in inverses:
+            out = inverses[expr.base] ** int(-expr.exp)
+        else:
+            raise ValueError(f"RadicalField.evaluate: cannot evaluate {expr} in the ring")
+        memo[expr] = out
+        return out
 
     def to_expr(self, f) -> Expr:
         """f as a SymPy expression in the variables, r and u (built term by term)."""
@@ -236,15 +299,40 @@ def equal(a: Expr | MatrixBase, b: Expr | MatrixBase) -> bool:
     return is_zero(a - b)
 
 
-@dataclass(frozen=True)
 class Derivation:
-    """A derived result beside the stated one, and whether their difference is zero."""
+    """A derived result beside the stated one, their difference, and the verdict.
 
-    name: str
-    derived: Expr | MatrixBase
-    stated: Expr | MatrixBase
-    difference: Expr | MatrixBase
-    holds: bool
+    `derived`, `stated` and `difference` may be given as zero-argument callables
+    when building them as SymPy objects is costly (a 16 x 16 Jacobian); they are
+    then built on first access.
+    """
+
+    __slots__ = ("name", "holds", "_parts")
+
+    def __init__(self, name: str, derived, stated, difference, holds: bool) -> None:
+        self.name, self.holds = name, bool(holds)
+        self._parts = {"derived": derived, "stated": stated, "difference": difference}
+
+    def _part(self, key: str):
+        value = self._parts[key]
+        if callable(value) and not isinstance(value, Basic | MatrixBase):
+            value = self._parts[key] = value()
+        return value
+
+    @property
+    def derived(self):
+        return self._part("derived")
+
+    @property
+    def stated(self):
+        return self._part("stated")
+
+    @property
+    def difference(self):
+        return self._part("difference")
+
+    def __repr__(self) -> str:
+        return f"Derivation({self.name!r}, holds={self.holds})"
 
 
 def compare(name: str, derived: Expr | MatrixBase, stated: Expr | MatrixBase) -> Derivation:

@@ -20,6 +20,8 @@ from sympy import (
     Matrix,
     MatrixBase,
     Piecewise,
+    Rational,
+    S,
     Sum,
     Symbol,
     diff,
@@ -116,32 +118,38 @@ def derive_layer_norm_jacobian(
     """
     x = variables(d)
     y = normalise(x, eps)  # (d,)
-    field = RadicalField(list(y) + [sqrt(variance(x) + eps)], x)
-    r = field.root(sqrt(variance(x) + eps))  # the chapter's sigma; u = 1/r
-    u = field.gen[field.inverse[r]]
+    s_expr = sqrt(variance(x) + eps)  # the chapter's sigma
+    field = RadicalField(list(y) + [s_expr], x)
+    u = field.element(1 / s_expr)
     centred = [field.element(c) for c in x - mean(x) * ones(d, 1)]
     y_symbols = Matrix(symbols(f"y_1:{d + 1}", real=True))
     sigma = Symbol("sigma", positive=True)
     claimed = stated(y_symbols, sigma)  # (d, d) in the chapter's own symbols y_i, sigma
     values = {yi: ci * u for yi, ci in zip(y_symbols, centred, strict=True)}
-    values[sigma] = field.gen[r]
+    values[sigma] = field.element(s_expr)
     J = field_jacobian(field, y, x)  # (d, d) ring elements
-    reduced = Matrix(
-        d,
-        d,
-        lambda i, j: field.to_expr(
-            field.reduce(J[i][j] - field.evaluate(claimed[i, j], values, {sigma: u}))
-        ),
-    )
+    rows = range(d)
+    memo: dict = {}
+    reduced = [
+        [
+            field.reduce(J[i][j] - field.evaluate(claimed[i, j], values, {sigma: u}, memo))
+            for j in rows
+        ]
+        for i in rows
+    ]
     label = f"LayerNorm Jacobian, d = {d}" + (f", eps = {eps}" if eps != 0 else "")
-    derived = Matrix(d, d, lambda i, j: field.to_expr(J[i][j]))  # in x, r = sigma, u = 1/r
-    return Derivation(label, derived, claimed, reduced, all(e == 0 for e in reduced))
+    return Derivation(
+        label,
+        lambda: Matrix(d, d, lambda i, j: field.to_expr(J[i][j])),  # in x, r, u = 1/r
+        claimed,
+        lambda: Matrix(d, d, lambda i, j: field.to_expr(reduced[i][j])),
+        all(e == 0 for row in reduced for e in row),
+    )
 
 
 def field_jacobian(field: RadicalField, y: Matrix, x: Matrix) -> list[list]:
     """J_ij = d y_i / d x_j as field elements (chain rule through the radicals)."""
-    Y = [field.element(yi) for yi in y]
-    return [[field.diff(yi, xj) for xj in x] for yi in Y]
+    return field.jacobian([field.element(yi) for yi in y], list(x))
 
 
 def chapter_entry(y_i: Expr, y_j: Expr, delta: Expr, sigma: Expr, d: Expr) -> Expr:
@@ -240,8 +248,7 @@ def jacobian_properties(
     y = normalise(x, eps)
     s_expr = sqrt(variance(x) + eps)
     field = RadicalField(list(y) + [s_expr], x)
-    r = field.root(s_expr)
-    R, U = field.gen[r], field.gen[field.inverse[r]]
+    R, U = field.element(s_expr), field.element(1 / s_expr)
     E = field.gen.get(eps, field.ring(eps)) if eps != 0 else field.ring.zero
     J = field_jacobian(field, y, x)  # (d, d)
     c = [field.element(ci) for ci in x - mean(x) * ones(d, 1)]
@@ -273,18 +280,16 @@ def _scaling(field: RadicalField, J, x: Matrix, eps: Expr) -> tuple[list, bool]:
     (b(a x) = a^2 b(x), checked), so J(a x) is J with x -> a x, r -> a r, u -> u/a.
     Otherwise an exact witness: x = e_1 - e_2, a = 2, where the difference is non-zero."""
     a = Symbol("a", positive=True)
-    homogeneous = all(
-        expand(b.xreplace({xi: a * xi for xi in x}) - a**2 * b) == 0
-        for b in field.relations.values()
-    )
-    if eps == 0 and homogeneous:
-        # a monomial x^al r^be u^ga of J picks up a^(|al| + be - ga); J(x)/a has a^-1.
-        # Group J(a x) - J(x)/a by powers of a; each coefficient must reduce to 0.
+    degrees = {r: _scaling_degree(b, x, a) for r, b in field.relations.items()}
+    if eps == 0 and None not in degrees.values():
+        # a monomial x^al r^be u^ga of J picks up a^(|al| + k (be - ga) / 2), k the degree
+        # of r's radicand; J(x)/a has a^-1. Group J(a x) - J(x)/a by powers of a; every
+        # coefficient must reduce to 0.
         symbols_ = field.ring.symbols
-        weight = [1 if s in x else 0 for s in symbols_]
-        for r in field.relations:
-            weight[symbols_.index(r)] = 1
-            weight[symbols_.index(field.inverse[r])] = -1
+        weight = [S.One if s in x else S.Zero for s in symbols_]
+        for r, k in degrees.items():
+            weight[symbols_.index(r)] = Rational(k, 2)
+            weight[symbols_.index(field.inverse[r])] = -Rational(k, 2)
         defects = []
         for row in J:
             for e in row:
@@ -307,6 +312,12 @@ def _scaling(field: RadicalField, J, x: Matrix, eps: Expr) -> tuple[list, bool]:
     # exact algebraic numbers; one of them evaluated to 30 digits is far from 0
     witnessed = any(abs(e.evalf(30)) > 1e-20 for e in difference)
     return list(difference), not witnessed
+
+
+def _scaling_degree(b: Expr, x: Matrix, a: Symbol) -> int | None:
+    """k with b(a x) = a^k b(x) (k = 0..4), or None when b is not homogeneous."""
+    scaled = expand(b.xreplace({xi: a * xi for xi in x}))
+    return next((k for k in range(5) if expand(scaled - a**k * b) == 0), None)
 
 
 def invariance_difference(d: int, normalise: Normalise = layer_norm) -> Matrix:
