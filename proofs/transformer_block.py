@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
@@ -714,7 +714,7 @@ def prop_layer_norm_jacobian(
     jacobian: Callable = layer_norm_jacobian,
     stated: Callable = symbolic_layer_norm.chapter_jacobian,
     stated_entry: Callable = symbolic_layer_norm.chapter_entry,
-    widths: tuple[int, ...] = tuple(range(2, 17)),
+    widths: Sequence[int] = range(2, 17),
     property_widths: tuple[int, ...] = (2, 3, 4),
 ) -> list[str]:
     """J(x) = (1/sigma)(I - 11^T/d - yy^T/d). Symbolic: derived by differentiating LN for
@@ -1592,7 +1592,7 @@ def ex_gpt2_small_count(stated: Mapping = GPT2_SMALL) -> list[str]:
     table = tables.gpt2_parameter_table(**stated["sizes"])
     values = [v for _, v in table.values]
     rows, total = values[:-1], values[-1]
-    for (label, *_), got, want in zip(table.rows, rows, stated["rows"], strict=True):
+    for (label, *_), got, want in zip(table.rows[:-1], rows, stated["rows"], strict=True):
         require(got == want, f"row {label}: computed {got:,}, stated {want:,}")
     require(total == stated["total"], f"total: computed {total:,}, stated {stated['total']:,}")
     sizes = stated["sizes"]

@@ -186,7 +186,9 @@ def test_ex_layer_norm_scale_rejects_unbiased_variance():
 @pytest.mark.symbolic
 @pytest.mark.numeric
 def test_prop_layer_norm_jacobian_holds():
-    assert tb.prop_layer_norm_jacobian()
+    # the registered check derives d = 2..16 explicitly (about 20 s); here d = 2..6, beside
+    # the derivation for symbolic d that the check always runs
+    assert tb.prop_layer_norm_jacobian(widths=range(2, 7))
 
 
 def missing_yy(x, eps=0.0):
@@ -230,7 +232,9 @@ def test_prop_layer_norm_jacobian_near_constant_rows():
     x = np.array([2.0, 2.0 + 2**-40, 2.0, 2.0])
     got = layer_norm_jacobian(x)
     assert np.abs(got).max() > 1e10  # 1/sigma: the gradient blows up near constant rows
-    assert np.abs(got @ np.ones(4)).max() <= 4 * tb.layer_norm_jacobian_error_bound(x)
+    # |J 1| <= d max|fl J - J| + gamma_d sum_j |J_ij|: still 0 to rounding, at |J| ~ 1e12
+    bound = 4 * tb.layer_norm_jacobian_error_bound(x) + tb.gamma(4) * np.abs(got).sum(axis=1)
+    assert np.all(np.abs(got @ np.ones(4)) <= bound)
     with pytest.raises(ValueError, match="constant"):
         layer_norm_jacobian(np.full(4, 2.0))
 
