@@ -41,6 +41,17 @@ from sympy import (
 
 @lru_cache(maxsize=4096)
 def _expanded(base: Expr) -> Expr:
+    """expand(base); for polynomials through sparse polynomial arithmetic, several
+    times faster than expand on the large sums of squares of a LayerNorm."""
+    from sympy.polys.domains import QQ
+    from sympy.polys.rings import ring
+
+    gens = sorted(base.free_symbols, key=str)
+    if gens and base.is_polynomial(*gens):
+        try:
+            return ring(gens, QQ)[0].from_expr(base).as_expr()
+        except ValueError:  # coefficients outside QQ (e.g. sqrt(2))
+            pass
     return expand(base)
 
 
@@ -58,7 +69,7 @@ def _split_radicand(base: Expr) -> tuple[Expr, tuple[Expr, ...]]:
     )
     for f in factors:
         b, e = f.as_base_exp()
-        if e.is_Integer and e >= 2 and b.is_positive:
+        if e.is_Integer and e >= 2 and not isinstance(b, Add) and b.is_positive:
             outside *= b ** (int(e) // 2)
             f = b ** (int(e) % 2)
         if f.is_Rational and sqrt(f).is_Rational:
@@ -66,7 +77,7 @@ def _split_radicand(base: Expr) -> tuple[Expr, tuple[Expr, ...]]:
             continue
         if f == 1:
             continue
-        if f.is_Rational or (f.is_nonnegative and not f.is_Number):
+        if f.is_Rational or (not isinstance(f, Add | Number) and f.is_nonnegative):
             parts.append(f if f.is_Rational else _expanded(f))
         else:
             rest *= f
