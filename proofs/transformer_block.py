@@ -1281,12 +1281,27 @@ def feasible(system: list[Inequality]) -> bool:
     return all(c > 0 if strict else c >= 0 for _, c, strict in system)
 
 
+def _arrangement(w_1, b_1) -> tuple[list[tuple[Fraction, ...]], list[Fraction]]:
+    """The normals (m rows of d exact rationals) and the m offsets, checked."""
+    try:
+        normals = [tuple(Fraction(v) for v in row) for row in w_1]
+        offsets = [Fraction(v) for v in b_1]
+    except (TypeError, ValueError) as err:
+        raise TypeError(f"w_1 must be rows of integers or fractions and b_1 a sequence of them, "
+                        f"got w_1 = {w_1!r}, b_1 = {b_1!r}") from err
+    if not normals or not normals[0] or len({len(r) for r in normals}) != 1:
+        raise ValueError(f"w_1 must be m >= 1 rows of the same length d >= 1, got {w_1!r}")
+    if len(offsets) != len(normals):
+        raise ValueError(f"b_1 must have one offset per row of w_1 ({len(normals)}), got "
+                         f"{len(offsets)}")
+    return normals, offsets
+
+
 def activation_regions(w_1, b_1) -> list[str]:
     """The activation patterns s in {0, 1}^m whose region R_s = {x : a_k(x) > 0 if s_k = 1,
     a_k(x) <= 0 if s_k = 0} is non-empty, a(x) = W_1^T x + b_1, decided exactly.
     `w_1` holds the m normals (rows, integers or fractions), `b_1` the m offsets."""
-    normals = [tuple(Fraction(v) for v in row) for row in w_1]
-    offsets = [Fraction(v) for v in b_1]
+    normals, offsets = _arrangement(w_1, b_1)
     found = []
     for pattern in itertools.product((0, 1), repeat=len(normals)):
         system = [(w, c, True) if s else (tuple(-v for v in w), -c, False)
@@ -1316,14 +1331,14 @@ def _rank(rows: list[tuple[Fraction, ...]]) -> int:
 def general_position(w_1, b_1) -> bool:
     """Whether the hyperplanes a_k(x) = 0 in R^d are in general position: any d or fewer
     normals are linearly independent and no d + 1 of the hyperplanes share a point."""
-    normals = [tuple(Fraction(v) for v in row) for row in w_1]
+    normals, offsets = _arrangement(w_1, b_1)
     d = len(normals[0])
     for size in range(1, min(d, len(normals)) + 1):
         for subset in itertools.combinations(range(len(normals)), size):
             if _rank([normals[k] for k in subset]) < size:
                 return False
     for subset in itertools.combinations(range(len(normals)), d + 1):
-        augmented = [normals[k] + (Fraction(b_1[k]),) for k in subset]
+        augmented = [normals[k] + (offsets[k],) for k in subset]
         if _rank([normals[k] for k in subset]) == _rank(augmented):
             return False  # consistent: the d + 1 hyperplanes meet
     return True
@@ -1331,6 +1346,8 @@ def general_position(w_1, b_1) -> bool:
 
 def region_bound(m: int, d: int) -> int:
     """The number of regions of m hyperplanes in general position in R^d: sum_{i<=d} C(m, i)."""
+    if not (isinstance(m, int) and isinstance(d, int) and m >= 0 and d >= 1):
+        raise ValueError(f"m must be an int >= 0 and d an int >= 1, got m = {m!r}, d = {d!r}")
     return sum(math.comb(m, i) for i in range(min(d, m) + 1))
 
 
@@ -1393,6 +1410,13 @@ def prop_relu_piecewise_linear(
     require(len(patterns) == example["patterns"] and tuple(missing) == tuple(example["missing"]),
             f"the example has {len(patterns)} non-empty regions (missing {missing}), stated "
             f"{example['patterns']} (missing {list(example['missing'])})")
+    grid = np.linspace(-3, 3, 601)  # the listing's grid on [-3, 3]^2
+    points = np.stack(np.meshgrid(grid, grid), axis=-1).reshape(-1, 2)  # (601^2, 2)
+    signs = points @ np.array(example["w_1"], dtype=float).T + np.array(example["b_1"]) > 0
+    width = signs.shape[1]
+    codes = np.unique(signs.astype(int) @ (1 << np.arange(width)[::-1]))  # pattern as binary
+    on_grid = [format(int(c), f"0{width}b") for c in codes]
+    require(on_grid == patterns, f"the listing's grid finds {on_grid}, the exact count {patterns}")
     m, d = len(example["b_1"]), len(example["w_1"][0])
     require(general_position(example["w_1"], example["b_1"])
             and len(patterns) == region_bound(m, d),
@@ -1400,7 +1424,8 @@ def prop_relu_piecewise_linear(
             "regions")
     evidence.append(f"the chapter's example, exactly: {len(patterns)} of {len(everything)} "
                     f"patterns {patterns}; {missing} is infeasible; the {m} lines are in "
-                    f"general position, and sum_(i<={d}) C({m}, i) = {region_bound(m, d)}")
+                    f"general position, and sum_(i<={d}) C({m}, i) = {region_bound(m, d)}; the "
+                    f"listing's 601 x 601 grid on [-3, 3]^2 finds the same {len(on_grid)}")
     counted = [0, 0]
 
     @scaled(1.0)

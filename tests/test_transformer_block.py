@@ -694,3 +694,14 @@ def test_exr_residual_expansion_rejects_a_wrong_order_of_factors():
 def test_exr_residual_expansion_rejects_a_chain_with_residuals():
     with pytest.raises(CheckFailed, match="J_3 J_2 J_1"):
         tb.exr_residual_expansion(step=tb._residual_step)
+
+
+def test_prop_relu_piecewise_linear_helpers_reject_bad_input():
+    with pytest.raises(ValueError, match="b_1"):
+        tb.activation_regions(((1, 0), (0, 1)), (0,))
+    with pytest.raises(ValueError, match="w_1"):
+        tb.activation_regions(((1, 0), (0,)), (0, 0))
+    with pytest.raises(TypeError, match="w_1"):
+        tb.general_position((("a", 0),), (0,))
+    with pytest.raises(ValueError, match="m must be"):
+        tb.region_bound(-1, 2)
