@@ -705,3 +705,27 @@ def test_prop_relu_piecewise_linear_helpers_reject_bad_input():
         tb.general_position((("a", 0),), (0,))
     with pytest.raises(ValueError, match="m must be"):
         tb.region_bound(-1, 2)
+
+
+def test_def_transformer_block_rounding_bounds_are_far_below_the_values():
+    # the tolerances of the block and model comparisons must not be vacuous
+    rng = np.random.default_rng(0)
+    p = tb.block_parameters(4, 2, 8, rng)
+    x = rng.standard_normal((5, 4))
+    for post in (False, True):
+        rounding, _ = tb.block_error_bound(x, p, post=post)
+        block = tb.post_ln_block if post else tb.pre_ln_block
+        assert rounding < 1e-9 * tb._fro(block(x, p))
+    config = tb._config(vocab=7, d=4, n_layer=2, n_head=2, d_ff=8, n_ctx=6)
+    params = tb.init_parameters(config, rng)
+    tokens = np.array([1, 2, 3, 4, 5, 6])
+    # chained Lipschitz bounds are loose (about 1e-7 of the logits for two blocks) but still
+    # far below the changes a wrong model makes
+    assert tb.model_error_bound(tokens, params, config) < 1e-6 * tb._fro(
+        tb.forward(tokens, params, config))
+
+
+def test_prop_residual_identity_path_tolerances_separate_the_identity_term():
+    # the Jacobian tolerances are far below 1, the size of the I term a missing residual drops
+    stages = tb.residual_jacobians(seed=0)["stages"]
+    assert max(bound for *_, bound in stages) < 1e-2
