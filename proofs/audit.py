@@ -315,12 +315,6 @@ def find_tables(lines: list[str], form: str, code: set[int]) -> list[tuple[int, 
     return tables
 
 
-def _candidate_tables() -> list:
-    from proofs import tables
-
-    return [tables.scaling_table, tables.attention_complexity_table, tables.gpt2_parameter_table]
-
-
 def audit_tables(path: Path, lines: list[str], form: str, code: set[int]) -> list[Finding]:
     findings = []
     for start, rows in find_tables(lines, form, code):
@@ -358,16 +352,16 @@ def _regenerate_matching(header: list[str], rows: list[list[str]]):
     from proofs import tables
 
     wanted = [_norm_cell(c) for c in header]
-    for build in _candidate_tables():
-        default = build()
-        if [_norm_cell(c) for c in default.columns] != wanted:
-            continue
-        firsts = [r[0] for r in rows[1:]]
-        if build is tables.scaling_table and all(x.isdigit() for x in firsts):
-            return tables.scaling_table(dims=tuple(int(x) for x in firsts))
-        if build is tables.attention_complexity_table and all(x.isdigit() for x in firsts):
-            return tables.attention_complexity_table(ns=tuple(int(x) for x in firsts))
-        return default
+    firsts = [r[0] for r in rows[1:]]
+    keyed = all(x.isdigit() for x in firsts) and firsts
+    if wanted == [_norm_cell(c) for c in tables.SCALING_COLUMNS]:
+        return tables.scaling_table(dims=tuple(int(x) for x in firsts)) if keyed else None
+    if wanted == [_norm_cell(c) for c in tables.COMPLEXITY_COLUMNS]:
+        return (
+            tables.attention_complexity_table(ns=tuple(int(x) for x in firsts)) if keyed else None
+        )
+    if wanted == [_norm_cell(c) for c in tables.GPT2_COLUMNS]:
+        return tables.gpt2_parameter_table()
     return None
 
 

@@ -388,7 +388,10 @@ def _latex(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.out}: --out must end in .tex or .json, got {args.out.suffix!r}")
     if args.out is not None and args.out.exists() and not args.force:
         raise UsageError(f"{args.out}: exists; pass --force to replace it")
-    rendered = {name: formulas.FORMULAS[name].latex() for name in names}
+    try:
+        rendered = {name: formulas.FORMULAS[name].latex() for name in names}
+    except formulas.FormulaNotProved as exc:
+        raise LoadError(f"latex: {exc}; nothing written") from exc
     if args.out is not None and args.out.suffix == ".json":
         text = json.dumps(rendered, ensure_ascii=False, indent=2) + "\n"
     else:
@@ -409,8 +412,11 @@ def _latex(args: argparse.Namespace) -> int:
 def _audit(args: argparse.Namespace) -> int:
     from proofs import audit
 
-    _registry()
     try:
+        for path in args.files:  # bad input is reported before the checks are loaded
+            lines = audit.read_chapter(path).splitlines()
+            audit.detect_chapter(path, lines, audit.detect_form(path, lines))
+        _registry()
         reports = [audit.audit_file(path) for path in args.files]
     except audit.AuditInputError as exc:
         raise UsageError(str(exc)) from exc

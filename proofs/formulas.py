@@ -19,12 +19,13 @@ import sympy
 class Formula:
     name: str
     title: str  # where the chapters state it
-    build: Callable[[], sympy.Basic]
+    build: Callable[[], object]
+    printer: str = "chapter_latex"  # the symbolic.printing function that writes it
 
     def latex(self) -> str:
-        from symbolic.printing import chapter_latex
+        from symbolic import printing
 
-        return chapter_latex(self.build())
+        return getattr(printing, self.printer)(self.build())
 
 
 class FormulaNotProved(RuntimeError):
@@ -36,35 +37,28 @@ def _proved(derivation) -> None:
         raise FormulaNotProved(f"{derivation.name}: derived and stated forms differ")
 
 
-def _softmax_jacobian_entry() -> sympy.Expr:
-    from symbolic import softmax
+def _softmax_jacobian() -> sympy.Basic:
+    from symbolic import printing, softmax
 
     _proved(softmax.derive_softmax_jacobian_general())
-    i, j = sympy.symbols("i j", integer=True, positive=True)
-    return softmax.chapter_entry(sympy.IndexedBase("sigma"), i, j)
-
-
-def _softmax_jacobian_matrix() -> sympy.Matrix:
-    from symbolic import softmax
-
-    _proved(softmax.derive_softmax_jacobian(3))
-    return softmax.chapter_matrix(sympy.Matrix(sympy.symbols("sigma_1:4", positive=True)))
+    return printing.softmax_jacobian_expression()
 
 
 def _softmax_jacobian_two() -> sympy.Basic:
+    """s(1 − s) times the matrix of 1 and −1, both read off the derived closed form."""
     from symbolic import softmax
 
-    return softmax.two_by_two().closed_form
+    closed = softmax.two_by_two().closed_form
+    factor = closed[0, 0]
+    pattern = (closed / factor).applyfunc(sympy.simplify)
+    return sympy.MatMul(factor, sympy.ImmutableMatrix(pattern), evaluate=False)
 
 
-def _layer_norm_jacobian_entry() -> sympy.Expr:
-    from symbolic import layer_norm
-    from symbolic.symbols import d
+def _layer_norm_jacobian() -> sympy.Basic:
+    from symbolic import layer_norm, printing
 
     _proved(layer_norm.derive_layer_norm_jacobian_general())
-    i, j = sympy.symbols("i j", integer=True, positive=True)
-    y, sigma = sympy.IndexedBase("y"), sympy.Symbol("sigma", positive=True)
-    return layer_norm.chapter_entry(y[i], y[j], sympy.KroneckerDelta(i, j), sigma, d)
+    return printing.layer_norm_jacobian_expression()
 
 
 def _counts(name: str, *args, **kwargs) -> Callable[[], sympy.Expr]:
@@ -81,7 +75,7 @@ def _at_four_d(name: str) -> Callable[[], sympy.Expr]:
         from symbolic import counts
         from symbolic.symbols import d
 
-        return sympy.expand(getattr(counts, name)(d_ff=4 * d))
+        return sympy.expand(getattr(counts, name)(width=4 * d))
 
     return build
 
@@ -90,7 +84,7 @@ def _block_doubling_ratio() -> sympy.Expr:
     from symbolic import counts
     from symbolic.symbols import d
 
-    return counts.doubling_ratio(counts.block_multiplications(d_ff=4 * d))
+    return counts.doubling_ratio(counts.block_multiplications(width=4 * d))
 
 
 def _crossover(name: str, four_d: bool) -> Callable[[], sympy.Expr]:
@@ -98,17 +92,28 @@ def _crossover(name: str, four_d: bool) -> Callable[[], sympy.Expr]:
         from symbolic import counts
         from symbolic.symbols import d
 
-        poly = getattr(counts, name)(d_ff=4 * d) if four_d else getattr(counts, name)()
+        poly = getattr(counts, name)(width=4 * d) if four_d else getattr(counts, name)()
         return counts.crossover(poly)
 
     return build
 
 
 def _gelu(order: int) -> Callable[[], sympy.Expr]:
+    """GELU' and GELU'' as derived, written with Φ and φ as the chapter does: with
+    erf(t/√2) replaced by 2Φ − 1, the derivative is a Φ + p φ; a and p are read off."""
+
     def build() -> sympy.Expr:
         from symbolic import gelu
 
-        return gelu.derivatives()[order - 1]
+        t, cdf = gelu.t, sympy.Symbol("Phi_t")
+        derived = gelu.derivatives()[order - 1]
+        in_cdf = sympy.expand(derived.subs(sympy.erf(t / sympy.sqrt(2)), 2 * cdf - 1))
+        cdf_part = sympy.simplify(in_cdf.coeff(cdf))
+        rest = sympy.simplify((in_cdf - cdf_part * cdf) / gelu.phi(t))
+        if rest.has(sympy.exp, sympy.erf, cdf) or cdf_part.has(t):
+            raise FormulaNotProved(f"GELU derivative {order} is not of the form a Φ + p φ")
+        big_phi, small_phi = sympy.Function("Phi"), sympy.Function("varphi")
+        return cdf_part * big_phi(t) + sympy.factor(rest) * small_phi(t)
 
     return build
 
@@ -116,17 +121,12 @@ def _gelu(order: int) -> Callable[[], sympy.Expr]:
 FORMULAS: dict[str, Formula] = {
     f.name: f
     for f in (
-        Formula("softmax-jacobian", "命題 3.2［自己注意］ ∂σ_i/∂z_j", _softmax_jacobian_entry),
-        Formula(
-            "softmax-jacobian-matrix",
-            "命題 3.2［自己注意］ diag(σ) − σσᵀ at n = 3",
-            _softmax_jacobian_matrix,
-        ),
+        Formula("softmax-jacobian", "命題 3.2［自己注意］ diag(σ) − σσᵀ", _softmax_jacobian),
         Formula("softmax-jacobian-two", "演習 10.2［自己注意］ n = 2", _softmax_jacobian_two),
         Formula(
             "layer-norm-jacobian",
-            "命題 3.3［Transformer ブロック］ ∂y_i/∂x_j",
-            _layer_norm_jacobian_entry,
+            "命題 3.3［Transformer ブロック］ (1/σ)(I − 11ᵀ/d − yyᵀ/d)",
+            _layer_norm_jacobian,
         ),
         Formula(
             "attention-parameters",
@@ -154,7 +154,10 @@ FORMULAS: dict[str, Formula] = {
             _counts("attention_weights_memory"),
         ),
         Formula(
-            "model-parameters", "定理 5.1［Transformer ブロック］", _counts("model_parameters")
+            "model-parameters",
+            "定理 5.1［Transformer ブロック］",
+            _counts("model_parameter_parts"),
+            printer="model_parameters_latex",
         ),
         Formula(
             "block-parameters",

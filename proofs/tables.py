@@ -1,6 +1,8 @@
 """The chapters' tables and the printed numbers of their listings, regenerated.
 
-Every number here is computed by the package: the d_k scaling table (例 4.5)
+Tables are immutable and cached per set of arguments (the scaling table alone
+draws 57 million normal samples), so the audit and the command line build each
+once. Every number here is computed by the package: the d_k scaling table (例 4.5)
 re-runs the chapter's own sampling procedure with `np.random.default_rng(0)`
 and `numeric.softmax.softmax`; the counting tables (命題 7.2, 例 5.3, the
 listings' totals) evaluate `symbolic.counts`' polynomials, which are derived
@@ -13,6 +15,7 @@ the lines the chapter's listing prints for the same values, so that
 from __future__ import annotations
 
 import csv
+import functools
 import io
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -117,6 +120,13 @@ def tex_thousands(k: int) -> str:
     return f"{k:,}".replace(",", "{,}")
 
 
+def _int_tuple(name: str, values: object) -> tuple:
+    """A sequence of sizes as a tuple (hashable, for the cache), or a TypeError naming it."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise TypeError(f"{name} must be a sequence of positive ints, got {values!r}")
+    return tuple(values)
+
+
 def _positive_ints(**named: object) -> None:
     for name, value in named.items():
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -138,6 +148,25 @@ def _int_at(expr: sympy.Expr, values: dict) -> int:
     return int(result)
 
 
+# The chapters' headers (labels, not results).
+SCALING_COLUMNS = (
+    "$d_k$",
+    r"$\langle\boldsymbol{q},\boldsymbol{k}\rangle$ の分散",
+    r"$\sqrt{d_k}$ で割ったあとの分散",
+    "最大の重み（割らない）",
+    "最大の重み（割る）",
+)
+COMPLEXITY_COLUMNS = (
+    "$n$",
+    "$4nd^2$",
+    "$2n^2d$",
+    "合計",
+    "$2n^2d$ の前の行との比",
+    "合計の前の行との比",
+)
+GPT2_COLUMNS = ("構成要素", "式", "個数")
+
+
 # 例 4.5 ----------------------------------------------------------------------
 
 
@@ -156,6 +185,11 @@ def scaling_table(
     d_k in turn the draws q, k (pairs, d_k), then q (trials, 1, d_k), k (trials,
     keys, d_k) — the same order, so the same numbers.
     """
+    return _scaling_table(_int_tuple("dims", dims), pairs, trials, keys, seed)
+
+
+@functools.cache
+def _scaling_table(dims: tuple, pairs: int, trials: int, keys: int, seed: int) -> Table:
     _positive_ints(pairs=pairs, trials=trials, keys=keys)
     for dk in dims:
         _positive_ints(d_k=dk)
@@ -179,13 +213,7 @@ def scaling_table(
             f"例 4.5: {thousands(pairs)} 組の (q, k) での標本分散と、1 個のクエリと "
             f"{keys} 個のキーの重みの最大値の平均（{thousands(trials)} 回）"
         ),
-        columns=(
-            "$d_k$",
-            r"$\langle\boldsymbol{q},\boldsymbol{k}\rangle$ の分散",
-            r"$\sqrt{d_k}$ で割ったあとの分散",
-            "最大の重み（割らない）",
-            "最大の重み（割る）",
-        ),
+        columns=SCALING_COLUMNS,
         rows=tuple(rows),
         values=tuple(values),
         listing=tuple(listing),
@@ -204,6 +232,11 @@ def attention_complexity_table(
     The two terms are the linear and quadratic parts (in n) of the multiplication
     polynomial that `symbolic.counts` derives from spec's attention contractions.
     """
+    return _attention_complexity_table(d, _int_tuple("ns", ns))
+
+
+@functools.cache
+def _attention_complexity_table(d: int, ns: tuple) -> Table:
     counts = _counts()
     _positive_ints(d=d)
     for value in ns:
@@ -232,14 +265,7 @@ def attention_complexity_table(
     return Table(
         name="attention-complexity",
         caption=f"命題 7.2: d = {d} のときの自己注意 1 層の乗算の回数",
-        columns=(
-            "$n$",
-            "$4nd^2$",
-            "$2n^2d$",
-            "合計",
-            "$2n^2d$ の前の行との比",
-            "合計の前の行との比",
-        ),
+        columns=COMPLEXITY_COLUMNS,
         rows=tuple(rows),
         values=tuple(values),
         listing=tuple(listing),
@@ -267,6 +293,7 @@ def _polynomial_tex(poly: sympy.Expr, value: int) -> str:
     return " + ".join(terms)
 
 
+@functools.cache
 def gpt2_parameter_table(
     vocab: int = 50257, d: int = 768, n_layer: int = 12, n_ctx: int = 1024, d_ff: int | None = None
 ) -> Table:
@@ -283,11 +310,12 @@ def gpt2_parameter_table(
     at = {sym.V: vocab, sym.d: d, sym.L: n_layer, sym.L_ctx: n_ctx, sym.d_ff: width}
     sizes = {"vocab": vocab, "d": d, "n_ctx": n_ctx}
     params = {p.name: p for p in spec.model_parameters(bias=True, tied=True, positions=True)}
-    embeddings = _int_at(counts.parameter_polynomial([params["wte"]]), at)
-    positions = _int_at(counts.parameter_polynomial([params["wpe"]]), at)
-    block_general = counts.block_parameters(bias=True, d_ff=sym.d_ff)  # in d and d_ff
+    groups = counts.model_parameter_parts(bias=True, tied=True, positions=True)
+    embeddings = _int_at(groups["embeddings"], at)
+    positions = _int_at(groups["positions"], at)
+    block_general = groups["attention"] + groups["mlp"] + groups["layer norms"]  # d, d_ff
     per_layer = _int_at(block_general, at)
-    final_ln_poly = counts.parameter_polynomial([params["ln_f.gamma"], params["ln_f.beta"]])
+    final_ln_poly = groups["final layer norm"]
     final_ln = _int_at(final_ln_poly, at)
     total = _int_at(counts.model_parameters(bias=True, tied=True, positions=True), at)
     block_in_d = block_general.subs(sym.d_ff, 4 * sym.d if width == 4 * d else width)
@@ -317,7 +345,7 @@ def gpt2_parameter_table(
             f"例 5.3: |V| = {thousands(vocab)}, d = {d}, L = {n_layer}, "
             f"L_ctx = {thousands(n_ctx)}, d_ff = {width} のパラメータ数"
         ),
-        columns=("構成要素", "式", "個数"),
+        columns=GPT2_COLUMNS,
         rows=tuple(rows),
         values=tuple(values),
         listing=listing,
@@ -327,6 +355,7 @@ def gpt2_parameter_table(
 # The listings' printed numbers -----------------------------------------------
 
 
+@functools.cache
 def attention_parameter_count(d: int = 8, h: int = 2) -> Table:
     """The self-attention listing's first line: the arrays of one multi-head layer as
     `numeric.model.init_parameters` allocates them from spec, counted, against
@@ -351,6 +380,7 @@ def attention_parameter_count(d: int = 8, h: int = 2) -> Table:
     )
 
 
+@functools.cache
 def small_model_count(
     vocab: int = 10, d: int = 4, n_layer: int = 2, d_ff: int = 16, n_ctx: int = 8, n_head: int = 2
 ) -> Table:
@@ -378,12 +408,13 @@ def small_model_count(
     )
 
 
+@functools.cache
 def block_cost_comparison(d: int = 768, n: int = 1024) -> Table:
     """命題 6.1 at d_ff = 4d: the term linear in n (12nd²), the quadratic one (2n²d),
     their ratio, and n/(6d), which the ratio equals."""
     counts = _counts()
     _positive_ints(d=d, n=n)
-    block = counts.block_multiplications(d_ff=4 * sym.d)
+    block = counts.block_multiplications(width=4 * sym.d)
     linear, quadratic = counts.linear_quadratic(block, sym.n)
     at = {sym.d: d, sym.n: n}
     lin, quad = _int_at(linear, at), _int_at(quadratic, at)
@@ -659,12 +690,13 @@ def transformer_block_listing_lines() -> list[ListingLine]:
     return lines
 
 
-def listing_lines(chapter: str) -> list[ListingLine]:
+@functools.cache
+def listing_lines(chapter: str) -> tuple[ListingLine, ...]:
     """Every listing line the package reproduces for a chapter (a key of CHAPTERS)."""
     builders = {
         "self-attention": self_attention_listing_lines,
         "transformer-block": transformer_block_listing_lines,
     }
     if chapter not in builders:
-        return []
-    return builders[chapter]()
+        return ()
+    return tuple(builders[chapter]())

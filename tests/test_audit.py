@@ -33,6 +33,16 @@ def chapter(key: str) -> Path:
     return path
 
 
+_REPORTS: dict[str, audit.Report] = {}
+
+
+def report_of(key: str) -> audit.Report:
+    """The audit of a chapter, made once for this module's tests."""
+    if key not in _REPORTS:
+        _REPORTS[key] = audit.audit_file(chapter(key))
+    return _REPORTS[key]
+
+
 def test_evaluator_reads_thousands_separators_and_powers():
     assert value(r"4 \times 512^2 + 4 \times 512") == 1050624
     assert value(r"1{,}050{,}624") == 1050624
@@ -72,9 +82,7 @@ def test_a_true_equality_is_confirmed_at_the_printed_precision():
 def test_a_wrong_equality_is_mismatched():
     assert statuses(r"4 \times 512^2 + 4 \times 512 = 1{,}050{,}625") == ["mismatched"]
     assert statuses(r"e^{0.7071} = 2.0291") == ["mismatched"]
-    assert statuses(r"(2.0281,\ 1,\ 2.0281)/5.0562 = (0.4011,\ 0.1978,\ 0.4012)") == [
-        "mismatched"
-    ]
+    assert statuses(r"(2.0281,\ 1,\ 2.0281)/5.0562 = (0.4011,\ 0.1978,\ 0.4012)") == ["mismatched"]
     assert statuses(r"64{,}000/272{,}256 \approx 25.3\%") == ["mismatched"]
 
 
@@ -93,7 +101,7 @@ def test_settings_bind_symbols_and_are_not_findings():
 def test_audit_finds_every_element_of_the_chapter(key):
     from proofs.registry import load_all
 
-    report = audit.audit_file(chapter(key))
+    report = report_of(key)
     assert report.chapter == key
     expected = {e.id for e in load_all().values() if e.chapter == key}
     found = {f.ref for f in report.findings if f.section == "element"}
@@ -101,14 +109,14 @@ def test_audit_finds_every_element_of_the_chapter(key):
 
 
 def test_audit_checks_both_tables_of_the_self_attention_chapter():
-    report = audit.audit_file(chapter("self-attention"))
+    report = report_of("self-attention")
     cells = [f for f in report.findings if f.section == "table"]
     assert len(cells) == 5 * 5 + 5 * 6
     assert all(f.status == "confirmed" for f in cells)
 
 
 def test_audit_checks_the_parameter_table_of_the_block_chapter():
-    report = audit.audit_file(chapter("transformer-block"))
+    report = report_of("transformer-block")
     cells = [f for f in report.findings if f.section == "table"]
     assert sum(f.status == "confirmed" for f in cells) == 6 * 3
     words = [f for f in cells if f.status == "not checkable"]
@@ -117,7 +125,7 @@ def test_audit_checks_the_parameter_table_of_the_block_chapter():
 
 @pytest.mark.parametrize("key", ["self-attention", "transformer-block"])
 def test_audit_reproduces_every_printed_output_line(key):
-    report = audit.audit_file(chapter(key))
+    report = report_of(key)
     outputs = [f for f in report.findings if f.section == "output"]
     assert outputs and all(f.status == "confirmed" for f in outputs), [
         (f.text, f.detail) for f in outputs if f.status != "confirmed"
