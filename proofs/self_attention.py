@@ -1076,8 +1076,9 @@ def ex_attention_by_hand(multi_head_attention=multi_head_attention,
     multi_head_attention (one head, W = I, no biases) and compared at the printed
     precision (4 decimals: |computed - printed| <= 5e-5): the scaled scores, e^0.7071 and
     e^1.4142, the row sums, A and AX; the output for rows 1 and 2 swapped; the causal
-    weights, the causal row sum and output; and row 3 set to (5, -2) with the mask (rows
-    1, 2 unchanged, row 3 = (5.0000, -2.0000)) and without it (row 1 = (4.6488, -1.8110))."""
+    weights, the causal row sum and output; and row 3 set to (5, -2) (its own score
+    29/sqrt 2, exactly by SymPy) with the mask (rows 1, 2 unchanged bit for bit, row 3 =
+    (5.0000, -2.0000)) and without it (row 1 = (4.6488, -1.8110))."""
     x = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
     scores = x @ x.T / math.sqrt(2)
     out, weights = _identity_attention(x, False, multi_head_attention)
@@ -1114,6 +1115,11 @@ def ex_attention_by_hand(multi_head_attention=multi_head_attention,
                     f"{np.asarray(want).tolist()} (off by {gap:.1e} at 4 decimals)")
         shown = list(got.values()) if isinstance(got, dict) else got
         evidence.append(f"{key}: {np.round(np.asarray(shown, dtype=float), 4).tolist()}")
+    row = sp.Matrix(changed[2].astype(int).tolist())
+    self_score = row.dot(row) / sp.sqrt(2)
+    require(sp.simplify(self_score - sp.Integer(29) / sp.sqrt(2)) == 0,
+            f"the changed row's own score is {self_score}, not 29/sqrt(2)")
+    evidence.append(f"the changed row's own score is {self_score} = 29/sqrt(2) exactly")
     require(np.array_equal(c_out[:2], ch_out[:2]),
             "changing row 3 changed the causal output rows 1-2")
     evidence.append("changing row 3 leaves causal rows 1-2 bit for bit unchanged")
