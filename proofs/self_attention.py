@@ -2,7 +2,7 @@
 
 Read top to bottom: the floating-point error bounds every numeric tolerance
 comes from, the 50-digit mpmath references of the definitions, the measuring
-helpers (equivariance and causality defects), then the 26 checks in the
+functions (equivariance and causality defects), then the 26 checks in the
 chapter's order. A check takes what it judges as keyword arguments (the
 package's functions, the chapter's stated formulas and printed numbers) and
 returns one evidence line per fact established, or raises CheckFailed.
