@@ -28,6 +28,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+import sympy
 from mpmath import iv
 
 iv.dps = 30
@@ -479,8 +480,14 @@ class TexArithmetic:
     Numbers (with `{,}` thousands separators), + − × · / and implicit
     products, ^, \\frac \\dfrac \\tfrac, \\sqrt, e^{…}, \\exp, \\log, \\ln, \\%,
     `a \\times 10^{k}`, parentheses and tuples `(a, b)`, pmatrix (flattened),
-    and symbols bound to integers in `bindings`. Anything else raises
-    NotNumeric: the expression is not a computation on numbers.
+    and symbols bound to integers in `bindings` (a setting such as `d = 768`
+    earlier on the same line). A juxtaposed product binds tighter than / and ×,
+    as in `16d/7d` = (16d)/(7d). Anything else raises NotNumeric: the
+    expression is not a computation on numbers.
+
+    With `symbolic=True` the same grammar builds a SymPy expression (printed
+    numbers taken at face value, unbound symbols as SymPy symbols), so that an
+    expression whose symbols cancel (16d/7d) is recognised as a number.
     """
 
     TOKEN = re.compile(
@@ -488,14 +495,49 @@ class TexArithmetic:
         r"|[A-Za-z]|\S"
     )
 
-    def __init__(self, text: str, bindings: dict[str, int], loose_integers: bool = False):
+    def __init__(
+        self,
+        text: str,
+        bindings: dict[str, int],
+        loose_integers: bool = False,
+        symbolic: bool = False,
+    ):
         self.tokens = [
             t for t in self.TOKEN.findall(text) if t not in _SPACES and t not in _IGNORED
         ]
         self.bindings = bindings
         self.loose = loose_integers
+        self.symbolic = symbolic
         self.pos = 0
-        self.symbols: list[str] = []
+        self.symbols: set[str] = set()  # unbound symbols met (symbolic mode)
+
+    # the two arithmetics: intervals (the default) or SymPy (symbolic=True)
+    def _number(self, token: str):
+        if self.symbolic:
+            return sympy.Rational(token.replace("{,}", ""))
+        return _literal_interval(token, self.loose)
+
+    def _integer(self, k: int):
+        return sympy.Integer(k) if self.symbolic else iv.mpf(k)
+
+    def _exp(self, a):
+        return sympy.exp(a) if self.symbolic else iv.exp(a)
+
+    def _sqrt(self, a):
+        return sympy.sqrt(a) if self.symbolic else _sqrt(a)
+
+    def _log(self, a):
+        return sympy.log(a) if self.symbolic else _log(a)
+
+    def _divide(self, a, b):
+        if self.symbolic:
+            if b == 0:
+                raise NotNumeric("division by zero")
+            return a / b
+        return _divide(a, b)
+
+    def _power(self, a, b):
+        return a**b if self.symbolic else _power(a, b)
 
     def evaluate(self) -> Value:
         if not self.tokens:
@@ -530,19 +572,24 @@ class TexArithmetic:
         return value
 
     def term(self) -> Value:
-        value = self.power()
+        value = self.product()
         while True:
             token = self.peek()
             if token in (r"\times", r"\cdot", "*"):
                 self.take()
-                value = value.map2(self.power(), lambda a, b: a * b)
+                value = value.map2(self.product(), lambda a, b: a * b)
             elif token == "/":
                 self.take()
-                value = value.map2(self.power(), _divide)
-            elif token is not None and self._starts_factor(token):
-                value = value.map2(self.power(), lambda a, b: a * b)
+                value = value.map2(self.product(), self._divide)
             else:
                 return value
+
+    def product(self) -> Value:
+        """Juxtaposed factors: 12nd^2, 0.4011\\,(1, 0), e^{-10}e^{0.5}."""
+        value = self.power()
+        while (token := self.peek()) is not None and self._starts_factor(token):
+            value = value.map2(self.power(), lambda a, b: a * b)
+        return value
 
     def _starts_factor(self, token: str) -> bool:
         return bool(
@@ -557,7 +604,7 @@ class TexArithmetic:
         if self.peek() == "^":
             self.take()
             exponent = self.argument()
-            base = base.map2(exponent, _power)
+            base = base.map2(exponent, self._power)
         if self.peek() == r"\%":
             self.take()
             base = base.map1(lambda a: a / 100)
@@ -576,7 +623,7 @@ class TexArithmetic:
             if len(token) > 1:  # \frac14 reads 1 then 4
                 self.tokens[self.pos : self.pos] = list(token[1:])
                 token = token[0]
-            return Value.scalar(iv.mpf(int(token)))
+            return Value.scalar(self._integer(int(token)))
         return self.atom()
 
     def atom(self) -> Value:
@@ -585,7 +632,7 @@ class TexArithmetic:
             raise NotNumeric("ends early")
         if _NUMBER.fullmatch(token):
             self.take()
-            return Value.scalar(_literal_interval(token, self.loose))
+            return Value.scalar(self._number(token))
         if token in ("(", "{", "["):
             close = {"(": ")", "{": "}", "[": "]"}[self.take()]
             items = [self.expression()]
@@ -601,18 +648,18 @@ class TexArithmetic:
         if token in (r"\frac", r"\dfrac", r"\tfrac"):
             self.take()
             top, bottom = self.argument(), self.argument()
-            return top.map2(bottom, _divide)
+            return top.map2(bottom, self._divide)
         if token == r"\sqrt":
             self.take()
-            return self.argument().map1(_sqrt)
+            return self.argument().map1(self._sqrt)
         if token in (r"\exp", r"\log", r"\ln"):
             self.take()
             arg = self.argument() if self.peek() == "{" else self.power()
-            return arg.map1(iv.exp if token == r"\exp" else _log)
+            return arg.map1(self._exp if token == r"\exp" else self._log)
         if token == "e" and self.pos + 1 < len(self.tokens) and self.tokens[self.pos + 1] == "^":
             self.take()
             self.take("^")
-            return self.argument().map1(iv.exp)
+            return self.argument().map1(self._exp)
         if token == r"\begin{pmatrix}":
             self.take()
             items = []
@@ -633,7 +680,10 @@ class TexArithmetic:
                 self.take()
                 name += "_" + self._subscript()
             if name in self.bindings:
-                return Value.scalar(iv.mpf(self.bindings[name]))
+                return Value.scalar(self._integer(self.bindings[name]))
+            if self.symbolic:
+                self.symbols.add(name)
+                return Value.scalar(sympy.Symbol(name, positive=True))
             raise NotNumeric(f"symbol {name}")
         raise NotNumeric(f"{token!r}")
 
@@ -764,7 +814,23 @@ def _statements(math: str) -> list[str]:
 
 
 def _evaluate(member: str, bindings: dict[str, int], loose: bool) -> Value:
-    return TexArithmetic(member, bindings, loose).evaluate()
+    """The member's value; when its only obstacle is symbols that cancel (16d/7d),
+    SymPy shows it constant and the value is taken with those symbols set to 1."""
+    try:
+        return TexArithmetic(member, bindings, loose).evaluate()
+    except NotNumeric as why:
+        if not str(why).startswith("symbol "):
+            raise
+        reader = TexArithmetic(member, bindings, loose, symbolic=True)
+        try:
+            exact = reader.evaluate()
+        except NotNumeric:
+            raise why from None
+        if any(sympy.simplify(x).free_symbols for x in exact.items):
+            raise why from None
+        return TexArithmetic(
+            member, {**bindings, **dict.fromkeys(reader.symbols, 1)}, loose
+        ).evaluate()
 
 
 def _show(value: Value) -> str:

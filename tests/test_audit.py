@@ -178,3 +178,9 @@ def test_a_changed_listing_row_is_compared_with_its_own_row(tmp_path):
     bad = audit.audit_file(changed).mismatched
     assert len(bad) == 1
     assert bad[0].detail.startswith("printed 0.745, the package gives 0.743 (off by +0.002)")
+
+
+def test_symbols_that_cancel_make_a_number():
+    assert statuses(r"16d/7d \approx 2.29") == ["confirmed"]
+    assert statuses(r"252d/66d \approx 3.83") == ["mismatched"]
+    assert statuses(r"n/(6d) = 0.222") == ["not checkable"]
