@@ -34,8 +34,9 @@ class Table:
 
     `rows` hold the cells as the chapter prints them (thousands separators,
     decimals, TeX in `$…$`); `values` hold the numbers behind them (None for a
-    blank cell). `listing` holds the lines the chapter's code listing prints
-    for the same quantities, formatted with the listing's own format strings.
+    blank cell), under `value_columns` when they leave a column of formulas out.
+    `listing` holds the lines the chapter's code listing prints for the same
+    quantities, formatted with the listing's own format strings.
     """
 
     name: str
@@ -44,6 +45,7 @@ class Table:
     rows: tuple[tuple[str, ...], ...]
     values: tuple[tuple[object, ...], ...]
     listing: tuple[str, ...] = field(default=())
+    value_columns: tuple[str, ...] | None = None  # the header of `values`, when not `columns`
 
     def to_markdown(self) -> str:
         """A pipe table as in the MDX chapter (`|---|` rule, blank cells empty)."""
@@ -80,7 +82,7 @@ class Table:
         """The header and the raw values (full precision; blank for an empty cell)."""
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(self.columns)
+        writer.writerow(self.value_columns or self.columns)
         for row in self.values:
             writer.writerow(["" if v is None else v for v in row])
         return out.getvalue()
@@ -346,6 +348,7 @@ def gpt2_parameter_table(
             f"L_ctx = {thousands(n_ctx)}, d_ff = {width} のパラメータ数"
         ),
         columns=GPT2_COLUMNS,
+        value_columns=(GPT2_COLUMNS[0], GPT2_COLUMNS[2]),
         rows=tuple(rows),
         values=tuple(values),
         listing=listing,
