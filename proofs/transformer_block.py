@@ -727,7 +727,8 @@ def prop_layer_norm_jacobian(
     50 digits within `layer_norm_jacobian_error_bound`; J1 = 0 and J(x - mu 1) = 0
     within that bound times the vectors' 1-norms; the eigenvalues of sigma J are d - 2
     ones and 2 zeros (Weyl: within d times the entry bound times sigma); J(a x) = J(x)/a
-    for a = 2^k, k in -8..8 (a x exact in float). Near-constant rows, outside the
+    for a = 2^k, k in -8..8 (a x exact in float); at d = 2, J = 0 and LN(x) = +-(1, -1).
+    Near-constant rows, outside the
     domain: with sigma = 1e-9 max|x| the NumPy Jacobian still matches mpmath within the
     same bound (which grows with max|x| / sigma), a constant row with eps = 0 is a
     ValueError, and with eps > 0 J = (I - 11^T/d)/sqrt(eps)."""
@@ -786,13 +787,18 @@ def prop_layer_norm_jacobian(
         require(gap <= 2 * bound / a, f"J({a} x) - J(x)/{a} = {gap:.3e}")
         if d == 2:
             require(float(np.abs(got).max()) <= bound, f"d = 2 but J = {got}")
+            y = layer_norm(x, eps=0.0)  # (1, -1) or (-1, 1): the only outputs at d = 2
+            corner = np.sign(x[0] - x[1]) * np.array([1.0, -1.0])
+            require(bool(np.all(np.abs(y - corner) <= layer_norm_error_bound(x))),
+                    f"d = 2: LN(x) = {y}, not {corner}")
         worst[2] = max(worst[2], gap * a)
 
     numeric_properties()
     evidence.append(f"numeric J equals mpmath's 50-digit central differences within the "
                     f"rounding bound (worst error / bound = {worst[0]:.2e}); J1 = 0, "
                     f"J(x - mu 1) = 0; eigenvalues of sigma J: d - 2 ones, 2 zeros (to "
-                    f"{worst[1]:.1e}); a J(a x) = J(x) (to {worst[2]:.1e}); J = 0 at d = 2")
+                    f"{worst[1]:.1e}); a J(a x) = J(x) (to {worst[2]:.1e}); at d = 2, J = 0 and "
+                    f"LN(x) = +-(1, -1)")
     rng = np.random.default_rng(0)
     x = 3.0 + 1e-9 * 3.0 * rng.standard_normal(6)
     got = jacobian(x)
