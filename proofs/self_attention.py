@@ -652,6 +652,31 @@ def mp_softmax_exact(z: list) -> list:
     return [t / total for t in e]
 
 
+@functools.cache
+def softmax_jacobian_derivation_failure(stated_entry: Callable, stated_matrix: Callable) -> str:
+    """'' when symbolic.softmax derives the stated entry formula for symbolic n and n = 1..4
+    and proves the stated matrix symmetric, J1 = 0, PSD and entrywise bounded for n = 1..4;
+    else what failed. Derived once per pair of formulas."""
+    general = sym.derive_softmax_jacobian_general(stated=stated_entry)
+    if not general.holds:
+        return f"derived - stated does not vanish for symbolic n: {general.difference}"
+    for n in range(1, 5):
+        derived = sym.derive_softmax_jacobian(n, stated=stated_entry)
+        if not derived.holds:
+            return f"n = {n}: derived - stated = {derived.difference}"
+        if not sym.is_zero(sym.jacobian_asymmetry(n, stated_matrix)):
+            return f"J != J^T at n = {n}"
+        if not sym.is_zero(sym.jacobian_times_ones(n, stated_matrix)):
+            return f"J1 != 0 at n = {n}"
+        cert = sym.psd_certificate(n, stated_matrix)
+        if not cert.holds:
+            return f"no PSD certificate at n = {n}: {cert.difference}"
+        bad = [c.claim for c in sym.entry_bound_certificates(n, stated_matrix) if not c.holds]
+        if bad:
+            return f"entry bound not certified at n = {n}: {bad}"
+    return ""
+
+
 def jacobian_error_bound(sigma: np.ndarray, b: np.ndarray, jac: np.ndarray) -> np.ndarray:
     """Bound on |J_computed - J| for J = diag(sigma) - sigma sigma^T from a computed sigma
     off by at most b: diag(b) + b sigma^T + sigma b^T, plus 2u sigma sigma^T for the
@@ -681,18 +706,8 @@ def prop_softmax_jacobian(jacobian=softmax_jacobian, stated_entry=None,
     stated_entry = sym.chapter_entry if stated_entry is None else stated_entry
     stated_matrix = sym.chapter_matrix if stated_matrix is None else stated_matrix
     evidence = []
-    general = sym.derive_softmax_jacobian_general(stated=stated_entry)
-    require(general.holds, f"derived - stated does not vanish for symbolic n: "
-                           f"{general.difference}")
-    for n in range(1, 5):
-        derived = sym.derive_softmax_jacobian(n, stated=stated_entry)
-        require(derived.holds, f"n = {n}: derived - stated = {derived.difference}")
-        require(sym.is_zero(sym.jacobian_asymmetry(n, stated_matrix)), f"J != J^T at n = {n}")
-        require(sym.is_zero(sym.jacobian_times_ones(n, stated_matrix)), f"J1 != 0 at n = {n}")
-        cert = sym.psd_certificate(n, stated_matrix)
-        require(cert.holds, f"no PSD certificate at n = {n}: {cert.difference}")
-        bad = [c.claim for c in sym.entry_bound_certificates(n, stated_matrix) if not c.holds]
-        require(not bad, f"entry bound not certified at n = {n}: {bad}")
+    failure = softmax_jacobian_derivation_failure(stated_entry, stated_matrix)
+    require(not failure, failure)
     evidence.append("symbolic n: J_ij = sigma_i(delta_ij - sigma_j) derived; n = 1..4: derived,"
                     " symmetric, J1 = 0, PSD and entry-bound certificates")
 

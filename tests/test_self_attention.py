@@ -204,6 +204,12 @@ def test_prop_softmax_jacobian_rejects_a_wrong_stated_entry():
         sa.prop_softmax_jacobian(stated_entry=entry)
 
 
+@symbolic
+def test_prop_softmax_jacobian_rejects_a_stated_matrix_without_the_outer_product():
+    with pytest.raises(CheckFailed, match="J1 != 0"):
+        sa.prop_softmax_jacobian(stated_matrix=lambda sigma: sp.diag(*sigma))
+
+
 @numeric
 def test_prop_mask_as_limit_holds():
     assert len(sa.prop_mask_as_limit()) >= 2
