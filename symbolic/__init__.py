@@ -6,106 +6,101 @@ objects (expressions, matrices, or small frozen dataclasses holding them);
 formula is an argument with the chapter's own as default, so a proof can pass
 a wrong variant and see it rejected.
 
-Public API, module by module (read top to bottom in dependency order)
----------------------------------------------------------------------
+Public API, module by module (in dependency order)
+--------------------------------------------------
 symbolic.symbols
     d, n, m, h, d_k, d_ff, V, L, L_ctx      positive integer Symbols (V is |V|)
-    SIZES : dict[str, Expr]                 spec dimension name -> symbol
-                                            (vocab, d, n_layer, h, d_head = d/h,
-                                            d_ff, n_ctx, n, m = n for self-attention)
-    sizes(**overrides) -> dict[str, Expr]   SIZES with some names replaced
-                                            (e.g. sizes(d_ff=4*d), sizes(m=m))
+    SIZES : dict[str, Expr]                 spec dimension name -> symbol (vocab, d,
+                                            n_layer, h, d_head = d/h, d_ff, n_ctx, n,
+                                            m = n for self-attention)
+    sizes(**overrides) -> dict              SIZES with some names replaced
 
-symbolic.identities
-    is_zero(expr) -> bool                   True only when proved zero (scalars or
-                                            matrices; square roots of polynomials are
-                                            reduced by their defining relation)
-    equal(a, b) -> bool                     is_zero(a - b)
-    Derivation(name, derived, stated, difference)   frozen; .holds -> bool
+symbolic.identities                           the judges
+    is_zero(expr | Matrix) -> bool          True only when proved zero; square roots of
+                                            polynomials become symbols r with r^2 = b
+    equal(a, b) -> bool                     is_zero(a - b); matrices of other shapes differ
+    Derivation(name, derived, stated, difference, holds)   .derived/.stated/.difference
+                                            may be built lazily (16 x 16 matrices)
     compare(name, derived, stated) -> Derivation
     Certificate(claim, expression, certificate, difference, atoms)   frozen;
-        .holds: expression - certificate reduces to 0 AND certificate is manifestly
-        non-negative (a sum of positive multiples of products of squares and atoms)
+        .identity_holds, .nonnegative, .holds
     manifestly_nonnegative(expr, atoms) -> bool
+    RadicalField(exprs, variables)          polynomials in x, sqrt(b) and 1/sqrt(b):
+        .element(expr), .jacobian(fs, xs), .diff(f, x), .evaluate(expr, values, inverses),
+        .reduce(f), .is_zero(f), .to_expr(f)
 
-symbolic.softmax                              (命題 3.2, 演習 10.2)
+symbolic.softmax                              命題 3.2, 演習 10.2
     softmax(z: Matrix) -> Matrix
-    chapter_entry(sigma, i, j) -> Expr       sigma_i (delta_ij - sigma_j); the stated
-                                            formula type EntryFormula(sigma, i, j)
-    chapter_matrix(sigma: Matrix) -> Matrix  diag(sigma) - sigma sigma^T (MatrixFormula)
-    simplex(n) -> tuple[Symbol, ...]         sigma_1..sigma_n (sigma_n = 1 - others
-                                            via simplex_substitution(n))
-    derive_softmax_jacobian(n: int, stated=chapter_entry) -> Derivation
-    derive_softmax_jacobian_general(stated=chapter_entry) -> Derivation   (symbolic n)
-    jacobian_asymmetry(n, jacobian=chapter_matrix) -> Matrix     J - J^T
-    jacobian_times_ones(n, jacobian=chapter_matrix) -> Matrix   J 1 on the simplex
-    psd_certificate(n, jacobian=chapter_matrix) -> Certificate  v^T J v as a
-                                            sigma-weighted sum of squares
+    chapter_entry(sigma, i, j)              sigma_i (delta_ij - sigma_j)  (EntryFormula)
+    chapter_matrix(sigma: Matrix)           diag(sigma) - sigma sigma^T   (MatrixFormula)
+    simplex(n), simplex_substitution(n)     sigma_1..sigma_n; sigma_n -> 1 - the others
+    derive_softmax_jacobian(n, stated=chapter_entry) -> Derivation        explicit n
+    derive_softmax_jacobian_general(stated=chapter_entry) -> Derivation   symbolic n
+    jacobian_asymmetry(n, jacobian=chapter_matrix) -> Matrix   J - J^T
+    jacobian_times_ones(n, jacobian=chapter_matrix) -> Matrix  J 1 on the simplex
+    psd_certificate(n, jacobian=chapter_matrix) -> Certificate   sum sigma_i (v_i - m)^2
     entry_bound_certificates(n, jacobian=chapter_matrix) -> tuple[Certificate, ...]
-                                            1 - max sigma - |J_ij| >= 0, every case
     two_by_two(jacobian=chapter_matrix) -> TwoByTwo(s, jacobian, closed_form,
                                             eigenvalues, maximiser, maximum)
+    is_maximum(TwoByTwo) -> bool
 
-symbolic.layer_norm                           (命題 3.1, 3.3, 例 3.2, 演習 11.2)
-    layer_norm(x: Matrix, eps=0, gamma=None, beta=None) -> Matrix   biased variance
-    unbiased_layer_norm(x, eps=0) -> Matrix  the wrong variant (divides by d - 1)
-    chapter_jacobian(y: Matrix, sigma: Expr) -> Matrix   (1/sigma)(I - 11^T/d - yy^T/d)
-    derive_layer_norm_jacobian(d: int, stated=chapter_jacobian, normalise=layer_norm,
-                               eps=0) -> Derivation      fast: square roots -> symbols
-    derive_layer_norm_jacobian_general(stated_entry=...) -> Derivation    symbolic d
-    layer_norm_jacobian(d: int, eps=0, normalise=layer_norm) -> (x, Matrix J)
-    JacobianProperties(d, eps, times_ones, times_centred, asymmetry, idempotence,
-                       trace, scaling, on_centred)          frozen, SymPy objects
-    jacobian_properties(d: int, eps=0, normalise=layer_norm) -> JacobianProperties
-    invariance_difference(d: int, normalise=layer_norm) -> Matrix    LN(ax+b1) - LN(x)
-    Moments(mean, variance, norm) ; moments(d, g, b) -> Moments  (演習 11.2, explicit d)
-    moments_general() -> Moments             symbolic d (Sum over IndexedBase)
+symbolic.layer_norm                           命題 3.1, 3.3, 演習 11.2
+    variables(d), mean(x), variance(x)      biased variance, as in 定義 2.1
+    layer_norm(x, eps=0, gamma=None, beta=None) -> Matrix
+    unbiased_layer_norm(x, eps=0)           the wrong variant (divides by d - 1)
+    chapter_jacobian(y, sigma) -> Matrix    (1/sigma)(I - 11^T/d - yy^T/d)
+    derive_layer_norm_jacobian(d, stated=chapter_jacobian, normalise=layer_norm, eps=0)
+        -> Derivation                       explicit d (d = 16 in about a second of CPU)
+    chapter_entry(y_i, y_j, delta, sigma, d); derive_layer_norm_jacobian_general(
+        stated_entry=chapter_entry) -> Derivation   symbolic d
+    jacobian_properties(d, eps=0, normalise=layer_norm) -> JacobianProperties(d, eps,
+        defects, holds), keys in PROPERTY_NAMES ("J 1 = 0", "J c = 0",
+        "J c = eps c / s^3", "s J symmetric", "s J idempotent", "tr(s J) = d - 2",
+        "J(a x) = J(x) / a", "J = 0")
+    invariance_difference(d, normalise=layer_norm) -> Matrix    LN(ax + b1) - LN(x)
+    moments(d, g=None, b=None) -> Moments(mean, variance, norm); moments_general()
 
-symbolic.counts                               (命題 7.1, 7.2, 定理 5.1, 命題 6.1, 演習 11.4)
-    parameter_polynomial(params: Iterable[spec.Parameter], sizes=SIZES) -> Expr
-    attention_parameters(bias=True) -> Expr               4d^2 + 4d
-    block_parameters(bias=True, d_ff=d_ff) -> Expr
-    model_parameters(bias=True, tied=True, positions=True) -> Expr
-    model_parameter_parts(...) -> dict[str, Expr]   the 定理 5.1 groups, in order
+symbolic.counts                               命題 7.1, 7.2, 定理 5.1, 命題 6.1, 演習 11.4
+    parameter_polynomial(params, sizes=SIZES) -> Expr
+    attention_parameters(bias=True); block_parameters(bias=True, width=d_ff)
+    model_parameters(bias=True, tied=True, positions=True, width=d_ff)
+    model_parameter_parts(bias, tied, positions) -> dict   定理 5.1's groups, in order
+    contraction_multiplications(contractions, sizes) -> dict[name, Expr]
     multiplications(contractions, sizes=SIZES) -> Expr
-    contraction_multiplications(contractions, sizes) -> dict[str, Expr]
-    attention_multiplications(contractions=ATTENTION) -> Expr   4nd^2 + 2n^2 d
-    block_multiplications(contractions=BLOCK, d_ff=d_ff) -> Expr
-    lm_head_multiplications() -> Expr                   n d |V|
-    attention_weights_memory() -> Expr                  h n^2
-    linear_quadratic(poly, var=n) -> (linear term, quadratic term)
-    crossover(poly, var=n) -> Expr           n where the two terms are equal (solved)
-    doubling_ratio(poly, var=n) -> Expr      poly(2n)/poly(n), cancelled
-    Convention(name, source, expression, flops_per_multiplication, scope, notes)
+    attention_multiplications(contractions=ATTENTION); block_multiplications(
+        contractions=BLOCK, width=d_ff); lm_head_multiplications();
+        model_multiplications(width=d_ff); attention_weights_memory()
+    linear_quadratic(poly, var=n); crossover(poly, var=n); quadratic_share(poly, var=n)
+    doubling_ratio(poly, var=n); doubling_limit(poly, var=n)
+    Convention(name, source, flops, passes, accounted) .forward_multiplications
     kaplan_forward(), chinchilla_forward(), palm_training() -> Convention
-    ConventionComparison(convention, ours, difference, explanation)
-    compare_convention(convention) -> ConventionComparison
+    compare_convention(convention, ours=None) -> ConventionComparison(convention, ours,
+        theirs, difference, unexplained)
 
-symbolic.gelu                                 (命題 8.1 (2))
-    t ; gelu(t) -> Expr ; Phi(t), phi(t)
-    derivatives() -> (first, second)         derived from t Phi(t)
-    chapter_first(t), chapter_second(t)      Phi + t phi, (2 - t^2) phi
-    second_derivative_zeros(second=None) -> set  {-sqrt 2, sqrt 2}
+symbolic.gelu                                 命題 8.1 (2)
+    t, Phi(x), phi(x), gelu(x); derivatives() -> (GELU', GELU'')
+    chapter_first(x), chapter_second(x); second_derivative_zeros(second=chapter_second)
 
-symbolic.probability                          (命題 4.4, 補題 A.1)
-    dot_product_moments(d_k: int | Symbol, distribution=...) -> DotMoments(mean,
-                                            variance, scaled_variance)
-    product_expectation(variables) -> (E[prod], prod E)
+symbolic.probability                          命題 4.4, 補題 A.1
+    standard_normal, rademacher, centred_uniform; DISTRIBUTIONS
+    dot_product_moments(d_k: int | Symbol, distribution=standard_normal)
+        -> DotMoments(mean, variance, scaled_variance)
+    product_expectation(variables) -> (E[prod X_i] on the joint law, prod E[X_i])
 
-symbolic.mask                                 (命題 3.3 [self-attention], 演習 10.3)
-    masked_softmax(z: Matrix, allowed: set[int]) -> Matrix
-    mask_limit(n, allowed) -> (limit of sigma(z - c m), sigma^U(z))
-    mask_bound(n, allowed, i) -> Certificate  bound - sigma_i >= 0, e^(-c) form
+symbolic.mask                                 命題 3.3 (self-attention), 演習 10.3
+    logits(n); masked_softmax(z, allowed); shifted_softmax(z, allowed, c)
+    mask_limit(n, allowed, target=masked_softmax) -> MaskLimit(limit, masked, holds)
+    mask_bound(n, allowed, i) -> Certificate   e^(-c) e^(z_i) / sum_U e^z - sigma_i >= 0
 
-symbolic.residual                             (命題 4.1, 演習 11.3)
-    pre_ln_product(M, l) -> Expr             (I + J_M)...(I + J_{l+1}), expanded
-    ResidualExpansion(terms, bare_identity_count, distinct)
-    expand_product(expr) -> ResidualExpansion
-    post_ln_product(M, l) -> Expr            K_M (I + D_M) ... K_{l+1}(I + D_{l+1})
-    d_free_term(expr) -> Expr
+symbolic.residual                             命題 4.1, 演習 11.3
+    jacobians(name, M, start); pre_ln_product(M, start); post_ln_product(M, start)
+    expand_product(expr) -> ResidualExpansion(terms, bare_identity_count, distinct)
+    d_free_term(expr)
 
 symbolic.printing
-    ChapterLatexPrinter(LatexPrinter)        the chapters' notation
-    chapter_latex(expr, order=None) -> str
-    normalise_tex(s) -> str                  whitespace, \\, and redundant braces removed
+    ChapterLatexPrinter(term_order=(), factor_order=FACTOR_ORDER)
+    chapter_latex(expr, term_order=(), factor_order=FACTOR_ORDER) -> str
+    softmax_jacobian_expression(size=n); layer_norm_jacobian_expression(size=d)
+    model_parameters_latex(parts) -> str     定理 5.1 with its groups kept apart
+    normalise_tex(s) -> str                  drops spacing, sizing and redundant braces
 """
