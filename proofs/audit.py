@@ -18,8 +18,11 @@ Printed precision: a decimal printed with k digits after the point stands for
 the interval of half a unit in its last place around it; an integer in a
 computation is exact, and an integer printed as the result of `\\approx` stands
 for ±0.5 of its last digit. Both sides of an equality are evaluated as
-intervals (mpmath's interval arithmetic) and agree when the intervals meet.
-The chapter files are only ever read.
+intervals (mpmath's interval arithmetic) and agree when the intervals meet:
+an equality is mismatched only when no choice of its printed inputs within
+their rounding makes it hold. A confirmed equality that holds only thanks to
+that rounding (√(1.1428 + 0.2857 + 0 + 2.5714) = √4) says so, with both sides
+at face value. The chapter files are only ever read.
 """
 
 from __future__ import annotations
@@ -501,6 +504,7 @@ class TexArithmetic:
         bindings: dict[str, int],
         loose_integers: bool = False,
         symbolic: bool = False,
+        face_value: bool = False,
     ):
         self.tokens = [
             t for t in self.TOKEN.findall(text) if t not in _SPACES and t not in _IGNORED
@@ -508,6 +512,7 @@ class TexArithmetic:
         self.bindings = bindings
         self.loose = loose_integers
         self.symbolic = symbolic
+        self.face_value = face_value  # printed numbers exact, not intervals
         self.pos = 0
         self.symbols: set[str] = set()  # unbound symbols met (symbolic mode)
 
@@ -515,6 +520,8 @@ class TexArithmetic:
     def _number(self, token: str):
         if self.symbolic:
             return sympy.Rational(token.replace("{,}", ""))
+        if self.face_value:
+            return iv.mpf(token.replace("{,}", ""))
         return _literal_interval(token, self.loose)
 
     def _integer(self, k: int):
@@ -813,11 +820,12 @@ def _statements(math: str) -> list[str]:
     return [p for p in pieces if p.strip()]
 
 
-def _evaluate(member: str, bindings: dict[str, int], loose: bool) -> Value:
+def _evaluate(member: str, bindings: dict[str, int], loose: bool, face: bool = False) -> Value:
     """The member's value; when its only obstacle is symbols that cancel (16d/7d),
-    SymPy shows it constant and the value is taken with those symbols set to 1."""
+    SymPy shows it constant and the value is taken with those symbols set to 1.
+    `face`: the printed numbers taken at face value (points, not intervals)."""
     try:
-        return TexArithmetic(member, bindings, loose).evaluate()
+        return TexArithmetic(member, bindings, loose, face_value=face).evaluate()
     except NotNumeric as why:
         if not str(why).startswith("symbol "):
             raise
@@ -865,6 +873,37 @@ def audit_equalities(lines: list[str], code: set[int]) -> list[Finding]:
         for statement in _statements(math):
             findings.extend(_audit_statement(line, statement, bindings))
     return findings
+
+
+def _is_printed(member: str) -> bool:
+    """A printed result: a number, or a tuple of numbers, with nothing computed."""
+    bare = re.sub(r"(?<!\\)\\[,;:! ]", " ", member).strip()
+    matrix = re.fullmatch(r"\\begin\{pmatrix\}(.*)\\end\{pmatrix\}", bare, flags=re.S)
+    if matrix:
+        pieces = re.split(r"&|\\\\", matrix.group(1))
+    elif bare.startswith("(") and bare.endswith(")"):
+        pieces = bare[1:-1].split(",")
+    else:
+        pieces = [bare]
+    return all(_LITERAL.fullmatch(piece) for piece in pieces)
+
+
+def _face_note(m1: str, m2: str, v1: Value, v2: Value, bindings: dict[str, int]) -> str:
+    """How a confirmed equality holds: with the printed inputs at face value, or only
+    within their rounding (then both face values are shown)."""
+    f1, f2 = (_evaluate(m, bindings, False, face=True) for m in (m1, m2))
+    if _is_printed(m2):
+        exact = _meet(f1, v2)
+    elif _is_printed(m1):
+        exact = _meet(v1, f2)
+    else:
+        exact = _meet(f1, f2)
+    if exact:
+        return f"recomputed {_show(f1)}"
+    return (
+        f"holds only within the rounding of the printed inputs: at face value the left "
+        f"side is {_show(f1)}, the right side {_show(f2)}"
+    )
 
 
 def _split_relations(statement: str) -> tuple[list[str], list[str]]:
@@ -948,11 +987,7 @@ def _audit_statement(line: int, statement: str, bindings: dict[str, int]) -> lis
         for (m1, v1), (m2, v2) in zip(numeric, numeric[1:], strict=False):
             relation = "≈" if any(r != "=" for m, r in seg[1:] if m.strip() == m2) else "="
             pair = f"{m1} {relation} {m2}"
-            if _meet(v1, v2):
-                findings.append(
-                    Finding("equality", line, pair, "confirmed", f"recomputed {_show(v1)}")
-                )
-            else:
+            if not _meet(v1, v2):
                 findings.append(
                     Finding(
                         "equality",
@@ -963,6 +998,10 @@ def _audit_statement(line: int, statement: str, bindings: dict[str, int]) -> lis
                         f"they differ by {_gap(v1, v2)} beyond the printed precision",
                     )
                 )
+                continue
+            findings.append(
+                Finding("equality", line, pair, "confirmed", _face_note(m1, m2, v1, v2, bindings))
+            )
     return findings
 
 

@@ -184,3 +184,11 @@ def test_symbols_that_cancel_make_a_number():
     assert statuses(r"16d/7d \approx 2.29") == ["confirmed"]
     assert statuses(r"252d/66d \approx 3.83") == ["mismatched"]
     assert statuses(r"n/(6d) = 0.222") == ["not checkable"]
+
+
+def test_a_confirmed_equality_says_when_it_needs_the_rounding_of_its_inputs():
+    (exact,) = audit._audit_statement(1, r"e^{0.7071} = 2.0281", {})
+    assert exact.detail == "recomputed 2.0281"
+    (rounded,) = audit._audit_statement(1, r"\sqrt{1.1428 + 0.2857 + 0 + 2.5714} = \sqrt{4}", {})
+    assert rounded.status == "confirmed"
+    assert rounded.detail.startswith("holds only within the rounding of the printed inputs")
