@@ -202,7 +202,11 @@ def kaplan_forward() -> Convention:
         n * (2 * N + 2 * L * n * d),
         1,
         {
-            "the A V product (weighted_sum) is not in Table 1's rows": L * per["weighted_sum"],
+            # Table 1 has one n_ctx d_attn product per token ("Attention: Mask"): read as
+            # Q K^T with A V left out, or as both products halved for the causal mask;
+            # the two readings give the same polynomial L n^2 d.
+            "one of the two n^2 d products (A V) missing, or both halved as causal":
+            L * per["weighted_sum"],
             "the output layer (de-embedding) is left out of C_forward": lm_head_multiplications(),
         },
     )
