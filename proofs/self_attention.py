@@ -1085,7 +1085,7 @@ def _identity_attention(x: np.ndarray, causal: bool, mha=multi_head_attention):
 
 
 @element("ex-attention-by-hand", "例 4.3", "n = 3, d = 2 の手計算", CHAPTER, "example",
-         ("numeric",))
+         ("numeric", "symbolic"))
 def ex_attention_by_hand(multi_head_attention=multi_head_attention,
                          printed=EX_ATTENTION_BY_HAND) -> list[str]:
     """Every printed number of the worked example recomputed with the package's
