@@ -261,6 +261,20 @@ class ConventionComparison:
     difference: Expr  # ours - theirs
     unexplained: Expr  # difference - sum of the accounted pieces (0 when fully explained)
 
+    def describe(self) -> list[str]:
+        """The comparison as lines of text: both counts, the difference, its pieces."""
+        c = self.convention
+        lines = [
+            f"{c.name} ({c.source})",
+            f"  published: {c.flops} FLOPs ({'training' if c.passes == 3 else 'forward'})",
+            f"  as forward multiplications: {self.theirs}",
+            f"  this package: {self.ours}",
+            f"  difference (package - convention): {self.difference}",
+        ]
+        lines += [f"    {expr}: {why}" for why, expr in c.accounted.items()]
+        lines.append(f"  unexplained: {self.unexplained}")
+        return lines
+
 
 def compare_convention(convention: Convention, ours: Expr | None = None) -> ConventionComparison:
     """ours - theirs, and what is left after the convention's accounted pieces."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sympy import Matrix, Symbol, exp, limit, oo, symbols
+from sympy import Expr, Matrix, Symbol, exp, limit, oo, symbols
 
 from symbolic.identities import Certificate, is_zero
 
@@ -60,8 +60,14 @@ def mask_limit(n: int, allowed: Iterable[int], target=masked_softmax) -> MaskLim
     return MaskLimit(lim, stated, is_zero(lim - stated))
 
 
-def mask_bound(n: int, allowed: Iterable[int], i: int) -> Certificate:
-    """bound - sigma(z - c m)_i for masked i, with its certificate of non-negativity."""
+def chapter_bound(z: Matrix, allowed: frozenset[int], i: int, c: Symbol) -> Expr:
+    """The chapter's bound e^(-c) e^(z_i) / sum_{j in U} e^(z_j)."""
+    return exp(-c) * exp(z[i]) / sum(exp(z[j]) for j in allowed)
+
+
+def mask_bound(n: int, allowed: Iterable[int], i: int, bound=chapter_bound) -> Certificate:
+    """bound - sigma(z - c m)_i for masked i, with the certificate that it is >= 0:
+    e^(z_i - c) (sum of the masked e^(z_j - c)) / (S_U (S_U + masked sum))."""
     n, U = _check(n, allowed)
     if i in U or not 0 <= i < n:
         raise ValueError(f"i must be a masked position (outside U = {sorted(U)}), got {i}")
@@ -69,9 +75,9 @@ def mask_bound(n: int, allowed: Iterable[int], i: int) -> Certificate:
     sigma = shifted_softmax(z, U, c)
     inside = sum(exp(z[j]) for j in U)
     outside = sum(exp(z[j] - c) for j in range(n) if j not in U)
-    bound = exp(-c) * exp(z[i]) / inside
+    stated = bound(z, U, i, c)
     # bound - sigma_i = e^(z_i - c) * outside / (inside * (inside + outside))
     certificate = exp(z[i] - c) * outside / (inside * (inside + outside))
-    slack = bound - sigma[i]
+    slack = stated - sigma[i]
     return Certificate(f"sigma_{i + 1} <= e^(-c) e^(z_{i + 1}) / sum_U e^z", slack, certificate,
                        slack - certificate, ())

@@ -230,6 +230,12 @@ def test_prop_block_complexity_conventions_are_fully_explained(convention):
     assert result.difference != 0
 
 
+def test_prop_block_complexity_conventions_are_described():
+    lines = compare_convention(chinchilla_forward()).describe()
+    assert lines[0].startswith("Hoffmann et al. 2022")
+    assert lines[-1] == "  unexplained: 0"
+
+
 def test_prop_block_complexity_conventions_differences():
     assert compare_convention(kaplan_forward()).difference == L * d * n**2 + V * d * n
     chinchilla = compare_convention(chinchilla_forward()).difference

@@ -92,6 +92,13 @@ def test_prop_mask_as_limit_rejects_a_mask_letting_a_position_through():
     assert not mask_limit(3, {0, 1}, leaky).holds
 
 
+def test_prop_mask_as_limit_rejects_a_bound_without_the_factor_e_minus_c():
+    def too_tight(z, allowed, i, c):
+        return exp(-2 * c) * exp(z[i]) / sum(exp(z[j]) for j in allowed)
+
+    assert not mask_bound(3, {0, 1}, 2, too_tight).holds
+
+
 def test_exr_mask_limit_numbers():
     z = {Symbol("z_1", real=True): 1, Symbol("z_2", real=True): 2,
          Symbol("z_3", real=True): Rational(1, 2)}
