@@ -148,3 +148,14 @@ def test_exr_residual_expansion_eight_terms():
     assert J1 * J2 * J3 not in e.terms  # order matters: Jacobians do not commute
     without_residual = [t for t in e.terms if t.has(J3) and t.has(J2) and t.has(J1)]
     assert without_residual == [J3 * J2 * J1]
+
+
+def test_inputs_of_the_derivations_are_validated():
+    from symbolic.symbols import sizes
+
+    with pytest.raises(ValueError, match="unknown dimension"):
+        sizes(width=3)
+    with pytest.raises(ValueError, match="d_k must be a positive int"):
+        dot_product_moments(0)
+    with pytest.raises(ValueError, match="0 <= start < M"):
+        pre_ln_product(2, 2)

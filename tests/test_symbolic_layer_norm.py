@@ -122,9 +122,12 @@ def test_exr_layer_norm_affine_rejects_unbiased_variance():
     assert not is_zero(sum(zi**2 for zi in z) / 4 - 1)
 
 
-def test_layer_norm_of_the_chapter_example_is_exact():
-    y = layer_norm(Matrix([1, 2, 3, 6]))
+def test_ex_layer_norm_scale_exact_values():
+    x = Matrix([1, 2, 3, 6])
+    y = layer_norm(x)
     assert [round(float(v), 4) for v in y] == [-1.069, -0.5345, 0.0, 1.6036]
+    assert is_zero(layer_norm(3 * x + 5 * ones(4, 1)) - y)
+    assert sum(v**2 for v in y) == 4  # norm 2 = sqrt(d), exactly
 
 
 def test_layer_norm_inputs_are_validated():
