@@ -121,70 +121,82 @@ def _gelu(order: int) -> Callable[[], sympy.Expr]:
 FORMULAS: dict[str, Formula] = {
     f.name: f
     for f in (
-        Formula("softmax-jacobian", "命題 3.2［自己注意］ diag(σ) − σσᵀ", _softmax_jacobian),
-        Formula("softmax-jacobian-two", "演習 10.2［自己注意］ n = 2", _softmax_jacobian_two),
+        Formula("softmax-jacobian", "命題 3.2［自己注意］ the softmax Jacobian", _softmax_jacobian),
+        Formula(
+            "softmax-jacobian-two",
+            "演習 10.2［自己注意］ the softmax Jacobian at n = 2",
+            _softmax_jacobian_two,
+        ),
         Formula(
             "layer-norm-jacobian",
-            "命題 3.3［Transformer ブロック］ (1/σ)(I − 11ᵀ/d − yyᵀ/d)",
+            "命題 3.3［Transformer ブロック］ the LayerNorm Jacobian",
             _layer_norm_jacobian,
         ),
         Formula(
             "attention-parameters",
-            "命題 7.1［自己注意］ 4d² + 4d",
+            "命題 7.1［自己注意］ parameters of multi-head attention",
             _counts("attention_parameters", bias=True),
         ),
         Formula(
             "attention-parameters-no-bias",
-            "命題 7.1［自己注意］ 4d²",
+            "命題 7.1［自己注意］ the same without biases",
             _counts("attention_parameters", bias=False),
         ),
         Formula(
             "attention-multiplications",
-            "命題 7.2［自己注意］ 4nd² + 2n²d",
+            "命題 7.2［自己注意］ multiplications of one attention layer",
             _counts("attention_multiplications"),
         ),
         Formula(
             "attention-crossover",
-            "命題 7.2［自己注意］ n = 2d",
+            "命題 7.2［自己注意］ the n where the two terms are equal",
             _crossover("attention_multiplications", four_d=False),
         ),
         Formula(
             "attention-weights-memory",
-            "命題 7.2［自己注意］ hn²",
+            "命題 7.2［自己注意］ numbers stored for the weights",
             _counts("attention_weights_memory"),
         ),
         Formula(
             "model-parameters",
-            "定理 5.1［Transformer ブロック］",
+            "定理 5.1［Transformer ブロック］ parameters of the decoder-only model",
             _counts("model_parameter_parts"),
             printer="model_parameters_latex",
         ),
         Formula(
             "block-parameters",
-            "定理 5.1［Transformer ブロック］ 12d² + 13d",
+            "定理 5.1［Transformer ブロック］ parameters of one block at d_ff = 4d",
             _at_four_d("block_parameters"),
         ),
         Formula(
             "block-multiplications",
-            "命題 6.1［Transformer ブロック］ 12nd² + 2n²d",
+            "命題 6.1［Transformer ブロック］ multiplications of one block at d_ff = 4d",
             _at_four_d("block_multiplications"),
         ),
         Formula(
             "block-crossover",
-            "命題 6.1［Transformer ブロック］ n = 6d",
+            "命題 6.1［Transformer ブロック］ the n where the two terms are equal",
             _crossover("block_multiplications", four_d=True),
         ),
         Formula(
             "lm-head-multiplications",
-            "命題 6.1［Transformer ブロック］ nd|V|",
+            "命題 6.1［Transformer ブロック］ multiplications of the output layer",
             _counts("lm_head_multiplications"),
         ),
         Formula(
             "doubling-ratio",
-            "演習 11.4［Transformer ブロック］ T(2n)/T(n)",
+            "演習 11.4［Transformer ブロック］ the doubling ratio T(2n)/T(n)",
             _block_doubling_ratio,
         ),
-        Formula("gelu-first-derivative", "命題 8.1［Transformer ブロック］ GELU'", _gelu(1)),
-        Formula("gelu-second-derivative", "命題 8.1［Transformer ブロック］ GELU''", _gelu(2)),
+        Formula(
+            "gelu-first-derivative",
+            "命題 8.1［Transformer ブロック］ the first derivative of GELU",
+            _gelu(1),
+        ),
+        Formula(
+            "gelu-second-derivative",
+            "命題 8.1［Transformer ブロック］ the second derivative of GELU",
+            _gelu(2),
+        ),
     )
 }

@@ -278,3 +278,48 @@ def test_audit_of_a_missing_file_exits_2(tmp_path):
     result = run("audit", str(tmp_path / "absent.mdx"))
     assert result.returncode == 2
     assert one_line(result.stderr) == f"proofs: {tmp_path / 'absent.mdx'}: no such file"
+
+
+# the formulas behind `latex` -------------------------------------------------------
+
+
+def test_every_registered_formula_prints():
+    from proofs.formulas import FORMULAS
+
+    for formula in FORMULAS.values():
+        assert formula.latex().strip(), formula.name
+
+
+CHAPTER_TEX = {  # the chapters' own TeX for these formulas
+    "softmax-jacobian": r"\mathrm{diag}(\boldsymbol{\sigma})"
+    r" - \boldsymbol{\sigma}\boldsymbol{\sigma}^{\mathsf{T}}",
+    "attention-parameters": "4d^2 + 4d",
+    "attention-multiplications": "4nd^2 + 2n^2 d",
+    "block-multiplications": "12nd^2 + 2n^2d",
+    "model-parameters": r"|V|d + L_{\mathrm{ctx}}d"
+    r" + L(4d^2 + 4d + 2d\,d_{\mathrm{ff}} + d_{\mathrm{ff}} + d + 4d) + 2d",
+}
+
+
+@pytest.mark.parametrize("name", list(CHAPTER_TEX))
+def test_formulas_print_in_the_chapters_notation(name):
+    from proofs.formulas import FORMULAS
+    from symbolic.printing import normalise_tex
+
+    assert normalise_tex(FORMULAS[name].latex()) == normalise_tex(CHAPTER_TEX[name])
+
+
+def test_a_formula_whose_derivation_fails_is_not_exported(monkeypatch):
+    import sympy
+
+    from proofs.formulas import FORMULAS, FormulaNotProved
+    from symbolic import softmax
+
+    derive = softmax.derive_softmax_jacobian_general
+
+    def without_sigma_sigma_t():
+        return derive(stated=lambda s, i, j: s[i] * sympy.KroneckerDelta(i, j))
+
+    monkeypatch.setattr(softmax, "derive_softmax_jacobian_general", without_sigma_sigma_t)
+    with pytest.raises(FormulaNotProved, match="softmax Jacobian"):
+        FORMULAS["softmax-jacobian"].latex()
