@@ -136,3 +136,14 @@ def test_activations_reject_non_finite_and_non_numeric_input():
         gelu_tanh(["a"])
     with pytest.raises(TypeError, match="t must be a float32 or float64 array"):
         relu(np.array([True, False]))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_gelu_of_a_large_array_in_chunks_equals_it_entry_by_entry(dtype):
+    """Arrays past PARALLEL_MIN_SIZE are computed in threads over chunks; a transposed
+    (non-contiguous) array exercises the copy; small pieces take the serial path."""
+    t = np.random.default_rng(0).standard_normal((300, 700)).astype(dtype).T  # (700, 300)
+    out = gelu(t)
+    assert out.shape == t.shape and out.dtype == dtype
+    rows = [gelu(t[i:i + 100]) for i in range(0, 700, 100)]  # 30000 entries each
+    assert np.array_equal(out, np.concatenate(rows))
