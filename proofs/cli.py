@@ -183,8 +183,14 @@ def _run_check(element) -> dict:
     except CheckFailed as failure:
         result, message = "failed", str(failure)
     except Exception as exc:  # noqa: BLE001 - any other exception is reported, not raised
-        first = (str(exc).strip().splitlines() or [""])[0]
-        result, message = "error", f"{type(exc).__name__}: {first}"
+        failures, others = (
+            exc.split(CheckFailed) if isinstance(exc, ExceptionGroup) else (None, exc)
+        )
+        if others is None:  # several properties failed at once (an ExceptionGroup)
+            result, message = "failed", "; ".join(str(f) for f in failures.exceptions)
+        else:
+            first = (str(exc).strip().splitlines() or [""])[0]
+            result, message = "error", f"{type(exc).__name__}: {first}"
     return {
         "id": element.id,
         "number": element.number,

@@ -103,6 +103,9 @@ def planted():
     def broken() -> list[str]:
         raise ZeroDivisionError("division by zero\nsecond line")
 
+    def failing_twice() -> list[str]:
+        raise ExceptionGroup("two", [CheckFailed("row 1 moved"), CheckFailed("row 2 moved")])
+
     load_all()
     planted = {
         "zz-planted-failure": Element(
@@ -114,6 +117,16 @@ def planted():
             ("symbolic",),
             "fails",
             failing,
+        ),
+        "zz-planted-group": Element(
+            "zz-planted-group",
+            "命題 99.3",
+            "planted",
+            "self-attention",
+            "proposition",
+            ("numeric",),
+            "fails twice",
+            failing_twice,
         ),
         "zz-planted-error": Element(
             "zz-planted-error",
@@ -138,6 +151,7 @@ def test_verify_reports_a_failed_check_and_an_error_and_exits_1(planted, capsys)
     assert "FAILED zz-planted-failure (命題 99.1): J 1 = (0.1, -0.1), not 0" in out
     assert "ERROR zz-planted-error (命題 99.2): ZeroDivisionError: division by zero" in out
     assert "second line" not in out
+    assert "FAILED zz-planted-group (命題 99.3): row 1 moved; row 2 moved" in out
 
 
 def test_verify_selects_by_number(planted, capsys):
