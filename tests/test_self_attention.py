@@ -118,9 +118,11 @@ def test_def_permutation_matrix_holds():
 
 
 @symbolic
-def test_def_permutation_matrix_rejects_the_transposed_matrix():
+def test_def_permutation_matrix_rejects_the_column_permuting_transpose():
     def transposed(pi):
-        return sa.permutation_matrix(pi).T  # (P)_ij = 1 when i = pi(j): permutes by pi^-1
+        # P_pi^T: applied from the right it permutes columns by pi (A P_pi^T = A[:, pi]);
+        # applied from the left it moves row i to pi(i) instead of taking row pi(i)
+        return sa.permutation_matrix(pi).T
 
     with pytest.raises(CheckFailed):
         sa.def_permutation_matrix(permutation_matrix=transposed)
