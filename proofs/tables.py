@@ -24,7 +24,11 @@ import numpy as np
 import sympy
 
 import spec
+from numeric.attention import multi_head_attention
+from numeric.layer_norm import layer_norm, layer_norm_jacobian
+from numeric.model import forward, init_parameters, parameter_count, sub_parameters
 from numeric.softmax import softmax
+from symbolic import counts
 from symbolic import symbols as sym
 
 
@@ -135,13 +139,6 @@ def _positive_ints(**named: object) -> None:
             raise ValueError(f"{name} must be a positive int, got {value!r}")
 
 
-def _counts():
-    """symbolic.counts, imported when a counting table is first built."""
-    from symbolic import counts
-
-    return counts
-
-
 def _int_at(expr: sympy.Expr, values: dict) -> int:
     """An integer-valued polynomial evaluated exactly."""
     result = sympy.sympify(expr).subs(values)
@@ -239,7 +236,6 @@ def attention_complexity_table(
 
 @functools.cache
 def _attention_complexity_table(d: int, ns: tuple) -> Table:
-    counts = _counts()
     _positive_ints(d=d)
     for value in ns:
         _positive_ints(n=value)
@@ -305,7 +301,6 @@ def gpt2_parameter_table(
     groups (token embeddings, position embeddings, one block, L blocks, the
     final LayerNorm), evaluated; the total is the whole model's polynomial.
     """
-    counts = _counts()
     _positive_ints(vocab=vocab, d=d, n_layer=n_layer, n_ctx=n_ctx)
     width = 4 * d if d_ff is None else d_ff
     _positive_ints(d_ff=width)
@@ -363,9 +358,6 @@ def attention_parameter_count(d: int = 8, h: int = 2) -> Table:
     """The self-attention listing's first line: the arrays of one multi-head layer as
     `numeric.model.init_parameters` allocates them from spec, counted, against
     命題 7.1's polynomial 4d² + 4d."""
-    from numeric.model import init_parameters, parameter_count, sub_parameters
-
-    counts = _counts()
     _positive_ints(d=d, h=h)
     if d % h:
         raise ValueError(f"h must divide d, got d = {d} and h = {h}")
@@ -389,9 +381,6 @@ def small_model_count(
 ) -> Table:
     """例 5.2 and the block listing's first line: the arrays of a real model allocated
     by `numeric.model.init_parameters`, counted, against 定理 5.1's polynomial."""
-    counts = _counts()
-    from numeric.model import init_parameters, parameter_count
-
     config = spec.ModelConfig(
         vocab=vocab, d=d, n_layer=n_layer, n_head=n_head, d_ff=d_ff, n_ctx=n_ctx
     )
@@ -415,7 +404,6 @@ def small_model_count(
 def block_cost_comparison(d: int = 768, n: int = 1024) -> Table:
     """命題 6.1 at d_ff = 4d: the term linear in n (12nd²), the quadratic one (2n²d),
     their ratio, and n/(6d), which the ratio equals."""
-    counts = _counts()
     _positive_ints(d=d, n=n)
     block = counts.block_multiplications(width=4 * sym.d)
     linear, quadratic = counts.linear_quadratic(block, sym.n)
@@ -487,8 +475,7 @@ def _chapter_attention_parameters(d: int, h: int, rng: np.random.Generator) -> d
 
 def self_attention_listing_lines() -> list[ListingLine]:
     """The self-attention chapter's listings (8 節 and 演習 10.4), re-run."""
-    from numeric.attention import multi_head_attention as mha
-
+    mha = multi_head_attention
     source = "numeric.attention.multi_head_attention, default_rng(0) as in the listing"
     rng = np.random.default_rng(0)
     n, d, h = 6, 8, 2
@@ -596,9 +583,6 @@ def _vector(v: np.ndarray) -> str:
 
 def transformer_block_listing_lines() -> list[ListingLine]:
     """The Transformer-block chapter's listings (9 節), re-run."""
-    from numeric.layer_norm import layer_norm, layer_norm_jacobian
-    from numeric.model import forward
-
     source = "numeric.model.forward, default_rng(0) as in the listing"
     config = spec.ModelConfig(vocab=10, d=4, n_layer=2, n_head=2, d_ff=16, n_ctx=8)
     params = _chapter_model_parameters(config, np.random.default_rng(0))
