@@ -167,6 +167,16 @@ def test_bad_input_names_file_and_line(tmp_path):
         audit.audit_file(prose)
     with pytest.raises(audit.AuditInputError, match="no such file"):
         audit.audit_file(tmp_path / "absent.mdx")
+    with pytest.raises(audit.AuditInputError, match="is a directory"):
+        audit.audit_file(tmp_path)
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(b"# title\n\xff\xfe\n")
+    with pytest.raises(audit.AuditInputError, match=r"binary\.txt:2: not UTF-8 text"):
+        audit.audit_file(binary)
+    untitled = tmp_path / "untitled.txt"
+    untitled.write_text("Some title\n\n命題 3.3（x）✓\n", encoding="utf-8")
+    with pytest.raises(audit.AuditInputError, match=r"untitled\.txt:1: title 'Some title'"):
+        audit.audit_file(untitled)
 
 
 def test_a_changed_listing_row_is_compared_with_its_own_row(tmp_path):
