@@ -36,6 +36,9 @@ symbolic.softmax                              命題 3.2, 演習 10.2
     simplex(n), simplex_substitution(n)     sigma_1..sigma_n; sigma_n -> 1 - the others
     derive_softmax_jacobian(n, stated=chapter_entry) -> Derivation        explicit n
     derive_softmax_jacobian_general(stated=chapter_entry) -> Derivation   symbolic n
+    general_properties(stated=chapter_entry) -> dict[str, Expr]   symbolic n: J symmetric,
+                                            J 1 = 0, v^T J v = sum_i sigma_i (v_i - m)^2
+                                            (each value 0 when it holds)
     jacobian_asymmetry(n, jacobian=chapter_matrix) -> Matrix   J - J^T
     jacobian_times_ones(n, jacobian=chapter_matrix) -> Matrix  J 1 on the simplex
     psd_certificate(n, jacobian=chapter_matrix) -> Certificate   sum sigma_i (v_i - m)^2

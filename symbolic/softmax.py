@@ -15,17 +15,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from sympy import (
+    Add,
     Expr,
     IndexedBase,
     KroneckerDelta,
     Matrix,
+    Mul,
     Piecewise,
     Rational,
+    S,
     Sum,
     Symbol,
     diag,
     diff,
     exp,
+    expand,
     factor,
     ones,
     solve,
@@ -119,6 +123,81 @@ def derive_softmax_jacobian_general(stated: EntryFormula = chapter_entry) -> Der
     derived = diff(sigma[i], z[j]).doit()  # sums of KroneckerDelta collapse
     derived = _indices_in_range(derived, (i, j), n_symbol)
     return compare("softmax Jacobian, symbolic n", derived, stated(sigma, i, j))
+
+
+def _collapse_deltas(expr: Expr) -> Expr:
+    """delta_ij f(i, j) = delta_ij f(i, i): in each term with KroneckerDelta(i, j),
+    replace the second index by the first everywhere else."""
+    out = S.Zero
+    for term in Add.make_args(expand(expr)):
+        deltas = [f for f in Mul.make_args(term) if isinstance(f, KroneckerDelta)]
+        for delta in deltas:
+            a, b = delta.args
+            rest = term / delta
+            term = delta * rest.xreplace({b: a})
+        out += term
+    return expand(out)
+
+
+def _normalise_sums(expr: Expr, n: Symbol, facts: dict, indices: tuple) -> Expr:
+    """Rewrite sums over 1..n into symbols: split sums over + and pull out factors
+    free of the index, evaluate sums holding a KroneckerDelta, name what is left
+    after renaming its index (so sum_j sigma_j v_j and sum_i sigma_i v_i coincide),
+    and apply `facts` (sum -> value, e.g. sum_k sigma_k -> 1)."""
+    k = Symbol("k", integer=True, positive=True)
+
+    def one(body: Expr, index: Symbol) -> Expr:
+        body = expand(body)
+        if isinstance(body, Add):
+            return sum((one(t, index) for t in body.args), start=S.Zero)
+        free, bound = [], []
+        for f in Mul.make_args(body):
+            (bound if f.has(index) else free).append(f)
+        if not bound:
+            return Mul(*free) * n
+        inner = Mul(*bound)
+        if inner.has(KroneckerDelta):
+            value = _indices_in_range(Sum(inner, (index, 1, n)).doit(), indices, n)
+            if not value.has(Sum):
+                return Mul(*free) * value
+        key = Sum(inner.xreplace({index: k}), (k, 1, n))
+        if key in facts:
+            return Mul(*free) * facts[key]
+        return Mul(*free) * Symbol(f"[{key}]", real=True)  # the sum, named
+
+    def walk(e: Expr) -> Expr:
+        if isinstance(e, Sum):
+            body = walk(e.function)
+            for index, _, _ in e.limits:
+                body = one(body, index)
+            return body
+        if e.args:
+            return e.func(*(walk(a) for a in e.args))
+        return e
+
+    return _collapse_deltas(walk(expr))
+
+
+def general_properties(stated: EntryFormula = chapter_entry) -> dict[str, Expr]:
+    """命題 3.2 (1), (2) for symbolic n on an entry formula: each value is zero when the
+    property holds. sigma is an IndexedBase with sum_k sigma_k = 1 (the simplex);
+    m = sum_k sigma_k v_k. The PSD identity is v^T J v = sum_i sigma_i (v_i - m)^2,
+    a sigma-weighted sum of squares."""
+    n = n_symbol
+    i, j, k = symbols("i j k", integer=True, positive=True)
+    sigma, v = IndexedBase("sigma", positive=True), IndexedBase("v", real=True)
+    mean = Sum(sigma[k] * v[k], (k, 1, n))
+    facts = {Sum(sigma[k], (k, 1, n)): S.One}
+    entry = stated(sigma, i, j)
+    form = Sum(Sum(v[i] * entry * v[j], (j, 1, n)), (i, 1, n))
+    squares = Sum(sigma[i] * (v[i] - mean) ** 2, (i, 1, n))
+    return {
+        "J symmetric": _normalise_sums(entry - stated(sigma, j, i), n, facts, (i, j, k)),
+        "J 1 = 0": _normalise_sums(Sum(entry, (j, 1, n)), n, facts, (i, j, k)),
+        "v^T J v = sum_i sigma_i (v_i - m)^2": _normalise_sums(
+            form - squares, n, facts, (i, j, k)
+        ),
+    }
 
 
 def _on_simplex(expr, n: int):

@@ -9,6 +9,7 @@ from symbolic.softmax import (
     derive_softmax_jacobian,
     derive_softmax_jacobian_general,
     entry_bound_certificates,
+    general_properties,
     is_maximum,
     jacobian_asymmetry,
     jacobian_times_ones,
@@ -57,6 +58,23 @@ def test_prop_softmax_jacobian_rejects_wrong_sign_of_delta():
         return sigma[i] * (sigma[j] - KroneckerDelta(i, j))
 
     assert not derive_softmax_jacobian(2, flipped).holds
+
+
+def test_prop_softmax_jacobian_properties_for_symbolic_n():
+    properties = general_properties()
+    assert properties == {name: 0 for name in properties}
+    assert len(properties) == 3
+
+
+def test_prop_softmax_jacobian_properties_for_symbolic_n_reject_wrong_formulas():
+    no_outer = general_properties(without_sigma_sigma_t)
+    assert no_outer["J 1 = 0"] != 0
+    assert no_outer["v^T J v = sum_i sigma_i (v_i - m)^2"] != 0
+
+    def lopsided(sigma, i, j):  # sigma_i (delta_ij - sigma_i): not symmetric
+        return sigma[i] * (KroneckerDelta(i, j) - sigma[i])
+
+    assert general_properties(lopsided)["J symmetric"] != 0
 
 
 @pytest.mark.parametrize("n", range(1, 9))
