@@ -680,7 +680,9 @@ def prop_layer_norm_invariance(normalise: Callable = layer_norm,
     normalise(x) reduce to 0, 1, sqrt d (judge: symbolic.identities); for a = -1 the
     output is -LN(x), so the hypothesis a > 0 is needed. Numeric, on Hypothesis-drawn
     rows (d = 2..16, entries in [-100, 100], sigma >= 1e-3 max|x|), a in [0.01, 100],
-    b in [-100, 100]: |LN(fl(a x + b)) - LN(x)| within the two rounding bounds plus the
+    b = t a sigma(x) with t in [-100, 100] (so that a x + b 1 is as well conditioned,
+    max|.| / sigma <= 1100; a larger b can round a x + b 1 to a constant vector, where LN
+    is undefined: tested apart): |LN(fl(a x + b)) - LN(x)| within the two rounding bounds plus the
     input rounding 2u(a max|x| + |b|) times ||J|| = 1/sigma(ax + b) times sqrt d; the
     moments within their rounding bounds; and LN(-a x + b) = -LN(x), a witness that the
     statement fails for a < 0 (the two differ by 2 max|LN(x)| >= 2)."""
@@ -702,9 +704,10 @@ def prop_layer_norm_invariance(normalise: Callable = layer_norm,
 
     @scaled(1.0)
     @given(vectors(), st.floats(0.01, 100), st.floats(-100, 100))
-    def invariant(x, scale, shift):
+    def invariant(x, scale, units):
         d = x.size
         sigma = float(x.std())
+        shift = units * scale * sigma  # b in units of a sigma: a x + b keeps condition <= 1100
         y = normalise(x, eps=0.0)
         for sign in (1, -1):
             moved = sign * scale * x + shift
@@ -788,10 +791,12 @@ def ex_layer_norm_scale(
 
 
 def _mp_jacobian(x: np.ndarray, eps: float = 0.0) -> list[list]:
-    """d LN(x) / dx by mpmath central differences at 50 digits (step 1e-20: the O(h^2)
-    truncation, about 1e-40 relative, is far below float64's resolution)."""
+    """d LN(x) / dx by mpmath central differences at 50 digits (step 1e-20 sigma(x): the
+    O((h / sigma)^2) truncation, about 1e-40 relative, is far below float64's resolution)."""
     d = x.size
-    step = mpmath.mpf("1e-20")
+    values = [mpmath.mpf(v) for v in x]
+    mu = mpmath.fsum(values) / d
+    step = mpmath.mpf("1e-20") * mpmath.sqrt(mpmath.fsum((v - mu) ** 2 for v in values) / d)
     columns = []
     for j in range(d):
         up, down = [mpmath.mpf(float(v)) for v in x], [mpmath.mpf(float(v)) for v in x]
@@ -2007,10 +2012,11 @@ def exr_layer_norm_affine(stated: Callable = _stated_affine_moments,
         worst[0] = max(worst[0], max(gp / bd for gp, bd in zip(gaps, bounds, strict=True)))
         rng = np.random.default_rng(seed)
         gains, shifts = rng.standard_normal(d), rng.standard_normal(d)
-        moved = 2.5 * x - 7.0
+        offset = 7.0 * x.std()  # a shift in units of sigma keeps a x + b well conditioned
+        moved = 2.5 * x - offset
         bound = (layer_norm_error_bound(x, gains, shifts)
                  + layer_norm_error_bound(moved, gains, shifts)
-                 + np.abs(gains) * math.sqrt(d) * 2 * U * (2.5 * np.abs(x).max() + 7)
+                 + np.abs(gains) * math.sqrt(d) * 2 * U * (2.5 * np.abs(x).max() + offset)
                  / (2.5 * x.std()))
         gap = np.abs(normalise(moved, gains, shifts, eps=0.0) - normalise(x, gains, shifts,
                                                                           eps=0.0))

@@ -139,6 +139,15 @@ def test_prop_layer_norm_invariance_rejects_a_map_without_centring():
         tb.prop_layer_norm_invariance(normalise=uncentred, widths=())
 
 
+def test_prop_layer_norm_invariance_outside_the_domain_a_large_shift_loses_the_row():
+    # b far above a sigma(x): fl(a x + b 1) is a constant vector, where LN is undefined
+    x = np.array([0.0, 2.7e-130])
+    assert np.ptp(x + 1.0) == 0.0
+    with pytest.raises(ValueError, match="constant"):
+        layer_norm(x + 1.0, eps=0.0)
+    assert np.allclose(layer_norm(x, eps=0.0), [-1.0, 1.0])
+
+
 @pytest.mark.symbolic
 def test_prop_layer_norm_invariance_rejects_unbiased_variance_symbolically():
     def unbiased(x, eps=0):
