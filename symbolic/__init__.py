@@ -28,6 +28,10 @@ symbolic.identities                           the judges
     RadicalField(exprs, variables)          polynomials in x, sqrt(b) and 1/sqrt(b):
         .element(expr), .jacobian(fs, xs), .diff(f, x), .evaluate(expr, values, inverses),
         .reduce(f), .is_zero(f), .to_expr(f)
+    indices_in_range(expr, indices, upper)  Piecewise conditions 1 <= i <= upper -> True
+    normalise_sums(expr, n, facts, indices) sums over 1..n split, delta-sums evaluated,
+                                            the rest named; facts: sum -> value
+    collapse_deltas(expr)                   delta_ij f(i, j) -> delta_ij f(i, i)
 
 symbolic.softmax                              命題 3.2, 演習 10.2
     softmax(z: Matrix) -> Matrix
@@ -56,6 +60,9 @@ symbolic.layer_norm                           命題 3.1, 3.3, 演習 11.2
         -> Derivation                       explicit d (d = 16 in about a second of CPU)
     chapter_entry(y_i, y_j, delta, sigma, d); derive_layer_norm_jacobian_general(
         stated_entry=chapter_entry) -> Derivation   symbolic d
+    output_sums() -> (sum y_k, sum y_k^2)     symbolic d, from the definition: (0, d)
+    general_jacobian_properties(stated_entry=chapter_entry) -> dict[str, Expr]   symbolic
+        d: "J 1 = 0", "J y = 0", "s J symmetric", "s J idempotent", "tr(s J) = d - 2"
     jacobian_properties(d, eps=0, normalise=layer_norm) -> JacobianProperties(d, eps,
         defects, holds), keys in PROPERTY_NAMES ("J 1 = 0", "J c = 0",
         "J c = eps c / s^3", "s J symmetric", "s J idempotent", "tr(s J) = d - 2",

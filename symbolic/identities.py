@@ -22,9 +22,11 @@ from sympy import (
     Dummy,
     Expr,
     Function,
+    KroneckerDelta,
     MatrixBase,
     Mul,
     Number,
+    Piecewise,
     Pow,
     Rational,
     S,
@@ -400,3 +402,74 @@ class Certificate:
     @property
     def holds(self) -> bool:
         return self.nonnegative and self.identity_holds
+
+
+# ------------------------------------------------ sums over a symbolic range
+
+
+def indices_in_range(expr: Expr, indices: tuple[Symbol, ...], upper: Symbol) -> Expr:
+    """Resolve Piecewise conditions 1 <= i <= upper to True for the given indices."""
+
+    def resolve(pw: Piecewise) -> Expr:
+        facts = {}
+        for i in indices:
+            facts.update({i <= upper: True, upper >= i: True, i >= 1: True, 1 <= i: True})
+        for value, cond in pw.args:
+            if cond.xreplace(facts) == True:  # noqa: E712 (a SymPy boolean)
+                return value
+        return pw
+
+    return expr.replace(lambda e: isinstance(e, Piecewise), resolve)
+
+
+def collapse_deltas(expr: Expr) -> Expr:
+    """delta_ij f(i, j) = delta_ij f(i, i): in each term with KroneckerDelta(i, j),
+    replace the second index by the first everywhere else."""
+    out = S.Zero
+    for term in Add.make_args(expand(expr)):
+        deltas = [f for f in Mul.make_args(term) if isinstance(f, KroneckerDelta)]
+        for delta in deltas:
+            a, b = delta.args
+            rest = term / delta
+            term = delta * rest.xreplace({b: a})
+        out += term
+    return expand(out)
+
+
+def normalise_sums(expr: Expr, n: Symbol, facts: dict, indices: tuple) -> Expr:
+    """Rewrite sums over 1..n into symbols: split sums over + and pull out factors
+    free of the index, evaluate sums holding a KroneckerDelta, name what is left
+    after renaming its index (so sum_j sigma_j v_j and sum_i sigma_i v_i coincide),
+    and apply `facts` (sum -> value, e.g. sum_k sigma_k -> 1)."""
+    k = Symbol("k", integer=True, positive=True)
+
+    def one(body: Expr, index: Symbol) -> Expr:
+        body = expand(body)
+        if isinstance(body, Add):
+            return sum((one(t, index) for t in body.args), start=S.Zero)
+        free, bound = [], []
+        for f in Mul.make_args(body):
+            (bound if f.has(index) else free).append(f)
+        if not bound:
+            return Mul(*free) * n
+        inner = Mul(*bound)
+        if inner.has(KroneckerDelta):
+            value = indices_in_range(Sum(inner, (index, 1, n)).doit(), indices, n)
+            if not value.has(Sum):
+                return Mul(*free) * value
+        key = Sum(inner.xreplace({index: k}), (k, 1, n))
+        if key in facts:
+            return Mul(*free) * facts[key]
+        return Mul(*free) * Symbol(f"[{key}]", real=True)  # the sum, named
+
+    def walk(e: Expr) -> Expr:
+        if isinstance(e, Sum):
+            body = walk(e.function)
+            for index, _, _ in e.limits:
+                body = one(body, index)
+            return body
+        if e.args:
+            return e.func(*(walk(a) for a in e.args))
+        return e
+
+    return collapse_deltas(walk(expr))

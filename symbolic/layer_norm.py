@@ -19,7 +19,6 @@ from sympy import (
     KroneckerDelta,
     Matrix,
     MatrixBase,
-    Piecewise,
     Rational,
     S,
     Sum,
@@ -32,7 +31,13 @@ from sympy import (
     symbols,
 )
 
-from symbolic.identities import Derivation, RadicalField, compare
+from symbolic.identities import (
+    Derivation,
+    RadicalField,
+    compare,
+    indices_in_range,
+    normalise_sums,
+)
 from symbolic.symbols import d as d_symbol
 
 Normalise = Callable[..., Matrix]
@@ -198,15 +203,50 @@ def derive_layer_norm_jacobian_general(stated_entry=chapter_entry) -> Derivation
     derived = diff(y_i, x[j]).doit()
     derived = derived.xreplace({total: S}).xreplace({spread.xreplace({total: S}): Q})
     derived = _sum_linearly(derived, k, S, d, x)
-    facts = {d >= j: True, j <= d: True, d >= i: True, i <= d: True}
-    derived = derived.replace(
-        lambda e: isinstance(e, Piecewise),
-        lambda pw: next((v for v, c in pw.args if c.xreplace(facts) == True), pw),  # noqa: E712
-    )
+    derived = indices_in_range(derived, (i, j), d)
     sigma = sqrt(Q / d)
     y = {t: (x[t] - S / d) / sigma for t in (i, j)}
     stated = stated_entry(y[i], y[j], KroneckerDelta(i, j), sigma, d)
     return compare("LayerNorm Jacobian, symbolic d", derived, stated)
+
+
+def output_sums() -> tuple[Expr, Expr]:
+    """(sum_k y_k, sum_k y_k^2) for y = LN(x) and symbolic d, from the definition:
+    sum_k (x_k - S/d)/sigma by linearity, and sum_k (x_k - S/d)^2 / sigma^2 = Q / (Q/d).
+    命題 3.1 (2) says they are 0 and d."""
+    d = d_symbol
+    k = Symbol("k", integer=True, positive=True)
+    x = IndexedBase("x", real=True)
+    S_, Q = symbols("S Q", positive=True)  # S = sum x_k, Q = sum (x_k - mu)^2
+    sigma = sqrt(Q / d)
+    total = _sum_linearly(Sum((x[k] - S_ / d) / sigma, (k, 1, d)), k, S_, d, x)
+    return expand(total), Q / sigma**2
+
+
+def general_jacobian_properties(stated_entry=chapter_entry) -> dict[str, Expr]:
+    """命題 3.3 (1), (2) for symbolic d, on the entry formula: each value is 0 when the
+    property holds. P = sigma J; the facts sum_k y_k = 0 and sum_k y_k^2 = d come from
+    `output_sums` (and are checked there). Trace d - 2 with P idempotent gives rank d - 2."""
+    d = d_symbol
+    i, j, k, t = symbols("i j k t", integer=True, positive=True)
+    y = IndexedBase("y", real=True)
+    sigma = Symbol("sigma", positive=True)
+    ones_sum, squares_sum = output_sums()
+    facts = {Sum(y[k], (k, 1, d)): ones_sum, Sum(y[k] ** 2, (k, 1, d)): squares_sum}
+
+    def P(a, b):
+        return sigma * stated_entry(y[a], y[b], KroneckerDelta(a, b), sigma, d)
+
+    def reduce(e):
+        return normalise_sums(e, d, facts, (i, j, k, t))
+
+    return {
+        "J 1 = 0": reduce(Sum(P(i, j) / sigma, (j, 1, d))),
+        "J y = 0": reduce(Sum(P(i, j) / sigma * y[j], (j, 1, d))),
+        "s J symmetric": reduce(P(i, j) - P(j, i)),
+        "s J idempotent": reduce(Sum(P(i, t) * P(t, j), (t, 1, d)) - P(i, j)),
+        "tr(s J) = d - 2": reduce(Sum(P(i, i), (i, 1, d)) - (d - 2)),
+    }
 
 
 @dataclass(frozen=True)

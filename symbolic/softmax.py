@@ -15,13 +15,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from sympy import (
-    Add,
     Expr,
     IndexedBase,
     KroneckerDelta,
     Matrix,
-    Mul,
-    Piecewise,
     Rational,
     S,
     Sum,
@@ -29,14 +26,20 @@ from sympy import (
     diag,
     diff,
     exp,
-    expand,
     factor,
     ones,
     solve,
     symbols,
 )
 
-from symbolic.identities import Certificate, Derivation, compare, is_zero
+from symbolic.identities import (
+    Certificate,
+    Derivation,
+    compare,
+    indices_in_range,
+    is_zero,
+    normalise_sums,
+)
 from symbolic.symbols import n as n_symbol
 
 EntryFormula = Callable[[object, object, object], Expr]
@@ -100,82 +103,14 @@ class _IndexedSoftmax:
         return exp(self.z[i]) / self.total
 
 
-def _indices_in_range(expr: Expr, indices: tuple[Symbol, ...], upper: Symbol) -> Expr:
-    """Resolve Piecewise conditions 1 <= i <= upper to True for the given indices."""
-
-    def resolve(pw: Piecewise) -> Expr:
-        facts = {}
-        for i in indices:
-            facts.update({i <= upper: True, upper >= i: True, i >= 1: True, 1 <= i: True})
-        for value, cond in pw.args:
-            if cond.xreplace(facts) == True:  # noqa: E712 (a SymPy boolean)
-                return value
-        return pw
-
-    return expr.replace(lambda e: isinstance(e, Piecewise), resolve)
-
-
 def derive_softmax_jacobian_general(stated: EntryFormula = chapter_entry) -> Derivation:
     """The same derivation for symbolic n: z an IndexedBase, indices i, j in 1..n."""
     i, j, k = symbols("i j k", integer=True, positive=True)
     z = IndexedBase("z", real=True)
     sigma = _IndexedSoftmax(z, k, n_symbol)
     derived = diff(sigma[i], z[j]).doit()  # sums of KroneckerDelta collapse
-    derived = _indices_in_range(derived, (i, j), n_symbol)
+    derived = indices_in_range(derived, (i, j), n_symbol)
     return compare("softmax Jacobian, symbolic n", derived, stated(sigma, i, j))
-
-
-def _collapse_deltas(expr: Expr) -> Expr:
-    """delta_ij f(i, j) = delta_ij f(i, i): in each term with KroneckerDelta(i, j),
-    replace the second index by the first everywhere else."""
-    out = S.Zero
-    for term in Add.make_args(expand(expr)):
-        deltas = [f for f in Mul.make_args(term) if isinstance(f, KroneckerDelta)]
-        for delta in deltas:
-            a, b = delta.args
-            rest = term / delta
-            term = delta * rest.xreplace({b: a})
-        out += term
-    return expand(out)
-
-
-def _normalise_sums(expr: Expr, n: Symbol, facts: dict, indices: tuple) -> Expr:
-    """Rewrite sums over 1..n into symbols: split sums over + and pull out factors
-    free of the index, evaluate sums holding a KroneckerDelta, name what is left
-    after renaming its index (so sum_j sigma_j v_j and sum_i sigma_i v_i coincide),
-    and apply `facts` (sum -> value, e.g. sum_k sigma_k -> 1)."""
-    k = Symbol("k", integer=True, positive=True)
-
-    def one(body: Expr, index: Symbol) -> Expr:
-        body = expand(body)
-        if isinstance(body, Add):
-            return sum((one(t, index) for t in body.args), start=S.Zero)
-        free, bound = [], []
-        for f in Mul.make_args(body):
-            (bound if f.has(index) else free).append(f)
-        if not bound:
-            return Mul(*free) * n
-        inner = Mul(*bound)
-        if inner.has(KroneckerDelta):
-            value = _indices_in_range(Sum(inner, (index, 1, n)).doit(), indices, n)
-            if not value.has(Sum):
-                return Mul(*free) * value
-        key = Sum(inner.xreplace({index: k}), (k, 1, n))
-        if key in facts:
-            return Mul(*free) * facts[key]
-        return Mul(*free) * Symbol(f"[{key}]", real=True)  # the sum, named
-
-    def walk(e: Expr) -> Expr:
-        if isinstance(e, Sum):
-            body = walk(e.function)
-            for index, _, _ in e.limits:
-                body = one(body, index)
-            return body
-        if e.args:
-            return e.func(*(walk(a) for a in e.args))
-        return e
-
-    return _collapse_deltas(walk(expr))
 
 
 def general_properties(stated: EntryFormula = chapter_entry) -> dict[str, Expr]:
@@ -192,9 +127,9 @@ def general_properties(stated: EntryFormula = chapter_entry) -> dict[str, Expr]:
     form = Sum(Sum(v[i] * entry * v[j], (j, 1, n)), (i, 1, n))
     squares = Sum(sigma[i] * (v[i] - mean) ** 2, (i, 1, n))
     return {
-        "J symmetric": _normalise_sums(entry - stated(sigma, j, i), n, facts, (i, j, k)),
-        "J 1 = 0": _normalise_sums(Sum(entry, (j, 1, n)), n, facts, (i, j, k)),
-        "v^T J v = sum_i sigma_i (v_i - m)^2": _normalise_sums(
+        "J symmetric": normalise_sums(entry - stated(sigma, j, i), n, facts, (i, j, k)),
+        "J 1 = 0": normalise_sums(Sum(entry, (j, 1, n)), n, facts, (i, j, k)),
+        "v^T J v = sum_i sigma_i (v_i - m)^2": normalise_sums(
             form - squares, n, facts, (i, j, k)
         ),
     }

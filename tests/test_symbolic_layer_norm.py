@@ -7,11 +7,13 @@ from symbolic.identities import is_zero
 from symbolic.layer_norm import (
     derive_layer_norm_jacobian,
     derive_layer_norm_jacobian_general,
+    general_jacobian_properties,
     invariance_difference,
     jacobian_properties,
     layer_norm,
     moments,
     moments_general,
+    output_sums,
     unbiased_layer_norm,
 )
 from symbolic.symbols import d as d_symbol
@@ -52,6 +54,21 @@ def test_prop_layer_norm_jacobian_general_rejects_missing_term():
         return (delta - 1 / d) / sigma
 
     assert not derive_layer_norm_jacobian_general(entry).holds
+
+
+def test_prop_layer_norm_jacobian_properties_for_symbolic_d():
+    assert output_sums() == (0, d_symbol)
+    properties = general_jacobian_properties()
+    assert properties == {name: 0 for name in properties} and len(properties) == 5
+
+
+def test_prop_layer_norm_jacobian_properties_for_symbolic_d_reject_missing_y_y_t():
+    def entry(y_i, y_j, delta, sigma, d):
+        return (delta - 1 / d) / sigma
+
+    properties = general_jacobian_properties(entry)
+    assert properties["J y = 0"] != 0
+    assert properties["tr(s J) = d - 2"] != 0
 
 
 @pytest.mark.parametrize("d", range(2, 6))
