@@ -319,7 +319,10 @@ def _table_arguments(name: str, args: argparse.Namespace) -> dict:
     if args.n:
         given["ns"] = tuple(args.n)
         if "n" in accepted and len(args.n) != 1:
-            raise UsageError(f"tables: {name} takes one --n, got {len(args.n)} values")
+            raise UsageError(
+                f"tables: {name} takes one --n, got {len(args.n)} values; name the tables "
+                f"to regenerate, e.g. tables attention-complexity --n {' '.join(map(str, args.n))}"
+            )
         given["n"] = args.n[0]
     return {k: given[k] for k in accepted if given.get(k) is not None}
 
