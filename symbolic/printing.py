@@ -128,6 +128,13 @@ class ChapterLatexPrinter(LatexPrinter):
         return out
 
     def _print_Mul(self, expr: Mul) -> str:
+        numerator, denominator = expr.as_numer_denom()
+        if denominator != 1 and not denominator.is_Number:
+            gens = sorted(expr.free_symbols, key=self._rank)
+            if gens and numerator.is_polynomial(*gens) and denominator.is_polynomial(*gens):
+                sign = "-" if numerator.could_extract_minus_sign() else ""
+                top = -numerator if sign else numerator
+                return rf"{sign}\frac{{{self._print(top)}}}{{{self._print(denominator)}}}"
         gens = sorted(expr.free_symbols, key=self._rank)
         if gens and expr.is_polynomial(*gens) and len(Poly(expr, *gens).terms()) == 1:
             (monom, coeff), = Poly(expr, *gens).terms()

@@ -108,3 +108,11 @@ def test_normalise_tex_drops_only_spacing_and_redundant_braces():
     assert normalise_tex(r"\Big( x \Big)") == "(x)"
     assert normalise_tex(r"d_{\mathrm{ff}}") == r"d_{\mathrm{ff}}"
     assert normalise_tex(r"n^{2}") != normalise_tex(r"n^{3}")
+
+
+def test_exr_doubling_ratio_printed_as_a_fraction_of_the_chapters_terms():
+    from symbolic.counts import doubling_ratio, quadratic_share
+
+    T = block_multiplications(width=4 * d)
+    assert chapter_latex(doubling_ratio(T)) == r"\frac{12d + 4n}{6d + n}"
+    assert chapter_latex(quadratic_share(T)) == r"\frac{n}{6d}"
