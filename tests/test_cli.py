@@ -197,17 +197,17 @@ def test_latex_out_is_written_refused_without_force_and_replaced_with_it(tmp_pat
     assert first.returncode == 0, first.stderr
     assert set(json.loads(target.read_text())) == {"attention-parameters", "block-parameters"}
     target.write_text("kept")
-    assert cli.main(["latex", "--out", str(target)]) == 2
-    assert "--force" in one_line(capsys.readouterr().err)
+    refused = run("latex", "--out", str(target))
+    assert refused.returncode == 2 and "--force" in one_line(refused.stderr)
     assert target.read_text() == "kept"
     assert cli.main(["latex", "attention-parameters", "--out", str(target), "--force"]) == 0
     assert set(json.loads(target.read_text())) == {"attention-parameters"}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["formulas.json"]
 
 
-def test_latex_bad_names_and_extensions_exit_2(tmp_path, capsys):
-    assert cli.main(["latex", "softmax-jacobain"]) == 2
-    assert "softmax-jacobian" in one_line(capsys.readouterr().err)
+def test_latex_bad_names_and_extensions_exit_2(tmp_path):
+    unknown = run("latex", "softmax-jacobain")
+    assert unknown.returncode == 2 and "softmax-jacobian" in one_line(unknown.stderr)
     cli_result = cli.main(["latex", "--out", str(tmp_path / "x.txt")])
     assert cli_result == 2 and not (tmp_path / "x.txt").exists()
 
@@ -279,13 +279,15 @@ def test_audit_of_both_chapters_reports_each(capsys):
         ),
     ],
 )
-def test_audit_bad_input_exits_2_naming_file_and_line(tmp_path, name, content, message, capsys):
+def test_audit_bad_input_exits_2_naming_file_and_line(tmp_path, name, content, message):
     if "prop-softmax" in content and "prop-softmax-basic" not in load_all():
         pytest.skip("prop-softmax-basic is not registered yet")
     path = tmp_path / name
     path.write_text(content, encoding="utf-8")
-    assert cli.main(["audit", str(path)]) == 2
-    assert message in one_line(capsys.readouterr().err)
+    result = run("audit", str(path))
+    assert result.returncode == 2
+    assert message in one_line(result.stderr)
+    assert path.read_text(encoding="utf-8") == content
 
 
 def test_audit_of_a_missing_file_exits_2(tmp_path):
