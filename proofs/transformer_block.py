@@ -321,14 +321,10 @@ def model_error_bound(tokens: np.ndarray, params: Mapping, config: spec.ModelCon
 # Shared helpers -------------------------------------------------------------------
 
 
-def _config(**sizes: object) -> spec.ModelConfig:
-    return spec.ModelConfig(**sizes)
-
-
 def block_parameters(d: int, h: int, d_ff: int, rng: np.random.Generator) -> dict:
     """Generic parameters of one block: the first block of a one-layer model, allocated from
     spec by init_parameters (gamma = 1 + N(0, 0.01), beta and biases N(0, 0.01))."""
-    config = _config(vocab=2, d=d, n_layer=1, n_head=h, d_ff=d_ff, n_ctx=2)
+    config = spec.ModelConfig(vocab=2, d=d, n_layer=1, n_head=h, d_ff=d_ff, n_ctx=2)
     return sub_parameters(init_parameters(config, rng), "blocks.0")
 
 
@@ -569,7 +565,7 @@ def configurations(max_layers: int = 2):
     tied output, learned positions) switched independently."""
     widths = st.sampled_from([(2, 1), (2, 2), (4, 1), (4, 2), (6, 3)])
     return st.builds(
-        lambda dh, vocab, layers, d_ff, n_ctx, bias, tied, positions: _config(
+        lambda dh, vocab, layers, d_ff, n_ctx, bias, tied, positions: spec.ModelConfig(
             vocab=vocab, d=dh[0], n_layer=layers, n_head=dh[1], d_ff=d_ff, n_ctx=n_ctx,
             bias=bias, tied=tied, positions=positions),
         widths, st.integers(2, 12), st.integers(1, max_layers), st.integers(1, 8),
@@ -630,7 +626,7 @@ def def_decoder_only_transformer(model: Callable = forward,
     evidence = [f"X^(0) = E_t + P exactly, and the model equals LN_f(X^(L)) E^T of the "
                 f"causal Pre-LN blocks (worst gap / bound = {worst[0]:.2e}) on drawn "
                 f"configurations with and without biases, tying and positions"]
-    config = _config(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=4)
+    config = spec.ModelConfig(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=4)
     params = init_parameters(config, np.random.default_rng(0))
     for bad, what in (([0, 1, 2, 3, 4], "longer than L_ctx"), ([0, 5], "id out of range"),
                       ([], "empty")):
@@ -645,7 +641,8 @@ def def_decoder_only_transformer(model: Callable = forward,
     x0, x0_reversed = embedding(tokens, params, config), embedding(tokens[::-1], params, config)
     gap = float(np.abs(x0_reversed - x0[::-1]).max())
     require(gap > 0, "with learned positions, reversing the tokens reversed the rows of X^(0)")
-    unpositioned = _config(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=4, positions=False)
+    unpositioned = spec.ModelConfig(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=4,
+                                    positions=False)
     plain = {k: v for k, v in params.items() if k != "wpe"}
     require(bool(np.array_equal(embedding(tokens[::-1], plain, unpositioned),
                                 embedding(tokens, plain, unpositioned)[::-1])),
@@ -927,7 +924,7 @@ def prop_layer_norm_jacobian(
 
 # 命題 4.1 ----------------------------------------------------------------------------
 
-STACK = _config(vocab=2, d=4, n_layer=2, n_head=2, d_ff=8, n_ctx=3)  # M = 2L = 4 sublayers
+STACK = spec.ModelConfig(vocab=2, d=4, n_layer=2, n_head=2, d_ff=8, n_ctx=3)  # M = 2L = 4 sublayers
 
 
 def pre_ln_sublayers(params: Mapping, config: spec.ModelConfig) -> list[Callable]:
@@ -1266,8 +1263,9 @@ def thm_transformer_parameters(stated: Callable = _stated_parameters,
 
 def _parts(sizes: Mapping[str, int]) -> dict[str, int]:
     """例 5.2's parts, each the polynomial of the spec parameters it groups, evaluated."""
-    config = _config(vocab=sizes["vocab"], d=sizes["d"], n_layer=sizes["n_layer"], n_head=1,
-                     d_ff=sizes.get("d_ff", 4 * sizes["d"]), n_ctx=sizes["n_ctx"])
+    config = spec.ModelConfig(vocab=sizes["vocab"], d=sizes["d"], n_layer=sizes["n_layer"],
+                              n_head=1, d_ff=sizes.get("d_ff", 4 * sizes["d"]),
+                              n_ctx=sizes["n_ctx"])
     declared = {p.name: p for p in spec.model_parameters()}
     block = spec.parameters
 
@@ -1329,8 +1327,8 @@ def ex_gpt2_small_count(stated: Mapping = GPT2_SMALL) -> list[str]:
         require(got == want, f"row {label}: computed {got:,}, stated {want:,}")
     require(total == stated["total"], f"total: computed {total:,}, stated {stated['total']:,}")
     sizes = stated["sizes"]
-    config = _config(vocab=sizes["vocab"], d=sizes["d"], n_layer=sizes["n_layer"], n_head=12,
-                     d_ff=4 * sizes["d"], n_ctx=sizes["n_ctx"])
+    config = spec.ModelConfig(vocab=sizes["vocab"], d=sizes["d"], n_layer=sizes["n_layer"],
+                              n_head=12, d_ff=4 * sizes["d"], n_ctx=sizes["n_ctx"])
     dims = config.sizes()
     by_shapes = sum(math.prod(dims[name] for name in p.dims)
                     * (config.n_layer if p.per_layer else 1) for p in spec.model_parameters())
@@ -1501,7 +1499,7 @@ def prop_row_wise_maps(network: Callable = mlp, normalise: Callable = layer_norm
     evidence = ["MLP and LN: replacing row j leaves every other output row unchanged bit for "
                 f"bit on every drawn case (row j itself changed in {changed[0]} of the cases): "
                 "the off-diagonal row blocks of the Jacobians are 0"]
-    config = _config(vocab=7, d=4, n_layer=2, n_head=2, d_ff=8, n_ctx=6)
+    config = spec.ModelConfig(vocab=7, d=4, n_layer=2, n_head=2, d_ff=8, n_ctx=6)
     rng = np.random.default_rng(0)
     params = init_parameters(config, rng)
     for layer in range(config.n_layer):
@@ -1889,7 +1887,7 @@ def rem_out_of_scope(table: tuple[Architecture, ...] = ARCHITECTURES,
     require(ours.self_attention_mask == "causal" and not ours.cross_attention and ours.mlp,
             f"the decoder-only column says {ours}, but the package's model has a causal "
             "self-attention, no cross-attention and an MLP")
-    config = _config(vocab=6, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=4)
+    config = spec.ModelConfig(vocab=6, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=4)
     params = init_parameters(config, np.random.default_rng(0))
     tokens = np.array([1, 2, 3, 4])
     changed = np.array([1, 2, 3, 5])
@@ -1925,8 +1923,8 @@ def exr_parameter_count(stated: Mapping = EXERCISE_11_1,
     require(parts["total"] == stated["total"], f"total: computed {parts['total']:,}, stated "
                                                f"{stated['total']:,}")
     sizes = stated["sizes"]
-    config = _config(vocab=sizes["vocab"], d=sizes["d"], n_layer=sizes["n_layer"], n_head=4,
-                     d_ff=4 * sizes["d"], n_ctx=sizes["n_ctx"])
+    config = spec.ModelConfig(vocab=sizes["vocab"], d=sizes["d"], n_layer=sizes["n_layer"],
+                              n_head=4, d_ff=4 * sizes["d"], n_ctx=sizes["n_ctx"])
     allocated = parameter_count(allocate(config, np.random.default_rng(0)))
     require(allocated == parts["total"], f"a real model has {allocated:,} parameters")
     share = parts["embeddings"] / parts["total"]

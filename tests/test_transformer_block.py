@@ -725,7 +725,7 @@ def test_def_transformer_block_rounding_bounds_are_far_below_the_values():
         rounding, _ = tb.block_error_bound(x, p, post=post)
         block = tb.post_ln_block if post else tb.pre_ln_block
         assert rounding < 1e-9 * tb._fro(block(x, p))
-    config = tb._config(vocab=7, d=4, n_layer=2, n_head=2, d_ff=8, n_ctx=6)
+    config = tb.spec.ModelConfig(vocab=7, d=4, n_layer=2, n_head=2, d_ff=8, n_ctx=6)
     params = tb.init_parameters(config, rng)
     tokens = np.array([1, 2, 3, 4, 5, 6])
     # chained Lipschitz bounds are loose (about 1e-7 of the logits for two blocks) but still
