@@ -73,6 +73,13 @@ def gamma(k: int, u: float) -> float:
     return k * u / (1 - k * u)
 
 
+def subnormal(dtype: np.dtype) -> float:
+    """The smallest subnormal: with gradual underflow a product is off by at most half of it
+    beyond its relative error (fl(xy) = xy(1 + delta) + eta, |eta| <= this / 2), so a
+    length-k dot product gains at most k times it in absolute error."""
+    return float(np.finfo(dtype).smallest_subnormal)
+
+
 def softmax_error_bound(z: np.ndarray, sigma: np.ndarray) -> np.ndarray:
     """Entrywise bound on |sigma_computed - sigma(z)| for the max-shifted softmax.
 
@@ -82,7 +89,7 @@ def softmax_error_bound(z: np.ndarray, sigma: np.ndarray) -> np.ndarray:
     at most (EXP_ULPS + 1) subnormal spacings each (S >= 1 after the shift).
     """
     u = unit_roundoff(sigma.dtype)
-    tiny = float(np.finfo(sigma.dtype).smallest_subnormal)
+    tiny = subnormal(sigma.dtype)
     z64 = z.astype(np.float64)
     with np.errstate(over="ignore", invalid="ignore"):
         x = np.abs(z64 - z64.max(axis=-1, keepdims=True))  # (..., n), may be inf
@@ -108,19 +115,20 @@ def _head_bound(
     changes softmax by at most 2 D_i relatively; the max-shifted evaluation adds
     u|x| (|x| <= 2 max|s|), 2·EXP_ULPS·u for exp, the same again through the sum,
     gamma_{m-1} for the sum and u for the division. Output: |dA||v| + A dv +
-    gamma_m A|v|; an underflowed weight is off by at most (EXP_ULPS + 1)·m·tiny.
+    gamma_m A|v|; an underflowed weight is off by at most (EXP_ULPS + 1)·m·tiny, and each
+    length-k product gains k·tiny for the products that underflow (`subnormal`).
     """
     d_k, m = aq.shape[-1], ak.shape[-2]
     root = 1.0 / math.sqrt(d_k)
     s_mag = (aq @ ak.transpose(0, 2, 1)) * root  # (h, n, m) bound on |s|
     ds = (dq @ ak.transpose(0, 2, 1) + aq @ dk.transpose(0, 2, 1)) * root
-    ds = ds + gamma(d_k + 3, u) * s_mag  # (h, n, m)
+    ds = ds + gamma(d_k + 3, u) * s_mag + (d_k + 3) * tiny  # (h, n, m)
     row_ds = ds.max(axis=-1, keepdims=True)  # (h, n, 1)
     row_x = 2 * s_mag.max(axis=-1, keepdims=True)  # (h, n, 1) bound on |s_j - max s|
     rel_a = 2 * row_ds + 2 * (u * row_x + 2 * EXP_ULPS * u) + gamma(m - 1, u) + u
     d_a = weights * rel_a + (EXP_ULPS + 1) * m * tiny  # (h, n, m)
     a_h = weights @ av  # (h, n, d_v)
-    d_h = d_a @ av + weights @ dv + gamma(m, u) * a_h
+    d_h = d_a @ av + weights @ dv + gamma(m, u) * a_h + m * tiny
     return a_h, d_h
 
 
@@ -131,7 +139,7 @@ def attention_error_bound(
     u = unit_roundoff(q.dtype)
     zero = (np.zeros_like(q, dtype=np.float64), np.zeros_like(k, dtype=np.float64),
             np.zeros_like(v, dtype=np.float64))
-    tiny = float(np.finfo(q.dtype).smallest_subnormal)
+    tiny = subnormal(q.dtype)
     return _head_bound(np.abs(q), np.abs(k), np.abs(v), *zero, weights, u, tiny)[1]
 
 
@@ -146,7 +154,8 @@ def _projection_bound(
     mag = np.einsum("nd,hdk->hnk", ax, np.abs(w))
     if b is not None:
         mag = mag + np.abs(b)[:, None, :]
-    err = np.einsum("nd,hdk->hnk", dx, np.abs(w)) + gamma(x.shape[-1] + 1, u) * mag
+    k = x.shape[-1] + 1
+    err = np.einsum("nd,hdk->hnk", dx, np.abs(w)) + gamma(k, u) * mag + k * subnormal(x.dtype)
     return mag, err
 
 
@@ -167,13 +176,14 @@ def mha_error_bound(
     aq, dq = _projection_bound(x, dx, params["w_q"], params.get("b_q"), u)
     ak, dk = _projection_bound(c, dc, params["w_k"], params.get("b_k"), u)
     av, dv = _projection_bound(c, dc, params["w_v"], params.get("b_v"), u)
-    tiny = float(np.finfo(x.dtype).smallest_subnormal)
+    tiny = subnormal(x.dtype)
     a_h, d_h = _head_bound(aq, ak, av, dq, dk, dv, weights, u, tiny)
     w_o = np.abs(params["w_o"])  # (h, k, d)
     mag = np.einsum("hnk,hkd->nd", a_h, w_o)
     if params.get("b_o") is not None:
         mag = mag + np.abs(params["b_o"])
-    return np.einsum("hnk,hkd->nd", d_h, w_o) + gamma(x.shape[-1] + 1, u) * mag
+    k = x.shape[-1] + 1
+    return np.einsum("hnk,hkd->nd", d_h, w_o) + gamma(k, u) * mag + k * tiny
 
 
 # --------------------------------------------------------------------------------------
@@ -1297,9 +1307,10 @@ def _mlp_bound(x: np.ndarray, dx: np.ndarray, p: Mapping[str, np.ndarray], u: fl
     ReLU is exact and 1-Lipschitz, the second product adds gamma_{f+1}(|r||W_2| + |b_2|)."""
     ax, w1, w2 = np.abs(x), np.abs(p["w_1"]), np.abs(p["w_2"])
     mag = ax @ w1 + (np.abs(p["b_1"]) if "b_1" in p else 0)
-    dh = dx @ w1 + gamma(x.shape[1] + 1, u) * mag
+    tiny = subnormal(x.dtype)
+    dh = dx @ w1 + gamma(x.shape[1] + 1, u) * mag + (x.shape[1] + 1) * tiny
     out_mag = mag @ w2 + (np.abs(p["b_2"]) if "b_2" in p else 0)
-    return dh @ w2 + gamma(w1.shape[1] + 1, u) * out_mag
+    return dh @ w2 + gamma(w1.shape[1] + 1, u) * out_mag + (w1.shape[1] + 1) * tiny
 
 
 def run_stack(layers: Sequence[tuple[str, dict]], x: np.ndarray, causal: bool,
@@ -1352,8 +1363,10 @@ def layer_norm_error_bound(
     ay = np.abs(y)
     propagated = (dx + dx.mean(axis=-1, keepdims=True)
                   + ay * (ay * dx).mean(axis=-1, keepdims=True)) / s
-    dc = gamma(d + 3, u) * 2 * np.abs(c).max(axis=-1, keepdims=True)
-    dvar = 2 * (np.abs(c) * dc).mean(axis=-1, keepdims=True) + gamma(d + 1, u) * var
+    tiny = subnormal(x.dtype)
+    dc = gamma(d + 3, u) * 2 * np.abs(c).max(axis=-1, keepdims=True) + (d + 3) * tiny
+    dvar = (2 * (np.abs(c) * dc).mean(axis=-1, keepdims=True) + gamma(d + 1, u) * var
+            + (d + 1) * tiny)
     rel_s = (dvar + u * (var + eps)) / (2 * (var + eps)) + 2 * u
     rounding = dc / s + ay * (rel_s + 2 * u)
     out = np.asarray(layer_norm(x, gain, shift, eps))  # gain = gamma, shift = beta
@@ -1389,7 +1402,8 @@ def model_error_bound(tokens: np.ndarray, params: Mapping[str, np.ndarray], conf
     z, bz = layer_norm_error_bound(x, b, final["gamma"], final["beta"], eps)
     head = np.abs(params.get("lm_head", params["wte"]))  # (|V|, d)
     logits = z @ params.get("lm_head", params["wte"]).T
-    return logits, bz @ head.T + gamma(config.d, u) * (np.abs(z) @ head.T)
+    return logits, (bz @ head.T + gamma(config.d, u) * (np.abs(z) @ head.T)
+                    + config.d * subnormal(z.dtype))
 
 
 @st.composite
