@@ -674,8 +674,9 @@ def prop_layer_norm_invariance(normalise: Callable = layer_norm,
     """(1) LN(a x + b 1) = LN(x) for a > 0, b real; (2) with gamma = 1, beta = 0, eps = 0:
     mean 0, variance 1, norm sqrt d. Symbolic: for d in `widths` explicit variables, the
     difference normalise(a x + b 1) - normalise(x) with a > 0 and the moments of
-    normalise(x) reduce to 0, 1, sqrt d (judge: symbolic.identities); for a = -1 the
-    output is -LN(x), so the hypothesis a > 0 is needed. Numeric, on Hypothesis-drawn
+    normalise(x) reduce to 0, 1, sqrt d (judge: symbolic.identities); for symbolic d,
+    sum y_k = 0 and sum y_k^2 = d from the definition (symbolic.layer_norm.output_sums);
+    for a = -1 the output is -LN(x), so the hypothesis a > 0 is needed. Numeric, on Hypothesis-drawn
     rows (d = 2..16, entries in [-100, 100], sigma >= 1e-3 max|x|), a in [0.01, 100],
     b = t a sigma(x) with t in [-100, 100] (so that a x + b 1 is as well conditioned,
     max|.| / sigma <= 1100; a larger b can round a x + b 1 to a constant vector, where LN
@@ -697,6 +698,11 @@ def prop_layer_norm_invariance(normalise: Callable = layer_norm,
         require(equal(norm**2, d), f"||LN(x)||^2 is not d for d = {d}")
     evidence.append(f"symbolic, d = {', '.join(map(str, widths))}: LN(a x + b 1) - LN(x) = 0 "
                     "(a > 0), LN(-x) = -LN(x), mean 0, variance 1, ||LN(x)||^2 = d")
+    total, squares = symbolic_layer_norm.output_sums()
+    require(is_zero(total) and is_zero(squares - sym.d),
+            f"symbolic d: sum y_k = {total}, sum y_k^2 = {squares}, not 0 and d")
+    evidence.append("symbolic d: sum y_k = 0 and sum y_k^2 = d, so mean 0, variance 1, "
+                    "norm sqrt d")
     worst = [0.0, math.inf, 0.0]
 
     @scaled(1.0)
@@ -815,8 +821,9 @@ def prop_layer_norm_jacobian(
 ) -> list[str]:
     """J(x) = (1/sigma)(I - 11^T/d - yy^T/d). Symbolic: derived by differentiating LN for
     symbolic d (IndexedBase sums, symbolic.layer_norm; compared with the entry formula
-    `stated_entry`) and in explicit variables for d in `widths` (d = 2..16, about 20 s
-    together), compared with `stated` (judge: symbolic.identities); for d in
+    `stated_entry`, and J1 = 0, Jy = 0, sigma J symmetric, idempotent, of trace d - 2
+    for that entry formula) and in explicit variables for d in `widths` (d = 2..16, about
+    20 s together), compared with `stated` (judge: symbolic.identities); for d in
     `property_widths`: J1 = 0, J(x - mu 1) = 0, sigma J symmetric and idempotent of trace
     d - 2 (the orthogonal projection onto W-perp), J(a x) = J(x)/a; J = 0 at d = 2.
     Numeric, on Hypothesis-drawn rows (d = 2..8, entries in [-100, 100],
@@ -834,6 +841,10 @@ def prop_layer_norm_jacobian(
     require(general.holds, f"symbolic d: dLN/dx differs from the stated J by {general.difference}")
     evidence.append("symbolic d: the derived entry (delta_ij - 1/d - y_i y_j/d)/sigma equals "
                     "the stated one")
+    properties = symbolic_layer_norm.general_jacobian_properties(stated_entry)
+    for name, defect in properties.items():
+        require(is_zero(defect), f"symbolic d: {name} fails for the stated J ({defect})")
+    evidence.append(f"symbolic d: {', '.join(properties)} for the stated J")
     for d in widths:
         derivation = symbolic_layer_norm.derive_layer_norm_jacobian(d, stated)
         require(derivation.holds, f"d = {d}: dLN/dx differs from the stated J")
