@@ -1839,8 +1839,8 @@ def prop_relu_piecewise_linear(
     require(is_zero(first - symbolic_gelu.chapter_first(t)),
             f"GELU' = {first}, not Phi + t phi")
     require(is_zero(second - stated_second(t)), f"GELU'' = {second}, stated {stated_second(t)}")
-    zeros = sympy.solveset(stated_second(t), t, sympy.S.Reals)
-    require(zeros == sympy.FiniteSet(-sympy.sqrt(2), sympy.sqrt(2)),
+    zeros = symbolic_gelu.second_derivative_zeros(stated_second)
+    require(zeros == {-sympy.sqrt(2), sympy.sqrt(2)},
             f"the real zeros of GELU'' are {zeros}")
     evidence.append(f"GELU' = {first}, GELU'' = {second} = (2 - t^2) phi(t), zero only at "
                     f"t = +-sqrt 2, so GELU is affine on no open interval")
