@@ -4,7 +4,6 @@ Test names carry the element id with underscores (`pytest -k prop_layer_norm_jac
 """
 
 import ast
-import math
 import re
 from pathlib import Path
 
@@ -112,6 +111,51 @@ def test_def_transformer_block_rejects_mlp_without_hidden_bias():
 
     with pytest.raises(CheckFailed, match="MLP row"):
         tb.def_transformer_block(network=no_b1)
+
+
+def test_def_transformer_block_rounding_bounds_are_far_below_the_values():
+    # the tolerances of the block and model comparisons must not be vacuous
+    rng = np.random.default_rng(0)
+    p = tb.block_parameters(4, 2, 8, rng)
+    x = rng.standard_normal((5, 4))
+    for post in (False, True):
+        rounding, _ = tb.block_error_bound(x, p, post=post)
+        block = tb.post_ln_block if post else tb.pre_ln_block
+        assert rounding < 1e-9 * tb._fro(block(x, p))
+    config = tb.spec.ModelConfig(vocab=7, d=4, n_layer=2, n_head=2, d_ff=8, n_ctx=6)
+    params = tb.init_parameters(config, rng)
+    tokens = np.array([1, 2, 3, 4, 5, 6])
+    # chained Lipschitz bounds are loose (about 1e-7 of the logits for two blocks) but still
+    # far below the changes a wrong model makes
+    assert tb.model_error_bound(tokens, params, config) < 1e-6 * tb._fro(
+        tb.forward(tokens, params, config))
+
+
+# 定義 2.3 ------------------------------------------------------------------------------
+
+
+@pytest.mark.numeric
+def test_def_decoder_only_transformer_holds():
+    assert tb.def_decoder_only_transformer()
+
+
+@pytest.mark.numeric
+def test_def_decoder_only_transformer_rejects_shifted_logits():
+    def logits_from_positions(tokens, params, config):
+        x = tb.forward(tokens, params, config)
+        return x + 1e-3  # a shifted output layer
+
+    with pytest.raises(CheckFailed, match="composition"):
+        tb.def_decoder_only_transformer(model=logits_from_positions)
+
+
+@pytest.mark.numeric
+def test_def_decoder_only_transformer_rejects_embeddings_without_positions():
+    def no_positions(tokens, params, config):
+        return params["wte"][np.asarray(tokens)]
+
+    with pytest.raises(CheckFailed, match="E_t"):
+        tb.def_decoder_only_transformer(embedding=no_positions)
 
 
 # 命題 3.1 ------------------------------------------------------------------------------
@@ -248,75 +292,6 @@ def test_prop_layer_norm_jacobian_near_constant_rows():
         layer_norm_jacobian(np.full(4, 2.0))
 
 
-# The chapter as a whole -----------------------------------------------------------------
-
-
-def chapter_ids() -> list[tuple[str, str]]:
-    """(number, id) of every row of the seeds' README table for this chapter."""
-    readme = SEEDS / "README.md"
-    if not readme.is_file():
-        pytest.skip(f"{readme} is not here: the chapter's element list cannot be read")
-    rows, inside = [], False
-    row = re.compile(r"^\| (\S+ [\dA-Z.]+) \| ((?:def|prop|lem|thm|cor|ex|rem|exr)-[a-z0-9-]+) \|")
-    for line in readme.read_text(encoding="utf-8").splitlines():
-        if line.startswith("### "):
-            inside = "Transformer block" in line
-        match = row.match(line)
-        if inside and match:
-            rows.append((match.group(1), match.group(2)))
-    return rows
-
-
-def test_every_element_of_the_chapter_is_registered_with_its_number():
-    registry = load_all()
-    rows = chapter_ids()
-    assert len(rows) == 21
-    for number, id_ in rows:
-        assert id_ in registry, id_
-        assert registry[id_].number == number, id_
-        assert registry[id_].chapter == "transformer-block", id_
-
-
-def test_selection_by_id_is_unambiguous():
-    ids = [e.test_name for e in load_all().values()]
-    names = [node.name for node in ast.parse(Path(__file__).read_text(encoding="utf-8")).body
-             if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")]
-    for name in names:
-        carried = [i for i in ids if i in name]
-        assert len(carried) <= 1, (name, carried)
-    for _, id_ in chapter_ids():
-        assert any(id_.replace("-", "_") in name for name in names), id_
-    assert not any(i in Path(__file__).name for i in ids)
-    assert math.isfinite(tb.U)
-
-
-# 定義 2.3 ------------------------------------------------------------------------------
-
-
-@pytest.mark.numeric
-def test_def_decoder_only_transformer_holds():
-    assert tb.def_decoder_only_transformer()
-
-
-@pytest.mark.numeric
-def test_def_decoder_only_transformer_rejects_shifted_logits():
-    def logits_from_positions(tokens, params, config):
-        x = tb.forward(tokens, params, config)
-        return x + 1e-3  # a shifted output layer
-
-    with pytest.raises(CheckFailed, match="composition"):
-        tb.def_decoder_only_transformer(model=logits_from_positions)
-
-
-@pytest.mark.numeric
-def test_def_decoder_only_transformer_rejects_embeddings_without_positions():
-    def no_positions(tokens, params, config):
-        return params["wte"][np.asarray(tokens)]
-
-    with pytest.raises(CheckFailed, match="E_t"):
-        tb.def_decoder_only_transformer(embedding=no_positions)
-
-
 # 命題 4.1 ------------------------------------------------------------------------------
 
 
@@ -339,6 +314,12 @@ def test_prop_residual_identity_path_rejects_a_post_ln_product_with_a_bare_ident
 
     with pytest.raises(CheckFailed, match="Post-LN"):
         tb.prop_residual_identity_path(post_ln_product=with_bare_identity, depths=(2,))
+
+
+def test_prop_residual_identity_path_tolerances_separate_the_identity_term():
+    # the Jacobian tolerances are far below 1, the size of the I term a missing residual drops
+    stages = tb.residual_jacobians(seed=0)["stages"]
+    assert max(bound for *_, bound in stages) < 1e-2
 
 
 # 注意 4.2 ------------------------------------------------------------------------------
@@ -641,6 +622,17 @@ def test_prop_relu_piecewise_linear_float_cannot_see_gelu_curvature_far_right():
     assert f[0] - 2 * f[1] + f[2] == 0.0  # GELU(t) = t in float64 here
 
 
+def test_prop_relu_piecewise_linear_helpers_reject_bad_input():
+    with pytest.raises(ValueError, match="b_1"):
+        tb.activation_regions(((1, 0), (0, 1)), (0,))
+    with pytest.raises(ValueError, match="w_1"):
+        tb.activation_regions(((1, 0), (0,)), (0, 0))
+    with pytest.raises(TypeError, match="w_1"):
+        tb.general_position((("a", 0),), (0,))
+    with pytest.raises(ValueError, match="m must be"):
+        tb.region_bound(-1, 2)
+
+
 # 注意 8.2 ------------------------------------------------------------------------------
 
 
@@ -705,36 +697,42 @@ def test_exr_residual_expansion_rejects_a_chain_with_residuals():
         tb.exr_residual_expansion(step=tb._residual_step)
 
 
-def test_prop_relu_piecewise_linear_helpers_reject_bad_input():
-    with pytest.raises(ValueError, match="b_1"):
-        tb.activation_regions(((1, 0), (0, 1)), (0,))
-    with pytest.raises(ValueError, match="w_1"):
-        tb.activation_regions(((1, 0), (0,)), (0, 0))
-    with pytest.raises(TypeError, match="w_1"):
-        tb.general_position((("a", 0),), (0,))
-    with pytest.raises(ValueError, match="m must be"):
-        tb.region_bound(-1, 2)
+# The chapter as a whole -----------------------------------------------------------------
 
 
-def test_def_transformer_block_rounding_bounds_are_far_below_the_values():
-    # the tolerances of the block and model comparisons must not be vacuous
-    rng = np.random.default_rng(0)
-    p = tb.block_parameters(4, 2, 8, rng)
-    x = rng.standard_normal((5, 4))
-    for post in (False, True):
-        rounding, _ = tb.block_error_bound(x, p, post=post)
-        block = tb.post_ln_block if post else tb.pre_ln_block
-        assert rounding < 1e-9 * tb._fro(block(x, p))
-    config = tb.spec.ModelConfig(vocab=7, d=4, n_layer=2, n_head=2, d_ff=8, n_ctx=6)
-    params = tb.init_parameters(config, rng)
-    tokens = np.array([1, 2, 3, 4, 5, 6])
-    # chained Lipschitz bounds are loose (about 1e-7 of the logits for two blocks) but still
-    # far below the changes a wrong model makes
-    assert tb.model_error_bound(tokens, params, config) < 1e-6 * tb._fro(
-        tb.forward(tokens, params, config))
+def chapter_ids() -> list[tuple[str, str]]:
+    """(number, id) of every row of the seeds' README table for this chapter."""
+    readme = SEEDS / "README.md"
+    if not readme.is_file():
+        pytest.skip(f"{readme} is not here: the chapter's element list cannot be read")
+    rows, inside = [], False
+    row = re.compile(r"^\| (\S+ [\dA-Z.]+) \| ((?:def|prop|lem|thm|cor|ex|rem|exr)-[a-z0-9-]+) \|")
+    for line in readme.read_text(encoding="utf-8").splitlines():
+        if line.startswith("### "):
+            inside = "Transformer block" in line
+        match = row.match(line)
+        if inside and match:
+            rows.append((match.group(1), match.group(2)))
+    return rows
 
 
-def test_prop_residual_identity_path_tolerances_separate_the_identity_term():
-    # the Jacobian tolerances are far below 1, the size of the I term a missing residual drops
-    stages = tb.residual_jacobians(seed=0)["stages"]
-    assert max(bound for *_, bound in stages) < 1e-2
+def test_every_element_of_the_chapter_is_registered_with_its_number():
+    registry = load_all()
+    rows = chapter_ids()
+    assert len(rows) == 21
+    for number, id_ in rows:
+        assert id_ in registry, id_
+        assert registry[id_].number == number, id_
+        assert registry[id_].chapter == "transformer-block", id_
+
+
+def test_selection_by_id_is_unambiguous():
+    ids = [e.test_name for e in load_all().values()]
+    names = [node.name for node in ast.parse(Path(__file__).read_text(encoding="utf-8")).body
+             if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")]
+    for name in names:
+        carried = [i for i in ids if i in name]
+        assert len(carried) <= 1, (name, carried)
+    for _, id_ in chapter_ids():
+        assert any(id_.replace("-", "_") in name for name in names), id_
+    assert not any(i in Path(__file__).name for i in ids)
