@@ -4,15 +4,17 @@ Prints, from one run (ratios, so they travel between machines):
 1. the multiply rate of one forward pass of a GPT-2-small-shaped model
    (d = 768, h = 12, L = 12, |V| = 50257, n = 1024, float32, random weights,
    tanh GELU), counted as the chapters count it, L(12nd^2 + 2n^2 d) + nd|V|,
-   divided by the wall time, over the rate of one 2048 x 2048 float32
-   np.matmul (2048^3 multiplications) (goal >= 0.7);
+   divided by the wall time, over the rate of 2048 x 2048 float32 np.matmul
+   products (2048^3 multiplications each) measured in the same run (goal >= 0.7);
 2. exact GELU on a (1024, 3072) float32 array against np.vectorize(math.erf)
    (goal >= 8x, and float32 stays float32);
 3. the forward pass with exact GELU relative to the one with tanh GELU
    (goal <= 1.25).
 
-Each time is the best of a few repetitions (the least disturbed by the rest of
-the machine). Run: python benchmarks/forward_speed.py [--n 1024] [--repeats 3]
+Each time is the best of a few interleaved repetitions (the least disturbed by
+the rest of the machine). On a machine shared with other work the ratios drop:
+BLAS threads then wait on each other in every one of the pass's ~250 products.
+Run: python benchmarks/forward_speed.py [--n 1024] [--repeats 3]
 """
 
 from __future__ import annotations
