@@ -278,6 +278,7 @@ def test_audit_of_both_chapters_reports_each(capsys):
             r"unknown.mdx:3: element id 'prop-softmax-jacobain' is not registered",
         ),
     ],
+    ids=["empty", "neither-form", "columns", "unregistered"],
 )
 def test_audit_bad_input_exits_2_naming_file_and_line(tmp_path, name, content, message):
     if "prop-softmax" in content and "prop-softmax-basic" not in load_all():
