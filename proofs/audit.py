@@ -307,7 +307,7 @@ def find_tables(lines: list[str], form: str, code: set[int]) -> list[tuple[int, 
             and (lines[i].lstrip().startswith("|") if form == "MDX" else "\t" in lines[i])
         ):
             if form == "MDX":
-                cells = [c for c in lines[i].strip().strip("|").split("|")]
+                cells = lines[i].strip().strip("|").split("|")
                 if all(re.fullmatch(r"\s*:?-+:?\s*", c) for c in cells):
                     i += 1
                     continue
