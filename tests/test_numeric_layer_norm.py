@@ -31,7 +31,8 @@ def mp_layer_norm(x, gamma=None, beta=None, eps=0.0):
 
 
 def error_bound(x, y, s, gamma, beta, u):
-    """Entrywise bound on |fl(LN(x)) - LN(x)| for the shifted evaluation in numeric.layer_norm.
+    """Entrywise bound on |fl(LN(x)) - LN(x)| for the shifted evaluation in numeric.layer_norm
+    (s = sqrt(sigma^2 + eps) as an mpf).
 
     With A = max|x_j - x_0| (the row after the exact power-of-two scaling, shifted by its
     first entry): the shift, the mean and the centring leave |dc_j| <= (d + 5) u A; the
@@ -40,10 +41,10 @@ def error_bound(x, y, s, gamma, beta, u):
     add 2u (|gamma y| + |beta|).
     """
     d = len(x)
-    a = float(np.max(np.abs(np.asarray(x, np.float64) - float(x[0]))))
-    dc = (d + 5) * u * a
+    a = max(abs(_mp(v) - _mp(x[0])) for v in x)  # exact: x_j - x_0 may overflow in floats
+    dc_over_s = (d + 5) * u * float(a / s)
     ay = np.abs(y)
-    base = dc / s * (1 + ay) + (d + 9) / 2 * u * ay
+    base = dc_over_s * (1 + ay) + (d + 9) / 2 * u * ay
     g = np.ones(d) if gamma is None else np.abs(np.asarray(gamma, np.float64))
     b = np.zeros(d) if beta is None else np.abs(np.asarray(beta, np.float64))
     return g * base + 2 * u * (g * ay + b)
@@ -55,7 +56,7 @@ def assert_matches_definition(x, gamma=None, beta=None, eps=0.0):
     exact, s = mp_layer_norm(x, gamma, beta, eps)
     y = np.array([float(v) for v in mp_layer_norm(x, eps=eps)[0]])
     err = np.array([float(abs(mpmath.mpf(float(o)) - e)) for o, e in zip(out, exact, strict=True)])
-    bound = error_bound(x, y, float(s), gamma, beta, unit_roundoff(x.dtype))
+    bound = error_bound(x, y, s, gamma, beta, unit_roundoff(x.dtype))
     assert (err <= bound).all(), (x, err, bound)
 
 
