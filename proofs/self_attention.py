@@ -690,12 +690,12 @@ def softmax_jacobian_derivation_failure(stated_entry: Callable, stated_matrix: C
 def jacobian_error_bound(sigma: np.ndarray, b: np.ndarray, jac: np.ndarray) -> np.ndarray:
     """Bound on |J_computed - J| for J = diag(sigma) - sigma sigma^T from a computed sigma
     off by at most b: diag(b) + b sigma^T + sigma b^T, plus 2u sigma sigma^T for the
-    product and u|J| for the subtraction."""
+    product and u|J| for the subtraction, and two subnormal spacings for underflow."""
     u = unit_roundoff(jac.dtype)
     s = np.abs(sigma.astype(np.float64))
     outer = s[:, None] * s[None, :]
     return (np.diag(b) + b[:, None] * s[None, :] + s[:, None] * b[None, :] + 2 * u * outer
-            + u * np.abs(jac))
+            + u * np.abs(jac) + 2 * subnormal(jac.dtype))
 
 
 @element("prop-softmax-jacobian", "命題 3.2", "softmax のヤコビ行列", CHAPTER, "proposition",
