@@ -99,6 +99,23 @@ def element(
     return register
 
 
+FINDING = "FINDING: "
+
+
+def finding(message: str) -> str:
+    """An evidence line reporting that the chapter prints a wrong value.
+
+    The check still passes when the statement itself holds (a slip in a printed
+    intermediate); `verify` and the audit list every finding.
+    """
+    return FINDING + message
+
+
+def findings(evidence: list[str]) -> list[str]:
+    """The findings among a check's evidence lines, without the prefix."""
+    return [line[len(FINDING):] for line in evidence if line.startswith(FINDING)]
+
+
 def require(condition: bool, message: str) -> None:
     """Raise CheckFailed with `message` unless `condition` holds."""
     if not condition:

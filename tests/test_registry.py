@@ -5,7 +5,17 @@ from pathlib import Path
 
 import pytest
 
-from proofs.registry import CHAPTERS, KINDS, METHODS, element, find, load_all, nearest_ids
+from proofs.registry import (
+    CHAPTERS,
+    KINDS,
+    METHODS,
+    element,
+    find,
+    finding,
+    findings,
+    load_all,
+    nearest_ids,
+)
 
 SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
 ROW = re.compile(r"^\| (\S+ [\dA-Z.]+) \| ((?:def|prop|lem|thm|cor|ex|rem|exr)-[a-z0-9-]+) \|")
@@ -78,3 +88,9 @@ def test_element_rejects_bad_registrations():
         element("x-y", "命題 1.1", "t", "self-attention", "proposition", ("symbolic",))(
             lambda: []
         )
+
+
+def test_findings_are_marked_and_recovered():
+    evidence = ["J1 = 0 exactly", finding("the chapter prints 1.1428 for 8/7")]
+    assert findings(evidence) == ["the chapter prints 1.1428 for 8/7"]
+    assert findings(["J1 = 0 exactly"]) == []
