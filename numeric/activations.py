@@ -24,6 +24,7 @@ from numeric.validation import as_array
 
 TANH_SCALE = math.sqrt(2.0 / math.pi)
 TANH_CUBIC = 0.044715
+TANH_EXPONENT = -2.0 * TANH_SCALE
 PARALLEL_MIN_SIZE = 1 << 16  # below this, threads cost more than they save
 
 
@@ -63,10 +64,9 @@ def _gelu(t: np.ndarray) -> np.ndarray:
 def _gelu_tanh(t: np.ndarray) -> np.ndarray:
     with np.errstate(over="ignore"):
         u = t * t  # (...)
-        u *= TANH_CUBIC
-        u += 1.0
-        u *= t
-        u *= -2.0 * TANH_SCALE  # -2 sqrt(2/pi) (t + 0.044715 t^3)
+        u *= TANH_CUBIC * TANH_EXPONENT
+        u += TANH_EXPONENT
+        u *= t  # -2 sqrt(2/pi) (t + 0.044715 t^3)
         np.exp(u, out=u)
     u += 1.0
     return np.divide(t, u, out=u)

@@ -52,7 +52,8 @@ def gelu_relative_bound(t, u):
 def gelu_tanh_relative_bound(t, u):
     """Relative error bound of t / (1 + e^{-w}), w = 2 sqrt(2/pi) (t + 0.044715 t^3).
 
-    Forming -w takes 5 roundings and 2 rounded constants: 7u relative, i.e. 7u|w| absolute
+    Forming -w takes 4 roundings and 2 rounded constants (no cancellation: both terms of
+    k + k c t^2 have one sign), within 7u relative, i.e. 7u|w| absolute
     in the exponent; exp adds 2 EXP_ULPS u; 1 + e^{-w} and the division add u each, and
     1/(1 + e) is no more sensitive to e than e itself.
     """
