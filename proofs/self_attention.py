@@ -1,21 +1,15 @@
 """Every element of the self-attention chapter (000_ce182fefa314a82b.txt) as a check.
 
-Read top to bottom: the floating-point error bounds every numeric tolerance
-comes from, the 50-digit mpmath references of the definitions, the measuring
-functions (equivariance and causality defects), then the 26 checks in the
-chapter's order (補題 A.1 of the appendix beside 命題 4.4, whose
-proof uses it). A check takes what it judges as keyword arguments (the
-package's functions, the chapter's stated formulas and printed numbers) and
-returns one evidence line per fact established, or raises CheckFailed.
+Read top to bottom: the Hypothesis strategies, then the 26 checks in the chapter's
+order (補題 A.1 of the appendix beside 命題 4.4, whose proof uses it). A check
+takes what it judges as keyword arguments (the package's functions, the chapter's
+stated formulas and printed numbers) and returns one evidence line per fact
+established, or raises CheckFailed.
 
-Tolerances. A numeric comparison is never against a tuned constant: it is
-against a first-order running error bound evaluated on the actual operands
-(Higham, Accuracy and Stability of Numerical Algorithms, §3.1: a length-k
-inner product computed in any order has |error| <= gamma_k |x|.|y| with
-gamma_k = k u / (1 - k u), u the unit roundoff), propagated through softmax
-and the attention layers below. Terms of order u² are dropped (at the sizes
-drawn here they are below 1e-28 relative). The only assumption beyond IEEE
-arithmetic is the accuracy of np.exp, taken as EXP_ULPS units in the last place.
+What the checks use: tolerances are first-order rounding-error bounds evaluated on
+the actual operands (numeric.error_bounds), never tuned constants; exact values
+come from the definitions at 50 digits (proofs.reference); equivariance and
+causality defects are measured by proofs.measures and judged here.
 """
 
 from __future__ import annotations
@@ -23,7 +17,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from decimal import Decimal
 
 import mpmath
@@ -35,14 +29,42 @@ from hypothesis.extra import numpy as hnp
 
 from numeric.attention import attention, causal_mask, multi_head_attention
 from numeric.contraction import count_multiplications
+from numeric.error_bounds import (
+    EXP_ULPS,
+    attention_error_bound,
+    entrywise_model_error_bound,
+    gamma,  # noqa: F401  (re-exported for a numeric test, see the report)
+    mha_error_bound,
+    softmax_error_bound,
+    softmax_jacobian_error_bound,
+    unit_roundoff,
+)
 from numeric.kv_cache import Decoder
-from numeric.layer_norm import layer_norm
 from numeric.mlp import mlp
 from numeric.model import forward as model_forward
 from numeric.model import init_parameters
 from numeric.parameters import parameter_count, sub_parameters
 from numeric.softmax import masked_softmax, softmax, softmax_jacobian
+from proofs.measures import (
+    LAYER_KINDS,
+    causal_defect,
+    equivariance_defect,
+    model_prefix_defect,
+    permutation_matrix,
+    ratio,
+    run_stack,
+    stack_equivariance,
+)
 from proofs.profiles import scaled
+from proofs.reference import (
+    DIGITS,
+    mp_attention,
+    mp_central_jacobian,
+    mp_error,
+    mp_multi_head_attention,
+    mp_softmax,
+    mp_softmax_exact,
+)
 from proofs.registry import element, require
 from proofs.tables import attention_complexity_table, scaling_table
 from spec.config import ModelConfig
@@ -53,240 +75,6 @@ from symbolic import softmax as sym
 from symbolic.softmax import softmax as symbolic_softmax
 
 CHAPTER = "self-attention"
-DIGITS = 50  # mpmath working precision of every high-precision reference
-
-# --------------------------------------------------------------------------------------
-# Floating-point error bounds
-# --------------------------------------------------------------------------------------
-
-EXP_ULPS = 4  # np.exp is taken to be accurate to 4 units in the last place (NumPy's SIMD
-# kernels are documented within 4 ULP, glibc's scalar exp within 1); 1 ULP <= 2u relative.
-
-
-def unit_roundoff(dtype: np.dtype) -> float:
-    """u = eps / 2: the relative error of one correctly rounded operation."""
-    return float(np.finfo(dtype).eps) / 2
-
-
-def gamma(k: int, u: float) -> float:
-    """gamma_k = k u / (1 - k u): the relative error bound of a length-k sum or dot product."""
-    return k * u / (1 - k * u)
-
-
-def subnormal(dtype: np.dtype) -> float:
-    """The smallest subnormal: with gradual underflow a product is off by at most half of it
-    beyond its relative error (fl(xy) = xy(1 + delta) + eta, |eta| <= this / 2), so a
-    length-k dot product gains at most k times it in absolute error."""
-    return float(np.finfo(dtype).smallest_subnormal)
-
-
-def softmax_error_bound(z: np.ndarray, sigma: np.ndarray) -> np.ndarray:
-    """Entrywise bound on |sigma_computed - sigma(z)| for the max-shifted softmax.
-
-    With x = z - max z: the shift rounds once, so e^{x_j} is off by u|x_j| relatively
-    (first order); exp adds 2·EXP_ULPS·u; the sum S is off by sum_l sigma_l·rel(e_l) plus
-    gamma_{n-1}; the division adds u. Entries that underflow carry an absolute error of
-    at most (EXP_ULPS + 1) subnormal spacings each (S >= 1 after the shift).
-    """
-    u = unit_roundoff(sigma.dtype)
-    tiny = subnormal(sigma.dtype)
-    z64 = z.astype(np.float64)
-    with np.errstate(over="ignore", invalid="ignore"):
-        x = np.abs(z64 - z64.max(axis=-1, keepdims=True))  # (..., n), may be inf
-        s = np.abs(sigma.astype(np.float64))
-        rel_e = np.where(s > 0, u * x, 0.0) + 2 * EXP_ULPS * u  # (..., n)
-        rel_sum = (s * rel_e).sum(axis=-1, keepdims=True) + gamma(z.shape[-1] - 1, u)
-    n = z.shape[-1]
-    return s * (rel_e + rel_sum + u) + (EXP_ULPS + 1) * n * tiny
-
-
-def _head_bound(
-    aq: np.ndarray, ak: np.ndarray, av: np.ndarray,
-    dq: np.ndarray, dk: np.ndarray, dv: np.ndarray,
-    weights: np.ndarray, u: float, tiny: float,
-) -> tuple[np.ndarray, np.ndarray]:
-    """(|H| bound, error bound of H) for H = softmax(q k^T / sqrt(d_k)) v per head.
-
-    aq, ak, av bound |q|, |k|, |v| entrywise; dq, dk, dv bound their errors; weights
-    are the computed attention weights (h, n, m) (masked entries 0).
-    Scores: an input error moves s_ij by (dq|k| + |q|dk)/sqrt(d_k); the dot product
-    and the scaling by 1/sqrt(d_k) (a rounded square root, a division and a product)
-    add gamma_{d_k + 3}|q||k|/sqrt(d_k). Weights: a score error of at most D_i in row i
-    changes softmax by at most 2 D_i relatively; the max-shifted evaluation adds
-    u|x| (|x| <= 2 max|s|), 2·EXP_ULPS·u for exp, the same again through the sum,
-    gamma_{m-1} for the sum and u for the division. Output: |dA||v| + A dv +
-    gamma_m A|v|; an underflowed weight is off by at most (EXP_ULPS + 1)·m·tiny, and each
-    length-k product gains k·tiny for the products that underflow (`subnormal`).
-    """
-    d_k, m = aq.shape[-1], ak.shape[-2]
-    root = 1.0 / math.sqrt(d_k)
-    s_mag = (aq @ ak.transpose(0, 2, 1)) * root  # (h, n, m) bound on |s|
-    ds = (dq @ ak.transpose(0, 2, 1) + aq @ dk.transpose(0, 2, 1)) * root
-    ds = ds + gamma(d_k + 3, u) * s_mag + (d_k + 3) * tiny  # (h, n, m)
-    row_ds = ds.max(axis=-1, keepdims=True)  # (h, n, 1)
-    row_x = 2 * s_mag.max(axis=-1, keepdims=True)  # (h, n, 1) bound on |s_j - max s|
-    rel_a = 2 * row_ds + 2 * (u * row_x + 2 * EXP_ULPS * u) + gamma(m - 1, u) + u
-    d_a = weights * rel_a + (EXP_ULPS + 1) * m * tiny  # (h, n, m)
-    a_h = weights @ av  # (h, n, d_v)
-    d_h = d_a @ av + weights @ dv + gamma(m, u) * a_h + m * tiny
-    return a_h, d_h
-
-
-def attention_error_bound(
-    q: np.ndarray, k: np.ndarray, v: np.ndarray, weights: np.ndarray
-) -> np.ndarray:
-    """Entrywise bound on |Attn_computed - Attn(q, k, v)| for exact inputs (h, n, d_v)."""
-    u = unit_roundoff(q.dtype)
-    zero = (np.zeros_like(q, dtype=np.float64), np.zeros_like(k, dtype=np.float64),
-            np.zeros_like(v, dtype=np.float64))
-    tiny = subnormal(q.dtype)
-    return _head_bound(np.abs(q), np.abs(k), np.abs(v), *zero, weights, u, tiny)[1]
-
-
-def _projection_bound(
-    x: np.ndarray, dx: np.ndarray, w: np.ndarray, b: np.ndarray | None, u: float
-) -> tuple[np.ndarray, np.ndarray]:
-    """(|y| bound, error bound) of y = x w + b per head: w (h, d, k), b (h, k) or None.
-
-    dx propagates as |dx||w|; the length-d product plus the bias add gamma_{d+1}(|x||w|+|b|).
-    """
-    ax = np.abs(x)
-    mag = np.einsum("nd,hdk->hnk", ax, np.abs(w))
-    if b is not None:
-        mag = mag + np.abs(b)[:, None, :]
-    k = x.shape[-1] + 1
-    err = np.einsum("nd,hdk->hnk", dx, np.abs(w)) + gamma(k, u) * mag + k * subnormal(x.dtype)
-    return mag, err
-
-
-def mha_error_bound(
-    x: np.ndarray, params: Mapping[str, np.ndarray], weights: np.ndarray,
-    dx: np.ndarray | None = None, context: np.ndarray | None = None,
-    d_context: np.ndarray | None = None,
-) -> np.ndarray:
-    """Entrywise bound (n, d) on |MHA_computed(x) - MHA(x_exact)| where |x - x_exact| <= dx.
-
-    Projections by `_projection_bound`, each head by `_head_bound`, then the merge
-    sum_h H_h W_O,h + b_O: |dH||W_O| + gamma_{d+1}(|H||W_O| + |b_O|).
-    """
-    u = unit_roundoff(x.dtype)
-    dx = np.zeros(x.shape) if dx is None else dx
-    c, dc = (x, dx) if context is None else (context, np.zeros(context.shape)
-                                             if d_context is None else d_context)
-    aq, dq = _projection_bound(x, dx, params["w_q"], params.get("b_q"), u)
-    ak, dk = _projection_bound(c, dc, params["w_k"], params.get("b_k"), u)
-    av, dv = _projection_bound(c, dc, params["w_v"], params.get("b_v"), u)
-    tiny = subnormal(x.dtype)
-    a_h, d_h = _head_bound(aq, ak, av, dq, dk, dv, weights, u, tiny)
-    w_o = np.abs(params["w_o"])  # (h, k, d)
-    mag = np.einsum("hnk,hkd->nd", a_h, w_o)
-    if params.get("b_o") is not None:
-        mag = mag + np.abs(params["b_o"])
-    k = x.shape[-1] + 1
-    return np.einsum("hnk,hkd->nd", d_h, w_o) + gamma(k, u) * mag + k * tiny
-
-
-# --------------------------------------------------------------------------------------
-# 50-digit references of the definitions (定義 2.2, 定義 4.1), written from the formulas
-# --------------------------------------------------------------------------------------
-
-
-def mp_softmax(z: Sequence[float], allowed: Sequence[bool] | None = None) -> list:
-    """sigma(z) (or sigma^U(z) with U = allowed) at the working precision, exactly as defined."""
-    e = [mpmath.exp(mpmath.mpf(float(zi))) for zi in z]
-    if allowed is not None:
-        e = [ei if ok else mpmath.mpf(0) for ei, ok in zip(e, allowed, strict=True)]
-    total = mpmath.fsum(e)
-    return [ei / total for ei in e]
-
-
-def mp_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | None) -> list:
-    """Attn(Q, K, V) of 定義 4.1 per head, (h, n, d_v) nested lists of mpf."""
-    h, n, d_k = q.shape
-    m = k.shape[1]
-    root = mpmath.sqrt(d_k)
-    out = []
-    for a in range(h):
-        rows = []
-        for i in range(n):
-            s = [mpmath.fsum(mpmath.mpf(float(q[a, i, t])) * mpmath.mpf(float(k[a, j, t]))
-                             for t in range(d_k)) / root for j in range(m)]
-            allowed = None if mask is None else [bool(x) for x in mask[i]]
-            weights = _mp_weights(s, allowed)
-            rows.append([mpmath.fsum(weights[j] * mpmath.mpf(float(v[a, j, t])) for j in range(m))
-                         for t in range(v.shape[2])])
-        out.append(rows)
-    return out
-
-
-def _mp_weights(s: list, allowed: list[bool] | None) -> list:
-    e = [mpmath.exp(x) for x in s]
-    if allowed is not None:
-        e = [ei if ok else mpmath.mpf(0) for ei, ok in zip(e, allowed, strict=True)]
-    total = mpmath.fsum(e)
-    return [ei / total for ei in e]
-
-
-def mp_multi_head_attention(
-    x: np.ndarray, params: Mapping[str, np.ndarray], causal: bool = False,
-    context: np.ndarray | None = None,
-) -> list:
-    """MHA(X) of 定義 4.1 as written: per head Q = X W_Q + 1 b_Q^T (and K, V from the
-    context), A = sigma(Q K^T / sqrt(d_k)) (sigma^{U_i} under the causal mask), then
-    [H^(1) ... H^(h)] W_O + 1 b_O^T. (n, d) nested lists of mpf."""
-    c = x if context is None else context
-    h, d, d_k = params["w_q"].shape
-    n, m = x.shape[0], c.shape[0]
-
-    def project(rows: np.ndarray, w: str, b: str, a: int) -> list:
-        bias = params.get(b)
-        return [[mpmath.fsum(mpmath.mpf(float(rows[i, t])) * mpmath.mpf(float(params[w][a, t, c_]))
-                             for t in range(d))
-                 + (0 if bias is None else mpmath.mpf(float(bias[a, c_])))
-                 for c_ in range(d_k)] for i in range(rows.shape[0])]
-
-    root = mpmath.sqrt(d_k)
-    heads = []
-    for a in range(h):
-        q = project(x, "w_q", "b_q", a)
-        k, v = project(c, "w_k", "b_k", a), project(c, "w_v", "b_v", a)
-        rows = []
-        for i in range(n):
-            s = [mpmath.fsum(qi * kj for qi, kj in zip(q[i], k[j], strict=True)) / root
-                 for j in range(m)]
-            allowed = [j <= i + (m - n) for j in range(m)] if causal else None
-            w = _mp_weights(s, allowed)
-            rows.append([mpmath.fsum(w[j] * v[j][t] for j in range(m)) for t in range(d_k)])
-        heads.append(rows)
-    b_o = params.get("b_o")
-    return [[mpmath.fsum(heads[a][i][t] * mpmath.mpf(float(params["w_o"][a, t, col]))
-                         for a in range(h) for t in range(d_k))
-             + (0 if b_o is None else mpmath.mpf(float(b_o[col])))
-             for col in range(d)] for i in range(n)]
-
-
-def ratio(err: np.ndarray, bound: np.ndarray) -> float:
-    """The largest err / bound (0 where both vanish): how much of the bound is used."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        r = np.where(err == 0, 0.0, err / bound)
-    return float(np.max(r)) if r.size else 0.0
-
-
-def mp_error(computed: np.ndarray, exact: list) -> np.ndarray:
-    """|computed - exact| entrywise, the difference taken at the working precision."""
-    flat = np.asarray(computed, dtype=np.float64).ravel()
-    ex = list(_flatten(exact))
-    return np.array([float(abs(mpmath.mpf(float(c)) - e)) for c, e in zip(flat, ex, strict=True)]
-                    ).reshape(np.shape(computed))
-
-
-def _flatten(nested):
-    for item in nested:
-        if isinstance(item, list):
-            yield from _flatten(item)
-        else:
-            yield item
-
 
 # --------------------------------------------------------------------------------------
 # Strategies (Hypothesis) shared by the checks
@@ -324,28 +112,6 @@ def mha_case(draw, max_n: int = 5, max_heads: int = 3, max_head_width: int = 3) 
     d = h * draw(st.integers(1, max_head_width))
     n = draw(st.integers(1, max_n))
     return draw(_array((n, d), 2.0)), draw(attention_parameters_strategy(h, d))
-
-
-# --------------------------------------------------------------------------------------
-# Measuring (kept apart from judging)
-# --------------------------------------------------------------------------------------
-
-
-def permutation_matrix(pi: Sequence[int]) -> np.ndarray:
-    """P_pi of 定義 2.1: (P_pi)_ij = 1 when j = pi(i), else 0 (0-based pi)."""
-    pi = list(pi)
-    if sorted(pi) != list(range(len(pi))):
-        raise ValueError(f"pi must be a permutation of 0..{len(pi) - 1}, got {pi}")
-    p = np.zeros((len(pi), len(pi)))
-    p[np.arange(len(pi)), pi] = 1.0
-    return p
-
-
-def equivariance_defect(f: Callable[[np.ndarray], np.ndarray], x: np.ndarray,
-                        pi: Sequence[int]) -> np.ndarray:
-    """|f(P X) - P f(X)| entrywise, P = P_pi."""
-    pi = np.asarray(pi)
-    return np.abs(f(x[pi]) - f(x)[pi])
 
 
 def _float_case(dtype) -> tuple[float, int]:
@@ -643,24 +409,7 @@ def mp_jacobian_fd(z: np.ndarray) -> list:
     by 6: each derivative multiplies by factors (delta - sigma) of size <= 1, the product
     rule giving at most 6 terms); rounding 10^-80 / h. Together below FD_ERROR.
     """
-    h = mpmath.mpf(FD_STEP)
-    base = [mpmath.mpf(float(t)) for t in z]
-    cols = []
-    for j in range(len(base)):
-        up, down = list(base), list(base)
-        up[j] += h
-        down[j] -= h
-        su, sd = mp_softmax_exact(up), mp_softmax_exact(down)
-        cols.append([(a - b) / (2 * h) for a, b in zip(su, sd, strict=True)])
-    return [[cols[j][i] for j in range(len(base))] for i in range(len(base))]
-
-
-def mp_softmax_exact(z: list) -> list:
-    """softmax of mpf entries (no rounding to float on the way in)."""
-    e = [mpmath.exp(t) for t in z]
-    total = mpmath.fsum(e)
-    return [t / total for t in e]
-
+    return mp_central_jacobian(mp_softmax_exact, [float(t) for t in z], FD_STEP)
 
 @functools.cache
 def softmax_jacobian_derivation_failure(stated_entry: Callable, stated_matrix: Callable) -> str:
@@ -685,17 +434,6 @@ def softmax_jacobian_derivation_failure(stated_entry: Callable, stated_matrix: C
         if bad:
             return f"entry bound not certified at n = {n}: {bad}"
     return ""
-
-
-def jacobian_error_bound(sigma: np.ndarray, b: np.ndarray, jac: np.ndarray) -> np.ndarray:
-    """Bound on |J_computed - J| for J = diag(sigma) - sigma sigma^T from a computed sigma
-    off by at most b: diag(b) + b sigma^T + sigma b^T, plus 2u sigma sigma^T for the
-    product and u|J| for the subtraction, and two subnormal spacings for underflow."""
-    u = unit_roundoff(jac.dtype)
-    s = np.abs(sigma.astype(np.float64))
-    outer = s[:, None] * s[None, :]
-    return (np.diag(b) + b[:, None] * s[None, :] + s[:, None] * b[None, :] + 2 * u * outer
-            + u * np.abs(jac) + 2 * subnormal(jac.dtype))
 
 
 @element("prop-softmax-jacobian", "命題 3.2", "softmax のヤコビ行列", CHAPTER, "proposition",
@@ -729,7 +467,7 @@ def prop_softmax_jacobian(jacobian=softmax_jacobian, stated_entry=None,
         jac = np.asarray(jacobian(z))
         require(jac.shape == (z.size, z.size), f"jacobian of shape {jac.shape} for n = {z.size}")
         sigma = np.asarray(softmax(z))
-        bound = jacobian_error_bound(sigma, softmax_error_bound(z, sigma), jac)
+        bound = softmax_jacobian_error_bound(sigma, softmax_error_bound(z, sigma), jac)
         with mpmath.workdps(FD_DIGITS):
             err = mp_error(jac, mp_jacobian_fd(z))
         tol = bound + FD_ERROR
@@ -1298,113 +1036,6 @@ def lem_product_expectation(stated=math.prod) -> list[str]:
 # 5–6. Stacks of layers, with their propagated rounding bounds
 # --------------------------------------------------------------------------------------
 
-LAYER_KINDS = ("attn", "mlp", "res_attn", "res_mlp")
-
-
-def _mlp_bound(x: np.ndarray, dx: np.ndarray, p: Mapping[str, np.ndarray], u: float
-               ) -> np.ndarray:
-    """Bound for relu(x W_1 + b_1) W_2 + b_2: the first product as in _projection_bound,
-    ReLU is exact and 1-Lipschitz, the second product adds gamma_{f+1}(|r||W_2| + |b_2|)."""
-    ax, w1, w2 = np.abs(x), np.abs(p["w_1"]), np.abs(p["w_2"])
-    mag = ax @ w1 + (np.abs(p["b_1"]) if "b_1" in p else 0)
-    tiny = subnormal(x.dtype)
-    dh = dx @ w1 + gamma(x.shape[1] + 1, u) * mag + (x.shape[1] + 1) * tiny
-    out_mag = mag @ w2 + (np.abs(p["b_2"]) if "b_2" in p else 0)
-    return dh @ w2 + gamma(w1.shape[1] + 1, u) * out_mag + (w1.shape[1] + 1) * tiny
-
-
-def run_stack(layers: Sequence[tuple[str, dict]], x: np.ndarray, causal: bool,
-              positions: np.ndarray | None = None, mha=multi_head_attention,
-              ) -> tuple[np.ndarray, np.ndarray]:
-    """(output, rounding bound) of a stack: optional position vectors added first, then
-    each layer: "attn" (multi-head attention), "mlp" (ReLU MLP, numeric.mlp), or their
-    residual forms x + f(x). The bound is propagated layer by layer (first order)."""
-
-    u = unit_roundoff(x.dtype)
-    y, b = x, np.zeros(x.shape)
-    if positions is not None:
-        y = y + positions[: x.shape[0]]
-        b = u * np.abs(y)
-    for kind, p in layers:
-        if kind.endswith("attn"):
-            out, weights = mha(y, p, causal=causal)
-            out = np.asarray(out)
-            ob = mha_error_bound(y, p, np.asarray(weights), dx=b)
-        else:
-            out = np.asarray(mlp(y, p, activation="relu"))
-            ob = _mlp_bound(y, b, p, u)
-        if kind.startswith("res"):
-            out = y + out
-            ob = b + ob + u * np.abs(out)
-        y, b = out, ob
-    return y, b
-
-
-def layer_norm_error_bound(
-    x: np.ndarray, dx: np.ndarray, gain: np.ndarray, shift: np.ndarray, eps: float
-) -> tuple[np.ndarray, np.ndarray]:
-    """(LN(x) computed by numeric.layer_norm, entrywise error bound) with |x - x_exact| <= dx.
-
-    Propagation: the Jacobian of the normalisation is (1/s)(I - 11^T/d - y y^T/d) with
-    s = sqrt(var + eps), so |dy_i| <= (|dx_i| + mean|dx| + |y_i| mean(|y||dx|)) / s.
-    Rounding, for numeric.layer_norm's algorithm (exact power-of-two scaling, centring by
-    the first entry and then by the mean): the centred c is off by at most
-    gamma_{d+3} 2 max|c|; var = sum c^2 / d by 2 mean(|c| dc) + gamma_{d+1} mean(c^2);
-    s by half var's relative error plus 2u; y = c / s by dc / s + |y|(rel_s + 2u); gamma y
-    + beta by u|gamma y| + u|out|. First order; eps * 2^-2e is taken not to underflow.
-    """
-
-    u = unit_roundoff(x.dtype)
-    d = x.shape[-1]
-    c = x - x.mean(axis=-1, keepdims=True)  # (n, d), only for magnitudes
-    var = (c * c).mean(axis=-1, keepdims=True)  # (n, 1)
-    s = np.sqrt(var + eps)
-    y = c / s
-    ay = np.abs(y)
-    propagated = (dx + dx.mean(axis=-1, keepdims=True)
-                  + ay * (ay * dx).mean(axis=-1, keepdims=True)) / s
-    tiny = subnormal(x.dtype)
-    dc = gamma(d + 3, u) * 2 * np.abs(c).max(axis=-1, keepdims=True) + (d + 3) * tiny
-    dvar = (2 * (np.abs(c) * dc).mean(axis=-1, keepdims=True) + gamma(d + 1, u) * var
-            + (d + 1) * tiny)
-    rel_s = (dvar + u * (var + eps)) / (2 * (var + eps)) + 2 * u
-    rounding = dc / s + ay * (rel_s + 2 * u)
-    out = np.asarray(layer_norm(x, gain, shift, eps))  # gain = gamma, shift = beta
-    ag = np.abs(gain)
-    return out, ag * (propagated + rounding) + u * ag * ay + u * np.abs(out)
-
-
-def model_error_bound(tokens: np.ndarray, params: Mapping[str, np.ndarray], config
-                      ) -> tuple[np.ndarray, np.ndarray]:
-    """(logits, entrywise rounding bound) of the decoder-only model with ReLU MLPs, built
-    from the chapter's parts: X0 = E_t + P (one rounding), L causal Pre-LN blocks
-    x + MHA(LN_1 x), y + MLP(LN_2 y), final LN, logits z E^T. Each part's bound is
-    propagated as in run_stack, layer_norm_error_bound and a gamma_d-bounded product."""
-
-    if config.activation != "relu":
-        raise ValueError(f"model_error_bound propagates ReLU MLPs only, got {config.activation}")
-    u = unit_roundoff(params["wte"].dtype)
-    eps = config.layer_norm_eps
-    x = params["wte"][tokens] + (params["wpe"][: len(tokens)] if "wpe" in params else 0)
-    b = u * np.abs(x)
-    for layer in range(config.n_layer):
-        block = sub_parameters(params, f"blocks.{layer}")
-        ln1, ln2 = sub_parameters(block, "ln_1"), sub_parameters(block, "ln_2")
-        attn, ffn = sub_parameters(block, "attn"), sub_parameters(block, "mlp")
-        z, bz = layer_norm_error_bound(x, b, ln1["gamma"], ln1["beta"], eps)
-        a, weights = multi_head_attention(z, attn, causal=True)
-        y = x + a
-        by = b + mha_error_bound(z, attn, np.asarray(weights), dx=bz) + u * np.abs(y)
-        z, bz = layer_norm_error_bound(y, by, ln2["gamma"], ln2["beta"], eps)
-        x = y + np.asarray(mlp(z, ffn, activation="relu"))
-        b = by + _mlp_bound(z, bz, ffn, u) + u * np.abs(x)
-    final = sub_parameters(params, "ln_f")
-    z, bz = layer_norm_error_bound(x, b, final["gamma"], final["beta"], eps)
-    head = np.abs(params.get("lm_head", params["wte"]))  # (|V|, d)
-    logits = z @ params.get("lm_head", params["wte"]).T
-    return logits, (bz @ head.T + gamma(config.d, u) * (np.abs(z) @ head.T)
-                    + config.d * subnormal(z.dtype))
-
 
 @st.composite
 def stack_case(draw, max_layers: int = 3, max_n: int = 5):
@@ -1442,15 +1073,6 @@ def _seeded_stack(seed: int, n: int = 6, d: int = 8, h: int = 2, kinds=("attn",)
                  "w_2": rng.standard_normal((4 * d, d)) / math.sqrt(4 * d), "b_2": np.zeros(d)}
         layers.append((kind, p))
     return layers, rng.standard_normal((n, d))
-
-
-def stack_equivariance(layers, x, pi, mha=multi_head_attention, causal=False):
-    """(max |f(PX) - P f(X)|, max over entries of that minus the two rounding bounds)."""
-    pi = list(pi)
-    y, b = run_stack(layers, x, causal, mha=mha)
-    yp, bp = run_stack(layers, x[pi], causal, mha=mha)
-    diff = np.abs(yp - y[pi])
-    return float(diff.max()), diff, bp + b[pi]
 
 
 @element("lem-equivariant-closure", "補題 5.1", "置換同変な写像の組み立て", CHAPTER, "lemma",
@@ -1613,20 +1235,6 @@ def rem_causal_not_equivariant(multi_head_attention=multi_head_attention) -> lis
     return evidence
 
 
-def causal_defect(layers, x, positions=None, mha=multi_head_attention):
-    """(prefix defect per row, tolerance per row): max over t >= i of
-    |f_n(X)_i - f_t(X_{1:t})_i| against the sum of the two rounding bounds."""
-    full, b_full = run_stack(layers, x, True, positions, mha)
-    defect, tol = np.zeros(full.shape), np.full(full.shape, np.inf)
-    for t in range(1, x.shape[0] + 1):
-        part, b_part = run_stack(layers, x[:t], True, positions, mha)
-        gap = np.abs(part - full[:t])
-        worse = gap > defect[:t]
-        defect[:t] = np.where(worse, gap, defect[:t])
-        tol[:t] = np.minimum(tol[:t], b_part + b_full[:t])
-    return defect, tol
-
-
 def _causal_judge(layers, x, positions, mha, label: str, stats: dict) -> None:
     defect, tol = causal_defect(layers, x, positions, mha)
     require(bool(np.all(defect <= tol)),
@@ -1772,21 +1380,6 @@ def thm_causal_mask(multi_head_attention=multi_head_attention) -> list[str]:
     return evidence
 
 
-def model_prefix_defect(tokens: np.ndarray, params, config, forward) -> tuple[np.ndarray, ...]:
-    """(defect, tolerance, composition gap, its tolerance) per logit row: row t - 1 of
-    forward(tokens) against the last row of forward(tokens[:t]), and forward against the
-    model composed from the chapter's parts (model_error_bound)."""
-    full = np.asarray(forward(tokens, params, config))
-    composed, bound = model_error_bound(tokens, params, config)
-    defect, tol = np.zeros(full.shape), np.zeros(full.shape)
-    for t in range(1, len(tokens) + 1):
-        part = np.asarray(forward(tokens[:t], params, config))
-        _, b_part = model_error_bound(tokens[:t], params, config)
-        defect[t - 1] = np.abs(part[-1] - full[t - 1])
-        tol[t - 1] = b_part[-1] + bound[t - 1]
-    return defect, tol, np.abs(full - composed), 2 * bound
-
-
 @element("cor-parallel-next-token", "系 6.4", "1 回の順伝播で n 個の予測が得られる", CHAPTER,
          "corollary", ("numeric",))
 def cor_parallel_next_token(multi_head_attention=multi_head_attention, forward=None,
@@ -1797,7 +1390,8 @@ def cor_parallel_next_token(multi_head_attention=multi_head_attention, forward=N
     the propagated rounding bounds. Model: numeric.model.forward of a decoder-only model
     with ReLU MLPs (|V| = 11, d = 8, h = 2, L = 2, d_ff = 16, L_ctx = 8, seeds 0..2 and
     Hypothesis-drawn token sequences) equals, to its first-order rounding bound
-    (model_error_bound: LayerNorm, attention, MLP and residual bounds propagated), the
+    (numeric.error_bounds.entrywise_model_error_bound: LayerNorm, attention, MLP and
+    residual bounds propagated), the
     model composed from the chapter's parts, and its row t - 1 equals the last row of
     forward on the prefix of length t for every t, within the sum of the two bounds. The
     KV-cache decoder (numeric.kv_cache.Decoder) fed one token at a time, and in two
@@ -1828,7 +1422,7 @@ def cor_parallel_next_token(multi_head_attention=multi_head_attention, forward=N
                 f"forward(tokens)[t-1] != forward(tokens[:t])[-1] by {defect.max():.2e} > "
                 f"bound {tol.flat[np.argmax(defect - tol)]:.2e} (tokens {tokens.tolist()})")
         full = np.asarray(forward(tokens, params, config))
-        bound = model_error_bound(tokens, params, config)[1]
+        bound = entrywise_model_error_bound(tokens, params, config)[1]
         split = max(1, len(tokens) // 2)
         for chunks in ([tokens[i:i + 1] for i in range(len(tokens))],
                        [tokens[:split], tokens[split:]]):

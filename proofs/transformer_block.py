@@ -38,18 +38,34 @@ from numeric.activations import ACTIVATIONS, gelu, relu
 from numeric.attention import multi_head_attention
 from numeric.block import post_ln_block, pre_ln_block
 from numeric.contraction import count_multiplications
+from numeric.error_bounds import (
+    GELU_SLOPE,
+    U,
+    attention_stage_bounds,
+    block_error_bound,
+    frobenius,
+    gamma,
+    layer_norm_error_bound,
+    layer_norm_jacobian_error_bound,
+    layer_norm_stage_bounds,
+    mlp_stage_bounds,
+    model_error_bound,
+)
+from numeric.finite_differences import jacobian_with_error
 from numeric.kv_cache import Decoder
 from numeric.layer_norm import layer_norm, layer_norm_jacobian
 from numeric.mlp import mlp
 from numeric.model import embed, forward, init_parameters, parameter_count, sub_parameters
 from proofs import tables
 from proofs.profiles import scaled
-from proofs.registry import REGISTRY, CheckFailed, element, require
+from proofs.reference import mp_central_jacobian, mp_error, mp_gelu, mp_layer_norm
+from proofs.registry import REGISTRY, CheckFailed, element, finding, require
 from spec.contractions import BLOCK
 from symbolic import counts, residual
 from symbolic import gelu as symbolic_gelu
 from symbolic import layer_norm as symbolic_layer_norm
 from symbolic import symbols as sym
+from symbolic.arrangements import activation_regions, general_position, region_bound
 from symbolic.identities import equal, is_zero
 
 CHAPTER = "transformer-block"
@@ -156,168 +172,6 @@ ARCHITECTURES = (
     Architecture("デコーダのみのモデルの層", "causal", False, True, 2),
 )
 
-# Rounding-error bounds --------------------------------------------------------
-
-U = float(np.finfo(np.float64).eps) / 2  # unit roundoff of float64
-GELU_SLOPE = 1 + 1 / math.sqrt(2 * math.pi * math.e)
-# |GELU'(t)| = |Phi(t) + t phi(t)| <= 1 + max_t t phi(t) = 1 + phi(1); ReLU' <= 1 too.
-
-
-def gamma(k: int) -> float:
-    """gamma_k = k u / (1 - k u): relative error bound of a k-term float64 dot product."""
-    return k * U / (1 - k * U)
-
-
-def _fro(a: np.ndarray) -> float:
-    return float(np.linalg.norm(np.ravel(a)))
-
-
-def _layer_norm_row_errors(x: np.ndarray, eps: float) -> tuple[np.ndarray, ...]:
-    """(s, dy, rel_s) per row of float64 x (..., d): s = sqrt(sigma^2 + eps), the bound dy on
-    |fl(y_j) - y_j| for y = (x - mu 1) / s, and the bound rel_s on the relative error of s.
-
-    With M = max|x_j|: the centred entries carry an error dc <= 3 gamma_{d+1} M (the
-    shift, the mean and the subtraction); the variance then has relative error
-    <= 2 r + r^2 + gamma_{d+1} with r = dc / s (|sum c dc| <= d sigma dc), so s has
-    <= r + r^2/2 + gamma_{d+2}; y = c / s has |dy| <= r + |y| (rel_s + 2u), |y| <= sqrt d.
-    """
-    d = x.shape[-1]
-    big = np.abs(x).max(axis=-1, keepdims=True)  # (..., 1)
-    s = np.sqrt(x.var(axis=-1, keepdims=True) + eps)  # (..., 1)
-    r = 3 * gamma(d + 1) * big / s
-    rel_s = r + r * r / 2 + gamma(d + 2)
-    return s, r + math.sqrt(d) * (rel_s + 2 * U), rel_s
-
-
-def layer_norm_error_bound(
-    x: np.ndarray, gain: np.ndarray | None = None, shift: np.ndarray | None = None,
-    eps: float = 0.0,
-) -> np.ndarray:
-    """Entrywise bound on |fl(LN(x)) - LN(x)| for float64 rows x (..., d): the gain scales
-    the error of y, and the product and the shift add 2u (|gain| sqrt(d) + |shift|)."""
-    d = x.shape[-1]
-    _, dy, _ = _layer_norm_row_errors(x, eps)
-    g = np.ones(d) if gain is None else np.abs(gain)
-    b = np.zeros(d) if shift is None else np.abs(shift)
-    return g * dy + 2 * U * (g * math.sqrt(d) + b)  # (..., d)
-
-
-def layer_norm_jacobian_error_bound(x: np.ndarray, eps: float = 0.0) -> np.ndarray:
-    """Bound on max_ij |fl(J)_ij - J_ij| per row for J = (I - 11^T/d - yy^T/d) / s.
-
-    |y_i y_j| <= d, so s |J_ij| <= 3; the yy^T/d term errs by (2 sqrt(d) dy + dy^2) / d;
-    the factor 1/s by rel_s + 2u, and the sums and products by 4u.
-    """
-    d = x.shape[-1]
-    s, dy, rel_s = _layer_norm_row_errors(x, eps)
-    return (((2 * math.sqrt(d) * dy + dy * dy) / d + 3 * (rel_s + 6 * U)) / s)[..., 0]
-
-
-def _layer_norm_bounds(x, p: Mapping, eps: float) -> tuple[float, float]:
-    """(Lipschitz bound, rounding bound in Frobenius norm) of the row-wise LN at x (n, d).
-
-    By 命題 3.3 the Jacobian of a row is diag(gamma) J with sigma J a projection,
-    so its spectral norm is at most max|gamma| / min_i s_i.
-    """
-    s = np.sqrt(x.var(axis=-1) + eps)  # (n,)
-    lip = float(np.abs(p["gamma"]).max() / s.min())
-    return lip, _fro(layer_norm_error_bound(x, p["gamma"], p["beta"], eps))
-
-
-def _attention_bounds(z: np.ndarray, p: Mapping) -> tuple[float, float]:
-    """(Lipschitz bound, rounding bound) of multi-head attention at z (n, d), Frobenius norms.
-
-    Head i: out = A V W_O with A row-stochastic (||A||_2 <= sqrt n) and the softmax
-    Jacobian's norm <= 1/2 (Gershgorin: row i sums to 2 s_i (1 - s_i)); the score
-    path gives ||W_O|| (||W_Q|| ||K|| + ||Q|| ||W_K||) ||V|| / (2 sqrt d_k). The
-    rounding of the projections is a relative gamma perturbation of z; that of the
-    softmax, the weighted sum and the output projection is gamma times
-    sqrt(n) ||V|| ||W_O|| each.
-    """
-    n, d = z.shape
-    h, _, k = p["w_q"].shape
-
-    def heads(w: str, b: str) -> np.ndarray:
-        out = np.einsum("nd,hdk->hnk", z, p[w])  # (h, n, k)
-        return out + p[b][:, None, :] if b in p else out
-
-    q, key, v = heads("w_q", "b_q"), heads("w_k", "b_k"), heads("w_v", "b_v")
-    lip = magnitude = 0.0
-    for i in range(h):
-        w_o = _fro(p["w_o"][i])
-        score = (_fro(p["w_q"][i]) * _fro(key[i]) + _fro(q[i]) * _fro(p["w_k"][i])) / 2
-        lip += w_o * (math.sqrt(n) * _fro(p["w_v"][i]) + score * _fro(v[i]) / math.sqrt(k))
-        magnitude += math.sqrt(n) * _fro(v[i]) * w_o
-    bias = math.sqrt(n) * _fro(p["b_o"]) if "b_o" in p else 0.0
-    return lip, gamma(max(d, n, k) + 4) * (lip * _fro(z) + 3 * magnitude + bias)
-
-
-def _mlp_bounds(z: np.ndarray, p: Mapping) -> tuple[float, float]:
-    """(Lipschitz bound, rounding bound) of the MLP at z (n, d): ||W_1|| GELU_SLOPE ||W_2||;
-    the two products and the activation (a few ulps) round relative to their magnitudes."""
-    n, d = z.shape
-    f = p["w_1"].shape[1]
-    w_1, w_2 = _fro(p["w_1"]), _fro(p["w_2"])
-    pre = _fro(z) * w_1 + (math.sqrt(n) * _fro(p["b_1"]) if "b_1" in p else 0.0)
-    hidden = GELU_SLOPE * pre  # |phi(t)| <= GELU_SLOPE |t|
-    out = hidden * w_2 + (math.sqrt(n) * _fro(p["b_2"]) if "b_2" in p else 0.0)
-    lip = w_1 * GELU_SLOPE * w_2
-    return lip, gamma(max(d, f) + 8) * (pre * GELU_SLOPE * w_2 + hidden * w_2 + out)
-
-
-def block_error_bound(
-    x: np.ndarray, params: Mapping, post: bool = False, eps: float = 1e-5
-) -> tuple[float, float]:
-    """(rounding bound, Lipschitz bound) of one float64 evaluation of a block at x.
-
-    First-order propagation through the stages of 定義 2.2: an error e entering a
-    stage of Lipschitz bound L leaves as L e, plus the stage's own rounding; a
-    residual sum adds u times its magnitude. Frobenius norms throughout.
-    """
-    ln_1, ln_2 = sub_parameters(params, "ln_1"), sub_parameters(params, "ln_2")
-    attn, ff = sub_parameters(params, "attn"), sub_parameters(params, "mlp")
-    if post:
-        l_a, r_a = _attention_bounds(x, attn)
-        s_1 = x + multi_head_attention(x, attn)[0]
-        l_1, r_1 = _layer_norm_bounds(s_1, ln_1, eps)
-        y = layer_norm(s_1, ln_1["gamma"], ln_1["beta"], eps)
-        e_y = (r_a + U * _fro(s_1)) * l_1 + r_1
-        l_m, r_m = _mlp_bounds(y, ff)
-        s_2 = y + mlp(y, ff)
-        l_2, r_2 = _layer_norm_bounds(s_2, ln_2, eps)
-        error = (e_y * (1 + l_m) + r_m + U * _fro(s_2)) * l_2 + r_2
-        return error, (1 + l_a) * l_1 * (1 + l_m) * l_2
-    l_1, r_1 = _layer_norm_bounds(x, ln_1, eps)
-    z_1 = layer_norm(x, ln_1["gamma"], ln_1["beta"], eps)
-    l_a, r_a = _attention_bounds(z_1, attn)
-    y = x + multi_head_attention(z_1, attn)[0]
-    e_y = r_1 * l_a + r_a + U * _fro(y)
-    l_2, r_2 = _layer_norm_bounds(y, ln_2, eps)
-    z_2 = layer_norm(y, ln_2["gamma"], ln_2["beta"], eps)
-    l_m, r_m = _mlp_bounds(z_2, ff)
-    out = y + mlp(z_2, ff)
-    error = e_y * (1 + l_m * l_2) + r_2 * l_m + r_m + U * _fro(out)
-    return error, (1 + l_a * l_1) * (1 + l_m * l_2)
-
-
-def model_error_bound(tokens: np.ndarray, params: Mapping, config: spec.ModelConfig) -> float:
-    """Bound on ||fl(forward(tokens)) - forward(tokens)||_F: the blocks' bounds chained
-    (e -> L_block e + r_block), then LN_f and the product with E (or the LM head)."""
-    eps = config.layer_norm_eps
-    x = embed(tokens, params, config)  # (n, d)
-    error = U * _fro(x)
-    for layer in range(config.n_layer):
-        p = sub_parameters(params, f"blocks.{layer}")
-        rounding, lip = block_error_bound(x, p, eps=eps)
-        error = error * lip + rounding
-        x = pre_ln_block(x, p, causal=True, activation=config.activation, eps=eps)
-    ln_f = sub_parameters(params, "ln_f")
-    lip, rounding = _layer_norm_bounds(x, ln_f, eps)
-    z = layer_norm(x, ln_f["gamma"], ln_f["beta"], eps)
-    head = _fro(params["wte"] if config.tied else params["lm_head"])
-    return (error * lip + rounding) * head + gamma(config.d) * _fro(z) * head
-
-
 # Shared helpers -------------------------------------------------------------------
 
 
@@ -326,22 +180,6 @@ def block_parameters(d: int, h: int, d_ff: int, rng: np.random.Generator) -> dic
     spec by init_parameters (gamma = 1 + N(0, 0.01), beta and biases N(0, 0.01))."""
     config = spec.ModelConfig(vocab=2, d=d, n_layer=1, n_head=h, d_ff=d_ff, n_ctx=2)
     return sub_parameters(init_parameters(config, rng), "blocks.0")
-
-
-def _mp_layer_norm(x, gain=None, shift=None, eps=0) -> list:
-    """定義 2.1 evaluated in mpmath at the working precision (the high-precision reference)."""
-    x = [mpmath.mpf(v) for v in x]  # exact: float64 and mpf entries convert without rounding
-    d = len(x)
-    mu = mpmath.fsum(x) / d
-    s = mpmath.sqrt(mpmath.fsum((v - mu) ** 2 for v in x) / d + mpmath.mpf(eps))
-    gain = [1] * d if gain is None else [mpmath.mpf(g) for g in gain]
-    shift = [0] * d if shift is None else [mpmath.mpf(b) for b in shift]
-    return [gain[j] * (x[j] - mu) / s + shift[j] for j in range(d)]
-
-
-def _mp_error(computed: np.ndarray, exact: list) -> np.ndarray:
-    return np.array([float(abs(mpmath.mpf(float(c)) - e)) for c, e in zip(computed, exact,
-                                                                          strict=True)])
 
 
 def vectors(d_min: int = 2, d_max: int = 16, bound: float = 100.0):
@@ -356,33 +194,6 @@ def vectors(d_min: int = 2, d_max: int = 16, bound: float = 100.0):
     return (st.integers(d_min, d_max)
             .flatmap(lambda d: st.lists(element_, min_size=d, max_size=d))
             .map(np.array).filter(spread))
-
-
-def central_jacobian(f: Callable[[np.ndarray], np.ndarray], x: np.ndarray,
-                     step: float) -> np.ndarray:
-    """(nd, nd) Jacobian of f: (n, d) -> (n, d) at x by central differences of step `step`."""
-    flat = x.ravel()
-    columns = []
-    for j in range(flat.size):
-        e = np.zeros_like(flat)
-        e[j] = step
-        plus, minus = f((flat + e).reshape(x.shape)), f((flat - e).reshape(x.shape))
-        columns.append((plus - minus).ravel() / (2 * step))
-    return np.stack(columns, axis=1)
-
-
-def jacobian_with_error(f: Callable[[np.ndarray], np.ndarray], x: np.ndarray,
-                        evaluation_error: float) -> tuple[np.ndarray, float]:
-    """(D(h), entrywise error bound) for central differences D of f at x.
-
-    D(h) - J = c h^2 + O(h^4), so |D(h) - J| ~ |D(h) - D(2h)| / 3 (Richardson); we take
-    the whole |D(h) - D(2h)| (three times the estimate, which also absorbs the O(h^4)
-    term) plus the rounding 2 e / (2h) of two evaluations with error <= e each. The step
-    h = e^(1/3) max(1, max|x|) balances the rounding bound e / h against the h^2 term.
-    """
-    h = max(evaluation_error, U) ** (1 / 3) * max(1.0, float(np.abs(x).max()))
-    d_h, d_2h = central_jacobian(f, x, h), central_jacobian(f, x, 2 * h)
-    return d_h, float(np.abs(d_h - d_2h).max()) + evaluation_error / h
 
 
 def _seeds():
@@ -413,8 +224,8 @@ def def_layer_norm(normalise: Callable = layer_norm) -> list[str]:
         d = x.size
         gain, shift = 1 + rng.standard_normal(d), rng.standard_normal(d)
         with mpmath.workdps(50):
-            exact = _mp_layer_norm(x, gain, shift, eps)
-            err = _mp_error(normalise(x, gain, shift, eps=eps), exact)
+            exact = mp_layer_norm(x, gain, shift, eps)
+            err = mp_error(normalise(x, gain, shift, eps=eps), exact)
         bound = layer_norm_error_bound(x, gain, shift, eps)
         require(bool(np.all(err <= bound)),
                 f"LN(x) differs from the definition by {err.max():.3e} > bound "
@@ -522,7 +333,7 @@ def def_transformer_block(pre_ln: Callable = pre_ln_block, post_ln: Callable = p
             rounding, _ = block_error_bound(x, p, post=post, eps=eps)
             got = block(x, p, causal=causal, activation=activation, eps=eps)
             want = composed(x, p, causal, activation, eps)
-            gap = _fro(got - want)
+            gap = frobenius(got - want)
             name = "Post-LN" if post else "Pre-LN"
             require(gap <= 2 * rounding,
                     f"the {name} block differs from its definition by {gap:.3e} > "
@@ -537,8 +348,7 @@ def def_transformer_block(pre_ln: Callable = pre_ln_block, post_ln: Callable = p
     t = np.linspace(-6, 6, 25)
     require(bool(np.array_equal(relu(t), np.where(t > 0, t, 0.0))), "ReLU is not max(0, t)")
     with mpmath.workdps(30):
-        exact = [mpmath.mpf(v) * mpmath.erfc(-mpmath.mpf(v) / mpmath.sqrt(2)) / 2 for v in t]
-        err = _mp_error(gelu(t), exact)
+        err = mp_error(gelu(t), mp_gelu(t))
     bound = 8 * U * np.abs(t)  # erfc to a few ulps (SciPy), two products
     require(bool(np.all(err <= bound)), f"GELU differs from t Phi(t) by {err.max():.2e}")
     evidence.append(f"ReLU(t) = max(0, t) exactly; GELU(t) = t Phi(t) to {err.max():.1e} "
@@ -612,7 +422,7 @@ def def_decoder_only_transformer(model: Callable = forward,
         want = params["wte"][tokens] + (params["wpe"][:n] if config.positions else 0.0)
         require(bool(np.array_equal(x0, want)), f"X^(0) is not E_t + P ({config})")
         got = model(tokens, params, config)
-        gap = _fro(got - _composed_logits(tokens, params, config))
+        gap = frobenius(got - _composed_logits(tokens, params, config))
         bound = 2 * model_error_bound(tokens, params, config)
         require(gap <= bound, f"the model differs from 定義 2.3's composition by {gap:.3e} > "
                               f"{bound:.3e} ({config}, tokens {tokens.tolist()})")
@@ -783,10 +593,10 @@ def ex_layer_norm_scale(
         places = printed.decimals
         require(printed.truncates(float(exact)),
                 f"the square {exact} = {float(exact):.6f} is printed {printed.value}")
-        evidence.append(f"FINDING: the chapter prints {printed.value:.{places}f} for {exact} = "
+        evidence.append(finding(f"the chapter prints {printed.value:.{places}f} for {exact} = "
                         f"{float(exact):.6f}..., which rounds to {float(exact):.{places}f}: the "
                         f"printed value is truncated, not rounded (the exact squares still sum to "
-                        f"{x.rows} = d)")
+                        f"{x.rows} = d)"))
     return evidence
 
 
@@ -800,14 +610,7 @@ def _mp_jacobian(x: np.ndarray, eps: float = 0.0) -> list[list]:
     values = [mpmath.mpf(v) for v in x]
     mu = mpmath.fsum(values) / d
     step = mpmath.mpf("1e-20") * mpmath.sqrt(mpmath.fsum((v - mu) ** 2 for v in values) / d)
-    columns = []
-    for j in range(d):
-        up, down = [mpmath.mpf(float(v)) for v in x], [mpmath.mpf(float(v)) for v in x]
-        up[j] += step
-        down[j] -= step
-        plus, minus = _mp_layer_norm(up, eps=eps), _mp_layer_norm(down, eps=eps)
-        columns.append([(plus[i] - minus[i]) / (2 * step) for i in range(d)])
-    return [[columns[j][i] for j in range(d)] for i in range(d)]
+    return mp_central_jacobian(lambda v: mp_layer_norm(v, eps=eps), [float(v) for v in x], step)
 
 
 @element("prop-layer-norm-jacobian", "命題 3.3", "層正規化のヤコビ行列", CHAPTER, "proposition",
@@ -997,19 +800,19 @@ def _product_error(factors: list[np.ndarray], errors: list[float]) -> float:
 def pre_ln_sublayer_bounds(x: np.ndarray, params: Mapping, config: spec.ModelConfig,
                            step: Callable = None) -> list[tuple[float, float]]:
     """(Lipschitz bound, rounding bound) of each G_k at x_{k-1} along the Pre-LN stack from
-    x: LN's and the part's bounds composed (`_layer_norm_bounds`, `_attention_bounds`,
-    `_mlp_bounds`)."""
+    x: LN's and the part's bounds composed (`layer_norm_stage_bounds`,
+    `attention_stage_bounds`, `mlp_stage_bounds`)."""
     eps, out = config.layer_norm_eps, []
     subs = pre_ln_sublayers(params, config)
     for k, g in enumerate(subs):
         p = sub_parameters(params, f"blocks.{k // 2}")
         norm = sub_parameters(p, "ln_1" if k % 2 == 0 else "ln_2")
-        l_n, r_n = _layer_norm_bounds(x, norm, eps)
+        l_n, r_n = layer_norm_stage_bounds(x, norm, eps)
         z = layer_norm(x, norm["gamma"], norm["beta"], eps)
         if k % 2 == 0:
-            l_f, r_f = _attention_bounds(z, sub_parameters(p, "attn"))
+            l_f, r_f = attention_stage_bounds(z, sub_parameters(p, "attn"))
         else:
-            l_f, r_f = _mlp_bounds(z, sub_parameters(p, "mlp"))
+            l_f, r_f = mlp_stage_bounds(z, sub_parameters(p, "mlp"))
         out.append((l_n * l_f, r_n * l_f + r_f))
         x = (step or _residual_step)(x, g)
     return out
@@ -1020,7 +823,7 @@ def _chained(bounds: list[tuple[float, float]], points: list[np.ndarray]) -> flo
     e -> e (1 + L_k) + r_k + u ||x_k||."""
     error = 0.0
     for (lip, rounding), x in zip(bounds, points[1:], strict=True):
-        error = error * (1 + lip) + rounding + U * _fro(x)
+        error = error * (1 + lip) + rounding + U * frobenius(x)
     return error
 
 
@@ -1108,7 +911,7 @@ def prop_residual_identity_path(step: Callable = _residual_step,
         blocks = x_0
         for layer in range(STACK.n_layer):
             blocks = pre_ln_block(blocks, sub_parameters(params, f"blocks.{layer}"))
-        gap = _fro(blocks - x_m)
+        gap = frobenius(blocks - x_m)
         require(gap <= 2 * result["error"], f"the sublayer stack differs from the blocks by "
                                             f"{gap:.3e} (seed {seed})")
         for start, direct, product, bound in result["stages"]:
@@ -1135,11 +938,11 @@ def _post_ln_stack(seed: int, config: spec.ModelConfig = STACK) -> float:
     factors, errors, error, z = [], [], 0.0, x
     for k, (f, norm, ln) in enumerate(layers):
         part = sub_parameters(params, f"blocks.{k // 2}.{'attn' if k % 2 == 0 else 'mlp'}")
-        l_f, r_f = (_attention_bounds if k % 2 == 0 else _mlp_bounds)(z, part)
+        l_f, r_f = (attention_stage_bounds if k % 2 == 0 else mlp_stage_bounds)(z, part)
         d_k, e_k = jacobian_with_error(f, z, r_f)
         s = z + f(z)
-        l_n, r_n = _layer_norm_bounds(s, ln, eps)
-        error = (error * (1 + l_f) + r_f + U * _fro(s)) * l_n + r_n  # the stack's rounding
+        l_n, r_n = layer_norm_stage_bounds(s, ln, eps)
+        error = (error * (1 + l_f) + r_f + U * frobenius(s)) * l_n + r_n  # the stack's rounding
         k_k = _block_diagonal_layer_norm_jacobian(s, ln, eps)
         k_error = float(np.abs(ln["gamma"]).max() * layer_norm_jacobian_error_bound(s, eps).max())
         step = np.eye(size) + d_k
@@ -1570,14 +1373,14 @@ def prop_block_equivariance_causality(
             name = "Post-LN" if post else "Pre-LN"
             bound = block_error_bound(x, p, post)[0] + block_error_bound(x[perm], p, post)[0]
             out = block(x, p, causal=False, activation=activation)
-            gap = _fro(block(x[perm], p, causal=False, activation=activation) - out[perm])
+            gap = frobenius(block(x[perm], p, causal=False, activation=activation) - out[perm])
             require(gap <= bound, f"{name} block without mask: f(PX) - P f(X) = {gap:.3e} > "
                                   f"{bound:.3e} (n = {n}, d = {d}, h = {h})")
             worst[0] = max(worst[0], gap / bound)
             bound = block_error_bound(x, p, post)[0] + block_error_bound(later, p, post)[0]
             before = block(x, p, causal=True, activation=activation)[: i + 1]
             after = block(later, p, causal=True, activation=activation)[: i + 1]
-            gap = _fro(after - before)
+            gap = frobenius(after - before)
             require(gap <= bound, f"causal {name} block: rows 1..{i + 1} moved by {gap:.3e} "
                                   f"when rows after {i + 1} changed")
             worst[1] = max(worst[1], gap)
@@ -1599,7 +1402,7 @@ def prop_block_equivariance_causality(
         full = model_error_bound(tokens, params, config)
         changed = tokens.copy()
         changed[i:] = rng.integers(0, config.vocab, n - i)
-        gap = _fro(model(changed, params, config)[:i] - logits[:i])
+        gap = frobenius(model(changed, params, config)[:i] - logits[:i])
         bound = full + model_error_bound(changed, params, config)
         require(gap <= bound, f"logits 1..{i} moved by {gap:.3e} when tokens after {i} "
                               f"changed ({config})")
@@ -1607,7 +1410,7 @@ def prop_block_equivariance_causality(
         for k in range(1, n + 1):
             prefix = model(tokens[:k], params, config)[-1]
             bound = full + model_error_bound(tokens[:k], params, config)
-            gap = _fro(prefix - logits[k - 1])
+            gap = frobenius(prefix - logits[k - 1])
             require(gap <= bound, f"logits of the prefix 1..{k} differ from row {k} by "
                                   f"{gap:.3e} > {bound:.3e}")
             worst[3] = max(worst[3], gap / bound)
@@ -1618,7 +1421,7 @@ def prop_block_equivariance_causality(
                 if size:
                     rows.append(cached.feed(tokens[start:start + size]))
                 start += size
-            gap = _fro(np.concatenate(rows) - logits)
+            gap = frobenius(np.concatenate(rows) - logits)
             require(gap <= 2 * full, f"the KV-cache decoder fed in chunks {chunks} differs "
                                      f"from forward by {gap:.3e} > {2 * full:.3e}")
             worst[3] = max(worst[3], gap / (2 * full))
@@ -1641,101 +1444,6 @@ def prop_block_equivariance_causality(
 
 
 # 命題 8.1 ----------------------------------------------------------------------------
-
-Inequality = tuple[tuple[Fraction, ...], Fraction, bool]  # (w, c, strict): w.x + c > 0 or >= 0
-
-
-def feasible(system: list[Inequality]) -> bool:
-    """Whether {x : w.x + c > 0 (strict) or >= 0} is non-empty, decided exactly by
-    Fourier-Motzkin elimination over the rationals. Eliminating x_k pairs every
-    inequality with a positive coefficient with every one with a negative coefficient;
-    a combination is strict when either parent is (positive multiples preserve > and
-    >=), so the projection is exact for mixed systems. With no variables left each
-    inequality is a constant c > 0 or c >= 0."""
-    if not system:
-        return True
-    n = len(system[0][0])
-    for k in range(n):
-        upper, lower, rest = [], [], []
-        for w, c, strict in system:
-            (upper if w[k] > 0 else lower if w[k] < 0 else rest).append((w, c, strict))
-        combined = list(rest)
-        for (wp, cp, sp), (wn, cn, sn) in itertools.product(upper, lower):
-            a, b = -wn[k], wp[k]  # a wp + b wn has 0 in position k
-            w = tuple(a * p + b * q for p, q in zip(wp, wn, strict=True))
-            combined.append((w, a * cp + b * cn, sp or sn))
-        system = combined
-    return all(c > 0 if strict else c >= 0 for _, c, strict in system)
-
-
-def _arrangement(w_1, b_1) -> tuple[list[tuple[Fraction, ...]], list[Fraction]]:
-    """The normals (m rows of d exact rationals) and the m offsets, checked."""
-    try:
-        normals = [tuple(Fraction(v) for v in row) for row in w_1]
-        offsets = [Fraction(v) for v in b_1]
-    except (TypeError, ValueError) as err:
-        raise TypeError(f"w_1 must be rows of integers or fractions and b_1 a sequence of them, "
-                        f"got w_1 = {w_1!r}, b_1 = {b_1!r}") from err
-    if not normals or not normals[0] or len({len(r) for r in normals}) != 1:
-        raise ValueError(f"w_1 must be m >= 1 rows of the same length d >= 1, got {w_1!r}")
-    if len(offsets) != len(normals):
-        raise ValueError(f"b_1 must have one offset per row of w_1 ({len(normals)}), got "
-                         f"{len(offsets)}")
-    return normals, offsets
-
-
-def activation_regions(w_1, b_1) -> list[str]:
-    """The activation patterns s in {0, 1}^m whose region R_s = {x : a_k(x) > 0 if s_k = 1,
-    a_k(x) <= 0 if s_k = 0} is non-empty, a(x) = W_1^T x + b_1, decided exactly.
-    `w_1` holds the m normals (rows, integers or fractions), `b_1` the m offsets."""
-    normals, offsets = _arrangement(w_1, b_1)
-    found = []
-    for pattern in itertools.product((0, 1), repeat=len(normals)):
-        system = [(w, c, True) if s else (tuple(-v for v in w), -c, False)
-                  for w, c, s in zip(normals, offsets, pattern, strict=True)]
-        if feasible(system):
-            found.append("".join(map(str, pattern)))
-    return found
-
-
-def _rank(rows: list[tuple[Fraction, ...]]) -> int:
-    """Rank of a rational matrix by exact Gaussian elimination."""
-    rows = [list(r) for r in rows]
-    rank, cols = 0, len(rows[0]) if rows else 0
-    for col in range(cols):
-        pivot = next((r for r in range(rank, len(rows)) if rows[r][col] != 0), None)
-        if pivot is None:
-            continue
-        rows[rank], rows[pivot] = rows[pivot], rows[rank]
-        for r in range(len(rows)):
-            if r != rank and rows[r][col] != 0:
-                f = rows[r][col] / rows[rank][col]
-                rows[r] = [a - f * b for a, b in zip(rows[r], rows[rank], strict=True)]
-        rank += 1
-    return rank
-
-
-def general_position(w_1, b_1) -> bool:
-    """Whether the hyperplanes a_k(x) = 0 in R^d are in general position: any d or fewer
-    normals are linearly independent and no d + 1 of the hyperplanes share a point."""
-    normals, offsets = _arrangement(w_1, b_1)
-    d = len(normals[0])
-    for size in range(1, min(d, len(normals)) + 1):
-        for subset in itertools.combinations(range(len(normals)), size):
-            if _rank([normals[k] for k in subset]) < size:
-                return False
-    for subset in itertools.combinations(range(len(normals)), d + 1):
-        augmented = [normals[k] + (offsets[k],) for k in subset]
-        if _rank([normals[k] for k in subset]) == _rank(augmented):
-            return False  # consistent: the d + 1 hyperplanes meet
-    return True
-
-
-def region_bound(m: int, d: int) -> int:
-    """The number of regions of m hyperplanes in general position in R^d: sum_{i<=d} C(m, i)."""
-    if not (isinstance(m, int) and isinstance(d, int) and m >= 0 and d >= 1):
-        raise ValueError(f"m must be an int >= 0 and d an int >= 1, got m = {m!r}, d = {d!r}")
-    return sum(math.comb(m, i) for i in range(min(d, m) + 1))
 
 
 def _affine_piece(x: np.ndarray, ff: Mapping) -> np.ndarray:

@@ -5,6 +5,7 @@ Test names carry the element id with underscores (`pytest -k prop_layer_norm_jac
 
 import ast
 import re
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -13,8 +14,17 @@ import sympy
 from hypothesis import Phase, settings
 
 import proofs.transformer_block as tb
+from numeric.error_bounds import (
+    block_error_bound,
+    frobenius,
+    gamma,
+    layer_norm_error_bound,
+    layer_norm_jacobian_error_bound,
+    model_error_bound,
+)
 from numeric.layer_norm import layer_norm, layer_norm_jacobian
-from proofs.registry import CheckFailed, load_all
+from proofs.registry import CheckFailed, findings, load_all
+from symbolic.arrangements import activation_regions, feasible, general_position, region_bound
 
 SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
 
@@ -76,8 +86,8 @@ def test_def_layer_norm_rejects_silent_nan_on_constant_row():
 
 
 def test_def_layer_norm_error_bound_grows_with_the_condition():
-    well = tb.layer_norm_error_bound(np.array([1.0, 2.0, 3.0, 6.0]))
-    ill = tb.layer_norm_error_bound(np.array([1.0, 1.0 + 1e-6, 1.0, 1.0]))
+    well = layer_norm_error_bound(np.array([1.0, 2.0, 3.0, 6.0]))
+    ill = layer_norm_error_bound(np.array([1.0, 1.0 + 1e-6, 1.0, 1.0]))
     assert ill.max() > 1e5 * well.max()
 
 
@@ -119,15 +129,15 @@ def test_def_transformer_block_rounding_bounds_are_far_below_the_values():
     p = tb.block_parameters(4, 2, 8, rng)
     x = rng.standard_normal((5, 4))
     for post in (False, True):
-        rounding, _ = tb.block_error_bound(x, p, post=post)
+        rounding, _ = block_error_bound(x, p, post=post)
         block = tb.post_ln_block if post else tb.pre_ln_block
-        assert rounding < 1e-9 * tb._fro(block(x, p))
+        assert rounding < 1e-9 * frobenius(block(x, p))
     config = tb.spec.ModelConfig(vocab=7, d=4, n_layer=2, n_head=2, d_ff=8, n_ctx=6)
     params = tb.init_parameters(config, rng)
     tokens = np.array([1, 2, 3, 4, 5, 6])
     # chained Lipschitz bounds are loose (about 1e-7 of the logits for two blocks) but still
     # far below the changes a wrong model makes
-    assert tb.model_error_bound(tokens, params, config) < 1e-6 * tb._fro(
+    assert model_error_bound(tokens, params, config) < 1e-6 * frobenius(
         tb.forward(tokens, params, config))
 
 
@@ -206,7 +216,7 @@ def test_prop_layer_norm_invariance_rejects_unbiased_variance_symbolically():
 
 def test_ex_layer_norm_scale_holds_and_reports_the_truncated_square():
     evidence = tb.ex_layer_norm_scale()
-    assert any("FINDING" in line and "1.1428" in line for line in evidence)
+    assert any("1.1428" in line for line in findings(evidence))
 
 
 def test_ex_layer_norm_scale_printed_numbers():
@@ -286,7 +296,7 @@ def test_prop_layer_norm_jacobian_near_constant_rows():
     got = layer_norm_jacobian(x)
     assert np.abs(got).max() > 1e10  # 1/sigma: the gradient blows up near constant rows
     # |J 1| <= d max|fl J - J| + gamma_d sum_j |J_ij|: still 0 to rounding, at |J| ~ 1e12
-    bound = 4 * tb.layer_norm_jacobian_error_bound(x) + tb.gamma(4) * np.abs(got).sum(axis=1)
+    bound = 4 * layer_norm_jacobian_error_bound(x) + gamma(4) * np.abs(got).sum(axis=1)
     assert np.all(np.abs(got @ np.ones(4)) <= bound)
     with pytest.raises(ValueError, match="constant"):
         layer_norm_jacobian(np.full(4, 2.0))
@@ -600,20 +610,20 @@ def test_prop_relu_piecewise_linear_rejects_eight_patterns():
 
 
 def test_prop_relu_piecewise_linear_example_is_exact():
-    patterns = tb.activation_regions(((1, 0), (0, 1), (1, 1)), (0, 0, -1))
+    patterns = activation_regions(((1, 0), (0, 1), (1, 1)), (0, 0, -1))
     assert patterns == ["000", "010", "011", "100", "101", "110", "111"]
     # a point on the boundary: x = (0, 0) has pattern 000 (a_k <= 0 for all k)
-    assert tb.feasible([((tb.Fraction(1), tb.Fraction(0)), tb.Fraction(0), False),
-                        ((tb.Fraction(-1), tb.Fraction(0)), tb.Fraction(0), False)])
-    assert not tb.feasible([((tb.Fraction(1),), tb.Fraction(0), True),
-                            ((tb.Fraction(-1),), tb.Fraction(0), False)])
+    assert feasible([((Fraction(1), Fraction(0)), Fraction(0), False),
+                     ((Fraction(-1), Fraction(0)), Fraction(0), False)])
+    assert not feasible([((Fraction(1),), Fraction(0), True),
+                         ((Fraction(-1),), Fraction(0), False)])
 
 
 def test_prop_relu_piecewise_linear_region_count_of_parallel_lines():
     # three parallel lines (not in general position) cut the plane into 4 strips
-    assert len(tb.activation_regions(((1, 0), (1, 0), (1, 0)), (0, -1, -2))) == 4
-    assert not tb.general_position(((1, 0), (1, 0), (1, 0)), (0, -1, -2))
-    assert tb.region_bound(3, 2) == 7
+    assert len(activation_regions(((1, 0), (1, 0), (1, 0)), (0, -1, -2))) == 4
+    assert not general_position(((1, 0), (1, 0), (1, 0)), (0, -1, -2))
+    assert region_bound(3, 2) == 7
 
 
 def test_prop_relu_piecewise_linear_float_cannot_see_gelu_curvature_far_right():
@@ -624,13 +634,13 @@ def test_prop_relu_piecewise_linear_float_cannot_see_gelu_curvature_far_right():
 
 def test_prop_relu_piecewise_linear_helpers_reject_bad_input():
     with pytest.raises(ValueError, match="b_1"):
-        tb.activation_regions(((1, 0), (0, 1)), (0,))
+        activation_regions(((1, 0), (0, 1)), (0,))
     with pytest.raises(ValueError, match="w_1"):
-        tb.activation_regions(((1, 0), (0,)), (0, 0))
+        activation_regions(((1, 0), (0,)), (0, 0))
     with pytest.raises(TypeError, match="w_1"):
-        tb.general_position((("a", 0),), (0,))
+        general_position((("a", 0),), (0,))
     with pytest.raises(ValueError, match="m must be"):
-        tb.region_bound(-1, 2)
+        region_bound(-1, 2)
 
 
 # 注意 8.2 ------------------------------------------------------------------------------

@@ -1,0 +1,416 @@
+"""First-order floating-point error bounds of the forward model's parts.
+
+Every numeric tolerance of the package is one of these bounds evaluated on the
+actual operands, never a tuned constant (Higham, Accuracy and Stability of
+Numerical Algorithms, §3.1: a length-k inner product computed in any order has
+|error| <= gamma_k |x|.|y| with gamma_k = k u / (1 - k u), u the unit roundoff).
+Terms of order u² are dropped (at the sizes the checks draw they are below 1e-28
+relative). The only assumption beyond IEEE arithmetic is the accuracy of np.exp,
+taken as EXP_ULPS units in the last place.
+
+Two kinds of bound, read top to bottom:
+
+entrywise   softmax, its Jacobian, attention, multi-head attention, the ReLU MLP,
+            LayerNorm with a propagated input error, and the decoder-only model
+            with ReLU MLPs (`entrywise_model_error_bound`): a bound per entry,
+            for any float dtype;
+norm-wise   LayerNorm and its Jacobian per row, then Lipschitz-times-rounding
+            bounds in the Frobenius norm of attention, the MLP (ReLU or GELU),
+            Pre-LN and Post-LN blocks and the whole model (`model_error_bound`),
+            float64.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+import numpy as np
+
+from numeric.attention import multi_head_attention
+from numeric.block import pre_ln_block
+from numeric.layer_norm import layer_norm
+from numeric.mlp import mlp
+from numeric.model import embed
+from numeric.parameters import sub_parameters
+from spec.config import ModelConfig
+
+EXP_ULPS = 4  # np.exp is taken to be accurate to 4 units in the last place (NumPy's SIMD
+# kernels are documented within 4 ULP, glibc's scalar exp within 1); 1 ULP <= 2u relative.
+
+
+def unit_roundoff(dtype: np.dtype) -> float:
+    """u = eps / 2: the relative error of one correctly rounded operation."""
+    return float(np.finfo(dtype).eps) / 2
+
+
+U = unit_roundoff(np.float64)  # float64's unit roundoff, 2^-53
+GELU_SLOPE = 1 + 1 / math.sqrt(2 * math.pi * math.e)
+# |GELU'(t)| = |Phi(t) + t phi(t)| <= 1 + max_t t phi(t) = 1 + phi(1); ReLU' <= 1 too.
+
+
+def gamma(k: int, u: float = U) -> float:
+    """gamma_k = k u / (1 - k u): the relative error bound of a length-k sum or dot product
+    (float64's u unless another is given)."""
+    return k * u / (1 - k * u)
+
+
+def subnormal(dtype: np.dtype) -> float:
+    """The smallest subnormal: with gradual underflow a product is off by at most half of it
+    beyond its relative error (fl(xy) = xy(1 + delta) + eta, |eta| <= this / 2), so a
+    length-k dot product gains at most k times it in absolute error."""
+    return float(np.finfo(dtype).smallest_subnormal)
+
+
+def softmax_error_bound(z: np.ndarray, sigma: np.ndarray) -> np.ndarray:
+    """Entrywise bound on |sigma_computed - sigma(z)| for the max-shifted softmax.
+
+    With x = z - max z: the shift rounds once, so e^{x_j} is off by u|x_j| relatively
+    (first order); exp adds 2·EXP_ULPS·u; the sum S is off by sum_l sigma_l·rel(e_l) plus
+    gamma_{n-1}; the division adds u. Entries that underflow carry an absolute error of
+    at most (EXP_ULPS + 1) subnormal spacings each (S >= 1 after the shift).
+    """
+    u = unit_roundoff(sigma.dtype)
+    tiny = subnormal(sigma.dtype)
+    z64 = z.astype(np.float64)
+    with np.errstate(over="ignore", invalid="ignore"):
+        x = np.abs(z64 - z64.max(axis=-1, keepdims=True))  # (..., n), may be inf
+        s = np.abs(sigma.astype(np.float64))
+        rel_e = np.where(s > 0, u * x, 0.0) + 2 * EXP_ULPS * u  # (..., n)
+        rel_sum = (s * rel_e).sum(axis=-1, keepdims=True) + gamma(z.shape[-1] - 1, u)
+    n = z.shape[-1]
+    return s * (rel_e + rel_sum + u) + (EXP_ULPS + 1) * n * tiny
+
+
+def _head_bound(
+    aq: np.ndarray, ak: np.ndarray, av: np.ndarray,
+    dq: np.ndarray, dk: np.ndarray, dv: np.ndarray,
+    weights: np.ndarray, u: float, tiny: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(|H| bound, error bound of H) for H = softmax(q k^T / sqrt(d_k)) v per head.
+
+    aq, ak, av bound |q|, |k|, |v| entrywise; dq, dk, dv bound their errors; weights
+    are the computed attention weights (h, n, m) (masked entries 0).
+    Scores: an input error moves s_ij by (dq|k| + |q|dk)/sqrt(d_k); the dot product
+    and the scaling by 1/sqrt(d_k) (a rounded square root, a division and a product)
+    add gamma_{d_k + 3}|q||k|/sqrt(d_k). Weights: a score error of at most D_i in row i
+    changes softmax by at most 2 D_i relatively; the max-shifted evaluation adds
+    u|x| (|x| <= 2 max|s|), 2·EXP_ULPS·u for exp, the same again through the sum,
+    gamma_{m-1} for the sum and u for the division. Output: |dA||v| + A dv +
+    gamma_m A|v|; an underflowed weight is off by at most (EXP_ULPS + 1)·m·tiny, and each
+    length-k product gains k·tiny for the products that underflow (`subnormal`).
+    """
+    d_k, m = aq.shape[-1], ak.shape[-2]
+    root = 1.0 / math.sqrt(d_k)
+    s_mag = (aq @ ak.transpose(0, 2, 1)) * root  # (h, n, m) bound on |s|
+    ds = (dq @ ak.transpose(0, 2, 1) + aq @ dk.transpose(0, 2, 1)) * root
+    ds = ds + gamma(d_k + 3, u) * s_mag + (d_k + 3) * tiny  # (h, n, m)
+    row_ds = ds.max(axis=-1, keepdims=True)  # (h, n, 1)
+    row_x = 2 * s_mag.max(axis=-1, keepdims=True)  # (h, n, 1) bound on |s_j - max s|
+    rel_a = 2 * row_ds + 2 * (u * row_x + 2 * EXP_ULPS * u) + gamma(m - 1, u) + u
+    d_a = weights * rel_a + (EXP_ULPS + 1) * m * tiny  # (h, n, m)
+    a_h = weights @ av  # (h, n, d_v)
+    d_h = d_a @ av + weights @ dv + gamma(m, u) * a_h + m * tiny
+    return a_h, d_h
+
+
+def attention_error_bound(
+    q: np.ndarray, k: np.ndarray, v: np.ndarray, weights: np.ndarray
+) -> np.ndarray:
+    """Entrywise bound on |Attn_computed - Attn(q, k, v)| for exact inputs (h, n, d_v)."""
+    u = unit_roundoff(q.dtype)
+    zero = (np.zeros_like(q, dtype=np.float64), np.zeros_like(k, dtype=np.float64),
+            np.zeros_like(v, dtype=np.float64))
+    tiny = subnormal(q.dtype)
+    return _head_bound(np.abs(q), np.abs(k), np.abs(v), *zero, weights, u, tiny)[1]
+
+
+def _projection_bound(
+    x: np.ndarray, dx: np.ndarray, w: np.ndarray, b: np.ndarray | None, u: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """(|y| bound, error bound) of y = x w + b per head: w (h, d, k), b (h, k) or None.
+
+    dx propagates as |dx||w|; the length-d product plus the bias add gamma_{d+1}(|x||w|+|b|).
+    """
+    ax = np.abs(x)
+    mag = np.einsum("nd,hdk->hnk", ax, np.abs(w))
+    if b is not None:
+        mag = mag + np.abs(b)[:, None, :]
+    k = x.shape[-1] + 1
+    err = np.einsum("nd,hdk->hnk", dx, np.abs(w)) + gamma(k, u) * mag + k * subnormal(x.dtype)
+    return mag, err
+
+
+def mha_error_bound(
+    x: np.ndarray, params: Mapping[str, np.ndarray], weights: np.ndarray,
+    dx: np.ndarray | None = None, context: np.ndarray | None = None,
+    d_context: np.ndarray | None = None,
+) -> np.ndarray:
+    """Entrywise bound (n, d) on |MHA_computed(x) - MHA(x_exact)| where |x - x_exact| <= dx.
+
+    Projections by `_projection_bound`, each head by `_head_bound`, then the merge
+    sum_h H_h W_O,h + b_O: |dH||W_O| + gamma_{d+1}(|H||W_O| + |b_O|).
+    """
+    u = unit_roundoff(x.dtype)
+    dx = np.zeros(x.shape) if dx is None else dx
+    c, dc = (x, dx) if context is None else (context, np.zeros(context.shape)
+                                             if d_context is None else d_context)
+    aq, dq = _projection_bound(x, dx, params["w_q"], params.get("b_q"), u)
+    ak, dk = _projection_bound(c, dc, params["w_k"], params.get("b_k"), u)
+    av, dv = _projection_bound(c, dc, params["w_v"], params.get("b_v"), u)
+    tiny = subnormal(x.dtype)
+    a_h, d_h = _head_bound(aq, ak, av, dq, dk, dv, weights, u, tiny)
+    w_o = np.abs(params["w_o"])  # (h, k, d)
+    mag = np.einsum("hnk,hkd->nd", a_h, w_o)
+    if params.get("b_o") is not None:
+        mag = mag + np.abs(params["b_o"])
+    k = x.shape[-1] + 1
+    return np.einsum("hnk,hkd->nd", d_h, w_o) + gamma(k, u) * mag + k * tiny
+
+
+def softmax_jacobian_error_bound(sigma: np.ndarray, b: np.ndarray, jac: np.ndarray
+                                 ) -> np.ndarray:
+    """Bound on |J_computed - J| for J = diag(sigma) - sigma sigma^T from a computed sigma
+    off by at most b: diag(b) + b sigma^T + sigma b^T, plus 2u sigma sigma^T for the
+    product and u|J| for the subtraction, and two subnormal spacings for underflow."""
+    u = unit_roundoff(jac.dtype)
+    s = np.abs(sigma.astype(np.float64))
+    outer = s[:, None] * s[None, :]
+    return (np.diag(b) + b[:, None] * s[None, :] + s[:, None] * b[None, :] + 2 * u * outer
+            + u * np.abs(jac) + 2 * subnormal(jac.dtype))
+
+
+def relu_mlp_error_bound(x: np.ndarray, dx: np.ndarray, p: Mapping[str, np.ndarray], u: float
+                         ) -> np.ndarray:
+    """Bound for relu(x W_1 + b_1) W_2 + b_2: the first product as in `_projection_bound`,
+    ReLU is exact and 1-Lipschitz, the second product adds gamma_{f+1}(|r||W_2| + |b_2|)."""
+    ax, w1, w2 = np.abs(x), np.abs(p["w_1"]), np.abs(p["w_2"])
+    mag = ax @ w1 + (np.abs(p["b_1"]) if "b_1" in p else 0)
+    tiny = subnormal(x.dtype)
+    dh = dx @ w1 + gamma(x.shape[1] + 1, u) * mag + (x.shape[1] + 1) * tiny
+    out_mag = mag @ w2 + (np.abs(p["b_2"]) if "b_2" in p else 0)
+    return dh @ w2 + gamma(w1.shape[1] + 1, u) * out_mag + (w1.shape[1] + 1) * tiny
+
+
+def propagated_layer_norm_error_bound(
+    x: np.ndarray, dx: np.ndarray, gain: np.ndarray, shift: np.ndarray, eps: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """(LN(x) computed by numeric.layer_norm, entrywise error bound) with |x - x_exact| <= dx.
+
+    Propagation: the Jacobian of the normalisation is (1/s)(I - 11^T/d - y y^T/d) with
+    s = sqrt(var + eps), so |dy_i| <= (|dx_i| + mean|dx| + |y_i| mean(|y||dx|)) / s.
+    Rounding, for numeric.layer_norm's algorithm (exact power-of-two scaling, centring by
+    the first entry and then by the mean): the centred c is off by at most
+    gamma_{d+3} 2 max|c|; var = sum c^2 / d by 2 mean(|c| dc) + gamma_{d+1} mean(c^2);
+    s by half var's relative error plus 2u; y = c / s by dc / s + |y|(rel_s + 2u); gamma y
+    + beta by u|gamma y| + u|out|. First order; eps * 2^-2e is taken not to underflow.
+    """
+
+    u = unit_roundoff(x.dtype)
+    d = x.shape[-1]
+    c = x - x.mean(axis=-1, keepdims=True)  # (n, d), only for magnitudes
+    var = (c * c).mean(axis=-1, keepdims=True)  # (n, 1)
+    s = np.sqrt(var + eps)
+    y = c / s
+    ay = np.abs(y)
+    propagated = (dx + dx.mean(axis=-1, keepdims=True)
+                  + ay * (ay * dx).mean(axis=-1, keepdims=True)) / s
+    tiny = subnormal(x.dtype)
+    dc = gamma(d + 3, u) * 2 * np.abs(c).max(axis=-1, keepdims=True) + (d + 3) * tiny
+    dvar = (2 * (np.abs(c) * dc).mean(axis=-1, keepdims=True) + gamma(d + 1, u) * var
+            + (d + 1) * tiny)
+    rel_s = (dvar + u * (var + eps)) / (2 * (var + eps)) + 2 * u
+    rounding = dc / s + ay * (rel_s + 2 * u)
+    out = np.asarray(layer_norm(x, gain, shift, eps))  # gain = gamma, shift = beta
+    ag = np.abs(gain)
+    return out, ag * (propagated + rounding) + u * ag * ay + u * np.abs(out)
+
+
+def entrywise_model_error_bound(tokens: np.ndarray, params: Mapping[str, np.ndarray], config
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """(logits, entrywise rounding bound) of the decoder-only model with ReLU MLPs, built
+    from the chapter's parts: X0 = E_t + P (one rounding), L causal Pre-LN blocks
+    x + MHA(LN_1 x), y + MLP(LN_2 y), final LN, logits z E^T. Each part's bound is
+    propagated as in mha_error_bound, relu_mlp_error_bound,
+    propagated_layer_norm_error_bound and a gamma_d-bounded product."""
+
+    if config.activation != "relu":
+        raise ValueError(f"entrywise_model_error_bound propagates ReLU MLPs only, got "
+                         f"{config.activation}")
+    u = unit_roundoff(params["wte"].dtype)
+    eps = config.layer_norm_eps
+    x = params["wte"][tokens] + (params["wpe"][: len(tokens)] if "wpe" in params else 0)
+    b = u * np.abs(x)
+    for layer in range(config.n_layer):
+        block = sub_parameters(params, f"blocks.{layer}")
+        ln1, ln2 = sub_parameters(block, "ln_1"), sub_parameters(block, "ln_2")
+        attn, ffn = sub_parameters(block, "attn"), sub_parameters(block, "mlp")
+        z, bz = propagated_layer_norm_error_bound(x, b, ln1["gamma"], ln1["beta"], eps)
+        a, weights = multi_head_attention(z, attn, causal=True)
+        y = x + a
+        by = b + mha_error_bound(z, attn, np.asarray(weights), dx=bz) + u * np.abs(y)
+        z, bz = propagated_layer_norm_error_bound(y, by, ln2["gamma"], ln2["beta"], eps)
+        x = y + np.asarray(mlp(z, ffn, activation="relu"))
+        b = by + relu_mlp_error_bound(z, bz, ffn, u) + u * np.abs(x)
+    final = sub_parameters(params, "ln_f")
+    z, bz = propagated_layer_norm_error_bound(x, b, final["gamma"], final["beta"], eps)
+    head = np.abs(params.get("lm_head", params["wte"]))  # (|V|, d)
+    logits = z @ params.get("lm_head", params["wte"]).T
+    return logits, (bz @ head.T + gamma(config.d, u) * (np.abs(z) @ head.T)
+                    + config.d * subnormal(z.dtype))
+
+
+def frobenius(a: np.ndarray) -> float:
+    """The Frobenius norm of an array of any shape."""
+    return float(np.linalg.norm(np.ravel(a)))
+
+
+def _layer_norm_row_errors(x: np.ndarray, eps: float) -> tuple[np.ndarray, ...]:
+    """(s, dy, rel_s) per row of float64 x (..., d): s = sqrt(sigma^2 + eps), the bound dy on
+    |fl(y_j) - y_j| for y = (x - mu 1) / s, and the bound rel_s on the relative error of s.
+
+    With M = max|x_j|: the centred entries carry an error dc <= 3 gamma_{d+1} M (the
+    shift, the mean and the subtraction); the variance then has relative error
+    <= 2 r + r^2 + gamma_{d+1} with r = dc / s (|sum c dc| <= d sigma dc), so s has
+    <= r + r^2/2 + gamma_{d+2}; y = c / s has |dy| <= r + |y| (rel_s + 2u), |y| <= sqrt d.
+    """
+    d = x.shape[-1]
+    big = np.abs(x).max(axis=-1, keepdims=True)  # (..., 1)
+    s = np.sqrt(x.var(axis=-1, keepdims=True) + eps)  # (..., 1)
+    r = 3 * gamma(d + 1) * big / s
+    rel_s = r + r * r / 2 + gamma(d + 2)
+    return s, r + math.sqrt(d) * (rel_s + 2 * U), rel_s
+
+
+def layer_norm_error_bound(
+    x: np.ndarray, gain: np.ndarray | None = None, shift: np.ndarray | None = None,
+    eps: float = 0.0,
+) -> np.ndarray:
+    """Entrywise bound on |fl(LN(x)) - LN(x)| for float64 rows x (..., d): the gain scales
+    the error of y, and the product and the shift add 2u (|gain| sqrt(d) + |shift|)."""
+    d = x.shape[-1]
+    _, dy, _ = _layer_norm_row_errors(x, eps)
+    g = np.ones(d) if gain is None else np.abs(gain)
+    b = np.zeros(d) if shift is None else np.abs(shift)
+    return g * dy + 2 * U * (g * math.sqrt(d) + b)  # (..., d)
+
+
+def layer_norm_jacobian_error_bound(x: np.ndarray, eps: float = 0.0) -> np.ndarray:
+    """Bound on max_ij |fl(J)_ij - J_ij| per row for J = (I - 11^T/d - yy^T/d) / s.
+
+    |y_i y_j| <= d, so s |J_ij| <= 3; the yy^T/d term errs by (2 sqrt(d) dy + dy^2) / d;
+    the factor 1/s by rel_s + 2u, and the sums and products by 4u.
+    """
+    d = x.shape[-1]
+    s, dy, rel_s = _layer_norm_row_errors(x, eps)
+    return (((2 * math.sqrt(d) * dy + dy * dy) / d + 3 * (rel_s + 6 * U)) / s)[..., 0]
+
+
+def layer_norm_stage_bounds(x, p: Mapping, eps: float) -> tuple[float, float]:
+    """(Lipschitz bound, rounding bound in Frobenius norm) of the row-wise LN at x (n, d).
+
+    By 命題 3.3 the Jacobian of a row is diag(gamma) J with sigma J a projection,
+    so its spectral norm is at most max|gamma| / min_i s_i.
+    """
+    s = np.sqrt(x.var(axis=-1) + eps)  # (n,)
+    lip = float(np.abs(p["gamma"]).max() / s.min())
+    return lip, frobenius(layer_norm_error_bound(x, p["gamma"], p["beta"], eps))
+
+
+def attention_stage_bounds(z: np.ndarray, p: Mapping) -> tuple[float, float]:
+    """(Lipschitz bound, rounding bound) of multi-head attention at z (n, d), Frobenius norms.
+
+    Head i: out = A V W_O with A row-stochastic (||A||_2 <= sqrt n) and the softmax
+    Jacobian's norm <= 1/2 (Gershgorin: row i sums to 2 s_i (1 - s_i)); the score
+    path gives ||W_O|| (||W_Q|| ||K|| + ||Q|| ||W_K||) ||V|| / (2 sqrt d_k). The
+    rounding of the projections is a relative gamma perturbation of z; that of the
+    softmax, the weighted sum and the output projection is gamma times
+    sqrt(n) ||V|| ||W_O|| each.
+    """
+    n, d = z.shape
+    h, _, k = p["w_q"].shape
+
+    def heads(w: str, b: str) -> np.ndarray:
+        out = np.einsum("nd,hdk->hnk", z, p[w])  # (h, n, k)
+        return out + p[b][:, None, :] if b in p else out
+
+    q, key, v = heads("w_q", "b_q"), heads("w_k", "b_k"), heads("w_v", "b_v")
+    lip = magnitude = 0.0
+    for i in range(h):
+        w_o = frobenius(p["w_o"][i])
+        score = (frobenius(p["w_q"][i]) * frobenius(key[i])
+                 + frobenius(q[i]) * frobenius(p["w_k"][i])) / 2
+        lip += w_o * (math.sqrt(n) * frobenius(p["w_v"][i])
+                      + score * frobenius(v[i]) / math.sqrt(k))
+        magnitude += math.sqrt(n) * frobenius(v[i]) * w_o
+    bias = math.sqrt(n) * frobenius(p["b_o"]) if "b_o" in p else 0.0
+    return lip, gamma(max(d, n, k) + 4) * (lip * frobenius(z) + 3 * magnitude + bias)
+
+
+def mlp_stage_bounds(z: np.ndarray, p: Mapping) -> tuple[float, float]:
+    """(Lipschitz bound, rounding bound) of the MLP at z (n, d): ||W_1|| GELU_SLOPE ||W_2||;
+    the two products and the activation (a few ulps) round relative to their magnitudes."""
+    n, d = z.shape
+    f = p["w_1"].shape[1]
+    w_1, w_2 = frobenius(p["w_1"]), frobenius(p["w_2"])
+    pre = frobenius(z) * w_1 + (math.sqrt(n) * frobenius(p["b_1"]) if "b_1" in p else 0.0)
+    hidden = GELU_SLOPE * pre  # |phi(t)| <= GELU_SLOPE |t|
+    out = hidden * w_2 + (math.sqrt(n) * frobenius(p["b_2"]) if "b_2" in p else 0.0)
+    lip = w_1 * GELU_SLOPE * w_2
+    return lip, gamma(max(d, f) + 8) * (pre * GELU_SLOPE * w_2 + hidden * w_2 + out)
+
+
+def block_error_bound(
+    x: np.ndarray, params: Mapping, post: bool = False, eps: float = 1e-5
+) -> tuple[float, float]:
+    """(rounding bound, Lipschitz bound) of one float64 evaluation of a block at x.
+
+    First-order propagation through the stages of 定義 2.2: an error e entering a
+    stage of Lipschitz bound L leaves as L e, plus the stage's own rounding; a
+    residual sum adds u times its magnitude. Frobenius norms throughout.
+    """
+    ln_1, ln_2 = sub_parameters(params, "ln_1"), sub_parameters(params, "ln_2")
+    attn, ff = sub_parameters(params, "attn"), sub_parameters(params, "mlp")
+    if post:
+        l_a, r_a = attention_stage_bounds(x, attn)
+        s_1 = x + multi_head_attention(x, attn)[0]
+        l_1, r_1 = layer_norm_stage_bounds(s_1, ln_1, eps)
+        y = layer_norm(s_1, ln_1["gamma"], ln_1["beta"], eps)
+        e_y = (r_a + U * frobenius(s_1)) * l_1 + r_1
+        l_m, r_m = mlp_stage_bounds(y, ff)
+        s_2 = y + mlp(y, ff)
+        l_2, r_2 = layer_norm_stage_bounds(s_2, ln_2, eps)
+        error = (e_y * (1 + l_m) + r_m + U * frobenius(s_2)) * l_2 + r_2
+        return error, (1 + l_a) * l_1 * (1 + l_m) * l_2
+    l_1, r_1 = layer_norm_stage_bounds(x, ln_1, eps)
+    z_1 = layer_norm(x, ln_1["gamma"], ln_1["beta"], eps)
+    l_a, r_a = attention_stage_bounds(z_1, attn)
+    y = x + multi_head_attention(z_1, attn)[0]
+    e_y = r_1 * l_a + r_a + U * frobenius(y)
+    l_2, r_2 = layer_norm_stage_bounds(y, ln_2, eps)
+    z_2 = layer_norm(y, ln_2["gamma"], ln_2["beta"], eps)
+    l_m, r_m = mlp_stage_bounds(z_2, ff)
+    out = y + mlp(z_2, ff)
+    error = e_y * (1 + l_m * l_2) + r_2 * l_m + r_m + U * frobenius(out)
+    return error, (1 + l_a * l_1) * (1 + l_m * l_2)
+
+
+def model_error_bound(tokens: np.ndarray, params: Mapping, config: ModelConfig) -> float:
+    """Bound on ||fl(forward(tokens)) - forward(tokens)||_F: the blocks' bounds chained
+    (e -> L_block e + r_block), then LN_f and the product with E (or the LM head)."""
+    eps = config.layer_norm_eps
+    x = embed(tokens, params, config)  # (n, d)
+    error = U * frobenius(x)
+    for layer in range(config.n_layer):
+        p = sub_parameters(params, f"blocks.{layer}")
+        rounding, lip = block_error_bound(x, p, eps=eps)
+        error = error * lip + rounding
+        x = pre_ln_block(x, p, causal=True, activation=config.activation, eps=eps)
+    ln_f = sub_parameters(params, "ln_f")
+    lip, rounding = layer_norm_stage_bounds(x, ln_f, eps)
+    z = layer_norm(x, ln_f["gamma"], ln_f["beta"], eps)
+    head = frobenius(params["wte"] if config.tied else params["lm_head"])
+    return (error * lip + rounding) * head + gamma(config.d) * frobenius(z) * head
+
+
+# Shared helpers -------------------------------------------------------------------

@@ -1,0 +1,118 @@
+"""Measuring functions: how far a computed map is from a property, with its rounding bound.
+
+They measure and never judge: each returns the defect (and, where the map is a
+float evaluation, the propagated rounding bound it is to be compared with), and the
+chapter modules' checks decide. A stack of layers is a list of (kind, parameters)
+with kind in LAYER_KINDS: "attn" (multi-head attention), "mlp" (ReLU MLP) or their
+residual forms x + f(x).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from numeric.attention import multi_head_attention
+from numeric.error_bounds import (
+    entrywise_model_error_bound,
+    mha_error_bound,
+    relu_mlp_error_bound,
+    unit_roundoff,
+)
+from numeric.mlp import mlp
+
+LAYER_KINDS = ("attn", "mlp", "res_attn", "res_mlp")
+
+
+def permutation_matrix(pi: Sequence[int]) -> np.ndarray:
+    """P_pi of 定義 2.1: (P_pi)_ij = 1 when j = pi(i), else 0 (0-based pi)."""
+    pi = list(pi)
+    if sorted(pi) != list(range(len(pi))):
+        raise ValueError(f"pi must be a permutation of 0..{len(pi) - 1}, got {pi}")
+    p = np.zeros((len(pi), len(pi)))
+    p[np.arange(len(pi)), pi] = 1.0
+    return p
+
+
+def equivariance_defect(f: Callable[[np.ndarray], np.ndarray], x: np.ndarray,
+                        pi: Sequence[int]) -> np.ndarray:
+    """|f(P X) - P f(X)| entrywise, P = P_pi."""
+    pi = np.asarray(pi)
+    return np.abs(f(x[pi]) - f(x)[pi])
+
+
+
+def ratio(err: np.ndarray, bound: np.ndarray) -> float:
+    """The largest err / bound (0 where both vanish): how much of the bound is used."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.where(err == 0, 0.0, err / bound)
+    return float(np.max(r)) if r.size else 0.0
+
+
+
+def run_stack(layers: Sequence[tuple[str, dict]], x: np.ndarray, causal: bool,
+              positions: np.ndarray | None = None, mha=multi_head_attention,
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """(output, rounding bound) of a stack: optional position vectors added first, then
+    each layer: "attn" (multi-head attention), "mlp" (ReLU MLP, numeric.mlp), or their
+    residual forms x + f(x). The bound is propagated layer by layer (first order)."""
+
+    u = unit_roundoff(x.dtype)
+    y, b = x, np.zeros(x.shape)
+    if positions is not None:
+        y = y + positions[: x.shape[0]]
+        b = u * np.abs(y)
+    for kind, p in layers:
+        if kind.endswith("attn"):
+            out, weights = mha(y, p, causal=causal)
+            out = np.asarray(out)
+            ob = mha_error_bound(y, p, np.asarray(weights), dx=b)
+        else:
+            out = np.asarray(mlp(y, p, activation="relu"))
+            ob = relu_mlp_error_bound(y, b, p, u)
+        if kind.startswith("res"):
+            out = y + out
+            ob = b + ob + u * np.abs(out)
+        y, b = out, ob
+    return y, b
+
+
+
+def stack_equivariance(layers, x, pi, mha=multi_head_attention, causal=False):
+    """(max |f(PX) - P f(X)|, max over entries of that minus the two rounding bounds)."""
+    pi = list(pi)
+    y, b = run_stack(layers, x, causal, mha=mha)
+    yp, bp = run_stack(layers, x[pi], causal, mha=mha)
+    diff = np.abs(yp - y[pi])
+    return float(diff.max()), diff, bp + b[pi]
+
+
+def causal_defect(layers, x, positions=None, mha=multi_head_attention):
+    """(prefix defect per row, tolerance per row): max over t >= i of
+    |f_n(X)_i - f_t(X_{1:t})_i| against the sum of the two rounding bounds."""
+    full, b_full = run_stack(layers, x, True, positions, mha)
+    defect, tol = np.zeros(full.shape), np.full(full.shape, np.inf)
+    for t in range(1, x.shape[0] + 1):
+        part, b_part = run_stack(layers, x[:t], True, positions, mha)
+        gap = np.abs(part - full[:t])
+        worse = gap > defect[:t]
+        defect[:t] = np.where(worse, gap, defect[:t])
+        tol[:t] = np.minimum(tol[:t], b_part + b_full[:t])
+    return defect, tol
+
+
+
+def model_prefix_defect(tokens: np.ndarray, params, config, forward) -> tuple[np.ndarray, ...]:
+    """(defect, tolerance, composition gap, its tolerance) per logit row: row t - 1 of
+    forward(tokens) against the last row of forward(tokens[:t]), and forward against the
+    model composed from the chapter's parts (entrywise_model_error_bound)."""
+    full = np.asarray(forward(tokens, params, config))
+    composed, bound = entrywise_model_error_bound(tokens, params, config)
+    defect, tol = np.zeros(full.shape), np.zeros(full.shape)
+    for t in range(1, len(tokens) + 1):
+        part = np.asarray(forward(tokens[:t], params, config))
+        _, b_part = entrywise_model_error_bound(tokens[:t], params, config)
+        defect[t - 1] = np.abs(part[-1] - full[t - 1])
+        tol[t - 1] = b_part[-1] + bound[t - 1]
+    return defect, tol, np.abs(full - composed), 2 * bound

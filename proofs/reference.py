@@ -1,0 +1,139 @@
+"""High-precision references: the chapters' definitions evaluated by mpmath.
+
+Each function is written from the definition's formula, loop by loop, not from
+the NumPy code it judges. Float inputs convert to mpf exactly; the working
+precision is the caller's (`with mpmath.workdps(DIGITS):`), so a reference and
+the difference taken against it are both at that precision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+import mpmath
+import numpy as np
+
+DIGITS = 50  # the working precision of the references (far beyond float64's 16 digits)
+
+
+def mp_softmax_exact(z: Sequence, allowed: Sequence[bool] | None = None) -> list:
+    """sigma(z) of mpf entries (no rounding to float on the way in), or sigma^U(z) with
+    U = allowed: e^{z_i} / sum_{j in U} e^{z_j} on U, 0 off U."""
+    e = [mpmath.exp(t) for t in z]
+    if allowed is not None:
+        e = [ei if ok else mpmath.mpf(0) for ei, ok in zip(e, allowed, strict=True)]
+    total = mpmath.fsum(e)
+    return [ei / total for ei in e]
+
+
+def mp_softmax(z: Sequence[float], allowed: Sequence[bool] | None = None) -> list:
+    """sigma(z) (or sigma^U(z) with U = allowed) of float entries, exactly as defined."""
+    return mp_softmax_exact([mpmath.mpf(float(zi)) for zi in z], allowed)
+
+
+def mp_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | None) -> list:
+    """Attn(Q, K, V) of 定義 4.1［自己注意］ per head, (h, n, d_v) nested lists of mpf."""
+    h, n, d_k = q.shape
+    m = k.shape[1]
+    root = mpmath.sqrt(d_k)
+    out = []
+    for a in range(h):
+        rows = []
+        for i in range(n):
+            s = [mpmath.fsum(mpmath.mpf(float(q[a, i, t])) * mpmath.mpf(float(k[a, j, t]))
+                             for t in range(d_k)) / root for j in range(m)]
+            allowed = None if mask is None else [bool(x) for x in mask[i]]
+            weights = mp_softmax_exact(s, allowed)
+            rows.append([mpmath.fsum(weights[j] * mpmath.mpf(float(v[a, j, t])) for j in range(m))
+                         for t in range(v.shape[2])])
+        out.append(rows)
+    return out
+
+
+def mp_multi_head_attention(
+    x: np.ndarray, params: Mapping[str, np.ndarray], causal: bool = False,
+    context: np.ndarray | None = None,
+) -> list:
+    """MHA(X) of 定義 4.1［自己注意］ as written: per head Q = X W_Q + 1 b_Q^T (and K, V from
+    the context), A = sigma(Q K^T / sqrt(d_k)) (sigma^{U_i} under the causal mask), then
+    [H^(1) ... H^(h)] W_O + 1 b_O^T. (n, d) nested lists of mpf."""
+    c = x if context is None else context
+    h, d, d_k = params["w_q"].shape
+    n, m = x.shape[0], c.shape[0]
+
+    def project(rows: np.ndarray, w: str, b: str, a: int) -> list:
+        bias = params.get(b)
+        return [[mpmath.fsum(mpmath.mpf(float(rows[i, t])) * mpmath.mpf(float(params[w][a, t, c_]))
+                             for t in range(d))
+                 + (0 if bias is None else mpmath.mpf(float(bias[a, c_])))
+                 for c_ in range(d_k)] for i in range(rows.shape[0])]
+
+    root = mpmath.sqrt(d_k)
+    heads = []
+    for a in range(h):
+        q = project(x, "w_q", "b_q", a)
+        k, v = project(c, "w_k", "b_k", a), project(c, "w_v", "b_v", a)
+        rows = []
+        for i in range(n):
+            s = [mpmath.fsum(qi * kj for qi, kj in zip(q[i], k[j], strict=True)) / root
+                 for j in range(m)]
+            allowed = [j <= i + (m - n) for j in range(m)] if causal else None
+            w = mp_softmax_exact(s, allowed)
+            rows.append([mpmath.fsum(w[j] * v[j][t] for j in range(m)) for t in range(d_k)])
+        heads.append(rows)
+    b_o = params.get("b_o")
+    return [[mpmath.fsum(heads[a][i][t] * mpmath.mpf(float(params["w_o"][a, t, col]))
+                         for a in range(h) for t in range(d_k))
+             + (0 if b_o is None else mpmath.mpf(float(b_o[col])))
+             for col in range(d)] for i in range(n)]
+
+
+def mp_layer_norm(x: Sequence, gain: Sequence | None = None, shift: Sequence | None = None,
+                  eps: float = 0) -> list:
+    """定義 2.1［Transformer ブロック］: gamma (x - mu 1) / sqrt(sigma^2 + eps) + beta with the
+    biased variance, for one row of floats or mpf (both convert without rounding)."""
+    x = [mpmath.mpf(v) for v in x]
+    d = len(x)
+    mu = mpmath.fsum(x) / d
+    s = mpmath.sqrt(mpmath.fsum((v - mu) ** 2 for v in x) / d + mpmath.mpf(eps))
+    gain = [1] * d if gain is None else [mpmath.mpf(g) for g in gain]
+    shift = [0] * d if shift is None else [mpmath.mpf(b) for b in shift]
+    return [gain[j] * (x[j] - mu) / s + shift[j] for j in range(d)]
+
+
+def mp_gelu(t: Iterable[float]) -> list:
+    """GELU(t) = t Phi(t) = t erfc(-t / sqrt 2) / 2 for each float t."""
+    return [mpmath.mpf(v) * mpmath.erfc(-mpmath.mpf(v) / mpmath.sqrt(2)) / 2 for v in t]
+
+
+def mp_central_jacobian(f: Callable[[list], list], point: Sequence, step) -> list[list]:
+    """J_ij = (f(p + h e_j)_i - f(p - h e_j)_i) / 2h at the working precision, for f mapping
+    a list of mpf to a list of mpf; rows i, columns j. The caller chooses h and states the
+    truncation (h^2 times a third-derivative bound) and rounding (10^-digits / h) errors."""
+    h = mpmath.mpf(step)
+    base = [mpmath.mpf(t) for t in point]
+    columns = []
+    for j in range(len(base)):
+        up, down = list(base), list(base)
+        up[j] += h
+        down[j] -= h
+        plus, minus = f(up), f(down)
+        columns.append([(a - b) / (2 * h) for a, b in zip(plus, minus, strict=True)])
+    return [[columns[j][i] for j in range(len(base))] for i in range(len(columns[0]))]
+
+
+def mp_error(computed: np.ndarray, exact: list) -> np.ndarray:
+    """|computed - exact| entrywise (nested lists of mpf matching computed's shape), the
+    difference taken at the working precision."""
+    flat = np.asarray(computed, dtype=np.float64).ravel()
+    ex = list(_flatten(exact))
+    return np.array([float(abs(mpmath.mpf(float(c)) - e)) for c, e in zip(flat, ex, strict=True)]
+                    ).reshape(np.shape(computed))
+
+
+def _flatten(nested: Iterable) -> Iterable:
+    for item in nested:
+        if isinstance(item, list):
+            yield from _flatten(item)
+        else:
+            yield item
