@@ -2,19 +2,25 @@
 
 Vectors (column MatrixSymbols) are bold, the transpose is ^{\\mathsf{T}}, the
 diagonal matrix is \\mathrm{diag}, the sizes are d_{\\mathrm{ff}}, L_{\\mathrm{ctx}}
-and |V|, products are juxtaposed (4d^2 + 4d, not 4 d^{2}), and the terms of a
-polynomial come in the chapters' order: higher total degree first, then lower
-degree in n first (4nd^2 + 2n^2 d), then d_ff before d.
+and |V|, products are juxtaposed (4d^2 + 4d, not 4 d^{2}), functions are written
+\\Phi(t), parentheses are plain, matrices are pmatrix, and the terms of a sum come
+in the chapters' order: in a polynomial, higher total degree first, then lower
+degree in n first (4nd^2 + 2n^2 d), then d_ff before d; a sum that would open
+with a minus sign opens with its positive constant instead (1 - s, 2 - t^2, not
+-s + 1); a sum of terms with functions puts the simplest term first
+(\\Phi(t) + t\\varphi(t), 1 - \\max(s, t)).
 """
 
 from __future__ import annotations
 
 import re
 
-from sympy import Add, Expr, MatAdd, MatMul, Mul, Poly, Symbol
+from sympy import Add, Expr, MatAdd, MatMul, Mul, Poly, Symbol, count_ops
+from sympy.core.function import AppliedUndef
 from sympy.matrices.expressions import Identity, MatrixSymbol
 from sympy.matrices.expressions.diagonal import DiagMatrix
 from sympy.printing.latex import LatexPrinter
+from sympy.printing.precedence import PRECEDENCE
 
 from symbolic.symbols import L, L_ctx, V, d, d_ff, d_k, h, m, n
 
@@ -38,7 +44,7 @@ class ChapterLatexPrinter(LatexPrinter):
     """
 
     def __init__(self, settings=None, term_order=(), factor_order=FACTOR_ORDER) -> None:
-        super().__init__(settings)
+        super().__init__({"mat_str": "pmatrix", "mat_delim": "", **(settings or {})})
         self.term_order = tuple(term_order)
         self.factor_order = tuple(factor_order)
 
@@ -54,6 +60,14 @@ class ChapterLatexPrinter(LatexPrinter):
         in_n = monom[gens.index(n)] if n in gens else 0
         in_ff = monom[gens.index(d_ff)] if d_ff in gens else 0
         return (1, -degree, in_ff, in_n)
+
+    def doprint(self, expr: Expr) -> str:
+        """The LaTeX of expr, with LatexPrinter's \\left( \\right) pairs as plain ( )."""
+        return super().doprint(expr).replace(r"\left(", "(").replace(r"\right)", ")")
+
+    def _print_AppliedUndef(self, expr: AppliedUndef) -> str:
+        args = ", ".join(self._print(a) for a in expr.args)
+        return f"{self._print(Symbol(expr.func.__name__))}({args})"
 
     def _print_Symbol(self, expr: Symbol, style: str = "plain") -> str:
         if expr in NAMES:
@@ -116,14 +130,36 @@ class ChapterLatexPrinter(LatexPrinter):
     def _print_Add(self, expr: Add, order=None) -> str:
         gens = sorted(expr.free_symbols, key=self._rank)
         if not gens or not expr.is_polynomial(*gens):
-            return super()._print_Add(expr, order)
+            return self._print_sum_of_functions(expr, order)
         poly = Poly(expr, *gens)
-        terms = sorted(poly.terms(), key=lambda t: self._term_rank(gens, t[0]))
+        terms = _positive_constant_first(
+            sorted(poly.terms(), key=lambda t: self._term_rank(gens, t[0])),
+            negative=lambda t: t[1] < 0,
+            constant=lambda t: not any(t[0]),
+        )
         out = ""
         for monom, coeff in terms:
             powers = {g: p for g, p in zip(gens, monom, strict=True) if p}
             sign = "-" if coeff < 0 else "+"
             text = self._monomial(abs(coeff), powers)
+            out += (f" {sign} " if out else ("-" if sign == "-" else "")) + text
+        return out
+
+    def _print_sum_of_functions(self, expr: Add, order=None) -> str:
+        """A sum that is not a polynomial: positive terms first, and the simplest
+        (fewest operations) first among those of one sign, SymPy's order among equals."""
+
+        def magnitude(term: Expr) -> Expr:
+            return -term if term.could_extract_minus_sign() else term
+
+        terms = sorted(
+            self._as_ordered_terms(expr, order=order),
+            key=lambda t: (t.could_extract_minus_sign(), count_ops(magnitude(t))),
+        )
+        out = ""
+        for term in terms:
+            sign = "-" if term.could_extract_minus_sign() else "+"
+            text = self.parenthesize(magnitude(term), PRECEDENCE["Add"], strict=True)
             out += (f" {sign} " if out else ("-" if sign == "-" else "")) + text
         return out
 
@@ -142,6 +178,15 @@ class ChapterLatexPrinter(LatexPrinter):
             text = self._monomial(abs(coeff), powers)
             return ("-" if coeff < 0 else "") + text
         return super()._print_Mul(expr)
+
+
+def _positive_constant_first(terms: list, negative, constant) -> list:
+    """Move a positive constant to the front of a sum that would open with a minus:
+    1 - s and 2 - t^2, as the chapters write them, rather than -s + 1."""
+    if not terms or not negative(terms[0]):
+        return terms
+    first = next((t for t in terms if constant(t) and not negative(t)), None)
+    return terms if first is None else [first, *(t for t in terms if t is not first)]
 
 
 def chapter_latex(expr: Expr, term_order=(), factor_order=FACTOR_ORDER) -> str:
@@ -182,14 +227,14 @@ def model_parameters_latex(parts: dict[str, Expr]) -> str:
     return " + ".join([*outer, f"L({inner})", *tail])
 
 
-_SPACING = re.compile(r"\\[,;:! ]|\\(?:big|Big|bigg|Bigg|left|right)(?![a-zA-Z])|\s+")
+_SPACING = re.compile(r"\\\\|\\[,;:! ]|\\(?:big|Big|bigg|Bigg|left|right)(?![a-zA-Z])|\s+")
 _BRACED_TOKEN = re.compile(r"([_^])\{([A-Za-z0-9])\}")
 
 
 def normalise_tex(s: str) -> str:
     """Drop spacing commands, \\big/\\left sizing and whitespace, and braces around a
     single-character sub- or superscript, so equal formulas compare equal."""
-    s = _SPACING.sub("", s)
+    s = _SPACING.sub(lambda m: m.group() if m.group() == "\\\\" else "", s)
     previous = None
     while previous != s:
         previous, s = s, _BRACED_TOKEN.sub(r"\1\2", s)

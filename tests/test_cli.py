@@ -310,11 +310,14 @@ def test_every_registered_formula_prints():
 CHAPTER_TEX = {  # the chapters' own TeX for these formulas
     "softmax-jacobian": r"\mathrm{diag}(\boldsymbol{\sigma})"
     r" - \boldsymbol{\sigma}\boldsymbol{\sigma}^{\mathsf{T}}",
+    "softmax-jacobian-two": r"s(1-s)\begin{pmatrix} 1 & -1 \\ -1 & 1 \end{pmatrix}",
     "attention-parameters": "4d^2 + 4d",
     "attention-multiplications": "4nd^2 + 2n^2 d",
     "block-multiplications": "12nd^2 + 2n^2d",
     "model-parameters": r"|V|d + L_{\mathrm{ctx}}d"
     r" + L(4d^2 + 4d + 2d\,d_{\mathrm{ff}} + d_{\mathrm{ff}} + d + 4d) + 2d",
+    "gelu-first-derivative": r"\Phi(t) + t\,\varphi(t)",
+    "gelu-second-derivative": r"(2 - t^2)\,\varphi(t)",
 }
 
 

@@ -2,7 +2,17 @@
 chapters' own TeX (copied here from the chapter files) after normalise_tex."""
 
 import pytest
-from sympy import Matrix, MatrixSymbol, Symbol, ones
+from sympy import (
+    Function,
+    ImmutableMatrix,
+    MatMul,
+    Matrix,
+    MatrixSymbol,
+    Max,
+    Symbol,
+    exp,
+    ones,
+)
 
 from symbolic.counts import (
     attention_multiplications,
@@ -116,3 +126,55 @@ def test_exr_doubling_ratio_printed_as_a_fraction_of_the_chapters_terms():
     T = block_multiplications(width=4 * d)
     assert chapter_latex(doubling_ratio(T)) == r"\frac{12d + 4n}{6d + n}"
     assert chapter_latex(quadratic_share(T)) == r"\frac{n}{6d}"
+
+
+# sums in the chapters' order: a positive constant opens a sum that would open with a minus
+JACOBIAN_TWO = r"s(1-s)\begin{pmatrix} 1 & -1 \\ -1 & 1 \end{pmatrix}"  # 演習 10.2
+GELU_FIRST = r"\Phi(t) + t\,\varphi(t)"  # 命題 8.1
+GELU_SECOND = r"(2 - t^2)\,\varphi(t)"  # 命題 8.1
+
+s, t = Symbol("s"), Symbol("t")
+Phi, varphi = Function("Phi"), Function("varphi")
+
+
+def test_exr_jacobian_two_printed_as_in_the_chapter():
+    printed = chapter_latex(MatMul(s * (1 - s), ImmutableMatrix([[1, -1], [-1, 1]])))
+    assert printed == r"s (1 - s)\begin{pmatrix}1 & -1\\-1 & 1\end{pmatrix}"
+    assert same(printed, JACOBIAN_TWO)
+
+
+def test_prop_relu_piecewise_linear_gelu_derivatives_printed_as_in_the_chapter():
+    assert same(chapter_latex(Phi(t) + t * varphi(t)), GELU_FIRST)
+    assert chapter_latex((2 - t**2) * varphi(t)) == r"(2 - t^2) \varphi(t)"
+    assert same(chapter_latex((2 - t**2) * varphi(t)), GELU_SECOND)
+
+
+def test_a_sum_opening_with_a_minus_opens_with_its_positive_constant():
+    assert chapter_latex(1 - s) == "1 - s"
+    assert chapter_latex(2 - t**2) == "2 - t^2"
+    assert chapter_latex(1 - Max(s, t)) == r"1 - \max(s, t)"
+
+
+def test_other_sums_keep_the_descending_order():
+    assert chapter_latex(s - 1) == "s - 1"
+    assert chapter_latex(s + 1) == "s + 1"
+    assert chapter_latex(-s - 1) == "-s - 1"
+    assert chapter_latex(3 * s**2 - s + 1) == "3s^2 - s + 1"
+    assert chapter_latex(exp(-s) - 1) == "e^{-s} - 1"
+
+
+@pytest.mark.parametrize(
+    "wrong, chapter",
+    [
+        ((1 + s) * s, "s(1-s)"),
+        ((2 + t**2) * varphi(t), GELU_SECOND),
+        (Phi(t) + varphi(t), GELU_FIRST),
+    ],
+    ids=["sign-of-s", "sign-of-t-squared", "missing-t"],
+)
+def test_printed_comparison_rejects_wrong_sums(wrong, chapter):
+    assert not same(chapter_latex(wrong), chapter)
+
+
+def test_normalise_tex_keeps_a_row_break_before_a_space():
+    assert normalise_tex(r"1 & -1 \\ -1 & 1") == r"1&-1\\-1&1"
