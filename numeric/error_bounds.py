@@ -180,14 +180,55 @@ def softmax_jacobian_error_bound(sigma: np.ndarray, b: np.ndarray, jac: np.ndarr
             + u * np.abs(jac) + 2 * subnormal(jac.dtype))
 
 
-def relu_mlp_error_bound(x: np.ndarray, dx: np.ndarray, p: Mapping[str, np.ndarray], u: float
-                         ) -> np.ndarray:
-    """Bound for relu(x W_1 + b_1) W_2 + b_2: the first product as in `_projection_bound`,
-    ReLU is exact and 1-Lipschitz, the second product adds gamma_{f+1}(|r||W_2| + |b_2|)."""
+NDTR_ULPS = 3  # scipy.special.ndtr (Phi) is taken to be accurate to 3 units in the last
+# place; def-transformer-block checks the resulting GELU bound against mpmath.
+
+# (slope, rounding) of each activation: |phi'(t)| <= slope everywhere, and one float
+# evaluation of phi at t is off by at most rounding * u * |t| (plus a subnormal spacing).
+# ReLU: exact, 1-Lipschitz. GELU = t Phi(t): slope GELU_SLOPE; Phi to NDTR_ULPS ulps
+# (2 NDTR_ULPS u relative) and the product (u), so (2 NDTR_ULPS + 1) u |t Phi(t)| <=
+# (2 NDTR_ULPS + 1) u |t|. tanh GELU = t / (1 + e^w), w = -k(t + c t^3), k = 2 sqrt(2/pi),
+# c = 0.044715: f'(t) = s + t s'(w) w' with s = 1 / (1 + e^w) in (0, 1), s' <= e^-|w| and
+# |t w'| = k|t|(1 + 3ct^2) <= 3|w|, so |f'| <= 1 + 3 max |w| e^-|w| = 1 + 3/e. Rounding:
+# w is computed in five roundings, with the two rounded constants and their rounded
+# product, to within 6u|w| (both of its terms have the sign of t); exp adds
+# 2 EXP_ULPS u, 1 + e^w and the division u each; the w error moves the output by
+# |f| 6u|w| e^w / (1 + e^w) <= |t| 6u max |w| e^-|w| = 6u|t| / e (for either sign of w).
+ACTIVATION_ERRORS = {
+    "relu": (1.0, 0.0),
+    "gelu": (GELU_SLOPE, 2 * NDTR_ULPS + 1.0),
+    "gelu_tanh": (1 + 3 / math.e, 6 / math.e + 2 * EXP_ULPS + 2),
+}
+
+
+def activation_rounding(t: np.ndarray, activation: str) -> np.ndarray:
+    """Entrywise bound on |fl(phi(t)) - phi(t)| for the named activation at float t."""
+    _, rounding = _activation_errors(activation)
+    return rounding * unit_roundoff(t.dtype) * np.abs(t) + subnormal(t.dtype)
+
+
+def _activation_errors(activation: str) -> tuple[float, float]:
+    if activation not in ACTIVATION_ERRORS:
+        raise ValueError(f"activation must be one of {tuple(ACTIVATION_ERRORS)}, got "
+                         f"{activation!r}")
+    return ACTIVATION_ERRORS[activation]
+
+
+def mlp_error_bound(x: np.ndarray, dx: np.ndarray, p: Mapping[str, np.ndarray], u: float,
+                    activation: str = "relu") -> np.ndarray:
+    """Bound for phi(x W_1 + b_1) W_2 + b_2 with |x - x_exact| <= dx: the first product as
+    in `_projection_bound`; phi moves an error by at most its slope and adds its own
+    rounding (ACTIVATION_ERRORS), and |phi(t)| <= |t| for all three activations, so the
+    hidden magnitude is that of the pre-activation; the second product adds
+    gamma_{f+1}(|h||W_2| + |b_2|). For ReLU (slope 1, exact) this is the plain product
+    bound."""
+    slope, rounding = _activation_errors(activation)
     ax, w1, w2 = np.abs(x), np.abs(p["w_1"]), np.abs(p["w_2"])
     mag = ax @ w1 + (np.abs(p["b_1"]) if "b_1" in p else 0)
     tiny = subnormal(x.dtype)
     dh = dx @ w1 + gamma(x.shape[1] + 1, u) * mag + (x.shape[1] + 1) * tiny
+    if rounding:
+        dh = slope * dh + rounding * u * mag + tiny
     out_mag = mag @ w2 + (np.abs(p["b_2"]) if "b_2" in p else 0)
     return dh @ w2 + gamma(w1.shape[1] + 1, u) * out_mag + (w1.shape[1] + 1) * tiny
 
@@ -226,32 +267,55 @@ def propagated_layer_norm_error_bound(
     return out, ag * (propagated + rounding) + u * ag * ay + u * np.abs(out)
 
 
-def entrywise_model_error_bound(tokens: np.ndarray, params: Mapping[str, np.ndarray], config
-                      ) -> tuple[np.ndarray, np.ndarray]:
-    """(logits, entrywise rounding bound) of the decoder-only model with ReLU MLPs, built
-    from the chapter's parts: X0 = E_t + P (one rounding), L causal Pre-LN blocks
-    x + MHA(LN_1 x), y + MLP(LN_2 y), final LN, logits z E^T. Each part's bound is
-    propagated as in mha_error_bound, relu_mlp_error_bound,
-    propagated_layer_norm_error_bound and a gamma_d-bounded product."""
+def pre_ln_block_error_bound(
+    x: np.ndarray, dx: np.ndarray, params: Mapping[str, np.ndarray], causal: bool = True,
+    activation: str = "gelu", eps: float = 1e-5,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(Pre-LN block output, entrywise error bound) with |x - x_exact| <= dx, composed from
+    the parts: Y = X + MHA(LN_1(X)), X' = Y + MLP(LN_2(Y)); each residual sum adds u|sum|."""
+    u = unit_roundoff(x.dtype)
+    ln1, ln2 = sub_parameters(params, "ln_1"), sub_parameters(params, "ln_2")
+    attn, ffn = sub_parameters(params, "attn"), sub_parameters(params, "mlp")
+    z, bz = propagated_layer_norm_error_bound(x, dx, ln1["gamma"], ln1["beta"], eps)
+    a, weights = multi_head_attention(z, attn, causal=causal)
+    y = x + a  # (n, d)
+    by = dx + mha_error_bound(z, attn, np.asarray(weights), dx=bz) + u * np.abs(y)
+    z, bz = propagated_layer_norm_error_bound(y, by, ln2["gamma"], ln2["beta"], eps)
+    out = y + np.asarray(mlp(z, ffn, activation=activation))  # (n, d)
+    return out, by + mlp_error_bound(z, bz, ffn, u, activation) + u * np.abs(out)
 
-    if config.activation != "relu":
-        raise ValueError(f"entrywise_model_error_bound propagates ReLU MLPs only, got "
-                         f"{config.activation}")
+
+def post_ln_block_error_bound(
+    x: np.ndarray, dx: np.ndarray, params: Mapping[str, np.ndarray], causal: bool = True,
+    activation: str = "gelu", eps: float = 1e-5,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(Post-LN block output, entrywise error bound) with |x - x_exact| <= dx, composed from
+    the parts: Y = LN_1(X + MHA(X)), X' = LN_2(Y + MLP(Y)); each residual sum adds u|sum|."""
+    u = unit_roundoff(x.dtype)
+    ln1, ln2 = sub_parameters(params, "ln_1"), sub_parameters(params, "ln_2")
+    attn, ffn = sub_parameters(params, "attn"), sub_parameters(params, "mlp")
+    a, weights = multi_head_attention(x, attn, causal=causal)
+    s = x + a  # (n, d)
+    bs = dx + mha_error_bound(x, attn, np.asarray(weights), dx=dx) + u * np.abs(s)
+    y, by = propagated_layer_norm_error_bound(s, bs, ln1["gamma"], ln1["beta"], eps)
+    s = y + np.asarray(mlp(y, ffn, activation=activation))  # (n, d)
+    bs = by + mlp_error_bound(y, by, ffn, u, activation) + u * np.abs(s)
+    return propagated_layer_norm_error_bound(s, bs, ln2["gamma"], ln2["beta"], eps)
+
+
+def entrywise_model_error_bound(tokens: np.ndarray, params: Mapping[str, np.ndarray],
+                                config: ModelConfig) -> tuple[np.ndarray, np.ndarray]:
+    """(logits, entrywise rounding bound) of the decoder-only model, built from the
+    chapter's parts: X0 = E_t + P (one rounding), L causal Pre-LN blocks
+    (`pre_ln_block_error_bound`), final LN, logits z E^T (or the separate output matrix)
+    with a gamma_d-bounded product."""
     u = unit_roundoff(params["wte"].dtype)
     eps = config.layer_norm_eps
     x = params["wte"][tokens] + (params["wpe"][: len(tokens)] if "wpe" in params else 0)
     b = u * np.abs(x)
     for layer in range(config.n_layer):
-        block = sub_parameters(params, f"blocks.{layer}")
-        ln1, ln2 = sub_parameters(block, "ln_1"), sub_parameters(block, "ln_2")
-        attn, ffn = sub_parameters(block, "attn"), sub_parameters(block, "mlp")
-        z, bz = propagated_layer_norm_error_bound(x, b, ln1["gamma"], ln1["beta"], eps)
-        a, weights = multi_head_attention(z, attn, causal=True)
-        y = x + a
-        by = b + mha_error_bound(z, attn, np.asarray(weights), dx=bz) + u * np.abs(y)
-        z, bz = propagated_layer_norm_error_bound(y, by, ln2["gamma"], ln2["beta"], eps)
-        x = y + np.asarray(mlp(z, ffn, activation="relu"))
-        b = by + relu_mlp_error_bound(z, bz, ffn, u) + u * np.abs(x)
+        x, b = pre_ln_block_error_bound(x, b, sub_parameters(params, f"blocks.{layer}"),
+                                        causal=True, activation=config.activation, eps=eps)
     final = sub_parameters(params, "ln_f")
     z, bz = propagated_layer_norm_error_bound(x, b, final["gamma"], final["beta"], eps)
     head = np.abs(params.get("lm_head", params["wte"]))  # (|V|, d)

@@ -9,7 +9,7 @@ residual forms x + f(x).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -17,16 +17,17 @@ from numeric.attention import multi_head_attention
 from numeric.error_bounds import (
     entrywise_model_error_bound,
     mha_error_bound,
-    relu_mlp_error_bound,
+    mlp_error_bound,
     unit_roundoff,
 )
 from numeric.mlp import mlp
+from spec.config import ModelConfig
 
 LAYER_KINDS = ("attn", "mlp", "res_attn", "res_mlp")
 
 
 def permutation_matrix(pi: Sequence[int]) -> np.ndarray:
-    """P_pi of 定義 2.1: (P_pi)_ij = 1 when j = pi(i), else 0 (0-based pi)."""
+    """P_pi of 定義 2.1［自己注意］: (P_pi)_ij = 1 when j = pi(i), else 0 (0-based pi)."""
     pi = list(pi)
     if sorted(pi) != list(range(len(pi))):
         raise ValueError(f"pi must be a permutation of 0..{len(pi) - 1}, got {pi}")
@@ -42,7 +43,6 @@ def equivariance_defect(f: Callable[[np.ndarray], np.ndarray], x: np.ndarray,
     return np.abs(f(x[pi]) - f(x)[pi])
 
 
-
 def ratio(err: np.ndarray, bound: np.ndarray) -> float:
     """The largest err / bound (0 where both vanish): how much of the bound is used."""
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -50,13 +50,13 @@ def ratio(err: np.ndarray, bound: np.ndarray) -> float:
     return float(np.max(r)) if r.size else 0.0
 
 
-
 def run_stack(layers: Sequence[tuple[str, dict]], x: np.ndarray, causal: bool,
-              positions: np.ndarray | None = None, mha=multi_head_attention,
+              positions: np.ndarray | None = None, mha: Callable = multi_head_attention,
               ) -> tuple[np.ndarray, np.ndarray]:
     """(output, rounding bound) of a stack: optional position vectors added first, then
     each layer: "attn" (multi-head attention), "mlp" (ReLU MLP, numeric.mlp), or their
-    residual forms x + f(x). The bound is propagated layer by layer (first order)."""
+    residual forms x + f(x). The bound is propagated layer by layer (first order,
+    numeric.error_bounds)."""
 
     u = unit_roundoff(x.dtype)
     y, b = x, np.zeros(x.shape)
@@ -70,7 +70,7 @@ def run_stack(layers: Sequence[tuple[str, dict]], x: np.ndarray, causal: bool,
             ob = mha_error_bound(y, p, np.asarray(weights), dx=b)
         else:
             out = np.asarray(mlp(y, p, activation="relu"))
-            ob = relu_mlp_error_bound(y, b, p, u)
+            ob = mlp_error_bound(y, b, p, u)
         if kind.startswith("res"):
             out = y + out
             ob = b + ob + u * np.abs(out)
@@ -78,9 +78,11 @@ def run_stack(layers: Sequence[tuple[str, dict]], x: np.ndarray, causal: bool,
     return y, b
 
 
-
-def stack_equivariance(layers, x, pi, mha=multi_head_attention, causal=False):
-    """(max |f(PX) - P f(X)|, max over entries of that minus the two rounding bounds)."""
+def stack_equivariance(layers: Sequence[tuple[str, dict]], x: np.ndarray, pi: Sequence[int],
+                       mha: Callable = multi_head_attention, causal: bool = False
+                       ) -> tuple[float, np.ndarray, np.ndarray]:
+    """(max |f(PX) - P f(X)|, |f(PX) - P f(X)| entrywise, the sum of the two rounding
+    bounds it is to be compared with) for the stack f."""
     pi = list(pi)
     y, b = run_stack(layers, x, causal, mha=mha)
     yp, bp = run_stack(layers, x[pi], causal, mha=mha)
@@ -88,7 +90,9 @@ def stack_equivariance(layers, x, pi, mha=multi_head_attention, causal=False):
     return float(diff.max()), diff, bp + b[pi]
 
 
-def causal_defect(layers, x, positions=None, mha=multi_head_attention):
+def causal_defect(layers: Sequence[tuple[str, dict]], x: np.ndarray,
+                  positions: np.ndarray | None = None, mha: Callable = multi_head_attention,
+                  ) -> tuple[np.ndarray, np.ndarray]:
     """(prefix defect per row, tolerance per row): max over t >= i of
     |f_n(X)_i - f_t(X_{1:t})_i| against the sum of the two rounding bounds."""
     full, b_full = run_stack(layers, x, True, positions, mha)
@@ -102,8 +106,8 @@ def causal_defect(layers, x, positions=None, mha=multi_head_attention):
     return defect, tol
 
 
-
-def model_prefix_defect(tokens: np.ndarray, params, config, forward) -> tuple[np.ndarray, ...]:
+def model_prefix_defect(tokens: np.ndarray, params: Mapping[str, np.ndarray],
+                        config: ModelConfig, forward: Callable) -> tuple[np.ndarray, ...]:
     """(defect, tolerance, composition gap, its tolerance) per logit row: row t - 1 of
     forward(tokens) against the last row of forward(tokens[:t]), and forward against the
     model composed from the chapter's parts (entrywise_model_error_bound)."""

@@ -41,6 +41,7 @@ from numeric.contraction import count_multiplications
 from numeric.error_bounds import (
     GELU_SLOPE,
     U,
+    activation_rounding,
     attention_stage_bounds,
     block_error_bound,
     frobenius,
@@ -349,7 +350,7 @@ def def_transformer_block(pre_ln: Callable = pre_ln_block, post_ln: Callable = p
     require(bool(np.array_equal(relu(t), np.where(t > 0, t, 0.0))), "ReLU is not max(0, t)")
     with mpmath.workdps(30):
         err = mp_error(gelu(t), mp_gelu(t))
-    bound = 8 * U * np.abs(t)  # erfc to a few ulps (SciPy), two products
+    bound = activation_rounding(t, "gelu")  # Phi to NDTR_ULPS ulps, and the product
     require(bool(np.all(err <= bound)), f"GELU differs from t Phi(t) by {err.max():.2e}")
     evidence.append(f"ReLU(t) = max(0, t) exactly; GELU(t) = t Phi(t) to {err.max():.1e} "
                     "(mpmath, 30 digits) on [-6, 6]")
