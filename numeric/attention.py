@@ -80,13 +80,13 @@ def _attend_causal(
     record(SCORES, q, k)
     record(WEIGHTED_SUM, np.broadcast_to(q.dtype.type(0), (h, n, m)), v)
     scaled = q * (1.0 / math.sqrt(d_k))  # (h, n, d_k)
-    k_t = np.ascontiguousarray(k.transpose(0, 2, 1))  # (h, d_k, m), rows of unit stride
+    k_t = np.ascontiguousarray(k.transpose(0, 2, 1))  # (h, d_k, m): k_t[a] is K_a^T in C order
     scratch = np.empty(h * min(n, CAUSAL_BLOCK) * m, dtype=q.dtype)  # contiguous for BLAS
     for r0 in range(0, n, CAUSAL_BLOCK):
         r1 = min(n, r0 + CAUSAL_BLOCK)
         end = r1 + offset
         block = scratch[: h * (r1 - r0) * end].reshape(h, r1 - r0, end)  # (h, b, end)
-        keys = k_t[:, :, :end].transpose(0, 2, 1)  # (h, end, d_k), a view
+        keys = k_t[:, :, :end].transpose(0, 2, 1)  # (h, end, d_k), a view of K^T's columns
         contract(SCORES, scaled[:, r0:r1], keys, counted=False, out=block)
         future = ~np.tri(r1 - r0, dtype=bool)  # (b, b), key after the query in the last square
         np.copyto(block[:, :, r0 + offset:], -np.inf, where=future)
