@@ -19,6 +19,9 @@ DIGITS = 50  # the working precision of the references (far beyond float64's 16 
 def mp_softmax_exact(z: Sequence, allowed: Sequence[bool] | None = None) -> list:
     """sigma(z) of mpf entries (no rounding to float on the way in), or sigma^U(z) with
     U = allowed: e^{z_i} / sum_{j in U} e^{z_j} on U, 0 off U."""
+    if allowed is not None and (len(allowed) != len(z) or not any(allowed)):
+        raise ValueError(f"allowed must mark at least one of the {len(z)} entries of z, got "
+                         f"{list(allowed)}")
     e = [mpmath.exp(t) for t in z]
     if allowed is not None:
         e = [ei if ok else mpmath.mpf(0) for ei, ok in zip(e, allowed, strict=True)]
@@ -127,6 +130,9 @@ def mp_error(computed: np.ndarray, exact: list) -> np.ndarray:
     difference taken at the working precision."""
     flat = np.asarray(computed, dtype=np.float64).ravel()
     ex = list(_flatten(exact))
+    if len(ex) != flat.size:
+        raise ValueError(f"exact must hold one value per entry of computed ({flat.size}), got "
+                         f"{len(ex)}")
     return np.array([float(abs(mpmath.mpf(float(c)) - e)) for c, e in zip(flat, ex, strict=True)]
                     ).reshape(np.shape(computed))
 

@@ -1,0 +1,182 @@
+"""The rounding-error bounds: they hold for the package's float evaluations, and a wrong or
+lower-precision evaluation exceeds them.
+
+Validity is tested against a more precise evaluation: mpmath at 50 digits for softmax and
+GELU, and the float64 evaluation for a float32 one (whose own error, about 1e-16 relative,
+is 1e-9 of the float32 bound).
+"""
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+
+import spec
+from numeric import error_bounds as eb
+from numeric.activations import gelu, gelu_tanh
+from numeric.attention import multi_head_attention
+from numeric.block import post_ln_block, pre_ln_block
+from numeric.finite_differences import central_jacobian, jacobian_with_error
+from numeric.layer_norm import layer_norm
+from numeric.model import forward, init_parameters
+from numeric.parameters import sub_parameters
+from numeric.softmax import softmax
+from proofs.reference import mp_error, mp_gelu, mp_softmax
+
+
+def as_float32(params: dict) -> dict:
+    return {k: v.astype(np.float32) for k, v in params.items()}
+
+
+def test_unit_roundoff_and_gamma():
+    assert eb.unit_roundoff(np.float64) == 2.0**-53 == eb.U
+    assert eb.unit_roundoff(np.float32) == 2.0**-24
+    assert eb.gamma(1) == eb.U / (1 - eb.U)
+    assert eb.gamma(3, 2.0**-24) == 3 * 2.0**-24 / (1 - 3 * 2.0**-24)
+
+
+def test_softmax_bound_holds_and_a_float32_evaluation_exceeds_it():
+    z = np.array([3.0, -1.25, 0.5, 2.0, -7.0])
+    sigma = softmax(z)
+    with mpmath.workdps(50):
+        err = mp_error(sigma, mp_softmax(z))
+    bound = eb.softmax_error_bound(z, sigma)
+    assert (err <= bound).all()
+    low = softmax(z.astype(np.float32)).astype(np.float64)
+    with mpmath.workdps(50):
+        assert (mp_error(low, mp_softmax(z)) > bound).any()
+
+
+def test_softmax_jacobian_bound_is_exceeded_without_the_outer_product():
+    z = np.array([0.3, -1.0, 2.0])
+    sigma = softmax(z)
+    jac = np.diag(sigma) - np.outer(sigma, sigma)
+    bound = eb.softmax_jacobian_error_bound(sigma, eb.softmax_error_bound(z, sigma), jac)
+    assert (np.abs(np.diag(sigma) - jac) > bound).any()
+    assert bound.max() < 1e-14
+
+
+def test_mha_bound_holds_for_float32_and_is_exceeded_by_a_perturbed_projection():
+    rng = np.random.default_rng(3)
+    h, d, n = 2, 4, 5
+    params = {name: rng.standard_normal((h, d, d // h)) for name in ("w_q", "w_k", "w_v")}
+    params["w_o"] = rng.standard_normal((h, d // h, d))
+    x = rng.standard_normal((n, d))
+    exact, _ = multi_head_attention(x, params, causal=True)
+    low, weights = multi_head_attention(x.astype(np.float32), as_float32(params), causal=True)
+    bound = eb.mha_error_bound(x.astype(np.float32), as_float32(params), weights)
+    assert (np.abs(low - exact) <= bound).all()
+    out, weights = multi_head_attention(x, params, causal=True)
+    wrong = dict(params, w_o=params["w_o"] * (1 + 1e-9))
+    moved, _ = multi_head_attention(x, wrong, causal=True)
+    assert (np.abs(moved - out) > 2 * eb.mha_error_bound(x, params, weights)).any()
+
+
+@pytest.mark.parametrize("activation", ["relu", "gelu", "gelu_tanh"])
+def test_activation_rounding_covers_the_definition(activation):
+    t = np.linspace(-30.0, 30.0, 241)
+    if activation == "gelu":
+        with mpmath.workdps(40):
+            err = mp_error(gelu(t), mp_gelu(t))
+    elif activation == "gelu_tanh":
+        k = mpmath.sqrt(2 / mpmath.pi)
+        with mpmath.workdps(40):
+            exact = [mpmath.mpf(v) * (1 + mpmath.tanh(k * (mpmath.mpf(v) + mpmath.mpf("0.044715")
+                                                             * mpmath.mpf(v) ** 3))) / 2
+                     for v in t]
+            err = mp_error(gelu_tanh(t), exact)
+    else:
+        err = np.abs(np.maximum(t, 0) - np.where(t > 0, t, 0.0))
+    assert (err <= eb.activation_rounding(t, activation)).all()
+
+
+@pytest.mark.parametrize("activation", ["gelu", "gelu_tanh"])
+def test_activation_slope_bounds_every_difference_quotient(activation):
+    slope, _ = eb.ACTIVATION_ERRORS[activation]
+    t = np.linspace(-8.0, 8.0, 16001)
+    f = {"gelu": gelu, "gelu_tanh": gelu_tanh}[activation](t)
+    assert np.abs(np.diff(f) / np.diff(t)).max() <= slope
+
+
+def test_activation_rounding_rejects_an_unknown_activation():
+    with pytest.raises(ValueError, match="activation must be one of"):
+        eb.activation_rounding(np.zeros(2), "swish")
+
+
+@pytest.mark.parametrize("activation", ["relu", "gelu", "gelu_tanh"])
+@pytest.mark.parametrize("post", [False, True])
+def test_block_bounds_hold_for_float32(activation, post):
+    rng = np.random.default_rng(5)
+    config = spec.ModelConfig(vocab=2, d=6, n_layer=1, n_head=3, d_ff=12, n_ctx=2)
+    p = sub_parameters(init_parameters(config, rng), "blocks.0")
+    x = rng.standard_normal((4, 6))
+    block = post_ln_block if post else pre_ln_block
+    bound_of = eb.post_ln_block_error_bound if post else eb.pre_ln_block_error_bound
+    x32 = x.astype(np.float32)
+    out, bound = bound_of(x32, np.zeros(x.shape), as_float32(p), True, activation)
+    assert np.array_equal(out, block(x32, as_float32(p), causal=True, activation=activation))
+    exact = block(x, p, causal=True, activation=activation)
+    assert (np.abs(out - exact) <= bound).all()
+
+
+@pytest.mark.parametrize("activation", ["relu", "gelu", "gelu_tanh"])
+def test_entrywise_model_bound_holds_for_float32(activation):
+    config = spec.ModelConfig(vocab=11, d=8, n_layer=2, n_head=2, d_ff=16, n_ctx=8,
+                              activation=activation)
+    params = init_parameters(config, np.random.default_rng(1))
+    tokens = np.array([3, 1, 4, 1, 5, 9, 2, 6])
+    logits, bound = eb.entrywise_model_error_bound(tokens, as_float32(params), config)
+    assert np.array_equal(logits, forward(tokens, as_float32(params), config))
+    assert (np.abs(logits - forward(tokens, params, config)) <= bound).all()
+
+
+def test_entrywise_model_bound_is_exceeded_by_the_wrong_activation():
+    config = spec.ModelConfig(vocab=11, d=8, n_layer=2, n_head=2, d_ff=16, n_ctx=8,
+                              activation="gelu")
+    params = init_parameters(config, np.random.default_rng(1))
+    tokens = np.array([3, 1, 4, 1, 5])
+    logits, bound = eb.entrywise_model_error_bound(tokens, params, config)
+    relu_config = spec.ModelConfig(vocab=11, d=8, n_layer=2, n_head=2, d_ff=16, n_ctx=8,
+                                   activation="relu")
+    assert (np.abs(forward(tokens, params, relu_config) - logits) > 2 * bound).any()
+
+
+def test_norm_wise_model_bound_holds_for_float32():
+    config = spec.ModelConfig(vocab=11, d=8, n_layer=2, n_head=2, d_ff=16, n_ctx=8)
+    params = init_parameters(config, np.random.default_rng(2))
+    tokens = np.array([0, 10, 3, 3, 7])
+    exact = forward(tokens, params, config)
+    low = forward(tokens, as_float32(params), config)
+    # the norm-wise bound is derived for float64; scaled by the ratio of unit roundoffs it
+    # bounds the float32 evaluation (first order: every term is proportional to u)
+    scale = eb.unit_roundoff(np.float32) / eb.U
+    assert eb.frobenius(low - exact) <= scale * eb.model_error_bound(tokens, params, config)
+
+
+def test_propagated_layer_norm_bound_holds_for_float32_and_rejects_the_unbiased_variance():
+    x = np.array([[1.0, 2.0, 3.0, 6.0], [0.5, -0.25, 4.0, 1.0]])
+    gain, shift = np.array([1.0, 2.0, 0.5, 1.0]), np.array([0.0, 0.1, -0.2, 0.3])
+    f32 = [a.astype(np.float32) for a in (x, gain, shift)]
+    out, bound = eb.propagated_layer_norm_error_bound(f32[0], np.zeros(x.shape), *f32[1:], 1e-5)
+    exact = layer_norm(x, gain, shift, 1e-5)
+    assert (np.abs(out - exact) <= bound).all()
+    c = x - x.mean(axis=1, keepdims=True)
+    unbiased = gain * c / np.sqrt((c * c).sum(axis=1, keepdims=True) / 3 + 1e-5) + shift
+    assert (np.abs(unbiased - exact) > bound).any()
+
+
+def test_central_differences_error_estimate_covers_the_true_error():
+    x = np.array([[0.3, -1.2], [2.0, 0.7]])
+    jac, error = jacobian_with_error(np.sin, x, 2 * eb.U)
+    exact = np.diag(np.cos(x).ravel())
+    assert np.abs(jac - exact).max() <= error
+    assert error < 1e-9
+    wrong = np.diag(np.cos(x).ravel() * (1 + 1e-6))
+    assert np.abs(jac - wrong).max() > error
+
+
+def test_central_jacobian_of_a_linear_map_is_the_matrix():
+    a = np.array([[2.0, -1.0], [0.5, 4.0]])
+    jac = central_jacobian(lambda y: y @ a.T, np.array([[1.0, 2.0]]), 0.5)
+    assert np.allclose(jac, a, rtol=0, atol=4 * eb.U * math.fsum(np.abs(a).ravel()))
