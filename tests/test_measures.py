@@ -1,0 +1,66 @@
+"""The measuring functions: zero where the property holds exactly, large where it fails."""
+
+import numpy as np
+import pytest
+
+from numeric.attention import multi_head_attention
+from proofs.measures import (
+    causal_defect,
+    equivariance_defect,
+    permutation_matrix,
+    ratio,
+    run_stack,
+    stack_equivariance,
+)
+
+
+def attention_layer(seed: int, d: int = 4, h: int = 2) -> tuple[str, dict]:
+    rng = np.random.default_rng(seed)
+    p = {name: rng.standard_normal((h, d, d // h)) for name in ("w_q", "w_k", "w_v")}
+    p["w_o"] = rng.standard_normal((h, d // h, d))
+    return "res_attn", p
+
+
+def test_permutation_matrix_permutes_rows_and_rejects_a_repeat():
+    p = permutation_matrix([2, 0, 1])
+    x = np.arange(6.0).reshape(3, 2)
+    assert np.array_equal(p @ x, x[[2, 0, 1]])
+    with pytest.raises(ValueError, match="pi must be a permutation"):
+        permutation_matrix([0, 0, 1])
+
+
+def test_equivariance_defect_separates_row_wise_from_mixing_maps():
+    x = np.arange(8.0).reshape(4, 2)
+    assert equivariance_defect(np.tanh, x, [3, 1, 2, 0]).max() == 0
+    assert equivariance_defect(lambda y: np.cumsum(y, axis=0), x, [3, 1, 2, 0]).max() > 1
+
+
+def test_ratio_ignores_exact_zeros():
+    assert ratio(np.array([0.0, 1.0]), np.array([0.0, 4.0])) == 0.25
+    assert ratio(np.array([]), np.array([])) == 0.0
+
+
+def test_stack_equivariance_within_bound_without_mask_and_beyond_it_with_positions():
+    x = np.random.default_rng(0).standard_normal((5, 4))
+    layers = [attention_layer(1)]
+    _, diff, tol = stack_equivariance(layers, x, [4, 3, 2, 1, 0])
+    assert (diff <= tol).all()
+    def positioned(y, p, causal):
+        return multi_head_attention(y + np.arange(5)[:, None], p, causal=causal)
+
+    worst, _, tol = stack_equivariance(layers, x, [4, 3, 2, 1, 0], mha=positioned)
+    assert worst > tol.max()
+
+
+def test_causal_defect_within_bound_for_causal_attention_and_beyond_it_without_the_mask():
+    x = np.random.default_rng(2).standard_normal((5, 4))
+    layers = [attention_layer(3)]
+    defect, tol = causal_defect(layers, x)
+    assert (defect <= tol).all()
+    def unmasked(y, p, causal):
+        return multi_head_attention(y, p, causal=False)
+
+    defect, tol = causal_defect(layers, x, mha=unmasked)
+    assert (defect > tol).any()
+    y, bound = run_stack(layers, x, True)
+    assert y.shape == bound.shape == x.shape
