@@ -12,7 +12,11 @@ headings — and reports:
   evaluator of TeX arithmetic (no `eval`);
 - every printed output line of the code listings, compared with the line the
   package prints for the same quantity (`proofs.tables`' listings and
-  `proofs.listings`' re-run experiments).
+  re-run experiments);
+- the check of every example and exercise found (they are about printed
+  numbers, and cheap): a check that fails, or that reports a finding (the
+  chapter prints a wrong value while the statement holds), is a mismatch at the
+  element's line. Each check runs once per process.
 
 Printed precision: a decimal printed with k digits after the point stands for
 the interval of half a unit in its last place around it; an integer in a
@@ -27,7 +31,10 @@ at face value. The chapter files are only ever read.
 
 from __future__ import annotations
 
+import functools
 import re
+import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -45,12 +52,21 @@ class AuditInputError(ValueError):
 class Finding:
     """One audited item: an element, a table cell, an equality, a printed line."""
 
-    section: str  # "element" | "table" | "equality" | "output"
+    section: str  # one of SECTIONS
     line: int
     text: str
     status: str  # "confirmed" | "mismatched" | "not checkable"
     detail: str
     ref: str = ""  # the element id an element finding resolved to
+
+
+SECTIONS = {  # section -> its name in the text report
+    "element": "elements",
+    "check": "examples and exercises",
+    "table": "table cells",
+    "equality": "equalities",
+    "output": "printed output lines",
+}
 
 
 @dataclass
@@ -82,7 +98,7 @@ class Report:
 
     def summary(self) -> dict:
         out = {}
-        for section in ("element", "table", "equality", "output"):
+        for section in SECTIONS:
             items = [f for f in self.findings if f.section == section]
             out[section] = {
                 status: sum(f.status == status for f in items)
@@ -92,15 +108,9 @@ class Report:
 
     def to_text(self, quiet: bool = False) -> str:
         lines = [f"audit of {self.path} ({self.form}, chapter {self.chapter})"]
-        names = {
-            "element": "elements",
-            "table": "table cells",
-            "equality": "equalities",
-            "output": "printed output lines",
-        }
         for section, tally in self.summary().items():
             lines.append(
-                f"  {names[section]:22} {tally['confirmed']:4d} confirmed, "
+                f"  {SECTIONS[section]:22} {tally['confirmed']:4d} confirmed, "
                 f"{tally['mismatched']:3d} mismatched, {tally['not checkable']:3d} not checkable"
             )
         headings = (
@@ -276,6 +286,127 @@ def audit_elements(path: Path, lines: list[str], form: str, chapter: str) -> lis
 def _element_finding(line: int, text: str, e) -> Finding:
     detail = f"check {e.id} ({e.kind}; {', '.join(e.methods)})"
     return Finding("element", line, text, "confirmed", detail, ref=e.id)
+
+
+# The checks of examples and exercises ----------------------------------------------
+
+CHECKED_KINDS = ("example", "exercise")
+
+
+@dataclass(frozen=True)
+class CheckRun:
+    """The outcome of one check: passed, failed (CheckFailed) or error (anything else)."""
+
+    result: str  # "passed" | "failed" | "error"
+    message: str  # why it failed or raised (one line per failure)
+    evidence: tuple[str, ...]
+    seconds: float
+
+
+def run_check(check: Callable[[], list[str]]) -> CheckRun:
+    """Run a check, classifying what it raises; several properties failing at once
+    (an ExceptionGroup of CheckFailed) is one failure with every message."""
+    from proofs.registry import CheckFailed
+
+    start = time.perf_counter()
+    evidence: tuple[str, ...] = ()
+    message = ""
+    try:
+        evidence = tuple(check())
+        result = "passed"
+    except CheckFailed as failure:
+        result, message = "failed", str(failure)
+    except Exception as exc:  # noqa: BLE001 - any other exception is reported, not raised
+        failures, others = (
+            exc.split(CheckFailed) if isinstance(exc, ExceptionGroup) else (None, exc)
+        )
+        if others is None:
+            result, message = "failed", "; ".join(str(f) for f in failures.exceptions)
+        else:
+            first = (str(exc).strip().splitlines() or [""])[0]
+            result, message = "error", f"{type(exc).__name__}: {first}"
+    return CheckRun(result, message, evidence, time.perf_counter() - start)
+
+
+@functools.cache
+def _run_once(id_: str, check: Callable[[], list[str]]) -> CheckRun:
+    """A check's outcome, computed once per process (keyed by the check itself, so a
+    check replaced in the registry runs afresh)."""
+    return run_check(check)
+
+
+def audit_checks(elements: list[Finding], lines: list[str]) -> list[Finding]:
+    """Run the check of every example and exercise among the elements found; a failure
+    or an error is reported at the element's line, each finding at the first line of
+    the element's text that prints a number the finding names (else the element's)."""
+    from proofs.registry import findings, load_all
+
+    registry = load_all()
+    starts = sorted(f.line for f in elements) + [len(lines) + 1]
+    out = []
+    for found in elements:
+        e = registry.get(found.ref)
+        if e is None or e.kind not in CHECKED_KINDS:
+            continue
+        run = _run_once(e.id, e.check)
+        text = f"{e.number} {e.id}"
+        if run.result == "failed":
+            out.append(
+                Finding(
+                    "check",
+                    found.line,
+                    text,
+                    "mismatched",
+                    f"the check fails: {run.message}",
+                    ref=e.id,
+                )
+            )
+        elif run.result == "error":
+            out.append(
+                Finding(
+                    "check",
+                    found.line,
+                    text,
+                    "not checkable",
+                    f"the check raised {run.message}",
+                    ref=e.id,
+                )
+            )
+        elif findings(list(run.evidence)):
+            end = next(start for start in starts if start > found.line)
+            out += [
+                Finding(
+                    "check",
+                    _printed_at(message, lines, found.line, end),
+                    text,
+                    "mismatched",
+                    message,
+                    ref=e.id,
+                )
+                for message in findings(list(run.evidence))
+            ]
+        else:
+            out.append(
+                Finding(
+                    "check",
+                    found.line,
+                    text,
+                    "confirmed",
+                    f"the check passed in {run.seconds:.2f} s",
+                    ref=e.id,
+                )
+            )
+    return out
+
+
+def _printed_at(message: str, lines: list[str], start: int, end: int) -> int:
+    """The first line in [start, end) (1-based) printing a decimal the message names."""
+    for number in re.findall(r"\d+\.\d+", message):
+        pattern = re.compile(rf"(?<![\d.]){re.escape(number)}(?![\d])")
+        for line in range(start, end):
+            if pattern.search(lines[line - 1]):
+                return line
+    return start
 
 
 # Tables --------------------------------------------------------------------------
@@ -829,16 +960,24 @@ def _evaluate(member: str, bindings: dict[str, int], loose: bool, face: bool = F
     except NotNumeric as why:
         if not str(why).startswith("symbol "):
             raise
-        reader = TexArithmetic(member, bindings, loose, symbolic=True)
-        try:
-            exact = reader.evaluate()
-        except NotNumeric:
+        cancelling = _cancelling_symbols(member, tuple(sorted(bindings.items())))
+        if cancelling is None:
             raise why from None
-        if any(sympy.simplify(x).free_symbols for x in exact.items):
-            raise why from None
-        return TexArithmetic(
-            member, {**bindings, **dict.fromkeys(reader.symbols, 1)}, loose
-        ).evaluate()
+        return TexArithmetic(member, {**bindings, **dict.fromkeys(cancelling, 1)}, loose).evaluate()
+
+
+@functools.cache
+def _cancelling_symbols(member: str, bindings: tuple) -> tuple[str, ...] | None:
+    """The unbound symbols of `member` when SymPy shows that they cancel (16d/7d),
+    else None; cached, since simplify is the audit's costliest step."""
+    reader = TexArithmetic(member, dict(bindings), symbolic=True)
+    try:
+        exact = reader.evaluate()
+    except NotNumeric:
+        return None
+    if any(sympy.simplify(x).free_symbols for x in exact.items):
+        return None
+    return tuple(sorted(reader.symbols))
 
 
 def _show(value: Value) -> str:
@@ -1100,6 +1239,7 @@ def audit_file(path: Path) -> Report:
     if chapter == "(from the ids)":
         chapters = {f.detail.split()[1] for f in report.findings if f.section == "element"}
         report.chapter = chapter = _chapter_of_ids(chapters)
+    report.findings += audit_checks(report.findings, lines)
     report.findings += audit_tables(path, lines, form, code)
     report.findings += audit_equalities(lines, code)
     report.findings += audit_outputs(outputs, chapter)

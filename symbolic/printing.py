@@ -173,7 +173,7 @@ class ChapterLatexPrinter(LatexPrinter):
                 return rf"{sign}\frac{{{self._print(top)}}}{{{self._print(denominator)}}}"
         gens = sorted(expr.free_symbols, key=self._rank)
         if gens and expr.is_polynomial(*gens) and len(Poly(expr, *gens).terms()) == 1:
-            (monom, coeff), = Poly(expr, *gens).terms()
+            ((monom, coeff),) = Poly(expr, *gens).terms()
             powers = {g: p for g, p in zip(gens, monom, strict=True) if p}
             text = self._monomial(abs(coeff), powers)
             return ("-" if coeff < 0 else "") + text

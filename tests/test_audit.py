@@ -1,13 +1,17 @@
 """The audit: the TeX arithmetic evaluator, equalities at the printed precision, and the
-two chapters (elements found, tables checked, listings reproduced), read only."""
+two chapters (elements found, their examples' and exercises' checks run, tables checked,
+listings reproduced), read only. Each chapter is audited once for the module; audits of
+changed copies reuse the process's caches (tables, listings, checks)."""
 
 import hashlib
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from proofs import audit
 from proofs.audit import NotNumeric, TexArithmetic
+from proofs.registry import REGISTRY, CheckFailed, finding, load_all
 
 SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
 CHAPTER_FILES = {
@@ -33,14 +37,31 @@ def chapter(key: str) -> Path:
     return path
 
 
-_REPORTS: dict[str, audit.Report] = {}
+def fingerprint(path: Path) -> tuple[str, int]:
+    return hashlib.sha256(path.read_bytes()).hexdigest(), path.stat().st_mtime_ns
+
+
+_REPORTS: dict[str, tuple[audit.Report, tuple[str, int]]] = {}
+
+
+def audited(key: str) -> tuple[audit.Report, tuple[str, int]]:
+    """The audit of a chapter, made once for this module's tests, with the file's
+    fingerprint taken before it."""
+    if key not in _REPORTS:
+        path = chapter(key)
+        before = fingerprint(path)
+        _REPORTS[key] = audit.audit_file(path), before
+    return _REPORTS[key]
 
 
 def report_of(key: str) -> audit.Report:
-    """The audit of a chapter, made once for this module's tests."""
-    if key not in _REPORTS:
-        _REPORTS[key] = audit.audit_file(chapter(key))
-    return _REPORTS[key]
+    return audited(key)[0]
+
+
+def new_mismatches(changed: audit.Report, key: str) -> list[audit.Finding]:
+    """The mismatches of a changed copy that the chapter itself does not have."""
+    known = {(f.section, f.line, f.text) for f in report_of(key).mismatched}
+    return [f for f in changed.mismatched if (f.section, f.line, f.text) not in known]
 
 
 def test_evaluator_reads_thousands_separators_and_powers():
@@ -99,8 +120,6 @@ def test_settings_bind_symbols_and_are_not_findings():
 
 @pytest.mark.parametrize("key", ["self-attention", "transformer-block"])
 def test_audit_finds_every_element_of_the_chapter(key):
-    from proofs.registry import load_all
-
     report = report_of(key)
     assert report.chapter == key
     expected = {e.id for e in load_all().values() if e.chapter == key}
@@ -136,7 +155,7 @@ def test_a_changed_table_cell_is_reported_with_the_regenerated_value(tmp_path):
     text = chapter("self-attention").read_text(encoding="utf-8")
     changed = tmp_path / "chapter.mdx"
     changed.write_text(text.replace("| 64 | 62.92 |", "| 64 | 62.93 |"), encoding="utf-8")
-    bad = audit.audit_file(changed).mismatched
+    bad = new_mismatches(audit.audit_file(changed), "self-attention")
     assert len(bad) == 1 and "regenerated 62.92" in bad[0].detail
     assert "off by +0.01" in bad[0].detail
 
@@ -145,15 +164,14 @@ def test_a_changed_listing_line_is_reported(tmp_path):
     text = chapter("transformer-block").read_text(encoding="utf-8")
     changed = tmp_path / "chapter.txt"
     changed.write_text(text.replace("count: 568  formula: 568", "count: 568  formula: 569"))
-    bad = audit.audit_file(changed).mismatched
+    bad = new_mismatches(audit.audit_file(changed), "transformer-block")
     assert len(bad) == 1 and bad[0].section == "output" and "the package gives 568" in bad[0].detail
 
 
-def test_the_audit_never_writes_the_chapter():
-    path = chapter("transformer-block")
-    before = hashlib.sha256(path.read_bytes()).hexdigest(), path.stat().st_mtime_ns
-    audit.audit_file(path)
-    assert (hashlib.sha256(path.read_bytes()).hexdigest(), path.stat().st_mtime_ns) == before
+@pytest.mark.parametrize("key", ["self-attention", "transformer-block"])
+def test_the_audit_never_writes_the_chapter(key):
+    _, before = audited(key)
+    assert fingerprint(chapter(key)) == before
 
 
 def test_bad_input_names_file_and_line(tmp_path):
@@ -185,7 +203,7 @@ def test_a_changed_listing_row_is_compared_with_its_own_row(tmp_path):
     assert row in text
     changed = tmp_path / "chapter.mdx"
     changed.write_text(text.replace(row, row.replace("0.743", "0.745")), encoding="utf-8")
-    bad = audit.audit_file(changed).mismatched
+    bad = new_mismatches(audit.audit_file(changed), "self-attention")
     assert len(bad) == 1
     assert bad[0].detail.startswith("printed 0.745, the package gives 0.743 (off by +0.002)")
 
@@ -202,3 +220,81 @@ def test_a_confirmed_equality_says_when_it_needs_the_rounding_of_its_inputs():
     (rounded,) = audit._audit_statement(1, r"\sqrt{1.1428 + 0.2857 + 0 + 2.5714} = \sqrt{4}", {})
     assert rounded.status == "confirmed"
     assert rounded.detail.startswith("holds only within the rounding of the printed inputs")
+
+
+# the checks of the examples and exercises ----------------------------------------------
+
+
+@pytest.mark.parametrize("key", ["self-attention", "transformer-block"])
+def test_audit_runs_the_check_of_every_example_and_exercise(key):
+    report = report_of(key)
+    expected = {
+        e.id for e in load_all().values() if e.chapter == key and e.kind in audit.CHECKED_KINDS
+    }
+    assert {f.ref for f in report.findings if f.section == "check"} == expected
+
+
+def test_audit_of_the_self_attention_chapter_has_no_mismatch():
+    report = report_of("self-attention")
+    assert report.mismatched == []
+    assert all(f.status == "confirmed" for f in report.findings if f.section == "check")
+
+
+def test_ex_layer_norm_scale_slip_is_the_block_chapters_one_mismatch():
+    report = report_of("transformer-block")
+    (slip,) = report.mismatched
+    assert (slip.section, slip.ref, slip.line) == ("check", "ex-layer-norm-scale", 114)
+    assert "prints 1.1428" in slip.detail and "rounds to 1.1429" in slip.detail
+    # the interval rule alone lets it through: 1.1428 stands for [1.14275, 1.14285] ∋ 8/7
+    (norm,) = [f for f in report.findings if f.section == "equality" and "1.1428" in f.text]
+    assert norm.line == 114 and norm.status == "confirmed"
+    assert norm.detail.startswith("holds only within the rounding of the printed inputs")
+
+
+EXAMPLE = '# T\n\n<Example id="{id}" title="x">\n\nthe value is 1.25.\n\n</Example>\n'
+
+
+@pytest.fixture
+def planted_example(tmp_path, monkeypatch):
+    """A small MDX file holding one example, and a way to give that example another check."""
+    id_ = next(e.id for e in load_all().values() if e.kind == "example")
+    path = tmp_path / "one.mdx"
+    path.write_text(EXAMPLE.format(id=id_), encoding="utf-8")
+
+    def audit_with(check) -> list[audit.Finding]:
+        monkeypatch.setitem(REGISTRY, id_, replace(REGISTRY[id_], check=check))
+        return [f for f in audit.audit_file(path).findings if f.section == "check"]
+
+    return audit_with
+
+
+def test_audit_reports_a_failing_example_check_as_mismatched(planted_example):
+    def wrong() -> list[str]:
+        raise CheckFailed("printed 1.25, computed 1.5")
+
+    (found,) = planted_example(wrong)
+    assert (found.status, found.line) == ("mismatched", 3)
+    assert found.detail == "the check fails: printed 1.25, computed 1.5"
+
+
+def test_audit_reports_a_finding_at_the_line_printing_its_number(planted_example):
+    def slip() -> list[str]:
+        return ["exact value 5/4", finding("the chapter prints 1.25 where 1.26 is right")]
+
+    (found,) = planted_example(slip)
+    assert (found.status, found.line) == ("mismatched", 5)
+    assert found.detail == "the chapter prints 1.25 where 1.26 is right"
+
+
+def test_audit_reports_a_check_that_raises_as_not_checkable(planted_example):
+    def broken() -> list[str]:
+        raise ZeroDivisionError("division by zero")
+
+    (found,) = planted_example(broken)
+    assert found.status == "not checkable"
+    assert found.detail == "the check raised ZeroDivisionError: division by zero"
+
+
+def test_audit_confirms_a_passing_example_check(planted_example):
+    (found,) = planted_example(lambda: ["exact value 5/4"])
+    assert found.status == "confirmed" and found.detail.startswith("the check passed in ")
