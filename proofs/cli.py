@@ -1,7 +1,8 @@
 """The command line: `python -m proofs verify | tables | latex | audit`.
 
 Exit codes: 0 all passed / nothing mismatched; 1 a check failed or errored, or
-the audit found a mismatch; 2 bad input (an unknown id, a missing file, an
+the audit found a mismatch (a finding of an example's or exercise's check
+included); 2 bad input (an unknown id, a missing file, an
 output file that exists without --force), with a one-line message on stderr.
 """
 
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 PROG = "proofs"
+SCREEN_WIDTH = 120  # columns of the verify screen unless --wide
 
 
 class UsageError(Exception):
@@ -59,6 +61,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     verify.add_argument(
         "--evidence", action="store_true", help="print each check's evidence lines too"
+    )
+    verify.add_argument(
+        "--wide",
+        action="store_true",
+        help=f"full titles and methods (the screen is otherwise at most {SCREEN_WIDTH} columns)",
     )
 
     tables = sub.add_parser(
@@ -134,6 +141,13 @@ def _parser() -> argparse.ArgumentParser:
     audit.add_argument(
         "--quiet", action="store_true", help="list only mismatches and unchecked items"
     )
+    audit.add_argument(
+        "--profile",
+        choices=("ci", "dev", "thorough"),
+        default=None,
+        help="Hypothesis profile for the examples' and exercises' checks "
+        "(default: $HYPOTHESIS_PROFILE or dev)",
+    )
     return parser
 
 
@@ -172,25 +186,10 @@ def _select(selectors: Sequence[str]) -> list:
 
 
 def _run_check(element) -> dict:
-    from proofs.registry import CheckFailed
+    from proofs.audit import run_check
+    from proofs.registry import findings
 
-    start = time.perf_counter()
-    evidence: list[str] = []
-    message = ""
-    try:
-        evidence = list(element.check())
-        result = "passed"
-    except CheckFailed as failure:
-        result, message = "failed", str(failure)
-    except Exception as exc:  # noqa: BLE001 - any other exception is reported, not raised
-        failures, others = (
-            exc.split(CheckFailed) if isinstance(exc, ExceptionGroup) else (None, exc)
-        )
-        if others is None:  # several properties failed at once (an ExceptionGroup)
-            result, message = "failed", "; ".join(str(f) for f in failures.exceptions)
-        else:
-            first = (str(exc).strip().splitlines() or [""])[0]
-            result, message = "error", f"{type(exc).__name__}: {first}"
+    run = run_check(element.check)
     return {
         "id": element.id,
         "number": element.number,
@@ -199,10 +198,11 @@ def _run_check(element) -> dict:
         "kind": element.kind,
         "methods": list(element.methods),
         "description": element.description,
-        "result": result,
-        "message": message,
-        "evidence": evidence,
-        "seconds": round(time.perf_counter() - start, 3),
+        "result": run.result,
+        "message": run.message,
+        "evidence": list(run.evidence),
+        "findings": findings(list(run.evidence)),
+        "seconds": round(run.seconds, 3),
     }
 
 
@@ -212,51 +212,137 @@ def _progress(i: int, total: int, element) -> None:
     sys.stderr.flush()
 
 
-def _width(text: str) -> int:
-    """Display width: CJK and full-width characters take two columns."""
+def display_width(text: str) -> int:
+    """Columns a terminal gives the text: East Asian wide and full-width characters
+    (unicodedata.east_asian_width W or F) take two, every other character one."""
     import unicodedata
 
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
 def _pad(text: str, width: int) -> str:
-    return text + " " * max(0, width - _width(text))
+    return text + " " * max(0, width - display_width(text))
 
 
-def _screen(results: list[dict], profile: str, seconds: float, evidence: bool) -> str:
-    header = ("id", "number", "title", "kind / methods", "result", "time")
-    rows = [
-        (
-            r["id"],
-            r["number"],
-            r["title"],
-            f"{r['kind']} / {', '.join(r['methods'])}",
-            r["result"],
-            f"{r['seconds']:.2f} s",
-        )
-        for r in results
-    ]
-    widths = [max(_width(row[c]) for row in [header, *rows]) for c in range(len(header))]
+def truncate(text: str, width: int) -> str:
+    """The text cut to at most `width` columns, ending in "…" when cut."""
+    if display_width(text) <= width:
+        return text
+    out, used = "", 1  # the "…" takes one column
+    for ch in text:
+        if used + display_width(ch) > width:
+            break
+        out, used = out + ch, used + display_width(ch)
+    return out + "…"
+
+
+def _wrap(text: str, width: int, indent: str = "    ") -> list[str]:
+    """Words of `text` on lines of at most `width` columns (a longer word alone on its
+    line), the lines after the first indented."""
+    lines, current = [], ""
+    for word in text.split(" "):
+        candidate = f"{current} {word}" if current else word
+        if current and display_width(candidate) > width:
+            lines.append(current)
+            current = indent + word
+        else:
+            current = candidate
+    return [*lines, current]
+
+
+METHOD_ABBREVIATIONS = {
+    "symbolic": "sym",
+    "numeric": "num",
+    "witness": "wit",
+    "high precision": "hp",
+    "not a theorem": "nt",
+}
+MIN_TITLE = 16  # below this many columns for titles, the methods are abbreviated
+
+
+def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
+    widths = [max(display_width(row[c]) for row in [header, *rows]) for c in range(len(header))]
     lines = [
         "  ".join(_pad(cell, w) for cell, w in zip(row, widths, strict=True)).rstrip()
         for row in [header, *rows]
     ]
     lines.insert(1, "  ".join("-" * w for w in widths))
+    return lines
+
+
+def _screen(
+    results: list[dict], profile: str, seconds: float, evidence: bool, wide: bool = False
+) -> str:
+    """The table of results, then failures, findings and the summary line. Unless
+    `wide`, every line of the table fits in SCREEN_WIDTH columns: the methods are
+    abbreviated when the titles would get fewer than MIN_TITLE columns, and the titles
+    are cut with "…" to the columns left."""
+    header = ("id", "number", "title", "kind / methods", "result", "time")
+
+    def rows(abbreviate: bool, title_width: int | None) -> list[tuple[str, ...]]:
+        def methods(r: dict) -> str:
+            names = [METHOD_ABBREVIATIONS[m] if abbreviate else m for m in r["methods"]]
+            return f"{r['kind']} / {', '.join(names)}"
+
+        return [
+            (
+                r["id"],
+                r["number"],
+                r["title"] if title_width is None else truncate(r["title"], title_width),
+                methods(r),
+                r["result"],
+                f"{r['seconds']:.2f} s",
+            )
+            for r in results
+        ]
+
+    abbreviate = False
+    title_width = None
+    if not wide:
+
+        def room(abbreviated: bool) -> int:
+            """Columns left for the titles: the screen less the other columns and gaps."""
+            table = [header, *rows(abbreviated, None)]
+            used = sum(max(display_width(row[c]) for row in table) for c in (0, 1, 3, 4, 5))
+            return SCREEN_WIDTH - used - 2 * (len(header) - 1)
+
+        abbreviate = room(False) < MIN_TITLE
+        title_width = max(room(abbreviate), len("title"))
+    lines = _table(header, rows(abbreviate, title_width))
+    if abbreviate:
+        used = sorted(
+            {m for r in results for m in r["methods"]}, key=list(METHOD_ABBREVIATIONS).index
+        )
+        lines.append("methods: " + ", ".join(f"{METHOD_ABBREVIATIONS[m]} {m}" for m in used))
+    width = None if wide else SCREEN_WIDTH
+
+    def paragraph(text: str) -> list[str]:
+        return [text] if width is None else _wrap(text, width)
+
     if evidence:
         lines.append("")
         for r in results:
             for item in r["evidence"]:
-                lines.append(f"{r['id']}: {item}")
+                lines += paragraph(f"{r['id']}: {item}")
     problems = [r for r in results if r["result"] != "passed"]
     if problems:
         lines.append("")
         for r in problems:
-            lines.append(f"{r['result'].upper()} {r['id']} ({r['number']}): {r['message']}")
+            lines += paragraph(f"{r['result'].upper()} {r['id']} ({r['number']}): {r['message']}")
+    found = [(r["id"], message) for r in results for message in r["findings"]]
+    if found:
+        lines.append("")
+        lines.append(
+            f"findings ({len(found)}): the chapter prints a wrong value where the statement holds"
+        )
+        for id_, message in found:
+            lines += paragraph(f"{id_}: {message}")
     tally = {k: sum(r["result"] == k for r in results) for k in ("passed", "failed", "error")}
     lines.append("")
     lines.append(
         f"{len(results)} checks: {tally['passed']} passed, {tally['failed']} failed, "
-        f"{tally['error']} errors in {seconds:.1f} s (Hypothesis profile {profile})"
+        f"{tally['error']} errors, {len(found)} finding{'' if len(found) == 1 else 's'} "
+        f"in {seconds:.1f} s (Hypothesis profile {profile})"
     )
     return "\n".join(lines)
 
@@ -281,6 +367,7 @@ def _verify(args: argparse.Namespace) -> int:
             "profile": profile,
             "checks": len(results),
             **summary,
+            "findings": sum(len(r["findings"]) for r in results),
             "seconds": round(seconds, 3),
             "ok": ok,
             "elements": results,
@@ -289,7 +376,7 @@ def _verify(args: argparse.Namespace) -> int:
     elif not results:
         print("0 checks registered: nothing to verify")
     else:
-        print(_screen(results, profile, seconds, args.evidence))
+        print(_screen(results, profile, seconds, args.evidence, args.wide))
     return 0 if ok else 1
 
 
@@ -420,7 +507,9 @@ def _latex(args: argparse.Namespace) -> int:
 
 def _audit(args: argparse.Namespace) -> int:
     from proofs import audit
+    from proofs.profiles import load_profile
 
+    load_profile(args.profile)  # for the checks of the examples and exercises
     try:
         for path in args.files:  # bad input is reported before the checks are loaded
             lines = audit.read_chapter(path).splitlines()

@@ -1,17 +1,23 @@
-"""The command line through its real entry point (`python -m proofs …` in a subprocess),
-plus in-process runs where a test has to plant a failing check or a failing write."""
+"""The command line. Through its real entry point (`python -m proofs …` in a subprocess)
+only what concerns the entry point itself: each exit code, bad input on one line, an
+atomic write, one verify of a small selection, one audit. Everything else runs
+in-process through `cli.main`, sharing the process's caches (tables, listings, the
+checks the audit runs)."""
 
+import contextlib
+import io
 import json
 import os
 import re
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from proofs import cli
-from proofs.registry import REGISTRY, CheckFailed, Element, load_all
+from proofs.registry import REGISTRY, CheckFailed, Element, finding, load_all
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT.parent / "shared" / "seeds"
@@ -30,6 +36,13 @@ def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
     )
 
 
+def main(capsys, *args: str) -> tuple[int, str, str]:
+    """cli.main in-process: (exit code, stdout, stderr)."""
+    code = cli.main(list(args))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
 def one_line(stderr: str) -> str:
     lines = stderr.strip().splitlines()
     assert len(lines) == 1, stderr
@@ -38,18 +51,11 @@ def one_line(stderr: str) -> str:
 
 def test_every_subcommand_has_help_with_an_example():
     for command in ("verify", "tables", "latex", "audit"):
-        out = io_help(command)
+        buffer = io.StringIO()
+        with contextlib.redirect_stdout(buffer):
+            assert cli.main([command, "--help"]) == 0
+        out = buffer.getvalue()
         assert "example" in out and f"python -m proofs {command}" in out
-
-
-def io_help(command: str) -> str:
-    import contextlib
-    import io
-
-    buffer = io.StringIO()
-    with contextlib.redirect_stdout(buffer):
-        assert cli.main([command, "--help"]) == 0
-    return buffer.getvalue()
 
 
 # verify --------------------------------------------------------------------------
@@ -71,31 +77,34 @@ def test_verify_runs_the_selected_checks_and_reports_json():
     assert report["profile"] == "ci"
     assert result.returncode == (0 if report["ok"] else 1)
     assert all(e["result"] in ("passed", "failed", "error") for e in report["elements"])
+    assert report["findings"] == sum(len(e["findings"]) for e in report["elements"])
     assert f"[1/{len(ids)}] {ids[0]}" in result.stderr  # the progress line
 
 
 def test_verify_screen_lists_id_number_title_kind_result_and_time(capsys):
     ids = quick_ids(1)
-    cli.main(["verify", ids[0].replace("-", "_")])
-    out = capsys.readouterr().out
+    code, out, _ = main(capsys, "verify", ids[0].replace("-", "_"))
     element = load_all()[ids[0]]
     row = next(line for line in out.splitlines() if line.startswith(ids[0]))
     assert element.number in row and element.kind in row and " s" in row
-    assert "1 checks:" in out
+    assert "1 checks:" in out and code == 0
 
 
-def test_verify_unknown_id_exits_2_with_the_nearest_ids():
-    load_all()
-    if "prop-softmax-jacobian" not in REGISTRY:
+def test_verify_unknown_id_exits_2_with_the_nearest_ids(capsys):
+    if "prop-softmax-jacobian" not in load_all():
         pytest.skip("prop-softmax-jacobian is not registered yet")
-    result = run("verify", "prop-softmax-jacobain")
-    assert result.returncode == 2
-    assert "prop-softmax-jacobian" in one_line(result.stderr)
+    code, _, err = main(capsys, "verify", "prop-softmax-jacobain")
+    assert code == 2
+    assert "prop-softmax-jacobian" in one_line(err)
+
+
+def planted_element(id_: str, number: str, methods: tuple[str, ...], check) -> Element:
+    return Element(id_, number, "planted", "self-attention", "proposition", methods, "-", check)
 
 
 @pytest.fixture
 def planted():
-    """Two planted elements: one whose check fails, one whose check raises."""
+    """Planted elements: one whose check fails, one failing twice, one that raises."""
 
     def failing() -> list[str]:
         raise CheckFailed("J 1 = (0.1, -0.1), not 0")
@@ -108,36 +117,13 @@ def planted():
 
     load_all()
     planted = {
-        "zz-planted-failure": Element(
-            "zz-planted-failure",
-            "命題 99.1",
-            "planted",
-            "self-attention",
-            "proposition",
-            ("symbolic",),
-            "fails",
-            failing,
+        "zz-planted-failure": planted_element(
+            "zz-planted-failure", "命題 99.1", ("symbolic",), failing
         ),
-        "zz-planted-group": Element(
-            "zz-planted-group",
-            "命題 99.3",
-            "planted",
-            "self-attention",
-            "proposition",
-            ("numeric",),
-            "fails twice",
-            failing_twice,
+        "zz-planted-group": planted_element(
+            "zz-planted-group", "命題 99.3", ("numeric",), failing_twice
         ),
-        "zz-planted-error": Element(
-            "zz-planted-error",
-            "命題 99.2",
-            "planted",
-            "self-attention",
-            "proposition",
-            ("numeric",),
-            "raises",
-            broken,
-        ),
+        "zz-planted-error": planted_element("zz-planted-error", "命題 99.2", ("numeric",), broken),
     }
     REGISTRY.update(planted)
     yield list(planted)
@@ -146,8 +132,8 @@ def planted():
 
 
 def test_verify_reports_a_failed_check_and_an_error_and_exits_1(planted, capsys):
-    assert cli.main(["verify", *planted]) == 1
-    out = capsys.readouterr().out
+    code, out, _ = main(capsys, "verify", *planted)
+    assert code == 1
     assert "FAILED zz-planted-failure (命題 99.1): J 1 = (0.1, -0.1), not 0" in out
     assert "ERROR zz-planted-error (命題 99.2): ZeroDivisionError: division by zero" in out
     assert "second line" not in out
@@ -155,40 +141,135 @@ def test_verify_reports_a_failed_check_and_an_error_and_exits_1(planted, capsys)
 
 
 def test_verify_selects_by_number(planted, capsys):
-    assert cli.main(["verify", "命題 99.2", "--json"]) == 1
-    report = json.loads(capsys.readouterr().out)
+    code, out, _ = main(capsys, "verify", "命題 99.2", "--json")
+    report = json.loads(out)
+    assert code == 1
     assert [e["id"] for e in report["elements"]] == ["zz-planted-error"]
     assert report["elements"][0]["result"] == "error"
+
+
+@pytest.fixture
+def with_a_finding():
+    """A planted element whose check passes with one finding among its evidence."""
+
+    def slip() -> list[str]:
+        return ["8/7 = 1.142857... exactly", finding("the chapter prints 1.1428 for 8/7")]
+
+    load_all()
+    REGISTRY["zz-planted-slip"] = planted_element("zz-planted-slip", "例 99.4", ("symbolic",), slip)
+    yield "zz-planted-slip"
+    REGISTRY.pop("zz-planted-slip")
+
+
+def test_verify_lists_each_finding_after_the_table_and_counts_it(with_a_finding, capsys):
+    code, out, _ = main(capsys, "verify", with_a_finding)
+    assert code == 0  # the statement holds: a finding is not a failure
+    lines = out.splitlines()
+    table_end = lines.index("")
+    assert "zz-planted-slip: the chapter prints 1.1428 for 8/7" in lines[table_end:]
+    assert lines[-1].startswith("1 checks: 1 passed, 0 failed, 0 errors, 1 finding in ")
+    code, out, _ = main(capsys, "verify", with_a_finding, "--json")
+    report = json.loads(out)
+    assert report["findings"] == 1
+    assert report["elements"][0]["findings"] == ["the chapter prints 1.1428 for 8/7"]
+
+
+def test_verify_without_findings_counts_none(capsys):
+    ids = quick_ids(1)
+    _, out, _ = main(capsys, "verify", ids[0])
+    assert ", 0 findings in " in out.splitlines()[-1] and "findings (" not in out
+
+
+def screen_of_the_registry(wide: bool) -> list[str]:
+    """The verify screen for every registered element (results made up: the layout
+    depends on the ids, numbers, titles and methods, not on running the checks)."""
+    results = [
+        {
+            "id": e.id,
+            "number": e.number,
+            "title": e.title,
+            "kind": e.kind,
+            "methods": list(e.methods),
+            "result": "passed",
+            "message": "",
+            "evidence": [],
+            "findings": [],
+            "seconds": 12.345,
+        }
+        for e in load_all().values()
+    ]
+    return cli._screen(results, "ci", 1.0, evidence=False, wide=wide).splitlines()
+
+
+def test_verify_screen_fits_120_columns_counting_wide_characters_twice():
+    lines = screen_of_the_registry(wide=False)
+    assert max(cli.display_width(line) for line in lines) <= cli.SCREEN_WIDTH
+    assert any(line.rstrip().endswith("…") or "…  " in line for line in lines)
+    assert lines[-3].startswith("methods: sym symbolic, num numeric")
+
+
+def test_verify_wide_screen_shows_the_full_titles_and_methods():
+    lines = screen_of_the_registry(wide=True)
+    text = "\n".join(lines)
+    for e in load_all().values():
+        assert e.title in text and ", ".join(e.methods) in text
+    assert "…" not in text
+    assert max(cli.display_width(line) for line in lines) > cli.SCREEN_WIDTH
+
+
+def test_display_width_and_truncate():
+    assert cli.display_width("層正規化") == 8
+    assert cli.display_width("ReLU の MLP") == 11
+    assert cli.truncate("層正規化のヤコビ行列", 9) == "層正規化…"
+    assert cli.display_width(cli.truncate("層正規化のヤコビ行列", 9)) == 9
+    assert cli.truncate("層正規化", 8) == "層正規化"
+
+
+def test_a_long_title_is_cut_and_the_wide_screen_keeps_it(capsys, with_a_finding):
+    long_title = "残差接続・位置ごとの MLP・ブロックの定義とその性質のすべて" * 2
+    REGISTRY[with_a_finding] = replace(REGISTRY[with_a_finding], title=long_title)
+    _, narrow, _ = main(capsys, "verify", with_a_finding)
+    _, wide, _ = main(capsys, "verify", with_a_finding, "--wide")
+    assert long_title not in narrow and long_title in wide
+    assert max(cli.display_width(line) for line in narrow.splitlines()) <= cli.SCREEN_WIDTH
 
 
 # tables --------------------------------------------------------------------------
 
 
-def test_tables_with_other_settings_and_formats():
-    result = run(
-        "tables", "attention-complexity", "--d", "128", "--n", "128", "256", "--format", "csv"
+def test_tables_with_other_settings_and_formats(capsys):
+    code, out, err = main(
+        capsys,
+        "tables",
+        "attention-complexity",
+        "--d",
+        "128",
+        "--n",
+        "128",
+        "256",
+        "--format",
+        "csv",
     )
-    assert result.returncode == 0, result.stderr
-    lines = result.stdout.strip().splitlines()
+    assert code == 0, err
+    lines = out.strip().splitlines()
     assert lines[1] == "128,8388608,4194304,12582912,,"
     assert lines[2].startswith("256,16777216,16777216,33554432,4.0,")
 
 
 def test_tables_bad_arguments_exit_2_on_one_line(capsys):
-    assert cli.main(["tables", "no-such-table"]) == 2
-    assert "unknown table 'no-such-table'" in one_line(capsys.readouterr().err)
-    result = run("tables", "attention-complexity", "--d", "0")
-    assert result.returncode == 2
-    assert "d must be a positive int, got 0" in one_line(result.stderr)
+    code, _, err = main(capsys, "tables", "no-such-table")
+    assert code == 2 and "unknown table 'no-such-table'" in one_line(err)
+    code, _, err = main(capsys, "tables", "attention-complexity", "--d", "0")
+    assert code == 2 and "d must be a positive int, got 0" in one_line(err)
 
 
 # latex ---------------------------------------------------------------------------
 
 
-def test_latex_prints_a_named_formula():
-    result = run("latex", "attention-parameters")
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[1] == "4d^2 + 4d"
+def test_latex_prints_a_named_formula(capsys):
+    code, out, err = main(capsys, "latex", "attention-parameters")
+    assert code == 0, err
+    assert out.splitlines()[1] == "4d^2 + 4d"
 
 
 def test_latex_out_is_written_refused_without_force_and_replaced_with_it(tmp_path, capsys):
@@ -200,16 +281,17 @@ def test_latex_out_is_written_refused_without_force_and_replaced_with_it(tmp_pat
     refused = run("latex", "--out", str(target))
     assert refused.returncode == 2 and "--force" in one_line(refused.stderr)
     assert target.read_text() == "kept"
-    assert cli.main(["latex", "attention-parameters", "--out", str(target), "--force"]) == 0
+    assert main(capsys, "latex", "attention-parameters", "--out", str(target), "--force")[0] == 0
     assert set(json.loads(target.read_text())) == {"attention-parameters"}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["formulas.json"]
 
 
-def test_latex_bad_names_and_extensions_exit_2(tmp_path):
-    unknown = run("latex", "softmax-jacobain")
-    assert unknown.returncode == 2 and "softmax-jacobian" in one_line(unknown.stderr)
-    cli_result = cli.main(["latex", "--out", str(tmp_path / "x.txt")])
-    assert cli_result == 2 and not (tmp_path / "x.txt").exists()
+def test_latex_bad_names_and_extensions_exit_2(tmp_path, capsys):
+    code, _, err = main(capsys, "latex", "softmax-jacobain")
+    assert code == 2 and "softmax-jacobian" in one_line(err)
+    code, _, err = main(capsys, "latex", "--out", str(tmp_path / "x.txt"))
+    assert code == 2 and ".tex or .json" in one_line(err)
+    assert not (tmp_path / "x.txt").exists()
 
 
 def test_a_failed_write_leaves_no_partial_file(tmp_path, monkeypatch):
@@ -233,33 +315,44 @@ def test_an_error_while_building_a_formula_writes_nothing(tmp_path, monkeypatch,
     monkeypatch.setitem(
         formulas.FORMULAS, "softmax-jacobian", formulas.Formula("softmax-jacobian", "x", broken)
     )
-    assert cli.main(["latex", "--out", str(tmp_path / "all.tex")]) == 1
-    assert "softmax Jacobian: derived and stated forms differ" in capsys.readouterr().err
+    code, _, err = main(capsys, "latex", "--out", str(tmp_path / "all.tex"))
+    assert code == 1
+    assert "softmax Jacobian: derived and stated forms differ" in err
     assert list(tmp_path.iterdir()) == []
 
 
 # audit ---------------------------------------------------------------------------
 
 
-@pytest.mark.skipif(not CHAPTERS, reason="../shared/seeds is not here: no chapter to audit")
-def test_audit_through_the_entry_point():
-    block = next(p for p in CHAPTERS if p.name.startswith("002_"))
-    result = run("audit", str(block), "--json")
+def block_chapter() -> Path:
+    found = [p for p in CHAPTERS if p.name.startswith("002_")]
+    if not found:
+        pytest.skip("../shared/seeds is not here: no chapter to audit")
+    return found[0]
+
+
+def test_audit_through_the_entry_point_exits_1_on_the_block_chapters_slip():
+    result = run("audit", str(block_chapter()), "--json")
     (report,) = json.loads(result.stdout)
     assert report["chapter"] == "transformer-block" and report["form"] == "rendered text"
-    mismatched = sum(tally["mismatched"] for tally in report["summary"].values())
-    assert result.returncode == (1 if mismatched else 0)
+    mismatched = [f for f in report["findings"] if f["status"] == "mismatched"]
+    assert [(f["section"], f["ref"], f["line"]) for f in mismatched] == [
+        ("check", "ex-layer-norm-scale", 114)
+    ]
+    assert "1.1428" in mismatched[0]["detail"] and "1.1429" in mismatched[0]["detail"]
+    assert result.returncode == 1
 
 
-@pytest.mark.skipif(not CHAPTERS, reason="../shared/seeds is not here: no chapter to audit")
 def test_audit_of_both_chapters_reports_each(capsys):
-    code = cli.main(["audit", *map(str, CHAPTERS), "--quiet"])
-    out = capsys.readouterr().out
+    if len(CHAPTERS) != 2:
+        pytest.skip("../shared/seeds is not here: no chapter to audit")
+    code, out, _ = main(capsys, "audit", *map(str, CHAPTERS), "--quiet")
     assert out.count("audit of ") == 2
     assert "(MDX, chapter self-attention)" in out
     assert "(rendered text, chapter transformer-block)" in out
     mismatched = [int(k) for k in re.findall(r"^mismatched \((\d+)\):", out, flags=re.M)]
-    assert len(mismatched) == 2 and code == (1 if any(mismatched) else 0)
+    assert mismatched == [0, 1] and code == 1
+    assert "[check] 例 3.2 ex-layer-norm-scale  —  the chapter prints 1.1428" in out
 
 
 @pytest.mark.parametrize(
@@ -280,18 +373,18 @@ def test_audit_of_both_chapters_reports_each(capsys):
     ],
     ids=["empty", "neither-form", "columns", "unregistered"],
 )
-def test_audit_bad_input_exits_2_naming_file_and_line(tmp_path, name, content, message):
+def test_audit_bad_input_exits_2_naming_file_and_line(tmp_path, capsys, name, content, message):
     if "prop-softmax" in content and "prop-softmax-basic" not in load_all():
         pytest.skip("prop-softmax-basic is not registered yet")
     path = tmp_path / name
     path.write_text(content, encoding="utf-8")
-    result = run("audit", str(path))
-    assert result.returncode == 2
-    assert message in one_line(result.stderr)
+    code, _, err = main(capsys, "audit", str(path))
+    assert code == 2
+    assert message in one_line(err)
     assert path.read_text(encoding="utf-8") == content
 
 
-def test_audit_of_a_missing_file_exits_2(tmp_path):
+def test_audit_of_a_missing_file_exits_2_through_the_entry_point(tmp_path):
     result = run("audit", str(tmp_path / "absent.mdx"))
     assert result.returncode == 2
     assert one_line(result.stderr) == f"proofs: {tmp_path / 'absent.mdx'}: no such file"
