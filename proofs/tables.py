@@ -662,8 +662,9 @@ def transformer_block_listing_lines() -> list[ListingLine]:
     b1 = np.array([0.0, 0.0, -1.0])
     grid = np.linspace(-3, 3, 601)
     points = np.stack(np.meshgrid(grid, grid), axis=-1).reshape(-1, 2)  # (601², 2)
-    active = (points @ w1.T + b1 > 0).astype(int)  # (601², 3)
-    patterns = sorted({"".join(map(str, row)) for row in active})
+    active = points @ w1.T + b1 > 0  # (601², 3)
+    codes = np.unique(active @ (1 << np.arange(len(b1))[::-1]))  # a pattern as a binary number
+    patterns = [format(int(code), f"0{len(b1)}b") for code in codes]  # sorted, as strings too
     lines.append(
         ListingLine(
             f"activation patterns: {len(patterns)} of {2 ** len(b1)} {patterns}",
