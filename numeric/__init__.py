@@ -7,13 +7,14 @@ argument, what was expected and what came. Modules, in dependency order:
 validation   as_array, as_tokens, require_shape: the shared argument checks
 softmax      softmax, masked_softmax (sigma^U), softmax_jacobian
 layer_norm   layer_norm, layer_norm_jacobian
-activations  relu, gelu (exact t Phi(t)), gelu_tanh, ACTIVATIONS
-contraction  contract(c, *operands), count_multiplications()
+activations  relu, gelu (exact t Phi(t)), gelu_tanh, ACTIVATIONS, activation_function
+contraction  contract(c, *operands), count_multiplications(), record
 parameters   parameter_count, sub_parameters, check_parameters
-attention    causal_mask, attention, multi_head_attention (cross-attention via context)
+attention    causal_mask, attention, multi_head_attention (cross-attention via context);
+             causal attention skips the masked blocks (CAUSAL_BLOCK query rows at a time)
 mlp          mlp
 block        pre_ln_block, post_ln_block
-model        init_parameters, parameter_shapes, embed, forward
+model        init_parameters, parameter_shapes, embed, forward, check_model_parameters
 kv_cache     Decoder: incremental decoding with a key/value cache
-gpt2         load_gpt2, to_gpt2_state_dict, to_gpt2_config, save_gpt2
+gpt2         load_gpt2, config_from_gpt2, to_gpt2_state_dict, to_gpt2_config, save_gpt2
 """
