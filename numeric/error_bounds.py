@@ -350,13 +350,13 @@ def layer_norm_error_bound(
     x: np.ndarray, gain: np.ndarray | None = None, shift: np.ndarray | None = None,
     eps: float = 0.0,
 ) -> np.ndarray:
-    """Entrywise bound on |fl(LN(x)) - LN(x)| for float64 rows x (..., d): the gain scales
-    the error of y, and the product and the shift add 2u (|gain| sqrt(d) + |shift|)."""
+    """Entrywise bound on |fl(LN(x)) - LN(x)| for exact rows x (..., d):
+    `propagated_layer_norm_error_bound` with no input error (gain 1 and shift 0 when
+    not given)."""
     d = x.shape[-1]
-    _, dy, _ = _layer_norm_row_errors(x, eps)
-    g = np.ones(d) if gain is None else np.abs(gain)
-    b = np.zeros(d) if shift is None else np.abs(shift)
-    return g * dy + 2 * U * (g * math.sqrt(d) + b)  # (..., d)
+    gain = np.ones(d, dtype=x.dtype) if gain is None else gain
+    shift = np.zeros(d, dtype=x.dtype) if shift is None else shift
+    return propagated_layer_norm_error_bound(x, np.zeros(x.shape), gain, shift, eps)[1]
 
 
 def layer_norm_jacobian_error_bound(x: np.ndarray, eps: float = 0.0) -> np.ndarray:
