@@ -1,6 +1,8 @@
 """numeric.model: parameters allocated from spec, the forward pass of 定義 2.3, its cost."""
 
 import math
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -172,3 +174,9 @@ def test_forward_reports_overflow_of_finite_parameters():
 def test_model_config_rejects_d_not_divisible_by_h():
     with pytest.raises(ValueError, match="n_head must divide d, got d = 10 and n_head = 4"):
         ModelConfig(vocab=5, d=10, n_layer=1, n_head=4, d_ff=8, n_ctx=4)
+
+
+def test_numeric_never_imports_sympy():
+    code = ("import sys, numeric.gpt2, numeric.kv_cache, numeric.block, numeric.softmax; "
+            "sys.exit('sympy' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
