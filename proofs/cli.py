@@ -257,7 +257,6 @@ METHOD_ABBREVIATIONS = {
     "high precision": "hp",
     "not a theorem": "nt",
 }
-MIN_TITLE = 16  # below this many columns for titles, the methods are abbreviated
 
 
 def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
@@ -275,8 +274,8 @@ def _screen(
 ) -> str:
     """The table of results, then failures, findings and the summary line. Unless
     `wide`, every line of the table fits in SCREEN_WIDTH columns: the methods are
-    abbreviated when the titles would get fewer than MIN_TITLE columns, and the titles
-    are cut with "…" to the columns left."""
+    abbreviated when the titles would not fit whole otherwise, and the titles are cut
+    with "…" to the columns left."""
     header = ("id", "number", "title", "kind / methods", "result", "time")
 
     def rows(abbreviate: bool, title_width: int | None) -> list[tuple[str, ...]]:
@@ -306,7 +305,7 @@ def _screen(
             used = sum(max(display_width(row[c]) for row in table) for c in (0, 1, 3, 4, 5))
             return SCREEN_WIDTH - used - 2 * (len(header) - 1)
 
-        abbreviate = room(False) < MIN_TITLE
+        abbreviate = room(False) < max(display_width(r["title"]) for r in results)
         title_width = max(room(abbreviate), len("title"))
     lines = _table(header, rows(abbreviate, title_width))
     if abbreviate:

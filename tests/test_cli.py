@@ -180,25 +180,35 @@ def test_verify_without_findings_counts_none(capsys):
     assert ", 0 findings in " in out.splitlines()[-1] and "findings (" not in out
 
 
+def made_up_result(e: Element) -> dict:
+    """A passed result for e, without running its check (the screen's layout depends on
+    the ids, numbers, titles and methods only)."""
+    return {
+        "id": e.id,
+        "number": e.number,
+        "title": e.title,
+        "kind": e.kind,
+        "methods": list(e.methods),
+        "result": "passed",
+        "message": "",
+        "evidence": [],
+        "findings": [],
+        "seconds": 12.345,
+    }
+
+
 def screen_of_the_registry(wide: bool) -> list[str]:
-    """The verify screen for every registered element (results made up: the layout
-    depends on the ids, numbers, titles and methods, not on running the checks)."""
-    results = [
-        {
-            "id": e.id,
-            "number": e.number,
-            "title": e.title,
-            "kind": e.kind,
-            "methods": list(e.methods),
-            "result": "passed",
-            "message": "",
-            "evidence": [],
-            "findings": [],
-            "seconds": 12.345,
-        }
-        for e in load_all().values()
-    ]
+    """The verify screen for every registered element."""
+    results = [made_up_result(e) for e in load_all().values()]
     return cli._screen(results, "ci", 1.0, evidence=False, wide=wide).splitlines()
+
+
+def test_verify_screen_abbreviates_the_methods_only_when_the_titles_need_the_room():
+    methods = ("symbolic", "numeric", "high precision")
+    short = made_up_result(planted_element("zz-short", "命題 99.5", methods, list))
+    lines = cli._screen([short], "ci", 1.0, evidence=False).splitlines()
+    assert "symbolic, numeric, high precision" in lines[2]
+    assert not any(line.startswith("methods:") for line in lines)
 
 
 def test_verify_screen_fits_120_columns_counting_wide_characters_twice():
