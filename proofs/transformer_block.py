@@ -11,10 +11,12 @@ the chapter's printed claim) as keyword arguments with the package's own as
 defaults, returns one evidence line per fact established, and raises
 `CheckFailed` when the statement does not hold for what it was given.
 
-Float tolerances come from rounding-error bounds, stated where they are built
-(section "Rounding-error bounds" below): u = 2^-53 is float64's unit roundoff
-and gamma_k = k u / (1 - k u) bounds the relative error of a k-term sum or dot
-product (Higham, Accuracy and Stability of Numerical Algorithms, Lemma 3.1).
+Float tolerances come from the rounding-error bounds of numeric.error_bounds (u =
+2^-53 is float64's unit roundoff and gamma_k = k u / (1 - k u) bounds the relative
+error of a k-term sum or dot product; Higham, Accuracy and Stability of Numerical
+Algorithms, Lemma 3.1), exact values from the mpmath references of proofs.reference,
+and the activation regions of 命題 8.1 from the exact counting of
+symbolic.arrangements.
 """
 
 from __future__ import annotations
