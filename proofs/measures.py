@@ -120,3 +120,19 @@ def model_prefix_defect(tokens: np.ndarray, params: Mapping[str, np.ndarray],
         defect[t - 1] = np.abs(part[-1] - full[t - 1])
         tol[t - 1] = b_part[-1] + bound[t - 1]
     return defect, tol, np.abs(full - composed), 2 * bound
+
+
+def decoded_in_chunks(decoder: Callable, params: Mapping[str, np.ndarray], config: ModelConfig,
+                      tokens: np.ndarray, sizes: Sequence[int]) -> np.ndarray:
+    """The logits of `tokens` from a fresh key/value-cache decoder(params, config) fed
+    consecutive chunks of the given sizes (empty chunks skipped), stacked (n, |V|)."""
+    if sum(sizes) != len(tokens) or min(sizes, default=0) < 0:
+        raise ValueError(f"sizes must be non-negative and add up to the {len(tokens)} tokens, "
+                         f"got {list(sizes)}")
+    cache = decoder(params, config)
+    start, rows = 0, []
+    for size in sizes:
+        if size:
+            rows.append(np.asarray(cache.feed(tokens[start:start + size])))
+        start += size
+    return np.concatenate(rows)

@@ -48,6 +48,7 @@ from numeric.softmax import masked_softmax, softmax, softmax_jacobian
 from proofs.measures import (
     LAYER_KINDS,
     causal_defect,
+    decoded_in_chunks,
     equivariance_defect,
     model_prefix_defect,
     permutation_matrix,
@@ -1424,13 +1425,11 @@ def cor_parallel_next_token(multi_head_attention=multi_head_attention, forward=N
         full = np.asarray(forward(tokens, params, config))
         bound = entrywise_model_error_bound(tokens, params, config)[1]
         split = max(1, len(tokens) // 2)
-        for chunks in ([tokens[i:i + 1] for i in range(len(tokens))],
-                       [tokens[:split], tokens[split:]]):
-            cache = decoder(params, config)
-            fed = np.concatenate([np.asarray(cache.feed(c)) for c in chunks if len(c)])
+        for sizes in ([1] * len(tokens), [split, len(tokens) - split]):
+            fed = decoded_in_chunks(decoder, params, config, tokens, sizes)
             gap = np.abs(fed - full)
             require(fed.shape == full.shape and bool(np.all(gap <= 2 * bound)),
-                    f"the KV-cache decoder fed {[len(c) for c in chunks]} tokens differs from "
+                    f"the KV-cache decoder fed {sizes} tokens differs from "
                     f"forward by {gap.max():.2e} (tokens {tokens.tolist()})")
             record["cache"] = max(record["cache"], float(gap.max()))
         record["cases"] += 1

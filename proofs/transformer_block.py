@@ -60,6 +60,7 @@ from numeric.layer_norm import layer_norm, layer_norm_jacobian
 from numeric.mlp import mlp
 from numeric.model import embed, forward, init_parameters, parameter_count, sub_parameters
 from proofs import tables
+from proofs.measures import decoded_in_chunks
 from proofs.profiles import scaled
 from proofs.reference import mp_central_jacobian, mp_error, mp_gelu, mp_layer_norm
 from proofs.registry import REGISTRY, CheckFailed, element, finding, require
@@ -1418,13 +1419,7 @@ def prop_block_equivariance_causality(
                                   f"{gap:.3e} > {bound:.3e}")
             worst[3] = max(worst[3], gap / bound)
         for chunks in ([1] * n, [i, n - i]):
-            cached = decoder(params, config)
-            start, rows = 0, []
-            for size in chunks:
-                if size:
-                    rows.append(cached.feed(tokens[start:start + size]))
-                start += size
-            gap = frobenius(np.concatenate(rows) - logits)
+            gap = frobenius(decoded_in_chunks(decoder, params, config, tokens, chunks) - logits)
             require(gap <= 2 * full, f"the KV-cache decoder fed in chunks {chunks} differs "
                                      f"from forward by {gap:.3e} > {2 * full:.3e}")
             worst[3] = max(worst[3], gap / (2 * full))

@@ -4,14 +4,19 @@ import numpy as np
 import pytest
 
 from numeric.attention import multi_head_attention
+from numeric.error_bounds import entrywise_model_error_bound
+from numeric.kv_cache import Decoder
+from numeric.model import forward, init_parameters
 from proofs.measures import (
     causal_defect,
+    decoded_in_chunks,
     equivariance_defect,
     permutation_matrix,
     ratio,
     run_stack,
     stack_equivariance,
 )
+from spec.config import ModelConfig
 
 
 def attention_layer(seed: int, d: int = 4, h: int = 2) -> tuple[str, dict]:
@@ -64,3 +69,16 @@ def test_causal_defect_within_bound_for_causal_attention_and_beyond_it_without_t
     assert (defect > tol).any()
     y, bound = run_stack(layers, x, True)
     assert y.shape == bound.shape == x.shape
+
+
+def test_decoded_in_chunks_matches_one_pass_and_rejects_sizes_that_miss_tokens():
+    config = ModelConfig(vocab=7, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=6)
+    params = init_parameters(config, np.random.default_rng(0))
+    tokens = np.array([1, 5, 2, 0])
+    fed = decoded_in_chunks(Decoder, params, config, tokens, [1, 0, 3])
+    assert fed.shape == (4, 7)
+    # both evaluations are within the entrywise bound of the exact logits
+    _, bound = entrywise_model_error_bound(tokens, params, config)
+    assert (np.abs(fed - forward(tokens, params, config)) <= 2 * bound).all()
+    with pytest.raises(ValueError, match="sizes must"):
+        decoded_in_chunks(Decoder, params, config, tokens, [2, 1])
