@@ -18,7 +18,7 @@ import sympy as sp
 from numeric.attention import attention, multi_head_attention
 from numeric.softmax import softmax
 from proofs import self_attention as sa
-from proofs.registry import REGISTRY, CheckFailed
+from proofs.registry import REGISTRY, CheckFailed, findings
 
 SEEDS_README = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "README.md"
 IDS = sorted(e.id for e in REGISTRY.values() if e.chapter == "self-attention")
@@ -282,6 +282,9 @@ def test_ex_attention_by_hand_holds():
     assert "weights: [[0.4011, 0.1978, 0.4011], [0.1978, 0.4011, 0.4011], " \
            "[0.2483, 0.2483, 0.5035]]" in evidence
     assert "changed_unmasked_row_1: [4.6488, -1.811]" in evidence
+    # e^1.4142 = 4.1133 is e^sqrt(2) with sqrt(2) printed rounded: a note, not a finding
+    assert findings(evidence) == []
+    assert any(line.startswith("note: the printed 'e^1.4142 = 4.1133'") for line in evidence)
 
 
 @numeric
