@@ -1,8 +1,9 @@
 """The command line. Through its real entry point (`python -m proofs …` in a subprocess)
 only what concerns the entry point itself: each exit code, bad input on one line, an
-atomic write, one verify of a small selection, one audit. Everything else runs
-in-process through `cli.main`, sharing the process's caches (tables, listings, the
-checks the audit runs)."""
+atomic write, one verify of a small selection, one audit. Those runs start together
+when the module starts, alongside the in-process tests, and each test collects its own.
+Everything else runs in-process through `cli.main`, sharing the process's caches
+(tables, listings, the checks the audit runs)."""
 
 import contextlib
 import io
@@ -11,6 +12,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -24,16 +26,70 @@ SEEDS = ROOT.parent / "shared" / "seeds"
 CHAPTERS = sorted(SEEDS.glob("00*_*.txt"))
 
 
-def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "HYPOTHESIS_PROFILE": "ci"}
-    return subprocess.run(
-        [sys.executable, "-m", "proofs", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+class EntryPoint:
+    """Runs of `python -m proofs …` in subprocesses, started at once, collected by name."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory  # where the runs may read and write files
+        self.runs: dict[str, subprocess.Popen] = {}
+
+    def start(self, name: str, *args: str) -> None:
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "HYPOTHESIS_PROFILE": "ci"}
+        self.runs[name] = subprocess.Popen(
+            [sys.executable, "-m", "proofs", *args],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+
+    def result(self, name: str) -> subprocess.CompletedProcess:
+        process = self.runs[name]
+        out, err = process.communicate(timeout=300)
+        return subprocess.CompletedProcess(process.args, process.returncode, out, err)
+
+    def stop(self) -> None:
+        for process in self.runs.values():
+            if process.poll() is None:
+                process.kill()
+            process.communicate()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def entry_point(request, tmp_path_factory) -> Iterator[EntryPoint]:
+    """Start the entry-point runs of the selected tests (so that `-k` starts only those)."""
+    runs = EntryPoint(tmp_path_factory.mktemp("entry-point"))
+    (runs.directory / "kept.json").write_text("kept")
+    planned: dict[str, dict[str, Callable[[], tuple[str, ...]]]] = {
+        "test_verify_runs_the_selected_checks_and_reports_json": {
+            "verify": lambda: ("verify", *quick_ids(), "--json", "--profile", "ci"),
+        },
+        "test_latex_out_is_written_atomically_and_refused_without_force": {
+            "latex-write": lambda: (
+                "latex",
+                "attention-parameters",
+                "block-parameters",
+                "--out",
+                str(runs.directory / "formulas.json"),
+            ),
+            "latex-refused": lambda: ("latex", "--out", str(runs.directory / "kept.json")),
+        },
+        "test_audit_through_the_entry_point_exits_1_on_the_block_chapters_slip": {
+            "audit": lambda: ("audit", str(block_chapter()), "--json"),
+        },
+        "test_audit_of_a_missing_file_exits_2_through_the_entry_point": {
+            "audit-missing": lambda: ("audit", str(runs.directory / "absent.mdx")),
+        },
+    }
+    selected = {item.originalname for item in request.session.items}
+    for test, commands in planned.items():
+        if test in selected:
+            for name, arguments in commands.items():
+                with contextlib.suppress(pytest.skip.Exception):  # the test skips itself
+                    runs.start(name, *arguments())
+    yield runs
+    runs.stop()
 
 
 def main(capsys, *args: str) -> tuple[int, str, str]:
@@ -69,9 +125,9 @@ def quick_ids(k: int = 2) -> list[str]:
     return [e.id for e in elements[:k]]
 
 
-def test_verify_runs_the_selected_checks_and_reports_json():
+def test_verify_runs_the_selected_checks_and_reports_json(entry_point):
     ids = quick_ids()
-    result = run("verify", *ids, "--json", "--profile", "ci")
+    result = entry_point.result("verify")
     report = json.loads(result.stdout)
     assert [e["id"] for e in report["elements"]] == ids
     assert report["profile"] == "ci"
@@ -282,18 +338,17 @@ def test_latex_prints_a_named_formula(capsys):
     assert out.splitlines()[1] == "4d^2 + 4d"
 
 
-def test_latex_out_is_written_refused_without_force_and_replaced_with_it(tmp_path, capsys):
-    target = tmp_path / "formulas.json"
-    first = run("latex", "attention-parameters", "block-parameters", "--out", str(target))
-    assert first.returncode == 0, first.stderr
+def test_latex_out_is_written_atomically_and_refused_without_force(entry_point, capsys):
+    target, kept = entry_point.directory / "formulas.json", entry_point.directory / "kept.json"
+    written = entry_point.result("latex-write")
+    assert written.returncode == 0, written.stderr
     assert set(json.loads(target.read_text())) == {"attention-parameters", "block-parameters"}
-    target.write_text("kept")
-    refused = run("latex", "--out", str(target))
+    refused = entry_point.result("latex-refused")
     assert refused.returncode == 2 and "--force" in one_line(refused.stderr)
-    assert target.read_text() == "kept"
+    assert kept.read_text() == "kept"
     assert main(capsys, "latex", "attention-parameters", "--out", str(target), "--force")[0] == 0
     assert set(json.loads(target.read_text())) == {"attention-parameters"}
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["formulas.json"]
+    assert sorted(p.name for p in entry_point.directory.iterdir()) == ["formulas.json", "kept.json"]
 
 
 def test_latex_bad_names_and_extensions_exit_2(tmp_path, capsys):
@@ -341,8 +396,9 @@ def block_chapter() -> Path:
     return found[0]
 
 
-def test_audit_through_the_entry_point_exits_1_on_the_block_chapters_slip():
-    result = run("audit", str(block_chapter()), "--json")
+def test_audit_through_the_entry_point_exits_1_on_the_block_chapters_slip(entry_point):
+    block_chapter()
+    result = entry_point.result("audit")
     (report,) = json.loads(result.stdout)
     assert report["chapter"] == "transformer-block" and report["form"] == "rendered text"
     mismatched = [f for f in report["findings"] if f["status"] == "mismatched"]
@@ -394,10 +450,11 @@ def test_audit_bad_input_exits_2_naming_file_and_line(tmp_path, capsys, name, co
     assert path.read_text(encoding="utf-8") == content
 
 
-def test_audit_of_a_missing_file_exits_2_through_the_entry_point(tmp_path):
-    result = run("audit", str(tmp_path / "absent.mdx"))
+def test_audit_of_a_missing_file_exits_2_through_the_entry_point(entry_point):
+    result = entry_point.result("audit-missing")
+    absent = entry_point.directory / "absent.mdx"
     assert result.returncode == 2
-    assert one_line(result.stderr) == f"proofs: {tmp_path / 'absent.mdx'}: no such file"
+    assert one_line(result.stderr) == f"proofs: {absent}: no such file"
 
 
 # the formulas behind `latex` -------------------------------------------------------
