@@ -16,6 +16,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
 PROG = "proofs"
 SCREEN_WIDTH = 120  # columns of the verify screen unless --wide
@@ -25,9 +26,16 @@ class UsageError(Exception):
     """Bad input from the user: reported on one line, exit code 2."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line (the usage is in --help), exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def _parser() -> argparse.ArgumentParser:
     formatter = argparse.RawDescriptionHelpFormatter
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog=PROG,
         description="Verify the mathematics of the self-attention and Transformer-block chapters.",
         epilog="example:\n  python -m proofs verify\n  python -m proofs audit chapter.mdx",

@@ -114,6 +114,24 @@ def test_every_subcommand_has_help_with_an_example():
         assert "example" in out and f"python -m proofs {command}" in out
 
 
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (
+            ("tables", "--format", "html"),
+            "proofs tables: argument --format: invalid choice: 'html'",
+        ),
+        (("no-such-command",), "proofs: argument COMMAND: invalid choice: 'no-such-command'"),
+        ((), "proofs: the following arguments are required: COMMAND"),
+    ],
+    ids=["bad-choice", "bad-command", "no-command"],
+)
+def test_a_malformed_command_line_exits_2_on_one_line(capsys, args, message):
+    code, _, err = main(capsys, *args)
+    assert code == 2
+    assert one_line(err).startswith(message) and "--help" in err
+
+
 # verify --------------------------------------------------------------------------
 
 
