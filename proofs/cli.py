@@ -2,8 +2,9 @@
 
 Exit codes: 0 all passed / nothing mismatched; 1 a check failed or errored, or
 the audit found a mismatch (a finding of an example's or exercise's check
-included); 2 bad input (an unknown id, a missing file, an
-output file that exists without --force), with a one-line message on stderr.
+included); 2 bad input (a malformed command line, an unknown id, a missing file,
+an output file that exists without --force), with a one-line message on stderr.
+A finding of a passing check is listed by verify but does not fail it.
 """
 
 from __future__ import annotations
@@ -317,10 +318,10 @@ def _screen(
         title_width = max(room(abbreviate), len("title"))
     lines = _table(header, rows(abbreviate, title_width))
     if abbreviate:
-        used = sorted(
+        shown = sorted(
             {m for r in results for m in r["methods"]}, key=list(METHOD_ABBREVIATIONS).index
         )
-        lines.append("methods: " + ", ".join(f"{METHOD_ABBREVIATIONS[m]} {m}" for m in used))
+        lines.append("methods: " + ", ".join(f"{METHOD_ABBREVIATIONS[m]} {m}" for m in shown))
     width = None if wide else SCREEN_WIDTH
 
     def paragraph(text: str) -> list[str]:
