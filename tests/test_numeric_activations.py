@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from numeric.activations import ACTIVATIONS, activation_function, gelu, gelu_tanh, relu
-from proofs.self_attention import EXP_ULPS, unit_roundoff
+from numeric.error_bounds import EXP_ULPS, unit_roundoff
 from spec.config import ACTIVATIONS as DECLARED
 
 pytestmark = pytest.mark.numeric

@@ -11,11 +11,12 @@ import numeric.attention
 from numeric.activations import gelu, gelu_tanh
 from numeric.attention import attention, causal_mask, multi_head_attention
 from numeric.block import post_ln_block, pre_ln_block
+from numeric.error_bounds import mha_error_bound
 from numeric.layer_norm import layer_norm
 from numeric.mlp import mlp
 from numeric.model import init_parameters, sub_parameters
 from proofs.profiles import scaled
-from proofs.self_attention import mha_error_bound, mp_multi_head_attention
+from proofs.reference import mp_multi_head_attention
 from spec import ModelConfig
 
 pytestmark = pytest.mark.numeric

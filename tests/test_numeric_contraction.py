@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from numeric.contraction import contract, count_multiplications, record
-from proofs.self_attention import gamma, unit_roundoff
+from numeric.error_bounds import gamma, unit_roundoff
 from spec.contractions import BLOCK, LETTERS, LM_HEAD, SCORES, Contraction
 
 pytestmark = pytest.mark.numeric

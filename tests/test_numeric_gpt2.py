@@ -7,6 +7,7 @@ import sys
 import numpy as np
 import pytest
 
+from numeric.error_bounds import model_error_bound
 from numeric.gpt2 import (
     config_from_gpt2,
     load_gpt2,
@@ -15,7 +16,6 @@ from numeric.gpt2 import (
     to_gpt2_state_dict,
 )
 from numeric.model import forward, init_parameters
-from proofs.transformer_block import model_error_bound
 from spec import ModelConfig
 
 pytestmark = pytest.mark.numeric

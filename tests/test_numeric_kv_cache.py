@@ -6,10 +6,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import numeric.attention
+from numeric.error_bounds import model_error_bound
 from numeric.kv_cache import Decoder
 from numeric.model import forward, init_parameters
 from proofs.profiles import scaled
-from proofs.transformer_block import model_error_bound
 from spec import ModelConfig
 
 pytestmark = pytest.mark.numeric

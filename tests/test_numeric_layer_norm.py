@@ -6,10 +6,9 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from numeric.error_bounds import layer_norm_jacobian_error_bound, unit_roundoff
 from numeric.layer_norm import layer_norm, layer_norm_jacobian
 from proofs.profiles import scaled
-from proofs.self_attention import unit_roundoff
-from proofs.transformer_block import layer_norm_jacobian_error_bound
 
 pytestmark = pytest.mark.numeric
 mpmath.mp.dps = 50

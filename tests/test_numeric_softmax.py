@@ -7,8 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from numeric.error_bounds import softmax_error_bound, unit_roundoff
 from numeric.softmax import masked_softmax, softmax, softmax_jacobian
-from proofs.self_attention import mp_softmax, softmax_error_bound, unit_roundoff
+from proofs.reference import mp_softmax
 
 pytestmark = pytest.mark.numeric
 mpmath.mp.dps = 50
