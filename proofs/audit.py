@@ -15,8 +15,9 @@ headings — and reports:
   re-run experiments);
 - the check of every example and exercise found (they are about printed
   numbers, and cheap): a check that fails, or that reports a finding (the
-  chapter prints a wrong value while the statement holds), is a mismatch at the
-  element's line. Each check runs once per process.
+  chapter prints a wrong value while the statement holds), is a mismatch (a
+  finding at the line printing the number it names). Each check runs once per
+  process.
 
 Printed precision: a decimal printed with k digits after the point stands for
 the interval of half a unit in its last place around it; an integer in a
@@ -329,7 +330,7 @@ def run_check(check: Callable[[], list[str]]) -> CheckRun:
 
 
 @functools.cache
-def _run_once(id_: str, check: Callable[[], list[str]]) -> CheckRun:
+def _run_once(check: Callable[[], list[str]]) -> CheckRun:
     """A check's outcome, computed once per process (keyed by the check itself, so a
     check replaced in the registry runs afresh)."""
     return run_check(check)
@@ -348,54 +349,20 @@ def audit_checks(elements: list[Finding], lines: list[str]) -> list[Finding]:
         e = registry.get(found.ref)
         if e is None or e.kind not in CHECKED_KINDS:
             continue
-        run = _run_once(e.id, e.check)
-        text = f"{e.number} {e.id}"
+        run = _run_once(e.check)
         if run.result == "failed":
-            out.append(
-                Finding(
-                    "check",
-                    found.line,
-                    text,
-                    "mismatched",
-                    f"the check fails: {run.message}",
-                    ref=e.id,
-                )
-            )
+            outcomes = [("mismatched", f"the check fails: {run.message}", found.line)]
         elif run.result == "error":
-            out.append(
-                Finding(
-                    "check",
-                    found.line,
-                    text,
-                    "not checkable",
-                    f"the check raised {run.message}",
-                    ref=e.id,
-                )
-            )
-        elif findings(list(run.evidence)):
+            outcomes = [("not checkable", f"the check raised {run.message}", found.line)]
+        elif slips := findings(list(run.evidence)):
             end = next(start for start in starts if start > found.line)
-            out += [
-                Finding(
-                    "check",
-                    _printed_at(message, lines, found.line, end),
-                    text,
-                    "mismatched",
-                    message,
-                    ref=e.id,
-                )
-                for message in findings(list(run.evidence))
-            ]
+            outcomes = [("mismatched", m, _printed_at(m, lines, found.line, end)) for m in slips]
         else:
-            out.append(
-                Finding(
-                    "check",
-                    found.line,
-                    text,
-                    "confirmed",
-                    f"the check passed in {run.seconds:.2f} s",
-                    ref=e.id,
-                )
-            )
+            outcomes = [("confirmed", f"the check passed in {run.seconds:.2f} s", found.line)]
+        out += [
+            Finding("check", line, f"{e.number} {e.id}", status, detail, ref=e.id)
+            for status, detail, line in outcomes
+        ]
     return out
 
 

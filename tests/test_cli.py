@@ -301,6 +301,13 @@ def test_verify_wide_screen_shows_the_full_titles_and_methods():
     assert max(cli.display_width(line) for line in lines) > cli.SCREEN_WIDTH
 
 
+def test_every_method_has_an_abbreviation():
+    from proofs.registry import METHODS
+
+    assert set(cli.METHOD_ABBREVIATIONS) == set(METHODS)
+    assert len(set(cli.METHOD_ABBREVIATIONS.values())) == len(METHODS)
+
+
 def test_display_width_and_truncate():
     assert cli.display_width("層正規化") == 8
     assert cli.display_width("ReLU の MLP") == 11
