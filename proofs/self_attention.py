@@ -33,7 +33,6 @@ from numeric.error_bounds import (
     EXP_ULPS,
     attention_error_bound,
     entrywise_model_error_bound,
-    gamma,  # noqa: F401  (tests/test_numeric_contraction.py imports it from here)
     mha_error_bound,
     softmax_error_bound,
     softmax_jacobian_error_bound,
