@@ -107,6 +107,10 @@ symbolic.residual                             命題 4.1, 演習 11.3
     expand_product(expr) -> ResidualExpansion(terms, bare_identity_count, distinct)
     d_free_term(expr)
 
+symbolic.arrangements                         命題 8.1 (1), exact rational arithmetic
+    activation regions of a ReLU layer: Fourier-Motzkin feasibility of each pattern,
+    region counts, general position, the bound sum_{i <= d} C(m, i)
+
 symbolic.printing
     ChapterLatexPrinter(term_order=(), factor_order=FACTOR_ORDER)
     chapter_latex(expr, term_order=(), factor_order=FACTOR_ORDER) -> str
