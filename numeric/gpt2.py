@@ -177,6 +177,29 @@ def _hf_arrays(weights: Mapping, config: ModelConfig) -> dict[str, np.ndarray]:
     return arrays
 
 
+# Arrays that only change name between the layouts (ours, Hugging Face's); the fused
+# q/k/v projection and the head split of c_proj are converted in code.
+RENAMED = (("wte", "wte.weight"), ("wpe", "wpe.weight"),
+           ("ln_f.gamma", "ln_f.weight"), ("ln_f.beta", "ln_f.bias"))
+RENAMED_PER_LAYER = (
+    ("attn.b_o", "attn.c_proj.bias"),
+    ("ln_1.gamma", "ln_1.weight"), ("ln_1.beta", "ln_1.bias"),
+    ("ln_2.gamma", "ln_2.weight"), ("ln_2.beta", "ln_2.bias"),
+    ("mlp.w_1", "mlp.c_fc.weight"), ("mlp.b_1", "mlp.c_fc.bias"),
+    ("mlp.w_2", "mlp.c_proj.weight"), ("mlp.b_2", "mlp.c_proj.bias"),
+)
+
+
+def _renamed(config: ModelConfig) -> list[tuple[str, str]]:
+    """Every (our name, Hugging Face name) pair of the renamed arrays of `config`."""
+    pairs = list(RENAMED)
+    for i in range(config.n_layer):
+        pairs += [(f"blocks.{i}.{ours}", f"h.{i}.{theirs}") for ours, theirs in RENAMED_PER_LAYER]
+    if not config.tied:
+        pairs.append(("lm_head", "lm_head.weight"))
+    return pairs
+
+
 def _split_heads(w: np.ndarray, h: int) -> np.ndarray:
     """(d, d) columns [head 1 | ... | head h] -> (h, d, d_head)."""
     d_in, d_out = w.shape
@@ -188,7 +211,7 @@ def load_gpt2(weights: object, config: object) -> tuple[ModelConfig, dict[str, n
     model_config = config_from_gpt2(config)
     hf = _hf_arrays(_read_weights(weights), model_config)
     h, d = model_config.n_head, model_config.d
-    params = {"wte": hf["wte.weight"], "wpe": hf["wpe.weight"]}
+    params = {ours: hf[theirs] for ours, theirs in _renamed(model_config)}
     for i in range(model_config.n_layer):
         src, dst = f"h.{i}.", f"blocks.{i}."
         fused_w, fused_b = hf[src + "attn.c_attn.weight"], hf[src + "attn.c_attn.bias"]
@@ -196,18 +219,6 @@ def load_gpt2(weights: object, config: object) -> tuple[ModelConfig, dict[str, n
             params[dst + f"attn.w_{part}"] = _split_heads(fused_w[:, j * d:(j + 1) * d], h)
             params[dst + f"attn.b_{part}"] = fused_b[j * d:(j + 1) * d].reshape(h, d // h)
         params[dst + "attn.w_o"] = hf[src + "attn.c_proj.weight"].reshape(h, d // h, d)
-        params[dst + "attn.b_o"] = hf[src + "attn.c_proj.bias"]
-        for ln in ("ln_1", "ln_2"):
-            params[dst + f"{ln}.gamma"] = hf[src + f"{ln}.weight"]
-            params[dst + f"{ln}.beta"] = hf[src + f"{ln}.bias"]
-        params[dst + "mlp.w_1"] = hf[src + "mlp.c_fc.weight"]
-        params[dst + "mlp.b_1"] = hf[src + "mlp.c_fc.bias"]
-        params[dst + "mlp.w_2"] = hf[src + "mlp.c_proj.weight"]
-        params[dst + "mlp.b_2"] = hf[src + "mlp.c_proj.bias"]
-    params["ln_f.gamma"] = hf["ln_f.weight"]
-    params["ln_f.beta"] = hf["ln_f.bias"]
-    if not model_config.tied:
-        params["lm_head"] = hf["lm_head.weight"]
     check_model_parameters(params, model_config)
     return model_config, params
 
@@ -219,7 +230,7 @@ def to_gpt2_state_dict(
     _require_gpt2_layout(config)
     p = check_model_parameters(params, config).arrays
     d = config.d
-    out = {"wte.weight": p["wte"], "wpe.weight": p["wpe"]}
+    out = {theirs: p[ours] for ours, theirs in _renamed(config)}
     for i in range(config.n_layer):
         src, dst = f"blocks.{i}.", f"h.{i}."
         heads = [p[src + f"attn.w_{part}"].transpose(1, 0, 2).reshape(d, d) for part in "qkv"]
@@ -228,18 +239,6 @@ def to_gpt2_state_dict(
             [p[src + f"attn.b_{part}"].reshape(d) for part in "qkv"]
         )
         out[dst + "attn.c_proj.weight"] = p[src + "attn.w_o"].reshape(d, d)
-        out[dst + "attn.c_proj.bias"] = p[src + "attn.b_o"]
-        for ln in ("ln_1", "ln_2"):
-            out[dst + f"{ln}.weight"] = p[src + f"{ln}.gamma"]
-            out[dst + f"{ln}.bias"] = p[src + f"{ln}.beta"]
-        out[dst + "mlp.c_fc.weight"] = p[src + "mlp.w_1"]
-        out[dst + "mlp.c_fc.bias"] = p[src + "mlp.b_1"]
-        out[dst + "mlp.c_proj.weight"] = p[src + "mlp.w_2"]
-        out[dst + "mlp.c_proj.bias"] = p[src + "mlp.b_2"]
-    out["ln_f.weight"] = p["ln_f.gamma"]
-    out["ln_f.bias"] = p["ln_f.beta"]
-    if not config.tied:
-        out["lm_head.weight"] = p["lm_head"]
     return {prefix + key: np.ascontiguousarray(value) for key, value in out.items()}
 
 
