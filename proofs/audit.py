@@ -34,13 +34,14 @@ from __future__ import annotations
 
 import functools
 import re
-import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import sympy
 from mpmath import iv
+
+from proofs.registry import CheckRun, run_check
 
 iv.dps = 30
 
@@ -292,41 +293,6 @@ def _element_finding(line: int, text: str, e) -> Finding:
 # The checks of examples and exercises ----------------------------------------------
 
 CHECKED_KINDS = ("example", "exercise")
-
-
-@dataclass(frozen=True)
-class CheckRun:
-    """The outcome of one check: passed, failed (CheckFailed) or error (anything else)."""
-
-    result: str  # "passed" | "failed" | "error"
-    message: str  # why it failed or raised (one line per failure)
-    evidence: tuple[str, ...]
-    seconds: float
-
-
-def run_check(check: Callable[[], list[str]]) -> CheckRun:
-    """Run a check, classifying what it raises; several properties failing at once
-    (an ExceptionGroup of CheckFailed) is one failure with every message."""
-    from proofs.registry import CheckFailed
-
-    start = time.perf_counter()
-    evidence: tuple[str, ...] = ()
-    message = ""
-    try:
-        evidence = tuple(check())
-        result = "passed"
-    except CheckFailed as failure:
-        result, message = "failed", str(failure)
-    except Exception as exc:  # noqa: BLE001 - any other exception is reported, not raised
-        failures, others = (
-            exc.split(CheckFailed) if isinstance(exc, ExceptionGroup) else (None, exc)
-        )
-        if others is None:
-            result, message = "failed", "; ".join(str(f) for f in failures.exceptions)
-        else:
-            first = (str(exc).strip().splitlines() or [""])[0]
-            result, message = "error", f"{type(exc).__name__}: {first}"
-    return CheckRun(result, message, evidence, time.perf_counter() - start)
 
 
 @functools.cache

@@ -195,8 +195,7 @@ def _select(selectors: Sequence[str]) -> list:
 
 
 def _run_check(element) -> dict:
-    from proofs.audit import run_check
-    from proofs.registry import findings
+    from proofs.registry import findings, run_check
 
     run = run_check(element.check)
     return {
