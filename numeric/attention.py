@@ -18,7 +18,7 @@ import numpy as np
 from numeric.contraction import contract, record
 from numeric.parameters import check_parameters
 from numeric.softmax import _masked_softmax, _softmax, check_mask
-from numeric.validation import as_array, require_mapping
+from numeric.validation import as_array, require_finite_result, require_mapping
 from spec.contractions import (
     K_PROJECTION,
     OUTPUT_PROJECTION,
@@ -122,7 +122,9 @@ def attention(
                          f"{v.shape}")
     if mask is not None:
         mask = check_mask(mask, (h, n, k.shape[1]) if not single else (n, k.shape[1]))
-    out, weights = _attend(q, k, v, mask)
+    with np.errstate(over="ignore", invalid="ignore"):  # reported below, naming the cause
+        out, weights = _attend(q, k, v, mask)
+    require_finite_result(out, "attention(q, k, v)")
     return (out[0], weights[0]) if single else (out, weights)
 
 
@@ -201,4 +203,6 @@ def multi_head_attention(
     if causal and context.shape[0] < n:
         raise ValueError(f"causal cross-attention needs m >= n (the queries are the last n of "
                          f"m positions), got n = {n}, m = {context.shape[0]}")
-    return _multi_head_attention(x, p, context, bool(causal))
+    with np.errstate(over="ignore", invalid="ignore"):  # reported below, naming the cause
+        out, weights = _multi_head_attention(x, p, context, bool(causal))
+    return require_finite_result(out, "multi_head_attention(x, params)"), weights

@@ -17,7 +17,7 @@ from numeric.attention import _multi_head_attention, check_attention_parameters
 from numeric.layer_norm import _layer_norm
 from numeric.mlp import _mlp, check_mlp_parameters
 from numeric.parameters import sub_parameters
-from numeric.validation import as_array, check_eps, require_mapping
+from numeric.validation import as_array, check_eps, require_finite_result, require_mapping
 
 Attend = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
 BLOCK_GROUPS = ("ln_1", "attn", "ln_2", "mlp")
@@ -90,7 +90,10 @@ def _run_block(layout, x, params, causal, activation, eps, return_weights):
     phi = activation_function(activation)
     p = check_block_parameters(params, d, x.dtype)
     causal = bool(causal)
-    out, weights = layout(x, p, lambda z: _multi_head_attention(z, p["attn"], z, causal), phi, eps)
+    with np.errstate(over="ignore", invalid="ignore"):  # reported below, naming the cause
+        out, weights = layout(x, p, lambda z: _multi_head_attention(z, p["attn"], z, causal),
+                              phi, eps)
+    require_finite_result(out, "the block's output")
     return (out, weights) if return_weights else out
 
 

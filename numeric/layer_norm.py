@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from numeric.validation import as_array, check_eps, require_shape
+from numeric.validation import as_array, check_eps, require_finite_result, require_shape
 
 
 def _scaled_moments(x: np.ndarray, eps: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -110,5 +110,8 @@ def layer_norm_jacobian(x: object, eps: float = 0.0) -> np.ndarray:
     u = c * r  # (..., d), c / s
     jac = -(u[..., :, None] * u[..., None, :]) / d  # (..., d, d)
     jac += np.eye(d, dtype=x.dtype) - 1.0 / d
-    scale = np.ldexp(r, -e)[..., None]  # (..., 1, 1), 1 / s
-    return jac * scale
+    with np.errstate(over="ignore", invalid="ignore"):  # reported below, naming the cause
+        scale = np.ldexp(r, -e)[..., None]  # (..., 1, 1), 1 / s; overflows for s < 1 / max
+        jac *= scale
+    return require_finite_result(
+        jac, "layer_norm_jacobian(x) (a row of x with sigma below 1 / the largest float)")

@@ -9,7 +9,7 @@ import numpy as np
 from numeric.activations import activation_function
 from numeric.contraction import contract
 from numeric.parameters import check_parameters
-from numeric.validation import as_array, require_mapping
+from numeric.validation import as_array, require_finite_result, require_mapping
 from spec.contractions import MLP_IN, MLP_OUT
 from spec.parameters import mlp_parameters
 
@@ -51,4 +51,7 @@ def mlp(x: object, params: Mapping[str, object], activation: object = "gelu") ->
     if x.shape[0] == 0 or x.shape[1] == 0:
         raise ValueError(f"x must have at least one position and one feature, got {x.shape}")
     p = check_mlp_parameters(params, x.shape[1], x.dtype)
-    return _mlp(x, p, activation_function(activation))
+    phi = activation_function(activation)
+    with np.errstate(over="ignore", invalid="ignore"):  # reported below, naming the cause
+        out = _mlp(x, p, phi)
+    return require_finite_result(out, "mlp(x, params)")

@@ -71,6 +71,16 @@ def as_array(
     return arr
 
 
+def require_finite_result(result: np.ndarray, name: str) -> np.ndarray:
+    """`result` unchanged if every entry is finite; otherwise a ValueError: the inputs
+    were checked finite, so an inf or NaN here is an overflow of the float range,
+    reported rather than returned as a silent NaN."""
+    if not np.isfinite(result).all():
+        raise ValueError(f"{name} overflowed the {result.dtype} range although its inputs "
+                         f"are finite")
+    return result
+
+
 def require_shape(arr: np.ndarray, name: str, shape: tuple[int, ...]) -> None:
     """A ValueError naming `name` unless `arr.shape == shape`."""
     if arr.shape != tuple(shape):

@@ -6,6 +6,7 @@ import pytest
 
 from numeric.attention import attention, causal_mask, multi_head_attention
 from numeric.block import post_ln_block, pre_ln_block
+from numeric.layer_norm import layer_norm_jacobian
 from numeric.mlp import mlp
 from numeric.model import init_parameters, sub_parameters
 from numeric.validation import as_array
@@ -93,6 +94,22 @@ def test_nan_or_inf_in_inputs_and_parameters():
         multi_head_attention(X, {**ATTN, "w_k": w})
     with pytest.raises(ValueError, match=r"context must be finite"):
         multi_head_attention(X, ATTN, context=np.full((3, 8), -np.inf))
+
+
+def test_finite_inputs_whose_result_overflows_are_a_value_error_not_a_nan():
+    huge = np.full((1, 2, 2), 1e200)  # q . k = 2e400 overflows float64
+    with pytest.raises(ValueError, match=r"attention\(q, k, v\) overflowed the float64 range"):
+        attention(huge, huge, np.ones((1, 2, 2)))
+    with pytest.raises(ValueError, match=r"multi_head_attention\(x, params\) overflowed the "
+                                         r"float32 range"):
+        multi_head_attention((X * 1e20).astype(np.float32), ATTN)  # scores ~ 1e40 > 3.4e38
+    with pytest.raises(ValueError, match=r"mlp\(x, params\) overflowed the float64 range"):
+        mlp(np.full((2, 8), 1e308), MLP)
+    with pytest.raises(ValueError, match="the block's output overflowed the float64 range"):
+        post_ln_block(X * 1e160, BLOCK)  # Post-LN feeds X itself to attention
+    with pytest.raises(ValueError, match=r"layer_norm_jacobian\(x\) \(a row of x with sigma "
+                                         r"below 1 / the largest float\) overflowed"):
+        layer_norm_jacobian(np.array([[1.0, 2.0, 4.0], [1e-320, -1e-320, 0.0]]))
 
 
 def test_cross_attention_context_of_the_wrong_width_or_too_short_when_causal():
