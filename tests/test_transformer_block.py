@@ -209,7 +209,7 @@ def test_prop_layer_norm_invariance_outside_the_domain_a_large_shift_loses_the_r
     assert np.ptp(x + 1.0) == 0.0
     with pytest.raises(ValueError, match="constant"):
         layer_norm(x + 1.0, eps=0.0)
-    assert np.allclose(layer_norm(x, eps=0.0), [-1.0, 1.0])
+    assert (np.abs(layer_norm(x, eps=0.0) - [-1.0, 1.0]) <= layer_norm_error_bound(x)).all()
 
 
 @pytest.mark.symbolic
