@@ -1652,7 +1652,11 @@ def exr_softmax_compute(answer=None, softmax=softmax) -> list[str]:
         zn = np.array([float(t) for t in z + shift * sp.ones(3, 1)])
         num = np.asarray(softmax(zn))
         want = np.array([float(a) for a in answer])
-        bound = softmax_error_bound(zn, num) + 2 * unit_roundoff(np.float64) * 100 * num
+        # plus the rounding of z to float64, |delta_i| <= u |z_i|, which moves sigma_i by
+        # sigma_i (delta_i - sum_j sigma_j delta_j), at most 2 max|delta| sigma_i, and the
+        # rounding of the exact answer to float64, u |want|
+        u = unit_roundoff(np.float64)
+        bound = softmax_error_bound(zn, num) + 2 * u * np.abs(zn).max() * num + u * want
         require(bool(np.all(np.abs(num - want) <= bound)), f"NumPy gives {num} at shift {shift}")
         evidence.append(f"shift {shift}: exact {[str(a) for a in got]}, NumPy {num.tolist()}")
     return evidence
