@@ -156,6 +156,10 @@ def contract(
     if not isinstance(c, Contraction):
         raise TypeError(f"c must be a spec.contractions.Contraction, got {type(c).__name__}")
     operands = tuple(np.asarray(a) for a in operands)
+    for position, arr in enumerate(operands):
+        if arr.dtype.kind not in "fiu":  # strings, objects, booleans and complex numbers
+            raise TypeError(f"{c.name} ({c.subscripts}): operand {position} must be a real "
+                            f"float or integer array, got dtype {arr.dtype}")
     if counted:
         record(c, *operands)
     else:

@@ -99,3 +99,11 @@ def test_contract_rejects_mismatched_operands_naming_the_contraction():
         contract(SCORES, q, np.ones((2, 3, 5)))
     with pytest.raises(TypeError, match="c must be a spec.contractions.Contraction"):
         contract("hnk,hmk->hnm", q, q)
+
+
+@pytest.mark.parametrize("dtype", [str, object, bool, complex])
+def test_contract_rejects_operands_that_are_not_real_numbers(dtype):
+    q = np.ones((1, 2, 2), dtype=dtype)
+    with pytest.raises(TypeError, match=f"scores .*: operand 0 must be a real float or integer "
+                                        f"array, got dtype {q.dtype}"):
+        contract(SCORES, q, np.ones((1, 2, 2)))
