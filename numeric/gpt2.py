@@ -246,6 +246,8 @@ def save_gpt2(
     directory: str | PathLike, params: Mapping[str, object], config: ModelConfig
 ) -> tuple[Path, Path]:
     """Write model.safetensors and config.json into `directory`; return their paths."""
+    if not isinstance(directory, (str, PathLike)):
+        raise TypeError(f"directory must be a str or path, got {type(directory).__name__}")
     folder = Path(directory)
     if not folder.is_dir():
         raise ValueError(f"directory must be an existing folder, got {str(folder)!r}")

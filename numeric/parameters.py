@@ -18,12 +18,14 @@ from numeric.validation import as_array, require_mapping
 def parameter_count(params: Mapping[str, object]) -> int:
     """The number of scalars in all the arrays of `params`."""
     params = require_mapping(params, "params")
-    return sum(int(np.asarray(a).size) for a in params.values())
+    return sum(as_array(a, f"params[{key!r}]", finite=False).size for key, a in params.items())
 
 
 def sub_parameters(params: Mapping[str, object], prefix: str) -> dict[str, object]:
     """The entries of `params` under `prefix.`, with the prefix removed ("attn" -> "w_q")."""
     params = require_mapping(params, "params")
+    if not isinstance(prefix, str):
+        raise TypeError(f"prefix must be a str such as 'blocks.0', got {type(prefix).__name__}")
     head = prefix.rstrip(".") + "."
     return {key[len(head):]: value for key, value in params.items() if key.startswith(head)}
 

@@ -8,7 +8,7 @@ from numeric.attention import attention, causal_mask, multi_head_attention
 from numeric.block import post_ln_block, pre_ln_block
 from numeric.layer_norm import layer_norm_jacobian
 from numeric.mlp import mlp
-from numeric.model import init_parameters, sub_parameters
+from numeric.model import init_parameters, parameter_count, sub_parameters
 from numeric.validation import as_array
 from spec import ModelConfig
 
@@ -141,3 +141,11 @@ def test_init_parameters_argument_types():
         init_parameters(CONFIG, 0)
     with pytest.raises(TypeError, match="dtype must be float32 or float64, got float16"):
         init_parameters(CONFIG, np.random.default_rng(0), dtype=np.float16)
+
+
+def test_parameter_helpers_name_a_bad_prefix_or_value():
+    with pytest.raises(TypeError, match="prefix must be a str such as 'blocks.0', got int"):
+        sub_parameters(BLOCK, 3)
+    with pytest.raises(TypeError, match=r"params\['w_1'\] must be a float32 or float64 array, "
+                                        r"got str 'abc'"):
+        parameter_count({**MLP, "w_1": "abc"})

@@ -125,6 +125,11 @@ def test_save_gpt2_writes_both_files(tmp_path):
     assert config == CONFIG and all(np.array_equal(loaded[k], params[k]) for k in params)
 
 
+def test_save_gpt2_names_a_directory_that_is_not_a_path():
+    with pytest.raises(TypeError, match="directory must be a str or path, got dict"):
+        save_gpt2(params_of(CONFIG, 6), params_of(CONFIG, 6), CONFIG)
+
+
 def test_missing_safetensors_is_a_clear_import_error(tmp_path, monkeypatch):
     (tmp_path / "model.safetensors").write_bytes(b"")
     monkeypatch.setitem(sys.modules, "safetensors", None)
