@@ -12,11 +12,17 @@ from collections.abc import Callable
 import numpy as np
 
 from numeric.error_bounds import U
+from numeric.validation import as_array
 
 
 def central_jacobian(f: Callable[[np.ndarray], np.ndarray], x: np.ndarray,
                      step: float) -> np.ndarray:
     """(nd, nd) Jacobian of f: (n, d) -> (n, d) at x by central differences of step `step`."""
+    x = as_array(x, "x")
+    if isinstance(step, bool) or not isinstance(step, (int, float, np.floating, np.integer)):
+        raise TypeError(f"step must be a float > 0, got {type(step).__name__}")
+    if not (np.isfinite(step) and step > 0):
+        raise ValueError(f"step must be a finite float > 0, got {step!r}")
     flat = x.ravel()
     columns = []
     for j in range(flat.size):

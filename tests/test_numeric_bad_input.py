@@ -6,6 +6,7 @@ import pytest
 
 from numeric.attention import attention, causal_mask, multi_head_attention
 from numeric.block import post_ln_block, pre_ln_block
+from numeric.finite_differences import central_jacobian
 from numeric.layer_norm import layer_norm_jacobian
 from numeric.mlp import mlp
 from numeric.model import init_parameters, parameter_count, sub_parameters
@@ -149,3 +150,11 @@ def test_parameter_helpers_name_a_bad_prefix_or_value():
     with pytest.raises(TypeError, match=r"params\['w_1'\] must be a float32 or float64 array, "
                                         r"got str 'abc'"):
         parameter_count({**MLP, "w_1": "abc"})
+
+
+def test_central_jacobian_names_a_step_that_is_not_positive():
+    for step in (0.0, -1e-3, float("nan")):
+        with pytest.raises(ValueError, match="step must be a finite float > 0"):
+            central_jacobian(np.tanh, X, step)
+    with pytest.raises(TypeError, match="step must be a float > 0, got str"):
+        central_jacobian(np.tanh, X, "1e-3")
