@@ -616,8 +616,8 @@ def prop_mask_as_limit(stated_bound=_chapter_mask_bound, masked_softmax=masked_s
         bound = softmax_error_bound(z[mask], got[mask])
         require(bool(np.all(err[mask] <= bound)),
                 f"masked_softmax off the c = 1000 limit by {err.max():.2e} at {z.tolist()}")
-        # masked entries: |0 - sigma(z - 1000 m)_i| <= e^-1000 e^{z_i}/S_U < 1e-400
-        require(bool(np.all(err[~mask] < 1e-300)), "a masked entry is far from its limit")
+        # masked entries: exactly 0 (required above), and sigma(z - 1000 m)_i <= e^-1000
+        # e^{z_i}/S_U <= e^-960 for |z| <= 20, below the smallest float: 0 is the nearest one
 
     numpy_limit((np.array([1.0, 2.0, 0.5]), [True, True, False]))
     given(st.integers(1, 6).flatmap(lambda n: st.tuples(
