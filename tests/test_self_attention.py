@@ -297,6 +297,12 @@ def test_ex_attention_by_hand_rejects_a_misprinted_weight():
 
 
 @numeric
+def test_ex_attention_by_hand_rejects_a_wrong_self_score():
+    with pytest.raises(CheckFailed, match="not 27"):
+        sa.ex_attention_by_hand(stated_self_score="27/sqrt(2)")
+
+
+@numeric
 def test_ex_attention_by_hand_rejects_a_mask_that_is_ignored():
     with pytest.raises(CheckFailed):
         sa.ex_attention_by_hand(multi_head_attention=mha_ignoring_mask)
