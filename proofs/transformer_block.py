@@ -386,6 +386,17 @@ def configurations(max_layers: int = 2):
         st.integers(1, 8), st.booleans(), st.booleans(), st.booleans())
 
 
+@st.composite
+def model_cases(draw):
+    """Hypothesis: a drawn configuration, its generator, its initialised parameters and a
+    token sequence that fits its context."""
+    config = draw(configurations())
+    rng = np.random.default_rng(draw(_seeds()))
+    params = init_parameters(config, rng)
+    n = draw(st.integers(1, config.n_ctx))
+    return config, rng, params, rng.integers(0, config.vocab, n)
+
+
 def _composed_logits(tokens, params, config) -> np.ndarray:
     """定義 2.3 step by step from the package's parts: X^(0) = E_t + P, the L causal Pre-LN
     blocks, Z = LN_f(X^(L)) E^T (or the separate output matrix when untied)."""
@@ -416,12 +427,10 @@ def def_decoder_only_transformer(model: Callable = forward,
     worst = [0.0]
 
     @scaled(0.5)
-    @given(configurations(), _seeds(), st.data())
-    def composes(config, seed, data):
-        rng = np.random.default_rng(seed)
-        params = init_parameters(config, rng)
-        n = data.draw(st.integers(1, config.n_ctx))
-        tokens = rng.integers(0, config.vocab, n)
+    @given(model_cases())
+    def composes(case):
+        config, _, params, tokens = case
+        n = len(tokens)
         x0 = embedding(tokens, params, config)
         want = params["wte"][tokens] + (params["wpe"][:n] if config.positions else 0.0)
         require(bool(np.array_equal(x0, want)), f"X^(0) is not E_t + P ({config})")
@@ -1395,12 +1404,10 @@ def prop_block_equivariance_causality(
                 f"do not move when later rows change (max {worst[1]:.1e})"]
 
     @scaled(0.5)
-    @given(configurations(), _seeds(), st.data())
-    def models(config, seed, data):
-        rng = np.random.default_rng(seed)
-        params = init_parameters(config, rng)
-        n = data.draw(st.integers(1, config.n_ctx))
-        tokens = rng.integers(0, config.vocab, n)
+    @given(model_cases(), st.data())
+    def models(case, data):
+        config, rng, params, tokens = case
+        n = len(tokens)
         i = data.draw(st.integers(1, n))
         logits = model(tokens, params, config)
         full = model_error_bound(tokens, params, config)
