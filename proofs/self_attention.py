@@ -293,9 +293,10 @@ def def_softmax(softmax=softmax, masked_softmax=masked_softmax) -> list[str]:
 
 @element("prop-softmax-basic", "命題 3.1", "softmax の基本性質", CHAPTER, "proposition",
          ("symbolic", "numeric"))
-def prop_softmax_basic(softmax=softmax) -> list[str]:
+def prop_softmax_basic(softmax=softmax, symbolic=symbolic_softmax) -> list[str]:
     """Symbolic for symbolic n (IndexedBase sums): sum_i sigma_i = 1 and
-    sigma(z + c1) = sigma(z); symbolic for n = 1..6: every sigma_i is positive, and
+    sigma(z + c1) = sigma(z); symbolic for n = 1..6, on `symbolic` (symbolic/'s softmax of a
+    column of symbols): sum_i sigma_i = 1, every sigma_i is positive, and
     sigma_j - sigma_i = (e^{z_j} - e^{z_i}) / S with S > 0 and exp strictly increasing
     (its derivative is positive); sigma(Pz) = P sigma(z) for every permutation of n <= 4.
     Numeric, as Hypothesis properties of the NumPy softmax on float64 (|z| <= 1e300) and
@@ -324,7 +325,8 @@ def prop_softmax_basic(softmax=softmax) -> list[str]:
         zs = sp.symbols(f"z1:{size + 1}", real=True)
         e = [sp.exp(v) for v in zs]
         s = sum(e)
-        sigma = [ev / s for ev in e]
+        sigma = list(symbolic(sp.Matrix(zs)))
+        require(sp.simplify(sum(sigma) - 1) == 0, f"sum_i sigma_i != 1 at n = {size}")
         require(all(v.is_positive for v in sigma), f"a sigma_i is not positive at n = {size}")
         require(s.is_positive, "the denominator is not positive")
         for a, b in itertools.combinations(range(size), 2):
@@ -332,9 +334,8 @@ def prop_softmax_basic(softmax=softmax) -> list[str]:
                     f"sigma_j - sigma_i != (e^z_j - e^z_i)/S at n = {size}")
         if size <= 4:
             for pi in itertools.permutations(range(size)):
-                permuted = [zs[k] for k in pi]
-                ep = [sp.exp(v) for v in permuted]
-                require(all(sp.simplify(ep[k] / sum(ep) - sigma[pi[k]]) == 0
+                permuted = list(symbolic(sp.Matrix([zs[k] for k in pi])))
+                require(all(sp.simplify(permuted[k] - sigma[pi[k]]) == 0
                             for k in range(size)), f"sigma(Pz) != P sigma(z) for pi = {pi}")
     evidence.append("symbolic n = 1..6: sigma_i > 0, order through exp' > 0; sigma(Pz) = "
                     "P sigma(z) for every permutation of n <= 4")

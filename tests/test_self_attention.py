@@ -178,6 +178,22 @@ def test_prop_softmax_basic_rejects_the_overflowing_softmax():
         sa.prop_softmax_basic(softmax=softmax_without_shift)
 
 
+@pytest.mark.symbolic
+def test_prop_softmax_basic_rejects_an_unnormalised_symbolic_softmax():
+    with pytest.raises(CheckFailed, match="sum_i sigma_i != 1"):
+        sa.prop_softmax_basic(symbolic=lambda z: z.applyfunc(sp.exp))
+
+
+@pytest.mark.symbolic
+def test_prop_softmax_basic_rejects_a_symbolic_softmax_of_squares():
+    def squares(z):
+        e = z.applyfunc(lambda v: sp.exp(v**2))
+        return e / sum(e)
+
+    with pytest.raises(CheckFailed, match="sigma_j - sigma_i"):
+        sa.prop_softmax_basic(symbolic=squares)
+
+
 @numeric
 def test_prop_softmax_basic_rejects_squares():
     def squares(z):
