@@ -136,3 +136,20 @@ def decoded_in_chunks(decoder: Callable, params: Mapping[str, np.ndarray], confi
             rows.append(np.asarray(cache.feed(tokens[start:start + size])))
         start += size
     return np.concatenate(rows)
+
+
+def grid_activation_patterns(
+    normals: Sequence[Sequence[float]], b_1: Sequence[float], low: float = -3.0,
+    high: float = 3.0, steps: int = 601,
+) -> list[str]:
+    """The ReLU activation patterns (s_k = 1 where <w_k, x> + b_k > 0) met on a steps x steps
+    grid of [low, high]^2, as sorted 0/1 strings: what the block chapter's listing samples.
+    `normals` has one row w_k per hidden unit. A grid only finds patterns;
+    symbolic.arrangements decides them exactly."""
+    w = np.asarray(normals, dtype=float)  # (m, 2)
+    b = np.asarray(b_1, dtype=float)  # (m,)
+    axis = np.linspace(low, high, steps)
+    points = np.stack(np.meshgrid(axis, axis), axis=-1).reshape(-1, 2)  # (steps², 2)
+    active = points @ w.T + b > 0  # (steps², m)
+    codes = np.unique(active @ (1 << np.arange(len(b))[::-1]))  # a pattern as a binary number
+    return [format(int(code), f"0{len(b)}b") for code in codes]

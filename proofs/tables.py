@@ -28,6 +28,7 @@ from numeric.attention import multi_head_attention
 from numeric.layer_norm import layer_norm, layer_norm_jacobian
 from numeric.model import forward, init_parameters, parameter_count, sub_parameters
 from numeric.softmax import softmax
+from proofs.measures import grid_activation_patterns
 from symbolic import counts
 from symbolic import symbols as sym
 
@@ -658,13 +659,8 @@ def transformer_block_listing_lines() -> list[ListingLine]:
             jac_level,
         ),
     ]
-    w1 = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
-    b1 = np.array([0.0, 0.0, -1.0])
-    grid = np.linspace(-3, 3, 601)
-    points = np.stack(np.meshgrid(grid, grid), axis=-1).reshape(-1, 2)  # (601², 2)
-    active = points @ w1.T + b1 > 0  # (601², 3)
-    codes = np.unique(active @ (1 << np.arange(len(b1))[::-1]))  # a pattern as a binary number
-    patterns = [format(int(code), f"0{len(b1)}b") for code in codes]  # sorted, as strings too
+    b1 = (0.0, 0.0, -1.0)
+    patterns = grid_activation_patterns(((1.0, 0.0), (0.0, 1.0), (1.0, 1.0)), b1)
     lines.append(
         ListingLine(
             f"activation patterns: {len(patterns)} of {2 ** len(b1)} {patterns}",

@@ -60,7 +60,7 @@ from numeric.layer_norm import layer_norm, layer_norm_jacobian
 from numeric.mlp import mlp
 from numeric.model import embed, forward, init_parameters, parameter_count, sub_parameters
 from proofs import tables
-from proofs.measures import decoded_in_chunks
+from proofs.measures import decoded_in_chunks, grid_activation_patterns
 from proofs.profiles import scaled
 from proofs.reference import mp_central_jacobian, mp_error, mp_gelu, mp_layer_norm
 from proofs.registry import REGISTRY, CheckFailed, element, finding, require
@@ -1510,12 +1510,7 @@ def prop_relu_piecewise_linear(
     require(len(patterns) == example["patterns"] and tuple(missing) == tuple(example["missing"]),
             f"the example has {len(patterns)} non-empty regions (missing {missing}), stated "
             f"{example['patterns']} (missing {list(example['missing'])})")
-    grid = np.linspace(-3, 3, 601)  # the listing's grid on [-3, 3]^2
-    points = np.stack(np.meshgrid(grid, grid), axis=-1).reshape(-1, 2)  # (601^2, 2)
-    signs = points @ np.array(example["w_1"], dtype=float).T + np.array(example["b_1"]) > 0
-    width = signs.shape[1]
-    codes = np.unique(signs.astype(int) @ (1 << np.arange(width)[::-1]))  # pattern as binary
-    on_grid = [format(int(c), f"0{width}b") for c in codes]
+    on_grid = grid_activation_patterns(example["w_1"], example["b_1"])  # the listing's grid
     require(on_grid == patterns, f"the listing's grid finds {on_grid}, the exact count {patterns}")
     m, d = len(example["b_1"]), len(example["w_1"][0])
     require(general_position(example["w_1"], example["b_1"])

@@ -82,3 +82,12 @@ def test_decoded_in_chunks_matches_one_pass_and_rejects_sizes_that_miss_tokens()
     assert (np.abs(fed - forward(tokens, params, config)) <= 2 * bound).all()
     with pytest.raises(ValueError, match="sizes must"):
         decoded_in_chunks(Decoder, params, config, tokens, [2, 1])
+
+
+def test_grid_activation_patterns_finds_what_the_grid_meets():
+    from proofs.measures import grid_activation_patterns
+
+    assert grid_activation_patterns(((1.0, 0.0),), (0.0,)) == ["0", "1"]
+    assert grid_activation_patterns(((1.0, 0.0),), (10.0,)) == ["1"]  # the line lies off the grid
+    patterns = grid_activation_patterns(((1.0, 0.0), (0.0, 1.0), (1.0, 1.0)), (0.0, 0.0, -1.0))
+    assert patterns == ["000", "010", "011", "100", "101", "110", "111"]
