@@ -11,6 +11,7 @@ from proofs.measures import (
     causal_defect,
     decoded_in_chunks,
     equivariance_defect,
+    grid_activation_patterns,
     permutation_matrix,
     ratio,
     run_stack,
@@ -85,8 +86,6 @@ def test_decoded_in_chunks_matches_one_pass_and_rejects_sizes_that_miss_tokens()
 
 
 def test_grid_activation_patterns_finds_what_the_grid_meets():
-    from proofs.measures import grid_activation_patterns
-
     assert grid_activation_patterns(((1.0, 0.0),), (0.0,)) == ["0", "1"]
     assert grid_activation_patterns(((1.0, 0.0),), (10.0,)) == ["1"]  # the line lies off the grid
     patterns = grid_activation_patterns(((1.0, 0.0), (0.0, 1.0), (1.0, 1.0)), (0.0, 0.0, -1.0))
