@@ -38,12 +38,8 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-import sympy
-from mpmath import iv
-
 from proofs.registry import CheckRun, run_check
-
-iv.dps = 30
+from proofs.tex_arithmetic import NotNumeric, Value, evaluate, gap, meet, show
 
 
 class AuditInputError(ValueError):
@@ -479,325 +475,6 @@ def _difference(a: str, b: str) -> str:
 # Equalities ----------------------------------------------------------------------
 
 
-class NotNumeric(Exception):
-    """The expression involves something that is not arithmetic on numbers."""
-
-
-@dataclass(frozen=True)
-class Value:
-    """An interval, or a tuple of intervals (a vector or a flattened matrix)."""
-
-    items: tuple
-    vector: bool
-
-    @staticmethod
-    def scalar(x) -> Value:
-        return Value((x,), False)
-
-    def map2(self, other: Value, op) -> Value:
-        if not self.vector and not other.vector:
-            return Value.scalar(op(self.items[0], other.items[0]))
-        if self.vector and other.vector:
-            if len(self.items) != len(other.items):
-                raise NotNumeric("vectors of different lengths")
-            return Value(
-                tuple(op(a, b) for a, b in zip(self.items, other.items, strict=True)), True
-            )
-        if self.vector:
-            return Value(tuple(op(a, other.items[0]) for a in self.items), True)
-        return Value(tuple(op(self.items[0], b) for b in other.items), True)
-
-    def map1(self, op) -> Value:
-        return Value(tuple(op(a) for a in self.items), self.vector)
-
-
-_NUMBER = re.compile(r"\d+(?:\{,\}\d{3})*(?:\.\d+)?")
-_SPACES = (r"\,", r"\;", r"\:", r"\!", r"\ ", r"\quad", r"\qquad", "~")
-_IGNORED = {
-    r"\left",
-    r"\right",
-    r"\big",
-    r"\Big",
-    r"\bigg",
-    r"\Bigg",
-    r"\bigl",
-    r"\bigr",
-    r"\Bigl",
-    r"\Bigr",
-    r"\displaystyle",
-}
-
-
-def _literal_interval(token: str, loose_integer: bool):
-    """The interval a printed number stands for (see the module docstring)."""
-    digits = token.replace("{,}", "")
-    if "." in digits:
-        places = len(digits.split(".")[1])
-        half = iv.mpf(5) * iv.mpf(10) ** (-(places + 1))
-        x = iv.mpf(digits)
-        return iv.mpf([(x - half).a, (x + half).b])
-    if loose_integer:
-        return iv.mpf([int(digits) - 0.5, int(digits) + 0.5])
-    return iv.mpf(int(digits))
-
-
-class TexArithmetic:
-    """Recursive-descent evaluator of the arithmetic subset of TeX math.
-
-    Numbers (with `{,}` thousands separators), + − × · / and implicit
-    products, ^, \\frac \\dfrac \\tfrac, \\sqrt, e^{…}, \\exp, \\log, \\ln, \\%,
-    `a \\times 10^{k}`, parentheses and tuples `(a, b)`, pmatrix (flattened),
-    and symbols bound to integers in `bindings` (a setting such as `d = 768`
-    earlier on the same line). A juxtaposed product binds tighter than / and ×,
-    as in `16d/7d` = (16d)/(7d). Anything else raises NotNumeric: the
-    expression is not a computation on numbers.
-
-    With `symbolic=True` the same grammar builds a SymPy expression (printed
-    numbers taken at face value, unbound symbols as SymPy symbols), so that an
-    expression whose symbols cancel (16d/7d) is recognised as a number.
-    """
-
-    TOKEN = re.compile(
-        r"\\begin\{pmatrix\}|\\end\{pmatrix\}|\\\\|\\[A-Za-z]+|\\.|\d+(?:\{,\}\d{3})*(?:\.\d+)?"
-        r"|[A-Za-z]|\S"
-    )
-
-    def __init__(
-        self,
-        text: str,
-        bindings: dict[str, int],
-        loose_integers: bool = False,
-        symbolic: bool = False,
-        face_value: bool = False,
-    ):
-        self.tokens = [
-            t for t in self.TOKEN.findall(text) if t not in _SPACES and t not in _IGNORED
-        ]
-        self.bindings = bindings
-        self.loose = loose_integers
-        self.symbolic = symbolic
-        self.face_value = face_value  # printed numbers exact, not intervals
-        self.pos = 0
-        self.symbols: set[str] = set()  # unbound symbols met (symbolic mode)
-
-    # the two arithmetics: intervals (the default) or SymPy (symbolic=True)
-    def _number(self, token: str):
-        if self.symbolic:
-            return sympy.Rational(token.replace("{,}", ""))
-        if self.face_value:
-            return iv.mpf(token.replace("{,}", ""))
-        return _literal_interval(token, self.loose)
-
-    def _integer(self, k: int):
-        return sympy.Integer(k) if self.symbolic else iv.mpf(k)
-
-    def _exp(self, a):
-        return sympy.exp(a) if self.symbolic else iv.exp(a)
-
-    def _sqrt(self, a):
-        return sympy.sqrt(a) if self.symbolic else _sqrt(a)
-
-    def _log(self, a):
-        return sympy.log(a) if self.symbolic else _log(a)
-
-    def _divide(self, a, b):
-        if self.symbolic:
-            if b == 0:
-                raise NotNumeric("division by zero")
-            return a / b
-        return _divide(a, b)
-
-    def _power(self, a, b):
-        return a**b if self.symbolic else _power(a, b)
-
-    def evaluate(self) -> Value:
-        if not self.tokens:
-            raise NotNumeric("empty")
-        value = self.expression()
-        if self.pos != len(self.tokens):
-            raise NotNumeric(f"unexpected {self.tokens[self.pos]!r}")
-        return value
-
-    # expression := term (± term)* ; term := power ((× | · | / | juxtaposition) power)*
-    def peek(self) -> str | None:
-        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
-
-    def take(self, expected: str | None = None) -> str:
-        token = self.peek()
-        if token is None or (expected is not None and token != expected):
-            raise NotNumeric(f"expected {expected!r}, got {token!r}")
-        self.pos += 1
-        return token
-
-    def expression(self) -> Value:
-        sign = 1
-        while self.peek() in ("-", "+", "−"):
-            sign = -sign if self.take() in ("-", "−") else sign
-        value = self.term()
-        if sign < 0:
-            value = value.map1(lambda a: -a)
-        while self.peek() in ("+", "-", "−"):
-            op = self.take()
-            right = self.term()
-            value = value.map2(right, (lambda a, b: a + b) if op == "+" else (lambda a, b: a - b))
-        return value
-
-    def term(self) -> Value:
-        value = self.product()
-        while True:
-            token = self.peek()
-            if token in (r"\times", r"\cdot", "*"):
-                self.take()
-                value = value.map2(self.product(), lambda a, b: a * b)
-            elif token == "/":
-                self.take()
-                value = value.map2(self.product(), self._divide)
-            else:
-                return value
-
-    def product(self) -> Value:
-        """Juxtaposed factors: 12nd^2, 0.4011\\,(1, 0), e^{-10}e^{0.5}."""
-        value = self.power()
-        while (token := self.peek()) is not None and self._starts_factor(token):
-            value = value.map2(self.power(), lambda a, b: a * b)
-        return value
-
-    def _starts_factor(self, token: str) -> bool:
-        return bool(
-            _NUMBER.fullmatch(token)
-            or re.fullmatch(r"[A-Za-z]", token)
-            or token in ("(", "{", r"\frac", r"\dfrac", r"\tfrac", r"\sqrt", r"\exp", r"\log")
-            or token in (r"\ln", r"\begin{pmatrix}")
-        )
-
-    def power(self) -> Value:
-        base = self.atom()
-        if self.peek() == "^":
-            self.take()
-            exponent = self.argument()
-            base = base.map2(exponent, self._power)
-        if self.peek() == r"\%":
-            self.take()
-            base = base.map1(lambda a: a / 100)
-        return base
-
-    def argument(self) -> Value:
-        """A braced group or a single token (as in \\frac14, ^2, \\sqrt2)."""
-        token = self.peek()
-        if token == "{":
-            self.take()
-            value = self.expression()
-            self.take("}")
-            return value
-        if token is not None and _NUMBER.fullmatch(token) and "." not in token:
-            self.take()
-            if len(token) > 1:  # \frac14 reads 1 then 4
-                self.tokens[self.pos : self.pos] = list(token[1:])
-                token = token[0]
-            return Value.scalar(self._integer(int(token)))
-        return self.atom()
-
-    def atom(self) -> Value:
-        token = self.peek()
-        if token is None:
-            raise NotNumeric("ends early")
-        if _NUMBER.fullmatch(token):
-            self.take()
-            return Value.scalar(self._number(token))
-        if token in ("(", "{", "["):
-            close = {"(": ")", "{": "}", "[": "]"}[self.take()]
-            items = [self.expression()]
-            while self.peek() == ",":
-                self.take()
-                items.append(self.expression())
-            self.take(close)
-            if len(items) == 1:
-                return items[0]
-            if any(v.vector for v in items):
-                raise NotNumeric("nested tuples")
-            return Value(tuple(v.items[0] for v in items), True)
-        if token in (r"\frac", r"\dfrac", r"\tfrac"):
-            self.take()
-            top, bottom = self.argument(), self.argument()
-            return top.map2(bottom, self._divide)
-        if token == r"\sqrt":
-            self.take()
-            return self.argument().map1(self._sqrt)
-        if token in (r"\exp", r"\log", r"\ln"):
-            self.take()
-            arg = self.argument() if self.peek() == "{" else self.power()
-            return arg.map1(self._exp if token == r"\exp" else self._log)
-        if token == "e" and self.pos + 1 < len(self.tokens) and self.tokens[self.pos + 1] == "^":
-            self.take()
-            self.take("^")
-            return self.argument().map1(self._exp)
-        if token == r"\begin{pmatrix}":
-            self.take()
-            items = []
-            while self.peek() != r"\end{pmatrix}":
-                if self.peek() in ("&", r"\\"):
-                    self.take()
-                    continue
-                value = self.expression()
-                if value.vector:
-                    raise NotNumeric("nested matrix")
-                items.append(value.items[0])
-            self.take()
-            return Value(tuple(items), True)
-        if re.fullmatch(r"[A-Za-z]", token):
-            self.take()
-            name = token
-            if self.peek() == "_":
-                self.take()
-                name += "_" + self._subscript()
-            if name in self.bindings:
-                return Value.scalar(self._integer(self.bindings[name]))
-            if self.symbolic:
-                self.symbols.add(name)
-                return Value.scalar(sympy.Symbol(name, positive=True))
-            raise NotNumeric(f"symbol {name}")
-        raise NotNumeric(f"{token!r}")
-
-    def _subscript(self) -> str:
-        token = self.take()
-        if token != "{":
-            return token
-        depth, parts = 1, []
-        while depth:
-            token = self.take()
-            depth += token == "{"
-            depth -= token == "}"
-            if depth:
-                parts.append(token)
-        return "".join(p for p in parts if p not in (r"\mathrm", "{", "}"))
-
-
-def _divide(a, b):
-    if b.a <= 0 <= b.b:
-        raise NotNumeric("division by an interval containing 0")
-    return a / b
-
-
-def _sqrt(a):
-    if a.a < 0:
-        raise NotNumeric("square root of a negative number")
-    return iv.sqrt(a)
-
-
-def _log(a):
-    if a.a <= 0:
-        raise NotNumeric("logarithm of a non-positive number")
-    return iv.log(a)
-
-
-def _power(a, b):
-    if b.a == b.b and b.a == int(b.a):
-        return a ** int(b.a)
-    if a.a <= 0:
-        raise NotNumeric("non-integer power of a non-positive number")
-    return iv.exp(b * iv.log(a))
-
-
 _RELATION = re.compile(
     r"(\\approx|\\simeq|:=|=|\\leq?|\\geq?|\\neq?|<|>|\\to|\\in|\\mapsto)(?![A-Za-z])"
 )
@@ -884,59 +561,6 @@ def _statements(math: str) -> list[str]:
     return [p for p in pieces if p.strip()]
 
 
-def _evaluate(member: str, bindings: dict[str, int], loose: bool, face: bool = False) -> Value:
-    """The member's value; when its only obstacle is symbols that cancel (16d/7d),
-    SymPy shows it constant and the value is taken with those symbols set to 1.
-    `face`: the printed numbers taken at face value (points, not intervals)."""
-    try:
-        return TexArithmetic(member, bindings, loose, face_value=face).evaluate()
-    except NotNumeric as why:
-        if not str(why).startswith("symbol "):
-            raise
-        cancelling = _cancelling_symbols(member, tuple(sorted(bindings.items())))
-        if cancelling is None:
-            raise why from None
-        return TexArithmetic(member, {**bindings, **dict.fromkeys(cancelling, 1)}, loose).evaluate()
-
-
-@functools.cache
-def _cancelling_symbols(member: str, bindings: tuple) -> tuple[str, ...] | None:
-    """The unbound symbols of `member` when SymPy shows that they cancel (16d/7d),
-    else None; cached, since simplify is the audit's costliest step."""
-    reader = TexArithmetic(member, dict(bindings), symbolic=True)
-    try:
-        exact = reader.evaluate()
-    except NotNumeric:
-        return None
-    if any(sympy.simplify(x).free_symbols for x in exact.items):
-        return None
-    return tuple(sorted(reader.symbols))
-
-
-def _show(value: Value) -> str:
-    def one(x) -> str:
-        mid = (x.a + x.b) / 2
-        return f"{float(mid.a):.6g}"
-
-    if value.vector:
-        return "(" + ", ".join(one(x) for x in value.items) + ")"
-    return one(value.items[0])
-
-
-def _meet(a: Value, b: Value) -> bool:
-    if a.vector != b.vector or len(a.items) != len(b.items):
-        return False
-    return all(x.a <= y.b and y.a <= x.b for x, y in zip(a.items, b.items, strict=True))
-
-
-def _gap(a: Value, b: Value) -> str:
-    def mid(x):
-        return float(((x.a + x.b) / 2).a)
-
-    gaps = [abs(mid(x) - mid(y)) for x, y in zip(a.items, b.items, strict=False)]
-    return f"{max(gaps):.3g}" if gaps else "?"
-
-
 def audit_equalities(lines: list[str], code: set[int]) -> list[Finding]:
     findings = []
     bindings_by_line: dict[int, dict[str, int]] = {}
@@ -963,18 +587,18 @@ def _is_printed(member: str) -> bool:
 def _face_note(m1: str, m2: str, v1: Value, v2: Value, bindings: dict[str, int]) -> str:
     """How a confirmed equality holds: with the printed inputs at face value, or only
     within their rounding (then both face values are shown)."""
-    f1, f2 = (_evaluate(m, bindings, False, face=True) for m in (m1, m2))
+    f1, f2 = (evaluate(m, bindings, False, face=True) for m in (m1, m2))
     if _is_printed(m2):
-        exact = _meet(f1, v2)
+        exact = meet(f1, v2)
     elif _is_printed(m1):
-        exact = _meet(v1, f2)
+        exact = meet(v1, f2)
     else:
-        exact = _meet(f1, f2)
+        exact = meet(f1, f2)
     if exact:
-        return f"recomputed {_show(f1)}"
+        return f"recomputed {show(f1)}"
     return (
         f"holds only within the rounding of the printed inputs: at face value the left "
-        f"side is {_show(f1)}, the right side {_show(f2)}"
+        f"side is {show(f1)}, the right side {show(f2)}"
     )
 
 
@@ -1034,7 +658,7 @@ def _audit_statement(line: int, statement: str, bindings: dict[str, int]) -> lis
                 or (k + 1 < len(seg) and seg[k + 1][1] in (r"\approx", r"\simeq"))
             )
             try:
-                values.append((member.strip(), _evaluate(member, bindings, loose), ""))
+                values.append((member.strip(), evaluate(member, bindings, loose), ""))
             except NotNumeric as why:
                 values.append((member.strip(), None, str(why)))
         numeric = [(m, v) for m, v, _ in values if v is not None]
@@ -1059,15 +683,15 @@ def _audit_statement(line: int, statement: str, bindings: dict[str, int]) -> lis
         for (m1, v1), (m2, v2) in zip(numeric, numeric[1:], strict=False):
             relation = "≈" if any(r != "=" for m, r in seg[1:] if m.strip() == m2) else "="
             pair = f"{m1} {relation} {m2}"
-            if not _meet(v1, v2):
+            if not meet(v1, v2):
                 findings.append(
                     Finding(
                         "equality",
                         line,
                         pair,
                         "mismatched",
-                        f"left side recomputes to {_show(v1)}, right side to {_show(v2)}; "
-                        f"they differ by {_gap(v1, v2)} beyond the printed precision",
+                        f"left side recomputes to {show(v1)}, right side to {show(v2)}; "
+                        f"they differ by {gap(v1, v2)} beyond the printed precision",
                     )
                 )
                 continue

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
+
+from proofs.files import OutputError, write_atomically
 
 PROG = "proofs"
 SCREEN_WIDTH = 120  # columns of the verify screen unless --wide
@@ -448,30 +448,6 @@ def _tables(args: argparse.Namespace) -> int:
 # latex -------------------------------------------------------------------------
 
 
-def write_atomically(path: Path, text: str, force: bool) -> None:
-    """Write `text` to `path` through a temporary file in the same directory and
-    os.replace, so that no partial file is ever left; refuse to replace an
-    existing file unless `force`."""
-    if path.exists() and not force:
-        raise UsageError(f"{path}: exists; pass --force to replace it")
-    if path.is_dir():
-        raise UsageError(f"{path}: is a directory")
-    directory = path.parent if str(path.parent) else Path(".")
-    if not directory.is_dir():
-        raise UsageError(f"{path}: directory {directory} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def _latex(args: argparse.Namespace) -> int:
     import difflib
 
@@ -504,7 +480,10 @@ def _latex(args: argparse.Namespace) -> int:
     if args.out is None:
         print(text.rstrip("\n"))
     else:
-        write_atomically(args.out, text, args.force)
+        try:
+            write_atomically(args.out, text, args.force)
+        except OutputError as exc:
+            raise UsageError(str(exc)) from exc
         print(f"wrote {len(rendered)} formulas to {args.out}", file=sys.stderr)
     return 0
 

@@ -13,8 +13,8 @@ import pytest
 
 from numeric.error_bounds import unit_roundoff
 from proofs import audit
-from proofs.audit import NotNumeric, TexArithmetic
 from proofs.registry import REGISTRY, CheckFailed, finding, load_all
+from proofs.tex_arithmetic import NotNumeric, TexArithmetic
 
 SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
 CHAPTER_FILES = {

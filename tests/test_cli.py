@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from proofs import cli
+from proofs import cli, files
 from proofs.registry import REGISTRY, CheckFailed, Element, finding, load_all
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -392,7 +392,7 @@ def test_a_failed_write_leaves_no_partial_file(tmp_path, monkeypatch):
 
     monkeypatch.setattr(os, "replace", fail)
     with pytest.raises(OSError, match="disk full"):
-        cli.write_atomically(target, "\\alpha\n" * 1000, force=False)
+        files.write_atomically(target, "\\alpha\n" * 1000, force=False)
     assert list(tmp_path.iterdir()) == []
 
 
