@@ -38,7 +38,8 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from proofs.registry import CheckRun, run_check
+from proofs.registry import CheckRun, Element, run_check
+from proofs.tables import ListingLine
 from proofs.tex_arithmetic import NotNumeric, Value, evaluate, gap, meet, show
 
 
@@ -176,8 +177,9 @@ def detect_form(path: Path, lines: list[str]) -> str:
 
 
 def detect_chapter(path: Path, lines: list[str], form: str) -> str:
-    from proofs.registry import CHAPTERS
+    from proofs.registry import CHAPTERS, load_all
 
+    load_all()
     first = next((i for i, line in enumerate(lines) if line.strip()), 0)
     title = lines[first].strip().lstrip("#").strip()
     for key, chapter in CHAPTERS.items():
@@ -291,18 +293,24 @@ def _element_finding(line: int, text: str, e) -> Finding:
 CHECKED_KINDS = ("example", "exercise")
 
 
-@functools.cache
-def _run_once(check: Callable[[], list[str]]) -> CheckRun:
-    """A check's outcome, computed once per process (keyed by the check itself, so a
-    check replaced in the registry runs afresh)."""
-    return run_check(check)
+_RUNS: dict[tuple[str, Callable[..., list[str]]], CheckRun] = {}
+
+
+def _run_once(element: Element) -> CheckRun:
+    """An element's check outcome, computed once per process (keyed by the check itself,
+    so a check replaced in the registry runs afresh)."""
+    key = (element.id, element.check)
+    if key not in _RUNS:
+        _RUNS[key] = run_check(element)
+    return _RUNS[key]
 
 
 def audit_checks(elements: list[Finding], lines: list[str]) -> list[Finding]:
     """Run the check of every example and exercise among the elements found; a failure
     or an error is reported at the element's line, each finding at the first line of
     the element's text that prints a number the finding names (else the element's)."""
-    from proofs.registry import findings, load_all
+    from proofs.judge import findings
+    from proofs.registry import load_all
 
     registry = load_all()
     starts = sorted(f.line for f in elements) + [len(lines) + 1]
@@ -311,7 +319,7 @@ def audit_checks(elements: list[Finding], lines: list[str]) -> list[Finding]:
         e = registry.get(found.ref)
         if e is None or e.kind not in CHECKED_KINDS:
             continue
-        run = _run_once(e.check)
+        run = _run_once(e)
         if run.result == "failed":
             outcomes = [("mismatched", f"the check fails: {run.message}", found.line)]
         elif run.result == "error":
@@ -379,7 +387,9 @@ def find_tables(lines: list[str], form: str, code: set[int]) -> list[tuple[int, 
     return tables
 
 
-def audit_tables(path: Path, lines: list[str], form: str, code: set[int]) -> list[Finding]:
+def audit_tables(
+    path: Path, lines: list[str], form: str, code: set[int], chapter: str
+) -> list[Finding]:
     findings = []
     for start, rows in find_tables(lines, form, code):
         header = rows[0]
@@ -389,7 +399,7 @@ def audit_tables(path: Path, lines: list[str], form: str, code: set[int]) -> lis
                     f"{path}:{_row_line(lines, start, k, form)}: table row has {len(row)} "
                     f"cells, its header has {len(header)}"
                 )
-        regenerated = _regenerate_matching(header, rows)
+        regenerated = _regenerate_matching(chapter, header, rows)
         if regenerated is None:
             findings.append(
                 Finding(
@@ -410,22 +420,20 @@ def _row_line(lines: list[str], start: int, k: int, form: str) -> int:
     return start + k + (2 if form == "MDX" else 1)
 
 
-def _regenerate_matching(header: list[str], rows: list[list[str]]):
-    """The package's table with the same header, regenerated with the settings the
-    chapter's own first column shows (the d_k values, the n values)."""
-    from proofs import tables
+def _regenerate_matching(chapter: str, header: list[str], rows: list[list[str]]):
+    """The chapter's registered table with the same header, regenerated with the
+    settings the chapter's own first column shows (its d_k values, its n values)."""
+    from proofs.registry import CHAPTERS
 
     wanted = [_norm_cell(c) for c in header]
     firsts = [r[0] for r in rows[1:]]
-    keyed = all(x.isdigit() for x in firsts) and firsts
-    if wanted == [_norm_cell(c) for c in tables.SCALING_COLUMNS]:
-        return tables.scaling_table(dims=tuple(int(x) for x in firsts)) if keyed else None
-    if wanted == [_norm_cell(c) for c in tables.COMPLEXITY_COLUMNS]:
-        return (
-            tables.attention_complexity_table(ns=tuple(int(x) for x in firsts)) if keyed else None
-        )
-    if wanted == [_norm_cell(c) for c in tables.GPT2_COLUMNS]:
-        return tables.gpt2_parameter_table()
+    keyed = all(x.isdigit() for x in firsts) and bool(firsts)
+    for entry in CHAPTERS[chapter].tables.values() if chapter in CHAPTERS else ():
+        if entry.columns is None or wanted != [_norm_cell(c) for c in entry.columns]:
+            continue
+        if entry.keyed_by is None:
+            return entry.build()
+        return entry.build(**{entry.keyed_by: tuple(int(x) for x in firsts)}) if keyed else None
     return None
 
 
@@ -724,9 +732,7 @@ def _template(line: str) -> re.Pattern:
 
 
 def audit_outputs(outputs: list[tuple[int, list[str]]], chapter: str) -> list[Finding]:
-    from proofs import tables
-
-    package = tables.listing_lines(chapter)
+    package = listing_lines(chapter)
     templates = [(p, _template(p.text)) for p in package]
     findings = []
     for start, block in outputs:
@@ -751,6 +757,16 @@ def audit_outputs(outputs: list[tuple[int, list[str]]], chapter: str) -> list[Fi
                     )
                 )
     return findings
+
+
+@functools.cache
+def listing_lines(chapter: str) -> tuple[ListingLine, ...]:
+    """Every listing line the package reproduces for a chapter, computed once."""
+    from proofs.registry import CHAPTERS
+
+    if chapter not in CHAPTERS:
+        return ()
+    return tuple(line for lines in CHAPTERS[chapter].listings for line in lines())
 
 
 def _agreement(expected, match: re.Match) -> tuple[int, ...]:
@@ -797,7 +813,7 @@ def audit_file(path: Path) -> Report:
         chapters = {f.detail.split()[1] for f in report.findings if f.section == "element"}
         report.chapter = chapter = _chapter_of_ids(chapters)
     report.findings += audit_checks(report.findings, lines)
-    report.findings += audit_tables(path, lines, form, code)
+    report.findings += audit_tables(path, lines, form, code, chapter)
     report.findings += audit_equalities(lines, code)
     report.findings += audit_outputs(outputs, chapter)
     return report

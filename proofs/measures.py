@@ -153,3 +153,15 @@ def grid_activation_patterns(
     active = points @ w.T + b > 0  # (steps², m)
     codes = np.unique(active @ (1 << np.arange(len(b))[::-1]))  # a pattern as a binary number
     return [format(int(code), f"0{len(b)}b") for code in codes]
+
+
+def listing_attention_parameters(d: int, h: int, rng: np.random.Generator) -> dict:
+    """The self-attention listing's init_params draws, in its order, in spec's layout:
+    W_Q, W_K, W_V (h, d, d/h) / sqrt(d); b_Q, b_K, b_V 0.1 N; W_O (d, d) / sqrt(d)
+    split by head into (h, d/h, d); b_O 0.1 N."""
+    dk = d // h
+    p = {name: rng.standard_normal((h, d, dk)) / np.sqrt(d) for name in ("w_q", "w_k", "w_v")}
+    p.update({name: 0.1 * rng.standard_normal((h, dk)) for name in ("b_q", "b_k", "b_v")})
+    p["w_o"] = (rng.standard_normal((d, d)) / np.sqrt(d)).reshape(h, dk, d)
+    p["b_o"] = 0.1 * rng.standard_normal(d)
+    return p

@@ -1,4 +1,11 @@
-"""Every element of the two chapters, registered under its id with its number.
+"""The book: every chapter package and every element's check, found by discovery.
+
+A chapter is a package under `proofs.chapters` (or a module another installed
+package names in the entry-point group `transformer_proofs.chapters`) whose
+`CHAPTER` is a `Chapter`. Its modules register, through that object, one check
+per element of the chapter (`@CHAPTER.element(...)`), the tables it prints
+(`@CHAPTER.table(...)`), its formulas and the lines its listings print. No list
+here names a chapter: `load_all` imports whatever it discovers.
 
 An element's check runs everything that verifies it and returns the evidence
 (one line per fact established); it raises `CheckFailed` when the chapter's
@@ -10,10 +17,22 @@ hand a check a deliberately wrong variant and see it rejected.
 from __future__ import annotations
 
 import difflib
+import importlib
+import pkgutil
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from typing import TYPE_CHECKING
+
+from proofs.judge import CheckFailed, Unchecked
+
+if TYPE_CHECKING:
+    from proofs.formulas import Formula
+    from proofs.tables import ListingLine, Table
+
+ENTRY_POINT_GROUP = "transformer_proofs.chapters"
 
 KINDS = (
     "definition",
@@ -26,34 +45,9 @@ KINDS = (
     "exercise",
 )
 METHODS = ("symbolic", "numeric", "witness", "high precision", "not a theorem")
+RESULTS = ("passed", "failed", "error", "unchecked")
 
-
-@dataclass(frozen=True)
-class Chapter:
-    key: str
-    file: str
-    title: str
-    short: str  # the name used in cross references: 命題 7.2［自己注意］
-
-
-CHAPTERS = {
-    "self-attention": Chapter(
-        "self-attention",
-        "000_ce182fefa314a82b.txt",
-        "自己注意：スケール付き内積注意・マルチヘッド・因果マスク",
-        "自己注意",
-    ),
-    "transformer-block": Chapter(
-        "transformer-block",
-        "002_1f7cf506cffefce0.txt",
-        "Transformer ブロック：残差接続・層正規化・MLP とパラメータ数",
-        "Transformer ブロック",
-    ),
-}
-
-
-class CheckFailed(AssertionError):
-    """A chapter's statement does not hold for the objects the check was given."""
+Check = Callable[..., list[str]]
 
 
 @dataclass(frozen=True)
@@ -61,11 +55,11 @@ class Element:
     id: str
     number: str  # as the chapter prints it: "命題 3.2"
     title: str
-    chapter: str  # a key of CHAPTERS
+    chapter: str  # the key of its Chapter
     kind: str  # one of KINDS
-    methods: tuple[str, ...]  # a subset of METHODS
+    methods: tuple[str, ...]  # a subset of METHODS; empty for an unchecked stub
     description: str  # what is proved and how
-    check: Callable[..., list[str]] = field(compare=False, repr=False)
+    check: Check = field(compare=False, repr=False)
 
     @property
     def test_name(self) -> str:
@@ -74,31 +68,130 @@ class Element:
 
 
 @dataclass(frozen=True)
-class CheckRun:
-    """The outcome of one check: passed, failed (CheckFailed) or error (anything else)."""
+class TableEntry:
+    """A table a chapter registers: how to build it and how the chapter prints it."""
 
-    result: str  # "passed" | "failed" | "error"
-    message: str  # why it failed or raised (one line per failure)
+    name: str
+    chapter: str
+    build: Callable[..., Table]
+    columns: tuple[str, ...] | None  # the chapter's header, when the chapter prints it
+    keyed_by: str | None  # the argument the chapter's first column sets (its d_k, its n)
+
+
+REGISTRY: dict[str, Element] = {}
+CHAPTERS: dict[str, Chapter] = {}
+
+
+@dataclass(eq=False)
+class Chapter:
+    """A chapter of the book and what its package registers.
+
+    `title` is the chapter file's first line (without `#`), which identifies a
+    file as this chapter's; `short` is the name cross references use
+    (命題 7.2［自己注意］). `load_all` adds the chapters it discovers to CHAPTERS.
+    """
+
+    key: str
+    file: str  # the chapter's file name among the seeds
+    title: str
+    short: str
+    tables: dict[str, TableEntry] = field(default_factory=dict)
+    formulas: dict[str, Formula] = field(default_factory=dict)
+    listings: list[Callable[[], list[ListingLine]]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not re.fullmatch(r"[a-z][a-z0-9]*(-[a-z0-9]+)*", self.key):
+            raise ValueError(f"chapter key must be lower-case words joined by -, got {self.key!r}")
+
+    def element(
+        self, id: str, number: str, title: str, kind: str, methods: tuple[str, ...]
+    ) -> Callable[[Check], Check]:
+        """Register the decorated check; its docstring is the element's description."""
+        if kind not in KINDS:
+            raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+        unknown = set(methods) - set(METHODS)
+        if unknown:
+            raise ValueError(f"methods must be a subset of {METHODS}, got {methods!r}")
+
+        def register(check: Check) -> Check:
+            if id in REGISTRY:
+                raise ValueError(f"element id {id!r} is registered twice")
+            doc = " ".join((check.__doc__ or "").split())
+            if not doc:
+                raise ValueError(f"the check of {id!r} needs a docstring saying what it proves")
+            REGISTRY[id] = Element(id, number, title, self.key, kind, tuple(methods), doc, check)
+            return check
+
+        return register
+
+    def table(
+        self, name: str, columns: tuple[str, ...] | None = None, keyed_by: str | None = None
+    ) -> Callable[[Callable[..., Table]], Callable[..., Table]]:
+        """Register the decorated table builder under `name` (unique in the book)."""
+
+        def register(build: Callable[..., Table]) -> Callable[..., Table]:
+            if any(name in c.tables for c in (self, *CHAPTERS.values())):
+                raise ValueError(f"table {name!r} is registered twice")
+            self.tables[name] = TableEntry(name, self.key, build, columns, keyed_by)
+            return build
+
+        return register
+
+    def formula(
+        self, name: str, number: str, title: str, printer: str = "chapter_latex"
+    ) -> Callable[[Callable[[], object]], Callable[[], object]]:
+        """Register the decorated builder of a formula the chapter states at `number`."""
+        from proofs.formulas import Formula
+
+        def register(build: Callable[[], object]) -> Callable[[], object]:
+            if any(name in c.formulas for c in (self, *CHAPTERS.values())):
+                raise ValueError(f"formula {name!r} is registered twice")
+            where = f"{number}［{self.short}］ {title}"
+            self.formulas[name] = Formula(name, where, build, printer)
+            return build
+
+        return register
+
+    def listing(self, lines: Callable[[], list[ListingLine]]) -> Callable[[], list[ListingLine]]:
+        """Register a function giving lines the chapter's listings print, regenerated."""
+        self.listings.append(lines)
+        return lines
+
+
+# Running a check ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CheckRun:
+    """The outcome of one check: one of RESULTS."""
+
+    result: str
+    message: str  # why it failed, raised or is unchecked (one line per failure)
     evidence: tuple[str, ...]
     seconds: float
 
 
-def run_check(check: Callable[[], list[str]]) -> CheckRun:
-    """Run a check, classifying what it raises; several properties failing at once
-    (an ExceptionGroup of CheckFailed) is one failure with every message."""
+def run_check(element: Element) -> CheckRun:
+    """Run an element's check, classifying what it raises; several properties failing at
+    once (an ExceptionGroup of CheckFailed) is one failure with every message. A check
+    with no methods (a stub) is never "passed"."""
     start = time.perf_counter()
     evidence: tuple[str, ...] = ()
     message = ""
     try:
-        evidence = tuple(check())
+        evidence = tuple(element.check())
         result = "passed"
+        if not element.methods:
+            result, message = "error", "a check that declares no methods cannot pass"
+    except Unchecked as stub:
+        result, message = "unchecked", str(stub)
     except CheckFailed as failure:
         result, message = "failed", str(failure)
     except Exception as exc:  # noqa: BLE001 - any other exception is reported, not raised
         failures, others = (
             exc.split(CheckFailed) if isinstance(exc, ExceptionGroup) else (None, exc)
         )
-        if others is None:
+        if others is None and failures is not None:
             result, message = "failed", "; ".join(str(f) for f in failures.exceptions)
         else:
             first = (str(exc).strip().splitlines() or [""])[0]
@@ -106,62 +199,60 @@ def run_check(check: Callable[[], list[str]]) -> CheckRun:
     return CheckRun(result, message, evidence, time.perf_counter() - start)
 
 
-REGISTRY: dict[str, Element] = {}
+# Discovery ---------------------------------------------------------------------------
 
 
-def element(
-    id: str, number: str, title: str, chapter: str, kind: str, methods: tuple[str, ...]
-) -> Callable[[Callable[..., list[str]]], Callable[..., list[str]]]:
-    """Register the decorated check; its docstring is the element's description."""
-    if chapter not in CHAPTERS:
-        raise ValueError(f"chapter must be one of {tuple(CHAPTERS)}, got {chapter!r}")
-    if kind not in KINDS:
-        raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
-    unknown = set(methods) - set(METHODS)
-    if unknown or not methods:
-        raise ValueError(f"methods must be a non-empty subset of {METHODS}, got {methods!r}")
+def chapter_modules() -> Iterator[str]:
+    """The modules that define chapters: the packages under proofs.chapters, then the
+    entry points of the group ENTRY_POINT_GROUP."""
+    import proofs.chapters
 
-    def register(check: Callable[..., list[str]]) -> Callable[..., list[str]]:
-        if id in REGISTRY:
-            raise ValueError(f"element id {id!r} is registered twice")
-        doc = " ".join((check.__doc__ or "").split())
-        if not doc:
-            raise ValueError(f"the check of {id!r} needs a docstring saying what it proves")
-        REGISTRY[id] = Element(id, number, title, chapter, kind, methods, doc, check)
-        return check
-
-    return register
+    for module in pkgutil.iter_modules(proofs.chapters.__path__):
+        if module.ispkg:
+            yield f"proofs.chapters.{module.name}"
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        yield point.value
 
 
-FINDING = "FINDING: "
-
-
-def finding(message: str) -> str:
-    """An evidence line reporting that the chapter prints a wrong value.
-
-    The check still passes when the statement itself holds (a slip in a printed
-    intermediate); `verify` and the audit list every finding.
-    """
-    return FINDING + message
-
-
-def findings(evidence: list[str]) -> list[str]:
-    """The findings among a check's evidence lines, without the prefix."""
-    return [line[len(FINDING):] for line in evidence if line.startswith(FINDING)]
-
-
-def require(condition: bool, message: str) -> None:
-    """Raise CheckFailed with `message` unless `condition` holds."""
-    if not condition:
-        raise CheckFailed(message)
+_loaded: set[str] = set()
 
 
 def load_all() -> dict[str, Element]:
-    """Import the chapter modules (which register their checks) and return the registry."""
-    from proofs import self_attention, transformer_block  # noqa: F401
-
+    """Import every chapter module (their modules register the checks); the registry."""
+    for name in chapter_modules():
+        if name in _loaded:
+            continue
+        chapter = getattr(importlib.import_module(name), "CHAPTER", None)
+        if not isinstance(chapter, Chapter):
+            raise ValueError(f"chapter module {name} defines no CHAPTER = Chapter(...)")
+        if CHAPTERS.get(chapter.key, chapter) is not chapter:
+            raise ValueError(f"chapter key {chapter.key!r} is defined twice (again by {name})")
+        CHAPTERS[chapter.key] = chapter
+        _loaded.add(name)
     return REGISTRY
 
+
+def chapter_of(key: str) -> Chapter:
+    """The chapter with this key (after discovery); KeyError names the known keys."""
+    load_all()
+    if key not in CHAPTERS:
+        raise KeyError(f"no chapter {key!r}; known: {', '.join(CHAPTERS)}")
+    return CHAPTERS[key]
+
+
+def tables() -> dict[str, TableEntry]:
+    """Every registered table of every chapter, by name, in the chapters' order."""
+    load_all()
+    return {name: t for c in CHAPTERS.values() for name, t in c.tables.items()}
+
+
+def formulas() -> dict[str, Formula]:
+    """Every registered formula of every chapter, by name."""
+    load_all()
+    return {name: f for c in CHAPTERS.values() for name, f in c.formulas.items()}
+
+
+# Finding elements ----------------------------------------------------------------------
 
 _NUMBER = re.compile(r"^\s*(\S+?)\s*(\d+(?:\.\d+)?|[A-Z]\.\d+)\s*(?:[［\[](.+?)[］\]])?\s*$")
 

@@ -13,7 +13,8 @@ import pytest
 
 from numeric.error_bounds import unit_roundoff
 from proofs import audit
-from proofs.registry import REGISTRY, CheckFailed, finding, load_all
+from proofs.judge import CheckFailed, finding
+from proofs.registry import REGISTRY, load_all
 from proofs.tex_arithmetic import NotNumeric, TexArithmetic
 
 SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"

@@ -5,14 +5,13 @@ from pathlib import Path
 
 import pytest
 
+from proofs.judge import finding, findings
 from proofs.registry import (
     CHAPTERS,
     KINDS,
     METHODS,
-    element,
+    Chapter,
     find,
-    finding,
-    findings,
     load_all,
     nearest_ids,
 )
@@ -78,16 +77,15 @@ def test_find_unknown_is_empty_and_nearest_ids_suggest():
 
 
 def test_element_rejects_bad_registrations():
-    with pytest.raises(ValueError, match="chapter"):
-        element("x-y", "命題 1.1", "t", "no-such-chapter", "proposition", ("symbolic",))
+    chapter = Chapter("test-chapter", "test.mdx", "テスト", "テスト")
     with pytest.raises(ValueError, match="kind"):
-        element("x-y", "命題 1.1", "t", "self-attention", "conjecture", ("symbolic",))
+        chapter.element("x-y", "命題 1.1", "t", "conjecture", ("symbolic",))
     with pytest.raises(ValueError, match="methods"):
-        element("x-y", "命題 1.1", "t", "self-attention", "proposition", ("guess",))
+        chapter.element("x-y", "命題 1.1", "t", "proposition", ("guess",))
     with pytest.raises(ValueError, match="docstring"):
-        element("x-y", "命題 1.1", "t", "self-attention", "proposition", ("symbolic",))(
-            lambda: []
-        )
+        chapter.element("x-y", "命題 1.1", "t", "proposition", ("symbolic",))(lambda: [])
+    with pytest.raises(ValueError, match="key"):
+        Chapter("Test Chapter", "test.mdx", "テスト", "テスト")
 
 
 def test_findings_are_marked_and_recovered():

@@ -11,14 +11,58 @@ import re
 import sys
 from pathlib import Path
 
+import mpmath
 import numpy as np
 import pytest
 import sympy as sp
 
 from numeric.attention import attention, multi_head_attention
 from numeric.softmax import softmax
-from proofs import self_attention as sa
-from proofs.registry import REGISTRY, CheckFailed, findings
+from proofs.chapters.self_attention.attention import (
+    EX_ATTENTION_BY_HAND,
+    def_attention,
+    ex_attention_by_hand,
+    prop_attention_convex_combination,
+)
+from proofs.chapters.self_attention.causality import (
+    cor_parallel_next_token,
+    def_causal_map,
+    lem_causal_closure,
+    thm_causal_mask,
+)
+from proofs.chapters.self_attention.cost import (
+    prop_attention_complexity,
+    prop_attention_parameters,
+    rem_cross_attention,
+)
+from proofs.chapters.self_attention.equivariance import (
+    cor_bag_of_tokens,
+    lem_equivariant_closure,
+    rem_causal_not_equivariant,
+    thm_attention_equivariance,
+)
+from proofs.chapters.self_attention.exercises import (
+    EXR_MASK_LIMIT,
+    exr_causal_last_row,
+    exr_jacobian_two,
+    exr_mask_limit,
+    exr_softmax_compute,
+)
+from proofs.chapters.self_attention.preliminaries import def_permutation_matrix, def_softmax
+from proofs.chapters.self_attention.scaling import (
+    SCALING_TABLE,
+    ex_scaling_numeric,
+    lem_product_expectation,
+    prop_scaling_variance,
+)
+from proofs.chapters.self_attention.softmax import (
+    prop_mask_as_limit,
+    prop_softmax_basic,
+    prop_softmax_jacobian,
+)
+from proofs.judge import CheckFailed, findings
+from proofs.measures import permutation_matrix
+from proofs.registry import REGISTRY
 
 SEEDS_README = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "README.md"
 IDS = sorted(e.id for e in REGISTRY.values() if e.chapter == "self-attention")
@@ -114,7 +158,7 @@ def test_every_description_says_how():
 
 @symbolic
 def test_def_permutation_matrix_holds():
-    assert len(sa.def_permutation_matrix()) == 3
+    assert len(def_permutation_matrix()) == 3
 
 
 @symbolic
@@ -122,10 +166,10 @@ def test_def_permutation_matrix_rejects_the_column_permuting_transpose():
     def transposed(pi):
         # P_pi^T: applied from the right it permutes columns by pi (A P_pi^T = A[:, pi]);
         # applied from the left it moves row i to pi(i) instead of taking row pi(i)
-        return sa.permutation_matrix(pi).T
+        return permutation_matrix(pi).T
 
     with pytest.raises(CheckFailed):
-        sa.def_permutation_matrix(permutation_matrix=transposed)
+        def_permutation_matrix(permutation_matrix=transposed)
 
 
 @symbolic
@@ -134,34 +178,34 @@ def test_def_permutation_matrix_rejects_a_matrix_that_leaves_the_rows_in_place()
         return np.eye(len(pi))  # applies the permutation to nothing
 
     with pytest.raises(CheckFailed):
-        sa.def_permutation_matrix(permutation_matrix=identity)
+        def_permutation_matrix(permutation_matrix=identity)
 
 
 def test_def_permutation_matrix_rejects_a_non_permutation():
     with pytest.raises(ValueError, match="pi must be a permutation"):
-        sa.permutation_matrix([0, 0, 1])
+        permutation_matrix([0, 0, 1])
 
 
 @numeric
 def test_def_softmax_holds():
-    assert len(sa.def_softmax()) == 3
+    assert len(def_softmax()) == 3
 
 
 @numeric
 def test_def_softmax_rejects_the_unshifted_formula():
     with pytest.raises(CheckFailed):
-        sa.def_softmax(softmax=softmax_without_shift)
+        def_softmax(softmax=softmax_without_shift)
 
 
 @numeric
 def test_def_softmax_rejects_a_mask_that_is_ignored():
     with pytest.raises(CheckFailed):
-        sa.def_softmax(masked_softmax=masked_softmax_ignoring_mask)
+        def_softmax(masked_softmax=masked_softmax_ignoring_mask)
 
 
 @numeric
 def test_prop_softmax_basic_holds():
-    assert len(sa.prop_softmax_basic()) == 3
+    assert len(prop_softmax_basic()) == 3
 
 
 @numeric
@@ -175,13 +219,13 @@ def test_prop_softmax_basic_positivity_fails_only_by_underflow():
 @numeric
 def test_prop_softmax_basic_rejects_the_overflowing_softmax():
     with pytest.raises(CheckFailed):
-        sa.prop_softmax_basic(softmax=softmax_without_shift)
+        prop_softmax_basic(softmax=softmax_without_shift)
 
 
 @pytest.mark.symbolic
 def test_prop_softmax_basic_rejects_an_unnormalised_symbolic_softmax():
     with pytest.raises(CheckFailed, match="sum_i sigma_i != 1"):
-        sa.prop_softmax_basic(symbolic=lambda z: z.applyfunc(sp.exp))
+        prop_softmax_basic(symbolic=lambda z: z.applyfunc(sp.exp))
 
 
 @pytest.mark.symbolic
@@ -191,7 +235,7 @@ def test_prop_softmax_basic_rejects_a_symbolic_softmax_of_squares():
         return e / sum(e)
 
     with pytest.raises(CheckFailed, match="sigma_j - sigma_i"):
-        sa.prop_softmax_basic(symbolic=squares)
+        prop_softmax_basic(symbolic=squares)
 
 
 @numeric
@@ -201,18 +245,18 @@ def test_prop_softmax_basic_rejects_squares():
         return softmax(z * z)  # order not preserved for negative entries
 
     with pytest.raises(CheckFailed):
-        sa.prop_softmax_basic(softmax=squares)
+        prop_softmax_basic(softmax=squares)
 
 
 @numeric
 def test_prop_softmax_jacobian_holds():
-    assert len(sa.prop_softmax_jacobian()) == 2
+    assert len(prop_softmax_jacobian()) == 2
 
 
 @numeric
 def test_prop_softmax_jacobian_rejects_missing_sigma_sigma_t():
     with pytest.raises(CheckFailed):
-        sa.prop_softmax_jacobian(jacobian=jacobian_without_outer)
+        prop_softmax_jacobian(jacobian=jacobian_without_outer)
 
 
 @symbolic
@@ -221,33 +265,33 @@ def test_prop_softmax_jacobian_rejects_a_wrong_stated_entry():
         return sigma[i] * (sp.KroneckerDelta(i, j) + sigma[j])
 
     with pytest.raises(CheckFailed):
-        sa.prop_softmax_jacobian(stated_entry=entry)
+        prop_softmax_jacobian(stated_entry=entry)
 
 
 @symbolic
 def test_prop_softmax_jacobian_rejects_a_stated_matrix_without_the_outer_product():
     with pytest.raises(CheckFailed, match="J1 != 0"):
-        sa.prop_softmax_jacobian(stated_matrix=lambda sigma: sp.diag(*sigma))
+        prop_softmax_jacobian(stated_matrix=lambda sigma: sp.diag(*sigma))
 
 
 @numeric
 def test_prop_mask_as_limit_holds():
-    assert len(sa.prop_mask_as_limit()) >= 2
+    assert len(prop_mask_as_limit()) >= 2
 
 
 @numeric
 def test_prop_mask_as_limit_rejects_an_e_minus_2c_bound():
     def too_small(c, z_i, s_u):
-        return sa.mpmath.exp(-2 * c) * sa.mpmath.exp(z_i) / s_u
+        return mpmath.exp(-2 * c) * mpmath.exp(z_i) / s_u
 
     with pytest.raises(CheckFailed):
-        sa.prop_mask_as_limit(stated_bound=too_small)
+        prop_mask_as_limit(stated_bound=too_small)
 
 
 @numeric
 def test_prop_mask_as_limit_rejects_a_mask_that_is_ignored():
     with pytest.raises(CheckFailed):
-        sa.prop_mask_as_limit(masked_softmax=masked_softmax_ignoring_mask)
+        prop_mask_as_limit(masked_softmax=masked_softmax_ignoring_mask)
 
 
 # 定義 4.1, 命題 4.2, 例 4.3 ---------------------------------------------------------------
@@ -255,7 +299,7 @@ def test_prop_mask_as_limit_rejects_a_mask_that_is_ignored():
 
 @numeric
 def test_def_attention_holds():
-    assert len(sa.def_attention()) == 2
+    assert len(def_attention()) == 2
 
 
 @numeric
@@ -265,7 +309,7 @@ def test_def_attention_rejects_a_mask_letting_the_next_key_through():
         return np.tri(n, m, m - n + 1, dtype=bool)
 
     with pytest.raises(CheckFailed):
-        sa.def_attention(causal_mask=leaky)
+        def_attention(causal_mask=leaky)
 
 
 @numeric
@@ -274,12 +318,12 @@ def test_def_attention_rejects_an_unscaled_product():
         return attention(np.asarray(q) * math.sqrt(np.shape(q)[-1]), k, v, mask)
 
     with pytest.raises(CheckFailed):
-        sa.def_attention(attention=unscaled)
+        def_attention(attention=unscaled)
 
 
 @numeric
 def test_prop_attention_convex_combination_holds():
-    assert len(sa.prop_attention_convex_combination()) == 2
+    assert len(prop_attention_convex_combination()) == 2
 
 
 @numeric
@@ -289,12 +333,12 @@ def test_prop_attention_convex_combination_rejects_unnormalised_weights():
         return 2 * out, 2 * weights
 
     with pytest.raises(CheckFailed):
-        sa.prop_attention_convex_combination(attention=unnormalised)
+        prop_attention_convex_combination(attention=unnormalised)
 
 
 @numeric
 def test_ex_attention_by_hand_holds():
-    evidence = sa.ex_attention_by_hand()
+    evidence = ex_attention_by_hand()
     assert "weights: [[0.4011, 0.1978, 0.4011], [0.1978, 0.4011, 0.4011], " \
            "[0.2483, 0.2483, 0.5035]]" in evidence
     assert "changed_unmasked_row_1: [4.6488, -1.811]" in evidence
@@ -305,23 +349,23 @@ def test_ex_attention_by_hand_holds():
 
 @numeric
 def test_ex_attention_by_hand_rejects_a_misprinted_weight():
-    printed = dict(sa.EX_ATTENTION_BY_HAND)
+    printed = dict(EX_ATTENTION_BY_HAND)
     printed["weights"] = [[0.4012, 0.1978, 0.4011], [0.1978, 0.4011, 0.4011],
                           [0.2483, 0.2483, 0.5035]]
     with pytest.raises(CheckFailed):
-        sa.ex_attention_by_hand(printed=printed)
+        ex_attention_by_hand(printed=printed)
 
 
 @numeric
 def test_ex_attention_by_hand_rejects_a_wrong_self_score():
     with pytest.raises(CheckFailed, match="not 27"):
-        sa.ex_attention_by_hand(stated_self_score="27/sqrt(2)")
+        ex_attention_by_hand(stated_self_score="27/sqrt(2)")
 
 
 @numeric
 def test_ex_attention_by_hand_rejects_a_mask_that_is_ignored():
     with pytest.raises(CheckFailed):
-        sa.ex_attention_by_hand(multi_head_attention=mha_ignoring_mask)
+        ex_attention_by_hand(multi_head_attention=mha_ignoring_mask)
 
 
 # 命題 4.4, 例 4.5, 補題 A.1 --------------------------------------------------------------
@@ -329,35 +373,35 @@ def test_ex_attention_by_hand_rejects_a_mask_that_is_ignored():
 
 @numeric
 def test_prop_scaling_variance_holds():
-    assert len(sa.prop_scaling_variance()) >= 3
+    assert len(prop_scaling_variance()) >= 3
 
 
 @numeric
 def test_prop_scaling_variance_rejects_variance_d_k_squared():
     with pytest.raises(CheckFailed):
-        sa.prop_scaling_variance(stated_variance=lambda d_k: d_k**2)
+        prop_scaling_variance(stated_variance=lambda d_k: d_k**2)
 
 
 @pytest.fixture(scope="module")
 def scaling_table():
-    from proofs.tables import scaling_table
+    from proofs.chapters.self_attention.tables import scaling_table
 
     return scaling_table()
 
 
 @numeric
 def test_ex_scaling_numeric_holds(scaling_table):
-    evidence = sa.ex_scaling_numeric(table=scaling_table)
+    evidence = ex_scaling_numeric(table=scaling_table)
     assert "1024 1036.38 1.012 0.971 0.361" in evidence[0]
-    assert scaling_table.rows == sa.SCALING_TABLE
+    assert scaling_table.rows == SCALING_TABLE
 
 
 @numeric
 def test_ex_scaling_numeric_rejects_a_misprinted_cell(scaling_table):
-    printed = list(sa.SCALING_TABLE)
+    printed = list(SCALING_TABLE)
     printed[2] = ("64", "62.92", "0.983", "0.878", "0.362")
     with pytest.raises(CheckFailed):
-        sa.ex_scaling_numeric(printed=tuple(printed), table=scaling_table)
+        ex_scaling_numeric(printed=tuple(printed), table=scaling_table)
 
 
 @numeric
@@ -367,18 +411,18 @@ def test_ex_scaling_numeric_rejects_a_decreasing_raw_column(scaling_table):
     values = list(scaling_table.values)
     values[1] = (16, values[1][1], values[1][2], 0.1, values[1][4])
     with pytest.raises(CheckFailed):
-        sa.ex_scaling_numeric(table=replace(scaling_table, values=tuple(values)))
+        ex_scaling_numeric(table=replace(scaling_table, values=tuple(values)))
 
 
 @numeric
 def test_lem_product_expectation_holds():
-    assert len(sa.lem_product_expectation()) >= 4
+    assert len(lem_product_expectation()) >= 4
 
 
 @numeric
 def test_lem_product_expectation_rejects_the_sum_of_means():
     with pytest.raises(CheckFailed):
-        sa.lem_product_expectation(stated=sum)
+        lem_product_expectation(stated=sum)
 
 
 # 補題 5.1 – 注意 5.4 --------------------------------------------------------------------
@@ -386,7 +430,7 @@ def test_lem_product_expectation_rejects_the_sum_of_means():
 
 @numeric
 def test_lem_equivariant_closure_holds():
-    assert len(sa.lem_equivariant_closure()) == 1
+    assert len(lem_equivariant_closure()) == 1
 
 
 @numeric
@@ -395,41 +439,41 @@ def test_lem_equivariant_closure_rejects_a_position_dependent_map():
         return np.asarray(x) + np.arange(np.shape(x)[0])[:, None]
 
     with pytest.raises(CheckFailed):
-        sa.lem_equivariant_closure(row_wise=positional)
+        lem_equivariant_closure(row_wise=positional)
 
 
 @numeric
 def test_thm_attention_equivariance_holds():
-    evidence = sa.thm_attention_equivariance()
+    evidence = thm_attention_equivariance()
     assert evidence[0].startswith("listing sizes")
 
 
 @numeric
 def test_thm_attention_equivariance_rejects_attention_with_positions():
     with pytest.raises(CheckFailed):
-        sa.thm_attention_equivariance(multi_head_attention=mha_with_positions)
+        thm_attention_equivariance(multi_head_attention=mha_with_positions)
 
 
 @numeric
 def test_cor_bag_of_tokens_holds():
-    assert len(sa.cor_bag_of_tokens()) == 1
+    assert len(cor_bag_of_tokens()) == 1
 
 
 @numeric
 def test_cor_bag_of_tokens_rejects_attention_with_positions():
     with pytest.raises(CheckFailed):
-        sa.cor_bag_of_tokens(multi_head_attention=mha_with_positions)
+        cor_bag_of_tokens(multi_head_attention=mha_with_positions)
 
 
 @numeric
 def test_rem_causal_not_equivariant_holds():
-    assert len(sa.rem_causal_not_equivariant()) == 5
+    assert len(rem_causal_not_equivariant()) == 5
 
 
 @numeric
 def test_rem_causal_not_equivariant_rejects_a_mask_that_is_ignored():
     with pytest.raises(CheckFailed):
-        sa.rem_causal_not_equivariant(multi_head_attention=mha_ignoring_mask)
+        rem_causal_not_equivariant(multi_head_attention=mha_ignoring_mask)
 
 
 # 定義 6.1 – 系 6.4 ----------------------------------------------------------------------
@@ -437,18 +481,18 @@ def test_rem_causal_not_equivariant_rejects_a_mask_that_is_ignored():
 
 @numeric
 def test_def_causal_map_holds():
-    assert len(sa.def_causal_map()) == 3
+    assert len(def_causal_map()) == 3
 
 
 @numeric
 def test_def_causal_map_rejects_a_mask_letting_the_next_key_through():
     with pytest.raises(CheckFailed):
-        sa.def_causal_map(multi_head_attention=mha_leaking_next)
+        def_causal_map(multi_head_attention=mha_leaking_next)
 
 
 @numeric
 def test_lem_causal_closure_holds():
-    assert len(sa.lem_causal_closure()) == 1
+    assert len(lem_causal_closure()) == 1
 
 
 @numeric
@@ -457,29 +501,29 @@ def test_lem_causal_closure_rejects_a_map_reading_the_future():
         return np.cumsum(np.asarray(y)[::-1], axis=0)[::-1]
 
     with pytest.raises(CheckFailed):
-        sa.lem_causal_closure(position_wise=reverse_cumsum)
+        lem_causal_closure(position_wise=reverse_cumsum)
 
 
 @numeric
 def test_thm_causal_mask_holds():
-    assert len(sa.thm_causal_mask()) == 2
+    assert len(thm_causal_mask()) == 2
 
 
 @numeric
 def test_thm_causal_mask_rejects_a_mask_letting_the_next_key_through():
     with pytest.raises(CheckFailed):
-        sa.thm_causal_mask(multi_head_attention=mha_leaking_next)
+        thm_causal_mask(multi_head_attention=mha_leaking_next)
 
 
 @numeric
 def test_cor_parallel_next_token_holds():
-    assert len(sa.cor_parallel_next_token()) == 3
+    assert len(cor_parallel_next_token()) == 3
 
 
 @numeric
 def test_cor_parallel_next_token_rejects_a_mask_that_is_ignored():
     with pytest.raises(CheckFailed):
-        sa.cor_parallel_next_token(multi_head_attention=mha_ignoring_mask)
+        cor_parallel_next_token(multi_head_attention=mha_ignoring_mask)
 
 
 @numeric
@@ -492,7 +536,7 @@ def test_cor_parallel_next_token_rejects_a_decoder_forgetting_its_cache():
             return super().feed(tokens)
 
     with pytest.raises(CheckFailed):
-        sa.cor_parallel_next_token(decoder=Forgetful)
+        cor_parallel_next_token(decoder=Forgetful)
 
 
 @numeric
@@ -506,7 +550,7 @@ def test_cor_parallel_next_token_rejects_a_model_reading_the_next_token():
         return logits + params["wte"][later] @ params["wte"].T
 
     with pytest.raises(CheckFailed):
-        sa.cor_parallel_next_token(forward=peeking)
+        cor_parallel_next_token(forward=peeking)
 
 
 # 命題 7.1, 命題 7.2, 注意 7.3 -------------------------------------------------------------
@@ -514,7 +558,7 @@ def test_cor_parallel_next_token_rejects_a_model_reading_the_next_token():
 
 @symbolic
 def test_prop_attention_parameters_holds():
-    assert "d = 512: 1,050,624 and 1,048,576" in sa.prop_attention_parameters()
+    assert "d = 512: 1,050,624 and 1,048,576" in prop_attention_parameters()
 
 
 @symbolic
@@ -522,12 +566,12 @@ def test_prop_attention_parameters_rejects_4d2_plus_3d():
     from symbolic.symbols import d
 
     with pytest.raises(CheckFailed):
-        sa.prop_attention_parameters(stated=4 * d**2 + 3 * d)
+        prop_attention_parameters(stated=4 * d**2 + 3 * d)
 
 
 @symbolic
 def test_prop_attention_complexity_holds():
-    assert len(sa.prop_attention_complexity()) == 3
+    assert len(prop_attention_complexity()) == 3
 
 
 @symbolic
@@ -535,12 +579,12 @@ def test_prop_attention_complexity_rejects_one_n2d_term():
     from symbolic.symbols import d, n
 
     with pytest.raises(CheckFailed):
-        sa.prop_attention_complexity(stated=4 * n * d**2 + n**2 * d)
+        prop_attention_complexity(stated=4 * n * d**2 + n**2 * d)
 
 
 @numeric
 def test_rem_cross_attention_holds():
-    assert len(sa.rem_cross_attention()) == 1
+    assert len(rem_cross_attention()) == 1
 
 
 @numeric
@@ -549,7 +593,7 @@ def test_rem_cross_attention_rejects_attention_ignoring_the_context():
         return multi_head_attention(x, params)
 
     with pytest.raises(CheckFailed):
-        sa.rem_cross_attention(multi_head_attention=self_only)
+        rem_cross_attention(multi_head_attention=self_only)
 
 
 # 演習 10.1 – 10.4 -----------------------------------------------------------------------
@@ -557,50 +601,50 @@ def test_rem_cross_attention_rejects_attention_ignoring_the_context():
 
 @symbolic
 def test_exr_softmax_compute_holds():
-    assert "shift 100: exact ['1/6', '1/3', '1/2']" in sa.exr_softmax_compute()[1]
+    assert "shift 100: exact ['1/6', '1/3', '1/2']" in exr_softmax_compute()[1]
 
 
 @symbolic
 def test_exr_softmax_compute_rejects_a_swapped_answer():
     with pytest.raises(CheckFailed):
-        sa.exr_softmax_compute(answer=(sp.Rational(1, 6), sp.Rational(1, 2), sp.Rational(1, 3)))
+        exr_softmax_compute(answer=(sp.Rational(1, 6), sp.Rational(1, 2), sp.Rational(1, 3)))
 
 
 @symbolic
 def test_exr_jacobian_two_holds():
-    assert len(sa.exr_jacobian_two()) == 1
+    assert len(exr_jacobian_two()) == 1
 
 
 @symbolic
 def test_exr_jacobian_two_rejects_a_jacobian_without_the_outer_product():
     with pytest.raises(CheckFailed):
-        sa.exr_jacobian_two(jacobian=lambda sigma: sp.diag(*sigma))
+        exr_jacobian_two(jacobian=lambda sigma: sp.diag(*sigma))
 
 
 @numeric
 def test_exr_mask_limit_holds():
-    assert "bound = 7.406e-6" in sa.exr_mask_limit()[0]
+    assert "bound = 7.406e-6" in exr_mask_limit()[0]
 
 
 @numeric
 def test_exr_mask_limit_rejects_a_misprinted_bound():
-    printed = dict(sa.EXR_MASK_LIMIT, bound="7.5e-6")
+    printed = dict(EXR_MASK_LIMIT, bound="7.5e-6")
     with pytest.raises(CheckFailed):
-        sa.exr_mask_limit(printed=printed)
+        exr_mask_limit(printed=printed)
 
 
 @numeric
 def test_exr_mask_limit_rejects_a_mask_that_is_ignored():
     with pytest.raises(CheckFailed):
-        sa.exr_mask_limit(masked_softmax=masked_softmax_ignoring_mask)
+        exr_mask_limit(masked_softmax=masked_softmax_ignoring_mask)
 
 
 @numeric
 def test_exr_causal_last_row_holds():
-    assert len(sa.exr_causal_last_row()) == 6
+    assert len(exr_causal_last_row()) == 6
 
 
 @numeric
 def test_exr_causal_last_row_rejects_a_mask_that_is_ignored():
     with pytest.raises(CheckFailed):
-        sa.exr_causal_last_row(multi_head_attention=mha_ignoring_mask)
+        exr_causal_last_row(multi_head_attention=mha_ignoring_mask)

@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from numeric.error_bounds import unit_roundoff
-from proofs import tables
 from proofs.audit import find_tables
+from proofs.chapters.self_attention import tables as sa_tables
+from proofs.chapters.transformer_block import tables as tb_tables
 
 SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
 SELF_ATTENTION = SEEDS / "000_ce182fefa314a82b.txt"
@@ -37,31 +38,31 @@ def chapter_lines(path: Path) -> set[str]:
 
 def test_scaling_table_equals_the_chapters_cell_for_cell():
     printed = chapter_table(SELF_ATTENTION, "$d_k$")
-    table = tables.scaling_table()
+    table = sa_tables.scaling_table()
     assert [list(table.columns)] + [list(r) for r in table.rows] == printed
 
 
 def test_scaling_table_listing_lines_are_the_chapters():
     printed = chapter_lines(SELF_ATTENTION)
-    for line in tables.scaling_table().listing:
+    for line in sa_tables.scaling_table().listing:
         assert line.strip() in printed
 
 
 def test_attention_complexity_table_equals_the_chapters_cell_for_cell():
     printed = chapter_table(SELF_ATTENTION, "$n$")
-    table = tables.attention_complexity_table()
+    table = sa_tables.attention_complexity_table()
     assert [list(table.columns)] + [list(r) for r in table.rows] == printed
 
 
 def test_attention_complexity_table_first_ratios_are_blank():
-    table = tables.attention_complexity_table()
+    table = sa_tables.attention_complexity_table()
     assert table.rows[0][4:] == ("", "")
     assert table.values[0][4:] == (None, None)
 
 
 def test_gpt2_parameter_table_equals_the_chapters_cell_for_cell():
     printed = chapter_table(BLOCK, "構成要素")
-    table = tables.gpt2_parameter_table()
+    table = tb_tables.gpt2_parameter_table()
     unspaced = [[c.replace(" ", "") for c in row] for row in printed]
     ours = [[c.replace(" ", "") for c in row] for row in [table.columns, *table.rows]]
     assert ours == unspaced
@@ -70,17 +71,18 @@ def test_gpt2_parameter_table_equals_the_chapters_cell_for_cell():
 
 def test_listing_totals_are_the_chapters():
     printed = chapter_lines(BLOCK)
-    assert tables.small_model_count().listing == ("count: 568  formula: 568",)
-    for line in tables.gpt2_parameter_table().listing + tables.block_cost_comparison().listing:
+    assert tb_tables.small_model_count().listing == ("count: 568  formula: 568",)
+    for line in (*tb_tables.gpt2_parameter_table().listing,
+                 *tb_tables.block_cost_comparison().listing):
         assert line.strip() in printed
 
 
 def test_attention_parameter_count_is_the_listings_288():
-    assert tables.attention_parameter_count().listing == ("params: 288 = 4d^2+4d = 288",)
+    assert sa_tables.attention_parameter_count().listing == ("params: 288 = 4d^2+4d = 288",)
 
 
 def test_block_cost_ratio_equals_n_over_6d():
-    table = tables.block_cost_comparison(d=768, n=1024)
+    table = tb_tables.block_cost_comparison(d=768, n=1024)
     values = dict(table.values)
     assert values["12nd^2"] == 7247757312
     assert values["2n^2d"] == 1610612736
@@ -89,14 +91,14 @@ def test_block_cost_ratio_equals_n_over_6d():
 
 
 def test_complexity_table_for_another_d_has_equal_terms_at_n_equal_2d():
-    table = tables.attention_complexity_table(d=128, ns=(128, 256, 512))
+    table = sa_tables.attention_complexity_table(d=128, ns=(128, 256, 512))
     n, projection, scores, *_ = table.values[1]
     assert n == 256 and projection == scores == 4 * 256 * 128**2
     assert table.rows[2][4] == "4.00"
 
 
 def test_gpt2_table_for_a_24_layer_model():
-    table = tables.gpt2_parameter_table(d=1024, n_layer=24)
+    table = tb_tables.gpt2_parameter_table(d=1024, n_layer=24)
     per_layer = 12 * 1024**2 + 13 * 1024
     assert table.values[2] == ("ブロック 1 つ", per_layer)
     assert table.values[-1][1] == 50257 * 1024 + 1024 * 1024 + 24 * per_layer + 2 * 1024
@@ -104,19 +106,19 @@ def test_gpt2_table_for_a_24_layer_model():
 
 
 def test_markdown_rendering_is_a_pipe_table():
-    text = tables.attention_complexity_table().to_markdown().splitlines()
+    text = sa_tables.attention_complexity_table().to_markdown().splitlines()
     assert text[1] == "|---|---|---|---|---|---|"
     assert text[2] == "| 64 | 1,048,576 | 524,288 | 1,572,864 |  |  |"
 
 
 def test_latex_rendering_uses_booktabs_and_keeps_math():
-    latex = tables.scaling_table(dims=(4,), pairs=100, trials=10).to_latex()
+    latex = sa_tables.scaling_table(dims=(4,), pairs=100, trials=10).to_latex()
     assert r"\toprule" in latex and r"\midrule" in latex and r"\bottomrule" in latex
     assert r"$\sqrt{d_k}$ で割ったあとの分散" in latex
 
 
 def test_csv_rendering_holds_the_raw_values():
-    table = tables.gpt2_parameter_table()
+    table = tb_tables.gpt2_parameter_table()
     rows = list(csv.reader(io.StringIO(table.to_csv())))
     assert rows[0] == ["構成要素", "個数"]
     assert rows[1] == ["埋め込み", "38597376"]
@@ -125,18 +127,18 @@ def test_csv_rendering_holds_the_raw_values():
 
 def test_render_rejects_an_unknown_format():
     with pytest.raises(ValueError, match="format must be one of"):
-        tables.attention_complexity_table().render("html")
+        sa_tables.attention_complexity_table().render("html")
 
 
 @pytest.mark.parametrize(
     "build, kwargs, name",
     [
-        (tables.scaling_table, {"pairs": 0}, "pairs"),
-        (tables.scaling_table, {"dims": (4, -1)}, "d_k"),
-        (tables.attention_complexity_table, {"d": 0}, "d"),
-        (tables.attention_complexity_table, {"ns": (64, 1.5)}, "n"),
-        (tables.gpt2_parameter_table, {"n_layer": True}, "n_layer"),
-        (tables.attention_parameter_count, {"d": 8, "h": 3}, "h"),
+        (sa_tables.scaling_table, {"pairs": 0}, "pairs"),
+        (sa_tables.scaling_table, {"dims": (4, -1)}, "d_k"),
+        (sa_tables.attention_complexity_table, {"d": 0}, "d"),
+        (sa_tables.attention_complexity_table, {"ns": (64, 1.5)}, "n"),
+        (tb_tables.gpt2_parameter_table, {"n_layer": True}, "n_layer"),
+        (sa_tables.attention_parameter_count, {"d": 8, "h": 3}, "h"),
     ],
 )
 def test_bad_table_arguments_name_the_argument(build, kwargs, name):

@@ -14,7 +14,9 @@ import pytest
 import sympy
 from hypothesis import Phase, settings
 
-import proofs.transformer_block as tb
+import spec
+from numeric.activations import gelu, relu
+from numeric.block import post_ln_block, pre_ln_block
 from numeric.error_bounds import (
     block_error_bound,
     frobenius,
@@ -24,8 +26,63 @@ from numeric.error_bounds import (
     model_error_bound,
 )
 from numeric.layer_norm import layer_norm, layer_norm_jacobian
+from numeric.mlp import mlp
+from numeric.model import forward, init_parameters, sub_parameters
+from proofs.chapters.transformer_block import tables
+from proofs.chapters.transformer_block.activations import (
+    ARCHITECTURES,
+    RELU_EXAMPLE,
+    Architecture,
+    prop_relu_piecewise_linear,
+    rem_out_of_scope,
+)
+from proofs.chapters.transformer_block.complexity import BLOCK_COST, prop_block_complexity
+from proofs.chapters.transformer_block.definitions import (
+    def_decoder_only_transformer,
+    def_layer_norm,
+    def_transformer_block,
+)
+from proofs.chapters.transformer_block.equivariance import (
+    prop_block_equivariance_causality,
+    prop_row_wise_maps,
+)
+from proofs.chapters.transformer_block.exercises import (
+    EXERCISE_11_1,
+    exr_doubling_ratio,
+    exr_layer_norm_affine,
+    exr_parameter_count,
+    exr_residual_expansion,
+)
+from proofs.chapters.transformer_block.layer_norm import (
+    EXAMPLE_3_2,
+    ex_layer_norm_scale,
+    prop_layer_norm_invariance,
+    prop_layer_norm_jacobian,
+)
+from proofs.chapters.transformer_block.parameters import (
+    GPT2_SMALL,
+    SMALL_MODEL,
+    _stated_parameters,
+    ex_gpt2_small_count,
+    ex_small_model_count,
+    model_parts,
+    rem_paper_parameter_count,
+    thm_transformer_parameters,
+)
+from proofs.chapters.transformer_block.residual import (
+    _residual_step,
+    prop_residual_identity_path,
+    rem_pre_post_ln_empirical,
+    residual_jacobians,
+)
+from proofs.chapters.transformer_block.strategies import block_parameters
+from proofs.judge import CheckFailed, findings
+from proofs.printed import Printed
 from proofs.reference import mp_error, mp_layer_norm
-from proofs.registry import CheckFailed, findings, load_all
+from proofs.registry import load_all
+from symbolic import layer_norm as symbolic_layer_norm
+from symbolic import residual
+from symbolic import symbols as sym
 from symbolic.arrangements import activation_regions, feasible, general_position, region_bound
 
 SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
@@ -66,13 +123,13 @@ def unbiased_layer_norm(x, gamma=None, beta=None, eps=1e-5):
 
 @pytest.mark.numeric
 def test_def_layer_norm_holds():
-    assert tb.def_layer_norm()
+    assert def_layer_norm()
 
 
 @pytest.mark.numeric
 def test_def_layer_norm_rejects_unbiased_variance():
     with pytest.raises(CheckFailed, match="differs from the definition"):
-        tb.def_layer_norm(normalise=unbiased_layer_norm)
+        def_layer_norm(normalise=unbiased_layer_norm)
 
 
 @pytest.mark.numeric
@@ -84,7 +141,7 @@ def test_def_layer_norm_rejects_silent_nan_on_constant_row():
         return layer_norm(x, gamma, beta, eps)
 
     with pytest.raises(CheckFailed, match="constant row"):
-        tb.def_layer_norm(normalise=nan_on_constant)
+        def_layer_norm(normalise=nan_on_constant)
 
 
 def test_def_layer_norm_error_bound_is_relative_to_the_spread():
@@ -106,49 +163,49 @@ def test_def_layer_norm_error_bound_is_relative_to_the_spread():
 
 @pytest.mark.numeric
 def test_def_transformer_block_holds():
-    assert tb.def_transformer_block()
+    assert def_transformer_block()
 
 
 @pytest.mark.numeric
 def test_def_transformer_block_rejects_a_block_without_residual():
     def no_residual(x, params, causal=True, activation="gelu", eps=1e-5):
-        return tb.pre_ln_block(x, params, causal, activation, eps) - x
+        return pre_ln_block(x, params, causal, activation, eps) - x
 
     with pytest.raises(CheckFailed, match="Pre-LN"):
-        tb.def_transformer_block(pre_ln=no_residual)
+        def_transformer_block(pre_ln=no_residual)
 
 
 @pytest.mark.numeric
 def test_def_transformer_block_rejects_swapped_layouts():
     with pytest.raises(CheckFailed, match="Pre-LN"):
-        tb.def_transformer_block(pre_ln=tb.post_ln_block)
+        def_transformer_block(pre_ln=post_ln_block)
 
 
 @pytest.mark.numeric
 def test_def_transformer_block_rejects_mlp_without_hidden_bias():
     def no_b1(x, params, activation="gelu"):
-        return tb.mlp(x, {k: v for k, v in params.items() if k != "b_1"}, activation)
+        return mlp(x, {k: v for k, v in params.items() if k != "b_1"}, activation)
 
     with pytest.raises(CheckFailed, match="MLP row"):
-        tb.def_transformer_block(network=no_b1)
+        def_transformer_block(network=no_b1)
 
 
 def test_def_transformer_block_rounding_bounds_are_far_below_the_values():
     # the tolerances of the block and model comparisons must not be vacuous
     rng = np.random.default_rng(0)
-    p = tb.block_parameters(4, 2, 8, rng)
+    p = block_parameters(4, 2, 8, rng)
     x = rng.standard_normal((5, 4))
     for post in (False, True):
         rounding, _ = block_error_bound(x, p, post=post)
-        block = tb.post_ln_block if post else tb.pre_ln_block
+        block = post_ln_block if post else pre_ln_block
         assert rounding < 1e-9 * frobenius(block(x, p))
-    config = tb.spec.ModelConfig(vocab=7, d=4, n_layer=2, n_head=2, d_ff=8, n_ctx=6)
-    params = tb.init_parameters(config, rng)
+    config = spec.ModelConfig(vocab=7, d=4, n_layer=2, n_head=2, d_ff=8, n_ctx=6)
+    params = init_parameters(config, rng)
     tokens = np.array([1, 2, 3, 4, 5, 6])
     # chained Lipschitz bounds are loose (about 1e-7 of the logits for two blocks) but still
     # far below the changes a wrong model makes
     assert model_error_bound(tokens, params, config) < 1e-6 * frobenius(
-        tb.forward(tokens, params, config))
+        forward(tokens, params, config))
 
 
 # 定義 2.3 ------------------------------------------------------------------------------
@@ -156,17 +213,17 @@ def test_def_transformer_block_rounding_bounds_are_far_below_the_values():
 
 @pytest.mark.numeric
 def test_def_decoder_only_transformer_holds():
-    assert tb.def_decoder_only_transformer()
+    assert def_decoder_only_transformer()
 
 
 @pytest.mark.numeric
 def test_def_decoder_only_transformer_rejects_shifted_logits():
     def logits_from_positions(tokens, params, config):
-        x = tb.forward(tokens, params, config)
+        x = forward(tokens, params, config)
         return x + 1e-3  # a shifted output layer
 
     with pytest.raises(CheckFailed, match="composition"):
-        tb.def_decoder_only_transformer(model=logits_from_positions)
+        def_decoder_only_transformer(model=logits_from_positions)
 
 
 @pytest.mark.numeric
@@ -175,7 +232,7 @@ def test_def_decoder_only_transformer_rejects_embeddings_without_positions():
         return params["wte"][np.asarray(tokens)]
 
     with pytest.raises(CheckFailed, match="E_t"):
-        tb.def_decoder_only_transformer(embedding=no_positions)
+        def_decoder_only_transformer(embedding=no_positions)
 
 
 # 命題 3.1 ------------------------------------------------------------------------------
@@ -184,13 +241,13 @@ def test_def_decoder_only_transformer_rejects_embeddings_without_positions():
 @pytest.mark.symbolic
 @pytest.mark.numeric
 def test_prop_layer_norm_invariance_holds():
-    assert tb.prop_layer_norm_invariance()
+    assert prop_layer_norm_invariance()
 
 
 @pytest.mark.numeric
 def test_prop_layer_norm_invariance_rejects_unbiased_variance():
     with pytest.raises(CheckFailed, match="mean, variance"):
-        tb.prop_layer_norm_invariance(normalise=unbiased_layer_norm, widths=())
+        prop_layer_norm_invariance(normalise=unbiased_layer_norm, widths=())
 
 
 @pytest.mark.numeric
@@ -200,7 +257,7 @@ def test_prop_layer_norm_invariance_rejects_a_map_without_centring():
         return x / np.sqrt(x.var(axis=-1, keepdims=True) + eps)
 
     with pytest.raises(CheckFailed):
-        tb.prop_layer_norm_invariance(normalise=uncentred, widths=())
+        prop_layer_norm_invariance(normalise=uncentred, widths=())
 
 
 def test_prop_layer_norm_invariance_outside_the_domain_a_large_shift_loses_the_row():
@@ -215,17 +272,17 @@ def test_prop_layer_norm_invariance_outside_the_domain_a_large_shift_loses_the_r
 @pytest.mark.symbolic
 def test_prop_layer_norm_invariance_rejects_unbiased_variance_symbolically():
     def unbiased(x, eps=0):
-        return tb.symbolic_layer_norm.unbiased_layer_norm(x, eps)
+        return symbolic_layer_norm.unbiased_layer_norm(x, eps)
 
     with pytest.raises(CheckFailed, match="variance of LN"):
-        tb.prop_layer_norm_invariance(symbolic_normalise=unbiased, widths=(3,))
+        prop_layer_norm_invariance(symbolic_normalise=unbiased, widths=(3,))
 
 
 # 例 3.2 --------------------------------------------------------------------------------
 
 
 def test_ex_layer_norm_scale_holds_and_reports_the_truncated_square():
-    evidence = tb.ex_layer_norm_scale()
+    evidence = ex_layer_norm_scale()
     assert any("1.1428" in line for line in findings(evidence))
 
 
@@ -240,17 +297,17 @@ def test_ex_layer_norm_scale_printed_numbers():
 
 
 def test_ex_layer_norm_scale_rejects_a_wrong_printed_value():
-    wrong = dict(tb.EXAMPLE_3_2, sigma=tb.Printed(1.8709, 4))
+    wrong = dict(EXAMPLE_3_2, sigma=Printed(1.8709, 4))
     with pytest.raises(CheckFailed, match="sigma"):
-        tb.ex_layer_norm_scale(stated=wrong)
-    wrong = dict(tb.EXAMPLE_3_2, output=tuple(tb.Printed(v, 4) for v in (-1.069, -0.5345, 0, 1.6)))
+        ex_layer_norm_scale(stated=wrong)
+    wrong = dict(EXAMPLE_3_2, output=tuple(Printed(v, 4) for v in (-1.069, -0.5345, 0, 1.6)))
     with pytest.raises(CheckFailed, match="entry"):
-        tb.ex_layer_norm_scale(stated=wrong)
+        ex_layer_norm_scale(stated=wrong)
 
 
 def test_ex_layer_norm_scale_rejects_unbiased_variance():
     with pytest.raises(CheckFailed):
-        tb.ex_layer_norm_scale(normalise=unbiased_layer_norm)
+        ex_layer_norm_scale(normalise=unbiased_layer_norm)
 
 
 # 命題 3.3 ------------------------------------------------------------------------------
@@ -261,7 +318,7 @@ def test_ex_layer_norm_scale_rejects_unbiased_variance():
 def test_prop_layer_norm_jacobian_holds():
     # the registered check derives d = 2..16 explicitly (about 20 s); here d = 2..6, beside
     # the derivation for symbolic d that the check always runs
-    assert tb.prop_layer_norm_jacobian(widths=range(2, 7))
+    assert prop_layer_norm_jacobian(widths=range(2, 7))
 
 
 def missing_yy(x, eps=0.0):
@@ -274,7 +331,7 @@ def missing_yy(x, eps=0.0):
 @pytest.mark.numeric
 def test_prop_layer_norm_jacobian_rejects_missing_yy_t_numerically():
     with pytest.raises(CheckFailed, match="J differs"):
-        tb.prop_layer_norm_jacobian(jacobian=missing_yy, widths=(), property_widths=())
+        prop_layer_norm_jacobian(jacobian=missing_yy, widths=(), property_widths=())
 
 
 @pytest.mark.numeric
@@ -283,7 +340,7 @@ def test_prop_layer_norm_jacobian_rejects_a_wrong_scale():
         return 2 * layer_norm_jacobian(x, eps)
 
     with pytest.raises(CheckFailed, match="J differs"):
-        tb.prop_layer_norm_jacobian(jacobian=doubled, widths=(), property_widths=())
+        prop_layer_norm_jacobian(jacobian=doubled, widths=(), property_widths=())
 
 
 @pytest.mark.symbolic
@@ -296,9 +353,9 @@ def test_prop_layer_norm_jacobian_rejects_missing_yy_t_symbolically():
         return (delta - 1 / d) / sigma
 
     with pytest.raises(CheckFailed, match="symbolic d"):
-        tb.prop_layer_norm_jacobian(stated_entry=stated_entry, widths=(2,), property_widths=())
+        prop_layer_norm_jacobian(stated_entry=stated_entry, widths=(2,), property_widths=())
     with pytest.raises(CheckFailed, match="d = 3"):
-        tb.prop_layer_norm_jacobian(stated=stated, widths=(3,), property_widths=())
+        prop_layer_norm_jacobian(stated=stated, widths=(3,), property_widths=())
 
 
 def test_prop_layer_norm_jacobian_near_constant_rows():
@@ -318,27 +375,27 @@ def test_prop_layer_norm_jacobian_near_constant_rows():
 @pytest.mark.symbolic
 @pytest.mark.numeric
 def test_prop_residual_identity_path_holds():
-    assert tb.prop_residual_identity_path()
+    assert prop_residual_identity_path()
 
 
 @pytest.mark.numeric
 def test_prop_residual_identity_path_rejects_a_stack_without_residual():
     with pytest.raises(CheckFailed, match="x_M != x_0"):
-        tb.prop_residual_identity_path(step=lambda x, g: g(x), depths=())
+        prop_residual_identity_path(step=lambda x, g: g(x), depths=())
 
 
 @pytest.mark.symbolic
 def test_prop_residual_identity_path_rejects_a_post_ln_product_with_a_bare_identity():
     def with_bare_identity(depth, start):
-        return tb.residual.pre_ln_product(depth, start)
+        return residual.pre_ln_product(depth, start)
 
     with pytest.raises(CheckFailed, match="Post-LN"):
-        tb.prop_residual_identity_path(post_ln_product=with_bare_identity, depths=(2,))
+        prop_residual_identity_path(post_ln_product=with_bare_identity, depths=(2,))
 
 
 def test_prop_residual_identity_path_tolerances_separate_the_identity_term():
     # the Jacobian tolerances are far below 1, the size of the I term a missing residual drops
-    stages = tb.residual_jacobians(seed=0)["stages"]
+    stages = residual_jacobians(seed=0)["stages"]
     assert max(bound for *_, bound in stages) < 1e-2
 
 
@@ -346,12 +403,12 @@ def test_prop_residual_identity_path_tolerances_separate_the_identity_term():
 
 
 def test_rem_pre_post_ln_empirical_holds():
-    assert "not a theorem" in tb.rem_pre_post_ln_empirical()[0]
+    assert "not a theorem" in rem_pre_post_ln_empirical()[0]
 
 
 def test_rem_pre_post_ln_empirical_rejects_a_wrong_reference():
     with pytest.raises(CheckFailed, match="refers to"):
-        tb.rem_pre_post_ln_empirical(refers_to="命題 4.2")
+        rem_pre_post_ln_empirical(refers_to="命題 4.2")
 
 
 # 定理 5.1 ------------------------------------------------------------------------------
@@ -360,89 +417,89 @@ def test_rem_pre_post_ln_empirical_rejects_a_wrong_reference():
 @pytest.mark.symbolic
 @pytest.mark.numeric
 def test_thm_transformer_parameters_holds():
-    assert tb.thm_transformer_parameters()
+    assert thm_transformer_parameters()
 
 
 @pytest.mark.symbolic
 def test_thm_transformer_parameters_rejects_12d2_plus_12d():
     with pytest.raises(CheckFailed, match="12"):
-        tb.thm_transformer_parameters(stated_per_layer=lambda: 12 * tb.sym.d**2 + 12 * tb.sym.d)
+        thm_transformer_parameters(stated_per_layer=lambda: 12 * sym.d**2 + 12 * sym.d)
 
 
 @pytest.mark.symbolic
 def test_thm_transformer_parameters_rejects_a_missing_final_layer_norm():
     def no_final(bias=True, tied=True, positions=True):
-        return tb._stated_parameters(bias, tied, positions) - 2 * tb.sym.d
+        return _stated_parameters(bias, tied, positions) - 2 * sym.d
 
     with pytest.raises(CheckFailed, match="stated"):
-        tb.thm_transformer_parameters(stated=no_final)
+        thm_transformer_parameters(stated=no_final)
 
 
 @pytest.mark.numeric
 def test_thm_transformer_parameters_rejects_an_allocation_without_final_layer_norm():
     def allocate(config, rng):
-        params = tb.init_parameters(config, rng)
+        params = init_parameters(config, rng)
         return {k: v for k, v in params.items() if not k.startswith("ln_f")}
 
     with pytest.raises(CheckFailed, match="allocated"):
-        tb.thm_transformer_parameters(allocate=allocate)
+        thm_transformer_parameters(allocate=allocate)
 
 
 # 例 5.2, 例 5.3, 注意 5.4, 演習 11.1 ---------------------------------------------------
 
 
 def test_ex_small_model_count_holds():
-    assert tb.ex_small_model_count()
+    assert ex_small_model_count()
 
 
 def test_ex_small_model_count_is_568():
-    assert tb._parts({"vocab": 10, "d": 4, "d_ff": 16, "n_layer": 2, "n_ctx": 8})["total"] == 568
+    assert model_parts({"vocab": 10, "d": 4, "d_ff": 16, "n_layer": 2, "n_ctx": 8})["total"] == 568
 
 
 def test_ex_small_model_count_rejects_a_wrong_part():
-    wrong = dict(tb.SMALL_MODEL, parts=dict(tb.SMALL_MODEL["parts"], mlp=144))
+    wrong = dict(SMALL_MODEL, parts=dict(SMALL_MODEL["parts"], mlp=144))
     with pytest.raises(CheckFailed, match="mlp"):
-        tb.ex_small_model_count(stated=wrong)
+        ex_small_model_count(stated=wrong)
 
 
 def test_ex_gpt2_small_count_holds():
-    assert tb.ex_gpt2_small_count()
+    assert ex_gpt2_small_count()
 
 
 def test_ex_gpt2_small_count_table_rows():
-    values = [v for _, v in tb.tables.gpt2_parameter_table().values]
+    values = [v for _, v in tables.gpt2_parameter_table().values]
     assert values == [38_597_376, 786_432, 7_087_872, 85_054_464, 1_536, 124_439_808]
 
 
 def test_ex_gpt2_small_count_rejects_a_wrong_row():
-    wrong = dict(tb.GPT2_SMALL, rows=(38_597_376, 786_432, 7_087_104, 85_054_464, 1_536))
+    wrong = dict(GPT2_SMALL, rows=(38_597_376, 786_432, 7_087_104, 85_054_464, 1_536))
     with pytest.raises(CheckFailed, match="row"):
-        tb.ex_gpt2_small_count(stated=wrong)
+        ex_gpt2_small_count(stated=wrong)
 
 
 def test_rem_paper_parameter_count_holds_and_states_the_difference():
-    assert "7,439,808" in tb.rem_paper_parameter_count()[0]
+    assert "7,439,808" in rem_paper_parameter_count()[0]
 
 
 def test_rem_paper_parameter_count_rejects_an_agreeing_paper_value():
     with pytest.raises(CheckFailed, match="agree"):
-        tb.rem_paper_parameter_count(stated=dict(tb.GPT2_SMALL, paper_total=124_000_000))
+        rem_paper_parameter_count(stated=dict(GPT2_SMALL, paper_total=124_000_000))
 
 
 def test_exr_parameter_count_holds():
-    assert tb.exr_parameter_count()
+    assert exr_parameter_count()
 
 
 def test_exr_parameter_count_is_272256_with_23_5_percent():
-    parts = tb._parts({"vocab": 1000, "d": 64, "n_layer": 4, "n_ctx": 128})
+    parts = model_parts({"vocab": 1000, "d": 64, "n_layer": 4, "n_ctx": 128})
     assert parts["total"] == 272_256
     assert round(100 * parts["embeddings"] / parts["total"], 1) == 23.5
 
 
 def test_exr_parameter_count_rejects_a_wrong_share():
     with pytest.raises(CheckFailed, match="share"):
-        tb.exr_parameter_count(stated=dict(tb.EXERCISE_11_1,
-                                           embedding_share=tb.Printed(0.31, 2)))
+        exr_parameter_count(stated=dict(EXERCISE_11_1,
+                                           embedding_share=Printed(0.31, 2)))
 
 
 # 命題 6.1, 演習 11.4 -------------------------------------------------------------------
@@ -451,31 +508,31 @@ def test_exr_parameter_count_rejects_a_wrong_share():
 @pytest.mark.symbolic
 @pytest.mark.numeric
 def test_prop_block_complexity_holds():
-    assert tb.prop_block_complexity()
+    assert prop_block_complexity()
 
 
 @pytest.mark.symbolic
 def test_prop_block_complexity_rejects_a_single_mlp_product():
     def half_mlp():
-        n, d, d_ff = tb.sym.n, tb.sym.d, tb.sym.d_ff
+        n, d, d_ff = sym.n, sym.d, sym.d_ff
         return 4 * n * d**2 + 2 * n**2 * d + n * d * d_ff
 
     with pytest.raises(CheckFailed, match="stated"):
-        tb.prop_block_complexity(stated=half_mlp)
+        prop_block_complexity(stated=half_mlp)
 
 
 @pytest.mark.numeric
 def test_prop_block_complexity_rejects_a_block_that_attends_twice():
     def twice(x, params, causal=True):
-        tb.pre_ln_block(x, params, causal=causal)
-        return tb.pre_ln_block(x, params, causal=causal)
+        pre_ln_block(x, params, causal=causal)
+        return pre_ln_block(x, params, causal=causal)
 
     with pytest.raises(CheckFailed, match="counted"):
-        tb.prop_block_complexity(block=twice)
+        prop_block_complexity(block=twice)
 
 
 def test_prop_block_complexity_figures():
-    values = dict(tb.tables.block_cost_comparison(d=768, n=1024).values)
+    values = dict(tables.block_cost_comparison(d=768, n=1024).values)
     assert values["12nd^2"] == 7_247_757_312
     assert values["2n^2d"] == 1_610_612_736
     assert f"{values['ratio']:.3f}" == "0.222"
@@ -483,17 +540,17 @@ def test_prop_block_complexity_figures():
 
 def test_prop_block_complexity_rejects_a_wrong_printed_figure():
     with pytest.raises(CheckFailed, match="printed"):
-        tb.prop_block_complexity(figures=dict(tb.BLOCK_COST, linear=7_247_757_000))
+        prop_block_complexity(figures=dict(BLOCK_COST, linear=7_247_757_000))
 
 
 @pytest.mark.symbolic
 def test_exr_doubling_ratio_holds():
-    assert tb.exr_doubling_ratio()
+    assert exr_doubling_ratio()
 
 
 def test_exr_doubling_ratio_values():
-    ratio = (12 * tb.sym.d + 4 * tb.sym.n) / (6 * tb.sym.d + tb.sym.n)
-    got = [sympy.nsimplify(ratio.subs(tb.sym.n, k * tb.sym.d)) for k in (1, 6, 60)]
+    ratio = (12 * sym.d + 4 * sym.n) / (6 * sym.d + sym.n)
+    got = [sympy.nsimplify(ratio.subs(sym.n, k * sym.d)) for k in (1, 6, 60)]
     assert got == [sympy.Rational(16, 7), 3, sympy.Rational(42, 11)]
     assert [round(float(v), 2) for v in got] == [2.29, 3.0, 3.82]
 
@@ -501,17 +558,17 @@ def test_exr_doubling_ratio_values():
 @pytest.mark.symbolic
 def test_exr_doubling_ratio_rejects_a_wrong_ratio():
     with pytest.raises(CheckFailed, match="stated"):
-        tb.exr_doubling_ratio(stated=lambda: (12 * tb.sym.d + 2 * tb.sym.n) / (6 * tb.sym.d
-                                                                              + tb.sym.n))
+        exr_doubling_ratio(stated=lambda: (12 * sym.d + 2 * sym.n) / (6 * sym.d
+                                                                              + sym.n))
 
 
 @pytest.mark.numeric
 def test_exr_doubling_ratio_rejects_a_block_without_attention_scores():
     def linear_only(x, params, causal=True):
-        return tb.mlp(x, tb.sub_parameters(params, "mlp"))
+        return mlp(x, sub_parameters(params, "mlp"))
 
     with pytest.raises(CheckFailed, match="counted"):
-        tb.exr_doubling_ratio(block=linear_only)
+        exr_doubling_ratio(block=linear_only)
 
 
 # 命題 7.1 ------------------------------------------------------------------------------
@@ -519,17 +576,17 @@ def test_exr_doubling_ratio_rejects_a_block_without_attention_scores():
 
 @pytest.mark.numeric
 def test_prop_row_wise_maps_holds():
-    assert tb.prop_row_wise_maps()
+    assert prop_row_wise_maps()
 
 
 @pytest.mark.numeric
 def test_prop_row_wise_maps_rejects_an_mlp_that_mixes_rows():
     def mixing(x, params, activation="gelu"):
-        out = tb.mlp(x, params, activation)
+        out = mlp(x, params, activation)
         return out + out.mean(axis=0)
 
     with pytest.raises(CheckFailed, match="MLP"):
-        tb.prop_row_wise_maps(network=mixing)
+        prop_row_wise_maps(network=mixing)
 
 
 @pytest.mark.numeric
@@ -539,7 +596,7 @@ def test_prop_row_wise_maps_rejects_a_layer_norm_over_columns():
         return (x - x.mean(axis=0)) / np.sqrt(x.var(axis=0) + eps)
 
     with pytest.raises(CheckFailed, match="LN"):
-        tb.prop_row_wise_maps(normalise=over_columns)
+        prop_row_wise_maps(normalise=over_columns)
 
 
 # 命題 7.2 ------------------------------------------------------------------------------
@@ -547,25 +604,25 @@ def test_prop_row_wise_maps_rejects_a_layer_norm_over_columns():
 
 @pytest.mark.numeric
 def test_prop_block_equivariance_causality_holds():
-    assert tb.prop_block_equivariance_causality()
+    assert prop_block_equivariance_causality()
 
 
 @pytest.mark.numeric
 def test_prop_block_equivariance_causality_rejects_an_unmasked_causal_block():
     def leaky(x, params, causal=True, activation="gelu"):
-        return tb.pre_ln_block(x, params, causal=False, activation=activation)
+        return pre_ln_block(x, params, causal=False, activation=activation)
 
     with pytest.raises(CheckFailed, match="causal"):
-        tb.prop_block_equivariance_causality(pre_ln=leaky)
+        prop_block_equivariance_causality(pre_ln=leaky)
 
 
 @pytest.mark.numeric
 def test_prop_block_equivariance_causality_rejects_a_model_reading_the_future():
     def backwards(tokens, params, config):
-        return tb.forward(np.asarray(tokens)[::-1], params, config)[::-1]
+        return forward(np.asarray(tokens)[::-1], params, config)[::-1]
 
     with pytest.raises(CheckFailed, match="logits"):
-        tb.prop_block_equivariance_causality(model=backwards)
+        prop_block_equivariance_causality(model=backwards)
 
 
 @pytest.mark.numeric
@@ -576,10 +633,10 @@ def test_prop_block_equivariance_causality_rejects_a_decoder_that_drops_the_cach
 
         def feed(self, tokens):
             params, config = self.inner
-            return tb.forward(np.asarray(tokens), params, config)
+            return forward(np.asarray(tokens), params, config)
 
     with pytest.raises(CheckFailed, match="KV-cache"):
-        tb.prop_block_equivariance_causality(decoder=Forgetful)
+        prop_block_equivariance_causality(decoder=Forgetful)
 
 
 # 命題 8.1 ------------------------------------------------------------------------------
@@ -588,19 +645,19 @@ def test_prop_block_equivariance_causality_rejects_a_decoder_that_drops_the_cach
 @pytest.mark.symbolic
 @pytest.mark.numeric
 def test_prop_relu_piecewise_linear_holds():
-    assert tb.prop_relu_piecewise_linear()
+    assert prop_relu_piecewise_linear()
 
 
 @pytest.mark.numeric
 def test_prop_relu_piecewise_linear_rejects_gelu_replaced_by_relu():
     with pytest.raises(CheckFailed, match="affine there"):
-        tb.prop_relu_piecewise_linear(smooth=tb.relu)
+        prop_relu_piecewise_linear(smooth=relu)
 
 
 @pytest.mark.symbolic
 def test_prop_relu_piecewise_linear_rejects_a_wrong_second_derivative():
     with pytest.raises(CheckFailed, match="GELU''"):
-        tb.prop_relu_piecewise_linear(stated_second=lambda t: (1 - t**2) * sympy.exp(-t**2 / 2)
+        prop_relu_piecewise_linear(stated_second=lambda t: (1 - t**2) * sympy.exp(-t**2 / 2)
                                       / sympy.sqrt(2 * sympy.pi))
 
 
@@ -611,12 +668,12 @@ def test_prop_relu_piecewise_linear_rejects_a_leaky_relu_network():
         return np.where(a > 0, a, 0.01 * a) @ p["w_2"] + p["b_2"]
 
     with pytest.raises(CheckFailed, match="affine map"):
-        tb.prop_relu_piecewise_linear(relu_network=leaky)
+        prop_relu_piecewise_linear(relu_network=leaky)
 
 
 def test_prop_relu_piecewise_linear_rejects_eight_patterns():
     with pytest.raises(CheckFailed, match="non-empty regions"):
-        tb.prop_relu_piecewise_linear(example=dict(tb.RELU_EXAMPLE, patterns=8, missing=()))
+        prop_relu_piecewise_linear(example=dict(RELU_EXAMPLE, patterns=8, missing=()))
 
 
 def test_prop_relu_piecewise_linear_example_is_exact():
@@ -638,7 +695,7 @@ def test_prop_relu_piecewise_linear_region_count_of_parallel_lines():
 
 def test_prop_relu_piecewise_linear_float_cannot_see_gelu_curvature_far_right():
     t = np.array([9.0, 9.5, 10.0])
-    f = tb.gelu(t)
+    f = gelu(t)
     assert f[0] - 2 * f[1] + f[2] == 0.0  # GELU(t) = t in float64 here
 
 
@@ -657,21 +714,21 @@ def test_prop_relu_piecewise_linear_helpers_reject_bad_input():
 
 
 def test_rem_out_of_scope_holds_and_reports_the_table():
-    evidence = tb.rem_out_of_scope()
+    evidence = rem_out_of_scope()
     assert len([line for line in evidence if "parts" in line]) == 3
 
 
 def test_rem_out_of_scope_rejects_a_wrong_part_count():
-    wrong = (tb.ARCHITECTURES[0], tb.Architecture("decoder", "causal", True, True, 2),
-             tb.ARCHITECTURES[2])
+    wrong = (ARCHITECTURES[0], Architecture("decoder", "causal", True, True, 2),
+             ARCHITECTURES[2])
     with pytest.raises(CheckFailed, match="parts"):
-        tb.rem_out_of_scope(table=wrong)
+        rem_out_of_scope(table=wrong)
 
 
 def test_rem_out_of_scope_rejects_a_bidirectional_decoder_only_column():
-    wrong = tb.ARCHITECTURES[:2] + (tb.Architecture("decoder-only", "none", False, True, 2),)
+    wrong = ARCHITECTURES[:2] + (Architecture("decoder-only", "none", False, True, 2),)
     with pytest.raises(CheckFailed, match="decoder-only"):
-        tb.rem_out_of_scope(table=wrong)
+        rem_out_of_scope(table=wrong)
 
 
 # 演習 11.2, 11.3 -----------------------------------------------------------------------
@@ -680,7 +737,7 @@ def test_rem_out_of_scope_rejects_a_bidirectional_decoder_only_column():
 @pytest.mark.symbolic
 @pytest.mark.numeric
 def test_exr_layer_norm_affine_holds():
-    assert tb.exr_layer_norm_affine()
+    assert exr_layer_norm_affine()
 
 
 @pytest.mark.symbolic
@@ -689,32 +746,32 @@ def test_exr_layer_norm_affine_rejects_a_wrong_norm():
         return b, g**2, sympy.sqrt(d) * (g + b)
 
     with pytest.raises(CheckFailed, match="norm"):
-        tb.exr_layer_norm_affine(stated=wrong)
+        exr_layer_norm_affine(stated=wrong)
 
 
 @pytest.mark.numeric
 def test_exr_layer_norm_affine_rejects_unbiased_variance():
     with pytest.raises(CheckFailed, match="moments"):
-        tb.exr_layer_norm_affine(normalise=unbiased_layer_norm, widths=())
+        exr_layer_norm_affine(normalise=unbiased_layer_norm, widths=())
 
 
 @pytest.mark.symbolic
 @pytest.mark.numeric
 def test_exr_residual_expansion_holds():
-    assert tb.exr_residual_expansion()
+    assert exr_residual_expansion()
 
 
 @pytest.mark.symbolic
 def test_exr_residual_expansion_rejects_a_wrong_order_of_factors():
     wrong = ((), (1,), (2,), (3,), (1, 2), (3, 1), (3, 2), (3, 2, 1))
     with pytest.raises(CheckFailed, match="terms"):
-        tb.exr_residual_expansion(stated=wrong)
+        exr_residual_expansion(stated=wrong)
 
 
 @pytest.mark.numeric
 def test_exr_residual_expansion_rejects_a_chain_with_residuals():
     with pytest.raises(CheckFailed, match="J_3 J_2 J_1"):
-        tb.exr_residual_expansion(step=tb._residual_step)
+        exr_residual_expansion(step=_residual_step)
 
 
 # The chapter as a whole -----------------------------------------------------------------

@@ -1,0 +1,288 @@
+"""§4 注意: scaled dot-product and multi-head attention (定義 4.1), convex combinations (命題 4.2),
+the worked example (例 4.3)."""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import sympy as sp
+from hypothesis import given
+from hypothesis import strategies as st
+
+from numeric.attention import attention, causal_mask, multi_head_attention
+from numeric.error_bounds import (
+    EXP_ULPS,
+    attention_error_bound,
+    gamma,
+    mha_error_bound,
+    softmax_error_bound,
+    unit_roundoff,
+)
+from proofs.chapters.self_attention.chapter import CHAPTER
+from proofs.chapters.self_attention.strategies import mha_case, qkv_case
+from proofs.judge import require
+from proofs.measures import (
+    ratio,
+)
+from proofs.profiles import scaled
+from proofs.reference import (
+    DIGITS,
+    mp_attention,
+    mp_error,
+    mp_multi_head_attention,
+)
+
+
+@CHAPTER.element("def-attention", "定義 4.1",
+                 "スケール付き内積注意・自己注意・マルチヘッド・因果マスク",
+                 "definition", ("numeric", "high precision"))
+def def_attention(attention=attention, multi_head_attention=multi_head_attention,
+                  causal_mask=causal_mask) -> list[str]:
+    """The NumPy functions are the definition. attention(q, k, v, mask) against
+    sigma(Q K^T / sqrt(d_k)) V (sigma^U under a mask) evaluated by mpmath at 50 digits, on
+    Hypothesis-drawn heads h <= 3, n, m <= 5, d_k, d_v <= 3, entries |.| <= 3 (values
+    <= 5), with and without masks, within attention_error_bound. multi_head_attention
+    against the definition written out (Q = X W_Q + 1 b_Q^T per head, concatenation, W_O,
+    b_O) at 50 digits on drawn x (n <= 5, h | d, d <= 9), parameters with and without
+    biases, causal and not, within mha_error_bound. causal_mask(n, m) is exactly
+    {j <= i + m - n} for n <= 8, m = n..n+3, and the causal weights vanish exactly for
+    j > i."""
+    evidence = []
+    for n in range(1, 9):
+        for m in range(n, n + 4):
+            want = np.array([[j <= i + (m - n) for j in range(m)] for i in range(n)])
+            got = np.asarray(causal_mask(n, m))
+            require(got.shape == want.shape and bool(np.all(got == want)),
+                    f"causal_mask({n}, {m}) is not j <= i + m - n:\n{got.astype(int)}")
+    evidence.append("causal_mask(n, m) = {j <= i + m - n} exactly for n <= 8, m = n..n+3")
+
+    worst = {"attn": 0.0, "mha": 0.0, "cases": 0}
+
+    def single(case):
+        q, k, v, mask = case
+        out, weights = attention(q, k, v, mask)
+        with mpmath.workdps(DIGITS):
+            err = mp_error(out, mp_attention(q, k, v, mask))
+        bound = attention_error_bound(q, k, v, np.asarray(weights))
+        require(bool(np.all(err <= bound)),
+                f"attention off the definition by {err.max():.2e} > bound "
+                f"{bound.flat[np.argmax(err - bound)]:.2e} (shapes {q.shape}, {k.shape}, mask "
+                f"{None if mask is None else mask.astype(int).tolist()})")
+        worst["attn"] = max(worst["attn"], ratio(err, bound))
+
+    fixed = np.arange(1.0, 13.0).reshape(2, 3, 2) / 6  # (h, n, d_k) = (2, 3, 2)
+    single((fixed, fixed[:, ::-1], fixed, None))
+    single((fixed, fixed, fixed, np.tri(3, dtype=bool)))
+    scaled(0.5)(given(qkv_case())(single))()
+
+    @scaled(0.5)
+    @given(mha_case(), st.booleans())
+    def multi(case, causal):
+        x, params = case
+        out, weights = multi_head_attention(x, params, causal=causal)
+        with mpmath.workdps(DIGITS):
+            err = mp_error(out, mp_multi_head_attention(x, params, causal))
+        bound = mha_error_bound(x, params, np.asarray(weights))
+        require(bool(np.all(err <= bound)),
+                f"multi_head_attention off the definition by {err.max():.2e} > bound "
+                f"{bound.flat[np.argmax(err - bound)]:.2e} (x {x.shape}, h = "
+                f"{params['w_q'].shape[0]}, causal = {causal})")
+        if causal:
+            upper = np.triu(np.ones(weights.shape[-2:], dtype=bool), 1)
+            require(bool(np.all(np.asarray(weights)[:, upper] == 0)),
+                    "causal weights are not exactly 0 above the diagonal")
+        worst["mha"] = max(worst["mha"], ratio(err, bound))
+        worst["cases"] += 1
+
+    multi()
+    evidence.append(f"attention and multi-head attention = the definition at 50 digits within "
+                    f"the rounding bound (largest error/bound {worst['attn']:.2f} and "
+                    f"{worst['mha']:.2f}); causal weights exactly 0 above the diagonal")
+    return evidence
+
+
+def convexity_violation(out: np.ndarray, v: np.ndarray, weights: np.ndarray,
+                         mask: np.ndarray | None, bound: np.ndarray, scores: np.ndarray) -> str:
+    """'' when the computed head outputs satisfy 命題 4.2 within the bounds, else a reason.
+
+    Weights: >= 0, exactly 0 where masked, row sums within the summed softmax bounds of
+    1. Outputs: the exact output is a convex combination, and the computed one is within
+    `bound` of it, so ||out_i|| <= max_j ||v_j|| + ||bound_i|| and each component lies in
+    [min_j v_jl - bound_il, max_j v_jl + bound_il]."""
+    if np.any(weights < 0):
+        return f"a negative weight {weights.min():.2e}"
+    if mask is not None and np.any(np.broadcast_to(~mask, weights.shape) & (weights != 0)):
+        return "a masked weight is not exactly 0"
+    u64 = unit_roundoff(np.float64)
+    for index in np.ndindex(weights.shape[:-1]):
+        row = weights[index]
+        allowed = np.ones(row.shape, bool) if mask is None else np.broadcast_to(
+            mask, weights.shape)[index]
+        b = softmax_error_bound(scores[index][allowed], row[allowed])
+        if abs(math.fsum(row) - 1) > b.sum() + u64:
+            return f"weights of row {index} sum to {math.fsum(row)!r}"
+    for a in range(out.shape[0]):
+        top = np.linalg.norm(v[a], axis=-1).max()
+        for i in range(out.shape[1]):
+            norm = np.linalg.norm(out[a, i])
+            if norm > top * (1 + 2 * u64 * v.shape[-1]) + np.linalg.norm(bound[a, i]):
+                return f"||out|| = {norm!r} > max ||v_j|| = {top!r} (head {a}, row {i})"
+            low, high = v[a].min(axis=0), v[a].max(axis=0)
+            if np.any(out[a, i] < low - bound[a, i]) or np.any(out[a, i] > high + bound[a, i]):
+                return f"a component leaves [min v, max v] (head {a}, row {i})"
+    return ""
+
+
+@CHAPTER.element("prop-attention-convex-combination", "命題 4.2", "注意の出力は凸結合",
+                 "proposition", ("numeric",))
+def prop_attention_convex_combination(attention=attention,
+                                      multi_head_attention=multi_head_attention) -> list[str]:
+    """Output rows are convex combinations of the values: on Hypothesis-drawn heads
+    (h <= 3, n, m <= 5, d_k, d_v <= 3, |q|, |k| <= 3, |v| <= 5) with no mask, the causal
+    mask or a drawn mask: weights >= 0, exactly 0 where masked, row sums 1 within the
+    summed softmax rounding bound; ||out_i|| <= max_j ||v_j|| and
+    min_j (v_j)_l <= (out_i)_l <= max_j (v_j)_l within attention_error_bound (the exact
+    output satisfies them; the computed one is within the bound of it). Also on a fixed
+    input with a large score spread (|q|, |k| = 30), where one weight takes almost all,
+    and for the weights multi_head_attention returns on drawn x and parameters (h | d,
+    causal and not): >= 0, 0 above the diagonal under the mask, rows summing to 1 within
+    2(2 EXP_ULPS + n + 2)u (exp, the length-n sum and the division, for the row of the
+    exact softmax of the computed scores)."""
+    stats = {"cases": 0, "masked": 0}
+
+    def judge(q, k, v, mask):
+        out, weights = attention(q, k, v, mask)
+        out, weights = np.asarray(out), np.asarray(weights)
+        scores = q @ k.transpose(0, 2, 1) / math.sqrt(q.shape[-1])
+        reason = convexity_violation(out, v, weights, mask,
+                                      attention_error_bound(q, k, v, weights), scores)
+        require(not reason, f"命題 4.2 fails: {reason} (q {q.shape}, k {k.shape}, mask "
+                            f"{None if mask is None else mask.astype(int).tolist()})")
+        stats["cases"] += 1
+        stats["masked"] += mask is not None
+
+    rng = np.random.default_rng(7)
+    q, k, v = 30 * rng.standard_normal((2, 4, 3)), 30 * rng.standard_normal((2, 4, 3)), \
+        rng.standard_normal((2, 4, 2))
+    judge(q, k, v, None)
+    judge(q, k, v, np.tri(4, dtype=bool))
+    given(qkv_case())(lambda case: judge(*case))()
+    evidence = [f"weights >= 0 summing to 1, norm and component bounds on {stats['cases']} "
+                f"inputs ({stats['masked']} masked), within the rounding bound"]
+
+    @given(mha_case(), st.booleans())
+    def multi_head(case, causal):
+        x, params = case
+        _, weights = multi_head_attention(x, params, causal=causal)
+        weights = np.asarray(weights)
+        n = x.shape[0]
+        if np.any(weights < 0) or (causal and np.any(weights[:, ~np.tri(n, dtype=bool)] != 0)):
+            require(False, f"multi-head weights negative or unmasked (causal = {causal})")
+        # rows sum to 1 within the summed softmax_error_bound of the exact softmax of the
+        # computed scores: sum_j sigma_j (rel_e_j + rel_S + u) with sum_j sigma_j u|x_j| <=
+        # n u / e (|x| e^x <= 1/e), i.e. at most (4 EXP_ULPS + 2n/e + n + 1) u, plus u for fsum
+        sums = np.array([math.fsum(r) for r in weights.reshape(-1, n)])
+        tol = 2 * (2 * EXP_ULPS + n + 2) * unit_roundoff(np.float64)
+        require(bool(np.all(np.abs(sums - 1) <= tol)),
+                f"multi-head weight rows sum to {sums.tolist()}")
+        stats["mha"] += 1
+
+    stats["mha"] = 0
+    multi_head()
+    evidence.append(f"multi-head attention weights (drawn h | d, parameters, causal and not): "
+                    f">= 0, rows summing to 1, on {stats['mha']} cases")
+    return evidence
+
+
+# The worked example as the chapter prints it (例 4.3): the claims this check judges.
+EX_ATTENTION_BY_HAND = {
+    "scores": [[0.7071, 0, 0.7071], [0, 0.7071, 0.7071], [0.7071, 0.7071, 1.4142]],
+    "exp": {"e^0.7071": 2.0281, "e^1.4142": 4.1133},
+    "row_sums": [5.0562, 8.1695],
+    "weights": [[0.4011, 0.1978, 0.4011], [0.1978, 0.4011, 0.4011], [0.2483, 0.2483, 0.5035]],
+    "output": [[0.8022, 0.5989], [0.5989, 0.8022], [0.7517, 0.7517]],
+    "swapped_output": [[0.5989, 0.8022], [0.8022, 0.5989], [0.7517, 0.7517]],
+    "causal_weights": [[1, 0, 0], [0.3302, 0.6698, 0], [0.2483, 0.2483, 0.5035]],
+    "causal_row_sum": 3.0281,
+    "causal_output": [[1, 0], [0.3302, 0.6698], [0.7517, 0.7517]],
+    "changed_causal_output": [[1, 0], [0.3302, 0.6698], [5.0, -2.0]],
+    "changed_unmasked_row_1": [4.6488, -1.8110],
+}
+
+
+def _identity_attention(x: np.ndarray, causal: bool, mha=multi_head_attention):
+    """One head with W_Q = W_K = W_V = W_O = I and no biases (the example's layer)."""
+    eye = np.eye(x.shape[1])
+    params = {"w_q": eye[None], "w_k": eye[None], "w_v": eye[None], "w_o": eye[None]}
+    out, weights = mha(x, params, causal=causal)
+    return np.asarray(out), np.asarray(weights)[0]
+
+
+@CHAPTER.element("ex-attention-by-hand", "例 4.3", "n = 3, d = 2 の手計算", "example",
+         ("numeric", "symbolic"))
+def ex_attention_by_hand(multi_head_attention=multi_head_attention,
+                         printed=EX_ATTENTION_BY_HAND,
+                         stated_self_score: str = "29/sqrt(2)") -> list[str]:
+    """Every printed number of the worked example recomputed with the package's
+    multi_head_attention (one head, W = I, no biases) and compared at the printed
+    precision (4 decimals: |computed - printed| <= 5e-5): the scaled scores, e^0.7071 and
+    e^1.4142, the row sums, A and AX; the output for rows 1 and 2 swapped; the causal
+    weights, the causal row sum and output; and row 3 set to (5, -2) (its own score
+    29/sqrt 2, exactly by SymPy) with the mask (rows 1, 2 unchanged bit for bit, row 3 =
+    (5.0000, -2.0000)) and without it (row 1 = (4.6488, -1.8110))."""
+    x = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    scores = x @ x.T / math.sqrt(2)
+    out, weights = _identity_attention(x, False, multi_head_attention)
+    swapped, _ = _identity_attention(x[[1, 0, 2]], False, multi_head_attention)
+    c_out, c_weights = _identity_attention(x, True, multi_head_attention)
+    changed = x.copy()
+    changed[2] = (5.0, -2.0)
+    ch_out, _ = _identity_attention(changed, True, multi_head_attention)
+    ch_free, _ = _identity_attention(changed, False, multi_head_attention)
+    computed = {
+        "scores": scores,
+        "exp": {"e^0.7071": math.exp(scores[0, 0]), "e^1.4142": math.exp(scores[2, 2])},
+        "row_sums": [np.exp(scores[0]).sum(), np.exp(scores[2]).sum()],
+        "weights": weights,
+        "output": out,
+        "swapped_output": swapped,
+        "causal_weights": c_weights,
+        "causal_row_sum": np.exp(scores[1, :2]).sum(),
+        "causal_output": c_out,
+        "changed_causal_output": ch_out,
+        "changed_unmasked_row_1": ch_free[0],
+    }
+    evidence = []
+    for key, stated in printed.items():
+        got = computed[key]
+        if isinstance(stated, dict):
+            pairs = [(f"{key}[{name}]", got[name], value) for name, value in stated.items()]
+        else:
+            pairs = [(key, np.asarray(got, dtype=float), np.asarray(stated, dtype=float))]
+        for name, value, want in pairs:
+            gap = float(np.max(np.abs(np.asarray(value) - np.asarray(want))))
+            # half a unit of the 4th decimal, plus float64 rounding: the computed value
+            # (exp to EXP_ULPS ulp, a 3-term sum, a division, a 3-term product: under 16
+            # roundings of the largest magnitude involved, max(1, |printed|) since weights
+            # are <= 1), the printed decimal's conversion and the subtraction (one u each)
+            rounding = gamma(18) * max(1.0, float(np.max(np.abs(want))))
+            require(gap <= 5e-5 + rounding,
+                    f"{name}: computed {np.round(value, 6).tolist()} but the chapter prints "
+                    f"{np.asarray(want).tolist()} (off by {gap:.1e} at 4 decimals)")
+        shown = list(got.values()) if isinstance(got, dict) else got
+        evidence.append(f"{key}: {np.round(np.asarray(shown, dtype=float), 4).tolist()}")
+    row = sp.Matrix(changed[2].astype(int).tolist())
+    self_score = row.dot(row) / sp.sqrt(2)
+    stated_score = sp.sympify(stated_self_score)
+    require(sp.simplify(self_score - stated_score) == 0,
+            f"the changed row's own score is {self_score}, not {stated_score}")
+    evidence.append(f"the changed row's own score is {self_score} = {stated_score} exactly")
+    require(np.array_equal(c_out[:2], ch_out[:2]),
+            "changing row 3 changed the causal output rows 1-2")
+    evidence.append("changing row 3 leaves causal rows 1-2 bit for bit unchanged")
+    evidence.append(f"note: the printed 'e^1.4142 = 4.1133' is e^sqrt(2) = "
+                    f"{math.exp(math.sqrt(2)):.6f}; e^1.4142 itself is {math.exp(1.4142):.6f} "
+                    f"(4.1132 at 4 decimals); the weights use the exact score sqrt(2)")
+    return evidence

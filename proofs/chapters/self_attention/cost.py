@@ -1,0 +1,201 @@
+"""§7 パラメータ数と計算量: parameters (命題 7.1), multiplications (命題 7.2), cross-attention
+(注意 7.3)."""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import sympy as sp
+from hypothesis import given
+from hypothesis import strategies as st
+
+from numeric.attention import attention, multi_head_attention
+from numeric.contraction import count_multiplications
+from numeric.error_bounds import (
+    attention_error_bound,
+    mha_error_bound,
+)
+from numeric.model import init_parameters
+from numeric.parameters import parameter_count, sub_parameters
+from proofs.chapters.self_attention.attention import convexity_violation
+from proofs.chapters.self_attention.chapter import CHAPTER
+from proofs.chapters.self_attention.strategies import float_arrays, mha_case, seeded_stack
+from proofs.chapters.self_attention.tables import attention_complexity_table
+from proofs.judge import require
+from proofs.measures import (
+    ratio,
+)
+from proofs.profiles import scaled
+from proofs.reference import (
+    DIGITS,
+    mp_error,
+    mp_multi_head_attention,
+)
+from spec.config import ModelConfig
+from spec.contractions import ATTENTION_WEIGHTS_MEMORY
+from symbolic import counts, symbols
+
+
+@CHAPTER.element("prop-attention-parameters", "命題 7.1", "マルチヘッド自己注意のパラメータ数",
+                 "proposition", ("symbolic", "numeric"))
+def prop_attention_parameters(stated=None, stated_without_bias=None,
+                              printed=(1_050_624, 1_048_576)) -> list[str]:
+    """4d^2 + 4d (4d^2 without biases), independent of h: symbolic, the polynomial derived
+    from spec's parameter declaration (d_head = d/h) minus the stated one is 0 and h does
+    not occur in it; numeric, on Hypothesis-drawn (d, h) with h | d (d <= 64), the sizes of
+    the arrays numeric.model.init_parameters allocates for one attention layer equal the
+    polynomial's value; the printed counts at d = 512 (1,050,624 and 1,048,576) are the
+    polynomial's values."""
+    d = symbols.d
+    stated = 4 * d**2 + 4 * d if stated is None else stated
+    stated_without_bias = 4 * d**2 if stated_without_bias is None else stated_without_bias
+    evidence = []
+    for bias, want in ((True, stated), (False, stated_without_bias)):
+        derived = sp.expand(counts.attention_parameters(bias=bias))
+        require(sp.expand(derived - want) == 0,
+                f"derived {derived} != stated {want} (bias = {bias})")
+        require(not any(s.name == "h" for s in derived.free_symbols), f"{derived} depends on h")
+        evidence.append(f"bias = {bias}: derived {derived} = stated, no h")
+
+    stats = {"cases": 0}
+
+    @given(st.integers(1, 8).flatmap(lambda h: st.tuples(st.just(h), st.integers(1, 8))),
+           st.booleans())
+    def arrays(hk, bias):
+        h, k = hk
+        config = ModelConfig(vocab=3, d=h * k, n_layer=1, n_head=h, d_ff=4, n_ctx=4, bias=bias)
+        params = init_parameters(config, np.random.default_rng(0))
+        counted = parameter_count(sub_parameters(params, "blocks.0.attn"))
+        want = int((stated if bias else stated_without_bias).subs(d, h * k))
+        require(counted == want, f"d = {h * k}, h = {h}, bias = {bias}: arrays hold {counted}, "
+                                 f"the formula gives {want}")
+        stats["cases"] += 1
+
+    arrays()
+    evidence.append(f"allocated arrays = the polynomial on {stats['cases']} drawn (d, h, bias)")
+    at_512 = (int(stated.subs(d, 512)), int(stated_without_bias.subs(d, 512)))
+    require(at_512 == tuple(printed), f"at d = 512 the formulas give {at_512}, the chapter "
+                                      f"prints {tuple(printed)}")
+    evidence.append(f"d = 512: {at_512[0]:,} and {at_512[1]:,}")
+    return evidence
+
+
+# The chapter's d = 64 table of 命題 7.2 as printed: (n, 4nd^2, 2n^2d, total, ratios).
+COMPLEXITY_TABLE = (
+    ("64", "1,048,576", "524,288", "1,572,864", "", ""),
+    ("128", "2,097,152", "2,097,152", "4,194,304", "4.00", "2.67"),
+    ("256", "4,194,304", "8,388,608", "12,582,912", "4.00", "3.00"),
+    ("512", "8,388,608", "33,554,432", "41,943,040", "4.00", "3.33"),
+    ("1024", "16,777,216", "134,217,728", "150,994,944", "4.00", "3.60"),
+)
+
+
+@CHAPTER.element("prop-attention-complexity", "命題 7.2", "自己注意 1 層の計算量", "proposition",
+         ("symbolic", "numeric"))
+def prop_attention_complexity(stated=None, multi_head_attention=multi_head_attention,
+                              printed_table=COMPLEXITY_TABLE) -> list[str]:
+    """4nd^2 + 2n^2 d multiplications, independent of h: symbolic, the polynomial derived
+    from spec's declared contractions equals the stated one and has no h; doubling n
+    multiplies the quadratic term by 4 and the linear one by 2, the total's ratio tends to
+    4, the two terms are equal at n = 2d (solved). Numeric: on Hypothesis-drawn
+    (n <= 6, h | d, d <= 9) the multiplications counted from the actual contractions of a
+    multi_head_attention pass equal the polynomial; the weights it returns hold h n^2
+    numbers, as many as the declared score array (spec ATTENTION_WEIGHTS_MEMORY, the
+    entries on which softmax takes one exp and one division each: O(h n^2)). The
+    chapter's d = 64 table is regenerated by proofs.tables and equals the printed cells."""
+
+    d, n = symbols.d, symbols.n
+    stated = 4 * n * d**2 + 2 * n**2 * d if stated is None else stated
+    derived = sp.expand(counts.attention_multiplications())
+    require(sp.expand(derived - stated) == 0, f"derived {derived} != stated {stated}")
+    require(not any(s.name == "h" for s in derived.free_symbols), f"{derived} depends on h")
+    linear, quadratic = counts.linear_quadratic(derived, n)
+    ratios = [counts.doubling_ratio(quadratic, n), counts.doubling_ratio(linear, n)]
+    require(ratios == [4, 2], f"doubling ratios {ratios}, expected 4 and 2")
+    limit = counts.doubling_limit(derived, n)
+    require(limit == 4, f"the total's doubling ratio tends to {limit}")
+    cross = counts.crossover(derived, n)
+    require(sp.expand(cross - 2 * d) == 0, f"the terms are equal at n = {cross}")
+    memory = counts.attention_weights_memory()
+    require(sp.expand(memory - symbols.h * n**2) == 0, f"weights memory {memory} != h n^2")
+    evidence = [f"derived {derived} = stated, no h; doubling ratios 4 and 2, total -> 4; "
+                f"terms equal at n = {cross}; weights memory {memory}"]
+    stats = {"cases": 0}
+
+    @given(mha_case(max_n=6), st.booleans())
+    def counted(case, causal):
+        x, params = case
+        with count_multiplications() as counter:
+            _, weights = multi_head_attention(x, params, causal=causal)
+        nn, dd = x.shape
+        want = int(stated.subs({n: nn, d: dd}))
+        require(counter.total == want, f"n = {nn}, d = {dd}, h = {params['w_q'].shape[0]}: "
+                                       f"counted {counter.total}, the formula gives {want}")
+        h = params["w_q"].shape[0]
+        sizes = {"h": h, "n": nn, "m": nn}
+        declared = math.prod(sizes[dim] for dim in ATTENTION_WEIGHTS_MEMORY)
+        require(np.asarray(weights).size == declared == h * nn * nn,
+                f"weights hold {np.asarray(weights).size}; the declared score array "
+                f"{ATTENTION_WEIGHTS_MEMORY} holds {declared}; h n^2 = {h * nn * nn}")
+        stats["cases"] += 1
+
+    counted()
+    evidence.append(f"counted multiplications of real passes = the polynomial; weights h n^2, "
+                    f"on {stats['cases']} drawn sizes")
+
+    table = attention_complexity_table(d=64, ns=tuple(int(r[0]) for r in printed_table))
+    for got, want in zip(table.rows, printed_table, strict=True):
+        require(tuple(got) == tuple(want), f"table row {got} != printed {want}")
+    evidence.append("the d = 64 table regenerated equals the printed cells")
+    return evidence
+
+
+@CHAPTER.element("rem-cross-attention", "注意 7.3", "交差注意", "remark", ("numeric",
+                                                                          "high precision"))
+def rem_cross_attention(multi_head_attention=multi_head_attention, attention=attention
+                        ) -> list[str]:
+    """Cross-attention (queries from X (n, d), keys and values from a context (m, d),
+    m != n allowed): multi_head_attention with `context` equals the definition at 50
+    digits within mha_error_bound on Hypothesis-drawn n <= 4, m <= 5, h | d, d <= 6 (and a
+    fixed n = 2, m = 3, d = 4, h = 2 case); and
+    命題 4.2 still holds per head: with Q = X W_Q, K = C W_K, V = C W_V drawn, the
+    weights are >= 0 with rows summing to 1 and the outputs obey the norm and component
+    bounds within the rounding bound."""
+    stats = {"cases": 0, "worst": 0.0}
+
+    def cross(x, params, context):
+        m = context.shape[0]
+        out, weights = multi_head_attention(x, params, context=context)
+        weights = np.asarray(weights)
+        require(weights.shape == (params["w_q"].shape[0], x.shape[0], m),
+                f"cross-attention weights have shape {weights.shape}")
+        with mpmath.workdps(DIGITS):
+            err = mp_error(out, mp_multi_head_attention(x, params, context=context))
+        bound = mha_error_bound(x, params, weights, context=context)
+        require(bool(np.all(err <= bound)), f"cross-attention off the definition by "
+                                            f"{err.max():.2e} (n = {x.shape[0]}, m = {m})")
+        stats["worst"] = max(stats["worst"], ratio(err, bound))
+        q = np.einsum("nd,hdk->hnk", x, params["w_q"])
+        k = np.einsum("md,hdk->hmk", context, params["w_k"])
+        v = np.einsum("md,hdk->hmk", context, params["w_v"])
+        o, w = attention(q, k, v)
+        o, w = np.asarray(o), np.asarray(w)
+        scores = q @ k.transpose(0, 2, 1) / math.sqrt(q.shape[-1])
+        reason = convexity_violation(o, v, w, None, attention_error_bound(q, k, v, w), scores)
+        require(not reason, f"cross-attention breaks 命題 4.2: {reason}")
+        stats["cases"] += 1
+
+    layers, x = seeded_stack(0, n=2, d=4, h=2)
+    cross(x, layers[0][1], np.random.default_rng(1).standard_normal((3, 4)))
+
+    @scaled(0.5)
+    @given(mha_case(max_n=4, max_heads=2), st.integers(1, 5), st.data())
+    def drawn(case, m, data):
+        x, params = case
+        cross(x, params, data.draw(float_arrays((m, x.shape[1]), 2.0)))
+
+    drawn()
+    return [f"cross-attention = the definition at 50 digits (largest error/bound "
+            f"{stats['worst']:.2f}) and convex per head on {stats['cases']} drawn (n, m, d, h)"]

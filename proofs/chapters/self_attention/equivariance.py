@@ -1,0 +1,183 @@
+"""§5 置換同変性: closure (補題 5.1), equivariance of attention (定理 5.2), bag of tokens (系
+5.3), the
+causal witness (注意 5.4)."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from numeric.attention import multi_head_attention
+from numeric.mlp import mlp
+from proofs.chapters.self_attention.chapter import CHAPTER
+from proofs.chapters.self_attention.strategies import mha_case, seeded_stack, stack_case
+from proofs.judge import require
+from proofs.measures import (
+    equivariance_defect,
+    ratio,
+    run_stack,
+    stack_equivariance,
+)
+from proofs.profiles import scaled
+
+
+@CHAPTER.element("lem-equivariant-closure", "補題 5.1", "置換同変な写像の組み立て", "lemma",
+         ("numeric",))
+def lem_equivariant_closure(row_wise=None) -> list[str]:
+    """Row-wise maps are equivariant, and composition, sum, concatenation and X + f(X)
+    keep equivariance: on Hypothesis-drawn integer matrices (entries |.| <= 8, n <= 6,
+    d = 3, hidden width 4) and integer parameters, and a fixed case, the row-wise maps
+    X W + 1 b^T and the ReLU MLP
+    (numeric.mlp) and every composition, sum, concatenation and residual of two of them
+    are computed exactly (every intermediate is an integer below 2^53), so f(PX) = P f(X)
+    is checked bit for bit for drawn permutations. `row_wise(x, params)` is the row-wise
+    map under test (default: the ReLU MLP)."""
+
+    g = (lambda x, p: mlp(x, p, activation="relu")) if row_wise is None else row_wise
+    ints = st.integers(-8, 8).map(float)
+    stats = {"cases": 0}
+
+    def closure(case):
+        x, w1, b1, w2, b2, pi = case
+        p = {"w_1": w1, "b_1": b1, "w_2": w2, "b_2": b2}
+        w = w1 @ w2  # (3, 3), exact integers
+
+        def affine(y):
+            return y @ w + b2
+
+        def f(y):
+            return np.asarray(g(y, p))
+
+        maps = {
+            "row-wise g": f,
+            "affine XW + 1b^T": affine,
+            "composition": lambda y: f(affine(y)),
+            "sum": lambda y: f(y) + affine(y),
+            "concatenation": lambda y: np.concatenate([f(y), affine(y)], axis=1),
+            "residual X + g(X)": lambda y: y + f(y),
+        }
+        for name, fn in maps.items():
+            defect = equivariance_defect(fn, x, pi)
+            require(bool(np.all(defect == 0)),
+                    f"{name}: f(PX) != P f(X) (defect {defect.max():.2e}) for pi = {pi}")
+        stats["cases"] += 1
+
+    grid = np.arange(-6.0, 6.0)
+    closure((grid.reshape(4, 3), grid.reshape(3, 4), grid[:4], grid.reshape(4, 3), grid[:3],
+             [3, 2, 1, 0]))
+    given(st.integers(1, 6).flatmap(lambda n: st.tuples(
+        hnp.arrays(np.float64, (n, 3), elements=ints),
+        hnp.arrays(np.float64, (3, 4), elements=ints), hnp.arrays(np.float64, (4,), elements=ints),
+        hnp.arrays(np.float64, (4, 3), elements=ints), hnp.arrays(np.float64, (3,), elements=ints),
+        st.permutations(list(range(n))))))(closure)()
+    return [f"row-wise maps, composition, sum, concatenation and residual: f(PX) = P f(X) bit "
+            f"for bit on {stats['cases']} drawn integer inputs and permutations"]
+
+
+@CHAPTER.element("thm-attention-equivariance", "定理 5.2", "自己注意の置換同変性", "theorem",
+         ("numeric",))
+def thm_attention_equivariance(multi_head_attention=multi_head_attention) -> list[str]:
+    """MHA(PX) = P MHA(X) without mask or positions, and for stacks of attention, ReLU
+    MLPs and residuals: on Hypothesis-drawn permutations, shapes (n <= 5, h | d, d <= 9
+    for single layers; up to 3 layers with d <= 4), parameters (with and without biases)
+    and inputs (|x| <= 2), |f(PX) - P f(X)| is within the sum of the two propagated
+    rounding bounds (run_stack / mha_error_bound); also on the listing's fixed sizes
+    (n = 6, d = 8, h = 2, default_rng(0)) with the reversal permutation."""
+    mha = multi_head_attention
+    layers, x = seeded_stack(0)
+    worst, diff, tol = stack_equivariance(layers, x, list(range(6))[::-1], mha)
+    require(bool(np.all(diff <= tol)),
+            f"MHA(PX) != P MHA(X) on the listing's sizes: {worst:.2e} > bound {tol.max():.2e}")
+    evidence = [f"listing sizes (n = 6, d = 8, h = 2): max |MHA(PX) - P MHA(X)| = {worst:.1e} "
+                f"<= bound {tol.max():.1e}"]
+    stats = {"cases": 0, "worst": 0.0}
+
+    @given(mha_case(), st.data())
+    def single(case, data):
+        x, params = case
+        pi = data.draw(st.permutations(list(range(x.shape[0]))))
+        worst, diff, tol = stack_equivariance([("attn", params)], x, pi, mha)
+        require(bool(np.all(diff <= tol)),
+                f"MHA(PX) != P MHA(X): {worst:.2e} > bound at pi = {pi}, x {x.shape}")
+        stats["cases"] += 1
+        stats["worst"] = max(stats["worst"], ratio(diff, tol))
+
+    single()
+
+    @scaled(0.5)
+    @given(stack_case(), st.data())
+    def stacks(case, data):
+        layers, x = case
+        pi = data.draw(st.permutations(list(range(x.shape[0]))))
+        worst, diff, tol = stack_equivariance(layers, x, pi, mha)
+        require(bool(np.all(diff <= tol)),
+                f"stack {[k for k, _ in layers]} not equivariant: {worst:.2e} > bound")
+        stats["cases"] += 1
+
+    stacks()
+    evidence.append(f"{stats['cases']} drawn layers and stacks: f(PX) = P f(X) within the "
+                    f"rounding bound (largest difference/bound {stats['worst']:.2f})")
+    return evidence
+
+
+@CHAPTER.element("cor-bag-of-tokens", "系 5.3",
+                 "位置情報がなければ語順を区別できない", "corollary", ("numeric",))
+def cor_bag_of_tokens(multi_head_attention=multi_head_attention) -> list[str]:
+    """For an equivariant f and a permutation fixing i, f(P X)_i = f(X)_i: on
+    Hypothesis-drawn stacks (attention, ReLU MLP, residuals; n <= 5) and permutations
+    fixing a drawn row i, row i changes by at most the two rounding bounds; also the last
+    row of a fixed residual stack (listing sizes, default_rng(0)) under a permutation
+    fixing it."""
+    stats = {"cases": 0}
+
+    def judge(layers, x, i, pi):
+        y, b = run_stack(layers, x, False, mha=multi_head_attention)
+        yp, bp = run_stack(layers, x[pi], False, mha=multi_head_attention)
+        change = np.abs(yp[i] - y[i])
+        require(bool(np.all(change <= b[i] + bp[i])),
+                f"row {i} changed by {change.max():.2e} under a permutation fixing it: {pi}")
+        stats["cases"] += 1
+
+    layers, x = seeded_stack(0, kinds=("res_attn", "res_mlp"))
+    judge(layers, x, 5, [1, 0, 3, 2, 4, 5])
+
+    @given(stack_case(), st.data())
+    def fixed_row(case, data):
+        layers, x = case
+        n = x.shape[0]
+        i = data.draw(st.integers(0, n - 1))
+        others = data.draw(st.permutations([j for j in range(n) if j != i]))
+        judge(layers, x, i, others[:i] + [i] + others[i:])
+
+    fixed_row()
+    return [f"row i unchanged (within rounding) under permutations fixing i on "
+            f"{stats['cases']} drawn stacks"]
+
+
+def causal_witness(mha=multi_head_attention, seeds=range(5)) -> list[tuple[int, float, float]]:
+    """(seed, max |f(PX) - P f(X)|, its rounding bound) for causal MHA at the listing's sizes,
+    P swapping the first two rows."""
+    out = []
+    for seed in seeds:
+        layers, x = seeded_stack(seed)
+        worst, diff, tol = stack_equivariance(layers, x, [1, 0, 2, 3, 4, 5], mha, causal=True)
+        out.append((seed, worst, float(tol.max())))
+    return out
+
+
+@CHAPTER.element("rem-causal-not-equivariant", "注意 5.4", "因果マスクつきの場合", "remark",
+         ("witness",))
+def rem_causal_not_equivariant(multi_head_attention=multi_head_attention) -> list[str]:
+    """Causal attention is not equivariant: a witness for each of the seeds 0..4 of
+    default_rng at the listing's sizes (n = 6, d = 8, h = 2), swapping rows 1 and 2:
+    |f(PX) - P f(X)| exceeds the sum of the two rounding bounds, so the exact values
+    differ (the difference cannot be rounding)."""
+    evidence = []
+    for seed, worst, tol in causal_witness(multi_head_attention):
+        require(worst > tol, f"seed {seed}: causal MHA looks equivariant ({worst:.2e} <= "
+                             f"bound {tol:.2e})")
+        evidence.append(f"seed {seed}: max |f(PX) - P f(X)| = {worst:.2f} > rounding bound "
+                        f"{tol:.1e}")
+    return evidence

@@ -1,0 +1,149 @@
+"""§10 演習 10.1–10.4."""
+
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+import sympy as sp
+from hypothesis import given
+from hypothesis import strategies as st
+
+from numeric.attention import multi_head_attention
+from numeric.error_bounds import (
+    softmax_error_bound,
+    unit_roundoff,
+)
+from numeric.softmax import masked_softmax, softmax
+from proofs.chapters.self_attention.chapter import CHAPTER
+from proofs.chapters.self_attention.strategies import mha_case, seeded_stack
+from proofs.judge import require
+from proofs.measures import (
+    run_stack,
+)
+from proofs.printed import half_unit
+from proofs.reference import (
+    DIGITS,
+    mp_softmax_exact,
+)
+from symbolic import softmax as sym
+from symbolic.softmax import softmax as symbolic_softmax
+
+
+@CHAPTER.element("exr-softmax-compute", "演習 10.1", "softmax の計算", "exercise",
+         ("symbolic", "numeric"))
+def exr_softmax_compute(answer=None, softmax=softmax) -> list[str]:
+    """sigma(0, log 2, log 3) = (1/6, 1/3, 1/2) exactly (SymPy, symbolic.softmax.softmax),
+    and sigma(100, 100 + log 2, 100 + log 3) is the same exactly; the NumPy softmax gives
+    both to within softmax_error_bound (the +100 row without overflow)."""
+
+    answer = (sp.Rational(1, 6), sp.Rational(1, 3), sp.Rational(1, 2)) if answer is None else answer
+    evidence = []
+    z = sp.Matrix([0, sp.log(2), sp.log(3)])
+    for shift in (0, 100):
+        got = symbolic_softmax(z + shift * sp.ones(3, 1))
+        require(all(sp.simplify(a - b) == 0 for a, b in zip(got, answer, strict=True)),
+                f"sigma(z + {shift}) = {list(got)} != {list(answer)}")
+        zn = np.array([float(t) for t in z + shift * sp.ones(3, 1)])
+        num = np.asarray(softmax(zn))
+        want = np.array([float(a) for a in answer])
+        # plus the rounding of z to float64, |delta_i| <= u |z_i|, which moves sigma_i by
+        # sigma_i (delta_i - sum_j sigma_j delta_j), at most 2 max|delta| sigma_i, and the
+        # rounding of the exact answer to float64, u |want|
+        u = unit_roundoff(np.float64)
+        bound = softmax_error_bound(zn, num) + 2 * u * np.abs(zn).max() * num + u * want
+        require(bool(np.all(np.abs(num - want) <= bound)), f"NumPy gives {num} at shift {shift}")
+        evidence.append(f"shift {shift}: exact {[str(a) for a in got]}, NumPy {num.tolist()}")
+    return evidence
+
+
+@CHAPTER.element("exr-jacobian-two", "演習 10.2", "n = 2 のヤコビ行列", "exercise", ("symbolic",))
+def exr_jacobian_two(jacobian=None) -> list[str]:
+    """n = 2, sigma = (s, 1 - s): J = s(1 - s)[[1, -1], [-1, 1]], eigenvalues 0 (vector 1)
+    and 2s(1 - s), whose maximum 1/2 is at s = 1/2: symbolic.softmax.two_by_two on the
+    stated matrix formula, each compared exactly with the chapter's answer."""
+
+    r = sym.two_by_two(sym.chapter_matrix if jacobian is None else jacobian)
+    s = r.s
+    closed = s * (1 - s) * sp.Matrix([[1, -1], [-1, 1]])
+    require(sym.is_zero(r.jacobian - closed), f"J = {r.jacobian} != s(1-s)[[1,-1],[-1,1]]")
+    eig = {sp.factor(k): v for k, v in r.eigenvalues.items()}
+    require(set(eig) == {0, sp.factor(2 * s * (1 - s))}, f"eigenvalues {r.eigenvalues}")
+    require(sym.is_zero(r.jacobian * sp.ones(2, 1)), "1 is not in the kernel")
+    require(tuple(r.maximiser) == (sp.Rational(1, 2),) and r.maximum == sp.Rational(1, 2),
+            f"maximum {r.maximum} at {r.maximiser}")
+    return ["J = s(1-s)[[1,-1],[-1,1]]; eigenvalues 0 and 2s(1-s); max 1/2 at s = 1/2"]
+
+
+EXR_MASK_LIMIT = {"sigma_U": ("0.2689", "0.7311", "0"), "e^1": "2.7183", "e^2": "7.3891",
+                  "sum": "10.1073", "e^-10": "4.54e-5", "e^0.5": "1.6487", "bound": "7.4e-6"}
+
+
+@CHAPTER.element("exr-mask-limit", "演習 10.3", "マスクの極限の計算", "exercise",
+         ("numeric", "high precision"))
+def exr_mask_limit(masked_softmax=masked_softmax, printed=EXR_MASK_LIMIT) -> list[str]:
+    """z = (1, 2, 0.5), U = {1, 2}: sigma^U(z) by the NumPy masked_softmax and the bound
+    e^{-10} e^{0.5} / (e + e^2) at 50 digits, each compared with the printed value at
+    its printed precision (4 decimals; 3 significant digits for 4.54e-5, 2 for 7.4e-6);
+    the actual third weight of sigma(z - 10 m) at 50 digits lies in (0, bound]."""
+    z = np.array([1.0, 2.0, 0.5])
+    got = np.asarray(masked_softmax(z, np.array([True, True, False])))
+    with mpmath.workdps(DIGITS):
+        e1, e2 = mpmath.e, mpmath.exp(2)
+        values = {"e^1": e1, "e^2": e2, "sum": e1 + e2, "e^-10": mpmath.exp(-10),
+                  "e^0.5": mpmath.exp(0.5)}
+        values["bound"] = values["e^-10"] * values["e^0.5"] / values["sum"]
+        third = mp_softmax_exact([mpmath.mpf(1), mpmath.mpf(2), mpmath.mpf(0.5) - 10])[2]
+        require(0 < third <= values["bound"], f"sigma_3 = {third} not in (0, bound]")
+    for value, want in zip(got, printed["sigma_U"], strict=True):
+        require(abs(value - float(want)) <= half_unit(want),
+                f"sigma^U = {got.tolist()} != printed {printed['sigma_U']}")
+    for key, value in values.items():
+        want = printed[key]
+        require(abs(float(value) - float(want)) <= half_unit(want),
+                f"{key} = {mpmath.nstr(value, 8)} but the chapter prints {want}")
+    return [f"sigma^U = {np.round(got, 4).tolist()}; bound = {mpmath.nstr(values['bound'], 4)}; "
+            f"sigma_3 at c = 10 is {mpmath.nstr(third, 4)}"]
+
+
+@CHAPTER.element("exr-causal-last-row", "演習 10.4", "因果マスクと最後の行", "exercise",
+         ("numeric", "witness"))
+def exr_causal_last_row(multi_head_attention=multi_head_attention) -> list[str]:
+    """One causal layer (no positions): f_n(P_pi X)_n = f_n(X)_n for permutations with
+    pi(n) = n, within the two rounding bounds, on Hypothesis-drawn x, parameters and
+    permutations (n <= 5, h | d, one head and several) and at the listing's sizes. Two
+    layers: a witness for each of the seeds 0..4 (n = 6, d = 8, h = 2, rows 1 and 2
+    swapped) where the last row changes by more than the rounding bounds."""
+    stats = {"cases": 0}
+
+    def one_layer(layers, x, pi):
+        y, b = run_stack(layers, x, True, mha=multi_head_attention)
+        yp, bp = run_stack(layers, x[pi], True, mha=multi_head_attention)
+        gap = np.abs(yp[-1] - y[-1])
+        require(bool(np.all(gap <= b[-1] + bp[-1])),
+                f"one causal layer: last row changed by {gap.max():.2e} under {pi}")
+        stats["cases"] += 1
+
+    for seed in range(3):
+        layers, x = seeded_stack(seed)
+        one_layer(layers, x, [1, 0, 2, 3, 4, 5])
+
+    @given(mha_case(), st.data())
+    def drawn(case, data):
+        x, params = case
+        n = x.shape[0]
+        pi = data.draw(st.permutations(list(range(n - 1)))) + [n - 1]
+        one_layer([("attn", params)], x, pi)
+
+    drawn()
+    evidence = [f"one layer: last row unchanged within rounding on {stats['cases']} cases"]
+    for seed in range(5):
+        layers, x = seeded_stack(seed, kinds=("attn", "attn"))
+        pi = [1, 0, 2, 3, 4, 5]
+        y, b = run_stack(layers, x, True, mha=multi_head_attention)
+        yp, bp = run_stack(layers, x[pi], True, mha=multi_head_attention)
+        gap = float(np.abs(yp[-1] - y[-1]).max())
+        tol = float((b[-1] + bp[-1]).max())
+        require(gap > tol, f"seed {seed}: two layers left the last row unchanged ({gap:.2e})")
+        evidence.append(f"two layers, seed {seed}: last row changes by {gap:.2f} > bound "
+                        f"{tol:.1e}")
+    return evidence

@@ -1,0 +1,178 @@
+"""§2 準備: the permutation matrix (定義 2.1) and softmax with its masked form (定義 2.2)."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Callable
+
+import mpmath
+import numpy as np
+import sympy as sp
+from hypothesis import given
+from hypothesis import strategies as st
+
+from numeric.error_bounds import (
+    gamma,
+    softmax_error_bound,
+)
+from numeric.softmax import masked_softmax, softmax
+from proofs.chapters.self_attention.chapter import CHAPTER
+from proofs.chapters.self_attention.strategies import (
+    FIXED_SOFTMAX_INPUTS,
+    float_arrays,
+    softmax_inputs,
+)
+from proofs.judge import require
+from proofs.measures import (
+    equivariance_defect,
+    permutation_matrix,
+    ratio,
+)
+from proofs.reference import (
+    DIGITS,
+    mp_error,
+)
+from symbolic import mask as sym_mask
+from symbolic.softmax import softmax as symbolic_softmax
+
+
+@CHAPTER.element("def-permutation-matrix", "定義 2.1", "置換行列・同変・不変", "definition",
+         ("symbolic", "numeric"))
+def def_permutation_matrix(permutation_matrix=permutation_matrix) -> list[str]:
+    """(P_pi)_ij = 1 iff j = pi(i): symbolic for every permutation of n = 1..4 (SymPy
+    matrices of symbols): P_pi X has row i = x_pi(i), A P_pi^T has column j = a_pi(j),
+    P_pi^T P_pi = I, P_pi 1 = 1. Numeric on Hypothesis-drawn permutations (n <= 8) and
+    float64 X: the same four facts hold bit for bit (products by 0 and 1 and sums with
+    exact zeros are exact). The notions defined: a row-wise map (tanh per row) has zero
+    equivariance defect, an invariant map (column sums) f(PX) = f(X), and a map that is
+    neither (cumulative row sums) has a defect above 1 on a witness."""
+    evidence = []
+    count = 0
+    for n in range(1, 5):
+        x = sp.Matrix(n, 2, lambda i, j: sp.Symbol(f"x_{i}{j}"))
+        a = sp.Matrix(n, n, lambda i, j: sp.Symbol(f"a_{i}{j}"))
+        for pi in itertools.permutations(range(n)):
+            p_num = np.asarray(permutation_matrix(pi))
+            require(p_num.shape == (n, n) and set(np.unique(p_num)) <= {0.0, 1.0},
+                    f"P_pi for pi = {pi} is not a 0/1 matrix of shape ({n}, {n}): {p_num}")
+            p = sp.Matrix(np.rint(p_num).astype(int).tolist())
+            require(p * x == x.extract(list(pi), [0, 1]),
+                    f"P_pi X does not put row pi(i) in row i for pi = {pi}")
+            require(a * p.T == a.extract(list(range(n)), list(pi)),
+                    f"A P_pi^T does not put column pi(j) in column j for pi = {pi}")
+            require(p.T * p == sp.eye(n), f"P_pi^T P_pi != I for pi = {pi}")
+            require(p * sp.ones(n, 1) == sp.ones(n, 1), f"P_pi 1 != 1 for pi = {pi}")
+            count += 1
+    evidence.append(f"symbolic: P_pi X, A P_pi^T, P_pi^T P_pi = I, P_pi 1 = 1 for all {count} "
+                    "permutations of n = 1..4")
+
+    drawn = []
+
+    @given(st.integers(1, 8).flatmap(lambda n: st.tuples(
+        st.permutations(list(range(n))), float_arrays((n, 3), 1e3), float_arrays((2, n), 1e3))))
+    def numeric(case):
+        pi, x, a = case
+        p = np.asarray(permutation_matrix(pi))
+        require(np.array_equal(p @ x, x[list(pi)]), f"P_pi X != X[pi] for pi = {pi}")
+        require(np.array_equal(a @ p.T, a[:, list(pi)]), f"A P_pi^T != A[:, pi] for pi = {pi}")
+        require(np.array_equal(p.T @ p, np.eye(len(pi))), f"P^T P != I for pi = {pi}")
+        require(np.array_equal(p @ np.ones(len(pi)), np.ones(len(pi))), f"P 1 != 1 for {pi}")
+        drawn.append(len(pi))
+
+    numeric()
+    evidence.append(f"numeric: the four facts bit for bit on {len(drawn)} drawn permutations "
+                    f"(n up to {max(drawn)})")
+
+    x = np.arange(12.0).reshape(4, 3) / 7
+    pi = [1, 0, 3, 2]
+    row_wise = equivariance_defect(np.tanh, x, pi).max()
+    invariant = np.abs(x[pi].sum(axis=0) - x.sum(axis=0)).max()
+    neither = equivariance_defect(lambda y: np.cumsum(y, axis=0), x, pi).max()
+    require(row_wise == 0.0, f"a row-wise map has equivariance defect {row_wise:.2e}")
+    # two sums of the same 4 terms in different orders: each within gamma_3 sum|x| of exact
+    sums_bound = 2 * gamma(len(x) - 1) * np.abs(x).sum(axis=0).max()
+    require(invariant <= sums_bound,
+            f"column sums change by {invariant:.2e} under a row permutation")
+    require(neither > sums_bound, f"cumulative sums look equivariant (defect {neither:.2e})")
+    evidence.append(f"the notions: row-wise defect 0, invariant map f(PX) = f(X) to "
+                    f"{invariant:.1e}, cumulative sums neither (defect {neither:.2f})")
+    return evidence
+
+
+@functools.cache
+def symbolic_definition(n: int, allowed: tuple[int, ...] | None = None) -> Callable:
+    """SymPy's sigma (symbolic.softmax.softmax) or sigma^U (symbolic.mask.masked_softmax,
+    U = allowed, 0-based) of n symbols, as an mpmath function of the n entries."""
+    z = sp.symbols(f"z1:{n + 1}", real=True)
+    expr = (symbolic_softmax(sp.Matrix(z)) if allowed is None
+            else sym_mask.masked_softmax(sp.Matrix(z), allowed))
+    return sp.lambdify(z, expr, "mpmath")
+
+
+@CHAPTER.element("def-softmax", "定義 2.2", "softmax とマスクつき softmax", "definition",
+         ("symbolic", "numeric", "high precision"))
+def def_softmax(softmax=softmax, masked_softmax=masked_softmax) -> list[str]:
+    """The NumPy softmax is the definition e^{z_i} / sum_j e^{z_j}: the SymPy definition
+    (symbolic.softmax.softmax, n = 1..8) is evaluated by mpmath at 50 digits on
+    Hypothesis-drawn z (float64 up to 1e300, float32 up to 1e30, and fixed inputs with
+    entries up to ±1.7e308), and every entry of the NumPy result lies within the
+    softmax_error_bound of it; float32 in gives float32 out. sigma^U: masked entries are
+    exactly 0 and the others within the same bound of the SymPy sigma^U
+    (symbolic.mask.masked_softmax) at 50 digits; an empty U and a non-finite z are
+    ValueErrors."""
+
+    evidence = []
+    worst = [0.0]
+
+    def judge(z: np.ndarray) -> None:
+        got = np.asarray(softmax(z))
+        require(got.dtype == z.dtype and got.shape == z.shape,
+                f"softmax of a {z.dtype} array of shape {z.shape} gave {got.dtype} {got.shape}")
+        with mpmath.workdps(DIGITS):
+            exact = list(symbolic_definition(z.size)(*[mpmath.mpf(float(t)) for t in z]))
+            err = mp_error(got, exact)
+        bound = softmax_error_bound(z, got)
+        require(bool(np.all(err <= bound)),
+                f"softmax({z.tolist()}) = {got.tolist()} is off the definition by "
+                f"{np.max(err):.2e} > bound {bound[np.argmax(err - bound)]:.2e}")
+        worst[0] = max(worst[0], ratio(err, bound))
+
+    for z in FIXED_SOFTMAX_INPUTS:
+        judge(z)
+    given(softmax_inputs())(judge)()
+    evidence.append(f"softmax = the SymPy definition at 50 digits within the rounding bound on "
+                    f"the fixed and drawn inputs (largest error/bound {worst[0]:.2f})")
+
+    masked_worst = [0.0]
+
+    def masked(case):
+        z, allowed = case
+        mask = np.array(allowed)
+        got = np.asarray(masked_softmax(z, mask))
+        require(bool(np.all(got[~mask] == 0.0)),
+                f"sigma^U leaves {got[~mask].tolist()} at masked positions of {z.tolist()}")
+        with mpmath.workdps(DIGITS):
+            definition = symbolic_definition(z.size, tuple(i for i, ok in enumerate(allowed) if ok))
+            err = mp_error(got, list(definition(*[mpmath.mpf(float(t)) for t in z])))
+        bound = softmax_error_bound(np.where(mask, z, -np.inf)[mask], got[mask])
+        require(bool(np.all(err[mask] <= bound)),
+                f"sigma^U({z.tolist()}, U = {allowed}) is off by {err.max():.2e}")
+        masked_worst[0] = max(masked_worst[0], ratio(err[mask], bound))
+
+    masked((np.array([1.0, 2.0, 0.5]), [True, True, False]))
+    given(st.integers(1, 6).flatmap(lambda n: st.tuples(
+        float_arrays((n,), 50.0), st.lists(st.booleans(), min_size=n, max_size=n)
+        .filter(any))))(masked)()
+    evidence.append(f"sigma^U: masked entries exactly 0, the rest = the SymPy sigma^U at "
+                    f"50 digits within the bound (largest error/bound {masked_worst[0]:.2f})")
+
+    for bad, what in ((lambda: masked_softmax(np.zeros(3), np.zeros(3, dtype=bool)), "empty U"),
+                      (lambda: softmax(np.array([0.0, np.nan])), "a NaN entry")):
+        try:
+            bad()
+        except ValueError:
+            continue
+        require(False, f"{what} was not rejected with a ValueError")
+    evidence.append("an empty U and a NaN entry are ValueErrors")
+    return evidence

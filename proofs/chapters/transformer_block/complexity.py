@@ -1,0 +1,129 @@
+"""§6 計算量: the multiplications of one block (命題 6.1)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import numpy as np
+import sympy
+from hypothesis import given
+from hypothesis import strategies as st
+
+from numeric.block import post_ln_block, pre_ln_block
+from numeric.contraction import count_multiplications
+from numeric.model import forward, init_parameters
+from proofs.chapters.transformer_block import tables
+from proofs.chapters.transformer_block.chapter import CHAPTER
+from proofs.chapters.transformer_block.strategies import block_parameters, configurations, seeds
+from proofs.judge import require
+from proofs.printed import Printed
+from proofs.profiles import scaled
+from spec.contractions import BLOCK
+from symbolic import counts
+from symbolic import symbols as sym
+from symbolic.identities import is_zero
+
+BLOCK_COST = {  # the figures after 命題 6.1's proof, and the listing's last line
+    "d": 768,
+    "n": 1024,
+    "linear": 7_247_757_312,
+    "quadratic": 1_610_612_736,
+    "ratio": Printed(0.222, 3),
+    "crossover": 4608,
+}
+
+
+def _stated_block_cost():
+    """命題 6.1's leading terms: 4nd^2 + 2n^2 d (attention) + 2 n d d_ff (MLP)."""
+    n, d, d_ff = sym.n, sym.d, sym.d_ff
+    return 4 * n * d**2 + 2 * n**2 * d + 2 * n * d * d_ff
+
+
+def counted_multiplications(run: Callable[[], object]) -> dict[str, int]:
+    """The multiplications of the declared contractions while `run` executes, by name."""
+    with count_multiplications() as counter:
+        run()
+    return dict(counter.by_name)
+
+
+@CHAPTER.element("prop-block-complexity", "命題 6.1", "1 層の順伝播の計算量", "proposition",
+         ("symbolic", "numeric"))
+def prop_block_complexity(stated: Callable = _stated_block_cost,
+                          block: Callable = pre_ln_block, model: Callable = forward,
+                          figures: Mapping = BLOCK_COST) -> list[str]:
+    """One block costs 4nd^2 + 2n^2 d + 2 n d d_ff multiplications plus O(nd) (LayerNorm,
+    biases); 12nd^2 + 2n^2 d at d_ff = 4d; the term linear in n is the larger iff n < 6d;
+    the model adds L blocks and n d |V| for the output. Symbolic: symbolic.counts
+    multiplies out the sizes of spec's declared contractions (BLOCK, LM_HEAD); the result
+    equals `stated`, does not contain h; the crossover of the two terms at d_ff = 4d is
+    solved, n = 6d, and linear - quadratic = 2nd (6d - n) (so the sign is that of 6d - n).
+    Numeric: the multiplications a real `block` (Pre-LN and Post-LN) and a real `model`
+    pass perform, counted by numeric.contraction from the actual operand shapes, equal the
+    polynomial at Hypothesis-drawn sizes (n = 1..8, d in {2, 4, 6, 8}, h | d, d_ff = 1..8,
+    L = 1..2, |V| = 2..12), contraction by contraction. The figures at d = 768, n = 1024
+    (proofs.tables.block_cost_comparison) against the printed ones."""
+    evidence = []
+    derived = sympy.expand(counts.block_multiplications(BLOCK, width=sym.d_ff))
+    require(is_zero(derived - sympy.expand(stated())),
+            f"the block's multiplications are {derived}, stated {sympy.expand(stated())}")
+    require(sym.h not in derived.free_symbols, f"{derived} depends on h")
+    at_4d = sympy.expand(derived.subs(sym.d_ff, 4 * sym.d))
+    linear, quadratic = counts.linear_quadratic(at_4d, sym.n)
+    crossover = counts.crossover(at_4d, sym.n)
+    require(is_zero(crossover - 6 * sym.d), f"the two terms cross at n = {crossover}, not 6d")
+    require(is_zero(linear - quadratic - 2 * sym.n * sym.d * (6 * sym.d - sym.n)),
+            f"linear - quadratic = {sympy.factor(linear - quadratic)}")
+    head = counts.lm_head_multiplications()
+    require(is_zero(head - sym.n * sym.d * sym.V), f"the output layer costs {head}")
+    evidence.append(f"symbolic: {derived} (no h); at d_ff = 4d: {at_4d}; linear - quadratic = "
+                    f"{sympy.factor(linear - quadratic)}, positive iff n < {crossover}; "
+                    f"output layer {head}")
+    drawn = [0]
+
+    @scaled(0.5)
+    @given(configurations(), st.sampled_from([(2, 1), (4, 2), (6, 3), (8, 2)]), seeds(),
+           st.data())
+    def counted(config, dh, seed, data):
+        d, h = dh
+        rng = np.random.default_rng(seed)
+        n = data.draw(st.integers(1, 8))
+        p = block_parameters(d, h, config.d_ff, rng)
+        x = rng.standard_normal((n, d))
+        sizes = {sym.n: n, sym.d: d, sym.h: h, sym.d_ff: config.d_ff, sym.V: config.vocab}
+        want = {name: int(sympy.sympify(v).subs(sizes))
+                for name, v in counts.contraction_multiplications(BLOCK, sym.SIZES).items()}
+        for causal in (False, True):
+            got = counted_multiplications(lambda c=causal: block(x, p, causal=c))
+            require(got == want, f"a block pass at n = {n}, d = {d}, h = {h}, d_ff = "
+                                 f"{config.d_ff} counted {got}, the polynomial gives {want}")
+        got = counted_multiplications(lambda: post_ln_block(x, p))
+        require(got == want, f"a Post-LN pass counted {got}, the polynomial gives {want}")
+        params = init_parameters(config, rng)
+        tokens = rng.integers(0, config.vocab, min(n, config.n_ctx))
+        m = len(tokens)
+        total = sum(counted_multiplications(lambda: model(tokens, params, config)).values())
+        sizes = {sym.n: m, sym.d: config.d, sym.h: config.n_head, sym.d_ff: config.d_ff,
+                 sym.V: config.vocab}
+        expected = int((config.n_layer * counts.block_multiplications(BLOCK, width=sym.d_ff)
+                        + counts.lm_head_multiplications()).subs(sizes))
+        require(total == expected, f"a model pass counted {total}, the polynomial gives "
+                                   f"{expected} ({config}, n = {m})")
+        drawn[0] += 1
+
+    counted()
+    evidence.append(f"numeric: real block passes (Pre-LN causal and not, Post-LN) and model "
+                    f"passes count exactly the polynomial, contraction by contraction, at "
+                    f"{drawn[0]} drawn sizes")
+    values = dict(tables.block_cost_comparison(d=figures["d"], n=figures["n"]).values)
+    crossing = int(crossover.subs(sym.d, figures["d"]))
+    for key, got in (("linear", values["12nd^2"]), ("quadratic", values["2n^2d"]),
+                     ("crossover", crossing)):
+        require(got == figures[key], f"{key} at d = {figures['d']}, n = {figures['n']}: "
+                                     f"computed {got:,}, printed {figures[key]:,}")
+    require(figures["ratio"].agrees(values["ratio"]) and figures["ratio"].agrees(
+        values["n/(6d)"]), f"ratio {values['ratio']:.4f}, n/(6d) = {values['n/(6d)']:.4f}, "
+                           f"printed {figures['ratio'].value}")
+    evidence.append(f"d = {figures['d']}, n = {figures['n']}: 12nd^2 = {values['12nd^2']:,}, "
+                    f"2n^2d = {values['2n^2d']:,}, ratio {values['ratio']:.4f} = n/(6d); "
+                    f"6d = {crossing:,}")
+    return evidence

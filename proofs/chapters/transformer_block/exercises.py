@@ -1,0 +1,270 @@
+"""§11 演習 11.1–11.4."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+
+import numpy as np
+import sympy
+from hypothesis import given
+from hypothesis import strategies as st
+
+import spec
+from numeric.block import pre_ln_block
+from numeric.error_bounds import (
+    U,
+    gamma,
+    layer_norm_error_bound,
+)
+from numeric.layer_norm import layer_norm
+from numeric.model import init_parameters, parameter_count
+from proofs.chapters.transformer_block.chapter import CHAPTER
+from proofs.chapters.transformer_block.complexity import counted_multiplications
+from proofs.chapters.transformer_block.parameters import model_parts
+from proofs.chapters.transformer_block.residual import residual_jacobians
+from proofs.chapters.transformer_block.strategies import block_parameters, seeds, vectors
+from proofs.judge import require
+from proofs.printed import Printed
+from proofs.profiles import scaled
+from spec.contractions import BLOCK
+from symbolic import counts, residual
+from symbolic import layer_norm as symbolic_layer_norm
+from symbolic import symbols as sym
+from symbolic.identities import equal, is_zero
+
+EXERCISE_11_1 = {
+    "sizes": {"vocab": 1000, "d": 64, "n_layer": 4, "n_ctx": 128},
+    "parts": {"embeddings": 64_000, "positions": 8_192, "per_layer": 49_984,
+              "layers": 199_936, "final_layer_norm": 128},
+    "total": 272_256,
+    "embedding_share": Printed(0.235, 3),
+}
+
+
+DOUBLING = {"multiples": (1, 6, 60), "ratios": (Printed(2.29, 2), Printed(3, 0), Printed(3.82, 2))}
+
+
+@CHAPTER.element("exr-parameter-count", "演習 11.1", "小さなモデルのパラメータ数と埋め込みの割合",
+                 "exercise", ("symbolic", "numeric"))
+def exr_parameter_count(stated: Mapping = EXERCISE_11_1,
+                        allocate: Callable = init_parameters) -> list[str]:
+    """|V| = 1000, d = 64, L = 4, d_ff = 4d, L_ctx = 128: the parts (embeddings, positions,
+    one layer 12d^2 + 13d, four layers, the final LayerNorm) and the total from the
+    polynomials, against the stated solution; the arrays of a real model (`allocate`,
+    h = 4) number the same; the embeddings' share against the printed percentage."""
+    parts = model_parts(stated["sizes"])
+    for name, value in stated["parts"].items():
+        require(parts[name] == value, f"{name}: computed {parts[name]:,}, stated {value:,}")
+    require(parts["total"] == stated["total"], f"total: computed {parts['total']:,}, stated "
+                                               f"{stated['total']:,}")
+    sizes = stated["sizes"]
+    config = spec.ModelConfig(vocab=sizes["vocab"], d=sizes["d"], n_layer=sizes["n_layer"],
+                              n_head=4, d_ff=4 * sizes["d"], n_ctx=sizes["n_ctx"])
+    allocated = parameter_count(allocate(config, np.random.default_rng(0)))
+    require(allocated == parts["total"], f"a real model has {allocated:,} parameters")
+    share = parts["embeddings"] / parts["total"]
+    require(stated["embedding_share"].agrees(share),
+            f"the embeddings' share is {share:.4f}, printed {stated['embedding_share'].value}")
+    return [f"total {parts['total']:,} = {parts['embeddings']:,} + {parts['positions']:,} + "
+            f"{parts['layers']:,} + {parts['final_layer_norm']:,}; a real model's arrays "
+            f"number {allocated:,}", f"embeddings' share {share:.4f} ≈ {share:.1%}"]
+
+
+def _stated_affine_moments(d, g, b):
+    """演習 11.2's answer: mean b, variance g^2, norm sqrt(d (g^2 + b^2))."""
+    return b, g**2, sympy.sqrt(d * (g**2 + b**2))
+
+
+def _same_moment(name: str, value, expected) -> bool:
+    """Equal moments; two norms (square roots, so both >= 0) are equal iff their squares are."""
+    if name == "norm":
+        return equal(sympy.expand(value**2), sympy.expand(expected**2))
+    return equal(value, expected)
+
+
+@CHAPTER.element("exr-layer-norm-affine", "演習 11.2",
+                 "γ = g1、β = b1 の層正規化の平均・分散・ノルム",
+                 "exercise", ("symbolic", "numeric", "witness"))
+def exr_layer_norm_affine(stated: Callable = _stated_affine_moments,
+                          normalise: Callable = layer_norm,
+                          widths: tuple[int, ...] = (2, 3)) -> list[str]:
+    """gamma = g1 (g > 0), beta = b1, eps = 0: the output has mean b, variance g^2 and norm
+    sqrt(d (g^2 + b^2)); 命題 3.1 (1) holds for any gamma, beta, (2) does not. Symbolic:
+    the moments for symbolic d (symbolic.layer_norm.moments_general) and for d in `widths`
+    explicitly equal `stated` (norms by their squares, both being square roots);
+    LN_{gamma,beta}(a x + c 1) - LN_{gamma,beta}(x) reduces to 0
+    for symbolic vectors gamma, beta (d in `widths`). Numeric, on Hypothesis-drawn rows
+    (d = 2..16, entries in [-100, 100], sigma >= 1e-3 max|x|), g in (0, 10], b in
+    [-10, 10]: the three moments within their rounding bounds; invariance for drawn
+    gamma, beta. Witness: gamma = (1, 2, ..., d) gives a variance far from 1 (seed 0)."""
+    evidence = []
+    g, b = sympy.Symbol("g", positive=True), sympy.Symbol("b", real=True)
+    general = symbolic_layer_norm.moments_general()
+    want = stated(sym.d, g, b)
+    got = (general.mean, general.variance, general.norm)
+    for name, value, expected in zip(("mean", "variance", "norm"), got, want, strict=True):
+        value = value.subs(sympy.Symbol("g", real=True), g)
+        require(_same_moment(name, value, expected),
+                f"symbolic d: the {name} is {sympy.simplify(value)}, stated {expected}")
+    for d in widths:
+        m = symbolic_layer_norm.moments(d, g, b)
+        for name, value, expected in zip(("mean", "variance", "norm"),
+                                         (m.mean, m.variance, m.norm), stated(d, g, b),
+                                         strict=True):
+            require(_same_moment(name, value, expected),
+                    f"d = {d}: the {name} is {value}, stated {expected}")
+        x = symbolic_layer_norm.variables(d)
+        gains = sympy.Matrix(sympy.symbols(f"gamma_1:{d + 1}", real=True))
+        shifts = sympy.Matrix(sympy.symbols(f"beta_1:{d + 1}", real=True))
+        a, c = sympy.Symbol("a", positive=True), sympy.Symbol("c", real=True)
+        moved = symbolic_layer_norm.layer_norm(a * x + c * sympy.ones(d, 1), 0, gains, shifts)
+        diff = moved - symbolic_layer_norm.layer_norm(x, 0, gains, shifts)
+        require(is_zero(diff),
+                f"d = {d}: LN_(gamma, beta)(a x + c 1) != LN_(gamma, beta)(x)")
+    evidence.append(f"symbolic d and d = {', '.join(map(str, widths))}: mean b, variance g^2, "
+                    f"norm sqrt(d (g^2 + b^2)); invariance for symbolic gamma, beta")
+    worst = [0.0]
+
+    @scaled(1.0)
+    @given(vectors(), st.floats(1e-3, 10), st.floats(-10, 10), seeds())
+    def moments_hold(x, gain, shift, seed):
+        d = x.size
+        y = normalise(x, np.full(d, gain), np.full(d, shift), eps=0.0)
+        mean_, var_, norm_ = (float(v) for v in stated(d, gain, shift))
+        err = float(layer_norm_error_bound(x, np.full(d, gain), np.full(d, shift)).max())
+        scale = gain * math.sqrt(d) + abs(shift)  # max |y_j|
+        bounds = (err + gamma(d + 1) * scale,
+                  2 * gain * math.sqrt(d) * err + err * err + gamma(d + 3) * scale**2,
+                  math.sqrt(d) * err + gamma(d + 2) * math.sqrt(d) * scale)
+        gaps = (abs(y.mean() - mean_), abs(y.var() - var_), abs(np.linalg.norm(y) - norm_))
+        require(all(gp <= bd for gp, bd in zip(gaps, bounds, strict=True)),
+                f"moments of LN with gamma = {gain} 1, beta = {shift} 1 differ from the stated "
+                f"ones by {gaps} > {bounds} at x = {x.tolist()}")
+        worst[0] = max(worst[0], max(gp / bd for gp, bd in zip(gaps, bounds, strict=True)))
+        rng = np.random.default_rng(seed)
+        gains, shifts = rng.standard_normal(d), rng.standard_normal(d)
+        offset = 7.0 * x.std()  # a shift in units of sigma keeps a x + b well conditioned
+        moved = 2.5 * x - offset
+        bound = (layer_norm_error_bound(x, gains, shifts)
+                 + layer_norm_error_bound(moved, gains, shifts)
+                 + np.abs(gains) * math.sqrt(d) * 2 * U * (2.5 * np.abs(x).max() + offset)
+                 / (2.5 * x.std()))
+        gap = np.abs(normalise(moved, gains, shifts, eps=0.0) - normalise(x, gains, shifts,
+                                                                          eps=0.0))
+        require(bool(np.all(gap <= bound)), f"invariance fails for gamma = {gains}, "
+                                            f"beta = {shifts}: gap {gap.max():.3e}")
+
+    moments_hold()
+    evidence.append(f"numeric: the moments within their rounding bounds (worst gap / bound = "
+                    f"{worst[0]:.2e}); invariance for drawn gamma, beta")
+    x = np.random.default_rng(0).standard_normal(6)
+    y = normalise(x, np.arange(1.0, 7.0), np.zeros(6), eps=0.0)
+    require(abs(y.var() - 1) > 0.5, "witness lost: gamma = (1..6) kept the variance at 1")
+    evidence.append(f"witness: gamma = (1, ..., 6), beta = 0 gives mean {y.mean():.3f} and "
+                    f"variance {y.var():.3f}, so 命題 3.1 (2) fails for general gamma")
+    return evidence
+
+
+# The chapter's 8 terms of (I + J_3)(I + J_2)(I + J_1), each as the indices of its factors
+# from left to right (() is I).
+EXPANSION_TERMS = ((), (1,), (2,), (3,), (2, 1), (3, 1), (3, 2), (3, 2, 1))
+
+
+def _factor_indices(term: sympy.Expr) -> tuple[int, ...]:
+    """The indices k of the J_k in a non-commutative product, left to right (I has none)."""
+    out = []
+    for factor in sympy.Mul.make_args(term):
+        base, power = factor.as_base_exp()
+        name = str(base)
+        if name.startswith("J"):
+            out += [int(re.search(r"\d+", name).group())] * int(power)
+    return tuple(out)
+
+
+def _term_name(indices: tuple[int, ...]) -> str:
+    return "".join(f"J_{k}" for k in indices) or "I"
+
+
+def _no_residual_step(x: np.ndarray, g: Callable) -> np.ndarray:
+    return g(x)
+
+
+@CHAPTER.element("exr-residual-expansion", "演習 11.3", "3 段の展開の 8 項", "exercise",
+         ("symbolic", "numeric", "witness"))
+def exr_residual_expansion(stated: tuple = EXPANSION_TERMS,
+                           pre_ln_product: Callable = residual.pre_ln_product,
+                           step: Callable = _no_residual_step) -> list[str]:
+    """(I + J_3)(I + J_2)(I + J_1) = I + J_1 + J_2 + J_3 + J_2J_1 + J_3J_1 + J_3J_2 + J_3J_2J_1,
+    and without residuals only J_3J_2J_1 remains. Symbolic: symbolic.residual expands the
+    product in non-commutative symbols; its terms are exactly the stated ones, in the
+    stated order of factors. Numeric, on the package's model (first three sublayers
+    MHA o LN_1, MLP o LN_2, MHA o LN_1 of its Pre-LN blocks, n = 3, d = 4, seed 0): the
+    central-difference Jacobian of G_3 o G_2 o G_1 (`step` = no residual) equals J_3 J_2 J_1
+    of the central differences at the chain's own points, within the propagated error
+    bounds; witness: it differs from (I + J_3)(I + J_2)(I + J_1) by far more."""
+    expansion = residual.expand_product(pre_ln_product(3, 0))
+    got = sorted(_factor_indices(term) for term in expansion.terms)
+    require(got == sorted(stated), f"the expansion has the terms {got}, stated {sorted(stated)}")
+    evidence = [f"symbolic: the 8 terms {', '.join(_term_name(t) for t in stated)}"]
+    chain = residual_jacobians(step=step, depth=3, identity=False)
+    start, direct, product, bound = chain["stages"][0]
+    gap = float(np.abs(direct - product).max())
+    require(gap <= bound, f"the chain's Jacobian differs from J_3 J_2 J_1 by {gap:.3e} > "
+                          f"{bound:.3e}")
+    with_identity = residual_jacobians(step=step, depth=3, identity=True)["stages"][0]
+    missing = float(np.abs(direct - with_identity[2]).max())
+    require(missing > with_identity[3], "without residuals the Jacobian still equals "
+                                        "(I + J_3)(I + J_2)(I + J_1)")
+    evidence.append(f"numeric: without residuals d x_3 / d x_0 = J_3 J_2 J_1 (gap {gap:.1e} <= "
+                    f"bound {bound:.1e}); it differs from (I + J_3)(I + J_2)(I + J_1) by "
+                    f"{missing:.2f}")
+    return evidence
+
+
+def _stated_doubling():
+    """演習 11.4: T(2n)/T(n) = (12d + 4n)/(6d + n) for T = 12nd^2 + 2n^2 d."""
+    return (12 * sym.d + 4 * sym.n) / (6 * sym.d + sym.n)
+
+
+@CHAPTER.element("exr-doubling-ratio", "演習 11.4", "n を 2 倍にしたときの比", "exercise",
+         ("symbolic", "numeric"))
+def exr_doubling_ratio(stated: Callable = _stated_doubling, block: Callable = pre_ln_block,
+                       printed: Mapping = DOUBLING) -> list[str]:
+    """T(n) = 12nd^2 + 2n^2 d (the block polynomial of symbolic.counts at d_ff = 4d):
+    T(2n)/T(n), cancelled by symbolic.counts.doubling_ratio, equals `stated`; at n = d,
+    6d, 60d it is the exact rational 16/7, 3, 42/11, compared with the printed 2.29, 3,
+    3.82; it tends to 2 as n -> 0 and to 4 as n -> oo. Numeric: the multiplications a real
+    `block` performs at n and 2n (d = 8, h = 2, d_ff = 32, n = d, 6d), counted from the
+    actual operand shapes, have exactly that ratio (exact fractions)."""
+    t = sympy.expand(counts.block_multiplications(BLOCK, width=4 * sym.d))
+    ratio = sympy.cancel(counts.doubling_ratio(t, sym.n))
+    require(is_zero(sympy.cancel(ratio - stated())), f"T(2n)/T(n) = {ratio}, stated {stated()}")
+    evidence = [f"T(2n)/T(n) = {ratio}"]
+    exact = []
+    for multiple, shown in zip(printed["multiples"], printed["ratios"], strict=True):
+        value = sympy.nsimplify(ratio.subs(sym.n, multiple * sym.d))
+        require(shown.agrees(float(value)), f"n = {multiple}d: {value} = {float(value):.4f}, "
+                                            f"printed {shown.value}")
+        exact.append(f"n = {multiple}d: {value} = {float(value):.4f}")
+    limits = (sympy.limit(ratio, sym.n, 0), sympy.limit(ratio, sym.n, sympy.oo))
+    require(limits == (2, 4), f"the ratio tends to {limits} as n -> 0, oo")
+    evidence.append("; ".join(exact) + "; limits 2 (n -> 0) and 4 (n -> oo)")
+    d, h, d_ff = 8, 2, 32
+    rng = np.random.default_rng(0)
+    p = block_parameters(d, h, d_ff, rng)
+    for multiple in (1, 6):
+        n = multiple * d
+        small = sum(counted_multiplications(
+            lambda n=n: block(rng.standard_normal((n, d)), p)).values())
+        large = sum(counted_multiplications(
+            lambda n=n: block(rng.standard_normal((2 * n, d)), p)).values())
+        want = ratio.subs({sym.n: n, sym.d: d})
+        require(Fraction(large, small) == Fraction(int(want.p), int(want.q)),
+                f"counted T(2n)/T(n) = {Fraction(large, small)} at n = {n}, d = {d}; "
+                f"the formula gives {want}")
+        evidence.append(f"counted at d = {d}, n = {n}: {large:,} / {small:,} = "
+                        f"{Fraction(large, small)}")
+    return evidence

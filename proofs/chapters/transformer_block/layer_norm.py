@@ -1,0 +1,308 @@
+"""§3 層正規化: invariance (命題 3.1), the worked example (例 3.2), the Jacobian (命題 3.3)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+
+import mpmath
+import numpy as np
+import sympy
+from hypothesis import given
+from hypothesis import strategies as st
+
+from numeric.error_bounds import (
+    U,
+    gamma,
+    layer_norm_error_bound,
+    layer_norm_jacobian_error_bound,
+)
+from numeric.layer_norm import layer_norm, layer_norm_jacobian
+from proofs.chapters.transformer_block.chapter import CHAPTER
+from proofs.chapters.transformer_block.strategies import vectors
+from proofs.judge import CheckFailed, finding, require
+from proofs.printed import Printed
+from proofs.profiles import scaled
+from proofs.reference import mp_central_jacobian, mp_layer_norm
+from symbolic import layer_norm as symbolic_layer_norm
+from symbolic import symbols as sym
+from symbolic.identities import equal, is_zero
+
+EXAMPLE_3_2 = {  # 例 3.2
+    "x": (1, 2, 3, 6),
+    "a": 3,
+    "b": 5,
+    "mean": Printed(3, 0),
+    "variance": Printed(3.5, 1),
+    "sigma": Printed(1.8708, 4),
+    "output": tuple(Printed(v, 4) for v in (-1.0690, -0.5345, 0.0, 1.6036)),
+    "scaled_mean": Printed(14, 0),
+    "scaled_variance": Printed(31.5, 1),
+    "scaled_sigma": Printed(5.6125, 4),
+    "norm": Printed(2, 0),
+    "squares": tuple(Printed(v, 4) for v in (1.1428, 0.2857, 0.0, 2.5714)),
+}
+
+
+def _moments_bound(x: np.ndarray) -> tuple[float, float, float]:
+    """Bounds on the float errors of mean(y), var(y) and ||y|| for y = fl(LN(x)) (gamma = 1):
+    entries err by dy (`layer_norm_error_bound`), |y_j| <= sqrt d, sums by gamma_{d+1}."""
+    d = x.size
+    dy = float(layer_norm_error_bound(x).max())
+    root = math.sqrt(d)
+    return (dy + gamma(d + 1) * root, 2 * root * dy + dy * dy + 2 * gamma(d + 2),
+            root * dy + gamma(d + 2) * root)
+
+
+@CHAPTER.element("prop-layer-norm-invariance", "命題 3.1", "層正規化はスケールと平行移動に不変",
+                 "proposition", ("symbolic", "numeric", "witness"))
+def prop_layer_norm_invariance(normalise: Callable = layer_norm,
+                               symbolic_normalise: Callable = symbolic_layer_norm.layer_norm,
+                               widths: tuple[int, ...] = (2, 3, 4, 5)) -> list[str]:
+    """(1) LN(a x + b 1) = LN(x) for a > 0, b real; (2) with gamma = 1, beta = 0, eps = 0:
+    mean 0, variance 1, norm sqrt d. Symbolic: for d in `widths` explicit variables, the
+    difference normalise(a x + b 1) - normalise(x) with a > 0 and the moments of
+    normalise(x) reduce to 0, 1, sqrt d (judge: symbolic.identities); for symbolic d,
+    sum y_k = 0 and sum y_k^2 = d from the definition (symbolic.layer_norm.output_sums);
+    for a = -1 the output is -LN(x), so the hypothesis a > 0 is needed. Numeric, on Hypothesis-drawn
+    rows (d = 2..16, entries in [-100, 100], sigma >= 1e-3 max|x|), a in [0.01, 100],
+    b = t a sigma(x) with t in [-100, 100] (so that a x + b 1 is as well conditioned,
+    max|.| / sigma <= 1100; a larger b can round a x + b 1 to a constant vector, where LN
+    is undefined: tested apart): |LN(fl(a x + b)) - LN(x)| within the two rounding bounds plus the
+    input rounding 2u(a max|x| + |b|) times ||J|| = 1/sigma(ax + b) times sqrt d; the
+    moments within their rounding bounds; and LN(-a x + b) = -LN(x), a witness that the
+    statement fails for a < 0 (the two differ by 2 max|LN(x)| >= 2)."""
+    evidence = []
+    for d in widths:
+        x = symbolic_layer_norm.variables(d)
+        y = symbolic_normalise(x)
+        require(is_zero(symbolic_layer_norm.invariance_difference(d, symbolic_normalise)),
+                f"LN(a x + b 1) - LN(x) does not reduce to 0 for d = {d}")
+        require(is_zero(symbolic_normalise(-x) + y), f"LN(-x) != -LN(x) for d = {d}")
+        norm = sympy.sqrt(sum(v**2 for v in y))
+        require(is_zero(symbolic_layer_norm.mean(y)), f"mean of LN(x) is not 0 for d = {d}")
+        require(equal(symbolic_layer_norm.variance(y), 1),
+                f"variance of LN(x) is not 1 for d = {d}")
+        require(equal(norm**2, d), f"||LN(x)||^2 is not d for d = {d}")
+    evidence.append(f"symbolic, d = {', '.join(map(str, widths))}: LN(a x + b 1) - LN(x) = 0 "
+                    "(a > 0), LN(-x) = -LN(x), mean 0, variance 1, ||LN(x)||^2 = d")
+    total, squares = symbolic_layer_norm.output_sums()
+    require(is_zero(total) and is_zero(squares - sym.d),
+            f"symbolic d: sum y_k = {total}, sum y_k^2 = {squares}, not 0 and d")
+    evidence.append("symbolic d: sum y_k = 0 and sum y_k^2 = d, so mean 0, variance 1, "
+                    "norm sqrt d")
+    worst = [0.0, math.inf, 0.0]
+
+    @scaled(1.0)
+    @given(vectors(), st.floats(0.01, 100), st.floats(-100, 100))
+    def invariant(x, scale, units):
+        d = x.size
+        sigma = float(x.std())
+        shift = units * scale * sigma  # b in units of a sigma: a x + b keeps condition <= 1100
+        y = normalise(x, eps=0.0)
+        for sign in (1, -1):
+            moved = sign * scale * x + shift
+            bound = (layer_norm_error_bound(x) + layer_norm_error_bound(moved)
+                     + math.sqrt(d) * 2 * U * (scale * np.abs(x).max() + abs(shift))
+                     / (scale * sigma))
+            gap = np.abs(normalise(moved, eps=0.0) - sign * y)
+            require(bool(np.all(gap <= bound)),
+                    f"LN({sign * scale} x + {shift}) != {sign} LN(x): gap {gap.max():.3e} > "
+                    f"{bound.max():.3e} at x = {x.tolist()}")
+            worst[0] = max(worst[0], float((gap / bound).max()))
+        worst[1] = min(worst[1], float(np.abs(normalise(-scale * x + shift, eps=0.0) - y).max()))
+        m_bound, v_bound, n_bound = _moments_bound(x)
+        stats = (abs(y.mean()), abs(y.var() - 1), abs(np.linalg.norm(y) - math.sqrt(d)))
+        require(stats[0] <= m_bound and stats[1] <= v_bound and stats[2] <= n_bound,
+                f"mean, variance - 1, norm - sqrt d of LN(x) = {stats} exceed "
+                f"{(m_bound, v_bound, n_bound)} at x = {x.tolist()}")
+        worst[2] = max(worst[2], max(stats))
+
+    invariant()
+    evidence.append(f"numeric: LN(a x + b 1) = LN(x) and LN(-a x + b 1) = -LN(x) within the "
+                    f"rounding bounds (worst gap / bound = {worst[0]:.2e}); LN(-a x + b 1) "
+                    f"differs from LN(x) by at least {worst[1]:.3f} (max entry) at every drawn "
+                    f"point, so a > 0 is needed; mean 0, variance 1, norm sqrt d to {worst[2]:.1e}")
+    return evidence
+
+
+@CHAPTER.element("ex-layer-norm-scale", "例 3.2", "3 倍しても出力は変わらない", "example",
+         ("symbolic", "numeric"))
+def ex_layer_norm_scale(
+    stated: Mapping = EXAMPLE_3_2, normalise: Callable = layer_norm
+) -> list[str]:
+    """x = (1, 2, 3, 6) and 3x + 5: the mean, variance, sigma and LN computed exactly
+    (SymPy rationals and square roots) and compared with the printed numbers at their
+    printed precision; LN(3x + 5) = LN(x) and ||LN(x)|| = 2 = sqrt d exactly; the numeric
+    `normalise` (eps = 0) agrees with the exact values to 4 decimals."""
+    x = sympy.Matrix(stated["x"])
+    moved = stated["a"] * x + stated["b"] * sympy.ones(x.rows, 1)
+    evidence = []
+    for label, vec, keys in (("x", x, ("mean", "variance", "sigma")),
+                             (f"{stated['a']}x + {stated['b']}", moved,
+                              ("scaled_mean", "scaled_variance", "scaled_sigma"))):
+        mu, var = symbolic_layer_norm.mean(vec), symbolic_layer_norm.variance(vec)
+        for key, value in zip(keys, (mu, var, sympy.sqrt(var)), strict=True):
+            require(stated[key].agrees(float(value)),
+                    f"{key} of {label}: printed {stated[key].value}, exact {value} = "
+                    f"{float(value):.6f}")
+        evidence.append(f"{label}: mu = {mu}, sigma^2 = {var}, sigma = {sympy.sqrt(var)} "
+                        f"= {float(sympy.sqrt(var)):.4f}")
+    y = symbolic_layer_norm.layer_norm(x)
+    require(equal(symbolic_layer_norm.layer_norm(moved), y), "LN(3x + 5) != LN(x)")
+    numeric_y = normalise(np.array(stated["x"], dtype=float), eps=0.0)
+    for printed, exact, computed in zip(stated["output"], y, numeric_y, strict=True):
+        require(printed.agrees(float(exact)) and printed.agrees(float(computed)),
+                f"LN(x) entry printed {printed.value}, exact {exact} = {float(exact):.6f}, "
+                f"numeric {computed:.6f}")
+    evidence.append(f"LN(x) = LN(3x + 5) = {[str(v) for v in y]} = "
+                    f"{[round(float(v), 4) for v in y]}, as printed")
+    norm = sympy.sqrt(sum(v**2 for v in y))
+    require(equal(norm**2, 4) and stated["norm"].agrees(float(norm)),
+            f"||LN(x)|| = {norm}, printed {stated['norm'].value}")
+    squares = [sympy.nsimplify(v**2) for v in y]
+    evidence.append(f"||LN(x)|| = sqrt({' + '.join(map(str, squares))}) = 2 = sqrt d exactly")
+    for printed, exact in zip(stated["squares"], squares, strict=True):
+        if printed.agrees(float(exact)):
+            continue
+        places = printed.decimals
+        require(printed.truncates(float(exact)),
+                f"the square {exact} = {float(exact):.6f} is printed {printed.value}")
+        evidence.append(finding(f"the chapter prints {printed.value:.{places}f} for {exact} = "
+                        f"{float(exact):.6f}..., which rounds to {float(exact):.{places}f}: the "
+                        f"printed value is truncated, not rounded (the exact squares still sum to "
+                        f"{x.rows} = d)"))
+    return evidence
+
+
+def _mp_jacobian(x: np.ndarray, eps: float = 0.0) -> list[list]:
+    """d LN(x) / dx by mpmath central differences at 50 digits (step 1e-20 sigma(x): the
+    O((h / sigma)^2) truncation, about 1e-40 relative, is far below float64's resolution)."""
+    d = x.size
+    values = [mpmath.mpf(v) for v in x]
+    mu = mpmath.fsum(values) / d
+    step = mpmath.mpf("1e-20") * mpmath.sqrt(mpmath.fsum((v - mu) ** 2 for v in values) / d)
+    return mp_central_jacobian(lambda v: mp_layer_norm(v, eps=eps), [float(v) for v in x], step)
+
+
+@CHAPTER.element("prop-layer-norm-jacobian", "命題 3.3", "層正規化のヤコビ行列", "proposition",
+         ("symbolic", "numeric", "high precision"))
+def prop_layer_norm_jacobian(
+    jacobian: Callable = layer_norm_jacobian,
+    stated: Callable = symbolic_layer_norm.chapter_jacobian,
+    stated_entry: Callable = symbolic_layer_norm.chapter_entry,
+    widths: Sequence[int] = range(2, 17),
+    property_widths: tuple[int, ...] = (2, 3, 4),
+) -> list[str]:
+    """J(x) = (1/sigma)(I - 11^T/d - yy^T/d). Symbolic: derived by differentiating LN for
+    symbolic d (IndexedBase sums, symbolic.layer_norm; compared with the entry formula
+    `stated_entry`, and J1 = 0, Jy = 0, sigma J symmetric, idempotent, of trace d - 2
+    for that entry formula) and in explicit variables for d in `widths` (d = 2..16, about
+    20 s together), compared with `stated` (judge: symbolic.identities); for d in
+    `property_widths`: J1 = 0, J(x - mu 1) = 0, sigma J symmetric and idempotent of trace
+    d - 2 (the orthogonal projection onto W-perp), J(a x) = J(x)/a; J = 0 at d = 2.
+    Numeric, on Hypothesis-drawn rows (d = 2..8, entries in [-100, 100],
+    sigma >= 1e-3 max|x|): `jacobian` against mpmath central differences of 定義 2.1 at
+    50 digits within `layer_norm_jacobian_error_bound`; J1 = 0 and J(x - mu 1) = 0
+    within that bound times the vectors' 1-norms; the eigenvalues of sigma J are d - 2
+    ones and 2 zeros (Weyl: within d times the entry bound times sigma); J(a x) = J(x)/a
+    for a = 2^k, k in -8..8 (a x exact in float); at d = 2, J = 0 and LN(x) = +-(1, -1).
+    Near-constant rows, outside the
+    domain: with sigma = 1e-9 max|x| the NumPy Jacobian still matches mpmath within the
+    same bound (which grows with max|x| / sigma), a constant row with eps = 0 is a
+    ValueError, and with eps > 0 J = (I - 11^T/d)/sqrt(eps)."""
+    evidence = []
+    general = symbolic_layer_norm.derive_layer_norm_jacobian_general(stated_entry)
+    require(general.holds, f"symbolic d: dLN/dx differs from the stated J by {general.difference}")
+    evidence.append("symbolic d: the derived entry (delta_ij - 1/d - y_i y_j/d)/sigma equals "
+                    "the stated one")
+    properties = symbolic_layer_norm.general_jacobian_properties(stated_entry)
+    for name, defect in properties.items():
+        require(is_zero(defect), f"symbolic d: {name} fails for the stated J ({defect})")
+    evidence.append(f"symbolic d: {', '.join(properties)} for the stated J")
+    for d in widths:
+        derivation = symbolic_layer_norm.derive_layer_norm_jacobian(d, stated)
+        require(derivation.holds, f"d = {d}: dLN/dx differs from the stated J")
+    if widths:
+        evidence.append(f"explicit d = {min(widths)}..{max(widths)}: dLN/dx equals the stated J")
+    wanted = ("J 1 = 0", "J c = 0", "s J symmetric", "s J idempotent", "tr(s J) = d - 2",
+              "J(a x) = J(x) / a")
+    for d in property_widths:
+        holds = symbolic_layer_norm.jacobian_properties(d).holds
+        for name in wanted + (("J = 0",) if d == 2 else ()):
+            require(holds[name], f"d = {d}: {name} does not hold for the derived J")
+    evidence.append(f"symbolic, d = {', '.join(map(str, property_widths))}: J1 = 0, "
+                    "J(x - mu 1) = 0, sigma J symmetric, idempotent, trace d - 2, "
+                    "J(a x) = J(x)/a; d = 2: J = 0")
+    worst = [0.0, 0.0, 0.0]
+
+    @scaled(0.5)
+    @given(vectors(2, 8), st.integers(-8, 8))
+    def numeric_properties(x, k):
+        d = x.size
+        got = jacobian(x)
+        with mpmath.workdps(50):
+            exact = _mp_jacobian(x)
+            err = max(float(abs(mpmath.mpf(float(got[i, j])) - exact[i][j]))
+                      for i in range(d) for j in range(d))
+        bound = float(layer_norm_jacobian_error_bound(x))
+        require(err <= bound, f"J differs from mpmath's by {err:.3e} > {bound:.3e} at "
+                              f"x = {x.tolist()}")
+        worst[0] = max(worst[0], err / bound)
+        ones, centred = np.ones(d), x - x.mean()
+        for name, v in (("1", ones), ("x - mu 1", centred)):
+            # |J v| <= |(J - fl J) v| + rounding of the product, |v| bounded by its 1-norm
+            # (centred entries err by 3 gamma_{d+1} max|x| and J by at most 3/sigma)
+            v_err = 3 * gamma(d + 1) * np.abs(x).max() if name != "1" else 0.0
+            tol = (bound + gamma(d) * np.abs(got).max()) * np.abs(v).sum() \
+                + 3 / x.std() * v_err * d
+            require(float(np.abs(got @ v).max()) <= tol,
+                    f"|J ({name})| = {np.abs(got @ v).max():.3e} > {tol:.3e}")
+        sigma = float(x.std())
+        eigen = np.sort(np.linalg.eigvalsh(sigma * got))
+        want = np.array([0.0, 0.0] + [1.0] * (d - 2))
+        tol = d * sigma * bound + gamma(d) * d
+        require(float(np.abs(eigen - want).max()) <= tol,
+                f"eigenvalues of sigma J are {eigen}, not {want}")
+        worst[1] = max(worst[1], float(np.abs(eigen - want).max()))
+        a = 2.0**k
+        gap = float(np.abs(jacobian(a * x) - got / a).max())
+        require(gap <= 2 * bound / a, f"J({a} x) - J(x)/{a} = {gap:.3e}")
+        if d == 2:
+            require(float(np.abs(got).max()) <= bound, f"d = 2 but J = {got}")
+            y = layer_norm(x, eps=0.0)  # (1, -1) or (-1, 1): the only outputs at d = 2
+            corner = np.sign(x[0] - x[1]) * np.array([1.0, -1.0])
+            require(bool(np.all(np.abs(y - corner) <= layer_norm_error_bound(x))),
+                    f"d = 2: LN(x) = {y}, not {corner}")
+        worst[2] = max(worst[2], gap * a)
+
+    numeric_properties()
+    evidence.append(f"numeric J equals mpmath's 50-digit central differences within the "
+                    f"rounding bound (worst error / bound = {worst[0]:.2e}); J1 = 0, "
+                    f"J(x - mu 1) = 0; eigenvalues of sigma J: d - 2 ones, 2 zeros (to "
+                    f"{worst[1]:.1e}); a J(a x) = J(x) (to {worst[2]:.1e}); at d = 2, J = 0 and "
+                    f"LN(x) = +-(1, -1)")
+    rng = np.random.default_rng(0)
+    x = 3.0 + 1e-9 * 3.0 * rng.standard_normal(6)
+    got = jacobian(x)
+    with mpmath.workdps(50):
+        exact = _mp_jacobian(x)
+        err = max(float(abs(mpmath.mpf(float(got[i, j])) - exact[i][j]))
+                  for i in range(6) for j in range(6))
+    bound = float(layer_norm_jacobian_error_bound(x))
+    require(err <= bound, f"near-constant row: J differs from mpmath's by {err:.3e} > {bound:.3e}")
+    evidence.append(f"near-constant row (sigma / max|x| = {x.std() / 3:.1e}): |J| = "
+                    f"{np.abs(got).max():.2e}, error {err:.1e} <= bound {bound:.1e}")
+    try:
+        jacobian(np.full(4, 1.5))
+    except ValueError:
+        evidence.append("a constant row with eps = 0 is a ValueError")
+    else:
+        raise CheckFailed("the Jacobian of a constant row with eps = 0 did not raise")
+    eps = 1e-2
+    got = jacobian(np.full(4, 1.5), eps=eps)
+    want = (np.eye(4) - 0.25) / math.sqrt(eps)
+    require(float(np.abs(got - want).max()) <= 8 * U / math.sqrt(eps),
+            f"constant row, eps = {eps}: J = {got}, not (I - 11^T/d)/sqrt(eps)")
+    evidence.append("a constant row with eps = 1e-2 gives J = (I - 11^T/d)/sqrt(eps)")
+    return evidence

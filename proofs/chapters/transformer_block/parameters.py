@@ -1,0 +1,211 @@
+"""§5 パラメータ数: the count of the decoder-only model (定理 5.1), 例 5.2, 例 5.3 and 注意 5.4."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Mapping
+
+import numpy as np
+import sympy
+from hypothesis import given
+
+import spec
+from numeric.model import init_parameters, parameter_count
+from proofs.chapters.transformer_block import tables
+from proofs.chapters.transformer_block.chapter import CHAPTER
+from proofs.chapters.transformer_block.strategies import configurations, seeds
+from proofs.judge import require
+from proofs.printed import Printed
+from proofs.profiles import scaled
+from symbolic import counts
+from symbolic import symbols as sym
+from symbolic.identities import is_zero
+
+SMALL_MODEL = {  # 例 5.2
+    "sizes": {"vocab": 10, "d": 4, "d_ff": 16, "n_layer": 2, "n_ctx": 8},
+    "parts": {"embeddings": 40, "positions": 32, "attention": 80, "mlp": 148,
+              "layer_norms": 16, "per_layer": 244, "final_layer_norm": 8},
+    "total": 568,
+}
+
+
+GPT2_SMALL = {  # 例 5.3 and 注意 5.4
+    "sizes": {"vocab": 50257, "d": 768, "n_layer": 12, "n_ctx": 1024},
+    "rows": (38_597_376, 786_432, 7_087_872, 85_054_464, 1_536),
+    "total": 124_439_808,
+    "embedding_share": Printed(0.31, 2),
+    "paper_total": 117_000_000,
+    "paper_precision": 500_000,  # "117M" is rounded to the million
+}
+
+
+def _stated_parameters(bias: bool = True, tied: bool = True, positions: bool = True):
+    """定理 5.1's count: |V| d + L_ctx d + L (4d^2 + 4d + 2 d d_ff + d_ff + d + 4d) + 2d, without
+    L_ctx d for RoPE or sinusoids, plus |V| d untied; without biases the attention has 4d^2
+    (命題 7.1［自己注意］) and the MLP 2 d d_ff."""
+    V, d, L, d_ff, L_ctx = sym.V, sym.d, sym.L, sym.d_ff, sym.L_ctx
+    attention = 4 * d**2 + (4 * d if bias else 0)
+    feed_forward = 2 * d * d_ff + (d_ff + d if bias else 0)
+    total = V * d + L * (attention + feed_forward + 4 * d) + 2 * d
+    return total + (L_ctx * d if positions else 0) + (0 if tied else V * d)
+
+
+def _stated_per_layer():
+    """定理 5.1: 12d^2 + 13d per layer at d_ff = 4d."""
+    return 12 * sym.d**2 + 13 * sym.d
+
+
+def _at(expr: sympy.Expr, config: spec.ModelConfig) -> int:
+    """A count polynomial evaluated at a configuration's sizes (exact integer)."""
+    values = {sym.V: config.vocab, sym.d: config.d, sym.L: config.n_layer,
+              sym.d_ff: config.d_ff, sym.L_ctx: config.n_ctx, sym.h: config.n_head}
+    value = sympy.sympify(expr).subs(values)
+    require(value.is_Integer, f"the count {expr} is not an integer at {config}: {value}")
+    return int(value)
+
+
+VARIANTS = tuple(itertools.product((True, False), repeat=3))  # (bias, tied, positions)
+
+
+@CHAPTER.element("thm-transformer-parameters", "定理 5.1",
+                 "デコーダのみの Transformer のパラメータ数",
+                 "theorem", ("symbolic", "numeric"))
+def thm_transformer_parameters(stated: Callable = _stated_parameters,
+                               stated_per_layer: Callable = _stated_per_layer,
+                               allocate: Callable = init_parameters,
+                               count: Callable = parameter_count) -> list[str]:
+    """The parameter count of 定義 2.3's model, with its variants. Symbolic: the polynomial
+    symbolic.counts derives from spec's declaration of every array equals `stated` for
+    all 8 combinations of biases, tying and learned positions, and one block at
+    d_ff = 4d equals `stated_per_layer` (12d^2 + 13d). Numeric: the arrays `allocate`
+    makes for Hypothesis-drawn configurations (every variant; |V| = 2..12, d in
+    {2, 4, 6}, L = 1..3, d_ff = 1..8, L_ctx = 1..8) number exactly the polynomial's value
+    (`count`, exact integers)."""
+    evidence = []
+    for bias, tied, positions in VARIANTS:
+        derived = counts.model_parameters(bias=bias, tied=tied, positions=positions)
+        want = stated(bias=bias, tied=tied, positions=positions)
+        require(is_zero(sympy.expand(derived - want)),
+                f"bias = {bias}, tied = {tied}, positions = {positions}: derived {derived}, "
+                f"stated {sympy.expand(want)}")
+    evidence.append(f"symbolic: the count derived from spec equals the stated formula for all "
+                    f"{len(VARIANTS)} variants; with biases, tied, positions: "
+                    f"{sympy.expand(counts.model_parameters())}")
+    per_layer = sympy.expand(counts.block_parameters(width=4 * sym.d))
+    require(is_zero(per_layer - stated_per_layer()),
+            f"one block at d_ff = 4d has {per_layer} parameters, stated {stated_per_layer()}")
+    evidence.append(f"one block at d_ff = 4d: {per_layer}")
+    drawn = [0]
+
+    @scaled(1.0)
+    @given(configurations(max_layers=3), seeds())
+    def allocated(config, seed):
+        params = allocate(config, np.random.default_rng(seed))
+        want = _at(counts.model_parameters(config.bias, config.tied, config.positions), config)
+        got = count(params)
+        require(got == want, f"{config}: {got} parameters allocated, the polynomial gives {want}")
+        drawn[0] += 1
+
+    allocated()
+    evidence.append(f"numeric: the allocated arrays number exactly the polynomial's value on "
+                    f"{drawn[0]} drawn configurations (all variants)")
+    return evidence
+
+
+def model_parts(sizes: Mapping[str, int]) -> dict[str, int]:
+    """例 5.2's parts, each the polynomial of the spec parameters it groups, evaluated."""
+    config = spec.ModelConfig(vocab=sizes["vocab"], d=sizes["d"], n_layer=sizes["n_layer"],
+                              n_head=1, d_ff=sizes.get("d_ff", 4 * sizes["d"]),
+                              n_ctx=sizes["n_ctx"])
+    declared = {p.name: p for p in spec.model_parameters()}
+    block = spec.parameters
+
+    def poly(params) -> int:
+        return _at(counts.parameter_polynomial(params), config)
+
+    per_layer = _at(counts.block_parameters(width=sym.d_ff), config)
+    return {
+        "embeddings": poly([declared["wte"]]),
+        "positions": poly([declared["wpe"]]),
+        "attention": poly(block.attention_parameters()),
+        "mlp": poly(block.mlp_parameters()),
+        "layer_norms": poly(block.layer_norm_parameters("ln_1")
+                            + block.layer_norm_parameters("ln_2")),
+        "per_layer": per_layer,
+        "layers": config.n_layer * per_layer,
+        "final_layer_norm": poly(block.layer_norm_parameters("ln_f")),
+        "total": _at(counts.model_parameters(), config),
+    }
+
+
+@CHAPTER.element("ex-small-model-count", "例 5.2", "小さなモデルで数える", "example",
+         ("symbolic", "numeric"))
+def ex_small_model_count(stated: Mapping = SMALL_MODEL) -> list[str]:
+    """|V| = 10, d = 4, d_ff = 16, L = 2, L_ctx = 8: every part (embeddings, positions, one
+    layer's attention, MLP and LayerNorms, one layer, the final LayerNorm) is the polynomial
+    of the spec parameters it groups, evaluated, and equals the stated part; the total is
+    定理 5.1's polynomial, and the arrays of a real model allocated by
+    `numeric.model.init_parameters` (proofs.tables.small_model_count, h = 2) number the
+    same (the listing's "count: 568  formula: 568")."""
+    parts = model_parts(stated["sizes"])
+    for name, value in stated["parts"].items():
+        require(parts[name] == value, f"{name}: computed {parts[name]}, stated {value}")
+    require(parts["total"] == stated["total"],
+            f"total: computed {parts['total']}, stated {stated['total']}")
+    table = tables.small_model_count(**stated["sizes"])
+    values = dict(table.values)
+    require(values["allocated"] == values["formula"] == stated["total"],
+            f"allocated {values['allocated']}, formula {values['formula']}, stated "
+            f"{stated['total']}")
+    return [f"parts {', '.join(f'{k} {v}' for k, v in parts.items() if k != 'total')}",
+            f"total {parts['total']}; a real model's arrays number {values['allocated']} "
+            f"({table.listing[0]})"]
+
+
+@CHAPTER.element("ex-gpt2-small-count", "例 5.3", "12 層・d = 768 の構成での検算", "example",
+         ("symbolic", "numeric"))
+def ex_gpt2_small_count(stated: Mapping = GPT2_SMALL) -> list[str]:
+    """|V| = 50,257, d = 768, L = 12, L_ctx = 1,024, d_ff = 4d: the table regenerated by
+    proofs.tables.gpt2_parameter_table (each row a polynomial of spec parameters,
+    evaluated) equals the stated table row by row and in total; the total is confirmed by
+    a second path that multiplies out spec's declared shapes at the configuration's sizes
+    (the arrays' sizes, without allocating 124M floats). The embeddings' share
+    |V| d / total is compared with the printed percentage (the text after 注意 5.4)."""
+    table = tables.gpt2_parameter_table(**stated["sizes"])
+    values = [v for _, v in table.values]
+    rows, total = values[:-1], values[-1]
+    for (label, *_), got, want in zip(table.rows[:-1], rows, stated["rows"], strict=True):
+        require(got == want, f"row {label}: computed {got:,}, stated {want:,}")
+    require(total == stated["total"], f"total: computed {total:,}, stated {stated['total']:,}")
+    sizes = stated["sizes"]
+    config = spec.ModelConfig(vocab=sizes["vocab"], d=sizes["d"], n_layer=sizes["n_layer"],
+                              n_head=12, d_ff=4 * sizes["d"], n_ctx=sizes["n_ctx"])
+    dims = config.sizes()
+    by_shapes = sum(math.prod(dims[name] for name in p.dims)
+                    * (config.n_layer if p.per_layer else 1) for p in spec.model_parameters())
+    require(by_shapes == total, f"the declared shapes give {by_shapes:,}, the table {total:,}")
+    share = rows[0] / total
+    require(stated["embedding_share"].agrees(share),
+            f"the embeddings' share is {share:.4f}, printed {stated['embedding_share'].value}")
+    return [f"rows {', '.join(f'{v:,}' for v in rows)}; total {total:,} (also from the "
+            f"declared shapes)", f"embeddings' share {share:.4f} ≈ {share:.0%}"]
+
+
+@CHAPTER.element("rem-paper-parameter-count", "注意 5.4", "論文の表の値との違い", "remark",
+         ("numeric",))
+def rem_paper_parameter_count(stated: Mapping = GPT2_SMALL) -> list[str]:
+    """The count of 例 5.3 and the paper's 117M do not agree: the package's count (定理 5.1's
+    polynomial at the GPT-2 small sizes, as regenerated by proofs.tables) minus 117,000,000
+    is stated as a number and must exceed the rounding of "117M" (half a million), so that
+    the remark's "the two numbers do not agree" holds. How 117M was computed is not
+    guessed (the chapter declines to, and so does the package)."""
+    total = [v for _, v in tables.gpt2_parameter_table(**stated["sizes"]).values][-1]
+    require(total == stated["total"], f"the count is {total:,}, stated {stated['total']:,}")
+    difference = total - stated["paper_total"]
+    require(abs(difference) > stated["paper_precision"],
+            f"{total:,} and {stated['paper_total']:,} agree to the paper's precision "
+            f"({stated['paper_precision']:,}), but the remark says they do not")
+    return [f"{total:,} - {stated['paper_total']:,} = {difference:,} "
+            f"({difference / stated['paper_total']:+.2%}): more than the rounding of the "
+            f"paper's figure, so the two do not agree"]

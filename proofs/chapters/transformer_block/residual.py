@@ -1,0 +1,287 @@
+"""§4 残差接続: the identity path of the Jacobian (命題 4.1) and 注意 4.2."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+
+import numpy as np
+
+import spec
+from numeric.attention import multi_head_attention
+from numeric.block import pre_ln_block
+from numeric.error_bounds import (
+    U,
+    attention_stage_bounds,
+    frobenius,
+    gamma,
+    layer_norm_jacobian_error_bound,
+    layer_norm_stage_bounds,
+    mlp_stage_bounds,
+)
+from numeric.finite_differences import jacobian_with_error
+from numeric.layer_norm import layer_norm, layer_norm_jacobian
+from numeric.mlp import mlp
+from numeric.model import init_parameters, sub_parameters
+from proofs.chapters.transformer_block.chapter import CHAPTER
+from proofs.judge import require
+from proofs.registry import REGISTRY
+from symbolic import residual
+
+STACK = spec.ModelConfig(vocab=2, d=4, n_layer=2, n_head=2, d_ff=8, n_ctx=3)  # M = 2L = 4 sublayers
+
+
+def pre_ln_sublayers(params: Mapping, config: spec.ModelConfig) -> list[Callable]:
+    """G_1..G_M of 命題 4.1 for the model's Pre-LN blocks: block b gives G = MHA o LN_1
+    (causal) and G = MLP o LN_2, so that x_k = x_{k-1} + G_k(x_{k-1})."""
+    eps, out = config.layer_norm_eps, []
+    for layer in range(config.n_layer):
+        p = sub_parameters(params, f"blocks.{layer}")
+        ln_1, ln_2 = sub_parameters(p, "ln_1"), sub_parameters(p, "ln_2")
+        attn, ff = sub_parameters(p, "attn"), sub_parameters(p, "mlp")
+        out.append(lambda x, ln=ln_1, a=attn: multi_head_attention(
+            layer_norm(x, ln["gamma"], ln["beta"], eps), a, causal=True)[0])
+        out.append(lambda x, ln=ln_2, f=ff: mlp(layer_norm(x, ln["gamma"], ln["beta"], eps), f,
+                                               config.activation))
+    return out
+
+
+def post_ln_sublayers(params: Mapping, config: spec.ModelConfig) -> list[tuple]:
+    """(F_k, N_k, LN parameters) of 命題 4.1's Post-LN form: x_k = N_k(x_{k-1} + F_k(x_{k-1}))
+    with F = MHA (causal) then MLP, N = LN_1 then LN_2 of each block."""
+    eps, out = config.layer_norm_eps, []
+    for layer in range(config.n_layer):
+        p = sub_parameters(params, f"blocks.{layer}")
+        for part, ln in (("attn", "ln_1"), ("mlp", "ln_2")):
+            q, norm = sub_parameters(p, part), sub_parameters(p, ln)
+            if part == "attn":
+                def f(x, q=q):
+                    return multi_head_attention(x, q, causal=True)[0]
+            else:
+                def f(x, q=q):
+                    return mlp(x, q, config.activation)
+            out.append((f, lambda x, g=norm: layer_norm(x, g["gamma"], g["beta"], eps), norm))
+    return out
+
+
+def _residual_step(x: np.ndarray, g: Callable) -> np.ndarray:
+    return x + g(x)
+
+
+def _block_diagonal_layer_norm_jacobian(s: np.ndarray, norm: Mapping, eps: float) -> np.ndarray:
+    """K = d LN(S) / dS for a row-wise LN with gain gamma: block-diagonal, block i =
+    diag(gamma) J(s_i) with J of 命題 3.3 (numeric.layer_norm_jacobian)."""
+    n, d = s.shape
+    blocks = norm["gamma"][None, :, None] * layer_norm_jacobian(s, eps)  # (n, d, d)
+    out = np.zeros((n * d, n * d))
+    for i in range(n):
+        out[i * d:(i + 1) * d, i * d:(i + 1) * d] = blocks[i]
+    return out
+
+
+def _product_error(factors: list[np.ndarray], errors: list[float]) -> float:
+    """Bound on max|prod(A_k) - prod(A_k + E_k)| to first order, |E_k| <= e_k entrywise:
+    sum_k e_k N prod_{j != k} ||A_j||_2 (an N x N matrix with entries <= e has norm <= N e)."""
+    size = factors[0].shape[0]
+    norms = [float(np.linalg.norm(a, 2)) for a in factors]
+    return sum(e * size * math.prod(norms[:k] + norms[k + 1:]) for k, e in enumerate(errors))
+
+
+def pre_ln_sublayer_bounds(x: np.ndarray, params: Mapping, config: spec.ModelConfig,
+                           step: Callable = None) -> list[tuple[float, float]]:
+    """(Lipschitz bound, rounding bound) of each G_k at x_{k-1} along the Pre-LN stack from
+    x: LN's and the part's bounds composed (`layer_norm_stage_bounds`,
+    `attention_stage_bounds`, `mlp_stage_bounds`)."""
+    eps, out = config.layer_norm_eps, []
+    subs = pre_ln_sublayers(params, config)
+    for k, g in enumerate(subs):
+        p = sub_parameters(params, f"blocks.{k // 2}")
+        norm = sub_parameters(p, "ln_1" if k % 2 == 0 else "ln_2")
+        l_n, r_n = layer_norm_stage_bounds(x, norm, eps)
+        z = layer_norm(x, norm["gamma"], norm["beta"], eps)
+        if k % 2 == 0:
+            l_f, r_f = attention_stage_bounds(z, sub_parameters(p, "attn"))
+        else:
+            l_f, r_f = mlp_stage_bounds(z, sub_parameters(p, "mlp"))
+        out.append((l_n * l_f, r_n * l_f + r_f))
+        x = (step or _residual_step)(x, g)
+    return out
+
+
+def _chained(bounds: list[tuple[float, float]], points: list[np.ndarray]) -> float:
+    """Rounding bound of the residual stack x_k = x_{k-1} + G_k(x_{k-1}) from its stages:
+    e -> e (1 + L_k) + r_k + u ||x_k||."""
+    error = 0.0
+    for (lip, rounding), x in zip(bounds, points[1:], strict=True):
+        error = error * (1 + lip) + rounding + U * frobenius(x)
+    return error
+
+
+def residual_jacobians(step: Callable = _residual_step, seed: int = 0,
+                       config: spec.ModelConfig = STACK, depth: int | None = None,
+                       identity: bool = True) -> dict:
+    """The Pre-LN stack's Jacobians at a drawn x_0 (n = n_ctx): for every l, the central
+    difference D_l of x_l -> x_M, and the product P_l = (I + J_M)...(I + J_{l+1}) of the
+    central differences J_k of G_k at x_{k-1} (J_M...J_{l+1} when `identity` is False),
+    with error bounds (`jacobian_with_error`, `_product_error`). `step(x, G)` is one step
+    (x + G(x) with the residual); `depth` keeps the first M sublayers."""
+    rng = np.random.default_rng(seed)
+    params = init_parameters(config, rng)
+    x = rng.standard_normal((config.n_ctx, config.d))
+    subs = pre_ln_sublayers(params, config)[:depth]
+    bounds = pre_ln_sublayer_bounds(x, params, config, step)[:depth]
+    points, jacobians, errors = [x], [], []
+    for g, (_, rounding) in zip(subs, bounds, strict=True):
+        j, e = jacobian_with_error(g, points[-1], rounding)
+        jacobians.append(j)
+        errors.append(e)
+        points.append(step(points[-1], g))
+    size = x.size
+    out = {"points": points, "jacobians": jacobians, "errors": errors, "sublayers": subs,
+           "params": params, "error": _chained(bounds, points), "stages": []}
+    for start in range(len(subs)):
+        def rest(z, start=start):
+            for g in subs[start:]:
+                z = step(z, g)
+            return z
+
+        error = _chained(bounds[start:], points[start:])
+        direct, direct_error = jacobian_with_error(rest, points[start], error)
+        factors = [identity * np.eye(size) + j for j in jacobians[start:]][::-1]  # M first
+        product = np.linalg.multi_dot(factors) if len(factors) > 1 else factors[0]
+        bound = direct_error + _product_error(factors, errors[start:][::-1])
+        out["stages"].append((start, direct, product, bound))
+    return out
+
+
+@CHAPTER.element("prop-residual-identity-path", "命題 4.1", "残差接続の恒等経路", "proposition",
+         ("symbolic", "numeric"))
+def prop_residual_identity_path(step: Callable = _residual_step,
+                                pre_ln_product: Callable = residual.pre_ln_product,
+                                post_ln_product: Callable = residual.post_ln_product,
+                                depths: tuple[int, ...] = (1, 2, 3, 4)) -> list[str]:
+    """Pre-LN: x_M = x_0 + sum G_l(x_{l-1}) and dx_M/dx_l = (I + J_M)...(I + J_{l+1}) = I +
+    sum over non-empty S of the ordered products, 2^(M-l) terms with exactly one bare I;
+    Post-LN: dx_M/dx_l = K_M (I + D_M)...K_{l+1}(I + D_{l+1}), whose D-free term is
+    K_M...K_{l+1}, not I. Symbolic (non-commutative symbols, symbolic.residual): for
+    M - l in `depths` the expanded Pre-LN product has 2^(M-l) distinct terms and one bare
+    I; the Post-LN product has no bare I and its D-free term is K_M...K_{l+1}. Numeric, on
+    the package's model (two Pre-LN blocks, M = 4 sublayers G = MHA o LN_1, MLP o LN_2,
+    n = 3, d = 4, seeds 0 and 1): the sublayer stack equals the blocks (within
+    `block_error_bound`) and telescopes (x_M = x_0 + sum G_l within gamma_M); for every l
+    the central-difference Jacobian of x_l -> x_M equals the product of the (I + J_k),
+    each J_k a central difference of G_k, within the Richardson error bounds of
+    `jacobian_with_error` propagated through the product. Post-LN likewise: the stack's
+    Jacobian equals prod K_k (I + D_k) with K_k = diag(gamma) J of 命題 3.3 row by row;
+    and K_M...K_1 sends the direction "add 1 to row 1" to 0, so it is not I."""
+    evidence = []
+    for depth in depths:
+        expansion = residual.expand_product(pre_ln_product(depth, 0))
+        require(len(expansion.terms) == 2**depth and expansion.distinct,
+                f"M - l = {depth}: {len(expansion.terms)} terms, not 2^{depth}")
+        require(expansion.bare_identity_count == 1,
+                f"M - l = {depth}: {expansion.bare_identity_count} bare I terms, not 1")
+        post = residual.expand_product(post_ln_product(depth, 0))
+        require(post.bare_identity_count == 0,
+                f"Post-LN, M - l = {depth}: {post.bare_identity_count} bare I terms")
+    if depths:
+        evidence.append(f"symbolic, M - l = {', '.join(map(str, depths))}: the Pre-LN product "
+                        f"expands to 2^(M-l) distinct terms with exactly one bare I; the "
+                        f"Post-LN product has none (for M - l = 2 its D-free term is "
+                        f"{residual.d_free_term(post_ln_product(2, 0))})")
+    worst = [0.0, 0.0]
+    for seed in (0, 1):
+        result = residual_jacobians(step, seed)
+        points, subs, params = result["points"], result["sublayers"], result["params"]
+        x_0, x_m = points[0], points[-1]
+        telescoped = x_0 + sum(g(x) for g, x in zip(subs, points[:-1], strict=True))
+        scale = np.abs(x_0) + sum(np.abs(g(x)) for g, x in zip(subs, points[:-1], strict=True))
+        require(bool(np.all(np.abs(telescoped - x_m) <= 2 * gamma(len(subs) + 1) * scale)),
+                f"x_M != x_0 + sum G_l(x_(l-1)) (seed {seed})")
+        blocks = x_0
+        for layer in range(STACK.n_layer):
+            blocks = pre_ln_block(blocks, sub_parameters(params, f"blocks.{layer}"))
+        gap = frobenius(blocks - x_m)
+        require(gap <= 2 * result["error"], f"the sublayer stack differs from the blocks by "
+                                            f"{gap:.3e} (seed {seed})")
+        for start, direct, product, bound in result["stages"]:
+            gap = float(np.abs(direct - product).max())
+            require(gap <= bound, f"dx_M/dx_{start} differs from prod (I + J_k) by {gap:.3e} > "
+                                  f"{bound:.3e} (seed {seed})")
+            worst[0] = max(worst[0], gap / bound)
+        worst[1] = max(worst[1], _post_ln_stack(seed))
+    evidence.append(f"numeric (2 blocks, M = 4, seeds 0, 1): the sublayers compose to the "
+                    f"blocks and telescope; dx_M/dx_l = prod (I + J_k) for l = 0..3 (worst "
+                    f"gap / bound = {worst[0]:.2e}); Post-LN: dx_M/dx_0 = prod K_k (I + D_k) "
+                    f"(worst gap / bound = {worst[1]:.2e}); its D-free term K_4...K_1 is "
+                    f"not I: K_1 already sends 'add 1 to row 1' to 0")
+    return evidence
+
+
+def _post_ln_stack(seed: int, config: spec.ModelConfig = STACK) -> float:
+    """Post-LN half of 命題 4.1 at a drawn point; returns the worst gap / bound."""
+    rng = np.random.default_rng(seed)
+    params = init_parameters(config, rng)
+    x = rng.standard_normal((config.n_ctx, config.d))
+    eps, layers = config.layer_norm_eps, post_ln_sublayers(params, config)
+    size = x.size
+    factors, errors, error, z = [], [], 0.0, x
+    for k, (f, norm, ln) in enumerate(layers):
+        part = sub_parameters(params, f"blocks.{k // 2}.{'attn' if k % 2 == 0 else 'mlp'}")
+        l_f, r_f = (attention_stage_bounds if k % 2 == 0 else mlp_stage_bounds)(z, part)
+        d_k, e_k = jacobian_with_error(f, z, r_f)
+        s = z + f(z)
+        l_n, r_n = layer_norm_stage_bounds(s, ln, eps)
+        error = (error * (1 + l_f) + r_f + U * frobenius(s)) * l_n + r_n  # the stack's rounding
+        k_k = _block_diagonal_layer_norm_jacobian(s, ln, eps)
+        k_error = float(np.abs(ln["gamma"]).max() * layer_norm_jacobian_error_bound(s, eps).max())
+        step = np.eye(size) + d_k
+        factors.insert(0, k_k @ step)
+        # |K (I + D) - K' (I + D')| <= ||K|| N e_D + N e_K ||I + D|| entrywise-to-norm
+        errors.insert(0, (float(np.linalg.norm(k_k, 2)) * e_k
+                          + k_error * float(np.linalg.norm(step, 2))) * size)
+        z = norm(s)
+
+    def stack(v):
+        for f, norm, _ in layers:
+            v = norm(v + f(v))
+        return v
+
+    direct, direct_error = jacobian_with_error(stack, x, error)
+    product = np.linalg.multi_dot(factors)
+    bound = direct_error + _product_error(factors, errors)
+    gap = float(np.abs(direct - product).max())
+    require(gap <= bound, f"Post-LN: dx_M/dx_0 differs from prod K_k (I + D_k) by {gap:.3e} > "
+                          f"{bound:.3e} (seed {seed})")
+    # The D-free term K_M...K_1 is not I: already K_1 sends v = "add 1 to row 1" to 0, since
+    # J(s) 1 = 0 (命題 3.3); computed, |K_1 v| <= |gamma| (d max|fl J - J| + gamma_d sum|J|).
+    f, _, ln = layers[0]
+    first_s = x + f(x)
+    k_1 = _block_diagonal_layer_norm_jacobian(first_s, ln, eps)
+    row = np.zeros(x.shape)
+    row[0] = 1.0
+    moved = float(np.abs(k_1 @ row.ravel()).max())
+    d = config.d
+    allowed = float(np.abs(ln["gamma"]).max()) * (
+        d * float(layer_norm_jacobian_error_bound(first_s[0], eps))
+        + gamma(d) * float(np.abs(k_1[:d, :d]).sum(axis=1).max()))
+    require(moved <= allowed, f"K_1 does not annihilate 'add 1 to row 1' (moved {moved:.3e})")
+    return gap / bound
+
+
+@CHAPTER.element("rem-pre-post-ln-empirical", "注意 4.2", "どちらが学習しやすいかは経験的な事柄",
+                 "remark", ("not a theorem",))
+def rem_pre_post_ln_empirical(refers_to: str = "命題 4.1",
+                              statement_id: str = "prop-residual-identity-path") -> list[str]:
+    """Not a theorem: which placement (Pre-LN or Post-LN) trains better is an empirical
+    matter (the chapter cites Xiong et al. and He et al. for particular initialisations
+    and settings), so there is nothing to prove. What the remark does assert is that
+    命題 4.1 says only that the expansion has an I term; the check verifies that the
+    element it refers to is registered under that number, and that element's own check
+    proves the statement (run it with `pytest -k prop_residual_identity_path`)."""
+    target = REGISTRY.get(statement_id)
+    require(target is not None, f"the remark refers to {statement_id!r}, which is not registered")
+    require(target.number == refers_to and target.chapter == CHAPTER.key,
+            f"the remark refers to {refers_to}, but {statement_id} is {target.number}")
+    return [f"not a theorem: the training behaviour of Pre-LN vs Post-LN is empirical; the "
+            f"formal fact it qualifies is {refers_to} ({statement_id}), checked there"]

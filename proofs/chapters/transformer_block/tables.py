@@ -1,0 +1,158 @@
+"""The Transformer-block chapter's tables, regenerated: 例 5.3 (GPT-2 small), 例 5.2's count, 命題
+6.1's terms."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import sympy
+
+import spec
+from numeric.model import init_parameters, parameter_count
+from proofs.chapters.transformer_block.chapter import CHAPTER
+from proofs.tables import (
+    Table,
+    _int_at,
+    _positive_ints,
+    tex_thousands,
+    thousands,
+)
+from symbolic import counts
+from symbolic import symbols as sym
+
+GPT2_COLUMNS = ("構成要素", "式", "個数")
+
+
+def _product_tex(dims: tuple[str, ...], sizes: dict[str, int]) -> str:
+    return " \\times ".join(str(sizes[name]) for name in dims)
+
+
+def _polynomial_tex(poly: sympy.Expr, value: int) -> str:
+    """12d² + 13d at d = 768 written as the chapter does: 12\\times768^2 + 13\\times768."""
+    terms = []
+    for (degree,), coeff in sympy.Poly(poly, sym.d).terms():
+        power = "" if degree == 0 else (f"{value}" if degree == 1 else f"{value}^{degree}")
+        if degree == 0:
+            terms.append(str(coeff))
+        elif coeff == 1:
+            terms.append(power)
+        else:
+            terms.append(f"{coeff}\\times{power}")
+    return " + ".join(terms)
+
+
+@CHAPTER.table("gpt2-parameters", columns=GPT2_COLUMNS)
+@functools.cache
+def gpt2_parameter_table(
+    vocab: int = 50257, d: int = 768, n_layer: int = 12, n_ctx: int = 1024, d_ff: int | None = None
+) -> Table:
+    """例 5.3: 定理 5.1's count for a tied, biased, learned-position model, by part.
+
+    d_ff defaults to 4d. Each part is the polynomial of the spec parameters it
+    groups (token embeddings, position embeddings, one block, L blocks, the
+    final LayerNorm), evaluated; the total is the whole model's polynomial.
+    """
+    _positive_ints(vocab=vocab, d=d, n_layer=n_layer, n_ctx=n_ctx)
+    width = 4 * d if d_ff is None else d_ff
+    _positive_ints(d_ff=width)
+    at = {sym.V: vocab, sym.d: d, sym.L: n_layer, sym.L_ctx: n_ctx, sym.d_ff: width}
+    sizes = {"vocab": vocab, "d": d, "n_ctx": n_ctx}
+    params = {p.name: p for p in spec.model_parameters(bias=True, tied=True, positions=True)}
+    groups = counts.model_parameter_parts(bias=True, tied=True, positions=True)
+    embeddings = _int_at(groups["embeddings"], at)
+    positions = _int_at(groups["positions"], at)
+    block_general = groups["attention"] + groups["mlp"] + groups["layer norms"]  # d, d_ff
+    per_layer = _int_at(block_general, at)
+    final_ln_poly = groups["final layer norm"]
+    final_ln = _int_at(final_ln_poly, at)
+    total = _int_at(counts.model_parameters(bias=True, tied=True, positions=True), at)
+    block_in_d = block_general.subs(sym.d_ff, 4 * sym.d if width == 4 * d else width)
+    block_tex = _polynomial_tex(sympy.expand(block_in_d), d)
+    parts = [
+        ("埋め込み", f"${_product_tex(params['wte'].dims, sizes)}$", embeddings),
+        ("位置埋め込み", f"${_product_tex(params['wpe'].dims, sizes)}$", positions),
+        ("ブロック 1 つ", f"${block_tex}$", per_layer),
+        (
+            f"ブロック {n_layer} 個",
+            f"${n_layer} \\times {tex_thousands(per_layer)}$",
+            n_layer * per_layer,
+        ),
+        ("最後の層正規化", f"${_polynomial_tex(final_ln_poly, d)}$", final_ln),
+    ]
+    rows = [(label, tex, thousands(k)) for label, tex, k in parts]
+    rows.append(("合計", "", thousands(total)))
+    values = [(label, k) for label, _, k in parts] + [("合計", total)]
+    listing = (
+        f"embeddings: {embeddings}  positions: {positions}  per layer: {per_layer} "
+        f" layers: {n_layer * per_layer}  final LN: {final_ln}",
+        f"total: {total}",
+    )
+    return Table(
+        name="gpt2-parameters",
+        caption=(
+            f"例 5.3: |V| = {thousands(vocab)}, d = {d}, L = {n_layer}, "
+            f"L_ctx = {thousands(n_ctx)}, d_ff = {width} のパラメータ数"
+        ),
+        columns=GPT2_COLUMNS,
+        value_columns=(GPT2_COLUMNS[0], GPT2_COLUMNS[2]),
+        rows=tuple(rows),
+        values=tuple(values),
+        listing=listing,
+    )
+
+
+@CHAPTER.table("small-model-count")
+@functools.cache
+def small_model_count(
+    vocab: int = 10, d: int = 4, n_layer: int = 2, d_ff: int = 16, n_ctx: int = 8, n_head: int = 2
+) -> Table:
+    """例 5.2 and the block listing's first line: the arrays of a real model allocated
+    by `numeric.model.init_parameters`, counted, against 定理 5.1's polynomial."""
+    config = spec.ModelConfig(
+        vocab=vocab, d=d, n_layer=n_layer, n_head=n_head, d_ff=d_ff, n_ctx=n_ctx
+    )
+    allocated = int(parameter_count(init_parameters(config, np.random.default_rng(0))))
+    at = {sym.V: vocab, sym.d: d, sym.L: n_layer, sym.L_ctx: n_ctx, sym.d_ff: d_ff}
+    formula = _int_at(counts.model_parameters(bias=True, tied=True, positions=True), at)
+    return Table(
+        name="small-model-count",
+        caption=(
+            f"例 5.2: |V| = {vocab}, d = {d}, L = {n_layer}, d_ff = {d_ff}, "
+            f"L_ctx = {n_ctx} のパラメータ数"
+        ),
+        columns=("数え方", "個数"),
+        rows=(("配列の成分の総数", thousands(allocated)), ("定理 5.1 の式", thousands(formula))),
+        values=(("allocated", allocated), ("formula", formula)),
+        listing=(f"count: {allocated}  formula: {formula}",),
+    )
+
+
+@CHAPTER.table("block-cost")
+@functools.cache
+def block_cost_comparison(d: int = 768, n: int = 1024) -> Table:
+    """命題 6.1 at d_ff = 4d: the term linear in n (12nd²), the quadratic one (2n²d),
+    their ratio, and n/(6d), which the ratio equals."""
+    _positive_ints(d=d, n=n)
+    block = counts.block_multiplications(width=4 * sym.d)
+    linear, quadratic = counts.linear_quadratic(block, sym.n)
+    at = {sym.d: d, sym.n: n}
+    lin, quad = _int_at(linear, at), _int_at(quadratic, at)
+    crossover = counts.crossover(block, sym.n)  # 6d, solved
+    ratio, ratio_by_crossover = quad / lin, float(n / crossover.subs(sym.d, d))
+    return Table(
+        name="block-cost",
+        caption=f"命題 6.1: d = {d}, n = {n}, d_ff = 4d の 1 層の乗算の回数の主要項",
+        columns=("量", "値"),
+        rows=(
+            ("$12nd^2$", tex_thousands(lin)),
+            ("$2n^2d$", tex_thousands(quad)),
+            ("比", f"{ratio:.3f}"),
+            ("$n/(6d)$", f"{ratio_by_crossover:.3f}"),
+        ),
+        values=(("12nd^2", lin), ("2n^2d", quad), ("ratio", ratio), ("n/(6d)", ratio_by_crossover)),
+        listing=(
+            f"MLP+proj 12nd^2 = {lin}   attention 2n^2d = {quad}   "
+            f"ratio = {ratio:.3f}   n/(6d) = {ratio_by_crossover:.3f}",
+        ),
+    )
