@@ -514,18 +514,28 @@ def _latex(args: argparse.Namespace) -> int:
 # audit -------------------------------------------------------------------------
 
 
+def _read_document(path: Path):
+    """A chapter file read once (`-` is standard input) into its Document."""
+    from proofs import reader
+
+    if str(path) == "-":
+        return reader.parse(reader.decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>")
+    return reader.read_chapter(path)
+
+
 def _audit(args: argparse.Namespace) -> int:
     from proofs import audit
     from proofs.profiles import load_profile
+    from proofs.reader import ChapterInputError
 
     load_profile(args.profile)  # for the checks of the examples and exercises
+    _registry()
     try:
-        for path in args.files:  # bad input is reported before the checks are loaded
-            lines = audit.read_chapter(path).splitlines()
-            audit.detect_chapter(path, lines, audit.detect_form(path, lines))
-        _registry()
-        reports = [audit.audit_file(path) for path in args.files]
-    except audit.AuditInputError as exc:
+        documents = [_read_document(path) for path in args.files]
+        for document in documents:  # bad input is reported before any check runs
+            audit.identify(document)
+        reports = [audit.audit_document(document) for document in documents]
+    except ChapterInputError as exc:
         raise UsageError(str(exc)) from exc
     if args.json:
         print(json.dumps([r.to_dict() for r in reports], ensure_ascii=False, indent=2))

@@ -13,7 +13,10 @@ import pytest
 
 from numeric.error_bounds import unit_roundoff
 from proofs import audit
+from proofs.audit.elements import CHECKED_KINDS
+from proofs.audit.equalities import audit_statement
 from proofs.judge import CheckFailed, finding
+from proofs.reader import ChapterInputError
 from proofs.registry import REGISTRY, load_all
 from proofs.tex_arithmetic import NotNumeric, TexArithmetic
 
@@ -31,7 +34,7 @@ def value(tex: str, **bindings: int) -> float:
 
 
 def statuses(tex: str) -> list[str]:
-    return [f.status for f in audit._audit_statement(1, tex, {})]
+    return [f.status for f in audit_statement(1, tex, {})]
 
 
 def chapter(key: str) -> Path:
@@ -121,7 +124,7 @@ def test_a_printed_integer_result_of_approx_is_rounded_not_exact():
 
 def test_settings_bind_symbols_and_are_not_findings():
     bindings: dict[str, int] = {}
-    assert audit._audit_statement(1, "d = 768", bindings) == []
+    assert audit_statement(1, "d = 768", bindings) == []
     assert bindings == {"d": 768}
 
 
@@ -184,23 +187,23 @@ def test_the_audit_never_writes_the_chapter(key):
 def test_bad_input_names_file_and_line(tmp_path):
     empty = tmp_path / "empty.txt"
     empty.write_text("\n\n")
-    with pytest.raises(audit.AuditInputError, match=r"empty\.txt:1: empty file"):
+    with pytest.raises(ChapterInputError, match=r"empty\.txt:1: empty file"):
         audit.audit_file(empty)
     prose = tmp_path / "prose.txt"
     prose.write_text("A note with no elements.\n")
-    with pytest.raises(audit.AuditInputError, match=r"prose\.txt:1: neither form"):
+    with pytest.raises(ChapterInputError, match=r"prose\.txt:1: neither form"):
         audit.audit_file(prose)
-    with pytest.raises(audit.AuditInputError, match="no such file"):
+    with pytest.raises(ChapterInputError, match="no such file"):
         audit.audit_file(tmp_path / "absent.mdx")
-    with pytest.raises(audit.AuditInputError, match="is a directory"):
+    with pytest.raises(ChapterInputError, match="is a directory"):
         audit.audit_file(tmp_path)
     binary = tmp_path / "binary.txt"
     binary.write_bytes(b"# title\n\xff\xfe\n")
-    with pytest.raises(audit.AuditInputError, match=r"binary\.txt:2: not UTF-8 text"):
+    with pytest.raises(ChapterInputError, match=r"binary\.txt:2: not UTF-8 text"):
         audit.audit_file(binary)
     untitled = tmp_path / "untitled.txt"
     untitled.write_text("Some title\n\n命題 3.3（x）✓\n", encoding="utf-8")
-    with pytest.raises(audit.AuditInputError, match=r"untitled\.txt:1: title 'Some title'"):
+    with pytest.raises(ChapterInputError, match=r"untitled\.txt:1: title 'Some title'"):
         audit.audit_file(untitled)
 
 
@@ -222,9 +225,9 @@ def test_symbols_that_cancel_make_a_number():
 
 
 def test_a_confirmed_equality_says_when_it_needs_the_rounding_of_its_inputs():
-    (exact,) = audit._audit_statement(1, r"e^{0.7071} = 2.0281", {})
+    (exact,) = audit_statement(1, r"e^{0.7071} = 2.0281", {})
     assert exact.detail == "recomputed 2.0281"
-    (rounded,) = audit._audit_statement(1, r"\sqrt{1.1428 + 0.2857 + 0 + 2.5714} = \sqrt{4}", {})
+    (rounded,) = audit_statement(1, r"\sqrt{1.1428 + 0.2857 + 0 + 2.5714} = \sqrt{4}", {})
     assert rounded.status == "confirmed"
     assert rounded.detail.startswith("holds only within the rounding of the printed inputs")
 
@@ -236,7 +239,7 @@ def test_a_confirmed_equality_says_when_it_needs_the_rounding_of_its_inputs():
 def test_audit_runs_the_check_of_every_example_and_exercise(key):
     report = report_of(key)
     expected = {
-        e.id for e in load_all().values() if e.chapter == key and e.kind in audit.CHECKED_KINDS
+        e.id for e in load_all().values() if e.chapter == key and e.kind in CHECKED_KINDS
     }
     assert {f.ref for f in report.findings if f.section == "check"} == expected
 

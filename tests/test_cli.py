@@ -459,16 +459,17 @@ def test_audit_of_both_chapters_reports_each(capsys):
         ("plain.txt", "# Title\n\nNo elements here.\n", r"plain.txt:1: neither form"),
         (
             "columns.mdx",
-            '# T\n\n<Proposition id="prop-softmax-basic">\n\n| a | b |\n|---|---|\n| 1 | 2 | 3 |\n',
+            '# T\n\n<Proposition id="prop-softmax-basic">\n\n| a | b |\n|---|---|\n| 1 | 2 | 3 |\n'
+            "\n</Proposition>\n",
             r"columns.mdx:7: table row has 3 cells, its header has 2",
         ),
         (
-            "unknown.mdx",
-            '# T\n\n<Proposition id="prop-softmax-jacobain" title="x">\n',
-            r"unknown.mdx:3: element id 'prop-softmax-jacobain' is not registered",
+            "unclosed.mdx",
+            '# T\n\n<Proposition id="prop-softmax-basic" title="x">\n',
+            r"unclosed.mdx:3: <Proposition> is never closed with </Proposition>",
         ),
     ],
-    ids=["empty", "neither-form", "columns", "unregistered"],
+    ids=["empty", "neither-form", "columns", "unclosed"],
 )
 def test_audit_bad_input_exits_2_naming_file_and_line(tmp_path, capsys, name, content, message):
     if "prop-softmax" in content and "prop-softmax-basic" not in load_all():
@@ -479,6 +480,22 @@ def test_audit_bad_input_exits_2_naming_file_and_line(tmp_path, capsys, name, co
     assert code == 2
     assert message in one_line(err)
     assert path.read_text(encoding="utf-8") == content
+
+
+def test_audit_reports_an_unregistered_id_as_a_mismatch_with_the_nearest_ids(tmp_path, capsys):
+    path = tmp_path / "unknown.mdx"
+    path.write_text(
+        '# T\n\n<Proposition id="prop-softmax-jacobain" title="x">\n\nS.\n\n</Proposition>\n'
+        '<Proposition id="prop-softmax-basic" title="softmax の基本性質">\n\nS.\n\n'
+        "</Proposition>\n",
+        encoding="utf-8",
+    )
+    code, out, _ = main(capsys, "audit", str(path), "--quiet")
+    assert code == 1
+    assert (
+        "line    3  [element] 命題 0.1 prop-softmax-jacobain  —  element id "
+        "'prop-softmax-jacobain' is not registered (nearest registered: prop-softmax-jacobian"
+    ) in out
 
 
 def test_audit_of_a_missing_file_exits_2_through_the_entry_point(entry_point):

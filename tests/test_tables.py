@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from numeric.error_bounds import unit_roundoff
-from proofs.audit import find_tables
 from proofs.chapters.self_attention import tables as sa_tables
 from proofs.chapters.transformer_block import tables as tb_tables
+from proofs.reader import read_chapter
 
 SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
 SELF_ATTENTION = SEEDS / "000_ce182fefa314a82b.txt"
@@ -22,11 +22,9 @@ def chapter_table(path: Path, first_header_cell: str) -> list[list[str]]:
     """The chapter's table whose header starts with `first_header_cell` (rows of cells)."""
     if not path.is_file():
         pytest.skip(f"{path} is not here: the chapter's printed table cannot be compared")
-    lines = path.read_text(encoding="utf-8").splitlines()
-    form = "MDX" if path == SELF_ATTENTION else "rendered text"
-    for _, rows in find_tables(lines, form, set()):
-        if rows[0][0] == first_header_cell:
-            return rows
+    for table in read_chapter(path).tables:
+        if table.rows[0][0] == first_header_cell:
+            return [list(row) for row in table.rows]
     raise AssertionError(f"no table starting with {first_header_cell!r} in {path.name}")
 
 

@@ -1,0 +1,83 @@
+"""Audit a chapter file against the package.
+
+Reads a chapter in either form found among the seeds — MDX with
+`<Proposition id="…">` elements, or rendered text with `命題 3.3（…）✓`
+headings — and reports:
+
+- every element, with the registered check that covers it ("no check" when a
+  rendered number has none; an MDX id the registry does not know is bad input);
+- every table, compared cell by cell with the package's regenerated table;
+- every numeric equality of the prose and display math (`a = b = c`,
+  `\\approx`), recomputed at the printed precision by `TexArithmetic`, a small
+  evaluator of TeX arithmetic (no `eval`);
+- every printed output line of the code listings, compared with the line the
+  package prints for the same quantity (`proofs.tables`' listings and
+  re-run experiments);
+- the check of every example and exercise found (they are about printed
+  numbers, and cheap): a check that fails, or that reports a finding (the
+  chapter prints a wrong value while the statement holds), is a mismatch (a
+  finding at the line printing the number it names). Each check runs once per
+  process.
+
+Printed precision: a decimal printed with k digits after the point stands for
+the interval of half a unit in its last place around it; an integer in a
+computation is exact, and an integer printed as the result of `\\approx` stands
+for ±0.5 of its last digit. Both sides of an equality are evaluated as
+intervals (mpmath's interval arithmetic) and agree when the intervals meet:
+an equality is mismatched only when no choice of its printed inputs within
+their rounding makes it hold. A confirmed equality that holds only thanks to
+that rounding (√(1.1428 + 0.2857 + 0 + 2.5714) = √4) says so, with both sides
+at face value. The chapter files are only ever read.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from proofs.audit.cells import audit_tables
+from proofs.audit.elements import audit_checks, audit_elements, audit_refs
+from proofs.audit.equalities import audit_equalities
+from proofs.audit.outputs import audit_outputs
+from proofs.audit.report import SECTIONS, Finding, Report
+from proofs.reader import ChapterInputError, Document, read_chapter
+
+__all__ = ["SECTIONS", "Finding", "Report", "audit_document", "audit_file", "identify"]
+
+
+def identify(document: Document) -> str:
+    """The key of the chapter the document is: by its title, or (MDX) by the chapter
+    of its registered ids; ChapterInputError when neither tells."""
+    from proofs.registry import CHAPTERS, load_all
+
+    registry = load_all()
+    for key, chapter in CHAPTERS.items():
+        if document.title == chapter.title:
+            return key
+    ids = {e.id for e in document.elements if e.id in registry}
+    chapters = {registry[i].chapter for i in ids}
+    if document.form == "MDX" and len(chapters) == 1:
+        return chapters.pop()
+    known = "; ".join(c.title for c in CHAPTERS.values())
+    first = next((i for i, line in enumerate(document.lines, 1) if line.strip()), 1)
+    raise ChapterInputError(
+        f"{document.path}:{first}: title {document.title!r} is not a known chapter's "
+        f"({known}), so the element numbers cannot be resolved"
+    )
+
+
+def audit_document(document: Document) -> Report:
+    """Audit one chapter, read into its Document."""
+    chapter = identify(document)
+    report = Report(document.path, document.form, chapter)
+    report.findings += audit_elements(document, chapter)
+    report.findings += audit_refs(document, chapter)
+    report.findings += audit_checks(document, report.findings)
+    report.findings += audit_tables(document, chapter)
+    report.findings += audit_equalities(document)
+    report.findings += audit_outputs(document, chapter)
+    return report
+
+
+def audit_file(path: Path | str) -> Report:
+    """Audit one chapter file (read only)."""
+    return audit_document(read_chapter(path))

@@ -1,0 +1,213 @@
+"""The MDX form: `<Proposition id="…" title="…">` elements, `<Proof of="…">`,
+`<Ref to="…" />`, ``` fences (a ```text fence right after code is its output),
+`## 3. …` headings, pipe tables and `<Figure caption="…">`.
+
+Element numbers are not printed in MDX; they follow the rendered form's rule:
+the section number of the enclosing `##` heading (A for an appendix) and a
+counter shared by every kind within that section.
+"""
+
+from __future__ import annotations
+
+import re
+
+from proofs.reader.records import (
+    LABELS,
+    ChapterInputError,
+    Element,
+    Figure,
+    Heading,
+    Listing,
+    Ref,
+    Table,
+)
+
+TAGS = {  # MDX component -> the chapters' label
+    "Definition": "定義",
+    "Proposition": "命題",
+    "Lemma": "補題",
+    "Theorem": "定理",
+    "Corollary": "系",
+    "Example": "例",
+    "Remark": "注意",
+    "Exercise": "演習",
+}
+OPEN = re.compile(r"^<(" + "|".join(TAGS) + r")\b([^>]*)>\s*$")
+ATTRIBUTE = re.compile(r'(\w+)="([^"]*)"')
+HEADING = re.compile(r"^(#{2,3})\s+(?:(\d+(?:\.\d+)*)\.?|(Appendix)[^:：]*[:：]?)\s*(.*?)\s*$")
+REF = re.compile(r'<Ref\s+to="([^"]*)"\s*/>')
+FENCE = re.compile(r"^```(\S*)\s*$")
+
+
+def detect(lines: list[str]) -> bool:
+    """Whether the text has an MDX element tag."""
+    return any(OPEN.match(line) for line in lines)
+
+
+def fences(lines: list[str], path: str) -> list[tuple[int, int, str]]:
+    """(first line, closing line, language) of every ``` fence, 1-based."""
+    out, i = [], 0
+    while i < len(lines):
+        opening = FENCE.match(lines[i])
+        if opening is None:
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines) and not lines[j].startswith("```"):
+            j += 1
+        if j == len(lines):
+            raise ChapterInputError(f"{path}:{i + 1}: code fence ``` is never closed")
+        out.append((i + 1, j + 1, opening.group(1)))
+        i = j + 1
+    return out
+
+
+def listings(lines: list[str], spans: list[tuple[int, int, str]]) -> list[Listing]:
+    """Each code fence with the ```text fence that follows it (blank lines between) as its
+    output; a ```text fence with no code before it is an output of its own."""
+    out: list[Listing] = []
+    used: set[int] = set()
+    for k, (start, end, language) in enumerate(spans):
+        if language == "text":
+            if start not in used:
+                out.append(Listing(start, (), start + 1, tuple(lines[start : end - 1])))
+            continue
+        code = tuple(lines[start : end - 1])
+        following = spans[k + 1] if k + 1 < len(spans) else None
+        if (
+            following is not None
+            and following[2] == "text"
+            and all(not lines[i].strip() for i in range(end, following[0] - 1))
+        ):
+            used.add(following[0])
+            output = tuple(lines[following[0] : following[1] - 1])
+            out.append(Listing(start + 1, code, following[0] + 1, output))
+        else:
+            out.append(Listing(start + 1, code, None, ()))
+    return out
+
+
+def headings(lines: list[str], code: frozenset[int]) -> list[Heading]:
+    out = []
+    for i, line in enumerate(lines, 1):
+        match = HEADING.match(line) if i not in code else None
+        if match and (match.group(2) or match.group(3)):
+            number = match.group(2) or "A"
+            out.append(Heading(i, number, match.group(4)))
+    return out
+
+
+def elements(
+    lines: list[str], code: frozenset[int], sections: list[Heading], path: str
+) -> list[Element]:
+    """Every element with its number, statement and proof (or solution) lines."""
+    out: list[Element] = []
+    counters: dict[str, int] = {}
+    proofs = _proofs(lines, code, path)
+    for i, line in enumerate(lines, 1):
+        match = OPEN.match(line) if i not in code else None
+        if match is None:
+            continue
+        tag, attributes = match.group(1), dict(ATTRIBUTE.findall(match.group(2)))
+        if "id" not in attributes:
+            raise ChapterInputError(f"{path}:{i}: <{tag}> has no id")
+        close = _closing(lines, i, tag, path)
+        section = _section_of(sections, i)
+        counters[section] = counters.get(section, 0) + 1
+        label = TAGS[tag]
+        statement_end = close - 1
+        solution = None
+        for j in range(i + 1, close):
+            if lines[j - 1].strip() == "<Solution>":
+                solution_close = _closing(lines, j, "Solution", path)
+                solution = _trim(lines, j + 1, solution_close - 1)
+                statement_end = j - 1
+                break
+        id_ = attributes["id"]
+        out.append(
+            Element(
+                kind=LABELS[label],
+                number=f"{label} {section}.{counters[section]}",
+                id=id_,
+                title=attributes.get("title", ""),
+                line=i,
+                statement=_trim(lines, i + 1, statement_end),
+                proof=proofs.get(id_, solution),
+                mark=attributes.get("difficulty", ""),
+            )
+        )
+    return out
+
+
+def _section_of(sections: list[Heading], line: int) -> str:
+    """The number of the top-level section holding the line (its integer part)."""
+    number = "0"
+    for heading in sections:
+        if heading.line > line:
+            break
+        number = heading.number.split(".")[0]
+    return number
+
+
+def _closing(lines: list[str], start: int, tag: str, path: str) -> int:
+    for j in range(start + 1, len(lines) + 1):
+        if lines[j - 1].strip() == f"</{tag}>":
+            return j
+    raise ChapterInputError(f"{path}:{start}: <{tag}> is never closed with </{tag}>")
+
+
+def _trim(lines: list[str], first: int, last: int) -> tuple[int, int]:
+    """The range without its leading and trailing blank lines (kept when all blank)."""
+    while first < last and not lines[first - 1].strip():
+        first += 1
+    while last > first and not lines[last - 1].strip():
+        last -= 1
+    return first, last
+
+
+def _proofs(lines: list[str], code: frozenset[int], path: str) -> dict[str, tuple[int, int]]:
+    out = {}
+    for i, line in enumerate(lines, 1):
+        match = re.match(r'^<Proof\s+of="([^"]*)"\s*>\s*$', line) if i not in code else None
+        if match:
+            close = _closing(lines, i, "Proof", path)
+            out[match.group(1)] = _trim(lines, i + 1, close - 1)
+    return out
+
+
+def tables(lines: list[str], code: frozenset[int]) -> list[Table]:
+    """Pipe tables: rows of stripped cells, the `|---|` rule row dropped."""
+    out, rows, row_lines = [], [], []
+    for i, line in enumerate([*lines, ""], 1):
+        if i not in code and line.lstrip().startswith("|"):
+            cells = line.strip().strip("|").split("|")
+            if not all(re.fullmatch(r"\s*:?-+:?\s*", c) for c in cells):
+                rows.append(tuple(c.strip() for c in cells))
+                row_lines.append(i)
+            continue
+        if rows:
+            out.append(Table(row_lines[0], tuple(rows), tuple(row_lines)))
+            rows, row_lines = [], []
+    return out
+
+
+def figures(lines: list[str], path: str) -> list[Figure]:
+    out = []
+    for i, line in enumerate(lines, 1):
+        match = re.match(r'^<Figure\b[^>]*?caption="([^"]*)"[^>]*>\s*$', line)
+        if match:
+            close = _closing(lines, i, "Figure", path)
+            out.append(Figure(i, close, match.group(1), "\n".join(lines[i : close - 1])))
+    return out
+
+
+def refs(lines: list[str], code: frozenset[int]) -> list[Ref]:
+    out = []
+    for i, line in enumerate(lines, 1):
+        if i in code:
+            continue
+        for match in REF.finditer(line):
+            target = match.group(1)
+            chapter = target.split("#")[0] if "/" in target else ""
+            out.append(Ref(i, target, chapter))
+    return out

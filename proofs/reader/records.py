@@ -1,0 +1,144 @@
+"""The records a chapter file is read into: plain data with 1-based line numbers.
+
+A `Document` is the one reading of a chapter file that the audit, sync and the
+claims all use; nothing else parses chapter text. Records never judge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+LABELS = {  # the chapters' element labels and the registry's kinds
+    "定義": "definition",
+    "命題": "proposition",
+    "補題": "lemma",
+    "定理": "theorem",
+    "系": "corollary",
+    "例": "example",
+    "注意": "remark",
+    "演習": "exercise",
+}
+
+
+class ChapterInputError(ValueError):
+    """The file cannot be read as a chapter: the message names the file and the line."""
+
+
+@dataclass(frozen=True)
+class Heading:
+    """A section heading: `## 3. softmax の性質` or the rendered `3. 層正規化の性質`."""
+
+    line: int
+    number: str  # "3", "4.1", "A" (an appendix)
+    title: str
+
+
+@dataclass(frozen=True)
+class Element:
+    """A numbered element: its heading or opening tag, statement and proof lines.
+
+    `statement` and `proof` are inclusive (first, last) line ranges of the body
+    (tags, headings and the proof's own heading excluded); `proof` is the proof
+    or the exercise's solution, None when the element has none.
+    """
+
+    kind: str  # a value of LABELS
+    number: str  # as printed or as the MDX section numbering gives it: "命題 3.2"
+    id: str | None  # the MDX id; None in rendered text
+    title: str
+    line: int
+    statement: tuple[int, int]
+    proof: tuple[int, int] | None
+    mark: str = ""  # ✓ or ↗ after a rendered heading; an exercise's difficulty
+
+
+@dataclass(frozen=True)
+class Math:
+    """A `$…$` (inline) or `$$…$$` (display) formula outside code."""
+
+    line: int  # the line it starts on
+    tex: str
+    display: bool
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table outside code: rows of stripped cells (the header first, the Markdown
+    rule row dropped) and the line of each row."""
+
+    line: int
+    rows: tuple[tuple[str, ...], ...]
+    row_lines: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Listing:
+    """A code listing and the output it prints (lines as in the file)."""
+
+    line: int  # the first code line (after an MDX fence)
+    code: tuple[str, ...]
+    output_line: int | None  # the first output line
+    output: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A figure (MDX `<Figure caption=…>`): its lines and caption."""
+
+    line: int
+    end: int
+    caption: str
+    body: str
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A reference: MDX `<Ref to="…"/>` or a rendered `命題 7.2［自己注意］` / `命題 3.1`.
+
+    `target` is an MDX id or path, or a rendered element number; `chapter` names
+    another chapter (the rendered ［…］ or an MDX path), "" for this chapter.
+    """
+
+    line: int
+    target: str
+    chapter: str = ""
+
+    @property
+    def external(self) -> bool:
+        return bool(self.chapter)
+
+
+@dataclass(frozen=True)
+class Document:
+    path: str
+    form: str  # "MDX" | "rendered text"
+    title: str
+    lines: tuple[str, ...]
+    code: frozenset[int]  # 1-based lines inside listings (fences included)
+    headings: tuple[Heading, ...]
+    elements: tuple[Element, ...]
+    math: tuple[Math, ...]
+    tables: tuple[Table, ...]
+    listings: tuple[Listing, ...]
+    figures: tuple[Figure, ...]
+    refs: tuple[Ref, ...]
+
+    def line(self, number: int) -> str:
+        """The text of a 1-based line."""
+        return self.lines[number - 1]
+
+    def element_at(self, line: int) -> Element | None:
+        """The element whose span (heading to the end of its proof) holds the line."""
+        for e in self.elements:
+            last = (e.proof or e.statement)[1]
+            if e.line <= line <= last:
+                return e
+        return None
+
+    def element(self, key: str) -> Element | None:
+        """The element with this MDX id or number (命題 3.2)."""
+        return next((e for e in self.elements if key in (e.id, e.number)), None)
+
+    def math_in(self, first: int, last: int) -> tuple[Math, ...]:
+        """The formulas starting on lines first..last."""
+        return tuple(m for m in self.math if first <= m.line <= last)

@@ -1,0 +1,155 @@
+"""The rendered-text form: `命題 3.3（title）✓` headings, `証明（命題 3.3）` … `∎`
+proofs, `解答` solutions, `3. 層正規化の性質` section headings, TAB-separated
+tables and listings that start at a `# Python` line and run to the next line of
+prose (their last paragraph is the printed output).
+
+A statement runs from its heading to the next boundary: a proof or solution
+heading, another element, a section heading or a listing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from proofs.reader.records import LABELS, Element, Heading, Listing, Ref, Table
+
+LABEL = "|".join(LABELS)
+HEADING = re.compile(
+    rf"^({LABEL}) (\d+\.\d+|[A-Z]\.\d+)(?:（([^）]*)）)?\s*(✓|↗|易|標準|難)?\s*$"
+)
+PROOF = re.compile(rf"^証明（(?:{LABEL}) (?:\d+\.\d+|[A-Z]\.\d+)）\s*$")
+SOLUTION = "解答"
+REFERENCES = "参考文献"
+SECTION = re.compile(r"^(\d+(?:\.\d+)?)\. ([^$]{1,40})$")
+REF = re.compile(rf"({LABEL}) ?(\d+\.\d+|[A-Z]\.\d+)(?:［([^］]+)］)?")
+_JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+
+
+def detect(lines: list[str]) -> bool:
+    """Whether the text has a rendered element heading."""
+    return any(HEADING.match(line) for line in lines)
+
+
+def is_prose(line: str) -> bool:
+    """Japanese outside comments and string literals: a line of the text, not of code."""
+    code = re.sub(r"(\"\"\"|\"|').*?\1", "", line)  # string literals
+    code = code.split("#", 1)[0]  # a comment
+    return bool(_JAPANESE.search(code))
+
+
+def listings(lines: list[str]) -> tuple[frozenset[int], list[Listing]]:
+    """The 1-based code lines and the listings (code, then the printed output: the
+    listing's last paragraph)."""
+    code: set[int] = set()
+    out = []
+    i = 0
+    while i < len(lines):
+        if not lines[i].startswith("# Python"):
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines) and not is_prose(lines[j]):
+            j += 1
+        end = j
+        while end > i and not lines[end - 1].strip():
+            end -= 1
+        start = end
+        while start > i and lines[start - 1].strip():
+            start -= 1
+        code.update(range(i + 1, j + 1))
+        out.append(Listing(i + 1, tuple(lines[i:start]), start + 1, tuple(lines[start:end])))
+        i = j
+    return frozenset(code), out
+
+
+def headings(lines: list[str], code: frozenset[int]) -> list[Heading]:
+    """Section headings: a short numbered line standing alone, numbered upwards."""
+    out: list[Heading] = []
+    for i, line in enumerate(lines, 1):
+        match = SECTION.match(line) if i not in code else None
+        if match is None or (i > 1 and lines[i - 2].strip()):
+            continue
+        if i < len(lines) and lines[i].strip():
+            continue
+        number = match.group(1)
+        if out and float(number.split(".")[0]) < float(out[-1].number.split(".")[0]):
+            continue
+        out.append(Heading(i, number, match.group(2).strip()))
+    return out
+
+
+def _boundaries(lines: list[str], sections: list[Heading]) -> list[int]:
+    """Lines where a statement or a solution ends: headings of sections, elements, proofs
+    and solutions, listings, the references, and the end of the file."""
+    marks = {h.line for h in sections} | {len(lines) + 1}
+    for i, line in enumerate(lines, 1):
+        if (
+            HEADING.match(line)
+            or PROOF.match(line)
+            or line.strip() in (SOLUTION, REFERENCES)
+            or line.startswith("# Python")
+        ):
+            marks.add(i)
+    return sorted(marks)
+
+
+def elements(lines: list[str], code: frozenset[int], sections: list[Heading]) -> list[Element]:
+    """Every element with its statement and its proof (証明 … ∎) or solution (解答)."""
+    stops = _boundaries(lines, sections)
+    out = []
+    for i, line in enumerate(lines, 1):
+        match = HEADING.match(line) if i not in code else None
+        if match is None:
+            continue
+        label, num, title, mark = match.groups()
+        after = next(s for s in stops if s > i)
+        statement = _trim(lines, i + 1, after - 1)
+        proof = None
+        if after <= len(lines):
+            following = lines[after - 1]
+            if PROOF.match(following) and num in following:
+                end = next((j for j in range(after + 1, len(lines) + 1)
+                            if lines[j - 1].strip() == "∎"), len(lines) + 1)
+                proof = _trim(lines, after + 1, end - 1)
+            elif following.strip() == SOLUTION:
+                end = next(s for s in stops if s > after)
+                proof = _trim(lines, after + 1, end - 1)
+        out.append(Element(LABELS[label], f"{label} {num}", None, title or "", i, statement,
+                           proof, mark or ""))
+    return out
+
+
+def _trim(lines: list[str], first: int, last: int) -> tuple[int, int]:
+    while first < last and not lines[first - 1].strip():
+        first += 1
+    while last > first and not lines[last - 1].strip():
+        last -= 1
+    return first, last
+
+
+def tables(lines: list[str], code: frozenset[int]) -> list[Table]:
+    """Runs of TAB-separated lines outside code."""
+    out, rows, row_lines = [], [], []
+    for i, line in enumerate([*lines, ""], 1):
+        if i not in code and "\t" in line:
+            rows.append(tuple(c.strip() for c in line.split("\t")))
+            row_lines.append(i)
+            continue
+        if rows:
+            out.append(Table(row_lines[0], tuple(rows), tuple(row_lines)))
+            rows, row_lines = [], []
+    return out
+
+
+def refs(lines: list[str], code: frozenset[int], own: str) -> list[Ref]:
+    """Element numbers cited in the text (not headings): `命題 3.1` of this chapter,
+    `命題 7.2［自己注意］` of another (its ［…］ naming this chapter makes it internal)."""
+    out = []
+    for i, line in enumerate(lines, 1):
+        if i in code or HEADING.match(line) or PROOF.match(line):
+            continue
+        for match in REF.finditer(line):
+            chapter = match.group(3) or ""
+            out.append(Ref(i, f"{match.group(1)} {match.group(2)}",
+                           "" if chapter == own else chapter))
+    return out
