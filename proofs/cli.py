@@ -165,6 +165,27 @@ def _parser() -> argparse.ArgumentParser:
         help="Hypothesis profile for the examples' and exercises' checks "
         "(default: $HYPOTHESIS_PROFILE or dev)",
     )
+    new_chapter = sub.add_parser(
+        "new-chapter",
+        help="write the skeleton package of a new chapter, one unchecked stub per element",
+        description=(
+            "Read a chapter file (either form) and write the skeleton of its chapter package:\n"
+            "chapter.py (key, file name, title, short name) and one module per section with a\n"
+            "registered stub per element, reported as unchecked until its check is written.\n"
+            "Put the folder under proofs/chapters/, or name it in an entry point of the group\n"
+            "transformer_proofs.chapters of your own package."
+        ),
+        epilog=(
+            "example:\n"
+            "  python -m proofs new-chapter kv-cache.mdx --key kv-cache --out proofs/chapters"
+        ),
+        formatter_class=formatter,
+    )
+    new_chapter.add_argument("file", type=Path, metavar="FILE")
+    new_chapter.add_argument("--key", required=True, help="the chapter key, e.g. kv-cache")
+    new_chapter.add_argument(
+        "--out", type=Path, default=Path("."), help="the directory to write the package in"
+    )
     return parser
 
 
@@ -544,7 +565,30 @@ def _audit(args: argparse.Namespace) -> int:
     return 1 if any(r.mismatched for r in reports) else 0
 
 
-COMMANDS = {"verify": _verify, "tables": _tables, "latex": _latex, "audit": _audit}
+def _new_chapter(args: argparse.Namespace) -> int:
+    from proofs import scaffold
+    from proofs.reader import ChapterInputError
+
+    try:
+        document = _read_document(args.file)
+        target = scaffold.write_skeleton(document, args.key, args.out)
+    except (ChapterInputError, ValueError, OSError) as exc:
+        raise UsageError(f"new-chapter: {exc}") from exc
+    print(
+        f"wrote {target} with {len(document.elements)} unchecked elements; put it under "
+        "proofs/chapters/ or name it in an entry point of transformer_proofs.chapters",
+        file=sys.stderr,
+    )
+    return 0
+
+
+COMMANDS = {
+    "verify": _verify,
+    "tables": _tables,
+    "latex": _latex,
+    "audit": _audit,
+    "new-chapter": _new_chapter,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,121 @@
+"""`proofs new-chapter`: the skeleton package of a new chapter, read from its file.
+
+The skeleton holds the chapter's `Chapter` (its key, file name, title and the
+short name cross references use) and one registered stub per element, in one
+module per section. It imports itself relatively, so it works as a folder under
+`proofs/chapters/` (found by the registry) or as a package of its own named by an
+entry point of the group `transformer_proofs.chapters`. A stub raises `Unchecked`
+and declares no methods, so it is reported as unchecked, never as passed, until
+its check is written.
+"""
+
+from __future__ import annotations
+
+import json
+import keyword
+import re
+from pathlib import Path
+
+from proofs.reader import Document
+from proofs.reader.records import Element
+
+PREFIXES = {  # kind -> id prefix, as the chapters' ids are written
+    "definition": "def",
+    "proposition": "prop",
+    "lemma": "lem",
+    "theorem": "thm",
+    "corollary": "cor",
+    "example": "ex",
+    "remark": "rem",
+    "exercise": "exr",
+}
+KEY = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
+
+
+def package_name(key: str) -> str:
+    """The Python package of a chapter key: self-attention -> self_attention."""
+    if not KEY.fullmatch(key):
+        raise ValueError(f"--key must be lower-case words joined by -, got {key!r}")
+    name = key.replace("-", "_")
+    if keyword.iskeyword(name):
+        raise ValueError(f"--key {key!r} gives the Python keyword {name!r} as package name")
+    return name
+
+
+def element_id(element: Element) -> str:
+    """The MDX id, or (rendered text, which prints none) kind prefix and number."""
+    if element.id:
+        return element.id
+    return f"{PREFIXES[element.kind]}-{element.number.split()[1].replace('.', '-').lower()}"
+
+
+def _quoted(text: str) -> str:
+    """A Python string literal in double quotes, Japanese kept as it is."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _function_name(id_: str) -> str:
+    return re.sub(r"\W", "_", id_)
+
+
+def _stub(element: Element) -> str:
+    id_ = element_id(element)
+    heading = element.number + (f"（{element.title}）" if element.title else "")
+    return (
+        f"@CHAPTER.element({_quoted(id_)}, {_quoted(element.number)}, "
+        f"{_quoted(element.title)}, {_quoted(element.kind)}, ())\n"
+        f"def {_function_name(id_)}() -> list[str]:\n"
+        f'    """{heading}: not checked yet."""\n'
+        f'    raise Unchecked("{element.number} has no check yet")\n'
+    )
+
+
+def skeleton(document: Document, key: str) -> dict[str, str]:
+    """The files of the skeleton package, by name relative to the package directory."""
+    package_name(key)
+    title = document.title
+    short = title.split("：")[0].strip() or key
+    sections: dict[str, list[Element]] = {}
+    for element in document.elements:
+        section = element.number.split()[1].split(".")[0]
+        sections.setdefault(section, []).append(element)
+    modules = {f"section_{s.lower()}": elements for s, elements in sections.items()}
+    files = {
+        "chapter.py": (
+            f'"""{title}: how its file is recognised and cited."""\n\n'
+            "from proofs.registry import Chapter\n\n"
+            "CHAPTER = Chapter(\n"
+            f"    key={_quoted(key)},\n"
+            f"    file={_quoted(Path(document.path).name)},\n"
+            f"    title={_quoted(title)},\n"
+            f"    short={_quoted(short)},\n"
+            ")\n"
+        ),
+        "__init__.py": (
+            f'"""{title}, one check per element (skeleton: every check unchecked)."""\n\n'
+            + "".join(f"from . import {m}  # noqa: F401 - registers\n" for m in modules)
+            + "from .chapter import CHAPTER\n\n"
+            + '__all__ = ["CHAPTER"]\n'
+        ),
+    }
+    for module, elements in modules.items():
+        numbers = ", ".join(e.number for e in elements)
+        files[f"{module}.py"] = (
+            f'"""{numbers}."""\n\n'
+            "from __future__ import annotations\n\n"
+            "from proofs.judge import Unchecked\n\n"
+            "from .chapter import CHAPTER\n\n\n"
+            + "\n\n".join(_stub(e) for e in elements)
+        )
+    return files
+
+
+def write_skeleton(document: Document, key: str, out: Path) -> Path:
+    """Write the skeleton package into out/<package>; refuse to overwrite a directory."""
+    target = out / package_name(key)
+    if target.exists():
+        raise FileExistsError(f"{target}: exists; choose another --out or --key")
+    target.mkdir(parents=True)
+    for name, text in skeleton(document, key).items():
+        (target / name).write_text(text, encoding="utf-8")
+    return target
