@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from proofs import cli, files
+from proofs import cli, files, screen
 from proofs.judge import CheckFailed, finding
 from proofs.registry import REGISTRY, Element, load_all
 
@@ -277,20 +277,20 @@ def made_up_result(e: Element) -> dict:
 def screen_of_the_registry(wide: bool) -> list[str]:
     """The verify screen for every registered element."""
     results = [made_up_result(e) for e in load_all().values()]
-    return cli._screen(results, "ci", 1.0, evidence=False, wide=wide).splitlines()
+    return screen.screen(results, "ci", 1.0, evidence=False, wide=wide).splitlines()
 
 
 def test_verify_screen_abbreviates_the_methods_only_when_the_titles_need_the_room():
     methods = ("symbolic", "numeric", "high precision")
     short = made_up_result(planted_element("zz-short", "命題 99.5", methods, list))
-    lines = cli._screen([short], "ci", 1.0, evidence=False).splitlines()
+    lines = screen.screen([short], "ci", 1.0, evidence=False).splitlines()
     assert "symbolic, numeric, high precision" in lines[2]
     assert not any(line.startswith("methods:") for line in lines)
 
 
 def test_verify_screen_fits_120_columns_counting_wide_characters_twice():
     lines = screen_of_the_registry(wide=False)
-    assert max(cli.display_width(line) for line in lines) <= cli.SCREEN_WIDTH
+    assert max(screen.display_width(line) for line in lines) <= screen.SCREEN_WIDTH
     assert any(line.rstrip().endswith("…") or "…  " in line for line in lines)
     assert lines[-3].startswith("methods: sym symbolic, num numeric")
 
@@ -301,22 +301,22 @@ def test_verify_wide_screen_shows_the_full_titles_and_methods():
     for e in load_all().values():
         assert e.title in text and ", ".join(e.methods) in text
     assert "…" not in text
-    assert max(cli.display_width(line) for line in lines) > cli.SCREEN_WIDTH
+    assert max(screen.display_width(line) for line in lines) > screen.SCREEN_WIDTH
 
 
 def test_every_method_has_an_abbreviation():
     from proofs.registry import METHODS
 
-    assert set(cli.METHOD_ABBREVIATIONS) == set(METHODS)
-    assert len(set(cli.METHOD_ABBREVIATIONS.values())) == len(METHODS)
+    assert set(screen.METHOD_ABBREVIATIONS) == set(METHODS)
+    assert len(set(screen.METHOD_ABBREVIATIONS.values())) == len(METHODS)
 
 
 def test_display_width_and_truncate():
-    assert cli.display_width("層正規化") == 8
-    assert cli.display_width("ReLU の MLP") == 11
-    assert cli.truncate("層正規化のヤコビ行列", 9) == "層正規化…"
-    assert cli.display_width(cli.truncate("層正規化のヤコビ行列", 9)) == 9
-    assert cli.truncate("層正規化", 8) == "層正規化"
+    assert screen.display_width("層正規化") == 8
+    assert screen.display_width("ReLU の MLP") == 11
+    assert screen.truncate("層正規化のヤコビ行列", 9) == "層正規化…"
+    assert screen.display_width(screen.truncate("層正規化のヤコビ行列", 9)) == 9
+    assert screen.truncate("層正規化", 8) == "層正規化"
 
 
 def test_a_long_title_is_cut_and_the_wide_screen_keeps_it(capsys, with_a_finding):
@@ -325,7 +325,7 @@ def test_a_long_title_is_cut_and_the_wide_screen_keeps_it(capsys, with_a_finding
     _, narrow, _ = main(capsys, "verify", with_a_finding)
     _, wide, _ = main(capsys, "verify", with_a_finding, "--wide")
     assert long_title not in narrow and long_title in wide
-    assert max(cli.display_width(line) for line in narrow.splitlines()) <= cli.SCREEN_WIDTH
+    assert max(screen.display_width(line) for line in narrow.splitlines()) <= screen.SCREEN_WIDTH
 
 
 # tables --------------------------------------------------------------------------
