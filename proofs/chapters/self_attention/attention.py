@@ -22,7 +22,7 @@ from numeric.error_bounds import (
 )
 from proofs.chapters.self_attention.chapter import CHAPTER
 from proofs.chapters.self_attention.strategies import mha_case, qkv_case
-from proofs.judge import require
+from proofs.judge import require, within_bound
 from proofs.measures import (
     ratio,
 )
@@ -66,10 +66,9 @@ def def_attention(attention=attention, multi_head_attention=multi_head_attention
         with mpmath.workdps(DIGITS):
             err = mp_error(out, mp_attention(q, k, v, mask))
         bound = attention_error_bound(q, k, v, np.asarray(weights))
-        require(bool(np.all(err <= bound)),
-                f"attention off the definition by {err.max():.2e} > bound "
-                f"{bound.flat[np.argmax(err - bound)]:.2e} (shapes {q.shape}, {k.shape}, mask "
-                f"{None if mask is None else mask.astype(int).tolist()})")
+        within_bound(err, bound,
+                     f"attention off the definition (shapes {q.shape}, {k.shape}, mask "
+                     f"{None if mask is None else mask.astype(int).tolist()})")
         worst["attn"] = max(worst["attn"], ratio(err, bound))
 
     fixed = np.arange(1.0, 13.0).reshape(2, 3, 2) / 6  # (h, n, d_k) = (2, 3, 2)
@@ -85,10 +84,9 @@ def def_attention(attention=attention, multi_head_attention=multi_head_attention
         with mpmath.workdps(DIGITS):
             err = mp_error(out, mp_multi_head_attention(x, params, causal))
         bound = mha_error_bound(x, params, np.asarray(weights))
-        require(bool(np.all(err <= bound)),
-                f"multi_head_attention off the definition by {err.max():.2e} > bound "
-                f"{bound.flat[np.argmax(err - bound)]:.2e} (x {x.shape}, h = "
-                f"{params['w_q'].shape[0]}, causal = {causal})")
+        within_bound(err, bound,
+                     f"multi_head_attention off the definition (x {x.shape}, "
+                     f"h = {params['w_q'].shape[0]}, causal = {causal})")
         if causal:
             upper = np.triu(np.ones(weights.shape[-2:], dtype=bool), 1)
             require(bool(np.all(np.asarray(weights)[:, upper] == 0)),
@@ -185,8 +183,8 @@ def prop_attention_convex_combination(attention=attention,
         # n u / e (|x| e^x <= 1/e), i.e. at most (4 EXP_ULPS + 2n/e + n + 1) u, plus u for fsum
         sums = np.array([math.fsum(r) for r in weights.reshape(-1, n)])
         tol = 2 * (2 * EXP_ULPS + n + 2) * unit_roundoff(np.float64)
-        require(bool(np.all(np.abs(sums - 1) <= tol)),
-                f"multi-head weight rows sum to {sums.tolist()}")
+        within_bound(np.abs(sums - 1), tol,
+                     f"multi-head weight rows sum to {sums.tolist()}")
         stats["mha"] += 1
 
     stats["mha"] = 0

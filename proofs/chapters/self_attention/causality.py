@@ -23,7 +23,7 @@ from proofs.chapters.self_attention.strategies import (
     seeded_stack,
     stack_case,
 )
-from proofs.judge import require
+from proofs.judge import require, within_bound
 from proofs.measures import (
     causal_defect,
     decoded_in_chunks,
@@ -37,10 +37,9 @@ from spec.config import ModelConfig
 
 def _causal_judge(layers, x, positions, mha, label: str, stats: dict) -> None:
     defect, tol = causal_defect(layers, x, positions, mha)
-    require(bool(np.all(defect <= tol)),
-            f"{label}: f_n(X)_(1:i) != f_i(X_(1:i)) by {defect.max():.2e} > bound "
-            f"{tol.flat[np.argmax(defect - tol)]:.2e} (n = {x.shape[0]}, layers "
-            f"{[k for k, _ in layers]})")
+    within_bound(defect, tol,
+                 f"{label}: f_n(X)_(1:i) != f_i(X_(1:i)) (n = {x.shape[0]}, layers "
+                 f"{[k for k, _ in layers]})")
     stats["cases"] += 1
     stats["bitwise"] += bool(np.all(defect == 0))
     # changing the future rows i+1..n leaves rows 1..i unchanged
@@ -52,8 +51,8 @@ def _causal_judge(layers, x, positions, mha, label: str, stats: dict) -> None:
         y, b = run_stack(layers, x, True, positions, mha)
         yc, bc = run_stack(layers, changed, True, positions, mha)
         gap = np.abs(yc[:i] - y[:i])
-        require(bool(np.all(gap <= b[:i] + bc[:i])),
-                f"{label}: changing rows {i + 1}..{n} changed rows 1..{i} by {gap.max():.2e}")
+        within_bound(gap, b[:i] + bc[:i],
+                     f"{label}: changing rows {i + 1}..{n} changed rows 1..{i}")
         stats["future_bitwise"] += bool(np.all(gap == 0))
 
 
@@ -217,12 +216,11 @@ def cor_parallel_next_token(multi_head_attention=multi_head_attention, forward=N
 
     def judge(tokens: np.ndarray, params) -> None:
         defect, tol, gap, gap_tol = model_prefix_defect(tokens, params, config, forward)
-        require(bool(np.all(gap <= gap_tol)),
-                f"forward differs from the model composed of attention, LN and MLP by "
-                f"{gap.max():.2e} > bound {gap_tol.max():.2e} (tokens {tokens.tolist()})")
-        require(bool(np.all(defect <= tol)),
-                f"forward(tokens)[t-1] != forward(tokens[:t])[-1] by {defect.max():.2e} > "
-                f"bound {tol.flat[np.argmax(defect - tol)]:.2e} (tokens {tokens.tolist()})")
+        within_bound(gap, gap_tol,
+                     f"forward differs from the model composed of attention, LN and MLP "
+                     f"(tokens {tokens.tolist()})")
+        within_bound(defect, tol,
+                     f"forward(tokens)[t-1] != forward(tokens[:t])[-1] (tokens {tokens.tolist()})")
         full = np.asarray(forward(tokens, params, config))
         bound = entrywise_model_error_bound(tokens, params, config)[1]
         split = max(1, len(tokens) // 2)

@@ -13,7 +13,7 @@ from numeric.attention import multi_head_attention
 from numeric.mlp import mlp
 from proofs.chapters.self_attention.chapter import CHAPTER
 from proofs.chapters.self_attention.strategies import mha_case, seeded_stack, stack_case
-from proofs.judge import require
+from proofs.judge import require, within_bound
 from proofs.measures import (
     equivariance_defect,
     ratio,
@@ -88,8 +88,8 @@ def thm_attention_equivariance(multi_head_attention=multi_head_attention) -> lis
     mha = multi_head_attention
     layers, x = seeded_stack(0)
     worst, diff, tol = stack_equivariance(layers, x, list(range(6))[::-1], mha)
-    require(bool(np.all(diff <= tol)),
-            f"MHA(PX) != P MHA(X) on the listing's sizes: {worst:.2e} > bound {tol.max():.2e}")
+    within_bound(diff, tol,
+                 "MHA(PX) != P MHA(X) on the listing's sizes")
     evidence = [f"listing sizes (n = 6, d = 8, h = 2): max |MHA(PX) - P MHA(X)| = {worst:.1e} "
                 f"<= bound {tol.max():.1e}"]
     stats = {"cases": 0, "worst": 0.0}
@@ -99,8 +99,8 @@ def thm_attention_equivariance(multi_head_attention=multi_head_attention) -> lis
         x, params = case
         pi = data.draw(st.permutations(list(range(x.shape[0]))))
         worst, diff, tol = stack_equivariance([("attn", params)], x, pi, mha)
-        require(bool(np.all(diff <= tol)),
-                f"MHA(PX) != P MHA(X): {worst:.2e} > bound at pi = {pi}, x {x.shape}")
+        within_bound(diff, tol,
+                     f"MHA(PX) != P MHA(X) at pi = {pi}, x {x.shape}")
         stats["cases"] += 1
         stats["worst"] = max(stats["worst"], ratio(diff, tol))
 
@@ -112,8 +112,8 @@ def thm_attention_equivariance(multi_head_attention=multi_head_attention) -> lis
         layers, x = case
         pi = data.draw(st.permutations(list(range(x.shape[0]))))
         worst, diff, tol = stack_equivariance(layers, x, pi, mha)
-        require(bool(np.all(diff <= tol)),
-                f"stack {[k for k, _ in layers]} not equivariant: {worst:.2e} > bound")
+        within_bound(diff, tol,
+                     f"stack {[k for k, _ in layers]} not equivariant")
         stats["cases"] += 1
 
     stacks()
@@ -136,8 +136,8 @@ def cor_bag_of_tokens(multi_head_attention=multi_head_attention) -> list[str]:
         y, b = run_stack(layers, x, False, mha=multi_head_attention)
         yp, bp = run_stack(layers, x[pi], False, mha=multi_head_attention)
         change = np.abs(yp[i] - y[i])
-        require(bool(np.all(change <= b[i] + bp[i])),
-                f"row {i} changed by {change.max():.2e} under a permutation fixing it: {pi}")
+        within_bound(change, b[i] + bp[i],
+                     f"row {i} changed under a permutation fixing it: {pi}")
         stats["cases"] += 1
 
     layers, x = seeded_stack(0, kinds=("res_attn", "res_mlp"))

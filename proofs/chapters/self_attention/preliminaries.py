@@ -23,7 +23,7 @@ from proofs.chapters.self_attention.strategies import (
     float_arrays,
     softmax_inputs,
 )
-from proofs.judge import require
+from proofs.judge import require, within_bound
 from proofs.measures import (
     equivariance_defect,
     permutation_matrix,
@@ -133,9 +133,8 @@ def def_softmax(softmax=softmax, masked_softmax=masked_softmax) -> list[str]:
             exact = list(symbolic_definition(z.size)(*[mpmath.mpf(float(t)) for t in z]))
             err = mp_error(got, exact)
         bound = softmax_error_bound(z, got)
-        require(bool(np.all(err <= bound)),
-                f"softmax({z.tolist()}) = {got.tolist()} is off the definition by "
-                f"{np.max(err):.2e} > bound {bound[np.argmax(err - bound)]:.2e}")
+        within_bound(err, bound,
+                     f"softmax({z.tolist()}) = {got.tolist()} off the definition")
         worst[0] = max(worst[0], ratio(err, bound))
 
     for z in FIXED_SOFTMAX_INPUTS:
@@ -156,8 +155,8 @@ def def_softmax(softmax=softmax, masked_softmax=masked_softmax) -> list[str]:
             definition = symbolic_definition(z.size, tuple(i for i, ok in enumerate(allowed) if ok))
             err = mp_error(got, list(definition(*[mpmath.mpf(float(t)) for t in z])))
         bound = softmax_error_bound(np.where(mask, z, -np.inf)[mask], got[mask])
-        require(bool(np.all(err[mask] <= bound)),
-                f"sigma^U({z.tolist()}, U = {allowed}) is off by {err.max():.2e}")
+        within_bound(err[mask], bound,
+                     f"sigma^U({z.tolist()}, U = {allowed}) off the definition")
         masked_worst[0] = max(masked_worst[0], ratio(err[mask], bound))
 
     masked((np.array([1.0, 2.0, 0.5]), [True, True, False]))

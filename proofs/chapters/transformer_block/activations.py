@@ -23,7 +23,7 @@ from numeric.mlp import mlp
 from numeric.model import forward, init_parameters, sub_parameters
 from proofs.chapters.transformer_block.chapter import CHAPTER
 from proofs.chapters.transformer_block.strategies import block_parameters, seeds
-from proofs.judge import require
+from proofs.judge import require, within_bound
 from proofs.measures import grid_activation_patterns
 from proofs.profiles import scaled
 from symbolic import gelu as symbolic_gelu
@@ -102,9 +102,8 @@ def prop_relu_piecewise_linear(
         a = np.abs(x) @ np.abs(ff["w_1"]) + np.abs(ff["b_1"])  # (8, d_ff)
         bound = 2 * (gamma(d + 1) * a @ np.abs(ff["w_2"])
                      + gamma(d_ff + 1) * (a @ np.abs(ff["w_2"]) + np.abs(ff["b_2"])))
-        require(bool(np.all(np.abs(got - want) <= bound)),
-                f"the ReLU MLP differs from its region's affine map by "
-                f"{np.abs(got - want).max():.3e} (d = {d}, d_ff = {d_ff})")
+        within_bound(np.abs(got - want), bound,
+                     f"the ReLU MLP against its region's affine map (d = {d}, d_ff = {d_ff})")
         worst[0] = max(worst[0], float(np.abs(got - want).max()))
 
     affine_on_regions()

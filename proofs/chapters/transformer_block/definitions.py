@@ -33,7 +33,7 @@ from proofs.chapters.transformer_block.strategies import (
     seeds,
     vectors,
 )
-from proofs.judge import CheckFailed, require
+from proofs.judge import CheckFailed, require, within_bound
 from proofs.profiles import scaled
 from proofs.reference import mp_error, mp_gelu, mp_layer_norm
 
@@ -61,16 +61,15 @@ def def_layer_norm(normalise: Callable = layer_norm) -> list[str]:
             exact = mp_layer_norm(x, gain, shift, eps)
             err = mp_error(normalise(x, gain, shift, eps=eps), exact)
         bound = layer_norm_error_bound(x, gain, shift, eps)
-        require(bool(np.all(err <= bound)),
-                f"LN(x) differs from the definition by {err.max():.3e} > bound "
-                f"{bound[np.argmax(err - bound)]:.3e} at x = {x.tolist()}, eps = {eps}")
+        within_bound(err, bound,
+                     f"LN(x) against the definition at x = {x.tolist()}, eps = {eps}")
         worst[0] = max(worst[0], float((err / bound).max()))
         rows = np.stack([x, x[::-1], -2 * x])  # (3, d)
         whole = normalise(rows, gain, shift, eps=eps)
         for i in range(3):
             gap = np.abs(whole[i] - normalise(rows[i], gain, shift, eps=eps))
-            require(bool(np.all(gap <= 2 * layer_norm_error_bound(rows[i], gain, shift, eps))),
-                    f"row {i} of LN(X) is not LN of row {i} (gap {gap.max():.3e})")
+            within_bound(gap, 2 * layer_norm_error_bound(rows[i], gain, shift, eps),
+                         f"row {i} of LN(X) against LN of row {i}")
             worst[1] = max(worst[1], float(gap.max()))
 
     matches_definition()
@@ -156,8 +155,8 @@ def def_transformer_block(pre_ln: Callable = pre_ln_block, post_ln: Callable = p
         width = max(d, d_ff) + 2
         pre = np.abs(x) @ np.abs(ff["w_1"]) + np.abs(ff["b_1"])
         bound = 2 * gamma(width) * (GELU_SLOPE * pre @ np.abs(ff["w_2"]) * 2 + np.abs(ff["b_2"]))
-        require(bool(np.all(np.abs(got - rows) <= bound)),
-                f"MLP row i is not g(x_i): gap {np.abs(got - rows).max():.3e} ({activation})")
+        within_bound(np.abs(got - rows), bound,
+                     f"MLP row i against g(x_i) ({activation})")
         worst[0] = max(worst[0], float(np.abs(got - rows).max()))
         for post, block, composed in ((False, pre_ln, _pre_ln_composed),
                                       (True, post_ln, _post_ln_composed)):
@@ -181,7 +180,8 @@ def def_transformer_block(pre_ln: Callable = pre_ln_block, post_ln: Callable = p
     with mpmath.workdps(30):
         err = mp_error(gelu(t), mp_gelu(t))
     bound = activation_rounding(t, "gelu")  # Phi to NDTR_ULPS ulps, and the product
-    require(bool(np.all(err <= bound)), f"GELU differs from t Phi(t) by {err.max():.2e}")
+    within_bound(err, bound,
+                 "GELU against t Phi(t)")
     evidence.append(f"ReLU(t) = max(0, t) exactly; GELU(t) = t Phi(t) to {err.max():.1e} "
                     "(mpmath, 30 digits) on [-6, 6]")
     rng = np.random.default_rng(0)
@@ -243,8 +243,8 @@ def def_decoder_only_transformer(model: Callable = forward,
         worst[0] = max(worst[0], gap / bound)
         p = np.exp(got - got.max(axis=1, keepdims=True))
         p /= p.sum(axis=1, keepdims=True)
-        require(bool(np.all(np.abs(p.sum(axis=1) - 1) <= gamma(config.vocab + 2))),
-                "softmax of the logits is not a distribution")
+        within_bound(np.abs(p.sum(axis=1) - 1), gamma(config.vocab + 2),
+                     "softmax of the logits is not a distribution")
 
     composes()
     evidence = [f"X^(0) = E_t + P exactly, and the model equals LN_f(X^(L)) E^T of the "

@@ -26,7 +26,7 @@ from proofs.chapters.transformer_block.complexity import counted_multiplications
 from proofs.chapters.transformer_block.parameters import model_parts
 from proofs.chapters.transformer_block.residual import residual_jacobians
 from proofs.chapters.transformer_block.strategies import block_parameters, seeds, vectors
-from proofs.judge import require
+from proofs.judge import require, within_bound
 from proofs.printed import Printed
 from proofs.profiles import scaled
 from spec.contractions import BLOCK
@@ -154,8 +154,8 @@ def exr_layer_norm_affine(stated: Callable = _stated_affine_moments,
                  / (2.5 * x.std()))
         gap = np.abs(normalise(moved, gains, shifts, eps=0.0) - normalise(x, gains, shifts,
                                                                           eps=0.0))
-        require(bool(np.all(gap <= bound)), f"invariance fails for gamma = {gains}, "
-                                            f"beta = {shifts}: gap {gap.max():.3e}")
+        within_bound(gap, bound,
+                     f"invariance for gamma = {gains}, beta = {shifts}")
 
     moments_hold()
     evidence.append(f"numeric: the moments within their rounding bounds (worst gap / bound = "

@@ -20,7 +20,7 @@ from numeric.error_bounds import (
 from numeric.layer_norm import layer_norm, layer_norm_jacobian
 from proofs.chapters.transformer_block.chapter import CHAPTER
 from proofs.chapters.transformer_block.strategies import vectors
-from proofs.judge import CheckFailed, finding, require
+from proofs.judge import CheckFailed, finding, require, within_bound
 from proofs.printed import Printed
 from proofs.profiles import scaled
 from proofs.reference import mp_central_jacobian, mp_layer_norm
@@ -106,9 +106,8 @@ def prop_layer_norm_invariance(normalise: Callable = layer_norm,
                      + math.sqrt(d) * 2 * U * (scale * np.abs(x).max() + abs(shift))
                      / (scale * sigma))
             gap = np.abs(normalise(moved, eps=0.0) - sign * y)
-            require(bool(np.all(gap <= bound)),
-                    f"LN({sign * scale} x + {shift}) != {sign} LN(x): gap {gap.max():.3e} > "
-                    f"{bound.max():.3e} at x = {x.tolist()}")
+            within_bound(gap, bound,
+                         f"LN({sign * scale} x + {shift}) against {sign} LN(x) at x = {x.tolist()}")
             worst[0] = max(worst[0], float((gap / bound).max()))
         worst[1] = min(worst[1], float(np.abs(normalise(-scale * x + shift, eps=0.0) - y).max()))
         m_bound, v_bound, n_bound = _moments_bound(x)
@@ -272,8 +271,8 @@ def prop_layer_norm_jacobian(
             require(float(np.abs(got).max()) <= bound, f"d = 2 but J = {got}")
             y = layer_norm(x, eps=0.0)  # (1, -1) or (-1, 1): the only outputs at d = 2
             corner = np.sign(x[0] - x[1]) * np.array([1.0, -1.0])
-            require(bool(np.all(np.abs(y - corner) <= layer_norm_error_bound(x))),
-                    f"d = 2: LN(x) = {y}, not {corner}")
+            within_bound(np.abs(y - corner), layer_norm_error_bound(x),
+                         f"d = 2: LN(x) = {y}, not {corner}")
         worst[2] = max(worst[2], gap * a)
 
     numeric_properties()

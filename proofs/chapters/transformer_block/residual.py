@@ -24,7 +24,7 @@ from numeric.layer_norm import layer_norm, layer_norm_jacobian
 from numeric.mlp import mlp
 from numeric.model import init_parameters, sub_parameters
 from proofs.chapters.transformer_block.chapter import CHAPTER
-from proofs.judge import require
+from proofs.judge import require, within_bound
 from proofs.registry import REGISTRY
 from symbolic import residual
 
@@ -196,8 +196,8 @@ def prop_residual_identity_path(step: Callable = _residual_step,
         x_0, x_m = points[0], points[-1]
         telescoped = x_0 + sum(g(x) for g, x in zip(subs, points[:-1], strict=True))
         scale = np.abs(x_0) + sum(np.abs(g(x)) for g, x in zip(subs, points[:-1], strict=True))
-        require(bool(np.all(np.abs(telescoped - x_m) <= 2 * gamma(len(subs) + 1) * scale)),
-                f"x_M != x_0 + sum G_l(x_(l-1)) (seed {seed})")
+        within_bound(np.abs(telescoped - x_m), 2 * gamma(len(subs) + 1) * scale,
+                     f"x_M != x_0 + sum G_l(x_(l-1)) (seed {seed})")
         blocks = x_0
         for layer in range(STACK.n_layer):
             blocks = pre_ln_block(blocks, sub_parameters(params, f"blocks.{layer}"))
