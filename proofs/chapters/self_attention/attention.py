@@ -33,6 +33,7 @@ from proofs.reference import (
     mp_error,
     mp_multi_head_attention,
 )
+from symbolic.identities import equal
 
 
 @CHAPTER.element("def-attention", "定義 4.1",
@@ -274,7 +275,7 @@ def ex_attention_by_hand(multi_head_attention=multi_head_attention,
     row = sp.Matrix(changed[2].astype(int).tolist())
     self_score = row.dot(row) / sp.sqrt(2)
     stated_score = sp.sympify(stated_self_score)
-    require(sp.simplify(self_score - stated_score) == 0,
+    require(equal(self_score, stated_score),
             f"the changed row's own score is {self_score}, not {stated_score}")
     evidence.append(f"the changed row's own score is {self_score} = {stated_score} exactly")
     require(np.array_equal(c_out[:2], ch_out[:2]),

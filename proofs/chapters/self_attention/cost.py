@@ -36,6 +36,7 @@ from proofs.reference import (
 from spec.config import ModelConfig
 from spec.contractions import ATTENTION_WEIGHTS_MEMORY
 from symbolic import counts, symbols
+from symbolic.identities import equal
 
 
 @CHAPTER.element("prop-attention-parameters", "命題 7.1", "マルチヘッド自己注意のパラメータ数",
@@ -54,7 +55,7 @@ def prop_attention_parameters(stated=None, stated_without_bias=None,
     evidence = []
     for bias, want in ((True, stated), (False, stated_without_bias)):
         derived = sp.expand(counts.attention_parameters(bias=bias))
-        require(sp.expand(derived - want) == 0,
+        require(equal(derived, want),
                 f"derived {derived} != stated {want} (bias = {bias})")
         require(not any(s.name == "h" for s in derived.free_symbols), f"{derived} depends on h")
         evidence.append(f"bias = {bias}: derived {derived} = stated, no h")
@@ -109,7 +110,7 @@ def prop_attention_complexity(stated=None, multi_head_attention=multi_head_atten
     d, n = symbols.d, symbols.n
     stated = 4 * n * d**2 + 2 * n**2 * d if stated is None else stated
     derived = sp.expand(counts.attention_multiplications())
-    require(sp.expand(derived - stated) == 0, f"derived {derived} != stated {stated}")
+    require(equal(derived, stated), f"derived {derived} != stated {stated}")
     require(not any(s.name == "h" for s in derived.free_symbols), f"{derived} depends on h")
     linear, quadratic = counts.linear_quadratic(derived, n)
     ratios = [counts.doubling_ratio(quadratic, n), counts.doubling_ratio(linear, n)]
@@ -117,9 +118,9 @@ def prop_attention_complexity(stated=None, multi_head_attention=multi_head_atten
     limit = counts.doubling_limit(derived, n)
     require(limit == 4, f"the total's doubling ratio tends to {limit}")
     cross = counts.crossover(derived, n)
-    require(sp.expand(cross - 2 * d) == 0, f"the terms are equal at n = {cross}")
+    require(equal(cross, 2 * d), f"the terms are equal at n = {cross}")
     memory = counts.attention_weights_memory()
-    require(sp.expand(memory - symbols.h * n**2) == 0, f"weights memory {memory} != h n^2")
+    require(equal(memory, symbols.h * n**2), f"weights memory {memory} != h n^2")
     evidence = [f"derived {derived} = stated, no h; doubling ratios 4 and 2, total -> 4; "
                 f"terms equal at n = {cross}; weights memory {memory}"]
     stats = {"cases": 0}

@@ -9,12 +9,12 @@ import itertools
 import math
 
 import numpy as np
-import sympy as sp
 
 from proofs.chapters.self_attention.chapter import CHAPTER
 from proofs.chapters.self_attention.tables import scaling_table
 from proofs.judge import require
 from symbolic import probability, symbols
+from symbolic.identities import equal
 
 MONTE_CARLO_SIGMAS = 5  # a fresh seed would miss by 5 standard errors with prob. < 6e-7
 
@@ -64,7 +64,7 @@ def prop_scaling_variance(stated_variance=lambda d_k: d_k, stated_mean=0,
                                 ("variance", moments.variance, stated_variance(size)),
                                 ("scaled variance", moments.scaled_variance,
                                  stated_scaled_variance)):
-            require(sp.simplify(got - want) == 0,
+            require(equal(got, want),
                     f"{name}, d_k = {size}: {what} is {got}, the chapter states {want}")
     evidence.append("symbolic: mean 0, variance d_k, scaled variance 1 for symbolic d_k and "
                     "d_k = 1..3, normal, Rademacher and uniform coordinates")
@@ -129,7 +129,7 @@ def lem_product_expectation(stated=math.prod) -> list[str]:
     within 5 standard errors of stated(means)."""
     evidence = []
     for m, joint, means in product_expectations():
-        require(sp.simplify(joint - stated(means)) == 0,
+        require(equal(joint, stated(means)),
                 f"m = {m}: E[X_1...X_m] = {joint} but the stated value is {stated(means)}")
     evidence.append("symbolic: E[X_1 X_2] and E[X_1 X_2 X_3] on the joint distribution of "
                     "independent normal, exponential and uniform variables = the stated value")

@@ -39,6 +39,7 @@ from proofs.reference import (
 )
 from symbolic import mask as sym_mask
 from symbolic import softmax as sym
+from symbolic.identities import equal, is_zero
 from symbolic.softmax import softmax as symbolic_softmax
 
 
@@ -66,7 +67,7 @@ def prop_softmax_basic(softmax=softmax, symbolic=symbolic_softmax) -> list[str]:
     require(sp.factor_terms(sp.Sum(sp.exp(z[j]) / total, (j, 1, n))) == 1,
             "sum_i sigma_i does not reduce to 1 for symbolic n")
     shifted = sp.exp(z[i] + c) / sp.Sum(sp.exp(z[j] + c), (j, 1, n)) - sp.exp(z[i]) / total
-    require(sp.simplify(sp.factor_terms(sp.expand(shifted))) == 0,
+    require(is_zero(sp.factor_terms(sp.expand(shifted))),
             "sigma(z + c1) - sigma(z) does not reduce to 0 for symbolic n")
     evidence.append("symbolic n: sum sigma_i = 1 and sigma(z + c1) = sigma(z)")
 
@@ -77,16 +78,16 @@ def prop_softmax_basic(softmax=softmax, symbolic=symbolic_softmax) -> list[str]:
         e = [sp.exp(v) for v in zs]
         s = sum(e)
         sigma = list(symbolic(sp.Matrix(zs)))
-        require(sp.simplify(sum(sigma) - 1) == 0, f"sum_i sigma_i != 1 at n = {size}")
+        require(equal(sum(sigma), 1), f"sum_i sigma_i != 1 at n = {size}")
         require(all(v.is_positive for v in sigma), f"a sigma_i is not positive at n = {size}")
         require(s.is_positive, "the denominator is not positive")
         for a, b in itertools.combinations(range(size), 2):
-            require(sp.expand(sp.together(sigma[b] - sigma[a]) * s - (e[b] - e[a])) == 0,
+            require(equal(sp.together(sigma[b] - sigma[a]) * s, e[b] - e[a]),
                     f"sigma_j - sigma_i != (e^z_j - e^z_i)/S at n = {size}")
         if size <= 4:
             for pi in itertools.permutations(range(size)):
                 permuted = list(symbolic(sp.Matrix([zs[k] for k in pi])))
-                require(all(sp.simplify(permuted[k] - sigma[pi[k]]) == 0
+                require(all(equal(permuted[k], sigma[pi[k]])
                             for k in range(size)), f"sigma(Pz) != P sigma(z) for pi = {pi}")
     evidence.append("symbolic n = 1..6: sigma_i > 0, order through exp' > 0; sigma(Pz) = "
                     "P sigma(z) for every permutation of n <= 4")
