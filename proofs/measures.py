@@ -39,8 +39,8 @@ def permutation_matrix(pi: Sequence[int]) -> np.ndarray:
 def equivariance_defect(f: Callable[[np.ndarray], np.ndarray], x: np.ndarray,
                         pi: Sequence[int]) -> np.ndarray:
     """|f(P X) - P f(X)| entrywise, P = P_pi."""
-    pi = np.asarray(pi)
-    return np.abs(f(x[pi]) - f(x)[pi])
+    order = np.asarray(pi)
+    return np.abs(f(x[order]) - f(x)[order])
 
 
 def ratio(err: np.ndarray, bound: np.ndarray) -> float:

@@ -28,4 +28,7 @@ class Printed:
 
 def half_unit(printed: str) -> float:
     """Half a unit in the last printed digit: the precision of a printed number."""
-    return 0.5 * 10.0 ** Decimal(printed).as_tuple().exponent
+    exponent = Decimal(printed).as_tuple().exponent
+    if not isinstance(exponent, int):
+        raise ValueError(f"printed must be a finite decimal, got {printed!r}")
+    return 0.5 * 10.0**exponent

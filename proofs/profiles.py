@@ -14,10 +14,10 @@ from hypothesis import HealthCheck, settings
 BASE_EXAMPLES = 30
 PROFILES = ("ci", "dev", "thorough")
 
-_common = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True)
-settings.register_profile("ci", max_examples=BASE_EXAMPLES, derandomize=True, **_common)
-settings.register_profile("dev", max_examples=BASE_EXAMPLES, **_common)
-settings.register_profile("thorough", max_examples=10 * BASE_EXAMPLES, **_common)
+_common = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True)
+settings.register_profile("ci", _common, max_examples=BASE_EXAMPLES, derandomize=True)
+settings.register_profile("dev", _common, max_examples=BASE_EXAMPLES)
+settings.register_profile("thorough", _common, max_examples=10 * BASE_EXAMPLES)
 
 
 def load_profile(name: str | None = None) -> str:
@@ -31,4 +31,6 @@ def load_profile(name: str | None = None) -> str:
 
 def scaled(factor: float) -> settings:
     """Settings with `factor` times the loaded profile's examples (for costly properties)."""
-    return settings(max_examples=max(1, round(settings.default.max_examples * factor)))
+    current = settings.default
+    assert current is not None  # a profile is always loaded (conftest, the CLI)
+    return settings(max_examples=max(1, round(current.max_examples * factor)))

@@ -29,7 +29,7 @@ def mp_softmax_exact(z: Sequence, allowed: Sequence[bool] | None = None) -> list
     return [ei / total for ei in e]
 
 
-def mp_softmax(z: Sequence[float], allowed: Sequence[bool] | None = None) -> list:
+def mp_softmax(z: Sequence[float] | np.ndarray, allowed: Sequence[bool] | None = None) -> list:
     """sigma(z) (or sigma^U(z) with U = allowed) of float entries, exactly as defined."""
     return mp_softmax_exact([mpmath.mpf(float(zi)) for zi in z], allowed)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import sympy
@@ -34,7 +35,7 @@ class Table:
     caption: str
     columns: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
-    values: tuple[tuple[object, ...], ...]
+    values: tuple[tuple[Any, ...], ...]  # numbers and labels, by column
     listing: tuple[str, ...] = field(default=())
     value_columns: tuple[str, ...] | None = None  # the header of `values`, when not `columns`
 

@@ -43,8 +43,7 @@ def audit_outputs(document: Document, chapter: str) -> list[Finding]:
             if not raw.strip():
                 continue
             line = listing.output_line + k
-            matches = [(e, t.fullmatch(raw)) for e, t in templates]
-            matches = [(e, m) for e, m in matches if m]
+            matches = [(e, m) for e, t in templates if (m := t.fullmatch(raw)) is not None]
             if matches:
                 # the package line agreeing in the most numbers (the row's own key first)
                 expected, match = max(matches, key=lambda em: _agreement(em[0], em[1]))

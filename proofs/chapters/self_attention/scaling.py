@@ -112,7 +112,7 @@ def ex_scaling_numeric(printed=SCALING_TABLE, table=None) -> list[str]:
     got = scaling_table(dims=tuple(int(r[0]) for r in printed)) if table is None else table
     for row, want in zip(got.rows, printed, strict=True):
         require(tuple(row) == tuple(want), f"row {row} != printed {want}")
-    raw = [v[3] for v in got.values]
+    raw = [float(v[3]) for v in got.values]  # the raw max weights
     require(all(a < b for a, b in itertools.pairwise(raw)), f"raw max weights {raw} not increasing")
     return [f"{len(printed)} rows equal the printed cells: " +
             "; ".join(" ".join(r) for r in got.rows)]

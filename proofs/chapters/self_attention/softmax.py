@@ -8,6 +8,7 @@ import functools
 import itertools
 import math
 from collections.abc import Callable
+from typing import Any
 
 import mpmath
 import numpy as np
@@ -299,7 +300,7 @@ def prop_mask_as_limit(stated_bound=_chapter_mask_bound, masked_softmax=masked_s
     evidence.append(f"symbolic: the limit equals sigma^U and the e^(-c) bound is certified "
                     f"for all {len(symbolic_mask_results())} proper non-empty U of n = 2..3")
 
-    stats = {"cases": 0, "max_c": 0.0, "smallest": None}
+    stats: dict[str, Any] = {"cases": 0, "max_c": 0.0, "smallest": None}
 
     def judge(z: np.ndarray, allowed: list[bool], c: float) -> None:
         # enough digits to resolve e^(-c) itself: 100 + c / ln 10, so the working precision's

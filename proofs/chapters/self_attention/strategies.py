@@ -15,10 +15,12 @@ from proofs.measures import (
 
 
 def bounded_floats(bound: float, width: int = 64) -> st.SearchStrategy[float]:
-    """Finite floats in [-bound, bound] (bound rounded to the nearest float of `width`)."""
+    """Finite floats in [-bound, bound] (bound rounded to the nearest float of `width`:
+    32 or 64)."""
     if width == 32:
-        bound = float(np.float32(bound))
-    return st.floats(-bound, bound, allow_nan=False, allow_infinity=False, width=width)
+        return st.floats(-float(np.float32(bound)), float(np.float32(bound)), allow_nan=False,
+                         allow_infinity=False, width=32)
+    return st.floats(-bound, bound, allow_nan=False, allow_infinity=False, width=64)
 
 
 def float_arrays(shape: tuple[int, ...], bound: float = 3.0, dtype=np.float64) -> st.SearchStrategy:

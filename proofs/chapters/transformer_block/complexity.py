@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 
 import numpy as np
 import sympy
@@ -93,7 +94,7 @@ def prop_block_complexity(stated: Callable = _stated_block_cost,
         want = {name: int(sympy.sympify(v).subs(sizes))
                 for name, v in counts.contraction_multiplications(BLOCK, sym.SIZES).items()}
         for causal in (False, True):
-            got = counted_multiplications(lambda c=causal: block(x, p, causal=c))
+            got = counted_multiplications(partial(block, x, p, causal=causal))
             require(got == want, f"a block pass at n = {n}, d = {d}, h = {h}, d_ff = "
                                  f"{config.d_ff} counted {got}, the polynomial gives {want}")
         got = counted_multiplications(lambda: post_ln_block(x, p))

@@ -6,6 +6,7 @@ import math
 import re
 from collections.abc import Callable, Mapping
 from fractions import Fraction
+from functools import partial
 
 import numpy as np
 import sympy
@@ -179,8 +180,9 @@ def _factor_indices(term: sympy.Expr) -> tuple[int, ...]:
     for factor in sympy.Mul.make_args(term):
         base, power = factor.as_base_exp()
         name = str(base)
-        if name.startswith("J"):
-            out += [int(re.search(r"\d+", name).group())] * int(power)
+        index = re.fullmatch(r"J_?\{?(\d+)\}?", name)
+        if index is not None:
+            out += [int(index.group(1))] * int(power)
     return tuple(out)
 
 
@@ -258,9 +260,9 @@ def exr_doubling_ratio(stated: Callable = _stated_doubling, block: Callable = pr
     for multiple in (1, 6):
         n = multiple * d
         small = sum(counted_multiplications(
-            lambda n=n: block(rng.standard_normal((n, d)), p)).values())
+            partial(block, rng.standard_normal((n, d)), p)).values())
         large = sum(counted_multiplications(
-            lambda n=n: block(rng.standard_normal((2 * n, d)), p)).values())
+            partial(block, rng.standard_normal((2 * n, d)), p)).values())
         want = ratio.subs({sym.n: n, sym.d: d})
         require(Fraction(large, small) == Fraction(int(want.p), int(want.q)),
                 f"counted T(2n)/T(n) = {Fraction(large, small)} at n = {n}, d = {d}; "

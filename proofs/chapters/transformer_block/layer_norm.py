@@ -112,7 +112,7 @@ def prop_layer_norm_invariance(normalise: Callable = layer_norm,
         worst[1] = min(worst[1], float(np.abs(normalise(-scale * x + shift, eps=0.0) - y).max()))
         m_bound, v_bound, n_bound = _moments_bound(x)
         stats = (abs(y.mean()), abs(y.var() - 1), abs(np.linalg.norm(y) - math.sqrt(d)))
-        require(stats[0] <= m_bound and stats[1] <= v_bound and stats[2] <= n_bound,
+        require(bool(stats[0] <= m_bound and stats[1] <= v_bound and stats[2] <= n_bound),
                 f"mean, variance - 1, norm - sqrt d of LN(x) = {stats} exceed "
                 f"{(m_bound, v_bound, n_bound)} at x = {x.tolist()}")
         worst[2] = max(worst[2], max(stats))

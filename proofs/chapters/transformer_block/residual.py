@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -24,7 +25,7 @@ from numeric.layer_norm import layer_norm, layer_norm_jacobian
 from numeric.mlp import mlp
 from numeric.model import init_parameters, sub_parameters
 from proofs.chapters.transformer_block.chapter import CHAPTER
-from proofs.judge import require, within_bound
+from proofs.judge import CheckFailed, require, within_bound
 from proofs.registry import REGISTRY
 from symbolic import residual
 
@@ -88,7 +89,7 @@ def _product_error(factors: list[np.ndarray], errors: list[float]) -> float:
 
 
 def pre_ln_sublayer_bounds(x: np.ndarray, params: Mapping, config: spec.ModelConfig,
-                           step: Callable = None) -> list[tuple[float, float]]:
+                           step: Callable | None = None) -> list[tuple[float, float]]:
     """(Lipschitz bound, rounding bound) of each G_k at x_{k-1} along the Pre-LN stack from
     x: LN's and the part's bounds composed (`layer_norm_stage_bounds`,
     `attention_stage_bounds`, `mlp_stage_bounds`)."""
@@ -137,8 +138,9 @@ def residual_jacobians(step: Callable = _residual_step, seed: int = 0,
         errors.append(e)
         points.append(step(points[-1], g))
     size = x.size
-    out = {"points": points, "jacobians": jacobians, "errors": errors, "sublayers": subs,
-           "params": params, "error": _chained(bounds, points), "stages": []}
+    out: dict[str, Any] = {"points": points, "jacobians": jacobians, "errors": errors,
+                           "sublayers": subs, "params": params,
+                           "error": _chained(bounds, points), "stages": []}
     for start in range(len(subs)):
         def rest(z, start=start):
             for g in subs[start:]:
@@ -225,7 +227,9 @@ def _post_ln_stack(seed: int, config: spec.ModelConfig = STACK) -> float:
     x = rng.standard_normal((config.n_ctx, config.d))
     eps, layers = config.layer_norm_eps, post_ln_sublayers(params, config)
     size = x.size
-    factors, errors, error, z = [], [], 0.0, x
+    factors: list[np.ndarray] = []
+    errors: list[float] = []
+    error, z = 0.0, x
     for k, (f, norm, ln) in enumerate(layers):
         part = sub_parameters(params, f"blocks.{k // 2}.{'attn' if k % 2 == 0 else 'mlp'}")
         l_f, r_f = (attention_stage_bounds if k % 2 == 0 else mlp_stage_bounds)(z, part)
@@ -280,7 +284,8 @@ def rem_pre_post_ln_empirical(refers_to: str = "命題 4.1",
     element it refers to is registered under that number, and that element's own check
     proves the statement (run it with `pytest -k prop_residual_identity_path`)."""
     target = REGISTRY.get(statement_id)
-    require(target is not None, f"the remark refers to {statement_id!r}, which is not registered")
+    if target is None:
+        raise CheckFailed(f"the remark refers to {statement_id!r}, which is not registered")
     require(target.number == refers_to and target.chapter == CHAPTER.key,
             f"the remark refers to {refers_to}, but {statement_id} is {target.number}")
     return [f"not a theorem: the training behaviour of Pre-LN vs Post-LN is empirical; the "
