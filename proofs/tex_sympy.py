@@ -1,0 +1,646 @@
+"""Read a chapter's TeX formula into SymPy, under the chapter's notation.
+
+`parse` turns TeX into a small tree (`Node`); `Evaluator` evaluates the tree in
+an environment that gives each name of the notation its meaning at an explicit
+size: a size is an integer, a vector a column `Matrix` of symbols, a function a
+Python callable returning SymPy values (the chapter's definitions). Products
+keep their order, so matrices multiply as written, and a transpose, a norm, an
+inner product or a Hadamard product mean what they mean in the chapters.
+
+Names: `\\boldsymbol{z}` is `bold z`, distinct from `z`; Greek letters are their
+command names (`\\sigma` is `sigma`); `d_{\\mathrm{ff}}` is the one name `d_ff`,
+`|V|` the name `|V|` (a size), `\\mathrm{LN}` the function `LN`. A subscript on a
+name is indexing (`z_i` is entry i of `bold z` when the notation says so).
+Anything outside this grammar raises `TexError` naming the token: a formula is
+read exactly or not at all.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import sympy
+
+MAX_TOKENS = 2000  # a formula of a chapter has at most a few hundred tokens
+MAX_DEPTH = 60  # nesting of groups, far beyond the chapters' (about 8)
+
+RELATIONS = {
+    "=": "=", ":=": ":=", r"\le": "<=", r"\leq": "<=", r"\ge": ">=", r"\geq": ">=",
+    "<": "<", ">": ">", r"\ne": "!=", r"\neq": "!=", r"\approx": "≈",
+}
+_SPACING = {r"\,", r"\;", r"\:", r"\!", r"\ ", r"\quad", r"\qquad", "~", r"\left", r"\right",
+            r"\big", r"\Big", r"\bigg", r"\Bigg", r"\bigl", r"\bigr", r"\Bigl", r"\Bigr",
+            r"\displaystyle", "&"}
+_TOKEN = re.compile(
+    r"\\begin\{pmatrix\}|\\end\{pmatrix\}|\\\\|\\[A-Za-z]+|\\.|:=|\d+(?:\{,\}\d{3})*(?:\.\d+)?"
+    r"|[A-Za-z]|\S"
+)
+_NAMED_FONTS = (r"\mathrm", r"\operatorname", r"\mathsf", r"\text", r"\mathit")
+_GREEK_VARIANTS = {r"\varepsilon": "epsilon", r"\varphi": "phi_var", r"\epsilon": "epsilon"}
+_ELLIPSES = {r"\ldots", r"\cdots", r"\dots"}
+
+
+class TexError(ValueError):
+    """The formula is not in the grammar the chapters' formulas use."""
+
+
+@dataclass(frozen=True)
+class Node:
+    """A node of a formula's tree: `op` and its operands (nodes, names, numbers)."""
+
+    op: str
+    args: tuple[Any, ...]
+
+    def __repr__(self) -> str:
+        return f"{self.op}{self.args!r}"
+
+
+def tokens(tex: str) -> list[str]:
+    out = [t for t in _TOKEN.findall(tex) if t not in _SPACING]
+    if len(out) > MAX_TOKENS:
+        raise TexError(f"too large: {len(out)} tokens (at most {MAX_TOKENS})")
+    return out
+
+
+class _Parser:
+    def __init__(self, tex: str) -> None:
+        self.tex = tex
+        self.tokens = tokens(tex)
+        self.pos = 0
+        self.depth = 0
+
+    # tokens ------------------------------------------------------------------------
+    def peek(self, k: int = 0) -> str | None:
+        i = self.pos + k
+        return self.tokens[i] if i < len(self.tokens) else None
+
+    def take(self, expected: str | None = None) -> str:
+        token = self.peek()
+        if token is None or (expected is not None and token != expected):
+            raise TexError(f"expected {expected or 'more'}, got {token!r} in {self.tex!r}")
+        self.pos += 1
+        return token
+
+    def nested(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise TexError(f"too deeply nested (more than {MAX_DEPTH} levels)")
+
+    # grammar -----------------------------------------------------------------------
+    def relation(self) -> Node:
+        """expr (rel expr)*: a chain a = b = c, or a single expression."""
+        parts = [self.expression()]
+        ops = []
+        while self.peek() in RELATIONS:
+            ops.append(RELATIONS[self.take()])
+            parts.append(self.expression())
+        if self.peek() is not None:
+            raise TexError(f"unexpected {self.peek()!r} in {self.tex!r}")
+        return parts[0] if not ops else Node("chain", (tuple(ops), tuple(parts)))
+
+    def expression(self) -> Node:
+        self.nested()
+        terms: list[tuple[int, Node]] = []
+        sign = 1
+        while self.peek() in ("+", "-", "−"):
+            sign = -sign if self.take() != "+" else sign
+        terms.append((sign, self.term()))
+        while self.peek() in ("+", "-", "−", r"\pm"):
+            op = self.take()
+            if op == r"\pm":
+                raise TexError(r"\pm is two formulas, not one")
+            terms.append((1 if op == "+" else -1, self.term()))
+        self.depth -= 1
+        return terms[0][1] if terms == [(1, terms[0][1])] else Node("add", tuple(terms))
+
+    def term(self) -> Node:
+        value = self.product()
+        while True:
+            token = self.peek()
+            if token in (r"\times", r"\cdot", "*"):
+                self.take()
+                value = Node("mul", (value, self.product()))
+            elif token == "/":
+                self.take()
+                value = Node("div", (value, self.product()))
+            elif token == r"\odot":
+                self.take()
+                value = Node("hadamard", (value, self.product()))
+            elif token == r"\circ":
+                self.take()
+                value = Node("compose", (value, self.product()))
+            else:
+                return value
+
+    def product(self) -> Node:
+        factors = [self.power()]
+        while self.starts_factor(self.peek()):
+            factors.append(self.power())
+        return factors[0] if len(factors) == 1 else Node("mul", tuple(factors))
+
+    def starts_factor(self, token: str | None) -> bool:
+        if token is None:
+            return False
+        if token in RELATIONS or token in (")", "]", "}", ",", "+", "-", "−", "|", r"\|",
+                                           r"\rangle", r"\times", r"\cdot", "/", r"\odot",
+                                           r"\end{pmatrix}", r"\\", ";", "^", "_", "'", r"\in",
+                                           r"\to", r"\circ", r"\pm", r"\mapsto"):
+            return False
+        return True
+
+    def power(self) -> Node:
+        base = self.postfix(self.atom())
+        while self.peek() == "^":
+            self.take()
+            if self.peek() == "{" and self.peek(1) == r"\mathsf" and self.peek(3) == "T":
+                self.take("{")
+                self.take(r"\mathsf")
+                self.take("{")
+                self.take("T")
+                self.take("}")
+                self.take("}")
+                base = self.postfix(Node("T", (base,)))
+            elif self.peek() == "T":
+                self.take()
+                base = self.postfix(Node("T", (base,)))
+            else:
+                base = self.postfix(Node("pow", (base, self.argument())))
+        return base
+
+    def postfix(self, node: Node) -> Node:
+        """Calls f(x), subscripts x_i and primes after an atom."""
+        while True:
+            token = self.peek()
+            if token == "_":
+                self.take()
+                node = Node("sub", (node, self.subscript()))
+            elif token == "(" and node.op in ("name", "sub", "sup_name") and self.callable(node):
+                self.take("(")
+                args = [self.expression()]
+                while self.peek() == ",":
+                    self.take()
+                    args.append(self.expression())
+                self.take(")")
+                node = Node("call", (node, tuple(args)))
+            elif token == "'":
+                self.take()
+                node = Node("prime", (node,))
+            else:
+                return node
+
+    def callable(self, node: Node) -> bool:
+        """A name followed by ( is applied: functions of the notation (any name that is
+        not a single lower-case letter standing for a number)."""
+        return True
+
+    def subscript(self) -> Node:
+        """A braced group (kept whole: `ij`, `1:i`, `\\mathrm{ff}`) or one token."""
+        if self.peek() != "{":
+            token = self.take()
+            if re.fullmatch(r"\d+", token) and len(token) > 1:  # x_12 is x_{1}2
+                self.tokens[self.pos:self.pos] = list(token[1:])
+                token = token[0]
+            return Node("text", (token,))
+        self.take("{")
+        start = self.pos
+        depth = 1
+        while depth:
+            token = self.take()
+            depth += token == "{"
+            depth -= token == "}"
+        inner = self.tokens[start:self.pos - 1]
+        text = "".join(t for t in inner if t not in _NAMED_FONTS and t not in "{}")
+        return Node("text", (text,))
+
+    def argument(self) -> Node:
+        token = self.peek()
+        if token == "{":
+            self.take()
+            value = self.expression()
+            self.take("}")
+            return value
+        if token is not None and re.fullmatch(r"\d+", token):
+            self.take()
+            if len(token) > 1:
+                self.tokens[self.pos:self.pos] = list(token[1:])
+            return Node("num", (sympy.Integer(token[0]),))
+        return self.atom()
+
+    def group_until(self, close: str) -> Node:
+        value = self.expression()
+        self.take(close)
+        return value
+
+    def atom(self) -> Node:
+        token = self.peek()
+        if token is None:
+            raise TexError(f"{self.tex!r} ends early")
+        if re.fullmatch(r"\d+(?:\{,\}\d{3})*(?:\.\d+)?", token):
+            self.take()
+            return Node("num", (sympy.Rational(token.replace("{,}", "")),))
+        if token in ("(", "["):
+            self.take()
+            close = ")" if token == "(" else "]"
+            items = [self.expression()]
+            while self.peek() == ",":
+                self.take()
+                items.append(self.expression())
+            self.take(close)
+            return items[0] if len(items) == 1 else Node("tuple", tuple(items))
+        if token == "{":
+            self.take()
+            return self.group_until("}")
+        if token == r"\{":
+            self.take()
+            items = [self.expression()]
+            while self.peek() == ",":
+                self.take()
+                items.append(self.expression())
+            self.take(r"\}")
+            return Node("set", tuple(items))
+        if token == "|":
+            self.take()
+            if self.peek(1) == "|" and re.fullmatch(r"[A-Za-z]", self.peek() or ""):
+                name = self.take()
+                self.take("|")
+                return Node("name", (f"|{name}|",))
+            return Node("abs", (self.group_until("|"),))
+        if token == r"\|":
+            self.take()
+            return Node("norm", (self.group_until(r"\|"),))
+        if token == r"\langle":
+            self.take()
+            a = self.expression()
+            self.take(",")
+            b = self.expression()
+            self.take(r"\rangle")
+            return Node("inner", (a, b))
+        if token in (r"\frac", r"\dfrac", r"\tfrac"):
+            self.take()
+            if self.peek() == "{" and self.peek(1) == r"\partial":
+                return self.derivative()
+            top, bottom = self.argument(), self.argument()
+            return Node("div", (top, bottom))
+        if token == r"\sqrt":
+            self.take()
+            return Node("sqrt", (self.argument(),))
+        if token in (r"\sum", r"\prod", r"\max", r"\min"):
+            return self.big_operator()
+        if token == r"\lim":
+            self.take()
+            self.take("_")
+            self.take("{")
+            var = self.take()
+            self.take(r"\to")
+            target = self.expression()
+            self.take("}")
+            return Node("lim", (var, target, self.product()))
+        if token in (r"\exp", r"\log", r"\ln"):
+            self.take()
+            arg = self.argument() if self.peek() == "{" else self.power()
+            return Node("call", (Node("name", (token[1:],)), (arg,)))
+        if token == r"\infty":
+            self.take()
+            return Node("num", (sympy.oo,))
+        if token in _ELLIPSES:
+            raise TexError(f"{token} stands for terms not written out")
+        if token == r"\boldsymbol":
+            self.take()
+            self.take("{")
+            inner = self.take()
+            self.take("}")
+            return Node("name", (f"bold {self.name_of(inner)}",))
+        if token in _NAMED_FONTS:
+            self.take()
+            self.take("{")
+            parts = []
+            while self.peek() != "}":
+                parts.append(self.take())
+            self.take("}")
+            return Node("name", ("".join(parts),))
+        if token in (r"\mathbb", r"\mathcal"):
+            raise TexError(f"{token} names a set, not a value")
+        if token == r"\begin{pmatrix}":
+            return self.matrix()
+        if token == r"\delta":
+            self.take()
+            return Node("name", ("delta",))
+        if token.startswith("\\") and token[1:].isalpha():
+            self.take()
+            return Node("name", (self.name_of(token),))
+        if re.fullmatch(r"[A-Za-z]", token):
+            self.take()
+            return Node("name", (token,))
+        raise TexError(f"unexpected {token!r} in {self.tex!r}")
+
+    @staticmethod
+    def name_of(token: str) -> str:
+        if token in _GREEK_VARIANTS:
+            return _GREEK_VARIANTS[token]
+        return token[1:] if token.startswith("\\") else token
+
+    def derivative(self) -> Node:
+        """\\frac{\\partial f}{\\partial x}: f differentiated by the variable x."""
+        self.take("{")
+        self.take(r"\partial")
+        top = self.expression()
+        self.take("}")
+        self.take("{")
+        self.take(r"\partial")
+        var = self.expression()
+        self.take("}")
+        return Node("diff", (top, var))
+
+    def big_operator(self) -> Node:
+        """\\sum_{j=1}^{n}, \\sum_{j \\in U}, \\sum_j, \\max_k, \\max_{1 \\le j \\le m}."""
+        op = self.take()[1:]
+        index, low, high, over = None, None, None, None
+        if self.peek() == "_":
+            self.take()
+            if self.peek() == "{":
+                self.take()
+                if self.peek(1) in ("=",):
+                    index = self.take()
+                    self.take("=")
+                    low = self.expression()
+                elif self.peek(1) == r"\in":
+                    index = self.take()
+                    self.take(r"\in")
+                    over = self.expression()
+                elif self.peek(2) in (r"\le", r"\leq") and self.peek(4) in (r"\le", r"\leq"):
+                    low = self.expression()
+                    self.take()
+                    index = self.take()
+                    self.take()
+                    high = self.expression()
+                else:
+                    index = self.take()
+                self.take("}")
+            else:
+                index = self.take()
+        if self.peek() == "^":
+            self.take()
+            high = self.argument()
+        body = self.product() if op in ("sum", "prod") else self.power()
+        return Node(op, (index, low, high, over, body))
+
+    def matrix(self) -> Node:
+        self.take(r"\begin{pmatrix}")
+        rows, row = [], []
+        while self.peek() != r"\end{pmatrix}":
+            if self.peek() == r"\\":
+                self.take()
+                rows.append(tuple(row))
+                row = []
+                continue
+            row.append(self.expression())
+        self.take(r"\end{pmatrix}")
+        if row:
+            rows.append(tuple(row))
+        return Node("matrix", tuple(rows))
+
+
+def parse(tex: str) -> Node:
+    """The tree of a formula (a relation chain or an expression); TexError otherwise."""
+    return _Parser(tex).relation()
+
+
+# Evaluation ----------------------------------------------------------------------------
+
+Value = Any  # a SymPy Expr, a Matrix, a tuple (a vector written out) or a callable
+
+
+class Evaluator:
+    """Evaluates trees in an environment `names` (name -> value or callable).
+
+    `index_ranges` gives the default range of an index summed without limits
+    (`\\sum_j` over 1..n); `entries` maps a name to the vector or matrix its
+    subscripts index (`sigma` -> `bold sigma`, so that `\\sigma_i` is entry i).
+    """
+
+    def __init__(
+        self,
+        names: Mapping[str, Value],
+        index_ranges: Mapping[str, Callable[[Evaluator], range]] | None = None,
+        entries: Mapping[str, str] | None = None,
+    ) -> None:
+        self.names = dict(names)
+        self.index_ranges = dict(index_ranges or {})
+        self.entries = dict(entries or {})
+
+    def bound(self, **values: Value) -> Evaluator:
+        """A copy with more names bound (an index of a sum, a free i and j)."""
+        return Evaluator({**self.names, **values}, self.index_ranges, self.entries)
+
+    def __call__(self, node: Node) -> Value:
+        return getattr(self, "_" + node.op)(*node.args)
+
+    # leaves ------------------------------------------------------------------------------
+    def _num(self, value: sympy.Expr) -> Value:
+        return value
+
+    def _text(self, text: str) -> Value:
+        if text in self.names:
+            return self.names[text]
+        if re.fullmatch(r"\d+", text):
+            return sympy.Integer(text)
+        raise TexError(f"subscript {text!r} is not a bound index")
+
+    def _name(self, name: str) -> Value:
+        if name not in self.names:
+            raise TexError(f"{name!r} has no meaning in this notation")
+        return self.names[name]
+
+    def _matrix(self, *rows: tuple[Node, ...]) -> Value:
+        return sympy.Matrix([[self(x) for x in row] for row in rows])
+
+    def _tuple(self, *items: Node) -> Value:
+        values = [self(x) for x in items]
+        if all(isinstance(v, sympy.MatrixBase) for v in values):
+            return sympy.Matrix.vstack(*[v.T for v in values])  # rows
+        return sympy.Matrix(values)
+
+    def _set(self, *items: Node) -> Value:
+        return frozenset(self(x) for x in items)
+
+    # structure ---------------------------------------------------------------------------
+    def _sub(self, base: Node, index: Node) -> Value:
+        """x_i: an entry of a vector or matrix (1-based), a named size (d_k), or the
+        entry of the vector the notation says the name's subscripts index."""
+        if base.op == "name":
+            whole = f"{base.args[0]}_{index.args[0]}" if index.op == "text" else None
+            if whole is not None and whole in self.names:
+                return self.names[whole]
+            target = self.entries.get(base.args[0])
+            if target is not None:
+                return self._index(self.names[target], index)
+        value = self(base)
+        return self._index(value, index)
+
+    def _index(self, value: Value, index: Node) -> Value:
+        if not isinstance(value, sympy.MatrixBase | tuple):
+            raise TexError(f"cannot index {value!r}")
+        text = index.args[0] if index.op == "text" else None
+        if text is not None and len(text) == 2 and all(c in self.names for c in text):
+            i, j = (int(self.names[c]) for c in text)  # A_{ij}
+            return value[i - 1, j - 1]
+        i = int(self._text(text)) if text is not None else int(self(index))
+        if isinstance(value, sympy.MatrixBase) and value.cols > 1 and value.rows > 1:
+            return value[i - 1, :].T  # a row of a matrix, as a column vector
+        return value[i - 1]
+
+    def _call(self, function: Node, args: tuple[Node, ...]) -> Value:
+        f = self(function)
+        values = [self(a) for a in args]
+        if not callable(f):
+            if len(values) == 1:  # juxtaposition: a (b) is a product
+                return _times(f, values[0])
+            raise TexError(f"{function!r} is not a function")
+        return f(*values)
+
+    # arithmetic --------------------------------------------------------------------------
+    def _add(self, *terms: tuple[int, Node]) -> Value:
+        total: Value = 0
+        for sign, node in terms:
+            value = self(node)
+            total = value * sign if total == 0 and not isinstance(total, sympy.MatrixBase) \
+                else total + sign * value
+        return total
+
+    def _mul(self, *factors: Node) -> Value:
+        value = self(factors[0])
+        for node in factors[1:]:
+            value = _times(value, self(node))
+        return value
+
+    def _div(self, top: Node, bottom: Node) -> Value:
+        b = self(bottom)
+        if isinstance(b, sympy.MatrixBase):
+            raise TexError("division by a vector or matrix")
+        if b == 0:
+            raise TexError("division by zero")
+        return self(top) / b
+
+    def _pow(self, base: Node, exponent: Node) -> Value:
+        b, e = self(base), self(exponent)
+        if base.op == "name" and base.args[0] == "e" and "e" not in self.names:
+            return sympy.exp(e)
+        if isinstance(b, sympy.MatrixBase):
+            if b.is_square:
+                return b**e
+            raise TexError("power of a non-square matrix")
+        return b**e
+
+    def _T(self, x: Node) -> Value:
+        value = self(x)
+        if not isinstance(value, sympy.MatrixBase):
+            raise TexError("transpose of a scalar")
+        return value.T
+
+    def _sqrt(self, x: Node) -> Value:
+        return sympy.sqrt(self(x))
+
+    def _abs(self, x: Node) -> Value:
+        value = self(x)
+        return value.applyfunc(sympy.Abs) if isinstance(value, sympy.MatrixBase) \
+            else sympy.Abs(value)
+
+    def _norm(self, x: Node) -> Value:
+        value = self(x)
+        return sympy.sqrt(sum(v**2 for v in value))
+
+    def _inner(self, a: Node, b: Node) -> Value:
+        return (self(a).T * self(b))[0]
+
+    def _hadamard(self, a: Node, b: Node) -> Value:
+        return sympy.matrix_multiply_elementwise(self(a), self(b))
+
+    def _prime(self, f: Node) -> Value:
+        g = self(f)
+        t = sympy.Dummy("t")
+        derivative = sympy.diff(g(t), t)
+        return lambda x: derivative.subs(t, x)
+
+    def _compose(self, f: Node, g: Node) -> Value:
+        outer, inner = self(f), self(g)
+        return lambda *x: outer(inner(*x))
+
+    def _diff(self, top: Node, var: Node) -> Value:
+        f, x = self(top), self(var)
+        if isinstance(x, sympy.MatrixBase):
+            if not isinstance(f, sympy.MatrixBase):
+                raise TexError("derivative of a scalar by a vector")
+            return f.jacobian(x)
+        return sympy.diff(f, x)
+
+    def _lim(self, var: str, target: Node, body: Node) -> Value:
+        symbol = sympy.Symbol(var, positive=True)
+        value = self.bound(**{var: symbol})(body)
+        to = self(target)
+        if isinstance(value, sympy.MatrixBase):
+            return value.applyfunc(lambda v: sympy.limit(v, symbol, to))
+        return sympy.limit(value, symbol, to)
+
+    # big operators -----------------------------------------------------------------------
+    def _range(self, index: str, low: Node | None, high: Node | None,
+               over: Node | None) -> list:
+        if over is not None:
+            values = self(over)
+            return sorted(values) if isinstance(values, frozenset) else list(values)
+        if low is not None and high is not None:
+            return list(range(int(self(low)), int(self(high)) + 1))
+        if index in self.index_ranges:
+            return list(self.index_ranges[index](self))
+        raise TexError(f"the range of {index} is not stated")
+
+    def _fold(self, op: str, index: str, low, high, over, body: Node) -> Value:
+        values = [self.bound(**{index: sympy.Integer(k)})(body)
+                  for k in self._range(index, low, high, over)]
+        if not values:
+            raise TexError(f"empty {op}")
+        if op == "sum":
+            total = values[0]
+            for v in values[1:]:
+                total = total + v
+            return total
+        if op == "prod":
+            total = values[0]
+            for v in values[1:]:
+                total = _times(total, v)
+            return total
+        return (sympy.Max if op == "max" else sympy.Min)(*values)
+
+    def _sum(self, *args: Any) -> Value:
+        return self._fold("sum", *args)
+
+    def _prod(self, *args: Any) -> Value:
+        return self._fold("prod", *args)
+
+    def _max(self, index, low, high, over, body) -> Value:
+        if index is None:  # \max(a, b)
+            values = self(body)
+            return sympy.Max(*values) if isinstance(values, sympy.MatrixBase) else values
+        return self._fold("max", index, low, high, over, body)
+
+    def _min(self, index, low, high, over, body) -> Value:
+        if index is None:
+            values = self(body)
+            return sympy.Min(*values) if isinstance(values, sympy.MatrixBase) else values
+        return self._fold("min", index, low, high, over, body)
+
+    def _chain(self, ops: tuple[str, ...], parts: tuple[Node, ...]) -> Value:
+        raise TexError("a relation is judged member by member, not evaluated")
+
+
+def _times(a: Value, b: Value) -> Value:
+    """a b as written: matrix product when both are matrices (scalar 1x1 results become
+    scalars), else the scalar product."""
+    if isinstance(a, sympy.MatrixBase) and isinstance(b, sympy.MatrixBase):
+        if a.cols != b.rows:
+            raise TexError(f"shapes {a.shape} and {b.shape} do not multiply")
+        product = a * b
+        return product[0] if product.shape == (1, 1) else product
+    return a * b
