@@ -17,20 +17,24 @@ hand a check a deliberately wrong variant and see it rejected.
 from __future__ import annotations
 
 import difflib
+import functools
 import importlib
+import inspect
 import pkgutil
 import re
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from proofs.claims import Claim
 from proofs.judge import CheckFailed, Unchecked
 
 if TYPE_CHECKING:
     from proofs.formulas import Formula
     from proofs.tables import ListingLine, Table
+    from proofs.tex_sympy import Evaluator
 
 ENTRY_POINT_GROUP = "transformer_proofs.chapters"
 
@@ -60,6 +64,7 @@ class Element:
     methods: tuple[str, ...]  # a subset of METHODS; empty for an unchecked stub
     description: str  # what is proved and how
     check: Check = field(compare=False, repr=False)
+    claims: tuple[Claim, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def test_name(self) -> str:
@@ -98,15 +103,28 @@ class Chapter:
     tables: dict[str, TableEntry] = field(default_factory=dict)
     formulas: dict[str, Formula] = field(default_factory=dict)
     listings: list[Callable[[], list[ListingLine]]] = field(default_factory=list)
+    # the notation's names at an element (its number), for deciding its formulas
+    environment: Callable[[str], Evaluator] | None = None
 
     def __post_init__(self) -> None:
         if not re.fullmatch(r"[a-z][a-z0-9]*(-[a-z0-9]+)*", self.key):
             raise ValueError(f"chapter key must be lower-case words joined by -, got {self.key!r}")
 
     def element(
-        self, id: str, number: str, title: str, kind: str, methods: tuple[str, ...]
+        self,
+        id: str,
+        number: str,
+        title: str,
+        kind: str,
+        methods: tuple[str, ...],
+        claims: tuple[Claim, ...] = (),
     ) -> Callable[[Check], Check]:
-        """Register the decorated check; its docstring is the element's description."""
+        """Register the decorated check; its docstring is the element's description.
+
+        The registered check (and the name the decorator returns) fills every keyword
+        argument a claim feeds with the claim's transcription unless it is given, so
+        `check()` judges the chapter as transcribed and `check(stated=…)` another version.
+        """
         if kind not in KINDS:
             raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
         unknown = set(methods) - set(METHODS)
@@ -119,8 +137,11 @@ class Chapter:
             doc = " ".join((check.__doc__ or "").split())
             if not doc:
                 raise ValueError(f"the check of {id!r} needs a docstring saying what it proves")
-            REGISTRY[id] = Element(id, number, title, self.key, kind, tuple(methods), doc, check)
-            return check
+            with_claims = _filling(check, claims) if any(c.argument for c in claims) else check
+            REGISTRY[id] = Element(
+                id, number, title, self.key, kind, tuple(methods), doc, with_claims, claims
+            )
+            return with_claims
 
         return register
 
@@ -152,10 +173,48 @@ class Chapter:
 
         return register
 
+    def notation(self, environment: Callable[[str], Evaluator]) -> Callable[[str], Evaluator]:
+        """Register the function giving the chapter's names their meanings (proofs.decide)."""
+        self.environment = environment
+        return environment
+
     def listing(self, lines: Callable[[], list[ListingLine]]) -> Callable[[], list[ListingLine]]:
         """Register a function giving lines the chapter's listings print, regenerated."""
         self.listings.append(lines)
         return lines
+
+
+def claim_arguments(claims: tuple[Claim, ...], texts: dict[Claim, str] | None = None) -> dict:
+    """The keyword arguments the claims feed, read from `texts` (a claim's text as the
+    chapter states it) or from the transcriptions. An argument named `printed.sigma`
+    is the entry "sigma" of the dict argument `printed` (and `printed.exp.e^1` an entry
+    of its entry "exp")."""
+    out: dict[str, Any] = {}
+    for claim in claims:
+        if claim.argument is None:
+            continue
+        value = claim.value((texts or {}).get(claim))
+        *path, last = claim.argument.split(".")
+        target = out
+        for part in path:
+            target = target.setdefault(part, {})
+        target[last] = value
+    return out
+
+
+def _filling(check: Check, claims: tuple[Claim, ...]) -> Check:
+    names = {c.argument.partition(".")[0] for c in claims if c.argument}
+    parameters = inspect.signature(check).parameters
+    unknown = names - set(parameters)
+    if unknown:
+        raise ValueError(f"{check.__name__} takes no argument {sorted(unknown)} its claims feed")
+
+    @functools.wraps(check)
+    def with_claims(**kwargs: Any) -> list[str]:
+        defaults = claim_arguments(claims)
+        return check(**{**defaults, **kwargs})
+
+    return with_claims
 
 
 # Running a check ---------------------------------------------------------------------

@@ -33,7 +33,7 @@ RELATIONS = {
 }
 _SPACING = {r"\,", r"\;", r"\:", r"\!", r"\ ", r"\quad", r"\qquad", "~", r"\left", r"\right",
             r"\big", r"\Big", r"\bigg", r"\Bigg", r"\bigl", r"\bigr", r"\Bigl", r"\Bigr",
-            r"\displaystyle", "&"}
+            r"\displaystyle"}
 _TOKEN = re.compile(
     r"\\begin\{pmatrix\}|\\end\{pmatrix\}|\\\\|\\[A-Za-z]+|\\.|:=|\d+(?:\{,\}\d{3})*(?:\.\d+)?"
     r"|[A-Za-z]|\S"
@@ -144,7 +144,7 @@ class _Parser:
     def starts_factor(self, token: str | None) -> bool:
         if token is None:
             return False
-        if token in RELATIONS or token in (")", "]", "}", ",", "+", "-", "−", "|", r"\|",
+        if token in RELATIONS or token in (")", "]", "}", ",", "+", "-", "−", "|", r"\|", "&",
                                            r"\rangle", r"\times", r"\cdot", "/", r"\odot",
                                            r"\end{pmatrix}", r"\\", ";", "^", "_", "'", r"\in",
                                            r"\to", r"\circ", r"\pm", r"\mapsto"):
@@ -167,7 +167,11 @@ class _Parser:
                 self.take()
                 base = self.postfix(Node("T", (base,)))
             else:
-                base = self.postfix(Node("pow", (base, self.argument())))
+                exponent = self.argument()
+                if base.op == "name" and self.peek() == "(" and exponent.op in ("name", "sub"):
+                    base = self.postfix(Node("name", (f"{base.args[0]}^{_label(exponent)}",)))
+                else:
+                    base = self.postfix(Node("pow", (base, exponent)))
         return base
 
     def postfix(self, node: Node) -> Node:
@@ -177,24 +181,19 @@ class _Parser:
             if token == "_":
                 self.take()
                 node = Node("sub", (node, self.subscript()))
-            elif token == "(" and node.op in ("name", "sub", "sup_name") and self.callable(node):
-                self.take("(")
+            elif token in ("(", "[") and node.op in ("name", "sub"):
+                close = ")" if self.take() == "(" else "]"
                 args = [self.expression()]
                 while self.peek() == ",":
                     self.take()
                     args.append(self.expression())
-                self.take(")")
+                self.take(close)
                 node = Node("call", (node, tuple(args)))
             elif token == "'":
                 self.take()
                 node = Node("prime", (node,))
             else:
                 return node
-
-    def callable(self, node: Node) -> bool:
-        """A name followed by ( is applied: functions of the notation (any name that is
-        not a single lower-case letter standing for a number)."""
-        return True
 
     def subscript(self) -> Node:
         """A braced group (kept whole: `ij`, `1:i`, `\\mathrm{ff}`) or one token."""
@@ -284,6 +283,13 @@ class _Parser:
                 return self.derivative()
             top, bottom = self.argument(), self.argument()
             return Node("div", (top, bottom))
+        if token == r"\underbrace":  # \underbrace{x}_{label}: x
+            self.take()
+            value = self.argument()
+            if self.peek() == "_":
+                self.take()
+                self.subscript()
+            return value
         if token == r"\sqrt":
             self.take()
             return Node("sqrt", (self.argument(),))
@@ -396,6 +402,9 @@ class _Parser:
                 rows.append(tuple(row))
                 row = []
                 continue
+            if self.peek() == "&":
+                self.take()
+                continue
             row.append(self.expression())
         self.take(r"\end{pmatrix}")
         if row:
@@ -403,12 +412,52 @@ class _Parser:
         return Node("matrix", tuple(rows))
 
 
+def _label(node: Node) -> str:
+    """A name as written in a superscript: U, U_i."""
+    if node.op == "name":
+        return str(node.args[0])
+    base, index = node.args
+    return f"{_label(base)}_{index.args[0]}"
+
+
+_CONDITION = re.compile(r"^(?P<main>.*?)\\quad\s*\((?P<condition>[^()]*)\)\s*$", re.S)
+_TYPE = re.compile(r"\\in\s*\\mathbb\{R\}(?:\^\{[^{}]*\}|\^\w)?\s*$")  # A := … \\in R^{n×m}
+_MEMBERSHIP = re.compile(r"^\s*([A-Za-z])\s*\\(in|notin)\s*([A-Za-z])\s*$")
+
+
 def parse(tex: str) -> Node:
-    """The tree of a formula (a relation chain or an expression); TexError otherwise."""
-    return _Parser(tex).relation()
+    """The tree of a formula (a relation chain or an expression); TexError otherwise.
+
+    A trailing `\\quad (i \\in U)` restricts the formula's free index: the tree is then
+    Node("where", (formula, (index, "in" or "notin", set name))); a trailing range
+    `\\quad (i = 1, \\ldots, n)` only repeats the index's range and is dropped.
+    """
+    tex = _TYPE.sub("", tex)
+    condition = _CONDITION.match(tex)
+    if condition is None:
+        return _Parser(tex).relation()
+    formula = _Parser(condition.group("main")).relation()
+    membership = _MEMBERSHIP.match(condition.group("condition"))
+    if membership is not None:
+        return Node("where", (formula, membership.groups()))
+    if re.fullmatch(r"\s*[A-Za-z]\s*=\s*1\s*,\s*\\ldots\s*,\s*[A-Za-z]\s*",
+                    condition.group("condition")):
+        return formula
+    raise TexError(f"condition {condition.group('condition')!r} is not a membership or a range")
 
 
 # Evaluation ----------------------------------------------------------------------------
+
+
+class Indexed:
+    """A value whose subscripts pass through unchanged: `sigma_i` is `target[i]` with the
+    caller's own index convention (a symbolic index, or 0-based positions)."""
+
+    def __init__(self, target: Any) -> None:
+        self.target = target
+
+    def __getitem__(self, index: Any) -> Any:
+        return self.target[index]
 
 Value = Any  # a SymPy Expr, a Matrix, a tuple (a vector written out) or a callable
 
@@ -478,9 +527,13 @@ class Evaluator:
             if target is not None:
                 return self._index(self.names[target], index)
         value = self(base)
+        if callable(value) and index.op == "text":  # delta_{ij}: a function of the indices
+            return value(*(self._text(c) for c in index.args[0]))
         return self._index(value, index)
 
     def _index(self, value: Value, index: Node) -> Value:
+        if isinstance(value, Indexed):
+            return value[self._text(index.args[0]) if index.op == "text" else self(index)]
         if not isinstance(value, sympy.MatrixBase | tuple):
             raise TexError(f"cannot index {value!r}")
         text = index.args[0] if index.op == "text" else None
@@ -503,11 +556,13 @@ class Evaluator:
 
     # arithmetic --------------------------------------------------------------------------
     def _add(self, *terms: tuple[int, Node]) -> Value:
-        total: Value = 0
-        for sign, node in terms:
-            value = self(node)
-            total = value * sign if total == 0 and not isinstance(total, sympy.MatrixBase) \
-                else total + sign * value
+        values = [sign * self(node) for sign, node in terms]
+        if any(_scalar(v) for v in values):  # a 1x1 product added to a scalar is a scalar
+            values = [v[0] if isinstance(v, sympy.MatrixBase) and v.shape == (1, 1) else v
+                      for v in values]
+        total = values[0]
+        for value in values[1:]:
+            total = total + value
         return total
 
     def _mul(self, *factors: Node) -> Value:
@@ -518,6 +573,8 @@ class Evaluator:
 
     def _div(self, top: Node, bottom: Node) -> Value:
         b = self(bottom)
+        if isinstance(b, sympy.MatrixBase) and b.shape == (1, 1):
+            b = b[0]
         if isinstance(b, sympy.MatrixBase):
             raise TexError("division by a vector or matrix")
         if b == 0:
@@ -525,9 +582,9 @@ class Evaluator:
         return self(top) / b
 
     def _pow(self, base: Node, exponent: Node) -> Value:
-        b, e = self(base), self(exponent)
         if base.op == "name" and base.args[0] == "e" and "e" not in self.names:
-            return sympy.exp(e)
+            return sympy.exp(self(exponent))
+        b, e = self(base), self(exponent)
         if isinstance(b, sympy.MatrixBase):
             if b.is_square:
                 return b**e
@@ -635,12 +692,16 @@ class Evaluator:
         raise TexError("a relation is judged member by member, not evaluated")
 
 
+def _scalar(value: Value) -> bool:
+    return not isinstance(value, sympy.MatrixBase | tuple | frozenset) and not callable(value)
+
+
 def _times(a: Value, b: Value) -> Value:
-    """a b as written: matrix product when both are matrices (scalar 1x1 results become
-    scalars), else the scalar product."""
+    """a b as written: the matrix product when both are matrices (a 1x1 result stays a
+    matrix, so that n = 1 keeps its shapes; sums and comparisons take it as a scalar),
+    else the scalar product."""
     if isinstance(a, sympy.MatrixBase) and isinstance(b, sympy.MatrixBase):
         if a.cols != b.rows:
             raise TexError(f"shapes {a.shape} and {b.shape} do not multiply")
-        product = a * b
-        return product[0] if product.shape == (1, 1) else product
+        return a * b
     return a * b

@@ -19,7 +19,6 @@ import sympy as sp
 from numeric.attention import attention, multi_head_attention
 from numeric.softmax import softmax
 from proofs.chapters.self_attention.attention import (
-    EX_ATTENTION_BY_HAND,
     def_attention,
     ex_attention_by_hand,
     prop_attention_convex_combination,
@@ -62,7 +61,7 @@ from proofs.chapters.self_attention.softmax import (
 )
 from proofs.judge import CheckFailed, findings
 from proofs.measures import permutation_matrix
-from proofs.registry import REGISTRY
+from proofs.registry import REGISTRY, claim_arguments
 
 SEEDS_README = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "README.md"
 IDS = sorted(e.id for e in REGISTRY.values() if e.chapter == "self-attention")
@@ -349,7 +348,7 @@ def test_ex_attention_by_hand_holds():
 
 @numeric
 def test_ex_attention_by_hand_rejects_a_misprinted_weight():
-    printed = dict(EX_ATTENTION_BY_HAND)
+    printed = claim_arguments(REGISTRY["ex-attention-by-hand"].claims)["printed"]
     printed["weights"] = [[0.4012, 0.1978, 0.4011], [0.1978, 0.4011, 0.4011],
                           [0.2483, 0.2483, 0.5035]]
     with pytest.raises(CheckFailed):
@@ -359,7 +358,7 @@ def test_ex_attention_by_hand_rejects_a_misprinted_weight():
 @numeric
 def test_ex_attention_by_hand_rejects_a_wrong_self_score():
     with pytest.raises(CheckFailed, match="not 27"):
-        ex_attention_by_hand(stated_self_score="27/sqrt(2)")
+        ex_attention_by_hand(stated_self_score=sp.sympify("27/sqrt(2)"))
 
 
 @numeric

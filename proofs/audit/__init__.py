@@ -35,10 +35,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from proofs.audit.cells import audit_tables
+from proofs.audit.claims import audit_claims
 from proofs.audit.elements import audit_checks, audit_elements, audit_refs
 from proofs.audit.equalities import audit_equalities
 from proofs.audit.outputs import audit_outputs
 from proofs.audit.report import SECTIONS, Finding, Report
+from proofs.claims import normalise_tex
 from proofs.reader import ChapterInputError, Document, read_chapter
 
 __all__ = ["SECTIONS", "Finding", "Report", "audit_document", "audit_file", "identify"]
@@ -67,13 +69,20 @@ def identify(document: Document) -> str:
 
 def audit_document(document: Document) -> Report:
     """Audit one chapter, read into its Document."""
+    from proofs.registry import CHAPTERS
+
     chapter = identify(document)
     report = Report(document.path, document.form, chapter)
     report.findings += audit_elements(document, chapter)
     report.findings += audit_refs(document, chapter)
     report.findings += audit_checks(document, report.findings)
+    claims = audit_claims(document, chapter)
+    report.findings += claims
+    bound = frozenset((f.line, normalise_tex(f.text.strip("$"))) for f in claims
+                      if f.section == "claim")
     report.findings += audit_tables(document, chapter)
-    report.findings += audit_equalities(document)
+    environment = CHAPTERS[chapter].environment if chapter in CHAPTERS else None
+    report.findings += audit_equalities(document, environment, bound)
     report.findings += audit_outputs(document, chapter)
     return report
 

@@ -4,14 +4,20 @@ precision by proofs.tex_arithmetic; they must agree within the printed rounding.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import replace
+from functools import partial
 
 from proofs.audit.report import Finding
+from proofs.audit.sentence import condition_of, is_hypothesis
+from proofs.claims import normalise_tex
+from proofs.decide import Environment, decide
 from proofs.reader import Document
+from proofs.reader.math import split_relations, split_statements
+from proofs.reader.records import THEORY_KINDS as DECIDED_KINDS
 from proofs.tex_arithmetic import NotNumeric, Value, evaluate, gap, meet, show
+from proofs.tex_sympy import Evaluator, Node
 
-_RELATION = re.compile(
-    r"(\\approx|\\simeq|:=|=|\\leq?|\\geq?|\\neq?|<|>|\\to|\\in|\\mapsto)(?![A-Za-z])"
-)
 _LITERAL = re.compile(
     r"\s*-?\s*\d+(?:\{,\}\d{3})*(?:\.\d+)?\s*(?:\\times\s*10\^\{?-?\d+\}?)?\s*(?:\\%)?\s*"
 )
@@ -23,63 +29,69 @@ _NAMED = re.compile(
 )
 
 
-def _statements(math: str) -> list[str]:
-    """Split a math span into statements: at \\\\, \\qquad/\\quad, \\text{…} and
-    top-level commas; pmatrix bodies are kept whole."""
-    math = re.sub(r"\\(begin|end)\{(aligned|align\*?|gathered|cases)\}", " ", math)
-    pieces, depth, current, i = [], 0, "", 0
-    while i < len(math):
-        if math.startswith(r"\begin{pmatrix}", i):
-            depth += 1
-        if math.startswith(r"\end{pmatrix}", i):
-            depth -= 1
-        ch = math[i]
-        if depth == 0 and (math.startswith(r"\\", i) or math.startswith(r"\qquad", i)):
-            pieces.append(current)
-            current = ""
-            i += 2 if math.startswith(r"\\", i) else 6
-            continue
-        if depth == 0 and math.startswith(r"\text{", i):
-            j, level = i + 6, 1
-            while j < len(math) and level:
-                level += math[j] == "{"
-                level -= math[j] == "}"
-                j += 1
-            pieces.append(current)
-            current = ""
-            i = j
-            continue
-        if ch in "({[":
-            depth += 1
-        elif ch in ")}]":
-            depth -= 1
-        if ch == "\\" and i + 1 < len(math) and not math[i + 1].isalpha():
-            current += math[i : i + 2]  # \, \; \! \  are spaces, not separators
-            i += 2
-            continue
-        if depth == 0 and ch in ",;" and not math.startswith("{,}", i - 1):
-            pieces.append(current)
-            current = ""
-        elif depth == 0 and ch == "&":
-            pass
-        else:
-            current += ch
-        i += 1
-    pieces.append(current)
-    return [p for p in pieces if p.strip()]
 
-
-def audit_equalities(document: Document) -> list[Finding]:
+def audit_equalities(
+    document: Document,
+    environment: Callable[[str], Evaluator] | None = None,
+    bound: frozenset[tuple[int, str]] = frozenset(),
+) -> list[Finding]:
     """Every numeric equality of the document's formulas; a setting such as `d = 768`
-    binds d for the rest of its line."""
+    binds d for the rest of its line. An equality of symbols that is not arithmetic on
+    numbers, in the statement or proof of a definition, proposition, lemma, theorem,
+    corollary or remark, is decided in the chapter's notation (proofs.decide) with the
+    definitions `S := …` made earlier in the same element, when it relates no printed
+    number to symbols (a number the text sets elsewhere, `4d^2 + 4d = 288`, cannot be
+    judged alone); an example's or exercise's settings are its check's."""
     findings = []
     bindings_by_line: dict[int, dict[str, int]] = {}
+    defined: dict[int, dict[str, object]] = {}  # element line -> names it defines
     for formula in document.math:
         line, math = formula.line, formula.tex
         bindings = bindings_by_line.setdefault(line, {})
-        for statement in _statements(math):
-            findings.extend(audit_statement(line, statement, bindings))
+        element = document.element_at(line)
+        names = defined.setdefault(element.line if element else 0, {})
+        decidable = environment is not None and element is not None \
+            and element.kind in DECIDED_KINDS
+        for statement in split_statements(math):
+            if (line, normalise_tex(statement)) in bound:
+                continue  # a claim of a check: the claims' audit judged it
+            if not formula.display and is_hypothesis(document, line, statement.strip()) \
+                    and not _is_numeric_setting(statement):
+                continue  # a setting or a hypothesis (「$\\pi(1) = 2$ … とすると」), no claim
+            found = audit_statement(line, statement, bindings)
+            if decidable and any(f.status == "not checkable" for f in found):
+                conditional, given = condition_of(document, line, statement.strip())
+                if not conditional or given is not None:
+                    found = _decided(line, statement, found,
+                                     partial(environment, element.number), names, given)
+            findings.extend(found)
     return findings
+
+
+def _is_numeric_setting(statement: str) -> bool:
+    """`d = 768`, `|V| = 10`: a setting the evaluator binds for the rest of its line."""
+    members, relations = split_relations(statement)
+    return bool(relations) and any(re.fullmatch(r"\s*\d+(?:\{,\}\d{3})*\s*", m) for m in members)
+
+
+_LARGE_LITERAL = re.compile(r"(?<![\\\w.])(?:[3-9]|\d{2,})(?:\.\d+)?(?![\w.])")
+
+
+def _decided(line: int, statement: str, found: list[Finding], environment: Environment,
+             names: dict[str, object], given: Node | None) -> list[Finding]:
+    """The not-checkable findings of a statement replaced by its decision in the notation."""
+    if _LARGE_LITERAL.search(statement):
+        return found
+    verdict = decide(statement.strip(), lambda: environment().bound(**names), given=given)
+    if verdict.binds is not None:
+        names[verdict.binds[0]] = verdict.binds[1]
+        return [f for f in found if f.status != "not checkable"]
+    if verdict.status == "not checkable":
+        return [replace(f, detail=f"{f.detail}; in the notation: {verdict.detail}")
+                if f.status == "not checkable" else f for f in found]
+    kept = [f for f in found if f.status != "not checkable"]
+    return kept + [Finding("equality", line, statement.strip(), verdict.status,
+                           f"decided in the notation: {verdict.detail}")]
 
 
 def _is_printed(member: str) -> bool:
@@ -113,27 +125,9 @@ def _face_note(m1: str, m2: str, v1: Value, v2: Value, bindings: dict[str, int])
     )
 
 
-def _split_relations(statement: str) -> tuple[list[str], list[str]]:
-    """Members and the relations between them, splitting only outside braces."""
-    members, relations, current, depth, i = [], [], "", 0, 0
-    while i < len(statement):
-        ch = statement[i]
-        depth += ch in "{([" and not statement.startswith("\\{", i - 1)
-        depth -= ch in "})]" and not statement.startswith("\\}", i - 1)
-        match = _RELATION.match(statement, i) if depth == 0 else None
-        if match:
-            members.append(current)
-            relations.append(match.group(1))
-            current, i = "", match.end()
-            continue
-        current += ch
-        i += 1
-    members.append(current)
-    return members, relations
-
 
 def audit_statement(line: int, statement: str, bindings: dict[str, int]) -> list[Finding]:
-    members, relations = _split_relations(statement)
+    members, relations = split_relations(statement)
     # bindings: every member a bare symbol but one integer literal
     symbols = [_BARE_SYMBOL.fullmatch(m) for m in members]
     integers = [m for m in members if re.fullmatch(r"\s*\d+(?:\{,\}\d{3})*\s*", m)]

@@ -20,6 +20,8 @@ class Finding:
 SECTIONS = {  # section -> its name in the text report
     "element": "elements",
     "check": "examples and exercises",
+    "claim": "claims of the checks",
+    "formula": "unbound relations",
     "table": "table cells",
     "equality": "equalities",
     "output": "printed output lines",

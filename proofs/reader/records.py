@@ -20,6 +20,11 @@ LABELS = {  # the chapters' element labels and the registry's kinds
 }
 
 
+# the kinds whose formulas state mathematics in general; an example's or an exercise's
+# formulas hold settings and computations of their own
+THEORY_KINDS = ("definition", "proposition", "lemma", "theorem", "corollary", "remark")
+
+
 class ChapterInputError(ValueError):
     """The file cannot be read as a chapter: the message names the file and the line."""
 

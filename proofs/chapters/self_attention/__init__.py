@@ -21,6 +21,7 @@ from proofs.chapters.self_attention import (  # noqa: F401 - importing registers
     exercises,
     formulas,
     listings,
+    notation,
     preliminaries,
     scaling,
     softmax,

@@ -22,6 +22,7 @@ from numeric.error_bounds import (
 )
 from proofs.chapters.self_attention.chapter import CHAPTER
 from proofs.chapters.self_attention.strategies import mha_case, qkv_case
+from proofs.claims import Claim
 from proofs.judge import require, within_bound
 from proofs.measures import (
     ratio,
@@ -33,12 +34,34 @@ from proofs.reference import (
     mp_error,
     mp_multi_head_attention,
 )
+from proofs.stated import divisor, expression, values
 from symbolic.identities import equal
 
 
 @CHAPTER.element("def-attention", "定義 4.1",
                  "スケール付き内積注意・自己注意・マルチヘッド・因果マスク",
-                 "definition", ("numeric", "high precision"))
+                 "definition", ("numeric", "high precision"),
+                 claims=(
+                     Claim(
+                         r"A := \sigma\!\left( \frac{Q K^{\mathsf{T}}}{\sqrt{d_k}} \right) \in "
+                         r"\mathbb{R}^{n \times m}",
+                     ),
+                     Claim(r"\mathrm{Attn}(Q, K, V) := A\,V \in \mathbb{R}^{n \times d_v}"),
+                     Claim(r"A_{ij} = \sigma(\boldsymbol{s}_i)_j"),
+                     Claim(
+                         r"s_{ij} = \langle \boldsymbol{q}_i, \boldsymbol{k}_j\rangle/\sqrt{d_k}",
+                     ),
+                     Claim(r"Q = XW_Q + \boldsymbol{1}\boldsymbol{b}_Q^{\mathsf{T}}"),
+                     Claim(r"K = XW_K + \boldsymbol{1}\boldsymbol{b}_K^{\mathsf{T}}"),
+                     Claim(r"V = XW_V + \boldsymbol{1}\boldsymbol{b}_V^{\mathsf{T}}"),
+                     Claim(r"d_k = d_v = d/h"),
+                     Claim(
+                         r"\mathrm{MHA}(X) := [H^{(1)} \cdots H^{(h)}]\, W_O + "
+                         r"\boldsymbol{1}\boldsymbol{b}_O^{\mathsf{T}} \in \mathbb{R}^{n \times d}",
+                     ),
+                     Claim(r"m = n"),
+                     Claim(r"A_{ij} = 0"),
+                 ))
 def def_attention(attention=attention, multi_head_attention=multi_head_attention,
                   causal_mask=causal_mask) -> list[str]:
     """The NumPy functions are the definition. attention(q, k, v, mask) against
@@ -135,7 +158,21 @@ def convexity_violation(out: np.ndarray, v: np.ndarray, weights: np.ndarray,
 
 
 @CHAPTER.element("prop-attention-convex-combination", "命題 4.2", "注意の出力は凸結合",
-                 "proposition", ("numeric",))
+                 "proposition", ("numeric",),
+                 claims=(
+                     Claim(r"A_{ij} \ge 0"),
+                     Claim(r"\sum_{j=1}^{m} A_{ij} = 1"),
+                     Claim(
+                         r"\Big\| \sum_{j} A_{ij}\boldsymbol{v}_j \Big\| \le \max_{1 \le j \le m} "
+                         r"\|\boldsymbol{v}_j\|",
+                     ),
+                     Claim(
+                         r"\min_j (\boldsymbol{v}_j)_l \le \big(\sum_j "
+                         r"A_{ij}\boldsymbol{v}_j\big)_l \le \max_j (\boldsymbol{v}_j)_l",
+                     ),
+                     Claim("すなわちバリュー", phrase=True),
+                     Claim("の凸結合である", phrase=True),
+                 ))
 def prop_attention_convex_combination(attention=attention,
                                       multi_head_attention=multi_head_attention) -> list[str]:
     """Output rows are convex combinations of the values: on Hypothesis-drawn heads
@@ -195,22 +232,6 @@ def prop_attention_convex_combination(attention=attention,
     return evidence
 
 
-# The worked example as the chapter prints it (例 4.3): the claims this check judges.
-EX_ATTENTION_BY_HAND = {
-    "scores": [[0.7071, 0, 0.7071], [0, 0.7071, 0.7071], [0.7071, 0.7071, 1.4142]],
-    "exp": {"e^0.7071": 2.0281, "e^1.4142": 4.1133},
-    "row_sums": [5.0562, 8.1695],
-    "weights": [[0.4011, 0.1978, 0.4011], [0.1978, 0.4011, 0.4011], [0.2483, 0.2483, 0.5035]],
-    "output": [[0.8022, 0.5989], [0.5989, 0.8022], [0.7517, 0.7517]],
-    "swapped_output": [[0.5989, 0.8022], [0.8022, 0.5989], [0.7517, 0.7517]],
-    "causal_weights": [[1, 0, 0], [0.3302, 0.6698, 0], [0.2483, 0.2483, 0.5035]],
-    "causal_row_sum": 3.0281,
-    "causal_output": [[1, 0], [0.3302, 0.6698], [0.7517, 0.7517]],
-    "changed_causal_output": [[1, 0], [0.3302, 0.6698], [5.0, -2.0]],
-    "changed_unmasked_row_1": [4.6488, -1.8110],
-}
-
-
 def _identity_attention(x: np.ndarray, causal: bool, mha=multi_head_attention):
     """One head with W_Q = W_K = W_V = W_O = I and no biases (the example's layer)."""
     eye = np.eye(x.shape[1])
@@ -219,11 +240,55 @@ def _identity_attention(x: np.ndarray, causal: bool, mha=multi_head_attention):
     return np.asarray(out), np.asarray(weights)[0]
 
 
-@CHAPTER.element("ex-attention-by-hand", "例 4.3", "n = 3, d = 2 の手計算", "example",
-         ("numeric", "symbolic"))
-def ex_attention_by_hand(multi_head_attention=multi_head_attention,
-                         printed=EX_ATTENTION_BY_HAND,
-                         stated_self_score: str = "29/sqrt(2)") -> list[str]:
+@CHAPTER.element(
+    "ex-attention-by-hand", "例 4.3", "n = 3, d = 2 の手計算", "example", ("numeric", "symbolic"),
+    claims=(
+        Claim(
+            r"\frac{1}{\sqrt2}\begin{pmatrix} 1 & 0 & 1 \\ 0 & 1 & 1 \\ 1 & 1 & 2 "
+            r"\end{pmatrix} = \begin{pmatrix} 0.7071 & 0 & 0.7071 \\ 0 & 0.7071 & 0.7071 "
+            r"\\ 0.7071 & 0.7071 & 1.4142 \end{pmatrix}",
+            lhs=r"\frac{1}{\sqrt2}\begin{pmatrix} 1 & 0 & 1 \\ 0 & 1 & 1 \\ 1 & 1 & 2 "
+            r"\end{pmatrix}",
+            argument="printed.scores", read=values,
+        ),
+        Claim(r"e^{0.7071} = 2.0281", lhs=r"e^{0.7071}", argument="printed.exp_score_1_1",
+              read=values),
+        Claim(r"e^{1.4142} = 4.1133", lhs=r"e^{1.4142}", argument="printed.exp_score_3_3",
+              read=values),
+        Claim(r"(2.0281,\ 1,\ 2.0281)/5.0562 = (0.4011,\ 0.1978,\ 0.4011)",
+              argument="printed.row_sum_1", read=divisor),
+        Claim(r"(2.0281,\ 2.0281,\ 4.1133)/8.1695 = (0.2483,\ 0.2483,\ 0.5035)",
+              argument="printed.row_sum_3", read=divisor),
+        Claim(
+            r"A = \begin{pmatrix} 0.4011 & 0.1978 & 0.4011 \\ 0.1978 & 0.4011 & 0.4011 \\ "
+            r"0.2483 & 0.2483 & 0.5035 \end{pmatrix}",
+            lhs="A", argument="printed.weights", read=values,
+        ),
+        Claim(
+            r"AX = \begin{pmatrix} 0.8022 & 0.5989 \\ 0.5989 & 0.8022 \\ 0.7517 & 0.7517 "
+            r"\end{pmatrix}",
+            lhs="AX", argument="printed.output", read=values,
+        ),
+        Claim(r"0.4011\,(1, 0) + 0.1978\,(0, 1) + 0.4011\,(1, 1) = (0.8022,\ 0.5989)",
+              lhs=r"0.4011\,(1, 0) + 0.1978\,(0, 1) + 0.4011\,(1, 1)",
+              argument="printed.output_row_1", read=values),
+        Claim(r"\big((0.5989, 0.8022),\ (0.8022, 0.5989),\ (0.7517, 0.7517)\big)",
+              argument="printed.swapped_output", read=values),
+        Claim(r"(1, 0, 0)", argument="printed.causal_row_1", read=values),
+        Claim(r"(1,\ 2.0281)/3.0281 = (0.3302,\ 0.6698)", lhs=r"(1,\ 2.0281)/3.0281",
+              argument="printed.causal_row_2", read=values),
+        Claim(r"(1,\ 2.0281)/3.0281 = (0.3302,\ 0.6698)", lhs=r"(1,\ 2.0281)/3.0281",
+              argument="printed.causal_row_sum", read=divisor),
+        Claim(r"\big((1, 0),\ (0.3302, 0.6698),\ (0.7517, 0.7517)\big)",
+              argument="printed.causal_output", read=values),
+        Claim(r"\big((1, 0),\ (0.3302, 0.6698),\ (5.0000, -2.0000)\big)",
+              argument="printed.changed_causal_output", read=values),
+        Claim(r"(4.6488, -1.8110)", argument="printed.changed_unmasked_row_1", read=values),
+        Claim(r"29/\sqrt2", argument="stated_self_score", read=expression),
+    ),
+)
+def ex_attention_by_hand(printed: dict, stated_self_score: sp.Expr,
+                         multi_head_attention=multi_head_attention) -> list[str]:
     """Every printed number of the worked example recomputed with the package's
     multi_head_attention (one head, W = I, no biases) and compared at the printed
     precision (4 decimals: |computed - printed| <= 5e-5): the scaled scores, e^0.7071 and
@@ -242,39 +307,40 @@ def ex_attention_by_hand(multi_head_attention=multi_head_attention,
     ch_free, _ = _identity_attention(changed, False, multi_head_attention)
     computed = {
         "scores": scores,
-        "exp": {"e^0.7071": math.exp(scores[0, 0]), "e^1.4142": math.exp(scores[2, 2])},
-        "row_sums": [np.exp(scores[0]).sum(), np.exp(scores[2]).sum()],
+        "exp_score_1_1": math.exp(scores[0, 0]),
+        "exp_score_3_3": math.exp(scores[2, 2]),
+        "row_sum_1": np.exp(scores[0]).sum(),
+        "row_sum_3": np.exp(scores[2]).sum(),
         "weights": weights,
         "output": out,
+        "output_row_1": out[0],
         "swapped_output": swapped,
-        "causal_weights": c_weights,
+        "causal_row_1": c_weights[0],
+        "causal_row_2": c_weights[1, :2],
         "causal_row_sum": np.exp(scores[1, :2]).sum(),
         "causal_output": c_out,
         "changed_causal_output": ch_out,
         "changed_unmasked_row_1": ch_free[0],
     }
+    require(np.array_equal(c_weights[1:, :][0, 2:], [0.0]) and
+            np.array_equal(c_weights[2], weights[2]),
+            "the causal weights' row 2 ends in 0 and row 3 is the unmasked one")
     evidence = []
     for key, stated in printed.items():
-        got = computed[key]
-        if isinstance(stated, dict):
-            pairs = [(f"{key}[{name}]", got[name], value) for name, value in stated.items()]
-        else:
-            pairs = [(key, np.asarray(got, dtype=float), np.asarray(stated, dtype=float))]
-        for name, value, want in pairs:
-            gap = float(np.max(np.abs(np.asarray(value) - np.asarray(want))))
-            # half a unit of the 4th decimal, plus float64 rounding: the computed value
-            # (exp to EXP_ULPS ulp, a 3-term sum, a division, a 3-term product: under 16
-            # roundings of the largest magnitude involved, max(1, |printed|) since weights
-            # are <= 1), the printed decimal's conversion and the subtraction (one u each)
-            rounding = gamma(18) * max(1.0, float(np.max(np.abs(want))))
-            require(gap <= 5e-5 + rounding,
-                    f"{name}: computed {np.round(value, 6).tolist()} but the chapter prints "
-                    f"{np.asarray(want).tolist()} (off by {gap:.1e} at 4 decimals)")
-        shown = list(got.values()) if isinstance(got, dict) else got
-        evidence.append(f"{key}: {np.round(np.asarray(shown, dtype=float), 4).tolist()}")
+        value, want = np.asarray(computed[key], dtype=float), np.asarray(stated, dtype=float)
+        gap = float(np.max(np.abs(value - want)))
+        # half a unit of the 4th decimal, plus float64 rounding: the computed value (exp to
+        # EXP_ULPS ulp, a 3-term sum, a division, a 3-term product: under 16 roundings of
+        # the largest magnitude involved, max(1, |printed|) since weights are <= 1), the
+        # printed decimal's conversion and the subtraction (one u each)
+        rounding = gamma(18) * max(1.0, float(np.max(np.abs(want))))
+        require(gap <= 5e-5 + rounding,
+                f"{key}: computed {np.round(value, 6).tolist()} but the chapter prints "
+                f"{want.tolist()} (off by {gap:.1e} at 4 decimals)")
+        evidence.append(f"{key}: {np.round(value, 4).tolist()}")
     row = sp.Matrix(changed[2].astype(int).tolist())
     self_score = row.dot(row) / sp.sqrt(2)
-    stated_score = sp.sympify(stated_self_score)
+    stated_score = stated_self_score
     require(equal(self_score, stated_score),
             f"the changed row's own score is {self_score}, not {stated_score}")
     evidence.append(f"the changed row's own score is {self_score} = {stated_score} exactly")

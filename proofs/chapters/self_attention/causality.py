@@ -23,6 +23,7 @@ from proofs.chapters.self_attention.strategies import (
     seeded_stack,
     stack_case,
 )
+from proofs.claims import Claim
 from proofs.judge import require, within_bound
 from proofs.measures import (
     causal_defect,
@@ -80,7 +81,11 @@ def _fixed_causal_cases(mha) -> list[str]:
 
 
 @CHAPTER.element("def-causal-map", "定義 6.1", "因果的な写像の族", "definition",
-         ("numeric", "witness"))
+         ("numeric", "witness"),
+                 claims=(
+                     Claim(r"f_n(X)_i = f_i(X_{1:i})_i"),
+                     Claim(r"f = (f_n)_{n \ge 1}"),
+                 ))
 def def_causal_map(multi_head_attention=multi_head_attention) -> list[str]:
     """The definition f_n(X)_i = f_i(X_{1:i})_i as a measurement (causal_defect, prefix by
     prefix) that separates causal from non-causal families: causal multi-head attention
@@ -109,7 +114,12 @@ def def_causal_map(multi_head_attention=multi_head_attention) -> list[str]:
 
 
 @CHAPTER.element("lem-causal-closure", "補題 6.2", "因果的な写像の組み立て", "lemma",
-         ("numeric",))
+         ("numeric",),
+                 claims=(
+                     Claim(r"G_n(X)_i := g_i(\boldsymbol{x}_i)"),
+                     Claim(r"f_n(X)_j = f_i(X_{1:i})_j"),
+                     Claim(r"f_n(X)_{1:i} = f_i(X_{1:i})"),
+                 ))
 def lem_causal_closure(position_wise=None) -> list[str]:
     """Position-wise maps G_n(X)_i = g_i(x_i) are causal, and so are composition, sum,
     concatenation and X + f(X); f_n(X)_{1:i} = f_i(X_{1:i}). Checked bit for bit on
@@ -182,7 +192,10 @@ def thm_causal_mask(multi_head_attention=multi_head_attention) -> list[str]:
 
 
 @CHAPTER.element("cor-parallel-next-token", "系 6.4", "1 回の順伝播で n 個の予測が得られる",
-                 "corollary", ("numeric",))
+                 "corollary", ("numeric",),
+                 claims=(
+                     Claim(r"f_n(X)_t = f_t(X_{1:t})_t"),
+                 ))
 def cor_parallel_next_token(multi_head_attention=multi_head_attention, forward=None,
                             decoder=None) -> list[str]:
     """One pass gives all n prefix predictions. Stacks: for causal stacks (residual

@@ -23,6 +23,7 @@ from proofs.chapters.self_attention.attention import convexity_violation
 from proofs.chapters.self_attention.chapter import CHAPTER
 from proofs.chapters.self_attention.strategies import float_arrays, mha_case, seeded_stack
 from proofs.chapters.self_attention.tables import attention_complexity_table
+from proofs.claims import Claim
 from proofs.judge import require, within_bound
 from proofs.measures import (
     ratio,
@@ -33,6 +34,11 @@ from proofs.reference import (
     mp_error,
     mp_multi_head_attention,
 )
+from proofs.stated import (
+    crossover,
+    integer,
+    polynomial,
+)
 from spec.config import ModelConfig
 from spec.contractions import ATTENTION_WEIGHTS_MEMORY
 from symbolic import counts, symbols
@@ -40,9 +46,26 @@ from symbolic.identities import equal
 
 
 @CHAPTER.element("prop-attention-parameters", "命題 7.1", "マルチヘッド自己注意のパラメータ数",
-                 "proposition", ("symbolic", "numeric"))
-def prop_attention_parameters(stated=None, stated_without_bias=None,
-                              printed=(1_050_624, 1_048_576)) -> list[str]:
+                 "proposition", ("symbolic", "numeric"),
+                 claims=(
+                     Claim(r"4d^2 + 4d", argument="stated", read=polynomial),
+                     Claim(r"4d^2", argument="stated_without_bias", read=polynomial),
+                     Claim("ヘッド数 $h$ に依らない", phrase=True),
+                     Claim(
+                         r"4 \times 512^2 + 4 \times 512 = 1{,}050{,}624",
+                         where="text",
+                         lhs=r"4 \times 512^2 + 4 \times 512",
+                         argument="printed.with_bias",
+                         read=integer,
+                     ),
+                     Claim(
+                         "1{,}048{,}576",
+                         where="text",
+                         argument="printed.without_bias",
+                         read=integer,
+                     ),
+                 ))
+def prop_attention_parameters(stated, stated_without_bias, printed) -> list[str]:
     """4d^2 + 4d (4d^2 without biases), independent of h: symbolic, the polynomial derived
     from spec's parameter declaration (d_head = d/h) minus the stated one is 0 and h does
     not occur in it; numeric, on Hypothesis-drawn (d, h) with h | d (d <= 64), the sizes of
@@ -50,8 +73,6 @@ def prop_attention_parameters(stated=None, stated_without_bias=None,
     polynomial's value; the printed counts at d = 512 (1,050,624 and 1,048,576) are the
     polynomial's values."""
     d = symbols.d
-    stated = 4 * d**2 + 4 * d if stated is None else stated
-    stated_without_bias = 4 * d**2 if stated_without_bias is None else stated_without_bias
     evidence = []
     for bias, want in ((True, stated), (False, stated_without_bias)):
         derived = sp.expand(counts.attention_parameters(bias=bias))
@@ -77,8 +98,8 @@ def prop_attention_parameters(stated=None, stated_without_bias=None,
     arrays()
     evidence.append(f"allocated arrays = the polynomial on {stats['cases']} drawn (d, h, bias)")
     at_512 = (int(stated.subs(d, 512)), int(stated_without_bias.subs(d, 512)))
-    require(at_512 == tuple(printed), f"at d = 512 the formulas give {at_512}, the chapter "
-                                      f"prints {tuple(printed)}")
+    shown = (printed["with_bias"], printed["without_bias"])
+    require(at_512 == shown, f"at d = 512 the formulas give {at_512}, the chapter prints {shown}")
     evidence.append(f"d = 512: {at_512[0]:,} and {at_512[1]:,}")
     return evidence
 
@@ -94,8 +115,29 @@ COMPLEXITY_TABLE = (
 
 
 @CHAPTER.element("prop-attention-complexity", "命題 7.2", "自己注意 1 層の計算量", "proposition",
-         ("symbolic", "numeric"))
-def prop_attention_complexity(stated=None, multi_head_attention=multi_head_attention,
+         ("symbolic", "numeric"),
+                 claims=(
+                     Claim(
+                         r"\underbrace{4nd^2}_{\text{射影}} + \underbrace{2n^2 "
+                         r"d}_{\text{点数と重みつき和}}",
+                         argument="stated",
+                         read=polynomial,
+                     ),
+                     Claim("ヘッド数 $h$ に依らない", phrase=True),
+                     Claim(r"O(hn^2)"),
+                     Claim(r"hn^2"),
+                     Claim(r"h \le d"),
+                     Claim(r"n \ge d"),
+                     Claim("$2n^2d$ の項は 4 倍、$4nd^2$ の項は 2 倍になる", phrase=True),
+                     Claim(
+                         "n = 2d = 128",
+                         where="text",
+                         lhs="n",
+                         argument="stated_crossover",
+                         read=crossover,
+                     ),
+                 ))
+def prop_attention_complexity(stated, stated_crossover, multi_head_attention=multi_head_attention,
                               printed_table=COMPLEXITY_TABLE) -> list[str]:
     """4nd^2 + 2n^2 d multiplications, independent of h: symbolic, the polynomial derived
     from spec's declared contractions equals the stated one and has no h; doubling n
@@ -108,7 +150,6 @@ def prop_attention_complexity(stated=None, multi_head_attention=multi_head_atten
     chapter's d = 64 table is regenerated by proofs.tables and equals the printed cells."""
 
     d, n = symbols.d, symbols.n
-    stated = 4 * n * d**2 + 2 * n**2 * d if stated is None else stated
     derived = sp.expand(counts.attention_multiplications())
     require(equal(derived, stated), f"derived {derived} != stated {stated}")
     require(not any(s.name == "h" for s in derived.free_symbols), f"{derived} depends on h")
@@ -118,7 +159,8 @@ def prop_attention_complexity(stated=None, multi_head_attention=multi_head_atten
     limit = counts.doubling_limit(derived, n)
     require(limit == 4, f"the total's doubling ratio tends to {limit}")
     cross = counts.crossover(derived, n)
-    require(equal(cross, 2 * d), f"the terms are equal at n = {cross}")
+    require(equal(cross, stated_crossover),
+            f"the terms are equal at n = {cross}, the chapter states n = {stated_crossover}")
     memory = counts.attention_weights_memory()
     require(equal(memory, symbols.h * n**2), f"weights memory {memory} != h n^2")
     evidence = [f"derived {derived} = stated, no h; doubling ratios 4 and 2, total -> 4; "

@@ -13,6 +13,7 @@ from numeric.attention import multi_head_attention
 from numeric.mlp import mlp
 from proofs.chapters.self_attention.chapter import CHAPTER
 from proofs.chapters.self_attention.strategies import mha_case, seeded_stack, stack_case
+from proofs.claims import Claim
 from proofs.judge import require, within_bound
 from proofs.measures import (
     equivariance_defect,
@@ -24,7 +25,10 @@ from proofs.profiles import scaled
 
 
 @CHAPTER.element("lem-equivariant-closure", "補題 5.1", "置換同変な写像の組み立て", "lemma",
-         ("numeric",))
+         ("numeric",),
+                 claims=(
+                     Claim("は置換同変である", phrase=True),
+                 ))
 def lem_equivariant_closure(row_wise=None) -> list[str]:
     """Row-wise maps are equivariant, and composition, sum, concatenation and X + f(X)
     keep equivariance: on Hypothesis-drawn integer matrices (entries |.| <= 8, n <= 6,
@@ -77,7 +81,10 @@ def lem_equivariant_closure(row_wise=None) -> list[str]:
 
 
 @CHAPTER.element("thm-attention-equivariance", "定理 5.2", "自己注意の置換同変性", "theorem",
-         ("numeric",))
+         ("numeric",),
+                 claims=(
+                     Claim(r"\mathrm{MHA}(PX) = P\,\mathrm{MHA}(X)"),
+                 ))
 def thm_attention_equivariance(multi_head_attention=multi_head_attention) -> list[str]:
     """MHA(PX) = P MHA(X) without mask or positions, and for stacks of attention, ReLU
     MLPs and residuals: on Hypothesis-drawn permutations, shapes (n <= 5, h | d, d <= 9
@@ -123,7 +130,12 @@ def thm_attention_equivariance(multi_head_attention=multi_head_attention) -> lis
 
 
 @CHAPTER.element("cor-bag-of-tokens", "系 5.3",
-                 "位置情報がなければ語順を区別できない", "corollary", ("numeric",))
+                 "位置情報がなければ語順を区別できない", "corollary", ("numeric",),
+                 claims=(
+                     Claim(r"\pi(i) = i"),
+                     Claim(r"f(P_\pi X)_i = f(X)_i"),
+                     Claim(r"i = n"),
+                 ))
 def cor_bag_of_tokens(multi_head_attention=multi_head_attention) -> list[str]:
     """For an equivariant f and a permutation fixing i, f(P X)_i = f(X)_i: on
     Hypothesis-drawn stacks (attention, ReLU MLP, residuals; n <= 5) and permutations
@@ -168,7 +180,11 @@ def causal_witness(mha=multi_head_attention, seeds=range(5)) -> list[tuple[int, 
 
 
 @CHAPTER.element("rem-causal-not-equivariant", "注意 5.4", "因果マスクつきの場合", "remark",
-         ("witness",))
+         ("witness",),
+                 claims=(
+                     Claim("は置換同変ではありません", phrase=True, where="text"),
+                     Claim(r"j \le i"),
+                 ))
 def rem_causal_not_equivariant(multi_head_attention=multi_head_attention) -> list[str]:
     """Causal attention is not equivariant: a witness for each of the seeds 0..4 of
     default_rng at the listing's sizes (n = 6, d = 8, h = 2), swapping rows 1 and 2:

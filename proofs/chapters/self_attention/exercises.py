@@ -16,6 +16,7 @@ from numeric.error_bounds import (
 from numeric.softmax import masked_softmax, softmax
 from proofs.chapters.self_attention.chapter import CHAPTER
 from proofs.chapters.self_attention.strategies import mha_case, seeded_stack
+from proofs.claims import Claim
 from proofs.judge import require, within_bound
 from proofs.measures import (
     run_stack,
@@ -25,13 +26,25 @@ from proofs.reference import (
     DIGITS,
     mp_softmax_exact,
 )
+from proofs.stated import (
+    tuple_of_numbers,
+)
 from symbolic import softmax as sym
 from symbolic.identities import equal
 from symbolic.softmax import softmax as symbolic_softmax
 
 
 @CHAPTER.element("exr-softmax-compute", "演習 10.1", "softmax の計算", "exercise",
-         ("symbolic", "numeric"))
+         ("symbolic", "numeric"),
+                 claims=(
+                     Claim(
+                         r"\sigma(\boldsymbol{z}) = (1/6, 1/3, 1/2)",
+                         where="proof",
+                         lhs=r"\sigma(\boldsymbol{z})",
+                         argument="answer",
+                         read=tuple_of_numbers,
+                     ),
+                 ))
 def exr_softmax_compute(answer=None, softmax=softmax) -> list[str]:
     """sigma(0, log 2, log 3) = (1/6, 1/3, 1/2) exactly (SymPy, symbolic.softmax.softmax),
     and sigma(100, 100 + log 2, 100 + log 3) is the same exactly; the NumPy softmax gives

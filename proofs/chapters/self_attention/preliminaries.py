@@ -23,6 +23,7 @@ from proofs.chapters.self_attention.strategies import (
     float_arrays,
     softmax_inputs,
 )
+from proofs.claims import Claim
 from proofs.judge import require, within_bound
 from proofs.measures import (
     equivariance_defect,
@@ -38,7 +39,24 @@ from symbolic.softmax import softmax as symbolic_softmax
 
 
 @CHAPTER.element("def-permutation-matrix", "定義 2.1", "置換行列・同変・不変", "definition",
-         ("symbolic", "numeric"))
+         ("symbolic", "numeric"),
+                 claims=(
+                     Claim(r"(P_\pi)_{ij} := 1"),
+                     Claim(r"j = \pi(i)"),
+                     Claim(r"f(PX) = P f(X)"),
+                     Claim(r"f(PX) = f(X)"),
+                     Claim(r"G(X)_i := g(\boldsymbol{x}_i)"),
+                     Claim(
+                         r"(P_\pi X)_{ij} = \sum_l (P_\pi)_{il} X_{lj} = X_{\pi(i) j}",
+                         where="text",
+                     ),
+                     Claim(
+                         r"(A P_\pi^{\mathsf{T}})_{ij} = \sum_l A_{il}(P_\pi)_{jl} = A_{i\pi(j)}",
+                         where="text",
+                     ),
+                     Claim(r"P_\pi^{\mathsf{T}} P_\pi = I", where="text"),
+                     Claim(r"P_\pi \boldsymbol{1} = \boldsymbol{1}", where="text"),
+                 ))
 def def_permutation_matrix(permutation_matrix=permutation_matrix) -> list[str]:
     """(P_pi)_ij = 1 iff j = pi(i): symbolic for every permutation of n = 1..4 (SymPy
     matrices of symbols): P_pi X has row i = x_pi(i), A P_pi^T has column j = a_pi(j),
@@ -111,7 +129,15 @@ def symbolic_definition(n: int, allowed: tuple[int, ...] | None = None) -> Calla
 
 
 @CHAPTER.element("def-softmax", "定義 2.2", "softmax とマスクつき softmax", "definition",
-         ("symbolic", "numeric", "high precision"))
+         ("symbolic", "numeric", "high precision"),
+                 claims=(
+                     Claim(r"\sigma(\boldsymbol{z})_i := \frac{e^{z_i}}{\sum_{j=1}^{n} e^{z_j}}"),
+                     Claim(
+                         r"\sigma^{U}(\boldsymbol{z})_i := \frac{e^{z_i}}{\sum_{j \in U} e^{z_j}} "
+                         r"\quad (i \in U)",
+                     ),
+                     Claim(r"\sigma^{U}(\boldsymbol{z})_i := 0 \quad (i \notin U)"),
+                 ))
 def def_softmax(softmax=softmax, masked_softmax=masked_softmax) -> list[str]:
     """The NumPy softmax is the definition e^{z_i} / sum_j e^{z_j}: the SymPy definition
     (symbolic.softmax.softmax, n = 1..8) is evaluated by mpmath at 50 digits on

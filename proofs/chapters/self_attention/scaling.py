@@ -12,7 +12,12 @@ import numpy as np
 
 from proofs.chapters.self_attention.chapter import CHAPTER
 from proofs.chapters.self_attention.tables import scaling_table
+from proofs.claims import Claim
 from proofs.judge import require
+from proofs.stated import (
+    function_of,
+    number,
+)
 from symbolic import probability, symbols
 from symbolic.identities import equal
 
@@ -48,7 +53,33 @@ def product_expectations() -> tuple:
 
 
 @CHAPTER.element("prop-scaling-variance", "命題 4.4", "内積の分散は次元に比例する", "proposition",
-         ("symbolic", "numeric"))
+         ("symbolic", "numeric"),
+                 claims=(
+                     Claim(
+                         r"E[\langle \boldsymbol{q}, \boldsymbol{k}\rangle] = 0",
+                         lhs=r"E[\langle \boldsymbol{q}, \boldsymbol{k}\rangle]",
+                         argument="stated_mean",
+                         read=number,
+                     ),
+                     Claim(
+                         r"\mathrm{Var}\big(\langle \boldsymbol{q}, \boldsymbol{k}\rangle\big) = "
+                         "d_k",
+                         lhs=r"\mathrm{Var}\big(\langle \boldsymbol{q}, \boldsymbol{k}\rangle\big)",
+                         argument="stated_variance",
+                         read=function_of("d_k"),
+                     ),
+                     Claim(
+                         r"\mathrm{Var}\!\left(\frac{\langle \boldsymbol{q}, "
+                         r"\boldsymbol{k}\rangle}{\sqrt{d_k}}\right) = 1",
+                         lhs=(
+                             r"\mathrm{Var}\!\left(\frac{\langle \boldsymbol{q}, "
+                             r"\boldsymbol{k}\rangle}{\sqrt{d_k}}\right)"
+                         ),
+                         argument="stated_scaled_variance",
+                         read=number,
+                     ),
+                     Claim("を独立な確率変数とし、どれも平均 0・分散 1 とする", phrase=True),
+                 ))
 def prop_scaling_variance(stated_variance=lambda d_k: d_k, stated_mean=0,
                           stated_scaled_variance=1) -> list[str]:
     """E<q,k> = 0, Var<q,k> = d_k, Var(<q,k>/sqrt d_k) = 1: symbolic from
@@ -119,7 +150,12 @@ def ex_scaling_numeric(printed=SCALING_TABLE, table=None) -> list[str]:
 
 
 @CHAPTER.element("lem-product-expectation", "補題 A.1", "独立な可積分確率変数の積の期待値（m 個）",
-                 "lemma", ("symbolic", "numeric"))
+                 "lemma", ("symbolic", "numeric"),
+                 claims=(
+                     Claim(r"E[X_1 X_2 \cdots X_m] = E[X_1]\,E[X_2]\cdots E[X_m]"),
+                     Claim(r"m \ge 2"),
+                     Claim("を独立な確率変数で、どれも可積分とする", phrase=True),
+                 ))
 def lem_product_expectation(stated=math.prod) -> list[str]:
     """E[X_1...X_m] = prod E[X_i] for independent integrable X_i: symbolic, E of the
     product on the joint distribution (symbolic.probability.product_expectation, m = 2, 3:

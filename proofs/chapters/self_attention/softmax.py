@@ -29,6 +29,7 @@ from proofs.chapters.self_attention.strategies import (
     float_arrays,
     softmax_inputs,
 )
+from proofs.claims import Claim
 from proofs.judge import require, within_bound
 from proofs.profiles import scaled
 from proofs.reference import (
@@ -38,6 +39,10 @@ from proofs.reference import (
     mp_softmax,
     mp_softmax_exact,
 )
+from proofs.stated import (
+    entry_formula,
+    matrix_formula,
+)
 from symbolic import mask as sym_mask
 from symbolic import softmax as sym
 from symbolic.identities import equal, is_zero
@@ -45,7 +50,20 @@ from symbolic.softmax import softmax as symbolic_softmax
 
 
 @CHAPTER.element("prop-softmax-basic", "命題 3.1", "softmax の基本性質", "proposition",
-         ("symbolic", "numeric"))
+         ("symbolic", "numeric"),
+                 claims=(
+                     Claim(r"\sigma(\boldsymbol{z})_i > 0"),
+                     Claim(r"\sum_{i=1}^{n} \sigma(\boldsymbol{z})_i = 1"),
+                     Claim(r"\sigma(\boldsymbol{z} + c\boldsymbol{1}) = \sigma(\boldsymbol{z})"),
+                     Claim(r"z_i < z_j"),
+                     Claim(r"\sigma(\boldsymbol{z})_i < \sigma(\boldsymbol{z})_j"),
+                     Claim(r"z_i = z_j"),
+                     Claim(r"\sigma(\boldsymbol{z})_i = \sigma(\boldsymbol{z})_j"),
+                     Claim(r"\sigma(P\boldsymbol{z}) = P\sigma(\boldsymbol{z})"),
+                     Claim("（平行移動不変）任意の", phrase=True),
+                     Claim("（大小を保つ）", phrase=True),
+                     Claim("（置換同変）任意の置換行列", phrase=True),
+                 ))
 def prop_softmax_basic(softmax=softmax, symbolic=symbolic_softmax) -> list[str]:
     """Symbolic for symbolic n (IndexedBase sums): sum_i sigma_i = 1 and
     sigma(z + c1) = sigma(z); symbolic for n = 1..6, on `symbolic` (symbolic/'s softmax of a
@@ -191,7 +209,27 @@ def softmax_jacobian_derivation_failure(stated_entry: Callable, stated_matrix: C
 
 
 @CHAPTER.element("prop-softmax-jacobian", "命題 3.2", "softmax のヤコビ行列", "proposition",
-         ("symbolic", "numeric", "high precision"))
+         ("symbolic", "numeric", "high precision"),
+                 claims=(
+                     Claim(r"\boldsymbol{\sigma} := \sigma(\boldsymbol{z})"),
+                     Claim(
+                         r"\frac{\partial \sigma_i}{\partial z_j} = \sigma_i(\delta_{ij} - "
+                         r"\sigma_j)",
+                         lhs=r"\frac{\partial \sigma_i}{\partial z_j}",
+                         argument="stated_entry",
+                         read=entry_formula("bold sigma", "i", "j"),
+                     ),
+                     Claim(
+                         r"J(\boldsymbol{z}) = \mathrm{diag}(\boldsymbol{\sigma}) - "
+                         r"\boldsymbol{\sigma}\boldsymbol{\sigma}^{\mathsf{T}}",
+                         lhs=r"J(\boldsymbol{z})",
+                         argument="stated_matrix",
+                         read=matrix_formula(sigma="bold sigma"),
+                     ),
+                     Claim(r"J(\boldsymbol{z})\boldsymbol{1} = \boldsymbol{0}"),
+                     Claim(r"|J(\boldsymbol{z})_{ij}| \le 1 - \max_k \sigma_k"),
+                     Claim("は対称で半正定値である", phrase=True),
+                 ))
 def prop_softmax_jacobian(jacobian=softmax_jacobian, stated_entry=None,
                           stated_matrix=None) -> list[str]:
     """dsigma_i/dz_j = sigma_i(delta_ij - sigma_j): derived by SymPy for symbolic n
@@ -282,7 +320,19 @@ def _chapter_mask_bound(c, z_i, s_u):
 
 
 @CHAPTER.element("prop-mask-as-limit", "命題 3.3", "マスクは極限として正当化できる", "proposition",
-         ("symbolic", "numeric", "high precision"))
+         ("symbolic", "numeric", "high precision"),
+                 claims=(
+                     Claim(r"m_i = 1"),
+                     Claim(r"m_i = 0"),
+                     Claim(
+                         r"\lim_{c \to \infty} \sigma(\boldsymbol{z} - c\,\boldsymbol{m}) = "
+                         r"\sigma^{U}(\boldsymbol{z})",
+                     ),
+                     Claim(
+                         r"0 < \sigma(\boldsymbol{z} - c\boldsymbol{m})_i \le e^{-c}\, e^{z_i} "
+                         r"\big/ \sum_{j \in U} e^{z_j}",
+                     ),
+                 ))
 def prop_mask_as_limit(stated_bound=_chapter_mask_bound, masked_softmax=masked_softmax
                        ) -> list[str]:
     """lim_{c -> oo} sigma(z - c m) = sigma^U(z): SymPy limits for n = 2..3 and every

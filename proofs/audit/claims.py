@@ -1,0 +1,177 @@
+"""The audit of what each check proves against what the chapter states.
+
+For every element of the document with a registered check: each of the check's
+claims is located (proofs.claims). Found as transcribed, it is confirmed (the
+check proves it; `verify` runs it). Changed, it is judged: a claim that feeds the
+check is read from the chapter and the check is run on the chapter's version; a
+formula the check proves without taking it as an argument is compared with the
+transcription in the chapter's notation (proofs.decide) — equal at explicit sizes
+is a rewriting, different is a slip. Not found, the chapter no longer states
+what the check proves. Then every relation of the element's statement that no
+claim binds is decided in the notation, or listed with the reason it is not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+from proofs.audit.report import Finding
+from proofs.audit.sentence import condition_of, is_hypothesis
+from proofs.claims import Claim, Located, locate, normalise_tex
+from proofs.decide import Decision, decide, equal_members
+from proofs.reader import Document
+from proofs.reader.math import split_statements
+from proofs.reader.records import THEORY_KINDS as DECIDED_KINDS
+from proofs.reader.records import Element as Record
+from proofs.registry import CHAPTERS, Element, claim_arguments, load_all, run_check
+from proofs.tex_sympy import Evaluator, Node, TexError, parse
+
+DECLARATION = ("\\in", "\\notin", "\\subset", "\\mapsto", "\\to", ":", "\\ldots", "\\cdots",
+               "\\mathbb", "\\perp")
+
+
+def kind_of(statement: str) -> str:
+    """relation (a claim to judge), declaration (a domain, a type, a range) or notation
+    (a name or an expression standing alone)."""
+    try:
+        tree = parse(statement)
+    except TexError:
+        return "declaration" if any(d in statement for d in DECLARATION) else "unread"
+    return "relation" if tree.op == "chain" else "notation"
+
+
+def _equivalent(chapter: str, transcription: str, environment: Callable[..., Evaluator]
+                ) -> Decision:
+    """Whether the chapter's changed formula says what the transcription says: the same
+    relations, and each member equal to the transcription's in the notation."""
+    try:
+        ours, theirs = parse(transcription), parse(chapter)
+    except TexError as why:
+        return Decision("not checkable", f"not read: {why}")
+    if ours.op != "chain" or theirs.op != "chain":
+        return _member_equal(theirs, ours, environment)
+    if ours.args[0] != theirs.args[0]:
+        return Decision("mismatched", f"relations {' '.join(theirs.args[0])} where the check "
+                                      f"proves {' '.join(ours.args[0])}")
+    for a, b in zip(theirs.args[1], ours.args[1], strict=True):
+        verdict = _member_equal(a, b, environment)
+        if verdict.status != "confirmed":
+            return verdict
+    return Decision("confirmed", "rewritten: equal to what the check proves at explicit sizes")
+
+
+def _member_equal(a: Node, b: Node, environment: Callable[..., Evaluator]) -> Decision:
+    return equal_members(a, b, environment)
+
+
+def audit_claims(document: Document, chapter: str) -> list[Finding]:
+    registry = load_all()
+    environment = CHAPTERS[chapter].environment if chapter in CHAPTERS else None
+    out: list[Finding] = []
+    for record in document.elements:
+        element = _registered(record, chapter, registry)
+        if element is None:
+            continue
+        located = [locate(c, document, record) for c in element.claims]
+        out += _judge(element, located, environment)
+        bound = {normalise_tex(x.text) for x in located if x.status != "missing"}
+        out += _statement_formulas(document, record, bound, environment)
+    return out
+
+
+def _registered(record: Record, chapter: str, registry: dict[str, Element]) -> Element | None:
+    if record.id is not None:
+        return registry.get(record.id)
+    return next((e for e in registry.values()
+                 if e.chapter == chapter and e.number == record.number), None)
+
+
+def _judge(element: Element, located: list[Located],
+           environment: Callable[..., Evaluator] | None) -> list[Finding]:
+    out = []
+    rerun: dict[Claim, Located] = {}
+    for x in located:
+        name = f"{element.number} {element.id}"
+        if x.status == "found":
+            out.append(Finding("claim", x.line, x.claim.label, "confirmed",
+                               f"{name}: as the check proves it", ref=element.id))
+        elif x.status == "changed" and x.claim.argument is not None:
+            rerun[x.claim] = x
+        elif x.status == "changed" and environment is not None and not x.claim.phrase:
+            verdict = _equivalent(x.text, x.claim.text, partial(environment, element.number))
+            status = "confirmed" if verdict.status == "confirmed" else "mismatched"
+            detail = verdict.detail if status == "confirmed" else (
+                f"{name}: the chapter states ${x.text}$, the check proves {x.claim.label} "
+                f"({verdict.detail})")
+            out.append(Finding("claim", x.line, x.claim.label, status, detail, ref=element.id))
+        else:
+            said = f" (closest: {x.text})" if x.text else ""
+            out.append(Finding(
+                "claim", x.line, x.claim.label, "mismatched",
+                f"{name}: the check proves {x.claim.label}, which the chapter no longer "
+                f"states{said}", ref=element.id))
+    if rerun:
+        out += _rerun(element, rerun)
+    return out
+
+
+def _rerun(element: Element, changed: dict[Claim, Located]) -> list[Finding]:
+    """Run the check on the chapter's versions of its changed claims."""
+    name = f"{element.number} {element.id}"
+    try:
+        arguments = claim_arguments(element.claims, {c: x.text for c, x in changed.items()})
+    except (TexError, ValueError, TypeError) as why:
+        return [Finding("claim", x.line, c.label, "mismatched",
+                        f"{name}: the chapter's ${x.text}$ cannot be read ({why})", ref=element.id)
+                for c, x in changed.items()]
+    run = run_check(_bound_check(element, arguments))
+    out = []
+    for claim, x in changed.items():
+        if run.result == "passed":
+            out.append(Finding("claim", x.line, claim.label, "confirmed",
+                               f"{name}: the check passes on the chapter's ${x.text}$",
+                               ref=element.id))
+        else:
+            out.append(Finding("claim", x.line, claim.label, "mismatched",
+                               f"{name}: the check fails on the chapter's ${x.text}$: "
+                               f"{run.message}", ref=element.id))
+    return out
+
+
+def _bound_check(element: Element, arguments: dict) -> Element:
+    from dataclasses import replace
+
+    return replace(element, check=lambda: element.check(**arguments))
+
+
+def _statement_formulas(document: Document, record: Record, bound: set[str],
+                        environment: Callable[..., Evaluator] | None) -> list[Finding]:
+    """The statement's relations no claim binds: decided in the notation (theory elements;
+    an example's or exercise's settings and computations are its check's), or listed."""
+    out = []
+    first, last = record.statement
+    for m in document.math_in(first, last):
+        for statement in split_statements(m.tex):
+            statement = statement.strip()
+            if not statement or normalise_tex(statement) in bound:
+                continue
+            if kind_of(statement) != "relation" or record.kind not in DECIDED_KINDS:
+                continue
+            if not m.display and is_hypothesis(document, m.line, statement):
+                continue
+            conditional, given = condition_of(document, m.line, statement)
+            text = f"{record.number}: ${statement}$"
+            if environment is None:
+                out.append(Finding("formula", m.line, text, "not checkable",
+                                   "unbound: the chapter has no notation to decide it in"))
+                continue
+            if conditional and given is None:
+                out.append(Finding("formula", m.line, text, "not checkable",
+                                   "unbound: follows from a hypothesis of its sentence"))
+                continue
+            verdict = decide(statement, partial(environment, record.number), given=given)
+            detail = f"unbound, decided: {verdict.detail}" if verdict.status != "not checkable" \
+                else f"unbound: {verdict.detail}"
+            out.append(Finding("formula", m.line, text, verdict.status, detail))
+    return out

@@ -1,0 +1,109 @@
+"""The self-attention chapter's notation: what each name of its formulas means, at
+explicit sizes, for deciding its formulas (proofs.decide).
+
+Sizes: n = 3 positions (m = 3 keys), d = 4, d_k = d_v = 2, h = 2 heads. Vectors
+are columns of real symbols (z, m, q, k, v); matrices (X, Q, K, V, W_Q, ...) are
+matrices of real symbols. sigma is the package's softmax (symbolic.softmax,
+row by row on a matrix), J its Jacobian, sigma^U the masked softmax, A the
+attention weights of Q, K and Attn, MHA the definitions of 定義 4.1 computed
+from them; E and Var are expectations of independent standard normal q_i, k_i
+(sympy.stats).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import sympy
+from sympy import stats
+
+from proofs.chapters.self_attention.chapter import CHAPTER
+from proofs.tex_sympy import Evaluator
+from symbolic.softmax import softmax
+
+N, D, D_K, H = 3, 4, 2, 2
+
+
+def _softmax_rows(x: sympy.Matrix) -> sympy.Matrix:
+    """sigma of a vector, or of each row of a matrix (a row stays a row)."""
+    if x.cols == 1:
+        return softmax(x)
+    return sympy.Matrix.vstack(*[softmax(x[r, :].T).T for r in range(x.rows)])
+
+
+def _masked(allowed: frozenset[int]) -> Any:
+    def sigma_u(z: sympy.Matrix) -> sympy.Matrix:
+        total = sum(sympy.exp(z[j - 1]) for j in allowed)
+        return sympy.Matrix([sympy.exp(z[i]) / total if i + 1 in allowed else 0
+                             for i in range(len(z))])
+    return sigma_u
+
+
+def _matrix(name: str, rows: int, cols: int) -> sympy.Matrix:
+    return sympy.Matrix(rows, cols, lambda i, j: sympy.Symbol(f"{name}_{i + 1}{j + 1}",
+                                                              real=True))
+
+
+def _vector(name: str, size: int) -> sympy.Matrix:
+    return sympy.Matrix([sympy.Symbol(f"{name}_{i + 1}", real=True) for i in range(size)])
+
+
+def _attention(q: sympy.Matrix, k: sympy.Matrix, v: sympy.Matrix) -> sympy.Matrix:
+    return _softmax_rows(q * k.T / sympy.sqrt(q.cols)) * v
+
+
+@functools.cache
+def _base() -> dict[str, Any]:
+    z = _vector("z", N)
+    sigma_z = softmax(z)
+    q, k = _vector("q", D_K), _vector("k", D_K)
+    x = _matrix("x", N, D)
+    Q, K, V = _matrix("q", N, D_K), _matrix("k", N, D_K), _matrix("v", N, D_K)
+    allowed = frozenset({1, 2})
+    permutation = sympy.Matrix([[0, 1, 0], [1, 0, 0], [0, 0, 1]])
+    return {
+        "n": sympy.Integer(N), "m": sympy.Integer(N), "d": sympy.Integer(D),
+        "d_k": sympy.Integer(D_K), "d_v": sympy.Integer(D_K), "h": sympy.Integer(H),
+        "bold z": z, "sigma": _softmax_rows, "bold sigma": sigma_z,
+        "J": lambda v: softmax(v).jacobian(z),
+        "delta": sympy.KroneckerDelta,
+        "diag": lambda v: sympy.diag(*v),
+        "bold 1": sympy.ones(N, 1), "bold 0": sympy.zeros(N, 1), "I": sympy.eye(N),
+        "P": permutation, "P_pi": permutation,
+        "c": sympy.Symbol("c", real=True),
+        "U": allowed, "bold m": sympy.Matrix([0 if i + 1 in allowed else 1 for i in range(N)]),
+        "sigma^U": _masked(allowed),
+        "bold q": q, "bold k": k,
+        "E": stats.E, "Var": stats.variance, "Cov": stats.covariance,
+        "X": x, "Q": Q, "K": K, "V": V,
+        "A": _softmax_rows(Q * K.T / sympy.sqrt(D_K)),
+        "Attn": _attention,
+    }
+
+
+def _indices(evaluator: Evaluator) -> range:
+    return range(1, int(evaluator.names["n"]) + 1)
+
+
+@functools.cache
+def _random() -> dict[str, Any]:
+    """命題 4.4 and its proof: q_i, k_i independent standard normal variables."""
+    q = sympy.Matrix([stats.Normal(f"q_{i + 1}", 0, 1) for i in range(D_K)])
+    k = sympy.Matrix([stats.Normal(f"k_{i + 1}", 0, 1) for i in range(D_K)])
+    return {"bold q": q, "bold k": k}
+
+
+@CHAPTER.notation
+def environment(number: str | None = None) -> Evaluator:
+    """The names of the chapter at the explicit sizes above; in 命題 4.4 the coordinates of
+    q and k are random."""
+    random = number == "命題 4.4"
+    names = {**_base(), **(_random() if random else {})}
+    indices = (lambda _: range(1, D_K + 1)) if random else _indices
+    return Evaluator(
+        names,
+        index_ranges={name: indices for name in "ijklt"},
+        entries={"z": "bold z", "sigma": "bold sigma", "m": "bold m", "q": "bold q",
+                 "k": "bold k"},
+    )

@@ -1,0 +1,160 @@
+"""Claims: what a check proves, as the chapter states it, and where.
+
+A check declares its claims when it is registered. A `Claim` holds the chapter's
+own text (a formula's TeX, a printed number in its formula, or a phrase of the
+prose) transcribed as the default, where to find it (the element's statement,
+its proof, or its text up to the next element), and, when the check judges the
+chapter's version, the keyword argument that receives it and how to read it
+(`read`: the chapter's text -> the argument's value).
+
+Run without a chapter file (verify, pytest), a check receives its claims' read
+transcriptions. Run by the audit on a chapter file, each claim is located in the
+file: found as transcribed, it is the transcription; found changed (a formula
+with the same left side, a number with the same context), the check receives
+the chapter's version and judges it; not found, the chapter no longer states
+what the check proves, which is a mismatch.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from proofs.reader import Document
+from proofs.reader.math import split_statements
+from proofs.reader.records import Element as Record
+
+WHERE = ("statement", "proof", "text")
+_RELATION = r"(=|:=|\\approx|\\le|\\ge|<|>)"
+
+
+def normalise_tex(tex: str) -> str:
+    """TeX compared without spacing, sizing and bold-font noise: `\\sigma_i(\\delta_{ij} -
+    \\sigma_j)` equals `\\sigma_i (\\delta_{ij}-\\sigma_j)`; a trailing period is dropped."""
+    tex = re.sub(r"\\(?:left|right|big|Big|bigg|Bigg|bigl|bigr|Bigl|Bigr|displaystyle)(?![A-Za-z])",
+                 "", tex)
+    tex = re.sub(r"\\[,;:! ]|\\q?quad(?![A-Za-z])|~", "", tex)
+    tex = re.sub(r"\s+", "", tex)
+    tex = re.sub(r"\\dfrac|\\tfrac", r"\\frac", tex)
+    return tex.rstrip(".。")
+
+
+def normalise_text(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One thing a check proves, as the chapter states it.
+
+    `text`: a formula's TeX (without $), or words when `phrase`. `lhs`: for a formula
+    whose right side the check judges, the left side that finds the formula when the
+    right side has changed. `argument` and `read`: the check's keyword argument that
+    receives the chapter's version, and how to read it from the located TeX or words.
+    """
+
+    text: str
+    where: str = "statement"
+    lhs: str | None = None
+    argument: str | None = None
+    read: Callable[[str], Any] | None = None
+    phrase: bool = False
+
+    def __post_init__(self) -> None:
+        if self.where not in WHERE:
+            raise ValueError(f"where must be one of {WHERE}, got {self.where!r}")
+        if (self.argument is None) != (self.read is None):
+            raise ValueError(f"claim {self.text!r}: argument and read go together")
+
+    @property
+    def label(self) -> str:
+        return self.text if self.phrase else f"${self.text}$"
+
+    def value(self, text: str | None = None) -> Any:
+        """The argument's value read from the chapter's text (the transcription by
+        default); read once per text, so a check judging it caches by identity."""
+        if self.read is None:
+            raise ValueError(f"claim {self.text!r} feeds no argument")
+        return _read(self, self.text if text is None else text)
+
+
+@functools.cache
+def _read(claim: Claim, text: str) -> Any:
+    assert claim.read is not None
+    return claim.read(text)
+
+
+@dataclass(frozen=True)
+class Located:
+    """Where a claim stands in a document: `status` found (as transcribed), changed (the
+    chapter's version is `text`) or missing; `line` is where it stands or where it is
+    most like the transcription."""
+
+    claim: Claim
+    status: str  # "found" | "changed" | "missing"
+    line: int
+    text: str
+
+
+def region(document: Document, record: Record, where: str) -> tuple[int, int]:
+    """The lines of an element a claim is looked for in."""
+    if where == "statement":
+        return record.statement
+    if where == "proof":
+        if record.proof is None:
+            return record.statement
+        return record.proof
+    starts = sorted(e.line for e in document.elements if e.line > record.line)
+    end = (starts[0] - 1) if starts else len(document.lines)
+    return record.statement[0], end
+
+
+def statements_in(document: Document, first: int, last: int) -> list[tuple[int, str]]:
+    """(line, statement) for every statement of every formula starting in the lines."""
+    return [(m.line, s.strip()) for m in document.math_in(first, last)
+            for s in split_statements(m.tex)]
+
+
+def locate(claim: Claim, document: Document, record: Record) -> Located:
+    """Find the claim in the element's region of the document."""
+    first, last = region(document, record, claim.where)
+    if claim.phrase:
+        return _locate_phrase(claim, document, first, last)
+    want = normalise_tex(claim.text)
+    found = statements_in(document, first, last)
+    for line, statement in found:
+        if normalise_tex(statement) == want:
+            return Located(claim, "found", line, statement)
+    if claim.lhs is not None:
+        relation = re.compile(re.escape(normalise_tex(claim.lhs)) + _RELATION)
+        for line, statement in found:
+            if relation.match(normalise_tex(statement)):
+                return Located(claim, "changed", line, statement)
+    line, closest = _closest(want, [(ln, normalise_tex(s)) for ln, s in found], first)
+    return Located(claim, "missing", line, closest)
+
+
+def _locate_phrase(claim: Claim, document: Document, first: int, last: int) -> Located:
+    want = normalise_text(claim.text)
+    lines = [(i, normalise_text(document.line(i))) for i in range(first, last + 1)]
+    for i, text in lines:
+        if want in text:
+            return Located(claim, "found", i, claim.text)
+    line, closest = _closest(want, lines, first)
+    return Located(claim, "missing", line, closest)
+
+
+def _closest(want: str, candidates: list[tuple[int, str]], default: int) -> tuple[int, str]:
+    """The candidate holding most of `want` in order (where a changed claim most likely
+    stands); the first such candidate on ties."""
+    best, line, text = 0, default, ""
+    for i, candidate in candidates:
+        blocks = difflib.SequenceMatcher(None, want, candidate, autojunk=False)
+        matched = sum(b.size for b in blocks.get_matching_blocks())
+        if matched > best:
+            best, line, text = matched, i, candidate
+    return line, text

@@ -1,0 +1,76 @@
+"""Formulas split as the chapters write them: a math span into statements (at a line
+break, a quad, a text insert and top-level commas), a statement into members and the
+relations between them."""
+
+from __future__ import annotations
+
+import re
+
+RELATION = re.compile(
+    r"(\\approx|\\simeq|:=|=|\\leq?|\\geq?|\\neq?|<|>|\\to|\\in|\\mapsto)(?![A-Za-z])"
+)
+
+
+def split_statements(math: str) -> list[str]:
+    """Split a math span into statements: at \\\\, \\qquad/\\quad, \\text{…} and
+    top-level commas; pmatrix bodies are kept whole."""
+    math = re.sub(r"\\(begin|end)\{(aligned|align\*?|gathered|cases)\}", " ", math)
+    pieces, depth, current, i = [], 0, "", 0
+    while i < len(math):
+        if math.startswith(r"\begin{pmatrix}", i):
+            depth += 1
+        if math.startswith(r"\end{pmatrix}", i):
+            depth -= 1
+        ch = math[i]
+        if depth == 0 and (math.startswith(r"\\", i) or math.startswith(r"\qquad", i)):
+            pieces.append(current)
+            current = ""
+            i += 2 if math.startswith(r"\\", i) else 6
+            continue
+        if depth == 0 and math.startswith(r"\text{", i):
+            j, level = i + 6, 1
+            while j < len(math) and level:
+                level += math[j] == "{"
+                level -= math[j] == "}"
+                j += 1
+            pieces.append(current)
+            current = ""
+            i = j
+            continue
+        if ch in "({[" or math.startswith(r"\langle", i):
+            depth += 1
+        elif ch in ")}]" or math.startswith(r"\rangle", i):
+            depth -= 1
+        if ch == "\\" and i + 1 < len(math) and not math[i + 1].isalpha():
+            current += math[i : i + 2]  # \, \; \! \  are spaces, not separators
+            i += 2
+            continue
+        if depth == 0 and ch in ",;" and not math.startswith("{,}", i - 1):
+            pieces.append(current)
+            current = ""
+        elif depth == 0 and ch == "&":
+            pass
+        else:
+            current += ch
+        i += 1
+    pieces.append(current)
+    return [p for p in pieces if p.strip()]
+
+
+def split_relations(statement: str) -> tuple[list[str], list[str]]:
+    """Members and the relations between them, splitting only outside braces."""
+    members, relations, current, depth, i = [], [], "", 0, 0
+    while i < len(statement):
+        ch = statement[i]
+        depth += ch in "{([" and not statement.startswith("\\{", i - 1)
+        depth -= ch in "})]" and not statement.startswith("\\}", i - 1)
+        match = RELATION.match(statement, i) if depth == 0 else None
+        if match:
+            members.append(current)
+            relations.append(match.group(1))
+            current, i = "", match.end()
+            continue
+        current += ch
+        i += 1
+    members.append(current)
+    return members, relations
