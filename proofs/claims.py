@@ -28,7 +28,7 @@ from proofs.reader import Document
 from proofs.reader.math import split_statements
 from proofs.reader.records import Element as Record
 
-WHERE = ("statement", "proof", "text")
+WHERE = ("statement", "proof", "text", "section")
 _RELATION = r"(=|:=|\\approx|\\le|\\ge|<|>)"
 
 
@@ -63,6 +63,7 @@ class Claim:
     argument: str | None = None
     read: Callable[[str], Any] | None = None
     phrase: bool = False
+    occurrence: int = 1  # the k-th formula with `lhs` in the region (μ = 3, then μ = 14)
 
     def __post_init__(self) -> None:
         if self.where not in WHERE:
@@ -108,8 +109,11 @@ def region(document: Document, record: Record, where: str) -> tuple[int, int]:
         if record.proof is None:
             return record.statement
         return record.proof
-    starts = sorted(e.line for e in document.elements if e.line > record.line)
-    end = (starts[0] - 1) if starts else len(document.lines)
+    if where == "section":  # to the next section heading: what the section goes on to say
+        starts = [h.line for h in document.headings if h.line > record.line]
+    else:  # "text": to the next element
+        starts = [e.line for e in document.elements if e.line > record.line]
+    end = (min(starts) - 1) if starts else len(document.lines)
     return record.statement[0], end
 
 
@@ -126,14 +130,19 @@ def locate(claim: Claim, document: Document, record: Record) -> Located:
         return _locate_phrase(claim, document, first, last)
     want = normalise_tex(claim.text)
     found = statements_in(document, first, last)
+    if claim.lhs is not None:  # the k-th formula with this left side and relation
+        own = re.match(re.escape(normalise_tex(claim.lhs)) + _RELATION, want)
+        if own is None:
+            raise ValueError(f"claim {claim.text!r} does not start with its lhs {claim.lhs!r}")
+        relation = re.compile(re.escape(normalise_tex(claim.lhs)) + re.escape(own.group(1)))
+        same = [(ln, s) for ln, s in found if relation.match(normalise_tex(s))]
+        if len(same) >= claim.occurrence:
+            line, statement = same[claim.occurrence - 1]
+            status = "found" if normalise_tex(statement) == want else "changed"
+            return Located(claim, status, line, statement)
     for line, statement in found:
         if normalise_tex(statement) == want:
             return Located(claim, "found", line, statement)
-    if claim.lhs is not None:
-        relation = re.compile(re.escape(normalise_tex(claim.lhs)) + _RELATION)
-        for line, statement in found:
-            if relation.match(normalise_tex(statement)):
-                return Located(claim, "changed", line, statement)
     line, closest = _closest(want, [(ln, normalise_tex(s)) for ln, s in found], first)
     return Located(claim, "missing", line, closest)
 

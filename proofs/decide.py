@@ -9,8 +9,8 @@ the free symbols other exact rational values (positive where the symbol is): an
 equality holds when the difference is zero at every point (exactly, or within
 10^-40 at 50 digits where it holds transcendental numbers such as e^{1/3}), an
 inequality when both sides compare as stated at every point. A definition `a := b` is judged
-like `a = b` when the notation already gives `a` a meaning (the package's
-definition), and otherwise binds `a` for the formulas that follow.
+like `a = b` when `a` is an application (σ(z)_i, the package's definition), and
+binds `a` for the formulas that follow when `a` is a name (S := …).
 
 This decides at explicit sizes and sampled points: it tells whether a formula
 of the chapter says what the package computes. The proofs for every size are
@@ -170,13 +170,35 @@ def decide(tex: str, environment: Environment, seed: int = 0, points: int = POIN
         return Decision("not checkable", "no relation to judge")
     ops, parts = tree.args
     evaluator = environment()
-    if ops == (":=",) and parts[0].op == "name" and parts[0].args[0] not in evaluator.names:
-        name = parts[0].args[0]
+    defined = _defined_name(parts[0], evaluator)
+    if ops[0] == ":=" and defined is not None:  # `S := …`, `c_i := …` name a value
+        name, index = defined
         try:
-            return Decision("confirmed", f"defines {name}", binds=(name, evaluator(parts[1])))
+            if index is None:
+                value = evaluator(parts[1])
+            else:  # c_i := x_i - mu(x): the vector of its entries
+                value = sympy.Matrix([evaluator.bound(**{index: sympy.Integer(k)})(parts[1])
+                                      for k in evaluator.index_ranges[index](evaluator)])
         except (TexError, TypeError, ValueError, ZeroDivisionError) as why:
             return Decision("not checkable", f"defines {name}, not evaluated: {why}")
+        if len(ops) > 1:
+            rest = judge_chain(ops[1:], parts[1:], evaluator, seed, points, condition)
+            if rest.status != "confirmed":
+                return rest
+        return Decision("confirmed", f"defines {name}", binds=(name, value))
     return judge_chain(ops, parts, evaluator, seed, points, condition)
+
+
+def _defined_name(node: Node, evaluator: Evaluator) -> tuple[str, str | None] | None:
+    """(name, index) when a definition's left side is a name (S) or a name with a free
+    index (c_i); None for an application (σ(z)_i), which the definition is judged as."""
+    if node.op == "name":
+        return node.args[0], None
+    if node.op == "sub" and node.args[0].op == "name" and node.args[1].op == "text":
+        index = node.args[1].args[0]
+        if index in evaluator.index_ranges and node.args[0].args[0] not in evaluator.names:
+            return node.args[0].args[0], index
+    return None
 
 
 def equal_members(a: Node, b: Node, environment: Environment, seed: int = 0,

@@ -66,6 +66,10 @@ class Element:
     check: Check = field(compare=False, repr=False)
     claims: tuple[Claim, ...] = field(default=(), compare=False, repr=False)
 
+    def arguments(self) -> dict:
+        """The keyword arguments the check's claims feed, as transcribed."""
+        return claim_arguments(self.claims)
+
     @property
     def test_name(self) -> str:
         """The id as it appears in test names: `pytest -k prop_softmax_jacobian`."""
@@ -277,7 +281,8 @@ _loaded: set[str] = set()
 
 
 def load_all() -> dict[str, Element]:
-    """Import every chapter module (their modules register the checks); the registry."""
+    """Import every chapter module (their modules register the checks); the registry, in
+    the chapters' order and, within a chapter, in the order of the element numbers."""
     for name in chapter_modules():
         if name in _loaded:
             continue
@@ -288,7 +293,20 @@ def load_all() -> dict[str, Element]:
             raise ValueError(f"chapter key {chapter.key!r} is defined twice (again by {name})")
         CHAPTERS[chapter.key] = chapter
         _loaded.add(name)
+    order = list(CHAPTERS)
+    ranked = sorted(REGISTRY.values(), key=lambda e: (
+        order.index(e.chapter) if e.chapter in order else len(order), number_key(e.number)))
+    if list(REGISTRY) != [e.id for e in ranked]:
+        REGISTRY.clear()
+        REGISTRY.update((e.id, e) for e in ranked)
     return REGISTRY
+
+
+def number_key(number: str) -> tuple[int, int]:
+    """The order of an element number in its chapter: 命題 3.2 before 例 4.3 before 補題 A.1
+    (appendices after the numbered sections)."""
+    section, _, counter = number.split()[-1].partition(".")
+    return (int(section) if section.isdigit() else 1000 + ord(section[0]), int(counter or 0))
 
 
 def chapter_of(key: str) -> Chapter:

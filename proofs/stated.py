@@ -67,14 +67,18 @@ def entry_formula(sigma: str, *indices: str, **constants: Any) -> Callable[[str]
 def matrix_formula(**names: str) -> Callable[[str], Callable]:
     """A reader of a matrix formula's right side as a function of the named arguments:
     matrix_formula(sigma="bold sigma") reads `diag(sigma) - sigma sigma^T` as
-    sigma -> diag(sigma) - sigma sigma^T."""
+    sigma -> diag(sigma) - sigma sigma^T. The size d, the identity I and the vectors 1
+    and 0 take the size of the first argument."""
 
     def read(tex: str) -> Callable:
         tree = parse(right_side(tex))
 
         def formula(*values: Any) -> Any:
             bound = {tex_name: v for tex_name, v in zip(names.values(), values, strict=True)}
-            return Evaluator({**bound, "diag": lambda v: sympy.diag(*v)})(tree)
+            size = values[0].rows
+            sized = {"d": sympy.Integer(size), "n": sympy.Integer(size), "I": sympy.eye(size),
+                     "bold 1": sympy.ones(size, 1), "bold 0": sympy.zeros(size, 1)}
+            return Evaluator({**sized, **bound, "diag": lambda v: sympy.diag(*v)})(tree)
 
         return formula
 
@@ -166,3 +170,170 @@ def divisor(tex: str) -> float:
 def expression(tex: str) -> sympy.Expr:
     """The right side as an exact SymPy expression of numbers: `29/\\sqrt2`."""
     return sympy.sympify(Evaluator({})(parse(right_side(tex))))
+
+
+def member(k: int, reader: Callable[[str], Any]) -> Callable[[str], Any]:
+    """A reader of the k-th member (0-based) of a relation chain: member(1, printed) reads
+    31.5 from `\\sigma^2 = \\frac14(36 + 9 + 0 + 81) = 31.5 = 9 \\times 3.5`."""
+
+    def read(tex: str) -> Any:
+        members, _ = split_relations(tex)
+        if k >= len(members):
+            raise TexError(f"{tex!r} has no member {k + 1}")
+        return reader(members[k])
+
+    return read
+
+
+def printed_tuple(tex: str) -> tuple[Printed, ...]:
+    """A printed tuple on the right side, each entry with its decimals: (-1.0690, 0, ...)."""
+    text = right_side(tex)
+    inner = re.fullmatch(r"\s*\((.*)\)\s*", text.replace(r"\ ", " "), re.S)
+    if inner is None:
+        raise TexError(f"{text!r} is not a printed tuple")
+    return tuple(printed(part) for part in inner.group(1).split(","))
+
+
+def integers(tex: str) -> tuple[int, ...]:
+    """A tuple of integers on the right side: (1, 2, 3, 6)."""
+    return tuple(int(v) for v in Evaluator({})(parse(right_side(tex))))
+
+
+def radicand_terms(tex: str) -> tuple[Printed, ...]:
+    """The printed terms under the first member's root: √(1.1428 + 0.2857 + 0 + 2.5714)."""
+    members, _ = split_relations(tex)
+    inner = re.fullmatch(r"\s*\\sqrt\{(.*)\}\s*", members[0], re.S)
+    if inner is None:
+        raise TexError(f"{members[0]!r} is not a square root")
+    return tuple(printed(term) for term in inner.group(1).split("+"))
+
+
+def affine_coefficients(tex: str) -> tuple[int, int]:
+    """(a, b) of `a\\boldsymbol{x} + b\\cdot\\boldsymbol{1}` on the left side."""
+    match = re.fullmatch(r"\s*(\d+)\s*\\boldsymbol\{x\}\s*\+\s*(\d+)\s*\\cdot\s*"
+                         r"\\boldsymbol\{1\}\s*", left_side(tex))
+    if match is None:
+        raise TexError(f"{left_side(tex)!r} is not a x + b 1")
+    return int(match.group(1)), int(match.group(2))
+
+
+def prose_integer(text: str) -> int:
+    """The (last) integer a phrase of the prose prints: 「語彙は 50,257」 -> 50257,
+    「例 5.3 の…結果は 124,439,808」 -> 124439808, 117M -> 117000000."""
+    matches = list(re.finditer(r"(\d{1,3}(?:,\d{3})+|\d+)\s*(M)?", text))
+    if not matches:
+        raise TexError(f"{text!r} prints no integer")
+    match = matches[-1]
+    value = int(match.group(1).replace(",", ""))
+    return value * 1_000_000 if match.group(2) else value
+
+
+def percentage(tex: str) -> Printed:
+    """A printed percentage on the right side as a fraction: `\\\\approx 31\\\\%` -> 0.31 at 2
+    decimals."""
+    text = right_side(tex).replace(r"\%", "").strip()
+    share = printed(text)
+    return Printed(round(share.value / 100, share.decimals + 2), share.decimals + 2)
+
+
+def prose_integer_last(text: str) -> int:
+    """The last integer a phrase prints: 「8 通りのパターンのうち現れるのは 7 通り」 -> 7."""
+    numbers = re.findall(r"\d+", text)
+    if not numbers:
+        raise TexError(f"{text!r} prints no integer")
+    return int(numbers[-1])
+
+
+def prose_rounded(text: str) -> tuple[int, int]:
+    """An integer a phrase prints with its rounding: 「117M」 -> (117000000, 500000)."""
+    value = prose_integer(text)
+    return value, (500_000 if re.search(r"\d\s*M", text) else 0)
+
+
+def leading_terms(tex: str) -> sympy.Expr:
+    """A count's leading terms: `… + O(nd)` with the O term dropped."""
+    kept = re.sub(r"\+\s*O\((?:[^()]|\([^()]*\))*\)\s*$", "", right_side(tex).strip())
+    return polynomial(kept)
+
+
+def sized_expression(tex: str) -> sympy.Expr:
+    """The right side in the chapters' sizes, as written (a ratio is not expanded)."""
+    value = Evaluator(SIZES)(parse(right_side(tex)))
+    if not isinstance(value, sympy.Expr):
+        raise TexError(f"{right_side(tex)!r} is not an expression in the sizes")
+    return value
+
+
+def formula_of(*arguments: str, **constants: Any) -> Callable[[str], Callable]:
+    """A reader of the right side as a function of the named arguments, the other names
+    given: formula_of("t", varphi=phi) reads `(2 - t^2)\\\\varphi(t)` as t -> (2 - t^2) phi(t)."""
+
+    def read(tex: str) -> Callable:
+        tree = parse(right_side(tex))
+
+        def formula(*values: Any) -> Any:
+            names = {**constants, **dict(zip(arguments, values, strict=True))}
+            return Evaluator(names)(tree)
+
+        return formula
+
+    return read
+
+
+def product_terms(tex: str) -> tuple[tuple[int, ...], ...]:
+    """The terms of an expanded product of (I + J_k): `I + J_1 + J_2J_1` -> ((), (1,), (2, 1))."""
+    terms = []
+    for term in right_side(tex).split("+"):
+        term = term.strip()
+        if term == "I":
+            terms.append(())
+            continue
+        factors = re.findall(r"J_\{?(\d+)\}?", term)
+        if not factors or re.sub(r"J_\{?\d+\}?", "", term).strip():
+            raise TexError(f"{term!r} is not I or a product of J_k")
+        terms.append(tuple(int(k) for k in factors))
+    return tuple(terms)
+
+
+def expression_in(**names: Any) -> Callable[[str], Any]:
+    """A reader of the right side with the given names: expression_in(s=Symbol("s")) reads
+    `s(1-s)\\\\begin{pmatrix}1 & -1\\\\\\\\ -1 & 1\\\\end{pmatrix}` as that matrix of s."""
+
+    def read(tex: str) -> Any:
+        return Evaluator(dict(names))(parse(right_side(tex)))
+
+    return read
+
+
+_DECIMAL = r"-?\d+(?:\.\d+)?(?:\s*\\times\s*10\^\{-?\d+\})?"
+
+
+def printed_texts(tex: str) -> tuple[str, ...]:
+    """The printed numbers of the right side as written, in Python's notation:
+    `(0.2689, 0.7311, 0)` -> ("0.2689", "0.7311", "0"); `4.54 × 10^{-5}` -> "4.54e-5"."""
+    found = re.findall(_DECIMAL, right_side(tex).replace(r"\ ", " "))
+    if not found:
+        raise TexError(f"{right_side(tex)!r} prints no number")
+    return tuple(re.sub(r"\s*\\times\s*10\^\{(-?\d+)\}", r"e\1", f) for f in found)
+
+
+def printed_text(tex: str) -> str:
+    """The one printed number of the right side, as written (see printed_texts)."""
+    found = printed_texts(tex)
+    if len(found) != 1:
+        raise TexError(f"{right_side(tex)!r} prints {len(found)} numbers, expected one")
+    return found[0]
+
+
+def member_text(k: int, index: int) -> Callable[[str], str]:
+    """The index-th printed number of the k-th member, as written: member_text(1, 0) reads
+    "4.54e-5" from `e^{-10}e^{0.5}/10.1073 = 4.54\\\\times10^{-5} \\\\times 1.6487 / …`."""
+
+    def read(tex: str) -> str:
+        members, _ = split_relations(tex)
+        found = printed_texts(members[k]) if k < len(members) else ()
+        if index >= len(found):
+            raise TexError(f"member {k + 1} of {tex!r} has no number {index + 1}")
+        return found[index]
+
+    return read

@@ -7,7 +7,8 @@ Python callable returning SymPy values (the chapter's definitions). Products
 keep their order, so matrices multiply as written, and a transpose, a norm, an
 inner product or a Hadamard product mean what they mean in the chapters.
 
-Names: `\\boldsymbol{z}` is `bold z`, distinct from `z`; Greek letters are their
+Names: `\\boldsymbol{z}` is `bold z`, distinct from `z`; a name that is both a value and a
+function (μ := μ(x) in a proof, then μ(y)) has its function under `name()`; Greek letters are their
 command names (`\\sigma` is `sigma`); `d_{\\mathrm{ff}}` is the one name `d_ff`,
 `|V|` the name `|V|` (a size), `\\mathrm{LN}` the function `LN`. A subscript on a
 name is indexing (`z_i` is entry i of `bold z` when the notation says so).
@@ -39,7 +40,7 @@ _TOKEN = re.compile(
     r"|[A-Za-z]|\S"
 )
 _NAMED_FONTS = (r"\mathrm", r"\operatorname", r"\mathsf", r"\text", r"\mathit")
-_GREEK_VARIANTS = {r"\varepsilon": "epsilon", r"\varphi": "phi_var", r"\epsilon": "epsilon"}
+_GREEK_VARIANTS = {r"\varepsilon": "epsilon", r"\epsilon": "epsilon"}
 _ELLIPSES = {r"\ldots", r"\cdots", r"\dots"}
 
 
@@ -144,6 +145,8 @@ class _Parser:
     def starts_factor(self, token: str | None) -> bool:
         if token is None:
             return False
+        if token == "|":  # |V| (a size) starts a factor; any other bar closes a group
+            return bool(re.fullmatch(r"[A-Za-z]", self.peek(1) or "")) and self.peek(2) == "|"
         if token in RELATIONS or token in (")", "]", "}", ",", "+", "-", "−", "|", r"\|", "&",
                                            r"\rangle", r"\times", r"\cdot", "/", r"\odot",
                                            r"\end{pmatrix}", r"\\", ";", "^", "_", "'", r"\in",
@@ -168,7 +171,8 @@ class _Parser:
                 base = self.postfix(Node("T", (base,)))
             else:
                 exponent = self.argument()
-                if base.op == "name" and self.peek() == "(" and exponent.op in ("name", "sub"):
+                if base.op == "name" and self.peek() == "(" and exponent.op in ("name", "sub",
+                                                                               "num"):
                     base = self.postfix(Node("name", (f"{base.args[0]}^{_label(exponent)}",)))
                 else:
                     base = self.postfix(Node("pow", (base, exponent)))
@@ -413,8 +417,8 @@ class _Parser:
 
 
 def _label(node: Node) -> str:
-    """A name as written in a superscript: U, U_i."""
-    if node.op == "name":
+    """A name as written in a superscript: U, U_i, 2 (sigma^2(x) is one function)."""
+    if node.op in ("name", "num"):
         return str(node.args[0])
     base, index = node.args
     return f"{_label(base)}_{index.args[0]}"
@@ -546,7 +550,8 @@ class Evaluator:
         return value[i - 1]
 
     def _call(self, function: Node, args: tuple[Node, ...]) -> Value:
-        f = self(function)
+        applied = f"{function.args[0]}()" if function.op == "name" else None
+        f = self.names[applied] if applied in self.names else self(function)
         values = [self(a) for a in args]
         if not callable(f):
             if len(values) == 1:  # juxtaposition: a (b) is a product

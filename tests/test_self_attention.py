@@ -41,7 +41,6 @@ from proofs.chapters.self_attention.equivariance import (
     thm_attention_equivariance,
 )
 from proofs.chapters.self_attention.exercises import (
-    EXR_MASK_LIMIT,
     exr_causal_last_row,
     exr_jacobian_two,
     exr_mask_limit,
@@ -627,7 +626,7 @@ def test_exr_mask_limit_holds():
 
 @numeric
 def test_exr_mask_limit_rejects_a_misprinted_bound():
-    printed = dict(EXR_MASK_LIMIT, bound="7.5e-6")
+    printed = dict(REGISTRY["exr-mask-limit"].arguments()["printed"], bound="7.5e-6")
     with pytest.raises(CheckFailed):
         exr_mask_limit(printed=printed)
 

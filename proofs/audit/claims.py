@@ -17,7 +17,7 @@ from collections.abc import Callable
 from functools import partial
 
 from proofs.audit.report import Finding
-from proofs.audit.sentence import condition_of, is_hypothesis
+from proofs.audit.sentence import LARGE_LITERAL, condition_of, is_hypothesis
 from proofs.claims import Claim, Located, locate, normalise_tex
 from proofs.decide import Decision, decide, equal_members
 from proofs.reader import Document
@@ -158,6 +158,8 @@ def _statement_formulas(document: Document, record: Record, bound: set[str],
                 continue
             if kind_of(statement) != "relation" or record.kind not in DECIDED_KINDS:
                 continue
+            if LARGE_LITERAL.search(statement):
+                continue  # a setting of an illustration (d = 512), not a claim
             if not m.display and is_hypothesis(document, m.line, statement):
                 continue
             conditional, given = condition_of(document, m.line, statement)

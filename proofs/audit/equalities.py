@@ -9,7 +9,7 @@ from dataclasses import replace
 from functools import partial
 
 from proofs.audit.report import Finding
-from proofs.audit.sentence import condition_of, is_hypothesis
+from proofs.audit.sentence import LARGE_LITERAL, condition_of, is_hypothesis
 from proofs.claims import normalise_tex
 from proofs.decide import Environment, decide
 from proofs.reader import Document
@@ -53,13 +53,15 @@ def audit_equalities(
         decidable = environment is not None and element is not None \
             and element.kind in DECIDED_KINDS
         for statement in split_statements(math):
-            if (line, normalise_tex(statement)) in bound:
-                continue  # a claim of a check: the claims' audit judged it
             if not formula.display and is_hypothesis(document, line, statement.strip()) \
                     and not _is_numeric_setting(statement):
                 continue  # a setting or a hypothesis (「$\\pi(1) = 2$ … とすると」), no claim
             found = audit_statement(line, statement, bindings)
-            if decidable and any(f.status == "not checkable" for f in found):
+            if (line, normalise_tex(statement)) in bound:  # a claim of a check, which the
+                findings.extend(f for f in found if f.status != "not checkable")  # claims'
+                continue  # audit judged; its arithmetic is still recomputed here
+            if decidable and (any(f.status == "not checkable" for f in found)
+                              or ":=" in statement):
                 conditional, given = condition_of(document, line, statement.strip())
                 if not conditional or given is not None:
                     found = _decided(line, statement, found,
@@ -69,22 +71,26 @@ def audit_equalities(
 
 
 def _is_numeric_setting(statement: str) -> bool:
-    """`d = 768`, `|V| = 10`: a setting the evaluator binds for the rest of its line."""
+    """`d = 768`, `|V| = 10`: a size set to an integer, which the evaluator binds for the
+    rest of its line (audit_statement's bindings)."""
     members, relations = split_relations(statement)
-    return bool(relations) and any(re.fullmatch(r"\s*\d+(?:\{,\}\d{3})*\s*", m) for m in members)
-
-
-_LARGE_LITERAL = re.compile(r"(?<![\\\w.])(?:[3-9]|\d{2,})(?:\.\d+)?(?![\w.])")
+    integers = [m for m in members if re.fullmatch(r"\s*\d+(?:\{,\}\d{3})*\s*", m)]
+    symbols = [m for m in members if _BARE_SYMBOL.fullmatch(m)]
+    return bool(relations) and len(integers) == 1 and len(symbols) == len(members) - 1
 
 
 def _decided(line: int, statement: str, found: list[Finding], environment: Environment,
              names: dict[str, object], given: Node | None) -> list[Finding]:
     """The not-checkable findings of a statement replaced by its decision in the notation."""
-    if _LARGE_LITERAL.search(statement):
+    if LARGE_LITERAL.search(statement):
         return found
     verdict = decide(statement.strip(), lambda: environment().bound(**names), given=given)
-    if verdict.binds is not None:
-        names[verdict.binds[0]] = verdict.binds[1]
+    if verdict.binds is not None:  # a definition: it names a value for what follows
+        name, value = verdict.binds
+        current = names.get(name, environment().names.get(name))
+        if callable(current):  # μ := μ(x): μ the value, μ(y) still the function
+            names[f"{name}()"] = current
+        names[name] = value
         return [f for f in found if f.status != "not checkable"]
     if verdict.status == "not checkable":
         return [replace(f, detail=f"{f.detail}; in the notation: {verdict.detail}")

@@ -15,9 +15,12 @@ from proofs.tex_sympy import Node, TexError, parse
 
 # A formula followed by one of these is a hypothesis of what follows, not a claim.
 CONDITIONS = ("ならば", "なら", "のとき", "とき", "とし", "とする", "について", "に対し",
-              "を満たす", "では", "かつ", "の成分", "で、", "（")
+              "を満たす", "では", "かつ", "の成分", "で、", "（", "の場合", "となる")
 # A formula after a hypothesis and one of these is its conclusion.
 CONCLUDING = ("ならば", "なら", "のとき", "とき")
+# a number other than 0, 1, 2 in a relation of symbols: a setting of an illustration or a
+# value the text sets elsewhere (d = 512, 4d^2 + 4d = 288), not a general claim
+LARGE_LITERAL = re.compile(r"(?<![\\\w.])(?:[3-9]|\d{2,})(?:\.\d+)?(?![\w.])")
 _INDEX_RELATION = re.compile(r"^\s*[a-z]\s*(\\ne|\\neq|\\le|\\leq|<|>|\\ge|\\geq|=)\s*[a-z]\s*$")
 
 
@@ -28,7 +31,12 @@ def is_hypothesis(document: Document, line: int, statement: str) -> bool:
     if start < 0:
         return False
     end = text.find("$", start + len(statement))
-    return end >= 0 and text[end + 1:].lstrip().startswith(CONDITIONS)
+    if end < 0:
+        return False
+    after = text[end + 1:]
+    # a list of settings: 「$\\pi(1) = 2$、$\\pi(2) = 1$、$\\pi(3) = 3$（…）とすると」
+    after = re.sub(r"^(?:\s*、\s*\$[^$]+\$)*\s*(?:（[^）]*）)?", "", after)
+    return after.lstrip().startswith(CONDITIONS)
 
 
 def condition_of(document: Document, line: int, statement: str) -> tuple[bool, Node | None]:

@@ -27,8 +27,9 @@ def split_statements(math: str) -> list[str]:
             current = ""
             i += 2 if math.startswith(r"\\", i) else 6
             continue
-        if depth == 0 and math.startswith(r"\text{", i):
-            j, level = i + 6, 1
+        text = next((c for c in (r"\textbf{", r"\text{") if math.startswith(c, i)), None)
+        if depth == 0 and text is not None:
+            j, level = i + len(text), 1
             while j < len(math) and level:
                 level += math[j] == "{"
                 level -= math[j] == "}"
@@ -42,6 +43,7 @@ def split_statements(math: str) -> list[str]:
         elif ch in ")}]" or math.startswith(r"\rangle", i):
             depth -= 1
         if ch == "\\" and i + 1 < len(math) and not math[i + 1].isalpha():
+            depth += {"{": 1, "}": -1}.get(math[i + 1], 0)  # \{ \} group like { }
             current += math[i : i + 2]  # \, \; \! \  are spaces, not separators
             i += 2
             continue
@@ -54,7 +56,19 @@ def split_statements(math: str) -> list[str]:
             current += ch
         i += 1
     pieces.append(current)
-    return [p for p in pieces if p.strip()]
+    return _ranges_kept([p for p in pieces if p.strip()])
+
+
+def _ranges_kept(pieces: list[str]) -> list[str]:
+    """`l = 1, \\ldots, L` stays one statement (a range), not three."""
+    out: list[str] = []
+    for piece in pieces:
+        if out and (piece.strip() in (r"\ldots", r"\cdots") or out[-1].strip().endswith(
+                (r"\ldots", r"\cdots"))):
+            out[-1] = f"{out[-1]},{piece}"
+        else:
+            out.append(piece)
+    return out
 
 
 def split_relations(statement: str) -> tuple[list[str], list[str]]:

@@ -27,6 +27,10 @@ from proofs.reference import (
     mp_softmax_exact,
 )
 from proofs.stated import (
+    expression_in,
+    member_text,
+    printed_text,
+    printed_texts,
     tuple_of_numbers,
 )
 from symbolic import softmax as sym
@@ -37,6 +41,9 @@ from symbolic.softmax import softmax as symbolic_softmax
 @CHAPTER.element("exr-softmax-compute", "演習 10.1", "softmax の計算", "exercise",
          ("symbolic", "numeric"),
                  claims=(
+                     Claim(r"\boldsymbol{z} = (0, \log 2, \log 3)"),
+                     Claim(r"\boldsymbol{z}' = (100, 100 + \log 2, 100 + \log 3)"),
+                     Claim(r"\sigma(\boldsymbol{z}') = (1/6, 1/3, 1/2)", where="proof"),
                      Claim(
                          r"\sigma(\boldsymbol{z}) = (1/6, 1/3, 1/2)",
                          where="proof",
@@ -71,31 +78,81 @@ def exr_softmax_compute(answer=None, softmax=softmax) -> list[str]:
     return evidence
 
 
-@CHAPTER.element("exr-jacobian-two", "演習 10.2", "n = 2 のヤコビ行列", "exercise", ("symbolic",))
-def exr_jacobian_two(jacobian=None) -> list[str]:
+S = sp.Symbol("s", positive=True)  # sigma(z) = (s, 1 - s): symbolic.softmax.two_by_two's s
+
+
+@CHAPTER.element(
+    "exr-jacobian-two", "演習 10.2", "n = 2 のヤコビ行列", "exercise", ("symbolic",),
+    claims=(
+        Claim(r"n = 2"),
+        Claim(r"\sigma(\boldsymbol{z}) = (s, 1 - s)"),
+        Claim(
+            r"J = \begin{pmatrix} s(1-s) & -s(1-s) \\ -s(1-s) & (1-s)s \end{pmatrix} = "
+            r"s(1-s)\begin{pmatrix} 1 & -1 \\ -1 & 1 \end{pmatrix}",
+            where="proof", lhs="J", argument="stated_closed", read=expression_in(s=S),
+        ),
+        Claim(r"2s(1-s)", where="proof", argument="stated_eigenvalue",
+              read=expression_in(s=S)),
+        Claim(r"s = 1/2", where="proof", lhs="s", argument="stated_maximiser",
+              read=expression_in()),
+        Claim(r"1/2", where="proof", argument="stated_maximum", read=expression_in()),
+    ),
+)
+def exr_jacobian_two(stated_closed: sp.Matrix, stated_eigenvalue: sp.Expr,
+                     stated_maximiser: sp.Expr, stated_maximum: sp.Expr,
+                     jacobian=None) -> list[str]:
     """n = 2, sigma = (s, 1 - s): J = s(1 - s)[[1, -1], [-1, 1]], eigenvalues 0 (vector 1)
     and 2s(1 - s), whose maximum 1/2 is at s = 1/2: symbolic.softmax.two_by_two on the
     stated matrix formula, each compared exactly with the chapter's answer."""
 
     r = sym.two_by_two(sym.chapter_matrix if jacobian is None else jacobian)
-    s = r.s
-    closed = s * (1 - s) * sp.Matrix([[1, -1], [-1, 1]])
-    require(sym.is_zero(r.jacobian - closed), f"J = {r.jacobian} != s(1-s)[[1,-1],[-1,1]]")
+    require(r.s == S, f"two_by_two's s is {r.s!r}, not {S!r}")
+    require(sym.is_zero(r.jacobian - stated_closed), f"J = {r.jacobian} != {stated_closed}")
     eig = {sp.factor(k): v for k, v in r.eigenvalues.items()}
-    require(set(eig) == {0, sp.factor(2 * s * (1 - s))}, f"eigenvalues {r.eigenvalues}")
+    require(set(eig) == {0, sp.factor(stated_eigenvalue)},
+            f"eigenvalues {r.eigenvalues}, stated 0 and {stated_eigenvalue}")
     require(sym.is_zero(r.jacobian * sp.ones(2, 1)), "1 is not in the kernel")
-    require(tuple(r.maximiser) == (sp.Rational(1, 2),) and r.maximum == sp.Rational(1, 2),
-            f"maximum {r.maximum} at {r.maximiser}")
-    return ["J = s(1-s)[[1,-1],[-1,1]]; eigenvalues 0 and 2s(1-s); max 1/2 at s = 1/2"]
+    require(tuple(r.maximiser) == (stated_maximiser,) and r.maximum == stated_maximum,
+            f"maximum {r.maximum} at {r.maximiser}, stated {stated_maximum} at "
+            f"{stated_maximiser}")
+    return [f"J = {stated_closed}; eigenvalues 0 and {stated_eigenvalue}; max "
+            f"{stated_maximum} at s = {stated_maximiser}"]
 
 
-EXR_MASK_LIMIT = {"sigma_U": ("0.2689", "0.7311", "0"), "e^1": "2.7183", "e^2": "7.3891",
-                  "sum": "10.1073", "e^-10": "4.54e-5", "e^0.5": "1.6487", "bound": "7.4e-6"}
-
-
-@CHAPTER.element("exr-mask-limit", "演習 10.3", "マスクの極限の計算", "exercise",
-         ("numeric", "high precision"))
-def exr_mask_limit(masked_softmax=masked_softmax, printed=EXR_MASK_LIMIT) -> list[str]:
+@CHAPTER.element(
+    "exr-mask-limit", "演習 10.3", "マスクの極限の計算", "exercise", ("numeric", "high precision"),
+    claims=(
+        Claim(r"\boldsymbol{z} = (1, 2, 0.5)"),
+        Claim(r"U = \{1, 2\}"),
+        Claim(r"c = 10"),
+        Claim(r"\sigma^{U}(\boldsymbol{z}) = (0.2689,\ 0.7311,\ 0)", where="proof",
+              lhs=r"\sigma^{U}(\boldsymbol{z})", argument="printed.sigma_U", read=printed_texts),
+        Claim(r"e^{1} = 2.7183", where="proof", lhs="e^{1}", argument="printed.e^1",
+              read=printed_text),
+        Claim(r"e^{2} = 7.3891", where="proof", lhs="e^{2}", argument="printed.e^2",
+              read=printed_text),
+        Claim(r"10.1073", where="proof", argument="printed.sum", read=printed_text),
+        Claim(
+            r"e^{-10}e^{0.5}/10.1073 = 4.54\times10^{-5} \times 1.6487 / 10.1073 \approx "
+            r"7.4 \times 10^{-6}",
+            where="proof", lhs=r"e^{-10}e^{0.5}/10.1073", argument="printed.e^-10",
+            read=member_text(1, 0),
+        ),
+        Claim(
+            r"e^{-10}e^{0.5}/10.1073 = 4.54\times10^{-5} \times 1.6487 / 10.1073 \approx "
+            r"7.4 \times 10^{-6}",
+            where="proof", lhs=r"e^{-10}e^{0.5}/10.1073", argument="printed.e^(1/2)",
+            read=member_text(1, 1),
+        ),
+        Claim(
+            r"e^{-10}e^{0.5}/10.1073 = 4.54\times10^{-5} \times 1.6487 / 10.1073 \approx "
+            r"7.4 \times 10^{-6}",
+            where="proof", lhs=r"e^{-10}e^{0.5}/10.1073", argument="printed.bound",
+            read=member_text(2, 0),
+        ),
+    ),
+)
+def exr_mask_limit(printed: dict, masked_softmax=masked_softmax) -> list[str]:
     """z = (1, 2, 0.5), U = {1, 2}: sigma^U(z) by the NumPy masked_softmax and the bound
     e^{-10} e^{0.5} / (e + e^2) at 50 digits, each compared with the printed value at
     its printed precision (4 decimals; 3 significant digits for 4.54e-5, 2 for 7.4e-6);
@@ -105,8 +162,8 @@ def exr_mask_limit(masked_softmax=masked_softmax, printed=EXR_MASK_LIMIT) -> lis
     with mpmath.workdps(DIGITS):
         e1, e2 = mpmath.e, mpmath.exp(2)
         values = {"e^1": e1, "e^2": e2, "sum": e1 + e2, "e^-10": mpmath.exp(-10),
-                  "e^0.5": mpmath.exp(0.5)}
-        values["bound"] = values["e^-10"] * values["e^0.5"] / values["sum"]
+                  "e^(1/2)": mpmath.exp(0.5)}
+        values["bound"] = values["e^-10"] * values["e^(1/2)"] / values["sum"]
         third = mp_softmax_exact([mpmath.mpf(1), mpmath.mpf(2), mpmath.mpf(0.5) - 10])[2]
         require(0 < third <= values["bound"], f"sigma_3 = {third} not in (0, bound]")
     for value, want in zip(got, printed["sigma_U"], strict=True):

@@ -94,16 +94,25 @@ def _random() -> dict[str, Any]:
     return {"bold q": q, "bold k": k}
 
 
+def _causal() -> dict[str, Any]:
+    """定義 4.1 and 命題 4.2: U_i = {1, ..., i} the positions row i attends to, S the
+    scores s_ij of Q and K."""
+    base = _base()
+    return {"U": lambda i: frozenset(range(1, int(i) + 1)),
+            "S": base["Q"] * base["K"].T / sympy.sqrt(D_K)}
+
+
 @CHAPTER.notation
 def environment(number: str | None = None) -> Evaluator:
     """The names of the chapter at the explicit sizes above; in 命題 4.4 the coordinates of
     q and k are random."""
     random = number == "命題 4.4"
-    names = {**_base(), **(_random() if random else {})}
+    names = {**_base(), **(_random() if random else {}),
+             **(_causal() if number in ("定義 4.1", "命題 4.2") else {})}
     indices = (lambda _: range(1, D_K + 1)) if random else _indices
     return Evaluator(
         names,
         index_ranges={name: indices for name in "ijklt"},
         entries={"z": "bold z", "sigma": "bold sigma", "m": "bold m", "q": "bold q",
-                 "k": "bold k"},
+                 "k": "bold k", "s": "S"},
     )

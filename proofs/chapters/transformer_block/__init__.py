@@ -29,6 +29,7 @@ from proofs.chapters.transformer_block import (  # noqa: F401 - importing regist
     formulas,
     layer_norm,
     listings,
+    notation,
     parameters,
     residual,
     tables,

@@ -23,9 +23,15 @@ from numeric.mlp import mlp
 from numeric.model import forward, init_parameters, sub_parameters
 from proofs.chapters.transformer_block.chapter import CHAPTER
 from proofs.chapters.transformer_block.strategies import block_parameters, seeds
+from proofs.claims import Claim
 from proofs.judge import require, within_bound
 from proofs.measures import grid_activation_patterns
 from proofs.profiles import scaled
+from proofs.stated import (
+    formula_of,
+    prose_integer,
+    prose_integer_last,
+)
 from symbolic import gelu as symbolic_gelu
 from symbolic.arrangements import activation_regions, general_position, region_bound
 from symbolic.identities import is_zero
@@ -33,7 +39,6 @@ from symbolic.identities import is_zero
 RELU_EXAMPLE = {  # 命題 8.1 after the proof, and the listing
     "w_1": ((1, 0), (0, 1), (1, 1)),  # rows: the normals of a_k(x) = <w_k, x> + b_k
     "b_1": (0, 0, -1),
-    "patterns": 7,
     "missing": ("001",),
 }
 
@@ -64,12 +69,46 @@ def _affine_piece(x: np.ndarray, ff: Mapping) -> np.ndarray:
 
 
 @CHAPTER.element("prop-relu-piecewise-linear", "命題 8.1", "ReLU の MLP は区分線形", "proposition",
-         ("symbolic", "numeric", "witness"))
+         ("symbolic", "numeric", "witness"),
+                 claims=(
+                     Claim(
+                         r"g(\boldsymbol{x}) = "
+                         r"W_2^{\mathsf{T}}\,\mathrm{ReLU}(W_1^{\mathsf{T}}\boldsymbol{x} + "
+                         r"\boldsymbol{b}_1) + \boldsymbol{b}_2",
+                     ),
+                     Claim(r"\mathrm{GELU}(t) = t\,\Phi(t)"),
+                     Claim(r"2^{d_{\mathrm{ff}}}"),
+                     Claim(
+                         r"\mathrm{GELU}''(t) = \varphi(t) + \varphi(t) + t\,\varphi'(t) = (2 - "
+                         r"t^2)\,\varphi(t)",
+                         where="proof",
+                         lhs=r"\mathrm{GELU}''(t)",
+                         argument="stated_second",
+                         read=formula_of("t", varphi=symbolic_gelu.phi),
+                     ),
+                     Claim(r"t = \pm\sqrt2", where="proof"),
+                     Claim(
+                         "領域は多くても 7 個",
+                         phrase=True,
+                         where="text",
+                         argument="printed.regions",
+                         read=prose_integer,
+                     ),
+                     Claim(
+                         "8 通りのパターンのうち現れるのは 7 通り",
+                         phrase=True,
+                         where="text",
+                         argument="printed.patterns",
+                         read=prose_integer_last,
+                     ),
+                 ))
 def prop_relu_piecewise_linear(
+    *,
     relu_network: Callable = lambda x, p: mlp(x, p, "relu"),
     smooth: Callable = gelu,
     derivatives: Callable = symbolic_gelu.derivatives,
-    stated_second: Callable = symbolic_gelu.chapter_second,
+    stated_second: Callable,
+    printed: Mapping,
     example: Mapping = RELU_EXAMPLE,
 ) -> list[str]:
     """(1) The ReLU MLP is affine on each of at most 2^{d_ff} convex regions R_s; (2) GELU is
@@ -112,9 +151,11 @@ def prop_relu_piecewise_linear(
     patterns = activation_regions(example["w_1"], example["b_1"])
     everything = ["".join(p) for p in itertools.product("01", repeat=len(example["b_1"]))]
     missing = sorted(set(everything) - set(patterns))
-    require(len(patterns) == example["patterns"] and tuple(missing) == tuple(example["missing"]),
+    require(len(patterns) == printed["patterns"] == printed["regions"]
+            and tuple(missing) == tuple(example["missing"]),
             f"the example has {len(patterns)} non-empty regions (missing {missing}), stated "
-            f"{example['patterns']} (missing {list(example['missing'])})")
+            f"{printed['regions']} regions and {printed['patterns']} patterns (missing "
+            f"{list(example['missing'])})")
     on_grid = grid_activation_patterns(example["w_1"], example["b_1"])  # the listing's grid
     require(on_grid == patterns, f"the listing's grid finds {on_grid}, the exact count {patterns}")
     m, d = len(example["b_1"]), len(example["w_1"][0])

@@ -16,28 +16,20 @@ from numeric.model import forward, init_parameters
 from proofs.chapters.transformer_block import tables
 from proofs.chapters.transformer_block.chapter import CHAPTER
 from proofs.chapters.transformer_block.strategies import block_parameters, configurations, seeds
+from proofs.claims import Claim
 from proofs.judge import require
-from proofs.printed import Printed
 from proofs.profiles import scaled
+from proofs.stated import (
+    crossover,
+    integer,
+    leading_terms,
+    polynomial,
+    printed,
+)
 from spec.contractions import BLOCK
 from symbolic import counts
 from symbolic import symbols as sym
 from symbolic.identities import is_zero
-
-BLOCK_COST = {  # the figures after 命題 6.1's proof, and the listing's last line
-    "d": 768,
-    "n": 1024,
-    "linear": 7_247_757_312,
-    "quadratic": 1_610_612_736,
-    "ratio": Printed(0.222, 3),
-    "crossover": 4608,
-}
-
-
-def _stated_block_cost():
-    """命題 6.1's leading terms: 4nd^2 + 2n^2 d (attention) + 2 n d d_ff (MLP)."""
-    n, d, d_ff = sym.n, sym.d, sym.d_ff
-    return 4 * n * d**2 + 2 * n**2 * d + 2 * n * d * d_ff
 
 
 def counted_multiplications(run: Callable[[], object]) -> dict[str, int]:
@@ -48,10 +40,50 @@ def counted_multiplications(run: Callable[[], object]) -> dict[str, int]:
 
 
 @CHAPTER.element("prop-block-complexity", "命題 6.1", "1 層の順伝播の計算量", "proposition",
-         ("symbolic", "numeric"))
-def prop_block_complexity(stated: Callable = _stated_block_cost,
-                          block: Callable = pre_ln_block, model: Callable = forward,
-                          figures: Mapping = BLOCK_COST) -> list[str]:
+         ("symbolic", "numeric"),
+                 claims=(
+                     Claim(
+                         r"\underbrace{4nd^2 + 2n^2 d}_{\text{注意}} + "
+                         r"\underbrace{2nd\,d_{\mathrm{ff}}}_{\text{MLP}} + O(nd)",
+                         argument="stated",
+                         read=leading_terms,
+                     ),
+                     Claim(
+                         "12nd^2 + 2n^2d + O(nd)",
+                         argument="stated_at_four_d",
+                         read=leading_terms,
+                     ),
+                     Claim(r"n < 6d", argument="stated_crossover", read=crossover),
+                     Claim(r"nd\,|V|", argument="stated_head", read=polynomial),
+                     Claim(r"d = 768", where="text", lhs="d", argument="figures.d", read=integer),
+                     Claim(r"n = 1024", where="text", lhs="n", argument="figures.n", read=integer),
+                     Claim(
+                         "12nd^2 = 7{,}247{,}757{,}312",
+                         where="text",
+                         lhs="12nd^2",
+                         argument="figures.linear",
+                         read=integer,
+                     ),
+                     Claim(
+                         "2n^2d = 1{,}610{,}612{,}736",
+                         where="text",
+                         lhs="2n^2d",
+                         argument="figures.quadratic",
+                         read=integer,
+                     ),
+                     Claim(r"0.222", where="text", argument="figures.ratio", read=printed),
+                     Claim(
+                         "6d = 4608",
+                         where="text",
+                         lhs="6d",
+                         argument="figures.crossover",
+                         read=integer,
+                     ),
+                 ))
+def prop_block_complexity(stated: sympy.Expr, stated_at_four_d: sympy.Expr,
+                          stated_crossover: sympy.Expr, stated_head: sympy.Expr,
+                          figures: Mapping, block: Callable = pre_ln_block,
+                          model: Callable = forward) -> list[str]:
     """One block costs 4nd^2 + 2n^2 d + 2 n d d_ff multiplications plus O(nd) (LayerNorm,
     biases); 12nd^2 + 2n^2 d at d_ff = 4d; the term linear in n is the larger iff n < 6d;
     the model adds L blocks and n d |V| for the output. Symbolic: symbolic.counts
@@ -65,17 +97,20 @@ def prop_block_complexity(stated: Callable = _stated_block_cost,
     (proofs.tables.block_cost_comparison) against the printed ones."""
     evidence = []
     derived = sympy.expand(counts.block_multiplications(BLOCK, width=sym.d_ff))
-    require(is_zero(derived - sympy.expand(stated())),
-            f"the block's multiplications are {derived}, stated {sympy.expand(stated())}")
+    require(is_zero(derived - stated),
+            f"the block's multiplications are {derived}, stated {stated}")
     require(sym.h not in derived.free_symbols, f"{derived} depends on h")
     at_4d = sympy.expand(derived.subs(sym.d_ff, 4 * sym.d))
     linear, quadratic = counts.linear_quadratic(at_4d, sym.n)
+    require(is_zero(at_4d - stated_at_four_d),
+            f"at d_ff = 4d the block costs {at_4d}, stated {stated_at_four_d}")
     crossover = counts.crossover(at_4d, sym.n)
-    require(is_zero(crossover - 6 * sym.d), f"the two terms cross at n = {crossover}, not 6d")
-    require(is_zero(linear - quadratic - 2 * sym.n * sym.d * (6 * sym.d - sym.n)),
+    require(is_zero(crossover - stated_crossover),
+            f"the two terms cross at n = {crossover}, the chapter states {stated_crossover}")
+    require(is_zero(linear - quadratic - 2 * sym.n * sym.d * (crossover - sym.n)),
             f"linear - quadratic = {sympy.factor(linear - quadratic)}")
     head = counts.lm_head_multiplications()
-    require(is_zero(head - sym.n * sym.d * sym.V), f"the output layer costs {head}")
+    require(is_zero(head - stated_head), f"the output layer costs {head}, stated {stated_head}")
     evidence.append(f"symbolic: {derived} (no h); at d_ff = 4d: {at_4d}; linear - quadratic = "
                     f"{sympy.factor(linear - quadratic)}, positive iff n < {crossover}; "
                     f"output layer {head}")

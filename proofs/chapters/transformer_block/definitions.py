@@ -33,13 +33,29 @@ from proofs.chapters.transformer_block.strategies import (
     seeds,
     vectors,
 )
+from proofs.claims import Claim
 from proofs.judge import CheckFailed, require, within_bound
 from proofs.profiles import scaled
 from proofs.reference import mp_error, mp_gelu, mp_layer_norm
 
 
 @CHAPTER.element("def-layer-norm", "定義 2.1", "層正規化", "definition",
-         ("numeric", "high precision"))
+         ("numeric", "high precision"),
+                 claims=(
+                     Claim(r"\mu(\boldsymbol{x}) := \frac{1}{d}\sum_{j=1}^{d} x_j"),
+                     Claim(
+                         r"\sigma^2(\boldsymbol{x}) := \frac{1}{d}\sum_{j=1}^{d}\big(x_j - "
+                         r"\mu(\boldsymbol{x})\big)^2",
+                     ),
+                     Claim(
+                         r"\mathrm{LN}(\boldsymbol{x}) := \boldsymbol{\gamma} \odot "
+                         r"\frac{\boldsymbol{x} - "
+                         r"\mu(\boldsymbol{x})\boldsymbol{1}}{\sqrt{\sigma^2(\boldsymbol{x}) + "
+                         r"\varepsilon}} + \boldsymbol{\beta}",
+                     ),
+                     Claim(r"\varepsilon \ge 0"),
+                     Claim(r"\sigma^2(\boldsymbol{x}) > 0"),
+                 ))
 def def_layer_norm(normalise: Callable = layer_norm) -> list[str]:
     """LN(x) = gamma * (x - mu 1) / sqrt(sigma^2 + eps) + beta with the biased variance
     (division by d), row by row. Numeric: `normalise` against the definition evaluated by
@@ -119,7 +135,25 @@ def _silenced(p: Mapping) -> dict:
 
 
 @CHAPTER.element("def-transformer-block", "定義 2.2", "残差接続・位置ごとの MLP・ブロック",
-                 "definition", ("numeric", "high precision"))
+                 "definition", ("numeric", "high precision"),
+                 claims=(
+                     Claim(
+                         r"\mathrm{MLP}(X) := \phi\big(XW_1 + "
+                         r"\boldsymbol{1}\boldsymbol{b}_1^{\mathsf{T}}\big)W_2 + "
+                         r"\boldsymbol{1}\boldsymbol{b}_2^{\mathsf{T}}",
+                     ),
+                     Claim(
+                         r"g(\boldsymbol{x}_i) := "
+                         r"W_2^{\mathsf{T}}\phi(W_1^{\mathsf{T}}\boldsymbol{x}_i + "
+                         r"\boldsymbol{b}_1) + \boldsymbol{b}_2",
+                     ),
+                     Claim(r"\mathrm{ReLU}(t) := \max(0, t)"),
+                     Claim(r"\mathrm{GELU}(t) := t\,\Phi(t)"),
+                     Claim(r"X' = \mathrm{LN}_2\big(Y + \mathrm{MLP}(Y)\big)"),
+                     Claim(r"X' = Y + \mathrm{MLP}\big(\mathrm{LN}_2(Y)\big)"),
+                     Claim(r"Y = \mathrm{LN}_1\big(X + \mathrm{MHA}(X)\big)"),
+                     Claim(r"Y = X + \mathrm{MHA}\big(\mathrm{LN}_1(X)\big)"),
+                 ))
 def def_transformer_block(pre_ln: Callable = pre_ln_block, post_ln: Callable = post_ln_block,
                           network: Callable = mlp) -> list[str]:
     """The parts and the two blocks as defined. MLP: row i of MLP(X) is
@@ -212,7 +246,14 @@ def _composed_logits(tokens, params, config) -> np.ndarray:
 
 
 @CHAPTER.element("def-decoder-only-transformer", "定義 2.3", "デコーダのみの Transformer",
-                 "definition", ("numeric", "witness"))
+                 "definition", ("numeric", "witness"),
+                 claims=(
+                     Claim(r"n \le L_{\mathrm{ctx}}"),
+                     Claim(
+                         r"Z_{iv} = \langle \mathrm{LN}_f(\boldsymbol{x}^{(L)}_i), E_v\rangle",
+                         where="text",
+                     ),
+                 ))
 def def_decoder_only_transformer(model: Callable = forward,
                                  embedding: Callable = embed) -> list[str]:
     """Z = LN_f(X^(L)) E^T, X^(0) with rows E_{t_i} + P_i, X^(l) = the l-th causal Pre-LN

@@ -22,13 +22,18 @@ from numeric.mlp import mlp
 from numeric.model import forward, init_parameters, sub_parameters
 from proofs.chapters.transformer_block.chapter import CHAPTER
 from proofs.chapters.transformer_block.strategies import block_parameters, model_cases, seeds
+from proofs.claims import Claim
 from proofs.judge import require
 from proofs.measures import decoded_in_chunks
 from proofs.profiles import scaled
 
 
 @CHAPTER.element("prop-row-wise-maps", "命題 7.1", "MLP と層正規化は位置の間で情報を混ぜない",
-                 "proposition", ("numeric",))
+                 "proposition", ("numeric",),
+                 claims=(
+                     Claim("位置ごとの MLP と層正規化は行ごとに働く写像である", phrase=True),
+                     Claim("ヤコビ行列は 0 である", phrase=True),
+                 ))
 def prop_row_wise_maps(network: Callable = mlp, normalise: Callable = layer_norm,
                        model: Callable = forward) -> list[str]:
     """MLP and LN act row by row: row i of the output is a function of row i of the input,
@@ -88,7 +93,18 @@ def prop_row_wise_maps(network: Callable = mlp, normalise: Callable = layer_norm
 
 @CHAPTER.element("prop-block-equivariance-causality", "命題 7.2",
                  "ブロックとモデル全体の同変性・因果性",
-                 "proposition", ("numeric", "witness"))
+                 "proposition", ("numeric", "witness"),
+                 claims=(
+                     Claim(
+                         "マスクのない注意を使った Pre-LN・Post-LN のブロックは置換同変である",
+                         phrase=True,
+                     ),
+                     Claim(
+                         "因果マスクつきの注意を使った Pre-LN・Post-LN のブロックは因果的",
+                         phrase=True,
+                     ),
+                     Claim("写像は因果的である", phrase=True),
+                 ))
 def prop_block_equivariance_causality(
     pre_ln: Callable = pre_ln_block, post_ln: Callable = post_ln_block,
     model: Callable = forward, decoder: Callable = Decoder,

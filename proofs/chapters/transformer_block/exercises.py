@@ -27,30 +27,80 @@ from proofs.chapters.transformer_block.complexity import counted_multiplications
 from proofs.chapters.transformer_block.parameters import model_parts
 from proofs.chapters.transformer_block.residual import residual_jacobians
 from proofs.chapters.transformer_block.strategies import block_parameters, seeds, vectors
+from proofs.claims import Claim
 from proofs.judge import require, within_bound
-from proofs.printed import Printed
 from proofs.profiles import scaled
+from proofs.stated import (
+    formula_of,
+    integer,
+    percentage,
+    printed,
+    product_terms,
+    sized_expression,
+)
 from spec.contractions import BLOCK
 from symbolic import counts, residual
 from symbolic import layer_norm as symbolic_layer_norm
 from symbolic import symbols as sym
 from symbolic.identities import equal, is_zero
 
-EXERCISE_11_1 = {
-    "sizes": {"vocab": 1000, "d": 64, "n_layer": 4, "n_ctx": 128},
-    "parts": {"embeddings": 64_000, "positions": 8_192, "per_layer": 49_984,
-              "layers": 199_936, "final_layer_norm": 128},
-    "total": 272_256,
-    "embedding_share": Printed(0.235, 3),
-}
-
-
-DOUBLING = {"multiples": (1, 6, 60), "ratios": (Printed(2.29, 2), Printed(3, 0), Printed(3.82, 2))}
-
 
 @CHAPTER.element("exr-parameter-count", "演習 11.1", "小さなモデルのパラメータ数と埋め込みの割合",
-                 "exercise", ("symbolic", "numeric"))
-def exr_parameter_count(stated: Mapping = EXERCISE_11_1,
+                 "exercise", ("symbolic", "numeric"),
+                 claims=(
+                     Claim(r"|V| = 1000", lhs=r"|V|", argument="stated.sizes.vocab", read=integer),
+                     Claim(r"d = 64", lhs="d", argument="stated.sizes.d", read=integer),
+                     Claim(r"L = 4", lhs="L", argument="stated.sizes.n_layer", read=integer),
+                     Claim(
+                         r"L_{\mathrm{ctx}} = 128",
+                         lhs=r"L_{\mathrm{ctx}}",
+                         argument="stated.sizes.n_ctx",
+                         read=integer,
+                     ),
+                     Claim(
+                         r"1000 \times 64 = 64{,}000",
+                         where="proof",
+                         argument="stated.parts.embeddings",
+                         read=integer,
+                     ),
+                     Claim(
+                         r"128 \times 64 = 8{,}192",
+                         where="proof",
+                         argument="stated.parts.positions",
+                         read=integer,
+                     ),
+                     Claim(
+                         r"12\times64^2 + 13\times64 = 49{,}152 + 832 = 49{,}984",
+                         where="proof",
+                         argument="stated.parts.per_layer",
+                         read=integer,
+                     ),
+                     Claim(
+                         "199{,}936",
+                         where="proof",
+                         argument="stated.parts.layers",
+                         read=integer,
+                     ),
+                     Claim(
+                         "128",
+                         where="proof",
+                         argument="stated.parts.final_layer_norm",
+                         read=integer,
+                     ),
+                     Claim(
+                         "64{,}000 + 8{,}192 + 199{,}936 + 128 = 272{,}256",
+                         where="proof",
+                         argument="stated.total",
+                         read=integer,
+                     ),
+                     Claim(
+                         r"64{,}000/272{,}256 \approx 23.5\%",
+                         where="proof",
+                         argument="stated.embedding_share",
+                         read=percentage,
+                     ),
+                 ))
+def exr_parameter_count(stated: Mapping,
                         allocate: Callable = init_parameters) -> list[str]:
     """|V| = 1000, d = 64, L = 4, d_ff = 4d, L_ctx = 128: the parts (embeddings, positions,
     one layer 12d^2 + 13d, four layers, the final LayerNorm) and the total from the
@@ -74,11 +124,6 @@ def exr_parameter_count(stated: Mapping = EXERCISE_11_1,
             f"number {allocated:,}", f"embeddings' share {share:.4f} ≈ {share:.1%}"]
 
 
-def _stated_affine_moments(d, g, b):
-    """演習 11.2's answer: mean b, variance g^2, norm sqrt(d (g^2 + b^2))."""
-    return b, g**2, sympy.sqrt(d * (g**2 + b**2))
-
-
 def _same_moment(name: str, value, expected) -> bool:
     """Equal moments; two norms (square roots, so both >= 0) are equal iff their squares are."""
     if name == "norm":
@@ -88,8 +133,36 @@ def _same_moment(name: str, value, expected) -> bool:
 
 @CHAPTER.element("exr-layer-norm-affine", "演習 11.2",
                  "γ = g1、β = b1 の層正規化の平均・分散・ノルム",
-                 "exercise", ("symbolic", "numeric", "witness"))
-def exr_layer_norm_affine(stated: Callable = _stated_affine_moments,
+                 "exercise", ("symbolic", "numeric", "witness"),
+                 claims=(
+                     Claim(
+                         r"g\cdot0 + b = b",
+                         where="proof",
+                         argument="stated_mean",
+                         read=formula_of("d", "g", "b"),
+                     ),
+                     Claim(
+                         "g^2",
+                         where="proof",
+                         argument="stated_variance",
+                         read=formula_of("d", "g", "b"),
+                     ),
+                     Claim(
+                         r"\sqrt{d(g^2 + b^2)}",
+                         where="proof",
+                         argument="stated_norm",
+                         read=formula_of("d", "g", "b"),
+                     ),
+                     Claim(r"\mu(\hat{\boldsymbol{y}}) = 0", where="proof"),
+                     Claim(r"\sigma^2(\hat{\boldsymbol{y}}) = 1", where="proof"),
+                     Claim(
+                         r"1 は一般の $\boldsymbol{\gamma}, \boldsymbol{\beta}$ でも成り立ちます",
+                         phrase=True,
+                         where="proof",
+                     ),
+                 ))
+def exr_layer_norm_affine(stated_mean: Callable, stated_variance: Callable,
+                          stated_norm: Callable,
                           normalise: Callable = layer_norm,
                           widths: tuple[int, ...] = (2, 3)) -> list[str]:
     """gamma = g1 (g > 0), beta = b1, eps = 0: the output has mean b, variance g^2 and norm
@@ -104,7 +177,7 @@ def exr_layer_norm_affine(stated: Callable = _stated_affine_moments,
     evidence = []
     g, b = sympy.Symbol("g", positive=True), sympy.Symbol("b", real=True)
     general = symbolic_layer_norm.moments_general()
-    want = stated(sym.d, g, b)
+    want = tuple(f(sym.d, g, b) for f in (stated_mean, stated_variance, stated_norm))
     got = (general.mean, general.variance, general.norm)
     for name, value, expected in zip(("mean", "variance", "norm"), got, want, strict=True):
         value = value.subs(sympy.Symbol("g", real=True), g)
@@ -113,7 +186,9 @@ def exr_layer_norm_affine(stated: Callable = _stated_affine_moments,
     for d in widths:
         m = symbolic_layer_norm.moments(d, g, b)
         for name, value, expected in zip(("mean", "variance", "norm"),
-                                         (m.mean, m.variance, m.norm), stated(d, g, b),
+                                         (m.mean, m.variance, m.norm),
+                                         tuple(f(d, g, b) for f in (stated_mean, stated_variance,
+                                                                     stated_norm)),
                                          strict=True):
             require(_same_moment(name, value, expected),
                     f"d = {d}: the {name} is {value}, stated {expected}")
@@ -134,7 +209,8 @@ def exr_layer_norm_affine(stated: Callable = _stated_affine_moments,
     def moments_hold(x, gain, shift, seed):
         d = x.size
         y = normalise(x, np.full(d, gain), np.full(d, shift), eps=0.0)
-        mean_, var_, norm_ = (float(v) for v in stated(d, gain, shift))
+        mean_, var_, norm_ = (float(f(d, gain, shift))
+                              for f in (stated_mean, stated_variance, stated_norm))
         err = float(layer_norm_error_bound(x, np.full(d, gain), np.full(d, shift)).max())
         scale = gain * math.sqrt(d) + abs(shift)  # max |y_j|
         bounds = (err + gamma(d + 1) * scale,
@@ -169,11 +245,6 @@ def exr_layer_norm_affine(stated: Callable = _stated_affine_moments,
     return evidence
 
 
-# The chapter's 8 terms of (I + J_3)(I + J_2)(I + J_1), each as the indices of its factors
-# from left to right (() is I).
-EXPANSION_TERMS = ((), (1,), (2,), (3,), (2, 1), (3, 1), (3, 2), (3, 2, 1))
-
-
 def _factor_indices(term: sympy.Expr) -> tuple[int, ...]:
     """The indices k of the J_k in a non-commutative product, left to right (I has none)."""
     out = []
@@ -195,8 +266,17 @@ def _no_residual_step(x: np.ndarray, g: Callable) -> np.ndarray:
 
 
 @CHAPTER.element("exr-residual-expansion", "演習 11.3", "3 段の展開の 8 項", "exercise",
-         ("symbolic", "numeric", "witness"))
-def exr_residual_expansion(stated: tuple = EXPANSION_TERMS,
+         ("symbolic", "numeric", "witness"),
+                 claims=(
+                     Claim(
+                         "I + J_1 + J_2 + J_3 + J_2J_1 + J_3J_1 + J_3J_2 + J_3J_2J_1",
+                         where="proof",
+                         argument="stated",
+                         read=product_terms,
+                     ),
+                     Claim("すべての層を通る最後の 1 項だけです", phrase=True, where="proof"),
+                 ))
+def exr_residual_expansion(stated: tuple,
                            pre_ln_product: Callable = residual.pre_ln_product,
                            step: Callable = _no_residual_step) -> list[str]:
     """(I + J_3)(I + J_2)(I + J_1) = I + J_1 + J_2 + J_3 + J_2J_1 + J_3J_1 + J_3J_2 + J_3J_2J_1,
@@ -226,15 +306,43 @@ def exr_residual_expansion(stated: tuple = EXPANSION_TERMS,
     return evidence
 
 
-def _stated_doubling():
-    """演習 11.4: T(2n)/T(n) = (12d + 4n)/(6d + n) for T = 12nd^2 + 2n^2 d."""
-    return (12 * sym.d + 4 * sym.n) / (6 * sym.d + sym.n)
-
-
 @CHAPTER.element("exr-doubling-ratio", "演習 11.4", "n を 2 倍にしたときの比", "exercise",
-         ("symbolic", "numeric"))
-def exr_doubling_ratio(stated: Callable = _stated_doubling, block: Callable = pre_ln_block,
-                       printed: Mapping = DOUBLING) -> list[str]:
+         ("symbolic", "numeric"),
+                 claims=(
+                     Claim("n = d"),
+                     Claim("n = 6d"),
+                     Claim("n = 60d"),
+                     Claim(
+                         "T(2n)/T(n) = (24nd^2 + 8n^2d)/(12nd^2 + 2n^2d) = (12d + 4n)/(6d + n)",
+                         where="proof",
+                         lhs="T(2n)/T(n)",
+                         argument="stated",
+                         read=sized_expression,
+                     ),
+                     Claim(
+                         r"16d/7d \approx 2.29",
+                         where="proof",
+                         lhs="16d/7d",
+                         argument="printed.n_1",
+                         read=printed,
+                     ),
+                     Claim(
+                         "36d/12d = 3",
+                         where="proof",
+                         lhs="36d/12d",
+                         argument="printed.n_6",
+                         read=printed,
+                     ),
+                     Claim(
+                         r"252d/66d \approx 3.82",
+                         where="proof",
+                         lhs="252d/66d",
+                         argument="printed.n_60",
+                         read=printed,
+                     ),
+                 ))
+def exr_doubling_ratio(stated: sympy.Expr, printed: Mapping,
+                       block: Callable = pre_ln_block) -> list[str]:
     """T(n) = 12nd^2 + 2n^2 d (the block polynomial of symbolic.counts at d_ff = 4d):
     T(2n)/T(n), cancelled by symbolic.counts.doubling_ratio, equals `stated`; at n = d,
     6d, 60d it is the exact rational 16/7, 3, 42/11, compared with the printed 2.29, 3,
@@ -243,10 +351,11 @@ def exr_doubling_ratio(stated: Callable = _stated_doubling, block: Callable = pr
     actual operand shapes, have exactly that ratio (exact fractions)."""
     t = sympy.expand(counts.block_multiplications(BLOCK, width=4 * sym.d))
     ratio = sympy.cancel(counts.doubling_ratio(t, sym.n))
-    require(is_zero(sympy.cancel(ratio - stated())), f"T(2n)/T(n) = {ratio}, stated {stated()}")
+    require(is_zero(sympy.cancel(ratio - stated)), f"T(2n)/T(n) = {ratio}, stated {stated}")
     evidence = [f"T(2n)/T(n) = {ratio}"]
     exact = []
-    for multiple, shown in zip(printed["multiples"], printed["ratios"], strict=True):
+    for key, shown in printed.items():  # n_1, n_6, n_60: the ratio at n = d, 6d, 60d
+        multiple = int(key.removeprefix("n_"))
         value = sympy.nsimplify(ratio.subs(sym.n, multiple * sym.d))
         require(shown.agrees(float(value)), f"n = {multiple}d: {value} = {float(value):.4f}, "
                                             f"printed {shown.value}")

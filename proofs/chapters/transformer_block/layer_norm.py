@@ -20,28 +20,22 @@ from numeric.error_bounds import (
 from numeric.layer_norm import layer_norm, layer_norm_jacobian
 from proofs.chapters.transformer_block.chapter import CHAPTER
 from proofs.chapters.transformer_block.strategies import vectors
+from proofs.claims import Claim
 from proofs.judge import CheckFailed, finding, require, within_bound
-from proofs.printed import Printed
 from proofs.profiles import scaled
 from proofs.reference import mp_central_jacobian, mp_layer_norm
+from proofs.stated import (
+    affine_coefficients,
+    integers,
+    matrix_formula,
+    member,
+    printed,
+    printed_tuple,
+    radicand_terms,
+)
 from symbolic import layer_norm as symbolic_layer_norm
 from symbolic import symbols as sym
 from symbolic.identities import equal, is_zero
-
-EXAMPLE_3_2 = {  # 例 3.2
-    "x": (1, 2, 3, 6),
-    "a": 3,
-    "b": 5,
-    "mean": Printed(3, 0),
-    "variance": Printed(3.5, 1),
-    "sigma": Printed(1.8708, 4),
-    "output": tuple(Printed(v, 4) for v in (-1.0690, -0.5345, 0.0, 1.6036)),
-    "scaled_mean": Printed(14, 0),
-    "scaled_variance": Printed(31.5, 1),
-    "scaled_sigma": Printed(5.6125, 4),
-    "norm": Printed(2, 0),
-    "squares": tuple(Printed(v, 4) for v in (1.1428, 0.2857, 0.0, 2.5714)),
-}
 
 
 def _moments_bound(x: np.ndarray) -> tuple[float, float, float]:
@@ -55,7 +49,18 @@ def _moments_bound(x: np.ndarray) -> tuple[float, float, float]:
 
 
 @CHAPTER.element("prop-layer-norm-invariance", "命題 3.1", "層正規化はスケールと平行移動に不変",
-                 "proposition", ("symbolic", "numeric", "witness"))
+                 "proposition", ("symbolic", "numeric", "witness"),
+                 claims=(
+                     Claim(
+                         r"\mathrm{LN}(a\boldsymbol{x} + b\boldsymbol{1}) = "
+                         r"\mathrm{LN}(\boldsymbol{x})",
+                     ),
+                     Claim(r"\boldsymbol{y} := \mathrm{LN}(\boldsymbol{x})"),
+                     Claim(r"\mu(\boldsymbol{y}) = 0"),
+                     Claim(r"\sigma^2(\boldsymbol{y}) = 1"),
+                     Claim(r"\|\boldsymbol{y}\| = \sqrt{d}"),
+                     Claim(r"a > 0"),
+                 ))
 def prop_layer_norm_invariance(normalise: Callable = layer_norm,
                                symbolic_normalise: Callable = symbolic_layer_norm.layer_norm,
                                widths: tuple[int, ...] = (2, 3, 4, 5)) -> list[str]:
@@ -126,19 +131,82 @@ def prop_layer_norm_invariance(normalise: Callable = layer_norm,
 
 
 @CHAPTER.element("ex-layer-norm-scale", "例 3.2", "3 倍しても出力は変わらない", "example",
-         ("symbolic", "numeric"))
-def ex_layer_norm_scale(
-    stated: Mapping = EXAMPLE_3_2, normalise: Callable = layer_norm
-) -> list[str]:
+         ("symbolic", "numeric"),
+                 claims=(
+                     Claim(
+                         r"\boldsymbol{x} = (1, 2, 3, 6)",
+                         lhs=r"\boldsymbol{x}",
+                         argument="stated.x",
+                         read=integers,
+                     ),
+                     Claim(r"\mu = 3", lhs=r"\mu", argument="stated.mean", read=printed),
+                     Claim(
+                         r"\sigma^2 = \frac14(4 + 1 + 0 + 9) = 3.5",
+                         lhs=r"\sigma^2",
+                         argument="stated.variance",
+                         read=member(2, printed),
+                     ),
+                     Claim(
+                         r"\sigma = 1.8708",
+                         lhs=r"\sigma",
+                         argument="stated.sigma",
+                         read=printed,
+                     ),
+                     Claim(
+                         r"\mathrm{LN}(\boldsymbol{x}) = \frac{(-2, -1, 0, 3)}{1.8708} = "
+                         r"(-1.0690,\ -0.5345,\ 0,\ 1.6036)",
+                         lhs=r"\mathrm{LN}(\boldsymbol{x})",
+                         argument="stated.output",
+                         read=printed_tuple,
+                     ),
+                     Claim(
+                         r"3\boldsymbol{x} + 5\cdot\boldsymbol{1} = (8, 11, 14, 23)",
+                         argument="stated.shift",
+                         read=affine_coefficients,
+                     ),
+                     Claim(
+                         r"\mu = 14",
+                         lhs=r"\mu",
+                         occurrence=2,
+                         argument="stated.scaled_mean",
+                         read=printed,
+                     ),
+                     Claim(
+                         r"\sigma^2 = \frac14(36 + 9 + 0 + 81) = 31.5 = 9 \times 3.5",
+                         lhs=r"\sigma^2",
+                         occurrence=2,
+                         argument="stated.scaled_variance",
+                         read=member(2, printed),
+                     ),
+                     Claim(
+                         r"\sigma = 5.6125",
+                         lhs=r"\sigma",
+                         occurrence=2,
+                         argument="stated.scaled_sigma",
+                         read=printed,
+                     ),
+                     Claim(
+                         r"\sqrt{1.1428 + 0.2857 + 0 + 2.5714} = \sqrt{4} = 2 = \sqrt{d}",
+                         argument="stated.norm",
+                         read=member(2, printed),
+                     ),
+                     Claim(
+                         r"\sqrt{1.1428 + 0.2857 + 0 + 2.5714} = \sqrt{4} = 2 = \sqrt{d}",
+                         argument="stated.squares",
+                         read=radicand_terms,
+                     ),
+                 ))
+def ex_layer_norm_scale(stated: Mapping, normalise: Callable = layer_norm) -> list[str]:
     """x = (1, 2, 3, 6) and 3x + 5: the mean, variance, sigma and LN computed exactly
     (SymPy rationals and square roots) and compared with the printed numbers at their
     printed precision; LN(3x + 5) = LN(x) and ||LN(x)|| = 2 = sqrt d exactly; the numeric
     `normalise` (eps = 0) agrees with the exact values to 4 decimals."""
     x = sympy.Matrix(stated["x"])
-    moved = stated["a"] * x + stated["b"] * sympy.ones(x.rows, 1)
+    a, b = stated["shift"]
+    moved = a * x + b * sympy.ones(x.rows, 1)
     evidence = []
     for label, vec, keys in (("x", x, ("mean", "variance", "sigma")),
-                             (f"{stated['a']}x + {stated['b']}", moved,
+                             (f"{a}x + {b}", moved,
                               ("scaled_mean", "scaled_variance", "scaled_sigma"))):
         mu, var = symbolic_layer_norm.mean(vec), symbolic_layer_norm.variance(vec)
         for key, value in zip(keys, (mu, var, sympy.sqrt(var)), strict=True):
@@ -150,9 +218,9 @@ def ex_layer_norm_scale(
     y = symbolic_layer_norm.layer_norm(x)
     require(equal(symbolic_layer_norm.layer_norm(moved), y), "LN(3x + 5) != LN(x)")
     numeric_y = normalise(np.array(stated["x"], dtype=float), eps=0.0)
-    for printed, exact, computed in zip(stated["output"], y, numeric_y, strict=True):
-        require(printed.agrees(float(exact)) and printed.agrees(float(computed)),
-                f"LN(x) entry printed {printed.value}, exact {exact} = {float(exact):.6f}, "
+    for shown, exact, computed in zip(stated["output"], y, numeric_y, strict=True):
+        require(shown.agrees(float(exact)) and shown.agrees(float(computed)),
+                f"LN(x) entry printed {shown.value}, exact {exact} = {float(exact):.6f}, "
                 f"numeric {computed:.6f}")
     evidence.append(f"LN(x) = LN(3x + 5) = {[str(v) for v in y]} = "
                     f"{[round(float(v), 4) for v in y]}, as printed")
@@ -161,13 +229,13 @@ def ex_layer_norm_scale(
             f"||LN(x)|| = {norm}, printed {stated['norm'].value}")
     squares = [sympy.nsimplify(v**2) for v in y]
     evidence.append(f"||LN(x)|| = sqrt({' + '.join(map(str, squares))}) = 2 = sqrt d exactly")
-    for printed, exact in zip(stated["squares"], squares, strict=True):
-        if printed.agrees(float(exact)):
+    for shown, exact in zip(stated["squares"], squares, strict=True):
+        if shown.agrees(float(exact)):
             continue
-        places = printed.decimals
-        require(printed.truncates(float(exact)),
-                f"the square {exact} = {float(exact):.6f} is printed {printed.value}")
-        evidence.append(finding(f"the chapter prints {printed.value:.{places}f} for {exact} = "
+        places = shown.decimals
+        require(shown.truncates(float(exact)),
+                f"the square {exact} = {float(exact):.6f} is printed {shown.value}")
+        evidence.append(finding(f"the chapter prints {shown.value:.{places}f} for {exact} = "
                         f"{float(exact):.6f}..., which rounds to {float(exact):.{places}f}: the "
                         f"printed value is truncated, not rounded (the exact squares still sum to "
                         f"{x.rows} = d)"))
@@ -185,7 +253,31 @@ def _mp_jacobian(x: np.ndarray, eps: float = 0.0) -> list[list]:
 
 
 @CHAPTER.element("prop-layer-norm-jacobian", "命題 3.3", "層正規化のヤコビ行列", "proposition",
-         ("symbolic", "numeric", "high precision"))
+         ("symbolic", "numeric", "high precision"),
+                 claims=(
+                     Claim(r"\sigma := \sqrt{\sigma^2(\boldsymbol{x})}"),
+                     Claim(r"\boldsymbol{y} := \mathrm{LN}(\boldsymbol{x})"),
+                     Claim(
+                         r"J(\boldsymbol{x}) = \frac{1}{\sigma}\Big( I - "
+                         r"\frac{1}{d}\boldsymbol{1}\boldsymbol{1}^{\mathsf{T}} - "
+                         r"\frac{1}{d}\boldsymbol{y}\boldsymbol{y}^{\mathsf{T}} \Big)",
+                         lhs=r"J(\boldsymbol{x})",
+                         argument="stated",
+                         read=matrix_formula(y="bold y", sigma="sigma"),
+                     ),
+                     Claim(r"J(\boldsymbol{x})\boldsymbol{1} = \boldsymbol{0}"),
+                     Claim(
+                         r"J(\boldsymbol{x})\big(\boldsymbol{x} - "
+                         r"\mu(\boldsymbol{x})\boldsymbol{1}\big) = \boldsymbol{0}",
+                     ),
+                     Claim(r"J(\boldsymbol{x})\boldsymbol{v} = \boldsymbol{v}/\sigma"),
+                     Claim(r"J(a\boldsymbol{x}) = J(\boldsymbol{x})/a"),
+                     Claim(
+                         r"W := \mathrm{span}\{\boldsymbol{1},\ \boldsymbol{x} - "
+                         r"\mu(\boldsymbol{x})\boldsymbol{1}\}",
+                     ),
+                     Claim(r"は $W$ の直交補空間 $W^{\perp}$ への直交射影である", phrase=True),
+                 ))
 def prop_layer_norm_jacobian(
     jacobian: Callable = layer_norm_jacobian,
     stated: Callable = symbolic_layer_norm.chapter_jacobian,

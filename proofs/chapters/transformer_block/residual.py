@@ -25,6 +25,7 @@ from numeric.layer_norm import layer_norm, layer_norm_jacobian
 from numeric.mlp import mlp
 from numeric.model import init_parameters, sub_parameters
 from proofs.chapters.transformer_block.chapter import CHAPTER
+from proofs.claims import Claim
 from proofs.judge import CheckFailed, require, within_bound
 from proofs.registry import REGISTRY
 from symbolic import residual
@@ -157,7 +158,32 @@ def residual_jacobians(step: Callable = _residual_step, seed: int = 0,
 
 
 @CHAPTER.element("prop-residual-identity-path", "命題 4.1", "残差接続の恒等経路", "proposition",
-         ("symbolic", "numeric"))
+         ("symbolic", "numeric"),
+                 claims=(
+                     Claim(
+                         r"\boldsymbol{x}_l := \boldsymbol{x}_{l-1} + "
+                         r"F_l\big(N_l(\boldsymbol{x}_{l-1})\big)",
+                     ),
+                     Claim(r"G_l := F_l \circ N_l"),
+                     Claim(
+                         r"\boldsymbol{x}_M = \boldsymbol{x}_0 + \sum_{l=1}^{M} "
+                         r"G_l(\boldsymbol{x}_{l-1})",
+                     ),
+                     Claim(
+                         r"\frac{\partial \boldsymbol{x}_M}{\partial \boldsymbol{x}_l} = (I + "
+                         r"J_M)(I + J_{M-1})\cdots(I + J_{l+1}) = I + \sum_{\emptyset \ne S "
+                         r"\subset \{l+1, \ldots, M\}} \ \prod_{k \in S}^{\leftarrow} J_k",
+                     ),
+                     Claim(
+                         r"\boldsymbol{x}_l := N_l\big(\boldsymbol{x}_{l-1} + "
+                         r"F_l(\boldsymbol{x}_{l-1})\big)",
+                     ),
+                     Claim(
+                         r"\frac{\partial \boldsymbol{x}_M}{\partial \boldsymbol{x}_l} = K_M(I + "
+                         r"D_M)\,K_{M-1}(I + D_{M-1})\cdots K_{l+1}(I + D_{l+1})",
+                     ),
+                     Claim("恒等行列 $I$ がちょうど 1 つある", phrase=True),
+                 ))
 def prop_residual_identity_path(step: Callable = _residual_step,
                                 pre_ln_product: Callable = residual.pre_ln_product,
                                 post_ln_product: Callable = residual.post_ln_product,
@@ -274,7 +300,10 @@ def _post_ln_stack(seed: int, config: spec.ModelConfig = STACK) -> float:
 
 
 @CHAPTER.element("rem-pre-post-ln-empirical", "注意 4.2", "どちらが学習しやすいかは経験的な事柄",
-                 "remark", ("not a theorem",))
+                 "remark", ("not a theorem",),
+                 claims=(
+                     Claim("定理ではありません", phrase=True, where="text"),
+                 ))
 def rem_pre_post_ln_empirical(refers_to: str = "命題 4.1",
                               statement_id: str = "prop-residual-identity-path") -> list[str]:
     """Not a theorem: which placement (Pre-LN or Post-LN) trains better is an empirical
