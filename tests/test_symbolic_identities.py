@@ -1,15 +1,17 @@
 """The judges: is_zero / equal prove identities and reject non-identities."""
 
 import pytest
-from sympy import Matrix, Rational, cos, exp, sin, sqrt, symbols
+from sympy import IndexedBase, KroneckerDelta, Matrix, Rational, Sum, cos, exp, sin, sqrt, symbols
 
 from symbolic.identities import (
     Certificate,
     RadicalField,
+    collapse_deltas,
     compare,
     equal,
     is_zero,
     manifestly_nonnegative,
+    normalise_sums,
 )
 
 x, y = symbols("x y", real=True)
@@ -66,3 +68,92 @@ def test_radical_field_differentiates_through_square_roots():
     assert not field.is_zero(derivative - field.element(y**2 / r**2))
     with pytest.raises(ValueError, match="radical it was not built with"):
         field.element(sqrt(x + 1))
+
+
+# ------------------------------------------------------------ sums over 1..n
+
+k, n, m = symbols("k n m", integer=True, positive=True)
+i, j = symbols("i j", integer=True, positive=True)
+v, a = IndexedBase("v", real=True), IndexedBase("a", real=True)
+
+
+def reduces_to_zero(expr):
+    return is_zero(normalise_sums(expr, n, {}, (i, j)))
+
+
+@pytest.mark.parametrize(
+    "difference",
+    [
+        Sum(v[k], (k, 2, n)) - Sum(v[k], (k, 1, n)),
+        Sum(v[k], (k, 1, n - 1)) - Sum(v[k], (k, 1, n)),
+        Sum(v[k] ** 2, (k, 1, 5)) - Sum(v[k] ** 2, (k, 1, n)),
+        Sum(v[k], (k, n, 1)) - Sum(v[k], (k, 1, n)),
+        Sum(v[k], (k, 1, m)) - Sum(v[k], (k, 1, n)),
+        Sum(v[k], (k, 0, n - 1)) - Sum(v[k], (k, 1, n)),
+        Sum(v[k + 1], (k, 1, n)) - Sum(v[k], (k, 1, n)),
+        Sum(v[k], (k, 1, n + 1)) - Sum(v[k], (k, 1, n)),
+        Sum(Sum(a[i, j], (j, 1, n)), (i, 1, n)) - n * Sum(a[i, j], (j, 1, n)),
+        Sum(Sum(v[j], (j, 1, i)), (i, 1, n)) - Sum(Sum(v[j], (j, 1, n)), (i, 1, n)),
+        Sum(v[k], (k, 1, 100)) - Sum(v[k], (k, 1, 99)),
+    ],
+    ids=[
+        "2..n vs 1..n",
+        "1..n-1 vs 1..n",
+        "1..5 vs 1..n",
+        "reversed limits",
+        "1..m vs 1..n",
+        "0..n-1 vs 1..n",
+        "shifted subscript",
+        "1..n+1 vs 1..n",
+        "outer index left free",
+        "triangle vs square",
+        "long explicit ranges",
+    ],
+)
+def test_normalise_sums_does_not_prove_false_identities(difference):
+    assert not reduces_to_zero(difference)
+
+
+@pytest.mark.parametrize(
+    "difference",
+    [
+        Sum(v[k], (k, 2, n)) + v[1] - Sum(v[k], (k, 1, n)),
+        Sum(v[k + 1], (k, 0, n - 1)) - Sum(v[k], (k, 1, n)),
+        Sum(v[k + 1], (k, 0, n)) - Sum(v[k], (k, 1, n)) - v[n + 1],
+        Sum(v[k], (k, 1, n - 1)) + v[n] - Sum(v[j], (j, 1, n)),
+        Sum(v[k] ** 2, (k, 1, 3)) - v[1] ** 2 - v[2] ** 2 - v[3] ** 2,
+        Sum(v[k], (k, n, 1)) + Sum(v[k], (k, 2, n - 1)),  # Karr: sum_n^1 = -sum_2^{n-1}
+        Sum(v[k], (k, 1, m)) - Sum(v[j], (j, 1, m)),
+        Sum(a[i, j], (i, 1, n), (j, 1, n)) - Sum(Sum(a[i, j], (i, 1, n)), (j, 1, n)),
+        Sum(KroneckerDelta(i, k) * v[k], (k, 1, n)) - v[i],
+        Sum(3 * v[k] + 2, (k, 1, n)) - 3 * Sum(v[j], (j, 1, n)) - 2 * n,
+    ],
+    ids=[
+        "split off v_1",
+        "index shifted back",
+        "shift with an end term",
+        "split off v_n",
+        "explicit range",
+        "reversed limits",
+        "same sum over 1..m",
+        "two limits vs nested",
+        "delta",
+        "linearity",
+    ],
+)
+def test_normalise_sums_proves_true_identities(difference):
+    assert reduces_to_zero(difference)
+
+
+def test_normalise_sums_applies_facts_over_1_to_n_only():
+    facts = {Sum(v[k], (k, 1, n)): 1}
+    assert normalise_sums(Sum(v[j], (j, 1, n)), n, facts, ()) == 1
+    assert normalise_sums(Sum(v[j], (j, 2, n)), n, facts, ()) == 1 - v[1]
+    assert normalise_sums(Sum(v[j], (j, 1, m)), n, facts, ()) != 1
+    with pytest.raises(ValueError, match="a fact must be a sum over 1..n"):
+        normalise_sums(v[1], n, {Sum(v[k], (k, 0, n)): 1}, ())
+
+
+def test_collapse_deltas_substitutes_a_number_for_a_symbol():
+    assert collapse_deltas(KroneckerDelta(i, 1) * (i + 1)) == 2 * KroneckerDelta(i, 1)
+    assert collapse_deltas(KroneckerDelta(i, j) * KroneckerDelta(j, k) * (i - k)) == 0
