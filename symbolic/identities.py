@@ -12,7 +12,7 @@ matrices takes minutes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -28,6 +28,7 @@ from sympy import (
     Mul,
     Number,
     Piecewise,
+    Poly,
     Pow,
     Rational,
     S,
@@ -403,6 +404,51 @@ class Certificate:
     @property
     def holds(self) -> bool:
         return self.nonnegative and self.identity_holds
+
+
+POLYA_ROUNDS = 4
+"""simplex_certificate multiplies by (sum of the variables)^N for N up to this."""
+
+
+def simplex_certificate(claim: str, slack: Expr, variables: Sequence[Symbol]) -> Certificate:
+    """A certificate that slack >= 0 where the variables are >= 0 and sum to 1.
+
+    slack, a polynomial in the variables, equals on that simplex its homogenisation
+    (each term of degree e times (sum of the variables)^(D - e), D the degree), times
+    (sum)^N for the first N <= POLYA_ROUNDS whose expansion has only non-negative
+    coefficients (Polya's theorem: N exists when slack > 0 on the simplex). The
+    Certificate holds when that expansion is manifestly non-negative and slack minus
+    it vanishes once the last variable is replaced by 1 minus the others. A slack that
+    is not a polynomial in the variables alone is its own certificate.
+
+    >>> from sympy import symbols
+    >>> p, r = symbols("p r", nonnegative=True)
+    >>> c = simplex_certificate("1 - p - p(1 - p) >= 0", 1 - p - p * (1 - p), (p, r))
+    >>> c.certificate, c.holds
+    (r**2, True)
+    >>> simplex_certificate("1/2 - p >= 0", Rational(1, 2) - p, (p, r)).holds
+    False
+    """
+    variables = tuple(variables)
+    slack = sympify(slack)
+    total = Add(*variables)
+    certificate = slack
+    if slack.free_symbols <= set(variables) and slack.is_polynomial(*variables):
+        poly = Poly(slack, *variables)
+        top = poly.total_degree()
+        homogeneous = Add(
+            *(c * Mul(*(v**e for v, e in zip(variables, m, strict=True))) * total ** (top - sum(m))
+              for m, c in poly.terms())
+        )
+        certificate = expand(homogeneous)  # shown when no round gives a certificate
+        for rounds in range(POLYA_ROUNDS + 1):
+            candidate = expand(homogeneous * total**rounds)
+            if manifestly_nonnegative(candidate, variables):
+                certificate = candidate
+                break
+    last = {variables[-1]: 1 - Add(*variables[:-1])}
+    difference = expand((slack - certificate).xreplace(last))
+    return Certificate(claim, slack, certificate, difference, variables)
 
 
 # ------------------------------------------------ sums over a symbolic range

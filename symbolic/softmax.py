@@ -15,10 +15,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from sympy import (
+    Add,
+    Eq,
     Expr,
+    Ge,
     IndexedBase,
     KroneckerDelta,
     Matrix,
+    Ne,
     Rational,
     S,
     Sum,
@@ -39,6 +43,7 @@ from symbolic.identities import (
     indices_in_range,
     is_zero,
     normalise_sums,
+    simplex_certificate,
 )
 from symbolic.symbols import n as n_symbol
 
@@ -164,45 +169,130 @@ def psd_certificate(n: int, jacobian: MatrixFormula = chapter_matrix) -> Certifi
     return Certificate(f"v^T J v >= 0, n = {n}", form, certificate, difference, s)
 
 
-def _rest(s: tuple[Symbol, ...], *excluded: int) -> Expr:
-    """Sum of the probabilities other than the excluded indices (>= 0 on the simplex)."""
-    return sum((s[t] for t in range(len(s)) if t not in excluded), start=0)
-
-
 def entry_bound_certificates(
     n: int, jacobian: MatrixFormula = chapter_matrix
 ) -> tuple[Certificate, ...]:
-    """For every i, j, k: 1 - sigma_k - J_ij >= 0 and 1 - sigma_k + J_ij >= 0, each
-    written as a sum of products of probabilities (the chapter's proof, one case at a
-    time). As they hold for every k, |J_ij| <= 1 - max_k sigma_k (命題 3.2 (3))."""
+    """For every i, j, k: 1 - sigma_k - J_ij >= 0 and 1 - sigma_k + J_ij >= 0 on the
+    simplex, each certified by `simplex_certificate` (a polynomial with non-negative
+    coefficients in the probabilities, equal to the slack when they sum to 1). As they
+    hold for every k, |J_ij| <= 1 - max_k sigma_k (命題 3.2 (3)), for this n.
+
+    >>> all(c.holds for c in entry_bound_certificates(2))
+    True
+    """
     s = simplex(n)
     J = jacobian(Matrix(s))
     out = []
     for i in range(n):
         for j in range(n):
             for k in range(n):
-                if i == j == k:
-                    upper = _rest(s, k) ** 2
-                    lower = _rest(s, k) * (1 + s[k])
-                elif i == j:
-                    upper = _rest(s, i, k) + s[i] ** 2
-                    lower = _rest(s, k) + s[i] * _rest(s, i)
-                else:
-                    upper = _rest(s, k) + s[i] * s[j]
-                    a, b = (j, i) if k == i else (i, j)
-                    lower = _rest(s, k, a) + s[a] * _rest(s, b)
-                for sign, cert in ((-1, upper), (1, lower)):
-                    slack = 1 - s[k] + sign * J[i, j]
-                    out.append(
-                        Certificate(
-                            f"1 - sigma_{k + 1} {'-' if sign < 0 else '+'} J_{i + 1}{j + 1} >= 0",
-                            slack,
-                            cert,
-                            _on_simplex(slack - cert, n),
-                            s,
-                        )
-                    )
+                for sign, word in ((-1, "-"), (1, "+")):
+                    claim = f"1 - sigma_{k + 1} {word} J_{i + 1}{j + 1} >= 0"
+                    out.append(simplex_certificate(claim, 1 - s[k] + sign * J[i, j], s))
     return tuple(out)
+
+
+BoundFormula = Callable[[Expr], Expr]
+
+
+def chapter_bound(top: Expr) -> Expr:
+    """The chapter's bound on |J_ij| in terms of the largest probability: 1 - max sigma."""
+    return 1 - top
+
+
+@dataclass(frozen=True)
+class BoundCase:
+    """One case of the entry bound for symbolic n: which of i, j, k coincide.
+
+    `quantities` are sigma at the distinct positions among i, j, k and r, the sum of
+    the other n - (number of distinct positions) probabilities; `hypotheses` say they
+    are >= 0 and sum to 1 (the simplex). `entry` is J_ij in these quantities, and each
+    certificate writes bound(sigma_k) - J_ij, resp. bound(sigma_k) + J_ij, as a
+    polynomial with non-negative coefficients equal to it under the hypotheses.
+    """
+
+    pattern: str
+    relations: tuple[Expr, ...]  # Eq / Ne between the indices i, j, k
+    quantities: tuple[Symbol, ...]
+    hypotheses: tuple[Expr, ...]
+    entry: Expr
+    certificates: tuple[Certificate, Certificate]
+
+    @property
+    def holds(self) -> bool:
+        return all(c.holds for c in self.certificates)
+
+
+@dataclass(frozen=True)
+class EntryBoundProof:
+    """|J_ij| <= bound(max_k sigma_k) for symbolic n, by cases on i, j, k.
+
+    In every case bound(sigma_k) -+ J_ij >= 0 is certified for an arbitrary position k,
+    hence for k the position of the largest probability. The five cases are the five
+    ways i, j, k can coincide (the set partitions of {i, j, k}); a case with more
+    distinct positions than n has no instance.
+    """
+
+    claim: str
+    cases: tuple[BoundCase, ...]
+
+    @property
+    def holds(self) -> bool:
+        partitions = {case.pattern for case in self.cases} == set(INDEX_PATTERNS)
+        return partitions and all(case.holds for case in self.cases)
+
+
+# The set partitions of {i, j, k}: each index -> the first index of its block.
+INDEX_PATTERNS = {
+    "i = j = k": {"i": "i", "j": "i", "k": "i"},
+    "i = j != k": {"i": "i", "j": "i", "k": "k"},
+    "i = k != j": {"i": "i", "j": "j", "k": "i"},
+    "j = k != i": {"i": "i", "j": "j", "k": "j"},
+    "i, j, k distinct": {"i": "i", "j": "j", "k": "k"},
+}
+
+
+def entry_bound_general(
+    stated: EntryFormula = chapter_entry, bound: BoundFormula = chapter_bound
+) -> EntryBoundProof:
+    """命題 3.2 (3) for symbolic n: |J_ij| <= bound(max sigma) with J_ij = stated(sigma, i, j)
+    for symbolic indices. In each case of INDEX_PATTERNS, the coinciding indices are
+    identified, KroneckerDelta of distinct ones is 0, sigma at the distinct positions
+    become the quantities, the other probabilities their sum r >= 0, and both slacks
+    are certified by `simplex_certificate` on (quantities, r).
+
+    >>> entry_bound_general().holds
+    True
+    >>> entry_bound_general(bound=lambda top: (1 - top) / 2).holds
+    False
+    """
+    index = {name: Symbol(name, integer=True, positive=True) for name in "ijk"}
+    sigma = IndexedBase("sigma", positive=True)
+    entry = stated(sigma, index["i"], index["j"])
+    rest = Symbol("r", nonnegative=True)
+    cases = []
+    for pattern, block in INDEX_PATTERNS.items():
+        representative = {index[a]: index[b] for a, b in block.items()}
+        distinct = [index[b] for b in dict.fromkeys(block.values())]
+        quantity = {t: Symbol(f"sigma_{t}", nonnegative=True) for t in distinct}
+        apart = {KroneckerDelta(a, b): S.Zero for a in distinct for b in distinct if a != b}
+        case_entry = entry.xreplace(representative).xreplace(apart)
+        case_entry = case_entry.xreplace({sigma[t]: quantity[t] for t in distinct})
+        top = quantity[representative[index["k"]]]
+        variables = (*quantity.values(), rest)
+        relations = tuple(
+            Eq(index[a], index[b]) if block[a] == block[b] else Ne(index[a], index[b])
+            for a, b in (("i", "j"), ("i", "k"), ("j", "k"))
+        )
+        hypotheses = (*(Ge(q, 0) for q in variables), Eq(Add(*variables), 1))
+        certificates = tuple(
+            simplex_certificate(f"{pattern}: bound(sigma_k) {word} J_ij >= 0",
+                                bound(top) + sign * case_entry, variables)
+            for sign, word in ((-1, "-"), (1, "+"))
+        )
+        cases.append(BoundCase(pattern, relations, tuple(variables), hypotheses, case_entry,
+                               (certificates[0], certificates[1])))
+    return EntryBoundProof("|J_ij| <= bound(max_k sigma_k), symbolic n", tuple(cases))
 
 
 @dataclass(frozen=True)
@@ -230,14 +320,18 @@ def two_by_two(jacobian: MatrixFormula = chapter_matrix) -> TwoByTwo:
 
 
 def is_maximum(result: TwoByTwo) -> bool:
-    """The critical point is a maximum: the second derivative is negative there and the
-    eigenvalue tends to 0 at both ends of (0, 1)."""
+    """The non-zero eigenvalue f has one critical point c in (0, 1) (result.maximiser),
+    where f'(c) = 0 and f''(c) < 0, and f is 0 at both ends of [0, 1] (sigma at a vertex,
+    where J vanishes): so f(c) is the maximum of f over [0, 1].
+
+    >>> is_maximum(two_by_two())
+    True
+    """
     s = result.s
     top = max(result.eigenvalues, key=lambda e: e.subs(s, Rational(1, 3)))
+    if len(result.maximiser) != 1:
+        return False
+    (c,) = result.maximiser
+    slope, curvature = diff(top, s).subs(s, c), diff(top, s, 2).subs(s, c)
     ends = (top.subs(s, 0), top.subs(s, 1))
-    second = diff(top, s, 2)
-    return (
-        len(result.maximiser) == 1
-        and second.subs(s, result.maximiser[0]) < 0
-        and all(is_zero(e) for e in ends)
-    )
+    return is_zero(slope) and curvature.is_negative is True and all(is_zero(e) for e in ends)

@@ -1,7 +1,19 @@
 """The judges: is_zero / equal prove identities and reject non-identities."""
 
 import pytest
-from sympy import IndexedBase, KroneckerDelta, Matrix, Rational, Sum, cos, exp, sin, sqrt, symbols
+from sympy import (
+    IndexedBase,
+    KroneckerDelta,
+    Matrix,
+    Rational,
+    Sum,
+    cos,
+    exp,
+    expand,
+    sin,
+    sqrt,
+    symbols,
+)
 
 from symbolic.identities import (
     Certificate,
@@ -12,6 +24,7 @@ from symbolic.identities import (
     is_zero,
     manifestly_nonnegative,
     normalise_sums,
+    simplex_certificate,
 )
 
 x, y = symbols("x y", real=True)
@@ -157,3 +170,26 @@ def test_normalise_sums_applies_facts_over_1_to_n_only():
 def test_collapse_deltas_substitutes_a_number_for_a_symbol():
     assert collapse_deltas(KroneckerDelta(i, 1) * (i + 1)) == 2 * KroneckerDelta(i, 1)
     assert collapse_deltas(KroneckerDelta(i, j) * KroneckerDelta(j, k) * (i - k)) == 0
+
+
+def test_simplex_certificate_homogenises_with_the_sum_of_the_variables():
+    p, q, r = symbols("p q r", nonnegative=True)
+    certificate = simplex_certificate("1 - p^2 >= 0", 1 - p**2, (p, r))
+    assert certificate.certificate == 2 * p * r + r**2 and certificate.holds
+
+
+def test_simplex_certificate_multiplies_by_the_sum_when_needed():
+    p, r = symbols("p r", nonnegative=True)
+    # p^2 - p r + r^2 > 0 on the simplex, but its coefficients are not all >= 0
+    certificate = simplex_certificate("p^2 - p r + r^2 >= 0", p**2 - p * r + r**2, (p, r))
+    assert certificate.holds and certificate.certificate == expand(p**3 + r**3)
+
+
+@pytest.mark.parametrize(
+    "slack",
+    [lambda p, r: Rational(1, 2) - p, lambda p, r: (p - r) ** 2 - Rational(1, 100), lambda p, r: x],
+    ids=["negative at p = 1", "negative at p = r", "another symbol"],
+)
+def test_simplex_certificate_rejects_what_is_not_non_negative(slack):
+    p, r = symbols("p r", nonnegative=True)
+    assert not simplex_certificate("wrong", slack(p, r), (p, r)).holds

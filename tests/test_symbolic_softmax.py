@@ -1,14 +1,18 @@
 """命題 3.2 (softmax Jacobian) and 演習 10.2 (n = 2), derived and judged."""
 
 import pytest
-from sympy import KroneckerDelta, Matrix, Rational, diag
+from sympy import KroneckerDelta, Matrix, Rational, diag, expand
 
 from symbolic.identities import is_zero
 from symbolic.softmax import (
+    INDEX_PATTERNS,
+    EntryBoundProof,
+    TwoByTwo,
     chapter_matrix,
     derive_softmax_jacobian,
     derive_softmax_jacobian_general,
     entry_bound_certificates,
+    entry_bound_general,
     general_properties,
     is_maximum,
     jacobian_asymmetry,
@@ -103,6 +107,48 @@ def test_prop_softmax_jacobian_entry_bound_rejects_wrong_formula():
     assert not all(c.holds for c in certificates)
 
 
+def test_prop_softmax_jacobian_entry_bound_for_symbolic_n():
+    proof = entry_bound_general()
+    assert proof.holds
+    assert [case.pattern for case in proof.cases] == list(INDEX_PATTERNS)
+    for case in proof.cases:
+        for certificate in case.certificates:
+            assert certificate.nonnegative and certificate.identity_holds
+            # the certificate equals the slack once r = 1 - (the other quantities)
+            *others, rest = case.quantities
+            slack = certificate.expression - certificate.certificate
+            assert expand(slack.subs(rest, 1 - sum(others))) == 0
+
+
+def test_prop_softmax_jacobian_entry_bound_for_symbolic_n_cases():
+    entries = {case.pattern: case.entry for case in entry_bound_general().cases}
+    s_i = entry_bound_general().cases[0].quantities[0]
+    assert entries["i = j = k"] == s_i * (1 - s_i)
+    assert entries["i, j, k distinct"].could_extract_minus_sign()
+
+
+@pytest.mark.parametrize(
+    "bound",
+    [lambda top: (1 - top) / 2, lambda top: 1 - top - top * (1 - top) / 4, lambda top: -top],
+    ids=["half", "less a quarter of the diagonal", "negative"],
+)
+def test_prop_softmax_jacobian_entry_bound_for_symbolic_n_rejects_wrong_bounds(bound):
+    assert not entry_bound_general(bound=bound).holds
+
+
+def test_prop_softmax_jacobian_entry_bound_for_symbolic_n_rejects_wrong_formula():
+    def doubled_outer(sigma, i, j):
+        return sigma[i] * (KroneckerDelta(i, j) - 2 * sigma[j])
+
+    assert not entry_bound_general(without_sigma_sigma_t).holds
+    assert not entry_bound_general(doubled_outer).holds
+
+
+def test_prop_softmax_jacobian_entry_bound_needs_every_case():
+    proof = entry_bound_general()
+    assert not EntryBoundProof(proof.claim, proof.cases[:-1]).holds
+
+
 def test_exr_jacobian_two_closed_form_eigenvalues_and_maximum():
     result = two_by_two()
     s = result.s
@@ -118,6 +164,32 @@ def test_exr_jacobian_two_rejects_missing_sigma_sigma_t():
     result = two_by_two(diag_only)
     assert not is_zero(result.jacobian - result.closed_form)
     assert result.maximum != Rational(1, 2)
+
+
+def eigenvalue(f, maximiser):
+    """A 2 x 2 result whose only eigenvalue is f(s), with the given critical points."""
+    s = two_by_two().s
+    return TwoByTwo(s, Matrix(), Matrix(), {f(s): 1}, tuple(maximiser), None)
+
+
+def test_exr_jacobian_two_is_maximum_accepts_the_chapter_eigenvalue():
+    assert is_maximum(eigenvalue(lambda s: 2 * s * (1 - s), [Rational(1, 2)]))
+
+
+@pytest.mark.parametrize(
+    "f, maximiser",
+    [
+        (lambda s: -2 * s * (1 - s), [Rational(1, 2)]),  # a minimum: f'' > 0
+        (lambda s: (1 - (2 * s - 1) ** 4) / 2, [Rational(1, 2)]),  # value 1/2 but f'' = 0
+        (lambda s: 2 * s * (1 - s) + Rational(1, 2), [Rational(1, 2)]),  # not 0 at the ends
+        (lambda s: 2 * s * (1 - s) + s / 2, [Rational(5, 8)]),  # not 0 at s = 1 only
+        (lambda s: 2 * s * (1 - s), [Rational(1, 3)]),  # not a critical point
+        (lambda s: 2 * s * (1 - s), [Rational(1, 4), Rational(3, 4)]),  # two points
+    ],
+    ids=["minimum", "flat", "ends", "one end", "not critical", "two points"],
+)
+def test_exr_jacobian_two_is_maximum_rejects_each_failing_clause(f, maximiser):
+    assert not is_maximum(eigenvalue(f, maximiser))
 
 
 def test_softmax_sizes_are_validated():
