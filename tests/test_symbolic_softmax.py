@@ -1,15 +1,19 @@
 """命題 3.2 (softmax Jacobian) and 演習 10.2 (n = 2), derived and judged."""
 
 import pytest
-from sympy import KroneckerDelta, Matrix, Rational, diag, expand
+from sympy import KroneckerDelta, Matrix, Rational, diag, expand, sqrt, symbols
 
 from symbolic.identities import is_zero
 from symbolic.softmax import (
+    DIFFERENTIATION_LIMIT,
     INDEX_PATTERNS,
+    SIZE_LIMIT,
     EntryBoundProof,
     TwoByTwo,
+    chapter_entry,
     chapter_matrix,
     derive_softmax_jacobian,
+    derive_softmax_jacobian_by_differentiation,
     derive_softmax_jacobian_general,
     entry_bound_certificates,
     entry_bound_general,
@@ -17,7 +21,12 @@ from symbolic.softmax import (
     is_maximum,
     jacobian_asymmetry,
     jacobian_times_ones,
+    proved_entry,
     psd_certificate,
+    sigma_i,
+    sigma_j,
+    simplex,
+    softmax,
     two_by_two,
 )
 
@@ -198,3 +207,66 @@ def test_softmax_sizes_are_validated():
     with pytest.raises(TypeError, match="n must be an int"):
         psd_certificate(2.0)
 
+
+
+# ----------------------------------------------- explicit sizes, fast path
+
+
+def test_prop_softmax_jacobian_proved_entry_comes_from_the_symbolic_n_derivation():
+    i, j = symbols("i j", integer=True, positive=True)
+    assert proved_entry() == sigma_i * KroneckerDelta(i, j) - sigma_i * sigma_j
+
+
+@pytest.mark.parametrize("n", range(1, 5))
+def test_prop_softmax_jacobian_explicit_n_equals_differentiation(n):
+    fast, slow = derive_softmax_jacobian(n), derive_softmax_jacobian_by_differentiation(n)
+    assert fast.holds and slow.holds
+    z = Matrix(symbols(f"z_1:{n + 1}", real=True))
+    on_softmax = dict(zip(simplex(n), softmax(z), strict=True))
+    assert is_zero(fast.derived.xreplace(on_softmax) - slow.derived)
+
+
+@pytest.mark.parametrize("n", range(1, 5))
+@pytest.mark.parametrize("wrong", [without_sigma_sigma_t, lambda s, i, j: s[i] * s[j]],
+                         ids=["no outer product", "outer product only"])
+def test_prop_softmax_jacobian_explicit_n_agrees_with_differentiation_on_wrong_formulas(
+    n, wrong
+):
+    assert derive_softmax_jacobian(n, wrong).holds == \
+        derive_softmax_jacobian_by_differentiation(n, wrong).holds
+
+
+def test_prop_softmax_jacobian_n_200_and_its_wrong_formulas():
+    assert derive_softmax_jacobian(200).holds
+    assert not derive_softmax_jacobian(200, without_sigma_sigma_t).holds
+
+    def one_entry_off(sigma, i, j):  # wrong only at (199, 0)
+        return chapter_entry(sigma, i, j) + (sigma[0] if (i, j) == (199, 0) else 0)
+
+    assert not derive_softmax_jacobian(200, one_entry_off).holds
+
+
+def test_prop_softmax_jacobian_explicit_n_judges_on_the_simplex():
+    def times_total(sigma, i, j):  # equal to the chapter's wherever sum sigma = 1
+        return chapter_entry(sigma, i, j) * sum(sigma)
+
+    assert derive_softmax_jacobian(5, times_total).holds
+    assert derive_softmax_jacobian_by_differentiation(3, times_total).holds
+    difference = derive_softmax_jacobian(3, without_sigma_sigma_t).difference
+    assert difference[0, 1] == -simplex(3)[0] * simplex(3)[1]  # derived - stated
+
+
+def test_prop_softmax_jacobian_explicit_n_outside_the_polynomials_differentiates():
+    def root(sigma, i, j):
+        return sqrt(sigma[i]) * (KroneckerDelta(i, j) - sigma[j])
+
+    assert not derive_softmax_jacobian(3, root).holds
+    with pytest.raises(ValueError, match="DIFFERENTIATION_LIMIT|handles n <= 32"):
+        derive_softmax_jacobian(DIFFERENTIATION_LIMIT + 1, root)
+
+
+def test_prop_softmax_jacobian_explicit_n_limits():
+    with pytest.raises(ValueError, match=f"above SIZE_LIMIT = {SIZE_LIMIT}"):
+        derive_softmax_jacobian(SIZE_LIMIT + 1)
+    with pytest.raises(ValueError, match="above DIFFERENTIATION_LIMIT"):
+        derive_softmax_jacobian_by_differentiation(DIFFERENTIATION_LIMIT + 1)
