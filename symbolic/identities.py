@@ -12,11 +12,12 @@ matrices takes minutes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import lcm
+from typing import TypeAlias
 
 from sympy import (
     Add,
@@ -43,6 +44,7 @@ from sympy import (
     sympify,
     together,
 )
+from sympy.polys.rings import PolyElement
 
 
 @lru_cache(maxsize=4096)
@@ -142,6 +144,12 @@ class RadicalField:
     du/dx = -(db/dx) u^3 / 2. An element is zero when, multiplied by r^N to clear u
     (r u = 1), its r-powers reduced by r^2 = b, it is the zero polynomial. This is
     what makes a 16 x 16 LayerNorm Jacobian a matter of a second.
+
+    >>> x = Symbol("x", real=True)
+    >>> field = RadicalField([sqrt(x**2 + 1)], [x])
+    >>> slope = field.diff(field.element(sqrt(x**2 + 1)), x)
+    >>> field.is_zero(slope - field.element(x / sqrt(x**2 + 1)))
+    True
     """
 
     def __init__(self, exprs: Iterable[Basic], variables: Iterable[Symbol]) -> None:
@@ -164,7 +172,7 @@ class RadicalField:
         self.gen = dict(zip(names, gens, strict=True))
         self._base = {r: self.ring.from_expr(b) for r, b in self.relations.items()}
 
-    def element(self, expr: Expr):
+    def element(self, expr: Expr) -> PolyElement:
         """expr as a ring element; its radicals (and their inverses and the inverses of
         their squares) must be known to the field."""
         reduced, relations = _radicals_to_symbols(sympify(expr), self.roots)
@@ -184,7 +192,7 @@ class RadicalField:
                     )
         return self.ring.from_expr(reduced.xreplace(swap))
 
-    def diff(self, f, x: Symbol):
+    def diff(self, f: PolyElement, x: Symbol) -> PolyElement:
         """df/dx through the radicals: dr/dx = (db/dx) u / 2, du/dx = -(db/dx) u^3 / 2."""
         out = f.diff(self.gen[x])
         for r, b in self._base.items():
@@ -194,7 +202,9 @@ class RadicalField:
                 out += (f.diff(R) * U - f.diff(U) * U**3) * db / 2
         return out
 
-    def jacobian(self, fs, xs) -> list[list]:
+    def jacobian(
+        self, fs: Sequence[PolyElement], xs: Sequence[Symbol]
+    ) -> list[list[PolyElement]]:
         """[[d f / d x for x in xs] for f in fs], the radical factors computed once per f."""
         grads = {r: [b.diff(self.gen[x]) for x in xs] for r, b in self._base.items()}
         out = []
@@ -213,7 +223,7 @@ class RadicalField:
             out.append(row)
         return out
 
-    def reduce(self, f):
+    def reduce(self, f: PolyElement) -> PolyElement:
         """f times r^N for each radical (N = its u-degree), with u = 1/r and r^2 = b used."""
         poly = f
         for r, b in self._base.items():
@@ -229,10 +239,16 @@ class RadicalField:
             poly = out
         return poly
 
-    def is_zero(self, f) -> bool:
+    def is_zero(self, f: PolyElement) -> bool:
         return self.reduce(f) == 0
 
-    def evaluate(self, expr: Expr, values: dict, inverses: dict | None = None, memo=None):
+    def evaluate(
+        self,
+        expr: Expr,
+        values: dict[Expr, PolyElement],
+        inverses: dict[Expr, PolyElement] | None = None,
+        memo: dict[Expr, PolyElement] | None = None,
+    ) -> PolyElement:
         """A small expression in other symbols as a ring element: each symbol s is
         replaced by values[s] and s**-k by inverses[s]**k (rational coefficients).
         `memo` (a dict shared between calls) reuses equal sub-expressions."""
@@ -264,7 +280,7 @@ class RadicalField:
         memo[expr] = out
         return out
 
-    def to_expr(self, f) -> Expr:
+    def to_expr(self, f: PolyElement) -> Expr:
         """f as a SymPy expression in the variables, r and u (built term by term)."""
         terms = []
         for monom, coeff in f.terms():
@@ -329,7 +345,8 @@ class SparsePolynomial:
     """
 
     __slots__ = ("terms",)
-    __hash__ = None  # type: ignore[assignment]  (mutable-looking value type)
+    # compared by value (==), so not hashable
+    __hash__ = None  # type: ignore[assignment]
 
     def __init__(self, terms: dict[Monomial, Coefficient] | None = None) -> None:
         self.terms: dict[Monomial, Coefficient] = terms if terms is not None else {}
@@ -652,7 +669,12 @@ def _is_zero_scalar(expr: Expr) -> bool:
 
 
 def is_zero(expr: Expr | MatrixBase) -> bool:
-    """True when `expr` (a scalar or every entry of a matrix) is proved to be zero."""
+    """True when `expr` (a scalar or every entry of a matrix) is proved to be zero.
+
+    >>> x = Symbol("x", real=True)
+    >>> is_zero(sqrt(x**2 + 1) ** 3 - (x**2 + 1) * sqrt(x**2 + 1)), is_zero(x - 1)
+    (True, False)
+    """
     if isinstance(expr, MatrixBase):
         return all(_is_zero_scalar(e) for e in expr)
     return _is_zero_scalar(expr)
@@ -682,7 +704,12 @@ def is_nonzero(expr: Expr) -> bool:
 
 
 def equal(a: Expr | MatrixBase, b: Expr | MatrixBase) -> bool:
-    """True when a - b is proved to be zero (shapes must agree for matrices)."""
+    """True when a - b is proved to be zero (shapes must agree for matrices).
+
+    >>> x = Symbol("x")
+    >>> equal((x + 1) ** 2, x**2 + 2 * x + 1)
+    True
+    """
     if isinstance(a, MatrixBase) or isinstance(b, MatrixBase):
         if not (isinstance(a, MatrixBase) and isinstance(b, MatrixBase)):
             raise TypeError(
@@ -694,36 +721,45 @@ def equal(a: Expr | MatrixBase, b: Expr | MatrixBase) -> bool:
     return is_zero(a - b)
 
 
+# a part of a Derivation: built now, or by a callable when first read
+Part: TypeAlias = "Expr | MatrixBase | Callable[[], Expr | MatrixBase]"
+
+
 class Derivation:
     """A derived result beside the stated one, their difference, and the verdict.
 
     `derived`, `stated` and `difference` may be given as zero-argument callables
     when building them as SymPy objects is costly (a 16 x 16 Jacobian); they are
     then built on first access.
+
+    >>> Derivation("zero", lambda: S.Zero, S.Zero, S.Zero, True).derived
+    0
     """
 
     __slots__ = ("name", "holds", "_parts")
 
-    def __init__(self, name: str, derived, stated, difference, holds: bool) -> None:
+    def __init__(
+        self, name: str, derived: Part, stated: Part, difference: Part, holds: bool
+    ) -> None:
         self.name, self.holds = name, bool(holds)
         self._parts = {"derived": derived, "stated": stated, "difference": difference}
 
-    def _part(self, key: str):
+    def _part(self, key: str) -> Expr | MatrixBase:
         value = self._parts[key]
         if callable(value) and not isinstance(value, Basic | MatrixBase):
             value = self._parts[key] = value()
         return value
 
     @property
-    def derived(self):
+    def derived(self) -> Expr | MatrixBase:
         return self._part("derived")
 
     @property
-    def stated(self):
+    def stated(self) -> Expr | MatrixBase:
         return self._part("stated")
 
     @property
-    def difference(self):
+    def difference(self) -> Expr | MatrixBase:
         return self._part("difference")
 
     def __repr__(self) -> str:
@@ -731,7 +767,12 @@ class Derivation:
 
 
 def compare(name: str, derived: Expr | MatrixBase, stated: Expr | MatrixBase) -> Derivation:
-    """Derivation of `name`: derived - stated, judged by `is_zero`."""
+    """Derivation of `name`: derived - stated, judged by `is_zero`.
+
+    >>> x = Symbol("x")
+    >>> compare("square", (x + 1) ** 2, x**2 + 1).difference.expand()
+    2*x
+    """
     if isinstance(derived, MatrixBase) and isinstance(stated, MatrixBase):
         if derived.shape != stated.shape:
             return Derivation(name, derived, stated, derived, False)
@@ -741,7 +782,12 @@ def compare(name: str, derived: Expr | MatrixBase, stated: Expr | MatrixBase) ->
 
 def manifestly_nonnegative(expr: Expr, atoms: Iterable[Expr] = ()) -> bool:
     """True when expr is a sum of non-negative multiples of products of even powers
-    and of `atoms` (expressions known to be >= 0, e.g. probabilities)."""
+    and of `atoms` (expressions known to be >= 0, e.g. probabilities).
+
+    >>> p, x = Symbol("p"), Symbol("x", real=True)
+    >>> manifestly_nonnegative(p * (x - 1) ** 2, [p]), manifestly_nonnegative(p * x, [p])
+    (True, False)
+    """
     atoms = set(atoms)
 
     def factor_ok(f: Expr) -> bool:
@@ -765,7 +811,13 @@ def manifestly_nonnegative(expr: Expr, atoms: Iterable[Expr] = ()) -> bool:
 
 @dataclass(frozen=True)
 class Certificate:
-    """expression = certificate (proved), and certificate >= 0 term by term."""
+    """expression = certificate (proved), and certificate >= 0 term by term.
+
+    >>> x = Symbol("x", real=True)
+    >>> square, slack = (x - 1) ** 2, x**2 - 2 * x + 1
+    >>> Certificate("x^2 - 2x + 1 >= 0", slack, square, slack - square, ()).holds
+    True
+    """
 
     claim: str
     expression: Expr
@@ -991,7 +1043,8 @@ class _SumNormaliser:
             return self.over_range(body.xreplace({index: index - t}), index, 1 + t, self.n + t)
         out = S.Zero
         for term in Add.make_args(expand(body)):
-            free, bound = [], []
+            free: list[Expr] = []
+            bound: list[Expr] = []
             for f in Mul.make_args(term):
                 (bound if f.has(index) else free).append(f)
             if not bound:

@@ -35,6 +35,7 @@ from sympy import (
     sympify,
 )
 from sympy.polys.polyerrors import PolynomialError
+from sympy.polys.rings import PolyElement
 
 from symbolic.identities import (
     Derivation,
@@ -50,6 +51,7 @@ from symbolic.symbols import d as d_symbol
 
 Normalise = Callable[..., Matrix]
 JacobianFormula = Callable[[Matrix, Expr], Matrix]
+EntryFormula = Callable[[Expr, Expr, Expr, Expr, Expr], Expr]  # (y_i, y_j, delta, sigma, d)
 
 
 def _check_width(d: object, low: int = 2) -> int:
@@ -69,18 +71,30 @@ def _as_column(x: object, name: str = "x") -> Matrix:
 
 
 def variables(d: int) -> Matrix:
-    """x_1..x_d as a column of real symbols."""
+    """x_1..x_d as a column of real symbols.
+
+    >>> list(variables(2))
+    [x_1, x_2]
+    """
     _check_width(d)
     return Matrix(symbols(f"x_1:{d + 1}", real=True))
 
 
 def mean(x: Matrix) -> Expr:
-    """mu(x) = (1/d) sum_i x_i."""
+    """mu(x) = (1/d) sum_i x_i.
+
+    >>> mean(Matrix([1, 2, 6]))
+    3
+    """
     return sum(x) / x.rows
 
 
 def variance(x: Matrix) -> Expr:
-    """sigma^2(x) = (1/d) sum_i (x_i - mu)^2 (the biased variance of 定義 2.1)."""
+    """sigma^2(x) = (1/d) sum_i (x_i - mu)^2 (the biased variance of 定義 2.1).
+
+    >>> variance(Matrix([1, 2, 6]))
+    14/3
+    """
     mu = mean(x)
     return sum((xi - mu) ** 2 for xi in x) / x.rows
 
@@ -88,7 +102,11 @@ def variance(x: Matrix) -> Expr:
 def layer_norm(
     x: Matrix, eps: Expr = 0, gamma: Matrix | None = None, beta: Matrix | None = None
 ) -> Matrix:
-    """LN(x) = gamma * (x - mu 1) / sqrt(sigma^2 + eps) + beta (定義 2.1)."""
+    """LN(x) = gamma * (x - mu 1) / sqrt(sigma^2 + eps) + beta (定義 2.1).
+
+    >>> list(layer_norm(Matrix([1, 3])))
+    [-1, 1]
+    """
     x = _as_column(x)
     y = (x - mean(x) * ones(x.rows, 1)) / sqrt(variance(x) + eps)
     if gamma is not None:
@@ -99,25 +117,34 @@ def layer_norm(
 
 
 def unbiased_layer_norm(x: Matrix, eps: Expr = 0) -> Matrix:
-    """A wrong variant: divides by the unbiased variance sum (x_i - mu)^2 / (d - 1)."""
+    """A wrong variant: divides by the unbiased variance sum (x_i - mu)^2 / (d - 1).
+
+    >>> list(unbiased_layer_norm(Matrix([1, 3])))
+    [-sqrt(2)/2, sqrt(2)/2]
+    """
     x = _as_column(x)
     d = x.rows
     return (x - mean(x) * ones(d, 1)) / sqrt(variance(x) * d / (d - 1) + eps)
 
 
 def chapter_jacobian(y: Matrix, sigma: Expr) -> Matrix:
-    """The chapter's formula: J = (1/sigma)(I - (1/d) 1 1^T - (1/d) y y^T)."""
+    """The chapter's formula: J = (1/sigma)(I - (1/d) 1 1^T - (1/d) y y^T).
+
+    >>> chapter_jacobian(Matrix([1, -1]), 2).is_zero_matrix  # d = 2: J = 0
+    True
+    """
     d = y.rows
     return (eye(d) - ones(d, d) / d - y * y.T / d) / sigma
 
 
-def layer_norm_jacobian(d: int, eps: Expr = 0, normalise: Normalise = layer_norm):
+def layer_norm_jacobian(
+    d: int, eps: Expr = 0, normalise: Normalise = layer_norm
+) -> tuple[Matrix, Matrix]:
     """(x, J): the Jacobian of normalise(x, eps) in d explicit variables, by SymPy.
 
-    >>> layer_norm_jacobian(2)[1]
-    Matrix([
-    [0, 0],
-    [0, 0]])
+    >>> from symbolic.identities import is_zero
+    >>> is_zero(layer_norm_jacobian(2)[1])  # d = 2: LN(x) = +-(1, -1) is locally constant
+    True
     """
     x = variables(d)
     return x, normalise(x, eps).jacobian(x)  # (d, d)
@@ -245,13 +272,23 @@ def derive_layer_norm_jacobian_by_differentiation(
     )
 
 
-def field_jacobian(field: RadicalField, y: Matrix, x: Matrix) -> list[list]:
-    """J_ij = d y_i / d x_j as field elements (chain rule through the radicals)."""
+def field_jacobian(field: RadicalField, y: Matrix, x: Matrix) -> list[list[PolyElement]]:
+    """J_ij = d y_i / d x_j as field elements (chain rule through the radicals).
+
+    >>> x = variables(2)
+    >>> field = RadicalField([sqrt(variance(x))], x)
+    >>> all(field.is_zero(e) for row in field_jacobian(field, layer_norm(x), x) for e in row)
+    True
+    """
     return field.jacobian([field.element(yi) for yi in y], list(x))
 
 
 def chapter_entry(y_i: Expr, y_j: Expr, delta: Expr, sigma: Expr, d: Expr) -> Expr:
-    """The chapter's entry formula: J_ij = (delta_ij - 1/d - y_i y_j / d) / sigma."""
+    """The chapter's entry formula: J_ij = (delta_ij - 1/d - y_i y_j / d) / sigma.
+
+    >>> chapter_entry(y_i, y_j, 0, sigma_symbol, d_symbol)
+    (-y_i*y_j/d - 1/d)/sigma
+    """
     return (delta - 1 / d - y_i * y_j / d) / sigma
 
 
@@ -307,7 +344,7 @@ def _general_entry() -> _GeneralEntry:
     return _GeneralEntry(derived, i, j, x, S, Q)
 
 
-def derive_layer_norm_jacobian_general(stated_entry=chapter_entry) -> Derivation:
+def derive_layer_norm_jacobian_general(stated_entry: EntryFormula = chapter_entry) -> Derivation:
     """The Jacobian for symbolic d: x an IndexedBase, indices i, j in 1..d.
 
     SymPy differentiates the sums; sum x_k is named S (so mu = S/d) and
@@ -359,7 +396,11 @@ def _proved_jacobian(d: int, quotient: SphereQuotient) -> list[list[SparsePolyno
 def output_sums() -> tuple[Expr, Expr]:
     """(sum_k y_k, sum_k y_k^2) for y = LN(x) and symbolic d, from the definition:
     sum_k (x_k - S/d)/sigma by linearity, and sum_k (x_k - S/d)^2 / sigma^2 = Q / (Q/d).
-    命題 3.1 (2) says they are 0 and d."""
+    命題 3.1 (2) says they are 0 and d.
+
+    >>> output_sums()
+    (0, d)
+    """
     d = d_symbol
     k = Symbol("k", integer=True, positive=True)
     x = IndexedBase("x", real=True)
@@ -369,10 +410,16 @@ def output_sums() -> tuple[Expr, Expr]:
     return expand(total), Q / sigma**2
 
 
-def general_jacobian_properties(stated_entry=chapter_entry) -> dict[str, Expr]:
+def general_jacobian_properties(
+    stated_entry: EntryFormula = chapter_entry,
+) -> dict[str, Expr]:
     """命題 3.3 (1), (2) for symbolic d, on the entry formula: each value is 0 when the
     property holds. P = sigma J; the facts sum_k y_k = 0 and sum_k y_k^2 = d come from
-    `output_sums` (and are checked there). Trace d - 2 with P idempotent gives rank d - 2."""
+    `output_sums` (and are checked there). Trace d - 2 with P idempotent gives rank d - 2.
+
+    >>> set(general_jacobian_properties().values())
+    {0}
+    """
     d = d_symbol
     i, j, k, t = symbols("i j k t", integer=True, positive=True)
     y = IndexedBase("y", real=True)
@@ -380,10 +427,10 @@ def general_jacobian_properties(stated_entry=chapter_entry) -> dict[str, Expr]:
     ones_sum, squares_sum = output_sums()
     facts = {Sum(y[k], (k, 1, d)): ones_sum, Sum(y[k] ** 2, (k, 1, d)): squares_sum}
 
-    def P(a, b):
+    def P(a: Symbol, b: Symbol) -> Expr:
         return sigma * stated_entry(y[a], y[b], KroneckerDelta(a, b), sigma, d)
 
-    def reduce(e):
+    def reduce(e: Expr) -> Expr:
         return normalise_sums(e, d, facts, (i, j, k, t))
 
     return {
@@ -399,13 +446,18 @@ def general_jacobian_properties(stated_entry=chapter_entry) -> dict[str, Expr]:
 class JacobianProperties:
     """命題 3.3's properties of the derived Jacobian J of `normalise` at d variables.
 
-    `holds[name]` says whether the property is proved (an exact identity, or for the
-    scaling law with eps > 0 an exact witness that it fails); `defects[name]` is
-    the SymPy expression that is zero when it holds. s = sqrt(sigma^2 + eps),
+    `holds[name]` is True only when the property is proved (an exact identity);
+    `defects[name]` lists the SymPy expressions that are zero when it holds. A scaling
+    law that cannot be proved (eps != 0, a radicand that is not homogeneous) is False
+    with `scaling_witness` as its defects, a non-zero entry of which shows it failing.
+    s = sqrt(sigma^2 + eps),
     c = x - mu 1, P = s J. With eps = 0, P is the projection onto W-perp:
     symmetric, idempotent, trace d - 2 (so rank d - 2 for d >= 3). With eps > 0,
     J 1 = 0 and symmetry survive; J c = eps c / s^3 replaces J c = 0, and P is
     I - 11^T/d - (sigma^2/s^2) c c^T/|c|^2: eigenvalue eps/s^2 along c, not 0.
+
+    >>> jacobian_properties(2).holds["J = 0"]
+    True
     """
 
     d: int
@@ -572,7 +624,7 @@ def jacobian_properties_by_differentiation(
 
 
 def _scaling(
-    field: RadicalField, J: list[list], x: Matrix, eps: Expr, normalise: Normalise
+    field: RadicalField, J: list[list[PolyElement]], x: Matrix, eps: Expr, normalise: Normalise
 ) -> tuple[list, bool]:
     """J(a x) - J(x)/a. With eps = 0 and every radicand homogeneous (b(a x) = a^k b(x),
     checked), J(a x) is J with x -> a x, r -> a^(k/2) r, u -> u / a^(k/2): proved or
@@ -634,7 +686,12 @@ def _homogeneous_degree(b: Expr, x: Matrix) -> int | None:
 
 
 def invariance_difference(d: int, normalise: Normalise = layer_norm) -> Matrix:
-    """LN(a x + b 1) - LN(x) for a > 0 and any b (命題 3.1 (1), gamma = 1, beta = 0)."""
+    """LN(a x + b 1) - LN(x) for a > 0 and any b (命題 3.1 (1), gamma = 1, beta = 0).
+
+    >>> from symbolic.identities import is_zero
+    >>> is_zero(invariance_difference(2))
+    True
+    """
     x = variables(d)
     a = Symbol("a", positive=True)
     b = Symbol("b", real=True)
@@ -643,7 +700,12 @@ def invariance_difference(d: int, normalise: Normalise = layer_norm) -> Matrix:
 
 @dataclass(frozen=True)
 class Moments:
-    """Mean, variance and Euclidean norm of a LayerNorm output."""
+    """Mean, variance and Euclidean norm of a LayerNorm output.
+
+    >>> from symbolic.identities import is_zero
+    >>> is_zero(moments(2, 1, 0).mean)
+    True
+    """
 
     mean: Expr
     variance: Expr
@@ -652,7 +714,12 @@ class Moments:
 
 def moments(d: int, g: Expr | None = None, b: Expr | None = None) -> Moments:
     """Moments of LN(x) with gamma = g 1, beta = b 1 in d explicit variables (演習 11.2;
-    g = 1, b = 0 gives 命題 3.1 (2): 0, 1, sqrt(d))."""
+    g = 1, b = 0 gives 命題 3.1 (2): 0, 1, sqrt(d)).
+
+    >>> from symbolic.identities import is_zero
+    >>> is_zero(moments(2, 3, 5).variance - 9)
+    True
+    """
     x = variables(d)
     g = Symbol("g", real=True) if g is None else g
     b = Symbol("b", real=True) if b is None else b
@@ -662,7 +729,11 @@ def moments(d: int, g: Expr | None = None, b: Expr | None = None) -> Moments:
 
 def moments_general() -> Moments:
     """The same for symbolic d, using the two facts 命題 3.1 (2) proves for symbolic d:
-    sum_i y_i = 0 and sum_i y_i^2 = d (both reduced here from the definition)."""
+    sum_i y_i = 0 and sum_i y_i^2 = d (both reduced here from the definition).
+
+    >>> moments_general().mean
+    b
+    """
     d = d_symbol
     k = Symbol("k", integer=True, positive=True)
     x = IndexedBase("x", real=True)

@@ -44,15 +44,29 @@ Distribution = Callable[[str], Expr]  # name -> a sympy.stats random variable
 
 
 def standard_normal(name: str) -> Expr:
+    """N(0, 1) named `name`.
+
+    >>> E(standard_normal("X") ** 2)
+    1
+    """
     return Normal(name, 0, 1)
 
 
 def rademacher(name: str) -> Expr:
+    """+-1 with probability 1/2 each, named `name`.
+
+    >>> E(rademacher("X")), E(rademacher("X") ** 2)
+    (0, 1)
+    """
     return Rademacher(name)
 
 
 def centred_uniform(name: str) -> Expr:
-    """Uniform on [-sqrt 3, sqrt 3]: mean 0, variance 1."""
+    """Uniform on [-sqrt 3, sqrt 3]: mean 0, variance 1.
+
+    >>> E(centred_uniform("X") ** 2)
+    1
+    """
     return Uniform(name, -sqrt(3), sqrt(3))
 
 
@@ -61,6 +75,12 @@ DISTRIBUTIONS = {"normal": standard_normal, "rademacher": rademacher, "uniform":
 
 @dataclass(frozen=True)
 class DotMoments:
+    """E<q, k>, Var<q, k> and Var(<q, k> / sqrt(d_k)).
+
+    >>> dot_product_moments(3).variance
+    3
+    """
+
     mean: Expr  # E<q, k>
     variance: Expr  # Var<q, k>
     scaled_variance: Expr  # Var(<q, k> / sqrt(d_k))
@@ -118,6 +138,10 @@ class Step:
     difference, and its factors must be independent: each a function of one coordinate,
     no two of the same one (`conditions` state the index relations this relies on,
     e.g. i != j, under which q_i and q_j are different coordinates).
+
+    >>> q = IndexedBase("q")
+    >>> Step("E[q_1 q_2]", Expectation(q[1] * q[2]), mu**2, "補題 A.1", 0, (q[1], q[2])).holds
+    True
     """
 
     claim: str
@@ -158,7 +182,11 @@ class Step:
 class VarianceDerivation:
     """Var(sum_{i=1}^{d_k} q_i k_i) derived from the generic moments mu = E[X], nu = E[X^2]
     of independent coordinates: the steps, then E[S], Var S and Var(S / sqrt(d_k)) with
-    the hypotheses {mu: ..., nu: ...} substituted."""
+    the hypotheses {mu: ..., nu: ...} substituted.
+
+    >>> dot_product_variance(second_moment=2).variance
+    4*d_k
+    """
 
     steps: tuple[Step, ...]
     hypotheses: dict[Symbol, Expr]
@@ -288,5 +316,9 @@ def dot_product_variance(
 
 
 def product_expectation(variables: Sequence[Expr]) -> tuple[Expr, Expr]:
-    """(E[X_1 ... X_m] computed on the joint distribution, E[X_1] ... E[X_m])."""
+    """(E[X_1 ... X_m] computed on the joint distribution, E[X_1] ... E[X_m]).
+
+    >>> product_expectation([Normal("A", 1, 1), Normal("B", 2, 1)])
+    (2, 2)
+    """
     return simplify(E(Mul(*variables))), Mul(*(E(X) for X in variables))

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any, Protocol
 
 from sympy import (
     Add,
@@ -54,7 +55,14 @@ from symbolic.identities import (
 )
 from symbolic.symbols import n as n_symbol
 
-EntryFormula = Callable[[object, object, object], Expr]
+
+class Indexable(Protocol):
+    """sigma as an entry formula sees it: a Matrix, an IndexedBase, a list of polynomials."""
+
+    def __getitem__(self, index: Any) -> Any: ...
+
+
+EntryFormula = Callable[[Indexable, Any, Any], Any]  # (sigma, i, j) -> J_ij
 MatrixFormula = Callable[[Matrix], Matrix]
 
 
@@ -67,29 +75,52 @@ def _check_size(n: object, name: str = "n", low: int = 1) -> int:
 
 
 def softmax(z: Matrix) -> Matrix:
-    """sigma(z)_i = e^{z_i} / sum_j e^{z_j} (定義 2.2), as a column."""
+    """sigma(z)_i = e^{z_i} / sum_j e^{z_j} (定義 2.2), as a column.
+
+    >>> from sympy import log
+    >>> list(softmax(Matrix([0, log(2)])))
+    [1/3, 2/3]
+    """
     e = Matrix([exp(zi) for zi in z])
     return e / sum(e)
 
 
-def chapter_entry(sigma, i, j) -> Expr:
-    """The chapter's entry formula: d sigma_i / d z_j = sigma_i (delta_ij - sigma_j)."""
+def chapter_entry(sigma: Indexable, i: Any, j: Any) -> Any:
+    """The chapter's entry formula: d sigma_i / d z_j = sigma_i (delta_ij - sigma_j).
+
+    >>> chapter_entry(Matrix(simplex(2)), 0, 1)
+    -sigma_1*sigma_2
+    """
     return sigma[i] * (KroneckerDelta(i, j) - sigma[j])
 
 
 def chapter_matrix(sigma: Matrix) -> Matrix:
-    """The chapter's matrix formula: J = diag(sigma) - sigma sigma^T."""
+    """The chapter's matrix formula: J = diag(sigma) - sigma sigma^T.
+
+    >>> chapter_matrix(Matrix([Rational(1, 2), Rational(1, 2)]))
+    Matrix([
+    [ 1/4, -1/4],
+    [-1/4,  1/4]])
+    """
     return diag(*sigma) - sigma * sigma.T
 
 
 def simplex(n: int) -> tuple[Symbol, ...]:
-    """Probabilities sigma_1..sigma_n (positive symbols; they sum to 1 on the simplex)."""
+    """Probabilities sigma_1..sigma_n (positive symbols; they sum to 1 on the simplex).
+
+    >>> simplex(2)
+    (sigma_1, sigma_2)
+    """
     _check_size(n)
     return symbols(f"sigma_1:{n + 1}", positive=True)
 
 
 def simplex_substitution(n: int) -> dict[Symbol, Expr]:
-    """sigma_n -> 1 - (sigma_1 + ... + sigma_{n-1}): the constraint sum sigma = 1."""
+    """sigma_n -> 1 - (sigma_1 + ... + sigma_{n-1}): the constraint sum sigma = 1.
+
+    >>> simplex_substitution(2)
+    {sigma_2: 1 - sigma_1}
+    """
     s = simplex(n)
     return {s[-1]: 1 - sum(s[:-1])}
 
@@ -128,7 +159,7 @@ class _IndexedSoftmax:
         self.z, self.k, self.n = z, k, n
         self.total = Sum(exp(z[k]), (k, 1, n))
 
-    def __getitem__(self, i) -> Expr:
+    def __getitem__(self, i: Expr) -> Expr:
         return exp(self.z[i]) / self.total
 
 
@@ -234,7 +265,11 @@ def general_properties(stated: EntryFormula = chapter_entry) -> dict[str, Expr]:
     """命題 3.2 (1), (2) for symbolic n on an entry formula: each value is zero when the
     property holds. sigma is an IndexedBase with sum_k sigma_k = 1 (the simplex);
     m = sum_k sigma_k v_k. The PSD identity is v^T J v = sum_i sigma_i (v_i - m)^2,
-    a sigma-weighted sum of squares."""
+    a sigma-weighted sum of squares.
+
+    >>> set(general_properties().values())
+    {0}
+    """
     n = n_symbol
     i, j, k = symbols("i j k", integer=True, positive=True)
     sigma, v = IndexedBase("sigma", positive=True), IndexedBase("v", real=True)
@@ -257,20 +292,32 @@ def _on_simplex(expr, n: int):
 
 
 def jacobian_asymmetry(n: int, jacobian: MatrixFormula = chapter_matrix) -> Matrix:
-    """J - J^T for J = jacobian(sigma): zero exactly when the formula is symmetric."""
+    """J - J^T for J = jacobian(sigma): zero exactly when the formula is symmetric.
+
+    >>> jacobian_asymmetry(2).is_zero_matrix
+    True
+    """
     J = jacobian(Matrix(simplex(n)))
     return _on_simplex(J - J.T, n)
 
 
 def jacobian_times_ones(n: int, jacobian: MatrixFormula = chapter_matrix) -> Matrix:
-    """J 1 on the simplex (命題 3.2 (2) says it is 0)."""
+    """J 1 on the simplex (命題 3.2 (2) says it is 0).
+
+    >>> is_zero(jacobian_times_ones(3))
+    True
+    """
     J = jacobian(Matrix(simplex(n)))
     return _on_simplex(J * ones(n, 1), n)
 
 
 def psd_certificate(n: int, jacobian: MatrixFormula = chapter_matrix) -> Certificate:
     """v^T J v = sum_i sigma_i (v_i - sum_j sigma_j v_j)^2 on the simplex: a variance
-    under the weights sigma, hence >= 0 for every v (命題 3.2 (1), for this n)."""
+    under the weights sigma, hence >= 0 for every v (命題 3.2 (1), for this n).
+
+    >>> psd_certificate(2).holds
+    True
+    """
     s = simplex(n)
     v = Matrix(symbols(f"v_1:{n + 1}", real=True))
     sigma = Matrix(s)
@@ -308,7 +355,11 @@ BoundFormula = Callable[[Expr], Expr]
 
 
 def chapter_bound(top: Expr) -> Expr:
-    """The chapter's bound on |J_ij| in terms of the largest probability: 1 - max sigma."""
+    """The chapter's bound on |J_ij| in terms of the largest probability: 1 - max sigma.
+
+    >>> chapter_bound(Rational(3, 4))
+    1/4
+    """
     return 1 - top
 
 
@@ -321,6 +372,9 @@ class BoundCase:
     are >= 0 and sum to 1 (the simplex). `entry` is J_ij in these quantities, and each
     certificate writes bound(sigma_k) - J_ij, resp. bound(sigma_k) + J_ij, as a
     polynomial with non-negative coefficients equal to it under the hypotheses.
+
+    >>> entry_bound_general().cases[0].entry
+    sigma_i*(1 - sigma_i)
     """
 
     pattern: str
@@ -343,6 +397,9 @@ class EntryBoundProof:
     hence for k the position of the largest probability. The five cases are the five
     ways i, j, k can coincide (the set partitions of {i, j, k}); a case with more
     distinct positions than n has no instance.
+
+    >>> [case.pattern for case in entry_bound_general().cases][:2]
+    ['i = j = k', 'i = j != k']
     """
 
     claim: str
@@ -409,7 +466,11 @@ def entry_bound_general(
 
 @dataclass(frozen=True)
 class TwoByTwo:
-    """演習 10.2: n = 2 with s = sigma_1 (so sigma_2 = 1 - s)."""
+    """演習 10.2: n = 2 with s = sigma_1 (so sigma_2 = 1 - s).
+
+    >>> two_by_two().maximiser
+    (1/2,)
+    """
 
     s: Symbol
     jacobian: Matrix  # the formula evaluated at (s, 1 - s)
@@ -420,7 +481,11 @@ class TwoByTwo:
 
 
 def two_by_two(jacobian: MatrixFormula = chapter_matrix) -> TwoByTwo:
-    """The 2 x 2 Jacobian, its eigenvalues, and where the larger one is maximal."""
+    """The 2 x 2 Jacobian, its eigenvalues, and where the larger one is maximal.
+
+    >>> two_by_two().maximum
+    1/2
+    """
     s = Symbol("s", positive=True)
     J = jacobian(Matrix([s, 1 - s])).applyfunc(factor)
     closed = s * (1 - s) * Matrix([[1, -1], [-1, 1]])
