@@ -3,8 +3,10 @@
 Coordinates are independent with mean 0 and variance 1. For explicit d_k the
 square of <q, k> is expanded into monomials and each monomial's expectation is
 the product of one-variable moments (that factorisation is 補題 A.1, itself
-checked by `product_expectation` on joint distributions). For symbolic d_k the
-same sums are written with Sum over the coordinate index and evaluated.
+checked by `product_expectation` on joint distributions). For symbolic d_k,
+`dot_product_variance` derives Var<q, k> step by step from generic moments
+E[X] = mu, E[X^2] = nu: the square as a double sum, its i != j terms split off,
+補題 A.1 on each monomial, the sums evaluated by `normalise_sums`.
 """
 
 from __future__ import annotations
