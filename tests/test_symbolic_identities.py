@@ -10,6 +10,7 @@ from sympy import (
     cos,
     exp,
     expand,
+    pi,
     sin,
     sqrt,
     symbols,
@@ -18,9 +19,13 @@ from sympy import (
 from symbolic.identities import (
     Certificate,
     RadicalField,
+    SimplexQuotient,
+    SparsePolynomial,
+    SphereQuotient,
     collapse_deltas,
     compare,
     equal,
+    is_nonzero,
     is_zero,
     manifestly_nonnegative,
     normalise_sums,
@@ -193,3 +198,49 @@ def test_simplex_certificate_multiplies_by_the_sum_when_needed():
 def test_simplex_certificate_rejects_what_is_not_non_negative(slack):
     p, r = symbols("p r", nonnegative=True)
     assert not simplex_certificate("wrong", slack(p, r), (p, r)).holds
+
+
+# ------------------------------------------- exact arithmetic at explicit sizes
+
+
+def test_sparse_polynomial_arithmetic_is_exact():
+    p, q = SparsePolynomial.variable(0), SparsePolynomial.variable(7)
+    assert (p + q) * (p - q) == p**2 - q**2
+    assert (p / 2 + Rational(1, 2) * p) == p
+    assert (p * q).substitute(7, p + 1) == p**2 + p
+    assert not (p - p) and (p - p) == 0
+    assert (3 * p).to_expr(symbols("a:8")) == 3 * symbols("a0")
+
+
+def test_sparse_polynomial_refuses_what_is_not_a_polynomial_over_q():
+    p = SparsePolynomial.variable(0)
+    with pytest.raises(TypeError):
+        p + x  # a symbol
+    with pytest.raises(TypeError):
+        p * 0.5  # a float is not exact
+    with pytest.raises(TypeError):
+        p / p
+    with pytest.raises(TypeError, match="not a polynomial over Q"):
+        SparsePolynomial.from_expr(sqrt(y), {y: 0})
+
+
+def test_quotients_decide_identities_on_their_sets_only():
+    p = [SparsePolynomial.variable(v) for v in range(3)]
+    simplex = SimplexQuotient(3)
+    assert simplex.is_zero(p[0] * (p[0] + p[1] + p[2]) - p[0])
+    assert not simplex.is_zero(p[0] * p[1])
+    sphere = SphereQuotient(3)
+    s, u = SparsePolynomial.variable(3), SparsePolynomial.variable(4)
+    assert sphere.is_zero((p[0] + p[1] + p[2]) * s * u)
+    assert sphere.is_zero(s * u - 1)
+    assert not sphere.is_zero(p[0] * p[1])
+    assert sphere.reduce(p[0] ** 2 + p[1] ** 2 + p[2] ** 2) == 3
+    assert SphereQuotient(2).reduce(p[0] * p[1]) == -1  # y = +-(1, -1)
+
+
+def test_is_nonzero_needs_an_exact_non_zero_number():
+    assert is_nonzero(Rational(1, 10**30))
+    assert is_nonzero(sqrt(3) - sqrt(2))
+    assert not is_nonzero(sqrt(8) - 2 * sqrt(2))
+    assert not is_nonzero(x)  # a symbol: not decided
+    assert not is_nonzero(pi - 3)  # not algebraic: not decided

@@ -18,6 +18,7 @@ from symbolic.mask import mask_bound, mask_limit, masked_softmax
 from symbolic.probability import (
     DISTRIBUTIONS,
     Step,
+    VarianceDerivation,
     dot_product_moments,
     dot_product_variance,
     independent_expectation,
@@ -103,6 +104,7 @@ def test_lem_product_expectation_step_needs_independent_factors():
     q, k = IndexedBase("q", real=True), IndexedBase("k", real=True)
     assert independent_expectation(q[i] * k[i] * q[j] * k[j], (Ne(i, j),)).holds
     assert independent_expectation(q[1] * q[2]).holds  # different integer subscripts
+    assert independent_expectation(q[i] * q[j], (Ne(j, i),)).holds
     # without i != j, q_i and q_j may be one coordinate
     assert not independent_expectation(q[i] * k[i] * q[j] * k[j]).holds
     step = independent_expectation(q[i] * k[i])
@@ -111,6 +113,15 @@ def test_lem_product_expectation_step_needs_independent_factors():
     wrong_product = Step(step.claim, step.lhs, step.rhs, step.reason,
                          q[i] * k[i] - q[i] * k[i] ** 2, (q[i], k[i] ** 2))
     assert not wrong_product.holds
+
+
+def test_prop_scaling_variance_derivation_holds_only_when_every_step_does():
+    result = dot_product_variance()
+    square = result.steps[0]
+    broken = Step(square.claim, square.lhs, square.rhs, square.reason, square.rhs)
+    steps = (broken, *result.steps[1:])
+    assert not VarianceDerivation(steps, result.hypotheses, result.mean, result.variance,
+                                  result.scaled_variance).holds
 
 
 def test_prop_scaling_variance_split_without_the_delta_is_rejected():

@@ -284,3 +284,11 @@ def test_prop_layer_norm_scaling_law_not_proved_for_a_non_homogeneous_normalisat
     p = jacobian_properties(3, normalise=shifted)
     assert not p.holds["J(a x) = J(x) / a"]
     assert any(is_nonzero(e) for e in p.defects["J(a x) = J(x) / a"])
+
+
+def test_prop_layer_norm_scaling_law_fails_for_a_normalisation_of_another_degree():
+    def times_sigma(x, eps=0):  # homogeneous of degree 2: J(a x) = a J(x)
+        return (x - mean(x) * ones(x.rows, 1)) * sqrt(variance(x) + eps)
+
+    p = jacobian_properties(3, normalise=times_sigma)
+    assert not p.holds["J(a x) = J(x) / a"]
