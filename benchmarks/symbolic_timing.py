@@ -1,4 +1,4 @@
-"""Timing helpers shared by the symbolic benchmarks (softmax and LayerNorm Jacobians).
+"""Timing shared by the symbolic benchmarks (softmax and LayerNorm Jacobians).
 
 A fast path is timed in this process, best of a few runs; a slow baseline (SymPy
 differentiation, plain `simplify`) runs once in a forked child stopped after a
