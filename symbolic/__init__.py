@@ -24,13 +24,27 @@ symbolic.identities                           the judges
     compare(name, derived, stated) -> Derivation
     Certificate(claim, expression, certificate, difference, atoms)   frozen;
         .identity_holds, .nonnegative, .holds
+    is_nonzero(expr) -> bool                 a constant proved non-zero (minimal polynomial)
     manifestly_nonnegative(expr, atoms) -> bool
+    simplex_certificate(claim, slack, variables) -> Certificate   slack >= 0 where the
+                                            variables are >= 0 and sum to 1: homogenised,
+                                            times (sum)^N (Polya), non-negative coefficients
     RadicalField(exprs, variables)          polynomials in x, sqrt(b) and 1/sqrt(b):
         .element(expr), .jacobian(fs, xs), .diff(f, x), .evaluate(expr, values, inverses),
         .reduce(f), .is_zero(f), .to_expr(f)
+    SparsePolynomial                        polynomials over Q in numbered variables, a
+                                            monomial stored as its (variable, power) pairs
+    EntryPattern(expr, x_i, x_j, delta, further)   an (i, j) entry formula, written out
+                                            at explicit (a, b) as a SparsePolynomial
+    SimplexQuotient(n), SphereQuotient(d)   .reduce(f), .is_zero(f) on the simplex
+                                            (sum p = 1), resp. on LN's outputs (sum y = 0,
+                                            sum y^2 = d, s u = 1; a Groebner normal form)
     indices_in_range(expr, indices, upper)  Piecewise conditions 1 <= i <= upper -> True
-    normalise_sums(expr, n, facts, indices) sums over 1..n split, delta-sums evaluated,
-                                            the rest named; facts: sum -> value
+    normalise_sums(expr, n, facts, indices) limits c or n + c (c an integer) become sums
+                                            over 1..n plus end terms, subscripts shifted
+                                            back, sums split, delta-sums evaluated, the
+                                            rest named; other limits stay unnamed sums;
+                                            facts: sum over 1..n -> value
     collapse_deltas(expr)                   delta_ij f(i, j) -> delta_ij f(i, i)
 
 symbolic.softmax                              命題 3.2, 演習 10.2
@@ -39,7 +53,11 @@ symbolic.softmax                              命題 3.2, 演習 10.2
     chapter_matrix(sigma: Matrix)           diag(sigma) - sigma sigma^T   (MatrixFormula)
     simplex(n), simplex_substitution(n)     sigma_1..sigma_n; sigma_n -> 1 - the others
     derive_softmax_jacobian(n, stated=chapter_entry) -> Derivation        explicit n
+                                            (proved_entry at each (i, j), n <= SIZE_LIMIT)
+    derive_softmax_jacobian_by_differentiation(n, stated) -> Derivation   SymPy's
+                                            Jacobian of softmax (n <= DIFFERENTIATION_LIMIT)
     derive_softmax_jacobian_general(stated=chapter_entry) -> Derivation   symbolic n
+    proved_entry() -> Expr                  the symbolic-n entry in sigma_i, sigma_j, delta
     general_properties(stated=chapter_entry) -> dict[str, Expr]   symbolic n: J symmetric,
                                             J 1 = 0, v^T J v = sum_i sigma_i (v_i - m)^2
                                             (each value 0 when it holds)
@@ -47,6 +65,10 @@ symbolic.softmax                              命題 3.2, 演習 10.2
     jacobian_times_ones(n, jacobian=chapter_matrix) -> Matrix  J 1 on the simplex
     psd_certificate(n, jacobian=chapter_matrix) -> Certificate   sum sigma_i (v_i - m)^2
     entry_bound_certificates(n, jacobian=chapter_matrix) -> tuple[Certificate, ...]
+    entry_bound_general(stated=chapter_entry, bound=chapter_bound) -> EntryBoundProof(
+        claim, cases)                       symbolic n: the five INDEX_PATTERNS of i, j, k,
+                                            each a BoundCase(pattern, relations, quantities,
+                                            hypotheses, entry, certificates); .holds
     two_by_two(jacobian=chapter_matrix) -> TwoByTwo(s, jacobian, closed_form,
                                             eigenvalues, maximiser, maximum)
     is_maximum(TwoByTwo) -> bool
@@ -57,16 +79,22 @@ symbolic.layer_norm                           命題 3.1, 3.3, 演習 11.2
     unbiased_layer_norm(x, eps=0)           the wrong variant (divides by d - 1)
     chapter_jacobian(y, sigma) -> Matrix    (1/sigma)(I - 11^T/d - yy^T/d)
     derive_layer_norm_jacobian(d, stated=chapter_jacobian, normalise=layer_norm, eps=0)
-        -> Derivation                       explicit d (d = 16 in about a second of CPU)
+        -> Derivation                       explicit d: proved_entry at each (i, j) on LN's
+                                            outputs (d <= SIZE_LIMIT; d = 64 in a second)
+    derive_layer_norm_jacobian_by_differentiation(d, stated, normalise, eps)   on the
+                                            RadicalField (d <= DIFFERENTIATION_LIMIT)
+    proved_entry() -> Expr                  the symbolic-d entry in y_i, y_j, delta, sigma
     chapter_entry(y_i, y_j, delta, sigma, d); derive_layer_norm_jacobian_general(
         stated_entry=chapter_entry) -> Derivation   symbolic d
     output_sums() -> (sum y_k, sum y_k^2)     symbolic d, from the definition: (0, d)
     general_jacobian_properties(stated_entry=chapter_entry) -> dict[str, Expr]   symbolic
         d: "J 1 = 0", "J y = 0", "s J symmetric", "s J idempotent", "tr(s J) = d - 2"
-    jacobian_properties(d, eps=0, normalise=layer_norm) -> JacobianProperties(d, eps,
-        defects, holds), keys in PROPERTY_NAMES ("J 1 = 0", "J c = 0",
+    jacobian_properties(d, eps=0, normalise=layer_norm, stated=None) -> JacobianProperties(
+        d, eps, defects, holds), keys in PROPERTY_NAMES ("J 1 = 0", "J c = 0",
         "J c = eps c / s^3", "s J symmetric", "s J idempotent", "tr(s J) = d - 2",
-        "J(a x) = J(x) / a", "J = 0")
+        "J(a x) = J(x) / a", "J = 0"); of stated(y, sigma) when given
+        (d <= PROPERTIES_LIMIT; jacobian_properties_by_differentiation otherwise)
+    scaling_witness(d, eps, normalise) -> Matrix   J(2x) - J(x)/2 at x = e_1 - e_2
     invariance_difference(d, normalise=layer_norm) -> Matrix    LN(ax + b1) - LN(x)
     moments(d, g=None, b=None) -> Moments(mean, variance, norm); moments_general()
 
@@ -96,6 +124,11 @@ symbolic.probability                          命題 4.4, 補題 A.1
     dot_product_moments(d_k: int | Symbol, distribution=standard_normal)
         -> DotMoments(mean, variance, scaled_variance)
     product_expectation(variables) -> (E[prod X_i] on the joint law, prod E[X_i])
+    dot_product_variance(d_k, mean=0, second_moment=1) -> VarianceDerivation(steps,
+        hypotheses, mean, variance, scaled_variance)   from generic moments mu, nu;
+        each Step(claim, lhs, rhs, reason, difference, factors, conditions) .holds
+    independent_expectation(monomial, conditions) -> Step   補題 A.1 on one monomial
+    linear_expectation(expr, bases) -> Expr  E pushed through sums, + and constants
 
 symbolic.mask                                 命題 3.3 (self-attention), 演習 10.3
     logits(n); masked_softmax(z, allowed); shifted_softmax(z, allowed, c)

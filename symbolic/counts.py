@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from sympy import Expr, Mul, Poly, Rational, cancel, expand, limit, oo, solve
+from sympy import Expr, Mul, Poly, Rational, Symbol, cancel, expand, limit, oo, solve
 
 from spec import contractions as declared
 from spec import parameters as spec_parameters
@@ -24,7 +24,11 @@ from symbolic.symbols import SIZES, L, V, d, d_ff, h, n
 
 
 def parameter_polynomial(params: Iterable[Parameter], sizes: Mapping[str, Expr] = SIZES) -> Expr:
-    """sum over arrays of the product of their dimensions (times L for per-layer arrays)."""
+    """sum over arrays of the product of their dimensions (times L for per-layer arrays).
+
+    >>> parameter_polynomial(spec_parameters.attention_parameters(True))
+    4*d**2 + 4*d
+    """
     total = 0
     for p in params:
         if not isinstance(p, Parameter):
@@ -35,19 +39,31 @@ def parameter_polynomial(params: Iterable[Parameter], sizes: Mapping[str, Expr] 
 
 
 def attention_parameters(bias: bool = True) -> Expr:
-    """Multi-head attention: 4d^2 + 4d (4d^2 without biases), free of h (命題 7.1)."""
+    """Multi-head attention: 4d^2 + 4d (4d^2 without biases), free of h (命題 7.1).
+
+    >>> attention_parameters(bias=False)
+    4*d**2
+    """
     return parameter_polynomial(spec_parameters.attention_parameters(bias))
 
 
 def block_parameters(bias: bool = True, width: Expr = d_ff) -> Expr:
-    """One block (two LayerNorms, attention, MLP of width `width`)."""
+    """One block (two LayerNorms, attention, MLP of width `width`).
+
+    >>> block_parameters(width=4 * d)
+    12*d**2 + 13*d
+    """
     return parameter_polynomial(spec_parameters.block_parameters(bias), {**SIZES, "d_ff": width})
 
 
 def model_parameters(
     bias: bool = True, tied: bool = True, positions: bool = True, width: Expr = d_ff
 ) -> Expr:
-    """The decoder-only model of 定理 5.1 and its variants."""
+    """The decoder-only model of 定理 5.1 and its variants.
+
+    >>> model_parameters(width=4 * d).coeff(L)
+    12*d**2 + 13*d
+    """
     return parameter_polynomial(
         spec_parameters.model_parameters(bias, tied, positions), {**SIZES, "d_ff": width}
     )
@@ -68,7 +84,11 @@ def model_parameter_parts(
     bias: bool = True, tied: bool = True, positions: bool = True
 ) -> dict[str, Expr]:
     """定理 5.1's groups in the chapter's order; per-layer groups are given per layer
-    (the model total is embeddings + positions + L (attention + mlp + layer norms) + ...)."""
+    (the model total is embeddings + positions + L (attention + mlp + layer norms) + ...).
+
+    >>> list(model_parameter_parts())
+    ['embeddings', 'positions', 'attention', 'mlp', 'layer norms', 'final layer norm']
+    """
     params = spec_parameters.model_parameters(bias, tied, positions)
     parts: dict[str, Expr] = {}
     for label, prefixes in MODEL_GROUPS:
@@ -85,7 +105,11 @@ def model_parameter_parts(
 def contraction_multiplications(
     contractions: Iterable[Contraction], sizes: Mapping[str, Expr] = SIZES
 ) -> dict[str, Expr]:
-    """Each contraction's multiplication count: the product of all its letters' sizes."""
+    """Each contraction's multiplication count: the product of all its letters' sizes.
+
+    >>> contraction_multiplications(declared.ATTENTION)["scores"]
+    d*n**2
+    """
     out: dict[str, Expr] = {}
     for c in contractions:
         if not isinstance(c, Contraction):
@@ -95,47 +119,79 @@ def contraction_multiplications(
 
 
 def multiplications(contractions: Iterable[Contraction], sizes: Mapping[str, Expr] = SIZES) -> Expr:
-    """Total multiplications of a list of contractions (the matmul part of a forward pass)."""
+    """Total multiplications of a list of contractions (the matmul part of a forward pass).
+
+    >>> multiplications(declared.ATTENTION)
+    4*d**2*n + 2*d*n**2
+    """
     return expand(sum(contraction_multiplications(contractions, sizes).values(), 0))
 
 
 def attention_multiplications(contractions: Iterable[Contraction] = declared.ATTENTION) -> Expr:
-    """4nd^2 + 2n^2 d, free of h (命題 7.2)."""
+    """4nd^2 + 2n^2 d, free of h (命題 7.2).
+
+    >>> attention_multiplications().has(h)
+    False
+    """
     return multiplications(contractions)
 
 
 def block_multiplications(
     contractions: Iterable[Contraction] = declared.BLOCK, width: Expr = d_ff
 ) -> Expr:
-    """4nd^2 + 2n^2 d + 2nd d_ff (命題 6.1); 12nd^2 + 2n^2 d at width = 4d."""
+    """4nd^2 + 2n^2 d + 2nd d_ff (命題 6.1); 12nd^2 + 2n^2 d at width = 4d.
+
+    >>> block_multiplications(width=4 * d)
+    12*d**2*n + 2*d*n**2
+    """
     return multiplications(contractions, {**SIZES, "d_ff": width})
 
 
 def lm_head_multiplications() -> Expr:
-    """The output layer: n d |V|."""
+    """The output layer: n d |V|.
+
+    >>> lm_head_multiplications()
+    V*d*n
+    """
     return multiplications((declared.LM_HEAD,))
 
 
 def model_multiplications(width: Expr = d_ff) -> Expr:
-    """L blocks and the output layer."""
+    """L blocks and the output layer.
+
+    >>> model_multiplications(width=4 * d).coeff(L)
+    12*d**2*n + 2*d*n**2
+    """
     return expand(L * block_multiplications(width=width) + lm_head_multiplications())
 
 
 def attention_weights_memory() -> Expr:
-    """Numbers stored for the attention weights: h n^2."""
+    """Numbers stored for the attention weights: h n^2.
+
+    >>> attention_weights_memory()
+    h*n**2
+    """
     return Mul(*(SIZES[dim] for dim in declared.ATTENTION_WEIGHTS_MEMORY))
 
 
-def linear_quadratic(poly: Expr, var=n) -> tuple[Expr, Expr]:
-    """(the term linear in var, the term quadratic in var); other degrees are an error."""
+def linear_quadratic(poly: Expr, var: Symbol = n) -> tuple[Expr, Expr]:
+    """(the term linear in var, the term quadratic in var); other degrees are an error.
+
+    >>> linear_quadratic(4 * n * d**2 + 2 * n**2 * d)
+    (4*d**2*n, 2*d*n**2)
+    """
     p = Poly(expand(poly), var)
     if p.degree() > 2 or p.coeff_monomial(1) != 0:
         raise ValueError(f"poly must be a1 {var} + a2 {var}^2, got {poly}")
     return p.coeff_monomial(var) * var, p.coeff_monomial(var**2) * var**2
 
 
-def crossover(poly: Expr, var=n) -> Expr:
-    """The positive var where the linear and quadratic terms are equal (solved)."""
+def crossover(poly: Expr, var: Symbol = n) -> Expr:
+    """The positive var where the linear and quadratic terms are equal (solved).
+
+    >>> crossover(4 * n * d**2 + 2 * n**2 * d)
+    2*d
+    """
     linear, quadratic = linear_quadratic(poly, var)
     roots = [r for r in solve(linear - quadratic, var) if r != 0]
     if len(roots) != 1:
@@ -143,19 +199,31 @@ def crossover(poly: Expr, var=n) -> Expr:
     return roots[0]
 
 
-def quadratic_share(poly: Expr, var=n) -> Expr:
-    """quadratic term / linear term (n/(6d) for the block at d_ff = 4d)."""
+def quadratic_share(poly: Expr, var: Symbol = n) -> Expr:
+    """quadratic term / linear term (n/(6d) for the block at d_ff = 4d).
+
+    >>> quadratic_share(12 * n * d**2 + 2 * n**2 * d)
+    n/(6*d)
+    """
     linear, quadratic = linear_quadratic(poly, var)
     return cancel(quadratic / linear)
 
 
-def doubling_ratio(poly: Expr, var=n) -> Expr:
-    """T(2 var) / T(var), cancelled (演習 11.4: (12d + 4n)/(6d + n) for the block)."""
+def doubling_ratio(poly: Expr, var: Symbol = n) -> Expr:
+    """T(2 var) / T(var), cancelled (演習 11.4: (12d + 4n)/(6d + n) for the block).
+
+    >>> doubling_ratio(12 * n * d**2 + 2 * n**2 * d)
+    (12*d + 4*n)/(6*d + n)
+    """
     return cancel(poly.subs(var, 2 * var) / poly)
 
 
-def doubling_limit(poly: Expr, var=n) -> Expr:
-    """The doubling ratio as var -> oo (4 for any count with an n^2 term)."""
+def doubling_limit(poly: Expr, var: Symbol = n) -> Expr:
+    """The doubling ratio as var -> oo (4 for any count with an n^2 term).
+
+    >>> doubling_limit(12 * n * d**2 + 2 * n**2 * d)
+    4
+    """
     return limit(doubling_ratio(poly, var), var, oo)
 
 
@@ -172,6 +240,9 @@ class Convention:
     multiplications are flops / (2 passes). `accounted` names the pieces that the
     package's count has and the convention lacks (positive) or the reverse
     (negative), each built from this package's own polynomials.
+
+    >>> palm_training().passes, kaplan_forward().passes
+    (3, 1)
     """
 
     name: str
@@ -193,7 +264,11 @@ def _matmul_weights() -> Expr:
 
 def kaplan_forward() -> Convention:
     """Kaplan et al. 2020, Table 1: C_forward = 2N + 2 n_layer n_ctx d_attn per token,
-    N = 2 d n_layer (2 d_attn + d_ff) (non-embedding, no biases)."""
+    N = 2 d n_layer (2 d_attn + d_ff) (non-embedding, no biases).
+
+    >>> kaplan_forward().name
+    'Kaplan et al. 2020'
+    """
     N = 2 * d * L * (2 * d + d_ff)
     per = contraction_multiplications(declared.BLOCK)
     return Convention(
@@ -213,7 +288,11 @@ def kaplan_forward() -> Convention:
 
 
 def chinchilla_forward() -> Convention:
-    """Hoffmann et al. 2022, Appendix F, forward FLOPs of one sequence."""
+    """Hoffmann et al. 2022, Appendix F, forward FLOPs of one sequence.
+
+    >>> chinchilla_forward().name
+    'Hoffmann et al. 2022 (Chinchilla)'
+    """
     d_k = d / h
     embeddings = 2 * n * V * d
     attention = (
@@ -241,7 +320,11 @@ def chinchilla_forward() -> Convention:
 
 def palm_training() -> Convention:
     """Chowdhery et al. 2022 (PaLM, Appendix B) and nanoGPT's estimate_mfu: training
-    FLOPs per token 6N + 12 L H Q T, N the parameters without position embeddings."""
+    FLOPs per token 6N + 12 L H Q T, N the parameters without position embeddings.
+
+    >>> palm_training().name
+    'PaLM / nanoGPT'
+    """
     N = model_parameters(positions=False)
     non_matmul = N - _matmul_weights() - V * d  # biases and LayerNorm gains/offsets
     return Convention(
@@ -255,6 +338,12 @@ def palm_training() -> Convention:
 
 @dataclass(frozen=True)
 class ConventionComparison:
+    """This package's forward multiplications beside a published convention's.
+
+    >>> compare_convention(kaplan_forward()).unexplained
+    0
+    """
+
     convention: Convention
     ours: Expr  # this package's forward multiplications for n tokens
     theirs: Expr  # the convention's, converted to forward multiplications
@@ -277,7 +366,11 @@ class ConventionComparison:
 
 
 def compare_convention(convention: Convention, ours: Expr | None = None) -> ConventionComparison:
-    """ours - theirs, and what is left after the convention's accounted pieces."""
+    """ours - theirs, and what is left after the convention's accounted pieces.
+
+    >>> compare_convention(palm_training()).unexplained
+    0
+    """
     ours = model_multiplications() if ours is None else ours
     theirs = convention.forward_multiplications
     difference = expand(ours - theirs)

@@ -9,7 +9,7 @@ sums of exponentials, hence >= 0.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from sympy import Expr, Matrix, Symbol, exp, limit, oo, symbols
@@ -27,18 +27,31 @@ def _check(n: object, allowed: Iterable[int]) -> tuple[int, frozenset[int]]:
 
 
 def logits(n: int) -> Matrix:
+    """z_1..z_n as a column of real symbols.
+
+    >>> list(logits(2))
+    [z_1, z_2]
+    """
     return Matrix(symbols(f"z_1:{n + 1}", real=True))
 
 
 def masked_softmax(z: Matrix, allowed: Iterable[int]) -> Matrix:
-    """sigma^U(z): e^(z_i) / sum_{j in U} e^(z_j) on U, 0 outside (定義 2.2)."""
+    """sigma^U(z): e^(z_i) / sum_{j in U} e^(z_j) on U, 0 outside (定義 2.2).
+
+    >>> list(masked_softmax(Matrix([0, 0, 5]), [0, 1]))
+    [1/2, 1/2, 0]
+    """
     _, U = _check(z.rows, allowed)
     total = sum(exp(z[j]) for j in U)
     return Matrix([exp(z[i]) / total if i in U else 0 for i in range(z.rows)])
 
 
 def shifted_softmax(z: Matrix, allowed: Iterable[int], c: Symbol) -> Matrix:
-    """sigma(z - c m) with m_i = 1 outside U."""
+    """sigma(z - c m) with m_i = 1 outside U.
+
+    >>> list(shifted_softmax(Matrix([0, 0]), [0], 0))
+    [1/2, 1/2]
+    """
     _, U = _check(z.rows, allowed)
     e = Matrix([exp(z[i] - (0 if i in U else c)) for i in range(z.rows)])
     return e / sum(e)
@@ -46,13 +59,27 @@ def shifted_softmax(z: Matrix, allowed: Iterable[int], c: Symbol) -> Matrix:
 
 @dataclass(frozen=True)
 class MaskLimit:
+    """lim_{c -> oo} sigma(z - c m) beside sigma^U(z), and whether they are equal.
+
+    >>> mask_limit(2, [0]).limit[1]
+    0
+    """
+
     limit: Matrix  # lim_{c -> oo} sigma(z - c m), by SymPy
     masked: Matrix  # sigma^U(z)
     holds: bool
 
 
-def mask_limit(n: int, allowed: Iterable[int], target=masked_softmax) -> MaskLimit:
-    """The limit, compared with target(z, allowed) (the chapter's sigma^U by default)."""
+def mask_limit(
+    n: int,
+    allowed: Iterable[int],
+    target: Callable[[Matrix, Iterable[int]], Matrix] = masked_softmax,
+) -> MaskLimit:
+    """The limit, compared with target(z, allowed) (the chapter's sigma^U by default).
+
+    >>> mask_limit(2, [0]).holds
+    True
+    """
     n, U = _check(n, allowed)
     z, c = logits(n), Symbol("c", positive=True)
     lim = shifted_softmax(z, U, c).applyfunc(lambda e: limit(e, c, oo))
@@ -61,13 +88,26 @@ def mask_limit(n: int, allowed: Iterable[int], target=masked_softmax) -> MaskLim
 
 
 def chapter_bound(z: Matrix, allowed: frozenset[int], i: int, c: Symbol) -> Expr:
-    """The chapter's bound e^(-c) e^(z_i) / sum_{j in U} e^(z_j)."""
+    """The chapter's bound e^(-c) e^(z_i) / sum_{j in U} e^(z_j).
+
+    >>> chapter_bound(Matrix([0, 0]), frozenset({0}), 1, Symbol("c"))
+    exp(-c)
+    """
     return exp(-c) * exp(z[i]) / sum(exp(z[j]) for j in allowed)
 
 
-def mask_bound(n: int, allowed: Iterable[int], i: int, bound=chapter_bound) -> Certificate:
+def mask_bound(
+    n: int,
+    allowed: Iterable[int],
+    i: int,
+    bound: Callable[[Matrix, frozenset[int], int, Symbol], Expr] = chapter_bound,
+) -> Certificate:
     """bound - sigma(z - c m)_i for masked i, with the certificate that it is >= 0:
-    e^(z_i - c) (sum of the masked e^(z_j - c)) / (S_U (S_U + masked sum))."""
+    e^(z_i - c) (sum of the masked e^(z_j - c)) / (S_U (S_U + masked sum)).
+
+    >>> mask_bound(2, [0], 1).holds
+    True
+    """
     n, U = _check(n, allowed)
     if i in U or not 0 <= i < n:
         raise ValueError(f"i must be a masked position (outside U = {sorted(U)}), got {i}")

@@ -14,6 +14,7 @@ with a minus sign opens with its positive constant instead (1 - s, 2 - t^2, not
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from sympy import Add, Expr, MatAdd, MatMul, Mul, Poly, Symbol, count_ops
 from sympy.core.function import AppliedUndef
@@ -41,9 +42,17 @@ class ChapterLatexPrinter(LatexPrinter):
     `term_order`: monomials (without coefficients) to print first, in that order,
     where a chapter departs from the default order; `factor_order`: the order of
     symbols inside a monomial (default FACTOR_ORDER).
+
+    >>> ChapterLatexPrinter().doprint(4 * n * d**2 + 2 * n**2 * d)
+    '4nd^2 + 2n^2 d'
     """
 
-    def __init__(self, settings=None, term_order=(), factor_order=FACTOR_ORDER) -> None:
+    def __init__(
+        self,
+        settings: dict | None = None,
+        term_order: Sequence[Expr] = (),
+        factor_order: Sequence[Symbol] = FACTOR_ORDER,
+    ) -> None:
         super().__init__({"mat_str": "pmatrix", "mat_delim": "", **(settings or {})})
         self.term_order = tuple(term_order)
         self.factor_order = tuple(factor_order)
@@ -110,7 +119,7 @@ class ChapterLatexPrinter(LatexPrinter):
         return out
 
     def _monomial(self, coeff, powers: dict) -> str:
-        parts = []
+        parts: list[tuple[str, Symbol]] = []
         for sym in sorted(powers, key=self._rank):
             p = powers[sym]
             text = self._print(sym) + (f"^{p}" if p != 1 else "")
@@ -189,19 +198,33 @@ def _positive_constant_first(terms: list, negative, constant) -> list:
     return terms if first is None else [first, *(t for t in terms if t is not first)]
 
 
-def chapter_latex(expr: Expr, term_order=(), factor_order=FACTOR_ORDER) -> str:
-    """expr in the chapters' notation (see ChapterLatexPrinter for the two orders)."""
+def chapter_latex(
+    expr: Expr, term_order: Sequence[Expr] = (), factor_order: Sequence[Symbol] = FACTOR_ORDER
+) -> str:
+    """expr in the chapters' notation (see ChapterLatexPrinter for the two orders).
+
+    >>> print(chapter_latex(2 * d * d_ff + d_ff + d, term_order=(d * d_ff, d_ff, d)))
+    2d\\,d_{\\mathrm{ff}} + d_{\\mathrm{ff}} + d
+    """
     return ChapterLatexPrinter(term_order=term_order, factor_order=factor_order).doprint(expr)
 
 
 def softmax_jacobian_expression(size: Expr = n) -> Expr:
-    """diag(sigma) - sigma sigma^T as a matrix expression (命題 3.2)."""
+    """diag(sigma) - sigma sigma^T as a matrix expression (命題 3.2).
+
+    >>> print(chapter_latex(softmax_jacobian_expression()))
+    \\mathrm{diag}(\\boldsymbol{\\sigma}) - \\boldsymbol{\\sigma}\\boldsymbol{\\sigma}^{\\mathsf{T}}
+    """
     sigma = MatrixSymbol("sigma", size, 1)
     return MatAdd(DiagMatrix(sigma), -sigma * sigma.T)
 
 
 def layer_norm_jacobian_expression(size: Expr = d) -> Expr:
-    """(1/sigma)(I - (1/d) 1 1^T - (1/d) y y^T) as a matrix expression (命題 3.3)."""
+    """(1/sigma)(I - (1/d) 1 1^T - (1/d) y y^T) as a matrix expression (命題 3.3).
+
+    >>> layer_norm_jacobian_expression().shape
+    (d, d)
+    """
     sigma = Symbol("sigma", positive=True)
     y = MatrixSymbol("y", size, 1)
     one = MatrixSymbol("1", size, 1)
@@ -216,7 +239,11 @@ def layer_norm_jacobian_expression(size: Expr = d) -> Expr:
 
 def model_parameters_latex(parts: dict[str, Expr]) -> str:
     """定理 5.1's count from its groups, per-layer groups inside L(...), in the chapter's
-    order (groups kept apart: 4d + d + 4d is not collected, as the chapter writes it)."""
+    order (groups kept apart: 4d + d + 4d is not collected, as the chapter writes it).
+
+    >>> print(model_parameters_latex({"embeddings": V * d, "attention": 4 * d**2}))
+    |V|\\,d + L(4d^2)
+    """
     per_layer = ("attention", "mlp", "layer norms")
     outer = [chapter_latex(parts[k]) for k in ("embeddings", "positions") if k in parts]
     mlp_order = (d * d_ff, d_ff, d)  # the chapter writes 2d d_ff + d_ff + d
@@ -233,7 +260,11 @@ _BRACED_TOKEN = re.compile(r"([_^])\{([A-Za-z0-9])\}")
 
 def normalise_tex(s: str) -> str:
     """Drop spacing commands, \\big/\\left sizing and whitespace, and braces around a
-    single-character sub- or superscript, so equal formulas compare equal."""
+    single-character sub- or superscript, so equal formulas compare equal.
+
+    >>> normalise_tex(r"\\left( x^{2} \\right)\\,")
+    '(x^2)'
+    """
     s = _SPACING.sub(lambda m: m.group() if m.group() == "\\\\" else "", s)
     previous = None
     while previous != s:

@@ -30,7 +30,11 @@ SIZES: dict[str, Expr] = {
 
 
 def sizes(**overrides: Expr) -> dict[str, Expr]:
-    """SIZES with some dimensions replaced, e.g. sizes(d_ff=4*d) or sizes(m=m)."""
+    """SIZES with some dimensions replaced, e.g. sizes(d_ff=4*d) or sizes(m=m).
+
+    >>> sizes(d_ff=4 * d)["d_ff"]
+    4*d
+    """
     unknown = set(overrides) - set(SIZES)
     if unknown:
         raise ValueError(

@@ -2,7 +2,7 @@
 (命題 3.3, 演習 10.3), the residual expansions (命題 4.1, 演習 11.3)."""
 
 import pytest
-from sympy import Mul, Rational, Symbol, exp, sqrt
+from sympy import IndexedBase, Mul, Ne, Rational, Sum, Symbol, exp, sqrt, symbols
 from sympy.stats import Bernoulli, Die, Exponential, Normal, Poisson, Uniform
 
 from symbolic.gelu import (
@@ -13,9 +13,19 @@ from symbolic.gelu import (
     second_derivative_zeros,
     t,
 )
-from symbolic.identities import is_zero
+from symbolic.identities import is_zero, normalise_sums
 from symbolic.mask import mask_bound, mask_limit, masked_softmax
-from symbolic.probability import DISTRIBUTIONS, dot_product_moments, product_expectation
+from symbolic.probability import (
+    DISTRIBUTIONS,
+    Step,
+    VarianceDerivation,
+    dot_product_moments,
+    dot_product_variance,
+    independent_expectation,
+    mu,
+    nu,
+    product_expectation,
+)
 from symbolic.residual import d_free_term, expand_product, post_ln_product, pre_ln_product
 from symbolic.symbols import d_k
 
@@ -54,6 +64,74 @@ def test_prop_scaling_variance_rejects_coordinates_of_variance_two():
     m = dot_product_moments(4, lambda name: Normal(name, 0, sqrt(2)))
     assert m.variance == 16 and m.scaled_variance != 1
     assert dot_product_moments(3, lambda name: Normal(name, 1, 1)).mean != 0
+
+
+def test_prop_scaling_variance_from_generic_moments():
+    result = dot_product_variance()
+    assert result.holds
+    assert (result.mean, result.variance, result.scaled_variance) == (0, d_k, 1)
+    assert result.hypotheses == {mu: 0, nu: 1}
+    claims = [step.claim for step in result.steps]
+    assert claims[0] == "S^2 = sum_i sum_j q_i k_i q_j k_j"
+    assert claims[-1] == "Var S = E[S^2] - E[S]^2"
+    assert result.steps[-1].rhs == d_k * nu**2 - d_k * mu**4  # before the hypotheses
+
+
+def test_prop_scaling_variance_from_generic_moments_cross_terms_vanish_only_with_mean_zero():
+    cross = [s for s in dot_product_variance().steps if s.conditions]
+    assert len(cross) == 1 and cross[0].rhs == mu**4
+    assert dot_product_variance(mean=1).variance == 0  # nu^2 - mu^4 = 0 per coordinate
+
+
+def test_prop_scaling_variance_from_generic_moments_rejects_other_moments():
+    assert dot_product_variance(second_moment=2).variance == 4 * d_k
+    assert dot_product_variance(second_moment=2).scaled_variance == 4
+    assert dot_product_variance(mean=Rational(1, 2)).mean == d_k / 4
+
+
+@pytest.mark.parametrize("name", sorted(DISTRIBUTIONS))
+def test_prop_scaling_variance_generic_moments_agree_with_each_distribution(name):
+    X = DISTRIBUTIONS[name]("X")
+    from sympy.stats import E
+
+    result = dot_product_variance(d_k, E(X), E(X**2))
+    explicit = dot_product_moments(3, DISTRIBUTIONS[name])
+    assert result.variance.subs(d_k, 3) == explicit.variance == 3
+
+
+def test_lem_product_expectation_step_needs_independent_factors():
+    i, j = symbols("i j", integer=True, positive=True)
+    q, k = IndexedBase("q", real=True), IndexedBase("k", real=True)
+    assert independent_expectation(q[i] * k[i] * q[j] * k[j], (Ne(i, j),)).holds
+    assert independent_expectation(q[1] * q[2]).holds  # different integer subscripts
+    assert independent_expectation(q[i] * q[j], (Ne(j, i),)).holds
+    # without i != j, q_i and q_j may be one coordinate
+    assert not independent_expectation(q[i] * k[i] * q[j] * k[j]).holds
+    step = independent_expectation(q[i] * k[i])
+    one_factor = Step(step.claim, step.lhs, step.rhs, step.reason, 0, (q[i] * k[i],))
+    assert not one_factor.holds  # a factor holding two coordinates
+    wrong_product = Step(step.claim, step.lhs, step.rhs, step.reason,
+                         q[i] * k[i] - q[i] * k[i] ** 2, (q[i], k[i] ** 2))
+    assert not wrong_product.holds
+
+
+def test_prop_scaling_variance_derivation_holds_only_when_every_step_does():
+    result = dot_product_variance()
+    square = result.steps[0]
+    broken = Step(square.claim, square.lhs, square.rhs, square.reason, square.rhs)
+    steps = (broken, *result.steps[1:])
+    assert not VarianceDerivation(steps, result.hypotheses, result.mean, result.variance,
+                                  result.scaled_variance).holds
+
+
+def test_prop_scaling_variance_split_without_the_delta_is_rejected():
+    split = dot_product_variance().steps[1]
+    i, j = symbols("i j", integer=True, positive=True)
+    q, k = IndexedBase("q", real=True), IndexedBase("k", real=True)
+    cross = Sum(Sum(q[i] * k[i] * q[j] * k[j], (j, 1, d_k)), (i, 1, d_k))
+    wrong = Sum(q[i] ** 2 * k[i] ** 2, (i, 1, d_k)) + cross  # counts i = j twice
+    assert split.holds
+    assert not is_zero(normalise_sums(split.lhs - wrong, d_k, {}, (i, j)))
 
 
 @pytest.mark.parametrize(

@@ -1,20 +1,35 @@
 """命題 3.3 (LayerNorm Jacobian), 命題 3.1 (invariance, moments) and 演習 11.2, derived."""
 
 import pytest
-from sympy import Matrix, Symbol, eye, ones, sqrt, symbols
+from sympy import KroneckerDelta, Matrix, Rational, Symbol, eye, ones, sqrt, symbols
 
-from symbolic.identities import is_zero
+from symbolic.identities import is_nonzero, is_zero
 from symbolic.layer_norm import (
+    DIFFERENTIATED_PROPERTIES_LIMIT,
+    DIFFERENTIATION_LIMIT,
+    PROPERTIES_LIMIT,
+    SIZE_LIMIT,
+    chapter_jacobian,
     derive_layer_norm_jacobian,
+    derive_layer_norm_jacobian_by_differentiation,
     derive_layer_norm_jacobian_general,
     general_jacobian_properties,
     invariance_difference,
     jacobian_properties,
+    jacobian_properties_by_differentiation,
     layer_norm,
+    layer_norm_jacobian,
+    mean,
     moments,
     moments_general,
     output_sums,
+    proved_entry,
+    scaling_witness,
+    sigma_symbol,
     unbiased_layer_norm,
+    variance,
+    y_i,
+    y_j,
 )
 from symbolic.symbols import d as d_symbol
 
@@ -154,3 +169,126 @@ def test_layer_norm_inputs_are_validated():
         layer_norm(Matrix([1]))
     with pytest.raises(ValueError, match="d must be >= 2, got 1"):
         derive_layer_norm_jacobian(1)
+
+
+# ----------------------------------------------- explicit widths, fast path
+
+
+def test_prop_layer_norm_jacobian_proved_entry_comes_from_the_symbolic_d_derivation():
+    i, j = symbols("i j", integer=True, positive=True)
+    delta = KroneckerDelta(i, j)
+    assert is_zero(proved_entry() - (delta - 1 / d_symbol - y_i * y_j / d_symbol) / sigma_symbol)
+
+
+@pytest.mark.parametrize("d", range(2, 6))
+def test_prop_layer_norm_jacobian_explicit_d_equals_differentiation(d):
+    fast = derive_layer_norm_jacobian(d)
+    assert fast.holds and derive_layer_norm_jacobian_by_differentiation(d).holds
+    x, J = layer_norm_jacobian(d)
+    y, sigma = Matrix(symbols(f"y_1:{d + 1}", real=True)), Symbol("sigma", positive=True)
+    at_x = dict(zip(y, layer_norm(x), strict=True)) | {sigma: sqrt(variance(x))}
+    assert is_zero(fast.derived.xreplace(at_x) - J)
+
+
+@pytest.mark.parametrize("d", range(2, 6))
+@pytest.mark.parametrize("wrong", [without_y_y_t, without_one_one_t])
+def test_prop_layer_norm_jacobian_explicit_d_agrees_with_differentiation_on_wrong_formulas(
+    d, wrong
+):
+    assert derive_layer_norm_jacobian(d, wrong).holds == \
+        derive_layer_norm_jacobian_by_differentiation(d, wrong).holds
+
+
+@pytest.mark.parametrize("wrong", [without_y_y_t, without_one_one_t])
+def test_prop_layer_norm_jacobian_d_64_and_its_wrong_formulas(wrong):
+    assert derive_layer_norm_jacobian(64).holds
+    assert not derive_layer_norm_jacobian(64, wrong).holds
+
+
+def test_prop_layer_norm_jacobian_explicit_d_judges_on_the_outputs():
+    def with_norm(y, sigma):  # |y|^2 / d = 1 on LN's outputs: the chapter's formula
+        d = y.rows
+        return chapter_jacobian(y, sigma) * (y.T * y)[0, 0] / d
+
+    assert derive_layer_norm_jacobian(5, with_norm).holds
+    assert derive_layer_norm_jacobian_by_differentiation(3, with_norm).holds
+
+
+def test_prop_layer_norm_jacobian_explicit_d_needs_a_polynomial_formula():
+    def rooted(y, sigma):
+        return chapter_jacobian(y, sigma) * sqrt(1 + y[0] ** 2)
+
+    with pytest.raises(TypeError, match="not a polynomial over Q"):
+        derive_layer_norm_jacobian(3, rooted)
+
+
+def test_prop_layer_norm_jacobian_explicit_d_limits():
+    with pytest.raises(ValueError, match=f"above SIZE_LIMIT = {SIZE_LIMIT}"):
+        derive_layer_norm_jacobian(SIZE_LIMIT + 1)
+    with pytest.raises(ValueError, match=f"above PROPERTIES_LIMIT = {PROPERTIES_LIMIT}"):
+        jacobian_properties(PROPERTIES_LIMIT + 1)
+    with pytest.raises(ValueError, match="above DIFFERENTIATION_LIMIT"):
+        derive_layer_norm_jacobian(DIFFERENTIATION_LIMIT + 1, eps=eps)
+    with pytest.raises(ValueError, match="above DIFFERENTIATED_PROPERTIES_LIMIT"):
+        jacobian_properties(DIFFERENTIATED_PROPERTIES_LIMIT + 1, eps=eps)
+    with pytest.raises(ValueError, match="needs the chapter's LN"):
+        jacobian_properties(3, eps=eps, stated=chapter_jacobian)
+
+
+@pytest.mark.parametrize("d", range(2, 6))
+def test_prop_layer_norm_jacobian_properties_equal_those_by_differentiation(d):
+    fast, slow = jacobian_properties(d), jacobian_properties_by_differentiation(d)
+    assert fast.holds == slow.holds
+
+
+def test_prop_layer_norm_jacobian_properties_at_d_16():
+    p = jacobian_properties(16)
+    assert {name for name, holds in p.holds.items() if not holds} == {"J = 0"}
+
+
+def test_prop_layer_norm_jacobian_properties_of_a_stated_formula():
+    assert jacobian_properties(5, stated=chapter_jacobian).holds == jacobian_properties(5).holds
+
+    def twice_sigma(y, sigma):  # J(a x) = J(x) / a fails: sigma J scales like sigma^2
+        return chapter_jacobian(y, sigma) * sigma**2
+
+    failing = {
+        without_y_y_t: {"J c = 0", "J c = eps c / s^3", "tr(s J) = d - 2"},
+        without_one_one_t: {"J 1 = 0", "tr(s J) = d - 2"},  # both still projections
+        twice_sigma: {"s J idempotent", "tr(s J) = d - 2", "J(a x) = J(x) / a"},
+    }
+    for stated, names in failing.items():
+        holds = jacobian_properties(4, stated=stated).holds
+        assert {name for name, h in holds.items() if not h} == names | {"J = 0"}, stated
+
+    def skewed(y, sigma):
+        d = y.rows
+        return chapter_jacobian(y, sigma) + y * ones(1, d) / (d * sigma)
+
+    assert not jacobian_properties(4, stated=skewed).holds["s J symmetric"]
+    assert jacobian_properties(2, stated=chapter_jacobian).holds["J = 0"]
+
+
+def test_prop_layer_norm_scaling_witness_is_j_of_2x_minus_half_j_of_x():
+    assert is_zero(scaling_witness(4, 0))  # the law holds there when eps = 0
+    witness = scaling_witness(4, eps)  # eps set to 1
+    # x = e_1 - e_2: J_33 = (1 - 1/4)/s with s^2 = sigma^2 + 1 = 3/2 at x, 3 at 2x
+    assert is_zero(witness[2, 2] - Rational(3, 4) * (1 / sqrt(3) - 1 / sqrt(6)))
+    assert is_nonzero(witness[2, 2])
+
+
+def test_prop_layer_norm_scaling_law_not_proved_for_a_non_homogeneous_normalisation():
+    def shifted(x, eps=0):  # divides by sqrt(sigma^2 + 1): eps = 1 in disguise
+        return (x - mean(x) * ones(x.rows, 1)) / sqrt(variance(x) + 1)
+
+    p = jacobian_properties(3, normalise=shifted)
+    assert not p.holds["J(a x) = J(x) / a"]
+    assert any(is_nonzero(e) for e in p.defects["J(a x) = J(x) / a"])
+
+
+def test_prop_layer_norm_scaling_law_fails_for_a_normalisation_of_another_degree():
+    def times_sigma(x, eps=0):  # homogeneous of degree 2: J(a x) = a J(x)
+        return (x - mean(x) * ones(x.rows, 1)) * sqrt(variance(x) + eps)
+
+    p = jacobian_properties(3, normalise=times_sigma)
+    assert not p.holds["J(a x) = J(x) / a"]

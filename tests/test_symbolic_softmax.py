@@ -1,19 +1,32 @@
 """命題 3.2 (softmax Jacobian) and 演習 10.2 (n = 2), derived and judged."""
 
 import pytest
-from sympy import KroneckerDelta, Matrix, Rational, diag
+from sympy import KroneckerDelta, Matrix, Rational, diag, expand, sqrt, symbols
 
 from symbolic.identities import is_zero
 from symbolic.softmax import (
+    DIFFERENTIATION_LIMIT,
+    INDEX_PATTERNS,
+    SIZE_LIMIT,
+    EntryBoundProof,
+    TwoByTwo,
+    chapter_entry,
     chapter_matrix,
     derive_softmax_jacobian,
+    derive_softmax_jacobian_by_differentiation,
     derive_softmax_jacobian_general,
     entry_bound_certificates,
+    entry_bound_general,
     general_properties,
     is_maximum,
     jacobian_asymmetry,
     jacobian_times_ones,
+    proved_entry,
     psd_certificate,
+    sigma_i,
+    sigma_j,
+    simplex,
+    softmax,
     two_by_two,
 )
 
@@ -103,6 +116,48 @@ def test_prop_softmax_jacobian_entry_bound_rejects_wrong_formula():
     assert not all(c.holds for c in certificates)
 
 
+def test_prop_softmax_jacobian_entry_bound_for_symbolic_n():
+    proof = entry_bound_general()
+    assert proof.holds
+    assert [case.pattern for case in proof.cases] == list(INDEX_PATTERNS)
+    for case in proof.cases:
+        for certificate in case.certificates:
+            assert certificate.nonnegative and certificate.identity_holds
+            # the certificate equals the slack once r = 1 - (the other quantities)
+            *others, rest = case.quantities
+            slack = certificate.expression - certificate.certificate
+            assert expand(slack.subs(rest, 1 - sum(others))) == 0
+
+
+def test_prop_softmax_jacobian_entry_bound_for_symbolic_n_cases():
+    entries = {case.pattern: case.entry for case in entry_bound_general().cases}
+    s_i = entry_bound_general().cases[0].quantities[0]
+    assert entries["i = j = k"] == s_i * (1 - s_i)
+    assert entries["i, j, k distinct"].could_extract_minus_sign()
+
+
+@pytest.mark.parametrize(
+    "bound",
+    [lambda top: (1 - top) / 2, lambda top: 1 - top - top * (1 - top) / 4, lambda top: -top],
+    ids=["half", "less a quarter of the diagonal", "negative"],
+)
+def test_prop_softmax_jacobian_entry_bound_for_symbolic_n_rejects_wrong_bounds(bound):
+    assert not entry_bound_general(bound=bound).holds
+
+
+def test_prop_softmax_jacobian_entry_bound_for_symbolic_n_rejects_wrong_formula():
+    def doubled_outer(sigma, i, j):
+        return sigma[i] * (KroneckerDelta(i, j) - 2 * sigma[j])
+
+    assert not entry_bound_general(without_sigma_sigma_t).holds
+    assert not entry_bound_general(doubled_outer).holds
+
+
+def test_prop_softmax_jacobian_entry_bound_needs_every_case():
+    proof = entry_bound_general()
+    assert not EntryBoundProof(proof.claim, proof.cases[:-1]).holds
+
+
 def test_exr_jacobian_two_closed_form_eigenvalues_and_maximum():
     result = two_by_two()
     s = result.s
@@ -120,9 +175,98 @@ def test_exr_jacobian_two_rejects_missing_sigma_sigma_t():
     assert result.maximum != Rational(1, 2)
 
 
+def eigenvalue(f, maximiser):
+    """A 2 x 2 result whose only eigenvalue is f(s), with the given critical points."""
+    s = two_by_two().s
+    return TwoByTwo(s, Matrix(), Matrix(), {f(s): 1}, tuple(maximiser), None)
+
+
+def test_exr_jacobian_two_is_maximum_accepts_the_chapter_eigenvalue():
+    assert is_maximum(eigenvalue(lambda s: 2 * s * (1 - s), [Rational(1, 2)]))
+
+
+@pytest.mark.parametrize(
+    "f, maximiser",
+    [
+        (lambda s: -2 * s * (1 - s), [Rational(1, 2)]),  # a minimum: f'' > 0
+        (lambda s: (1 - (2 * s - 1) ** 4) / 2, [Rational(1, 2)]),  # value 1/2 but f'' = 0
+        (lambda s: 2 * s * (1 - s) + Rational(1, 2), [Rational(1, 2)]),  # not 0 at the ends
+        (lambda s: 2 * s * (1 - s) + s / 2, [Rational(5, 8)]),  # not 0 at s = 1 only
+        (lambda s: 2 * s * (1 - s), [Rational(1, 3)]),  # not a critical point
+        (lambda s: 2 * s * (1 - s), [Rational(1, 4), Rational(3, 4)]),  # two points
+    ],
+    ids=["minimum", "flat", "ends", "one end", "not critical", "two points"],
+)
+def test_exr_jacobian_two_is_maximum_rejects_each_failing_clause(f, maximiser):
+    assert not is_maximum(eigenvalue(f, maximiser))
+
+
 def test_softmax_sizes_are_validated():
     with pytest.raises(ValueError, match="n must be >= 1, got 0"):
         derive_softmax_jacobian(0)
     with pytest.raises(TypeError, match="n must be an int"):
         psd_certificate(2.0)
 
+
+
+# ----------------------------------------------- explicit sizes, fast path
+
+
+def test_prop_softmax_jacobian_proved_entry_comes_from_the_symbolic_n_derivation():
+    i, j = symbols("i j", integer=True, positive=True)
+    assert proved_entry() == sigma_i * KroneckerDelta(i, j) - sigma_i * sigma_j
+
+
+@pytest.mark.parametrize("n", range(1, 5))
+def test_prop_softmax_jacobian_explicit_n_equals_differentiation(n):
+    fast, slow = derive_softmax_jacobian(n), derive_softmax_jacobian_by_differentiation(n)
+    assert fast.holds and slow.holds
+    z = Matrix(symbols(f"z_1:{n + 1}", real=True))
+    on_softmax = dict(zip(simplex(n), softmax(z), strict=True))
+    assert is_zero(fast.derived.xreplace(on_softmax) - slow.derived)
+
+
+@pytest.mark.parametrize("n", range(1, 5))
+@pytest.mark.parametrize("wrong", [without_sigma_sigma_t, lambda s, i, j: s[i] * s[j]],
+                         ids=["no outer product", "outer product only"])
+def test_prop_softmax_jacobian_explicit_n_agrees_with_differentiation_on_wrong_formulas(
+    n, wrong
+):
+    assert derive_softmax_jacobian(n, wrong).holds == \
+        derive_softmax_jacobian_by_differentiation(n, wrong).holds
+
+
+def test_prop_softmax_jacobian_n_200_and_its_wrong_formulas():
+    assert derive_softmax_jacobian(200).holds
+    assert not derive_softmax_jacobian(200, without_sigma_sigma_t).holds
+
+    def one_entry_off(sigma, i, j):  # wrong only at (199, 0)
+        return chapter_entry(sigma, i, j) + (sigma[0] if (i, j) == (199, 0) else 0)
+
+    assert not derive_softmax_jacobian(200, one_entry_off).holds
+
+
+def test_prop_softmax_jacobian_explicit_n_judges_on_the_simplex():
+    def times_total(sigma, i, j):  # equal to the chapter's wherever sum sigma = 1
+        return chapter_entry(sigma, i, j) * sum(sigma)
+
+    assert derive_softmax_jacobian(5, times_total).holds
+    assert derive_softmax_jacobian_by_differentiation(3, times_total).holds
+    difference = derive_softmax_jacobian(3, without_sigma_sigma_t).difference
+    assert difference[0, 1] == -simplex(3)[0] * simplex(3)[1]  # derived - stated
+
+
+def test_prop_softmax_jacobian_explicit_n_outside_the_polynomials_differentiates():
+    def root(sigma, i, j):
+        return sqrt(sigma[i]) * (KroneckerDelta(i, j) - sigma[j])
+
+    assert not derive_softmax_jacobian(3, root).holds
+    with pytest.raises(ValueError, match="DIFFERENTIATION_LIMIT|handles n <= 32"):
+        derive_softmax_jacobian(DIFFERENTIATION_LIMIT + 1, root)
+
+
+def test_prop_softmax_jacobian_explicit_n_limits():
+    with pytest.raises(ValueError, match=f"above SIZE_LIMIT = {SIZE_LIMIT}"):
+        derive_softmax_jacobian(SIZE_LIMIT + 1)
+    with pytest.raises(ValueError, match="above DIFFERENTIATION_LIMIT"):
+        derive_softmax_jacobian_by_differentiation(DIFFERENTIATION_LIMIT + 1)
