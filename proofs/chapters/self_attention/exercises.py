@@ -112,6 +112,7 @@ def exr_jacobian_two(stated_closed: sp.Matrix, stated_eigenvalue: sp.Expr,
     require(set(eig) == {0, sp.factor(stated_eigenvalue)},
             f"eigenvalues {r.eigenvalues}, stated 0 and {stated_eigenvalue}")
     require(sym.is_zero(r.jacobian * sp.ones(2, 1)), "1 is not in the kernel")
+    require(sym.is_maximum(r), f"2s(1-s) has no interior maximum at {r.maximiser}")
     require(tuple(r.maximiser) == (stated_maximiser,) and r.maximum == stated_maximum,
             f"maximum {r.maximum} at {r.maximiser}, stated {stated_maximum} at "
             f"{stated_maximiser}")

@@ -97,8 +97,20 @@ def prop_scaling_variance(stated_variance=lambda d_k: d_k, stated_mean=0,
                                  stated_scaled_variance)):
             require(equal(got, want),
                     f"{name}, d_k = {size}: {what} is {got}, the chapter states {want}")
-    evidence.append("symbolic: mean 0, variance d_k, scaled variance 1 for symbolic d_k and "
-                    "d_k = 1..3, normal, Rademacher and uniform coordinates")
+    derivation = probability.dot_product_variance(symbols.d_k)
+    for step in derivation.steps:
+        require(step.holds, f"Var(<q, k>): the step {step.claim} fails ({step.difference})")
+    for what, got, want in (("mean", derivation.mean, stated_mean),
+                            ("variance", derivation.variance, stated_variance(symbols.d_k)),
+                            ("scaled variance", derivation.scaled_variance,
+                             stated_scaled_variance)):
+        require(equal(got, want), f"generic moments: the {what} is {got}, the chapter states "
+                                  f"{want}")
+    evidence.append(f"symbolic: from generic moments (E = 0, E[x^2] = 1, independent), in "
+                    f"{len(derivation.steps)} checked steps (S^2 split into i = j and i != j "
+                    "terms, 補題 A.1 on each), Var<q, k> = d_k; and mean 0, variance d_k, "
+                    "scaled variance 1 for symbolic d_k and d_k = 1..3, normal, Rademacher and "
+                    "uniform coordinates")
     rng = np.random.default_rng(2024)
     draws = {
         "normal": lambda size: rng.standard_normal(size),

@@ -185,12 +185,18 @@ def mp_jacobian_fd(z: np.ndarray) -> list:
 
 @functools.cache
 def softmax_jacobian_derivation_failure(stated_entry: Callable, stated_matrix: Callable) -> str:
-    """'' when symbolic.softmax derives the stated entry formula for symbolic n and n = 1..4
+    """'' when symbolic.softmax derives the stated entry formula for symbolic n and n = 1..4,
+    certifies |J_ij| <= 1 - max sigma for the stated entry for symbolic n (case by case),
     and proves the stated matrix symmetric, J1 = 0, PSD and entrywise bounded for n = 1..4;
     else what failed. Derived once per pair of formulas."""
     general = sym.derive_softmax_jacobian_general(stated=stated_entry)
     if not general.holds:
         return f"derived - stated does not vanish for symbolic n: {general.difference}"
+    bound = sym.entry_bound_general(stated_entry)
+    if not bound.holds:
+        failing = [(case.pattern, cert.claim) for case in bound.cases
+                   for cert in case.certificates if not cert.holds]
+        return f"|J_ij| <= 1 - max sigma not certified for symbolic n: {failing}"
     for n in range(1, 5):
         derived = sym.derive_softmax_jacobian(n, stated=stated_entry)
         if not derived.holds:
