@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from proofs.reader import Document
-from proofs.reader.math import split_statements
+from proofs.reader.math import split_relations, statement_lines
 from proofs.reader.records import Element as Record
 
 WHERE = ("statement", "proof", "text", "section")
@@ -118,9 +118,9 @@ def region(document: Document, record: Record, where: str) -> tuple[int, int]:
 
 
 def statements_in(document: Document, first: int, last: int) -> list[tuple[int, str]]:
-    """(line, statement) for every statement of every formula starting in the lines."""
-    return [(m.line, s.strip()) for m in document.math_in(first, last)
-            for s in split_statements(m.tex)]
+    """(line, statement) for every statement of every formula starting in the lines, each at
+    the line it stands on (a display spans several)."""
+    return [pair for m in document.math_in(first, last) for pair in statement_lines(m.line, m.tex)]
 
 
 def locate(claim: Claim, document: Document, record: Record) -> Located:
@@ -130,21 +130,30 @@ def locate(claim: Claim, document: Document, record: Record) -> Located:
         return _locate_phrase(claim, document, first, last)
     want = normalise_tex(claim.text)
     found = statements_in(document, first, last)
+    exact = [(ln, s) for ln, s in found if normalise_tex(s) == want]
+    if len(exact) >= claim.occurrence:
+        line, statement = exact[claim.occurrence - 1]
+        return Located(claim, "found", line, statement)
     if claim.lhs is not None:  # the k-th formula with this left side and relation
-        own = re.match(re.escape(normalise_tex(claim.lhs)) + _RELATION, want)
-        if own is None:
-            raise ValueError(f"claim {claim.text!r} does not start with its lhs {claim.lhs!r}")
-        relation = re.compile(re.escape(normalise_tex(claim.lhs)) + re.escape(own.group(1)))
-        same = [(ln, s) for ln, s in found if relation.match(normalise_tex(s))]
+        same = _same_left_side(claim.lhs, want, found)
         if len(same) >= claim.occurrence:
             line, statement = same[claim.occurrence - 1]
-            status = "found" if normalise_tex(statement) == want else "changed"
-            return Located(claim, status, line, statement)
-    for line, statement in found:
-        if normalise_tex(statement) == want:
-            return Located(claim, "found", line, statement)
-    line, closest = _closest(want, [(ln, normalise_tex(s)) for ln, s in found], first)
-    return Located(claim, "missing", line, closest)
+            return Located(claim, "changed", line, statement)
+    lhs = _left_side(claim.text)
+    same = _same_left_side(lhs, want, found) if lhs is not None else []
+    line, closest, likeness = _closest(want, same or found, first)
+    if likeness >= LIKE:  # the claim, changed: the chapter's version is judged
+        return Located(claim, "changed", line, closest)
+    return Located(claim, "missing", line, normalise_tex(closest))
+
+
+def _same_left_side(lhs: str, want: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The statements with the claim's left side and relation."""
+    own = re.match(re.escape(normalise_tex(lhs)) + _RELATION, want)
+    if own is None:
+        raise ValueError(f"claim {want!r} does not start with its left side {lhs!r}")
+    relation = re.compile(re.escape(normalise_tex(lhs)) + re.escape(own.group(1)))
+    return [(ln, s) for ln, s in found if relation.match(normalise_tex(s))]
 
 
 def _locate_phrase(claim: Claim, document: Document, first: int, last: int) -> Located:
@@ -153,17 +162,35 @@ def _locate_phrase(claim: Claim, document: Document, first: int, last: int) -> L
     for i, text in lines:
         if want in text:
             return Located(claim, "found", i, claim.text)
-    line, closest = _closest(want, lines, first)
-    return Located(claim, "missing", line, closest)
-
-
-def _closest(want: str, candidates: list[tuple[int, str]], default: int) -> tuple[int, str]:
-    """The candidate holding most of `want` in order (where a changed claim most likely
-    stands); the first such candidate on ties."""
-    best, line, text = 0, default, ""
-    for i, candidate in candidates:
-        blocks = difflib.SequenceMatcher(None, want, candidate, autojunk=False)
+    best, line = 0, first  # the line holding most of the phrase, in order
+    for i, text in lines:
+        blocks = difflib.SequenceMatcher(None, want, text, autojunk=False)
         matched = sum(b.size for b in blocks.get_matching_blocks())
         if matched > best:
-            best, line, text = matched, i, candidate
-    return line, text
+            best, line = matched, i
+    return Located(claim, "missing", line, document.line(line).strip())
+
+
+# A statement at least this like the transcription (difflib's ratio) is taken as the claim,
+# changed, and judged (the check on it, or its equivalence to the transcription): an
+# unrelated one is then a mismatch as a missing claim would be, a rewritten one confirmed.
+LIKE = 0.3
+
+
+def _left_side(text: str) -> str | None:
+    """The left member of a relation, when the claim states one."""
+    members, relations = split_relations(text)
+    return members[0].strip() if relations and members[0].strip() else None
+
+
+def _closest(want: str, candidates: list[tuple[int, str]], default: int
+             ) -> tuple[int, str, float]:
+    """(line, statement, likeness) of the statement most like the normalised
+    transcription `want` (difflib's ratio; the first on ties)."""
+    best, line, text = 0.0, default, ""
+    for i, candidate in candidates:
+        ratio = difflib.SequenceMatcher(None, want, normalise_tex(candidate),
+                                        autojunk=False).ratio()
+        if ratio > best:
+            best, line, text = ratio, i, candidate
+    return line, text, best

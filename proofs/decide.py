@@ -155,6 +155,20 @@ def _show(value: object) -> str:
         return str(value)
 
 
+_DECISIONS: dict[tuple, Decision] = {}
+
+
+def decide_once(key: tuple, tex: str, environment: Environment,
+                given: Node | None = None) -> Decision:
+    """decide, remembered under `key` (what the environment is: the chapter, the element,
+    the names its earlier definitions bound): an audit of many copies of a chapter
+    decides each formula once."""
+    full = (*key, tex, repr(given))
+    if full not in _DECISIONS:
+        _DECISIONS[full] = decide(tex, environment, given=given)
+    return _DECISIONS[full]
+
+
 def decide(tex: str, environment: Environment, seed: int = 0, points: int = POINTS,
            given: Node | None = None) -> Decision:
     """Judge a statement (a relation chain) of the chapter in the environment; `given` is

@@ -39,7 +39,7 @@ def test_mdx_sample_elements_are_numbered_by_section(mdx):
 def test_mdx_sample_math_tables_listings_refs(mdx):
     assert mdx.math == (
         Math(7, r"x \in \mathbb{R}", False),
-        Math(9, "\nf(x) := x + 1\n", True),
+        Math(10, "\nf(x) := x + 1\n", True),
         Math(19, "f(0) = 1", False),
         Math(25, "f(0) = 0 + 1 = 1", False),
         Math(29, "x", False),

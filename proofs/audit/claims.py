@@ -19,9 +19,9 @@ from functools import partial
 from proofs.audit.report import Finding
 from proofs.audit.sentence import LARGE_LITERAL, condition_of, is_hypothesis
 from proofs.claims import Claim, Located, locate, normalise_tex
-from proofs.decide import Decision, decide, equal_members
+from proofs.decide import Decision, decide_once, equal_members
 from proofs.reader import Document
-from proofs.reader.math import split_statements
+from proofs.reader.math import statement_lines
 from proofs.reader.records import THEORY_KINDS as DECIDED_KINDS
 from proofs.reader.records import Element as Record
 from proofs.registry import CHAPTERS, Element, claim_arguments, load_all, run_check
@@ -152,28 +152,28 @@ def _statement_formulas(document: Document, record: Record, bound: set[str],
     out = []
     first, last = record.statement
     for m in document.math_in(first, last):
-        for statement in split_statements(m.tex):
-            statement = statement.strip()
+        for line, statement in statement_lines(m.line, m.tex):
             if not statement or normalise_tex(statement) in bound:
                 continue
             if kind_of(statement) != "relation" or record.kind not in DECIDED_KINDS:
                 continue
             if LARGE_LITERAL.search(statement):
                 continue  # a setting of an illustration (d = 512), not a claim
-            if not m.display and is_hypothesis(document, m.line, statement):
+            if not m.display and is_hypothesis(document, line, statement):
                 continue
-            conditional, given = condition_of(document, m.line, statement)
+            conditional, given = condition_of(document, line, statement)
             text = f"{record.number}: ${statement}$"
             if environment is None:
-                out.append(Finding("formula", m.line, text, "not checkable",
+                out.append(Finding("formula", line, text, "not checkable",
                                    "unbound: the chapter has no notation to decide it in"))
                 continue
             if conditional and given is None:
-                out.append(Finding("formula", m.line, text, "not checkable",
+                out.append(Finding("formula", line, text, "not checkable",
                                    "unbound: follows from a hypothesis of its sentence"))
                 continue
-            verdict = decide(statement, partial(environment, record.number), given=given)
+            verdict = decide_once((id(environment), record.number), statement,
+                                  partial(environment, record.number), given)
             detail = f"unbound, decided: {verdict.detail}" if verdict.status != "not checkable" \
                 else f"unbound: {verdict.detail}"
-            out.append(Finding("formula", m.line, text, verdict.status, detail))
+            out.append(Finding("formula", line, text, verdict.status, detail))
     return out

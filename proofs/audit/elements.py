@@ -11,7 +11,15 @@ from proofs.audit.report import Finding
 from proofs.judge import findings
 from proofs.reader import Document
 from proofs.reader.records import Element as Record
-from proofs.registry import CHAPTERS, CheckRun, Element, load_all, nearest_ids, run_check
+from proofs.registry import (
+    CHAPTERS,
+    CheckRun,
+    Element,
+    load_all,
+    nearest_ids,
+    number_key,
+    run_check,
+)
 
 
 def _registered(record: Record, chapter: str, registry: dict[str, Element]) -> Element | None:
@@ -39,7 +47,7 @@ def audit_elements(document: Document, chapter: str) -> list[Finding]:
                                f"duplicated: {key} already stands at line {seen[key]}"))
             continue
         seen[key] = record.line
-        e = _registered(record, chapter, registry)
+        e = _registered(record, chapter, registry) or _by_title(record, chapter, registry)
         if e is None:
             if record.id is not None:
                 near = nearest_ids(record.id)
@@ -68,10 +76,27 @@ def audit_elements(document: Document, chapter: str) -> list[Finding]:
     found = {f.ref for f in out if f.ref}
     for e in registry.values():
         if e.chapter == chapter and e.id not in found:
-            out.append(Finding("element", 1, f"{e.number} {e.id}", "mismatched",
+            out.append(Finding("element", _where_missing(document, e), f"{e.number} {e.id}",
+                               "mismatched",
                                f"missing: the chapter no longer has {e.number}（{e.title}）, "
                                "which the package checks"))
     return out
+
+
+def _by_title(record: Record, chapter: str, registry: dict[str, Element]) -> Element | None:
+    """The registered element of the chapter with the record's title (a renumbered one)."""
+    if not record.title:
+        return None
+    return next((e for e in registry.values()
+                 if e.chapter == chapter and e.title == record.title), None)
+
+
+def _where_missing(document: Document, element: Element) -> int:
+    """The line where a missing element would stand: that of the first element of the
+    document numbered after it, else the last line."""
+    after = [r.line for r in document.elements
+             if number_key(r.number) > number_key(element.number)]
+    return min(after) if after else len(document.lines)
 
 
 def audit_refs(document: Document, chapter: str) -> list[Finding]:

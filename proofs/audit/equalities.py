@@ -6,14 +6,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
-from functools import partial
 
 from proofs.audit.report import Finding
 from proofs.audit.sentence import LARGE_LITERAL, condition_of, is_hypothesis
 from proofs.claims import normalise_tex
-from proofs.decide import Environment, decide
+from proofs.decide import decide_once
 from proofs.reader import Document
-from proofs.reader.math import split_relations, split_statements
+from proofs.reader.math import split_relations, statement_lines
 from proofs.reader.records import THEORY_KINDS as DECIDED_KINDS
 from proofs.tex_arithmetic import NotNumeric, Value, evaluate, gap, meet, show
 from proofs.tex_sympy import Evaluator, Node
@@ -46,13 +45,12 @@ def audit_equalities(
     bindings_by_line: dict[int, dict[str, int]] = {}
     defined: dict[int, dict[str, object]] = {}  # element line -> names it defines
     for formula in document.math:
-        line, math = formula.line, formula.tex
-        bindings = bindings_by_line.setdefault(line, {})
-        element = document.element_at(line)
+        bindings = bindings_by_line.setdefault(formula.line, {})
+        element = document.element_at(formula.line)
         names = defined.setdefault(element.line if element else 0, {})
         decidable = environment is not None and element is not None \
             and element.kind in DECIDED_KINDS
-        for statement in split_statements(math):
+        for line, statement in statement_lines(formula.line, formula.tex):
             if not formula.display and is_hypothesis(document, line, statement.strip()) \
                     and not _is_numeric_setting(statement):
                 continue  # a setting or a hypothesis (「$\\pi(1) = 2$ … とすると」), no claim
@@ -64,8 +62,8 @@ def audit_equalities(
                               or ":=" in statement):
                 conditional, given = condition_of(document, line, statement.strip())
                 if not conditional or given is not None:
-                    found = _decided(line, statement, found,
-                                     partial(environment, element.number), names, given)
+                    found = _decided(line, statement, found, environment, element.number,
+                                     names, given)
             findings.extend(found)
     return findings
 
@@ -79,15 +77,18 @@ def _is_numeric_setting(statement: str) -> bool:
     return bool(relations) and len(integers) == 1 and len(symbols) == len(members) - 1
 
 
-def _decided(line: int, statement: str, found: list[Finding], environment: Environment,
-             names: dict[str, object], given: Node | None) -> list[Finding]:
+def _decided(line: int, statement: str, found: list[Finding],
+             environment: Callable[[str], Evaluator], number: str, names: dict[str, object],
+             given: Node | None) -> list[Finding]:
     """The not-checkable findings of a statement replaced by its decision in the notation."""
     if LARGE_LITERAL.search(statement):
         return found
-    verdict = decide(statement.strip(), lambda: environment().bound(**names), given=given)
+    key = (id(environment), number, tuple(sorted((k, str(v)) for k, v in names.items())))
+    verdict = decide_once(key, statement.strip(),
+                          lambda: environment(number).bound(**names), given)
     if verdict.binds is not None:  # a definition: it names a value for what follows
         name, value = verdict.binds
-        current = names.get(name, environment().names.get(name))
+        current = names.get(name, environment(number).names.get(name))
         if callable(current):  # μ := μ(x): μ the value, μ(y) still the function
             names[f"{name}()"] = current
         names[name] = value

@@ -109,14 +109,18 @@ _MATH = re.compile(r"\$\$(.+?)\$\$|\$([^$\n]+?)\$", flags=re.S)
 
 
 def math_spans(lines: list[str], code: frozenset[int]) -> list[Math]:
-    """Every `$…$` and `$$…$$` outside code, with the line it starts on."""
+    """Every `$…$` and `$$…$$` outside code, with the line of its first character (a
+    display's first line of TeX, not the line of its opening `$$`)."""
     text_lines = ["" if i in code else line for i, line in enumerate(lines, 1)]
     text = "\n".join(text_lines)
     out = []
     line, position = 1, 0
     for match in _MATH.finditer(text):
-        line += text.count("\n", position, match.start())
-        position = match.start()
         display = match.group(1) is not None
-        out.append(Math(line, match.group(1) if display else match.group(2), display))
+        group = 1 if display else 2
+        tex = match.group(group)
+        start = match.start(group) + len(tex) - len(tex.lstrip())  # its first character
+        line += text.count("\n", position, start)
+        position = start
+        out.append(Math(line, tex, display))
     return out

@@ -88,3 +88,14 @@ def split_relations(statement: str) -> tuple[list[str], list[str]]:
         i += 1
     members.append(current)
     return members, relations
+
+
+def statement_lines(line: int, tex: str) -> list[tuple[int, str]]:
+    """(line, statement) for each statement of a formula whose first character stands on
+    `line`: a display's statements on the lines they stand on."""
+    body, cursor, out = tex.lstrip(), 0, []
+    for statement in split_statements(tex):
+        at = body.find(statement.strip(), cursor)
+        cursor = max(at, cursor)
+        out.append((line + body.count("\n", 0, cursor), statement.strip()))
+    return out

@@ -61,7 +61,7 @@ class Element:
 class Math:
     """A `$…$` (inline) or `$$…$$` (display) formula outside code."""
 
-    line: int  # the line it starts on
+    line: int  # the line of its first character
     tex: str
     display: bool
 

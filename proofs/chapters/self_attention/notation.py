@@ -6,8 +6,8 @@ are columns of real symbols (z, m, q, k, v); matrices (X, Q, K, V, W_Q, ...) are
 matrices of real symbols. sigma is the package's softmax (symbolic.softmax,
 row by row on a matrix), J its Jacobian, sigma^U the masked softmax, A the
 attention weights of Q, K and Attn, MHA the definitions of 定義 4.1 computed
-from them; E and Var are expectations of independent standard normal q_i, k_i
-(sympy.stats).
+from them; in 命題 4.4, E, Var and Cov are those of independent standard normal q_i,
+k_i.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ import functools
 from typing import Any
 
 import sympy
-from sympy import stats
 
 from proofs.chapters.self_attention.chapter import CHAPTER
 from proofs.tex_sympy import Evaluator
@@ -75,7 +74,6 @@ def _base() -> dict[str, Any]:
         "U": allowed, "bold m": sympy.Matrix([0 if i + 1 in allowed else 1 for i in range(N)]),
         "sigma^U": _masked(allowed),
         "bold q": q, "bold k": k,
-        "E": stats.E, "Var": stats.variance, "Cov": stats.covariance,
         "X": x, "Q": Q, "K": K, "V": V,
         "A": _softmax_rows(Q * K.T / sympy.sqrt(D_K)),
         "Attn": _attention,
@@ -88,10 +86,29 @@ def _indices(evaluator: Evaluator) -> range:
 
 @functools.cache
 def _random() -> dict[str, Any]:
-    """命題 4.4 and its proof: q_i, k_i independent standard normal variables."""
-    q = sympy.Matrix([stats.Normal(f"q_{i + 1}", 0, 1) for i in range(D_K)])
-    k = sympy.Matrix([stats.Normal(f"k_{i + 1}", 0, 1) for i in range(D_K)])
-    return {"bold q": q, "bold k": k}
+    """命題 4.4 and its proof: q_i, k_i independent standard normal variables, with E, Var
+    and Cov of polynomials in them by their moments (E[x^m] = (m - 1)!! for even m, 0 for
+    odd m), exactly as sympy.stats would integrate them, without integrating."""
+    q = _vector("q", D_K)
+    k = _vector("k", D_K)
+    variables = set(q) | set(k)
+
+    def expectation(x: sympy.Expr) -> sympy.Expr:
+        poly = sympy.Poly(sympy.expand(x), *sorted(variables, key=str))
+        return sum((coefficient * sympy.prod(_normal_moment(m) for m in powers)
+                    for powers, coefficient in poly.terms()), sympy.Integer(0))
+
+    def variance(x: sympy.Expr) -> sympy.Expr:
+        return expectation(x**2) - expectation(x) ** 2
+
+    def covariance(x: sympy.Expr, y: sympy.Expr) -> sympy.Expr:
+        return expectation(x * y) - expectation(x) * expectation(y)
+
+    return {"bold q": q, "bold k": k, "E": expectation, "Var": variance, "Cov": covariance}
+
+
+def _normal_moment(m: int) -> sympy.Integer:
+    return sympy.Integer(0) if m % 2 else sympy.factorial2(m - 1)
 
 
 def _causal() -> dict[str, Any]:
