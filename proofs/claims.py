@@ -63,6 +63,7 @@ class Claim:
     argument: str | None = None
     read: Callable[[str], Any] | None = None
     phrase: bool = False
+    table: bool = False  # text: a table's rows, cells joined by " | ", the header first
     occurrence: int = 1  # the k-th formula with `lhs` in the region (μ = 3, then μ = 14)
 
     def __post_init__(self) -> None:
@@ -73,6 +74,8 @@ class Claim:
 
     @property
     def label(self) -> str:
+        if self.table:
+            return f"the table {self.text.splitlines()[0]}"
         return self.text if self.phrase else f"${self.text}$"
 
     def value(self, text: str | None = None) -> Any:
@@ -128,11 +131,13 @@ def locate(claim: Claim, document: Document, record: Record) -> Located:
     first, last = region(document, record, claim.where)
     if claim.phrase:
         return _locate_phrase(claim, document, first, last)
+    if claim.table:
+        return _locate_table(claim, document, first, last)
     want = normalise_tex(claim.text)
     found = statements_in(document, first, last)
     exact = [(ln, s) for ln, s in found if normalise_tex(s) == want]
-    if len(exact) >= claim.occurrence:
-        line, statement = exact[claim.occurrence - 1]
+    if exact:
+        line, statement = exact[0]
         return Located(claim, "found", line, statement)
     if claim.lhs is not None:  # the k-th formula with this left side and relation
         same = _same_left_side(claim.lhs, want, found)
@@ -154,6 +159,22 @@ def _same_left_side(lhs: str, want: str, found: list[tuple[int, str]]) -> list[t
         raise ValueError(f"claim {want!r} does not start with its left side {lhs!r}")
     relation = re.compile(re.escape(normalise_tex(lhs)) + re.escape(own.group(1)))
     return [(ln, s) for ln, s in found if relation.match(normalise_tex(s))]
+
+
+def table_text(rows: tuple[tuple[str, ...], ...]) -> str:
+    """A table's rows as a table claim writes them: cells joined by " | ", one row a line."""
+    return "\n".join(" | ".join(cell.strip() for cell in row) for row in rows)
+
+
+def _locate_table(claim: Claim, document: Document, first: int, last: int) -> Located:
+    """The table of the region with the claim's header: found, changed (its cells), or
+    missing."""
+    header = claim.text.splitlines()[0]
+    for table in document.tables:
+        if first <= table.line <= last and table_text(table.rows[:1]) == header:
+            text = table_text(table.rows)
+            return Located(claim, "found" if text == claim.text else "changed", table.line, text)
+    return Located(claim, "missing", first, "")
 
 
 def _locate_phrase(claim: Claim, document: Document, first: int, last: int) -> Located:

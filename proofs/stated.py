@@ -337,3 +337,11 @@ def member_text(k: int, index: int) -> Callable[[str], str]:
         return found[index]
 
     return read
+
+
+def table_rows(text: str) -> tuple[tuple[str, ...], ...]:
+    """A table claim's body rows (the header dropped), each a tuple of its cells."""
+    rows = [tuple(cell.strip() for cell in line.split(" | ")) for line in text.splitlines()]
+    if len(rows) < 2:
+        raise TexError("a table claim needs a header and at least one row")
+    return tuple(rows[1:])

@@ -436,7 +436,7 @@ def parse(tex: str) -> Node:
     Node("where", (formula, (index, "in" or "notin", set name))); a trailing range
     `\\quad (i = 1, \\ldots, n)` only repeats the index's range and is dropped.
     """
-    tex = _TYPE.sub("", tex)
+    tex = _TYPE.sub("", tex.strip().rstrip(".。"))  # a display may end its sentence
     condition = _CONDITION.match(tex)
     if condition is None:
         return _Parser(tex).relation()

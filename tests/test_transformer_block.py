@@ -30,7 +30,6 @@ from numeric.mlp import mlp
 from numeric.model import forward, init_parameters, sub_parameters
 from proofs.chapters.transformer_block import tables
 from proofs.chapters.transformer_block.activations import (
-    ARCHITECTURES,
     Architecture,
     prop_relu_piecewise_linear,
     rem_out_of_scope,
@@ -712,19 +711,20 @@ def test_prop_relu_piecewise_linear_helpers_reject_bad_input():
 
 
 def test_rem_out_of_scope_holds_and_reports_the_table():
-    evidence = rem_out_of_scope()
+    evidence = rem_out_of_scope(**transcribed("rem-out-of-scope"))
     assert len([line for line in evidence if "parts" in line]) == 3
 
 
 def test_rem_out_of_scope_rejects_a_wrong_part_count():
-    wrong = (ARCHITECTURES[0], Architecture("decoder", "causal", True, True, 2),
-             ARCHITECTURES[2])
+    columns = transcribed("rem-out-of-scope")["table"]
+    wrong = (columns[0], Architecture("decoder", "causal", True, True, 2), columns[2])
     with pytest.raises(CheckFailed, match="parts"):
         rem_out_of_scope(table=wrong)
 
 
 def test_rem_out_of_scope_rejects_a_bidirectional_decoder_only_column():
-    wrong = ARCHITECTURES[:2] + (Architecture("decoder-only", "none", False, True, 2),)
+    columns = transcribed("rem-out-of-scope")["table"]
+    wrong = columns[:2] + (Architecture("decoder-only", "none", False, True, 2),)
     with pytest.raises(CheckFailed, match="decoder-only"):
         rem_out_of_scope(table=wrong)
 

@@ -42,6 +42,7 @@ from symbolic.identities import equal
                  "スケール付き内積注意・自己注意・マルチヘッド・因果マスク",
                  "definition", ("numeric", "high precision"),
                  claims=(
+                     Claim(r"j > i"),
                      Claim(
                          r"A := \sigma\!\left( \frac{Q K^{\mathsf{T}}}{\sqrt{d_k}} \right) \in "
                          r"\mathbb{R}^{n \times m}",
@@ -243,6 +244,10 @@ def _identity_attention(x: np.ndarray, causal: bool, mha=multi_head_attention):
 @CHAPTER.element(
     "ex-attention-by-hand", "例 4.3", "n = 3, d = 2 の手計算", "example", ("numeric", "symbolic"),
     claims=(
+        Claim(r"d = d_k = d_v = 2"),
+        Claim(r"W_Q = W_K = W_V = I"),
+        Claim(r"X = \begin{pmatrix} 1 & 0 \\ 0 & 1 \\ 1 & 1 \end{pmatrix}"),
+        Claim(r"Q = K = V = X"),
         Claim(
             r"\frac{1}{\sqrt2}\begin{pmatrix} 1 & 0 & 1 \\ 0 & 1 & 1 \\ 1 & 1 & 2 "
             r"\end{pmatrix} = \begin{pmatrix} 0.7071 & 0 & 0.7071 \\ 0 & 0.7071 & 0.7071 "

@@ -83,6 +83,8 @@ def _fixed_causal_cases(mha) -> list[str]:
 @CHAPTER.element("def-causal-map", "定義 6.1", "因果的な写像の族", "definition",
          ("numeric", "witness"),
                  claims=(
+                     Claim(r"n \ge 1"),
+                     Claim(r"i \le n"),
                      Claim(r"f_n(X)_i = f_i(X_{1:i})_i"),
                      Claim(r"f = (f_n)_{n \ge 1}"),
                  ))
@@ -116,6 +118,7 @@ def def_causal_map(multi_head_attention=multi_head_attention) -> list[str]:
 @CHAPTER.element("lem-causal-closure", "補題 6.2", "因果的な写像の組み立て", "lemma",
          ("numeric",),
                  claims=(
+                     Claim(r"j \le i \le n"),
                      Claim(r"G_n(X)_i := g_i(\boldsymbol{x}_i)"),
                      Claim(r"f_n(X)_j = f_i(X_{1:i})_j"),
                      Claim(r"f_n(X)_{1:i} = f_i(X_{1:i})"),
@@ -168,7 +171,11 @@ def lem_causal_closure(position_wise=None) -> list[str]:
 
 
 @CHAPTER.element("thm-causal-mask", "定理 6.3",
-                 "因果マスクつきの自己注意は未来に依存しない", "theorem", ("numeric",))
+                 "因果マスクつきの自己注意は未来に依存しない", "theorem", ("numeric",),
+                 claims=(
+                     Claim("因果マスクつきのマルチヘッド自己注意は因果的である", phrase=True),
+                     Claim("何層重ねた写像も因果的である", phrase=True),
+                 ))
 def thm_causal_mask(multi_head_attention=multi_head_attention) -> list[str]:
     """Causal MHA, and any stack of causal attention, ReLU MLPs, residuals and position
     vectors, is causal: on Hypothesis-drawn stacks (up to 3 layers, n <= 5, d <= 4) with
@@ -194,6 +201,7 @@ def thm_causal_mask(multi_head_attention=multi_head_attention) -> list[str]:
 @CHAPTER.element("cor-parallel-next-token", "系 6.4", "1 回の順伝播で n 個の予測が得られる",
                  "corollary", ("numeric",),
                  claims=(
+                     Claim(r"f = (f_n)"),
                      Claim(r"f_n(X)_t = f_t(X_{1:t})_t"),
                  ))
 def cor_parallel_next_token(multi_head_attention=multi_head_attention, forward=None,

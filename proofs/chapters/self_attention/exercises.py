@@ -179,7 +179,12 @@ def exr_mask_limit(printed: dict, masked_softmax=masked_softmax) -> list[str]:
 
 
 @CHAPTER.element("exr-causal-last-row", "演習 10.4", "因果マスクと最後の行", "exercise",
-         ("numeric", "witness"))
+                 ("numeric", "witness"),
+                 claims=(
+                     Claim(r"\pi(n) = n"),
+                     Claim(r"f_n(P_\pi X)_n = f_n(X)_n"),
+                     Claim("2 層では成り立つとは限りません", phrase=True, where="proof"),
+                 ))
 def exr_causal_last_row(multi_head_attention=multi_head_attention) -> list[str]:
     """One causal layer (no positions): f_n(P_pi X)_n = f_n(X)_n for permutations with
     pi(n) = n, within the two rounding bounds, on Hypothesis-drawn x, parameters and

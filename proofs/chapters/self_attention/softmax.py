@@ -217,6 +217,7 @@ def softmax_jacobian_derivation_failure(stated_entry: Callable, stated_matrix: C
 @CHAPTER.element("prop-softmax-jacobian", "命題 3.2", "softmax のヤコビ行列", "proposition",
          ("symbolic", "numeric", "high precision"),
                  claims=(
+                     Claim(r"i = j"),
                      Claim(r"\boldsymbol{\sigma} := \sigma(\boldsymbol{z})"),
                      Claim(
                          r"\frac{\partial \sigma_i}{\partial z_j} = \sigma_i(\delta_{ij} - "

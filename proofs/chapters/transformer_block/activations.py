@@ -15,10 +15,7 @@ from hypothesis import strategies as st
 import spec
 from numeric.activations import gelu
 from numeric.attention import multi_head_attention
-from numeric.error_bounds import (
-    U,
-    gamma,
-)
+from numeric.error_bounds import U, gamma
 from numeric.mlp import mlp
 from numeric.model import forward, init_parameters, sub_parameters
 from proofs.chapters.transformer_block.chapter import CHAPTER
@@ -27,11 +24,8 @@ from proofs.claims import Claim
 from proofs.judge import require, within_bound
 from proofs.measures import grid_activation_patterns
 from proofs.profiles import scaled
-from proofs.stated import (
-    formula_of,
-    prose_integer,
-    prose_integer_last,
-)
+from proofs.stated import formula_of, prose_integer, prose_integer_last, table_rows
+from proofs.tex_sympy import TexError
 from symbolic import gelu as symbolic_gelu
 from symbolic.arrangements import activation_regions, general_position, region_bound
 from symbolic.identities import is_zero
@@ -54,12 +48,40 @@ class Architecture:
     parts: int
 
 
-# 注意 8.2: encoder, decoder (encoder-decoder model), decoder-only; as the chapter tabulates.
-ARCHITECTURES = (
-    Architecture("エンコーダの層", "none", False, True, 2),
-    Architecture("デコーダの層（エンコーダ・デコーダ型）", "causal", True, True, 3),
-    Architecture("デコーダのみのモデルの層", "causal", False, True, 2),
-)
+ARCHITECTURE_TABLE = "\n".join((
+    " | エンコーダの層 | デコーダの層（エンコーダ・デコーダ型） | デコーダのみのモデルの層",
+    "自己注意のマスク | なし | 因果マスク | 因果マスク",
+    "交差注意 | なし | あり（キーとバリューはエンコーダの出力） | なし",
+    "MLP | あり | あり | あり",
+    "1 層の部品の数 | 2 | 3 | 2",
+))
+
+
+def architectures(text: str) -> tuple[Architecture, ...]:
+    """注意 8.2's table read into its columns: the header names the layers, the rows give
+    the self-attention's mask (なし / 因果マスク), cross-attention and MLP (あり… / なし)
+    and the count of parts."""
+    rows = {row[0]: row[1:] for row in table_rows(text)}
+    names = text.splitlines()[0].split(" | ")[1:]
+    wanted = ("自己注意のマスク", "交差注意", "MLP", "1 層の部品の数")
+    if set(rows) != set(wanted) or any(len(rows[w]) != len(names) for w in wanted):
+        raise TexError(f"the table's rows are {sorted(rows)}, expected {list(wanted)} with "
+                       f"one cell per layer")
+
+    def present(cell: str) -> bool:
+        if cell == "なし" or cell.startswith("あり"):
+            return cell != "なし"
+        raise TexError(f"the cell {cell!r} says neither あり nor なし")
+
+    masks = {"なし": "none", "因果マスク": "causal"}
+    columns = []
+    for k, name in enumerate(names):
+        mask, parts = rows["自己注意のマスク"][k], rows["1 層の部品の数"][k]
+        if mask not in masks or not parts.isdigit():
+            raise TexError(f"{name}: the mask {mask!r} or the count {parts!r} is not readable")
+        columns.append(Architecture(name.strip(), masks[mask], present(rows["交差注意"][k]),
+                                    present(rows["MLP"][k]), int(parts)))
+    return tuple(columns)
 
 
 def _affine_piece(x: np.ndarray, ff: Mapping) -> np.ndarray:
@@ -222,13 +244,16 @@ def prop_relu_piecewise_linear(
 
 
 @CHAPTER.element("rem-out-of-scope", "注意 8.2", "この章で扱わなかったこと", "remark",
-         ("not a theorem", "witness"))
-def rem_out_of_scope(table: tuple[Architecture, ...] = ARCHITECTURES,
-                     model: Callable = forward) -> list[str]:
+                 ("not a theorem", "witness"),
+                 claims=(
+                     Claim(ARCHITECTURE_TABLE, table=True, where="text", argument="table",
+                           read=architectures),
+                 ))
+def rem_out_of_scope(table: tuple[Architecture, ...], model: Callable = forward) -> list[str]:
     """Not a theorem: universal approximation, dropout and initialisation, and the
     encoder-decoder model are outside the chapter. The remark's table (encoder layer,
-    decoder layer of the encoder-decoder model, decoder-only layer) is kept as data
-    (`ARCHITECTURES`) and checked for consistency: each layer's count of parts is its
+    decoder layer of the encoder-decoder model, decoder-only layer) is read into its
+    columns (`architectures`) and checked for consistency: each layer's count of parts is its
     self-attention, its cross-attention if any and its MLP; the decoder-only column
     matches the package's model, whose blocks declare one attention and one MLP and no
     cross-attention (spec.parameters), and whose attention is causal (changing the last

@@ -42,6 +42,7 @@ def counted_multiplications(run: Callable[[], object]) -> dict[str, int]:
 @CHAPTER.element("prop-block-complexity", "命題 6.1", "1 層の順伝播の計算量", "proposition",
          ("symbolic", "numeric"),
                  claims=(
+                     Claim(r"d_{\mathrm{ff}} = 4d"),
                      Claim(
                          r"\underbrace{4nd^2 + 2n^2 d}_{\text{注意}} + "
                          r"\underbrace{2nd\,d_{\mathrm{ff}}}_{\text{MLP}} + O(nd)",

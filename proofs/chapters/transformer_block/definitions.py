@@ -42,6 +42,7 @@ from proofs.reference import mp_error, mp_gelu, mp_layer_norm
 @CHAPTER.element("def-layer-norm", "定義 2.1", "層正規化", "definition",
          ("numeric", "high precision"),
                  claims=(
+                     Claim(r"\varepsilon = 0"),
                      Claim(r"\mu(\boldsymbol{x}) := \frac{1}{d}\sum_{j=1}^{d} x_j"),
                      Claim(
                          r"\sigma^2(\boldsymbol{x}) := \frac{1}{d}\sum_{j=1}^{d}\big(x_j - "
@@ -137,6 +138,8 @@ def _silenced(p: Mapping) -> dict:
 @CHAPTER.element("def-transformer-block", "定義 2.2", "残差接続・位置ごとの MLP・ブロック",
                  "definition", ("numeric", "high precision"),
                  claims=(
+                     Claim(r"d = 512"),
+                     Claim(r"d_{\mathrm{ff}} = 2048 = 4d"),
                      Claim(
                          r"\mathrm{MLP}(X) := \phi\big(XW_1 + "
                          r"\boldsymbol{1}\boldsymbol{b}_1^{\mathsf{T}}\big)W_2 + "
@@ -248,6 +251,10 @@ def _composed_logits(tokens, params, config) -> np.ndarray:
 @CHAPTER.element("def-decoder-only-transformer", "定義 2.3", "デコーダのみの Transformer",
                  "definition", ("numeric", "witness"),
                  claims=(
+                     Claim(
+                         r"Z := \mathrm{LN}_f\big(X^{(L)}\big)\,E^{\mathsf{T}} \in \mathbb{R}^{n "
+                         r"\times |V|}",
+                     ),
                      Claim(r"n \le L_{\mathrm{ctx}}"),
                      Claim(
                          r"Z_{iv} = \langle \mathrm{LN}_f(\boldsymbol{x}^{(L)}_i), E_v\rangle",

@@ -31,6 +31,7 @@ from proofs.profiles import scaled
 @CHAPTER.element("prop-row-wise-maps", "命題 7.1", "MLP と層正規化は位置の間で情報を混ぜない",
                  "proposition", ("numeric",),
                  claims=(
+                     Claim(r"i \ne j"),
                      Claim("位置ごとの MLP と層正規化は行ごとに働く写像である", phrase=True),
                      Claim("ヤコビ行列は 0 である", phrase=True),
                  ))

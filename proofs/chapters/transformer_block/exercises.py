@@ -48,6 +48,7 @@ from symbolic.identities import equal, is_zero
 @CHAPTER.element("exr-parameter-count", "演習 11.1", "小さなモデルのパラメータ数と埋め込みの割合",
                  "exercise", ("symbolic", "numeric"),
                  claims=(
+                     Claim(r"d_{\mathrm{ff}} = 4d"),
                      Claim(r"|V| = 1000", lhs=r"|V|", argument="stated.sizes.vocab", read=integer),
                      Claim(r"d = 64", lhs="d", argument="stated.sizes.d", read=integer),
                      Claim(r"L = 4", lhs="L", argument="stated.sizes.n_layer", read=integer),
@@ -135,6 +136,10 @@ def _same_moment(name: str, value, expected) -> bool:
                  "γ = g1、β = b1 の層正規化の平均・分散・ノルム",
                  "exercise", ("symbolic", "numeric", "witness"),
                  claims=(
+                     Claim(r"\varepsilon = 0"),
+                     Claim(r"\boldsymbol{\gamma} = g\boldsymbol{1}"),
+                     Claim(r"g > 0"),
+                     Claim(r"\boldsymbol{\beta} = b\boldsymbol{1}"),
                      Claim(
                          r"g\cdot0 + b = b",
                          where="proof",
@@ -268,6 +273,9 @@ def _no_residual_step(x: np.ndarray, g: Callable) -> np.ndarray:
 @CHAPTER.element("exr-residual-expansion", "演習 11.3", "3 段の展開の 8 項", "exercise",
          ("symbolic", "numeric", "witness"),
                  claims=(
+                     Claim(r"M = 3"),
+                     Claim(r"l = 0"),
+                     Claim(r"\boldsymbol{x}_l = G_l(\boldsymbol{x}_{l-1})"),
                      Claim(
                          "I + J_1 + J_2 + J_3 + J_2J_1 + J_3J_1 + J_3J_2 + J_3J_2J_1",
                          where="proof",
@@ -309,6 +317,7 @@ def exr_residual_expansion(stated: tuple,
 @CHAPTER.element("exr-doubling-ratio", "演習 11.4", "n を 2 倍にしたときの比", "exercise",
          ("symbolic", "numeric"),
                  claims=(
+                     Claim(r"d_{\mathrm{ff}} = 4d"),
                      Claim("n = d"),
                      Claim("n = 6d"),
                      Claim("n = 60d"),

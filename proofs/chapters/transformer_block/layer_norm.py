@@ -51,6 +51,9 @@ def _moments_bound(x: np.ndarray) -> tuple[float, float, float]:
 @CHAPTER.element("prop-layer-norm-invariance", "命題 3.1", "層正規化はスケールと平行移動に不変",
                  "proposition", ("symbolic", "numeric", "witness"),
                  claims=(
+                     Claim(r"\varepsilon = 0"),
+                     Claim(r"\boldsymbol{\gamma} = \boldsymbol{1}"),
+                     Claim(r"\boldsymbol{\beta} = \boldsymbol{0}"),
                      Claim(
                          r"\mathrm{LN}(a\boldsymbol{x} + b\boldsymbol{1}) = "
                          r"\mathrm{LN}(\boldsymbol{x})",
@@ -133,6 +136,9 @@ def prop_layer_norm_invariance(normalise: Callable = layer_norm,
 @CHAPTER.element("ex-layer-norm-scale", "例 3.2", "3 倍しても出力は変わらない", "example",
          ("symbolic", "numeric"),
                  claims=(
+                     Claim(r"\boldsymbol{\gamma} = \boldsymbol{1}"),
+                     Claim(r"\boldsymbol{\beta} = \boldsymbol{0}"),
+                     Claim(r"\varepsilon = 0"),
                      Claim(
                          r"\boldsymbol{x} = (1, 2, 3, 6)",
                          lhs=r"\boldsymbol{x}",
@@ -255,6 +261,10 @@ def _mp_jacobian(x: np.ndarray, eps: float = 0.0) -> list[list]:
 @CHAPTER.element("prop-layer-norm-jacobian", "命題 3.3", "層正規化のヤコビ行列", "proposition",
          ("symbolic", "numeric", "high precision"),
                  claims=(
+                     Claim(r"\varepsilon = 0"),
+                     Claim(r"\boldsymbol{\gamma} = \boldsymbol{1}"),
+                     Claim(r"\boldsymbol{\beta} = \boldsymbol{0}"),
+                     Claim(r"a > 0"),
                      Claim(r"\sigma := \sqrt{\sigma^2(\boldsymbol{x})}"),
                      Claim(r"\boldsymbol{y} := \mathrm{LN}(\boldsymbol{x})"),
                      Claim(
