@@ -35,11 +35,11 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from proofs.registry import CheckRun, run_check
-from proofs.tex_arithmetic import NotNumeric, Value, evaluate, gap, meet, show
+from proofs.tex_arithmetic import MAX_DIGITS, NotNumeric, TooLarge, Value, evaluate, gap, meet, show
 
 
 class AuditInputError(ValueError):
@@ -562,12 +562,22 @@ def _statements(math: str) -> list[str]:
 
 
 def audit_equalities(lines: list[str], code: set[int]) -> list[Finding]:
+    """Every equality of the math outside code. A math span met again with the same
+    bindings is audited once: its findings are reused at the new line."""
     findings = []
     bindings_by_line: dict[int, dict[str, int]] = {}
+    audited: dict[tuple, tuple[list[Finding], dict[str, int]]] = {}
     for line, math in math_spans(lines, code):
         bindings = bindings_by_line.setdefault(line, {})
-        for statement in _statements(math):
-            findings.extend(_audit_statement(line, statement, bindings))
+        key = (math, tuple(bindings.items()))
+        if key in audited:
+            found, bound = audited[key]
+            bindings.update(bound)
+            findings.extend(replace(f, line=line) for f in found)
+            continue
+        found = [f for s in _statements(math) for f in _audit_statement(line, s, bindings)]
+        audited[key] = (found, dict(bindings))
+        findings.extend(found)
     return findings
 
 
@@ -625,7 +635,11 @@ def _audit_statement(line: int, statement: str, bindings: dict[str, int]) -> lis
     members, relations = _split_relations(statement)
     # bindings: every member a bare symbol but one integer literal
     symbols = [_BARE_SYMBOL.fullmatch(m) for m in members]
-    integers = [m for m in members if re.fullmatch(r"\s*\d+(?:\{,\}\d{3})*\s*", m)]
+    integers = [
+        m
+        for m in members
+        if re.fullmatch(r"\s*\d+(?:\{,\}\d{3})*\s*", m) and sum(map(str.isdigit, m)) <= MAX_DIGITS
+    ]
     if (
         relations
         and all(r == "=" for r in relations)
@@ -651,6 +665,10 @@ def _audit_statement(line: int, statement: str, bindings: dict[str, int]) -> lis
     for seg in segments:
         if len(seg) < 2:
             continue
+        text = "".join(
+            (f" {'=' if r == '=' else '≈'} " if k else "") + m.strip()
+            for k, (m, r) in enumerate(seg)
+        )
         values: list[tuple[str, Value | None, str]] = []
         for k, (member, relation) in enumerate(seg):
             loose = _LITERAL.fullmatch(member) is not None and (
@@ -659,13 +677,11 @@ def _audit_statement(line: int, statement: str, bindings: dict[str, int]) -> lis
             )
             try:
                 values.append((member.strip(), evaluate(member, bindings, loose), ""))
+            except TooLarge as why:  # not evaluated, whatever the other members are
+                findings.append(Finding("equality", line, text, "not checkable", str(why)))
             except NotNumeric as why:
                 values.append((member.strip(), None, str(why)))
         numeric = [(m, v) for m, v, _ in values if v is not None]
-        text = "".join(
-            (f" {'=' if r == '=' else '≈'} " if k else "") + m.strip()
-            for k, (m, r) in enumerate(seg)
-        )
         if len(numeric) < 2:
             symbolic = [m for m, v, _ in values if v is None and m.strip()]
             if numeric and any(not _NAMED.fullmatch(m) for m in symbolic):
