@@ -13,7 +13,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -47,13 +47,17 @@ def _parser() -> argparse.ArgumentParser:
             raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
         return value
 
-    def file_name(text: str) -> Path:
-        """A FILE or --out: not empty (Path("") would be the current directory)."""
-        if not text:
-            raise argparse.ArgumentTypeError("expected a file name, got ''")
-        if text == "-":
-            raise argparse.ArgumentTypeError("expected a file name, got '-' (standard streams)")
-        return Path(text)
+    def file_name(dash: str) -> Callable[[str], Path]:
+        """The type of a FILE or --out: a name, not '' (Path("") would be the current
+        directory) nor '-' (`dash` says why)."""
+
+        def parse(text: str) -> Path:
+            if text in ("", "-"):
+                why = f" ({dash})" if text else ""
+                raise argparse.ArgumentTypeError(f"expected a file name, got {text!r}{why}")
+            return Path(text)
+
+        return parse
 
     parser = _Parser(
         prog=PROG,
@@ -148,7 +152,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     latex.add_argument("names", nargs="*", metavar="NAME")
     latex.add_argument(
-        "--out", type=file_name, help="write to FILE (.tex or .json) instead of stdout"
+        "--out",
+        type=file_name("without --out the LaTeX is printed on standard output"),
+        help="write to FILE (.tex or .json) instead of stdout",
     )
     latex.add_argument("--force", action="store_true", help="replace FILE if it exists")
     latex.add_argument("--list", action="store_true", help="list the formula names and titles")
@@ -166,7 +172,9 @@ def _parser() -> argparse.ArgumentParser:
         epilog="example:\n  python -m proofs audit ../shared/seeds/000_ce182fefa314a82b.txt",
         formatter_class=formatter,
     )
-    audit.add_argument("files", nargs="+", type=file_name, metavar="FILE")
+    audit.add_argument(
+        "files", nargs="+", type=file_name("standard input is not read"), metavar="FILE"
+    )
     audit.add_argument("--json", action="store_true", help="write the findings as JSON")
     audit.add_argument(
         "--quiet", action="store_true", help="list only mismatches and unchecked items"
