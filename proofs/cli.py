@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from proofs.files import OutputError, write_atomically
+from proofs.files import OutputError, check_target, write_atomically
 from proofs.registry import RESULTS
 from proofs.screen import SCREEN_WIDTH, screen
 
@@ -38,6 +38,29 @@ class _Parser(argparse.ArgumentParser):
 
 def _parser() -> argparse.ArgumentParser:
     formatter = argparse.RawDescriptionHelpFormatter
+
+    def seed(text: str) -> int:
+        """--seed: an integer >= 0, the only seeds NumPy's generators take."""
+        try:
+            value = int(text)
+        except ValueError:
+            value = -1
+        if value < 0:
+            raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
+        return value
+
+    def file_name(dash: str) -> Callable[[str], Path]:
+        """The type of a FILE or --out: a name, not '' (Path("") would be the current
+        directory) nor '-' (`dash` says why)."""
+
+        def parse(text: str) -> Path:
+            if text in ("", "-"):
+                why = f" ({dash})" if text else ""
+                raise argparse.ArgumentTypeError(f"expected a file name, got {text!r}{why}")
+            return Path(text)
+
+        return parse
+
     parser = _Parser(
         prog=PROG,
         description="Verify the mathematics of the book's chapters, element by element.",
@@ -117,7 +140,7 @@ def _parser() -> argparse.ArgumentParser:
     tables.add_argument("--d-ff", type=int, help="MLP width d_ff (default 4d)")
     tables.add_argument("--heads", type=int, help="number of heads h")
     tables.add_argument("--dims", type=int, nargs="+", help="the d_k values of the scaling table")
-    tables.add_argument("--seed", type=int, help="seed of the scaling table's generator")
+    tables.add_argument("--seed", type=seed, help="seed of the scaling table's generator")
 
     latex = sub.add_parser(
         "latex",
@@ -136,7 +159,11 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=formatter,
     )
     latex.add_argument("names", nargs="*", metavar="NAME")
-    latex.add_argument("--out", type=Path, help="write to FILE (.tex or .json) instead of stdout")
+    latex.add_argument(
+        "--out",
+        type=file_name("without --out the LaTeX is printed on standard output"),
+        help="write to FILE (.tex or .json) instead of stdout",
+    )
     latex.add_argument("--force", action="store_true", help="replace FILE if it exists")
     latex.add_argument("--list", action="store_true", help="list the formula names and titles")
 
@@ -153,7 +180,9 @@ def _parser() -> argparse.ArgumentParser:
         epilog="example:\n  python -m proofs audit ../shared/seeds/000_ce182fefa314a82b.txt",
         formatter_class=formatter,
     )
-    audit.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    audit.add_argument(
+        "files", nargs="+", type=file_name("standard input is not read"), metavar="FILE"
+    )
     audit.add_argument("--json", action="store_true", help="write the findings as JSON")
     audit.add_argument(
         "--quiet", action="store_true", help="list only mismatches and unchecked items"
@@ -374,8 +403,8 @@ def _latex(args: argparse.Namespace) -> int:
             raise UsageError(f"latex: unknown formula {name!r}{hint}")
     if args.out is not None and args.out.suffix not in (".tex", ".json"):
         raise UsageError(f"{args.out}: --out must end in .tex or .json, got {args.out.suffix!r}")
-    if args.out is not None and args.out.exists() and not args.force:
-        raise UsageError(f"{args.out}: exists; pass --force to replace it")
+    if args.out is not None:
+        check_target(args.out, args.force)  # before the formulas are derived
     try:
         rendered = {name: registered[name].latex() for name in names}
     except FormulaNotProved as exc:
@@ -465,14 +494,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(exit_.code or 0)
     try:
         return COMMANDS[args.command](args)
-    except UsageError as exc:
+    except (UsageError, OutputError) as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
     except LoadError as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 1
     except BrokenPipeError:
         return 0
+    except Exception as exc:
+        from proofs.profiles import ProfileError  # only now: Hypothesis is slow to import
+
+        if not isinstance(exc, ProfileError):  # a bad HYPOTHESIS_PROFILE is bad input
+            raise
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

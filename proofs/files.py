@@ -1,14 +1,28 @@
 """Writing the files the command line produces: whole or not at all.
 
-A file is written through a temporary file in the same directory and renamed
-over the target, so a reader never sees half of it and a failure leaves
-nothing behind.
+A file is written to a temporary file in the same directory, then published under
+its name: without `force` by a hard link, which fails when the name is taken, so of
+two writers at the same moment exactly one wins and the other is told the file
+exists (a check followed by a rename would let both succeed); with `force` by
+os.replace. A new file gets the mode a plain open gives (0666 less the umask), a
+replaced file keeps its mode. An existing symbolic link is refused without `force`
+and followed with it: the file it points to is replaced, the link stays.
+
+A reader never sees half a file, and nothing is left behind: not on an error, nor
+on SIGINT, SIGTERM or SIGHUP during the write (the temporary file is removed, then
+the signal takes its course); only SIGKILL leaves the hidden `.NAME.*.tmp` file.
+Every OSError is an OutputError naming the path, the step and the system's reason.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
-import tempfile
+import secrets
+import signal
+import stat
+import threading
 from pathlib import Path
 
 
@@ -16,25 +30,155 @@ class OutputError(ValueError):
     """The output file cannot be written: the message names the path and why."""
 
 
-def write_atomically(path: Path, text: str, force: bool) -> None:
-    """Write `text` to `path` through a temporary file in the same directory and
-    os.replace, so that no partial file is ever left; refuse to replace an
-    existing file unless `force`."""
-    if path.exists() and not force:
-        raise OutputError(f"{path}: exists; pass --force to replace it")
-    if path.is_dir():
-        raise OutputError(f"{path}: is a directory")
-    directory = path.parent if str(path.parent) else Path(".")
-    if not directory.is_dir():
-        raise OutputError(f"{path}: directory {directory} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+# filesystems without hard links answer os.link with one of these
+_NO_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS, errno.EMLINK}
+
+
+def check_target(path: Path, force: bool) -> None:
+    """OutputError when `path` cannot receive the output: a directory, a name taken
+    (a file, a link, even a dangling one) without `force`, or a directory that does
+    not exist. Cheap, so that a command can refuse before it does its work."""
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+        if path.is_dir():
+            raise OutputError(f"{path}: is a directory")
+        if (path.is_symlink() or path.exists()) and not force:
+            raise OutputError(f"{path}: exists; pass --force to replace it")
+        target = _followed(path) if force else path
+        if not target.parent.is_dir():
+            raise OutputError(f"{path}: directory {target.parent} does not exist")
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot be examined ({exc.strerror or exc})") from exc
+
+
+def _followed(path: Path) -> Path:
+    """The file a symbolic link leads to (the path itself when it is not a link)."""
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
+
+
+def write_atomically(path: Path, text: str, force: bool) -> None:
+    """Write `text` (UTF-8) to `path` whole or not at all, as the module describes;
+    refuse an existing name unless `force`. OutputError on any failure."""
+    check_target(path, force)
+    target = _followed(path) if force else path
+    data = memoryview(text.encode("utf-8"))
+    step = "read the mode of the file it replaces"
+    with _Scratch(path) as scratch:
+        try:
+            mode = stat.S_IMODE(os.stat(target).st_mode) if force and target.exists() else None
+            step = f"create a file in {target.parent}"
+            fd = scratch.create(target)
+            step = "write"
+            if mode is not None:
+                os.fchmod(fd, mode)
+            while data:
+                data = data[os.write(fd, data) :]
+            os.fsync(fd)
+            scratch.close()
+            step = "replace it" if force else "create it"
+            if force:
+                os.replace(scratch.path, target)
+            else:
+                _publish_new(scratch.path, target)
+            scratch.published = True
+        except OSError as exc:
+            raise OutputError(f"{path}: cannot {step} ({exc.strerror or exc})") from exc
+
+
+def _publish_new(temporary: Path, target: Path) -> None:
+    """Give the written file the name `target`, refusing if the name is taken: a hard
+    link is atomic; where hard links are not supported, the name is claimed with
+    O_EXCL and the file renamed over the claim."""
+    try:
+        os.link(temporary, target)
+        return
+    except FileExistsError:
+        raise OutputError(f"{target}: exists; pass --force to replace it") from None
+    except OSError as exc:
+        if exc.errno not in _NO_LINKS:
+            raise
+    try:
+        os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        raise OutputError(f"{target}: exists; pass --force to replace it") from None
+    os.replace(temporary, target)
+
+
+class _Interrupted(BaseException):
+    """A signal arrived during the write; raised by the handler, so that the write
+    stops where it is and the temporary file is removed."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+class _Scratch:
+    """The temporary file of one write, removed on leaving however the block ends.
+
+    Within the block SIGINT, SIGTERM and SIGHUP raise _Interrupted; on leaving, the
+    previous handlers come back and the signal is raised again for them (SIGTERM then
+    ends the process, as it would have). Signals that are ignored or handled outside
+    Python are left alone, and so is every signal outside the main thread (only it
+    may set handlers)."""
+
+    def __init__(self, path: Path) -> None:
+        self.output = path  # as the user named it, for messages
+        self.path: Path | None = None
+        self.fd: int | None = None
+        self.published = False
+        self.previous: dict[int, object] = {}
+
+    def __enter__(self) -> _Scratch:
+        if threading.current_thread() is threading.main_thread():
+            for s in _SIGNALS:
+                handler = signal.getsignal(s)
+                if handler not in (signal.SIG_IGN, None):
+                    self.previous[s] = handler
+                    signal.signal(s, _stop)
+        return self
+
+    def create(self, target: Path) -> int:
+        """Create and open `.NAME.<random>.tmp` beside `target` with mode 0666 (less
+        the umask, as any new file); signals are held off meanwhile, so the file
+        never exists without self.path naming it."""
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, list(self.previous))
+        try:
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
+            for _ in range(100):
+                candidate = target.parent / f".{target.name}.{secrets.token_hex(4)}.tmp"
+                with contextlib.suppress(FileExistsError):
+                    self.fd = os.open(candidate, flags, 0o666)
+                    self.path = candidate
+                    return self.fd
+            raise FileExistsError(errno.EEXIST, "no free temporary name", str(target.parent))
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+    def close(self) -> None:
+        if self.fd is not None:
+            fd, self.fd = self.fd, None
+            os.close(fd)
+
+    def __exit__(self, kind: type | None, error: BaseException | None, trace: object) -> bool:
+        try:
+            self.close()
+        finally:
+            if self.path is not None:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(self.path)
+            for s, handler in self.previous.items():
+                signal.signal(s, handler)
+        if not isinstance(error, _Interrupted):
+            return False
+        signal.raise_signal(error.signum)  # as if it came now
+        if self.published:
+            return True  # the file was complete; the handler chose to carry on
+        name = signal.Signals(error.signum).name
+        raise OutputError(f"{self.output}: interrupted by {name}; nothing written")
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise _Interrupted(signum)

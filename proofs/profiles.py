@@ -20,11 +20,21 @@ settings.register_profile("dev", _common, max_examples=BASE_EXAMPLES)
 settings.register_profile("thorough", _common, max_examples=10 * BASE_EXAMPLES)
 
 
+class ProfileError(ValueError):
+    """An unknown profile name: the message says where it came from (the argument or
+    the HYPOTHESIS_PROFILE variable) and the names there are."""
+
+
 def load_profile(name: str | None = None) -> str:
-    """Load `name`, else $HYPOTHESIS_PROFILE, else "dev"; return the name loaded."""
-    chosen = name or os.environ.get("HYPOTHESIS_PROFILE") or "dev"
+    """Load `name`, else $HYPOTHESIS_PROFILE (unset or empty: "dev"); return the name
+    loaded. ProfileError when the name is not one of PROFILES."""
+    variable = os.environ.get("HYPOTHESIS_PROFILE")
+    chosen = name or variable or "dev"
     if chosen not in PROFILES:
-        raise ValueError(f"Hypothesis profile must be one of {PROFILES}, got {chosen!r}")
+        source = f"profile {name!r}" if name else f"HYPOTHESIS_PROFILE={variable!r}"
+        raise ProfileError(
+            f"{source} is not a Hypothesis profile; expected one of {', '.join(PROFILES)}"
+        )
     settings.load_profile(chosen)
     return chosen
 

@@ -394,7 +394,8 @@ def test_a_failed_write_leaves_no_partial_file(tmp_path, monkeypatch):
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", fail)
-    with pytest.raises(OSError, match="disk full"):
+    monkeypatch.setattr(os, "link", fail)
+    with pytest.raises(files.OutputError, match="disk full"):
         files.write_atomically(target, "\\alpha\n" * 1000, force=False)
     assert list(tmp_path.iterdir()) == []
 

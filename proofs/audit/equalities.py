@@ -14,7 +14,7 @@ from proofs.decide import decide_once
 from proofs.reader import Document
 from proofs.reader.math import split_relations, statement_lines
 from proofs.reader.records import THEORY_KINDS as DECIDED_KINDS
-from proofs.tex_arithmetic import NotNumeric, Value, evaluate, gap, meet, show
+from proofs.tex_arithmetic import MAX_DIGITS, NotNumeric, TooLarge, Value, evaluate, gap, meet, show
 from proofs.tex_sympy import Evaluator, Node
 
 _LITERAL = re.compile(
@@ -27,6 +27,12 @@ _NAMED = re.compile(
     r"(?:_\{(?:[^{}]|\{[^{}]*\})*\}|_[A-Za-z0-9])?(?:\^\{(?:[^{}]|\{[^{}]*\})*\}|\^[0-9])?\s*"
 )
 
+
+def _integer_literals(members: list[str]) -> list[str]:
+    """The members that are one integer as printed (768, 1{,}024) of at most MAX_DIGITS
+    digits: what a setting `d = 768` binds."""
+    return [m for m in members if re.fullmatch(r"\s*\d+(?:\{,\}\d{3})*\s*", m)
+            and sum(map(str.isdigit, m)) <= MAX_DIGITS]
 
 
 def audit_equalities(
@@ -43,6 +49,7 @@ def audit_equalities(
     judged alone); an example's or exercise's settings are its check's."""
     findings = []
     bindings_by_line: dict[int, dict[str, int]] = {}
+    recomputed: dict[tuple, tuple[list[Finding], dict[str, int]]] = {}
     defined: dict[int, dict[str, object]] = {}  # element line -> names it defines
     for formula in document.math:
         bindings = bindings_by_line.setdefault(formula.line, {})
@@ -54,7 +61,7 @@ def audit_equalities(
             if not formula.display and is_hypothesis(document, line, statement.strip()) \
                     and not _is_numeric_setting(statement):
                 continue  # a setting or a hypothesis (「$\\pi(1) = 2$ … とすると」), no claim
-            found = audit_statement(line, statement, bindings)
+            found = _audit_once(recomputed, line, statement, bindings)
             if (line, normalise_tex(statement)) in bound:  # a claim of a check, which the
                 findings.extend(f for f in found if f.status != "not checkable")  # claims'
                 continue  # audit judged; its arithmetic is still recomputed here
@@ -68,11 +75,25 @@ def audit_equalities(
     return findings
 
 
+def _audit_once(recomputed: dict, line: int, statement: str,
+                bindings: dict[str, int]) -> list[Finding]:
+    """audit_statement, computed once for a statement met again with the same bindings
+    (a chapter repeating a line thousands of times is audited in the time of one)."""
+    key = (statement, tuple(bindings.items()))
+    if key not in recomputed:
+        found = audit_statement(line, statement, bindings)
+        recomputed[key] = (found, dict(bindings))
+        return found
+    found, bound = recomputed[key]
+    bindings.update(bound)
+    return [replace(f, line=line) for f in found]
+
+
 def _is_numeric_setting(statement: str) -> bool:
     """`d = 768`, `|V| = 10`: a size set to an integer, which the evaluator binds for the
     rest of its line (audit_statement's bindings)."""
     members, relations = split_relations(statement)
-    integers = [m for m in members if re.fullmatch(r"\s*\d+(?:\{,\}\d{3})*\s*", m)]
+    integers = _integer_literals(members)
     symbols = [m for m in members if _BARE_SYMBOL.fullmatch(m)]
     return bool(relations) and len(integers) == 1 and len(symbols) == len(members) - 1
 
@@ -132,12 +153,11 @@ def _face_note(m1: str, m2: str, v1: Value, v2: Value, bindings: dict[str, int])
     )
 
 
-
 def audit_statement(line: int, statement: str, bindings: dict[str, int]) -> list[Finding]:
     members, relations = split_relations(statement)
     # bindings: every member a bare symbol but one integer literal
     symbols = [_BARE_SYMBOL.fullmatch(m) for m in members]
-    integers = [m for m in members if re.fullmatch(r"\s*\d+(?:\{,\}\d{3})*\s*", m)]
+    integers = _integer_literals(members)
     if (
         relations
         and all(r == "=" for r in relations)
@@ -163,6 +183,10 @@ def audit_statement(line: int, statement: str, bindings: dict[str, int]) -> list
     for seg in segments:
         if len(seg) < 2:
             continue
+        text = "".join(
+            (f" {'=' if r == '=' else '≈'} " if k else "") + m.strip()
+            for k, (m, r) in enumerate(seg)
+        )
         values: list[tuple[str, Value | None, str]] = []
         for k, (member, relation) in enumerate(seg):
             loose = _LITERAL.fullmatch(member) is not None and (
@@ -171,13 +195,11 @@ def audit_statement(line: int, statement: str, bindings: dict[str, int]) -> list
             )
             try:
                 values.append((member.strip(), evaluate(member, bindings, loose), ""))
+            except TooLarge as why:  # not evaluated, whatever the other members are
+                findings.append(Finding("equality", line, text, "not checkable", str(why)))
             except NotNumeric as why:
                 values.append((member.strip(), None, str(why)))
         numeric = [(m, v) for m, v, _ in values if v is not None]
-        text = "".join(
-            (f" {'=' if r == '=' else '≈'} " if k else "") + m.strip()
-            for k, (m, r) in enumerate(seg)
-        )
         if len(numeric) < 2:
             symbolic = [m for m, v, _ in values if v is None and m.strip()]
             if numeric and any(not _NAMED.fullmatch(m) for m in symbolic):

@@ -1,0 +1,231 @@
+"""The evaluator's bounds: what would cost unbounded time or memory (a tower of powers,
+deep nesting, a literal past Python's int limit, a member of many tokens) raises
+TooLarge, a NotNumeric, before the cost is paid, and the audit reports it as a "not
+checkable" equality; values beyond the float range print in scientific notation."""
+
+import time
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from proofs import audit, tex_arithmetic
+from proofs.tex_arithmetic import (
+    MAX_CHARS,
+    MAX_DEPTH,
+    MAX_DIGITS,
+    MAX_TOKENS,
+    NotNumeric,
+    TexArithmetic,
+    TooLarge,
+    evaluate,
+    gap,
+    show,
+)
+
+
+def too_large(tex: str) -> str:
+    """The TooLarge message of evaluating tex."""
+    with pytest.raises(TooLarge) as raised:
+        TexArithmetic(tex, {}).evaluate()
+    message = str(raised.value)
+    assert message.startswith("too large: ")
+    return message
+
+
+@pytest.mark.parametrize(
+    "tex, names",
+    [
+        (r"10^{10^{10^{10}}}", "exponent 1e+10"),
+        (r"10^{-10^{10}}", "exponent -1e+10"),
+        (r"2^{10^{7}}", "exponent 1e+07"),
+        (r"10^{3999} \times 10^{3999}", "10^{7998}"),
+        (r"\frac{1}{10^{3999}}\cdot\frac{1}{10^{3999}}", "10^{-7998}"),
+        (r"2^{20000}", "10^{6021}"),
+        (r"e^{100000}", "e^{x} with x about 1e+05"),
+        (r"\exp{10^{10}}", "e^{x} with x about 1e+10"),
+        (r"e^{e^{e^{e^{10}}}}", "e^{x} with x about 2.2e+04"),
+        ("(" * 200 + "1" + ")" * 200, f"nested deeper than {MAX_DEPTH} levels"),
+        (r"\sqrt{" * 60 + "2" + "}" * 60, f"nested deeper than {MAX_DEPTH} levels"),
+        (r"\frac" * 60 + "11" * 60, f"nested deeper than {MAX_DEPTH} levels"),
+        ("9" * 4301, f"4301 digits exceeds the limit of {MAX_DIGITS}"),
+        ("0." + "0" * MAX_DIGITS + "1", f"{MAX_DIGITS + 2} digits"),
+        ("1" + "+1" * MAX_TOKENS, f"more than {MAX_TOKENS} tokens"),
+        (r"\," * MAX_CHARS + "1", f"{2 * MAX_CHARS + 1} characters exceed the limit of"),
+    ],
+    ids=[
+        "tower-of-powers",
+        "tower-of-negative-powers",
+        "huge-exponent",
+        "product-beyond-the-limit",
+        "product-below-the-limit",
+        "power-beyond-the-limit",
+        "exponential",
+        "exp-of-a-power",
+        "tower-of-exponentials",
+        "200-nested-parentheses",
+        "60-nested-roots",
+        "60-nested-fractions",
+        "4301-digit-literal",
+        "1002-digit-decimal",
+        "1001-tokens",
+        "20001-characters",
+    ],
+)
+def test_what_exceeds_a_bound_is_too_large_and_says_which(tex, names):
+    start = time.perf_counter()
+    assert names in too_large(tex)
+    assert time.perf_counter() - start < 1  # the costly step is never taken
+
+
+def test_too_large_is_not_numeric():
+    assert issubclass(TooLarge, NotNumeric)
+
+
+@pytest.mark.parametrize(
+    "tex, expected",
+    [
+        ("9" * MAX_DIGITS, "1e+1000"),
+        (r"2^{10000}", "1.99506e+3010"),
+        (r"10^{3999}", "1e+3999"),
+        (r"10^{-3999}", "1e-3999"),
+        ("(" * (MAX_DEPTH - 1) + "1" + ")" * (MAX_DEPTH - 1), "1"),
+        ("1" + "+1" * (MAX_TOKENS // 2 - 1), f"{MAX_TOKENS // 2}"),
+        (r"e^{9000}", "4.4703e+3908"),
+    ],
+    ids=["1000-digits", "large-power", "big", "small", "49-groups", "999-tokens", "e-9000"],
+)
+def test_what_is_within_the_bounds_is_evaluated(tex, expected):
+    assert show(TexArithmetic(tex, {}).evaluate()) == expected
+
+
+@pytest.mark.parametrize(
+    "tex", [r"0^{-1}", r"(1 - 1)^{-2}", r"(0.5 - 0.5)^{-1}", r"(-0.1 + 0.1)^{-3}"]
+)
+def test_a_negative_power_of_zero_is_not_a_number(tex):
+    with pytest.raises(NotNumeric, match="negative power of an interval containing 0"):
+        TexArithmetic(tex, {}).evaluate()
+
+
+def test_a_loose_integer_of_many_digits_is_exact_not_a_float():
+    big = TexArithmetic("1" * 400, {}, loose_integers=True).evaluate()
+    assert show(big) == "1.11111e+399"
+    # 10^17 + 1 ± 0.5 does not contain 10^17: as floats, both ends were 10^17
+    assert [
+        f.status for f in audit._audit_statement(1, r"10^{17} \approx 100000000000000001", {})
+    ] == ["mismatched"]
+
+
+def test_values_beyond_the_float_range_print_in_scientific_notation():
+    big, bigger = (TexArithmetic(t, {}).evaluate() for t in (r"10^{400}", r"10^{401}"))
+    assert (show(big), show(bigger), gap(big, bigger)) == ("1e+400", "1e+401", "9e+400")
+    tiny, tinier = (TexArithmetic(t, {}).evaluate() for t in (r"10^{-400}", r"10^{-401}"))
+    assert (show(tiny), show(tinier), gap(tiny, tinier)) == ("1e-400", "1e-401", "9e-401")
+    assert show(TexArithmetic(r"-2.5 \times 10^{-500}", {}).evaluate()) == "-2.5e-500"
+    assert show(TexArithmetic(r"9.9999999 \times 10^{999}", {}).evaluate()) == "1e+1000"
+    vector = TexArithmetic(r"(10^{400}, 0.5)", {}).evaluate()
+    assert show(vector) == "(1e+400, 0.5)"
+
+
+@pytest.mark.parametrize("tex", [r"e^{0.7071}", "0", r"10^{-5}", r"-1/3", r"2^{100}", r"0.5^{900}"])
+def test_values_in_the_float_range_print_as_a_float_would(tex):
+    (x,) = TexArithmetic(tex, {}).evaluate().items
+    assert show(TexArithmetic(tex, {}).evaluate()) == f"{float(((x.a + x.b) / 2).a):.6g}"
+
+
+def test_evaluation_is_kept_for_identical_members_and_errors_are_raised_afresh():
+    tex_arithmetic._kept_outcome.cache_clear()
+    first = evaluate("1 + 1", {}, False)
+    assert evaluate("1 + 1", {}, False) is first
+    errors = []
+    for _ in range(3):
+        with pytest.raises(TooLarge) as raised:
+            evaluate(r"10^{10^{10}}", {}, False)
+        errors.append(raised.value)
+    assert errors[0] is not errors[1]
+    assert tex_arithmetic._kept_outcome.cache_info().hits >= 3
+
+
+def test_the_cancelling_reading_keeps_the_face_value():
+    face = evaluate(r"1.5d/d", {}, False, face=True).items[0]
+    assert face.a == face.b == 1.5  # not [1.45, 1.55], the interval of the printed 1.5
+
+
+@pytest.mark.parametrize(
+    "tex",
+    [
+        r"(d + 1)^{1000}/d",
+        r"d^{10^{10^{10}}}/d",
+        r"\frac{d}{d}\, 10^{3999}\, 10^{3999}",
+        r"(d/d)\,((10^{100})^{100})^{100}",
+        r"e^{e^{9000}} d/d",
+        r"e^{\log 0}\, d/d",
+        "d/d" + "+d" * 200,
+        r"(d + 1)^{60} (d + 2)^{60} / d",
+    ],
+)
+def test_the_symbolic_reading_is_bounded_too(tex):
+    start = time.perf_counter()
+    with pytest.raises(NotNumeric):
+        evaluate(tex, {}, False)
+    assert time.perf_counter() - start < 5
+
+
+def test_symbols_that_cancel_only_after_simplification_still_make_a_number():
+    value = evaluate(r"(d^2 - 49)/(d - 7) - d", {}, False)
+    assert show(value) == "7"
+
+
+# how the audit reports it ---------------------------------------------------------------
+
+
+def findings(statement: str) -> list[tuple[str, str, str]]:
+    return [(f.text, f.status, f.detail) for f in audit._audit_statement(1, statement, {})]
+
+
+def test_the_audit_reports_a_too_large_member_as_not_checkable():
+    ((text, status, detail),) = findings(r"10^{10^{10^{10}}} = 1")
+    assert (text, status) == (r"10^{10^{10^{10}}} = 1", "not checkable")
+    assert detail == "too large: the exponent 1e+10 of a power exceeds 1000000 in magnitude"
+
+
+def test_the_audit_reports_too_large_members_whatever_the_other_members():
+    both = findings(r"10^{10^{10}} = 10^{10^{11}}")
+    assert [status for _, status, _ in both] == ["not checkable"] * 2
+    named = findings(r"e^{100000} = 1")  # e^{…} alone would pass for a named quantity
+    assert [status for _, status, _ in named] == ["not checkable"]
+    middle = findings(r"1 = 10^{10^{10}} = 1")
+    assert [status for _, status, _ in middle] == ["not checkable", "confirmed"]
+
+
+def test_a_setting_of_many_digits_is_not_a_binding_and_does_not_crash():
+    bindings: dict[str, int] = {}
+    found = audit._audit_statement(1, "d = " + "9" * 4301, bindings)
+    assert [(f.status, "4301 digits" in f.detail) for f in found] == [("not checkable", True)]
+    assert bindings == {}
+
+
+def test_the_mismatch_of_values_beyond_the_float_range_names_them():
+    ((_, status, detail),) = findings(r"10^{400} = 10^{401}")
+    assert status == "mismatched"
+    assert detail == (
+        "left side recomputes to 1e+400, right side to 1e+401; "
+        "they differ by 9e+400 beyond the printed precision"
+    )
+
+
+TOKENS = st.sampled_from(
+    [
+        "1", "0", "2.5", "10", "9" * 50, "d", "n", "e", "+", "-", r"\times", "/", "^", "(",
+        ")", "{", "}", ",", r"\frac", r"\sqrt", r"\exp", r"\log", r"\%", "&", r"\\",
+        r"\begin{pmatrix}", r"\end{pmatrix}", "_", r"\,", r"\cdot", "[", "]", "x_{1}",
+    ]
+)  # fmt: skip
+
+
+@given(st.lists(TOKENS, max_size=60), st.booleans(), st.booleans())
+def test_any_token_soup_is_a_value_or_not_numeric(tokens, loose, face):
+    try:
+        evaluate(" ".join(tokens), {"n": 3}, loose, face)
+    except NotNumeric:
+        pass
