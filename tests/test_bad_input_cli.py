@@ -10,7 +10,6 @@ import resource
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -243,10 +242,10 @@ def proposition() -> str:
 def test_a_hostile_line_is_reported_not_computed(capsys, tmp_path, proposition, case):
     math, status, detail = HOSTILE[case]
     chapter = tmp_path / "hostile.mdx"
-    chapter.write_text(f'# T\n\n<Proposition id="{proposition}">\n\n${math}$\n', encoding="utf-8")
-    start = time.perf_counter()
-    code, out, err = run(capsys, "audit", str(chapter), "--quiet")
-    assert time.perf_counter() - start < 30  # before the bounds: minutes and 8.7 GB
+    chapter.write_text(f'# T\n\n<Proposition id="{proposition}">\n\n${math}$\n\n</Proposition>\n',
+                       encoding="utf-8")
+    code, out, err = run(capsys, "audit", str(chapter), "--quiet")  # the detail says the
+    # bound refused it (before the bounds: minutes and 8.7 GB)
     assert (code, err) == ((1 if status == "mismatched" else 0), "")
     assert "line    5  [equality] " in out
     (found,) = [line for line in out.splitlines() if "[equality]" in line]
