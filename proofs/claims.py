@@ -78,6 +78,16 @@ class Claim:
             return f"the table {self.text.splitlines()[0]}"
         return self.text if self.phrase else f"${self.text}$"
 
+    def quote(self, text: str) -> str:
+        """The chapter's version `text` as a report shows it: a formula in $…$, words in
+        「…」, of a table only the rows that differ from the transcription."""
+        if self.table:
+            ours = set(self.text.splitlines())
+            rows = [row for row in text.splitlines()[1:] if row not in ours]
+            return "the rows " + "; ".join(f"「{row}」" for row in rows) if rows else \
+                "the table, its rows reordered"
+        return f"「{text}」" if self.phrase else f"${text}$"
+
     def value(self, text: str | None = None) -> Any:
         """The argument's value read from the chapter's text (the transcription by
         default); read once per text, so a check judging it caches by identity."""

@@ -98,15 +98,16 @@ def _judge(element: Element, located: list[Located],
                                f"{name}: as the check proves it", ref=element.id))
         elif x.status == "changed" and x.claim.argument is not None:
             rerun[x.claim] = x
-        elif x.status == "changed" and environment is not None and not x.claim.phrase:
+        elif x.status == "changed" and environment is not None \
+                and not (x.claim.phrase or x.claim.table):
             verdict = _equivalent(x.text, x.claim.text, partial(environment, element.number))
             status = "confirmed" if verdict.status == "confirmed" else "mismatched"
             detail = verdict.detail if status == "confirmed" else (
-                f"{name}: the chapter states ${x.text}$, the check proves {x.claim.label} "
-                f"({verdict.detail})")
+                f"{name}: the chapter states {x.claim.quote(x.text)}, the check proves "
+                f"{x.claim.label} ({verdict.detail})")
             out.append(Finding("claim", x.line, x.claim.label, status, detail, ref=element.id))
         else:
-            said = f" (closest: {x.text})" if x.text else ""
+            said = f" (closest: {x.claim.quote(x.text)})" if x.text else ""
             out.append(Finding(
                 "claim", x.line, x.claim.label, "mismatched",
                 f"{name}: the check proves {x.claim.label}, which the chapter no longer "
@@ -123,18 +124,18 @@ def _rerun(element: Element, changed: dict[Claim, Located]) -> list[Finding]:
         arguments = claim_arguments(element.claims, {c: x.text for c, x in changed.items()})
     except (TexError, ValueError, TypeError) as why:
         return [Finding("claim", x.line, c.label, "mismatched",
-                        f"{name}: the chapter's ${x.text}$ cannot be read ({why})", ref=element.id)
-                for c, x in changed.items()]
+                        f"{name}: the chapter's {c.quote(x.text)} cannot be read ({why})",
+                        ref=element.id) for c, x in changed.items()]
     run = run_check(_bound_check(element, arguments))
     out = []
     for claim, x in changed.items():
         if run.result == "passed":
             out.append(Finding("claim", x.line, claim.label, "confirmed",
-                               f"{name}: the check passes on the chapter's ${x.text}$",
+                               f"{name}: the check passes on the chapter's {claim.quote(x.text)}",
                                ref=element.id))
         else:
             out.append(Finding("claim", x.line, claim.label, "mismatched",
-                               f"{name}: the check fails on the chapter's ${x.text}$: "
+                               f"{name}: the check fails on the chapter's {claim.quote(x.text)}: "
                                f"{run.message}", ref=element.id))
     return out
 
