@@ -76,7 +76,7 @@ class Claim:
     def label(self) -> str:
         if self.table:
             return f"the table {self.text.splitlines()[0]}"
-        return self.text if self.phrase else f"${self.text}$"
+        return f"「{self.text}」" if self.phrase else f"${self.text}$"
 
     def quote(self, text: str) -> str:
         """The chapter's version `text` as a report shows it: a formula in $…$, words in

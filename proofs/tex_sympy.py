@@ -27,6 +27,8 @@ import sympy
 
 MAX_TOKENS = 2000  # a formula of a chapter has at most a few hundred tokens
 MAX_DEPTH = 60  # nesting of groups, far beyond the chapters' (about 8)
+MAX_POWER_DIGITS = 4_000  # decimal digits of a number's power: 10^{10^{10}} is refused
+MAX_EXP_ARGUMENT = 10_000  # |x| of e^x for a number x: e^{e^{e^{10}}} is refused
 
 RELATIONS = {
     "=": "=", ":=": ":=", r"\le": "<=", r"\leq": "<=", r"\ge": ">=", r"\geq": ">=",
@@ -453,6 +455,16 @@ def parse(tex: str) -> Node:
 # Evaluation ----------------------------------------------------------------------------
 
 
+def _refuse_huge_power(b: Value, e: Value) -> None:
+    """b^e for numbers b, e whose result would have more than MAX_POWER_DIGITS digits
+    (or its reciprocal): refused before SymPy computes it exactly."""
+    if not (getattr(b, "is_number", False) and getattr(e, "is_number", False)):
+        return
+    size, power = abs(sympy.N(b, 15)), abs(sympy.N(e, 15))
+    if size not in (0, 1) and power * abs(sympy.log(size, 10).evalf(15)) > MAX_POWER_DIGITS:
+        raise TexError(f"too large: a power of more than {MAX_POWER_DIGITS} digits")
+
+
 class Indexed:
     """A value whose subscripts pass through unchanged: `sigma_i` is `target[i]` with the
     caller's own index convention (a symbolic index, or 0-based positions)."""
@@ -588,12 +600,16 @@ class Evaluator:
 
     def _pow(self, base: Node, exponent: Node) -> Value:
         if base.op == "name" and base.args[0] == "e" and "e" not in self.names:
-            return sympy.exp(self(exponent))
+            x = self(exponent)
+            if getattr(x, "is_number", False) and abs(sympy.N(x, 15)) > MAX_EXP_ARGUMENT:
+                raise TexError(f"too large: e^x with |x| above {MAX_EXP_ARGUMENT}")
+            return sympy.exp(x)
         b, e = self(base), self(exponent)
         if isinstance(b, sympy.MatrixBase):
             if b.is_square:
                 return b**e
             raise TexError("power of a non-square matrix")
+        _refuse_huge_power(b, e)
         return b**e
 
     def _T(self, x: Node) -> Value:
