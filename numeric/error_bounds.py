@@ -6,7 +6,11 @@ Numerical Algorithms, §3.1: a length-k inner product computed in any order has
 |error| <= gamma_k |x|.|y| with gamma_k = k u / (1 - k u), u the unit roundoff).
 Terms of order u² are dropped (at the sizes the checks draw they are below 1e-28
 relative). The only assumption beyond IEEE arithmetic is the accuracy of np.exp,
-taken as EXP_ULPS units in the last place.
+taken as EXP_ULPS units in the last place. Underflow is not assumed away: with
+gradual underflow a product or quotient that lands below the normal range is off
+by at most half the smallest subnormal T beyond its relative error (a sum that
+underflows is exact), so every bound carries an absolute term, T times a count of
+the operations that can underflow on the way to an entry (`subnormal`).
 
 Two kinds of bound, read top to bottom:
 
@@ -18,7 +22,7 @@ entrywise   softmax, its Jacobian, attention, multi-head attention, the MLP (ReL
 norm-wise   the LayerNorm Jacobian per row, then Lipschitz-times-rounding bounds in
             the Frobenius norm of LayerNorm, attention and the MLP, chained through
             Pre-LN and Post-LN blocks (`block_error_bound`) and the whole model
-            (`model_error_bound`), float64. Their Lipschitz constants also bound how
+            (`model_error_bound`), in the inputs' dtype. Their Lipschitz constants also bound how
             an error entering a stage grows, which central-difference Jacobians of
             stacked sublayers need.
 
@@ -240,6 +244,56 @@ def mlp_error_bound(x: np.ndarray, dx: np.ndarray, p: Mapping[str, np.ndarray], 
     return dh @ w2 + gamma(w1.shape[1] + 1, u) * out_mag + (w1.shape[1] + 1) * tiny
 
 
+def _layer_norm_rounding(
+    x: np.ndarray, eps: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(y, dy, rel_s, inv_s) for rows x (..., d) as numeric.layer_norm evaluates them, in
+    float64: y = (x - mu 1) / s with s = sqrt(sigma^2 + eps), the entrywise bound dy on the
+    rounding error of y, the bound rel_s (..., 1) on the relative error of 1/s, and 1/s.
+
+    The algorithm scales a row by 2^-e (max|x| = m 2^e, m in [0.5, 1)), so every quantity
+    below is taken in those units, where T, the smallest subnormal of x's dtype, is the
+    spacing of an underflowing result: each operation that underflows errs by at most T/2
+    absolutely, beyond its relative rounding. The centred c is off by at most
+    gamma_{d+3} 2 max|c| (the shift by x_0, the d-term mean and the centring), plus T for
+    each of those d + 3 roundings; var = sum c^2 / d by 2 mean(|c| dc) + gamma_{d+1} var,
+    plus T for each of the d products and the division and T for eps 2^-2e; the root s
+    by half of (dvar + u(var + 2 eps)) / (var + eps) (the sum, and eps's rounding to the
+    dtype), then 2u for the root and the reciprocal; y = c (1/s) by dc / s + |y|(rel_s +
+    2u), plus 3T/2 (1/s itself may underflow, which |c| < 2 doubles, and so may the
+    product). When eps 2^-2e exceeds the float range the algorithm takes 1/s = 2^e /
+    sqrt(eps) and 1/s = 1/sqrt(eps), whose neglected var / eps 2^-2e < 1e-308 is far inside
+    the 2u. A constant row is centred to exactly 0, so its y = 0 is exact and 1/s =
+    1/sqrt(eps) rounds twice.
+    """
+    u, tiny = unit_roundoff(x.dtype), subnormal(x.dtype)
+    d = x.shape[-1]
+    x64 = x.astype(np.float64)
+    _, e = np.frexp(np.abs(x64).max(axis=-1, keepdims=True))  # (..., 1)
+    xs = np.ldexp(x64, -e)  # (..., d), the scaled row
+    c = xs - xs.mean(axis=-1, keepdims=True)  # (..., d), only for magnitudes
+    var = (c * c).mean(axis=-1, keepdims=True)  # (..., 1)
+    constant = x.max(axis=-1, keepdims=True) == x.min(axis=-1, keepdims=True)  # (..., 1)
+    with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
+        eps_s = np.ldexp(float(eps), -2 * e)  # (..., 1), eps in the scaled units
+        big = np.isinf(eps_s)
+        r = 1 / np.sqrt(var + np.where(big, 0.0, eps_s))  # (..., 1), 1/s scaled
+        if eps > 0:
+            r = np.where(big, np.ldexp(1 / math.sqrt(eps), e), r)
+        share = np.where(big, 1.0, eps_s * r * r)  # eps / (var + eps), in [0, 1]
+        inv_s = np.where(constant | big, 1 / math.sqrt(eps) if eps > 0 else np.inf,
+                         np.ldexp(r, -e))
+        r = np.where(constant, 0.0, r)
+        y = c * r  # (..., d)
+        dc = gamma(d + 3, u) * 2 * np.abs(c).max(axis=-1, keepdims=True) + (d + 3) * tiny
+        dvar = 2 * (np.abs(c) * dc).mean(axis=-1, keepdims=True) + gamma(d + 1, u) * var
+        dvar = dvar + (d + 2) * tiny
+        rel_s = np.where(constant, 3 * u,
+                         (dvar * r * r + u * (var * r * r + 2 * share)) / 2 + 2 * u)
+        dy = np.where(constant, 0.0, dc * r + np.abs(y) * (rel_s + 2 * u) + 1.5 * tiny)
+    return y, dy, rel_s, inv_s
+
+
 def propagated_layer_norm_error_bound(
     x: np.ndarray, dx: np.ndarray, gain: np.ndarray, shift: np.ndarray, eps: float
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -247,31 +301,23 @@ def propagated_layer_norm_error_bound(
 
     Propagation: the Jacobian of the normalisation is (1/s)(I - 11^T/d - y y^T/d) with
     s = sqrt(var + eps), so |dy_i| <= (|dx_i| + mean|dx| + |y_i| mean(|y||dx|)) / s.
-    Rounding, for numeric.layer_norm's algorithm (exact power-of-two scaling, centring by
-    the first entry and then by the mean): the centred c is off by at most
-    gamma_{d+3} 2 max|c|; var = sum c^2 / d by 2 mean(|c| dc) + gamma_{d+1} mean(c^2);
-    s by half var's relative error plus 2u; y = c / s by dc / s + |y|(rel_s + 2u); gamma y
-    + beta by u|gamma y| + u|out|. First order; eps * 2^-2e is taken not to underflow.
+    Rounding of y = (x - mu 1) / s, underflow included: `_layer_norm_rounding`. Then
+    gamma y + beta adds u|gamma y| + u|out|, and T/2 if the product underflows (a sum
+    that underflows is exact). First order in u.
     """
-
     u = unit_roundoff(x.dtype)
-    d = x.shape[-1]
-    c = x - x.mean(axis=-1, keepdims=True)  # (n, d), only for magnitudes
-    var = (c * c).mean(axis=-1, keepdims=True)  # (n, 1)
-    s = np.sqrt(var + eps)
-    y = c / s
+    y, dy, _, inv_s = _layer_norm_rounding(x, eps)
     ay = np.abs(y)
-    propagated = (dx + dx.mean(axis=-1, keepdims=True)
-                  + ay * (ay * dx).mean(axis=-1, keepdims=True)) / s
-    tiny = subnormal(x.dtype)
-    dc = gamma(d + 3, u) * 2 * np.abs(c).max(axis=-1, keepdims=True) + (d + 3) * tiny
-    dvar = (2 * (np.abs(c) * dc).mean(axis=-1, keepdims=True) + gamma(d + 1, u) * var
-            + (d + 1) * tiny)
-    rel_s = (dvar + u * (var + eps)) / (2 * (var + eps)) + 2 * u
-    rounding = dc / s + ay * (rel_s + 2 * u)
+    propagated = np.zeros(x.shape)
+    if np.any(dx):
+        with np.errstate(over="ignore", invalid="ignore"):  # 1/s = inf: an unbounded error
+            spread = dx + dx.mean(axis=-1, keepdims=True) + ay * (ay * dx).mean(axis=-1,
+                                                                              keepdims=True)
+            propagated = np.where(spread == 0, 0.0, spread * inv_s)
     out = np.asarray(layer_norm(x, gain, shift, eps))  # gain = gamma, shift = beta
-    ag = np.abs(gain)
-    return out, ag * (propagated + rounding) + u * ag * ay + u * np.abs(out)
+    ag = np.abs(gain.astype(np.float64))
+    return out, (ag * (propagated + dy) + u * ag * ay + u * np.abs(out.astype(np.float64))
+                 + subnormal(x.dtype) / 2)
 
 
 def pre_ln_block_error_bound(
@@ -336,23 +382,6 @@ def frobenius(a: np.ndarray) -> float:
     return float(np.linalg.norm(np.ravel(a)))
 
 
-def _layer_norm_row_errors(x: np.ndarray, eps: float) -> tuple[np.ndarray, ...]:
-    """(s, dy, rel_s) per row of float64 x (..., d): s = sqrt(sigma^2 + eps), the bound dy on
-    |fl(y_j) - y_j| for y = (x - mu 1) / s, and the bound rel_s on the relative error of s.
-
-    With M = max|x_j|: the centred entries carry an error dc <= 3 gamma_{d+1} M (the
-    shift, the mean and the subtraction); the variance then has relative error
-    <= 2 r + r^2 + gamma_{d+1} with r = dc / s (|sum c dc| <= d sigma dc), so s has
-    <= r + r^2/2 + gamma_{d+2}; y = c / s has |dy| <= r + |y| (rel_s + 2u), |y| <= sqrt d.
-    """
-    d = x.shape[-1]
-    big = np.abs(x).max(axis=-1, keepdims=True)  # (..., 1)
-    s = np.sqrt(x.var(axis=-1, keepdims=True) + eps)  # (..., 1)
-    r = 3 * gamma(d + 1) * big / s
-    rel_s = r + r * r / 2 + gamma(d + 2)
-    return s, r + math.sqrt(d) * (rel_s + 2 * U), rel_s
-
-
 def layer_norm_error_bound(
     x: np.ndarray, gain: np.ndarray | None = None, shift: np.ndarray | None = None,
     eps: float = 0.0,
@@ -369,26 +398,32 @@ def layer_norm_error_bound(
 def layer_norm_jacobian_error_bound(x: np.ndarray, eps: float = 0.0) -> np.ndarray:
     """Bound on max_ij |fl(J)_ij - J_ij| per row for J = (I - 11^T/d - yy^T/d) / s.
 
-    |y_i y_j| <= d, so s |J_ij| <= 3; the yy^T/d term errs by (2 sqrt(d) dy + dy^2) / d;
-    the factor 1/s by rel_s + 2u, and the sums and products by 4u.
+    With dy the largest rounding error of a y_j (`_layer_norm_rounding`): |y_i y_j| <= d,
+    so s |J_ij| <= 3; the yy^T/d term errs by (2 sqrt(d) dy + dy^2) / d; the factor 1/s by
+    rel_s + 2u, and the sums and products by 4u. Underflow: the product y_i y_j and its
+    division by d may each lose T/2 before the scaling by 1/s, and the scaling T/2.
     """
     d = x.shape[-1]
-    s, dy, rel_s = _layer_norm_row_errors(x, eps)
-    return (((2 * math.sqrt(d) * dy + dy * dy) / d + 3 * (rel_s + 6 * U)) / s)[..., 0]
+    u, tiny = unit_roundoff(x.dtype), subnormal(x.dtype)
+    _, dy, rel_s, inv_s = _layer_norm_rounding(x, eps)
+    dy = dy.max(axis=-1, keepdims=True)  # (..., 1)
+    bound = ((2 * math.sqrt(d) * dy + dy * dy) / d + 3 * (rel_s + 6 * u)) * inv_s
+    return (bound + tiny * (inv_s + 0.5))[..., 0]
 
 
-def layer_norm_stage_bounds(x, p: Mapping, eps: float) -> tuple[float, float]:
+def layer_norm_stage_bounds(x: np.ndarray, p: Mapping[str, np.ndarray], eps: float
+                            ) -> tuple[float, float]:
     """(Lipschitz bound, rounding bound in Frobenius norm) of the row-wise LN at x (n, d).
 
     By 命題 3.3 the Jacobian of a row is diag(gamma) J with sigma J a projection,
     so its spectral norm is at most max|gamma| / min_i s_i.
     """
-    s = np.sqrt(x.var(axis=-1) + eps)  # (n,)
-    lip = float(np.abs(p["gamma"]).max() / s.min())
+    inv_s = _layer_norm_rounding(x, eps)[3]  # (n, 1)
+    lip = float(np.abs(p["gamma"]).max() * inv_s.max())
     return lip, frobenius(layer_norm_error_bound(x, p["gamma"], p["beta"], eps))
 
 
-def attention_stage_bounds(z: np.ndarray, p: Mapping) -> tuple[float, float]:
+def attention_stage_bounds(z: np.ndarray, p: Mapping[str, np.ndarray]) -> tuple[float, float]:
     """(Lipschitz bound, rounding bound) of multi-head attention at z (n, d), Frobenius norms.
 
     Head i: out = A V W_O with A row-stochastic (||A||_2 <= sqrt n) and the softmax
@@ -396,17 +431,25 @@ def attention_stage_bounds(z: np.ndarray, p: Mapping) -> tuple[float, float]:
     path gives ||W_O|| (||W_Q|| ||K|| + ||Q|| ||W_K||) ||V|| / (2 sqrt d_k). The
     rounding of the projections is a relative gamma perturbation of z; that of the
     softmax, the weighted sum and the output projection is gamma times
-    sqrt(n) ||V|| ||W_O|| each.
+    sqrt(n) ||V|| ||W_O|| each. Underflow (T = the smallest subnormal, T/2 per
+    underflowing result; the entrywise counts of `_projection_bound` and `_head_bound`):
+    (d + 1) T per entry of Q, K and V, which reaches the output through the same paths
+    as their own errors (||W_O|| ||K|| ||V|| / (2 sqrt d_k) for Q, likewise for K,
+    ||W_O|| sqrt n for V); (d_k + 3) T per score and (EXP_ULPS + 1) n T per weight, both
+    through ||V|| ||W_O|| (a score error through the softmax's 1/2); n T per entry of
+    the weighted sum through ||W_O||; (d + 1) T per output entry.
     """
     n, d = z.shape
     h, _, k = p["w_q"].shape
+    u, tiny = unit_roundoff(z.dtype), subnormal(z.dtype)
 
     def heads(w: str, b: str) -> np.ndarray:
         out = np.einsum("nd,hdk->hnk", z, p[w])  # (h, n, k)
         return out + p[b][:, None, :] if b in p else out
 
     q, key, v = heads("w_q", "b_q"), heads("w_k", "b_k"), heads("w_v", "b_v")
-    lip = magnitude = 0.0
+    lip = magnitude = under = 0.0
+    cells = math.sqrt(n * k)  # Frobenius norm of one per entry over an (n, d_k) head
     for i in range(h):
         w_o = frobenius(p["w_o"][i])
         score = (frobenius(p["w_q"][i]) * frobenius(key[i])
@@ -414,32 +457,45 @@ def attention_stage_bounds(z: np.ndarray, p: Mapping) -> tuple[float, float]:
         lip += w_o * (math.sqrt(n) * frobenius(p["w_v"][i])
                       + score * frobenius(v[i]) / math.sqrt(k))
         magnitude += math.sqrt(n) * frobenius(v[i]) * w_o
+        to_q, to_k = (w_o * frobenius(key[i]) * frobenius(v[i]) / (2 * math.sqrt(k)),
+                      w_o * frobenius(q[i]) * frobenius(v[i]) / (2 * math.sqrt(k)))
+        weights = (k + 3) * n / 2 + (EXP_ULPS + 1) * n * n  # Frobenius, (n, n) per entry
+        under += tiny * ((d + 1) * cells * (to_q + to_k + w_o * math.sqrt(n))
+                         + weights * frobenius(v[i]) * w_o + n * cells * w_o)
     bias = math.sqrt(n) * frobenius(p["b_o"]) if "b_o" in p else 0.0
-    return lip, gamma(max(d, n, k) + 4) * (lip * frobenius(z) + 3 * magnitude + bias)
+    under += (d + 1) * tiny * math.sqrt(n * d)
+    return lip, gamma(max(d, n, k) + 4, u) * (lip * frobenius(z) + 3 * magnitude + bias) + under
 
 
-def mlp_stage_bounds(z: np.ndarray, p: Mapping) -> tuple[float, float]:
+def mlp_stage_bounds(z: np.ndarray, p: Mapping[str, np.ndarray]) -> tuple[float, float]:
     """(Lipschitz bound, rounding bound) of the MLP at z (n, d): ||W_1|| GELU_SLOPE ||W_2||;
-    the two products and the activation (a few ulps) round relative to their magnitudes."""
+    the two products and the activation (a few ulps) round relative to their magnitudes.
+    Underflow: (d + 1) T per hidden entry, carried by the activation's slope and W_2,
+    T for the activation itself, (d_ff + 1) T per output entry."""
     n, d = z.shape
     f = p["w_1"].shape[1]
+    u, tiny = unit_roundoff(z.dtype), subnormal(z.dtype)
     w_1, w_2 = frobenius(p["w_1"]), frobenius(p["w_2"])
     pre = frobenius(z) * w_1 + (math.sqrt(n) * frobenius(p["b_1"]) if "b_1" in p else 0.0)
     hidden = GELU_SLOPE * pre  # |phi(t)| <= GELU_SLOPE |t|
     out = hidden * w_2 + (math.sqrt(n) * frobenius(p["b_2"]) if "b_2" in p else 0.0)
     lip = w_1 * GELU_SLOPE * w_2
-    return lip, gamma(max(d, f) + 8) * (pre * GELU_SLOPE * w_2 + hidden * w_2 + out)
+    under = tiny * (math.sqrt(n * f) * ((d + 1) * GELU_SLOPE + 1) * w_2
+                    + (f + 1) * math.sqrt(n * d))
+    return lip, gamma(max(d, f) + 8, u) * (pre * GELU_SLOPE * w_2 + hidden * w_2 + out) + under
 
 
 def block_error_bound(
-    x: np.ndarray, params: Mapping, post: bool = False, eps: float = 1e-5
+    x: np.ndarray, params: Mapping[str, np.ndarray], post: bool = False, eps: float = 1e-5
 ) -> tuple[float, float]:
-    """(rounding bound, Lipschitz bound) of one float64 evaluation of a block at x.
+    """(rounding bound, Lipschitz bound) of one evaluation of a block at x, in x's dtype.
 
     First-order propagation through the stages of 定義 2.2: an error e entering a
     stage of Lipschitz bound L leaves as L e, plus the stage's own rounding; a
-    residual sum adds u times its magnitude. Frobenius norms throughout.
+    residual sum adds u times its magnitude (and nothing for underflow: a sum that
+    underflows is exact). Frobenius norms throughout.
     """
+    u = unit_roundoff(x.dtype)
     ln_1, ln_2 = sub_parameters(params, "ln_1"), sub_parameters(params, "ln_2")
     attn, ff = sub_parameters(params, "attn"), sub_parameters(params, "mlp")
     if post:
@@ -447,41 +503,42 @@ def block_error_bound(
         s_1 = x + multi_head_attention(x, attn)[0]
         l_1, r_1 = layer_norm_stage_bounds(s_1, ln_1, eps)
         y = layer_norm(s_1, ln_1["gamma"], ln_1["beta"], eps)
-        e_y = (r_a + U * frobenius(s_1)) * l_1 + r_1
+        e_y = (r_a + u * frobenius(s_1)) * l_1 + r_1
         l_m, r_m = mlp_stage_bounds(y, ff)
         s_2 = y + mlp(y, ff)
         l_2, r_2 = layer_norm_stage_bounds(s_2, ln_2, eps)
-        error = (e_y * (1 + l_m) + r_m + U * frobenius(s_2)) * l_2 + r_2
+        error = (e_y * (1 + l_m) + r_m + u * frobenius(s_2)) * l_2 + r_2
         return error, (1 + l_a) * l_1 * (1 + l_m) * l_2
     l_1, r_1 = layer_norm_stage_bounds(x, ln_1, eps)
     z_1 = layer_norm(x, ln_1["gamma"], ln_1["beta"], eps)
     l_a, r_a = attention_stage_bounds(z_1, attn)
     y = x + multi_head_attention(z_1, attn)[0]
-    e_y = r_1 * l_a + r_a + U * frobenius(y)
+    e_y = r_1 * l_a + r_a + u * frobenius(y)
     l_2, r_2 = layer_norm_stage_bounds(y, ln_2, eps)
     z_2 = layer_norm(y, ln_2["gamma"], ln_2["beta"], eps)
     l_m, r_m = mlp_stage_bounds(z_2, ff)
     out = y + mlp(z_2, ff)
-    error = e_y * (1 + l_m * l_2) + r_2 * l_m + r_m + U * frobenius(out)
+    error = e_y * (1 + l_m * l_2) + r_2 * l_m + r_m + u * frobenius(out)
     return error, (1 + l_a * l_1) * (1 + l_m * l_2)
 
 
-def model_error_bound(tokens: np.ndarray, params: Mapping, config: ModelConfig) -> float:
-    """Bound on ||fl(forward(tokens)) - forward(tokens)||_F: the blocks' bounds chained
-    (e -> L_block e + r_block), then LN_f and the product with E (or the LM head)."""
+def model_error_bound(tokens: np.ndarray, params: Mapping[str, np.ndarray],
+                      config: ModelConfig) -> float:
+    """Bound on ||fl(forward(tokens)) - forward(tokens)||_F in the parameters' dtype: the
+    blocks' bounds chained (e -> L_block e + r_block), then LN_f and the product with E
+    (or the LM head), whose d-term sums add gamma_d and, for underflow, d T per logit."""
     eps = config.layer_norm_eps
     x = embed(tokens, params, config)  # (n, d)
-    error = U * frobenius(x)
+    u = unit_roundoff(x.dtype)
+    error = u * frobenius(x)
     for layer in range(config.n_layer):
         p = sub_parameters(params, f"blocks.{layer}")
         rounding, lip = block_error_bound(x, p, eps=eps)
         error = error * lip + rounding
-        x = pre_ln_block(x, p, causal=True, activation=config.activation, eps=eps)
+        x = np.asarray(pre_ln_block(x, p, causal=True, activation=config.activation, eps=eps))
     ln_f = sub_parameters(params, "ln_f")
     lip, rounding = layer_norm_stage_bounds(x, ln_f, eps)
     z = layer_norm(x, ln_f["gamma"], ln_f["beta"], eps)
     head = frobenius(params["wte"] if config.tied else params["lm_head"])
-    return (error * lip + rounding) * head + gamma(config.d) * frobenius(z) * head
-
-
-# Shared helpers -------------------------------------------------------------------
+    under = config.d * subnormal(x.dtype) * math.sqrt(len(z) * config.vocab)
+    return (error * lip + rounding) * head + gamma(config.d, u) * frobenius(z) * head + under
