@@ -124,14 +124,14 @@ def test_cross_attention_context_of_the_wrong_width_or_too_short_when_causal():
 def test_causal_mask_sizes():
     with pytest.raises(ValueError, match="m must be >= n"):
         causal_mask(4, 3)
-    with pytest.raises(ValueError, match="n must be a positive int, got 0"):
+    with pytest.raises(ValueError, match="n must be >= 1, got 0"):
         causal_mask(0)
 
 
 def test_unknown_activation_and_bad_switches():
     with pytest.raises(ValueError, match="activation must be one of"):
         mlp(X, MLP, activation="tanh")
-    with pytest.raises(TypeError, match="causal must be a bool, got 'yes'"):
+    with pytest.raises(TypeError, match="causal must be a bool, got str 'yes'"):
         pre_ln_block(X, BLOCK, causal="yes")
     with pytest.raises(ValueError, match="eps must be a finite float >= 0, got -1"):
         pre_ln_block(X, BLOCK, eps=-1)
