@@ -37,6 +37,7 @@ import math
 from collections.abc import Mapping
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from numeric.attention import multi_head_attention
 from numeric.block import pre_ln_block
@@ -44,15 +45,30 @@ from numeric.layer_norm import layer_norm
 from numeric.mlp import mlp
 from numeric.model import embed
 from numeric.parameters import sub_parameters
+from numeric.validation import FLOAT_DTYPES
 from spec.config import ModelConfig
 
 EXP_ULPS = 4  # np.exp is taken to be accurate to 4 units in the last place (NumPy's SIMD
 # kernels are documented within 4 ULP, glibc's scalar exp within 1); 1 ULP <= 2u relative.
 
 
-def unit_roundoff(dtype: np.dtype) -> float:
-    """u = eps / 2: the relative error of one correctly rounded operation."""
-    return float(np.finfo(dtype).eps) / 2
+def _float_info(dtype: DTypeLike) -> np.finfo:
+    try:
+        chosen = np.dtype(dtype)
+    except TypeError as err:
+        raise TypeError(f"dtype must be float32 or float64, got {dtype!r}") from err
+    if chosen not in FLOAT_DTYPES:
+        raise TypeError(f"dtype must be float32 or float64, got {chosen}")
+    return np.finfo(chosen)
+
+
+def unit_roundoff(dtype: DTypeLike) -> float:
+    """u = eps / 2: the relative error of one correctly rounded operation.
+
+    >>> unit_roundoff(np.float32) == 2.0**-24
+    True
+    """
+    return float(_float_info(dtype).eps) / 2
 
 
 U = unit_roundoff(np.float64)  # float64's unit roundoff, 2^-53
@@ -62,15 +78,28 @@ GELU_SLOPE = 1 + 1 / math.sqrt(2 * math.pi * math.e)
 
 def gamma(k: int, u: float = U) -> float:
     """gamma_k = k u / (1 - k u): the relative error bound of a length-k sum or dot product
-    (float64's u unless another is given)."""
+    (float64's u unless another is given); defined while k u < 1.
+
+    >>> gamma(2, 0.25)
+    1.0
+    """
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+        raise TypeError(f"k must be an int >= 0, got {type(k).__name__} {k!r}")
+    if not (k >= 0 and 0 <= k * u < 1):
+        raise ValueError(f"gamma_k needs 0 <= k u < 1, got k = {k}, u = {u!r}")
     return k * u / (1 - k * u)
 
 
-def subnormal(dtype: np.dtype) -> float:
-    """The smallest subnormal: with gradual underflow a product is off by at most half of it
-    beyond its relative error (fl(xy) = xy(1 + delta) + eta, |eta| <= this / 2), so a
-    length-k dot product gains at most k times it in absolute error."""
-    return float(np.finfo(dtype).smallest_subnormal)
+def subnormal(dtype: DTypeLike) -> float:
+    """The smallest subnormal T: with gradual underflow a product is off by at most T/2
+    beyond its relative error (fl(xy) = xy(1 + delta) + eta, |eta| <= T / 2), so a
+    length-k dot product gains at most k T / 2 in absolute error; a sum is exact when it
+    underflows.
+
+    >>> subnormal(np.float32) == 2.0**-149
+    True
+    """
+    return float(_float_info(dtype).smallest_subnormal)
 
 
 def softmax_error_bound(z: np.ndarray, sigma: np.ndarray) -> np.ndarray:
@@ -80,6 +109,12 @@ def softmax_error_bound(z: np.ndarray, sigma: np.ndarray) -> np.ndarray:
     (first order); exp adds 2·EXP_ULPS·u; the sum S is off by sum_l sigma_l·rel(e_l) plus
     gamma_{n-1}; the division adds u. Entries that underflow carry an absolute error of
     at most (EXP_ULPS + 1) subnormal spacings each (S >= 1 after the shift).
+
+    >>> from numeric.softmax import softmax
+    >>> z = np.array([1.0, 2.0, 3.0], np.float32)
+    >>> sigma = softmax(z)  # float32, against the float64 evaluation
+    >>> bool(np.all(np.abs(sigma - softmax(z.astype(np.float64))) <= softmax_error_bound(z, sigma)))
+    True
     """
     u = unit_roundoff(sigma.dtype)
     tiny = subnormal(sigma.dtype)
@@ -128,7 +163,15 @@ def _head_bound(
 def attention_error_bound(
     q: np.ndarray, k: np.ndarray, v: np.ndarray, weights: np.ndarray
 ) -> np.ndarray:
-    """Entrywise bound on |Attn_computed - Attn(q, k, v)| for exact inputs (h, n, d_v)."""
+    """Entrywise bound on |Attn_computed - Attn(q, k, v)| for exact inputs (h, n, d_v).
+
+    >>> from numeric.attention import attention
+    >>> q = k = v = np.array([[[1.0, 0.5], [0.25, 2.0]]], np.float32)  # (1, 2, 2)
+    >>> out, weights = attention(q, k, v)
+    >>> exact, _ = attention(*(a.astype(np.float64) for a in (q, k, v)))
+    >>> bool(np.all(np.abs(out - exact) <= attention_error_bound(q, k, v, weights)))
+    True
+    """
     u = unit_roundoff(q.dtype)
     zero = (np.zeros_like(q, dtype=np.float64), np.zeros_like(k, dtype=np.float64),
             np.zeros_like(v, dtype=np.float64))
@@ -161,6 +204,15 @@ def mha_error_bound(
 
     Projections by `_projection_bound`, each head by `_head_bound`, then the merge
     sum_h H_h W_O,h + b_O: |dH||W_O| + gamma_{d+1}(|H||W_O| + |b_O|).
+
+    >>> from numeric.attention import multi_head_attention
+    >>> p = {w: np.full((1, 2, 2), 0.75, np.float32) for w in ("w_q", "w_k", "w_v", "w_o")}
+    >>> x = np.array([[1.0, 0.5], [0.25, 2.0]], np.float32)
+    >>> out, weights = multi_head_attention(x, p)
+    >>> exact, _ = multi_head_attention(x.astype(np.float64),
+    ...                                 {k: v.astype(np.float64) for k, v in p.items()})
+    >>> bool(np.all(np.abs(out - exact) <= mha_error_bound(x, p, weights)))
+    True
     """
     u = unit_roundoff(x.dtype)
     dx = np.zeros(x.shape) if dx is None else dx
@@ -183,7 +235,15 @@ def softmax_jacobian_error_bound(sigma: np.ndarray, b: np.ndarray, jac: np.ndarr
                                  ) -> np.ndarray:
     """Bound on |J_computed - J| for J = diag(sigma) - sigma sigma^T from a computed sigma
     off by at most b: diag(b) + b sigma^T + sigma b^T, plus 2u sigma sigma^T for the
-    product and u|J| for the subtraction, and two subnormal spacings for underflow."""
+    product and u|J| for the subtraction, and two subnormal spacings for underflow.
+
+    >>> from numeric.softmax import softmax, softmax_jacobian
+    >>> z = np.array([0.5, -1.0], np.float32)
+    >>> sigma, jac = softmax(z), softmax_jacobian(z)
+    >>> bound = softmax_jacobian_error_bound(sigma, softmax_error_bound(z, sigma), jac)
+    >>> bool(np.all(np.abs(jac - softmax_jacobian(z.astype(np.float64))) <= bound))
+    True
+    """
     u = unit_roundoff(jac.dtype)
     s = np.abs(sigma.astype(np.float64))
     outer = s[:, None] * s[None, :]
@@ -213,7 +273,13 @@ ACTIVATION_ERRORS = {
 
 
 def activation_rounding(t: np.ndarray, activation: str) -> np.ndarray:
-    """Entrywise bound on |fl(phi(t)) - phi(t)| for the named activation at float t."""
+    """Entrywise bound on |fl(phi(t)) - phi(t)| for the named activation at float t.
+
+    >>> from numeric.activations import gelu
+    >>> t = np.linspace(-3.0, 3.0, 7, dtype=np.float32)
+    >>> bool(np.all(np.abs(gelu(t) - gelu(t.astype(np.float64))) <= activation_rounding(t, "gelu")))
+    True
+    """
     _, rounding = _activation_errors(activation)
     return rounding * unit_roundoff(t.dtype) * np.abs(t) + subnormal(t.dtype)
 
@@ -232,7 +298,16 @@ def mlp_error_bound(x: np.ndarray, dx: np.ndarray, p: Mapping[str, np.ndarray], 
     rounding (ACTIVATION_ERRORS), and |phi(t)| <= |t| for all three activations, so the
     hidden magnitude is that of the pre-activation; the second product adds
     gamma_{f+1}(|h||W_2| + |b_2|). For ReLU (slope 1, exact) this is the plain product
-    bound."""
+    bound.
+
+    >>> from numeric.mlp import mlp
+    >>> p = {"w_1": np.full((2, 3), 0.3, np.float32), "w_2": np.full((3, 2), 0.7, np.float32)}
+    >>> x = np.array([[1.0, 2.0]], np.float32)
+    >>> exact = mlp(x.astype(np.float64), {k: v.astype(np.float64) for k, v in p.items()})
+    >>> bound = mlp_error_bound(x, np.zeros(x.shape), p, unit_roundoff(np.float32), "gelu")
+    >>> bool(np.all(np.abs(mlp(x, p) - exact) <= bound))
+    True
+    """
     slope, rounding = _activation_errors(activation)
     ax, w1, w2 = np.abs(x), np.abs(p["w_1"]), np.abs(p["w_2"])
     mag = ax @ w1 + (np.abs(p["b_1"]) if "b_1" in p else 0)
@@ -304,6 +379,12 @@ def propagated_layer_norm_error_bound(
     Rounding of y = (x - mu 1) / s, underflow included: `_layer_norm_rounding`. Then
     gamma y + beta adds u|gamma y| + u|out|, and T/2 if the product underflows (a sum
     that underflows is exact). First order in u.
+
+    >>> x = np.array([[1.0, 2.0, 4.0]], np.float32)
+    >>> one, zero = np.ones(3, np.float32), np.zeros(3, np.float32)
+    >>> out, bound = propagated_layer_norm_error_bound(x, np.zeros(x.shape), one, zero, 1e-5)
+    >>> bool(np.all(np.abs(out - layer_norm(x.astype(np.float64))) <= bound))
+    True
     """
     u = unit_roundoff(x.dtype)
     y, dy, _, inv_s = _layer_norm_rounding(x, eps)
@@ -325,7 +406,17 @@ def pre_ln_block_error_bound(
     activation: str = "gelu", eps: float = 1e-5,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(Pre-LN block output, entrywise error bound) with |x - x_exact| <= dx, composed from
-    the parts: Y = X + MHA(LN_1(X)), X' = Y + MLP(LN_2(Y)); each residual sum adds u|sum|."""
+    the parts: Y = X + MHA(LN_1(X)), X' = Y + MLP(LN_2(Y)); each residual sum adds u|sum|.
+
+    >>> from numeric.model import init_parameters
+    >>> config = ModelConfig(vocab=2, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
+    >>> p = sub_parameters(init_parameters(config, np.random.default_rng(0)), "blocks.0")
+    >>> low = {k: v.astype(np.float32) for k, v in p.items()}
+    >>> x = np.eye(3, 4)
+    >>> out, bound = pre_ln_block_error_bound(x.astype(np.float32), np.zeros(x.shape), low)
+    >>> bool(np.all(np.abs(out - pre_ln_block(x, p)) <= bound))
+    True
+    """
     u = unit_roundoff(x.dtype)
     ln1, ln2 = sub_parameters(params, "ln_1"), sub_parameters(params, "ln_2")
     attn, ffn = sub_parameters(params, "attn"), sub_parameters(params, "mlp")
@@ -343,7 +434,18 @@ def post_ln_block_error_bound(
     activation: str = "gelu", eps: float = 1e-5,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(Post-LN block output, entrywise error bound) with |x - x_exact| <= dx, composed from
-    the parts: Y = LN_1(X + MHA(X)), X' = LN_2(Y + MLP(Y)); each residual sum adds u|sum|."""
+    the parts: Y = LN_1(X + MHA(X)), X' = LN_2(Y + MLP(Y)); each residual sum adds u|sum|.
+
+    >>> from numeric.block import post_ln_block
+    >>> from numeric.model import init_parameters
+    >>> config = ModelConfig(vocab=2, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
+    >>> p = sub_parameters(init_parameters(config, np.random.default_rng(0)), "blocks.0")
+    >>> low = {k: v.astype(np.float32) for k, v in p.items()}
+    >>> x = np.eye(3, 4)
+    >>> out, bound = post_ln_block_error_bound(x.astype(np.float32), np.zeros(x.shape), low)
+    >>> bool(np.all(np.abs(out - post_ln_block(x, p)) <= bound))
+    True
+    """
     u = unit_roundoff(x.dtype)
     ln1, ln2 = sub_parameters(params, "ln_1"), sub_parameters(params, "ln_2")
     attn, ffn = sub_parameters(params, "attn"), sub_parameters(params, "mlp")
@@ -361,7 +463,16 @@ def entrywise_model_error_bound(tokens: np.ndarray, params: Mapping[str, np.ndar
     """(logits, entrywise rounding bound) of the decoder-only model, built from the
     chapter's parts: X0 = E_t + P (one rounding), L causal Pre-LN blocks
     (`pre_ln_block_error_bound`), final LN, logits z E^T (or the separate output matrix)
-    with a gamma_d-bounded product."""
+    with a gamma_d-bounded product.
+
+    >>> from numeric.model import forward, init_parameters
+    >>> config = ModelConfig(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
+    >>> params = init_parameters(config, np.random.default_rng(0))
+    >>> low = {k: v.astype(np.float32) for k, v in params.items()}
+    >>> logits, bound = entrywise_model_error_bound(np.array([0, 4]), low, config)
+    >>> bool(np.all(np.abs(logits - forward([0, 4], params, config)) <= bound))
+    True
+    """
     u = unit_roundoff(params["wte"].dtype)
     eps = config.layer_norm_eps
     x = params["wte"][tokens] + (params["wpe"][: len(tokens)] if "wpe" in params else 0)
@@ -378,7 +489,11 @@ def entrywise_model_error_bound(tokens: np.ndarray, params: Mapping[str, np.ndar
 
 
 def frobenius(a: np.ndarray) -> float:
-    """The Frobenius norm of an array of any shape."""
+    """The Frobenius norm of an array of any shape.
+
+    >>> frobenius(np.array([[3.0], [4.0]]))
+    5.0
+    """
     return float(np.linalg.norm(np.ravel(a)))
 
 
@@ -388,7 +503,13 @@ def layer_norm_error_bound(
 ) -> np.ndarray:
     """Entrywise bound on |fl(LN(x)) - LN(x)| for exact rows x (..., d):
     `propagated_layer_norm_error_bound` with no input error (gain 1 and shift 0 when
-    not given)."""
+    not given).
+
+    >>> x = np.array([3.0, 1.0, 2.0], np.float32)
+    >>> err = np.abs(layer_norm(x, eps=0.0) - layer_norm(x.astype(np.float64), eps=0.0))
+    >>> bool(np.all(err <= layer_norm_error_bound(x)))
+    True
+    """
     d = x.shape[-1]
     gain = np.ones(d, dtype=x.dtype) if gain is None else gain
     shift = np.zeros(d, dtype=x.dtype) if shift is None else shift
@@ -402,6 +523,12 @@ def layer_norm_jacobian_error_bound(x: np.ndarray, eps: float = 0.0) -> np.ndarr
     so s |J_ij| <= 3; the yy^T/d term errs by (2 sqrt(d) dy + dy^2) / d; the factor 1/s by
     rel_s + 2u, and the sums and products by 4u. Underflow: the product y_i y_j and its
     division by d may each lose T/2 before the scaling by 1/s, and the scaling T/2.
+
+    >>> from numeric.layer_norm import layer_norm_jacobian
+    >>> x = np.array([3.0, 1.0, 2.0], np.float32)
+    >>> err = np.abs(layer_norm_jacobian(x) - layer_norm_jacobian(x.astype(np.float64))).max()
+    >>> bool(err <= layer_norm_jacobian_error_bound(x))
+    True
     """
     d = x.shape[-1]
     u, tiny = unit_roundoff(x.dtype), subnormal(x.dtype)
@@ -417,6 +544,10 @@ def layer_norm_stage_bounds(x: np.ndarray, p: Mapping[str, np.ndarray], eps: flo
 
     By 命題 3.3 the Jacobian of a row is diag(gamma) J with sigma J a projection,
     so its spectral norm is at most max|gamma| / min_i s_i.
+
+    >>> p = {"gamma": np.full(2, 3.0), "beta": np.zeros(2)}
+    >>> layer_norm_stage_bounds(np.array([[1.0, 3.0]]), p, 0.0)[0]  # max|gamma| / sigma
+    3.0
     """
     inv_s = _layer_norm_rounding(x, eps)[3]  # (n, 1)
     lip = float(np.abs(p["gamma"]).max() * inv_s.max())
@@ -438,6 +569,11 @@ def attention_stage_bounds(z: np.ndarray, p: Mapping[str, np.ndarray]) -> tuple[
     ||W_O|| sqrt n for V); (d_k + 3) T per score and (EXP_ULPS + 1) n T per weight, both
     through ||V|| ||W_O|| (a score error through the softmax's 1/2); n T per entry of
     the weighted sum through ||W_O||; (d + 1) T per output entry.
+
+    >>> p = {w: np.eye(2)[None] for w in ("w_q", "w_k", "w_v", "w_o")}  # one head, d = 2
+    >>> lip, rounding = attention_stage_bounds(np.zeros((2, 2)), p)  # scores 0: uniform weights
+    >>> round(lip, 6)  # ||W_O|| sqrt(n) ||W_V|| = sqrt 2 sqrt 2 sqrt 2
+    2.828427
     """
     n, d = z.shape
     h, _, k = p["w_q"].shape
@@ -471,7 +607,12 @@ def mlp_stage_bounds(z: np.ndarray, p: Mapping[str, np.ndarray]) -> tuple[float,
     """(Lipschitz bound, rounding bound) of the MLP at z (n, d): ||W_1|| GELU_SLOPE ||W_2||;
     the two products and the activation (a few ulps) round relative to their magnitudes.
     Underflow: (d + 1) T per hidden entry, carried by the activation's slope and W_2,
-    T for the activation itself, (d_ff + 1) T per output entry."""
+    T for the activation itself, (d_ff + 1) T per output entry.
+
+    >>> lip, rounding = mlp_stage_bounds(np.eye(2), {"w_1": np.eye(2), "w_2": np.eye(2)})
+    >>> round(lip / GELU_SLOPE, 6)  # ||W_1|| ||W_2|| = sqrt 2 sqrt 2
+    2.0
+    """
     n, d = z.shape
     f = p["w_1"].shape[1]
     u, tiny = unit_roundoff(z.dtype), subnormal(z.dtype)
@@ -494,6 +635,15 @@ def block_error_bound(
     stage of Lipschitz bound L leaves as L e, plus the stage's own rounding; a
     residual sum adds u times its magnitude (and nothing for underflow: a sum that
     underflows is exact). Frobenius norms throughout.
+
+    >>> from numeric.model import init_parameters
+    >>> config = ModelConfig(vocab=2, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
+    >>> p = sub_parameters(init_parameters(config, np.random.default_rng(0)), "blocks.0")
+    >>> low = {k: v.astype(np.float32) for k, v in p.items()}
+    >>> x = np.eye(3, 4)
+    >>> rounding, lip = block_error_bound(x.astype(np.float32), low)
+    >>> bool(frobenius(pre_ln_block(x.astype(np.float32), low) - pre_ln_block(x, p)) <= rounding)
+    True
     """
     u = unit_roundoff(x.dtype)
     ln_1, ln_2 = sub_parameters(params, "ln_1"), sub_parameters(params, "ln_2")
@@ -526,7 +676,16 @@ def model_error_bound(tokens: np.ndarray, params: Mapping[str, np.ndarray],
                       config: ModelConfig) -> float:
     """Bound on ||fl(forward(tokens)) - forward(tokens)||_F in the parameters' dtype: the
     blocks' bounds chained (e -> L_block e + r_block), then LN_f and the product with E
-    (or the LM head), whose d-term sums add gamma_d and, for underflow, d T per logit."""
+    (or the LM head), whose d-term sums add gamma_d and, for underflow, d T per logit.
+
+    >>> from numeric.model import forward, init_parameters
+    >>> config = ModelConfig(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
+    >>> params = init_parameters(config, np.random.default_rng(0))
+    >>> low = {k: v.astype(np.float32) for k, v in params.items()}
+    >>> error = frobenius(forward([0, 4], low, config) - forward([0, 4], params, config))
+    >>> bool(error <= model_error_bound(np.array([0, 4]), low, config))
+    True
+    """
     eps = config.layer_norm_eps
     x = embed(tokens, params, config)  # (n, d)
     u = unit_roundoff(x.dtype)

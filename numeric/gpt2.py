@@ -170,7 +170,8 @@ def _require_gpt2_layout(config: object) -> None:
 def _layout(config: ModelConfig) -> dict[str, tuple[int, ...]]:
     """Every Hugging Face key (without prefix) with its shape."""
     d, f = config.d, config.d_ff
-    shapes = {"wte.weight": (config.vocab, d), "wpe.weight": (config.n_ctx, d)}
+    shapes: dict[str, tuple[int, ...]] = {"wte.weight": (config.vocab, d),
+                                          "wpe.weight": (config.n_ctx, d)}
     for i in range(config.n_layer):
         for name, shape in (
             ("ln_1.weight", (d,)), ("ln_1.bias", (d,)),

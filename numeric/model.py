@@ -133,7 +133,7 @@ class ModelParameters:
         config = _check_config(config)
         mapping = require_mapping(params, "params")
         require_one_float_dtype(mapping, "params")
-        dtype = next((np.dtype(v.dtype) for v in mapping.values()
+        dtype = next((np.asarray(v).dtype for v in mapping.values()
                       if getattr(v, "dtype", None) in FLOAT_DTYPES), np.dtype(np.float64))
         # Finiteness of these (large) arrays is checked through the logits: see forward.
         checked = check_parameters(mapping, parameter_shapes(config), (), "params", dtype,

@@ -9,10 +9,13 @@ polynomial come from one declaration.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import TypeVar
 
 import numpy as np
 
 from numeric.validation import as_array, require_mapping, require_one_float_dtype
+
+V = TypeVar("V")  # the value type of a params mapping, kept by sub_parameters
 
 
 def parameter_count(params: Mapping[str, object]) -> int:
@@ -25,17 +28,17 @@ def parameter_count(params: Mapping[str, object]) -> int:
     return sum(as_array(a, f"params[{key!r}]", finite=False).size for key, a in mapping.items())
 
 
-def sub_parameters(params: Mapping[str, object], prefix: str) -> dict[str, object]:
+def sub_parameters(params: Mapping[str, V], prefix: str) -> dict[str, V]:
     """The entries of `params` under `prefix.`, with the prefix removed ("attn" -> "w_q").
 
     >>> sub_parameters({"attn.w_q": 1, "attn.w_k": 2, "mlp.w_1": 3}, "attn")
     {'w_q': 1, 'w_k': 2}
     """
-    mapping = require_mapping(params, "params")
+    require_mapping(params, "params")
     if not isinstance(prefix, str):
         raise TypeError(f"prefix must be a str such as 'blocks.0', got {type(prefix).__name__}")
     head = prefix.rstrip(".") + "."
-    return {key[len(head):]: value for key, value in mapping.items() if key.startswith(head)}
+    return {key[len(head):]: value for key, value in params.items() if key.startswith(head)}
 
 
 def check_parameters(

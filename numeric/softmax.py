@@ -90,10 +90,7 @@ def check_mask(mask: object, shape: tuple[int, ...], name: str = "mask") -> np.n
     if full != tuple(shape):
         raise ValueError(f"{name} of shape {arr.shape} does not broadcast to the scores' "
                          f"shape {tuple(shape)}")
-    if arr.ndim == 0 or arr.shape[-1] == 1:
-        empty = ~arr if arr.ndim == 0 else ~arr[..., 0]
-    else:
-        empty = ~arr.any(axis=-1)
+    empty = np.logical_not(arr.any(axis=-1) if arr.ndim else arr)  # (...), rows without U
     if empty.any():
         row = np.argwhere(np.broadcast_to(empty, tuple(shape)[:-1]))[0]
         raise ValueError(

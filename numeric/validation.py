@@ -147,11 +147,12 @@ def require_shape(arr: np.ndarray, name: str, shape: tuple[int, ...]) -> None:
 
 
 def _bytes(count: int) -> str:
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
-        if count < 1024 or unit == "PiB":
-            return f"{count:.4g} {unit}"
-        count /= 1024
-    raise AssertionError("unreachable")
+    size, unit = float(count), "B"
+    for larger in ("KiB", "MiB", "GiB", "TiB", "PiB"):
+        if size < 1024:
+            break
+        size, unit = size / 1024, larger
+    return f"{size:.4g} {unit}"
 
 
 def require_allocation(shape: Iterable[int], dtype: np.dtype | type, what: str) -> None:
