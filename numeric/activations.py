@@ -63,7 +63,7 @@ def _gelu(t: np.ndarray) -> np.ndarray:
 
 def _gelu_tanh(t: np.ndarray) -> np.ndarray:
     with np.errstate(over="ignore"):
-        u = t * t  # (...)
+        u = np.multiply(t, t, out=np.empty_like(t))  # (...), an array even for a 0-d t
         u *= TANH_CUBIC * TANH_EXPONENT
         u += TANH_EXPONENT
         u *= t  # -2 sqrt(2/pi) (t + 0.044715 t^3)

@@ -69,17 +69,19 @@ def _scaled_moments(x: np.ndarray, eps: float) -> tuple[np.ndarray, np.ndarray, 
         r = 1.0 / np.sqrt(var)
         with np.errstate(over="ignore"):
             return c, r, np.ldexp(r, -e)
-    one = x.dtype.type(1)
-    root = np.sqrt(x.dtype.type(eps))
+    dtype = x.dtype.type
+    one = dtype(1)
     with np.errstate(over="ignore", under="ignore", divide="ignore"):
-        eps_scaled = np.ldexp(x.dtype.type(eps), -2 * e)  # eps 2^-2e: may overflow or underflow
+        eps_x = dtype(eps)  # in float32, 1e-50 rounds to 0 and 1e300 to inf
+        eps_scaled = np.ldexp(eps_x, -2 * e)  # eps 2^-2e: may overflow or underflow
         big = ~np.isfinite(eps_scaled)
         # eps 2^-2e > float max means eps dominates sigma^2 <= 1 completely:
         # 1 / sqrt(var + eps 2^-2e) = 2^e / sqrt(eps) to rounding, and 1/s = 1/sqrt(eps).
-        r = np.where(big, np.ldexp(one / root, e),
+        r = np.where(big, np.ldexp(one / np.sqrt(eps_x), e),
                      one / np.sqrt(var + np.where(big, 0, eps_scaled)))
-        # 1/s from r would carry r's underflow when r is subnormal (big rows): from eps then
-        inv_s = np.where(big | constant, one / root, np.ldexp(r, -e))
+        # 1/s of big and constant rows is 1/sqrt(eps), rounded once to the dtype from float64
+        # (from r it would carry r's underflow, and eps itself may not be a float32)
+        inv_s = np.where(big | constant, dtype(1 / math.sqrt(eps)), np.ldexp(r, -e))
     r[constant] = 0  # c = 0 there; 1 / sqrt(eps 2^-2e) may be inf after an underflow
     return c, r, inv_s
 

@@ -7,11 +7,13 @@ code. GPT-2 files and configs are in test_numeric_bad_input_gpt2.py, spec in
 test_spec_bad_input.py.
 """
 
+import warnings
+
 import mpmath
 import numpy as np
 import pytest
 
-from numeric.activations import activation_function, relu
+from numeric.activations import activation_function, gelu_tanh, relu
 from numeric.attention import attention, causal_mask, multi_head_attention
 from numeric.block import post_ln_block, pre_ln_block
 from numeric.contraction import contract
@@ -183,6 +185,8 @@ REFUSED = [
                  id="activation_function-int"),
     pytest.param(lambda: relu("abc"), TypeError,
                  r"t must be a float32 or float64 array, got str 'abc'", id="relu-str"),
+    pytest.param(lambda: gelu_tanh(["1.0"]), TypeError,
+                 r"t must be a float32 or float64 array, got list", id="gelu_tanh-str-list"),
     pytest.param(lambda: mlp(np.ones((0, 8)), MLP), ValueError,
                  r"x must have at least one position and one feature, got \(0, 8\)",
                  id="mlp-empty-x"),
@@ -415,6 +419,8 @@ ANSWERED = [
                  id="layer_norm-subnormal-row-eps-0"),
     pytest.param(np.array([1.7e308, -1.7e308, 0.0, 1.0]), BETA, 1e-5,
                  id="layer_norm-row-spanning-the-float-range"),
+    pytest.param(np.array([1.0, 2.0, 3.0, 4.0], np.float32), None, 1e300,
+                 id="layer_norm-float32-eps-1e300-(was a bug)"),
 ]
 
 
@@ -422,7 +428,9 @@ ANSWERED = [
 def test_extreme_rows_get_the_definition_within_the_rounding_bound(x, beta, eps):
     """Against 定義 2.1 at 50 digits, within layer_norm_error_bound (a constant row gives
     beta exactly, since its centred row is exactly 0)."""
-    out = layer_norm(x, beta=beta, eps=eps)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an overflow warning is not an answer either
+        out = layer_norm(x, beta=beta, eps=eps)
     assert out.dtype == x.dtype
     with mpmath.workdps(50):
         rows = np.atleast_2d(np.asarray(x, np.float64))
@@ -445,12 +453,33 @@ def test_layer_norm_gamma_and_beta_that_cancel_near_the_float_maximum_give_the_r
     assert np.isfinite(out).all() and out[0] < 0 < out[2]
 
 
-def test_layer_norm_jacobian_of_a_constant_row_of_1e160_with_eps_is_finite():
-    """J = (I - 1 1^T / d) / sqrt(eps) when sigma = 0 (was a bug: 'overflowed')."""
-    x, eps = np.full(3, 1e160), 1e-5
-    jac = layer_norm_jacobian(x, eps)
+@pytest.mark.parametrize("x, eps", [
+    pytest.param(np.full(3, 1e160), 1e-5,
+                 id="layer_norm_jacobian-constant-row-1e160-eps-(was a bug)"),
+    pytest.param(np.ones(3, np.float32), 1e-50,
+                 id="layer_norm_jacobian-float32-constant-row-eps-1e-50-(was a bug)"),
+    pytest.param(np.array([1.0, 2.0, 3.0], np.float32), 1e300,
+                 id="layer_norm_jacobian-float32-eps-1e300-(was a bug)"),
+])
+def test_layer_norm_jacobian_of_extreme_rows_is_the_definition(x, eps):
+    """J = (I - 1 1^T / d - y y^T / d) / s, here finite although eps is not a float32 or
+    sigma^2 + eps underflows in the row's scale (was a bug: 'overflowed', or an overflow
+    warning from casting eps)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        jac = layer_norm_jacobian(x, eps)
     with mpmath.workdps(50):
-        exact = [[(int(i == j) - mpmath.mpf(1) / 3) / mpmath.sqrt(mpmath.mpf(eps))
-                  for j in range(3)] for i in range(3)]
+        row = [mpmath.mpf(float(v)) for v in x]
+        mu = mpmath.fsum(row) / len(row)
+        s = mpmath.sqrt(mpmath.fsum((v - mu) ** 2 for v in row) / len(row) + mpmath.mpf(eps))
+        y = [(v - mu) / s for v in row]
+        exact = [[(int(i == j) - (1 + y[i] * y[j]) / len(row)) / s for j in range(len(row))]
+                 for i in range(len(row))]
         err = mp_error(jac, exact)
     assert (err <= layer_norm_jacobian_error_bound(x, eps)).all()
+
+
+def test_gelu_tanh_of_a_scalar_is_a_scalar_value():
+    """A 0-d argument went through an in-place exp into a NumPy scalar (was a bug: a raw
+    'return arrays must be of ArrayType')."""
+    assert gelu_tanh(3.0) == gelu_tanh(np.array([3.0]))[0]
