@@ -45,9 +45,10 @@ from numeric.layer_norm import layer_norm
 from numeric.mlp import mlp
 from numeric.model import embed
 from numeric.parameters import sub_parameters
-from numeric.validation import FLOAT_DTYPES
+from numeric.validation import FLOAT_DTYPES, as_array, require_shape
 from spec.config import ModelConfig
 
+ROWS = tuple(range(1, 33))  # any array of rows: at least one dimension
 EXP_ULPS = 4  # np.exp is taken to be accurate to 4 units in the last place (NumPy's SIMD
 # kernels are documented within 4 ULP, glibc's scalar exp within 1); 1 ULP <= 2u relative.
 
@@ -116,6 +117,8 @@ def softmax_error_bound(z: np.ndarray, sigma: np.ndarray) -> np.ndarray:
     >>> bool(np.all(np.abs(sigma - softmax(z.astype(np.float64))) <= softmax_error_bound(z, sigma)))
     True
     """
+    z, sigma = as_array(z, "z", ndim=ROWS), as_array(sigma, "sigma", ndim=ROWS)
+    require_shape(sigma, "sigma", z.shape)
     u = unit_roundoff(sigma.dtype)
     tiny = subnormal(sigma.dtype)
     z64 = z.astype(np.float64)
@@ -172,6 +175,8 @@ def attention_error_bound(
     >>> bool(np.all(np.abs(out - exact) <= attention_error_bound(q, k, v, weights)))
     True
     """
+    q, k, v = (as_array(a, name, ndim=3) for a, name in ((q, "q"), (k, "k"), (v, "v")))
+    weights = as_array(weights, "weights", ndim=3)
     u = unit_roundoff(q.dtype)
     zero = (np.zeros_like(q, dtype=np.float64), np.zeros_like(k, dtype=np.float64),
             np.zeros_like(v, dtype=np.float64))
@@ -214,6 +219,7 @@ def mha_error_bound(
     >>> bool(np.all(np.abs(out - exact) <= mha_error_bound(x, p, weights)))
     True
     """
+    x, weights = as_array(x, "x", ndim=2), as_array(weights, "weights", ndim=3)
     u = unit_roundoff(x.dtype)
     dx = np.zeros(x.shape) if dx is None else dx
     c, dc = (x, dx) if context is None else (context, np.zeros(context.shape)
@@ -244,6 +250,8 @@ def softmax_jacobian_error_bound(sigma: np.ndarray, b: np.ndarray, jac: np.ndarr
     >>> bool(np.all(np.abs(jac - softmax_jacobian(z.astype(np.float64))) <= bound))
     True
     """
+    sigma, b = as_array(sigma, "sigma", ndim=1), as_array(b, "b", ndim=1)
+    jac = as_array(jac, "jac", ndim=2)
     u = unit_roundoff(jac.dtype)
     s = np.abs(sigma.astype(np.float64))
     outer = s[:, None] * s[None, :]
@@ -280,6 +288,7 @@ def activation_rounding(t: np.ndarray, activation: str) -> np.ndarray:
     >>> bool(np.all(np.abs(gelu(t) - gelu(t.astype(np.float64))) <= activation_rounding(t, "gelu")))
     True
     """
+    t = as_array(t, "t")
     _, rounding = _activation_errors(activation)
     return rounding * unit_roundoff(t.dtype) * np.abs(t) + subnormal(t.dtype)
 
@@ -308,6 +317,8 @@ def mlp_error_bound(x: np.ndarray, dx: np.ndarray, p: Mapping[str, np.ndarray], 
     >>> bool(np.all(np.abs(mlp(x, p) - exact) <= bound))
     True
     """
+    x, dx = as_array(x, "x", ndim=2), as_array(dx, "dx", ndim=2)
+    require_shape(dx, "dx", x.shape)
     slope, rounding = _activation_errors(activation)
     ax, w1, w2 = np.abs(x), np.abs(p["w_1"]), np.abs(p["w_2"])
     mag = ax @ w1 + (np.abs(p["b_1"]) if "b_1" in p else 0)
@@ -386,6 +397,8 @@ def propagated_layer_norm_error_bound(
     >>> bool(np.all(np.abs(out - layer_norm(x.astype(np.float64))) <= bound))
     True
     """
+    x, dx = as_array(x, "x", ndim=ROWS), as_array(dx, "dx", ndim=ROWS)
+    require_shape(dx, "dx", x.shape)
     u = unit_roundoff(x.dtype)
     y, dy, _, inv_s = _layer_norm_rounding(x, eps)
     ay = np.abs(y)
@@ -417,6 +430,7 @@ def pre_ln_block_error_bound(
     >>> bool(np.all(np.abs(out - pre_ln_block(x, p)) <= bound))
     True
     """
+    x, dx = as_array(x, "x", ndim=2), as_array(dx, "dx", ndim=2)
     u = unit_roundoff(x.dtype)
     ln1, ln2 = sub_parameters(params, "ln_1"), sub_parameters(params, "ln_2")
     attn, ffn = sub_parameters(params, "attn"), sub_parameters(params, "mlp")
@@ -446,6 +460,7 @@ def post_ln_block_error_bound(
     >>> bool(np.all(np.abs(out - post_ln_block(x, p)) <= bound))
     True
     """
+    x, dx = as_array(x, "x", ndim=2), as_array(dx, "dx", ndim=2)
     u = unit_roundoff(x.dtype)
     ln1, ln2 = sub_parameters(params, "ln_1"), sub_parameters(params, "ln_2")
     attn, ffn = sub_parameters(params, "attn"), sub_parameters(params, "mlp")
@@ -494,6 +509,7 @@ def frobenius(a: np.ndarray) -> float:
     >>> frobenius(np.array([[3.0], [4.0]]))
     5.0
     """
+    a = as_array(a, "a", finite=False)
     return float(np.linalg.norm(np.ravel(a)))
 
 
@@ -510,6 +526,7 @@ def layer_norm_error_bound(
     >>> bool(np.all(err <= layer_norm_error_bound(x)))
     True
     """
+    x = as_array(x, "x", ndim=ROWS)
     d = x.shape[-1]
     gain = np.ones(d, dtype=x.dtype) if gain is None else gain
     shift = np.zeros(d, dtype=x.dtype) if shift is None else shift
@@ -530,6 +547,7 @@ def layer_norm_jacobian_error_bound(x: np.ndarray, eps: float = 0.0) -> np.ndarr
     >>> bool(err <= layer_norm_jacobian_error_bound(x))
     True
     """
+    x = as_array(x, "x", ndim=ROWS)
     d = x.shape[-1]
     u, tiny = unit_roundoff(x.dtype), subnormal(x.dtype)
     _, dy, rel_s, inv_s = _layer_norm_rounding(x, eps)
@@ -549,6 +567,7 @@ def layer_norm_stage_bounds(x: np.ndarray, p: Mapping[str, np.ndarray], eps: flo
     >>> layer_norm_stage_bounds(np.array([[1.0, 3.0]]), p, 0.0)[0]  # max|gamma| / sigma
     3.0
     """
+    x = as_array(x, "x", ndim=2)
     inv_s = _layer_norm_rounding(x, eps)[3]  # (n, 1)
     lip = float(np.abs(p["gamma"]).max() * inv_s.max())
     return lip, frobenius(layer_norm_error_bound(x, p["gamma"], p["beta"], eps))
@@ -575,6 +594,7 @@ def attention_stage_bounds(z: np.ndarray, p: Mapping[str, np.ndarray]) -> tuple[
     >>> round(lip, 6)  # ||W_O|| sqrt(n) ||W_V|| = sqrt 2 sqrt 2 sqrt 2
     2.828427
     """
+    z = as_array(z, "z", ndim=2)
     n, d = z.shape
     h, _, k = p["w_q"].shape
     u, tiny = unit_roundoff(z.dtype), subnormal(z.dtype)
@@ -613,6 +633,7 @@ def mlp_stage_bounds(z: np.ndarray, p: Mapping[str, np.ndarray]) -> tuple[float,
     >>> round(lip / GELU_SLOPE, 6)  # ||W_1|| ||W_2|| = sqrt 2 sqrt 2
     2.0
     """
+    z = as_array(z, "z", ndim=2)
     n, d = z.shape
     f = p["w_1"].shape[1]
     u, tiny = unit_roundoff(z.dtype), subnormal(z.dtype)
@@ -645,6 +666,7 @@ def block_error_bound(
     >>> bool(frobenius(pre_ln_block(x.astype(np.float32), low) - pre_ln_block(x, p)) <= rounding)
     True
     """
+    x = as_array(x, "x", ndim=2)
     u = unit_roundoff(x.dtype)
     ln_1, ln_2 = sub_parameters(params, "ln_1"), sub_parameters(params, "ln_2")
     attn, ff = sub_parameters(params, "attn"), sub_parameters(params, "mlp")

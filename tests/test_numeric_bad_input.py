@@ -18,9 +18,11 @@ from numeric.attention import attention, causal_mask, multi_head_attention
 from numeric.block import post_ln_block, pre_ln_block
 from numeric.contraction import contract
 from numeric.error_bounds import (
+    frobenius,
     gamma,
     layer_norm_error_bound,
     layer_norm_jacobian_error_bound,
+    softmax_error_bound,
     subnormal,
     unit_roundoff,
 )
@@ -381,6 +383,13 @@ REFUSED = [
     pytest.param(lambda: jacobian_with_error(np.tanh, X, float("nan")), ValueError,
                  r"evaluation_error must be a finite float >= 0, got nan",
                  id="jacobian_with_error-nan-error"),
+    pytest.param(lambda: softmax_error_bound([1.0, 2.0], [0.5, 0.25, 0.25]), ValueError,
+                 r"sigma must have shape \(2,\), got \(3,\)",
+                 id="softmax_error_bound-sigma-of-another-shape"),
+    pytest.param(lambda: layer_norm_error_bound([[1.0, np.nan]]), ValueError,
+                 r"x must be finite, got nan at index \(0, 1\)", id="layer_norm_error_bound-nan"),
+    pytest.param(lambda: frobenius("abc"), TypeError,
+                 r"a must be a float32 or float64 array, got str 'abc'", id="frobenius-str"),
     pytest.param(lambda: unit_roundoff(np.int64), TypeError,
                  r"dtype must be float32 or float64, got int64", id="unit_roundoff-int-dtype"),
     pytest.param(lambda: subnormal("float128"), TypeError,
