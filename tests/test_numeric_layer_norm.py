@@ -48,6 +48,29 @@ def test_layer_norm_matches_50_digit_definition(dtype):
     check()
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_layer_norm_matches_the_definition_over_the_whole_float_range(dtype):
+    """Rows of any finite floats, subnormal to the largest, constant ones included (eps > 0):
+    within layer_norm_error_bound, which is taken in the row's power-of-two scale and
+    carries the underflow terms."""
+    width = 32 if dtype == np.float32 else 64
+    element = st.floats(allow_nan=False, allow_infinity=False, width=width)
+    row = st.integers(1, 8).flatmap(
+        lambda d: st.lists(element, min_size=d, max_size=d).map(lambda r: np.array(r, dtype)))
+
+    @given(row, st.sampled_from([0.0, 1e-5, 1.0]), st.booleans(), st.data())
+    def check(x, eps, affine, data):
+        assume(eps > 0 or x.max() != x.min())
+        gamma = beta = None
+        if affine:
+            params = st.lists(st.floats(-3, 3, width=32), min_size=len(x), max_size=len(x))
+            gamma = np.array(data.draw(params), dtype)
+            beta = np.array(data.draw(params), dtype)
+        assert_matches_definition(x, gamma, beta, eps)
+
+    check()
+
+
 @pytest.mark.parametrize("dtype, top", [(np.float64, 1e308), (np.float32, 3e38)])
 @pytest.mark.parametrize("eps", [0.0, 1e-5])
 def test_layer_norm_at_the_float_limits(dtype, top, eps):
