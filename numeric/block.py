@@ -33,7 +33,11 @@ BLOCK_GROUPS = ("ln_1", "attn", "ln_2", "mlp")
 
 
 class BlockParameters(dict[str, dict[str, np.ndarray]]):
-    """Validated block parameters split by group: ["attn"]["w_q"], ["ln_1"]["gamma"], ..."""
+    """Validated block parameters split by group: ["attn"]["w_q"], ["ln_1"]["gamma"], ...
+
+    >>> BlockParameters(ln_1={"gamma": np.ones(2), "beta": np.zeros(2)})["ln_1"]["gamma"]
+    array([1., 1.])
+    """
 
 
 def check_block_parameters(

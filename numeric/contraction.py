@@ -85,12 +85,22 @@ _FAST: dict[str, Callable[..., np.ndarray]] = {
 
 @dataclass
 class MultiplicationCounter:
-    """Scalar multiplications of the contractions run while it is active."""
+    """Scalar multiplications of the contractions run while it is active.
+
+    >>> counter = MultiplicationCounter(Counter(scores=150, mlp_in=24))
+    >>> counter.total
+    174
+    """
 
     by_name: Counter[str] = field(default_factory=Counter)
 
     @property
     def total(self) -> int:
+        """Every contraction's count added up.
+
+        >>> MultiplicationCounter().total
+        0
+        """
         return sum(self.by_name.values())
 
 

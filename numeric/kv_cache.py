@@ -47,7 +47,16 @@ class Decoder:
         self.position = 0  # tokens fed so far
 
     def reset(self) -> None:
-        """Forget the cached sequence."""
+        """Forget the cached sequence.
+
+        >>> from numeric.model import init_parameters
+        >>> config = ModelConfig(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=4)
+        >>> decoder = Decoder(init_parameters(config, np.random.default_rng(0)), config)
+        >>> _ = decoder.feed([1, 2])
+        >>> decoder.reset()
+        >>> decoder.position
+        0
+        """
         self.position = 0
 
     def _attend(self, z: np.ndarray, layer: int, start: int, end: int
@@ -63,7 +72,17 @@ class Decoder:
         return merge_heads(o, p["w_o"], p.get("b_o")), None
 
     def feed(self, tokens: object) -> np.ndarray:
-        """Logits (k, |V|) of the k new tokens (an int or a 1-D sequence of ids)."""
+        """Logits (k, |V|) of the k new tokens (an int or a 1-D sequence of ids).
+
+        >>> from numeric.model import init_parameters
+        >>> config = ModelConfig(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=4)
+        >>> decoder = Decoder(init_parameters(config, np.random.default_rng(0)), config)
+        >>> decoder.feed([1, 2, 3]).shape
+        (3, 5)
+        >>> decoder.feed([4, 0])
+        Traceback (most recent call last):
+        ValueError: tokens: feeding 2 at position 3 exceeds the context length 4
+        """
         ids = as_tokens(tokens, "tokens", self.config.vocab, self.config.n_ctx)
         if len(ids) > self.config.n_ctx - self.position:
             raise ValueError(

@@ -127,6 +127,11 @@ class ModelParameters:
 
     The arrays are the caller's own (no copy) unless `copy` is True: a Decoder,
     which computes with them over many calls, keeps a snapshot.
+
+    >>> config = ModelConfig(vocab=5, d=4, n_layer=2, n_head=2, d_ff=8, n_ctx=3)
+    >>> p = ModelParameters(init_parameters(config, np.random.default_rng(0)), config)
+    >>> len(p.blocks), p.lm_head is p.wte  # tied
+    (2, True)
     """
 
     def __init__(self, params: object, config: ModelConfig, copy: bool = False):
@@ -155,14 +160,26 @@ class ModelParameters:
         self.phi = activation_function(config.activation)
 
     def embed(self, tokens: np.ndarray, start: int = 0) -> np.ndarray:
-        """X^(0) (n, d) of validated token ids at positions start, start + 1, ..."""
+        """X^(0) (n, d) of validated token ids at positions start, start + 1, ...
+
+        >>> config = ModelConfig(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
+        >>> p = ModelParameters(init_parameters(config, np.random.default_rng(0)), config)
+        >>> bool(np.all(p.embed(np.array([4]), start=2) == p.wte[4] + p.wpe[2]))
+        True
+        """
         x = self.wte[tokens]  # (n, d)
         if self.wpe is not None:
             x = x + self.wpe[start:start + len(tokens)]
         return x
 
     def logits(self, x: np.ndarray) -> np.ndarray:
-        """Z = LN_f(X) E^T (n, |V|) of the last block's output."""
+        """Z = LN_f(X) E^T (n, |V|) of the last block's output.
+
+        >>> config = ModelConfig(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
+        >>> p = ModelParameters(init_parameters(config, np.random.default_rng(0)), config)
+        >>> p.logits(np.eye(2, 4)).shape
+        (2, 5)
+        """
         z = layer_norm_kernel(x, self.ln_f["gamma"], self.ln_f["beta"], self.config.layer_norm_eps)
         return contract(LM_HEAD, z, self.lm_head)  # (n, |V|)
 
@@ -172,6 +189,13 @@ class ModelParameters:
         One sum decides the common case: it is finite exactly when no logit is
         inf or NaN, unless the finite logits themselves add up past the float
         range, which only sends us to the full scan below.
+
+        >>> config = ModelConfig(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
+        >>> p = ModelParameters(init_parameters(config, np.random.default_rng(0)), config)
+        >>> p.require_finite(np.array([[np.inf]]))
+        Traceback (most recent call last):
+        ValueError: the logits overflowed the float range; the parameters are finite but too \
+large for this dtype
         """
         with np.errstate(over="ignore", invalid="ignore"):
             total = logits.sum()

@@ -8,7 +8,11 @@ import numbers
 
 
 def is_bool(value: object) -> bool:
-    """True for Python's and NumPy's booleans (spec imports no NumPy, so by type name)."""
+    """True for Python's and NumPy's booleans (spec imports no NumPy, so by type name).
+
+    >>> is_bool(True), is_bool(1)
+    (True, False)
+    """
     return isinstance(value, bool) or type(value).__name__ in ("bool_", "bool")
 
 

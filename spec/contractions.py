@@ -63,7 +63,11 @@ class Contraction:
 
     @property
     def letters(self) -> tuple[str, ...]:
-        """Every index letter, in first-appearance order."""
+        """Every index letter, in first-appearance order.
+
+        >>> SCORES.letters
+        ('h', 'n', 'k', 'm')
+        """
         seen: list[str] = []
         for ch in self.subscripts:
             if ch.isalpha() and ch not in seen:
@@ -72,7 +76,11 @@ class Contraction:
 
     @property
     def dims(self) -> tuple[str, ...]:
-        """The dimension names of `letters` (a ValueError for a letter outside LETTERS)."""
+        """The dimension names of `letters` (a ValueError for a letter outside LETTERS).
+
+        >>> SCORES.dims
+        ('h', 'n', 'd_head', 'm')
+        """
         return tuple(_dimension(self, ch) for ch in self.letters)
 
     @property
