@@ -347,10 +347,10 @@ def _layer_norm_rounding(
     by half of (dvar + u(var + 2 eps)) / (var + eps) (the sum, and eps's rounding to the
     dtype), then 2u for the root and the reciprocal; y = c (1/s) by dc / s + |y|(rel_s +
     2u), plus 3T/2 (1/s itself may underflow, which |c| < 2 doubles, and so may the
-    product). When eps 2^-2e exceeds the float range the algorithm takes 1/s = 2^e /
-    sqrt(eps) and 1/s = 1/sqrt(eps), whose neglected var / eps 2^-2e < 1e-308 is far inside
-    the 2u. A constant row is centred to exactly 0, so its y = 0 is exact and 1/s =
-    1/sqrt(eps) rounds twice.
+    product). When eps 2^-2e exceeds the float range the algorithm takes 2^e / sqrt(eps)
+    for 1/s in the scaled units and 1/sqrt(eps) for 1/s itself, whose neglected
+    var / eps 2^-2e < 1e-308 is far inside the 2u. A constant row is centred to exactly
+    0, so its y = 0 is exact and 1/s = 1/sqrt(eps) rounds twice.
     """
     u, tiny = unit_roundoff(x.dtype), subnormal(x.dtype)
     d = x.shape[-1]
@@ -409,7 +409,7 @@ def propagated_layer_norm_error_bound(
                                                                               keepdims=True)
             propagated = np.where(spread == 0, 0.0, spread * inv_s)
     out = np.asarray(layer_norm(x, gain, shift, eps))  # gain = gamma, shift = beta
-    ag = np.abs(gain.astype(np.float64))
+    ag = np.abs(np.asarray(gain, dtype=np.float64))
     return out, (ag * (propagated + dy) + u * ag * ay + u * np.abs(out.astype(np.float64))
                  + subnormal(x.dtype) / 2)
 
