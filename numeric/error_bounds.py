@@ -12,6 +12,11 @@ by at most half the smallest subnormal T beyond its relative error (a sum that
 underflows is exact), so every bound carries an absolute term, T times a count of
 the operations that can underflow on the way to an entry (`subnormal`).
 
+Arguments are checked as the forward model checks them, except the arrays being
+judged (a computed sigma, weights or Jacobian, an input-error bound dx): those may
+hold inf or NaN, and the bound is then not finite either, so that the comparison
+of a wrong evaluation with its bound fails instead of raising.
+
 Two kinds of bound, read top to bottom:
 
 entrywise   softmax, its Jacobian, attention, multi-head attention, the MLP (ReLU,
@@ -117,7 +122,7 @@ def softmax_error_bound(z: np.ndarray, sigma: np.ndarray) -> np.ndarray:
     >>> bool(np.all(np.abs(sigma - softmax(z.astype(np.float64))) <= softmax_error_bound(z, sigma)))
     True
     """
-    z, sigma = as_array(z, "z", ndim=ROWS), as_array(sigma, "sigma", ndim=ROWS)
+    z, sigma = as_array(z, "z", ndim=ROWS), as_array(sigma, "sigma", ndim=ROWS, finite=False)
     require_shape(sigma, "sigma", z.shape)
     u = unit_roundoff(sigma.dtype)
     tiny = subnormal(sigma.dtype)
@@ -176,7 +181,7 @@ def attention_error_bound(
     True
     """
     q, k, v = (as_array(a, name, ndim=3) for a, name in ((q, "q"), (k, "k"), (v, "v")))
-    weights = as_array(weights, "weights", ndim=3)
+    weights = as_array(weights, "weights", ndim=3, finite=False)
     u = unit_roundoff(q.dtype)
     zero = (np.zeros_like(q, dtype=np.float64), np.zeros_like(k, dtype=np.float64),
             np.zeros_like(v, dtype=np.float64))
@@ -219,7 +224,7 @@ def mha_error_bound(
     >>> bool(np.all(np.abs(out - exact) <= mha_error_bound(x, p, weights)))
     True
     """
-    x, weights = as_array(x, "x", ndim=2), as_array(weights, "weights", ndim=3)
+    x, weights = as_array(x, "x", ndim=2), as_array(weights, "weights", ndim=3, finite=False)
     u = unit_roundoff(x.dtype)
     dx = np.zeros(x.shape) if dx is None else dx
     c, dc = (x, dx) if context is None else (context, np.zeros(context.shape)
@@ -250,8 +255,9 @@ def softmax_jacobian_error_bound(sigma: np.ndarray, b: np.ndarray, jac: np.ndarr
     >>> bool(np.all(np.abs(jac - softmax_jacobian(z.astype(np.float64))) <= bound))
     True
     """
-    sigma, b = as_array(sigma, "sigma", ndim=1), as_array(b, "b", ndim=1)
-    jac = as_array(jac, "jac", ndim=2)
+    sigma, b = (as_array(a, name, ndim=1, finite=False)
+                for a, name in ((sigma, "sigma"), (b, "b")))
+    jac = as_array(jac, "jac", ndim=2, finite=False)
     u = unit_roundoff(jac.dtype)
     s = np.abs(sigma.astype(np.float64))
     outer = s[:, None] * s[None, :]
@@ -317,7 +323,7 @@ def mlp_error_bound(x: np.ndarray, dx: np.ndarray, p: Mapping[str, np.ndarray], 
     >>> bool(np.all(np.abs(mlp(x, p) - exact) <= bound))
     True
     """
-    x, dx = as_array(x, "x", ndim=2), as_array(dx, "dx", ndim=2)
+    x, dx = as_array(x, "x", ndim=2), as_array(dx, "dx", ndim=2, finite=False)
     require_shape(dx, "dx", x.shape)
     slope, rounding = _activation_errors(activation)
     ax, w1, w2 = np.abs(x), np.abs(p["w_1"]), np.abs(p["w_2"])
@@ -397,7 +403,7 @@ def propagated_layer_norm_error_bound(
     >>> bool(np.all(np.abs(out - layer_norm(x.astype(np.float64))) <= bound))
     True
     """
-    x, dx = as_array(x, "x", ndim=ROWS), as_array(dx, "dx", ndim=ROWS)
+    x, dx = as_array(x, "x", ndim=ROWS), as_array(dx, "dx", ndim=ROWS, finite=False)
     require_shape(dx, "dx", x.shape)
     u = unit_roundoff(x.dtype)
     y, dy, _, inv_s = _layer_norm_rounding(x, eps)
@@ -430,7 +436,7 @@ def pre_ln_block_error_bound(
     >>> bool(np.all(np.abs(out - pre_ln_block(x, p)) <= bound))
     True
     """
-    x, dx = as_array(x, "x", ndim=2), as_array(dx, "dx", ndim=2)
+    x, dx = as_array(x, "x", ndim=2), as_array(dx, "dx", ndim=2, finite=False)
     u = unit_roundoff(x.dtype)
     ln1, ln2 = sub_parameters(params, "ln_1"), sub_parameters(params, "ln_2")
     attn, ffn = sub_parameters(params, "attn"), sub_parameters(params, "mlp")
@@ -460,7 +466,7 @@ def post_ln_block_error_bound(
     >>> bool(np.all(np.abs(out - post_ln_block(x, p)) <= bound))
     True
     """
-    x, dx = as_array(x, "x", ndim=2), as_array(dx, "dx", ndim=2)
+    x, dx = as_array(x, "x", ndim=2), as_array(dx, "dx", ndim=2, finite=False)
     u = unit_roundoff(x.dtype)
     ln1, ln2 = sub_parameters(params, "ln_1"), sub_parameters(params, "ln_2")
     attn, ffn = sub_parameters(params, "attn"), sub_parameters(params, "mlp")

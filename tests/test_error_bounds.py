@@ -178,3 +178,16 @@ def test_central_jacobian_of_a_linear_map_is_the_matrix():
     a = np.array([[2.0, -1.0], [0.5, 4.0]])
     jac = central_jacobian(lambda y: y @ a.T, np.array([[1.0, 2.0]]), 0.5)
     assert np.allclose(jac, a, rtol=0, atol=4 * eb.U * math.fsum(np.abs(a).ravel()))
+
+
+def test_a_non_finite_evaluation_is_judged_not_refused():
+    """The judged arrays may be NaN or inf (a wrong softmax overflowing): the bound is then
+    not finite and the comparison fails, as a check needs, while a non-finite input z is
+    refused like the forward model refuses it."""
+    z = np.array([1000.0, 0.0])
+    with np.errstate(all="ignore"):
+        wrong = np.exp(z) / np.exp(z).sum()  # inf / inf = nan
+        bound = eb.softmax_error_bound(z, wrong)
+    assert not (np.abs(wrong - softmax(z)) <= bound).any()
+    with pytest.raises(ValueError, match=r"z must be finite, got inf"):
+        eb.softmax_error_bound(np.array([np.inf, 0.0]), softmax(z))
