@@ -2,9 +2,14 @@
 
 float64 by default; float32 in gives float32 out. Every public function
 validates its arguments and raises ValueError or TypeError naming the
-argument, what was expected and what came. Modules, in dependency order:
+argument, what was expected and what came; an array it would allocate beyond
+the machine's memory is refused before allocation. The `*_kernel` functions
+(and project_heads, merge_heads) take validated arrays and check nothing: they
+are the pieces the block, the model and the decoder compose. Modules, in
+dependency order:
 
-validation   as_array, as_tokens, require_shape, require_finite_result: the shared argument checks
+validation   as_array, as_tokens, require_shape, require_finite_result, require_allocation,
+             require_one_float_dtype: the shared argument checks
 softmax      softmax, masked_softmax (sigma^U), softmax_jacobian
 layer_norm   layer_norm, layer_norm_jacobian
 activations  relu, gelu (exact t Phi(t)), gelu_tanh, ACTIVATIONS, activation_function

@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from scipy.special import ndtr
 
-from numeric.validation import as_array
+from numeric.validation import as_array, describe
 
 TANH_SCALE = math.sqrt(2.0 / math.pi)
 TANH_CUBIC = 0.044715
@@ -63,7 +63,7 @@ def _gelu(t: np.ndarray) -> np.ndarray:
 
 def _gelu_tanh(t: np.ndarray) -> np.ndarray:
     with np.errstate(over="ignore"):
-        u = t * t  # (...)
+        u = np.multiply(t, t, out=np.empty_like(t))  # (...), an array even for a 0-d t
         u *= TANH_CUBIC * TANH_EXPONENT
         u += TANH_EXPONENT
         u *= t  # -2 sqrt(2/pi) (t + 0.044715 t^3)
@@ -73,17 +73,29 @@ def _gelu_tanh(t: np.ndarray) -> np.ndarray:
 
 
 def relu(t: object) -> np.ndarray:
-    """ReLU(t) = max(0, t)."""
+    """ReLU(t) = max(0, t).
+
+    >>> relu([-1.0, 2.0])
+    array([0., 2.])
+    """
     return _relu(as_array(t, "t"))
 
 
 def gelu(t: object) -> np.ndarray:
-    """GELU(t) = t Phi(t), Phi the standard normal distribution function (exact)."""
+    """GELU(t) = t Phi(t), Phi the standard normal distribution function (exact).
+
+    >>> np.round(gelu([-1.0, 0.0, 1.0]), 4)
+    array([-0.1587,  0.    ,  0.8413])
+    """
     return _gelu(as_array(t, "t"))
 
 
 def gelu_tanh(t: object) -> np.ndarray:
-    """GPT-2's approximation t (1 + tanh(sqrt(2/pi)(t + 0.044715 t^3))) / 2."""
+    """GPT-2's approximation t (1 + tanh(sqrt(2/pi)(t + 0.044715 t^3))) / 2.
+
+    >>> np.round(gelu_tanh([-1.0, 0.0, 1.0]), 4)
+    array([-0.1588,  0.    ,  0.8412])
+    """
     return _gelu_tanh(as_array(t, "t"))
 
 
@@ -96,10 +108,42 @@ ACTIVATIONS: dict[str, Callable[[object], np.ndarray]] = {
 _UNCHECKED = {"relu": _relu, "gelu": _gelu, "gelu_tanh": _gelu_tanh}
 
 
+def _checked(phi: Callable[..., object]) -> Callable[[np.ndarray], np.ndarray]:
+    """A caller's activation, its result checked: an array of its argument's shape (taken
+    in the argument's dtype), NaN only where the argument itself is not finite."""
+    name = getattr(phi, "__name__", type(phi).__name__)
+
+    def apply(t: np.ndarray) -> np.ndarray:
+        out = phi(t)
+        if not isinstance(out, np.ndarray) or out.shape != t.shape or out.dtype.kind not in "fiu":
+            raise TypeError(f"activation {name} must return a real array of its argument's "
+                            f"shape {t.shape}, got {describe(out)}")
+        nan = np.isnan(out) & np.isfinite(t)
+        if nan.any():
+            where = tuple(int(i) for i in np.argwhere(nan)[0])
+            raise ValueError(f"activation {name} returned NaN at index {where} for the finite "
+                             f"argument {float(t[where])!r}")
+        return out.astype(t.dtype, copy=False)
+
+    return apply
+
+
 def activation_function(activation: object) -> Callable[[np.ndarray], np.ndarray]:
-    """The function named `activation` (a key of ACTIVATIONS), or a callable as given."""
+    """The function named `activation` (a key of ACTIVATIONS), or a callable, checked.
+
+    >>> activation_function("relu")(np.array([-1.0, 1.0]))
+    array([0., 1.])
+    >>> def broken(t):
+    ...     return np.full_like(t, np.nan)
+    >>> activation_function(broken)(np.array([-1.0]))
+    Traceback (most recent call last):
+    ValueError: activation broken returned NaN at index (0,) for the finite argument -1.0
+    """
     if callable(activation):
-        return activation
+        return _checked(activation)
+    if not isinstance(activation, str):
+        raise TypeError(f"activation must be one of {tuple(ACTIVATIONS)} or a callable, got "
+                        f"{describe(activation)}")
     if activation not in _UNCHECKED:
         raise ValueError(f"activation must be one of {tuple(ACTIVATIONS)} or a callable, got "
                          f"{activation!r}")

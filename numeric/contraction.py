@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from numeric.validation import require_allocation
 from spec.contractions import Contraction
 
 
@@ -84,12 +85,22 @@ _FAST: dict[str, Callable[..., np.ndarray]] = {
 
 @dataclass
 class MultiplicationCounter:
-    """Scalar multiplications of the contractions run while it is active."""
+    """Scalar multiplications of the contractions run while it is active.
 
-    by_name: Counter = field(default_factory=Counter)
+    >>> counter = MultiplicationCounter(Counter(scores=150, mlp_in=24))
+    >>> counter.total
+    174
+    """
+
+    by_name: Counter[str] = field(default_factory=Counter)
 
     @property
     def total(self) -> int:
+        """Every contraction's count added up.
+
+        >>> MultiplicationCounter().total
+        0
+        """
         return sum(self.by_name.values())
 
 
@@ -98,7 +109,14 @@ _ACTIVE: list[MultiplicationCounter] = []
 
 @contextmanager
 def count_multiplications() -> Iterator[MultiplicationCounter]:
-    """Count every `contract` call in the block (nested counters all count)."""
+    """Count every `contract` call in the block (nested counters all count).
+
+    >>> from spec.contractions import MLP_IN
+    >>> with count_multiplications() as counter:
+    ...     _ = contract(MLP_IN, np.ones((2, 3)), np.ones((3, 4)))
+    >>> counter.total  # n d f = 2 * 3 * 4
+    24
+    """
     counter = MultiplicationCounter()
     _ACTIVE.append(counter)
     try:
@@ -137,8 +155,17 @@ def record(c: Contraction, *operands: np.ndarray) -> None:
     For a computation that evaluates c in pieces (causal attention skipping the
     masked blocks): the count stays the definition's, every index assignment
     of the full operands, which is what the chapters count.
+
+    >>> from spec.contractions import SCORES
+    >>> with count_multiplications() as counter:
+    ...     record(SCORES, np.ones((2, 5, 3)), np.ones((2, 5, 3)))
+    >>> counter.by_name["scores"]  # h n m d_k = 2 * 5 * 5 * 3
+    150
     """
-    sizes = _letter_sizes(c, operands)
+    _count(c, _letter_sizes(c, operands))
+
+
+def _count(c: Contraction, sizes: dict[str, int]) -> None:
     if _ACTIVE:
         count = math.prod(sizes.values())
         for counter in _ACTIVE:
@@ -151,20 +178,27 @@ def contract(
     """Evaluate the declared contraction `c` on `operands` (into `out` when given).
 
     Counted when a counter is active, unless `counted` is False (a piece of a
-    contraction whose full count `record` has already added).
+    contraction whose full count `record` has already added). A result that would
+    not fit in the machine's memory is a ValueError before anything is computed.
+
+    >>> from spec.contractions import MLP_IN
+    >>> contract(MLP_IN, np.ones((1, 2)), np.arange(6.0).reshape(2, 3))
+    array([[3., 5., 7.]])
     """
     if not isinstance(c, Contraction):
         raise TypeError(f"c must be a spec.contractions.Contraction, got {type(c).__name__}")
-    operands = tuple(np.asarray(a) for a in operands)
-    for position, arr in enumerate(operands):
+    arrays = tuple(np.asarray(a) for a in operands)
+    for position, arr in enumerate(arrays):
         if arr.dtype.kind not in "fiu":  # strings, objects, booleans and complex numbers
             raise TypeError(f"{c.name} ({c.subscripts}): operand {position} must be a real "
                             f"float or integer array, got dtype {arr.dtype}")
+    sizes = _letter_sizes(c, arrays)
+    if out is None:
+        shape = tuple(sizes[letter] for letter in c.subscripts.split("->")[1])
+        require_allocation(shape, np.result_type(*arrays), f"{c.name} ({c.subscripts})")
     if counted:
-        record(c, *operands)
-    else:
-        _letter_sizes(c, operands)
+        _count(c, sizes)
     fast = _FAST.get(c.subscripts)
     if fast is not None:
-        return fast(*operands, out=out)
-    return np.einsum(c.subscripts, *operands, out=out, optimize=True)
+        return fast(*arrays, out=out)
+    return np.einsum(c.subscripts, *arrays, out=out, optimize=True)

@@ -6,7 +6,16 @@ Numerical Algorithms, §3.1: a length-k inner product computed in any order has
 |error| <= gamma_k |x|.|y| with gamma_k = k u / (1 - k u), u the unit roundoff).
 Terms of order u² are dropped (at the sizes the checks draw they are below 1e-28
 relative). The only assumption beyond IEEE arithmetic is the accuracy of np.exp,
-taken as EXP_ULPS units in the last place.
+taken as EXP_ULPS units in the last place. Underflow is not assumed away: with
+gradual underflow a product or quotient that lands below the normal range is off
+by at most half the smallest subnormal T beyond its relative error (a sum that
+underflows is exact), so every bound carries an absolute term, T times a count of
+the operations that can underflow on the way to an entry (`subnormal`).
+
+Arguments are checked as the forward model checks them, except the arrays being
+judged (a computed sigma, weights or Jacobian, an input-error bound dx): those may
+hold inf or NaN, and the bound is then not finite either, so that the comparison
+of a wrong evaluation with its bound fails instead of raising.
 
 Two kinds of bound, read top to bottom:
 
@@ -18,7 +27,7 @@ entrywise   softmax, its Jacobian, attention, multi-head attention, the MLP (ReL
 norm-wise   the LayerNorm Jacobian per row, then Lipschitz-times-rounding bounds in
             the Frobenius norm of LayerNorm, attention and the MLP, chained through
             Pre-LN and Post-LN blocks (`block_error_bound`) and the whole model
-            (`model_error_bound`), float64. Their Lipschitz constants also bound how
+            (`model_error_bound`), in the inputs' dtype. Their Lipschitz constants also bound how
             an error entering a stage grows, which central-difference Jacobians of
             stacked sublayers need.
 
@@ -33,6 +42,7 @@ import math
 from collections.abc import Mapping
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from numeric.attention import multi_head_attention
 from numeric.block import pre_ln_block
@@ -40,15 +50,31 @@ from numeric.layer_norm import layer_norm
 from numeric.mlp import mlp
 from numeric.model import embed
 from numeric.parameters import sub_parameters
+from numeric.validation import FLOAT_DTYPES, as_array, require_shape
 from spec.config import ModelConfig
 
+ROWS = tuple(range(1, 33))  # any array of rows: at least one dimension
 EXP_ULPS = 4  # np.exp is taken to be accurate to 4 units in the last place (NumPy's SIMD
 # kernels are documented within 4 ULP, glibc's scalar exp within 1); 1 ULP <= 2u relative.
 
 
-def unit_roundoff(dtype: np.dtype) -> float:
-    """u = eps / 2: the relative error of one correctly rounded operation."""
-    return float(np.finfo(dtype).eps) / 2
+def _float_info(dtype: DTypeLike) -> np.finfo:
+    try:
+        chosen = np.dtype(dtype)
+    except TypeError as err:
+        raise TypeError(f"dtype must be float32 or float64, got {dtype!r}") from err
+    if chosen not in FLOAT_DTYPES:
+        raise TypeError(f"dtype must be float32 or float64, got {chosen}")
+    return np.finfo(chosen)
+
+
+def unit_roundoff(dtype: DTypeLike) -> float:
+    """u = eps / 2: the relative error of one correctly rounded operation.
+
+    >>> unit_roundoff(np.float32) == 2.0**-24
+    True
+    """
+    return float(_float_info(dtype).eps) / 2
 
 
 U = unit_roundoff(np.float64)  # float64's unit roundoff, 2^-53
@@ -58,15 +84,28 @@ GELU_SLOPE = 1 + 1 / math.sqrt(2 * math.pi * math.e)
 
 def gamma(k: int, u: float = U) -> float:
     """gamma_k = k u / (1 - k u): the relative error bound of a length-k sum or dot product
-    (float64's u unless another is given)."""
+    (float64's u unless another is given); defined while k u < 1.
+
+    >>> gamma(2, 0.25)
+    1.0
+    """
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+        raise TypeError(f"k must be an int >= 0, got {type(k).__name__} {k!r}")
+    if not (k >= 0 and 0 <= k * u < 1):
+        raise ValueError(f"gamma_k needs 0 <= k u < 1, got k = {k}, u = {u!r}")
     return k * u / (1 - k * u)
 
 
-def subnormal(dtype: np.dtype) -> float:
-    """The smallest subnormal: with gradual underflow a product is off by at most half of it
-    beyond its relative error (fl(xy) = xy(1 + delta) + eta, |eta| <= this / 2), so a
-    length-k dot product gains at most k times it in absolute error."""
-    return float(np.finfo(dtype).smallest_subnormal)
+def subnormal(dtype: DTypeLike) -> float:
+    """The smallest subnormal T: with gradual underflow a product is off by at most T/2
+    beyond its relative error (fl(xy) = xy(1 + delta) + eta, |eta| <= T / 2), so a
+    length-k dot product gains at most k T / 2 in absolute error; a sum is exact when it
+    underflows.
+
+    >>> subnormal(np.float32) == 2.0**-149
+    True
+    """
+    return float(_float_info(dtype).smallest_subnormal)
 
 
 def softmax_error_bound(z: np.ndarray, sigma: np.ndarray) -> np.ndarray:
@@ -76,7 +115,15 @@ def softmax_error_bound(z: np.ndarray, sigma: np.ndarray) -> np.ndarray:
     (first order); exp adds 2·EXP_ULPS·u; the sum S is off by sum_l sigma_l·rel(e_l) plus
     gamma_{n-1}; the division adds u. Entries that underflow carry an absolute error of
     at most (EXP_ULPS + 1) subnormal spacings each (S >= 1 after the shift).
+
+    >>> from numeric.softmax import softmax
+    >>> z = np.array([1.0, 2.0, 3.0], np.float32)
+    >>> sigma = softmax(z)  # float32, against the float64 evaluation
+    >>> bool(np.all(np.abs(sigma - softmax(z.astype(np.float64))) <= softmax_error_bound(z, sigma)))
+    True
     """
+    z, sigma = as_array(z, "z", ndim=ROWS), as_array(sigma, "sigma", ndim=ROWS, finite=False)
+    require_shape(sigma, "sigma", z.shape)
     u = unit_roundoff(sigma.dtype)
     tiny = subnormal(sigma.dtype)
     z64 = z.astype(np.float64)
@@ -124,7 +171,17 @@ def _head_bound(
 def attention_error_bound(
     q: np.ndarray, k: np.ndarray, v: np.ndarray, weights: np.ndarray
 ) -> np.ndarray:
-    """Entrywise bound on |Attn_computed - Attn(q, k, v)| for exact inputs (h, n, d_v)."""
+    """Entrywise bound on |Attn_computed - Attn(q, k, v)| for exact inputs (h, n, d_v).
+
+    >>> from numeric.attention import attention
+    >>> q = k = v = np.array([[[1.0, 0.5], [0.25, 2.0]]], np.float32)  # (1, 2, 2)
+    >>> out, weights = attention(q, k, v)
+    >>> exact, _ = attention(*(a.astype(np.float64) for a in (q, k, v)))
+    >>> bool(np.all(np.abs(out - exact) <= attention_error_bound(q, k, v, weights)))
+    True
+    """
+    q, k, v = (as_array(a, name, ndim=3) for a, name in ((q, "q"), (k, "k"), (v, "v")))
+    weights = as_array(weights, "weights", ndim=3, finite=False)
     u = unit_roundoff(q.dtype)
     zero = (np.zeros_like(q, dtype=np.float64), np.zeros_like(k, dtype=np.float64),
             np.zeros_like(v, dtype=np.float64))
@@ -157,7 +214,17 @@ def mha_error_bound(
 
     Projections by `_projection_bound`, each head by `_head_bound`, then the merge
     sum_h H_h W_O,h + b_O: |dH||W_O| + gamma_{d+1}(|H||W_O| + |b_O|).
+
+    >>> from numeric.attention import multi_head_attention
+    >>> p = {w: np.full((1, 2, 2), 0.75, np.float32) for w in ("w_q", "w_k", "w_v", "w_o")}
+    >>> x = np.array([[1.0, 0.5], [0.25, 2.0]], np.float32)
+    >>> out, weights = multi_head_attention(x, p)
+    >>> exact, _ = multi_head_attention(x.astype(np.float64),
+    ...                                 {k: v.astype(np.float64) for k, v in p.items()})
+    >>> bool(np.all(np.abs(out - exact) <= mha_error_bound(x, p, weights)))
+    True
     """
+    x, weights = as_array(x, "x", ndim=2), as_array(weights, "weights", ndim=3, finite=False)
     u = unit_roundoff(x.dtype)
     dx = np.zeros(x.shape) if dx is None else dx
     c, dc = (x, dx) if context is None else (context, np.zeros(context.shape)
@@ -179,7 +246,18 @@ def softmax_jacobian_error_bound(sigma: np.ndarray, b: np.ndarray, jac: np.ndarr
                                  ) -> np.ndarray:
     """Bound on |J_computed - J| for J = diag(sigma) - sigma sigma^T from a computed sigma
     off by at most b: diag(b) + b sigma^T + sigma b^T, plus 2u sigma sigma^T for the
-    product and u|J| for the subtraction, and two subnormal spacings for underflow."""
+    product and u|J| for the subtraction, and two subnormal spacings for underflow.
+
+    >>> from numeric.softmax import softmax, softmax_jacobian
+    >>> z = np.array([0.5, -1.0], np.float32)
+    >>> sigma, jac = softmax(z), softmax_jacobian(z)
+    >>> bound = softmax_jacobian_error_bound(sigma, softmax_error_bound(z, sigma), jac)
+    >>> bool(np.all(np.abs(jac - softmax_jacobian(z.astype(np.float64))) <= bound))
+    True
+    """
+    sigma, b = (as_array(a, name, ndim=1, finite=False)
+                for a, name in ((sigma, "sigma"), (b, "b")))
+    jac = as_array(jac, "jac", ndim=2, finite=False)
     u = unit_roundoff(jac.dtype)
     s = np.abs(sigma.astype(np.float64))
     outer = s[:, None] * s[None, :]
@@ -209,7 +287,14 @@ ACTIVATION_ERRORS = {
 
 
 def activation_rounding(t: np.ndarray, activation: str) -> np.ndarray:
-    """Entrywise bound on |fl(phi(t)) - phi(t)| for the named activation at float t."""
+    """Entrywise bound on |fl(phi(t)) - phi(t)| for the named activation at float t.
+
+    >>> from numeric.activations import gelu
+    >>> t = np.linspace(-3.0, 3.0, 7, dtype=np.float32)
+    >>> bool(np.all(np.abs(gelu(t) - gelu(t.astype(np.float64))) <= activation_rounding(t, "gelu")))
+    True
+    """
+    t = as_array(t, "t")
     _, rounding = _activation_errors(activation)
     return rounding * unit_roundoff(t.dtype) * np.abs(t) + subnormal(t.dtype)
 
@@ -228,7 +313,18 @@ def mlp_error_bound(x: np.ndarray, dx: np.ndarray, p: Mapping[str, np.ndarray], 
     rounding (ACTIVATION_ERRORS), and |phi(t)| <= |t| for all three activations, so the
     hidden magnitude is that of the pre-activation; the second product adds
     gamma_{f+1}(|h||W_2| + |b_2|). For ReLU (slope 1, exact) this is the plain product
-    bound."""
+    bound.
+
+    >>> from numeric.mlp import mlp
+    >>> p = {"w_1": np.full((2, 3), 0.3, np.float32), "w_2": np.full((3, 2), 0.7, np.float32)}
+    >>> x = np.array([[1.0, 2.0]], np.float32)
+    >>> exact = mlp(x.astype(np.float64), {k: v.astype(np.float64) for k, v in p.items()})
+    >>> bound = mlp_error_bound(x, np.zeros(x.shape), p, unit_roundoff(np.float32), "gelu")
+    >>> bool(np.all(np.abs(mlp(x, p) - exact) <= bound))
+    True
+    """
+    x, dx = as_array(x, "x", ndim=2), as_array(dx, "dx", ndim=2, finite=False)
+    require_shape(dx, "dx", x.shape)
     slope, rounding = _activation_errors(activation)
     ax, w1, w2 = np.abs(x), np.abs(p["w_1"]), np.abs(p["w_2"])
     mag = ax @ w1 + (np.abs(p["b_1"]) if "b_1" in p else 0)
@@ -240,6 +336,56 @@ def mlp_error_bound(x: np.ndarray, dx: np.ndarray, p: Mapping[str, np.ndarray], 
     return dh @ w2 + gamma(w1.shape[1] + 1, u) * out_mag + (w1.shape[1] + 1) * tiny
 
 
+def _layer_norm_rounding(
+    x: np.ndarray, eps: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(y, dy, rel_s, inv_s) for rows x (..., d) as numeric.layer_norm evaluates them, in
+    float64: y = (x - mu 1) / s with s = sqrt(sigma^2 + eps), the entrywise bound dy on the
+    rounding error of y, the bound rel_s (..., 1) on the relative error of 1/s, and 1/s.
+
+    The algorithm scales a row by 2^-e (max|x| = m 2^e, m in [0.5, 1)), so every quantity
+    below is taken in those units, where T, the smallest subnormal of x's dtype, is the
+    spacing of an underflowing result: each operation that underflows errs by at most T/2
+    absolutely, beyond its relative rounding. The centred c is off by at most
+    gamma_{d+3} 2 max|c| (the shift by x_0, the d-term mean and the centring), plus T for
+    each of those d + 3 roundings; var = sum c^2 / d by 2 mean(|c| dc) + gamma_{d+1} var,
+    plus T for each of the d products and the division and T for eps 2^-2e; the root s
+    by half of (dvar + u(var + 2 eps)) / (var + eps) (the sum, and eps's rounding to the
+    dtype), then 2u for the root and the reciprocal; y = c (1/s) by dc / s + |y|(rel_s +
+    2u), plus 3T/2 (1/s itself may underflow, which |c| < 2 doubles, and so may the
+    product). When eps 2^-2e exceeds the float range the algorithm takes 2^e / sqrt(eps)
+    for 1/s in the scaled units and 1/sqrt(eps) for 1/s itself, whose neglected
+    var / eps 2^-2e < 1e-308 is far inside the 2u. A constant row is centred to exactly
+    0, so its y = 0 is exact and 1/s = 1/sqrt(eps) rounds twice.
+    """
+    u, tiny = unit_roundoff(x.dtype), subnormal(x.dtype)
+    d = x.shape[-1]
+    x64 = x.astype(np.float64)
+    _, e = np.frexp(np.abs(x64).max(axis=-1, keepdims=True))  # (..., 1)
+    xs = np.ldexp(x64, -e)  # (..., d), the scaled row
+    c = xs - xs.mean(axis=-1, keepdims=True)  # (..., d), only for magnitudes
+    var = (c * c).mean(axis=-1, keepdims=True)  # (..., 1)
+    constant = x.max(axis=-1, keepdims=True) == x.min(axis=-1, keepdims=True)  # (..., 1)
+    with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
+        eps_s = np.ldexp(float(eps), -2 * e)  # (..., 1), eps in the scaled units
+        big = np.isinf(eps_s)
+        r = 1 / np.sqrt(var + np.where(big, 0.0, eps_s))  # (..., 1), 1/s scaled
+        if eps > 0:
+            r = np.where(big, np.ldexp(1 / math.sqrt(eps), e), r)
+        share = np.where(big, 1.0, eps_s * r * r)  # eps / (var + eps), in [0, 1]
+        inv_s = np.where(constant | big, 1 / math.sqrt(eps) if eps > 0 else np.inf,
+                         np.ldexp(r, -e))
+        r = np.where(constant, 0.0, r)
+        y = c * r  # (..., d)
+        dc = gamma(d + 3, u) * 2 * np.abs(c).max(axis=-1, keepdims=True) + (d + 3) * tiny
+        dvar = 2 * (np.abs(c) * dc).mean(axis=-1, keepdims=True) + gamma(d + 1, u) * var
+        dvar = dvar + (d + 2) * tiny
+        rel_s = np.where(constant, 3 * u,
+                         (dvar * r * r + u * (var * r * r + 2 * share)) / 2 + 2 * u)
+        dy = np.where(constant, 0.0, dc * r + np.abs(y) * (rel_s + 2 * u) + 1.5 * tiny)
+    return y, dy, rel_s, inv_s
+
+
 def propagated_layer_norm_error_bound(
     x: np.ndarray, dx: np.ndarray, gain: np.ndarray, shift: np.ndarray, eps: float
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -247,31 +393,31 @@ def propagated_layer_norm_error_bound(
 
     Propagation: the Jacobian of the normalisation is (1/s)(I - 11^T/d - y y^T/d) with
     s = sqrt(var + eps), so |dy_i| <= (|dx_i| + mean|dx| + |y_i| mean(|y||dx|)) / s.
-    Rounding, for numeric.layer_norm's algorithm (exact power-of-two scaling, centring by
-    the first entry and then by the mean): the centred c is off by at most
-    gamma_{d+3} 2 max|c|; var = sum c^2 / d by 2 mean(|c| dc) + gamma_{d+1} mean(c^2);
-    s by half var's relative error plus 2u; y = c / s by dc / s + |y|(rel_s + 2u); gamma y
-    + beta by u|gamma y| + u|out|. First order; eps * 2^-2e is taken not to underflow.
-    """
+    Rounding of y = (x - mu 1) / s, underflow included: `_layer_norm_rounding`. Then
+    gamma y + beta adds u|gamma y| + u|out|, and T/2 if the product underflows (a sum
+    that underflows is exact). First order in u.
 
+    >>> x = np.array([[1.0, 2.0, 4.0]], np.float32)
+    >>> one, zero = np.ones(3, np.float32), np.zeros(3, np.float32)
+    >>> out, bound = propagated_layer_norm_error_bound(x, np.zeros(x.shape), one, zero, 1e-5)
+    >>> bool(np.all(np.abs(out - layer_norm(x.astype(np.float64))) <= bound))
+    True
+    """
+    x, dx = as_array(x, "x", ndim=ROWS), as_array(dx, "dx", ndim=ROWS, finite=False)
+    require_shape(dx, "dx", x.shape)
     u = unit_roundoff(x.dtype)
-    d = x.shape[-1]
-    c = x - x.mean(axis=-1, keepdims=True)  # (n, d), only for magnitudes
-    var = (c * c).mean(axis=-1, keepdims=True)  # (n, 1)
-    s = np.sqrt(var + eps)
-    y = c / s
+    y, dy, _, inv_s = _layer_norm_rounding(x, eps)
     ay = np.abs(y)
-    propagated = (dx + dx.mean(axis=-1, keepdims=True)
-                  + ay * (ay * dx).mean(axis=-1, keepdims=True)) / s
-    tiny = subnormal(x.dtype)
-    dc = gamma(d + 3, u) * 2 * np.abs(c).max(axis=-1, keepdims=True) + (d + 3) * tiny
-    dvar = (2 * (np.abs(c) * dc).mean(axis=-1, keepdims=True) + gamma(d + 1, u) * var
-            + (d + 1) * tiny)
-    rel_s = (dvar + u * (var + eps)) / (2 * (var + eps)) + 2 * u
-    rounding = dc / s + ay * (rel_s + 2 * u)
+    propagated = np.zeros(x.shape)
+    if np.any(dx):
+        with np.errstate(over="ignore", invalid="ignore"):  # 1/s = inf: an unbounded error
+            spread = dx + dx.mean(axis=-1, keepdims=True) + ay * (ay * dx).mean(axis=-1,
+                                                                              keepdims=True)
+            propagated = np.where(spread == 0, 0.0, spread * inv_s)
     out = np.asarray(layer_norm(x, gain, shift, eps))  # gain = gamma, shift = beta
-    ag = np.abs(gain)
-    return out, ag * (propagated + rounding) + u * ag * ay + u * np.abs(out)
+    ag = np.abs(np.asarray(gain, dtype=np.float64))
+    return out, (ag * (propagated + dy) + u * ag * ay + u * np.abs(out.astype(np.float64))
+                 + subnormal(x.dtype) / 2)
 
 
 def pre_ln_block_error_bound(
@@ -279,7 +425,18 @@ def pre_ln_block_error_bound(
     activation: str = "gelu", eps: float = 1e-5,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(Pre-LN block output, entrywise error bound) with |x - x_exact| <= dx, composed from
-    the parts: Y = X + MHA(LN_1(X)), X' = Y + MLP(LN_2(Y)); each residual sum adds u|sum|."""
+    the parts: Y = X + MHA(LN_1(X)), X' = Y + MLP(LN_2(Y)); each residual sum adds u|sum|.
+
+    >>> from numeric.model import init_parameters
+    >>> config = ModelConfig(vocab=2, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
+    >>> p = sub_parameters(init_parameters(config, np.random.default_rng(0)), "blocks.0")
+    >>> low = {k: v.astype(np.float32) for k, v in p.items()}
+    >>> x = np.eye(3, 4)
+    >>> out, bound = pre_ln_block_error_bound(x.astype(np.float32), np.zeros(x.shape), low)
+    >>> bool(np.all(np.abs(out - pre_ln_block(x, p)) <= bound))
+    True
+    """
+    x, dx = as_array(x, "x", ndim=2), as_array(dx, "dx", ndim=2, finite=False)
     u = unit_roundoff(x.dtype)
     ln1, ln2 = sub_parameters(params, "ln_1"), sub_parameters(params, "ln_2")
     attn, ffn = sub_parameters(params, "attn"), sub_parameters(params, "mlp")
@@ -297,7 +454,19 @@ def post_ln_block_error_bound(
     activation: str = "gelu", eps: float = 1e-5,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(Post-LN block output, entrywise error bound) with |x - x_exact| <= dx, composed from
-    the parts: Y = LN_1(X + MHA(X)), X' = LN_2(Y + MLP(Y)); each residual sum adds u|sum|."""
+    the parts: Y = LN_1(X + MHA(X)), X' = LN_2(Y + MLP(Y)); each residual sum adds u|sum|.
+
+    >>> from numeric.block import post_ln_block
+    >>> from numeric.model import init_parameters
+    >>> config = ModelConfig(vocab=2, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
+    >>> p = sub_parameters(init_parameters(config, np.random.default_rng(0)), "blocks.0")
+    >>> low = {k: v.astype(np.float32) for k, v in p.items()}
+    >>> x = np.eye(3, 4)
+    >>> out, bound = post_ln_block_error_bound(x.astype(np.float32), np.zeros(x.shape), low)
+    >>> bool(np.all(np.abs(out - post_ln_block(x, p)) <= bound))
+    True
+    """
+    x, dx = as_array(x, "x", ndim=2), as_array(dx, "dx", ndim=2, finite=False)
     u = unit_roundoff(x.dtype)
     ln1, ln2 = sub_parameters(params, "ln_1"), sub_parameters(params, "ln_2")
     attn, ffn = sub_parameters(params, "attn"), sub_parameters(params, "mlp")
@@ -315,7 +484,16 @@ def entrywise_model_error_bound(tokens: np.ndarray, params: Mapping[str, np.ndar
     """(logits, entrywise rounding bound) of the decoder-only model, built from the
     chapter's parts: X0 = E_t + P (one rounding), L causal Pre-LN blocks
     (`pre_ln_block_error_bound`), final LN, logits z E^T (or the separate output matrix)
-    with a gamma_d-bounded product."""
+    with a gamma_d-bounded product.
+
+    >>> from numeric.model import forward, init_parameters
+    >>> config = ModelConfig(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
+    >>> params = init_parameters(config, np.random.default_rng(0))
+    >>> low = {k: v.astype(np.float32) for k, v in params.items()}
+    >>> logits, bound = entrywise_model_error_bound(np.array([0, 4]), low, config)
+    >>> bool(np.all(np.abs(logits - forward([0, 4], params, config)) <= bound))
+    True
+    """
     u = unit_roundoff(params["wte"].dtype)
     eps = config.layer_norm_eps
     x = params["wte"][tokens] + (params["wpe"][: len(tokens)] if "wpe" in params else 0)
@@ -332,25 +510,13 @@ def entrywise_model_error_bound(tokens: np.ndarray, params: Mapping[str, np.ndar
 
 
 def frobenius(a: np.ndarray) -> float:
-    """The Frobenius norm of an array of any shape."""
-    return float(np.linalg.norm(np.ravel(a)))
+    """The Frobenius norm of an array of any shape.
 
-
-def _layer_norm_row_errors(x: np.ndarray, eps: float) -> tuple[np.ndarray, ...]:
-    """(s, dy, rel_s) per row of float64 x (..., d): s = sqrt(sigma^2 + eps), the bound dy on
-    |fl(y_j) - y_j| for y = (x - mu 1) / s, and the bound rel_s on the relative error of s.
-
-    With M = max|x_j|: the centred entries carry an error dc <= 3 gamma_{d+1} M (the
-    shift, the mean and the subtraction); the variance then has relative error
-    <= 2 r + r^2 + gamma_{d+1} with r = dc / s (|sum c dc| <= d sigma dc), so s has
-    <= r + r^2/2 + gamma_{d+2}; y = c / s has |dy| <= r + |y| (rel_s + 2u), |y| <= sqrt d.
+    >>> frobenius(np.array([[3.0], [4.0]]))
+    5.0
     """
-    d = x.shape[-1]
-    big = np.abs(x).max(axis=-1, keepdims=True)  # (..., 1)
-    s = np.sqrt(x.var(axis=-1, keepdims=True) + eps)  # (..., 1)
-    r = 3 * gamma(d + 1) * big / s
-    rel_s = r + r * r / 2 + gamma(d + 2)
-    return s, r + math.sqrt(d) * (rel_s + 2 * U), rel_s
+    a = as_array(a, "a", finite=False)
+    return float(np.linalg.norm(np.ravel(a)))
 
 
 def layer_norm_error_bound(
@@ -359,7 +525,14 @@ def layer_norm_error_bound(
 ) -> np.ndarray:
     """Entrywise bound on |fl(LN(x)) - LN(x)| for exact rows x (..., d):
     `propagated_layer_norm_error_bound` with no input error (gain 1 and shift 0 when
-    not given)."""
+    not given).
+
+    >>> x = np.array([3.0, 1.0, 2.0], np.float32)
+    >>> err = np.abs(layer_norm(x, eps=0.0) - layer_norm(x.astype(np.float64), eps=0.0))
+    >>> bool(np.all(err <= layer_norm_error_bound(x)))
+    True
+    """
+    x = as_array(x, "x", ndim=ROWS)
     d = x.shape[-1]
     gain = np.ones(d, dtype=x.dtype) if gain is None else gain
     shift = np.zeros(d, dtype=x.dtype) if shift is None else shift
@@ -369,26 +542,44 @@ def layer_norm_error_bound(
 def layer_norm_jacobian_error_bound(x: np.ndarray, eps: float = 0.0) -> np.ndarray:
     """Bound on max_ij |fl(J)_ij - J_ij| per row for J = (I - 11^T/d - yy^T/d) / s.
 
-    |y_i y_j| <= d, so s |J_ij| <= 3; the yy^T/d term errs by (2 sqrt(d) dy + dy^2) / d;
-    the factor 1/s by rel_s + 2u, and the sums and products by 4u.
+    With dy the largest rounding error of a y_j (`_layer_norm_rounding`): |y_i y_j| <= d,
+    so s |J_ij| <= 3; the yy^T/d term errs by (2 sqrt(d) dy + dy^2) / d; the factor 1/s by
+    rel_s + 2u, and the sums and products by 4u. Underflow: the product y_i y_j and its
+    division by d may each lose T/2 before the scaling by 1/s, and the scaling T/2.
+
+    >>> from numeric.layer_norm import layer_norm_jacobian
+    >>> x = np.array([3.0, 1.0, 2.0], np.float32)
+    >>> err = np.abs(layer_norm_jacobian(x) - layer_norm_jacobian(x.astype(np.float64))).max()
+    >>> bool(err <= layer_norm_jacobian_error_bound(x))
+    True
     """
+    x = as_array(x, "x", ndim=ROWS)
     d = x.shape[-1]
-    s, dy, rel_s = _layer_norm_row_errors(x, eps)
-    return (((2 * math.sqrt(d) * dy + dy * dy) / d + 3 * (rel_s + 6 * U)) / s)[..., 0]
+    u, tiny = unit_roundoff(x.dtype), subnormal(x.dtype)
+    _, dy, rel_s, inv_s = _layer_norm_rounding(x, eps)
+    dy = dy.max(axis=-1, keepdims=True)  # (..., 1)
+    bound = ((2 * math.sqrt(d) * dy + dy * dy) / d + 3 * (rel_s + 6 * u)) * inv_s
+    return (bound + tiny * (inv_s + 0.5))[..., 0]
 
 
-def layer_norm_stage_bounds(x, p: Mapping, eps: float) -> tuple[float, float]:
+def layer_norm_stage_bounds(x: np.ndarray, p: Mapping[str, np.ndarray], eps: float
+                            ) -> tuple[float, float]:
     """(Lipschitz bound, rounding bound in Frobenius norm) of the row-wise LN at x (n, d).
 
     By 命題 3.3 the Jacobian of a row is diag(gamma) J with sigma J a projection,
     so its spectral norm is at most max|gamma| / min_i s_i.
+
+    >>> p = {"gamma": np.full(2, 3.0), "beta": np.zeros(2)}
+    >>> layer_norm_stage_bounds(np.array([[1.0, 3.0]]), p, 0.0)[0]  # max|gamma| / sigma
+    3.0
     """
-    s = np.sqrt(x.var(axis=-1) + eps)  # (n,)
-    lip = float(np.abs(p["gamma"]).max() / s.min())
+    x = as_array(x, "x", ndim=2)
+    inv_s = _layer_norm_rounding(x, eps)[3]  # (n, 1)
+    lip = float(np.abs(p["gamma"]).max() * inv_s.max())
     return lip, frobenius(layer_norm_error_bound(x, p["gamma"], p["beta"], eps))
 
 
-def attention_stage_bounds(z: np.ndarray, p: Mapping) -> tuple[float, float]:
+def attention_stage_bounds(z: np.ndarray, p: Mapping[str, np.ndarray]) -> tuple[float, float]:
     """(Lipschitz bound, rounding bound) of multi-head attention at z (n, d), Frobenius norms.
 
     Head i: out = A V W_O with A row-stochastic (||A||_2 <= sqrt n) and the softmax
@@ -396,17 +587,31 @@ def attention_stage_bounds(z: np.ndarray, p: Mapping) -> tuple[float, float]:
     path gives ||W_O|| (||W_Q|| ||K|| + ||Q|| ||W_K||) ||V|| / (2 sqrt d_k). The
     rounding of the projections is a relative gamma perturbation of z; that of the
     softmax, the weighted sum and the output projection is gamma times
-    sqrt(n) ||V|| ||W_O|| each.
+    sqrt(n) ||V|| ||W_O|| each. Underflow (T = the smallest subnormal, T/2 per
+    underflowing result; the entrywise counts of `_projection_bound` and `_head_bound`):
+    (d + 1) T per entry of Q, K and V, which reaches the output through the same paths
+    as their own errors (||W_O|| ||K|| ||V|| / (2 sqrt d_k) for Q, likewise for K,
+    ||W_O|| sqrt n for V); (d_k + 3) T per score and (EXP_ULPS + 1) n T per weight, both
+    through ||V|| ||W_O|| (a score error through the softmax's 1/2); n T per entry of
+    the weighted sum through ||W_O||; (d + 1) T per output entry.
+
+    >>> p = {w: np.eye(2)[None] for w in ("w_q", "w_k", "w_v", "w_o")}  # one head, d = 2
+    >>> lip, rounding = attention_stage_bounds(np.zeros((2, 2)), p)  # scores 0: uniform weights
+    >>> round(lip, 6)  # ||W_O|| sqrt(n) ||W_V|| = sqrt 2 sqrt 2 sqrt 2
+    2.828427
     """
+    z = as_array(z, "z", ndim=2)
     n, d = z.shape
     h, _, k = p["w_q"].shape
+    u, tiny = unit_roundoff(z.dtype), subnormal(z.dtype)
 
     def heads(w: str, b: str) -> np.ndarray:
         out = np.einsum("nd,hdk->hnk", z, p[w])  # (h, n, k)
         return out + p[b][:, None, :] if b in p else out
 
     q, key, v = heads("w_q", "b_q"), heads("w_k", "b_k"), heads("w_v", "b_v")
-    lip = magnitude = 0.0
+    lip = magnitude = under = 0.0
+    cells = math.sqrt(n * k)  # Frobenius norm of one per entry over an (n, d_k) head
     for i in range(h):
         w_o = frobenius(p["w_o"][i])
         score = (frobenius(p["w_q"][i]) * frobenius(key[i])
@@ -414,32 +619,61 @@ def attention_stage_bounds(z: np.ndarray, p: Mapping) -> tuple[float, float]:
         lip += w_o * (math.sqrt(n) * frobenius(p["w_v"][i])
                       + score * frobenius(v[i]) / math.sqrt(k))
         magnitude += math.sqrt(n) * frobenius(v[i]) * w_o
+        to_q, to_k = (w_o * frobenius(key[i]) * frobenius(v[i]) / (2 * math.sqrt(k)),
+                      w_o * frobenius(q[i]) * frobenius(v[i]) / (2 * math.sqrt(k)))
+        weights = (k + 3) * n / 2 + (EXP_ULPS + 1) * n * n  # Frobenius, (n, n) per entry
+        under += tiny * ((d + 1) * cells * (to_q + to_k + w_o * math.sqrt(n))
+                         + weights * frobenius(v[i]) * w_o + n * cells * w_o)
     bias = math.sqrt(n) * frobenius(p["b_o"]) if "b_o" in p else 0.0
-    return lip, gamma(max(d, n, k) + 4) * (lip * frobenius(z) + 3 * magnitude + bias)
+    under += (d + 1) * tiny * math.sqrt(n * d)
+    return lip, gamma(max(d, n, k) + 4, u) * (lip * frobenius(z) + 3 * magnitude + bias) + under
 
 
-def mlp_stage_bounds(z: np.ndarray, p: Mapping) -> tuple[float, float]:
+def mlp_stage_bounds(z: np.ndarray, p: Mapping[str, np.ndarray]) -> tuple[float, float]:
     """(Lipschitz bound, rounding bound) of the MLP at z (n, d): ||W_1|| GELU_SLOPE ||W_2||;
-    the two products and the activation (a few ulps) round relative to their magnitudes."""
+    the two products and the activation (a few ulps) round relative to their magnitudes.
+    Underflow: (d + 1) T per hidden entry, carried by the activation's slope and W_2,
+    T for the activation itself, (d_ff + 1) T per output entry.
+
+    >>> lip, rounding = mlp_stage_bounds(np.eye(2), {"w_1": np.eye(2), "w_2": np.eye(2)})
+    >>> round(lip / GELU_SLOPE, 6)  # ||W_1|| ||W_2|| = sqrt 2 sqrt 2
+    2.0
+    """
+    z = as_array(z, "z", ndim=2)
     n, d = z.shape
     f = p["w_1"].shape[1]
+    u, tiny = unit_roundoff(z.dtype), subnormal(z.dtype)
     w_1, w_2 = frobenius(p["w_1"]), frobenius(p["w_2"])
     pre = frobenius(z) * w_1 + (math.sqrt(n) * frobenius(p["b_1"]) if "b_1" in p else 0.0)
     hidden = GELU_SLOPE * pre  # |phi(t)| <= GELU_SLOPE |t|
     out = hidden * w_2 + (math.sqrt(n) * frobenius(p["b_2"]) if "b_2" in p else 0.0)
     lip = w_1 * GELU_SLOPE * w_2
-    return lip, gamma(max(d, f) + 8) * (pre * GELU_SLOPE * w_2 + hidden * w_2 + out)
+    under = tiny * (math.sqrt(n * f) * ((d + 1) * GELU_SLOPE + 1) * w_2
+                    + (f + 1) * math.sqrt(n * d))
+    return lip, gamma(max(d, f) + 8, u) * (pre * GELU_SLOPE * w_2 + hidden * w_2 + out) + under
 
 
 def block_error_bound(
-    x: np.ndarray, params: Mapping, post: bool = False, eps: float = 1e-5
+    x: np.ndarray, params: Mapping[str, np.ndarray], post: bool = False, eps: float = 1e-5
 ) -> tuple[float, float]:
-    """(rounding bound, Lipschitz bound) of one float64 evaluation of a block at x.
+    """(rounding bound, Lipschitz bound) of one evaluation of a block at x, in x's dtype.
 
     First-order propagation through the stages of 定義 2.2: an error e entering a
     stage of Lipschitz bound L leaves as L e, plus the stage's own rounding; a
-    residual sum adds u times its magnitude. Frobenius norms throughout.
+    residual sum adds u times its magnitude (and nothing for underflow: a sum that
+    underflows is exact). Frobenius norms throughout.
+
+    >>> from numeric.model import init_parameters
+    >>> config = ModelConfig(vocab=2, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
+    >>> p = sub_parameters(init_parameters(config, np.random.default_rng(0)), "blocks.0")
+    >>> low = {k: v.astype(np.float32) for k, v in p.items()}
+    >>> x = np.eye(3, 4)
+    >>> rounding, lip = block_error_bound(x.astype(np.float32), low)
+    >>> bool(frobenius(pre_ln_block(x.astype(np.float32), low) - pre_ln_block(x, p)) <= rounding)
+    True
     """
+    x = as_array(x, "x", ndim=2)
+    u = unit_roundoff(x.dtype)
     ln_1, ln_2 = sub_parameters(params, "ln_1"), sub_parameters(params, "ln_2")
     attn, ff = sub_parameters(params, "attn"), sub_parameters(params, "mlp")
     if post:
@@ -447,41 +681,51 @@ def block_error_bound(
         s_1 = x + multi_head_attention(x, attn)[0]
         l_1, r_1 = layer_norm_stage_bounds(s_1, ln_1, eps)
         y = layer_norm(s_1, ln_1["gamma"], ln_1["beta"], eps)
-        e_y = (r_a + U * frobenius(s_1)) * l_1 + r_1
+        e_y = (r_a + u * frobenius(s_1)) * l_1 + r_1
         l_m, r_m = mlp_stage_bounds(y, ff)
         s_2 = y + mlp(y, ff)
         l_2, r_2 = layer_norm_stage_bounds(s_2, ln_2, eps)
-        error = (e_y * (1 + l_m) + r_m + U * frobenius(s_2)) * l_2 + r_2
+        error = (e_y * (1 + l_m) + r_m + u * frobenius(s_2)) * l_2 + r_2
         return error, (1 + l_a) * l_1 * (1 + l_m) * l_2
     l_1, r_1 = layer_norm_stage_bounds(x, ln_1, eps)
     z_1 = layer_norm(x, ln_1["gamma"], ln_1["beta"], eps)
     l_a, r_a = attention_stage_bounds(z_1, attn)
     y = x + multi_head_attention(z_1, attn)[0]
-    e_y = r_1 * l_a + r_a + U * frobenius(y)
+    e_y = r_1 * l_a + r_a + u * frobenius(y)
     l_2, r_2 = layer_norm_stage_bounds(y, ln_2, eps)
     z_2 = layer_norm(y, ln_2["gamma"], ln_2["beta"], eps)
     l_m, r_m = mlp_stage_bounds(z_2, ff)
     out = y + mlp(z_2, ff)
-    error = e_y * (1 + l_m * l_2) + r_2 * l_m + r_m + U * frobenius(out)
+    error = e_y * (1 + l_m * l_2) + r_2 * l_m + r_m + u * frobenius(out)
     return error, (1 + l_a * l_1) * (1 + l_m * l_2)
 
 
-def model_error_bound(tokens: np.ndarray, params: Mapping, config: ModelConfig) -> float:
-    """Bound on ||fl(forward(tokens)) - forward(tokens)||_F: the blocks' bounds chained
-    (e -> L_block e + r_block), then LN_f and the product with E (or the LM head)."""
+def model_error_bound(tokens: np.ndarray, params: Mapping[str, np.ndarray],
+                      config: ModelConfig) -> float:
+    """Bound on ||fl(forward(tokens)) - forward(tokens)||_F in the parameters' dtype: the
+    blocks' bounds chained (e -> L_block e + r_block), then LN_f and the product with E
+    (or the LM head), whose d-term sums add gamma_d and, for underflow, d T per logit.
+
+    >>> from numeric.model import forward, init_parameters
+    >>> config = ModelConfig(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
+    >>> params = init_parameters(config, np.random.default_rng(0))
+    >>> low = {k: v.astype(np.float32) for k, v in params.items()}
+    >>> error = frobenius(forward([0, 4], low, config) - forward([0, 4], params, config))
+    >>> bool(error <= model_error_bound(np.array([0, 4]), low, config))
+    True
+    """
     eps = config.layer_norm_eps
     x = embed(tokens, params, config)  # (n, d)
-    error = U * frobenius(x)
+    u = unit_roundoff(x.dtype)
+    error = u * frobenius(x)
     for layer in range(config.n_layer):
         p = sub_parameters(params, f"blocks.{layer}")
         rounding, lip = block_error_bound(x, p, eps=eps)
         error = error * lip + rounding
-        x = pre_ln_block(x, p, causal=True, activation=config.activation, eps=eps)
+        x = np.asarray(pre_ln_block(x, p, causal=True, activation=config.activation, eps=eps))
     ln_f = sub_parameters(params, "ln_f")
     lip, rounding = layer_norm_stage_bounds(x, ln_f, eps)
     z = layer_norm(x, ln_f["gamma"], ln_f["beta"], eps)
     head = frobenius(params["wte"] if config.tied else params["lm_head"])
-    return (error * lip + rounding) * head + gamma(config.d) * frobenius(z) * head
-
-
-# Shared helpers -------------------------------------------------------------------
+    under = config.d * subnormal(x.dtype) * math.sqrt(len(z) * config.vocab)
+    return (error * lip + rounding) * head + gamma(config.d, u) * frobenius(z) * head + under

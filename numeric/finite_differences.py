@@ -12,28 +12,34 @@ from collections.abc import Callable
 import numpy as np
 
 from numeric.error_bounds import U
-from numeric.validation import as_array
+from numeric.validation import as_array, require_allocation
+from spec.checks import nonnegative_float, positive_float
 
 
-def central_jacobian(f: Callable[[np.ndarray], np.ndarray], x: np.ndarray,
+def central_jacobian(f: Callable[[np.ndarray], np.ndarray], x: object,
                      step: float) -> np.ndarray:
-    """(nd, nd) Jacobian of f: (n, d) -> (n, d) at x by central differences of step `step`."""
-    x = as_array(x, "x")
-    if isinstance(step, bool) or not isinstance(step, (int, float, np.floating, np.integer)):
-        raise TypeError(f"step must be a float > 0, got {type(step).__name__}")
-    if not (np.isfinite(step) and step > 0):
-        raise ValueError(f"step must be a finite float > 0, got {step!r}")
-    flat = x.ravel()
+    """(nd, nd) Jacobian of f: (n, d) -> (n, d) at x by central differences of step `step`.
+
+    >>> central_jacobian(lambda y: 3 * y, np.array([[1.0, 2.0]]), 0.5)
+    array([[3., 0.],
+           [0., 3.]])
+    """
+    if not callable(f):
+        raise TypeError(f"f must be a function of an array, got {type(f).__name__}")
+    arr = as_array(x, "x")
+    h = positive_float("step", step)
+    require_allocation((arr.size, arr.size), np.float64, "central_jacobian's (nd, nd) matrix")
+    flat = arr.ravel()
     columns = []
     for j in range(flat.size):
         e = np.zeros_like(flat)
-        e[j] = step
-        plus, minus = f((flat + e).reshape(x.shape)), f((flat - e).reshape(x.shape))
-        columns.append((plus - minus).ravel() / (2 * step))
+        e[j] = h
+        plus, minus = f((flat + e).reshape(arr.shape)), f((flat - e).reshape(arr.shape))
+        columns.append((plus - minus).ravel() / (2 * h))
     return np.stack(columns, axis=1)
 
 
-def jacobian_with_error(f: Callable[[np.ndarray], np.ndarray], x: np.ndarray,
+def jacobian_with_error(f: Callable[[np.ndarray], np.ndarray], x: object,
                         evaluation_error: float) -> tuple[np.ndarray, float]:
     """(D(h), entrywise error bound) for central differences D of f at x.
 
@@ -41,7 +47,13 @@ def jacobian_with_error(f: Callable[[np.ndarray], np.ndarray], x: np.ndarray,
     the whole |D(h) - D(2h)| (three times the estimate, which also absorbs the O(h^4)
     term) plus the rounding 2 e / (2h) of two evaluations with error <= e each. The step
     h = e^(1/3) max(1, max|x|) balances the rounding bound e / h against the h^2 term.
+
+    >>> jac, error = jacobian_with_error(np.sin, np.zeros((1, 1)), 1e-16)
+    >>> np.round(jac, 9), bool(error < 1e-9)
+    (array([[1.]]), True)
     """
-    h = max(evaluation_error, U) ** (1 / 3) * max(1.0, float(np.abs(x).max()))
-    d_h, d_2h = central_jacobian(f, x, h), central_jacobian(f, x, 2 * h)
-    return d_h, float(np.abs(d_h - d_2h).max()) + evaluation_error / h
+    arr = as_array(x, "x")
+    e = nonnegative_float("evaluation_error", evaluation_error)
+    h = max(e, U) ** (1 / 3) * max(1.0, float(np.abs(arr).max()))
+    d_h, d_2h = central_jacobian(f, arr, h), central_jacobian(f, arr, 2 * h)
+    return d_h, float(np.abs(d_h - d_2h).max()) + e / h

@@ -19,11 +19,13 @@ import json
 from collections.abc import Mapping
 from os import PathLike
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from numeric.model import check_model_parameters
-from numeric.validation import as_array, require_mapping
+from numeric.validation import as_array, describe, require_mapping, require_one_float_dtype
+from spec.checks import nonnegative_float, positive_int, require_bool
 from spec.config import ModelConfig
 
 ACTIVATIONS_FROM_HF = {
@@ -36,58 +38,111 @@ ACTIVATIONS_TO_HF = {"gelu_tanh": "gelu_new", "gelu": "gelu", "relu": "relu"}
 REQUIRED_CONFIG_KEYS = ("n_embd", "n_head", "n_layer", "n_positions", "vocab_size")
 IGNORED_SUFFIXES = (".attn.bias", ".attn.masked_bias")
 PREFIX = "transformer."
+# safetensors' dtypes that load without loss: F16 and BF16 widen to float32 exactly
+# (BF16 is the upper half of a float32's bits); F32 and F64 are kept.
+FLOAT_WIDTHS = {"F16": np.float16, "F32": np.float32, "F64": np.float64}
 
 
-def _safetensors():
+def _safetensors() -> Any:
     try:
-        from safetensors import numpy as safetensors_numpy
+        import safetensors
+        import safetensors.numpy
     except ImportError as err:
         raise ImportError(
             "reading or writing .safetensors files needs the safetensors package: "
             "pip install 'transformer-proofs[gpt2]' (or pip install safetensors)"
         ) from err
-    return safetensors_numpy
+    return safetensors
 
 
-def _read_json(config: object) -> Mapping:
-    if isinstance(config, (str, PathLike)):
-        path = Path(config)
-        if not path.is_file():
-            raise ValueError(f"config must be a config.json dict or path, got a missing file "
-                             f"{str(path)!r}")
-        return json.loads(path.read_text())
-    return require_mapping(config, "config")
+def _existing_file(path: Path, what: str, expected: str) -> None:
+    """A ValueError naming `path` unless it is a file (a directory is said to be one)."""
+    if path.is_dir():
+        raise ValueError(f"{what} must be {expected}, got the directory {str(path)!r}")
+    if not path.is_file():
+        raise ValueError(f"{what} must be {expected}, got a missing file {str(path)!r}")
+
+
+def _read_json(config: object) -> tuple[Mapping[str, object], str]:
+    """(the config.json mapping, how to name it in errors: 'config' or 'config.json at ...')."""
+    if not isinstance(config, (str, PathLike)):
+        return require_mapping(config, "config"), "config"
+    path = Path(config)
+    _existing_file(path, "config", "a config.json dict or path")
+    where = f"the config file {str(path)!r}"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise ValueError(f"{where} cannot be read as UTF-8 text: {err}") from err
+    try:
+        hf = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ValueError(f"{path}:{err.lineno}:{err.colno}: {where} is not valid JSON: "
+                         f"{err.msg}") from err
+    if not isinstance(hf, dict):
+        raise ValueError(f"{where} must hold a JSON object, got {type(hf).__name__}")
+    return hf, where
+
+
+def _config_value(hf: Mapping[str, object], key: str, where: str, check: Any) -> Any:
+    """hf[key] through `check` (a spec.checks function), its error naming the key and file."""
+    try:
+        return check(f"{key!r}", hf[key])
+    except (TypeError, ValueError) as err:
+        raise type(err)(f"{where}: {err}") from None
 
 
 def config_from_gpt2(config: object) -> ModelConfig:
-    """The ModelConfig of a Hugging Face GPT-2 config.json (a dict or a path)."""
-    hf = _read_json(config)
+    """The ModelConfig of a Hugging Face GPT-2 config.json (a dict or a path).
+
+    Every value is checked for its type (an int where a size is expected, a bool
+    for tie_word_embeddings, a str for activation_function), and an error names
+    the key and, for a path, the file.
+
+    >>> hf = {"vocab_size": 50, "n_embd": 8, "n_head": 2, "n_layer": 1, "n_positions": 16}
+    >>> config_from_gpt2(hf).d_ff, config_from_gpt2(hf).activation
+    (32, 'gelu_tanh')
+    >>> config_from_gpt2({**hf, "tie_word_embeddings": "false"})
+    Traceback (most recent call last):
+    TypeError: config: 'tie_word_embeddings' must be a bool, got str 'false'
+    """
+    hf, where = _read_json(config)
     for key in REQUIRED_CONFIG_KEYS:
         if key not in hf:
-            raise ValueError(f"config is missing the key {key!r}")
-    d = hf["n_embd"]
+            raise ValueError(f"{where} is missing the key {key!r}")
+    sizes = {key: _config_value(hf, key, where, positive_int) for key in REQUIRED_CONFIG_KEYS}
+    d = sizes["n_embd"]
+    d_ff = 4 * d if hf.get("n_inner") is None else _config_value(hf, "n_inner", where,
+                                                                 positive_int)
     activation = hf.get("activation_function", "gelu_new")
+    if not isinstance(activation, str):
+        raise TypeError(f"{where}: 'activation_function' must be a str, one of "
+                        f"{tuple(ACTIVATIONS_FROM_HF)}, got {describe(activation)}")
     if activation not in ACTIVATIONS_FROM_HF:
-        raise ValueError(f"config['activation_function'] must be one of "
+        raise ValueError(f"{where}: 'activation_function' must be one of "
                          f"{tuple(ACTIVATIONS_FROM_HF)}, got {activation!r}")
-    n_inner = hf.get("n_inner")
-    return ModelConfig(
-        vocab=hf["vocab_size"],
-        d=d,
-        n_layer=hf["n_layer"],
-        n_head=hf["n_head"],
-        d_ff=4 * d if n_inner is None else n_inner,
-        n_ctx=hf["n_positions"],
-        bias=True,
-        tied=bool(hf.get("tie_word_embeddings", True)),
-        positions=True,
-        activation=ACTIVATIONS_FROM_HF[activation],
-        layer_norm_eps=float(hf.get("layer_norm_epsilon", 1e-5)),
-    )
+    tied = _config_value({"tie_word_embeddings": True, **hf}, "tie_word_embeddings", where,
+                         require_bool)
+    eps = _config_value({"layer_norm_epsilon": 1e-5, **hf}, "layer_norm_epsilon", where,
+                        nonnegative_float)
+    try:
+        return ModelConfig(
+            vocab=sizes["vocab_size"], d=d, n_layer=sizes["n_layer"], n_head=sizes["n_head"],
+            d_ff=d_ff, n_ctx=sizes["n_positions"], bias=True, tied=tied, positions=True,
+            activation=ACTIVATIONS_FROM_HF[activation], layer_norm_eps=eps,
+        )
+    except ValueError as err:  # n_head does not divide n_embd
+        raise ValueError(f"{where}: {err} ('n_embd' = {d}, 'n_head' = {sizes['n_head']})"
+                         ) from None
 
 
-def to_gpt2_config(config: ModelConfig) -> dict:
-    """The config.json dict of `config` (the inverse of config_from_gpt2)."""
+def to_gpt2_config(config: ModelConfig) -> dict[str, object]:
+    """The config.json dict of `config` (the inverse of config_from_gpt2).
+
+    >>> config = ModelConfig(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
+    >>> config_from_gpt2(to_gpt2_config(config)) == config
+    True
+    """
     _require_gpt2_layout(config)
     return {
         "model_type": "gpt2",
@@ -115,7 +170,8 @@ def _require_gpt2_layout(config: object) -> None:
 def _layout(config: ModelConfig) -> dict[str, tuple[int, ...]]:
     """Every Hugging Face key (without prefix) with its shape."""
     d, f = config.d, config.d_ff
-    shapes = {"wte.weight": (config.vocab, d), "wpe.weight": (config.n_ctx, d)}
+    shapes: dict[str, tuple[int, ...]] = {"wte.weight": (config.vocab, d),
+                                          "wpe.weight": (config.n_ctx, d)}
     for i in range(config.n_layer):
         for name, shape in (
             ("ln_1.weight", (d,)), ("ln_1.bias", (d,)),
@@ -133,20 +189,46 @@ def _layout(config: ModelConfig) -> dict[str, tuple[int, ...]]:
     return shapes
 
 
-def _read_weights(weights: object) -> Mapping:
-    if isinstance(weights, (str, PathLike)):
-        path = Path(weights)
-        if path.suffix != ".safetensors" or not path.is_file():
-            raise ValueError(f"weights must be a dict of arrays or an existing .safetensors "
-                             f"file, got {str(path)!r}")
-        return _safetensors().load_file(str(path))
-    return require_mapping(weights, "weights")
+def _tensor(name: str, view: Mapping[str, Any], where: str) -> np.ndarray:
+    """One tensor of a deserialised safetensors file as a float array of its own memory."""
+    dtype, shape, data = view["dtype"], tuple(view["shape"]), view["data"]
+    if dtype == "BF16":  # the upper 16 bits of a float32: widening is exact
+        bits = np.frombuffer(data, dtype="<u2").astype(np.uint32) << 16
+        return bits.view(np.float32).reshape(shape)  # native order: astype made it native
+    if dtype not in FLOAT_WIDTHS:
+        raise ValueError(f"{where}: tensor {name!r} has the unsupported dtype {dtype}; GPT-2 "
+                         f"weights must be F16, BF16, F32 or F64")
+    arr = np.frombuffer(data, dtype=np.dtype(FLOAT_WIDTHS[dtype]).newbyteorder("<"))
+    # F16 widens to float32 exactly; astype also gives the array its own, writable memory
+    return arr.reshape(shape).astype(np.float32 if dtype == "F16" else arr.dtype.newbyteorder("="))
 
 
-def _hf_arrays(weights: Mapping, config: ModelConfig) -> dict[str, np.ndarray]:
-    """The state dict's arrays by unprefixed key, checked against the layout."""
+def _read_weights(weights: object) -> tuple[Mapping[str, object], str]:
+    """(the state dict, how to name it in errors). A file's arrays are fresh; a dict's are
+    the caller's (copied by _hf_arrays)."""
+    if not isinstance(weights, (str, PathLike)):
+        return require_mapping(weights, "weights"), ""
+    path = Path(weights)
+    _existing_file(path, "weights", "a dict of arrays or an existing .safetensors file")
+    if path.suffix != ".safetensors":
+        raise ValueError(f"weights must be a dict of arrays or an existing .safetensors file, "
+                         f"got {str(path)!r}")
+    where = f"the weights file {str(path)!r}"
+    safetensors = _safetensors()
+    try:
+        views = safetensors.deserialize(path.read_bytes())
+    except (OSError, safetensors.SafetensorError) as err:
+        raise ValueError(f"{where} is not a readable safetensors file (truncated, or another "
+                         f"format?): {err}") from err
+    return {name: _tensor(name, view, where) for name, view in views}, f" in {where}"
+
+
+def _hf_arrays(weights: Mapping[str, object], config: ModelConfig, source: str
+               ) -> dict[str, np.ndarray]:
+    """The state dict's arrays by unprefixed key, checked against the layout; `source` is
+    "" for a caller's dict (whose arrays are then copied) or " in <file>"."""
     shapes = _layout(config)
-    found: dict[str, np.ndarray] = {}
+    found: dict[str, object] = {}
     for key, value in weights.items():
         name = key.removeprefix(PREFIX)
         if name.endswith(IGNORED_SUFFIXES):
@@ -155,25 +237,27 @@ def _hf_arrays(weights: Mapping, config: ModelConfig) -> dict[str, np.ndarray]:
             found[name] = value  # checked below: it must equal wte
             continue
         if name not in shapes:
-            raise ValueError(f"weights has unexpected key {key!r} for this configuration "
-                             f"(n_layer = {config.n_layer}, tied = {config.tied})")
+            raise ValueError(f"weights{source} has unexpected key {key!r} for this "
+                             f"configuration (n_layer = {config.n_layer}, tied = {config.tied})")
         found[name] = value
+    require_one_float_dtype(found, f"weights{source}")
     arrays = {}
     for name, shape in shapes.items():
         if name not in found:
-            raise ValueError(f"weights is missing the key {name!r} (shape {shape})")
-        arr = np.asarray(found[name])
-        if arr.dtype == np.float16:
-            arr = arr.astype(np.float32)
-        arr = as_array(arr, f"weights[{name!r}]")
+            raise ValueError(f"weights{source} is missing the key {name!r} (shape {shape})")
+        value = found[name]
+        if getattr(value, "dtype", None) == np.float16:  # widened exactly
+            value = np.asarray(value).astype(np.float32)
+        arr = as_array(value, f"weights[{name!r}]{source}")
         if arr.shape != shape:
-            raise ValueError(f"weights[{name!r}] must have shape {shape}, got {arr.shape}")
-        arrays[name] = arr
+            raise ValueError(f"weights[{name!r}]{source} must have shape {shape}, got "
+                             f"{arr.shape}")
+        arrays[name] = arr if source else arr.copy()  # never the caller's memory
     if "lm_head.weight" in found and config.tied:
         head = np.asarray(found["lm_head.weight"])
         if head.shape != shapes["wte.weight"] or not np.array_equal(head, arrays["wte.weight"]):
-            raise ValueError("weights['lm_head.weight'] differs from wte.weight but the config "
-                             "ties them (tie_word_embeddings)")
+            raise ValueError(f"weights['lm_head.weight']{source} differs from wte.weight but "
+                             "the config ties them (tie_word_embeddings)")
     return arrays
 
 
@@ -207,9 +291,22 @@ def _split_heads(w: np.ndarray, h: int) -> np.ndarray:
 
 
 def load_gpt2(weights: object, config: object) -> tuple[ModelConfig, dict[str, np.ndarray]]:
-    """(ModelConfig, params) from GPT-2 weights (dict or .safetensors path) and config.json."""
+    """(ModelConfig, params) from GPT-2 weights (dict or .safetensors path) and config.json.
+
+    The params own their memory: arrays of a dict given as `weights` are copied,
+    so changing the state dict afterwards does not change the model. F16 and BF16
+    tensors are widened to float32 exactly.
+
+    >>> from numeric.model import init_parameters
+    >>> config = ModelConfig(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
+    >>> state = to_gpt2_state_dict(init_parameters(config, np.random.default_rng(0)), config)
+    >>> loaded, params = load_gpt2(state, to_gpt2_config(config))
+    >>> loaded == config, np.shares_memory(params["wte"], state["wte.weight"])
+    (True, False)
+    """
     model_config = config_from_gpt2(config)
-    hf = _hf_arrays(_read_weights(weights), model_config)
+    state, source = _read_weights(weights)
+    hf = _hf_arrays(state, model_config, source)
     h, d = model_config.n_head, model_config.d
     params = {ours: hf[theirs] for ours, theirs in _renamed(model_config)}
     for i in range(model_config.n_layer):
@@ -226,8 +323,18 @@ def load_gpt2(weights: object, config: object) -> tuple[ModelConfig, dict[str, n
 def to_gpt2_state_dict(
     params: Mapping[str, object], config: ModelConfig, prefix: str = ""
 ) -> dict[str, np.ndarray]:
-    """The Hugging Face state dict of `params` (keys prefixed by `prefix`, e.g. "transformer.")."""
+    """The Hugging Face state dict of `params` (keys prefixed by `prefix`, e.g.
+    "transformer."), in arrays of its own memory.
+
+    >>> from numeric.model import init_parameters
+    >>> config = ModelConfig(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
+    >>> state = to_gpt2_state_dict(init_parameters(config, np.random.default_rng(0)), config)
+    >>> state["h.0.attn.c_attn.weight"].shape
+    (4, 12)
+    """
     _require_gpt2_layout(config)
+    if not isinstance(prefix, str):
+        raise TypeError(f"prefix must be a str such as 'transformer.', got {describe(prefix)}")
     p = check_model_parameters(params, config).arrays
     d = config.d
     out = {theirs: p[ours] for ours, theirs in _renamed(config)}
@@ -239,13 +346,23 @@ def to_gpt2_state_dict(
             [p[src + f"attn.b_{part}"].reshape(d) for part in "qkv"]
         )
         out[dst + "attn.c_proj.weight"] = p[src + "attn.w_o"].reshape(d, d)
-    return {prefix + key: np.ascontiguousarray(value) for key, value in out.items()}
+    return {prefix + key: np.array(value, order="C") for key, value in out.items()}  # copies
 
 
 def save_gpt2(
     directory: str | PathLike, params: Mapping[str, object], config: ModelConfig
 ) -> tuple[Path, Path]:
-    """Write model.safetensors and config.json into `directory`; return their paths."""
+    """Write model.safetensors and config.json into `directory`; return their paths.
+
+    >>> import tempfile
+    >>> from numeric.model import init_parameters
+    >>> config = ModelConfig(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
+    >>> params = init_parameters(config, np.random.default_rng(0))
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     weights, settings = save_gpt2(folder, params, config)
+    ...     bool(np.array_equal(load_gpt2(weights, settings)[1]["wte"], params["wte"]))
+    True
+    """
     if not isinstance(directory, (str, PathLike)):
         raise TypeError(f"directory must be a str or path, got {type(directory).__name__}")
     folder = Path(directory)
@@ -253,6 +370,6 @@ def save_gpt2(
         raise ValueError(f"directory must be an existing folder, got {str(folder)!r}")
     state = to_gpt2_state_dict(params, config)
     weights_path, config_path = folder / "model.safetensors", folder / "config.json"
-    _safetensors().save_file(state, str(weights_path))
+    _safetensors().numpy.save_file(state, str(weights_path))
     config_path.write_text(json.dumps(to_gpt2_config(config), indent=2) + "\n")
     return weights_path, config_path

@@ -22,12 +22,18 @@ from functools import partial
 import numpy as np
 
 from numeric.activations import activation_function
-from numeric.attention import _multi_head_attention
-from numeric.block import BlockParameters, _pre_ln, check_block_parameters
+from numeric.attention import multi_head_attention_kernel
+from numeric.block import BlockParameters, check_block_parameters, pre_ln_kernel
 from numeric.contraction import contract
-from numeric.layer_norm import _layer_norm
+from numeric.layer_norm import layer_norm_kernel
 from numeric.parameters import check_parameters, parameter_count, sub_parameters
-from numeric.validation import FLOAT_DTYPES, as_tokens, require_mapping
+from numeric.validation import (
+    FLOAT_DTYPES,
+    as_tokens,
+    require_allocation,
+    require_mapping,
+    require_one_float_dtype,
+)
 from spec.config import ModelConfig
 from spec.contractions import LM_HEAD
 from spec.parameters import model_parameters
@@ -54,7 +60,12 @@ def _check_config(config: object) -> ModelConfig:
 
 
 def parameter_shapes(config: ModelConfig) -> dict[str, tuple[int, ...]]:
-    """Every array name of the model with its shape, expanded over the n_layer blocks."""
+    """Every array name of the model with its shape, expanded over the n_layer blocks.
+
+    >>> config = ModelConfig(vocab=5, d=4, n_layer=2, n_head=2, d_ff=8, n_ctx=3)
+    >>> parameter_shapes(config)["blocks.1.attn.w_q"]
+    (2, 4, 2)
+    """
     config = _check_config(config)
     sizes = config.sizes()
     shapes: dict[str, tuple[int, ...]] = {}
@@ -70,21 +81,34 @@ def parameter_shapes(config: ModelConfig) -> dict[str, tuple[int, ...]]:
 
 
 def init_parameters(
-    config: ModelConfig, rng: np.random.Generator, dtype: type = np.float64
+    config: ModelConfig, rng: np.random.Generator, dtype: np.dtype | type = np.float64
 ) -> dict[str, np.ndarray]:
     """Random parameters for `config`, drawn from `rng` (see the module docstring).
 
     The draws are made in `dtype` (NumPy's float32 and float64 streams differ);
-    cast float64 parameters with astype to compare the two precisions.
+    cast float64 parameters with astype to compare the two precisions. A model
+    that would not fit in the machine's memory is a ValueError, before any draw.
+
+    >>> config = ModelConfig(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
+    >>> params = init_parameters(config, np.random.default_rng(0), np.float32)
+    >>> params["wte"].shape, params["wte"].dtype
+    ((5, 4), dtype('float32'))
     """
     config = _check_config(config)
     if not isinstance(rng, np.random.Generator):
         raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
-    if np.dtype(dtype) not in FLOAT_DTYPES:
-        raise TypeError(f"dtype must be float32 or float64, got {np.dtype(dtype)}")
+    try:
+        chosen = np.dtype(dtype)
+    except TypeError as err:
+        raise TypeError(f"dtype must be float32 or float64, got {dtype!r}") from err
+    if chosen not in FLOAT_DTYPES:
+        raise TypeError(f"dtype must be float32 or float64, got {chosen}")
+    shapes = parameter_shapes(config)
+    total = sum(math.prod(shape) for shape in shapes.values())
+    require_allocation((total,), chosen, f"the {total:,} parameters of this configuration")
     sizes = config.sizes()
     params = {}
-    for name, shape in parameter_shapes(config).items():
+    for name, shape in shapes.items():
         leaf = name.rsplit(".", 1)[-1]
         if leaf == "gamma":
             value = 1.0 + BIAS_SCALE * rng.standard_normal(shape, dtype=dtype)
@@ -99,18 +123,28 @@ def init_parameters(
 
 
 class ModelParameters:
-    """Validated parameters of a model: embeddings, per-layer blocks, final LN, output."""
+    """Validated parameters of a model: embeddings, per-layer blocks, final LN, output.
 
-    def __init__(self, params: object, config: ModelConfig):
+    The arrays are the caller's own (no copy) unless `copy` is True: a Decoder,
+    which computes with them over many calls, keeps a snapshot.
+
+    >>> config = ModelConfig(vocab=5, d=4, n_layer=2, n_head=2, d_ff=8, n_ctx=3)
+    >>> p = ModelParameters(init_parameters(config, np.random.default_rng(0)), config)
+    >>> len(p.blocks), p.lm_head is p.wte  # tied
+    (2, True)
+    """
+
+    def __init__(self, params: object, config: ModelConfig, copy: bool = False):
         config = _check_config(config)
-        params = require_mapping(params, "params")
-        wte = params.get("wte")
-        dtype = np.asarray(wte).dtype if wte is not None else np.dtype(np.float64)
-        if dtype not in FLOAT_DTYPES:
-            dtype = np.dtype(np.float64)
+        mapping = require_mapping(params, "params")
+        require_one_float_dtype(mapping, "params")
+        dtype = next((np.asarray(v).dtype for v in mapping.values()
+                      if getattr(v, "dtype", None) in FLOAT_DTYPES), np.dtype(np.float64))
         # Finiteness of these (large) arrays is checked through the logits: see forward.
-        checked = check_parameters(params, parameter_shapes(config), (), "params", dtype,
+        checked = check_parameters(mapping, parameter_shapes(config), (), "params", dtype,
                                    finite=False)
+        if copy:
+            checked = {key: arr.copy() for key, arr in checked.items()}
         self.config = config
         self.dtype = dtype
         self.wte = checked["wte"]
@@ -120,19 +154,33 @@ class ModelParameters:
                                    f"params[blocks.{layer}.*]", finite=False)
             for layer in range(config.n_layer)
         ]
-        self.ln_f = sub_parameters(checked, "ln_f")
+        self.ln_f = {part: checked[f"ln_f.{part}"] for part in ("gamma", "beta")}
         self.lm_head = checked.get("lm_head", self.wte)
         self.arrays = checked
         self.phi = activation_function(config.activation)
 
     def embed(self, tokens: np.ndarray, start: int = 0) -> np.ndarray:
+        """X^(0) (n, d) of validated token ids at positions start, start + 1, ...
+
+        >>> config = ModelConfig(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
+        >>> p = ModelParameters(init_parameters(config, np.random.default_rng(0)), config)
+        >>> bool(np.all(p.embed(np.array([4]), start=2) == p.wte[4] + p.wpe[2]))
+        True
+        """
         x = self.wte[tokens]  # (n, d)
         if self.wpe is not None:
             x = x + self.wpe[start:start + len(tokens)]
         return x
 
     def logits(self, x: np.ndarray) -> np.ndarray:
-        z = _layer_norm(x, self.ln_f["gamma"], self.ln_f["beta"], self.config.layer_norm_eps)
+        """Z = LN_f(X) E^T (n, |V|) of the last block's output.
+
+        >>> config = ModelConfig(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
+        >>> p = ModelParameters(init_parameters(config, np.random.default_rng(0)), config)
+        >>> p.logits(np.eye(2, 4)).shape
+        (2, 5)
+        """
+        z = layer_norm_kernel(x, self.ln_f["gamma"], self.ln_f["beta"], self.config.layer_norm_eps)
         return contract(LM_HEAD, z, self.lm_head)  # (n, |V|)
 
     def require_finite(self, logits: np.ndarray) -> np.ndarray:
@@ -141,6 +189,13 @@ class ModelParameters:
         One sum decides the common case: it is finite exactly when no logit is
         inf or NaN, unless the finite logits themselves add up past the float
         range, which only sends us to the full scan below.
+
+        >>> config = ModelConfig(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
+        >>> p = ModelParameters(init_parameters(config, np.random.default_rng(0)), config)
+        >>> p.require_finite(np.array([[np.inf]]))
+        Traceback (most recent call last):
+        ValueError: the logits overflowed the float range; the parameters are finite but too \
+large for this dtype
         """
         with np.errstate(over="ignore", invalid="ignore"):
             total = logits.sum()
@@ -157,21 +212,40 @@ class ModelParameters:
                          "too large for this dtype")
 
 
-def check_model_parameters(params: object, config: ModelConfig) -> ModelParameters:
-    """Check every array of `params` against spec's declaration at config's sizes."""
-    return ModelParameters(params, config)
+def check_model_parameters(
+    params: object, config: ModelConfig, copy: bool = False
+) -> ModelParameters:
+    """Check every array of `params` against spec's declaration at config's sizes.
+
+    A dict mixing float32 and float64 arrays is a TypeError naming keys of both
+    (see validation.require_one_float_dtype); `copy` snapshots the arrays.
+
+    >>> config = ModelConfig(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
+    >>> params = init_parameters(config, np.random.default_rng(0))
+    >>> check_model_parameters(params, config).dtype
+    dtype('float64')
+    """
+    return ModelParameters(params, config, copy)
 
 
 def embed(tokens: object, params: Mapping[str, object], config: ModelConfig) -> np.ndarray:
-    """X^(0) (n, d): row i is E_{t_i} + P_i."""
+    """X^(0) (n, d): row i is E_{t_i} + P_i.
+
+    >>> config = ModelConfig(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
+    >>> params = init_parameters(config, np.random.default_rng(0))
+    >>> bool(np.all(embed([2], params, config) == params["wte"][2] + params["wpe"][0]))
+    True
+    """
     p = check_model_parameters(params, config)
     tokens = as_tokens(tokens, "tokens", config.vocab, config.n_ctx)
     return p.embed(tokens)
 
 
-def _self_attention(z: np.ndarray, p: dict[str, np.ndarray]) -> tuple[np.ndarray, None]:
+def _self_attention(
+    z: np.ndarray, p: dict[str, np.ndarray]
+) -> tuple[np.ndarray, np.ndarray | None]:
     """Causal self-attention of the model's blocks (the weights are not kept)."""
-    return _multi_head_attention(z, p, z, causal=True, need_weights=False)
+    return multi_head_attention_kernel(z, p, z, causal=True, need_weights=False)
 
 
 def _forward(p: ModelParameters, tokens: np.ndarray) -> np.ndarray:
@@ -182,13 +256,18 @@ def _forward(p: ModelParameters, tokens: np.ndarray) -> np.ndarray:
         eps = p.config.layer_norm_eps
         for block in p.blocks:
             attend = partial(_self_attention, p=block["attn"])
-            x, _ = _pre_ln(x, block, attend, p.phi, eps)
+            x, _ = pre_ln_kernel(x, block, attend, p.phi, eps)
         logits = p.logits(x)  # (n, |V|)
     return p.require_finite(logits)
 
 
 def forward(tokens: object, params: Mapping[str, object], config: ModelConfig) -> np.ndarray:
-    """Logits Z (n, |V|) of the token ids `tokens` (1-D, 1 <= n <= n_ctx)."""
+    """Logits Z (n, |V|) of the token ids `tokens` (1-D, 1 <= n <= n_ctx).
+
+    >>> config = ModelConfig(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
+    >>> forward([0, 3], init_parameters(config, np.random.default_rng(0)), config).shape
+    (2, 5)
+    """
     p = check_model_parameters(params, config)
     tokens = as_tokens(tokens, "tokens", config.vocab, config.n_ctx)
     return _forward(p, tokens)

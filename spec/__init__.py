@@ -4,7 +4,8 @@ The model's parameters are declared once as shapes over named hyper-parameters
 (`spec.parameters`), and the forward pass's contractions once as einsum
 subscripts over named dimensions (`spec.contractions`). symbolic/ turns both
 into polynomials; numeric/ allocates and runs them. A count in a table and the
-arrays of a real model therefore cannot drift apart.
+arrays of a real model therefore cannot drift apart. `spec.checks` holds the
+argument checks of sizes, switches and eps that both sides share.
 """
 
 from spec.config import ModelConfig

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from spec.checks import nonnegative_float, positive_int, require_bool
+
 ACTIVATIONS = ("gelu", "gelu_tanh", "relu")
-
-
-def _positive_int(name: str, value: object) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__} {value!r}")
-    if value < 1:
-        raise ValueError(f"{name} must be >= 1, got {value}")
+SIZE_FIELDS = ("vocab", "d", "n_layer", "n_head", "d_ff", "n_ctx")
+SWITCH_FIELDS = ("bias", "tied", "positions")
 
 
 @dataclass(frozen=True)
@@ -22,6 +19,16 @@ class ModelConfig:
     n_ctx = L_ctx. `bias` switches the attention and MLP biases (LayerNorm keeps
     its gamma and beta), `tied` shares E between input and output, `positions`
     is False for a model without learned position embeddings (RoPE, sinusoids).
+    Every field is checked: sizes are ints >= 1 (NumPy integers become ints),
+    switches are bools, layer_norm_eps is a finite float >= 0.
+
+    >>> config = ModelConfig(vocab=50, d=8, n_layer=2, n_head=2, d_ff=32, n_ctx=16)
+    >>> config.sizes()["d_head"]
+    4
+    >>> ModelConfig(vocab=50, d=8, n_layer=2, n_head=2, d_ff=32, n_ctx=16,
+    ...             layer_norm_eps=float("inf"))
+    Traceback (most recent call last):
+    ValueError: layer_norm_eps must be a finite float >= 0, got inf
     """
 
     vocab: int
@@ -37,25 +44,31 @@ class ModelConfig:
     layer_norm_eps: float = 1e-5
 
     def __post_init__(self) -> None:
-        for name in ("vocab", "d", "n_layer", "n_head", "d_ff", "n_ctx"):
-            _positive_int(name, getattr(self, name))
+        # frozen: the normalised values are stored with object.__setattr__
+        for name in SIZE_FIELDS:
+            object.__setattr__(self, name, positive_int(name, getattr(self, name)))
         if self.d % self.n_head:
             raise ValueError(
                 f"n_head must divide d, got d = {self.d} and n_head = {self.n_head}"
             )
-        for name in ("bias", "tied", "positions"):
-            if not isinstance(getattr(self, name), bool):
-                raise TypeError(f"{name} must be a bool, got {getattr(self, name)!r}")
+        for name in SWITCH_FIELDS:
+            object.__setattr__(self, name, require_bool(name, getattr(self, name)))
+        if not isinstance(self.activation, str):
+            raise TypeError(f"activation must be a str, one of {ACTIVATIONS}, got "
+                            f"{type(self.activation).__name__} {self.activation!r}")
         if self.activation not in ACTIVATIONS:
             raise ValueError(
                 f"activation must be one of {ACTIVATIONS}, got {self.activation!r}"
             )
-        eps = self.layer_norm_eps
-        if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not eps >= 0:
-            raise ValueError(f"layer_norm_eps must be a float >= 0, got {eps!r}")
+        object.__setattr__(self, "layer_norm_eps",
+                           nonnegative_float("layer_norm_eps", self.layer_norm_eps))
 
     def sizes(self) -> dict[str, int]:
-        """The value of every dimension name used in `spec` (d_head = d / h)."""
+        """The value of every dimension name used in `spec` (d_head = d / h).
+
+        >>> ModelConfig(vocab=5, d=6, n_layer=1, n_head=3, d_ff=4, n_ctx=2).sizes()["h"]
+        3
+        """
         return {
             "vocab": self.vocab,
             "d": self.d,
@@ -65,3 +78,4 @@ class ModelConfig:
             "d_ff": self.d_ff,
             "n_ctx": self.n_ctx,
         }
+

@@ -151,7 +151,7 @@ def test_config_json_errors_name_the_key():
     hf = to_gpt2_config(CONFIG)
     with pytest.raises(ValueError, match="config is missing the key 'n_head'"):
         config_from_gpt2({k: v for k, v in hf.items() if k != "n_head"})
-    with pytest.raises(ValueError, match="activation_function'\\] must be one of"):
+    with pytest.raises(ValueError, match="config: 'activation_function' must be one of"):
         config_from_gpt2({**hf, "activation_function": "swish"})
     with pytest.raises(ValueError, match="n_head must divide d"):
         config_from_gpt2({**hf, "n_head": 5})

@@ -6,56 +6,23 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from numeric.error_bounds import layer_norm_jacobian_error_bound, unit_roundoff
+from numeric.error_bounds import layer_norm_error_bound, layer_norm_jacobian_error_bound
 from numeric.layer_norm import layer_norm, layer_norm_jacobian
 from proofs.profiles import scaled
+from proofs.reference import mp_error, mp_layer_norm
 
 pytestmark = pytest.mark.numeric
 mpmath.mp.dps = 50
 
 
-def _mp(v):
-    return v if isinstance(v, mpmath.mpf) else mpmath.mpf(float(v))
-
-
-def mp_layer_norm(x, gamma=None, beta=None, eps=0.0):
-    """定義 2.1 at 50 digits (float entries convert to mpf exactly)."""
-    x = [_mp(v) for v in x]
-    d = len(x)
-    mu = mpmath.fsum(x) / d
-    s = mpmath.sqrt(mpmath.fsum((v - mu) ** 2 for v in x) / d + mpmath.mpf(float(eps)))
-    g = [1] * d if gamma is None else [mpmath.mpf(float(v)) for v in gamma]
-    b = [0] * d if beta is None else [mpmath.mpf(float(v)) for v in beta]
-    return [g[j] * (x[j] - mu) / s + b[j] for j in range(d)], s
-
-
-def error_bound(x, y, s, gamma, beta, u):
-    """Entrywise bound on |fl(LN(x)) - LN(x)| for the shifted evaluation in numeric.layer_norm
-    (s = sqrt(sigma^2 + eps) as an mpf).
-
-    With A = max|x_j - x_0| (the row after the exact power-of-two scaling, shifted by its
-    first entry): the shift, the mean and the centring leave |dc_j| <= (d + 5) u A; the
-    variance's relative error is <= 2 dc / s + (d + 3) u, so 1/s carries dc / s + (d + 7) u / 2;
-    y = c / s then errs by dc / s (1 + |y|) + (d + 9) u |y| / 2 (first order). gamma and beta
-    add 2u (|gamma y| + |beta|).
-    """
-    d = len(x)
-    a = max(abs(_mp(v) - _mp(x[0])) for v in x)  # exact: x_j - x_0 may overflow in floats
-    dc_over_s = (d + 5) * u * float(a / s)
-    ay = np.abs(y)
-    base = dc_over_s * (1 + ay) + (d + 9) / 2 * u * ay
-    g = np.ones(d) if gamma is None else np.abs(np.asarray(gamma, np.float64))
-    b = np.zeros(d) if beta is None else np.abs(np.asarray(beta, np.float64))
-    return g * base + 2 * u * (g * ay + b)
-
-
 def assert_matches_definition(x, gamma=None, beta=None, eps=0.0):
+    """Against 定義 2.1 at 50 digits, within numeric.error_bounds.layer_norm_error_bound
+    (whose underflow terms cover subnormal rows, gammas and outputs)."""
     out = layer_norm(x, gamma, beta, eps)
     assert out.dtype == x.dtype
-    exact, s = mp_layer_norm(x, gamma, beta, eps)
-    y = np.array([float(v) for v in mp_layer_norm(x, eps=eps)[0]])
-    err = np.array([float(abs(mpmath.mpf(float(o)) - e)) for o, e in zip(out, exact, strict=True)])
-    bound = error_bound(x, y, s, gamma, beta, unit_roundoff(x.dtype))
+    wide = [None if a is None else np.asarray(a, np.float64) for a in (x, gamma, beta)]
+    err = mp_error(out, mp_layer_norm(*wide, eps))  # float32 -> float64 is exact
+    bound = layer_norm_error_bound(x, gamma, beta, eps)
     assert (err <= bound).all(), (x, err, bound)
 
 
@@ -71,6 +38,29 @@ def test_layer_norm_matches_50_digit_definition(dtype):
     @given(rows(dtype, 1e6), st.sampled_from([0.0, 1e-5, 1.0]), st.booleans(), st.data())
     def check(x, eps, affine, data):
         assume(eps > 0 or np.ptp(x) > 0)
+        gamma = beta = None
+        if affine:
+            params = st.lists(st.floats(-3, 3, width=32), min_size=len(x), max_size=len(x))
+            gamma = np.array(data.draw(params), dtype)
+            beta = np.array(data.draw(params), dtype)
+        assert_matches_definition(x, gamma, beta, eps)
+
+    check()
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_layer_norm_matches_the_definition_over_the_whole_float_range(dtype):
+    """Rows of any finite floats, subnormal to the largest, constant ones included (eps > 0):
+    within layer_norm_error_bound, which is taken in the row's power-of-two scale and
+    carries the underflow terms."""
+    width = 32 if dtype == np.float32 else 64
+    element = st.floats(allow_nan=False, allow_infinity=False, width=width)
+    row = st.integers(1, 8).flatmap(
+        lambda d: st.lists(element, min_size=d, max_size=d).map(lambda r: np.array(r, dtype)))
+
+    @given(row, st.sampled_from([0.0, 1e-5, 1.0]), st.booleans(), st.data())
+    def check(x, eps, affine, data):
+        assume(eps > 0 or x.max() != x.min())
         gamma = beta = None
         if affine:
             params = st.lists(st.floats(-3, 3, width=32), min_size=len(x), max_size=len(x))
@@ -130,7 +120,7 @@ def test_layer_norm_is_applied_to_each_row():
 def mp_layer_norm_at(x, j, t, eps):
     row = [mpmath.mpf(float(v)) for v in x]
     row[j] = t
-    return mp_layer_norm(row, eps=eps)[0]
+    return mp_layer_norm(row, eps=eps)
 
 
 @scaled(0.3)  # each example takes d^2 50-digit numerical derivatives
@@ -138,13 +128,22 @@ def mp_layer_norm_at(x, j, t, eps):
        st.sampled_from([0.0, 0.5]))
 def test_layer_norm_jacobian_matches_50_digit_derivative(x, eps):
     """Against mpmath's numerical derivative of the 50-digit definition (error ~1e-40),
-    within proofs.transformer_block's rounding bound of the Jacobian."""
+    within proofs.transformer_block's rounding bound of the Jacobian. mpmath's default step
+    2^-(prec + 10) suits rows of unit size; it is scaled by the row's size so that a row
+    of 1e-150 is differentiated as accurately as a row of 1."""
     x = x[:4]
     assume(np.ptp(x) > 0)
-    jac = layer_norm_jacobian(x, eps)
     d = len(x)
+    s = mpmath.sqrt(mpmath.fsum((mpmath.mpf(float(v)) - mpmath.fsum(map(float, x)) / d) ** 2
+                                for v in x) / d + eps)
+    if 1 / s > np.finfo(np.float64).max:  # J ~ 1/s is not a float64: the function says so
+        with pytest.raises(ValueError, match=r"layer_norm_jacobian\(x\) .* overflowed"):
+            layer_norm_jacobian(x, eps)
+        return
+    jac = layer_norm_jacobian(x, eps)
+    step = mpmath.ldexp(mpmath.mpf(float(np.abs(x).max())), -mpmath.mp.prec - 10)
     exact = np.array([[float(mpmath.diff(lambda t, i=i, j=j: mp_layer_norm_at(x, j, t, eps)[i],
-                                         mpmath.mpf(float(x[j]))))
+                                         mpmath.mpf(float(x[j])), h=step))
                        for j in range(d)] for i in range(d)])
     assert (np.abs(jac - exact) <= layer_norm_jacobian_error_bound(x, eps)).all()
 

@@ -41,6 +41,23 @@ def test_softmax_float32_matches_50_digit_definition(row):
     assert_within_bound(z, sigma, mp_softmax(row))
 
 
+@pytest.mark.parametrize("width", [64, 32])
+def test_softmax_matches_the_definition_over_the_whole_float_range(width):
+    """Rows of any finite floats up to the float limit (±1.8e308, ±3.4e38): no overflow,
+    no NaN, every entry within softmax_error_bound, whose underflow term covers the
+    entries that are exactly 0 in floats."""
+
+    @given(st.lists(st.floats(allow_nan=False, allow_infinity=False, width=width),
+                    min_size=1, max_size=8))
+    def check(row):
+        z = np.array(row, dtype=np.float32 if width == 32 else np.float64)
+        sigma = softmax(z)
+        assert sigma.dtype == z.dtype
+        assert_within_bound(z, sigma, mp_softmax([float(t) for t in row]))
+
+    check()
+
+
 @given(ROWS64, st.data())
 def test_masked_softmax_matches_50_digit_definition(row, data):
     allowed = data.draw(st.lists(st.booleans(), min_size=len(row), max_size=len(row)))
