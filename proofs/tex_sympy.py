@@ -27,6 +27,7 @@ import sympy
 
 MAX_TOKENS = 2000  # a formula of a chapter has at most a few hundred tokens
 MAX_DEPTH = 60  # nesting of groups, far beyond the chapters' (about 8)
+MAX_DIGITS = 1_000  # of one number (the chapters' longest has 19)
 MAX_POWER_DIGITS = 4_000  # decimal digits of a number's power: 10^{10^{10}} is refused
 MAX_EXP_ARGUMENT = 10_000  # |x| of e^x for a number x: e^{e^{e^{10}}} is refused
 
@@ -65,6 +66,9 @@ def tokens(tex: str) -> list[str]:
     out = [t for t in _TOKEN.findall(tex) if t not in _SPACING]
     if len(out) > MAX_TOKENS:
         raise TexError(f"too large: {len(out)} tokens (at most {MAX_TOKENS})")
+    longest = max((sum(map(str.isdigit, t)) for t in out), default=0)
+    if longest > MAX_DIGITS:
+        raise TexError(f"too large: a number of {longest} digits (at most {MAX_DIGITS})")
     return out
 
 
@@ -457,9 +461,12 @@ def parse(tex: str) -> Node:
 
 def _refuse_huge_power(b: Value, e: Value) -> None:
     """b^e for numbers b, e whose result would have more than MAX_POWER_DIGITS digits
-    (or its reciprocal): refused before SymPy computes it exactly."""
+    (or its reciprocal): refused before SymPy computes it exactly; 0 to a negative
+    power is no number."""
     if not (getattr(b, "is_number", False) and getattr(e, "is_number", False)):
         return
+    if b == 0 and sympy.N(e, 15) < 0:
+        raise TexError("a negative power of zero")
     size, power = abs(sympy.N(b, 15)), abs(sympy.N(e, 15))
     if size not in (0, 1) and power * abs(sympy.log(size, 10).evalf(15)) > MAX_POWER_DIGITS:
         raise TexError(f"too large: a power of more than {MAX_POWER_DIGITS} digits")

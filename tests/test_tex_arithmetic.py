@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from proofs import audit, tex_arithmetic
+from proofs import tex_arithmetic
+from proofs.audit.equalities import audit_statement
 from proofs.tex_arithmetic import (
     MAX_CHARS,
     MAX_DEPTH,
@@ -112,7 +113,7 @@ def test_a_loose_integer_of_many_digits_is_exact_not_a_float():
     assert show(big) == "1.11111e+399"
     # 10^17 + 1 ± 0.5 does not contain 10^17: as floats, both ends were 10^17
     assert [
-        f.status for f in audit._audit_statement(1, r"10^{17} \approx 100000000000000001", {})
+        f.status for f in audit_statement(1, r"10^{17} \approx 100000000000000001", {})
     ] == ["mismatched"]
 
 
@@ -180,7 +181,7 @@ def test_symbols_that_cancel_only_after_simplification_still_make_a_number():
 
 
 def findings(statement: str) -> list[tuple[str, str, str]]:
-    return [(f.text, f.status, f.detail) for f in audit._audit_statement(1, statement, {})]
+    return [(f.text, f.status, f.detail) for f in audit_statement(1, statement, {})]
 
 
 def test_the_audit_reports_a_too_large_member_as_not_checkable():
@@ -200,7 +201,7 @@ def test_the_audit_reports_too_large_members_whatever_the_other_members():
 
 def test_a_setting_of_many_digits_is_not_a_binding_and_does_not_crash():
     bindings: dict[str, int] = {}
-    found = audit._audit_statement(1, "d = " + "9" * 4301, bindings)
+    found = audit_statement(1, "d = " + "9" * 4301, bindings)
     assert [(f.status, "4301 digits" in f.detail) for f in found] == [("not checkable", True)]
     assert bindings == {}
 

@@ -65,8 +65,9 @@ def audit_equalities(
             if (line, normalise_tex(statement)) in bound:  # a claim of a check, which the
                 findings.extend(f for f in found if f.status != "not checkable")  # claims'
                 continue  # audit judged; its arithmetic is still recomputed here
-            if decidable and (any(f.status == "not checkable" for f in found)
-                              or ":=" in statement):
+            too_large = any(f.detail.startswith("too large") for f in found)
+            if decidable and not too_large and (
+                    any(f.status == "not checkable" for f in found) or ":=" in statement):
                 conditional, given = condition_of(document, line, statement.strip())
                 if not conditional or given is not None:
                     found = _decided(line, statement, found, environment, element.number,
