@@ -188,6 +188,11 @@ def _parser() -> argparse.ArgumentParser:
         "--quiet", action="store_true", help="list only mismatches and unchecked items"
     )
     audit.add_argument(
+        "--elements", action="store_true",
+        help="also tally each element: its statement's relations bound to the check or "
+        "decided, its check's claims, the values read from the chapter, its equalities",
+    )
+    audit.add_argument(
         "--profile",
         choices=("ci", "dev", "thorough"),
         default=None,
@@ -455,7 +460,7 @@ def _audit(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([r.to_dict() for r in reports], ensure_ascii=False, indent=2))
     else:
-        print("\n\n".join(r.to_text(quiet=args.quiet) for r in reports))
+        print("\n\n".join(r.to_text(quiet=args.quiet, by_element=args.elements) for r in reports))
     return 1 if any(r.mismatched for r in reports) else 0
 
 

@@ -308,3 +308,23 @@ def test_audit_reports_a_check_that_raises_as_not_checkable(planted_example):
 def test_audit_confirms_a_passing_example_check(planted_example):
     (found,) = planted_example(lambda: ["exact value 5/4"])
     assert found.status == "confirmed" and found.detail.startswith("the check passed in ")
+
+
+def test_the_elements_tally_counts_each_elements_bound_relations_and_claims():
+    tallies = {t.id: t for t in report_of("self-attention").elements}
+    jacobian = tallies["prop-softmax-jacobian"]
+    assert jacobian.number == "命題 3.2"
+    assert jacobian.bound == jacobian.relations > 0
+    assert jacobian.claims["mismatched"] == 0 and jacobian.claims["confirmed"] >= jacobian.bound
+    assert "statement relations" in jacobian.to_text()
+    assert len(tallies) == len([e for e in load_all().values() if e.chapter == "self-attention"])
+
+
+def test_the_elements_tally_shows_a_slip_in_its_element(tmp_path):
+    text = chapter("self-attention").read_text(encoding="utf-8")
+    changed = tmp_path / "chapter.mdx"
+    changed.write_text(text.replace(r"\sigma_i(\delta_{ij} - \sigma_j)",
+                                    r"\sigma_i(\delta_{ij} + \sigma_j)", 1), encoding="utf-8")
+    tallies = {t.id: t for t in audit.audit_file(changed).elements}
+    assert tallies["prop-softmax-jacobian"].claims["mismatched"] >= 1
+    assert tallies["prop-softmax-basic"].claims["mismatched"] == 0

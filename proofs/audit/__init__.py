@@ -35,11 +35,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from proofs.audit.cells import audit_tables
-from proofs.audit.claims import audit_claims
+from proofs.audit.claims import audit_claims, registered_pairs
 from proofs.audit.elements import audit_checks, audit_elements, audit_refs
 from proofs.audit.equalities import audit_equalities
 from proofs.audit.outputs import audit_outputs
 from proofs.audit.report import SECTIONS, Finding, Report
+from proofs.audit.tally import tally_elements
 from proofs.claims import normalise_tex
 from proofs.reader import ChapterInputError, Document, read_chapter
 
@@ -85,6 +86,8 @@ def audit_document(document: Document) -> Report:
     environment = CHAPTERS[chapter].environment if chapter in CHAPTERS else None
     report.findings += audit_equalities(document, environment, bound)
     report.findings += audit_outputs(document, chapter)
+    report.elements = tally_elements(document, registered_pairs(document, chapter),
+                                     report.findings)
     return report
 
 

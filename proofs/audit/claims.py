@@ -66,18 +66,21 @@ def _member_equal(a: Node, b: Node, environment: Callable[..., Evaluator]) -> De
 
 
 def audit_claims(document: Document, chapter: str) -> list[Finding]:
-    registry = load_all()
     environment = CHAPTERS[chapter].environment if chapter in CHAPTERS else None
     out: list[Finding] = []
-    for record in document.elements:
-        element = _registered(record, chapter, registry)
-        if element is None:
-            continue
+    for record, element in registered_pairs(document, chapter):
         located = [locate(c, document, record) for c in element.claims]
         out += _judge(element, located, environment)
         bound = {normalise_tex(x.text) for x in located if x.status != "missing"}
         out += _statement_formulas(document, record, bound, environment)
     return out
+
+
+def registered_pairs(document: Document, chapter: str) -> list[tuple[Record, Element]]:
+    """Each element of the document with the registered element it resolves to."""
+    registry = load_all()
+    pairs = [(r, _registered(r, chapter, registry)) for r in document.elements]
+    return [(r, e) for r, e in pairs if e is not None]
 
 
 def _registered(record: Record, chapter: str, registry: dict[str, Element]) -> Element | None:

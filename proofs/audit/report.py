@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 
 @dataclass
@@ -36,6 +37,7 @@ class Report:
     form: str  # "MDX" | "rendered text"
     chapter: str
     findings: list[Finding] = field(default_factory=list)
+    elements: list[Any] = field(default_factory=list)  # proofs.audit.tally.ElementTally
 
     def of(self, status: str, section: str | None = None) -> list[Finding]:
         return [
@@ -55,6 +57,7 @@ class Report:
             "chapter": self.chapter,
             "summary": self.summary(),
             "findings": [asdict(f) for f in self.findings],
+            "elements": [asdict(e) for e in self.elements],
         }
 
     def summary(self) -> dict:
@@ -67,7 +70,7 @@ class Report:
             }
         return out
 
-    def to_text(self, quiet: bool = False) -> str:
+    def to_text(self, quiet: bool = False, by_element: bool = False) -> str:
         lines = [f"audit of {self.path} ({self.form}, chapter {self.chapter})"]
         for section, tally in self.summary().items():
             external = f", {tally['external']:3d} external" if section == "ref" else ""
@@ -76,6 +79,9 @@ class Report:
                 f"{tally['mismatched']:3d} mismatched, {tally['not checkable']:3d} not checkable"
                 + external
             )
+        if by_element:
+            lines += ["", f"by element ({len(self.elements)}):"]
+            lines += [e.to_text() for e in self.elements]
         headings = (
             ("elements", "element", None),
             ("confirmed", None, "confirmed"),

@@ -1,0 +1,86 @@
+"""The audit seen element by element: what of each element's statement the checks bind,
+what was decided without a check, and how many of the chapter's values the checks read.
+
+A tally only counts the findings the audit already made (proofs.audit.report); it
+judges nothing itself.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from proofs.audit.report import Finding
+from proofs.claims import normalise_tex
+from proofs.reader import Document
+from proofs.reader.math import statement_lines
+from proofs.reader.records import Element as Record
+from proofs.registry import Element
+
+
+@dataclass(frozen=True)
+class ElementTally:
+    """One element's counts. `relations`: the relations of its statement; `bound`: those a
+    claim of its check states; `claims`: its check's claims by status; `unbound`: the
+    statement's other relations by status (decided in the notation, or why not);
+    `read`: the claims whose value the check takes from the chapter's text (numbers,
+    formulas, tables); `equalities`: the numeric equalities recomputed in its lines."""
+
+    number: str
+    id: str
+    line: int
+    relations: int
+    bound: int
+    claims: dict[str, int]
+    unbound: dict[str, int]
+    read: int
+    equalities: dict[str, int]
+
+    def to_text(self) -> str:
+        def counts(tally: dict[str, int]) -> str:
+            shown = [f"{n} {status}" for status, n in tally.items() if n]
+            return ", ".join(shown) if shown else "none"
+
+        return "\n".join((
+            f"  line {self.line:4d}  {self.number} {self.id}",
+            f"      statement relations {self.relations}: {self.bound} bound to the check, "
+            f"the others {counts(self.unbound)}",
+            f"      claims of the check: {counts(self.claims)}; {self.read} fed to the check "
+            f"from the chapter's text",
+            f"      numeric equalities: {counts(self.equalities)}",
+        ))
+
+
+def tally_elements(document: Document, pairs: list[tuple[Record, Element]],
+                   findings: list[Finding]) -> list[ElementTally]:
+    """The tally of each (chapter record, registered element) pair from the findings."""
+    from proofs.audit.claims import kind_of
+
+    out = []
+    for record, element in pairs:
+        last = _last_line(record)
+        within = [f for f in findings if record.line <= f.line <= last]
+        claim_texts = {normalise_tex(c.text) for c in element.claims}
+        relations = [s for m in document.math_in(*record.statement)
+                     for _, s in statement_lines(m.line, m.tex) if kind_of(s) == "relation"]
+        out.append(ElementTally(
+            number=record.number,
+            id=element.id,
+            line=record.line,
+            relations=len(relations),
+            bound=sum(normalise_tex(s) in claim_texts for s in relations),
+            claims=_by_status(f for f in findings if f.section == "claim" and f.ref == element.id),
+            unbound=_by_status(f for f in within if f.section == "formula"),
+            read=sum(c.argument is not None for c in element.claims),
+            equalities=_by_status(f for f in within if f.section == "equality"),
+        ))
+    return out
+
+
+def _last_line(record: Record) -> int:
+    return max(span[1] for span in (record.statement, record.proof) if span is not None)
+
+
+def _by_status(findings) -> dict[str, int]:
+    tally = Counter(f.status for f in findings)
+    return {status: tally[status] for status in ("confirmed", "mismatched", "not checkable")}
