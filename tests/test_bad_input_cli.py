@@ -280,7 +280,11 @@ def test_the_test_suite_names_a_bogus_hypothesis_profile():
 
 
 BLOCKED_IN_THE_WRITE = """
-import os, runpy, sys, time
+import os, signal, runpy, sys, time
+
+# the dispositions a user's shell gives; a background job inherits SIGINT and SIGHUP ignored
+signal.signal(signal.SIGINT, signal.default_int_handler)
+signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 def blocked(fd):
     print("writing", file=sys.stderr, flush=True)

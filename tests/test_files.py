@@ -242,7 +242,11 @@ def test_a_write_outside_the_main_thread_sets_no_handler(tmp_path):
 
 
 BLOCKED_WRITER = """
-import os, sys, time
+import os, signal, sys, time
+
+# the dispositions a user's shell gives; a background job inherits SIGINT and SIGHUP ignored
+signal.signal(signal.SIGINT, signal.default_int_handler)
+signal.signal(signal.SIGHUP, signal.SIG_DFL)
 from pathlib import Path
 from proofs.files import write_atomically
 

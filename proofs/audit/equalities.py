@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
+from fractions import Fraction
 
+from proofs.audit.readings import DECIMAL, read_exactly, reading
 from proofs.audit.report import Finding
 from proofs.audit.sentence import LARGE_LITERAL, condition_of, is_hypothesis
 from proofs.claims import normalise_tex
@@ -136,22 +138,67 @@ def _is_printed(member: str) -> bool:
     return all(_LITERAL.fullmatch(piece) for piece in pieces)
 
 
-def _face_note(m1: str, m2: str, v1: Value, v2: Value, bindings: dict[str, int]) -> str:
-    """How a confirmed equality holds: with the printed inputs at face value, or only
-    within their rounding (then both face values are shown)."""
-    f1, f2 = (evaluate(m, bindings, False, face=True) for m in (m1, m2))
-    if _is_printed(m2):
-        exact = meet(f1, v2)
-    elif _is_printed(m1):
-        exact = meet(v1, f2)
+def _at_printed_precision(m1: str, m2: str, v1: Value, v2: Value,
+                          bindings: dict[str, int]) -> tuple[str, str]:
+    """The status and detail of a pair whose values meet within the rounding of every
+    printed number, judged as the author meant it. A printed result (a number, a
+    tuple) or an exact one (no decimal in it) must be what the other side gives with
+    its printed inputs at face value, or else with the exact constants they round
+    (proofs.audit.readings: 1.4142 as √2); if neither, the last digit of a printed
+    number slipped. Two computed sides with decimals need only meet."""
+    def face(member: str) -> Value:
+        return evaluate(member, bindings, False, face=True)
+
+    if _is_printed(m2) or DECIMAL.search(m2) is None:
+        computed, result, target = m1, m2, v2 if _is_printed(m2) else face(m2)
+    elif _is_printed(m1) or DECIMAL.search(m1) is None:
+        computed, result, target = m2, m1, v1 if _is_printed(m1) else face(m1)
     else:
-        exact = meet(f1, f2)
-    if exact:
-        return f"recomputed {show(f1)}"
-    return (
-        f"holds only within the rounding of the printed inputs: at face value the left "
-        f"side is {show(f1)}, the right side {show(f2)}"
-    )
+        f1, f2 = face(m1), face(m2)
+        if meet(f1, f2):
+            return "confirmed", f"recomputed {show(f1)}"
+        return "confirmed", (f"holds only within the rounding of the printed inputs: at face "
+                             f"value the left side is {show(f1)}, the right side {show(f2)}")
+    at_face = face(computed)
+    if meet(at_face, target):
+        return "confirmed", f"recomputed {show(at_face)}"
+    said = f"with its printed inputs at face value ${computed.strip()}$ is {show(at_face)}"
+    exact, readings = read_exactly(computed)
+    if readings:
+        value = face(exact)
+        shown = ", ".join(f"{r.printed} as {r.shown}" for r in readings)
+        if meet(value, target):
+            return "confirmed", f"holds with {shown} ({said})"
+        said += f", and with {shown} it is {show(value)}"
+    slip = _last_digit_slip(computed, target, face)
+    return "mismatched", (f"{said}; neither is the printed {result.strip()}: a printed "
+                          f"number's last digit slipped{slip}")
+
+
+def _last_digit_slip(member: str, target: Value, face: Callable[[str], Value]) -> str:
+    """Which printed decimal of the member, one unit up or down in its last place, makes
+    it the target at face value: ' (with 1.1429 for 1.1428 it holds)', or ''. When
+    several would, the one without an exact reading is the suspect (0.2857 rounds 2/7
+    correctly; 1.1428 rounds nothing)."""
+    fixes: list[tuple[str, bool]] = []
+    for match in DECIMAL.finditer(member):
+        whole, places = match.group(1), match.group(2)
+        unit = Fraction(1, 10 ** len(places))
+        for step in (unit, -unit):
+            moved = Fraction(f"{whole}.{places}") + step
+            if moved < 0:
+                continue
+            text = f"{moved.numerator * 10 ** len(places) // moved.denominator}"
+            text = f"{text[:-len(places)] or '0'}.{text[-len(places):].rjust(len(places), '0')}"
+            trial = member[:match.start(1)] + text + member[match.end(2):]
+            try:
+                if meet(face(trial), target):
+                    fixes.append((f"{text} for {match.group(0)}", reading(match.group(0)) is None))
+            except NotNumeric:
+                continue
+    suspects = [fix for fix, unread in fixes if unread] if len(fixes) > 1 else \
+        [fix for fix, _ in fixes]
+    return f" (with {suspects[0]} it holds)" if len(suspects) == 1 else ""
 
 
 def audit_statement(line: int, statement: str, bindings: dict[str, int]) -> list[Finding]:
@@ -230,7 +277,6 @@ def audit_statement(line: int, statement: str, bindings: dict[str, int]) -> list
                     )
                 )
                 continue
-            findings.append(
-                Finding("equality", line, pair, "confirmed", _face_note(m1, m2, v1, v2, bindings))
-            )
+            status, detail = _at_printed_precision(m1, m2, v1, v2, bindings)
+            findings.append(Finding("equality", line, pair, status, detail))
     return findings
