@@ -60,6 +60,10 @@ CASES = {  # id: (arguments, with {tmp} for the test's directory, what the line 
         ["tables", "scaling", "--seed", "1e3"],
         "argument --seed: expected an integer >= 0, got '1e3'",
     ),
+    "tables-dims-beyond-the-memory": (
+        ["tables", "scaling", "--dims", "1000000000"],
+        "the scaling table at d_k = 1000000000 would need 436.6 TiB",
+    ),
     "tables-unknown-format": (["tables", "--format", "html"], "argument --format"),
     "tables-option-without-its-value": (["tables", "--d"], "argument --d: expected one argument"),
     "latex-out-unwritable-directory": (

@@ -10,6 +10,7 @@ import numpy as np
 import spec
 from numeric.model import init_parameters, parameter_count, sub_parameters
 from numeric.softmax import softmax
+from numeric.validation import require_allocation
 from proofs.chapters.self_attention.chapter import CHAPTER
 from proofs.tables import (
     Table,
@@ -65,6 +66,9 @@ def _scaling_table(dims: tuple, pairs: int, trials: int, keys: int, seed: int) -
     _positive_ints(pairs=pairs, trials=trials, keys=keys)
     for dk in dims:
         _positive_ints(d_k=dk)
+        # q, k and their product; the trials' keys and scores are smaller when keys <= pairs
+        require_allocation((3, max(pairs, trials * keys), dk), np.float64,
+                           f"the scaling table at d_k = {dk}")
     rng = np.random.default_rng(seed)
     rows, values, listing = [], [], []
     listing.append("  d_k  Var(q.k)  Var(q.k/sqrt(d_k))  max weight: raw  scaled")
