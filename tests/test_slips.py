@@ -117,6 +117,7 @@ SLIPS = [
     Edit("expansion-order", "tb", 524, "J_3J_1 +", "J_1J_3 +", "example"),
     # a rounding
     Edit("row-sum-rounding", "sa", 268, r"(1,\ 2.0281)/3.0281", r"(1,\ 2.0281)/3.0291", "rounding"),
+    Edit("exp-last-digit", "sa", 257, "e^{1.4142} = 4.1133", "e^{1.4142} = 4.1134", "rounding"),
     Edit("ratio-rounding", "tb", 277, "の $0.222$ 倍", "の $0.232$ 倍", "rounding"),
     Edit("scaled-variance-rounding", "tb", 114, r"= 31.5 = 9 \times 3.5", r"= 31.6 = 9 \times 3.5",
          "rounding"),
