@@ -78,7 +78,9 @@ def audit_document(document: Document) -> Report:
     report.findings += audit_refs(document, chapter)
     report.findings += audit_checks(document, report.findings)
     claims = audit_claims(document, chapter)
-    cells = audit_tables(document, chapter)
+    tables = {t.line for t in document.tables}
+    cells = audit_tables(document, chapter, {f.line: f.ref for f in claims
+                                             if f.section == "claim" and f.line in tables})
     report.findings += _not_again(claims, cells, document)
     bound = frozenset((f.line, normalise_tex(f.text.strip("$"))) for f in claims
                       if f.section == "claim")
