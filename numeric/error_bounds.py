@@ -266,7 +266,7 @@ def softmax_jacobian_error_bound(sigma: np.ndarray, b: np.ndarray, jac: np.ndarr
 
 
 NDTR_ULPS = 3  # scipy.special.ndtr (Phi) is taken to be accurate to 3 units in the last
-# place; def-transformer-block checks the resulting GELU bound against mpmath.
+# place; the checks hold the resulting GELU bound against mpmath.
 
 # (slope, rounding) of each activation: |phi'(t)| <= slope everywhere, and one float
 # evaluation of phi at t is off by at most rounding * u * |t| (plus a subnormal spacing).

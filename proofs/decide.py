@@ -22,6 +22,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import sympy
@@ -70,7 +71,7 @@ def free_indices(node: Node, evaluator: Evaluator) -> list[str]:
     return found
 
 
-def _difference(a: object, b: object) -> sympy.Basic:
+def _difference(a: Any, b: Any) -> sympy.Basic:
     if isinstance(a, sympy.MatrixBase) != isinstance(b, sympy.MatrixBase):
         if isinstance(a, sympy.MatrixBase) and a.shape == (1, 1):
             return a[0] - b

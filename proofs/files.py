@@ -24,6 +24,7 @@ import signal
 import stat
 import threading
 from pathlib import Path
+from typing import Any
 
 
 class OutputError(ValueError):
@@ -69,7 +70,7 @@ def write_atomically(path: Path, text: str, force: bool) -> None:
         try:
             mode = stat.S_IMODE(os.stat(target).st_mode) if force and target.exists() else None
             step = f"create a file in {target.parent}"
-            fd = scratch.create(target)
+            fd, temporary = scratch.create(target)
             step = "write"
             if mode is not None:
                 os.fchmod(fd, mode)
@@ -79,9 +80,9 @@ def write_atomically(path: Path, text: str, force: bool) -> None:
             scratch.close()
             step = "replace it" if force else "create it"
             if force:
-                os.replace(scratch.path, target)
+                os.replace(temporary, target)
             else:
-                _publish_new(scratch.path, target)
+                _publish_new(temporary, target)
             scratch.published = True
         except OSError as exc:
             raise OutputError(f"{path}: cannot {step} ({exc.strerror or exc})") from exc
@@ -129,7 +130,7 @@ class _Scratch:
         self.path: Path | None = None
         self.fd: int | None = None
         self.published = False
-        self.previous: dict[int, object] = {}
+        self.previous: dict[int, Any] = {}  # signal -> its handler before the write
 
     def __enter__(self) -> _Scratch:
         if threading.current_thread() is threading.main_thread():
@@ -140,7 +141,7 @@ class _Scratch:
                     signal.signal(s, _stop)
         return self
 
-    def create(self, target: Path) -> int:
+    def create(self, target: Path) -> tuple[int, Path]:
         """Create and open `.NAME.<random>.tmp` beside `target` with mode 0666 (less
         the umask, as any new file); signals are held off meanwhile, so the file
         never exists without self.path naming it."""
@@ -150,9 +151,9 @@ class _Scratch:
             for _ in range(100):
                 candidate = target.parent / f".{target.name}.{secrets.token_hex(4)}.tmp"
                 with contextlib.suppress(FileExistsError):
-                    self.fd = os.open(candidate, flags, 0o666)
+                    fd = self.fd = os.open(candidate, flags, 0o666)
                     self.path = candidate
-                    return self.fd
+                    return fd, candidate
             raise FileExistsError(errno.EEXIST, "no free temporary name", str(target.parent))
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, held)

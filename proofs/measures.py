@@ -156,7 +156,7 @@ def grid_activation_patterns(
 
 
 def listing_attention_parameters(d: int, h: int, rng: np.random.Generator) -> dict:
-    """The self-attention listing's init_params draws, in its order, in spec's layout:
+    """An attention listing's init_params draws, in its order, in spec's layout:
     W_Q, W_K, W_V (h, d, d/h) / sqrt(d); b_Q, b_K, b_V 0.1 N; W_O (d, d) / sqrt(d)
     split by head into (h, d/h, d); b_O 0.1 N."""
     dk = d // h

@@ -282,7 +282,7 @@ def formula_of(*arguments: str, **constants: Any) -> Callable[[str], Callable]:
 
 def product_terms(tex: str) -> tuple[tuple[int, ...], ...]:
     """The terms of an expanded product of (I + J_k): `I + J_1 + J_2J_1` -> ((), (1,), (2, 1))."""
-    terms = []
+    terms: list[tuple[int, ...]] = []
     for term in right_side(tex).split("+"):
         term = term.strip()
         if term == "I":

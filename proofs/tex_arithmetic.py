@@ -26,6 +26,7 @@ import functools
 import math
 import re
 from dataclasses import dataclass
+from typing import Any
 
 import mpmath
 import sympy
@@ -455,7 +456,7 @@ def _tokens(text: str) -> list[str]:
     reading, so an oversized member is never tokenised whole)."""
     if len(text) > MAX_CHARS:
         raise TooLarge(f"too large: {len(text)} characters exceed the limit of {MAX_CHARS}")
-    tokens = []
+    tokens: list[str] = []
     for match in TexArithmetic.TOKEN.finditer(text):
         token = match.group()
         if token in _SPACES or token in _IGNORED:
@@ -629,7 +630,7 @@ def _midpoint(x) -> tuple:
     return mpf_shift(mpf_add(low, high, iv.prec + 10, round_nearest), -1)
 
 
-def _scientific(x: tuple, digits: int) -> str:
+def _scientific(x: Any, digits: int) -> str:
     """x (an mpf tuple) as f"{x:.{digits}g}" prints a float, for a number of any
     magnitude: 1e+400, not inf; 1e-400, not 0."""
     near = to_float(x) if x in (fzero, finf, fninf, fnan) else None

@@ -405,7 +405,8 @@ class _Parser:
 
     def matrix(self) -> Node:
         self.take(r"\begin{pmatrix}")
-        rows, row = [], []
+        rows: list[tuple[Node, ...]] = []
+        row: list[Node] = []
         while self.peek() != r"\end{pmatrix}":
             if self.peek() == r"\\":
                 self.take()
@@ -561,6 +562,8 @@ class Evaluator:
             raise TexError(f"cannot index {value!r}")
         text = index.args[0] if index.op == "text" else None
         if text is not None and len(text) == 2 and all(c in self.names for c in text):
+            if not isinstance(value, sympy.MatrixBase):
+                raise TexError(f"two indices of a tuple {value!r}")
             i, j = (int(self.names[c]) for c in text)  # A_{ij}
             return value[i - 1, j - 1]
         i = int(self._text(text)) if text is not None else int(self(index))

@@ -130,7 +130,7 @@ symbolic.probability                          命題 4.4, 補題 A.1
     independent_expectation(monomial, conditions) -> Step   補題 A.1 on one monomial
     linear_expectation(expr, bases) -> Expr  E pushed through sums, + and constants
 
-symbolic.mask                                 命題 3.3 (self-attention), 演習 10.3
+symbolic.mask                                 the mask as a limit and its bound
     logits(n); masked_softmax(z, allowed); shifted_softmax(z, allowed, c)
     mask_limit(n, allowed, target=masked_softmax) -> MaskLimit(limit, masked, holds)
     mask_bound(n, allowed, i) -> Certificate   e^(-c) e^(z_i) / sum_U e^z - sigma_i >= 0

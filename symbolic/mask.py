@@ -1,4 +1,4 @@
-"""The mask as a limit (命題 3.3 of the self-attention chapter) and its e^(-c) bound.
+"""The mask as a limit of additive penalties, and its e^(-c) bound.
 
 m_i = 1 outside U and 0 inside; sigma(z - c m) -> sigma^U(z) as c -> oo, and
 for i outside U, sigma(z - c m)_i <= e^(-c) e^(z_i) / sum_{j in U} e^(z_j).

@@ -49,7 +49,7 @@ def audit_equalities(
     definitions `S := …` made earlier in the same element, when it relates no printed
     number to symbols (a number the text sets elsewhere, `4d^2 + 4d = 288`, cannot be
     judged alone); an example's or exercise's settings are its check's."""
-    findings = []
+    findings: list[Finding] = []
     bindings_by_line: dict[int, dict[str, int]] = {}
     recomputed: dict[tuple, tuple[list[Finding], dict[str, int]]] = {}
     defined: dict[int, dict[str, object]] = {}  # element line -> names it defines
@@ -57,8 +57,6 @@ def audit_equalities(
         bindings = bindings_by_line.setdefault(formula.line, {})
         element = document.element_at(formula.line)
         names = defined.setdefault(element.line if element else 0, {})
-        decidable = environment is not None and element is not None \
-            and element.kind in DECIDED_KINDS
         for line, statement in statement_lines(formula.line, formula.tex):
             if not formula.display and is_hypothesis(document, line, statement.strip()) \
                     and not _is_numeric_setting(statement):
@@ -68,7 +66,8 @@ def audit_equalities(
                 findings.extend(f for f in found if f.status != "not checkable")  # claims'
                 continue  # audit judged; its arithmetic is still recomputed here
             too_large = any(f.detail.startswith("too large") for f in found)
-            if decidable and not too_large and (
+            if environment is not None and element is not None \
+                    and element.kind in DECIDED_KINDS and not too_large and (
                     any(f.status == "not checkable" for f in found) or ":=" in statement):
                 conditional, given = condition_of(document, line, statement.strip())
                 if not conditional or given is not None:

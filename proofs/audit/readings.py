@@ -50,7 +50,8 @@ def reading(printed: str) -> Reading | None:
     scale = Fraction(10) ** int(exponent or 0)
     value = Fraction(f"{whole}.{places}") * scale
     half = Fraction(1, 2 * 10 ** len(places)) * scale
-    if half > MAX_HALF_UNIT * max(1, value) or value.limit_denominator(MAX_DENOMINATOR) == value:
+    if half > MAX_HALF_UNIT * max(Fraction(1), value) \
+            or value.limit_denominator(MAX_DENOMINATOR) == value:
         return None
     with mpmath.workdps(40):
         for candidate in (_fraction, _root, _exponential):
