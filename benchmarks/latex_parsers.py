@@ -56,7 +56,8 @@ from sympy.logic.boolalg import BooleanAtom
 from proofs.reader import read_chapter
 from proofs.reader.math import statement_lines
 from proofs.registry import CHAPTERS, load_all
-from proofs.tex_sympy import Evaluator, Node, parse
+from proofs.tex_sympy import Evaluator
+from proofs.tex_tree import Node, parse
 
 SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
 TIMEOUT = 10.0  # seconds for one formula's reading; the slowest here takes under one

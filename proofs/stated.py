@@ -17,7 +17,8 @@ import sympy
 
 from proofs.printed import Printed
 from proofs.reader.math import split_relations
-from proofs.tex_sympy import Evaluator, Indexed, TexError, parse
+from proofs.tex_sympy import Evaluator, Indexed
+from proofs.tex_tree import TexError, parse
 from symbolic import symbols
 
 SIZES = {  # the chapters' size names -> symbolic.symbols

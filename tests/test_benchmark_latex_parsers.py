@@ -12,7 +12,7 @@ import pytest
 import sympy
 
 from benchmarks import latex_parsers as bench
-from proofs.tex_sympy import Node
+from proofs.tex_tree import Node
 
 SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
 

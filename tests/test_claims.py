@@ -25,7 +25,7 @@ from proofs.stated import (
     prose_integer,
     table_rows,
 )
-from proofs.tex_sympy import TexError
+from proofs.tex_tree import TexError
 from symbolic import symbols
 
 SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"

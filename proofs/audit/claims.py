@@ -25,7 +25,8 @@ from proofs.reader.math import statement_lines
 from proofs.reader.records import THEORY_KINDS as DECIDED_KINDS
 from proofs.reader.records import Element as Record
 from proofs.registry import CHAPTERS, Element, claim_arguments, load_all, run_check
-from proofs.tex_sympy import Evaluator, Node, TexError, parse
+from proofs.tex_sympy import Evaluator
+from proofs.tex_tree import Node, TexError, parse
 
 DECLARATION = ("\\in", "\\notin", "\\subset", "\\mapsto", "\\to", ":", "\\ldots", "\\cdots",
                "\\mathbb", "\\perp")

@@ -17,7 +17,8 @@ from proofs.reader import Document
 from proofs.reader.math import split_relations, statement_lines
 from proofs.reader.records import THEORY_KINDS as DECIDED_KINDS
 from proofs.tex_arithmetic import MAX_DIGITS, NotNumeric, TooLarge, Value, evaluate, gap, meet, show
-from proofs.tex_sympy import Evaluator, Node
+from proofs.tex_sympy import Evaluator
+from proofs.tex_tree import Node
 
 _LITERAL = re.compile(
     r"\s*-?\s*\d+(?:\{,\}\d{3})*(?:\.\d+)?\s*(?:\\times\s*10\^\{?-?\d+\}?)?\s*(?:\\%)?\s*"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from proofs.reader import Document
-from proofs.tex_sympy import Node, TexError, parse
+from proofs.tex_tree import Node, TexError, parse
 
 # A formula followed by one of these is a hypothesis of what follows, not a claim.
 CONDITIONS = ("ならば", "なら", "のとき", "とき", "とし", "とする", "について", "に対し",

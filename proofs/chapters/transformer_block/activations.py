@@ -25,7 +25,7 @@ from proofs.judge import require, within_bound
 from proofs.measures import grid_activation_patterns
 from proofs.profiles import scaled
 from proofs.stated import formula_of, prose_integer, prose_integer_last, table_rows
-from proofs.tex_sympy import TexError
+from proofs.tex_tree import TexError
 from symbolic import gelu as symbolic_gelu
 from symbolic.arrangements import activation_regions, general_position, region_bound
 from symbolic.identities import is_zero
