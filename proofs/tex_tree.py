@@ -36,6 +36,12 @@ _TOKEN = re.compile(
 )
 _NAMED_FONTS = (r"\mathrm", r"\operatorname", r"\mathsf", r"\text", r"\mathit")
 _GREEK_VARIANTS = {r"\varepsilon": "epsilon", r"\epsilon": "epsilon"}
+_LETTERS = {  # the commands that name a letter; any other command is refused
+    "alpha", "beta", "gamma", "delta", "zeta", "eta", "theta", "iota", "kappa", "lambda",
+    "mu", "nu", "xi", "pi", "rho", "sigma", "tau", "upsilon", "phi", "chi", "psi", "omega",
+    "Gamma", "Delta", "Theta", "Lambda", "Xi", "Pi", "Sigma", "Upsilon", "Phi", "Psi",
+    "Omega", "varphi", "vartheta", "varpi", "varrho", "varsigma", "ell",
+}
 _ELLIPSES = {r"\ldots", r"\cdots", r"\dots"}
 
 
@@ -336,7 +342,7 @@ class _Parser:
         if token == r"\delta":
             self.take()
             return Node("name", ("delta",))
-        if token.startswith("\\") and token[1:].isalpha():
+        if token in _GREEK_VARIANTS or token[1:] in _LETTERS and token.startswith("\\"):
             self.take()
             return Node("name", (self.name_of(token),))
         if re.fullmatch(r"[A-Za-z]", token):

@@ -1,0 +1,152 @@
+"""Formulas read into trees (proofs.tex_tree), evaluated in a notation (proofs.tex_sympy)
+and decided (proofs.decide): each reading, each refusal and each verdict."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import pytest
+import sympy
+
+from proofs.decide import decide, equal_members
+from proofs.registry import CHAPTERS, load_all
+from proofs.tex_sympy import Evaluator
+from proofs.tex_tree import MAX_DEPTH, MAX_DIGITS, MAX_TOKENS, Node, TexError, parse
+
+A = sympy.Matrix([[1, 2], [3, 4]])
+B = sympy.Matrix([[0, 1], [1, 0]])
+N = sympy.Symbol("n", positive=True)
+NOTATION = Evaluator(
+    {"A": A, "B": B, "n": N, "d": sympy.Integer(3), "bold x": sympy.Matrix([1, 2]),
+     "f": lambda x: x**2},
+    index_ranges={"i": lambda e: range(1, 3)},
+)
+
+
+def value(tex: str):
+    return NOTATION(parse(tex))
+
+
+# the tree ------------------------------------------------------------------------------
+
+
+def test_a_chain_keeps_its_relations_in_order():
+    tree = parse(r"a = b \le c")
+    assert tree.op == "chain" and tree.args[0] == ("=", "<=")
+
+
+def test_a_trailing_membership_restricts_the_index_and_a_range_is_dropped():
+    where = parse(r"x_i = 0 \quad (i \notin U)")
+    assert where.op == "where" and where.args[1] == ("i", "notin", "U")
+    assert parse(r"x_i = 0 \quad (i = 1, \ldots, n)") == parse("x_i = 0")
+    with pytest.raises(TexError, match="not a membership or a range"):
+        parse(r"x_i = 0 \quad (i > 2)")
+
+
+def test_a_definitions_type_and_a_sentences_full_stop_are_dropped():
+    assert parse(r"S := A + B \in \mathbb{R}^{n \times n}") == parse("S := A + B")
+    assert parse("a = b。") == parse("a = b")
+
+
+@pytest.mark.parametrize(
+    "tex, message",
+    [
+        (r"a \oplus b", "oplus"),
+        ("(" * (MAX_DEPTH + 1) + "1" + ")" * (MAX_DEPTH + 1), "too deeply nested"),
+        ("1" + "+1" * MAX_TOKENS, "too large"),
+        ("9" * (MAX_DIGITS + 1), "digits"),
+        ("a = ", "ends early"),
+    ],
+)
+def test_what_the_grammar_does_not_hold_is_refused_by_name(tex, message):
+    with pytest.raises(TexError, match=message):
+        parse(tex)
+
+
+# the notation --------------------------------------------------------------------------
+
+
+def test_products_keep_their_written_order():
+    assert value("AB") == A * B and value("BA") == B * A and A * B != B * A
+
+
+def test_sizes_functions_transposes_and_entries_mean_what_the_notation_says():
+    assert value("4nd^2 + 2n^2d") == 36 * N + 6 * N**2
+    assert value("f(d)") == 9
+    assert value(r"A^{\mathsf{T}}") == A.T
+    assert value(r"\boldsymbol{x}^{\mathsf{T}}\boldsymbol{x}") == sympy.Matrix([5])
+    assert value(r"\sum_{i=1}^{2} i") == 3
+
+
+@pytest.mark.parametrize(
+    "tex, message",
+    [
+        ("q", "no meaning"),
+        (r"n^{\mathsf{T}}", "transpose of a scalar"),
+        (r"\frac{1}{d - 3}", "division by zero"),
+        ("0^{-1}", "negative power of zero"),
+        ("10^{10^{10}}", "too large"),
+        ("e^{e^{10}}", "too large"),
+    ],
+)
+def test_what_the_notation_cannot_evaluate_is_refused_by_name(tex, message):
+    with pytest.raises(TexError, match=message):
+        value(tex)
+
+
+# deciding ------------------------------------------------------------------------------
+
+
+def test_a_true_relation_is_confirmed_and_a_false_one_names_the_failing_relation():
+    env = lambda: NOTATION  # noqa: E731 - the notation, as decide takes it
+    assert decide(r"(AB)^{\mathsf{T}} = B^{\mathsf{T}}A^{\mathsf{T}}", env).status == "confirmed"
+    wrong = decide(r"(AB)^{\mathsf{T}} = A^{\mathsf{T}}B^{\mathsf{T}}", env)
+    assert wrong.status == "mismatched" and wrong.detail.startswith("relation 1 (=) fails")
+    second = decide(r"d = 3 < 2", env)
+    assert second.status == "mismatched" and second.detail.startswith("relation 2 (<) fails")
+
+
+def test_an_inequality_holds_at_every_drawn_point_or_fails():
+    env = lambda: NOTATION  # noqa: E731
+    assert decide(r"n^2 + 1 > 0", env).status == "confirmed"
+    assert decide(r"n > 2", env).status == "mismatched"  # n is drawn in (0, 2]
+
+
+def test_a_definition_of_a_name_binds_it_and_of_an_application_is_judged():
+    env = lambda: NOTATION  # noqa: E731
+    binds = decide("S := A + B", env)
+    assert binds.status == "confirmed" and binds.binds == ("S", A + B)
+    assert decide("f(d) := 9", env).status == "confirmed"
+    assert decide("f(d) := 8", env).status == "mismatched"
+
+
+def test_what_is_not_read_or_not_a_relation_is_not_checkable():
+    env = lambda: NOTATION  # noqa: E731
+    assert decide(r"a \oplus b", env).status == "not checkable"
+    assert decide("A + B", env).detail == "no relation to judge"
+    assert decide("q = 1", env).detail.startswith("not evaluated")
+
+
+def test_equal_members_says_when_two_formulas_differ():
+    env = lambda: NOTATION  # noqa: E731
+    same = equal_members(parse("AB + B"), parse("B + AB"), env)
+    assert same.status == "confirmed"
+    differ = equal_members(parse("AB"), parse("BA"), env)
+    assert differ.status == "mismatched" and differ.detail.startswith("differ")
+
+
+def test_the_softmax_jacobian_is_decided_in_the_chapters_notation():
+    load_all()
+    environment = partial(CHAPTERS["self-attention"].environment, "命題 3.2")
+    entry = r"\frac{\partial \sigma_i}{\partial z_j} = \sigma_i(\delta_{ij} - \sigma_j)"
+    assert decide(entry, environment).status == "confirmed"
+    assert decide(entry.replace("- \\sigma_j", "+ \\sigma_j"), environment).status \
+        == "mismatched"
+
+
+def test_a_condition_on_the_index_restricts_where_the_relation_is_judged():
+    env = lambda: NOTATION  # noqa: E731
+    assert decide(r"\boldsymbol{x}_i = 1 \quad (i \in U)",
+                  lambda: NOTATION.bound(U={1})).status == "confirmed"
+    assert decide(r"\boldsymbol{x}_i = 1", env).status == "mismatched"
+    assert isinstance(parse(r"\boldsymbol{x}_i = 1 \quad (i \in U)").args[0], Node)
