@@ -50,7 +50,7 @@ from numeric.layer_norm import layer_norm
 from numeric.mlp import mlp
 from numeric.model import embed
 from numeric.parameters import sub_parameters
-from numeric.validation import FLOAT_DTYPES, as_array, require_shape
+from numeric.validation import as_array, float_dtype, require_shape
 from spec.config import ModelConfig
 
 ROWS = tuple(range(1, 33))  # any array of rows: at least one dimension
@@ -59,13 +59,7 @@ EXP_ULPS = 4  # np.exp is taken to be accurate to 4 units in the last place (Num
 
 
 def _float_info(dtype: DTypeLike) -> np.finfo:
-    try:
-        chosen = np.dtype(dtype)
-    except TypeError as err:
-        raise TypeError(f"dtype must be float32 or float64, got {dtype!r}") from err
-    if chosen not in FLOAT_DTYPES:
-        raise TypeError(f"dtype must be float32 or float64, got {chosen}")
-    return np.finfo(chosen)
+    return np.finfo(float_dtype(dtype))
 
 
 def unit_roundoff(dtype: DTypeLike) -> float:

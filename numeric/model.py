@@ -30,6 +30,7 @@ from numeric.parameters import check_parameters, parameter_count, sub_parameters
 from numeric.validation import (
     FLOAT_DTYPES,
     as_tokens,
+    float_dtype,
     require_allocation,
     require_mapping,
     require_one_float_dtype,
@@ -97,12 +98,7 @@ def init_parameters(
     config = _check_config(config)
     if not isinstance(rng, np.random.Generator):
         raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
-    try:
-        chosen = np.dtype(dtype)
-    except TypeError as err:
-        raise TypeError(f"dtype must be float32 or float64, got {dtype!r}") from err
-    if chosen not in FLOAT_DTYPES:
-        raise TypeError(f"dtype must be float32 or float64, got {chosen}")
+    chosen = float_dtype(dtype)
     shapes = parameter_shapes(config)
     total = sum(math.prod(shape) for shape in shapes.values())
     require_allocation((total,), chosen, f"the {total:,} parameters of this configuration")

@@ -105,9 +105,7 @@ def as_array(
         where, value = _first_non_finite(arr)
         raise ValueError(f"{name} must be finite, got {value} at index {where}")
     if dtype is not None:
-        target = np.dtype(dtype)
-        if target not in FLOAT_DTYPES:
-            raise TypeError(f"dtype must be float32 or float64, got {target}")
+        target = float_dtype(dtype)
         with np.errstate(over="ignore"):  # an overflow is reported below, naming the entry
             cast = arr.astype(target, copy=False)
         if cast is not arr and not np.isfinite(cast[np.isfinite(arr)]).all():
@@ -153,6 +151,21 @@ def _bytes(count: int) -> str:
             break
         size, unit = size / 1024, larger
     return f"{size:.4g} {unit}"
+
+
+def float_dtype(dtype: object) -> np.dtype:
+    """The dtype `dtype` names, which must be float32 or float64.
+
+    >>> float_dtype("float32")
+    dtype('float32')
+    """
+    try:
+        chosen = np.dtype(dtype)  # type: ignore[call-overload]
+    except TypeError as err:
+        raise TypeError(f"dtype must be float32 or float64, got {dtype!r}") from err
+    if chosen not in FLOAT_DTYPES:
+        raise TypeError(f"dtype must be float32 or float64, got {chosen}")
+    return chosen
 
 
 def require_allocation(shape: Iterable[int], dtype: np.dtype | type, what: str) -> None:
