@@ -107,7 +107,7 @@ def one_line(stderr: str) -> str:
 
 
 def test_every_subcommand_has_help_with_an_example():
-    for command in ("verify", "tables", "latex", "audit"):
+    for command in ("verify", "tables", "latex", "audit", "sync"):
         buffer = io.StringIO()
         with contextlib.redirect_stdout(buffer):
             assert cli.main([command, "--help"]) == 0
