@@ -178,7 +178,7 @@ class Sync:
             verb = "rewrote" if written else "would rewrite"
             where = ", ".join(f"output line {r.line}" if r.kind == "output" else
                               f"{r.kind} {r.name} (line {r.line})" for r in self.drifted)
-            return f"{verb} {self.path}: {len(self.drifted)} regions drifted: {where}"
+            return f"{verb} {self.path}: {_count(len(self.drifted), 'region')} drifted: {where}"
         made = {kind: sum(r.kind == kind and r.new is not None for r in self.regions)
                 for kind in KINDS}
         alone = sum(r.new is None for r in self.regions)

@@ -396,7 +396,7 @@ def test_audit_baseline_accepts_the_recorded_mismatches(capsys, block):
     path, _ = baseline_of(capsys, block)
     code, out, _ = run(capsys, "audit", block, "--quiet", "--baseline", path)
     assert code == 0
-    assert out.splitlines()[-1] == f"baseline {path}: 2 mismatches accepted, 0 new, 0 stale"
+    assert out.splitlines()[-1] == f"baseline {path}: 2 accepted, 0 new, 0 stale"
 
 
 def test_audit_baseline_survives_lines_added_above_the_slip(capsys, block):
@@ -407,7 +407,7 @@ def test_audit_baseline_survives_lines_added_above_the_slip(capsys, block):
     code, out, _ = run(capsys, "audit", block, "--quiet", "--baseline", path)
     assert code == 0
     assert "line  117  [equality] \\sqrt{1.1428" in out
-    assert out.splitlines()[-1] == f"baseline {path}: 2 mismatches accepted, 0 new, 0 stale"
+    assert out.splitlines()[-1] == f"baseline {path}: 2 accepted, 0 new, 0 stale"
 
 
 def test_audit_baseline_fails_on_a_new_slip_naming_only_it(capsys, block):
@@ -416,7 +416,7 @@ def test_audit_baseline_fails_on_a_new_slip_naming_only_it(capsys, block):
     code, out, _ = run(capsys, "audit", block, "--quiet", "--baseline", path)
     assert code == 1
     assert out.split(f"baseline {path}: ")[1].splitlines() == [
-        "2 mismatches accepted, 1 new, 0 stale",
+        "2 accepted, 1 new, 0 stale",
         "new (1):",
         "  line  244  [table] gpt2-parameters table, row 3 (ブロック 1 つ), column 個数: "
         "7,087,827  —  regenerated 7,087,872, off by -45",
@@ -430,7 +430,7 @@ def test_audit_baseline_lists_the_entries_no_longer_found_as_stale(capsys, block
     code, out, _ = run(capsys, "audit", block, "--quiet", "--baseline", path)
     assert code == 0
     assert out.split(f"baseline {path}: ")[1].splitlines() == [
-        "2 mismatches accepted, 0 new, 1 stale",
+        "2 accepted, 0 new, 1 stale",
         "stale, no longer found (1):",
         "  [table] 例 3.2: a cell fixed since",
     ]
@@ -441,7 +441,7 @@ def test_audit_baseline_counts_a_mismatch_recorded_once_found_twice_as_new(capsy
     path.write_text(json.dumps({"accepted": accepted[:1]}), encoding="utf-8")
     code, out, _ = run(capsys, "audit", block, "--quiet", "--baseline", path)
     assert code == 1
-    assert f"baseline {path}: 1 mismatches accepted, 1 new, 0 stale" in out
+    assert f"baseline {path}: 1 accepted, 1 new, 0 stale" in out
 
 
 def test_audit_baseline_of_another_chapter_accepts_nothing_here(capsys, block):
@@ -450,7 +450,7 @@ def test_audit_baseline_of_another_chapter_accepts_nothing_here(capsys, block):
     path.write_text(json.dumps({"accepted": other}), encoding="utf-8")
     code, out, _ = run(capsys, "audit", block, "--quiet", "--baseline", path)
     assert code == 1
-    assert f"baseline {path}: 0 mismatches accepted, 2 new, 0 stale" in out
+    assert f"baseline {path}: 0 accepted, 2 new, 0 stale" in out
 
 
 def test_audit_baseline_in_json(capsys, block):

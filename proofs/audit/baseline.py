@@ -93,7 +93,7 @@ class Comparison:
         }
 
     def to_text(self, path: Path) -> str:
-        lines = [f"baseline {path}: {self.accepted} mismatches accepted, {len(self.new)} new, "
+        lines = [f"baseline {path}: {self.accepted} accepted, {len(self.new)} new, "
                  f"{len(self.stale)} stale"]
         if self.new:
             lines.append(f"new ({len(self.new)}):")
