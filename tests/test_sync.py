@@ -257,6 +257,15 @@ def test_sync_restores_a_masked_cell_shaded_by_mistake(capsys, attention):
     assert attention.read_bytes() == ATTENTION.read_bytes()
 
 
+def test_sync_redraws_a_figure_whose_svg_was_deleted(capsys, attention):
+    lines = attention.read_bytes().split(b"\n")
+    del lines[492 - 1 : 527]  # <svg …> … </svg>, between <Figure> and </Figure>
+    attention.write_bytes(b"\n".join(lines))
+    assert run(capsys, "sync", attention)[0] == 1
+    assert run(capsys, "sync", attention, "--write")[0] == 0
+    assert attention.read_bytes() == ATTENTION.read_bytes()
+
+
 def test_sync_draws_the_shading_from_numerics_causal_mask(capsys, monkeypatch, attention):
     """A mask that lets j = i + 1 through shades another cell of each row: the pristine
     figure then drifts."""
@@ -425,13 +434,15 @@ def test_audit_baseline_fails_on_a_new_slip_naming_only_it(capsys, block):
 
 def test_audit_baseline_lists_the_entries_no_longer_found_as_stale(capsys, block):
     path, accepted = baseline_of(capsys, block)
-    extra = {**SLIP, "section": "table", "found": "a cell fixed since"}
-    path.write_text(json.dumps({"accepted": [*accepted, extra]}), encoding="utf-8")
+    fixed = [{**SLIP, "section": "table", "found": "a cell fixed since"},
+             {**SLIP, "element": "", "section": "output", "found": "total: 1"}]
+    path.write_text(json.dumps({"accepted": [*accepted, *fixed]}), encoding="utf-8")
     code, out, _ = run(capsys, "audit", block, "--quiet", "--baseline", path)
     assert code == 0
     assert out.split(f"baseline {path}: ")[1].splitlines() == [
-        "2 accepted, 0 new, 1 stale",
-        "stale, no longer found (1):",
+        "2 accepted, 0 new, 2 stale",
+        "stale, no longer found (2):",
+        "  [output] (outside the elements): total: 1",
         "  [table] 例 3.2: a cell fixed since",
     ]
 
@@ -463,6 +474,8 @@ def test_audit_baseline_in_json(capsys, block):
 
 BAD_BASELINES = {  # id: (content or None for no file, what the one line says)
     "missing": (None, "baseline.json: no such baseline file"),
+    "a-directory": ("/", "baseline.json: cannot be read (Is a directory)"),
+    "not-utf8": (b"{\"accepted\": [\"caf\xe9\"]}", "baseline.json: not UTF-8 text (byte 18)"),
     "not-json": ('{"accepted": [\n', "baseline.json:2: not JSON (Expecting value)"),
     "not-a-list": ('{"accepted": {}}', 'baseline.json: expected {"accepted": [...]}'),
     "entry-without-found": (
@@ -476,7 +489,11 @@ BAD_BASELINES = {  # id: (content or None for no file, what the one line says)
 def test_audit_bad_baseline_is_one_line_and_exit_2(capsys, tmp_path, case):
     content, message = BAD_BASELINES[case]
     path = tmp_path / "baseline.json"
-    if content is not None:
+    if content == "/":
+        path.mkdir()
+    elif isinstance(content, bytes):
+        path.write_bytes(content)
+    elif content is not None:
         path.write_text(content, encoding="utf-8")
     code, out, err = run(capsys, "audit", tmp_path / "absent.txt", "--baseline", path)
     assert (code, out) == (2, "")
@@ -488,3 +505,12 @@ def test_audit_baseline_and_write_baseline_together_is_exit_2(capsys, tmp_path):
                        "b.json")
     assert code == 2
     assert "argument --write-baseline: not allowed with argument --baseline" in one_line(err)
+
+
+def test_audit_write_baseline_where_it_cannot_be_written_is_exit_2_before_the_audit(
+    capsys, tmp_path
+):
+    target = tmp_path / "absent" / "baseline.json"
+    code, out, err = run(capsys, "audit", tmp_path / "absent.txt", "--write-baseline", target)
+    assert (code, out) == (2, "")
+    assert one_line(err) == f"proofs: {target}: directory {target.parent} does not exist"
