@@ -179,7 +179,12 @@ def _parser() -> argparse.ArgumentParser:
             "equality recomputed at the printed precision, and every printed output line of\n"
             "the listings compared with the package's computation. Exit 1 on a mismatch."
         ),
-        epilog="example:\n  python -m proofs audit ../shared/seeds/000_ce182fefa314a82b.txt",
+        epilog=(
+            "examples:\n"
+            "  python -m proofs audit ../shared/seeds/000_ce182fefa314a82b.txt\n"
+            "  python -m proofs audit chapter.txt --write-baseline audit-baseline.json\n"
+            "  python -m proofs audit chapter.txt --baseline audit-baseline.json"
+        ),
         formatter_class=formatter,
     )
     audit.add_argument(
