@@ -1,9 +1,11 @@
-"""The command line: `python -m proofs verify | tables | latex | audit`.
+"""The command line: `python -m proofs verify | tables | latex | audit | sync`.
 
-Exit codes: 0 all passed / nothing mismatched; 1 a check failed or errored, or
-the audit found a mismatch (a finding of an example's or exercise's check
-included); 2 bad input (a malformed command line, an unknown id, a missing file,
-an output file that exists without --force), with a one-line message on stderr.
+Exit codes: 0 all passed / nothing mismatched / in sync; 1 a check failed or
+errored, or the audit found a mismatch (a finding of an example's or exercise's
+check included; with --baseline, one the baseline does not accept), or a file's
+regions drifted from the package's (sync without --write); 2 bad input (a
+malformed command line, an unknown id, a missing file, an output file that exists
+without --force), with a one-line message on stderr.
 A finding of a passing check is listed by verify but does not fail it.
 """
 
@@ -177,7 +179,12 @@ def _parser() -> argparse.ArgumentParser:
             "equality recomputed at the printed precision, and every printed output line of\n"
             "the listings compared with the package's computation. Exit 1 on a mismatch."
         ),
-        epilog="example:\n  python -m proofs audit ../shared/seeds/000_ce182fefa314a82b.txt",
+        epilog=(
+            "examples:\n"
+            "  python -m proofs audit ../shared/seeds/000_ce182fefa314a82b.txt\n"
+            "  python -m proofs audit chapter.txt --write-baseline audit-baseline.json\n"
+            "  python -m proofs audit chapter.txt --baseline audit-baseline.json"
+        ),
         formatter_class=formatter,
     )
     audit.add_argument(
@@ -199,6 +206,48 @@ def _parser() -> argparse.ArgumentParser:
         help="Hypothesis profile for the examples' and exercises' checks "
         "(default: $HYPOTHESIS_PROFILE or dev)",
     )
+    kept = audit.add_mutually_exclusive_group()
+    kept.add_argument(
+        "--baseline", type=file_name("standard input is not read"), metavar="BASELINE",
+        help="accept the mismatches BASELINE records: exit 1 only on a new one, and list "
+        "the recorded ones no longer found (stale)",
+    )
+    kept.add_argument(
+        "--write-baseline", type=file_name("the baseline is a file"), metavar="BASELINE",
+        help="record the mismatches found in BASELINE (JSON, sorted; replaced if it exists)",
+    )
+
+    sync = sub.add_parser(
+        "sync",
+        help="regenerate the tables, printed outputs and figures of chapter files",
+        description=(
+            "Regenerate every region of the chapter files that the package produces: the\n"
+            "tables the audit regenerates (cell by cell, in the table's own syntax), the\n"
+            "printed output lines of the listings the audit compares (number by number) and\n"
+            "the figures the chapter's package draws. Print a unified diff of the drift and\n"
+            "exit 1, or 0 when in sync; --write rewrites the drifted regions instead."
+        ),
+        epilog=(
+            "examples:\n"
+            "  python -m proofs sync chapter.mdx\n"
+            "  python -m proofs sync chapter.mdx block.txt --write\n"
+            "  python -m proofs sync chapter.mdx --verbose > drift.patch"
+        ),
+        formatter_class=formatter,
+    )
+    sync.add_argument(
+        "files", nargs="+", type=file_name("standard input is not read"), metavar="FILE"
+    )
+    sync.add_argument(
+        "--write", action="store_true",
+        help="rewrite the drifted regions in place (atomically; the file's mode, line ends "
+        "and byte-order mark kept) instead of printing the diff",
+    )
+    sync.add_argument(
+        "--verbose", action="store_true",
+        help="list every region on stderr: in sync, drifted, or left alone and why",
+    )
+
     new_chapter = sub.add_parser(
         "new-chapter",
         help="write the skeleton package of a new chapter, one unchecked stub per element",
@@ -445,23 +494,65 @@ def _read_document(path: Path):
 
 def _audit(args: argparse.Namespace) -> int:
     from proofs import audit
+    from proofs.audit.baseline import BaselineError, compare, read_baseline, write_baseline
     from proofs.profiles import load_profile
     from proofs.reader import ChapterInputError
 
     load_profile(args.profile)  # for the checks of the examples and exercises
     _registry()
     try:
+        accepted = read_baseline(args.baseline) if args.baseline else None
+        if args.write_baseline:
+            check_target(args.write_baseline, force=True)
         documents = [_read_document(path) for path in args.files]
         for document in documents:  # bad input is reported before any check runs
             audit.identify(document)
         reports = [audit.audit_document(document) for document in documents]
+    except (ChapterInputError, BaselineError) as exc:
+        raise UsageError(str(exc)) from exc
+    audited = list(zip(reports, documents, strict=True))
+    kept = {r.path: compare(r, d, accepted) for r, d in audited} if accepted is not None else {}
+    if args.json:
+        out = [r.to_dict() for r in reports]
+        for report in out:
+            if report["path"] in kept:
+                report["baseline"] = kept[report["path"]].to_dict(args.baseline)
+        print(json.dumps(out, ensure_ascii=False, indent=2))
+    else:
+        texts = [r.to_text(quiet=args.quiet, by_element=args.elements) for r in reports]
+        texts = [t + (f"\n\n{kept[r.path].to_text(args.baseline)}" if r.path in kept else "")
+                 for t, r in zip(texts, reports, strict=True)]
+        print("\n\n".join(texts))
+    if args.write_baseline:
+        count = write_baseline(args.write_baseline, audited)
+        print(f"wrote {count} accepted mismatches to {args.write_baseline}", file=sys.stderr)
+        return 0
+    if accepted is not None:
+        return 1 if any(c.new for c in kept.values()) else 0
+    return 1 if any(r.mismatched for r in reports) else 0
+
+
+# sync --------------------------------------------------------------------------
+
+
+def _sync(args: argparse.Namespace) -> int:
+    from proofs.reader import ChapterInputError
+    from proofs.sync import sync_file
+
+    _registry()
+    try:
+        synced = [sync_file(path) for path in args.files]  # all read before any is written
     except ChapterInputError as exc:
         raise UsageError(str(exc)) from exc
-    if args.json:
-        print(json.dumps([r.to_dict() for r in reports], ensure_ascii=False, indent=2))
-    else:
-        print("\n\n".join(r.to_text(quiet=args.quiet, by_element=args.elements) for r in reports))
-    return 1 if any(r.mismatched for r in reports) else 0
+    for result in synced:
+        if args.verbose:
+            print(result.listing(), file=sys.stderr, flush=True)
+        if result.drifted and not args.write:
+            print(result.diff(), flush=True)
+        if args.write:
+            result.write()
+        print(result.summary(written=args.write), file=sys.stderr, flush=True)
+    return 1 if not args.write and any(r.drifted for r in synced) else 0
 
 
 def _new_chapter(args: argparse.Namespace) -> int:
@@ -486,6 +577,7 @@ COMMANDS = {
     "tables": _tables,
     "latex": _latex,
     "audit": _audit,
+    "sync": _sync,
     "new-chapter": _new_chapter,
 }
 

@@ -4,8 +4,9 @@ A chapter is a package under `proofs.chapters` (or a module another installed
 package names in the entry-point group `transformer_proofs.chapters`) whose
 `CHAPTER` is a `Chapter`. Its modules register, through that object, one check
 per element of the chapter (`@CHAPTER.element(...)`), the tables it prints
-(`@CHAPTER.table(...)`), its formulas and the lines its listings print. No list
-here names a chapter: `load_all` imports whatever it discovers.
+(`@CHAPTER.table(...)`), its formulas, the lines its listings print and the figures
+it draws (`@CHAPTER.figure(...)`). No list here names a chapter: `load_all` imports
+whatever it discovers.
 
 An element's check runs everything that verifies it and returns the evidence
 (one line per fact established); it raises `CheckFailed` when the chapter's
@@ -87,6 +88,17 @@ class TableEntry:
     keyed_by: str | None  # the argument the chapter's first column sets (its d_k, its n)
 
 
+@dataclass(frozen=True)
+class FigureEntry:
+    """A figure a chapter registers: the function giving its SVG, and how the chapter's
+    caption of it opens, which finds the figure in a file."""
+
+    name: str
+    chapter: str
+    caption: str
+    build: Callable[[], str]
+
+
 REGISTRY: dict[str, Element] = {}
 CHAPTERS: dict[str, Chapter] = {}
 
@@ -107,6 +119,7 @@ class Chapter:
     tables: dict[str, TableEntry] = field(default_factory=dict)
     formulas: dict[str, Formula] = field(default_factory=dict)
     listings: list[Callable[[], list[ListingLine]]] = field(default_factory=list)
+    figures: dict[str, FigureEntry] = field(default_factory=dict)
     # the notation's names at an element (its number), for deciding its formulas
     environment: Callable[[str], Evaluator] | None = None
 
@@ -158,6 +171,19 @@ class Chapter:
             if any(name in c.tables for c in (self, *CHAPTERS.values())):
                 raise ValueError(f"table {name!r} is registered twice")
             self.tables[name] = TableEntry(name, self.key, build, columns, keyed_by)
+            return build
+
+        return register
+
+    def figure(self, name: str, caption: str) -> Callable[[Callable[[], str]], Callable[[], str]]:
+        """Register the decorated builder of a figure's SVG (the text between the chapter's
+        `<Figure>` tags) under `name` (unique in the book); the chapter's caption of the
+        figure opens with `caption`."""
+
+        def register(build: Callable[[], str]) -> Callable[[], str]:
+            if any(name in c.figures for c in (self, *CHAPTERS.values())):
+                raise ValueError(f"figure {name!r} is registered twice")
+            self.figures[name] = FigureEntry(name, self.key, caption, build)
             return build
 
         return register

@@ -83,7 +83,7 @@ def entry_point(request, tmp_path_factory) -> Iterator[EntryPoint]:
             "audit-missing": lambda: ("audit", str(runs.directory / "absent.mdx")),
         },
     }
-    selected = {item.originalname for item in request.session.items}
+    selected = {getattr(item, "originalname", item.name) for item in request.session.items}
     for test, commands in planned.items():
         if test in selected:
             for name, arguments in commands.items():
@@ -107,7 +107,7 @@ def one_line(stderr: str) -> str:
 
 
 def test_every_subcommand_has_help_with_an_example():
-    for command in ("verify", "tables", "latex", "audit"):
+    for command in ("verify", "tables", "latex", "audit", "sync"):
         buffer = io.StringIO()
         with contextlib.redirect_stdout(buffer):
             assert cli.main([command, "--help"]) == 0

@@ -10,6 +10,8 @@ from proofs.reader.records import Table as Printed
 from proofs.registry import CHAPTERS
 from proofs.tables import Table
 
+NO_COLUMNS = "no regenerated table has these columns (a table of words, not of values)"
+
 
 def normalise_cell(cell: str) -> str:
     """Cells compare without whitespace inside math and at the ends."""
@@ -32,6 +34,16 @@ def regenerate(chapter: str, printed: Printed) -> Table | None:
     return None
 
 
+def require_rectangular(path: str, printed: Printed) -> None:
+    """ChapterInputError naming the line of a row whose cells its header does not count."""
+    header = printed.rows[0]
+    for row, line in zip(printed.rows[1:], printed.row_lines[1:], strict=True):
+        if len(row) != len(header):
+            raise ChapterInputError(
+                f"{path}:{line}: table row has {len(row)} cells, its header has {len(header)}"
+            )
+
+
 def audit_tables(document: Document, chapter: str, claimed: dict[int, str] | None = None
                  ) -> list[Finding]:
     """Every table cell by cell against the regenerated table with its columns; a table
@@ -40,28 +52,16 @@ def audit_tables(document: Document, chapter: str, claimed: dict[int, str] | Non
     claimed = claimed or {}
     findings = []
     for printed in document.tables:
+        require_rectangular(document.path, printed)
         header = printed.rows[0]
-        for row, line in zip(printed.rows[1:], printed.row_lines[1:], strict=True):
-            if len(row) != len(header):
-                raise ChapterInputError(
-                    f"{document.path}:{line}: table row has {len(row)} cells, its header "
-                    f"has {len(header)}"
-                )
         regenerated = regenerate(chapter, printed)
         if regenerated is None and printed.line in claimed:
             findings.append(Finding("table", printed.line, " | ".join(header), "confirmed",
                                     f"read by the check of {claimed[printed.line]} as its claim"))
             continue
         if regenerated is None:
-            findings.append(
-                Finding(
-                    "table",
-                    printed.line,
-                    " | ".join(header),
-                    "not checkable",
-                    "no regenerated table has these columns (a table of words, not of values)",
-                )
-            )
+            findings.append(Finding("table", printed.line, " | ".join(header), "not checkable",
+                                    NO_COLUMNS))
             continue
         findings.extend(_compare(printed, regenerated))
     return findings

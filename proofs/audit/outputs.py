@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+from dataclasses import dataclass
 
 from proofs.audit.report import Finding
 from proofs.reader import Document
@@ -30,37 +31,6 @@ def _template(line: str) -> re.Pattern:
     return re.compile("".join(pieces))
 
 
-def audit_outputs(document: Document, chapter: str) -> list[Finding]:
-    """Every printed output line of the document's listings, against the line the package
-    prints for the same quantity."""
-    package = listing_lines(chapter)
-    templates = [(p, _template(p.text)) for p in package]
-    findings = []
-    for listing in document.listings:
-        if listing.output_line is None:
-            continue
-        for k, raw in enumerate(listing.output):
-            if not raw.strip():
-                continue
-            line = listing.output_line + k
-            matches = [(e, m) for e, t in templates if (m := t.fullmatch(raw)) is not None]
-            if matches:
-                # the package line agreeing in the most numbers (the row's own key first)
-                expected, match = max(matches, key=lambda em: _agreement(em[0], em[1]))
-                findings.append(_compare_output(line, raw.strip(), expected, match))
-            else:
-                findings.append(
-                    Finding(
-                        "output",
-                        line,
-                        raw.strip(),
-                        "not checkable",
-                        "no computation in the package prints this line",
-                    )
-                )
-    return findings
-
-
 @functools.cache
 def listing_lines(chapter: str) -> tuple[ListingLine, ...]:
     """Every listing line the package reproduces for a chapter, computed once."""
@@ -69,28 +39,73 @@ def listing_lines(chapter: str) -> tuple[ListingLine, ...]:
     return tuple(line for lines in CHAPTERS[chapter].listings for line in lines())
 
 
-def _agreement(expected, match: re.Match) -> tuple[int, ...]:
+def _agreement(expected: ListingLine, match: re.Match) -> tuple[int, ...]:
     ours = _OUT_NUMBER.findall(expected.text.strip())
     return tuple(int(a == b) for a, b in zip(match.groups(), ours, strict=True))
 
 
-def _compare_output(line: int, printed: str, expected, match: re.Match) -> Finding:
-    ours = _OUT_NUMBER.findall(expected.text.strip())
-    theirs = list(match.groups())
-    notes, bad = [], []
-    for a, b in zip(theirs, ours, strict=True):
-        if a == b:
+@dataclass(frozen=True)
+class PrintedLine:
+    """A printed output line of a listing and the package's line for the same quantity
+    (None when no computation in the package prints it), with the printed line matched
+    against that line's template: its numbers are the match's groups."""
+
+    line: int
+    text: str  # as in the file
+    expected: ListingLine | None
+    match: re.Match | None
+
+    def differing(self) -> list[tuple[int, str, str, bool]]:
+        """(group, printed, the package's, whether both are at rounding level) for each
+        number printed otherwise than the package prints it."""
+        if self.expected is None or self.match is None:
+            return []
+        ours = _OUT_NUMBER.findall(self.expected.text.strip())
+        level = self.expected.rounding
+        return [(k, a, b, abs(float(a)) <= level and abs(float(b)) <= level)
+                for k, (a, b) in enumerate(zip(self.match.groups(), ours, strict=True), 1)
+                if a != b]
+
+
+def printed_lines(document: Document, chapter: str) -> list[PrintedLine]:
+    """Every non-blank printed output line of the document's listings with the package's
+    line it matches (the one agreeing in the most numbers, the row's own key first)."""
+    templates = [(p, _template(p.text)) for p in listing_lines(chapter)]
+    out = []
+    for listing in document.listings:
+        if listing.output_line is None:
             continue
-        x, y = float(a), float(b)
-        if abs(x) <= expected.rounding and abs(y) <= expected.rounding:
-            notes.append(f"{a} vs {b}: both at rounding level (≤ {expected.rounding:.1e})")
-        else:
-            bad.append(f"printed {a}, the package gives {b} (off by {x - y:+.3g})")
-    if bad:
-        return Finding(
-            "output", line, printed, "mismatched", "; ".join(bad) + f" [{expected.source}]"
-        )
-    detail = f"reproduced by {expected.source}"
-    if notes:
-        detail += "; " + "; ".join(notes)
-    return Finding("output", line, printed, "confirmed", detail)
+        for k, raw in enumerate(listing.output):
+            if not raw.strip():
+                continue
+            matches = [(e, m) for e, t in templates if (m := t.fullmatch(raw)) is not None]
+            expected, match = (max(matches, key=lambda em: _agreement(em[0], em[1]))
+                               if matches else (None, None))
+            out.append(PrintedLine(listing.output_line + k, raw, expected, match))
+    return out
+
+
+def audit_outputs(document: Document, chapter: str) -> list[Finding]:
+    """Every printed output line of the document's listings, against the line the package
+    prints for the same quantity."""
+    findings = []
+    for printed in printed_lines(document, chapter):
+        text = printed.text.strip()
+        if printed.expected is None:
+            findings.append(Finding("output", printed.line, text, "not checkable",
+                                    "no computation in the package prints this line"))
+            continue
+        source = printed.expected.source
+        rounding = printed.expected.rounding
+        differing = printed.differing()
+        bad = [f"printed {a}, the package gives {b} (off by {float(a) - float(b):+.3g})"
+               for _, a, b, level in differing if not level]
+        if bad:
+            findings.append(Finding("output", printed.line, text, "mismatched",
+                                    "; ".join(bad) + f" [{source}]"))
+            continue
+        notes = [f"{a} vs {b}: both at rounding level (≤ {rounding:.1e})"
+                 for _, a, b, level in differing if level]
+        detail = "; ".join([f"reproduced by {source}", *notes])
+        findings.append(Finding("output", printed.line, text, "confirmed", detail))
+    return findings

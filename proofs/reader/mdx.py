@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from proofs.reader.cells import cell_spans
 from proofs.reader.records import (
     LABELS,
     ChapterInputError,
@@ -177,17 +178,19 @@ def _proofs(lines: list[str], code: frozenset[int], path: str) -> dict[str, tupl
 
 def tables(lines: list[str], code: frozenset[int]) -> list[Table]:
     """Pipe tables: rows of stripped cells, the `|---|` rule row dropped."""
-    out, rows, row_lines = [], [], []
+    out, rows, row_lines, row_spans = [], [], [], []
     for i, line in enumerate([*lines, ""], 1):
         if i not in code and line.lstrip().startswith("|"):
-            cells = line.strip().strip("|").split("|")
-            if not all(re.fullmatch(r"\s*:?-+:?\s*", c) for c in cells):
-                rows.append(tuple(c.strip() for c in cells))
+            spans = cell_spans(line, "|", outer=True)
+            cells = tuple(line[a:b] for a, b in spans)
+            if not all(re.fullmatch(r":?-+:?", c) for c in cells):
+                rows.append(cells)
                 row_lines.append(i)
+                row_spans.append(spans)
             continue
         if rows:
-            out.append(Table(row_lines[0], tuple(rows), tuple(row_lines)))
-            rows, row_lines = [], []
+            out.append(Table(row_lines[0], tuple(rows), tuple(row_lines), tuple(row_spans)))
+            rows, row_lines, row_spans = [], [], []
     return out
 
 

@@ -6,7 +6,7 @@ claims all use; nothing else parses chapter text. Records never judge.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 LABELS = {  # the chapters' element labels and the registry's kinds
     "定義": "definition",
@@ -69,11 +69,13 @@ class Math:
 @dataclass(frozen=True)
 class Table:
     """A table outside code: rows of stripped cells (the header first, the Markdown
-    rule row dropped) and the line of each row."""
+    rule row dropped), the line of each row and, for each cell, the (start, end) of its
+    text in that line."""
 
     line: int
     rows: tuple[tuple[str, ...], ...]
     row_lines: tuple[int, ...]
+    spans: tuple[tuple[tuple[int, int], ...], ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)

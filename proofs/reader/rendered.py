@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from proofs.reader.cells import cell_spans
 from proofs.reader.records import LABELS, Element, Heading, Listing, Ref, Table
 
 LABEL = "|".join(LABELS)
@@ -129,15 +130,17 @@ def _trim(lines: list[str], first: int, last: int) -> tuple[int, int]:
 
 def tables(lines: list[str], code: frozenset[int]) -> list[Table]:
     """Runs of TAB-separated lines outside code."""
-    out, rows, row_lines = [], [], []
+    out, rows, row_lines, row_spans = [], [], [], []
     for i, line in enumerate([*lines, ""], 1):
         if i not in code and "\t" in line:
-            rows.append(tuple(c.strip() for c in line.split("\t")))
+            spans = cell_spans(line, "\t", outer=False)
+            rows.append(tuple(line[a:b] for a, b in spans))
             row_lines.append(i)
+            row_spans.append(spans)
             continue
         if rows:
-            out.append(Table(row_lines[0], tuple(rows), tuple(row_lines)))
-            rows, row_lines = [], []
+            out.append(Table(row_lines[0], tuple(rows), tuple(row_lines), tuple(row_spans)))
+            rows, row_lines, row_spans = [], [], []
     return out
 
 

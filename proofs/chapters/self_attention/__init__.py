@@ -2,10 +2,10 @@
 
 The modules follow the chapter's sections; importing them registers the checks
 in the chapter's order (補題 A.1 of the appendix beside 命題 4.4, whose proof
-uses it), then the tables, formulas and listing lines. A check takes what it
-judges (the package's functions, the chapter's stated formulas and printed
-numbers) as keyword arguments and returns one evidence line per fact
-established, or raises CheckFailed.
+uses it), then the tables, formulas, listing lines and the figure. A check
+takes what it judges (the package's functions, the chapter's stated formulas
+and printed numbers) as keyword arguments and returns one evidence line per
+fact established, or raises CheckFailed.
 
 Tolerances are first-order rounding-error bounds evaluated on the actual
 operands (numeric.error_bounds), never tuned constants; exact values come from
@@ -19,6 +19,7 @@ from proofs.chapters.self_attention import (  # noqa: F401 - importing registers
     cost,
     equivariance,
     exercises,
+    figures,
     formulas,
     listings,
     notation,

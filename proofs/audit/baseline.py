@@ -1,0 +1,120 @@
+"""Accepted mismatches: an audit that fails only on what is new, so that it can gate CI.
+
+`audit --write-baseline FILE` records the mismatches of the audited chapters; `audit
+--baseline FILE` accepts them, fails only on a mismatch the file does not record, and
+lists the recorded ones it no longer finds (stale). A mismatch is recorded by what it
+is, not by where it stands, so that lines added above it do not make it new: the
+chapter's key, the audit's section, the element it stands in (its id, else its number;
+"" outside every element) and what was found — the audited text (an equality, a table
+cell, a printed line), or for the check of an example or exercise, whose text only
+names its element, the check's finding. The same mismatch found twice counts twice.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from proofs.audit.report import Finding, Report
+from proofs.files import write_atomically
+from proofs.reader import Document
+
+FIELDS = ("chapter", "section", "element", "found")
+Entry = tuple[str, str, str, str]  # by FIELDS
+
+
+class BaselineError(ValueError):
+    """The baseline file cannot be read: the message names the file."""
+
+
+def entry(report: Report, document: Document, finding: Finding) -> Entry:
+    """What a mismatch is, wherever it stands."""
+    element = document.element_at(finding.line)
+    where = "" if element is None else element.id or element.number
+    found = finding.detail if finding.section == "check" else finding.text
+    return (report.chapter, finding.section, where, found)
+
+
+def entries(audited: list[tuple[Report, Document]]) -> list[Entry]:
+    """The mismatches of the audited chapters, sorted."""
+    return sorted(entry(r, d, f) for r, d in audited for f in r.mismatched)
+
+
+def write_baseline(path: Path, audited: list[tuple[Report, Document]]) -> int:
+    """Record the mismatches in `path` (JSON, sorted, written atomically, replacing the
+    file); the number recorded."""
+    accepted = [dict(zip(FIELDS, e, strict=True)) for e in entries(audited)]
+    text = json.dumps({"accepted": accepted}, ensure_ascii=False, indent=2) + "\n"
+    write_atomically(path, text, force=True)
+    return len(accepted)
+
+
+def read_baseline(path: Path) -> Counter[Entry]:
+    """The mismatches a baseline file accepts; BaselineError names the file and what is
+    wrong with it."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise BaselineError(f"{path}: no such baseline file") from None
+    except OSError as exc:
+        raise BaselineError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
+    except UnicodeDecodeError as exc:
+        raise BaselineError(f"{path}: not UTF-8 text (byte {exc.start})") from exc
+    except json.JSONDecodeError as exc:
+        raise BaselineError(f"{path}:{exc.lineno}: not JSON ({exc.msg})") from exc
+    accepted = data.get("accepted") if isinstance(data, dict) else None
+    if not isinstance(accepted, list) or not all(
+        isinstance(e, dict) and set(e) == set(FIELDS) and all(isinstance(v, str) for v in
+                                                               e.values()) for e in accepted):
+        raise BaselineError(
+            f'{path}: expected {{"accepted": [...]}}, each entry with the strings '
+            f"{', '.join(FIELDS)} (as audit --write-baseline writes it)"
+        )
+    return Counter((e["chapter"], e["section"], e["element"], e["found"]) for e in accepted)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """An audit against a baseline: its mismatches the baseline does not accept, and the
+    baseline's entries for the chapter that the audit no longer finds."""
+
+    accepted: int
+    new: tuple[Finding, ...]
+    stale: tuple[Entry, ...]
+
+    def to_dict(self, path: Path) -> dict:
+        return {
+            "file": str(path),
+            "accepted": self.accepted,
+            "new": [asdict(f) for f in self.new],
+            "stale": [dict(zip(FIELDS, e, strict=True)) for e in self.stale],
+        }
+
+    def to_text(self, path: Path) -> str:
+        lines = [f"baseline {path}: {self.accepted} accepted, {len(self.new)} new, "
+                 f"{len(self.stale)} stale"]
+        if self.new:
+            lines.append(f"new ({len(self.new)}):")
+            lines += [f"  line {f.line:4d}  [{f.section}] {f.text}  —  {f.detail}"
+                      for f in self.new]
+        if self.stale:
+            lines.append(f"stale, no longer found ({len(self.stale)}):")
+            lines += [f"  [{section}] {element or '(outside the elements)'}: {found}"
+                      for _, section, element, found in self.stale]
+        return "\n".join(lines)
+
+
+def compare(report: Report, document: Document, baseline: Counter[Entry]) -> Comparison:
+    """The report's mismatches against what the baseline accepts for its chapter."""
+    left = Counter({e: k for e, k in baseline.items() if e[0] == report.chapter})
+    new = []
+    for finding in report.mismatched:
+        key = entry(report, document, finding)
+        if left[key] > 0:
+            left[key] -= 1
+        else:
+            new.append(finding)
+    accepted = len(report.mismatched) - len(new)
+    return Comparison(accepted, tuple(new), tuple(sorted(left.elements())))

@@ -1,0 +1,211 @@
+"""Write the package's regions back into a chapter file: `python -m proofs sync FILE...`.
+
+A region is a part of a chapter that the package produces: a table the audit
+regenerates (`proofs.audit.cells`), a printed output line of a listing the audit
+compares (`proofs.audit.outputs`), a figure the chapter's package registers
+(`@CHAPTER.figure`). Each is regenerated in the chapter's own syntax: a drifted table
+cell is rewritten in place in its row (the pipes, TABs and spacing around it kept),
+with the rows the package has and the chapter lacks added as the package prints them;
+a drifted number of an output line is rewritten in place in its line (two numbers
+that are both measured rounding errors are not a drift); a figure's SVG is rewritten
+whole. A region the package cannot produce (a table of words, a line no computation
+prints) is left alone. Every byte outside the drifted regions is kept: a byte-order
+mark, each line's own end (LF, CRLF), the rest of the text.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from pathlib import Path
+
+from proofs.audit import identify
+from proofs.audit.cells import NO_COLUMNS, normalise_cell, regenerate, require_rectangular
+from proofs.audit.outputs import printed_lines
+from proofs.files import write_atomically
+from proofs.reader import BOM, Document, decode, parse, read_bytes
+from proofs.registry import CHAPTERS
+from proofs.tables import Table
+
+KINDS = ("table", "output", "figure")
+
+
+@dataclass(frozen=True)
+class Region:
+    """Lines of a chapter file the package produces, as the file has them and as the
+    package regenerates them (None when the package cannot, `why` saying so)."""
+
+    kind: str  # one of KINDS
+    line: int  # its first line, 1-based
+    name: str
+    old: tuple[str, ...]
+    new: tuple[str, ...] | None
+    why: str = ""
+
+    @property
+    def drifted(self) -> bool:
+        return self.new is not None and self.new != self.old
+
+
+def _spliced(line: str, edits: list[tuple[tuple[int, int], str]]) -> str:
+    """The line with each (start, end) span replaced by its text."""
+    for (start, end), text in sorted(edits, reverse=True):
+        line = line[:start] + text + line[end:]
+    return line
+
+
+def _package_rows(table: Table, form: str) -> list[str]:
+    """The body rows of a regenerated table as the package prints them in the form."""
+    if form == "MDX":
+        return table.to_markdown().split("\n")[2:]
+    return table.to_text().split("\n")[1:]
+
+
+def table_regions(document: Document, chapter: str) -> list[Region]:
+    """Each table, its drifted cells rewritten in place and its rows made the package's."""
+    out = []
+    for printed in document.tables:
+        require_rectangular(document.path, printed)
+        first, last = printed.row_lines[0], printed.row_lines[-1]
+        old = document.lines[first - 1 : last]
+        ours = regenerate(chapter, printed)
+        if ours is None:
+            name = "(" + " | ".join(printed.rows[0]).strip(" |") + ")"
+            out.append(Region("table", first, name, old, None, NO_COLUMNS))
+            continue
+        new = list(old)
+        body = list(zip(printed.row_lines[1:], printed.spans[1:], printed.rows[1:], ours.rows,
+                        strict=False))
+        for line, spans, cells, row in body:
+            edits = [(span, theirs) for span, cell, theirs in zip(spans, cells, row, strict=True)
+                     if normalise_cell(cell) != normalise_cell(theirs)]
+            new[line - first] = _spliced(new[line - first], edits)
+        if len(printed.rows) - 1 > len(body):  # rows the package does not have
+            del new[printed.row_lines[1 + len(body)] - first :]
+        new += _package_rows(ours, document.form)[len(body) :]
+        out.append(Region("table", first, ours.name, old, tuple(new)))
+    return out
+
+
+def output_regions(document: Document, chapter: str) -> list[Region]:
+    """Each printed output line of the listings, its drifted numbers rewritten in place."""
+    out = []
+    for printed in printed_lines(document, chapter):
+        old = (printed.text,)
+        name = printed.text.strip()
+        if printed.match is None:
+            why = "no computation in the package prints this line"
+            out.append(Region("output", printed.line, name, old, None, why))
+            continue
+        edits = [(printed.match.span(group), ours)
+                 for group, _, ours, rounding in printed.differing() if not rounding]
+        out.append(Region("output", printed.line, name, old, (_spliced(printed.text, edits),)))
+    return out
+
+
+def figure_regions(document: Document, chapter: str) -> list[Region]:
+    """Each figure: the SVG between its tags, from the figure its caption names."""
+    entries = CHAPTERS[chapter].figures.values() if chapter in CHAPTERS else ()
+    out = []
+    for figure in document.figures:
+        old = document.lines[figure.line : figure.end - 1]
+        entry = next((e for e in entries if figure.caption.startswith(e.caption)), None)
+        if entry is None:
+            why = "no figure the chapter registers has this caption"
+            out.append(Region("figure", figure.line + 1, figure.caption, old, None, why))
+            continue
+        new = tuple(entry.build().split("\n"))
+        out.append(Region("figure", figure.line + 1, entry.name, old, new))
+    return out
+
+
+def regions(document: Document, chapter: str) -> list[Region]:
+    """Every region of the document, in the order of its lines."""
+    found = [*table_regions(document, chapter), *output_regions(document, chapter),
+             *figure_regions(document, chapter)]
+    return sorted(found, key=lambda r: r.line)
+
+
+def _ending(line: str) -> str:
+    """The line break a line of str.splitlines(keepends=True) ends with ("" at the end)."""
+    return line[len(line.splitlines()[0]) :]
+
+
+def rewrite(text: str, found: list[Region]) -> str:
+    """The text with each drifted region replaced; a replaced line keeps its own line
+    break, and a line added takes the break of the region's first line."""
+    lines = text.splitlines(keepends=True)
+    for region in sorted((r for r in found if r.drifted), key=lambda r: r.line, reverse=True):
+        assert region.new is not None
+        start = region.line - 1
+        stop = start + len(region.old)
+        ends = [_ending(line) for line in lines[start:stop]] or [_ending(lines[start - 1])]
+        breaks = [ends[k] if k < len(ends) - 1 else ends[0] for k in range(len(region.new) - 1)]
+        lines[start:stop] = [t + e for t, e in zip(region.new, [*breaks, ends[-1]], strict=True)]
+    return "".join(lines)
+
+
+def _count(k: int, noun: str) -> str:
+    return f"{k} {noun}" + ("" if k == 1 else "s")
+
+
+@dataclass(frozen=True)
+class Sync:
+    """A chapter file, its regions, and its text with the drifted regions regenerated."""
+
+    path: Path
+    text: str  # as read, without its byte-order mark
+    bom: str
+    regions: tuple[Region, ...]
+    synced: str  # the text with the package's regions, without its byte-order mark
+
+    @property
+    def drifted(self) -> list[Region]:
+        return [r for r in self.regions if r.drifted]
+
+    def listing(self) -> str:
+        """Every region on a line: in sync, drifted, or left alone and why."""
+        lines = [f"{self.path}:"]
+        for r in self.regions:
+            state = ("drifted" if r.drifted else "in sync") if r.new is not None else (
+                f"left alone: {r.why}")
+            lines.append(f"  line {r.line:4d}  {r.kind:6}  {r.name}: {state}")
+        return "\n".join(lines)
+
+    def summary(self, written: bool) -> str:
+        """One line: the regions drifted (where), or the regions regenerated by kind."""
+        if self.drifted:
+            verb = "rewrote" if written else "would rewrite"
+            where = ", ".join(f"output line {r.line}" if r.kind == "output" else
+                              f"{r.kind} {r.name} (line {r.line})" for r in self.drifted)
+            return f"{verb} {self.path}: {_count(len(self.drifted), 'region')} drifted: {where}"
+        made = {kind: sum(r.kind == kind and r.new is not None for r in self.regions)
+                for kind in KINDS}
+        alone = sum(r.new is None for r in self.regions)
+        counted = ", ".join(_count(made[kind], noun) for kind, noun in
+                            (("table", "table"), ("output", "output line"), ("figure", "figure")))
+        return f"{self.path}: in sync ({counted} regenerated; {alone} left alone)"
+
+    def diff(self) -> str:
+        """A unified diff from the file to the synced text (three lines of context)."""
+        lines = difflib.unified_diff(self.text.splitlines(), self.synced.splitlines(),
+                                     str(self.path), str(self.path), "(chapter)",
+                                     "(regenerated)", lineterm="")
+        return "\n".join(lines)
+
+    def write(self) -> None:
+        """Replace the file by the synced text atomically, keeping its mode; nothing is
+        written when nothing drifted."""
+        if self.drifted:
+            write_atomically(self.path, self.bom + self.synced, force=True)
+
+
+def sync_file(path: Path) -> Sync:
+    """Read a chapter file (either form) and regenerate its regions; ChapterInputError
+    names the file and line of bad input."""
+    data = read_bytes(path)
+    text = decode(data, str(path))
+    document = parse(text, str(path))
+    found = regions(document, identify(document))
+    bom = BOM if data.startswith(BOM.encode()) else ""
+    return Sync(path, text, bom, tuple(found), rewrite(text, found))
