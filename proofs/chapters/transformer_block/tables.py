@@ -12,9 +12,11 @@ import spec
 from numeric.model import init_parameters, parameter_count
 from proofs.chapters.transformer_block.chapter import CHAPTER
 from proofs.tables import (
+    COUNTED,
     Table,
     _int_at,
     _positive_ints,
+    settings_tex,
     tex_thousands,
     thousands,
 )
@@ -82,7 +84,7 @@ def gpt2_parameter_table(
     ]
     rows = [(label, tex, thousands(k)) for label, tex, k in parts]
     rows.append(("合計", "", thousands(total)))
-    values = [(label, k) for label, _, k in parts] + [("合計", total)]
+    values = [*parts, ("合計", None, total)]
     listing = (
         f"embeddings: {embeddings}  positions: {positions}  per layer: {per_layer} "
         f" layers: {n_layer * per_layer}  final LN: {final_ln}",
@@ -90,12 +92,8 @@ def gpt2_parameter_table(
     )
     return Table(
         name="gpt2-parameters",
-        caption=(
-            f"例 5.3: |V| = {thousands(vocab)}, d = {d}, L = {n_layer}, "
-            f"L_ctx = {thousands(n_ctx)}, d_ff = {width} のパラメータ数"
-        ),
+        caption=f"例 5.3: {settings_tex(at)} のパラメータ数",
         columns=GPT2_COLUMNS,
-        value_columns=(GPT2_COLUMNS[0], GPT2_COLUMNS[2]),
         rows=tuple(rows),
         values=tuple(values),
         listing=listing,
@@ -113,17 +111,14 @@ def small_model_count(
         vocab=vocab, d=d, n_layer=n_layer, n_head=n_head, d_ff=d_ff, n_ctx=n_ctx
     )
     allocated = int(parameter_count(init_parameters(config, np.random.default_rng(0))))
-    at = {sym.V: vocab, sym.d: d, sym.L: n_layer, sym.L_ctx: n_ctx, sym.d_ff: d_ff}
+    at = {sym.V: vocab, sym.d: d, sym.d_ff: d_ff, sym.L: n_layer, sym.L_ctx: n_ctx}  # 例 5.2's order
     formula = _int_at(counts.model_parameters(bias=True, tied=True, positions=True), at)
     return Table(
         name="small-model-count",
-        caption=(
-            f"例 5.2: |V| = {vocab}, d = {d}, L = {n_layer}, d_ff = {d_ff}, "
-            f"L_ctx = {n_ctx} のパラメータ数"
-        ),
+        caption=f"例 5.2: {settings_tex(at)} のパラメータ数",
         columns=("数え方", "個数"),
-        rows=(("配列の成分の総数", thousands(allocated)), ("定理 5.1 の式", thousands(formula))),
-        values=(("allocated", allocated), ("formula", formula)),
+        rows=((COUNTED, thousands(allocated)), ("定理 5.1 の式", thousands(formula))),
+        values=((COUNTED, allocated), ("定理 5.1 の式", formula)),
         listing=(f"count: {allocated}  formula: {formula}",),
     )
 
@@ -142,15 +137,19 @@ def block_cost_comparison(d: int = 768, n: int = 1024) -> Table:
     ratio, ratio_by_crossover = quad / lin, float(n / crossover.subs(sym.d, d))
     return Table(
         name="block-cost",
-        caption=f"命題 6.1: d = {d}, n = {n}, d_ff = 4d の 1 層の乗算の回数の主要項",
+        caption=(
+            f"命題 6.1: {settings_tex({sym.d: d, sym.n: n, sym.d_ff: 4 * sym.d})} の "
+            "1 層の乗算の回数の主要項"
+        ),
         columns=("量", "値"),
         rows=(
-            ("$12nd^2$", tex_thousands(lin)),
-            ("$2n^2d$", tex_thousands(quad)),
+            ("$12nd^2$", thousands(lin)),
+            ("$2n^2d$", thousands(quad)),
             ("比", f"{ratio:.3f}"),
             ("$n/(6d)$", f"{ratio_by_crossover:.3f}"),
         ),
-        values=(("12nd^2", lin), ("2n^2d", quad), ("ratio", ratio), ("n/(6d)", ratio_by_crossover)),
+        values=(("$12nd^2$", lin), ("$2n^2d$", quad), ("比", ratio),
+                ("$n/(6d)$", ratio_by_crossover)),
         listing=(
             f"MLP+proj 12nd^2 = {lin}   attention 2n^2d = {quad}   "
             f"ratio = {ratio:.3f}   n/(6d) = {ratio_by_crossover:.3f}",
