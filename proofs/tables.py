@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -144,7 +145,7 @@ def tex_thousands(k: int) -> str:
     return str(k) if abs(k) < 10_000 else f"{k:,}".replace(",", "{,}")
 
 
-def settings_tex(settings: dict[sympy.Symbol, object]) -> str:
+def settings_tex(settings: Mapping[sympy.Symbol, object]) -> str:
     """Sizes as the chapters state them, each in its own math, in their notation:
     $|V| = 50{,}257$、$d_{\\mathrm{ff}} = 4d$."""
     def value(v: object) -> str:

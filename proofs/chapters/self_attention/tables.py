@@ -46,7 +46,12 @@ COMPLEXITY_COLUMNS = (
 )
 
 
-@CHAPTER.table("scaling", columns=SCALING_COLUMNS, keyed_by="dims")
+@CHAPTER.table(
+    "scaling", "例 4.5",
+    r"variances of $\langle\boldsymbol{q},\boldsymbol{k}\rangle$ and the mean largest softmax "
+    "weight, by $d_k$",
+    columns=SCALING_COLUMNS, keyed_by="dims",
+)
 def scaling_table(
     dims: tuple[int, ...] = (4, 16, 64, 256, 1024),
     pairs: int = 20000,
@@ -100,7 +105,11 @@ def _scaling_table(dims: tuple, pairs: int, trials: int, keys: int, seed: int) -
     )
 
 
-@CHAPTER.table("attention-complexity", columns=COMPLEXITY_COLUMNS, keyed_by="ns")
+@CHAPTER.table(
+    "attention-complexity", "命題 7.2",
+    "multiplications of one attention layer by $n$: $4nd^2$, $2n^2d$, their sum, the ratios",
+    columns=COMPLEXITY_COLUMNS, keyed_by="ns",
+)
 def attention_complexity_table(
     d: int = 64, ns: tuple[int, ...] = (64, 128, 256, 512, 1024)
 ) -> Table:
@@ -149,7 +158,10 @@ def _attention_complexity_table(d: int, ns: tuple) -> Table:
     )
 
 
-@CHAPTER.table("attention-parameters")
+@CHAPTER.table(
+    "attention-parameters", "命題 7.1",
+    "parameters of one attention layer: its arrays counted, and $4d^2 + 4d$",
+)
 @functools.cache
 def attention_parameter_count(d: int = 8, h: int = 2) -> Table:
     """The self-attention listing's first line: the arrays of one multi-head layer as

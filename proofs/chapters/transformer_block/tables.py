@@ -44,7 +44,9 @@ def _polynomial_tex(poly: sympy.Expr, value: int) -> str:
     return " + ".join(terms)
 
 
-@CHAPTER.table("gpt2-parameters", columns=GPT2_COLUMNS)
+@CHAPTER.table(
+    "gpt2-parameters", "例 5.3", "parameters of GPT-2 small by part", columns=GPT2_COLUMNS
+)
 @functools.cache
 def gpt2_parameter_table(
     vocab: int = 50257, d: int = 768, n_layer: int = 12, n_ctx: int = 1024, d_ff: int | None = None
@@ -100,7 +102,9 @@ def gpt2_parameter_table(
     )
 
 
-@CHAPTER.table("small-model-count")
+@CHAPTER.table(
+    "small-model-count", "例 5.2", "a small model's arrays counted, and 定理 5.1's polynomial"
+)
 @functools.cache
 def small_model_count(
     vocab: int = 10, d: int = 4, n_layer: int = 2, d_ff: int = 16, n_ctx: int = 8, n_head: int = 2
@@ -111,7 +115,8 @@ def small_model_count(
         vocab=vocab, d=d, n_layer=n_layer, n_head=n_head, d_ff=d_ff, n_ctx=n_ctx
     )
     allocated = int(parameter_count(init_parameters(config, np.random.default_rng(0))))
-    at = {sym.V: vocab, sym.d: d, sym.d_ff: d_ff, sym.L: n_layer, sym.L_ctx: n_ctx}  # 例 5.2's order
+    # in the order 例 5.2 states them
+    at = {sym.V: vocab, sym.d: d, sym.d_ff: d_ff, sym.L: n_layer, sym.L_ctx: n_ctx}
     formula = _int_at(counts.model_parameters(bias=True, tied=True, positions=True), at)
     return Table(
         name="small-model-count",
@@ -123,7 +128,10 @@ def small_model_count(
     )
 
 
-@CHAPTER.table("block-cost")
+@CHAPTER.table(
+    "block-cost", "命題 6.1",
+    "the leading terms $12nd^2$ and $2n^2d$ of one block, their ratio and $n/(6d)$",
+)
 @functools.cache
 def block_cost_comparison(d: int = 768, n: int = 1024) -> Table:
     """命題 6.1 at d_ff = 4d: the term linear in n (12nd²), the quadratic one (2n²d),
