@@ -14,7 +14,7 @@ import inspect
 import json
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -418,6 +418,15 @@ def _require_suffix(out: Path, allowed: tuple[str, ...], mode: str = "") -> None
         raise UsageError(f"{out}: --out must end in {listed}{mode}, got {out.suffix!r}")
 
 
+def _nearest(name: str, names: Iterable[str]) -> str:
+    """The end of an unknown name's message: the nearest names, or all when none is near
+    (there are a few dozen tables and formulas, not hundreds)."""
+    from proofs.registry import nearest
+
+    near = nearest(name, names)
+    return f"; nearest: {', '.join(near)}" if near else f"; expected one of {', '.join(names)}"
+
+
 def _emit(text: str, out: Path | None, force: bool, what: str) -> None:
     """Print `text`, or write it to `out` whole or not at all and say so on stderr."""
     if out is None:
@@ -429,7 +438,7 @@ def _emit(text: str, out: Path | None, force: bool, what: str) -> None:
 
 def _tables(args: argparse.Namespace) -> int:
     from proofs.latex import header
-    from proofs.registry import nearest, tables
+    from proofs.registry import tables
 
     registered = tables()
     if args.list:
@@ -440,8 +449,7 @@ def _tables(args: argparse.Namespace) -> int:
     names = args.names or list(registered)
     for name in names:
         if name not in registered:
-            near = nearest(name, registered) or list(registered)
-            raise UsageError(f"tables: unknown table {name!r}; nearest: {', '.join(near)}")
+            raise UsageError(f"tables: unknown table {name!r}{_nearest(name, registered)}")
     fmt = args.format
     if args.out is not None:
         every = tuple(dict.fromkeys(s for listed in TABLE_SUFFIXES.values() for s in listed))
@@ -480,7 +488,7 @@ LATEX_SUFFIXES = {"equations": (".tex", ".json"), "macros": (".sty",), "standalo
 def _latex(args: argparse.Namespace) -> int:
     from proofs import latex_files
     from proofs.formulas import FormulaNotProved
-    from proofs.registry import formulas, nearest, tables
+    from proofs.registry import formulas, tables
 
     registered = formulas()
     if args.list:
@@ -492,9 +500,7 @@ def _latex(args: argparse.Namespace) -> int:
     names = args.names or list(registered)
     for name in names:
         if name not in registered:
-            near = nearest(name, registered)
-            hint = f"; nearest: {', '.join(near)}" if near else ""
-            raise UsageError(f"latex: unknown formula {name!r}{hint}")
+            raise UsageError(f"latex: unknown formula {name!r}{_nearest(name, registered)}")
     kind = "standalone" if args.standalone else "macros" if args.macros else "equations"
     if args.out is not None:
         _require_suffix(args.out, LATEX_SUFFIXES[kind], "" if kind == "equations" else
