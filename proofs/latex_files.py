@@ -31,9 +31,7 @@ def macro_name(name: str) -> str:
 
 
 def _equation(formula: Formula, tex: str) -> str:
-    return (
-        f"\\begin{{equation}}\n{tex}\n\\label{{eq:{formula.name}}}\n\\end{{equation}}"
-    )
+    return f"\\begin{{equation}}\n{tex}\n\\label{{eq:{formula.name}}}\n\\end{{equation}}"
 
 
 def equations(rendered: Rendered) -> str:
@@ -58,7 +56,7 @@ def macros(rendered: Rendered, package: str | None = None) -> str:
     )
     preamble = ["\\NeedsTeXFormat{LaTeX2e}"]
     if package is not None:
-        preamble.append(f"\\ProvidesPackage{{{package}}}")  # [its date] would have to be a date
+        preamble.append(f"\\ProvidesPackage{{{package}}}")  # no [info]: it must open with a date
     preamble += [f"\\RequirePackage{{{p}}}" for p in packages(body)]
     what = r"one macro per formula (\SoftmaxJacobian, ...), to \usepackage"
     return header(body, what) + "\n".join([*preamble, body, "\\endinput"]) + "\n"
