@@ -16,11 +16,13 @@ import inspect
 import json
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
+import proofs
 from proofs.files import OutputError, check_target, write_atomically
+from proofs.latex_files import PAPERS
 from proofs.registry import RESULTS
 from proofs.screen import SCREEN_WIDTH, screen
 
@@ -69,6 +71,9 @@ def _parser() -> argparse.ArgumentParser:
         epilog="example:\n  python -m proofs verify\n  python -m proofs audit chapter.mdx",
         formatter_class=formatter,
     )
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {proofs.__version__}"
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     verify = sub.add_parser(
@@ -115,25 +120,34 @@ def _parser() -> argparse.ArgumentParser:
         help="regenerate the chapters' tables and the listings' printed numbers",
         description=(
             "Regenerate tables from the package's own computations. Without NAME, every table.\n"
-            "Options set the free parameters of the tables that have them; the defaults are\n"
-            "the chapters' settings."
+            "Options set the free parameters of the tables that have them (--list shows which);\n"
+            "an option a named table does not take is an error. The defaults are the chapters'\n"
+            "settings. --out writes FILE atomically, in the format its suffix names unless\n"
+            "--format is given (.md/.mdx markdown, .txt/.tsv text, .tex latex, .csv csv)."
         ),
         epilog=(
             "examples:\n"
+            "  python -m proofs tables --list\n"
             "  python -m proofs tables attention-complexity\n"
             "  python -m proofs tables attention-complexity --d 128 --n 128 256 --format latex\n"
-            "  python -m proofs tables gpt2-parameters --d 1024 --layers 24 --format csv"
+            "  python -m proofs tables gpt2-parameters --d 1024 --layers 24 --out gpt2.csv"
         ),
         formatter_class=formatter,
     )
     tables.add_argument("names", nargs="*", metavar="NAME")
     tables.add_argument(
         "--format",
-        default="markdown",
-        choices=("markdown", "text", "latex", "csv", "listing"),
-        help="markdown (as the MDX chapter), text (TAB-separated, as the rendered chapter), "
-        "latex (booktabs), csv (raw values), listing (as the chapters' code prints it)",
+        choices=tuple(TABLE_SUFFIXES),
+        help="markdown (as the MDX chapter; the default), text (TAB-separated, as the rendered "
+        "chapter), latex (booktabs), csv (raw values), listing (as the chapters' code prints it)",
     )
+    tables.add_argument("--list", action="store_true", help="list the tables and their options")
+    tables.add_argument(
+        "--out",
+        type=file_name("without --out the tables are printed on standard output"),
+        help="write to FILE instead of stdout",
+    )
+    tables.add_argument("--force", action="store_true", help="replace FILE if it exists")
     tables.add_argument("--d", type=int, help="model width d")
     tables.add_argument("--n", type=int, nargs="+", help="sequence length(s) n")
     tables.add_argument("--vocab", type=int, help="vocabulary size |V|")
@@ -146,17 +160,23 @@ def _parser() -> argparse.ArgumentParser:
 
     latex = sub.add_parser(
         "latex",
-        help="print (or write) the LaTeX of the registered formulas",
+        help="write the formulas in LaTeX: equations, macros, or a document with the tables",
         description=(
             "Print the LaTeX of the named formulas (all when none is named), each derived by\n"
-            "symbolic/ and printed in the chapters' notation. --out writes a .tex file (or a\n"
-            ".json file mapping each name to its TeX) atomically."
+            "symbolic/ and printed in the chapters' notation, as numbered equations labelled\n"
+            "eq:NAME to \\input. --macros writes a package of one macro per formula instead,\n"
+            "--standalone a document that compiles as it is (with every table when no NAME is\n"
+            "given). Every file starts with a comment naming its engine and packages. --out\n"
+            "writes FILE atomically: .tex (or .json mapping each name to its TeX; .sty with\n"
+            "--macros)."
         ),
         epilog=(
             "examples:\n"
             "  python -m proofs latex softmax-jacobian\n"
             "  python -m proofs latex --out formulas.tex\n"
-            "  python -m proofs latex --out formulas.json --force"
+            "  python -m proofs latex --out formulas.json --force\n"
+            "  python -m proofs latex --macros --out formulas.sty\n"
+            "  python -m proofs latex --standalone --paper b5 --out book.tex && lualatex book.tex"
         ),
         formatter_class=formatter,
     )
@@ -164,10 +184,22 @@ def _parser() -> argparse.ArgumentParser:
     latex.add_argument(
         "--out",
         type=file_name("without --out the LaTeX is printed on standard output"),
-        help="write to FILE (.tex or .json) instead of stdout",
+        help="write to FILE (.tex or .json; .sty with --macros) instead of stdout",
     )
     latex.add_argument("--force", action="store_true", help="replace FILE if it exists")
     latex.add_argument("--list", action="store_true", help="list the formula names and titles")
+    form = latex.add_mutually_exclusive_group()
+    form.add_argument(
+        "--macros", action="store_true", help="a package: one \\newcommand per formula"
+    )
+    form.add_argument(
+        "--standalone",
+        action="store_true",
+        help="a document for LuaLaTeX holding the formulas (and every table without NAME)",
+    )
+    latex.add_argument(
+        "--paper", choices=tuple(PAPERS), help="the standalone document's paper (default a4)"
+    )
 
     audit = sub.add_parser(
         "audit",
@@ -383,20 +415,39 @@ TABLE_OPTIONS = {
     "dims": ("dims",),
     "seed": ("seed",),
 }
+# the suffixes of each format's files; without --format, --out's suffix names the format
+TABLE_SUFFIXES = {
+    "markdown": (".md", ".mdx"),
+    "text": (".txt", ".tsv"),
+    "latex": (".tex",),
+    "csv": (".csv",),
+    "listing": (".txt",),
+}
+
+
+def _flag(option: str) -> str:
+    return "--" + option.replace("_", "-")
+
+
+def _table_options(build: Callable[..., object]) -> list[str]:
+    """The flags that set a builder's parameters."""
+    accepted = inspect.signature(build).parameters
+    return [_flag(o) for o, names in TABLE_OPTIONS.items() if any(p in accepted for p in names)]
 
 
 def _table_arguments(name: str, build: Callable[..., object], args: argparse.Namespace) -> dict:
-    """The options set on the command line, under the builder's own parameter names."""
+    """The options set on the command line, under the builder's own parameter names; an
+    option the table does not take is a UsageError naming both (never ignored)."""
     accepted = inspect.signature(build).parameters
     out = {}
     for option, parameters in TABLE_OPTIONS.items():
         value = getattr(args, option)
         if value is None:
             continue
-        flag = "--" + option.replace("_", "-")
         target = next((p for p in parameters if p in accepted), None)
         if target is None:
-            raise UsageError(f"tables: {name} does not take {flag}")
+            takes = ", ".join(_table_options(build)) or "no option"
+            raise UsageError(f"tables: {name} does not take {_flag(option)} (it takes {takes})")
         if target == "n":
             if len(value) != 1:
                 raise UsageError(
@@ -409,16 +460,56 @@ def _table_arguments(name: str, build: Callable[..., object], args: argparse.Nam
     return out
 
 
+def _require_suffix(out: Path, allowed: tuple[str, ...], mode: str = "") -> None:
+    """A UsageError unless --out's suffix is one of `allowed` (`mode`: what set them)."""
+    if out.suffix not in allowed:
+        listed = " or ".join(filter(None, (", ".join(allowed[:-1]), allowed[-1])))
+        raise UsageError(f"{out}: --out must end in {listed}{mode}, got {out.suffix!r}")
+
+
+def _nearest(name: str, names: Iterable[str]) -> str:
+    """The end of an unknown name's message: the nearest names, or all when none is near
+    (there are a few dozen tables and formulas, not hundreds)."""
+    from proofs.registry import nearest
+
+    near = nearest(name, names)
+    return f"; nearest: {', '.join(near)}" if near else f"; expected one of {', '.join(names)}"
+
+
+def _emit(text: str, out: Path | None, force: bool, what: str) -> None:
+    """Print `text`, or write it to `out` whole or not at all and say so on stderr."""
+    if out is None:
+        print(text.rstrip("\n"))
+        return
+    write_atomically(out, text, force)
+    print(f"wrote {what} to {out}", file=sys.stderr)
+
+
 def _tables(args: argparse.Namespace) -> int:
+    from proofs.latex import header
     from proofs.registry import tables
 
     registered = tables()
+    if args.list:
+        for entry in registered.values():
+            options = ", ".join(_table_options(entry.build)) or "no options"
+            print(f"{entry.name:21} {entry.title}\n{'':21} options: {options}")
+        return 0
     names = args.names or list(registered)
     for name in names:
         if name not in registered:
-            raise UsageError(
-                f"tables: unknown table {name!r}; expected one of {', '.join(registered)}"
-            )
+            raise UsageError(f"tables: unknown table {name!r}{_nearest(name, registered)}")
+    fmt = args.format
+    if args.out is not None:
+        every = tuple(dict.fromkeys(s for listed in TABLE_SUFFIXES.values() for s in listed))
+        _require_suffix(args.out, TABLE_SUFFIXES[fmt] if fmt else every,
+                        f" with --format {fmt}" if fmt else "")
+        fmt = fmt or next(f for f, listed in TABLE_SUFFIXES.items() if args.out.suffix in listed)
+        if fmt == "csv" and len(names) > 1:
+            raise UsageError(f"{args.out}: a CSV file holds one table; name one of "
+                             f"{', '.join(names)}")
+        check_target(args.out, args.force)  # before the tables are computed
+    fmt = fmt or "markdown"
     blocks = []
     for name in names:
         build = registered[name].build
@@ -426,57 +517,62 @@ def _tables(args: argparse.Namespace) -> int:
             table = build(**_table_arguments(name, build, args))
         except (TypeError, ValueError) as exc:
             raise UsageError(f"tables: {name}: {exc}") from exc
-        body = table.render(args.format)
-        if len(names) > 1 or args.format in ("markdown", "text"):
-            marker = "%" if args.format == "latex" else "#"
+        body = table.render(fmt)
+        if len(names) > 1 or fmt in ("markdown", "text"):
+            marker = "%" if fmt == "latex" else "#"
             body = f"{marker} {name}: {table.caption}\n{body}"
         blocks.append(body.rstrip("\n"))
-    print("\n\n".join(blocks))
+    text = "\n\n".join(blocks) + "\n"
+    if fmt == "latex":
+        text = header(text, r"tables of the chapters (booktabs), to \input") + text
+    _emit(text, args.out, args.force, f"{len(names)} tables" if len(names) > 1 else names[0])
     return 0
 
 
 # latex -------------------------------------------------------------------------
 
+LATEX_SUFFIXES = {"equations": (".tex", ".json"), "macros": (".sty",), "standalone": (".tex",)}
+
 
 def _latex(args: argparse.Namespace) -> int:
-    import difflib
-
+    from proofs import latex_files
     from proofs.formulas import FormulaNotProved
-    from proofs.registry import formulas
+    from proofs.registry import formulas, tables
 
     registered = formulas()
     if args.list:
         for formula in registered.values():
             print(f"{formula.name:28} {formula.title}")
         return 0
+    if args.paper is not None and not args.standalone:
+        raise UsageError("latex: --paper sets the paper of --standalone, which is not given")
     names = args.names or list(registered)
     for name in names:
         if name not in registered:
-            near = difflib.get_close_matches(name, list(registered), n=3, cutoff=0.4)
-            hint = f"; nearest: {', '.join(near)}" if near else ""
-            raise UsageError(f"latex: unknown formula {name!r}{hint}")
-    if args.out is not None and args.out.suffix not in (".tex", ".json"):
-        raise UsageError(f"{args.out}: --out must end in .tex or .json, got {args.out.suffix!r}")
+            raise UsageError(f"latex: unknown formula {name!r}{_nearest(name, registered)}")
+    kind = "standalone" if args.standalone else "macros" if args.macros else "equations"
     if args.out is not None:
+        _require_suffix(args.out, LATEX_SUFFIXES[kind], "" if kind == "equations" else
+                        f" with --{kind}")
         check_target(args.out, args.force)  # before the formulas are derived
     try:
-        rendered = {name: registered[name].latex() for name in names}
+        rendered = [(registered[name], registered[name].latex()) for name in names]
     except FormulaNotProved as exc:
         raise LoadError(f"latex: {exc}; nothing written") from exc
+    built = []
+    if kind == "standalone" and not args.names:
+        built = [entry.build() for entry in tables().values()]
     if args.out is not None and args.out.suffix == ".json":
-        text = json.dumps(rendered, ensure_ascii=False, indent=2) + "\n"
+        text = json.dumps({f.name: tex for f, tex in rendered}, ensure_ascii=False, indent=2)
+        text += "\n"
+    elif kind == "macros":
+        text = latex_files.macros(rendered, args.out.stem if args.out else None)
+    elif kind == "standalone":
+        text = latex_files.standalone(rendered, built, args.paper or "a4")
     else:
-        text = "\n".join(
-            f"% {name}: {registered[name].title}\n{tex}\n" for name, tex in rendered.items()
-        )
-    if args.out is None:
-        print(text.rstrip("\n"))
-    else:
-        try:
-            write_atomically(args.out, text, args.force)
-        except OutputError as exc:
-            raise UsageError(str(exc)) from exc
-        print(f"wrote {len(rendered)} formulas to {args.out}", file=sys.stderr)
+        text = latex_files.equations(rendered)
+    tables_written = f" and {len(built)} tables" if built else ""
+    _emit(text, args.out, args.force, f"{len(rendered)} formulas{tables_written}")
     return 0
 
 
@@ -583,8 +679,14 @@ COMMANDS = {
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one subcommand; return its exit code (argparse's own errors give 2)."""
+    """Run one subcommand; return its exit code (argparse's own errors give 2). Without
+    any argument, the help on stderr and exit code 2, argparse's answer to a missing
+    argument: nothing ran."""
     parser = _parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv:
+        parser.print_help(sys.stderr)
+        return 2
     try:
         args = parser.parse_args(argv)
     except SystemExit as exit_:

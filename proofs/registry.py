@@ -24,7 +24,7 @@ import inspect
 import pkgutil
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any
@@ -83,6 +83,7 @@ class TableEntry:
 
     name: str
     chapter: str
+    title: str  # where the chapter has it and what it holds: 例 5.3［Transformer ブロック］ …
     build: Callable[..., Table]
     columns: tuple[str, ...] | None  # the chapter's header, when the chapter prints it
     keyed_by: str | None  # the argument the chapter's first column sets (its d_k, its n)
@@ -163,14 +164,21 @@ class Chapter:
         return register
 
     def table(
-        self, name: str, columns: tuple[str, ...] | None = None, keyed_by: str | None = None
+        self,
+        name: str,
+        number: str,
+        title: str,
+        columns: tuple[str, ...] | None = None,
+        keyed_by: str | None = None,
     ) -> Callable[[Callable[..., Table]], Callable[..., Table]]:
-        """Register the decorated table builder under `name` (unique in the book)."""
+        """Register the decorated builder of a table the chapter has at `number` under
+        `name` (unique in the book)."""
 
         def register(build: Callable[..., Table]) -> Callable[..., Table]:
             if any(name in c.tables for c in (self, *CHAPTERS.values())):
                 raise ValueError(f"table {name!r} is registered twice")
-            self.tables[name] = TableEntry(name, self.key, build, columns, keyed_by)
+            where = f"{number}［{self.short}］ {title}"
+            self.tables[name] = TableEntry(name, self.key, where, build, columns, keyed_by)
             return build
 
         return register
@@ -191,8 +199,16 @@ class Chapter:
     def formula(
         self, name: str, number: str, title: str, printer: str = "chapter_latex"
     ) -> Callable[[Callable[[], object]], Callable[[], object]]:
-        """Register the decorated builder of a formula the chapter states at `number`."""
+        """Register the decorated builder of a formula the chapter states at `number`.
+        Its name is lower-case words of letters joined by -, as it also names a LaTeX
+        macro (softmax-jacobian-two is \\SoftmaxJacobianTwo), where digits cannot be."""
         from proofs.formulas import Formula
+
+        if not re.fullmatch(r"[a-z]+(-[a-z]+)*", name):
+            raise ValueError(
+                f"formula name must be lower-case words of letters joined by - (it names a "
+                f"LaTeX macro), got {name!r}"
+            )
 
         def register(build: Callable[[], object]) -> Callable[[], object]:
             if any(name in c.formulas for c in (self, *CHAPTERS.values())):
@@ -380,7 +396,12 @@ def find(query: str) -> list[Element]:
     return []
 
 
+def nearest(query: str, names: Iterable[str], n: int = 3) -> list[str]:
+    """The names closest to a mistyped one (an id, a table, a formula), best first."""
+    key = query.strip().replace("_", "-")
+    return difflib.get_close_matches(key, list(names), n=n, cutoff=0.4)
+
+
 def nearest_ids(query: str, n: int = 3) -> list[str]:
     """The registered ids closest to a mistyped one."""
-    key = query.strip().replace("_", "-")
-    return difflib.get_close_matches(key, list(load_all()), n=n, cutoff=0.4)
+    return nearest(query, load_all(), n)

@@ -13,20 +13,26 @@ from __future__ import annotations
 
 import csv
 import io
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import sympy
 
+from proofs.latex import estimated_width, is_wide, tex_cell
+from symbolic.printing import chapter_latex
+
 
 @dataclass(frozen=True)
 class Table:
-    """A regenerated table: header, formatted cells, raw values, caption.
+    """A regenerated table: header, formatted cells, the values behind them, caption.
 
     `rows` hold the cells as the chapter prints them (thousands separators,
-    decimals, TeX in `$…$`); `values` hold the numbers behind them (None for a
-    blank cell), under `value_columns` when they leave a column of formulas out.
+    decimals, TeX in `$…$`); `values` hold, cell by cell, what is behind them: a
+    number at full precision, the text of a label or formula, None for a blank cell.
+    The caption is in the chapters' notation too (`$d_{\\mathrm{ff}} = 3072$`).
     `listing` holds the lines the chapter's code listing prints for the same
     quantities, formatted with the listing's own format strings.
     """
@@ -35,9 +41,20 @@ class Table:
     caption: str
     columns: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
-    values: tuple[tuple[Any, ...], ...]  # numbers and labels, by column
+    values: tuple[tuple[Any, ...], ...]
     listing: tuple[str, ...] = field(default=())
-    value_columns: tuple[str, ...] | None = None  # the header of `values`, when not `columns`
+
+    def __post_init__(self) -> None:
+        for kind, table in (("row", self.rows), ("values row", self.values)):
+            for k, row in enumerate(table, 1):
+                if len(row) != len(self.columns):
+                    raise ValueError(f"{self.name}: {kind} {k} has {len(row)} cells, the "
+                                     f"header {len(self.columns)}")
+
+    def column(self, name: str) -> tuple[Any, ...]:
+        """The values of the column headed `name`, top to bottom."""
+        j = self.columns.index(name)
+        return tuple(row[j] for row in self.values)
 
     def to_markdown(self) -> str:
         """A pipe table as in the MDX chapter (`|---|` rule, blank cells empty)."""
@@ -53,28 +70,49 @@ class Table:
         return "\n".join("\t".join(r) for r in (self.columns, *self.rows))
 
     def to_latex(self) -> str:
-        """A booktabs table; text cells escaped, `$…$` cells kept as TeX."""
-        align = "l" + "r" * (len(self.columns) - 1)
+        """A booktabs table that fits the text width of any page (LuaLaTeX, luatexja).
+
+        The caption carries the element's own number, so it is a `\\caption*`, outside
+        LaTeX's table counter. A column of numbers whose header is words wider than its
+        numbers and than WRAP_FROM becomes a tabularx X column, where the header wraps:
+        the table is then as wide as the text and no wider. Other columns keep their
+        natural width, numbers to the right, words to the left."""
+        columns = list(zip(*self.rows, strict=True)) or [()] * len(self.columns)
+        numeric = [all(_NUMBER.fullmatch(c) for c in cells) for cells in columns]
+        wraps = [
+            number and any(map(is_wide, head))
+            and estimated_width(head) > max(WRAP_FROM, *map(estimated_width, cells))
+            for head, cells, number in zip(self.columns, columns, numeric, strict=True)
+        ]
+        spec = "".join(
+            r">{\raggedleft\arraybackslash}X" if wrap else "r" if number else "l"
+            for wrap, number in zip(wraps, numeric, strict=True)
+        )
+        begin, end = (
+            (rf"\begin{{tabularx}}{{\linewidth}}{{{spec}}}", r"\end{tabularx}") if any(wraps)
+            else (rf"\begin{{tabular}}{{{spec}}}", r"\end{tabular}")
+        )
         body = [
-            r"\begin{table}[ht]",
+            r"\begin{table}[htbp]",
             r"\centering",
-            rf"\caption{{{_latex_text(self.caption)}}}",
-            rf"\begin{{tabular}}{{{align}}}",
+            rf"\caption*{{{tex_cell(self.caption)}}}",
+            begin,
             r"\toprule",
-            " & ".join(_latex_cell(c) for c in self.columns) + r" \\",
+            " & ".join(map(tex_cell, self.columns)) + r" \\",
             r"\midrule",
-            *(" & ".join(_latex_cell(c) for c in r) + r" \\" for r in self.rows),
+            *(" & ".join(map(tex_cell, r)) + r" \\" for r in self.rows),
             r"\bottomrule",
-            r"\end{tabular}",
+            end,
             r"\end{table}",
         ]
         return "\n".join(body)
 
     def to_csv(self) -> str:
-        """The header and the raw values (full precision; blank for an empty cell)."""
+        """The header and the values (numbers at full precision, labels and formulas as
+        printed, blank for an empty cell): the same columns, in the same language."""
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(self.value_columns or self.columns)
+        writer.writerow(self.columns)
         for row in self.values:
             writer.writerow(["" if v is None else v for v in row])
         return out.getvalue()
@@ -91,18 +129,10 @@ class Table:
 
 FORMATS = ("markdown", "text", "latex", "csv", "listing")
 
+COUNTED = "配列の成分の総数"  # the row label of a count of allocated arrays
 
-_LATEX_SPECIALS = {"&": r"\&", "%": r"\%", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}"}
-
-
-def _latex_text(s: str) -> str:
-    return "".join(_LATEX_SPECIALS.get(ch, ch) for ch in s)
-
-
-def _latex_cell(cell: str) -> str:
-    """Keep `$…$` spans as TeX, escape the text around them."""
-    parts = cell.split("$")
-    return "".join(f"${p}$" if i % 2 else _latex_text(p) for i, p in enumerate(parts))
+WRAP_FROM = 5.0  # em: a shorter header (合計, 個数) stays on one line
+_NUMBER = re.compile(r"[-+]?[\d,]*\.?\d*")  # a printed number, or a blank cell
 
 
 def thousands(k: int) -> str:
@@ -111,8 +141,17 @@ def thousands(k: int) -> str:
 
 
 def tex_thousands(k: int) -> str:
-    """The same inside math: 7{,}087{,}872."""
-    return f"{k:,}".replace(",", "{,}")
+    """An integer as the chapters write it inside math: 7{,}087{,}872, but 1024 and 3072."""
+    return str(k) if abs(k) < 10_000 else f"{k:,}".replace(",", "{,}")
+
+
+def settings_tex(settings: Mapping[sympy.Symbol, object]) -> str:
+    """Sizes as the chapters state them, each in its own math, in their notation:
+    $|V| = 50{,}257$、$d_{\\mathrm{ff}} = 4d$."""
+    def value(v: object) -> str:
+        return tex_thousands(v) if isinstance(v, int) else chapter_latex(sympy.sympify(v))
+
+    return "、".join(f"${chapter_latex(s)} = {value(v)}$" for s, v in settings.items())
 
 
 def _int_tuple(name: str, values: object) -> tuple:

@@ -123,14 +123,49 @@ def test_every_subcommand_has_help_with_an_example():
             "proofs tables: argument --format: invalid choice: 'html'",
         ),
         (("no-such-command",), "proofs: argument COMMAND: invalid choice: 'no-such-command'"),
-        ((), "proofs: the following arguments are required: COMMAND"),
     ],
-    ids=["bad-choice", "bad-command", "no-command"],
+    ids=["bad-choice", "bad-command"],
 )
 def test_a_malformed_command_line_exits_2_on_one_line(capsys, args, message):
     code, _, err = main(capsys, *args)
     assert code == 2
     assert one_line(err).startswith(message) and "--help" in err
+
+
+def test_bare_proofs_prints_the_help_and_exits_2(capsys):
+    """argparse's convention for a missing argument (exit 2: nothing ran), with the whole
+    help rather than one line, since nothing was asked yet."""
+    code, out, err = main(capsys)
+    assert code == 2 and out == ""
+    assert err.startswith("usage: proofs ")
+    for command in cli.COMMANDS:
+        assert f"    {command}" in err
+
+
+def test_version_is_the_package_metadata(capsys):
+    import proofs
+
+    code, out, _ = main(capsys, "--version")
+    assert code == 0 and out == f"proofs {proofs.__version__}\n"
+    assert re.fullmatch(r"\d+\.\d+\.\d+\S*", proofs.__version__)
+
+
+def test_version_without_installed_metadata_is_unknown(monkeypatch):
+    import importlib
+    import importlib.metadata
+
+    import proofs
+
+    def not_installed(name: str) -> str:
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "version", not_installed)
+    try:
+        assert importlib.reload(proofs).__version__ == "0+unknown"
+    finally:
+        monkeypatch.undo()
+        importlib.reload(proofs)
+    assert proofs.__version__ != "0+unknown"
 
 
 # verify --------------------------------------------------------------------------
@@ -357,13 +392,132 @@ def test_tables_bad_arguments_exit_2_on_one_line(capsys):
     assert code == 2 and "d must be a positive int, got 0" in one_line(err)
 
 
+def test_tables_unknown_name_gets_the_nearest_names(capsys):
+    code, _, err = main(capsys, "tables", "gpt2-parameter")
+    assert code == 2
+    assert one_line(err) == (
+        "proofs: tables: unknown table 'gpt2-parameter'; nearest: gpt2-parameters, "
+        "attention-parameters"
+    )
+
+
+@pytest.mark.parametrize(
+    "args, option",
+    [
+        (("gpt2-parameters", "--heads", "12"), "--heads"),  # the count does not depend on h
+        (("block-cost", "--seed", "1"), "--seed"),
+        (("attention-parameters", "--dims", "4"), "--dims"),
+    ],
+)
+def test_tables_an_option_a_table_does_not_take_is_an_error_naming_both(capsys, args, option):
+    code, out, err = main(capsys, "tables", *args)
+    assert code == 2 and out == ""
+    assert one_line(err).startswith(f"proofs: tables: {args[0]} does not take {option} (it takes ")
+
+
+def test_tables_list_names_each_table_where_the_chapter_has_it_and_its_options(capsys):
+    from proofs.registry import tables
+
+    code, out, _ = main(capsys, "tables", "--list")
+    assert code == 0
+    lines = out.splitlines()
+    assert len(lines) == 2 * len(tables())
+    for entry, first in zip(tables().values(), lines[::2], strict=True):
+        assert first.startswith(entry.name) and entry.title in first
+    assert "例 5.3［Transformer ブロック］" in out
+    scaling = lines.index(next(line for line in lines if line.startswith("scaling ")))
+    assert lines[scaling + 1].split() == ["options:", "--dims,", "--seed"]
+
+
+def test_tables_out_writes_the_format_its_suffix_names_and_refuses_to_overwrite(tmp_path, capsys):
+    target = tmp_path / "gpt2.csv"
+    code, out, err = main(capsys, "tables", "gpt2-parameters", "--out", str(target))
+    assert code == 0 and out == "" and one_line(err) == f"wrote gpt2-parameters to {target}"
+    assert target.read_text(encoding="utf-8").splitlines()[:2] == [
+        "構成要素,式,個数", r"埋め込み,$50257 \times 768$,38597376"
+    ]
+    code, _, err = main(capsys, "tables", "block-cost", "--out", str(target))
+    assert code == 2 and one_line(err) == f"proofs: {target}: exists; pass --force to replace it"
+    assert target.read_text(encoding="utf-8").startswith("構成要素")
+    code, _, _ = main(capsys, "tables", "block-cost", "--out", str(target), "--force")
+    assert code == 0 and target.read_text(encoding="utf-8").startswith("量,値")
+    latex = tmp_path / "tables.tex"
+    assert main(capsys, "tables", "block-cost", "small-model-count", "--out", str(latex))[0] == 0
+    text = latex.read_text(encoding="utf-8")
+    assert text.startswith("% transformer-proofs ") and "% Packages: luatexja, booktabs" in text
+    assert text.count(r"\caption*{") == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["gpt2.csv", "tables.tex"]
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("--out", "{tmp}/t.html"), "t.html: --out must end in .md, .mdx, .txt, .tsv, .tex or "
+                                     ".csv, got '.html'"),
+        (("--format", "csv", "--out", "{tmp}/t.md"), "t.md: --out must end in .csv with "
+                                                      "--format csv, got '.md'"),
+        (("--out", "{tmp}/t.csv"), "t.csv: a CSV file holds one table; name one of scaling, "),
+        (("attention-complexity", "--d", "0", "--out", "{tmp}/t.md"), "d must be a positive"),
+    ],
+    ids=["unknown-suffix", "suffix-of-another-format", "csv-of-several-tables", "bad-setting"],
+)
+def test_tables_out_refusals_write_nothing(tmp_path, capsys, args, message):
+    code, _, err = main(capsys, "tables", *(a.format(tmp=tmp_path) for a in args))
+    assert code == 2 and message in one_line(err)
+    assert list(tmp_path.iterdir()) == []
+
+
 # latex ---------------------------------------------------------------------------
 
 
-def test_latex_prints_a_named_formula(capsys):
+def test_latex_prints_a_named_formula_as_an_equation_to_input(capsys):
     code, out, err = main(capsys, "latex", "attention-parameters")
     assert code == 0, err
-    assert out.splitlines()[1] == "4d^2 + 4d"
+    assert out.splitlines() == [
+        r"% transformer-proofs " + __import__("proofs").__version__ + r": the formulas as "
+        r"numbered equations (\label{eq:NAME}), to \input",
+        "% Engine: any LaTeX engine (pdflatex, xelatex, lualatex)",
+        "% Packages: none",
+        "% attention-parameters: 命題 7.1［自己注意］ parameters of multi-head attention",
+        r"\begin{equation}",
+        "4d^2 + 4d",
+        r"\label{eq:attention-parameters}",
+        r"\end{equation}",
+    ]
+
+
+def test_latex_macros_are_one_newcommand_per_formula(capsys):
+    code, out, _ = main(capsys, "latex", "--macros", "softmax-jacobian", "softmax-jacobian-two")
+    assert code == 0
+    assert r"\RequirePackage{amsmath}" in out and r"\ProvidesPackage" not in out  # no file name
+    assert re.findall(r"\\newcommand\{\\(\w+)\}", out) == [
+        "SoftmaxJacobian", "SoftmaxJacobianTwo"
+    ]
+
+
+def test_latex_standalone_of_named_formulas_has_no_tables(capsys):
+    code, out, _ = main(capsys, "latex", "--standalone", "--paper", "b5", "doubling-ratio")
+    assert code == 0
+    assert r"\documentclass[b5paper]{article}" in out and r"\begin{table}" not in out
+    assert r"\usepackage{luatexja}" in out  # the title has 演習 11.4［Transformer ブロック］
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("--paper", "b5"), "latex: --paper sets the paper of --standalone, which is not given"),
+        (("--macros", "--standalone"), "argument --standalone: not allowed with argument --macros"),
+        (("--macros", "--out", "{tmp}/f.tex"), "f.tex: --out must end in .sty with --macros, "
+                                                "got '.tex'"),
+        (("--standalone", "--out", "{tmp}/f.json"), "f.json: --out must end in .tex with "
+                                                     "--standalone, got '.json'"),
+    ],
+    ids=["paper-without-standalone", "macros-and-standalone", "macros-to-tex", "standalone-json"],
+)
+def test_latex_forms_refuse_what_does_not_fit_them(tmp_path, capsys, args, message):
+    code, _, err = main(capsys, "latex", *(a.format(tmp=tmp_path) for a in args))
+    assert code == 2 and message in one_line(err)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_latex_out_is_written_atomically_and_refused_without_force(entry_point, capsys):

@@ -88,6 +88,22 @@ def test_element_rejects_bad_registrations():
         Chapter("Test Chapter", "test.mdx", "テスト", "テスト")
 
 
+@pytest.mark.parametrize("name", ["softmax-jacobian-2", "Softmax", "softmax_jacobian", "-x"])
+def test_a_formula_name_that_cannot_name_a_latex_macro_is_refused(name):
+    chapter = Chapter("test-chapter", "test.mdx", "テスト", "テスト")
+    with pytest.raises(ValueError, match=f"formula name .* LaTeX macro.*got '{name}'"):
+        chapter.formula(name, "命題 1.1", "t")
+
+
+def test_every_registered_formula_name_is_a_macro_name():
+    from proofs.latex_files import macro_name
+    from proofs.registry import formulas
+
+    macros = [macro_name(name) for name in formulas()]
+    assert all(re.fullmatch(r"[A-Z][A-Za-z]*", m) for m in macros)
+    assert len(set(macros)) == len(macros) and "SoftmaxJacobianTwo" in macros
+
+
 def test_findings_are_marked_and_recovered():
     evidence = ["J1 = 0 exactly", finding("the chapter prints 1.1428 for 8/7")]
     assert findings(evidence) == ["the chapter prints 1.1428 for 8/7"]

@@ -3,6 +3,7 @@ the free parameters, bad input."""
 
 import csv
 import io
+import re
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +13,7 @@ from numeric.error_bounds import unit_roundoff
 from proofs.chapters.self_attention import tables as sa_tables
 from proofs.chapters.transformer_block import tables as tb_tables
 from proofs.reader import read_chapter
+from proofs.tables import Table
 
 SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
 SELF_ATTENTION = SEEDS / "000_ce182fefa314a82b.txt"
@@ -64,7 +66,7 @@ def test_gpt2_parameter_table_equals_the_chapters_cell_for_cell():
     unspaced = [[c.replace(" ", "") for c in row] for row in printed]
     ours = [[c.replace(" ", "") for c in row] for row in [table.columns, *table.rows]]
     assert ours == unspaced
-    assert table.values[-1] == ("合計", 124439808)
+    assert table.values[-1] == ("合計", None, 124439808)
 
 
 def test_listing_totals_are_the_chapters():
@@ -81,11 +83,10 @@ def test_attention_parameter_count_is_the_listings_288():
 
 def test_block_cost_ratio_equals_n_over_6d():
     table = tb_tables.block_cost_comparison(d=768, n=1024)
-    values = dict(table.values)
-    assert values["12nd^2"] == 7247757312
-    assert values["2n^2d"] == 1610612736
+    linear, quadratic, ratio, by_crossover = table.column("値")
+    assert (linear, quadratic) == (7247757312, 1610612736)
     # the same rational, each side rounded to float64 once: within 2u of each other
-    assert values["ratio"] == pytest.approx(values["n/(6d)"], rel=2 * unit_roundoff(np.float64))
+    assert ratio == pytest.approx(by_crossover, rel=2 * unit_roundoff(np.float64))
 
 
 def test_complexity_table_for_another_d_has_equal_terms_at_n_equal_2d():
@@ -98,8 +99,8 @@ def test_complexity_table_for_another_d_has_equal_terms_at_n_equal_2d():
 def test_gpt2_table_for_a_24_layer_model():
     table = tb_tables.gpt2_parameter_table(d=1024, n_layer=24)
     per_layer = 12 * 1024**2 + 13 * 1024
-    assert table.values[2] == ("ブロック 1 つ", per_layer)
-    assert table.values[-1][1] == 50257 * 1024 + 1024 * 1024 + 24 * per_layer + 2 * 1024
+    assert table.values[2] == ("ブロック 1 つ", r"$12\times1024^2 + 13\times1024$", per_layer)
+    assert table.column("個数")[-1] == 50257 * 1024 + 1024 * 1024 + 24 * per_layer + 2 * 1024
     assert table.rows[2][1] == r"$12\times1024^2 + 13\times1024$"
 
 
@@ -113,14 +114,91 @@ def test_latex_rendering_uses_booktabs_and_keeps_math():
     latex = sa_tables.scaling_table(dims=(4,), pairs=100, trials=10).to_latex()
     assert r"\toprule" in latex and r"\midrule" in latex and r"\bottomrule" in latex
     assert r"$\sqrt{d_k}$ で割ったあとの分散" in latex
+    assert r"\caption*{例 4.5: 100 組の $(\boldsymbol{q}, \boldsymbol{k})$" in latex
 
 
-def test_csv_rendering_holds_the_raw_values():
+def test_latex_wraps_only_the_long_headers_of_columns_of_numbers():
+    """The ratio headers of 命題 7.2 wrap in X columns; 合計 and the numbers keep their
+    width, and a table with no long header is a plain tabular of its natural width."""
+    latex = sa_tables.attention_complexity_table().to_latex()
+    assert r"\begin{tabularx}{\linewidth}{rrrr" in latex
+    assert latex.count(r">{\raggedleft\arraybackslash}X") == 2
+    assert r"\begin{tabular}{llr}" in tb_tables.gpt2_parameter_table().to_latex()
+    assert r"\begin{tabular}{lr}" in tb_tables.small_model_count().to_latex()
+
+
+def test_csv_rendering_holds_the_raw_values_under_the_tables_own_header():
     table = tb_tables.gpt2_parameter_table()
     rows = list(csv.reader(io.StringIO(table.to_csv())))
-    assert rows[0] == ["構成要素", "個数"]
-    assert rows[1] == ["埋め込み", "38597376"]
-    assert rows[-1] == ["合計", "124439808"]
+    assert rows[0] == ["構成要素", "式", "個数"]  # the formula column is kept
+    assert rows[1] == ["埋め込み", r"$50257 \times 768$", "38597376"]
+    assert rows[-1] == ["合計", "", "124439808"]
+
+
+def all_tables() -> list:
+    """Every registered table at its chapter's settings (the scaling one at fewer draws)."""
+    from proofs.registry import tables
+
+    built = [entry.build() for name, entry in tables().items() if name != "scaling"]
+    return [sa_tables.scaling_table(pairs=200, trials=20), *built]
+
+
+def test_csv_labels_are_in_the_chapters_language_like_the_other_formats():
+    """Header and row labels of the CSV are the cells the Markdown prints: no table mixes
+    English labels (allocated, ratio) into its Japanese header."""
+    for table in all_tables():
+        rows = list(csv.reader(io.StringIO(table.to_csv())))
+        assert tuple(rows[0]) == table.columns, table.name
+        for printed, written in zip(table.rows, rows[1:], strict=True):
+            labels = [w for p, w in zip(printed, written, strict=True) if not NUMBER(p)]
+            assert labels == [p for p in printed if not NUMBER(p)], table.name
+            assert all(is_japanese_or_tex(label) for label in labels), (table.name, labels)
+
+
+def NUMBER(cell: str) -> bool:
+    return re.fullmatch(r"[-+]?[\d,]*\.?\d*", cell) is not None
+
+
+def is_japanese_or_tex(label: str) -> bool:
+    """Words of a label are Japanese; Latin letters only inside `$…$`."""
+    outside = "".join(label.split("$")[::2])
+    return not re.search(r"[A-Za-z]", outside)
+
+
+def test_the_language_check_catches_an_english_label():
+    assert not is_japanese_or_tex("allocated") and not is_japanese_or_tex("ratio")
+    assert is_japanese_or_tex("配列の成分の総数") and is_japanese_or_tex("$n/(6d)$")
+
+
+def test_markdown_and_captions_have_no_braces_or_angle_brackets_outside_math():
+    """MDX reads `{…}` outside math as an expression and `<` as a tag: a cell such as
+    7{,}247{,}757{,}312 breaks the chapter's build (and shows its braces in a PDF)."""
+    for table in all_tables():
+        for text in (table.caption, *table.columns, *(c for r in table.rows for c in r)):
+            assert not mdx_unsafe(text), (table.name, text)
+
+
+def mdx_unsafe(text: str) -> bool:
+    return bool(re.search(r"[{}<>]", "".join(text.split("$")[::2])))
+
+
+def test_the_mdx_check_catches_braces_outside_math():
+    assert mdx_unsafe("7{,}247{,}757{,}312") and not mdx_unsafe("$7{,}247{,}757{,}312$")
+
+
+def test_captions_are_in_the_chapters_notation():
+    assert tb_tables.gpt2_parameter_table().caption == (
+        r"例 5.3: $|V| = 50{,}257$、$d = 768$、$L = 12$、$L_{\mathrm{ctx}} = 1024$、"
+        r"$d_{\mathrm{ff}} = 3072$ のパラメータ数"
+    )
+    assert r"$(\boldsymbol{q}, \boldsymbol{k})$" in sa_tables.scaling_table(
+        dims=(4,), pairs=100, trials=10).caption
+    assert r"$d_{\mathrm{ff}} = 4d$" in tb_tables.block_cost_comparison().caption
+
+
+def test_a_table_whose_rows_do_not_fit_its_header_is_refused():
+    with pytest.raises(ValueError, match="x: values row 1 has 1 cells, the header 2"):
+        Table("x", "c", ("a", "b"), rows=(("1", "2"),), values=((1,),))
 
 
 def test_render_rejects_an_unknown_format():

@@ -465,7 +465,7 @@ def test_ex_gpt2_small_count_holds():
 
 
 def test_ex_gpt2_small_count_table_rows():
-    values = [v for _, v in tables.gpt2_parameter_table().values]
+    values = list(tables.gpt2_parameter_table().column("個数"))
     assert values == [38_597_376, 786_432, 7_087_872, 85_054_464, 1_536, 124_439_808]
 
 
@@ -529,10 +529,9 @@ def test_prop_block_complexity_rejects_a_block_that_attends_twice():
 
 
 def test_prop_block_complexity_figures():
-    values = dict(tables.block_cost_comparison(d=768, n=1024).values)
-    assert values["12nd^2"] == 7_247_757_312
-    assert values["2n^2d"] == 1_610_612_736
-    assert f"{values['ratio']:.3f}" == "0.222"
+    linear, quadratic, ratio, _ = tables.block_cost_comparison(d=768, n=1024).column("値")
+    assert (linear, quadratic) == (7_247_757_312, 1_610_612_736)
+    assert f"{ratio:.3f}" == "0.222"
 
 
 def test_prop_block_complexity_rejects_a_wrong_printed_figure():

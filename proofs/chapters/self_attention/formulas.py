@@ -16,7 +16,7 @@ def softmax_jacobian() -> sympy.Basic:
     return printing.softmax_jacobian_expression()
 
 
-@CHAPTER.formula("softmax-jacobian-two", "演習 10.2", "the softmax Jacobian at n = 2")
+@CHAPTER.formula("softmax-jacobian-two", "演習 10.2", "the softmax Jacobian at $n = 2$")
 def softmax_jacobian_two() -> sympy.Basic:
     """s(1 − s) times the matrix of 1 and −1, both read off the derived closed form."""
     closed = symbolic_softmax.two_by_two().closed_form
@@ -40,7 +40,7 @@ def attention_multiplications() -> sympy.Expr:
     return counts.attention_multiplications()
 
 
-@CHAPTER.formula("attention-crossover", "命題 7.2", "the n where the two terms are equal")
+@CHAPTER.formula("attention-crossover", "命題 7.2", "the $n$ where the two terms are equal")
 def attention_crossover() -> sympy.Expr:
     return counts.crossover(counts.attention_multiplications())
 

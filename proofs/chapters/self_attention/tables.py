@@ -13,10 +13,12 @@ from numeric.softmax import softmax
 from numeric.validation import require_allocation
 from proofs.chapters.self_attention.chapter import CHAPTER
 from proofs.tables import (
+    COUNTED,
     Table,
     _int_at,
     _int_tuple,
     _positive_ints,
+    settings_tex,
     thousands,
 )
 from symbolic import counts
@@ -32,6 +34,8 @@ SCALING_COLUMNS = (
 )
 
 
+PAIR = r"$(\boldsymbol{q}, \boldsymbol{k})$"  # as the chapter writes the pair
+
 COMPLEXITY_COLUMNS = (
     "$n$",
     "$4nd^2$",
@@ -42,7 +46,12 @@ COMPLEXITY_COLUMNS = (
 )
 
 
-@CHAPTER.table("scaling", columns=SCALING_COLUMNS, keyed_by="dims")
+@CHAPTER.table(
+    "scaling", "例 4.5",
+    r"variances of $\langle\boldsymbol{q},\boldsymbol{k}\rangle$ and the mean largest softmax "
+    "weight, by $d_k$",
+    columns=SCALING_COLUMNS, keyed_by="dims",
+)
 def scaling_table(
     dims: tuple[int, ...] = (4, 16, 64, 256, 1024),
     pairs: int = 20000,
@@ -86,7 +95,7 @@ def _scaling_table(dims: tuple, pairs: int, trials: int, keys: int, seed: int) -
     return Table(
         name="scaling",
         caption=(
-            f"例 4.5: {thousands(pairs)} 組の (q, k) での標本分散と、1 個のクエリと "
+            f"例 4.5: {thousands(pairs)} 組の {PAIR} での標本分散と、1 個のクエリと "
             f"{keys} 個のキーの重みの最大値の平均（{thousands(trials)} 回）"
         ),
         columns=SCALING_COLUMNS,
@@ -96,7 +105,11 @@ def _scaling_table(dims: tuple, pairs: int, trials: int, keys: int, seed: int) -
     )
 
 
-@CHAPTER.table("attention-complexity", columns=COMPLEXITY_COLUMNS, keyed_by="ns")
+@CHAPTER.table(
+    "attention-complexity", "命題 7.2",
+    "multiplications of one attention layer by $n$: $4nd^2$, $2n^2d$, their sum, the ratios",
+    columns=COMPLEXITY_COLUMNS, keyed_by="ns",
+)
 def attention_complexity_table(
     d: int = 64, ns: tuple[int, ...] = (64, 128, 256, 512, 1024)
 ) -> Table:
@@ -137,7 +150,7 @@ def _attention_complexity_table(d: int, ns: tuple) -> Table:
         previous = (attn, total)
     return Table(
         name="attention-complexity",
-        caption=f"命題 7.2: d = {d} のときの自己注意 1 層の乗算の回数",
+        caption=f"命題 7.2: {settings_tex({sym.d: d})} のときの自己注意 1 層の乗算の回数",
         columns=COMPLEXITY_COLUMNS,
         rows=tuple(rows),
         values=tuple(values),
@@ -145,7 +158,10 @@ def _attention_complexity_table(d: int, ns: tuple) -> Table:
     )
 
 
-@CHAPTER.table("attention-parameters")
+@CHAPTER.table(
+    "attention-parameters", "命題 7.1",
+    "parameters of one attention layer: its arrays counted, and $4d^2 + 4d$",
+)
 @functools.cache
 def attention_parameter_count(d: int = 8, h: int = 2) -> Table:
     """The self-attention listing's first line: the arrays of one multi-head layer as
@@ -160,9 +176,9 @@ def attention_parameter_count(d: int = 8, h: int = 2) -> Table:
     formula = _int_at(counts.attention_parameters(bias=True), {sym.d: d})
     return Table(
         name="attention-parameters",
-        caption=f"命題 7.1: d = {d}, h = {h} の自己注意 1 層のパラメータ数",
+        caption=f"命題 7.1: {settings_tex({sym.d: d, sym.h: h})} の自己注意 1 層のパラメータ数",
         columns=("数え方", "個数"),
-        rows=(("配列の成分の総数", thousands(allocated)), ("$4d^2 + 4d$", thousands(formula))),
-        values=(("allocated", allocated), ("formula", formula)),
+        rows=((COUNTED, thousands(allocated)), ("$4d^2 + 4d$", thousands(formula))),
+        values=((COUNTED, allocated), ("$4d^2 + 4d$", formula)),
         listing=(f"params: {allocated} = 4d^2+4d = {formula}",),
     )

@@ -151,16 +151,14 @@ def prop_block_complexity(stated: sympy.Expr, stated_at_four_d: sympy.Expr,
     evidence.append(f"numeric: real block passes (Pre-LN causal and not, Post-LN) and model "
                     f"passes count exactly the polynomial, contraction by contraction, at "
                     f"{drawn[0]} drawn sizes")
-    values = dict(tables.block_cost_comparison(d=figures["d"], n=figures["n"]).values)
+    lin, quad, ratio, by_crossover = tables.block_cost_comparison(
+        d=figures["d"], n=figures["n"]).column("値")
     crossing = int(crossover.subs(sym.d, figures["d"]))
-    for key, got in (("linear", values["12nd^2"]), ("quadratic", values["2n^2d"]),
-                     ("crossover", crossing)):
+    for key, got in (("linear", lin), ("quadratic", quad), ("crossover", crossing)):
         require(got == figures[key], f"{key} at d = {figures['d']}, n = {figures['n']}: "
                                      f"computed {got:,}, printed {figures[key]:,}")
-    require(figures["ratio"].agrees(values["ratio"]) and figures["ratio"].agrees(
-        values["n/(6d)"]), f"ratio {values['ratio']:.4f}, n/(6d) = {values['n/(6d)']:.4f}, "
-                           f"printed {figures['ratio'].value}")
-    evidence.append(f"d = {figures['d']}, n = {figures['n']}: 12nd^2 = {values['12nd^2']:,}, "
-                    f"2n^2d = {values['2n^2d']:,}, ratio {values['ratio']:.4f} = n/(6d); "
-                    f"6d = {crossing:,}")
+    require(figures["ratio"].agrees(ratio) and figures["ratio"].agrees(by_crossover),
+            f"ratio {ratio:.4f}, n/(6d) = {by_crossover:.4f}, printed {figures['ratio'].value}")
+    evidence.append(f"d = {figures['d']}, n = {figures['n']}: 12nd^2 = {lin:,}, "
+                    f"2n^2d = {quad:,}, ratio {ratio:.4f} = n/(6d); 6d = {crossing:,}")
     return evidence

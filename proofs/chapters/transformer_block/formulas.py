@@ -27,17 +27,21 @@ def model_parameters() -> object:
     return counts.model_parameter_parts()
 
 
-@CHAPTER.formula("block-parameters", "定理 5.1", "parameters of one block at d_ff = 4d")
+@CHAPTER.formula(
+    "block-parameters", "定理 5.1", r"parameters of one block at $d_{\mathrm{ff}} = 4d$"
+)
 def block_parameter_polynomial() -> sympy.Expr:
     return sympy.expand(counts.block_parameters(width=4 * d))
 
 
-@CHAPTER.formula("block-multiplications", "命題 6.1", "multiplications of one block at d_ff = 4d")
+@CHAPTER.formula(
+    "block-multiplications", "命題 6.1", r"multiplications of one block at $d_{\mathrm{ff}} = 4d$"
+)
 def block_multiplications() -> sympy.Expr:
     return sympy.expand(counts.block_multiplications(width=4 * d))
 
 
-@CHAPTER.formula("block-crossover", "命題 6.1", "the n where the two terms are equal")
+@CHAPTER.formula("block-crossover", "命題 6.1", "the $n$ where the two terms are equal")
 def block_crossover() -> sympy.Expr:
     return counts.crossover(counts.block_multiplications(width=4 * d))
 
@@ -47,7 +51,7 @@ def lm_head_multiplications() -> sympy.Expr:
     return counts.lm_head_multiplications()
 
 
-@CHAPTER.formula("doubling-ratio", "演習 11.4", "the doubling ratio T(2n)/T(n)")
+@CHAPTER.formula("doubling-ratio", "演習 11.4", "the doubling ratio $T(2n)/T(n)$")
 def doubling_ratio() -> sympy.Expr:
     return counts.doubling_ratio(counts.block_multiplications(width=4 * d))
 

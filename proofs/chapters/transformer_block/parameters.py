@@ -188,12 +188,11 @@ def ex_small_model_count(stated: Mapping) -> list[str]:
     require(parts["total"] == stated["total"],
             f"total: computed {parts['total']}, stated {stated['total']}")
     table = tables.small_model_count(**stated["sizes"])
-    values = dict(table.values)
-    require(values["allocated"] == values["formula"] == stated["total"],
-            f"allocated {values['allocated']}, formula {values['formula']}, stated "
-            f"{stated['total']}")
+    allocated, formula = table.column("個数")
+    require(allocated == formula == stated["total"],
+            f"allocated {allocated}, formula {formula}, stated {stated['total']}")
     return [f"parts {', '.join(f'{k} {v}' for k, v in parts.items() if k != 'total')}",
-            f"total {parts['total']}; a real model's arrays number {values['allocated']} "
+            f"total {parts['total']}; a real model's arrays number {allocated} "
             f"({table.listing[0]})"]
 
 
@@ -241,8 +240,7 @@ def ex_gpt2_small_count(stated: Mapping) -> list[str]:
     (the arrays' sizes, without allocating 124M floats). The embeddings' share
     |V| d / total is compared with the printed percentage (the text after 注意 5.4)."""
     table = tables.gpt2_parameter_table(**stated["sizes"])
-    values = [v for _, v in table.values]
-    rows, total = values[:-1], values[-1]
+    *rows, total = table.column("個数")
     require(total == stated["total"], f"total: computed {total:,}, stated {stated['total']:,}")
     sizes = stated["sizes"]
     config = spec.ModelConfig(vocab=sizes["vocab"], d=sizes["d"], n_layer=sizes["n_layer"],
@@ -286,8 +284,7 @@ def rem_paper_parameter_count(stated: Mapping) -> list[str]:
     the remark's "the two numbers do not agree" holds. How 117M was computed is not
     guessed (the chapter declines to, and so does the package)."""
     sizes = stated["sizes"]  # the configuration of 例 5.3, as the remark names it
-    total = [v for _, v in tables.gpt2_parameter_table(d=sizes["d"], n_layer=sizes["n_layer"])
-             .values][-1]
+    total = tables.gpt2_parameter_table(d=sizes["d"], n_layer=sizes["n_layer"]).column("個数")[-1]
     require(total == stated["total"], f"the count is {total:,}, stated {stated['total']:,}")
     paper, precision = stated["paper_total"]
     difference = total - paper

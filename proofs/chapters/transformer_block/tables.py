@@ -12,9 +12,11 @@ import spec
 from numeric.model import init_parameters, parameter_count
 from proofs.chapters.transformer_block.chapter import CHAPTER
 from proofs.tables import (
+    COUNTED,
     Table,
     _int_at,
     _positive_ints,
+    settings_tex,
     tex_thousands,
     thousands,
 )
@@ -42,7 +44,9 @@ def _polynomial_tex(poly: sympy.Expr, value: int) -> str:
     return " + ".join(terms)
 
 
-@CHAPTER.table("gpt2-parameters", columns=GPT2_COLUMNS)
+@CHAPTER.table(
+    "gpt2-parameters", "例 5.3", "parameters of GPT-2 small by part", columns=GPT2_COLUMNS
+)
 @functools.cache
 def gpt2_parameter_table(
     vocab: int = 50257, d: int = 768, n_layer: int = 12, n_ctx: int = 1024, d_ff: int | None = None
@@ -82,7 +86,7 @@ def gpt2_parameter_table(
     ]
     rows = [(label, tex, thousands(k)) for label, tex, k in parts]
     rows.append(("合計", "", thousands(total)))
-    values = [(label, k) for label, _, k in parts] + [("合計", total)]
+    values = [*parts, ("合計", None, total)]
     listing = (
         f"embeddings: {embeddings}  positions: {positions}  per layer: {per_layer} "
         f" layers: {n_layer * per_layer}  final LN: {final_ln}",
@@ -90,19 +94,17 @@ def gpt2_parameter_table(
     )
     return Table(
         name="gpt2-parameters",
-        caption=(
-            f"例 5.3: |V| = {thousands(vocab)}, d = {d}, L = {n_layer}, "
-            f"L_ctx = {thousands(n_ctx)}, d_ff = {width} のパラメータ数"
-        ),
+        caption=f"例 5.3: {settings_tex(at)} のパラメータ数",
         columns=GPT2_COLUMNS,
-        value_columns=(GPT2_COLUMNS[0], GPT2_COLUMNS[2]),
         rows=tuple(rows),
         values=tuple(values),
         listing=listing,
     )
 
 
-@CHAPTER.table("small-model-count")
+@CHAPTER.table(
+    "small-model-count", "例 5.2", "a small model's arrays counted, and 定理 5.1's polynomial"
+)
 @functools.cache
 def small_model_count(
     vocab: int = 10, d: int = 4, n_layer: int = 2, d_ff: int = 16, n_ctx: int = 8, n_head: int = 2
@@ -113,22 +115,23 @@ def small_model_count(
         vocab=vocab, d=d, n_layer=n_layer, n_head=n_head, d_ff=d_ff, n_ctx=n_ctx
     )
     allocated = int(parameter_count(init_parameters(config, np.random.default_rng(0))))
-    at = {sym.V: vocab, sym.d: d, sym.L: n_layer, sym.L_ctx: n_ctx, sym.d_ff: d_ff}
+    # in the order 例 5.2 states them
+    at = {sym.V: vocab, sym.d: d, sym.d_ff: d_ff, sym.L: n_layer, sym.L_ctx: n_ctx}
     formula = _int_at(counts.model_parameters(bias=True, tied=True, positions=True), at)
     return Table(
         name="small-model-count",
-        caption=(
-            f"例 5.2: |V| = {vocab}, d = {d}, L = {n_layer}, d_ff = {d_ff}, "
-            f"L_ctx = {n_ctx} のパラメータ数"
-        ),
+        caption=f"例 5.2: {settings_tex(at)} のパラメータ数",
         columns=("数え方", "個数"),
-        rows=(("配列の成分の総数", thousands(allocated)), ("定理 5.1 の式", thousands(formula))),
-        values=(("allocated", allocated), ("formula", formula)),
+        rows=((COUNTED, thousands(allocated)), ("定理 5.1 の式", thousands(formula))),
+        values=((COUNTED, allocated), ("定理 5.1 の式", formula)),
         listing=(f"count: {allocated}  formula: {formula}",),
     )
 
 
-@CHAPTER.table("block-cost")
+@CHAPTER.table(
+    "block-cost", "命題 6.1",
+    "the leading terms $12nd^2$ and $2n^2d$ of one block, their ratio and $n/(6d)$",
+)
 @functools.cache
 def block_cost_comparison(d: int = 768, n: int = 1024) -> Table:
     """命題 6.1 at d_ff = 4d: the term linear in n (12nd²), the quadratic one (2n²d),
@@ -142,15 +145,19 @@ def block_cost_comparison(d: int = 768, n: int = 1024) -> Table:
     ratio, ratio_by_crossover = quad / lin, float(n / crossover.subs(sym.d, d))
     return Table(
         name="block-cost",
-        caption=f"命題 6.1: d = {d}, n = {n}, d_ff = 4d の 1 層の乗算の回数の主要項",
+        caption=(
+            f"命題 6.1: {settings_tex({sym.d: d, sym.n: n, sym.d_ff: 4 * sym.d})} の "
+            "1 層の乗算の回数の主要項"
+        ),
         columns=("量", "値"),
         rows=(
-            ("$12nd^2$", tex_thousands(lin)),
-            ("$2n^2d$", tex_thousands(quad)),
+            ("$12nd^2$", thousands(lin)),
+            ("$2n^2d$", thousands(quad)),
             ("比", f"{ratio:.3f}"),
             ("$n/(6d)$", f"{ratio_by_crossover:.3f}"),
         ),
-        values=(("12nd^2", lin), ("2n^2d", quad), ("ratio", ratio), ("n/(6d)", ratio_by_crossover)),
+        values=(("$12nd^2$", lin), ("$2n^2d$", quad), ("比", ratio),
+                ("$n/(6d)$", ratio_by_crossover)),
         listing=(
             f"MLP+proj 12nd^2 = {lin}   attention 2n^2d = {quad}   "
             f"ratio = {ratio:.3f}   n/(6d) = {ratio_by_crossover:.3f}",
