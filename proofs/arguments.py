@@ -1,0 +1,303 @@
+"""The command line's grammar: every command of `python -m proofs`, its options and its help.
+
+An error in the grammar is one line on stderr and exit code 2 (the usage is in --help);
+what each command does is proofs.cli's.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+from typing import NoReturn
+
+import proofs
+from proofs.latex_files import PAPERS
+from proofs.screen import SCREEN_WIDTH
+
+PROG = "proofs"
+
+# the suffixes of each format's files; without --format, --out's suffix names the format
+TABLE_SUFFIXES = {
+    "markdown": (".md", ".mdx"),
+    "text": (".txt", ".tsv"),
+    "latex": (".tex",),
+    "csv": (".csv",),
+    "listing": (".txt",),
+}
+
+
+class UsageError(Exception):
+    """Bad input from the user: reported on one line, exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line (the usage is in --help), exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def parser() -> argparse.ArgumentParser:
+    """The parser of `python -m proofs` and its commands."""
+    formatter = argparse.RawDescriptionHelpFormatter
+
+    def seed(text: str) -> int:
+        """--seed: an integer >= 0, the only seeds NumPy's generators take."""
+        try:
+            value = int(text)
+        except ValueError:
+            value = -1
+        if value < 0:
+            raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
+        return value
+
+    def file_name(dash: str) -> Callable[[str], Path]:
+        """The type of a FILE or --out: a name, not '' (Path("") would be the current
+        directory) nor '-' (`dash` says why)."""
+
+        def parse(text: str) -> Path:
+            if text in ("", "-"):
+                why = f" ({dash})" if text else ""
+                raise argparse.ArgumentTypeError(f"expected a file name, got {text!r}{why}")
+            return Path(text)
+
+        return parse
+
+    parser = _Parser(
+        prog=PROG,
+        description="Verify the mathematics of the book's chapters, element by element.",
+        epilog="example:\n  python -m proofs verify\n  python -m proofs audit chapter.mdx",
+        formatter_class=formatter,
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {proofs.__version__}"
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    verify = sub.add_parser(
+        "verify",
+        help="run the registered checks and report each element's result",
+        description=(
+            "Run every registered check, or those selected by id (prop-softmax-jacobian or\n"
+            "prop_softmax_jacobian), by number (命題 3.3, 命題 7.2［自己注意］) or by chapter\n"
+            "key. Exit 0 only if every selected check passes; an element with no check yet\n"
+            "(unchecked) fails the run unless --allow-unchecked."
+        ),
+        epilog=(
+            "examples:\n"
+            "  python -m proofs verify\n"
+            "  python -m proofs verify prop-softmax-jacobian '命題 3.3' --profile thorough\n"
+            "  python -m proofs verify prop-layer-norm-jacobian --json > report.json"
+        ),
+        formatter_class=formatter,
+    )
+    verify.add_argument("selectors", nargs="*", metavar="ID|NUMBER|CHAPTER")
+    verify.add_argument("--json", action="store_true", help="write the report as JSON on stdout")
+    verify.add_argument(
+        "--profile",
+        choices=("ci", "dev", "thorough"),
+        default=None,
+        help="Hypothesis profile for the numeric properties (default: $HYPOTHESIS_PROFILE or dev)",
+    )
+    verify.add_argument(
+        "--evidence", action="store_true", help="print each check's evidence lines too"
+    )
+    verify.add_argument(
+        "--allow-unchecked",
+        action="store_true",
+        help="exit 0 when every check passes or is unchecked (a stub not yet written)",
+    )
+    verify.add_argument(
+        "--wide",
+        action="store_true",
+        help=f"full titles and methods (the screen is otherwise at most {SCREEN_WIDTH} columns)",
+    )
+
+    tables = sub.add_parser(
+        "tables",
+        help="regenerate the chapters' tables and the listings' printed numbers",
+        description=(
+            "Regenerate tables from the package's own computations. Without NAME, every table.\n"
+            "Options set the free parameters of the tables that have them (--list shows which);\n"
+            "an option a named table does not take is an error. The defaults are the chapters'\n"
+            "settings. --out writes FILE atomically, in the format its suffix names unless\n"
+            "--format is given (.md/.mdx markdown, .txt/.tsv text, .tex latex, .csv csv)."
+        ),
+        epilog=(
+            "examples:\n"
+            "  python -m proofs tables --list\n"
+            "  python -m proofs tables attention-complexity\n"
+            "  python -m proofs tables attention-complexity --d 128 --n 128 256 --format latex\n"
+            "  python -m proofs tables gpt2-parameters --d 1024 --layers 24 --out gpt2.csv"
+        ),
+        formatter_class=formatter,
+    )
+    tables.add_argument("names", nargs="*", metavar="NAME")
+    tables.add_argument(
+        "--format",
+        choices=tuple(TABLE_SUFFIXES),
+        help="markdown (as the MDX chapter; the default), text (TAB-separated, as the rendered "
+        "chapter), latex (booktabs), csv (raw values), listing (as the chapters' code prints it)",
+    )
+    tables.add_argument("--list", action="store_true", help="list the tables and their options")
+    tables.add_argument(
+        "--out",
+        type=file_name("without --out the tables are printed on standard output"),
+        help="write to FILE instead of stdout",
+    )
+    tables.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    tables.add_argument("--d", type=int, help="model width d")
+    tables.add_argument("--n", type=int, nargs="+", help="sequence length(s) n")
+    tables.add_argument("--vocab", type=int, help="vocabulary size |V|")
+    tables.add_argument("--layers", type=int, help="number of blocks L")
+    tables.add_argument("--n-ctx", type=int, help="context length L_ctx")
+    tables.add_argument("--d-ff", type=int, help="MLP width d_ff (default 4d)")
+    tables.add_argument("--heads", type=int, help="number of heads h")
+    tables.add_argument("--dims", type=int, nargs="+", help="the d_k values of the scaling table")
+    tables.add_argument("--seed", type=seed, help="seed of the scaling table's generator")
+
+    latex = sub.add_parser(
+        "latex",
+        help="write the formulas in LaTeX: equations, macros, or a document with the tables",
+        description=(
+            "Print the LaTeX of the named formulas (all when none is named), each derived by\n"
+            "symbolic/ and printed in the chapters' notation, as numbered equations labelled\n"
+            "eq:NAME to \\input. --macros writes a package of one macro per formula instead,\n"
+            "--standalone a document that compiles as it is (with every table when no NAME is\n"
+            "given). Every file starts with a comment naming its engine and packages. --out\n"
+            "writes FILE atomically: .tex (or .json mapping each name to its TeX; .sty with\n"
+            "--macros)."
+        ),
+        epilog=(
+            "examples:\n"
+            "  python -m proofs latex softmax-jacobian\n"
+            "  python -m proofs latex --out formulas.tex\n"
+            "  python -m proofs latex --out formulas.json --force\n"
+            "  python -m proofs latex --macros --out formulas.sty\n"
+            "  python -m proofs latex --standalone --paper b5 --out book.tex && lualatex book.tex"
+        ),
+        formatter_class=formatter,
+    )
+    latex.add_argument("names", nargs="*", metavar="NAME")
+    latex.add_argument(
+        "--out",
+        type=file_name("without --out the LaTeX is printed on standard output"),
+        help="write to FILE (.tex or .json; .sty with --macros) instead of stdout",
+    )
+    latex.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    latex.add_argument("--list", action="store_true", help="list the formula names and titles")
+    form = latex.add_mutually_exclusive_group()
+    form.add_argument(
+        "--macros", action="store_true", help="a package: one \\newcommand per formula"
+    )
+    form.add_argument(
+        "--standalone",
+        action="store_true",
+        help="a document for LuaLaTeX holding the formulas (and every table without NAME)",
+    )
+    latex.add_argument(
+        "--paper", choices=tuple(PAPERS), help="the standalone document's paper (default a4)"
+    )
+
+    audit = sub.add_parser(
+        "audit",
+        help="check a chapter file's elements, tables, equalities and printed outputs",
+        description=(
+            "Read chapter files (MDX with <Proposition id=…> elements, or rendered text with\n"
+            "命題 3.3（…） headings) and report every element with the check covering it,\n"
+            "every table compared cell by cell with the regenerated one, every numeric\n"
+            "equality recomputed at the printed precision, and every printed output line of\n"
+            "the listings compared with the package's computation. Exit 1 on a mismatch."
+        ),
+        epilog=(
+            "examples:\n"
+            "  python -m proofs audit ../shared/seeds/000_ce182fefa314a82b.txt\n"
+            "  python -m proofs audit chapter.txt --write-baseline audit-baseline.json\n"
+            "  python -m proofs audit chapter.txt --baseline audit-baseline.json"
+        ),
+        formatter_class=formatter,
+    )
+    audit.add_argument(
+        "files", nargs="+", type=file_name("standard input is not read"), metavar="FILE"
+    )
+    audit.add_argument("--json", action="store_true", help="write the findings as JSON")
+    audit.add_argument(
+        "--quiet", action="store_true", help="list only mismatches and unchecked items"
+    )
+    audit.add_argument(
+        "--elements", action="store_true",
+        help="also tally each element: its statement's relations bound to the check or "
+        "decided, its check's claims, the values read from the chapter, its equalities",
+    )
+    audit.add_argument(
+        "--profile",
+        choices=("ci", "dev", "thorough"),
+        default=None,
+        help="Hypothesis profile for the examples' and exercises' checks "
+        "(default: $HYPOTHESIS_PROFILE or dev)",
+    )
+    kept = audit.add_mutually_exclusive_group()
+    kept.add_argument(
+        "--baseline", type=file_name("standard input is not read"), metavar="BASELINE",
+        help="accept the mismatches BASELINE records: exit 1 only on a new one, and list "
+        "the recorded ones no longer found (stale)",
+    )
+    kept.add_argument(
+        "--write-baseline", type=file_name("the baseline is a file"), metavar="BASELINE",
+        help="record the mismatches found in BASELINE (JSON, sorted; replaced if it exists)",
+    )
+
+    sync = sub.add_parser(
+        "sync",
+        help="regenerate the tables, printed outputs and figures of chapter files",
+        description=(
+            "Regenerate every region of the chapter files that the package produces: the\n"
+            "tables the audit regenerates (cell by cell, in the table's own syntax), the\n"
+            "printed output lines of the listings the audit compares (number by number) and\n"
+            "the figures the chapter's package draws. Print a unified diff of the drift and\n"
+            "exit 1, or 0 when in sync; --write rewrites the drifted regions instead."
+        ),
+        epilog=(
+            "examples:\n"
+            "  python -m proofs sync chapter.mdx\n"
+            "  python -m proofs sync chapter.mdx block.txt --write\n"
+            "  python -m proofs sync chapter.mdx --verbose > drift.patch"
+        ),
+        formatter_class=formatter,
+    )
+    sync.add_argument(
+        "files", nargs="+", type=file_name("standard input is not read"), metavar="FILE"
+    )
+    sync.add_argument(
+        "--write", action="store_true",
+        help="rewrite the drifted regions in place (atomically; the file's mode, line ends "
+        "and byte-order mark kept) instead of printing the diff",
+    )
+    sync.add_argument(
+        "--verbose", action="store_true",
+        help="list every region on stderr: in sync, drifted, or left alone and why",
+    )
+
+    new_chapter = sub.add_parser(
+        "new-chapter",
+        help="write the skeleton package of a new chapter, one unchecked stub per element",
+        description=(
+            "Read a chapter file (either form) and write the skeleton of its chapter package:\n"
+            "chapter.py (key, file name, title, short name) and one module per section with a\n"
+            "registered stub per element, reported as unchecked until its check is written.\n"
+            "Put the folder under proofs/chapters/, or name it in an entry point of the group\n"
+            "transformer_proofs.chapters of your own package."
+        ),
+        epilog=(
+            "example:\n"
+            "  python -m proofs new-chapter kv-cache.mdx --key kv-cache --out proofs/chapters"
+        ),
+        formatter_class=formatter,
+    )
+    new_chapter.add_argument("file", type=Path, metavar="FILE")
+    new_chapter.add_argument("--key", required=True, help="the chapter key, e.g. kv-cache")
+    new_chapter.add_argument(
+        "--out", type=Path, default=Path("."), help="the directory to write the package in"
+    )
+    return parser
