@@ -100,20 +100,47 @@ def mha_ignoring_mask(x, params, causal=False, context=None):
     return multi_head_attention(x, params)
 
 
-def mha_leaking_next(x, params, causal=False, context=None):
-    """A causal mask that lets key j = i + 1 through."""
+def _heads_with(x, params, mask, scale=1.0):
+    """定義 4.1's multi-head attention with the given mask (n, n) and the queries times
+    `scale`: the building block of the wrong variants below."""
     x = np.asarray(x, dtype=float)
-    n = x.shape[0]
 
     def heads(w, b):
         y = np.einsum("nd,hdk->hnk", x, params[w])  # (h, n, k)
         return y + params[b][:, None, :] if b in params else y
 
     q, k, v = heads("w_q", "b_q"), heads("w_k", "b_k"), heads("w_v", "b_v")
-    mask = np.tri(n, n, 1, dtype=bool) if causal else None
-    out, weights = attention(q, k, v, mask)
+    out, weights = attention(scale * q, k, v, mask)
     y = np.einsum("hnk,hkd->nd", out, params["w_o"]) + params.get("b_o", 0)
     return y, weights
+
+
+def mha_leaking_next(x, params, causal=False, context=None):
+    """A causal mask that lets key j = i + 1 through."""
+    n = np.shape(x)[0]
+    return _heads_with(x, params, np.tri(n, n, 1, dtype=bool) if causal else None)
+
+
+def mha_attending_to_itself(x, params, causal=False, context=None):
+    """Each position attends only to itself under the mask: causal, but not 定義 4.1's
+    causal MHA (its weights are the identity)."""
+    n = np.shape(x)[0]
+    return _heads_with(x, params, np.eye(n, dtype=bool) if causal else None)
+
+
+def mha_unscaled(x, params, causal=False, context=None):
+    """Scores Q K^T without the 1/sqrt(d_k): equivariant and causal under the mask, but not
+    定義 4.1's MHA."""
+    n, d_k = np.shape(x)[0], params["w_q"].shape[-1]
+    return _heads_with(x, params, np.tri(n, dtype=bool) if causal else None, math.sqrt(d_k))
+
+
+def attention_unscaled(q, k, v, mask=None):
+    """Attn with scores Q K^T, the 1/sqrt(d_k) missing: still a convex combination."""
+    return attention(np.asarray(q) * math.sqrt(np.shape(q)[-1]), k, v, mask)
+
+
+OFF_DEFINITION = "not 定義 4.1's"  # the anchor's message: the check rejects it for that
 
 
 # registry ------------------------------------------------------------------------------
@@ -313,11 +340,8 @@ def test_def_attention_rejects_a_mask_letting_the_next_key_through():
 
 @numeric
 def test_def_attention_rejects_an_unscaled_product():
-    def unscaled(q, k, v, mask=None):
-        return attention(np.asarray(q) * math.sqrt(np.shape(q)[-1]), k, v, mask)
-
     with pytest.raises(CheckFailed):
-        def_attention(attention=unscaled)
+        def_attention(attention=attention_unscaled)
 
 
 @numeric
@@ -333,6 +357,18 @@ def test_prop_attention_convex_combination_rejects_unnormalised_weights():
 
     with pytest.raises(CheckFailed):
         prop_attention_convex_combination(attention=unnormalised)
+
+
+@numeric
+def test_prop_attention_convex_combination_rejects_unscaled_attention():
+    with pytest.raises(CheckFailed, match=OFF_DEFINITION):
+        prop_attention_convex_combination(attention=attention_unscaled)
+
+
+@numeric
+def test_prop_attention_convex_combination_rejects_unscaled_multi_head_attention():
+    with pytest.raises(CheckFailed, match=OFF_DEFINITION):
+        prop_attention_convex_combination(multi_head_attention=mha_unscaled)
 
 
 @numeric
@@ -454,6 +490,12 @@ def test_thm_attention_equivariance_rejects_attention_with_positions():
 
 
 @numeric
+def test_thm_attention_equivariance_rejects_unscaled_scores():
+    with pytest.raises(CheckFailed, match=OFF_DEFINITION):
+        thm_attention_equivariance(multi_head_attention=mha_unscaled)
+
+
+@numeric
 def test_cor_bag_of_tokens_holds():
     assert len(cor_bag_of_tokens()) == 1
 
@@ -465,6 +507,12 @@ def test_cor_bag_of_tokens_rejects_attention_with_positions():
 
 
 @numeric
+def test_cor_bag_of_tokens_rejects_unscaled_scores():
+    with pytest.raises(CheckFailed, match=OFF_DEFINITION):
+        cor_bag_of_tokens(multi_head_attention=mha_unscaled)
+
+
+@numeric
 def test_rem_causal_not_equivariant_holds():
     assert len(rem_causal_not_equivariant()) == 5
 
@@ -473,6 +521,12 @@ def test_rem_causal_not_equivariant_holds():
 def test_rem_causal_not_equivariant_rejects_a_mask_that_is_ignored():
     with pytest.raises(CheckFailed):
         rem_causal_not_equivariant(multi_head_attention=mha_ignoring_mask)
+
+
+@numeric
+def test_rem_causal_not_equivariant_rejects_unscaled_causal_scores():
+    with pytest.raises(CheckFailed, match=OFF_DEFINITION):
+        rem_causal_not_equivariant(multi_head_attention=mha_unscaled)
 
 
 # 定義 6.1 – 系 6.4 ----------------------------------------------------------------------
@@ -487,6 +541,12 @@ def test_def_causal_map_holds():
 def test_def_causal_map_rejects_a_mask_letting_the_next_key_through():
     with pytest.raises(CheckFailed):
         def_causal_map(multi_head_attention=mha_leaking_next)
+
+
+@numeric
+def test_def_causal_map_rejects_attention_to_itself_only():
+    with pytest.raises(CheckFailed, match=OFF_DEFINITION):
+        def_causal_map(multi_head_attention=mha_attending_to_itself)
 
 
 @numeric
@@ -515,6 +575,12 @@ def test_thm_causal_mask_rejects_a_mask_letting_the_next_key_through():
 
 
 @numeric
+def test_thm_causal_mask_rejects_attention_to_itself_only():
+    with pytest.raises(CheckFailed, match=OFF_DEFINITION):
+        thm_causal_mask(multi_head_attention=mha_attending_to_itself)
+
+
+@numeric
 def test_cor_parallel_next_token_holds():
     assert len(cor_parallel_next_token()) == 3
 
@@ -523,6 +589,12 @@ def test_cor_parallel_next_token_holds():
 def test_cor_parallel_next_token_rejects_a_mask_that_is_ignored():
     with pytest.raises(CheckFailed):
         cor_parallel_next_token(multi_head_attention=mha_ignoring_mask)
+
+
+@numeric
+def test_cor_parallel_next_token_rejects_attention_to_itself_only():
+    with pytest.raises(CheckFailed, match=OFF_DEFINITION):
+        cor_parallel_next_token(multi_head_attention=mha_attending_to_itself)
 
 
 @numeric
@@ -647,3 +719,9 @@ def test_exr_causal_last_row_holds():
 def test_exr_causal_last_row_rejects_a_mask_that_is_ignored():
     with pytest.raises(CheckFailed):
         exr_causal_last_row(multi_head_attention=mha_ignoring_mask)
+
+
+@numeric
+def test_exr_causal_last_row_rejects_unscaled_causal_scores():
+    with pytest.raises(CheckFailed, match=OFF_DEFINITION):
+        exr_causal_last_row(multi_head_attention=mha_unscaled)

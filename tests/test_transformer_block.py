@@ -249,6 +249,15 @@ def test_prop_layer_norm_invariance_rejects_unbiased_variance():
 
 
 @pytest.mark.numeric
+def test_prop_layer_norm_invariance_rejects_a_layer_norm_with_its_entries_reversed():
+    def reversed_entries(x, gamma=None, beta=None, eps=1e-5):
+        return layer_norm(x, gamma, beta, eps)[..., ::-1]  # invariant, same moments
+
+    with pytest.raises(CheckFailed, match="not 定義 2.1's"):
+        prop_layer_norm_invariance(normalise=reversed_entries, widths=())
+
+
+@pytest.mark.numeric
 def test_prop_layer_norm_invariance_rejects_a_map_without_centring():
     def uncentred(x, gamma=None, beta=None, eps=1e-5):
         x = np.asarray(x, dtype=float)
@@ -594,6 +603,21 @@ def test_prop_row_wise_maps_rejects_a_layer_norm_over_columns():
 
     with pytest.raises(CheckFailed, match="LN"):
         prop_row_wise_maps(normalise=over_columns)
+
+
+@pytest.mark.numeric
+def test_prop_row_wise_maps_rejects_an_mlp_without_its_activation():
+    def linear(x, params, activation="gelu"):
+        return mlp(x, params, activation=lambda t: t)  # row-wise, but not 定義 2.2's MLP
+
+    with pytest.raises(CheckFailed, match="not 定義 2.2's"):
+        prop_row_wise_maps(network=linear)
+
+
+@pytest.mark.numeric
+def test_prop_row_wise_maps_rejects_a_layer_norm_with_unbiased_variance():
+    with pytest.raises(CheckFailed, match="not 定義 2.1's"):
+        prop_row_wise_maps(normalise=unbiased_layer_norm)
 
 
 # 命題 7.2 ------------------------------------------------------------------------------
