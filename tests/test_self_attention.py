@@ -17,8 +17,9 @@ import pytest
 import sympy as sp
 
 from numeric.attention import attention, multi_head_attention
-from numeric.softmax import softmax
+from numeric.softmax import softmax, softmax_jacobian
 from proofs.chapters.self_attention.attention import (
+    convexity_violation,
     def_attention,
     ex_attention_by_hand,
     prop_attention_convex_combination,
@@ -274,6 +275,60 @@ def test_prop_softmax_basic_rejects_squares():
         prop_softmax_basic(softmax=squares)
 
 
+def softmax_top_two_swapped(z):
+    """The two largest weights exchanged: positive, sums to 1, shift-invariant; order broken."""
+    sigma = np.array(softmax(z))
+    top = np.argsort(sigma)[-2:]
+    sigma[top] = sigma[top[::-1]]
+    return sigma
+
+
+def softmax_top_two_averaged(z):
+    """The two largest weights replaced by their mean: order kept, but not strictly."""
+    sigma = np.array(softmax(z))
+    top = np.argsort(sigma)[-2:]
+    sigma[top] = sigma[top].mean()
+    return sigma
+
+
+def softmax_of_index_shifted(z):
+    """sigma(z + 1e-3 (0, 1, ..., n-1)): every property but permutation equivariance."""
+    z = np.asarray(z)
+    return softmax(z + np.arange(z.size, dtype=z.dtype) / 1000)
+
+
+def softmax_tie_broken(z):
+    """Breaks ties by index, and only ties."""
+    z = np.asarray(z)
+    return softmax_of_index_shifted(z) if np.unique(z).size < z.size else softmax(z)
+
+
+@numeric
+@pytest.mark.parametrize("variant, clause", [
+    (lambda z: softmax(z) * 1.001, "sums to"),
+    (lambda z: softmax(np.asarray(z) + np.asarray(z) ** 2 / 1000), "softmax\\(z \\+"),
+    (softmax_top_two_swapped, "but sigma_. > sigma_"),
+    (softmax_top_two_averaged, "but sigma_. = sigma_"),
+    (softmax_tie_broken, "but sigma differs"),
+    (softmax_of_index_shifted, "softmax\\(Pz\\) != P softmax"),
+], ids=["sum", "shift", "order", "strict order", "ties", "permutation"])
+def test_prop_softmax_basic_rejects_a_softmax_failing_one_property(variant, clause):
+    with pytest.raises(CheckFailed, match=clause):
+        prop_softmax_basic(softmax=variant)
+
+
+@symbolic
+def test_prop_softmax_basic_rejects_a_symbolic_softmax_with_a_non_positive_entry():
+    def difference_first(z):
+        e = z.applyfunc(sp.exp)
+        if len(e) > 1:
+            e[0], e[1] = e[0] - e[1], 2 * e[1]  # the sum is unchanged
+        return e / sum(z.applyfunc(sp.exp))
+
+    with pytest.raises(CheckFailed, match="a sigma_i is not positive at n = 2"):
+        prop_softmax_basic(symbolic=difference_first)
+
+
 @numeric
 def test_prop_softmax_jacobian_holds():
     assert len(prop_softmax_jacobian()) == 2
@@ -283,6 +338,27 @@ def test_prop_softmax_jacobian_holds():
 def test_prop_softmax_jacobian_rejects_missing_sigma_sigma_t():
     with pytest.raises(CheckFailed):
         prop_softmax_jacobian(jacobian=jacobian_without_outer)
+
+
+def _skewed(z):
+    jac = np.array(softmax_jacobian(z))
+    if jac.shape[0] > 1:
+        jac[0, 1] += 1e-3
+        jac[1, 0] -= 1e-3
+    return jac
+
+
+@numeric
+@pytest.mark.parametrize("variant, clause", [
+    (lambda z: softmax_jacobian(z)[:-1], "jacobian of shape"),
+    (_skewed, "J not symmetric"),
+    (lambda z: -softmax_jacobian(z), "v\\^T J v ="),
+    (lambda z: softmax_jacobian(z) + 1e-3 * np.eye(np.size(z)), "J1 != 0"),
+    (lambda z: 2 * softmax_jacobian(z), "\\|J_ij\\| > 1 - max sigma"),
+], ids=["shape", "symmetry", "semidefinite", "J1", "entry bound"])
+def test_prop_softmax_jacobian_rejects_a_jacobian_failing_one_property(variant, clause):
+    with pytest.raises(CheckFailed, match=clause):
+        prop_softmax_jacobian(jacobian=variant)
 
 
 @symbolic
@@ -369,6 +445,34 @@ def test_prop_attention_convex_combination_rejects_unscaled_attention():
 def test_prop_attention_convex_combination_rejects_unscaled_multi_head_attention():
     with pytest.raises(CheckFailed, match=OFF_DEFINITION):
         prop_attention_convex_combination(multi_head_attention=mha_unscaled)
+
+
+def _one_head(weights, v):
+    """(out, v, weights, mask, bound, scores) of one head with exact out = weights v."""
+    weights, v = np.array([weights], dtype=float), np.array([v], dtype=float)
+    return weights @ v, v, weights, None, np.zeros((1, weights.shape[1], v.shape[2])), \
+        np.zeros(weights.shape)
+
+
+@numeric
+def test_prop_attention_convex_combination_judge_accepts_a_convex_combination():
+    assert convexity_violation(*_one_head([[0.25, 0.75]], [[1.0, 0.0], [0.0, 1.0]])) == ""
+
+
+@numeric
+def test_prop_attention_convex_combination_judge_names_a_negative_weight():
+    assert convexity_violation(*_one_head([[-0.5, 1.5]], [[1.0, 0.0], [0.0, 1.0]])) == \
+        "a negative weight -5.00e-01"
+
+
+@numeric
+def test_prop_attention_convex_combination_judge_rejects_an_output_beyond_the_values():
+    out, v, weights, mask, bound, scores = _one_head([[0.5, 0.5]], [[1.0, 0.0], [0.0, 1.0]])
+    assert convexity_violation(3 * out, v, weights, mask, bound, scores) == \
+        f"||out|| = {float(np.linalg.norm([1.5, 1.5]))!r} > max ||v_j|| = 1.0 (head 0, row 0)"
+    beside = np.array([[[0.8, -0.5]]])  # ||.|| <= 1, but below min_j (v_j)_2 = 0
+    assert convexity_violation(beside, v, weights, mask, bound, scores) == \
+        "a component leaves [min v, max v] (head 0, row 0)"
 
 
 @numeric

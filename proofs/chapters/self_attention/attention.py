@@ -139,7 +139,8 @@ def convexity_violation(out: np.ndarray, v: np.ndarray, weights: np.ndarray,
         for i in range(out.shape[1]):
             norm = np.linalg.norm(out[a, i])
             if norm > top * (1 + 2 * u64 * v.shape[-1]) + np.linalg.norm(bound[a, i]):
-                return f"||out|| = {norm!r} > max ||v_j|| = {top!r} (head {a}, row {i})"
+                return (f"||out|| = {float(norm)!r} > max ||v_j|| = {float(top)!r} (head {a}, "
+                        f"row {i})")
             low, high = v[a].min(axis=0), v[a].max(axis=0)
             if np.any(out[a, i] < low - bound[a, i]) or np.any(out[a, i] > high + bound[a, i]):
                 return f"a component leaves [min v, max v] (head {a}, row {i})"
