@@ -746,7 +746,16 @@ def test_prop_attention_parameters_rejects_4d2_plus_3d():
 
 @symbolic
 def test_prop_attention_complexity_holds():
-    assert len(prop_attention_complexity()) == 3
+    assert len(prop_attention_complexity()) == 4
+
+
+def test_prop_attention_complexity_states_the_products_the_causal_pass_executes():
+    evidence = prop_attention_complexity()[2]
+    # n = 300, d = 2, h = 1 in blocks of 128 query rows: rows [r0, r1) meet r1 keys
+    scores = 128 * 128 + 128 * 256 + 44 * 300
+    executed = 4 * 300 * 2**2 + 2 * 2 * scores  # projections, scores and weighted sums
+    assert f"the definition counts {4 * 300 * 4 + 2 * 300**2 * 2} multiplications" in evidence
+    assert f"the blocked pass executes {executed}," in evidence
 
 
 @symbolic
