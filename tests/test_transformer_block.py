@@ -56,6 +56,7 @@ from proofs.chapters.transformer_block.layer_norm import (
     prop_layer_norm_jacobian,
 )
 from proofs.chapters.transformer_block.parameters import (
+    GPT2_FAMILY,
     ex_gpt2_small_count,
     ex_small_model_count,
     model_parts,
@@ -478,6 +479,13 @@ def test_ex_gpt2_small_count_table_rows():
     assert values == [38_597_376, 786_432, 7_087_872, 85_054_464, 1_536, 124_439_808]
 
 
+def test_thm_transformer_parameters_rejects_a_released_checkpoint_of_another_size():
+    family = dict(GPT2_FAMILY, medium=((1024, 24, 16), 345_000_000))  # the paper's 345M
+    with pytest.raises(CheckFailed, match="GPT-2 medium .* released checkpoint holds 345,000,000"):
+        thm_transformer_parameters(family=family)
+
+
+@pytest.mark.numeric
 def test_ex_gpt2_small_count_rejects_a_wrong_total():
     wrong = dict(transcribed("ex-gpt2-small-count")["stated"], total=124_439_000)
     with pytest.raises(CheckFailed, match="total"):

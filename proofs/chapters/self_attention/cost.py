@@ -188,7 +188,8 @@ def prop_attention_complexity(stated, stated_crossover, printed_table,
 
     @given(mha_case(max_n=6), st.booleans())
     def counted(case, causal):
-        count(*case, causal)
+        x, params = case
+        count(x, params, causal)
 
     counted()
     evidence.append(f"counted multiplications of real passes = the polynomial; weights h n^2, "
