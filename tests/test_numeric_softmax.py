@@ -178,3 +178,19 @@ def test_masked_softmax_rejects_a_non_boolean_or_misshapen_mask():
         masked_softmax([1.0, 2.0], [1, 0])
     with pytest.raises(ValueError, match="does not broadcast"):
         masked_softmax([1.0, 2.0], [True, False, True])
+
+
+@pytest.mark.parametrize("function, most", [(masked_softmax, 32), (softmax_jacobian, 31)],
+                         ids=["masked_softmax", "softmax_jacobian"])
+def test_the_dimension_limits_are_numpys(function, most):
+    """masked_softmax takes what NumPy holds (32 dimensions), the Jacobian one fewer (its
+    result has one more); a scalar and one dimension more are refused by name."""
+
+    def call(ndim):
+        z = np.ones((1,) * ndim)
+        return function(z, z > 0) if function is masked_softmax else function(z)
+
+    assert np.shape(call(most)) == (1,) * (most + (function is softmax_jacobian))
+    for ndim in (0, most + 1):
+        with pytest.raises(ValueError, match="z must be an array"):
+            call(ndim)
