@@ -181,3 +181,16 @@ def test_layer_norm_rejects_misshapen_gamma_beta_and_negative_eps():
         layer_norm(x, eps=-1e-5)
     with pytest.raises(ValueError, match="gamma must be finite"):
         layer_norm(x, gamma=[1.0, np.nan, 1.0])
+
+
+@pytest.mark.parametrize("function, most", [(layer_norm, 32), (layer_norm_jacobian, 31)],
+                         ids=["layer_norm", "layer_norm_jacobian"])
+def test_the_dimension_limits_are_numpys(function, most):
+    """layer_norm takes what NumPy 1 holds (32 dimensions), the Jacobian one fewer (its
+    result has one more); a scalar and one dimension more are refused by name."""
+    z = np.arange(2.0).reshape((1,) * (most - 1) + (2,))
+    extra = (2,) if function is layer_norm_jacobian else ()
+    assert function(z, eps=1e-5).shape == z.shape + extra
+    for bad in (np.float64(1.0), z[None]):
+        with pytest.raises(ValueError, match="x must be an array"):
+            function(bad, eps=1e-5)

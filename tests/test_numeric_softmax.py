@@ -183,7 +183,7 @@ def test_masked_softmax_rejects_a_non_boolean_or_misshapen_mask():
 @pytest.mark.parametrize("function, most", [(masked_softmax, 32), (softmax_jacobian, 31)],
                          ids=["masked_softmax", "softmax_jacobian"])
 def test_the_dimension_limits_are_numpys(function, most):
-    """masked_softmax takes what NumPy holds (32 dimensions), the Jacobian one fewer (its
+    """masked_softmax takes what NumPy 1 holds (32 dimensions), the Jacobian one fewer (its
     result has one more); a scalar and one dimension more are refused by name."""
 
     def call(ndim):
