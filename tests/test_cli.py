@@ -83,7 +83,7 @@ def entry_point(request, tmp_path_factory) -> Iterator[EntryPoint]:
             "audit-missing": lambda: ("audit", str(runs.directory / "absent.mdx")),
         },
     }
-    selected = {item.originalname for item in request.session.items}
+    selected = {getattr(item, "originalname", item.name) for item in request.session.items}
     for test, commands in planned.items():
         if test in selected:
             for name, arguments in commands.items():
