@@ -5,7 +5,10 @@ multiplies once for every assignment of all its index letters, so inside
 `with count_multiplications() as counter:` each call adds the product of its
 letters' sizes, read from the actual operands, to `counter.total` and to
 `counter.by_name[c.name]`. A real pass's count can then be compared with the
-symbolic polynomial evaluated at the same sizes.
+symbolic polynomial evaluated at the same sizes. What the pass actually multiplies
+is tallied apart in `counter.executed`: a computation that skips work (causal
+attention never forms the masked scores) records the definition's count with
+`record` and runs its pieces uncounted, which `executed` still sees.
 
 The declared patterns run as BLAS matrix products (one per head for the
 per-head scores and weighted sums); anything else falls back to
@@ -85,7 +88,8 @@ _FAST: dict[str, Callable[..., np.ndarray]] = {
 
 @dataclass
 class MultiplicationCounter:
-    """Scalar multiplications of the contractions run while it is active.
+    """Scalar multiplications of the contractions run while it is active: the
+    definitions' counts by name, and the products actually executed by name.
 
     >>> counter = MultiplicationCounter(Counter(scores=150, mlp_in=24))
     >>> counter.total
@@ -93,6 +97,7 @@ class MultiplicationCounter:
     """
 
     by_name: Counter[str] = field(default_factory=Counter)
+    executed: Counter[str] = field(default_factory=Counter)
 
     @property
     def total(self) -> int:
@@ -102,6 +107,15 @@ class MultiplicationCounter:
         0
         """
         return sum(self.by_name.values())
+
+    @property
+    def executed_total(self) -> int:
+        """Every contraction's executed products added up (pieces included).
+
+        >>> MultiplicationCounter(executed=Counter(scores=90)).executed_total
+        90
+        """
+        return sum(self.executed.values())
 
 
 _ACTIVE: list[MultiplicationCounter] = []
@@ -165,11 +179,11 @@ def record(c: Contraction, *operands: np.ndarray) -> None:
     _count(c, _letter_sizes(c, operands))
 
 
-def _count(c: Contraction, sizes: dict[str, int]) -> None:
+def _count(c: Contraction, sizes: dict[str, int], tally: str = "by_name") -> None:
     if _ACTIVE:
         count = math.prod(sizes.values())
         for counter in _ACTIVE:
-            counter.by_name[c.name] += count
+            getattr(counter, tally)[c.name] += count
 
 
 def contract(
@@ -178,7 +192,8 @@ def contract(
     """Evaluate the declared contraction `c` on `operands` (into `out` when given).
 
     Counted when a counter is active, unless `counted` is False (a piece of a
-    contraction whose full count `record` has already added). A result that would
+    contraction whose full count `record` has already added); executed products are
+    tallied either way. A result that would
     not fit in the machine's memory is a ValueError before anything is computed.
 
     >>> from spec.contractions import MLP_IN
@@ -198,6 +213,7 @@ def contract(
         require_allocation(shape, np.result_type(*arrays), f"{c.name} ({c.subscripts})")
     if counted:
         _count(c, sizes)
+    _count(c, sizes, "executed")
     fast = _FAST.get(c.subscripts)
     if fast is not None:
         return fast(*arrays, out=out)

@@ -91,7 +91,8 @@ def mp_multi_head_attention(
              for col in range(d)] for i in range(n)]
 
 
-def mp_layer_norm(x: Sequence, gain: Sequence | None = None, shift: Sequence | None = None,
+def mp_layer_norm(x: Sequence | np.ndarray, gain: Sequence | np.ndarray | None = None,
+                  shift: Sequence | np.ndarray | None = None,
                   eps: float = 0) -> list:
     """定義 2.1［Transformer ブロック］: gamma (x - mu 1) / sqrt(sigma^2 + eps) + beta with the
     biased variance, for one row of floats or mpf (both convert without rounding)."""
@@ -107,6 +108,30 @@ def mp_layer_norm(x: Sequence, gain: Sequence | None = None, shift: Sequence | N
 def mp_gelu(t: Iterable[float]) -> list:
     """GELU(t) = t Phi(t) = t erfc(-t / sqrt 2) / 2 for each float t."""
     return [mpmath.mpf(v) * mpmath.erfc(-mpmath.mpf(v) / mpmath.sqrt(2)) / 2 for v in t]
+
+
+def mp_mlp(x: np.ndarray, params: Mapping[str, np.ndarray], activation: str) -> list:
+    """MLP(X) of 定義 2.2［Transformer ブロック］ as written: phi(X W_1 + 1 b_1^T) W_2 + 1 b_2^T
+    with phi = ReLU or the exact GELU, (n, d) nested lists of mpf."""
+    if activation not in ("relu", "gelu"):
+        raise ValueError(f"activation must be 'relu' or 'gelu', got {activation!r}")
+    w_1, w_2 = params["w_1"], params["w_2"]
+    b_1, b_2 = params.get("b_1"), params.get("b_2")
+    d, d_ff = w_1.shape
+
+    def phi(t):
+        return max(t, mpmath.mpf(0)) if activation == "relu" else t * mpmath.erfc(
+            -t / mpmath.sqrt(2)) / 2
+
+    out = []
+    for row in x:
+        hidden = [phi(mpmath.fsum(mpmath.mpf(float(row[t])) * mpmath.mpf(float(w_1[t, c]))
+                                  for t in range(d))
+                      + (0 if b_1 is None else mpmath.mpf(float(b_1[c])))) for c in range(d_ff)]
+        out.append([mpmath.fsum(hidden[c] * mpmath.mpf(float(w_2[c, col])) for c in range(d_ff))
+                    + (0 if b_2 is None else mpmath.mpf(float(b_2[col])))
+                    for col in range(w_2.shape[1])])
+    return out
 
 
 def mp_central_jacobian(f: Callable[[list], list], point: Sequence, step) -> list[list]:

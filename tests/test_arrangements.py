@@ -17,6 +17,7 @@ def test_feasible_decides_strict_and_weak_systems():
     assert feasible([])
 
 
+@pytest.mark.element("prop-relu-piecewise-linear")
 def test_regions_of_lines_in_general_position_reach_the_bound():
     # m lines through integer points, no two parallel and no three concurrent
     w_1 = ((1, 0), (0, 1), (1, 1), (1, -1))
@@ -25,12 +26,14 @@ def test_regions_of_lines_in_general_position_reach_the_bound():
     assert len(activation_regions(w_1, b_1)) == region_bound(4, 2) == 11
 
 
+@pytest.mark.element("prop-relu-piecewise-linear")
 def test_concurrent_lines_fall_short_of_the_bound():
     w_1, b_1 = ((1, 0), (0, 1), (1, 1)), (0, 0, 0)  # all through the origin
     assert not general_position(w_1, b_1)
     assert len(activation_regions(w_1, b_1)) == 6 < region_bound(3, 2)
 
 
+@pytest.mark.element("prop-relu-piecewise-linear")
 def test_region_bound_is_the_sum_of_binomials():
     for m, d in itertools.product(range(6), range(1, 4)):
         want = sum(1 for k in range(m + 1) if k <= d for _ in itertools.combinations(range(m), k))

@@ -27,6 +27,7 @@ def attention_layer(seed: int, d: int = 4, h: int = 2) -> tuple[str, dict]:
     return "res_attn", p
 
 
+@pytest.mark.element("def-permutation-matrix")
 def test_permutation_matrix_permutes_rows_and_rejects_a_repeat():
     p = permutation_matrix([2, 0, 1])
     x = np.arange(6.0).reshape(3, 2)
@@ -58,6 +59,7 @@ def test_stack_equivariance_within_bound_without_mask_and_beyond_it_with_positio
     assert worst > tol.max()
 
 
+@pytest.mark.element("def-causal-map")
 def test_causal_defect_within_bound_for_causal_attention_and_beyond_it_without_the_mask():
     x = np.random.default_rng(2).standard_normal((5, 4))
     layers = [attention_layer(3)]
@@ -85,6 +87,7 @@ def test_decoded_in_chunks_matches_one_pass_and_rejects_sizes_that_miss_tokens()
         decoded_in_chunks(Decoder, params, config, tokens, [2, 1])
 
 
+@pytest.mark.element("prop-relu-piecewise-linear")
 def test_grid_activation_patterns_finds_what_the_grid_meets():
     assert grid_activation_patterns(((1.0, 0.0),), (0.0,)) == ["0", "1"]
     assert grid_activation_patterns(((1.0, 0.0),), (10.0,)) == ["1"]  # the line lies off the grid

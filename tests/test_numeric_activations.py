@@ -79,26 +79,31 @@ def assert_matches(f, exact, relative_bound, values, dtype):
 
 # Domains keep every result (and e^{-w}) a normal float of the dtype, where relative bounds
 # hold; the tails beyond are tested apart.
+@pytest.mark.element("def-transformer-block")
 @given(st.lists(st.floats(-35, 35), min_size=1, max_size=20).filter(normal(np.float64)))
 def test_gelu_float64_matches_50_digit_definition(values):
     assert_matches(gelu, mp_gelu, gelu_relative_bound, values, np.float64)
 
 
+@pytest.mark.element("def-transformer-block")
 @given(st.lists(st.floats(-12, 12, width=32), min_size=1, max_size=20).filter(normal(np.float32)))
 def test_gelu_float32_matches_50_digit_definition(values):
     assert_matches(gelu, mp_gelu, gelu_relative_bound, values, np.float32)
 
 
+@pytest.mark.element("def-transformer-block")
 @given(st.lists(st.floats(-20, 20), min_size=1, max_size=20).filter(normal(np.float64)))
 def test_gelu_tanh_float64_matches_50_digit_formula(values):
     assert_matches(gelu_tanh, mp_gelu_tanh, gelu_tanh_relative_bound, values, np.float64)
 
 
+@pytest.mark.element("def-transformer-block")
 @given(st.lists(st.floats(-9, 9, width=32), min_size=1, max_size=20).filter(normal(np.float32)))
 def test_gelu_tanh_float32_matches_50_digit_formula(values):
     assert_matches(gelu_tanh, mp_gelu_tanh, gelu_tanh_relative_bound, values, np.float32)
 
 
+@pytest.mark.element("def-transformer-block")
 @pytest.mark.parametrize("f", [gelu, gelu_tanh])
 @pytest.mark.parametrize("dtype, top", [(np.float64, 1e308), (np.float32, 3e38)])
 def test_gelu_tails_reach_their_limits_without_nan(f, dtype, top):
@@ -111,6 +116,7 @@ def test_gelu_tails_reach_their_limits_without_nan(f, dtype, top):
     assert np.array_equal(out[3:], t[3:])
 
 
+@pytest.mark.element("def-transformer-block")
 def test_relu_is_max_with_zero_and_keeps_float32():
     t = np.array([-2.5, -0.0, 0.0, 3.25, 1e38], dtype=np.float32)
     out = relu(t)

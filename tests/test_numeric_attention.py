@@ -40,6 +40,7 @@ def assert_mha_matches_definition(x, p, causal, context=None):
 @scaled(0.5)  # each example is a 50-digit evaluation of the definition
 @given(st.integers(1, 6), st.integers(1, 6), st.sampled_from([(4, 1), (6, 2), (6, 3)]),
        st.booleans(), st.booleans(), st.integers(0, 99))
+@pytest.mark.element("def-attention")
 def test_multi_head_attention_matches_50_digit_definition(n, m, dh, causal, bias, seed):
     """Self-attention (m = n) and cross-attention (注意 7.3) from a context of m rows, with
     and without biases and the causal mask (key j <= i + m - n, so m >= n when causal)."""
@@ -55,6 +56,7 @@ def test_multi_head_attention_matches_50_digit_definition(n, m, dh, causal, bias
         assert (weights[:, ~causal_mask(n, keys)] == 0).all()
 
 
+@pytest.mark.element("def-attention")
 def test_causal_attention_in_several_blocks_matches_the_definition(monkeypatch):
     """Blocks of 2 query rows exercise the skipping of masked blocks on a small case."""
     monkeypatch.setattr(numeric.attention, "CAUSAL_BLOCK", 2)
@@ -65,6 +67,7 @@ def test_causal_attention_in_several_blocks_matches_the_definition(monkeypatch):
     assert_mha_matches_definition(x[:3], p, causal=True, context=x)
 
 
+@pytest.mark.element("def-attention")
 def test_blockwise_causal_attention_equals_the_masked_one_over_many_blocks():
     """n = 300 spans three blocks of 128; the blockwise path and σ^U with causal_mask
     are each within the rounding bound of the exact value, so within twice it of each other."""
@@ -88,6 +91,7 @@ def test_single_head_attention_accepts_2d_arrays():
     assert np.array_equal(out, weights @ v)
 
 
+@pytest.mark.element("def-attention")
 def test_causal_mask_aligns_queries_with_the_last_positions():
     assert np.array_equal(causal_mask(3), [[1, 0, 0], [1, 1, 0], [1, 1, 1]])
     assert np.array_equal(causal_mask(2, 4), [[1, 1, 1, 0], [1, 1, 1, 1]])
@@ -95,6 +99,7 @@ def test_causal_mask_aligns_queries_with_the_last_positions():
 
 @pytest.mark.parametrize("activation, phi", [("gelu", gelu), ("gelu_tanh", gelu_tanh),
                                              ("relu", lambda t: np.maximum(t, 0))])
+@pytest.mark.element("def-transformer-block")
 def test_mlp_is_the_composition_of_its_definition(activation, phi):
     p = sub_parameters(block_params(seed=8), "mlp")
     x = np.random.default_rng(8).standard_normal((5, 8))
@@ -102,6 +107,7 @@ def test_mlp_is_the_composition_of_its_definition(activation, phi):
     assert np.array_equal(mlp(x, p, activation), expected)  # the same operations, in order
 
 
+@pytest.mark.element("def-transformer-block")
 def test_mlp_without_biases():
     p = sub_parameters(block_params(bias=False, seed=9), "mlp")
     x = np.random.default_rng(9).standard_normal((5, 8))
@@ -109,6 +115,7 @@ def test_mlp_without_biases():
     assert np.array_equal(mlp(x, p), gelu(x @ p["w_1"]) @ p["w_2"])
 
 
+@pytest.mark.element("def-transformer-block")
 @pytest.mark.parametrize("causal", [True, False])
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_blocks_are_exactly_the_compositions_of_their_parts(causal, dtype):

@@ -87,6 +87,7 @@ def test_record_counts_without_evaluating_and_uncounted_pieces_add_nothing():
         record(SCORES, q, k)
         contract(SCORES, q[:, :1], k, counted=False)
     assert counter.total == 120
+    assert counter.executed == {"scores": 2 * 1 * 5 * 4}  # the piece, run but not counted
 
 
 def test_contract_rejects_mismatched_operands_naming_the_contraction():

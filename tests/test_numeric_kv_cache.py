@@ -37,6 +37,7 @@ def assert_decoding_matches_forward(config, params, tokens, chunks):
 @scaled(0.5)  # every example runs the model's rounding-bound propagation
 @given(st.integers(2, 12).flatmap(lambda n: st.tuples(st.just(n), chunks_of(n))),
        st.booleans(), st.integers(0, 2**32 - 1))
+@pytest.mark.element("cor-parallel-next-token")
 def test_decoding_in_chunks_equals_the_full_pass(n_chunks, tied, seed):
     n, chunks = n_chunks
     config = ModelConfig(**{**CONFIG.__dict__, "tied": tied})
@@ -46,12 +47,14 @@ def test_decoding_in_chunks_equals_the_full_pass(n_chunks, tied, seed):
     assert_decoding_matches_forward(config, params, tokens, chunks)
 
 
+@pytest.mark.element("cor-parallel-next-token")
 def test_decoding_one_token_at_a_time_equals_the_full_pass():
     params = init_parameters(CONFIG, np.random.default_rng(1))
     tokens = np.random.default_rng(2).integers(0, CONFIG.vocab, size=CONFIG.n_ctx)
     assert_decoding_matches_forward(CONFIG, params, tokens, [(i, i + 1) for i in range(12)])
 
 
+@pytest.mark.element("cor-parallel-next-token")
 def test_decoding_across_several_causal_blocks(monkeypatch):
     """Blocks of 2 query rows: chunks then attend with an offset into the cached keys."""
     monkeypatch.setattr(numeric.attention, "CAUSAL_BLOCK", 2)

@@ -33,6 +33,7 @@ def rows(dtype, bound):
         lambda d: st.lists(element, min_size=d, max_size=d).map(lambda r: np.array(r, dtype)))
 
 
+@pytest.mark.element("def-layer-norm")
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_layer_norm_matches_50_digit_definition(dtype):
     @given(rows(dtype, 1e6), st.sampled_from([0.0, 1e-5, 1.0]), st.booleans(), st.data())
@@ -48,6 +49,7 @@ def test_layer_norm_matches_50_digit_definition(dtype):
     check()
 
 
+@pytest.mark.element("def-layer-norm")
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_layer_norm_matches_the_definition_over_the_whole_float_range(dtype):
     """Rows of any finite floats, subnormal to the largest, constant ones included (eps > 0):
@@ -71,6 +73,7 @@ def test_layer_norm_matches_the_definition_over_the_whole_float_range(dtype):
     check()
 
 
+@pytest.mark.element("def-layer-norm")
 @pytest.mark.parametrize("dtype, top", [(np.float64, 1e308), (np.float32, 3e38)])
 @pytest.mark.parametrize("eps", [0.0, 1e-5])
 def test_layer_norm_at_the_float_limits(dtype, top, eps):
@@ -80,6 +83,7 @@ def test_layer_norm_at_the_float_limits(dtype, top, eps):
         assert_matches_definition(np.array(x, dtype), eps=eps)
 
 
+@pytest.mark.element("def-layer-norm")
 @pytest.mark.parametrize("eps", [0.0, 1e-5])
 def test_layer_norm_of_subnormal_rows(eps):
     """Variances of these rows underflow to 0 unscaled."""
@@ -87,6 +91,7 @@ def test_layer_norm_of_subnormal_rows(eps):
     assert_matches_definition(np.array([1e-170, 3e-170, -2e-170]), eps=eps)
 
 
+@pytest.mark.element("def-layer-norm")
 def test_layer_norm_near_constant_row_is_the_exact_ln_of_the_floats_given():
     """Entries one ulp apart: the shifted differences are exact, so the output is LN of
     these floats to rounding (the noise pattern, normalised), as the docstring says."""
@@ -96,12 +101,14 @@ def test_layer_norm_near_constant_row_is_the_exact_ln_of_the_floats_given():
     assert_matches_definition(x, eps=1e-30)
 
 
+@pytest.mark.element("def-layer-norm")
 def test_layer_norm_of_a_constant_row_with_positive_eps_is_beta_exactly():
     beta = np.array([0.25, -1.0, 3.0])
     assert np.array_equal(layer_norm(np.full((2, 3), 0.1), beta=beta, eps=1e-5), [beta, beta])
     assert np.array_equal(layer_norm(np.array([[7.0]]), eps=1e-5), [[0.0]])
 
 
+@pytest.mark.element("def-layer-norm")
 def test_layer_norm_rejects_a_constant_row_with_eps_zero_naming_the_row():
     x = np.ones((2, 3, 4))
     x[0] = np.arange(12.0).reshape(3, 4)
@@ -111,6 +118,7 @@ def test_layer_norm_rejects_a_constant_row_with_eps_zero_naming_the_row():
         layer_norm(x, eps=0.0)
 
 
+@pytest.mark.element("def-layer-norm")
 def test_layer_norm_is_applied_to_each_row():
     x = np.random.default_rng(0).standard_normal((3, 4, 6))
     out = layer_norm(x)
@@ -126,6 +134,7 @@ def mp_layer_norm_at(x, j, t, eps):
 @scaled(0.3)  # each example takes d^2 50-digit numerical derivatives
 @given(rows(np.float64, 10).filter(lambda x: len(x) >= 2 and np.ptp(x) > 0.1 * np.abs(x).max()),
        st.sampled_from([0.0, 0.5]))
+@pytest.mark.element("prop-layer-norm-jacobian")
 def test_layer_norm_jacobian_matches_50_digit_derivative(x, eps):
     """Against mpmath's numerical derivative of the 50-digit definition (error ~1e-40),
     within proofs.transformer_block's rounding bound of the Jacobian. mpmath's default step
@@ -148,6 +157,7 @@ def test_layer_norm_jacobian_matches_50_digit_derivative(x, eps):
     assert (np.abs(jac - exact) <= layer_norm_jacobian_error_bound(x, eps)).all()
 
 
+@pytest.mark.element("prop-layer-norm-jacobian")
 def test_layer_norm_jacobian_is_vectorised_and_keeps_float32():
     x = np.random.default_rng(1).standard_normal((2, 3, 5)).astype(np.float32)
     jac = layer_norm_jacobian(x, eps=1e-5)
@@ -155,6 +165,7 @@ def test_layer_norm_jacobian_is_vectorised_and_keeps_float32():
     assert np.array_equal(jac[1, 2], layer_norm_jacobian(x[1, 2], eps=1e-5))
 
 
+@pytest.mark.element("prop-layer-norm-jacobian")
 def test_layer_norm_jacobian_rejects_a_constant_row_with_eps_zero():
     with pytest.raises(ValueError, match=r"constant row \(\)"):
         layer_norm_jacobian([2.0, 2.0, 2.0])
@@ -170,3 +181,16 @@ def test_layer_norm_rejects_misshapen_gamma_beta_and_negative_eps():
         layer_norm(x, eps=-1e-5)
     with pytest.raises(ValueError, match="gamma must be finite"):
         layer_norm(x, gamma=[1.0, np.nan, 1.0])
+
+
+@pytest.mark.parametrize("function, most", [(layer_norm, 32), (layer_norm_jacobian, 31)],
+                         ids=["layer_norm", "layer_norm_jacobian"])
+def test_the_dimension_limits_are_numpys(function, most):
+    """layer_norm takes what NumPy 1 holds (32 dimensions), the Jacobian one fewer (its
+    result has one more); a scalar and one dimension more are refused by name."""
+    z = np.arange(2.0).reshape((1,) * (most - 1) + (2,))
+    extra = (2,) if function is layer_norm_jacobian else ()
+    assert function(z, eps=1e-5).shape == z.shape + extra
+    for bad in (np.float64(1.0), z[None]):
+        with pytest.raises(ValueError, match="x must be an array"):
+            function(bad, eps=1e-5)

@@ -47,6 +47,7 @@ configs = st.builds(
 )
 
 
+@pytest.mark.element("thm-transformer-parameters")
 @given(configs, st.integers(0, 2**32 - 1))
 def test_parameter_count_of_the_allocated_arrays(config, seed):
     params = init_parameters(config, np.random.default_rng(seed))
@@ -54,6 +55,7 @@ def test_parameter_count_of_the_allocated_arrays(config, seed):
     assert {k: v.shape for k, v in params.items()} == parameter_shapes(config)
 
 
+@pytest.mark.element("ex-gpt2-small-count")
 def test_gpt2_small_shapes_give_124_439_808_parameters():
     config = ModelConfig(vocab=50257, d=768, n_layer=12, n_head=12, d_ff=3072, n_ctx=1024)
     shapes = parameter_shapes(config)
@@ -81,6 +83,7 @@ def test_init_parameters_in_float32():
     assert logits.dtype == np.float32
 
 
+@pytest.mark.element("def-decoder-only-transformer")
 def test_embed_adds_token_and_position_rows():
     p = init_parameters(SMALL, np.random.default_rng(4))
     tokens = [3, 0, 3]
@@ -92,6 +95,7 @@ def test_embed_adds_token_and_position_rows():
     assert np.array_equal(embed(tokens, q, no_positions), q["wte"][tokens])
 
 
+@pytest.mark.element("def-decoder-only-transformer")
 @pytest.mark.parametrize("tied", [True, False])
 def test_forward_is_exactly_the_composition_of_definition_2_3(tied):
     config = ModelConfig(**{**SMALL.__dict__, "tied": tied})
@@ -105,6 +109,7 @@ def test_forward_is_exactly_the_composition_of_definition_2_3(tied):
     assert np.array_equal(forward(tokens, p, config), expected)
 
 
+@pytest.mark.element("prop-block-complexity")
 def test_multiplications_of_a_real_pass_are_the_chapter_count():
     """L (12 n d^2 + 2 n^2 d) + n d |V| at d_ff = 4d, with every contraction's share."""
     config = ModelConfig(vocab=13, d=12, n_layer=3, n_head=3, d_ff=48, n_ctx=20)

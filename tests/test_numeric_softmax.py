@@ -27,12 +27,14 @@ def assert_within_bound(z, sigma, exact):
     assert (err <= bound).all(), (z, err, bound)
 
 
+@pytest.mark.element("def-softmax")
 @given(ROWS64)
 def test_softmax_float64_matches_50_digit_definition(row):
     z = np.array(row)
     assert_within_bound(z, softmax(z), mp_softmax(row))
 
 
+@pytest.mark.element("def-softmax")
 @given(ROWS32)
 def test_softmax_float32_matches_50_digit_definition(row):
     z = np.array(row, dtype=np.float32)
@@ -41,6 +43,7 @@ def test_softmax_float32_matches_50_digit_definition(row):
     assert_within_bound(z, sigma, mp_softmax(row))
 
 
+@pytest.mark.element("def-softmax")
 @pytest.mark.parametrize("width", [64, 32])
 def test_softmax_matches_the_definition_over_the_whole_float_range(width):
     """Rows of any finite floats up to the float limit (±1.8e308, ±3.4e38): no overflow,
@@ -58,6 +61,7 @@ def test_softmax_matches_the_definition_over_the_whole_float_range(width):
     check()
 
 
+@pytest.mark.element("def-softmax")
 @given(ROWS64, st.data())
 def test_masked_softmax_matches_50_digit_definition(row, data):
     allowed = data.draw(st.lists(st.booleans(), min_size=len(row), max_size=len(row)))
@@ -71,6 +75,7 @@ def test_masked_softmax_matches_50_digit_definition(row, data):
     assert (np.abs(sigma[mask] - exact[mask]) <= kept).all()
 
 
+@pytest.mark.element("def-softmax")
 def test_masked_softmax_ignores_the_values_of_masked_entries():
     mask = np.array([True, False, True, False])
     a = masked_softmax(np.array([0.5, 1e308, -2.0, -1e308]), mask)
@@ -78,6 +83,7 @@ def test_masked_softmax_ignores_the_values_of_masked_entries():
     assert np.array_equal(a, b)
 
 
+@pytest.mark.element("def-softmax")
 def test_masked_softmax_broadcasts_a_mask_over_heads():
     z = np.arange(24.0).reshape(2, 3, 4) / 7  # (h, n, m)
     mask = np.tri(3, 4, 1, dtype=bool)  # (n, m)
@@ -86,6 +92,7 @@ def test_masked_softmax_broadcasts_a_mask_over_heads():
         assert np.array_equal(out[head], masked_softmax(z[head], mask))
 
 
+@pytest.mark.element("def-softmax", "prop-softmax-basic")
 @pytest.mark.parametrize("dtype, top", [(np.float64, 1e308), (np.float32, 3e38)])
 def test_softmax_at_the_float_limits_has_no_overflow_and_sums_to_one(dtype, top):
     z = np.array([[top, -top, 0.0], [-top, -top, -top], [top, top, -top], [0.0, top, 1.0]],
@@ -101,12 +108,14 @@ def test_softmax_at_the_float_limits_has_no_overflow_and_sums_to_one(dtype, top)
     assert np.allclose(sigma[2], [0.5, 0.5, 0], rtol=4 * u, atol=0)
 
 
+@pytest.mark.element("def-softmax")
 def test_masked_softmax_at_the_float_limits():
     z = np.array([1e308, -1e308, 5.0])
     sigma = masked_softmax(z, np.array([False, True, True]))
     assert np.array_equal(sigma, [0.0, 0.0, 1.0])
 
 
+@pytest.mark.element("prop-softmax-jacobian")
 @given(st.lists(st.floats(-30, 30), min_size=1, max_size=4))
 def test_softmax_jacobian_matches_50_digit_derivative(row):
     """Against mpmath's numerical derivative of the 50-digit definition (not the formula):
@@ -135,6 +144,7 @@ def mp_softmax_at(row, j, t):
     return [v / total for v in e]
 
 
+@pytest.mark.element("prop-softmax-jacobian")
 def test_softmax_jacobian_is_vectorised_and_keeps_float32():
     z = np.random.default_rng(0).standard_normal((3, 2, 5)).astype(np.float32)
     jac = softmax_jacobian(z)
@@ -168,3 +178,19 @@ def test_masked_softmax_rejects_a_non_boolean_or_misshapen_mask():
         masked_softmax([1.0, 2.0], [1, 0])
     with pytest.raises(ValueError, match="does not broadcast"):
         masked_softmax([1.0, 2.0], [True, False, True])
+
+
+@pytest.mark.parametrize("function, most", [(masked_softmax, 32), (softmax_jacobian, 31)],
+                         ids=["masked_softmax", "softmax_jacobian"])
+def test_the_dimension_limits_are_numpys(function, most):
+    """masked_softmax takes what NumPy 1 holds (32 dimensions), the Jacobian one fewer (its
+    result has one more); a scalar and one dimension more are refused by name."""
+
+    def call(ndim):
+        z = np.ones((1,) * ndim)
+        return function(z, z > 0) if function is masked_softmax else function(z)
+
+    assert np.shape(call(most)) == (1,) * (most + (function is softmax_jacobian))
+    for ndim in (0, most + 1):
+        with pytest.raises(ValueError, match="z must be an array"):
+            call(ndim)

@@ -16,6 +16,7 @@ from proofs.reference import (
     mp_error,
     mp_gelu,
     mp_layer_norm,
+    mp_mlp,
     mp_multi_head_attention,
     mp_softmax,
     mp_softmax_exact,
@@ -82,3 +83,19 @@ def test_error_is_the_distance_and_rejects_a_shape_mismatch():
         assert math.isclose(err[0, 1], 1 / 12, rel_tol=2 * unit_roundoff(np.float64))
         with pytest.raises(ValueError, match="one value per entry"):
             mp_error(np.zeros(3), [mpmath.mpf(0)] * 2)
+
+
+def test_mlp_is_the_definition_for_relu_and_gelu():
+    x = np.array([[1.0, -2.0]])
+    params = {"w_1": np.eye(2), "b_1": np.array([0.5, 0.0]), "w_2": np.array([[2.0], [3.0]]),
+              "b_2": np.array([-1.0])}
+    with mpmath.workdps(DIGITS):
+        assert mp_mlp(x, params, "relu") == [[2]]  # relu(1.5, -2) = (1.5, 0); 3 - 1
+        gelu = mp_mlp(x, params, "gelu")[0][0]
+        want = 2 * mp_gelu([1.5])[0] + 3 * mp_gelu([-2.0])[0] - 1
+        assert abs(gelu - want) < TINY
+
+
+def test_mlp_refuses_an_activation_it_does_not_define():
+    with pytest.raises(ValueError, match="activation must be 'relu' or 'gelu'"):
+        mp_mlp(np.ones((1, 1)), {"w_1": np.ones((1, 1)), "w_2": np.ones((1, 1))}, "gelu_tanh")

@@ -17,8 +17,9 @@ import pytest
 import sympy as sp
 
 from numeric.attention import attention, multi_head_attention
-from numeric.softmax import softmax
+from numeric.softmax import softmax, softmax_jacobian
 from proofs.chapters.self_attention.attention import (
+    convexity_violation,
     def_attention,
     ex_attention_by_hand,
     prop_attention_convex_combination,
@@ -100,20 +101,47 @@ def mha_ignoring_mask(x, params, causal=False, context=None):
     return multi_head_attention(x, params)
 
 
-def mha_leaking_next(x, params, causal=False, context=None):
-    """A causal mask that lets key j = i + 1 through."""
+def _heads_with(x, params, mask, scale=1.0):
+    """定義 4.1's multi-head attention with the given mask (n, n) and the queries times
+    `scale`: the building block of the wrong variants below."""
     x = np.asarray(x, dtype=float)
-    n = x.shape[0]
 
     def heads(w, b):
         y = np.einsum("nd,hdk->hnk", x, params[w])  # (h, n, k)
         return y + params[b][:, None, :] if b in params else y
 
     q, k, v = heads("w_q", "b_q"), heads("w_k", "b_k"), heads("w_v", "b_v")
-    mask = np.tri(n, n, 1, dtype=bool) if causal else None
-    out, weights = attention(q, k, v, mask)
+    out, weights = attention(scale * q, k, v, mask)
     y = np.einsum("hnk,hkd->nd", out, params["w_o"]) + params.get("b_o", 0)
     return y, weights
+
+
+def mha_leaking_next(x, params, causal=False, context=None):
+    """A causal mask that lets key j = i + 1 through."""
+    n = np.shape(x)[0]
+    return _heads_with(x, params, np.tri(n, n, 1, dtype=bool) if causal else None)
+
+
+def mha_attending_to_itself(x, params, causal=False, context=None):
+    """Each position attends only to itself under the mask: causal, but not 定義 4.1's
+    causal MHA (its weights are the identity)."""
+    n = np.shape(x)[0]
+    return _heads_with(x, params, np.eye(n, dtype=bool) if causal else None)
+
+
+def mha_unscaled(x, params, causal=False, context=None):
+    """Scores Q K^T without the 1/sqrt(d_k): equivariant and causal under the mask, but not
+    定義 4.1's MHA."""
+    n, d_k = np.shape(x)[0], params["w_q"].shape[-1]
+    return _heads_with(x, params, np.tri(n, dtype=bool) if causal else None, math.sqrt(d_k))
+
+
+def attention_unscaled(q, k, v, mask=None):
+    """Attn with scores Q K^T, the 1/sqrt(d_k) missing: still a convex combination."""
+    return attention(np.asarray(q) * math.sqrt(np.shape(q)[-1]), k, v, mask)
+
+
+OFF_DEFINITION = "not 定義 4.1's"  # the anchor's message: the check rejects it for that
 
 
 # registry ------------------------------------------------------------------------------
@@ -247,6 +275,60 @@ def test_prop_softmax_basic_rejects_squares():
         prop_softmax_basic(softmax=squares)
 
 
+def softmax_top_two_swapped(z):
+    """The two largest weights exchanged: positive, sums to 1, shift-invariant; order broken."""
+    sigma = np.array(softmax(z))
+    top = np.argsort(sigma)[-2:]
+    sigma[top] = sigma[top[::-1]]
+    return sigma
+
+
+def softmax_top_two_averaged(z):
+    """The two largest weights replaced by their mean: order kept, but not strictly."""
+    sigma = np.array(softmax(z))
+    top = np.argsort(sigma)[-2:]
+    sigma[top] = sigma[top].mean()
+    return sigma
+
+
+def softmax_of_index_shifted(z):
+    """sigma(z + 1e-3 (0, 1, ..., n-1)): every property but permutation equivariance."""
+    z = np.asarray(z)
+    return softmax(z + np.arange(z.size, dtype=z.dtype) / 1000)
+
+
+def softmax_tie_broken(z):
+    """Breaks ties by index, and only ties."""
+    z = np.asarray(z)
+    return softmax_of_index_shifted(z) if np.unique(z).size < z.size else softmax(z)
+
+
+@numeric
+@pytest.mark.parametrize("variant, clause", [
+    (lambda z: softmax(z) * 1.001, "sums to"),
+    (lambda z: softmax(np.asarray(z) + np.asarray(z) ** 2 / 1000), "softmax\\(z \\+"),
+    (softmax_top_two_swapped, "but sigma_. > sigma_"),
+    (softmax_top_two_averaged, "but sigma_. = sigma_"),
+    (softmax_tie_broken, "but sigma differs"),
+    (softmax_of_index_shifted, "softmax\\(Pz\\) != P softmax"),
+], ids=["sum", "shift", "order", "strict order", "ties", "permutation"])
+def test_prop_softmax_basic_rejects_a_softmax_failing_one_property(variant, clause):
+    with pytest.raises(CheckFailed, match=clause):
+        prop_softmax_basic(softmax=variant)
+
+
+@symbolic
+def test_prop_softmax_basic_rejects_a_symbolic_softmax_with_a_non_positive_entry():
+    def difference_first(z):
+        e = z.applyfunc(sp.exp)
+        if len(e) > 1:
+            e[0], e[1] = e[0] - e[1], 2 * e[1]  # the sum is unchanged
+        return e / sum(z.applyfunc(sp.exp))
+
+    with pytest.raises(CheckFailed, match="a sigma_i is not positive at n = 2"):
+        prop_softmax_basic(symbolic=difference_first)
+
+
 @numeric
 def test_prop_softmax_jacobian_holds():
     assert len(prop_softmax_jacobian()) == 2
@@ -256,6 +338,27 @@ def test_prop_softmax_jacobian_holds():
 def test_prop_softmax_jacobian_rejects_missing_sigma_sigma_t():
     with pytest.raises(CheckFailed):
         prop_softmax_jacobian(jacobian=jacobian_without_outer)
+
+
+def _skewed(z):
+    jac = np.array(softmax_jacobian(z))
+    if jac.shape[0] > 1:
+        jac[0, 1] += 1e-3
+        jac[1, 0] -= 1e-3
+    return jac
+
+
+@numeric
+@pytest.mark.parametrize("variant, clause", [
+    (lambda z: softmax_jacobian(z)[:-1], "jacobian of shape"),
+    (_skewed, "J not symmetric"),
+    (lambda z: -softmax_jacobian(z), "v\\^T J v ="),
+    (lambda z: softmax_jacobian(z) + 1e-3 * np.eye(np.size(z)), "J1 != 0"),
+    (lambda z: 2 * softmax_jacobian(z), "\\|J_ij\\| > 1 - max sigma"),
+], ids=["shape", "symmetry", "semidefinite", "J1", "entry bound"])
+def test_prop_softmax_jacobian_rejects_a_jacobian_failing_one_property(variant, clause):
+    with pytest.raises(CheckFailed, match=clause):
+        prop_softmax_jacobian(jacobian=variant)
 
 
 @symbolic
@@ -313,11 +416,8 @@ def test_def_attention_rejects_a_mask_letting_the_next_key_through():
 
 @numeric
 def test_def_attention_rejects_an_unscaled_product():
-    def unscaled(q, k, v, mask=None):
-        return attention(np.asarray(q) * math.sqrt(np.shape(q)[-1]), k, v, mask)
-
     with pytest.raises(CheckFailed):
-        def_attention(attention=unscaled)
+        def_attention(attention=attention_unscaled)
 
 
 @numeric
@@ -333,6 +433,46 @@ def test_prop_attention_convex_combination_rejects_unnormalised_weights():
 
     with pytest.raises(CheckFailed):
         prop_attention_convex_combination(attention=unnormalised)
+
+
+@numeric
+def test_prop_attention_convex_combination_rejects_unscaled_attention():
+    with pytest.raises(CheckFailed, match=OFF_DEFINITION):
+        prop_attention_convex_combination(attention=attention_unscaled)
+
+
+@numeric
+def test_prop_attention_convex_combination_rejects_unscaled_multi_head_attention():
+    with pytest.raises(CheckFailed, match=OFF_DEFINITION):
+        prop_attention_convex_combination(multi_head_attention=mha_unscaled)
+
+
+def _one_head(weights, v):
+    """(out, v, weights, mask, bound, scores) of one head with exact out = weights v."""
+    weights, v = np.array([weights], dtype=float), np.array([v], dtype=float)
+    return weights @ v, v, weights, None, np.zeros((1, weights.shape[1], v.shape[2])), \
+        np.zeros(weights.shape)
+
+
+@numeric
+def test_prop_attention_convex_combination_judge_accepts_a_convex_combination():
+    assert convexity_violation(*_one_head([[0.25, 0.75]], [[1.0, 0.0], [0.0, 1.0]])) == ""
+
+
+@numeric
+def test_prop_attention_convex_combination_judge_names_a_negative_weight():
+    assert convexity_violation(*_one_head([[-0.5, 1.5]], [[1.0, 0.0], [0.0, 1.0]])) == \
+        "a negative weight -5.00e-01"
+
+
+@numeric
+def test_prop_attention_convex_combination_judge_rejects_an_output_beyond_the_values():
+    out, v, weights, mask, bound, scores = _one_head([[0.5, 0.5]], [[1.0, 0.0], [0.0, 1.0]])
+    assert convexity_violation(3 * out, v, weights, mask, bound, scores) == \
+        f"||out|| = {float(np.linalg.norm([1.5, 1.5]))!r} > max ||v_j|| = 1.0 (head 0, row 0)"
+    beside = np.array([[[0.8, -0.5]]])  # ||.|| <= 1, but below min_j (v_j)_2 = 0
+    assert convexity_violation(beside, v, weights, mask, bound, scores) == \
+        "a component leaves [min v, max v] (head 0, row 0)"
 
 
 @numeric
@@ -454,6 +594,12 @@ def test_thm_attention_equivariance_rejects_attention_with_positions():
 
 
 @numeric
+def test_thm_attention_equivariance_rejects_unscaled_scores():
+    with pytest.raises(CheckFailed, match=OFF_DEFINITION):
+        thm_attention_equivariance(multi_head_attention=mha_unscaled)
+
+
+@numeric
 def test_cor_bag_of_tokens_holds():
     assert len(cor_bag_of_tokens()) == 1
 
@@ -465,6 +611,12 @@ def test_cor_bag_of_tokens_rejects_attention_with_positions():
 
 
 @numeric
+def test_cor_bag_of_tokens_rejects_unscaled_scores():
+    with pytest.raises(CheckFailed, match=OFF_DEFINITION):
+        cor_bag_of_tokens(multi_head_attention=mha_unscaled)
+
+
+@numeric
 def test_rem_causal_not_equivariant_holds():
     assert len(rem_causal_not_equivariant()) == 5
 
@@ -473,6 +625,12 @@ def test_rem_causal_not_equivariant_holds():
 def test_rem_causal_not_equivariant_rejects_a_mask_that_is_ignored():
     with pytest.raises(CheckFailed):
         rem_causal_not_equivariant(multi_head_attention=mha_ignoring_mask)
+
+
+@numeric
+def test_rem_causal_not_equivariant_rejects_unscaled_causal_scores():
+    with pytest.raises(CheckFailed, match=OFF_DEFINITION):
+        rem_causal_not_equivariant(multi_head_attention=mha_unscaled)
 
 
 # 定義 6.1 – 系 6.4 ----------------------------------------------------------------------
@@ -487,6 +645,12 @@ def test_def_causal_map_holds():
 def test_def_causal_map_rejects_a_mask_letting_the_next_key_through():
     with pytest.raises(CheckFailed):
         def_causal_map(multi_head_attention=mha_leaking_next)
+
+
+@numeric
+def test_def_causal_map_rejects_attention_to_itself_only():
+    with pytest.raises(CheckFailed, match=OFF_DEFINITION):
+        def_causal_map(multi_head_attention=mha_attending_to_itself)
 
 
 @numeric
@@ -515,6 +679,12 @@ def test_thm_causal_mask_rejects_a_mask_letting_the_next_key_through():
 
 
 @numeric
+def test_thm_causal_mask_rejects_attention_to_itself_only():
+    with pytest.raises(CheckFailed, match=OFF_DEFINITION):
+        thm_causal_mask(multi_head_attention=mha_attending_to_itself)
+
+
+@numeric
 def test_cor_parallel_next_token_holds():
     assert len(cor_parallel_next_token()) == 3
 
@@ -523,6 +693,12 @@ def test_cor_parallel_next_token_holds():
 def test_cor_parallel_next_token_rejects_a_mask_that_is_ignored():
     with pytest.raises(CheckFailed):
         cor_parallel_next_token(multi_head_attention=mha_ignoring_mask)
+
+
+@numeric
+def test_cor_parallel_next_token_rejects_attention_to_itself_only():
+    with pytest.raises(CheckFailed, match=OFF_DEFINITION):
+        cor_parallel_next_token(multi_head_attention=mha_attending_to_itself)
 
 
 @numeric
@@ -570,7 +746,16 @@ def test_prop_attention_parameters_rejects_4d2_plus_3d():
 
 @symbolic
 def test_prop_attention_complexity_holds():
-    assert len(prop_attention_complexity()) == 3
+    assert len(prop_attention_complexity()) == 4
+
+
+def test_prop_attention_complexity_states_the_products_the_causal_pass_executes():
+    evidence = prop_attention_complexity()[2]
+    # n = 300, d = 2, h = 1 in blocks of 128 query rows: rows [r0, r1) meet r1 keys
+    scores = 128 * 128 + 128 * 256 + 44 * 300
+    executed = 4 * 300 * 2**2 + 2 * 2 * scores  # projections, scores and weighted sums
+    assert f"the definition counts {4 * 300 * 4 + 2 * 300**2 * 2} multiplications" in evidence
+    assert f"the blocked pass executes {executed}," in evidence
 
 
 @symbolic
@@ -647,3 +832,9 @@ def test_exr_causal_last_row_holds():
 def test_exr_causal_last_row_rejects_a_mask_that_is_ignored():
     with pytest.raises(CheckFailed):
         exr_causal_last_row(multi_head_attention=mha_ignoring_mask)
+
+
+@numeric
+def test_exr_causal_last_row_rejects_unscaled_causal_scores():
+    with pytest.raises(CheckFailed, match=OFF_DEFINITION):
+        exr_causal_last_row(multi_head_attention=mha_unscaled)

@@ -269,6 +269,7 @@ def test_prop_layer_norm_jacobian_properties_of_a_stated_formula():
     assert jacobian_properties(2, stated=chapter_jacobian).holds["J = 0"]
 
 
+@pytest.mark.element("prop-layer-norm-jacobian")
 def test_prop_layer_norm_scaling_witness_is_j_of_2x_minus_half_j_of_x():
     assert is_zero(scaling_witness(4, 0))  # the law holds there when eps = 0
     witness = scaling_witness(4, eps)  # eps set to 1
@@ -277,6 +278,7 @@ def test_prop_layer_norm_scaling_witness_is_j_of_2x_minus_half_j_of_x():
     assert is_nonzero(witness[2, 2])
 
 
+@pytest.mark.element("prop-layer-norm-jacobian")
 def test_prop_layer_norm_scaling_law_not_proved_for_a_non_homogeneous_normalisation():
     def shifted(x, eps=0):  # divides by sqrt(sigma^2 + 1): eps = 1 in disguise
         return (x - mean(x) * ones(x.rows, 1)) / sqrt(variance(x) + 1)
@@ -286,6 +288,7 @@ def test_prop_layer_norm_scaling_law_not_proved_for_a_non_homogeneous_normalisat
     assert any(is_nonzero(e) for e in p.defects["J(a x) = J(x) / a"])
 
 
+@pytest.mark.element("prop-layer-norm-jacobian")
 def test_prop_layer_norm_scaling_law_fails_for_a_normalisation_of_another_degree():
     def times_sigma(x, eps=0):  # homogeneous of degree 2: J(a x) = a J(x)
         return (x - mean(x) * ones(x.rows, 1)) * sqrt(variance(x) + eps)

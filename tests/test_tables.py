@@ -36,30 +36,35 @@ def chapter_lines(path: Path) -> set[str]:
     return {line.strip() for line in path.read_text(encoding="utf-8").splitlines()}
 
 
+@pytest.mark.element("ex-scaling-numeric")
 def test_scaling_table_equals_the_chapters_cell_for_cell():
     printed = chapter_table(SELF_ATTENTION, "$d_k$")
     table = sa_tables.scaling_table()
     assert [list(table.columns)] + [list(r) for r in table.rows] == printed
 
 
+@pytest.mark.element("ex-scaling-numeric")
 def test_scaling_table_listing_lines_are_the_chapters():
     printed = chapter_lines(SELF_ATTENTION)
     for line in sa_tables.scaling_table().listing:
         assert line.strip() in printed
 
 
+@pytest.mark.element("prop-attention-complexity")
 def test_attention_complexity_table_equals_the_chapters_cell_for_cell():
     printed = chapter_table(SELF_ATTENTION, "$n$")
     table = sa_tables.attention_complexity_table()
     assert [list(table.columns)] + [list(r) for r in table.rows] == printed
 
 
+@pytest.mark.element("prop-attention-complexity")
 def test_attention_complexity_table_first_ratios_are_blank():
     table = sa_tables.attention_complexity_table()
     assert table.rows[0][4:] == ("", "")
     assert table.values[0][4:] == (None, None)
 
 
+@pytest.mark.element("ex-gpt2-small-count")
 def test_gpt2_parameter_table_equals_the_chapters_cell_for_cell():
     printed = chapter_table(BLOCK, "構成要素")
     table = tb_tables.gpt2_parameter_table()
@@ -69,6 +74,7 @@ def test_gpt2_parameter_table_equals_the_chapters_cell_for_cell():
     assert table.values[-1] == ("合計", None, 124439808)
 
 
+@pytest.mark.element("ex-small-model-count", "ex-gpt2-small-count", "prop-block-complexity")
 def test_listing_totals_are_the_chapters():
     printed = chapter_lines(BLOCK)
     assert tb_tables.small_model_count().listing == ("count: 568  formula: 568",)
@@ -77,10 +83,12 @@ def test_listing_totals_are_the_chapters():
         assert line.strip() in printed
 
 
+@pytest.mark.element("prop-attention-parameters")
 def test_attention_parameter_count_is_the_listings_288():
     assert sa_tables.attention_parameter_count().listing == ("params: 288 = 4d^2+4d = 288",)
 
 
+@pytest.mark.element("prop-block-complexity")
 def test_block_cost_ratio_equals_n_over_6d():
     table = tb_tables.block_cost_comparison(d=768, n=1024)
     linear, quadratic, ratio, by_crossover = table.column("値")
@@ -89,6 +97,7 @@ def test_block_cost_ratio_equals_n_over_6d():
     assert ratio == pytest.approx(by_crossover, rel=2 * unit_roundoff(np.float64))
 
 
+@pytest.mark.element("prop-attention-complexity")
 def test_complexity_table_for_another_d_has_equal_terms_at_n_equal_2d():
     table = sa_tables.attention_complexity_table(d=128, ns=(128, 256, 512))
     n, projection, scores, *_ = table.values[1]
@@ -96,6 +105,7 @@ def test_complexity_table_for_another_d_has_equal_terms_at_n_equal_2d():
     assert table.rows[2][4] == "4.00"
 
 
+@pytest.mark.element("thm-transformer-parameters")
 def test_gpt2_table_for_a_24_layer_model():
     table = tb_tables.gpt2_parameter_table(d=1024, n_layer=24)
     per_layer = 12 * 1024**2 + 13 * 1024

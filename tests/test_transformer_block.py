@@ -56,6 +56,7 @@ from proofs.chapters.transformer_block.layer_norm import (
     prop_layer_norm_jacobian,
 )
 from proofs.chapters.transformer_block.parameters import (
+    GPT2_FAMILY,
     ex_gpt2_small_count,
     ex_small_model_count,
     model_parts,
@@ -246,6 +247,15 @@ def test_prop_layer_norm_invariance_holds():
 def test_prop_layer_norm_invariance_rejects_unbiased_variance():
     with pytest.raises(CheckFailed, match="mean, variance"):
         prop_layer_norm_invariance(normalise=unbiased_layer_norm, widths=())
+
+
+@pytest.mark.numeric
+def test_prop_layer_norm_invariance_rejects_a_layer_norm_with_its_entries_reversed():
+    def reversed_entries(x, gamma=None, beta=None, eps=1e-5):
+        return layer_norm(x, gamma, beta, eps)[..., ::-1]  # invariant, same moments
+
+    with pytest.raises(CheckFailed, match="not 定義 2.1's"):
+        prop_layer_norm_invariance(normalise=reversed_entries, widths=())
 
 
 @pytest.mark.numeric
@@ -469,6 +479,13 @@ def test_ex_gpt2_small_count_table_rows():
     assert values == [38_597_376, 786_432, 7_087_872, 85_054_464, 1_536, 124_439_808]
 
 
+def test_thm_transformer_parameters_rejects_a_released_checkpoint_of_another_size():
+    family = dict(GPT2_FAMILY, medium=((1024, 24, 16), 345_000_000))  # the paper's 345M
+    with pytest.raises(CheckFailed, match="GPT-2 medium .* released checkpoint holds 345,000,000"):
+        thm_transformer_parameters(family=family)
+
+
+@pytest.mark.numeric
 def test_ex_gpt2_small_count_rejects_a_wrong_total():
     wrong = dict(transcribed("ex-gpt2-small-count")["stated"], total=124_439_000)
     with pytest.raises(CheckFailed, match="total"):
@@ -593,6 +610,21 @@ def test_prop_row_wise_maps_rejects_a_layer_norm_over_columns():
 
     with pytest.raises(CheckFailed, match="LN"):
         prop_row_wise_maps(normalise=over_columns)
+
+
+@pytest.mark.numeric
+def test_prop_row_wise_maps_rejects_an_mlp_without_its_activation():
+    def linear(x, params, activation="gelu"):
+        return mlp(x, params, activation=lambda t: t)  # row-wise, but not 定義 2.2's MLP
+
+    with pytest.raises(CheckFailed, match="not 定義 2.2's"):
+        prop_row_wise_maps(network=linear)
+
+
+@pytest.mark.numeric
+def test_prop_row_wise_maps_rejects_a_layer_norm_with_unbiased_variance():
+    with pytest.raises(CheckFailed, match="not 定義 2.1's"):
+        prop_row_wise_maps(normalise=unbiased_layer_norm)
 
 
 # 命題 7.2 ------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from numeric.kv_cache import Decoder
 from numeric.mlp import mlp
 from numeric.model import forward as model_forward
 from numeric.model import init_parameters
+from proofs.anchors import stack_attention_off_definition
 from proofs.chapters.self_attention.chapter import CHAPTER
 from proofs.chapters.self_attention.strategies import (
     float_arrays,
@@ -37,6 +38,8 @@ from spec.config import ModelConfig
 
 
 def _causal_judge(layers, x, positions, mha, label: str, stats: dict) -> None:
+    """The stack is causal, and the handed mha is 定義 4.1's causal MHA at the stack's input
+    (with each attention layer's parameters)."""
     defect, tol = causal_defect(layers, x, positions, mha)
     within_bound(defect, tol,
                  f"{label}: f_n(X)_(1:i) != f_i(X_(1:i)) (n = {x.shape[0]}, layers "
@@ -55,6 +58,10 @@ def _causal_judge(layers, x, positions, mha, label: str, stats: dict) -> None:
         within_bound(gap, b[:i] + bc[:i],
                      f"{label}: changing rows {i + 1}..{n} changed rows 1..{i}")
         stats["future_bitwise"] += bool(np.all(gap == 0))
+    start = x if positions is None else x + positions[: x.shape[0]]
+    for err, bound in stack_attention_off_definition(mha, layers, start, causal=True):
+        within_bound(err, bound, f"{label}: the attention is not 定義 4.1's causal MHA at 50 "
+                                 f"digits (x {x.shape})")
 
 
 def _causal_stats() -> dict:
@@ -62,7 +69,8 @@ def _causal_stats() -> dict:
 
 
 def _causal_summary(stats: dict, what: str) -> str:
-    return (f"{what}: prefix consistency f_n(X)_(1:i) = f_i(X_(1:i)) and independence of the "
+    return (f"{what}: the attention = 定義 4.1's causal MHA at 50 digits within its rounding "
+            f"bound; prefix consistency f_n(X)_(1:i) = f_i(X_(1:i)) and independence of the "
             f"future rows within the rounding bound on {stats['cases']} drawn cases "
             f"(prefix bit for bit in {stats['bitwise']}, future rows bit for bit in "
             f"{stats['future_bitwise']})")

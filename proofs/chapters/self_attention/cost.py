@@ -162,26 +162,45 @@ def prop_attention_complexity(stated, stated_crossover, printed_table,
                 f"terms equal at n = {cross}; weights memory {memory}"]
     stats = {"cases": 0}
 
-    @given(mha_case(max_n=6), st.booleans())
-    def counted(case, causal):
-        x, params = case
+    def count(x: np.ndarray, params: dict, causal: bool) -> tuple[int, int, int]:
+        """(the definition's count, the products executed, the formula) of one pass;
+        judges that the causal pass executes no more than the definition and at least
+        the products of the unmasked scores and weights (n(n-1)/2 pairs per head fewer,
+        each d_k + d_v = 2d/h products)."""
         with count_multiplications() as counter:
             _, weights = multi_head_attention(x, params, causal=causal)
         nn, dd = x.shape
         want = int(stated.subs({n: nn, d: dd}))
-        require(counter.total == want, f"n = {nn}, d = {dd}, h = {params['w_q'].shape[0]}: "
-                                       f"counted {counter.total}, the formula gives {want}")
         h = params["w_q"].shape[0]
+        require(counter.total == want, f"n = {nn}, d = {dd}, h = {h}: counted "
+                                       f"{counter.total}, the formula gives {want}")
+        least = want - nn * (nn - 1) * dd if causal else want
+        require(least <= counter.executed_total <= want,
+                f"n = {nn}, d = {dd}, h = {h}, causal = {causal}: {counter.executed_total} "
+                f"products executed, outside [{least}, {want}]")
         sizes = {"h": h, "n": nn, "m": nn}
         declared = math.prod(sizes[dim] for dim in ATTENTION_WEIGHTS_MEMORY)
         require(np.asarray(weights).size == declared == h * nn * nn,
                 f"weights hold {np.asarray(weights).size}; the declared score array "
                 f"{ATTENTION_WEIGHTS_MEMORY} holds {declared}; h n^2 = {h * nn * nn}")
         stats["cases"] += 1
+        return counter.total, counter.executed_total, want
+
+    @given(mha_case(max_n=6), st.booleans())
+    def counted(case, causal):
+        x, params = case
+        count(x, params, causal)
 
     counted()
     evidence.append(f"counted multiplications of real passes = the polynomial; weights h n^2, "
                     f"on {stats['cases']} drawn sizes")
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((300, 2))
+    params = {w: rng.standard_normal((1, 2, 2)) for w in ("w_q", "w_k", "w_v", "w_o")}
+    full, executed, want = count(x, params, causal=True)
+    evidence.append(f"causal pass at n = 300, d = 2, h = 1: the definition counts {full} "
+                    f"multiplications (= the polynomial, {want}); the blocked pass executes "
+                    f"{executed}, skipping masked blocks")
 
     table = attention_complexity_table(d=64, ns=tuple(int(r[0]) for r in printed_table))
     for got, want in zip(table.rows, printed_table, strict=True):

@@ -20,10 +20,11 @@ from numeric.kv_cache import Decoder
 from numeric.layer_norm import layer_norm
 from numeric.mlp import mlp
 from numeric.model import forward, init_parameters, sub_parameters
+from proofs.anchors import layer_norm_off_definition, mlp_off_definition
 from proofs.chapters.transformer_block.chapter import CHAPTER
 from proofs.chapters.transformer_block.strategies import block_parameters, model_cases, seeds
 from proofs.claims import Claim
-from proofs.judge import require
+from proofs.judge import require, within_bound
 from proofs.measures import decoded_in_chunks
 from proofs.profiles import scaled
 
@@ -44,7 +45,9 @@ def prop_row_wise_maps(network: Callable = mlp, normalise: Callable = layer_norm
     every other output row is unchanged bit for bit (which implies the zero blocks). A
     model without attention (W_O = 0: attention then adds the constant b_O to every row)
     gives position i logits that depend only on t_i and i: two drawn sequences that
-    agree at position i give bit-identical logits there."""
+    agree at position i give bit-identical logits there. On the same draws `network` and
+    `normalise` are 定義 2.2's MLP and 定義 2.1's LN at 50 digits within their rounding
+    bounds, so the property is shown of the defined maps."""
     changed = [0]
 
     @scaled(1.0)
@@ -66,6 +69,10 @@ def prop_row_wise_maps(network: Callable = mlp, normalise: Callable = layer_norm
                     f"{name}: changing row {j} changed other rows by "
                     f"{np.abs(before[others] - after[others]).max():.3e}")
             changed[0] += int(not np.array_equal(before[j], after[j]))
+        within_bound(*mlp_off_definition(network, x, ff, activation),
+                     f"network is not 定義 2.2's {activation} MLP at 50 digits (x {x.shape})")
+        within_bound(*layer_norm_off_definition(normalise, x, gain, shift, 1e-5),
+                     f"normalise is not 定義 2.1's LN at 50 digits (x {x.shape})")
 
     row_wise()
     evidence = ["MLP and LN: replacing row j leaves every other output row unchanged bit for "

@@ -18,6 +18,7 @@ from numeric.error_bounds import (
     layer_norm_jacobian_error_bound,
 )
 from numeric.layer_norm import layer_norm, layer_norm_jacobian
+from proofs.anchors import layer_norm_off_definition
 from proofs.chapters.transformer_block.chapter import CHAPTER
 from proofs.chapters.transformer_block.strategies import vectors
 from proofs.claims import Claim
@@ -79,7 +80,9 @@ def prop_layer_norm_invariance(normalise: Callable = layer_norm,
     is undefined: tested apart): |LN(fl(a x + b)) - LN(x)| within the two rounding bounds plus the
     input rounding 2u(a max|x| + |b|) times ||J|| = 1/sigma(ax + b) times sqrt d; the
     moments within their rounding bounds; and LN(-a x + b) = -LN(x), a witness that the
-    statement fails for a < 0 (the two differ by 2 max|LN(x)| >= 2)."""
+    statement fails for a < 0 (the two differ by 2 max|LN(x)| >= 2). On the same draws
+    `normalise` is 定義 2.1's LN at 50 digits within its rounding bound, so the
+    properties are shown of the defined map."""
     evidence = []
     for d in widths:
         x = symbolic_layer_norm.variables(d)
@@ -124,6 +127,8 @@ def prop_layer_norm_invariance(normalise: Callable = layer_norm,
                 f"mean, variance - 1, norm - sqrt d of LN(x) = {stats} exceed "
                 f"{(m_bound, v_bound, n_bound)} at x = {x.tolist()}")
         worst[2] = max(worst[2], max(stats))
+        within_bound(*layer_norm_off_definition(normalise, x),
+                     f"normalise is not 定義 2.1's LN at 50 digits at x = {x.tolist()}")
 
     invariant()
     evidence.append(f"numeric: LN(a x + b 1) = LN(x) and LN(-a x + b 1) = -LN(x) within the "

@@ -41,6 +41,23 @@ def _at(expr: sympy.Expr, config: spec.ModelConfig) -> int:
 
 VARIANTS = tuple(itertools.product((True, False), repeat=3))  # (bias, tied, positions)
 
+# The released GPT-2 checkpoints (|V| = 50,257, L_ctx = 1,024, d_ff = 4d, biases, tied
+# output layer, learned positions): (d, L, h) and the number of values their arrays
+# hold. Data from outside the package, so the count polynomial is judged against
+# something spec did not produce.
+GPT2_FAMILY = {
+    "small": ((768, 12, 12), 124_439_808),
+    "medium": ((1024, 24, 16), 354_823_168),
+    "large": ((1280, 36, 20), 774_030_080),
+    "xl": ((1600, 48, 25), 1_557_611_200),
+}
+
+
+def gpt2_config(d: int, n_layer: int, n_head: int) -> spec.ModelConfig:
+    """A GPT-2 family member's configuration."""
+    return spec.ModelConfig(vocab=50257, d=d, n_layer=n_layer, n_head=n_head, d_ff=4 * d,
+                            n_ctx=1024)
+
 
 @CHAPTER.element("thm-transformer-parameters", "定理 5.1",
                  "デコーダのみの Transformer のパラメータ数",
@@ -62,14 +79,17 @@ VARIANTS = tuple(itertools.product((True, False), repeat=3))  # (bias, tied, pos
 def thm_transformer_parameters(stated_count: sympy.Expr, stated_per_layer: sympy.Expr,
                                stated_positions: sympy.Expr, stated_untied: sympy.Expr,
                                allocate: Callable = init_parameters,
-                               count: Callable = parameter_count) -> list[str]:
+                               count: Callable = parameter_count,
+                               family: Mapping = GPT2_FAMILY) -> list[str]:
     """The parameter count of 定義 2.3's model, with its variants. Symbolic: the polynomial
     symbolic.counts derives from spec's declaration of every array equals `stated` for
     all 8 combinations of biases, tying and learned positions, and one block at
     d_ff = 4d equals `stated_per_layer` (12d^2 + 13d). Numeric: the arrays `allocate`
     makes for Hypothesis-drawn configurations (every variant; |V| = 2..12, d in
     {2, 4, 6}, L = 1..3, d_ff = 1..8, L_ctx = 1..8) number exactly the polynomial's value
-    (`count`, exact integers)."""
+    (`count`, exact integers). Independent data: at the sizes of the released GPT-2
+    checkpoints (small, medium, large, xl) the polynomial equals the number of values
+    their arrays hold (GPT2_FAMILY)."""
     evidence = []
     d, L, d_ff = sym.d, sym.L, sym.d_ff
     for bias, tied, positions in VARIANTS:
@@ -103,6 +123,13 @@ def thm_transformer_parameters(stated_count: sympy.Expr, stated_per_layer: sympy
     allocated()
     evidence.append(f"numeric: the allocated arrays number exactly the polynomial's value on "
                     f"{drawn[0]} drawn configurations (all variants)")
+    for name, (sizes, released) in family.items():
+        value = _at(counts.model_parameters(), gpt2_config(*sizes))
+        require(value == released, f"GPT-2 {name} {sizes}: the polynomial gives {value:,}, the "
+                                   f"released checkpoint holds {released:,}")
+    evidence.append("the released GPT-2 checkpoints: " + ", ".join(
+        f"{name} {released:,}" for name, (_, released) in family.items())
+        + " values, each the polynomial's value at its sizes")
     return evidence
 
 
@@ -238,7 +265,9 @@ def ex_gpt2_small_count(stated: Mapping) -> list[str]:
     evaluated) equals the stated table row by row and in total; the total is confirmed by
     a second path that multiplies out spec's declared shapes at the configuration's sizes
     (the arrays' sizes, without allocating 124M floats). The embeddings' share
-    |V| d / total is compared with the printed percentage (the text after 注意 5.4)."""
+    |V| d / total is compared with the printed percentage (the text after 注意 5.4). The
+    printed total is also the released GPT-2 small checkpoint's (GPT2_FAMILY), a value
+    from outside the package."""
     table = tables.gpt2_parameter_table(**stated["sizes"])
     *rows, total = table.column("個数")
     require(total == stated["total"], f"total: computed {total:,}, stated {stated['total']:,}")
@@ -249,6 +278,9 @@ def ex_gpt2_small_count(stated: Mapping) -> list[str]:
     by_shapes = sum(math.prod(dims[name] for name in p.dims)
                     * (config.n_layer if p.per_layer else 1) for p in spec.model_parameters())
     require(by_shapes == total, f"the declared shapes give {by_shapes:,}, the table {total:,}")
+    released = GPT2_FAMILY["small"][1]
+    require(stated["total"] == released, f"the chapter's total {stated['total']:,} is not the "
+                                         f"released GPT-2 small's {released:,}")
     share = rows[0] / total
     require(stated["embedding_share"].agrees(share),
             f"the embeddings' share is {share:.4f}, printed {stated['embedding_share'].value}")

@@ -1,0 +1,91 @@
+"""`pytest -k <id>` selects every test of an element: those named after it and those
+marked `@pytest.mark.element(<id>)` (tests/conftest.py adds the id to their keywords)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import pytest_collection_modifyitems
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def selected(expression: str, *files: str) -> set[str]:
+    """The node ids `pytest --co -q -k expression` collects from the given test files."""
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "--co", "-q", "-p", "no:cacheprovider", "-k",
+         expression, *files],
+        cwd=ROOT, capture_output=True, text=True, check=False, timeout=300,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    return {line for line in run.stdout.splitlines() if "::" in line}
+
+
+@pytest.mark.element("prop-softmax-jacobian")
+def test_k_prop_softmax_jacobian_selects_the_50_digit_test_of_the_numeric_jacobian():
+    got = selected("prop_softmax_jacobian", "tests/test_numeric_softmax.py",
+                   "tests/test_self_attention.py")
+    marked = {node for node in got if node.startswith("tests/test_numeric_softmax.py")}
+    assert marked == {
+        "tests/test_numeric_softmax.py::test_softmax_jacobian_matches_50_digit_derivative",
+        "tests/test_numeric_softmax.py::test_softmax_jacobian_is_vectorised_and_keeps_float32",
+    }
+    named = got - marked  # the check's own tests, named after it
+    assert "tests/test_self_attention.py::test_prop_softmax_jacobian_holds" in named
+    assert all("::test_prop_softmax_jacobian_" in node for node in named)
+
+
+@pytest.mark.element("ex-scaling-numeric")
+def test_k_ex_scaling_numeric_selects_the_test_of_the_printed_table():
+    got = selected("ex_scaling_numeric", "tests/test_tables.py")
+    assert got == {
+        "tests/test_tables.py::test_scaling_table_equals_the_chapters_cell_for_cell",
+        "tests/test_tables.py::test_scaling_table_listing_lines_are_the_chapters",
+    }
+
+
+@pytest.mark.element("def-layer-norm")
+def test_k_def_layer_norm_selects_the_numeric_tests_but_not_the_jacobians():
+    got = selected("def_layer_norm", "tests/test_numeric_layer_norm.py")
+    assert "tests/test_numeric_layer_norm.py::test_layer_norm_is_applied_to_each_row" in got
+    assert not any("jacobian" in node for node in got)
+    assert len(got) == 14  # 8 tests, 6 of them in two or more parametrisations
+
+
+class Item:
+    """What the hook reads and writes of a collected test."""
+
+    def __init__(self, name: str, *marks: pytest.MarkDecorator) -> None:
+        self.name, self.nodeid = name, f"tests/test_x.py::{name}"
+        self.marks = [m.mark for m in marks]
+        self.extra_keyword_matches: set[str] = set()
+
+    def iter_markers(self, name: str):
+        return (m for m in self.marks if m.name == name)
+
+    def add_marker(self, mark: pytest.MarkDecorator) -> None:
+        self.marks.append(mark.mark)
+
+
+def test_a_test_named_after_an_element_is_marked_with_it():
+    item = Item("test_def_softmax_holds")
+    pytest_collection_modifyitems(None, [item])
+    assert [m.args for m in item.iter_markers("element")] == [("def-softmax",)]
+    assert item.extra_keyword_matches == {"def-softmax", "def_softmax"}
+
+
+def test_a_marked_test_gets_both_spellings_of_each_id():
+    item = Item("test_anything", pytest.mark.element("def-attention", "rem-cross-attention"))
+    pytest_collection_modifyitems(None, [item])
+    assert item.extra_keyword_matches == {"def-attention", "def_attention",
+                                          "rem-cross-attention", "rem_cross_attention"}
+
+
+def test_an_unknown_element_id_is_a_usage_error():
+    with pytest.raises(pytest.UsageError, match=r"unknown element ids \['no-such-element'\]"):
+        pytest_collection_modifyitems(None, [Item("test_x",
+                                                  pytest.mark.element("no-such-element"))])
