@@ -58,8 +58,8 @@ def _check_ndim(arr: np.ndarray, name: str, ndim: int | tuple[int, ...] | None) 
         return
     allowed = (ndim,) if isinstance(ndim, int) else tuple(ndim)
     if arr.ndim not in allowed:
-        if len(allowed) > 3:
-            wanted = f"an array of at least {min(allowed)} dimensions"
+        if len(allowed) > 3 and allowed == tuple(range(min(allowed), max(allowed) + 1)):
+            wanted = f"an array of {min(allowed)} to {max(allowed)} dimensions"
         else:
             wanted = "a " + " or ".join(f"{k}-D" for k in allowed) + " array"
         raise ValueError(f"{name} must be {wanted}, got shape {arr.shape}")
