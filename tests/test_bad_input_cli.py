@@ -13,25 +13,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from commands import one_line, run
 
-from proofs import cli
 from proofs.registry import load_all
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT.parent / "shared" / "seeds"
 
 
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    """cli.main in-process: (exit code, stdout, stderr)."""
-    code = cli.main(list(args))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def one_line(stderr: str) -> str:
-    lines = stderr.splitlines()
-    assert len(lines) == 1, stderr
-    return lines[0]
 
 
 def entry_point(*args: str, env: dict | None = None, **popen) -> subprocess.Popen:

@@ -17,6 +17,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from commands import one_line
+from commands import run as main
 
 from proofs import cli, files, screen
 from proofs.judge import CheckFailed, finding
@@ -93,17 +95,6 @@ def entry_point(request, tmp_path_factory) -> Iterator[EntryPoint]:
     runs.stop()
 
 
-def main(capsys, *args: str) -> tuple[int, str, str]:
-    """cli.main in-process: (exit code, stdout, stderr)."""
-    code = cli.main(list(args))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def one_line(stderr: str) -> str:
-    lines = stderr.strip().splitlines()
-    assert len(lines) == 1, stderr
-    return lines[0]
 
 
 def test_every_subcommand_has_help_with_an_example():

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from commands import one_line, run
 
-from proofs import cli, figures, sync
+from proofs import figures, sync
 from proofs.figures import Grid, shaded_grid
 from proofs.reader import parse
 from proofs.registry import CHAPTERS, load_all
@@ -25,17 +26,6 @@ OUTPUT_NUMBER = (720, "0.983              0.878", "0.983              0.887")  #
 SHADED_CELL = (495, '<rect x="180" y="84" width="88"', '<rect x="180" y="84" width="132"')
 
 
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    """cli.main in-process: (exit code, stdout, stderr)."""
-    code = cli.main([str(a) for a in args])
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def one_line(stderr: str) -> str:
-    lines = stderr.splitlines()
-    assert len(lines) == 1, stderr
-    return lines[0]
 
 
 def copy(seed: Path, target: Path) -> Path:
