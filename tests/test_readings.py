@@ -43,6 +43,12 @@ def test_a_result_that_rounds_the_face_values_is_recomputed():
     assert judged(r"\sqrt{0.0900 + 0.2500} = 0.5831") == ("confirmed", "recomputed 0.583095")
 
 
+def test_a_printed_value_of_an_exact_constant_is_the_result_whichever_side_it_stands():
+    assert judged(r"1.41 = \sqrt{2}") == ("confirmed", "recomputed 1.41421")
+    assert judged(r"\sqrt{2} = 1.41")[0] == "confirmed"
+    assert judged(r"1.42 = \sqrt{2}")[0] == "mismatched"
+
+
 def test_a_result_that_rounds_only_the_exact_constants_holds_with_the_reading():
     status, detail = judged(r"e^{1.4142} = 4.1133")
     assert status == "confirmed" and detail.startswith("holds with 1.4142 as √2")

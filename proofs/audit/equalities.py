@@ -149,10 +149,14 @@ def _at_printed_precision(m1: str, m2: str, v1: Value, v2: Value,
     def face(member: str) -> Value:
         return evaluate(member, bindings, False, face=True)
 
-    if _is_printed(m2) or DECIMAL.search(m2) is None:
-        computed, result, target = m1, m2, v2 if _is_printed(m2) else face(m2)
-    elif _is_printed(m1) or DECIMAL.search(m1) is None:
-        computed, result, target = m2, m1, v1 if _is_printed(m1) else face(m1)
+    if _is_printed(m2):
+        computed, result, target = m1, m2, v2
+    elif _is_printed(m1):
+        computed, result, target = m2, m1, v1
+    elif DECIMAL.search(m2) is None:
+        computed, result, target = m1, m2, face(m2)
+    elif DECIMAL.search(m1) is None:
+        computed, result, target = m2, m1, face(m1)
     else:
         f1, f2 = face(m1), face(m2)
         if meet(f1, f2):
