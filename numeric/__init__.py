@@ -24,5 +24,4 @@ kv_cache     Decoder: incremental decoding with a key/value cache
 gpt2         load_gpt2, config_from_gpt2, to_gpt2_state_dict, to_gpt2_config, save_gpt2
 error_bounds first-order rounding-error bounds of every building block, blocks and the
              model (the tolerances of the checks and tests come from here)
-finite_differences  central-difference Jacobians with a Richardson error estimate
 """

@@ -1,7 +1,8 @@
 """High-precision references: the chapters' definitions evaluated by mpmath.
 
 Each function is written from the definition's formula, loop by loop, not from
-the NumPy code it judges. Float inputs convert to mpf exactly; the working
+the NumPy code it judges. Float inputs convert to mpf exactly, and an input array may
+hold mpf already (dtype object: a point moved by less than float64 resolves); the working
 precision is the caller's (`with mpmath.workdps(DIGITS):`), so a reference and
 the difference taken against it are both at that precision.
 """
@@ -14,6 +15,11 @@ import mpmath
 import numpy as np
 
 DIGITS = 50  # the working precision of the references (far beyond float64's 16 digits)
+
+
+def mp_value(v: object) -> mpmath.mpf:
+    """v as an mpf without rounding: an mpf as it is, a float (or NumPy float) exactly."""
+    return v if isinstance(v, mpmath.mpf) else mpmath.mpf(float(v))  # type: ignore[arg-type]
 
 
 def mp_softmax_exact(z: Sequence, allowed: Sequence[bool] | None = None) -> list:
@@ -66,7 +72,7 @@ def mp_multi_head_attention(
 
     def project(rows: np.ndarray, w: str, b: str, a: int) -> list:
         bias = params.get(b)
-        return [[mpmath.fsum(mpmath.mpf(float(rows[i, t])) * mpmath.mpf(float(params[w][a, t, c_]))
+        return [[mpmath.fsum(mp_value(rows[i, t]) * mpmath.mpf(float(params[w][a, t, c_]))
                              for t in range(d))
                  + (0 if bias is None else mpmath.mpf(float(bias[a, c_])))
                  for c_ in range(d_k)] for i in range(rows.shape[0])]
@@ -125,7 +131,7 @@ def mp_mlp(x: np.ndarray, params: Mapping[str, np.ndarray], activation: str) -> 
 
     out = []
     for row in x:
-        hidden = [phi(mpmath.fsum(mpmath.mpf(float(row[t])) * mpmath.mpf(float(w_1[t, c]))
+        hidden = [phi(mpmath.fsum(mp_value(row[t]) * mpmath.mpf(float(w_1[t, c]))
                                   for t in range(d))
                       + (0 if b_1 is None else mpmath.mpf(float(b_1[c])))) for c in range(d_ff)]
         out.append([mpmath.fsum(hidden[c] * mpmath.mpf(float(w_2[c, col])) for c in range(d_ff))

@@ -6,7 +6,6 @@ GELU, and the float64 evaluation for a float32 one (whose own error, about 1e-16
 is 1e-9 of the float32 bound).
 """
 
-import math
 
 import mpmath
 import numpy as np
@@ -17,7 +16,6 @@ from numeric import error_bounds as eb
 from numeric.activations import gelu, gelu_tanh
 from numeric.attention import multi_head_attention
 from numeric.block import post_ln_block, pre_ln_block
-from numeric.finite_differences import central_jacobian, jacobian_with_error
 from numeric.layer_norm import layer_norm
 from numeric.model import forward, init_parameters
 from numeric.parameters import sub_parameters
@@ -162,22 +160,6 @@ def test_propagated_layer_norm_bound_holds_for_float32_and_rejects_the_unbiased_
     c = x - x.mean(axis=1, keepdims=True)
     unbiased = gain * c / np.sqrt((c * c).sum(axis=1, keepdims=True) / 3 + 1e-5) + shift
     assert (np.abs(unbiased - exact) > bound).any()
-
-
-def test_central_differences_error_estimate_covers_the_true_error():
-    x = np.array([[0.3, -1.2], [2.0, 0.7]])
-    jac, error = jacobian_with_error(np.sin, x, 2 * eb.U)
-    exact = np.diag(np.cos(x).ravel())
-    assert np.abs(jac - exact).max() <= error
-    assert error < 1e-9
-    wrong = np.diag(np.cos(x).ravel() * (1 + 1e-6))
-    assert np.abs(jac - wrong).max() > error
-
-
-def test_central_jacobian_of_a_linear_map_is_the_matrix():
-    a = np.array([[2.0, -1.0], [0.5, 4.0]])
-    jac = central_jacobian(lambda y: y @ a.T, np.array([[1.0, 2.0]]), 0.5)
-    assert np.allclose(jac, a, rtol=0, atol=4 * eb.U * math.fsum(np.abs(a).ravel()))
 
 
 def test_a_non_finite_evaluation_is_judged_not_refused():

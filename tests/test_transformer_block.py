@@ -64,7 +64,12 @@ from proofs.chapters.transformer_block.parameters import (
     thm_transformer_parameters,
 )
 from proofs.chapters.transformer_block.residual import (
+    FD_ERROR,
+    FD_STEP,
+    STACK,
     _residual_step,
+    mp_jacobian,
+    mp_pre_ln_sublayers,
     prop_residual_identity_path,
     rem_pre_post_ln_empirical,
     residual_jacobians,
@@ -72,7 +77,7 @@ from proofs.chapters.transformer_block.residual import (
 from proofs.chapters.transformer_block.strategies import block_parameters
 from proofs.judge import CheckFailed, findings
 from proofs.printed import Printed
-from proofs.reference import mp_error, mp_layer_norm
+from proofs.reference import DIGITS, mp_central_jacobian, mp_error, mp_layer_norm
 from proofs.registry import load_all
 from symbolic import layer_norm as symbolic_layer_norm
 from symbolic import residual
@@ -405,7 +410,41 @@ def test_prop_residual_identity_path_rejects_a_post_ln_product_with_a_bare_ident
 def test_prop_residual_identity_path_tolerances_separate_the_identity_term():
     # the Jacobian tolerances are far below 1, the size of the I term a missing residual drops
     stages = residual_jacobians(seed=0)["stages"]
-    assert max(bound for *_, bound in stages) < 1e-2
+    assert max(bound for *_, bound in stages) < 1e-15
+
+
+@pytest.mark.numeric
+def test_prop_residual_identity_path_jacobians_reject_a_product_without_the_identity():
+    stages = residual_jacobians(seed=0, identity=False)["stages"]
+    assert all(gap > 1e10 * bound for _, gap, bound in stages)
+
+
+@pytest.mark.element("prop-residual-identity-path", "exr-residual-expansion")
+def test_mp_jacobian_of_a_linear_map_is_the_matrix():
+    a = np.array([[2.0, -1.0], [0.5, 4.0]])
+    with mpmath.workdps(DIGITS):
+        jac = mp_jacobian(lambda y: y @ a.T, np.array([[1.0, 2.0]], dtype=object))
+        assert max(abs(v) for v in (jac - a).ravel()) < mpmath.mpf("1e-29")
+
+
+@pytest.mark.numeric
+@pytest.mark.element("prop-residual-identity-path", "exr-residual-expansion")
+def test_fd_error_covers_the_truncation_of_the_sublayers_differences():
+    """FD_ERROR assumes third derivatives below 6e20 on the step's segment; the truncation
+    measured by doubling the step (D(2h) - D(h) = h^2 f^(3) / 2 + O(h^4)) is far below it
+    at the stack's first point."""
+    params = init_parameters(STACK, np.random.default_rng(0))
+    x = np.random.default_rng(1).standard_normal((STACK.n_ctx, STACK.d)).astype(object)
+    with mpmath.workdps(DIGITS):
+        for g in mp_pre_ln_sublayers(params, STACK):
+            def flat(v, g=g):
+                return list(g(np.array(v, dtype=object).reshape(x.shape)).ravel())
+
+            fine = mp_central_jacobian(flat, list(x.ravel()), FD_STEP)
+            coarse = mp_central_jacobian(flat, list(x.ravel()), 2 * FD_STEP)
+            measured = max(abs(a - b) for r, s in zip(fine, coarse, strict=True)
+                           for a, b in zip(r, s, strict=True))
+            assert measured < 1e-10 * FD_ERROR
 
 
 # 注意 4.2 ------------------------------------------------------------------------------

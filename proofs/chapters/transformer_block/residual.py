@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import mpmath
 import numpy as np
 
 import spec
@@ -20,13 +22,19 @@ from numeric.error_bounds import (
     layer_norm_stage_bounds,
     mlp_stage_bounds,
 )
-from numeric.finite_differences import jacobian_with_error
 from numeric.layer_norm import layer_norm, layer_norm_jacobian
 from numeric.mlp import mlp
 from numeric.model import init_parameters, sub_parameters
 from proofs.chapters.transformer_block.chapter import CHAPTER
 from proofs.claims import Claim
 from proofs.judge import CheckFailed, require, within_bound
+from proofs.reference import (
+    DIGITS,
+    mp_central_jacobian,
+    mp_layer_norm,
+    mp_mlp,
+    mp_multi_head_attention,
+)
 from proofs.registry import REGISTRY
 from symbolic import residual
 
@@ -68,6 +76,51 @@ def post_ln_sublayers(params: Mapping, config: spec.ModelConfig) -> list[tuple]:
 
 def _residual_step(x: np.ndarray, g: Callable) -> np.ndarray:
     return x + g(x)
+
+
+FD_STEP = mpmath.mpf("1e-20")  # the central differences' step, at DIGITS = 50
+# The differences' error: truncation h^2 M / 6 <= 1e-20 while the third derivatives stay
+# below M = 6e20 on the step's segment, plus rounding 10^-50 |f| / h = 1e-30 |f|.
+FD_ERROR = 1e-20
+
+
+def mp_pre_ln_sublayers(params: Mapping, config: spec.ModelConfig) -> list[Callable]:
+    """G_1..G_M of `pre_ln_sublayers` from the definitions (proofs.reference), on (n, d)
+    arrays of mpf: LN_1 then causal MHA, LN_2 then the MLP, block by block."""
+    eps, out = config.layer_norm_eps, []
+
+    def rows(values: list) -> np.ndarray:
+        return np.array(values, dtype=object)
+
+    for layer in range(config.n_layer):
+        p = sub_parameters(params, f"blocks.{layer}")
+        ln_1, ln_2 = sub_parameters(p, "ln_1"), sub_parameters(p, "ln_2")
+        attn, ff = sub_parameters(p, "attn"), sub_parameters(p, "mlp")
+        out.append(lambda x, ln=ln_1, a=attn: rows(mp_multi_head_attention(
+            rows([mp_layer_norm(r, ln["gamma"], ln["beta"], eps) for r in x]), a, causal=True)))
+        out.append(lambda x, ln=ln_2, f=ff: rows(mp_mlp(
+            rows([mp_layer_norm(r, ln["gamma"], ln["beta"], eps) for r in x]), f,
+            config.activation)))
+    return out
+
+
+def mp_jacobian(f: Callable[[np.ndarray], np.ndarray], x: np.ndarray) -> np.ndarray:
+    """(nd, nd) central-difference Jacobian of f: (n, d) -> (n, d) at x, in mpmath at the
+    caller's precision with step FD_STEP: within FD_ERROR of d f / d x entrywise."""
+    def flat(values: list) -> list:
+        return list(f(np.array(values, dtype=object).reshape(x.shape)).ravel())
+
+    return np.array(mp_central_jacobian(flat, list(x.ravel()), FD_STEP), dtype=object)
+
+
+def _norm(a: np.ndarray) -> float:
+    """The spectral norm of an array of mpf, in float64."""
+    return float(np.linalg.norm(a.astype(float), 2))
+
+
+def largest(a: np.ndarray) -> float:
+    """max |a_ij| of an array of mpf, as a float."""
+    return float(max(abs(v) for v in a.ravel()))
 
 
 def _block_diagonal_layer_norm_jacobian(s: np.ndarray, norm: Mapping, eps: float) -> np.ndarray:
@@ -122,38 +175,43 @@ def _chained(bounds: list[tuple[float, float]], points: list[np.ndarray]) -> flo
 def residual_jacobians(step: Callable = _residual_step, seed: int = 0,
                        config: spec.ModelConfig = STACK, depth: int | None = None,
                        identity: bool = True) -> dict:
-    """The Pre-LN stack's Jacobians at a drawn x_0 (n = n_ctx): for every l, the central
-    difference D_l of x_l -> x_M, and the product P_l = (I + J_M)...(I + J_{l+1}) of the
-    central differences J_k of G_k at x_{k-1} (J_M...J_{l+1} when `identity` is False),
-    with error bounds (`jacobian_with_error`, `_product_error`). `step(x, G)` is one step
-    (x + G(x) with the residual); `depth` keeps the first M sublayers."""
+    """The Pre-LN stack at a drawn x_0 (n = n_ctx): its points and rounding bound in
+    float64 (`pre_ln_sublayers`, `_chained`), and at 50 digits (`mp_pre_ln_sublayers`), for
+    every l, the central difference D_l of x_l -> x_M and the product P_l = (I + J_M)...
+    (I + J_{l+1}) of the central differences J_k of G_k at x_{k-1} (J_M...J_{l+1} when
+    `identity` is False), with the bound FD_ERROR propagated through the product
+    (`_product_error`). `step(x, G)` is one step (x + G(x) with the residual); `depth`
+    keeps the first M sublayers."""
     rng = np.random.default_rng(seed)
     params = init_parameters(config, rng)
     x = rng.standard_normal((config.n_ctx, config.d))
     subs = pre_ln_sublayers(params, config)[:depth]
     bounds = pre_ln_sublayer_bounds(x, params, config, step)[:depth]
-    points, jacobians, errors = [x], [], []
-    for g, (_, rounding) in zip(subs, bounds, strict=True):
-        j, e = jacobian_with_error(g, points[-1], rounding)
-        jacobians.append(j)
-        errors.append(e)
+    points = [x]
+    for g in subs:
         points.append(step(points[-1], g))
-    size = x.size
-    out: dict[str, Any] = {"points": points, "jacobians": jacobians, "errors": errors,
-                           "sublayers": subs, "params": params,
+    out: dict[str, Any] = {"points": points, "sublayers": subs, "params": params,
                            "error": _chained(bounds, points), "stages": []}
-    for start in range(len(subs)):
-        def rest(z, start=start):
-            for g in subs[start:]:
-                z = step(z, g)
-            return z
+    with mpmath.workdps(DIGITS):
+        mp_subs = mp_pre_ln_sublayers(params, config)[:depth]
+        mp_points = [x.astype(object)]
+        for g in mp_subs:
+            mp_points.append(step(mp_points[-1], g))
+        jacobians = [mp_jacobian(g, z) for g, z in zip(mp_subs, mp_points, strict=False)]
+        size = x.size
+        for start in range(len(mp_subs)):
+            def rest(z, start=start):
+                for g in mp_subs[start:]:
+                    z = step(z, g)
+                return z
 
-        error = _chained(bounds[start:], points[start:])
-        direct, direct_error = jacobian_with_error(rest, points[start], error)
-        factors = [identity * np.eye(size) + j for j in jacobians[start:]][::-1]  # M first
-        product = np.linalg.multi_dot(factors) if len(factors) > 1 else factors[0]
-        bound = direct_error + _product_error(factors, errors[start:][::-1])
-        out["stages"].append((start, direct, product, bound))
+            direct = mp_jacobian(rest, mp_points[start])
+            factors = [identity * np.eye(size, dtype=int).astype(object) + j
+                       for j in jacobians[start:]][::-1]  # M first
+            product = functools.reduce(np.matmul, factors)
+            bound = FD_ERROR + _product_error([f.astype(float) for f in factors],
+                                              [FD_ERROR] * len(factors))
+            out["stages"].append((start, largest(direct - product), bound))
     return out
 
 
@@ -232,8 +290,7 @@ def prop_residual_identity_path(step: Callable = _residual_step,
         gap = frobenius(blocks - x_m)
         require(gap <= 2 * result["error"], f"the sublayer stack differs from the blocks by "
                                             f"{gap:.3e} (seed {seed})")
-        for start, direct, product, bound in result["stages"]:
-            gap = float(np.abs(direct - product).max())
+        for start, gap, bound in result["stages"]:
             require(gap <= bound, f"dx_M/dx_{start} differs from prod (I + J_k) by {gap:.3e} > "
                                   f"{bound:.3e} (seed {seed})")
             worst[0] = max(worst[0], gap / bound)
@@ -246,46 +303,61 @@ def prop_residual_identity_path(step: Callable = _residual_step,
     return evidence
 
 
+def mp_post_ln_sublayers(params: Mapping, config: spec.ModelConfig) -> list[tuple]:
+    """(F_k, N_k) of `post_ln_sublayers` from the definitions (proofs.reference), on (n, d)
+    arrays of mpf."""
+    eps, out = config.layer_norm_eps, []
+
+    def rows(values: list) -> np.ndarray:
+        return np.array(values, dtype=object)
+
+    for layer in range(config.n_layer):
+        p = sub_parameters(params, f"blocks.{layer}")
+        for part, ln in (("attn", "ln_1"), ("mlp", "ln_2")):
+            q, g = sub_parameters(p, part), sub_parameters(p, ln)
+            if part == "attn":
+                def f(x, q=q):
+                    return rows(mp_multi_head_attention(x, q, causal=True))
+            else:
+                def f(x, q=q):
+                    return rows(mp_mlp(x, q, config.activation))
+            out.append((f, lambda x, g=g: rows([mp_layer_norm(r, g["gamma"], g["beta"], eps)
+                                                for r in x])))
+    return out
+
+
 def _post_ln_stack(seed: int, config: spec.ModelConfig = STACK) -> float:
     """Post-LN half of 命題 4.1 at a drawn point; returns the worst gap / bound."""
     rng = np.random.default_rng(seed)
     params = init_parameters(config, rng)
     x = rng.standard_normal((config.n_ctx, config.d))
-    eps, layers = config.layer_norm_eps, post_ln_sublayers(params, config)
-    size = x.size
-    factors: list[np.ndarray] = []
-    errors: list[float] = []
-    error, z = 0.0, x
-    for k, (f, norm, ln) in enumerate(layers):
-        part = sub_parameters(params, f"blocks.{k // 2}.{'attn' if k % 2 == 0 else 'mlp'}")
-        l_f, r_f = (attention_stage_bounds if k % 2 == 0 else mlp_stage_bounds)(z, part)
-        d_k, e_k = jacobian_with_error(f, z, r_f)
-        s = z + f(z)
-        l_n, r_n = layer_norm_stage_bounds(s, ln, eps)
-        error = (error * (1 + l_f) + r_f + U * frobenius(s)) * l_n + r_n  # the stack's rounding
-        k_k = _block_diagonal_layer_norm_jacobian(s, ln, eps)
-        k_error = float(np.abs(ln["gamma"]).max() * layer_norm_jacobian_error_bound(s, eps).max())
-        step = np.eye(size) + d_k
-        factors.insert(0, k_k @ step)
-        # |K (I + D) - K' (I + D')| <= ||K|| N e_D + N e_K ||I + D|| entrywise-to-norm
-        errors.insert(0, (float(np.linalg.norm(k_k, 2)) * e_k
-                          + k_error * float(np.linalg.norm(step, 2))) * size)
-        z = norm(s)
+    eps, size = config.layer_norm_eps, x.size
+    with mpmath.workdps(DIGITS):
+        layers = mp_post_ln_sublayers(params, config)
+        factors: list[np.ndarray] = []
+        errors: list[float] = []
+        z = x.astype(object)
+        for f, norm in layers:
+            s = z + f(z)
+            d_k, k_k = mp_jacobian(f, z), mp_jacobian(norm, s)  # D_k at z, K_k at s
+            step = np.eye(size).astype(object) + d_k
+            factors.insert(0, k_k @ step)
+            # |K (I + D) - K' (I + D')| <= (||K|| e + e ||I + D||) N entrywise
+            errors.insert(0, (_norm(k_k) + _norm(step)) * FD_ERROR * size)
+            z = norm(s)
 
-    def stack(v):
-        for f, norm, _ in layers:
-            v = norm(v + f(v))
-        return v
+        def stack(v):
+            for f, norm in layers:
+                v = norm(v + f(v))
+            return v
 
-    direct, direct_error = jacobian_with_error(stack, x, error)
-    product = np.linalg.multi_dot(factors)
-    bound = direct_error + _product_error(factors, errors)
-    gap = float(np.abs(direct - product).max())
+        gap = largest(mp_jacobian(stack, x.astype(object)) - functools.reduce(np.matmul, factors))
+    bound = FD_ERROR + _product_error([a.astype(float) for a in factors], errors)
     require(gap <= bound, f"Post-LN: dx_M/dx_0 differs from prod K_k (I + D_k) by {gap:.3e} > "
                           f"{bound:.3e} (seed {seed})")
     # The D-free term K_M...K_1 is not I: already K_1 sends v = "add 1 to row 1" to 0, since
     # J(s) 1 = 0 (命題 3.3); computed, |K_1 v| <= |gamma| (d max|fl J - J| + gamma_d sum|J|).
-    f, _, ln = layers[0]
+    f, _, ln = post_ln_sublayers(params, config)[0]
     first_s = x + f(x)
     k_1 = _block_diagonal_layer_norm_jacobian(first_s, ln, eps)
     row = np.zeros(x.shape)
