@@ -154,20 +154,21 @@ def settings_tex(settings: Mapping[sympy.Symbol, object]) -> str:
     return "、".join(f"${chapter_latex(s)} = {value(v)}$" for s, v in settings.items())
 
 
-def _int_tuple(name: str, values: object) -> tuple:
+def int_tuple(name: str, values: object) -> tuple:
     """A sequence of sizes as a tuple (hashable, for the cache), or a TypeError naming it."""
     if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
         raise TypeError(f"{name} must be a sequence of positive ints, got {values!r}")
     return tuple(values)
 
 
-def _positive_ints(**named: object) -> None:
+def positive_ints(**named: object) -> None:
+    """Each named value a positive int (not a bool), or a ValueError naming it."""
     for name, value in named.items():
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise ValueError(f"{name} must be a positive int, got {value!r}")
 
 
-def _int_at(expr: sympy.Expr, values: dict) -> int:
+def int_at(expr: sympy.Expr, values: dict) -> int:
     """An integer-valued polynomial evaluated exactly."""
     result = sympy.sympify(expr).subs(values)
     if not result.is_Integer:

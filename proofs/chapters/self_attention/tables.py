@@ -15,9 +15,9 @@ from proofs.chapters.self_attention.chapter import CHAPTER
 from proofs.tables import (
     COUNTED,
     Table,
-    _int_at,
-    _int_tuple,
-    _positive_ints,
+    int_at,
+    int_tuple,
+    positive_ints,
     settings_tex,
     thousands,
 )
@@ -67,14 +67,14 @@ def scaling_table(
     d_k in turn the draws q, k (pairs, d_k), then q (trials, 1, d_k), k (trials,
     keys, d_k) — the same order, so the same numbers.
     """
-    return _scaling_table(_int_tuple("dims", dims), pairs, trials, keys, seed)
+    return _scaling_table(int_tuple("dims", dims), pairs, trials, keys, seed)
 
 
 @functools.cache
 def _scaling_table(dims: tuple, pairs: int, trials: int, keys: int, seed: int) -> Table:
-    _positive_ints(pairs=pairs, trials=trials, keys=keys)
+    positive_ints(pairs=pairs, trials=trials, keys=keys)
     for dk in dims:
-        _positive_ints(d_k=dk)
+        positive_ints(d_k=dk)
         # q, k and their product; the trials' keys and scores are smaller when keys <= pairs
         require_allocation((3, max(pairs, trials * keys), dk), np.float64,
                            f"the scaling table at d_k = {dk}")
@@ -119,21 +119,21 @@ def attention_complexity_table(
     The two terms are the linear and quadratic parts (in n) of the multiplication
     polynomial that `symbolic.counts` derives from spec's attention contractions.
     """
-    return _attention_complexity_table(d, _int_tuple("ns", ns))
+    return _attention_complexity_table(d, int_tuple("ns", ns))
 
 
 @functools.cache
 def _attention_complexity_table(d: int, ns: tuple) -> Table:
-    _positive_ints(d=d)
+    positive_ints(d=d)
     for value in ns:
-        _positive_ints(n=value)
+        positive_ints(n=value)
     projection, scores = counts.linear_quadratic(counts.attention_multiplications(), sym.n)
     rows, values, listing = [], [], []
     listing.append("    n   4nd^2      2n^2d      total   ratio(2n^2d)  ratio(total)")
     previous: tuple[int, int] | None = None
     for nn in ns:
         at = {sym.d: d, sym.n: nn}
-        proj, attn = _int_at(projection, at), _int_at(scores, at)
+        proj, attn = int_at(projection, at), int_at(scores, at)
         total = proj + attn
         if previous is None:
             ratio_attn = ratio_total = None
@@ -167,13 +167,13 @@ def attention_parameter_count(d: int = 8, h: int = 2) -> Table:
     """The self-attention listing's first line: the arrays of one multi-head layer as
     `numeric.model.init_parameters` allocates them from spec, counted, against
     命題 7.1's polynomial 4d² + 4d."""
-    _positive_ints(d=d, h=h)
+    positive_ints(d=d, h=h)
     if d % h:
         raise ValueError(f"h must divide d, got d = {d} and h = {h}")
     config = spec.ModelConfig(vocab=1, d=d, n_layer=1, n_head=h, d_ff=1, n_ctx=1)
     layer = sub_parameters(init_parameters(config, np.random.default_rng(0)), "blocks.0.attn")
     allocated = int(parameter_count(layer))
-    formula = _int_at(counts.attention_parameters(bias=True), {sym.d: d})
+    formula = int_at(counts.attention_parameters(bias=True), {sym.d: d})
     return Table(
         name="attention-parameters",
         caption=f"命題 7.1: {settings_tex({sym.d: d, sym.h: h})} の自己注意 1 層のパラメータ数",

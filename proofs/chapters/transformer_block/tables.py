@@ -14,8 +14,8 @@ from proofs.chapters.transformer_block.chapter import CHAPTER
 from proofs.tables import (
     COUNTED,
     Table,
-    _int_at,
-    _positive_ints,
+    int_at,
+    positive_ints,
     settings_tex,
     tex_thousands,
     thousands,
@@ -57,20 +57,20 @@ def gpt2_parameter_table(
     groups (token embeddings, position embeddings, one block, L blocks, the
     final LayerNorm), evaluated; the total is the whole model's polynomial.
     """
-    _positive_ints(vocab=vocab, d=d, n_layer=n_layer, n_ctx=n_ctx)
+    positive_ints(vocab=vocab, d=d, n_layer=n_layer, n_ctx=n_ctx)
     width = 4 * d if d_ff is None else d_ff
-    _positive_ints(d_ff=width)
+    positive_ints(d_ff=width)
     at = {sym.V: vocab, sym.d: d, sym.L: n_layer, sym.L_ctx: n_ctx, sym.d_ff: width}
     sizes = {"vocab": vocab, "d": d, "n_ctx": n_ctx}
     params = {p.name: p for p in spec.model_parameters(bias=True, tied=True, positions=True)}
     groups = counts.model_parameter_parts(bias=True, tied=True, positions=True)
-    embeddings = _int_at(groups["embeddings"], at)
-    positions = _int_at(groups["positions"], at)
+    embeddings = int_at(groups["embeddings"], at)
+    positions = int_at(groups["positions"], at)
     block_general = groups["attention"] + groups["mlp"] + groups["layer norms"]  # d, d_ff
-    per_layer = _int_at(block_general, at)
+    per_layer = int_at(block_general, at)
     final_ln_poly = groups["final layer norm"]
-    final_ln = _int_at(final_ln_poly, at)
-    total = _int_at(counts.model_parameters(bias=True, tied=True, positions=True), at)
+    final_ln = int_at(final_ln_poly, at)
+    total = int_at(counts.model_parameters(bias=True, tied=True, positions=True), at)
     block_in_d = block_general.subs(sym.d_ff, 4 * sym.d if width == 4 * d else width)
     block_tex = _polynomial_tex(sympy.expand(block_in_d), d)
     parts = [
@@ -117,7 +117,7 @@ def small_model_count(
     allocated = int(parameter_count(init_parameters(config, np.random.default_rng(0))))
     # in the order 例 5.2 states them
     at = {sym.V: vocab, sym.d: d, sym.d_ff: d_ff, sym.L: n_layer, sym.L_ctx: n_ctx}
-    formula = _int_at(counts.model_parameters(bias=True, tied=True, positions=True), at)
+    formula = int_at(counts.model_parameters(bias=True, tied=True, positions=True), at)
     return Table(
         name="small-model-count",
         caption=f"例 5.2: {settings_tex(at)} のパラメータ数",
@@ -136,11 +136,11 @@ def small_model_count(
 def block_cost_comparison(d: int = 768, n: int = 1024) -> Table:
     """命題 6.1 at d_ff = 4d: the term linear in n (12nd²), the quadratic one (2n²d),
     their ratio, and n/(6d), which the ratio equals."""
-    _positive_ints(d=d, n=n)
+    positive_ints(d=d, n=n)
     block = counts.block_multiplications(width=4 * sym.d)
     linear, quadratic = counts.linear_quadratic(block, sym.n)
     at = {sym.d: d, sym.n: n}
-    lin, quad = _int_at(linear, at), _int_at(quadratic, at)
+    lin, quad = int_at(linear, at), int_at(quadratic, at)
     crossover = counts.crossover(block, sym.n)  # 6d, solved
     ratio, ratio_by_crossover = quad / lin, float(n / crossover.subs(sym.d, d))
     return Table(
