@@ -8,8 +8,8 @@ in-process, records the chapter line that raised each CheckFailed (the innermost
 frame in a judged file) and, with coverage, the `return` lines executed, then lists
 the exits no test reached.
 
-Run from the repository root (the test selection is pytest's; the default is the
-tests that exercise the judges):
+Run from the repository root, with coverage installed (`pip install coverage`; the test
+selection is pytest's, the default is the tests that exercise the judges):
 
     HYPOTHESIS_PROFILE=ci python -m benchmarks.failure_exits [pytest arguments]
 """
@@ -86,7 +86,10 @@ def _recording_failures(reached: set[tuple[str, int]]) -> None:
 
 
 def main(argv: list[str]) -> int:
-    import coverage
+    try:
+        import coverage
+    except ImportError:
+        raise SystemExit("benchmarks.failure_exits needs coverage: pip install coverage") from None
     import pytest
 
     sys.path.insert(0, str(ROOT))
