@@ -254,6 +254,7 @@ def test_prop_softmax_jacobian_explicit_n_judges_on_the_simplex():
     assert derive_softmax_jacobian_by_differentiation(3, times_total).holds
     difference = derive_softmax_jacobian(3, without_sigma_sigma_t).difference
     assert difference[0, 1] == -simplex(3)[0] * simplex(3)[1]  # derived - stated
+    assert difference[0, 0] == -simplex(3)[0] ** 2  # sigma_1 - sigma_1^2 - sigma_1
 
 
 def test_prop_softmax_jacobian_explicit_n_outside_the_polynomials_differentiates():
