@@ -18,6 +18,7 @@ import sympy as sp
 
 from numeric.attention import attention, multi_head_attention
 from numeric.softmax import softmax, softmax_jacobian
+from proofs.chapters.self_attention import cost
 from proofs.chapters.self_attention.attention import (
     convexity_violation,
     def_attention,
@@ -745,6 +746,20 @@ def test_prop_attention_parameters_rejects_4d2_plus_3d():
 
 
 @symbolic
+def test_prop_attention_parameters_rejects_a_wrong_printed_count():
+    printed = {"with_bias": 1_050_625, "without_bias": 1_048_576}
+    with pytest.raises(CheckFailed, match="at d = 512 the formulas give"):
+        prop_attention_parameters(printed=printed)
+
+
+@numeric
+def test_prop_attention_parameters_rejects_arrays_the_formula_does_not_count(monkeypatch):
+    monkeypatch.setattr(cost, "parameter_count", lambda params: 1)
+    with pytest.raises(CheckFailed, match="arrays hold 1, the formula gives"):
+        prop_attention_parameters()
+
+
+@symbolic
 def test_prop_attention_complexity_holds():
     assert len(prop_attention_complexity()) == 4
 
@@ -764,6 +779,42 @@ def test_prop_attention_complexity_rejects_one_n2d_term():
 
     with pytest.raises(CheckFailed):
         prop_attention_complexity(stated=4 * n * d**2 + n**2 * d)
+
+
+@symbolic
+def test_prop_attention_complexity_rejects_a_wrong_crossover():
+    from symbolic.symbols import d
+
+    with pytest.raises(CheckFailed, match="the terms are equal at n = 2"):
+        prop_attention_complexity(stated_crossover=3 * d)
+
+
+@numeric
+def test_prop_attention_complexity_rejects_a_pass_that_multiplies_twice():
+    def twice(x, params, causal=False):
+        multi_head_attention(x, params, causal=causal)
+        return multi_head_attention(x, params, causal=causal)
+
+    with pytest.raises(CheckFailed, match="counted"):
+        prop_attention_complexity(multi_head_attention=twice)
+
+
+@numeric
+def test_prop_attention_complexity_rejects_weights_of_the_wrong_size():
+    def first_key_only(x, params, causal=False):
+        out, weights = multi_head_attention(x, params, causal=causal)
+        return out, weights[:, :, :1]
+
+    with pytest.raises(CheckFailed, match="weights hold"):
+        prop_attention_complexity(multi_head_attention=first_key_only)
+
+
+@symbolic
+def test_prop_attention_complexity_rejects_a_wrong_printed_cell():
+    table = claim_arguments(REGISTRY["prop-attention-complexity"].claims)["printed_table"]
+    wrong = (table[0][:1] + ("1,048,577",) + table[0][2:], *table[1:])
+    with pytest.raises(CheckFailed, match="table row"):
+        prop_attention_complexity(printed_table=wrong)
 
 
 @numeric
@@ -803,6 +854,45 @@ def test_exr_jacobian_two_holds():
 def test_exr_jacobian_two_rejects_a_jacobian_without_the_outer_product():
     with pytest.raises(CheckFailed):
         exr_jacobian_two(jacobian=lambda sigma: sp.diag(*sigma))
+
+
+@symbolic
+def test_exr_jacobian_two_rejects_a_wrong_stated_eigenvalue():
+    s = sp.Symbol("s", positive=True)
+    with pytest.raises(CheckFailed, match="eigenvalues"):
+        exr_jacobian_two(stated_eigenvalue=s * (1 - s))
+
+
+@symbolic
+@pytest.mark.parametrize("stated", [{"stated_maximiser": sp.Rational(1, 3)},
+                                    {"stated_maximum": sp.Rational(1, 4)}])
+def test_exr_jacobian_two_rejects_a_wrong_stated_maximum(stated):
+    with pytest.raises(CheckFailed, match="maximum 1/2 at"):
+        exr_jacobian_two(**stated)
+
+
+@symbolic
+def test_exr_jacobian_two_rejects_a_matrix_whose_kernel_misses_the_ones():
+    s = sp.Symbol("s", positive=True)
+    corner = sp.Matrix([[2 * s * (1 - s), 0], [0, 0]])  # eigenvalues 0 and 2s(1 - s)
+
+    with pytest.raises(CheckFailed, match="1 is not in the kernel"):
+        exr_jacobian_two(stated_closed=corner,
+                         jacobian=lambda sigma: sp.Matrix([[2 * sigma[0] * sigma[1], 0], [0, 0]]))
+
+
+@symbolic
+def test_exr_jacobian_two_rejects_an_eigenvalue_without_one_interior_maximum():
+    s = sp.Symbol("s", positive=True)
+    twin = s * (1 - s) * (2 * s - 1) ** 2  # zero at s = 1/2, two interior maxima
+    swap = sp.Matrix([[1, -1], [-1, 1]])
+
+    def jacobian(sigma):
+        return sigma[0] * sigma[1] * (sigma[0] - sigma[1]) ** 2 / 2 * swap
+
+    with pytest.raises(CheckFailed, match="no interior maximum"):
+        exr_jacobian_two(stated_closed=twin / 2 * swap, stated_eigenvalue=twin,
+                         jacobian=jacobian)
 
 
 @numeric

@@ -244,3 +244,9 @@ def test_is_nonzero_needs_an_exact_non_zero_number():
     assert not is_nonzero(sqrt(8) - 2 * sqrt(2))
     assert not is_nonzero(x)  # a symbol: not decided
     assert not is_nonzero(pi - 3)  # not algebraic: not decided
+
+
+def test_sparse_polynomial_power_zero_is_one():
+    p = SparsePolynomial.variable(0)
+    assert p**0 == 1
+    assert p**2 == p * p
