@@ -509,6 +509,12 @@ def test_ex_small_model_count_rejects_a_wrong_part():
         ex_small_model_count(stated=wrong)
 
 
+def test_ex_small_model_count_rejects_a_wrong_total_of_right_parts():
+    wrong = dict(transcribed("ex-small-model-count")["stated"], total=569)
+    with pytest.raises(CheckFailed, match="total: computed 568, stated 569"):
+        ex_small_model_count(stated=wrong)
+
+
 def test_ex_gpt2_small_count_holds():
     assert ex_gpt2_small_count()
 
@@ -531,8 +537,30 @@ def test_ex_gpt2_small_count_rejects_a_wrong_total():
         ex_gpt2_small_count(stated=wrong)
 
 
+@pytest.mark.numeric
+def test_ex_gpt2_small_count_rejects_sizes_other_than_the_released_model():
+    stated = transcribed("ex-gpt2-small-count")["stated"]
+    sizes = dict(stated["sizes"], vocab=50_258)
+    total = tables.gpt2_parameter_table(**sizes).column("個数")[-1]  # consistent, not GPT-2's
+    with pytest.raises(CheckFailed, match="is not the released GPT-2 small's 124,439,808"):
+        ex_gpt2_small_count(stated=dict(stated, sizes=sizes, total=total))
+
+
+@pytest.mark.numeric
+def test_ex_gpt2_small_count_rejects_a_wrong_embedding_share():
+    wrong = dict(transcribed("ex-gpt2-small-count")["stated"], embedding_share=Printed(0.32, 2))
+    with pytest.raises(CheckFailed, match="the embeddings' share is 0.3102, printed 0.32"):
+        ex_gpt2_small_count(stated=wrong)
+
+
 def test_rem_paper_parameter_count_holds_and_states_the_difference():
     assert "7,439,808" in rem_paper_parameter_count()[0]
+
+
+def test_rem_paper_parameter_count_rejects_a_wrong_count():
+    wrong = dict(transcribed("rem-paper-parameter-count")["stated"], total=124_439_809)
+    with pytest.raises(CheckFailed, match="the count is 124,439,808, stated 124,439,809"):
+        rem_paper_parameter_count(stated=wrong)
 
 
 def test_rem_paper_parameter_count_rejects_an_agreeing_paper_value():
