@@ -273,6 +273,21 @@ def test_prop_layer_norm_invariance_rejects_a_map_without_centring():
         prop_layer_norm_invariance(normalise=uncentred, widths=())
 
 
+@pytest.mark.symbolic
+@pytest.mark.parametrize("variant, match", [
+    (lambda x, eps=0: x - symbolic_layer_norm.mean(x) * sympy.ones(x.rows, 1),
+     "does not reduce to 0"),  # no division by sigma: not scale-invariant
+    (lambda x, eps=0: symbolic_layer_norm.layer_norm(x) + sympy.ones(x.rows, 1),
+     r"LN\(-x\) != -LN\(x\)"),  # invariant, not odd
+    (lambda x, eps=0: symbolic_layer_norm.layer_norm(x)
+     + symbolic_layer_norm.layer_norm(x)[0] * sympy.ones(x.rows, 1),
+     "mean of LN"),  # invariant and odd, mean y_1
+], ids=["uncentred-scale", "shifted", "first-entry-added"])
+def test_prop_layer_norm_invariance_rejects_each_symbolic_variant(variant, match):
+    with pytest.raises(CheckFailed, match=match):
+        prop_layer_norm_invariance(symbolic_normalise=variant, widths=(3,))
+
+
 def test_prop_layer_norm_invariance_outside_the_domain_a_large_shift_loses_the_row():
     # b far above a sigma(x): fl(a x + b 1) is a constant vector, where LN is undefined
     x = np.array([0.0, 2.7e-130])
@@ -317,6 +332,30 @@ def test_ex_layer_norm_scale_rejects_a_wrong_printed_value():
     wrong = dict(stated, output=tuple(Printed(v, 4) for v in (-1.069, -0.5345, 0, 1.6)))
     with pytest.raises(CheckFailed, match="entry"):
         ex_layer_norm_scale(stated=wrong)
+
+
+@pytest.mark.symbolic
+def test_ex_layer_norm_scale_rejects_a_negative_scale():
+    # -3x + 5 has the printed variance and sigma of 3x + 5 and mean -4, but LN flips sign
+    stated = dict(transcribed("ex-layer-norm-scale")["stated"], shift=(-3, 5),
+                  scaled_mean=Printed(-4.0, 0))
+    with pytest.raises(CheckFailed, match=r"LN\(3x \+ 5\) != LN\(x\)"):
+        ex_layer_norm_scale(stated=stated)
+
+
+@pytest.mark.symbolic
+def test_ex_layer_norm_scale_rejects_a_wrong_printed_norm():
+    stated = dict(transcribed("ex-layer-norm-scale")["stated"], norm=Printed(3.0, 0))
+    with pytest.raises(CheckFailed, match=r"\|\|LN\(x\)\|\| = 2, printed 3.0"):
+        ex_layer_norm_scale(stated=stated)
+
+
+@pytest.mark.symbolic
+def test_ex_layer_norm_scale_rejects_a_square_neither_rounded_nor_truncated():
+    stated = transcribed("ex-layer-norm-scale")["stated"]
+    squares = (stated["squares"][0], Printed(0.2858, 4), *stated["squares"][2:])
+    with pytest.raises(CheckFailed, match="the square 2/7 = 0.285714 is printed 0.2858"):
+        ex_layer_norm_scale(stated=dict(stated, squares=squares))
 
 
 def test_ex_layer_norm_scale_rejects_unbiased_variance():
