@@ -396,6 +396,44 @@ def test_prop_layer_norm_jacobian_rejects_a_wrong_scale():
         prop_layer_norm_jacobian(jacobian=doubled, widths=(), property_widths=())
 
 
+def wrong_where(condition):
+    """layer_norm_jacobian, but off by a relative 1e-6 (or, at a constant row, not
+    raising) on the rows where condition(x) holds: outside the drawn domain."""
+    def jacobian(x, eps=0.0):
+        x = np.asarray(x, dtype=float)
+        if not condition(x):
+            return layer_norm_jacobian(x, eps)
+        if np.ptp(x) == 0:
+            return np.zeros((x.size, x.size)) if eps == 0 else np.eye(x.size) / np.sqrt(eps)
+        return layer_norm_jacobian(x, eps) * (1 + 1e-6)
+    return jacobian
+
+
+@pytest.mark.numeric
+@pytest.mark.parametrize("condition, match", [
+    (lambda x: np.abs(x).max() > 100, r"J\(.* x\) - J\(x\)/"),  # a x leaves [-100, 100]
+    (lambda x: 0 < x.std() < 1e-6 * np.abs(x).max(), "near-constant row: J differs"),
+    (lambda x: np.ptp(x) == 0, "constant row with eps = 0 did not raise"),
+], ids=["scaled-row", "near-constant-row", "constant-row"])
+def test_prop_layer_norm_jacobian_rejects_a_jacobian_wrong_outside_the_draws(condition, match):
+    with pytest.raises(CheckFailed, match=match):
+        prop_layer_norm_jacobian(jacobian=wrong_where(condition), widths=(),
+                                 property_widths=())
+
+
+@pytest.mark.numeric
+def test_prop_layer_norm_jacobian_rejects_a_wrong_constant_row_with_eps():
+    def raising_only_without_eps(x, eps=0.0):
+        x = np.asarray(x, dtype=float)
+        if np.ptp(x) == 0 and eps > 0:
+            return np.eye(x.size) / np.sqrt(eps)  # without the -11^T/d
+        return layer_norm_jacobian(x, eps)
+
+    with pytest.raises(CheckFailed, match=r"constant row, eps = 0.01"):
+        prop_layer_norm_jacobian(jacobian=raising_only_without_eps, widths=(),
+                                 property_widths=())
+
+
 @pytest.mark.symbolic
 def test_prop_layer_norm_jacobian_rejects_missing_yy_t_symbolically():
     def stated(y, sigma):
