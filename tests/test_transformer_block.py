@@ -707,6 +707,23 @@ def test_prop_block_complexity_figures():
     assert f"{ratio:.3f}" == "0.222"
 
 
+@pytest.mark.symbolic
+@pytest.mark.parametrize("stated, match", [
+    ({"stated_at_four_d": 12 * sym.n * sym.d**2 + sym.n**2 * sym.d}, "at d_ff = 4d the block"),
+    ({"stated_crossover": 8 * sym.d}, "the two terms cross at n = 6"),
+    ({"stated_head": 2 * sym.n * sym.d * sym.V}, "the output layer costs"),
+], ids=["at-4d", "crossover", "head"])
+def test_prop_block_complexity_rejects_each_wrong_stated_formula(stated, match):
+    with pytest.raises(CheckFailed, match=match):
+        prop_block_complexity(**stated)
+
+
+def test_prop_block_complexity_rejects_a_wrong_printed_ratio():
+    figures = dict(transcribed("prop-block-complexity")["figures"], ratio=Printed(0.223, 3))
+    with pytest.raises(CheckFailed, match="ratio 0.2222, n/\\(6d\\) = 0.2222, printed 0.223"):
+        prop_block_complexity(figures=figures)
+
+
 def test_prop_block_complexity_rejects_a_wrong_printed_figure():
     with pytest.raises(CheckFailed, match="printed"):
         prop_block_complexity(figures=dict(transcribed("prop-block-complexity")["figures"],
