@@ -668,6 +668,30 @@ def test_exr_parameter_count_is_272256_with_23_5_percent():
     assert round(100 * parts["embeddings"] / parts["total"], 1) == 23.5
 
 
+def test_exr_parameter_count_rejects_a_wrong_part_and_a_wrong_total():
+    stated = transcribed("exr-parameter-count")["stated"]
+    name, value = next(iter(stated["parts"].items()))
+    with pytest.raises(CheckFailed, match=f"{name}: computed {value:,}, stated {value + 1:,}"):
+        exr_parameter_count(stated=dict(stated, parts=dict(stated["parts"], **{name: value + 1})))
+    with pytest.raises(CheckFailed, match="total: computed"):
+        exr_parameter_count(stated=dict(stated, total=stated["total"] + 1))
+
+
+@pytest.mark.numeric
+def test_exr_parameter_count_rejects_a_model_with_an_extra_array():
+    def with_extra(config, rng):
+        return {**init_parameters(config, rng), "extra": np.zeros(3)}
+
+    with pytest.raises(CheckFailed, match="a real model has"):
+        exr_parameter_count(allocate=with_extra)
+
+
+def test_exr_doubling_ratio_rejects_a_wrong_printed_ratio():
+    printed = dict(transcribed("exr-doubling-ratio")["printed"], n_1=Printed(2.30, 2))
+    with pytest.raises(CheckFailed, match=r"n = 1d: 16/7 = 2.2857, printed 2.3"):
+        exr_doubling_ratio(printed=printed)
+
+
 def test_exr_parameter_count_rejects_a_wrong_share():
     with pytest.raises(CheckFailed, match="share"):
         exr_parameter_count(stated=dict(transcribed("exr-parameter-count")["stated"],
