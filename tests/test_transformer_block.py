@@ -148,6 +148,30 @@ def test_def_layer_norm_rejects_silent_nan_on_constant_row():
         def_layer_norm(normalise=nan_on_constant)
 
 
+@pytest.mark.numeric
+def test_def_layer_norm_rejects_a_constant_row_with_eps_that_loses_beta():
+    def zero_on_constant(x, gamma=None, beta=None, eps=1e-5):
+        x = np.asarray(x, dtype=float)
+        if eps > 0 and np.ptp(x) == 0:
+            return np.zeros_like(x)
+        return layer_norm(x, gamma, beta, eps)
+
+    with pytest.raises(CheckFailed, match="LN of a constant row with eps > 0 is"):
+        def_layer_norm(normalise=zero_on_constant)
+
+
+@pytest.mark.numeric
+def test_def_layer_norm_rejects_a_matrix_not_normalised_row_by_row():
+    def centred_by_column(x, gamma=None, beta=None, eps=1e-5):
+        x = np.asarray(x, dtype=float)
+        if x.ndim == 2:
+            x = x - x.mean(axis=0)  # mixes the rows
+        return layer_norm(x, gamma, beta, eps)
+
+    with pytest.raises(CheckFailed, match="row 0 of LN"):
+        def_layer_norm(normalise=centred_by_column)
+
+
 def test_def_layer_norm_error_bound_is_relative_to_the_spread():
     # numeric.layer_norm centres by the first entry before the mean, so a large offset
     # costs no accuracy and the bound does not grow with it; centring by the mean of the
@@ -228,6 +252,18 @@ def test_def_decoder_only_transformer_rejects_shifted_logits():
 
     with pytest.raises(CheckFailed, match="composition"):
         def_decoder_only_transformer(model=logits_from_positions)
+
+
+@pytest.mark.numeric
+def test_def_decoder_only_transformer_rejects_a_model_that_accepts_bad_sequences():
+    def lenient(tokens, params, config):
+        tokens = np.asarray(tokens)
+        if len(tokens) == 0 or len(tokens) > config.n_ctx or tokens.max() >= config.vocab:
+            return np.zeros((len(tokens), config.vocab))
+        return forward(tokens, params, config)
+
+    with pytest.raises(CheckFailed, match=r"\(longer than L_ctx\) did not raise ValueError"):
+        def_decoder_only_transformer(model=lenient)
 
 
 @pytest.mark.numeric
