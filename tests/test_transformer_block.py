@@ -4,6 +4,7 @@ Test names carry the element id with underscores (`pytest -k prop_layer_norm_jac
 """
 
 import ast
+import itertools
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -937,6 +938,27 @@ def test_prop_relu_piecewise_linear_rejects_eight_patterns():
         prop_relu_piecewise_linear(printed={"regions": 8, "patterns": 8})
 
 
+def example_of(w_1, b_1):
+    """An example dict for 命題 8.1's check, with its printed counts from the exact regions."""
+    patterns = activation_regions(w_1, b_1)
+    every = {"".join(p) for p in itertools.product("01", repeat=len(b_1))}
+    printed = {"regions": len(patterns), "patterns": len(patterns)}
+    return {"w_1": w_1, "b_1": b_1, "missing": tuple(sorted(every - set(patterns)))}, printed
+
+
+def test_prop_relu_piecewise_linear_rejects_an_example_the_listing_grid_cannot_see():
+    example, printed = example_of(((1, 0), (0, 1), (1, 1)), (-10, 0, -1))  # x = 10: off-grid
+    with pytest.raises(CheckFailed, match="the listing's grid finds"):
+        prop_relu_piecewise_linear(example=example, printed=printed)
+
+
+def test_prop_relu_piecewise_linear_rejects_an_example_not_in_general_position():
+    example, printed = example_of(((1, 0), (0, 1), (1, 1)), (0, 0, 0))  # concurrent lines
+    assert printed["regions"] == 6
+    with pytest.raises(CheckFailed, match="not in general position"):
+        prop_relu_piecewise_linear(example=example, printed=printed)
+
+
 def test_prop_relu_piecewise_linear_example_is_exact():
     patterns = activation_regions(((1, 0), (0, 1), (1, 1)), (0, 0, -1))
     assert patterns == ["000", "010", "011", "100", "101", "110", "111"]
@@ -991,6 +1013,14 @@ def test_rem_out_of_scope_rejects_a_bidirectional_decoder_only_column():
     wrong = columns[:2] + (Architecture("decoder-only", "none", False, True, 2),)
     with pytest.raises(CheckFailed, match="decoder-only"):
         rem_out_of_scope(table=wrong)
+
+@pytest.mark.numeric
+def test_rem_out_of_scope_rejects_a_model_that_reads_later_tokens():
+    def backwards(tokens, params, config):
+        return forward(np.asarray(tokens)[::-1], params, config)[::-1]
+
+    with pytest.raises(CheckFailed, match="the package's model is not causal"):
+        rem_out_of_scope(model=backwards)
 
 
 # 演習 11.2, 11.3 -----------------------------------------------------------------------
