@@ -208,6 +208,22 @@ def test_def_permutation_matrix_rejects_a_matrix_that_leaves_the_rows_in_place()
     with pytest.raises(CheckFailed):
         def_permutation_matrix(permutation_matrix=identity)
 
+@symbolic
+def test_def_permutation_matrix_rejects_entries_other_than_0_and_1():
+    with pytest.raises(CheckFailed, match="is not a 0/1 matrix"):
+        def_permutation_matrix(permutation_matrix=lambda pi: 2 * permutation_matrix(pi))
+
+
+@numeric
+def test_def_permutation_matrix_rejects_a_matrix_wrong_only_beyond_n_4():
+    def transposed_from_5(pi):  # right on the symbolic range n = 1..4, wrong on the draws
+        p = permutation_matrix(pi)
+        return p.T if len(pi) >= 5 else p
+
+    # the first failing draw fails P_pi X = X[pi]; shrunk to X = 0, it fails A P_pi^T
+    with pytest.raises(CheckFailed, match=r"P_pi X != X\[pi\]|A P_pi\^T != A\[:, pi\]"):
+        def_permutation_matrix(permutation_matrix=transposed_from_5)
+
 
 def test_def_permutation_matrix_rejects_a_non_permutation():
     with pytest.raises(ValueError, match="pi must be a permutation"):
