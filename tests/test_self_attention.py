@@ -437,6 +437,31 @@ def test_def_attention_rejects_an_unscaled_product():
         def_attention(attention=attention_unscaled)
 
 
+def weights_changed(change):
+    """multi_head_attention whose returned weights are change(weights): the output (the
+    only thing the definition's comparison sees) is untouched."""
+    def mha(x, params, causal=False, context=None):
+        out, weights = multi_head_attention(x, params, causal=causal, context=context)
+        return out, change(np.asarray(weights))
+    return mha
+
+
+def leaked(weights):  # 1e-300 on every entry above the diagonal
+    return weights + np.triu(np.full(weights.shape[-2:], 1e-300), 1)
+
+
+@numeric
+def test_def_attention_rejects_an_unscaled_multi_head_attention():
+    with pytest.raises(CheckFailed, match="multi_head_attention off the definition"):
+        def_attention(multi_head_attention=mha_unscaled)
+
+
+@numeric
+def test_def_attention_rejects_causal_weights_not_exactly_zero_above_the_diagonal():
+    with pytest.raises(CheckFailed, match="causal weights are not exactly 0"):
+        def_attention(multi_head_attention=weights_changed(leaked))
+
+
 @numeric
 def test_prop_attention_convex_combination_holds():
     assert len(prop_attention_convex_combination()) == 2
@@ -462,6 +487,19 @@ def test_prop_attention_convex_combination_rejects_unscaled_attention():
 def test_prop_attention_convex_combination_rejects_unscaled_multi_head_attention():
     with pytest.raises(CheckFailed, match=OFF_DEFINITION):
         prop_attention_convex_combination(multi_head_attention=mha_unscaled)
+
+
+@numeric
+def test_prop_attention_convex_combination_rejects_unmasked_multi_head_weights():
+    with pytest.raises(CheckFailed, match="multi-head weights negative or unmasked"):
+        prop_attention_convex_combination(multi_head_attention=weights_changed(leaked))
+
+
+@numeric
+def test_prop_attention_convex_combination_rejects_multi_head_rows_not_summing_to_1():
+    with pytest.raises(CheckFailed, match="multi-head weight rows sum to"):
+        prop_attention_convex_combination(
+            multi_head_attention=weights_changed(lambda w: w * (1 + 1e-9)))
 
 
 def _one_head(weights, v):
