@@ -899,6 +899,12 @@ def test_exr_softmax_compute_rejects_a_swapped_answer():
         exr_softmax_compute(answer=(sp.Rational(1, 6), sp.Rational(1, 2), sp.Rational(1, 3)))
 
 
+@numeric
+def test_exr_softmax_compute_rejects_a_numeric_softmax_off_by_1e_10():
+    with pytest.raises(CheckFailed, match="NumPy gives"):
+        exr_softmax_compute(softmax=lambda z: softmax(z) * (1 + 1e-10))
+
+
 @symbolic
 def test_exr_jacobian_two_holds():
     assert len(exr_jacobian_two()) == 1
@@ -982,3 +988,13 @@ def test_exr_causal_last_row_rejects_a_mask_that_is_ignored():
 def test_exr_causal_last_row_rejects_unscaled_causal_scores():
     with pytest.raises(CheckFailed, match=OFF_DEFINITION):
         exr_causal_last_row(multi_head_attention=mha_unscaled)
+
+
+@numeric
+def test_exr_causal_last_row_rejects_an_attention_that_reads_the_first_row():
+    def first_row_added(x, params, causal=False, context=None):
+        out, weights = multi_head_attention(x, params, causal=causal, context=context)
+        return out + np.asarray(x)[:1], weights  # every row also sees row 1 as it stands
+
+    with pytest.raises(CheckFailed, match="one causal layer: last row changed"):
+        exr_causal_last_row(multi_head_attention=first_row_added)
