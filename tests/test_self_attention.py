@@ -17,7 +17,7 @@ import pytest
 import sympy as sp
 
 from numeric.attention import attention, multi_head_attention
-from numeric.softmax import softmax, softmax_jacobian
+from numeric.softmax import masked_softmax, softmax, softmax_jacobian
 from proofs.chapters.self_attention import cost
 from proofs.chapters.self_attention.attention import (
     convexity_violation,
@@ -372,7 +372,10 @@ def _skewed(z):
     (lambda z: -softmax_jacobian(z), "v\\^T J v ="),
     (lambda z: softmax_jacobian(z) + 1e-3 * np.eye(np.size(z)), "J1 != 0"),
     (lambda z: 2 * softmax_jacobian(z), "\\|J_ij\\| > 1 - max sigma"),
-], ids=["shape", "symmetry", "semidefinite", "J1", "entry bound"])
+    # symmetric, PSD, J1 = 0 and within the entry bound, but not the derivative
+    (lambda z: softmax_jacobian(z) + 1e-9 * (np.eye(np.size(z)) - 1 / np.size(z)),
+     "against the 80-digit finite differences"),
+], ids=["shape", "symmetry", "semidefinite", "J1", "entry bound", "derivative"])
 def test_prop_softmax_jacobian_rejects_a_jacobian_failing_one_property(variant, clause):
     with pytest.raises(CheckFailed, match=clause):
         prop_softmax_jacobian(jacobian=variant)
@@ -411,6 +414,15 @@ def test_prop_mask_as_limit_rejects_an_e_minus_2c_bound():
 def test_prop_mask_as_limit_rejects_a_mask_that_is_ignored():
     with pytest.raises(CheckFailed):
         prop_mask_as_limit(masked_softmax=masked_softmax_ignoring_mask)
+
+
+@numeric
+def test_prop_mask_as_limit_rejects_a_masked_softmax_off_the_limit():
+    def off(z, mask):
+        return masked_softmax(z, mask) * (1 + 1e-10)  # masked entries stay exactly 0
+
+    with pytest.raises(CheckFailed, match="masked_softmax off the c = 1000 limit"):
+        prop_mask_as_limit(masked_softmax=off)
 
 
 # 定義 4.1, 命題 4.2, 例 4.3 ---------------------------------------------------------------
