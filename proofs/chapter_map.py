@@ -13,6 +13,7 @@ directly, in the book's figure style (proofs.figures).
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
@@ -28,6 +29,7 @@ SHAPES = {  # the kinds' shapes: a definition a box, a claim an ellipse, …
 }
 WIDTH, HEIGHT, GAP, LAYER = 104, 34, 14, 74  # a node, between nodes, between layers' tops
 MARGIN = 24
+ROW = 9  # nodes in a row at most
 
 
 @dataclass(frozen=True)
@@ -46,10 +48,9 @@ class ChapterMap:
 
 
 def _external_label(target: str, chapter: str) -> str:
-    """命題 7.2［自己注意］ as the rendered text has it; an MDX path by its last parts."""
+    """命題 7.2［自己注意］ as the rendered text has it; an MDX path by its anchor."""
     if "#" in target:
-        page, _, anchor = target.partition("#")
-        return f"{page.rsplit('/', 1)[-1]}#{anchor}"
+        return target.partition("#")[2]
     return f"{target}［{chapter}］" if chapter else target
 
 
@@ -65,7 +66,8 @@ def references(document: Document) -> list[tuple[str, str, str]]:
         if target is not None:
             out.append((source.number, target.number, target.number))
         else:
-            key = f"{ref.target}［{ref.chapter}］" if ref.chapter else ref.target
+            cited_as = ref.chapter and ref.chapter not in ref.target  # rendered: 命題 7.2［…］
+            key = f"{ref.target}［{ref.chapter}］" if cited_as else ref.target
             out.append((source.number, key, _external_label(ref.target, ref.chapter)))
     return out
 
@@ -129,39 +131,43 @@ def run_results(chapter: str) -> dict[str, str]:
 
 
 def layers(graph: ChapterMap) -> dict[str, int]:
-    """Each node's layer: external nodes and elements that use nothing before them in 0,
-    any other element one below the lowest node it uses that comes before it (a forward
-    citation does not move it, so the layering has no cycle)."""
+    """Each node's layer: the external nodes in 0, an element one below the lowest element
+    before it that it uses (in 1 when it uses none; a forward citation does not move it,
+    so the layering has no cycle)."""
     order = {n.key: i for i, n in enumerate(graph.nodes)}
     external = {n.key for n in graph.nodes if n.kind == "external"}
     uses: dict[str, list[str]] = {n.key: [] for n in graph.nodes}
     for source, target in graph.edges:
-        if target in external or order[target] < order[source]:
+        if target not in external and order[target] < order[source]:
             uses[source].append(target)
-    layer: dict[str, int] = {}
-    for node in sorted(graph.nodes, key=lambda n: (n.kind != "external", order[n.key])):
-        layer[node.key] = 1 + max((layer[t] for t in uses[node.key]), default=-1)
+    layer = dict.fromkeys(external, 0)
+    for node in graph.nodes:
+        if node.key not in external:
+            layer[node.key] = 1 + max((layer[t] for t in uses[node.key]), default=0)
     return layer
 
 
 def positions(graph: ChapterMap) -> dict[str, tuple[int, int]]:
     """The centre of each node: layers top to bottom, each layer's nodes ordered by the
-    mean place of the nodes they use above them (the chapter's order breaking ties)."""
+    mean place of the nodes they use above them (the chapter's order breaking ties) and
+    wrapped after ROW nodes."""
     layer = layers(graph)
     order = {n.key: i for i, n in enumerate(graph.nodes)}
     place: dict[str, float] = {}
     out: dict[str, tuple[int, int]] = {}
+    row = 0
     for depth in range(max(layer.values(), default=-1) + 1):
         here = [n.key for n in graph.nodes if layer[n.key] == depth]
 
         def anchor(key: str) -> tuple[float, int]:
             above = [place[t] for s, t in graph.edges if s == key and t in place]
-            return (sum(above) / len(above) if above else float(order[key]), order[key])
+            return (sum(above) / len(above) if above else float(order[key]) / ROW, order[key])
 
         for k, key in enumerate(sorted(here, key=anchor)):
-            place[key] = float(k)
-            out[key] = (MARGIN + WIDTH // 2 + k * (WIDTH + GAP),
-                        MARGIN + HEIGHT // 2 + depth * LAYER)
+            place[key] = float(k % ROW)
+            out[key] = (MARGIN + WIDTH // 2 + (k % ROW) * (WIDTH + GAP),
+                        MARGIN + HEIGHT // 2 + (row + k // ROW) * LAYER)
+        row += -(-len(here) // ROW)
     return out
 
 
@@ -226,10 +232,20 @@ def map_svg(graph: ChapterMap) -> str:
     out += ["  </g>", '  <g fill="currentColor" font-size="12" text-anchor="middle">']
     for node in graph.nodes:
         x, y = at[node.key]
-        text = node.label if len(node.label) <= 16 else node.label[:15] + "…"
-        out.append(f'    <text x="{x}" y="{y + 4}">{escape(text)}</text>')
+        out.append(f'    <text x="{x}" y="{y + 4}">{escape(_fitted(node.label))}</text>')
     out += ["  </g>", _legend(height - MARGIN), "</svg>"]
     return "\n".join(out)
+
+
+def _fitted(label: str, room: int = WIDTH - 12) -> str:
+    """The label, cut with … to fit the room at 12 px (a wide character counts 12 px,
+    another 7)."""
+    used = 0
+    for k, char in enumerate(label):
+        used += 12 if unicodedata.east_asian_width(char) in "WF" else 7
+        if used > room:
+            return label[: k - 1] + "…"
+    return label
 
 
 def _legend(y: int) -> str:
