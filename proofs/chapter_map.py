@@ -48,7 +48,7 @@ class ChapterMap:
 
 
 def _external_label(target: str, chapter: str) -> str:
-    """命題 7.2［自己注意］ as the rendered text has it; an MDX path by its anchor."""
+    """命題 3.1［別の章］ as the rendered text has it; an MDX path by its anchor."""
     if "#" in target:
         return target.partition("#")[2]
     return f"{target}［{chapter}］" if chapter else target
@@ -66,7 +66,7 @@ def references(document: Document) -> list[tuple[str, str, str]]:
         if target is not None:
             out.append((source.number, target.number, target.number))
         else:
-            cited_as = ref.chapter and ref.chapter not in ref.target  # rendered: 命題 7.2［…］
+            cited_as = ref.chapter and ref.chapter not in ref.target  # rendered: 命題 3.1［…］
             key = f"{ref.target}［{ref.chapter}］" if cited_as else ref.target
             out.append((source.number, key, _external_label(ref.target, ref.chapter)))
     return out

@@ -1,5 +1,5 @@
 """The picture of a cost polynomial's two terms: where the term quadratic in n overtakes the
-term linear in n (命題 7.2［自己注意］ at n = 2d, 命題 6.1［Transformer ブロック］ at n = 6d).
+term linear in n (4nd² + 2n²d crosses at n = 2d, 12nd² + 2n²d at n = 6d).
 
 `crossover_curves` evaluates the terms symbolic.counts derives, at one width d, and solves
 their crossing with `counts.crossover`; `draw_crossover` draws them on log-log axes with

@@ -13,6 +13,7 @@ version from every format's metadata.
 from __future__ import annotations
 
 import io
+import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -81,6 +82,8 @@ def render(draw: Callable[[], Figure], fmt: str) -> bytes:
     if fmt not in FORMATS:
         raise ValueError(f"fmt must be one of {FORMATS}, got {fmt!r}")
     matplotlib = matplotlib_module()
+    # a reproducible PDF embeds its fonts with their dates zeroed, which fontTools warns of
+    logging.getLogger("fontTools.ttLib.tables._h_e_a_d").setLevel(logging.ERROR)
     buffer = io.BytesIO()
     with matplotlib.rc_context(STYLE):
         draw().savefig(buffer, format=fmt, metadata=_metadata(fmt), dpi=DPI)

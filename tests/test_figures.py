@@ -62,13 +62,24 @@ def require_valid(data: bytes, fmt: str) -> None:
         assert data[offset:].startswith(b"xref")
 
 
-@pytest.mark.parametrize("fmt", FORMATS)
-@pytest.mark.parametrize("name", list(catalogue()))
+# every picture as SVG and PNG; as PDF (2 to 6 s each, embedding the fonts) one of each sort,
+# which share the code that writes a PDF
+CASES = [(name, fmt) for name in catalogue() for fmt in ("svg", "png")] + [
+    ("residual-paths", "pdf"), ("gelu", "pdf"), ("map-self-attention", "pdf")]
+
+
+@pytest.mark.parametrize(("name", "fmt"), CASES)
 def test_each_picture_is_a_valid_file_with_the_same_bytes_twice(name, fmt):
     picture = catalogue()[name]
     first = picture_file(picture, fmt, sample_map)
     require_valid(first, fmt)
     assert picture_file(picture, fmt, sample_map) == first
+
+
+def test_every_format_and_sort_is_tested():
+    assert {fmt for _, fmt in CASES} == set(FORMATS)
+    assert {catalogue()[name].sort for name, fmt in CASES if fmt == "pdf"} == {
+        "figure", "plot", "map"}
 
 
 def test_the_catalogue_holds_each_chapter_figure_plot_and_map():
