@@ -90,7 +90,11 @@ def chapter_map(document: Document, results: Mapping[str, str]) -> ChapterMap:
 
 def results_from_runs(runs: Iterable[tuple[str, str, int]]) -> dict[str, str]:
     """(number, registry result, findings) of each check -> the map's result by number:
-    a pass with findings is a finding, an error a failure."""
+    a pass with findings is a finding, an error a failure.
+
+    >>> results_from_runs([("命題 3.1", "passed", 0), ("例 3.2", "passed", 2)])
+    {'命題 3.1': 'passed', '例 3.2': 'finding'}
+    """
     names = {"passed": "passed", "failed": "failed", "error": "failed",
              "unchecked": "unchecked"}
     out = {}

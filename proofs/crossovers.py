@@ -47,7 +47,12 @@ class Crossover:
 
 def crossover_curves(poly: sympy.Expr, d: int, lengths: range) -> Crossover:
     """The linear and quadratic terms of `poly` (in n and d) at width `d`, evaluated
-    exactly at n = 2^k for k in `lengths`, and their crossing solved."""
+    exactly at n = 2^k for k in `lengths`, and their crossing solved.
+
+    >>> data = crossover_curves(4 * sym.n * sym.d**2 + 2 * sym.n**2 * sym.d, 64, range(6, 9))
+    >>> data.at, data.crossing, data.n.tolist()
+    (2*d, (128, 2097152), [64, 128, 256])
+    """
     linear, quadratic = counts.linear_quadratic(poly, sym.n)
     n = np.array([2**k for k in lengths], dtype=np.int64)
 

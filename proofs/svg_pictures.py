@@ -105,7 +105,13 @@ def svg_figure(svg: str) -> Figure:
 
 def standalone_svg(svg: str) -> str:
     """A book's SVG as a file of its own: the SVG namespace, a width in pixels instead of
-    the page's 100 %, the theme's accent colour fixed (`plotting.ACCENT`)."""
+    the page's 100 %, the theme's accent colour fixed (`plotting.ACCENT`).
+
+    >>> svg = standalone_svg('<svg viewBox="0 0 8 4" width="100%"><rect '
+    ...                      'fill="var(--sl-color-accent)" width="1" height="1" /></svg>')
+    >>> svg.split(">")[0], "#4b6bd6" in svg
+    ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 4" width="8"', True)
+    """
     root = ET.fromstring(svg)
     width = root.attrib["viewBox"].split()[2]
     head, _, rest = svg.partition(">")

@@ -43,7 +43,11 @@ SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 def residual_paths(layers: int = 3) -> list[tuple[tuple[bool, ...], str]]:
     """The terms of (I + J_M) ... (I + J_1) expanded by symbolic.residual, M = `layers`:
     for each, which stages l = 1..M it passes through (takes J_l) and its product as the
-    chapter writes it (J₃J₁, I alone), fewest factors first."""
+    chapter writes it (J₃J₁, I alone), fewest factors first.
+
+    >>> residual_paths(2)
+    [((False, False), 'I'), ((True, False), 'J₁'), ((False, True), 'J₂'), ((True, True), 'J₂J₁')]
+    """
     expansion = residual.expand_product(residual.pre_ln_product(layers, 0))
     if not expansion.distinct:
         raise ValueError(f"the expansion's terms are not distinct: {expansion.terms}")
