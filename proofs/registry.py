@@ -4,8 +4,9 @@ A chapter is a package under `proofs.chapters` (or a module another installed
 package names in the entry-point group `transformer_proofs.chapters`) whose
 `CHAPTER` is a `Chapter`. Its modules register, through that object, one check
 per element of the chapter (`@CHAPTER.element(...)`), the tables it prints
-(`@CHAPTER.table(...)`), its formulas, the lines its listings print and the figures
-it draws (`@CHAPTER.figure(...)`). No list here names a chapter: `load_all` imports
+(`@CHAPTER.table(...)`), its formulas, the lines its listings print, the figures
+it draws in its own SVG (`@CHAPTER.figure(...)`) and the plots of its results
+(`@CHAPTER.plot(...)`). No list here names a chapter: `load_all` imports
 whatever it discovers.
 
 An element's check runs everything that verifies it and returns the evidence
