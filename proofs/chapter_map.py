@@ -26,6 +26,7 @@ FILL = {"passed": "#cfe8d6", "finding": "#f3e2a9", "failed": "#f4c5bb", "uncheck
 SHAPES = {  # the kinds' shapes: a definition a box, a claim an ellipse, …
     "definition": "box", "proposition": "ellipse", "lemma": "ellipse", "theorem": "ellipse",
     "corollary": "ellipse", "example": "rounded", "exercise": "rounded", "remark": "note",
+    "external": "rounded",
 }
 WIDTH, HEIGHT, GAP, LAYER = 104, 34, 14, 74  # a node, between nodes, between layers' tops
 MARGIN = 24
@@ -184,7 +185,7 @@ def _shape(node: Node, x: int, y: int) -> str:
     if node.kind == "external":
         style += ' stroke-dasharray="4 3"'
     left, top = x - WIDTH // 2, y - HEIGHT // 2
-    shape = SHAPES.get(node.kind, "rounded")
+    shape = SHAPES[node.kind]
     if shape == "ellipse":
         return f'    <ellipse cx="{x}" cy="{y}" rx="{WIDTH // 2}" ry="{HEIGHT // 2}" {style} />'
     if shape == "note":  # a box with its top-right corner cut
@@ -192,7 +193,7 @@ def _shape(node: Node, x: int, y: int) -> str:
                   (left + WIDTH, top + HEIGHT), (left, top + HEIGHT)]
         listed = " ".join(f"{px},{py}" for px, py in points)
         return f'    <polygon points="{listed}" {style} />'
-    rounded = ' rx="10"' if shape == "rounded" or node.kind == "external" else ""
+    rounded = ' rx="10"' if shape == "rounded" else ""
     return (f'    <rect x="{left}" y="{top}" width="{WIDTH}" height="{HEIGHT}"{rounded} '
             f"{style} />")
 

@@ -74,7 +74,8 @@ def _tex(term: sympy.Expr) -> str:
 
 
 def draw_crossover(data: Crossover, title: str) -> Figure:
-    """The two terms against n on log-log axes, the crossing marked and labelled n = 2d."""
+    """The two terms against n on log-log axes, the crossing marked and labelled with its
+    solved value (n = 2d = 128)."""
     figure = new_figure(5.2, 3.4)
     ax = figure.add_subplot()
     ax.loglog(data.n, data.linear_values, "o-", color=COLOURS[0], label=_tex(data.linear),

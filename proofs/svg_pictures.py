@@ -54,8 +54,7 @@ def _draw(ax: Axes, node: ET.Element, style: dict[str, str]) -> None:
         return
     if tag in ("title", "desc"):
         return
-    a = {k: v for k, v in node.attrib.items()}
-    number = {k: float(v) for k, v in a.items() if k in
+    number = {k: float(v) for k, v in node.attrib.items() if k in
               ("x", "y", "width", "height", "rx", "cx", "cy", "ry", "x1", "y1", "x2", "y2")}
     paint = {"facecolor": _colour(style.get("fill", "black")),
              "edgecolor": _colour(style.get("stroke")),
@@ -72,7 +71,7 @@ def _draw(ax: Axes, node: ET.Element, style: dict[str, str]) -> None:
         ax.add_patch(patches.Ellipse((number["cx"], number["cy"]), 2 * number["rx"],
                                      2 * number["ry"], **paint))
     elif tag == "polygon":
-        values = [float(v) for v in a["points"].replace(",", " ").split()]
+        values = [float(v) for v in node.attrib["points"].replace(",", " ").split()]
         ax.add_patch(patches.Polygon(list(zip(values[::2], values[1::2], strict=True)),
                                      closed=True, **paint))
     elif tag == "line":

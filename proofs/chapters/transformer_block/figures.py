@@ -95,8 +95,9 @@ def block_crossover_figure() -> Figure:
 
 
 def activation_curves(points: int = 401) -> dict[str, np.ndarray]:
-    """t on [-4, 4]; ReLU and GELU (numeric), GELU' and GELU'' (the chapter's forms of
-    symbolic.gelu, evaluated with mpmath-free NumPy/SciPy), ReLU' (0 left of 0, 1 right)."""
+    """t on [-4, 4]; ReLU and GELU (numeric), GELU' and GELU'' (the chapter's forms in
+    symbolic.gelu, evaluated by sympy.lambdify with SciPy's erf), ReLU' (0 left of 0, 1
+    right)."""
     t = np.linspace(-4.0, 4.0, points)
 
     def evaluate(form: Callable[[sympy.Expr], sympy.Expr]) -> np.ndarray:
@@ -146,8 +147,9 @@ def relu_regions(example: dict = RELU_EXAMPLE, steps: int = 301,
     seen = sorted(format(int(code), f"0{width}b") for code in np.unique(codes))
     if seen != sorted(patterns):
         raise ValueError(f"the grid shows the patterns {seen}, the exact decision {patterns}")
-    index = {int(p, 2): k for k, p in enumerate(patterns)}
-    return axis, np.vectorize(index.__getitem__)(codes), patterns
+    index = np.zeros(2**width, dtype=np.int64)  # a pattern's binary number -> its place
+    index[[int(p, 2) for p in patterns]] = np.arange(len(patterns))
+    return axis, index[codes], patterns
 
 
 @CHAPTER.plot("relu-regions", "命題 8.1", "the 7 activation regions of the 2-D example")
