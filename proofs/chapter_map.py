@@ -39,6 +39,7 @@ class Node:
     label: str
     kind: str  # a kind of proofs.registry.KINDS, or "external"
     result: str  # one of RESULTS, or "external"
+    title: str = ""  # the element's title, or the reference in full (a tooltip in the SVG)
 
 
 @dataclass(frozen=True)
@@ -79,12 +80,12 @@ def chapter_map(document: Document, results: Mapping[str, str]) -> ChapterMap:
     unknown = set(results.values()) - set(RESULTS)
     if unknown:
         raise ValueError(f"results must be among {RESULTS}, got {sorted(unknown)}")
-    nodes = [Node(e.number, e.number, e.kind, results.get(e.number, "unchecked"))
+    nodes = [Node(e.number, e.number, e.kind, results.get(e.number, "unchecked"), e.title)
              for e in document.elements]
     cited = references(document)
     own = {n.key for n in nodes}
     external = dict.fromkeys((key, label) for _, key, label in cited if key not in own)
-    nodes += [Node(key, label, "external", "external") for key, label in external]
+    nodes += [Node(key, label, "external", "external", key) for key, label in external]
     edges = sorted({(source, target) for source, target, _ in cited})
     return ChapterMap(document.title, tuple(nodes), tuple(edges))
 
@@ -233,7 +234,10 @@ def map_svg(graph: ChapterMap) -> str:
     for source, target in graph.edges:
         out += _edge(at[target], at[source])
     out += ["  </g>", '  <g stroke="currentColor" stroke-width="1.2">']
-    out += [_shape(node, *at[node.key]) for node in graph.nodes]
+    for node in graph.nodes:  # each outline in a group of its own, with its tooltip
+        named = node.kind != "external" and node.title
+        tooltip = escape(f"{node.key}（{node.title}）" if named else node.title or node.key)
+        out += [f"    <g><title>{tooltip}</title>", _shape(node, *at[node.key]), "    </g>"]
     out += ["  </g>", '  <g fill="currentColor" font-size="12" text-anchor="middle">']
     for node in graph.nodes:
         x, y = at[node.key]

@@ -30,12 +30,16 @@ CHAPTER_FILES = {"self-attention": SEEDS / "000_ce182fefa314a82b.txt",
 def test_the_sample_mdx_maps_to_its_elements_and_its_two_references():
     graph = chapter_map(read_chapter(SAMPLES / "chapter.mdx"),
                         {"定義 1.1": "passed", "命題 1.2": "finding"})
+    other = "mathematics/sample#def-other"
     assert graph.nodes == (
-        Node("定義 1.1", "定義 1.1", "definition", "passed"),
-        Node("命題 1.2", "命題 1.2", "proposition", "finding"),
-        Node("演習 2.1", "演習 2.1", "exercise", "unchecked"),
-        Node("mathematics/sample#def-other", "def-other", "external", "external"),
+        Node("定義 1.1", "定義 1.1", "definition", "passed", "ずらし"),
+        Node("命題 1.2", "命題 1.2", "proposition", "finding", "ずらしの値"),
+        Node("演習 2.1", "演習 2.1", "exercise", "unchecked", ""),
+        Node(other, "def-other", "external", "external", other),
     )
+    titles = [t.text for t in ET.fromstring(map_svg(graph)).iter(
+        "{http://www.w3.org/2000/svg}title")]
+    assert titles == ["定義 1.1（ずらし）", "命題 1.2（ずらしの値）", "演習 2.1", other]
     assert graph.edges == (("命題 1.2", "定義 1.1"), ("演習 2.1", "mathematics/sample#def-other"))
     assert layers(graph) == {"mathematics/sample#def-other": 0, "定義 1.1": 1, "命題 1.2": 2,
                              "演習 2.1": 1}

@@ -288,3 +288,35 @@ def test_the_region_figure_refuses_a_decision_the_grid_contradicts():
                                          r"the exact decision \['000', '001'"):
         block_figures.relu_regions(decide=lambda w, b: ["000", "001", "010", "011", "100",
                                                         "101", "110", "111"])
+
+
+BLOCK_MDX = """# Transformer ブロック：残差接続・層正規化・MLP とパラメータ数
+
+## 4. 残差接続
+
+<Figure caption="3 段の Pre-LN で、積 (I + J₃)(I + J₂)(I + J₁) を展開したときの 8 つの項。">
+<svg viewBox="0 0 10 10"></svg>
+</Figure>
+
+<Proposition id="prop-residual-identity-path" title="残差接続の恒等経路">
+
+右辺には恒等行列 $I$ がちょうど 1 つある。
+
+</Proposition>
+"""
+
+
+@pytest.mark.element("prop-residual-identity-path")
+def test_sync_writes_the_residual_figure_into_the_block_chapters_mdx_form(tmp_path):
+    from proofs.sync import sync_file
+
+    path = tmp_path / "block.mdx"
+    path.write_text(BLOCK_MDX, encoding="utf-8")
+    before = sync_file(path)
+    assert [(r.kind, r.name, r.line) for r in before.drifted] == [
+        ("figure", "residual-paths", 6)]
+    before.write()
+    lines = path.read_text(encoding="utf-8").splitlines()
+    svg = "\n".join(lines[5 : lines.index("</Figure>")])
+    assert svg == block_figures.residual_paths_figure()
+    assert sync_file(path).drifted == []
