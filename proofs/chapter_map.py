@@ -76,7 +76,8 @@ def references(document: Document) -> list[tuple[str, str, str]]:
 
 def chapter_map(document: Document, results: Mapping[str, str]) -> ChapterMap:
     """The map of a chapter file; `results` gives each element's result by number (an
-    element missing from it is unchecked)."""
+    element missing from it is unchecked) and may give the result of an element of the
+    book's other chapters as it is cited (命題 3.1［別の章］; uncoloured when it does not)."""
     unknown = set(results.values()) - set(RESULTS)
     if unknown:
         raise ValueError(f"results must be among {RESULTS}, got {sorted(unknown)}")
@@ -85,7 +86,8 @@ def chapter_map(document: Document, results: Mapping[str, str]) -> ChapterMap:
     cited = references(document)
     own = {n.key for n in nodes}
     external = dict.fromkeys((key, label) for _, key, label in cited if key not in own)
-    nodes += [Node(key, label, "external", "external", key) for key, label in external]
+    nodes += [Node(key, label, "external", results.get(key, "external"), key)
+              for key, label in external]
     edges = sorted({(source, target) for source, target, _ in cited})
     return ChapterMap(document.title, tuple(nodes), tuple(edges))
 
@@ -107,17 +109,21 @@ def results_from_runs(runs: Iterable[tuple[str, str, int]]) -> dict[str, str]:
     return out
 
 
-def results_from_report(report: object, chapter: str) -> dict[str, str]:
-    """The results of a chapter's elements in a `verify --json` report; ValueError when
-    the report is not one."""
+def results_from_report(report: object, chapter: str,
+                        others: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The results of a chapter's elements in a `verify --json` report, by number, and
+    those of the chapters `others` names (key -> the name citations use) as they are cited:
+    命題 7.2［自己注意］. ValueError when the report is not one."""
     elements = report.get("elements") if isinstance(report, dict) else None
     if not isinstance(elements, list) or not all(
             isinstance(e, dict) and {"chapter", "number", "result", "findings"} <= set(e)
             for e in elements):
         raise ValueError("not a report of verify --json: no list of elements with their "
                          "chapter, number, result and findings")
-    return results_from_runs((e["number"], e["result"], len(e["findings"]))
-                             for e in elements if e["chapter"] == chapter)
+    names = {chapter: "", **(others or {})}
+    return results_from_runs(
+        (f"{e['number']}［{names[e['chapter']]}］" if names[e["chapter"]] else e["number"],
+         e["result"], len(e["findings"])) for e in elements if e["chapter"] in names)
 
 
 def run_results(chapter: str) -> dict[str, str]:

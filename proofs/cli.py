@@ -392,13 +392,16 @@ def _chosen_pictures(args: argparse.Namespace, known: dict) -> list:
 
 def _map_results(path: Path | None, chapter: str) -> dict[str, str] | None:
     """The results a map is coloured by, read from a verify --json report (None: run the
-    checks); UsageError naming the file when it is not one."""
+    checks), the other chapters' elements by their citations; UsageError naming the file
+    when it is not one."""
     from proofs.chapter_map import results_from_report
+    from proofs.registry import CHAPTERS
 
     if path is None:
         return None
+    others = {c.key: c.short for c in CHAPTERS.values() if c.key != chapter}
     try:
-        return results_from_report(json.loads(path.read_text(encoding="utf-8")), chapter)
+        return results_from_report(json.loads(path.read_text(encoding="utf-8")), chapter, others)
     except OSError as exc:
         raise UsageError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
     except (UnicodeDecodeError, json.JSONDecodeError, ValueError) as exc:

@@ -113,6 +113,16 @@ def test_a_verify_report_gives_the_results_of_one_chapter():
          "findings": ["1.0690"]},
         {"chapter": "self-attention", "number": "例 3.2", "result": "failed", "findings": []}]}
     assert results_from_report(report, "transformer-block") == {"例 3.2": "finding"}
+    assert results_from_report(report, "transformer-block", {"self-attention": "自己注意"}) == {
+        "例 3.2": "finding", "例 3.2［自己注意］": "failed"}
     for bad in ([], {"elements": [{"number": "例 3.2"}]}, {"checks": 3}):
         with pytest.raises(ValueError, match="not a report of verify --json"):
             results_from_report(bad, "transformer-block")
+
+
+def test_a_citation_of_the_books_other_chapter_takes_that_elements_result():
+    graph = chapter_map(read_chapter(SAMPLES / "chapter.txt"), {"定義 3.1［別の章］": "failed"})
+    assert graph.nodes[-1] == Node("定義 3.1［別の章］", "定義 3.1［別の章］", "external", "failed",
+                                   "定義 3.1［別の章］")
+    svg = map_svg(graph)
+    assert svg.count(f'fill="{FILL["failed"]}" stroke-dasharray="4 3"') == 1

@@ -15,13 +15,14 @@ SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
 
 @pytest.fixture
 def report(tmp_path: Path) -> Path:
-    """A verify --json report in which 例 3.2 of the block chapter has a finding and
-    命題 3.3 failed."""
+    """A verify --json report in which 例 3.2 of the block chapter has a finding, its
+    命題 3.3 failed and so did 命題 7.2 of the self-attention chapter, which it cites."""
     elements = [
         {"chapter": "transformer-block", "number": "例 3.2", "result": "passed",
          "findings": ["a printed number"]},
         {"chapter": "transformer-block", "number": "命題 3.3", "result": "failed",
          "findings": []},
+        {"chapter": "self-attention", "number": "命題 7.2", "result": "failed", "findings": []},
     ]
     path = tmp_path / "report.json"
     path.write_text(json.dumps({"elements": elements}), encoding="utf-8")
@@ -56,7 +57,8 @@ def test_map_with_a_chapter_and_results_colours_that_chapters_map(capsys, tmp_pa
     written = sorted(p.name for p in tmp_path.iterdir())
     assert written == ["map-transformer-block.svg", "report.json"]
     assert svg.count(f'fill="{FILL["finding"]}"') == 1 + 1  # 例 3.2, the legend
-    assert svg.count(f'fill="{FILL["failed"]}"') == 1 + 1  # 命題 3.3, the legend
+    assert svg.count(f'fill="{FILL["failed"]}"') == 1 + 1 + 1  # 命題 3.3, 命題 7.2［自己注意］,
+    assert svg.count(f'fill="{FILL["failed"]}" stroke-dasharray') == 1  # the legend
 
 
 def test_an_existing_file_is_kept_without_force(capsys, tmp_path):
