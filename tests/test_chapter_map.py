@@ -126,3 +126,23 @@ def test_a_citation_of_the_books_other_chapter_takes_that_elements_result():
                                    "定義 3.1［別の章］")
     svg = map_svg(graph)
     assert svg.count(f'fill="{FILL["failed"]}" stroke-dasharray="4 3"') == 1
+
+
+def test_without_a_report_a_map_runs_its_chapters_checks(monkeypatch):
+    import proofs.registry as registry
+    from proofs.chapter_map import run_results
+    from proofs.judge import FINDING
+
+    ran = []
+
+    def fake(element):
+        ran.append(element.chapter)
+        result = "failed" if element.number == "命題 3.3" else "passed"
+        evidence = (f"{FINDING}a printed number",) if element.number == "例 3.2" else ()
+        return registry.CheckRun(result, "", evidence, 0.0)
+
+    monkeypatch.setattr(registry, "run_check", fake)
+    results = run_results("transformer-block")
+    assert set(ran) == {"transformer-block"} and len(ran) == len(results) == 21
+    assert (results["命題 3.3"], results["例 3.2"], results["命題 3.1"]) == (
+        "failed", "finding", "passed")
