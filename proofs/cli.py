@@ -390,25 +390,25 @@ def _chosen_pictures(args: argparse.Namespace, known: dict) -> list:
     return list(chosen.values())
 
 
-def _map_results(path: Path | None, chapter: str) -> dict[str, str] | None:
-    """The results a map is coloured by, read from a verify --json report (None: run the
-    checks), the other chapters' elements by their citations; UsageError naming the file
-    when it is not one."""
+def _report(path: Path | None) -> object:
+    """The verify --json report a map is coloured by (None without --results), checked as
+    one before anything is drawn; UsageError naming the file when it is not one."""
     from proofs.chapter_map import results_from_report
-    from proofs.registry import CHAPTERS
 
     if path is None:
         return None
-    others = {c.key: c.short for c in CHAPTERS.values() if c.key != chapter}
     try:
-        return results_from_report(json.loads(path.read_text(encoding="utf-8")), chapter, others)
+        report = json.loads(path.read_text(encoding="utf-8"))
+        results_from_report(report, "")
     except OSError as exc:
         raise UsageError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
     except (UnicodeDecodeError, json.JSONDecodeError, ValueError) as exc:
         raise UsageError(f"{path}: {str(exc).splitlines()[0]}") from exc
+    return report
 
 
 def _figures(args: argparse.Namespace) -> int:
+    from proofs.chapter_map import results_from_report
     from proofs.pictures import catalogue, chapter_file, map_of, picture_file
     from proofs.plotting import FiguresUnavailable, matplotlib_module
 
@@ -429,16 +429,22 @@ def _figures(args: argparse.Namespace) -> int:
         if picture.sort == "map" and not chapter_file(picture.chapter, args.chapters).is_file():
             raise UsageError(f"{chapter_file(picture.chapter, args.chapters)}: no such chapter "
                              f"file (--chapters DIR names their directory)")
+    report = _report(args.results)
     try:
         matplotlib_module()
     except FiguresUnavailable as exc:
         raise UsageError(str(exc)) from exc
     from proofs.profiles import load_profile
+    from proofs.registry import CHAPTERS
 
-    load_profile(None)  # for the checks a map runs
+    load_profile(None)  # for the checks a map runs without a report
 
     def svg_of_map(chapter: str) -> str:
-        return map_of(chapter, args.chapters, _map_results(args.results, chapter))
+        """The chapter's map, coloured by the report (the other chapters' elements by their
+        citations, 命題 7.2［…］) or by running its checks."""
+        others = {c.key: c.short for c in CHAPTERS.values() if c.key != chapter}
+        results = None if report is None else results_from_report(report, chapter, others)
+        return map_of(chapter, args.chapters, results)
 
     for picture, target in zip(chosen, targets, strict=True):
         start = time.perf_counter()
