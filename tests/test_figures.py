@@ -76,6 +76,12 @@ def test_each_picture_is_a_valid_file_with_the_same_bytes_twice(name, fmt):
     assert picture_file(picture, fmt, sample_map) == first
 
 
+def test_the_command_line_offers_the_formats_render_writes():
+    from proofs.arguments import FIGURE_FORMATS
+
+    assert FIGURE_FORMATS == FORMATS
+
+
 def test_every_format_and_sort_is_tested():
     assert {fmt for _, fmt in CASES} == set(FORMATS)
     assert {catalogue()[name].sort for name, fmt in CASES if fmt == "pdf"} == {
