@@ -16,6 +16,8 @@ from proofs.latex_files import PAPERS
 from proofs.screen import SCREEN_WIDTH
 
 PROG = "proofs"
+FIGURE_FORMATS = ("svg", "pdf", "png")  # proofs.plotting.FORMATS, without importing it
+CHAPTER_FILES = Path(proofs.__file__).resolve().parents[1].parent / "shared" / "seeds"
 
 # the suffixes of each format's files; without --format, --out's suffix names the format
 TABLE_SUFFIXES = {
@@ -277,6 +279,45 @@ def parser() -> argparse.ArgumentParser:
     sync.add_argument(
         "--verbose", action="store_true",
         help="list every region on stderr: in sync, drifted, or left alone and why",
+    )
+
+    figures = sub.add_parser(
+        "figures",
+        help="draw the chapters' pictures: their figures, plots and maps",
+        description=(
+            "Write each named picture (every one without NAME) to DIR/NAME.FORMAT: the\n"
+            "figures the chapters draw in their own SVG style, the plots of their results\n"
+            "(matplotlib: pip install 'transformer-proofs[figures]') and each chapter's map\n"
+            "(map-KEY; `map` names them all, --chapter one). A map's nodes are coloured by\n"
+            "the checks' results, from --results (a report of verify --json) or by running\n"
+            "the chapter's checks. The same picture always gives the same bytes."
+        ),
+        epilog=(
+            "examples:\n"
+            "  python -m proofs figures --list\n"
+            "  python -m proofs figures gelu relu-regions --out docs --format png\n"
+            "  python -m proofs verify --json > report.json\n"
+            "  python -m proofs figures map --chapter self-attention --results report.json "
+            "--out docs"
+        ),
+        formatter_class=formatter,
+    )
+    figures.add_argument("names", nargs="*", metavar="NAME")
+    figures.add_argument("--list", action="store_true", help="list the pictures")
+    figures.add_argument("--out", type=file_name("the pictures are files"), metavar="DIR",
+                         help="the directory to write the pictures in")
+    figures.add_argument("--format", choices=FIGURE_FORMATS, default="svg",
+                         help="svg (the default), pdf or png")
+    figures.add_argument("--force", action="store_true", help="replace files that exist")
+    figures.add_argument("--chapter", metavar="KEY", help="the chapter whose map `map` draws")
+    figures.add_argument(
+        "--results", type=file_name("standard input is not read"), metavar="FILE",
+        help="colour the maps by this report of verify --json instead of running the checks",
+    )
+    figures.add_argument(
+        "--chapters", type=Path, metavar="DIR", default=CHAPTER_FILES,
+        help="the directory of the chapter files the maps are read from (default: "
+        "../shared/seeds beside the package's folder)",
     )
 
     new_chapter = sub.add_parser(

@@ -1,4 +1,4 @@
-"""The command line: `python -m proofs verify | tables | latex | audit | sync`.
+"""The command line: `python -m proofs verify | tables | latex | audit | sync | figures`.
 
 Exit codes: 0 all passed / nothing mismatched / in sync; 1 a check failed or
 errored, or the audit found a mismatch (a finding of an example's or exercise's
@@ -363,6 +363,98 @@ def _sync(args: argparse.Namespace) -> int:
     return 1 if not args.write and any(r.drifted for r in synced) else 0
 
 
+# figures -----------------------------------------------------------------------
+
+
+def _chosen_pictures(args: argparse.Namespace, known: dict) -> list:
+    """The pictures the names choose (`map` every map, or --chapter's), in their order."""
+    from proofs.pictures import MAP
+
+    maps = [p for p in known.values() if p.sort == "map"]
+    if args.chapter is not None:
+        if args.names and MAP not in args.names:
+            raise UsageError("figures: --chapter chooses the chapter of `map`, which is not "
+                             "named")
+        maps = [p for p in maps if p.chapter == args.chapter]
+        if not maps:
+            chapters = ", ".join(p.chapter for p in known.values() if p.sort == "map")
+            raise UsageError(f"figures: no chapter {args.chapter!r}; known: {chapters}")
+    chosen: dict[str, object] = {}
+    for name in args.names or list(known):
+        if name == MAP:
+            chosen.update((p.name, p) for p in maps)
+        elif name in known:
+            chosen[name] = known[name]
+        else:
+            raise UsageError(f"figures: unknown figure {name!r}{_nearest(name, known)}")
+    return list(chosen.values())
+
+
+def _report(path: Path | None) -> object:
+    """The verify --json report a map is coloured by (None without --results), checked as
+    one before anything is drawn; UsageError naming the file when it is not one."""
+    from proofs.chapter_map import results_from_report
+
+    if path is None:
+        return None
+    try:
+        report = json.loads(path.read_text(encoding="utf-8"))
+        results_from_report(report, "")
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
+    except (UnicodeDecodeError, json.JSONDecodeError, ValueError) as exc:
+        raise UsageError(f"{path}: {str(exc).splitlines()[0]}") from exc
+    return report
+
+
+def _figures(args: argparse.Namespace) -> int:
+    from proofs.chapter_map import results_from_report
+    from proofs.pictures import catalogue, chapter_file, map_of, picture_file
+    from proofs.plotting import FiguresUnavailable, matplotlib_module
+
+    known = catalogue()
+    if args.list:
+        for picture in known.values():
+            print(f"{picture.name:24} {picture.sort:6} {picture.title}")
+        return 0
+    chosen = _chosen_pictures(args, known)
+    if args.out is None:
+        raise UsageError("figures: --out DIR is required (the pictures are files)")
+    if not args.out.is_dir():
+        raise UsageError(f"{args.out}: is not a directory")
+    targets = [args.out / f"{p.name}.{args.format}" for p in chosen]
+    for target in targets:  # before anything is drawn
+        check_target(target, args.force)
+    for picture in chosen:
+        if picture.sort == "map" and not chapter_file(picture.chapter, args.chapters).is_file():
+            raise UsageError(f"{chapter_file(picture.chapter, args.chapters)}: no such chapter "
+                             f"file (--chapters DIR names their directory)")
+    report = _report(args.results)
+    try:
+        matplotlib_module()
+    except FiguresUnavailable as exc:
+        raise UsageError(str(exc)) from exc
+    from proofs.profiles import load_profile
+    from proofs.registry import CHAPTERS
+
+    load_profile(None)  # for the checks a map runs without a report
+
+    def svg_of_map(chapter: str) -> str:
+        """The chapter's map, coloured by the report (the other chapters' elements by their
+        citations, 命題 7.2［…］) or by running its checks."""
+        others = {c.key: c.short for c in CHAPTERS.values() if c.key != chapter}
+        results = None if report is None else results_from_report(report, chapter, others)
+        return map_of(chapter, args.chapters, results)
+
+    for picture, target in zip(chosen, targets, strict=True):
+        start = time.perf_counter()
+        data = picture_file(picture, args.format, svg_of_map)
+        write_atomically(target, data, args.force)
+        print(f"wrote {picture.name} to {target} ({len(data):,} bytes, "
+              f"{time.perf_counter() - start:.1f} s)", file=sys.stderr)
+    return 0
+
+
 def _new_chapter(args: argparse.Namespace) -> int:
     from proofs import scaffold
     from proofs.reader import ChapterInputError
@@ -386,6 +478,7 @@ COMMANDS = {
     "latex": _latex,
     "audit": _audit,
     "sync": _sync,
+    "figures": _figures,
     "new-chapter": _new_chapter,
 }
 

@@ -71,6 +71,70 @@ def shaded_grid(mask: np.ndarray, grid: Grid) -> str:
     return "\n".join(out)
 
 
+@dataclass(frozen=True)
+class Stages:
+    """Where rows of stages stand in their SVG: each row a line from left to right through
+    its stages, one box (`box` wide, `row` high less a gap) per stage."""
+
+    width: int
+    left: int  # the first box's left side
+    top: int  # the first row's top
+    row: int  # the height of a row (even)
+    box: int  # the width of a box
+    gap: int  # between two boxes
+    label: str  # the SVG's aria-label
+    heading: tuple[str, str]  # written above the stages' column numbers and the terms
+    names: tuple[str, ...]  # written in a stage's box
+    stage: str = "l"  # the stage index, named before the first column's number
+
+
+def stage_rows(rows: list[tuple[tuple[bool, ...], str]], layout: Stages,
+               bold: int | None = None) -> str:
+    """The SVG of rows of choices: in each row a line passes through the shaded box of
+    every stage the row takes (True), labelled with the stage's name, and straight past
+    every other stage; the row's text (its term) stands at its right. Row `bold` is drawn
+    twice as thick. Every row has one choice per stage."""
+    stages = {len(choices) for choices, _ in rows} | {len(layout.names)}
+    if len(stages) != 1:
+        raise ValueError(f"every row needs one choice per stage name ({len(layout.names)}), "
+                         f"got {sorted(stages)}")
+    (m,) = stages
+    L, step, h = layout, layout.box + layout.gap, layout.row
+    end = L.left + m * step
+    height = L.top + len(rows) * h + 10
+    out = [f'<svg viewBox="0 0 {L.width} {height}" width="100%" role="img" '
+           f'aria-label="{escape(L.label, {chr(34): "&quot;"})}">',
+           '  <g fill="var(--sl-color-accent)" opacity="0.35">']
+    boxes = [(L.left + k * step, L.top + i * h + 3) for i, (choices, _) in enumerate(rows)
+             for k, taken in enumerate(choices) if taken]
+    out += [f'    <rect x="{x}" y="{y}" width="{L.box}" height="{h - 6}" />' for x, y in boxes]
+    out += ["  </g>", '  <g fill="none" stroke="currentColor" stroke-width="1.2">']
+    out += [f'    <rect x="{x}" y="{y}" width="{L.box}" height="{h - 6}" />' for x, y in boxes]
+    for i, (choices, _) in enumerate(rows):  # the row's line, broken by its boxes
+        y = L.top + i * h + h // 2
+        thick = ' stroke-width="2.4"' if i == bold else ""
+        stops = [L.left - L.gap]
+        for k, taken in enumerate(choices):
+            if taken:
+                stops += [L.left + k * step, L.left + k * step + L.box]
+        stops.append(end)
+        out += [f'    <line x1="{a}" y1="{y}" x2="{b}" y2="{y}"{thick} />'
+                for a, b in zip(stops[::2], stops[1::2], strict=True)]
+    out += ["  </g>", '  <g fill="currentColor" font-size="14" text-anchor="middle">']
+    texts = [(L.left + k * step + L.box // 2, L.top - ABOVE,
+              f"{L.stage} = 1" if k == 0 else str(k + 1)) for k in range(m)]
+    texts += [(L.left + (m * step) // 2, L.top - ABOVE - 20, L.heading[0]),
+              (end + 60, L.top - ABOVE, L.heading[1])]
+    for i, (choices, term) in enumerate(rows):
+        y = L.top + i * h + h // 2 + BASELINE
+        texts += [(L.left + k * step + L.box // 2, y, L.names[k])
+                  for k, taken in enumerate(choices) if taken]
+        texts.append((end + 60, y, term))
+    out += [f'    <text x="{x}" y="{y}">{escape(text)}</text>' for x, y, text in texts]
+    out += ["  </g>", "</svg>"]
+    return "\n".join(out)
+
+
 def _runs(row: np.ndarray) -> list[tuple[int, int]]:
     """(start, stop) of each run of True entries."""
     edges = np.flatnonzero(np.diff(np.concatenate(([0], row.astype(np.int8), [0]))))

@@ -59,12 +59,12 @@ def _followed(path: Path) -> Path:
     return Path(os.path.realpath(path)) if path.is_symlink() else path
 
 
-def write_atomically(path: Path, text: str, force: bool) -> None:
-    """Write `text` (UTF-8) to `path` whole or not at all, as the module describes;
-    refuse an existing name unless `force`. OutputError on any failure."""
+def write_atomically(path: Path, text: str | bytes, force: bool) -> None:
+    """Write `text` (str as UTF-8, or bytes) to `path` whole or not at all, as the module
+    describes; refuse an existing name unless `force`. OutputError on any failure."""
     check_target(path, force)
     target = _followed(path) if force else path
-    data = memoryview(text.encode("utf-8"))
+    data = memoryview(text.encode("utf-8") if isinstance(text, str) else text)
     step = "read the mode of the file it replaces"
     with _Scratch(path) as scratch:
         try:

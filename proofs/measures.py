@@ -138,6 +138,21 @@ def decoded_in_chunks(decoder: Callable, params: Mapping[str, np.ndarray], confi
     return np.concatenate(rows)
 
 
+def activation_pattern_map(
+    normals: Sequence[Sequence[float]], b_1: Sequence[float], low: float = -3.0,
+    high: float = 3.0, steps: int = 601,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(the grid's axis, the ReLU activation pattern at each point of the steps x steps grid
+    of [low, high]^2 as a binary number, unit 1 the highest bit; row i at y = axis[i]).
+    `normals` has one row w_k per hidden unit, s_k = 1 where <w_k, x> + b_k > 0."""
+    w = np.asarray(normals, dtype=float)  # (m, 2)
+    b = np.asarray(b_1, dtype=float)  # (m,)
+    axis = np.linspace(low, high, steps)
+    points = np.stack(np.meshgrid(axis, axis), axis=-1)  # (steps, steps, 2): [y, x] = (x, y)
+    active = points @ w.T + b > 0  # (steps, steps, m)
+    return axis, active @ (1 << np.arange(len(b))[::-1])
+
+
 def grid_activation_patterns(
     normals: Sequence[Sequence[float]], b_1: Sequence[float], low: float = -3.0,
     high: float = 3.0, steps: int = 601,
@@ -146,13 +161,8 @@ def grid_activation_patterns(
     grid of [low, high]^2, as sorted 0/1 strings: what the block chapter's listing samples.
     `normals` has one row w_k per hidden unit. A grid only finds patterns;
     symbolic.arrangements decides them exactly."""
-    w = np.asarray(normals, dtype=float)  # (m, 2)
-    b = np.asarray(b_1, dtype=float)  # (m,)
-    axis = np.linspace(low, high, steps)
-    points = np.stack(np.meshgrid(axis, axis), axis=-1).reshape(-1, 2)  # (steps², 2)
-    active = points @ w.T + b > 0  # (steps², m)
-    codes = np.unique(active @ (1 << np.arange(len(b))[::-1]))  # a pattern as a binary number
-    return [format(int(code), f"0{len(b)}b") for code in codes]
+    _, codes = activation_pattern_map(normals, b_1, low, high, steps)
+    return [format(int(code), f"0{len(b_1)}b") for code in np.unique(codes)]
 
 
 def listing_attention_parameters(d: int, h: int, rng: np.random.Generator) -> dict:

@@ -4,8 +4,9 @@ A chapter is a package under `proofs.chapters` (or a module another installed
 package names in the entry-point group `transformer_proofs.chapters`) whose
 `CHAPTER` is a `Chapter`. Its modules register, through that object, one check
 per element of the chapter (`@CHAPTER.element(...)`), the tables it prints
-(`@CHAPTER.table(...)`), its formulas, the lines its listings print and the figures
-it draws (`@CHAPTER.figure(...)`). No list here names a chapter: `load_all` imports
+(`@CHAPTER.table(...)`), its formulas, the lines its listings print, the figures
+it draws in its own SVG (`@CHAPTER.figure(...)`) and the plots of its results
+(`@CHAPTER.plot(...)`). No list here names a chapter: `load_all` imports
 whatever it discovers.
 
 An element's check runs everything that verifies it and returns the evidence
@@ -100,6 +101,17 @@ class FigureEntry:
     build: Callable[[], str]
 
 
+@dataclass(frozen=True)
+class PlotEntry:
+    """A plot a chapter registers: a picture of a result the chapter gives as a table or
+    in words, drawn with matplotlib (proofs.plotting) from the package's own values."""
+
+    name: str
+    chapter: str
+    title: str  # the element it draws and what: 例 4.5［自己注意］ …
+    build: Callable[[], Any]  # a matplotlib Figure
+
+
 REGISTRY: dict[str, Element] = {}
 CHAPTERS: dict[str, Chapter] = {}
 
@@ -121,6 +133,7 @@ class Chapter:
     formulas: dict[str, Formula] = field(default_factory=dict)
     listings: list[Callable[[], list[ListingLine]]] = field(default_factory=list)
     figures: dict[str, FigureEntry] = field(default_factory=dict)
+    plots: dict[str, PlotEntry] = field(default_factory=dict)
     # the notation's names at an element (its number), for deciding its formulas
     environment: Callable[[str], Evaluator] | None = None
 
@@ -189,12 +202,27 @@ class Chapter:
         figure opens with `caption`."""
 
         def register(build: Callable[[], str]) -> Callable[[], str]:
-            if any(name in c.figures for c in (self, *CHAPTERS.values())):
-                raise ValueError(f"figure {name!r} is registered twice")
+            self._require_new_picture(name)
             self.figures[name] = FigureEntry(name, self.key, caption, build)
             return build
 
         return register
+
+    def plot(self, name: str, number: str, title: str) -> Callable[[Callable], Callable]:
+        """Register the decorated builder of a matplotlib figure drawing the element at
+        `number` under `name` (unique among the book's figures and plots)."""
+
+        def register(build: Callable[[], Any]) -> Callable[[], Any]:
+            self._require_new_picture(name)
+            self.plots[name] = PlotEntry(name, self.key, f"{number}［{self.short}］ {title}",
+                                         build)
+            return build
+
+        return register
+
+    def _require_new_picture(self, name: str) -> None:
+        if any(name in c.figures or name in c.plots for c in (self, *CHAPTERS.values())):
+            raise ValueError(f"figure {name!r} is registered twice")
 
     def formula(
         self, name: str, number: str, title: str, printer: str = "chapter_latex"

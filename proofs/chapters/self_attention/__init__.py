@@ -2,7 +2,7 @@
 
 The modules follow the chapter's sections; importing them registers the checks
 in the chapter's order (補題 A.1 of the appendix beside 命題 4.4, whose proof
-uses it), then the tables, formulas, listing lines and the figure. A check
+uses it), then the tables, formulas, listing lines and the pictures. A check
 takes what it judges (the package's functions, the chapter's stated formulas
 and printed numbers) as keyword arguments and returns one evidence line per
 fact established, or raises CheckFailed.

@@ -6,7 +6,7 @@ model and its parameter count (定義 2.3, 定理 5.1, 例 5.2, 例 5.3), the co
 block (命題 6.1), row-wise maps, equivariance and causality (命題 7.1, 7.2),
 piecewise linearity (命題 8.1) and the exercises (演習 11.1–11.4). Importing
 them registers the checks in the chapter's order, then the tables, formulas and
-listing lines.
+listing lines and the figures.
 
 A check takes what it judges (a function of numeric/, a derivation of
 symbolic/, the chapter's printed claim) as keyword arguments with the package's
@@ -26,6 +26,7 @@ from proofs.chapters.transformer_block import (  # noqa: F401 - importing regist
     definitions,
     equivariance,
     exercises,
+    figures,
     formulas,
     layer_norm,
     listings,
