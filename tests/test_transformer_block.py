@@ -67,10 +67,11 @@ from proofs.chapters.transformer_block.parameters import (
 from proofs.chapters.transformer_block.residual import (
     FD_ERROR,
     FD_STEP,
+    MP,
     STACK,
     _residual_step,
     mp_jacobian,
-    mp_pre_ln_sublayers,
+    pre_ln_sublayers,
     prop_residual_identity_path,
     rem_pre_post_ln_empirical,
     residual_jacobians,
@@ -562,7 +563,7 @@ def test_fd_error_covers_the_truncation_of_the_sublayers_differences():
     params = init_parameters(STACK, np.random.default_rng(0))
     x = np.random.default_rng(1).standard_normal((STACK.n_ctx, STACK.d)).astype(object)
     with mpmath.workdps(DIGITS):
-        for g in mp_pre_ln_sublayers(params, STACK):
+        for g in pre_ln_sublayers(params, STACK, MP):
             def flat(v, g=g):
                 return list(g(np.array(v, dtype=object).reshape(x.shape)).ravel())
 

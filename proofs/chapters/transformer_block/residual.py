@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import mpmath
@@ -41,37 +42,69 @@ from symbolic import residual
 STACK = spec.ModelConfig(vocab=2, d=4, n_layer=2, n_head=2, d_ff=8, n_ctx=3)  # M = 2L = 4 sublayers
 
 
-def pre_ln_sublayers(params: Mapping, config: spec.ModelConfig) -> list[Callable]:
+@dataclass(frozen=True)
+class Kernels:
+    """The three parts a sublayer is built from, on (n, d) arrays of one kind: the causal
+    MHA, the MLP and a row-wise LN, each given its parameters."""
+
+    attention: Callable
+    mlp: Callable
+    norm: Callable
+
+
+FLOAT = Kernels(  # numeric's forward model, in float64
+    attention=lambda x, q: multi_head_attention(x, q, causal=True)[0],
+    mlp=mlp,
+    norm=lambda x, g, eps: layer_norm(x, g["gamma"], g["beta"], eps),
+)
+
+
+def _rows(values: list) -> np.ndarray:
+    return np.array(values, dtype=object)
+
+
+MP = Kernels(  # the definitions (proofs.reference) on arrays of mpf
+    attention=lambda x, q: _rows(mp_multi_head_attention(x, q, causal=True)),
+    mlp=lambda x, q, activation: _rows(mp_mlp(x, q, activation)),
+    norm=lambda x, g, eps: _rows([mp_layer_norm(r, g["gamma"], g["beta"], eps) for r in x]),
+)
+
+
+def _parts(params: Mapping, config: spec.ModelConfig) -> list[tuple[str, Mapping, Mapping]]:
+    """(part, its parameters, the LN's parameters) of each sublayer: attention with LN_1,
+    then the MLP with LN_2, block by block."""
+    out: list[tuple[str, Mapping, Mapping]] = []
+    for layer in range(config.n_layer):
+        p = sub_parameters(params, f"blocks.{layer}")
+        out += [(part, sub_parameters(p, part), sub_parameters(p, ln))
+                for part, ln in (("attn", "ln_1"), ("mlp", "ln_2"))]
+    return out
+
+
+def _part(kernels: Kernels, part: str, q: Mapping, activation: str) -> Callable:
+    if part == "attn":
+        return lambda x: kernels.attention(x, q)
+    return lambda x: kernels.mlp(x, q, activation)
+
+
+def pre_ln_sublayers(params: Mapping, config: spec.ModelConfig,
+                     kernels: Kernels = FLOAT) -> list[Callable]:
     """G_1..G_M of 命題 4.1 for the model's Pre-LN blocks: block b gives G = MHA o LN_1
     (causal) and G = MLP o LN_2, so that x_k = x_{k-1} + G_k(x_{k-1})."""
     eps, out = config.layer_norm_eps, []
-    for layer in range(config.n_layer):
-        p = sub_parameters(params, f"blocks.{layer}")
-        ln_1, ln_2 = sub_parameters(p, "ln_1"), sub_parameters(p, "ln_2")
-        attn, ff = sub_parameters(p, "attn"), sub_parameters(p, "mlp")
-        out.append(lambda x, ln=ln_1, a=attn: multi_head_attention(
-            layer_norm(x, ln["gamma"], ln["beta"], eps), a, causal=True)[0])
-        out.append(lambda x, ln=ln_2, f=ff: mlp(layer_norm(x, ln["gamma"], ln["beta"], eps), f,
-                                               config.activation))
+    for part, q, g in _parts(params, config):
+        f = _part(kernels, part, q, config.activation)
+        out.append(lambda x, f=f, g=g: f(kernels.norm(x, g, eps)))
     return out
 
 
-def post_ln_sublayers(params: Mapping, config: spec.ModelConfig) -> list[tuple]:
+def post_ln_sublayers(params: Mapping, config: spec.ModelConfig,
+                      kernels: Kernels = FLOAT) -> list[tuple]:
     """(F_k, N_k, LN parameters) of 命題 4.1's Post-LN form: x_k = N_k(x_{k-1} + F_k(x_{k-1}))
     with F = MHA (causal) then MLP, N = LN_1 then LN_2 of each block."""
-    eps, out = config.layer_norm_eps, []
-    for layer in range(config.n_layer):
-        p = sub_parameters(params, f"blocks.{layer}")
-        for part, ln in (("attn", "ln_1"), ("mlp", "ln_2")):
-            q, norm = sub_parameters(p, part), sub_parameters(p, ln)
-            if part == "attn":
-                def f(x, q=q):
-                    return multi_head_attention(x, q, causal=True)[0]
-            else:
-                def f(x, q=q):
-                    return mlp(x, q, config.activation)
-            out.append((f, lambda x, g=norm: layer_norm(x, g["gamma"], g["beta"], eps), norm))
-    return out
+    eps = config.layer_norm_eps
+    return [(_part(kernels, part, q, config.activation),
+             lambda x, g=g: kernels.norm(x, g, eps), g) for part, q, g in _parts(params, config)]
 
 
 def _residual_step(x: np.ndarray, g: Callable) -> np.ndarray:
@@ -82,26 +115,6 @@ FD_STEP = mpmath.mpf("1e-20")  # the central differences' step, at DIGITS = 50
 # The differences' error: truncation h^2 M / 6 <= 1e-20 while the third derivatives stay
 # below M = 6e20 on the step's segment, plus rounding 10^-50 |f| / h = 1e-30 |f|.
 FD_ERROR = 1e-20
-
-
-def mp_pre_ln_sublayers(params: Mapping, config: spec.ModelConfig) -> list[Callable]:
-    """G_1..G_M of `pre_ln_sublayers` from the definitions (proofs.reference), on (n, d)
-    arrays of mpf: LN_1 then causal MHA, LN_2 then the MLP, block by block."""
-    eps, out = config.layer_norm_eps, []
-
-    def rows(values: list) -> np.ndarray:
-        return np.array(values, dtype=object)
-
-    for layer in range(config.n_layer):
-        p = sub_parameters(params, f"blocks.{layer}")
-        ln_1, ln_2 = sub_parameters(p, "ln_1"), sub_parameters(p, "ln_2")
-        attn, ff = sub_parameters(p, "attn"), sub_parameters(p, "mlp")
-        out.append(lambda x, ln=ln_1, a=attn: rows(mp_multi_head_attention(
-            rows([mp_layer_norm(r, ln["gamma"], ln["beta"], eps) for r in x]), a, causal=True)))
-        out.append(lambda x, ln=ln_2, f=ff: rows(mp_mlp(
-            rows([mp_layer_norm(r, ln["gamma"], ln["beta"], eps) for r in x]), f,
-            config.activation)))
-    return out
 
 
 def mp_jacobian(f: Callable[[np.ndarray], np.ndarray], x: np.ndarray) -> np.ndarray:
@@ -176,7 +189,7 @@ def residual_jacobians(step: Callable = _residual_step, seed: int = 0,
                        config: spec.ModelConfig = STACK, depth: int | None = None,
                        identity: bool = True) -> dict:
     """The Pre-LN stack at a drawn x_0 (n = n_ctx): its points and rounding bound in
-    float64 (`pre_ln_sublayers`, `_chained`), and at 50 digits (`mp_pre_ln_sublayers`), for
+    float64 (`pre_ln_sublayers`, `_chained`), and at 50 digits (the same with `MP`), for
     every l, the central difference D_l of x_l -> x_M and the product P_l = (I + J_M)...
     (I + J_{l+1}) of the central differences J_k of G_k at x_{k-1} (J_M...J_{l+1} when
     `identity` is False), with the bound FD_ERROR propagated through the product
@@ -193,7 +206,7 @@ def residual_jacobians(step: Callable = _residual_step, seed: int = 0,
     out: dict[str, Any] = {"points": points, "sublayers": subs, "params": params,
                            "error": _chained(bounds, points), "stages": []}
     with mpmath.workdps(DIGITS):
-        mp_subs = mp_pre_ln_sublayers(params, config)[:depth]
+        mp_subs = pre_ln_sublayers(params, config, MP)[:depth]
         mp_points = [x.astype(object)]
         for g in mp_subs:
             mp_points.append(step(mp_points[-1], g))
@@ -303,29 +316,6 @@ def prop_residual_identity_path(step: Callable = _residual_step,
     return evidence
 
 
-def mp_post_ln_sublayers(params: Mapping, config: spec.ModelConfig) -> list[tuple]:
-    """(F_k, N_k) of `post_ln_sublayers` from the definitions (proofs.reference), on (n, d)
-    arrays of mpf."""
-    eps, out = config.layer_norm_eps, []
-
-    def rows(values: list) -> np.ndarray:
-        return np.array(values, dtype=object)
-
-    for layer in range(config.n_layer):
-        p = sub_parameters(params, f"blocks.{layer}")
-        for part, ln in (("attn", "ln_1"), ("mlp", "ln_2")):
-            q, g = sub_parameters(p, part), sub_parameters(p, ln)
-            if part == "attn":
-                def f(x, q=q):
-                    return rows(mp_multi_head_attention(x, q, causal=True))
-            else:
-                def f(x, q=q):
-                    return rows(mp_mlp(x, q, config.activation))
-            out.append((f, lambda x, g=g: rows([mp_layer_norm(r, g["gamma"], g["beta"], eps)
-                                                for r in x])))
-    return out
-
-
 def _post_ln_stack(seed: int, config: spec.ModelConfig = STACK) -> float:
     """Post-LN half of 命題 4.1 at a drawn point; returns the worst gap / bound."""
     rng = np.random.default_rng(seed)
@@ -333,11 +323,11 @@ def _post_ln_stack(seed: int, config: spec.ModelConfig = STACK) -> float:
     x = rng.standard_normal((config.n_ctx, config.d))
     eps, size = config.layer_norm_eps, x.size
     with mpmath.workdps(DIGITS):
-        layers = mp_post_ln_sublayers(params, config)
+        layers = post_ln_sublayers(params, config, MP)
         factors: list[np.ndarray] = []
         errors: list[float] = []
         z = x.astype(object)
-        for f, norm in layers:
+        for f, norm, _ in layers:
             s = z + f(z)
             d_k, k_k = mp_jacobian(f, z), mp_jacobian(norm, s)  # D_k at z, K_k at s
             step = np.eye(size).astype(object) + d_k
@@ -347,7 +337,7 @@ def _post_ln_stack(seed: int, config: spec.ModelConfig = STACK) -> float:
             z = norm(s)
 
         def stack(v):
-            for f, norm in layers:
+            for f, norm, _ in layers:
                 v = norm(v + f(v))
             return v
 
