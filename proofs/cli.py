@@ -16,7 +16,7 @@ import inspect
 import json
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from proofs.arguments import PROG, TABLE_SUFFIXES, UsageError, parser
@@ -58,11 +58,10 @@ def _select(selectors: Sequence[str]) -> list:
     return list(chosen.values())
 
 
-def _run_check(element) -> dict:
+def _result(element, run) -> dict:
+    """The report of an element's CheckRun (the screen's row, the JSON's entry)."""
     from proofs.judge import findings
-    from proofs.registry import run_check
 
-    run = run_check(element)
     return {
         "id": element.id,
         "number": element.number,
@@ -85,6 +84,54 @@ def _progress(i: int, total: int, element) -> None:
     sys.stderr.flush()
 
 
+def _portable(element):
+    """The element as a worker process receives it, or None when its check cannot be sent
+    (a function a worker cannot import by name: one defined inside another function).
+    The claims stay here: the check already fills the arguments they feed."""
+    import pickle
+    from dataclasses import replace
+
+    try:
+        pickle.dumps(element.check)
+    except (pickle.PicklingError, AttributeError, TypeError):
+        return None
+    return replace(element, claims=())
+
+
+def _runs(elements: list, profile: str, jobs: int) -> Iterator:
+    """Each element's CheckRun, in the order of `elements`. With `jobs` > 1, the checks
+    run in that many spawned worker processes, each with the Hypothesis profile loaded,
+    and come back as they finish, in order; a check that cannot be sent runs here."""
+    from proofs.registry import CheckRun, raised, run_check
+
+    portable = [_portable(e) for e in elements]
+    workers = min(jobs, sum(p is not None for p in portable))
+    if workers <= 1:
+        yield from (run_check(e) for e in elements)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from proofs.profiles import load_profile
+
+    pool = ProcessPoolExecutor(
+        workers, mp_context=multiprocessing.get_context("spawn"), initializer=load_profile,
+        initargs=(profile,),
+    )
+    try:
+        futures = [None if p is None else pool.submit(run_check, p) for p in portable]
+        for element, future in zip(elements, futures, strict=True):
+            if future is None:
+                yield run_check(element)
+                continue
+            try:
+                yield future.result()
+            except Exception as exc:  # noqa: BLE001 - a worker that died is this check's error
+                yield CheckRun("error", f"in a worker process: {raised(exc)}", (), 0.0)
+    finally:
+        pool.shutdown(cancel_futures=True)
+
+
 def _verify(args: argparse.Namespace) -> int:
     from proofs.profiles import load_profile
 
@@ -92,9 +139,10 @@ def _verify(args: argparse.Namespace) -> int:
     elements = _select(args.selectors)
     start = time.perf_counter()
     results = []
+    runs = _runs(elements, profile, args.jobs)
     for i, element in enumerate(elements, 1):
         _progress(i, len(elements), element)
-        results.append(_run_check(element))
+        results.append(_result(element, next(runs)))
     if elements and sys.stderr.isatty():
         sys.stderr.write(" " * 60 + "\r")
     seconds = time.perf_counter() - start
