@@ -30,11 +30,13 @@ CHAPTERS = sorted(SEEDS.glob("00*_*.txt"))
 
 
 class EntryPoint:
-    """Runs of `python -m proofs …` in subprocesses, started at once, collected by name."""
+    """Runs of `python -m proofs …` in subprocesses, started at once (or, when planned,
+    at their first result), collected by name."""
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory  # where the runs may read and write files
         self.runs: dict[str, subprocess.Popen] = {}
+        self.planned: dict[str, Callable[[], tuple[str, ...]]] = {}
 
     def start(self, name: str, *args: str) -> None:
         env = {**os.environ, "PYTHONPATH": str(ROOT), "HYPOTHESIS_PROFILE": "ci"}
@@ -48,6 +50,8 @@ class EntryPoint:
         )
 
     def result(self, name: str) -> subprocess.CompletedProcess:
+        if name not in self.runs:
+            self.start(name, *self.planned[name]())
         process = self.runs[name]
         out, err = process.communicate(timeout=300)
         return subprocess.CompletedProcess(process.args, process.returncode, out, err)
@@ -85,9 +89,14 @@ def entry_point(request, tmp_path_factory) -> Iterator[EntryPoint]:
             "audit-missing": lambda: ("audit", str(runs.directory / "absent.mdx")),
         },
     }
+    runs.planned = {name: arguments for commands in planned.values()
+                    for name, arguments in commands.items()}
+    # Under pytest-xdist a worker runs only some of the selected tests, and the workers
+    # already keep the cores busy: each run starts when its test asks for it.
+    eager = not hasattr(request.config, "workerinput")
     selected = {getattr(item, "originalname", item.name) for item in request.session.items}
     for test, commands in planned.items():
-        if test in selected:
+        if eager and test in selected:
             for name, arguments in commands.items():
                 with contextlib.suppress(pytest.skip.Exception):  # the test skips itself
                     runs.start(name, *arguments())
