@@ -12,14 +12,16 @@ A finding of a passing check is listed by verify but does not fail it.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import inspect
 import json
+import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
-from proofs.arguments import PROG, TABLE_SUFFIXES, UsageError, parser
+from proofs.arguments import PROG, TABLE_SUFFIXES, UsageError, cores, parser
 from proofs.files import OutputError, check_target, write_atomically
 from proofs.registry import RESULTS
 from proofs.screen import screen
@@ -98,6 +100,22 @@ def _portable(element):
     return replace(element, claims=())
 
 
+# the variables that set the threads of OpenBLAS, OpenMP and MKL when the library loads
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+@contextlib.contextmanager
+def _environment(names: Iterable[str], value: str) -> Iterator[None]:
+    """Set each of `names` the user has not set to `value`, for the duration."""
+    added = [name for name in names if name not in os.environ]
+    os.environ.update(dict.fromkeys(added, value))
+    try:
+        yield
+    finally:
+        for name in added:
+            os.environ.pop(name, None)
+
+
 def _runs(elements: list, profile: str, jobs: int) -> Iterator:
     """Each element's CheckRun, in the order of `elements`. With `jobs` > 1, the checks
     run in that many spawned worker processes, each with the Hypothesis profile loaded,
@@ -119,7 +137,11 @@ def _runs(elements: list, profile: str, jobs: int) -> Iterator:
         initargs=(profile,),
     )
     try:
-        futures = [None if p is None else pool.submit(run_check, p) for p in portable]
+        # The workers start during the submissions, and the BLAS libraries they load read
+        # their thread counts from the environment then: the cores are shared out, instead
+        # of every worker's threads spinning on every core.
+        with _environment(BLAS_THREADS, str(max(1, cores() // workers))):
+            futures = [None if p is None else pool.submit(run_check, p) for p in portable]
         for element, future in zip(elements, futures, strict=True):
             if future is None:
                 yield run_check(element)

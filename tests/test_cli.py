@@ -21,6 +21,7 @@ from commands import one_line
 from commands import run as main
 
 from proofs import cli, files, screen
+from proofs.arguments import cores
 from proofs.judge import CheckFailed, finding
 from proofs.registry import REGISTRY, Element, load_all
 
@@ -267,11 +268,13 @@ def worker_broken() -> list[str]:
 
 
 def worker_passing() -> list[str]:
-    """Where it ran and with how many Hypothesis examples (the profile loaded there)."""
+    """Where it ran, with how many Hypothesis examples (the profile loaded there) and how
+    many OpenBLAS threads."""
     from hypothesis import settings
 
     assert settings.default is not None
-    return [f"process {os.getpid()}", f"{settings.default.max_examples} examples"]
+    return [f"process {os.getpid()}", f"{settings.default.max_examples} examples",
+            f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}"]
 
 
 @pytest.fixture
@@ -294,6 +297,7 @@ def planted_for_workers():
 def test_verify_jobs_runs_the_checks_in_workers_reporting_failures_and_errors(
     planted_for_workers, capsys
 ):
+    threads_before = os.environ.get("OPENBLAS_NUM_THREADS")
     code, out, _ = main(capsys, "verify", *planted_for_workers, "--jobs", "2", "--json")
     report = json.loads(out)
     assert code == 1
@@ -305,6 +309,10 @@ def test_verify_jobs_runs_the_checks_in_workers_reporting_failures_and_errors(
     assert results["zz-worker-error"]["result"] == "error"
     assert results["zz-worker-error"]["message"] == "ZeroDivisionError: division by zero"
     assert results["zz-worker-pass"]["evidence"][0] != f"process {os.getpid()}"
+    # the two workers share the cores out; this process's environment is left as it was
+    threads = os.environ.get("OPENBLAS_NUM_THREADS", str(max(1, cores() // 2)))
+    assert results["zz-worker-pass"]["evidence"][2] == f"OPENBLAS_NUM_THREADS={threads}"
+    assert os.environ.get("OPENBLAS_NUM_THREADS") == threads_before
 
 
 def test_verify_jobs_keeps_the_hypothesis_profile_in_the_workers(planted_for_workers, capsys):
