@@ -26,7 +26,6 @@ TANH_SCALE = math.sqrt(2.0 / math.pi)
 TANH_CUBIC = 0.044715
 TANH_EXPONENT = -2.0 * TANH_SCALE
 PARALLEL_MIN_SIZE = 1 << 16  # below this, threads cost more than they save
-CHUNK = 1 << 14  # entries per chunk of an elementwise pipeline: 64 KiB of float32, in L2
 
 
 def _relu(t: np.ndarray) -> np.ndarray:
@@ -63,23 +62,14 @@ def _gelu(t: np.ndarray) -> np.ndarray:
 
 
 def _gelu_tanh(t: np.ndarray) -> np.ndarray:
-    """Seven elementwise passes, made CHUNK entries at a time: each chunk stays in the
-    cache through all of them, instead of every pass reading and writing the whole
-    array in memory."""
-    flat = np.ascontiguousarray(t).reshape(-1)  # (size,), a view unless t is strided
-    out = np.empty_like(flat)
-    for start in range(0, flat.size, CHUNK):
-        x = flat[start:start + CHUNK]
-        u = out[start:start + CHUNK]
-        with np.errstate(over="ignore"):
-            np.multiply(x, x, out=u)
-            u *= TANH_CUBIC * TANH_EXPONENT
-            u += TANH_EXPONENT
-            u *= x  # -2 sqrt(2/pi) (t + 0.044715 t^3)
-            np.exp(u, out=u)
-        u += 1.0
-        np.divide(x, u, out=u)
-    return out.reshape(np.shape(t))
+    with np.errstate(over="ignore"):
+        u = np.multiply(t, t, out=np.empty_like(t))  # (...), an array even for a 0-d t
+        u *= TANH_CUBIC * TANH_EXPONENT
+        u += TANH_EXPONENT
+        u *= t  # -2 sqrt(2/pi) (t + 0.044715 t^3)
+        np.exp(u, out=u)
+    u += 1.0
+    return np.divide(t, u, out=u)
 
 
 def relu(t: object) -> np.ndarray:

@@ -90,11 +90,7 @@ def causal_attention_kernel(
     masking. About half of the n x m scores are never computed (they would be
     masked to 0); the returned weights hold those zeros (None unless
     need_weights). The multiplication count recorded is the definition's, for
-    the full (h, n, m) products. One head's block of scores (at most CAUSAL_BLOCK x m)
-    goes from its product through the mask and the softmax to its weighted sum while
-    it is still in the cache, instead of every head's block passing through memory at
-    each step. The output's rows hold the heads side by side (an (h, n, d_v) view of
-    an (n, h, d_v) array), the layout merge_heads reads without a copy.
+    the full (h, n, m) products.
 
     >>> out, weights = causal_attention_kernel(np.ones((1, 2, 4)), np.ones((1, 2, 4)),
     ...                                        np.eye(2)[None])
@@ -105,27 +101,25 @@ def causal_attention_kernel(
     h, n, d_k = q.shape
     m = k.shape[1]
     offset = m - n
-    out = np.empty((n, h, v.shape[2]), dtype=q.dtype).transpose(1, 0, 2)  # (h, n, d_v)
+    out = np.empty((h, n, v.shape[2]), dtype=q.dtype)  # (h, n, d_v)
     weights = np.zeros((h, n, m), dtype=q.dtype) if need_weights else None  # (h, n, m)
     record(SCORES, q, k)
     record(WEIGHTED_SUM, np.broadcast_to(q.dtype.type(0), (h, n, m)), v)
     scaled = q * (1.0 / math.sqrt(d_k))  # (h, n, d_k)
     k_t = np.ascontiguousarray(k.transpose(0, 2, 1))  # (h, d_k, m): k_t[a] is K_a^T in C order
-    scratch = np.empty(min(n, CAUSAL_BLOCK) * m, dtype=q.dtype)  # one head's block, for BLAS
+    scratch = np.empty(h * min(n, CAUSAL_BLOCK) * m, dtype=q.dtype)  # contiguous for BLAS
     for r0 in range(0, n, CAUSAL_BLOCK):
         r1 = min(n, r0 + CAUSAL_BLOCK)
         end = r1 + offset
-        block = scratch[: (r1 - r0) * end].reshape(1, r1 - r0, end)  # (1, b, end)
+        block = scratch[: h * (r1 - r0) * end].reshape(h, r1 - r0, end)  # (h, b, end)
+        keys = k_t[:, :, :end].transpose(0, 2, 1)  # (h, end, d_k), a view of K^T's columns
+        contract(SCORES, scaled[:, r0:r1], keys, counted=False, out=block)
         future = ~np.tri(r1 - r0, dtype=bool)  # (b, b), key after the query in the last square
-        for a in range(h):
-            head = slice(a, a + 1)
-            keys = k_t[head, :, :end].transpose(0, 2, 1)  # (1, end, d_k), a view of K^T
-            contract(SCORES, scaled[head, r0:r1], keys, counted=False, out=block)
-            np.copyto(block[0, :, r0 + offset:], -np.inf, where=future)
-            softmax_kernel(block, out=block)
-            if weights is not None:
-                weights[a, r0:r1, :end] = block[0]
-            contract(WEIGHTED_SUM, block, v[head, :end], counted=False, out=out[head, r0:r1])
+        np.copyto(block[:, :, r0 + offset:], -np.inf, where=future)
+        softmax_kernel(block, out=block)
+        if weights is not None:
+            weights[:, r0:r1, :end] = block
+        contract(WEIGHTED_SUM, block, v[:, :end], counted=False, out=out[:, r0:r1])
     return out, weights
 
 

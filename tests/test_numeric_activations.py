@@ -8,7 +8,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import numeric.activations
 from numeric.activations import ACTIVATIONS, activation_function, gelu, gelu_tanh, relu
 from numeric.error_bounds import EXP_ULPS, unit_roundoff
 from spec.config import ACTIVATIONS as DECLARED
@@ -155,17 +154,3 @@ def test_gelu_of_a_large_array_in_chunks_equals_it_entry_by_entry(dtype):
     assert out.shape == t.shape and out.dtype == dtype
     rows = [gelu(t[i:i + 100]) for i in range(0, 700, 100)]  # 30000 entries each
     assert np.array_equal(out, np.concatenate(rows))
-
-
-@pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_gelu_tanh_in_cache_sized_chunks_equals_it_entry_by_entry(dtype, monkeypatch):
-    """The tanh GELU runs its passes CHUNK entries at a time; with chunks of 7 entries a
-    transposed (non-contiguous) array crosses many chunk edges, and every entry must be
-    exactly the one computed alone (the same roundings in the same order)."""
-    monkeypatch.setattr(numeric.activations, "CHUNK", 7)
-    t = np.random.default_rng(1).standard_normal((5, 9)).astype(dtype).T * 4  # (9, 5)
-    out = gelu_tanh(t)
-    assert out.shape == t.shape and out.dtype == dtype
-    alone = np.array([[gelu_tanh(np.array(x))[()] for x in row] for row in t], dtype=dtype)
-    assert np.array_equal(out, alone)
-    assert gelu_tanh(np.array(dtype(1.5))).shape == ()
