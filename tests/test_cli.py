@@ -328,6 +328,24 @@ def test_verify_jobs_keeps_the_hypothesis_profile_in_the_workers(planted_for_wor
         load_profile()  # the test session's own profile
 
 
+def worker_dying() -> list[str]:
+    os._exit(3)  # a crash of the worker process itself (only ever run in a worker)
+
+
+def test_a_worker_process_that_dies_is_its_checks_error_not_a_hang(planted_for_workers, capsys):
+    dying = planted_element("zz-worker-dying", "命題 98.4", ("numeric",), worker_dying)
+    REGISTRY[dying.id] = dying
+    try:
+        code, out, _ = main(capsys, "verify", *planted_for_workers, dying.id, "--jobs", "2",
+                            "--json")
+    finally:
+        REGISTRY.pop(dying.id)
+    assert code == 1
+    result = json.loads(out)["elements"][-1]
+    assert result["id"] == dying.id and result["result"] == "error"
+    assert result["message"].startswith("in a worker process: BrokenProcessPool: ")
+
+
 def test_a_check_a_worker_cannot_import_runs_in_this_process(planted, capsys):
     def here() -> list[str]:
         return [f"process {os.getpid()}"]
