@@ -1,14 +1,21 @@
-"""How close the forward model runs to the machine's matrix-product speed.
+"""How close the forward model runs to the machine's matrix-product speed, and to PyTorch.
 
 Prints, from one run (ratios, so they travel between machines):
+0. the BLAS kernels that ran (threadpoolctl: OpenBLAS's architecture, e.g. Haswell when
+   OPENBLAS_CORETYPE=Haswell, SkylakeX for the native AVX-512 kernel), and PyTorch's CPU
+   capability when torch is importable;
 1. the multiply rate of one forward pass of a GPT-2-small-shaped model
    (d = 768, h = 12, L = 12, |V| = 50257, n = 1024, float32, random weights,
    tanh GELU), counted as the chapters count it, L(12nd^2 + 2n^2 d) + nd|V|,
    divided by the wall time, over the rate of 2048 x 2048 float32 np.matmul
-   products (2048^3 multiplications each) measured in the same run (goal >= 0.7);
-2. exact GELU on a (1024, 3072) float32 array against np.vectorize(math.erf)
+   products (2048^3 multiplications each) measured in the same run (goal >= 0.85);
+2. when torch and transformers are importable (the `bench` extra): Hugging Face's
+   GPT2LMHeadModel of the same shape (random weights, float32, eval mode,
+   torch.no_grad()), its multiply rate over torch.matmul's on the same 2048 x 2048
+   products, and the package's time over its time;
+3. exact GELU on a (1024, 3072) float32 array against np.vectorize(math.erf)
    (goal >= 8x, and float32 stays float32);
-3. the forward pass with exact GELU relative to the one with tanh GELU
+4. the forward pass with exact GELU relative to the one with tanh GELU
    (goal <= 1.25).
 
 Each time is the best of a few interleaved repetitions (the least disturbed by
@@ -23,6 +30,7 @@ import argparse
 import math
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
@@ -58,6 +66,48 @@ def chapter_count(config: ModelConfig, n: int) -> int:
     return int(poly.subs(values))
 
 
+def kernels() -> str:
+    """The BLAS libraries loaded in this process as threadpoolctl sees them (their kernel
+    architecture and threads), or why it cannot say."""
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:
+        return "unknown (pip install threadpoolctl to see the OpenBLAS kernel)"
+    found = [f"{Path(i['filepath']).parent.name}: {i['internal_api']} {i.get('version') or ''} "
+             f"kernel {i.get('architecture') or '?'}, {i['num_threads']} threads"
+             for i in threadpool_info() if i["user_api"] == "blas"]
+    return "; ".join(" ".join(f.split()) for f in found) or "no BLAS library seen"
+
+
+def hugging_face(config: ModelConfig, n: int) -> tuple[Callable[[], object], Callable[[], object],
+                                                        str] | None:
+    """(one forward pass of GPT2LMHeadModel of config's shape on n random tokens, 16
+    torch.matmul products of 2048 x 2048 float32 matrices, PyTorch's CPU capability), or
+    None when torch or transformers is not importable."""
+    try:
+        import torch
+        from transformers import GPT2Config, GPT2LMHeadModel
+    except ImportError:
+        return None
+    torch.manual_seed(0)
+    hf = GPT2LMHeadModel(GPT2Config(
+        vocab_size=config.vocab, n_positions=config.n_ctx, n_embd=config.d,
+        n_layer=config.n_layer, n_head=config.n_head, n_inner=config.d_ff,
+        activation_function="gelu_new",
+    )).eval()
+    ids = torch.randint(0, config.vocab, (1, n))
+    a, b = torch.randn(2048, 2048), torch.randn(2048, 2048)
+
+    def forward_hf() -> object:
+        with torch.no_grad():
+            return hf(ids).logits  # (1, n, |V|)
+
+    def matmul_torch() -> object:
+        return [a @ b for _ in range(MATMUL_RUN)]
+
+    return forward_hf, matmul_torch, str(torch.backends.cpu.get_cpu_capability())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--n", type=int, default=1024, help="sequence length")
@@ -74,16 +124,22 @@ def main() -> None:
     count = chapter_count(config, args.n)
     exact = ModelConfig(**{**config.__dict__, "activation": "gelu"})
     assert forward(tokens, params, config).dtype == np.float32  # also touches the memory once
+    torch_runs = hugging_face(config, args.n)
+    if torch_runs is not None:
+        torch_runs[0]()  # the first call allocates
 
     # Interleaved, so that the machine's load affects each measurement alike; the best of
     # each is the least disturbed. The matmul rate is sustained over MATMUL_RUN products
     # (about as long as one forward pass), not caught in one lucky product.
-    matmul_time = tanh_time = exact_time = math.inf
+    matmul_time = tanh_time = exact_time = hf_time = torch_matmul_time = math.inf
     for _ in range(args.repeats):
         run = best_time(lambda: [a @ b for _ in range(MATMUL_RUN)], 1)
         matmul_time = min(matmul_time, run / MATMUL_RUN)
         tanh_time = min(tanh_time, best_time(lambda: forward(tokens, params, config), 1))
         exact_time = min(exact_time, best_time(lambda: forward(tokens, params, exact), 1))
+        if torch_runs is not None:
+            torch_matmul_time = min(torch_matmul_time, best_time(torch_runs[1], 1) / MATMUL_RUN)
+            hf_time = min(hf_time, best_time(torch_runs[0], 1))
     matmul_rate = 2048**3 / matmul_time
 
     t = np.random.default_rng(4).standard_normal((1024, 3072), dtype=np.float32)
@@ -91,11 +147,21 @@ def main() -> None:
     erf = np.vectorize(math.erf)
     slow = best_time(lambda: t * 0.5 * (1.0 + erf(t / math.sqrt(2.0))), 1)
 
+    print(f"BLAS (threadpoolctl): {kernels()}")
     print(f"matmul 2048^2 float32: {matmul_rate / 1e9:.1f} G multiplications/s")
     print(f"forward pass n = {args.n}: {count:.4e} multiplications (chapter count) in "
           f"{tanh_time:.3f} s = {count / tanh_time / 1e9:.1f} G/s")
     print(f"forward multiply rate / matmul rate: {count / tanh_time / matmul_rate:.2f}"
-          "   (goal >= 0.7)")
+          "   (goal >= 0.85)")
+    if torch_runs is None:
+        print("PyTorch: not importable (pip install '.[bench]' to compare with GPT2LMHeadModel)")
+    else:
+        torch_rate = 2048**3 / torch_matmul_time
+        print(f"PyTorch CPU capability {torch_runs[2]}: torch.matmul 2048^2 float32 "
+              f"{torch_rate / 1e9:.1f} G multiplications/s")
+        print(f"GPT2LMHeadModel n = {args.n}: {hf_time:.3f} s = {count / hf_time / 1e9:.1f} G/s;"
+              f" its multiply rate / torch.matmul rate: {count / hf_time / torch_rate:.2f}")
+        print(f"package time / GPT2LMHeadModel time: {tanh_time / hf_time:.2f}")
     print(f"exact GELU (1024, 3072) float32: {fast * 1e3:.1f} ms, np.vectorize(math.erf) "
           f"{slow * 1e3:.0f} ms: {slow / fast:.0f}x faster   (goal >= 8x), dtype "
           f"{gelu(t).dtype}")

@@ -199,8 +199,10 @@ def project_heads(
     >>> project_heads(np.ones((1, 2)), np.ones((3, 2, 1)), None, Q_PROJECTION).shape
     (3, 1, 1)
     """
-    y = contract(c, x, w)  # (h, n, d_head)
-    return y if b is None else y + b[:, None, :]
+    y = contract(c, x, w)  # (h, n, d_head), a fresh array of the function's own
+    if b is not None:
+        y += b[:, None, :]
+    return y
 
 
 def merge_heads(o: np.ndarray, w_o: np.ndarray, b_o: np.ndarray | None) -> np.ndarray:

@@ -98,7 +98,9 @@ def pre_ln_kernel(
     a, weights = attend(layer_norm_kernel(x, p["ln_1"]["gamma"], p["ln_1"]["beta"], eps))
     y = x + a  # (n, d), the residual stream
     z = layer_norm_kernel(y, p["ln_2"]["gamma"], p["ln_2"]["beta"], eps)
-    return y + mlp_kernel(z, p["mlp"], phi), weights
+    out = mlp_kernel(z, p["mlp"], phi)  # (n, d), the kernel's own array: added to in place
+    out += y
+    return out, weights
 
 
 def post_ln_kernel(
@@ -115,7 +117,8 @@ def post_ln_kernel(
     """
     a, weights = attend(x)
     y = layer_norm_kernel(x + a, p["ln_1"]["gamma"], p["ln_1"]["beta"], eps)  # (n, d)
-    s = y + mlp_kernel(y, p["mlp"], phi)  # (n, d)
+    s = mlp_kernel(y, p["mlp"], phi)  # (n, d), the kernel's own array: added to in place
+    s += y
     return layer_norm_kernel(s, p["ln_2"]["gamma"], p["ln_2"]["beta"], eps), weights
 
 

@@ -30,12 +30,14 @@ from spec.contractions import Contraction
 
 
 def _heads_projection(x: np.ndarray, w: np.ndarray, out: np.ndarray | None) -> np.ndarray:
-    """nd,hdk->hnk as a single (n, d) x (d, h k) product."""
+    """nd,hdk->hnk as a single (n, d) x (d, h k) product. Without `out`, the result is an
+    (h, n, k) view of the (n, h k) product, not copied: each head's (n, k) rows are a
+    strided matrix that BLAS reads as it is."""
     h, d, k = w.shape
     flat = w.transpose(1, 0, 2).reshape(d, h * k)  # (d, h k)
     heads = (x @ flat).reshape(x.shape[0], h, k).transpose(1, 0, 2)  # (h, n, k)
     if out is None:
-        return np.ascontiguousarray(heads)
+        return heads
     np.copyto(out, heads)
     return out
 

@@ -7,6 +7,7 @@ what each command does is proofs.cli's.
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
@@ -18,6 +19,13 @@ from proofs.screen import SCREEN_WIDTH
 PROG = "proofs"
 FIGURE_FORMATS = ("svg", "pdf", "png")  # proofs.plotting.FORMATS, without importing it
 CHAPTER_FILES = Path(proofs.__file__).resolve().parents[1].parent / "shared" / "seeds"
+
+
+def cores() -> int:
+    """The cores this process may run on: the default number of verify's workers."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 # the suffixes of each format's files; without --format, --out's suffix names the format
 TABLE_SUFFIXES = {
@@ -52,6 +60,16 @@ def parser() -> argparse.ArgumentParser:
             value = -1
         if value < 0:
             raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
+        return value
+
+    def jobs(text: str) -> int:
+        """--jobs: a number of processes, an integer >= 1."""
+        try:
+            value = int(text)
+        except ValueError:
+            value = 0
+        if value < 1:
+            raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
         return value
 
     def file_name(dash: str) -> Callable[[str], Path]:
@@ -90,7 +108,8 @@ def parser() -> argparse.ArgumentParser:
             "examples:\n"
             "  python -m proofs verify\n"
             "  python -m proofs verify prop-softmax-jacobian '命題 3.3' --profile thorough\n"
-            "  python -m proofs verify prop-layer-norm-jacobian --json > report.json"
+            "  python -m proofs verify prop-layer-norm-jacobian --json > report.json\n"
+            "  python -m proofs verify --profile thorough --jobs 16"
         ),
         formatter_class=formatter,
     )
@@ -101,6 +120,16 @@ def parser() -> argparse.ArgumentParser:
         choices=("ci", "dev", "thorough"),
         default=None,
         help="Hypothesis profile for the numeric properties (default: $HYPOTHESIS_PROFILE or dev)",
+    )
+    verify.add_argument(
+        "--jobs",
+        type=jobs,
+        default=cores(),
+        metavar="N",
+        help=(
+            f"run the checks in N worker processes (default: the cores, {cores()} here); the "
+            "screen and its order are the same; 1 runs them in this process"
+        ),
     )
     verify.add_argument(
         "--evidence", action="store_true", help="print each check's evidence lines too"

@@ -12,14 +12,16 @@ A finding of a passing check is listed by verify but does not fail it.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import inspect
 import json
+import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
-from proofs.arguments import PROG, TABLE_SUFFIXES, UsageError, parser
+from proofs.arguments import PROG, TABLE_SUFFIXES, UsageError, cores, parser
 from proofs.files import OutputError, check_target, write_atomically
 from proofs.registry import RESULTS
 from proofs.screen import screen
@@ -58,11 +60,10 @@ def _select(selectors: Sequence[str]) -> list:
     return list(chosen.values())
 
 
-def _run_check(element) -> dict:
+def _result(element, run) -> dict:
+    """The report of an element's CheckRun (the screen's row, the JSON's entry)."""
     from proofs.judge import findings
-    from proofs.registry import run_check
 
-    run = run_check(element)
     return {
         "id": element.id,
         "number": element.number,
@@ -85,6 +86,74 @@ def _progress(i: int, total: int, element) -> None:
     sys.stderr.flush()
 
 
+def _portable(element):
+    """The element as a worker process receives it, or None when its check cannot be sent
+    (a function a worker cannot import by name: one defined inside another function).
+    The claims stay here: the check already fills the arguments they feed."""
+    import pickle
+    from dataclasses import replace
+
+    try:
+        pickle.dumps(element.check)
+    except (pickle.PicklingError, AttributeError, TypeError):
+        return None
+    return replace(element, claims=())
+
+
+# the variables that set the threads of OpenBLAS, OpenMP and MKL when the library loads
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+@contextlib.contextmanager
+def _environment(names: Iterable[str], value: str) -> Iterator[None]:
+    """Set each of `names` the user has not set to `value`, for the duration."""
+    added = [name for name in names if name not in os.environ]
+    os.environ.update(dict.fromkeys(added, value))
+    try:
+        yield
+    finally:
+        for name in added:
+            os.environ.pop(name, None)
+
+
+def _runs(elements: list, profile: str, jobs: int) -> Iterator:
+    """Each element's CheckRun, in the order of `elements`. With `jobs` > 1, the checks
+    run in that many spawned worker processes, each with the Hypothesis profile loaded,
+    and come back as they finish, in order; a check that cannot be sent runs here."""
+    from proofs.registry import CheckRun, raised, run_check
+
+    portable = [_portable(e) for e in elements]
+    workers = min(jobs, sum(p is not None for p in portable))
+    if workers <= 1:
+        yield from (run_check(e) for e in elements)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from proofs.profiles import load_profile
+
+    pool = ProcessPoolExecutor(
+        workers, mp_context=multiprocessing.get_context("spawn"), initializer=load_profile,
+        initargs=(profile,),
+    )
+    try:
+        # The workers start during the submissions, and the BLAS libraries they load read
+        # their thread counts from the environment then: the cores are shared out, instead
+        # of every worker's threads spinning on every core.
+        with _environment(BLAS_THREADS, str(max(1, cores() // workers))):
+            futures = [None if p is None else pool.submit(run_check, p) for p in portable]
+        for element, future in zip(elements, futures, strict=True):
+            if future is None:
+                yield run_check(element)
+                continue
+            try:
+                yield future.result()
+            except Exception as exc:  # noqa: BLE001 - a worker that died is this check's error
+                yield CheckRun("error", f"in a worker process: {raised(exc)}", (), 0.0)
+    finally:
+        pool.shutdown(cancel_futures=True)
+
+
 def _verify(args: argparse.Namespace) -> int:
     from proofs.profiles import load_profile
 
@@ -92,9 +161,10 @@ def _verify(args: argparse.Namespace) -> int:
     elements = _select(args.selectors)
     start = time.perf_counter()
     results = []
+    runs = _runs(elements, profile, args.jobs)
     for i, element in enumerate(elements, 1):
         _progress(i, len(elements), element)
-        results.append(_run_check(element))
+        results.append(_result(element, next(runs)))
     if elements and sys.stderr.isatty():
         sys.stderr.write(" " * 60 + "\r")
     seconds = time.perf_counter() - start

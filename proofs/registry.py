@@ -327,9 +327,14 @@ def run_check(element: Element) -> CheckRun:
         if others is None and failures is not None:
             result, message = "failed", "; ".join(str(f) for f in failures.exceptions)
         else:
-            first = (str(exc).strip().splitlines() or [""])[0]
-            result, message = "error", f"{type(exc).__name__}: {first}"
+            result, message = "error", raised(exc)
     return CheckRun(result, message, evidence, time.perf_counter() - start)
+
+
+def raised(exc: BaseException) -> str:
+    """An exception on one line: its type and the first line of its message."""
+    first = (str(exc).strip().splitlines() or [""])[0]
+    return f"{type(exc).__name__}: {first}"
 
 
 # Discovery ---------------------------------------------------------------------------

@@ -100,6 +100,18 @@ CASES = {  # id: (arguments, with {tmp} for the test's directory, what the line 
     "audit-a-directory": (["audit", "{tmp}"], "{tmp}: is a directory, expected a chapter file"),
     "audit-unknown-option": (["audit", "--bogus", "x.mdx"], "unrecognized arguments: --bogus"),
     "verify-empty-selector": (["verify", ""], "verify: no element matches ''"),
+    "verify-jobs-zero": (
+        ["verify", "--jobs", "0"],
+        "argument --jobs: expected an integer >= 1, got '0'",
+    ),
+    "verify-jobs-negative": (
+        ["verify", "--jobs", "-1"],
+        "argument --jobs: expected an integer >= 1, got '-1'",
+    ),
+    "verify-jobs-word": (
+        ["verify", "--jobs", "x"],
+        "argument --jobs: expected an integer >= 1, got 'x'",
+    ),
     "unknown-command": (["audits"], "invalid choice: 'audits'"),
 }
 

@@ -21,6 +21,7 @@ from commands import one_line
 from commands import run as main
 
 from proofs import cli, files, screen
+from proofs.arguments import cores
 from proofs.judge import CheckFailed, finding
 from proofs.registry import REGISTRY, Element, load_all
 
@@ -30,11 +31,13 @@ CHAPTERS = sorted(SEEDS.glob("00*_*.txt"))
 
 
 class EntryPoint:
-    """Runs of `python -m proofs …` in subprocesses, started at once, collected by name."""
+    """Runs of `python -m proofs …` in subprocesses, started at once (or, when planned,
+    at their first result), collected by name."""
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory  # where the runs may read and write files
         self.runs: dict[str, subprocess.Popen] = {}
+        self.planned: dict[str, Callable[[], tuple[str, ...]]] = {}
 
     def start(self, name: str, *args: str) -> None:
         env = {**os.environ, "PYTHONPATH": str(ROOT), "HYPOTHESIS_PROFILE": "ci"}
@@ -48,6 +51,8 @@ class EntryPoint:
         )
 
     def result(self, name: str) -> subprocess.CompletedProcess:
+        if name not in self.runs:
+            self.start(name, *self.planned[name]())
         process = self.runs[name]
         out, err = process.communicate(timeout=300)
         return subprocess.CompletedProcess(process.args, process.returncode, out, err)
@@ -85,9 +90,14 @@ def entry_point(request, tmp_path_factory) -> Iterator[EntryPoint]:
             "audit-missing": lambda: ("audit", str(runs.directory / "absent.mdx")),
         },
     }
+    runs.planned = {name: arguments for commands in planned.values()
+                    for name, arguments in commands.items()}
+    # Under pytest-xdist a worker runs only some of the selected tests, and the workers
+    # already keep the cores busy: each run starts when its test asks for it.
+    eager = not hasattr(request.config, "workerinput")
     selected = {getattr(item, "originalname", item.name) for item in request.session.items}
     for test, commands in planned.items():
-        if test in selected:
+        if eager and test in selected:
             for name, arguments in commands.items():
                 with contextlib.suppress(pytest.skip.Exception):  # the test skips itself
                     runs.start(name, *arguments())
@@ -247,6 +257,129 @@ def test_verify_selects_by_number(planted, capsys):
     assert code == 1
     assert [e["id"] for e in report["elements"]] == ["zz-planted-error"]
     assert report["elements"][0]["result"] == "error"
+
+
+def worker_failing() -> list[str]:
+    raise CheckFailed(f"row 1 moved (in process {os.getpid()})")
+
+
+def worker_broken() -> list[str]:
+    raise ZeroDivisionError("division by zero")
+
+
+def worker_passing() -> list[str]:
+    """Where it ran, with how many Hypothesis examples (the profile loaded there) and how
+    many OpenBLAS threads."""
+    from hypothesis import settings
+
+    assert settings.default is not None
+    return [f"process {os.getpid()}", f"{settings.default.max_examples} examples",
+            f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}"]
+
+
+@pytest.fixture
+def planted_for_workers():
+    """Planted elements whose checks are module-level functions, which a worker imports."""
+    load_all()
+    checks = {"failure": worker_failing, "error": worker_broken, "pass": worker_passing}
+    planted = {
+        f"zz-worker-{name}": planted_element(
+            f"zz-worker-{name}", f"命題 98.{i}", ("numeric",), check
+        )
+        for i, (name, check) in enumerate(checks.items(), 1)
+    }
+    REGISTRY.update(planted)
+    yield list(planted)
+    for key in planted:
+        REGISTRY.pop(key)
+
+
+def test_verify_jobs_runs_the_checks_in_workers_reporting_failures_and_errors(
+    planted_for_workers, capsys
+):
+    threads_before = os.environ.get("OPENBLAS_NUM_THREADS")
+    code, out, _ = main(capsys, "verify", *planted_for_workers, "--jobs", "2", "--json")
+    report = json.loads(out)
+    assert code == 1
+    results = {e["id"]: e for e in report["elements"]}
+    assert [e["id"] for e in report["elements"]] == planted_for_workers  # in the given order
+    assert results["zz-worker-failure"]["result"] == "failed"
+    assert results["zz-worker-failure"]["message"].startswith("row 1 moved (in process ")
+    assert f"in process {os.getpid()})" not in results["zz-worker-failure"]["message"]
+    assert results["zz-worker-error"]["result"] == "error"
+    assert results["zz-worker-error"]["message"] == "ZeroDivisionError: division by zero"
+    assert results["zz-worker-pass"]["evidence"][0] != f"process {os.getpid()}"
+    # the two workers share the cores out; this process's environment is left as it was
+    threads = os.environ.get("OPENBLAS_NUM_THREADS", str(max(1, cores() // 2)))
+    assert results["zz-worker-pass"]["evidence"][2] == f"OPENBLAS_NUM_THREADS={threads}"
+    assert os.environ.get("OPENBLAS_NUM_THREADS") == threads_before
+
+
+def test_verify_jobs_keeps_the_hypothesis_profile_in_the_workers(planted_for_workers, capsys):
+    from proofs.profiles import BASE_EXAMPLES, load_profile
+
+    try:
+        for profile, examples in (("thorough", 10 * BASE_EXAMPLES), ("ci", BASE_EXAMPLES)):
+            _, out, _ = main(capsys, "verify", *planted_for_workers, "--jobs", "2", "--json",
+                             "--profile", profile)
+            passing = json.loads(out)["elements"][-1]
+            assert passing["evidence"][1] == f"{examples} examples"
+    finally:
+        load_profile()  # the test session's own profile
+
+
+def worker_dying() -> list[str]:
+    os._exit(3)  # a crash of the worker process itself (only ever run in a worker)
+
+
+def test_a_worker_process_that_dies_is_its_checks_error_not_a_hang(planted_for_workers, capsys):
+    dying = planted_element("zz-worker-dying", "命題 98.4", ("numeric",), worker_dying)
+    REGISTRY[dying.id] = dying
+    try:
+        code, out, _ = main(capsys, "verify", *planted_for_workers, dying.id, "--jobs", "2",
+                            "--json")
+    finally:
+        REGISTRY.pop(dying.id)
+    assert code == 1
+    result = json.loads(out)["elements"][-1]
+    assert result["id"] == dying.id and result["result"] == "error"
+    assert result["message"].startswith("in a worker process: BrokenProcessPool: ")
+
+
+def test_a_check_a_worker_cannot_import_runs_in_this_process(planted, capsys):
+    def here() -> list[str]:
+        return [f"process {os.getpid()}"]
+
+    here_element = planted_element("zz-planted-here", "命題 99.5", ("numeric",), here)
+    REGISTRY[here_element.id] = here_element
+    try:
+        code, out, _ = main(capsys, "verify", *planted, "zz-planted-here", "--jobs", "2", "--json")
+    finally:
+        REGISTRY.pop("zz-planted-here")
+    report = json.loads(out)
+    assert [e["result"] for e in report["elements"]] == ["failed", "failed", "error", "passed"]
+    assert report["elements"][-1]["evidence"] == [f"process {os.getpid()}"]
+
+
+def without_times(report: dict) -> dict:
+    """A JSON report less its times (the only part that differs from run to run)."""
+    return {
+        **{k: v for k, v in report.items() if k != "seconds"},
+        "elements": [{k: v for k, v in e.items() if k != "seconds"} for e in report["elements"]],
+    }
+
+
+def test_verify_jobs_2_prints_what_jobs_1_prints_apart_from_the_times(with_a_finding, capsys):
+    ids = [*quick_ids(3), with_a_finding]
+    reports, screens = [], []
+    for jobs in ("1", "2"):
+        _, out, _ = main(capsys, "verify", *ids, "--jobs", jobs, "--json", "--profile", "ci")
+        reports.append(without_times(json.loads(out)))
+        _, out, _ = main(capsys, "verify", *ids, "--jobs", jobs, "--wide", "--profile", "ci")
+        screens.append([re.sub(r"\s+", " ", re.sub(r"[0-9.]+ s\b", "", line)) for line in
+                        out.splitlines()])
+    assert reports[0] == reports[1]
+    assert screens[0] == screens[1]
 
 
 @pytest.fixture
