@@ -1,4 +1,5 @@
-"""Test configuration: the Hypothesis profile, and the chapter elements each test verifies.
+"""Test configuration: the Hypothesis profile (without shrinking in the tests of wrong
+variants), and the chapter elements each test verifies.
 
 A test verifies an element when its name carries the element's id (with `_` for `-`)
 or it is marked `@pytest.mark.element("<id>", ...)`; either way the id, in both
@@ -9,6 +10,7 @@ every test of 命題 3.2 and `pytest -m element` every test of some element.
 from __future__ import annotations
 
 import pytest
+from hypothesis import Phase, settings
 
 from proofs.profiles import load_profile
 from proofs.registry import load_all
@@ -29,3 +31,21 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.element(*sorted(named)))
         for element_id in marked | named:
             item.extra_keyword_matches.update({element_id, element_id.replace("-", "_")})
+
+
+@pytest.fixture(autouse=True)
+def no_shrinking(request):
+    """Wrong variants fail on the first falsifying example: skip Hypothesis' shrinking
+    (it would only look for a smaller counterexample) in the tests that expect CheckFailed."""
+    if "rejects" not in request.node.name:
+        yield
+        return
+    current = settings.default
+    settings.register_profile("no-shrinking", parent=current,
+                              phases=(Phase.explicit, Phase.generate))
+    settings.load_profile("no-shrinking")
+    try:
+        yield
+    finally:
+        settings.register_profile("restored", parent=current)
+        settings.load_profile("restored")

@@ -13,7 +13,6 @@ import mpmath
 import numpy as np
 import pytest
 import sympy
-from hypothesis import Phase, settings
 
 import spec
 from numeric.activations import gelu, relu
@@ -92,24 +91,6 @@ SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
 def transcribed(id_: str) -> dict:
     """The arguments the element's claims feed its check, as transcribed from the chapter."""
     return load_all()[id_].arguments()
-
-
-@pytest.fixture(autouse=True)
-def no_shrinking(request):
-    """Wrong variants fail on the first falsifying example: skip Hypothesis' shrinking
-    (it would only look for a smaller counterexample) in the tests that expect CheckFailed."""
-    if "rejects" not in request.node.name:
-        yield
-        return
-    current = settings.default
-    settings.register_profile("no-shrinking", parent=current,
-                              phases=(Phase.explicit, Phase.generate))
-    settings.load_profile("no-shrinking")
-    try:
-        yield
-    finally:
-        settings.register_profile("restored", parent=current)
-        settings.load_profile("restored")
 
 
 def unbiased_layer_norm(x, gamma=None, beta=None, eps=1e-5):
