@@ -36,6 +36,20 @@ def permutation_matrix(pi: Sequence[int]) -> np.ndarray:
     return p
 
 
+def spread(x: np.ndarray) -> float:
+    """sigma(x), the biased standard deviation of a vector, computed at the scale 2^-e of its
+    largest entry (exact), so that entries near 1e-160 do not square into subnormals.
+
+    >>> spread(np.array([-2.0 ** -530, 0.0, 0.0, 0.0])) == 2.0 ** -530 * 3 ** 0.5 / 4
+    True
+    """
+    top = float(np.abs(x).max())
+    if top == 0:
+        return 0.0
+    _, e = np.frexp(top)
+    return float(np.ldexp(np.ldexp(x, -e).std(), e))
+
+
 def equivariance_defect(f: Callable[[np.ndarray], np.ndarray], x: np.ndarray,
                         pi: Sequence[int]) -> np.ndarray:
     """|f(P X) - P f(X)| entrywise, P = P_pi."""

@@ -1,11 +1,13 @@
 """The measuring functions: zero where the property holds exactly, large where it fails."""
 
+import mpmath
 import numpy as np
 import pytest
 
 from numeric.attention import multi_head_attention
 from numeric.error_bounds import entrywise_model_error_bound
 from numeric.kv_cache import Decoder
+from numeric.layer_norm import layer_norm_jacobian
 from numeric.model import forward, init_parameters
 from proofs.measures import (
     causal_defect,
@@ -15,6 +17,7 @@ from proofs.measures import (
     permutation_matrix,
     ratio,
     run_stack,
+    spread,
     stack_equivariance,
 )
 from spec.config import ModelConfig
@@ -93,3 +96,17 @@ def test_grid_activation_patterns_finds_what_the_grid_meets():
     assert grid_activation_patterns(((1.0, 0.0),), (10.0,)) == ["1"]  # the line lies off the grid
     patterns = grid_activation_patterns(((1.0, 0.0), (0.0, 1.0), (1.0, 1.0)), (0.0, 0.0, -1.0))
     assert patterns == ["000", "010", "011", "100", "101", "110", "111"]
+
+
+@pytest.mark.element("prop-layer-norm-jacobian")
+def test_spread_keeps_its_digits_where_the_squares_are_subnormal():
+    x = np.array([-2.27586857e-160] + [0.0] * 7)  # a draw that failed 命題 3.3's eigenvalues
+    with mpmath.workdps(50):
+        values = [mpmath.mpf(float(v)) for v in x]
+        mu = mpmath.fsum(values) / 8
+        exact = mpmath.sqrt(mpmath.fsum((v - mu) ** 2 for v in values) / 8)
+    assert abs(spread(x) / exact - 1) < 1e-15
+    assert abs(float(x.std()) / exact - 1) > 1e-5  # squares near 1e-320 lose their digits
+    assert spread(np.zeros(3)) == 0.0
+    eigen = np.sort(np.linalg.eigvalsh(spread(x) * layer_norm_jacobian(x)))
+    assert np.abs(eigen - [0, 0, 1, 1, 1, 1, 1, 1]).max() < 1e-14

@@ -29,6 +29,7 @@ from proofs.chapters.transformer_block.residual import residual_jacobians
 from proofs.chapters.transformer_block.strategies import block_parameters, seeds, vectors
 from proofs.claims import Claim
 from proofs.judge import require, within_bound
+from proofs.measures import spread
 from proofs.profiles import scaled
 from proofs.stated import (
     formula_of,
@@ -228,12 +229,12 @@ def exr_layer_norm_affine(stated_mean: Callable, stated_variance: Callable,
         worst[0] = max(worst[0], max(gp / bd for gp, bd in zip(gaps, bounds, strict=True)))
         rng = np.random.default_rng(seed)
         gains, shifts = rng.standard_normal(d), rng.standard_normal(d)
-        offset = 7.0 * x.std()  # a shift in units of sigma keeps a x + b well conditioned
+        offset = 7.0 * spread(x)  # a shift in units of sigma keeps a x + b well conditioned
         moved = 2.5 * x - offset
         bound = (layer_norm_error_bound(x, gains, shifts)
                  + layer_norm_error_bound(moved, gains, shifts)
                  + np.abs(gains) * math.sqrt(d) * 2 * U * (2.5 * np.abs(x).max() + offset)
-                 / (2.5 * x.std()))
+                 / (2.5 * spread(x)))
         gap = np.abs(normalise(moved, gains, shifts, eps=0.0) - normalise(x, gains, shifts,
                                                                           eps=0.0))
         within_bound(gap, bound,

@@ -23,6 +23,7 @@ from proofs.chapters.transformer_block.chapter import CHAPTER
 from proofs.chapters.transformer_block.strategies import vectors
 from proofs.claims import Claim
 from proofs.judge import CheckFailed, finding, require, within_bound
+from proofs.measures import spread
 from proofs.profiles import scaled
 from proofs.reference import mp_central_jacobian, mp_layer_norm
 from proofs.stated import (
@@ -106,7 +107,7 @@ def prop_layer_norm_invariance(normalise: Callable = layer_norm,
     @given(vectors(), st.floats(0.01, 100), st.floats(-100, 100))
     def invariant(x, scale, units):
         d = x.size
-        sigma = float(x.std())
+        sigma = spread(x)
         shift = units * scale * sigma  # b in units of a sigma: a x + b keeps condition <= 1100
         y = normalise(x, eps=0.0)
         for sign in (1, -1):
@@ -360,10 +361,10 @@ def prop_layer_norm_jacobian(
             # (centred entries err by 3 gamma_{d+1} max|x| and J by at most 3/sigma)
             v_err = 3 * gamma(d + 1) * np.abs(x).max() if name != "1" else 0.0
             tol = (bound + gamma(d) * np.abs(got).max()) * np.abs(v).sum() \
-                + 3 / x.std() * v_err * d
+                + 3 / spread(x) * v_err * d
             require(float(np.abs(got @ v).max()) <= tol,
                     f"|J ({name})| = {np.abs(got @ v).max():.3e} > {tol:.3e}")
-        sigma = float(x.std())
+        sigma = spread(x)
         eigen = np.sort(np.linalg.eigvalsh(sigma * got))
         want = np.array([0.0, 0.0] + [1.0] * (d - 2))
         tol = d * sigma * bound + gamma(d) * d

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 import spec
 from numeric.model import init_parameters, sub_parameters
+from proofs.measures import spread
 
 
 def block_parameters(d: int, h: int, d_ff: int, rng: np.random.Generator) -> dict:
@@ -22,12 +23,12 @@ def vectors(d_min: int = 2, d_max: int = 16, bound: float = 100.0):
     LN is at most 1e3; rows closer to constant are tested apart)."""
     element_ = st.floats(-bound, bound, allow_nan=False, allow_infinity=False)
 
-    def spread(x: np.ndarray) -> bool:
-        return bool(x.std() >= 1e-3 * max(np.abs(x).max(), 1e-300))
+    def spread_out(x: np.ndarray) -> bool:
+        return spread(x) >= 1e-3 * max(float(np.abs(x).max()), 1e-300)
 
     return (st.integers(d_min, d_max)
             .flatmap(lambda d: st.lists(element_, min_size=d, max_size=d))
-            .map(np.array).filter(spread))
+            .map(np.array).filter(spread_out))
 
 
 def seeds():
