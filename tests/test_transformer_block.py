@@ -394,10 +394,12 @@ def test_prop_layer_norm_jacobian_holds():
 
 
 def missing_yy(x, eps=0.0):
-    """A wrong Jacobian: (I - 11^T/d)/sigma, without the yy^T/d term."""
+    """A wrong Jacobian: (I - 11^T/d)/sigma, without the yy^T/d term (sigma as NumPy computes
+    it: 0, and the entries infinite, for a drawn row whose squares underflow)."""
     x = np.asarray(x, dtype=float)
     d = x.shape[-1]
-    return (np.eye(d) - 1.0 / d) / np.sqrt(x.var() + eps)
+    with np.errstate(divide="ignore"):
+        return (np.eye(d) - 1.0 / d) / np.sqrt(x.var() + eps)
 
 
 @pytest.mark.numeric
