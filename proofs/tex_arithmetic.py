@@ -45,6 +45,8 @@ from mpmath.libmp import (
     to_float,
 )
 
+from proofs.tex_tree import TokenCursor
+
 iv.dps = 30
 
 MAX_CHARS = 10_000  # characters of one member of an equality
@@ -187,7 +189,7 @@ def _exponent_too_large(text: str, limit: int) -> TooLarge:
     return TooLarge(f"too large: the exponent {text} of a power exceeds {limit} in magnitude")
 
 
-class TexArithmetic:
+class TexArithmetic(TokenCursor):
     """Recursive-descent evaluator of the arithmetic subset of TeX math.
 
     Numbers (with `{,}` thousands separators), + − × · / and implicit
@@ -217,12 +219,11 @@ class TexArithmetic:
         symbolic: bool = False,
         face_value: bool = False,
     ):
-        self.tokens = _tokens(text)
+        super().__init__(_tokens(text))
         self.bindings = bindings
         self.loose = loose_integers
         self.symbolic = symbolic
         self.face_value = face_value  # printed numbers exact, not intervals
-        self.pos = 0
         self.depth = 0  # groups open around the current atom
         self.symbols: set[str] = set()  # unbound symbols met (symbolic mode)
 
@@ -286,17 +287,10 @@ class TexArithmetic:
             raise NotNumeric(f"unexpected {self.tokens[self.pos]!r}")
         return value
 
+    def mismatch(self, expected: str | None, token: str | None) -> Exception:
+        return NotNumeric(f"expected {expected!r}, got {token!r}")
+
     # expression := term (± term)* ; term := power ((× | · | / | juxtaposition) power)*
-    def peek(self) -> str | None:
-        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
-
-    def take(self, expected: str | None = None) -> str:
-        token = self.peek()
-        if token is None or (expected is not None and token != expected):
-            raise NotNumeric(f"expected {expected!r}, got {token!r}")
-        self.pos += 1
-        return token
-
     def expression(self) -> Value:
         sign = 1
         while self.peek() in ("-", "+", "−"):

@@ -70,14 +70,14 @@ def tokens(tex: str) -> list[str]:
     return out
 
 
-class _Parser:
-    def __init__(self, tex: str) -> None:
-        self.tex = tex
-        self.tokens = tokens(tex)
-        self.pos = 0
-        self.depth = 0
+class TokenCursor:
+    """A position in a list of tokens, for the recursive-descent readers of TeX: look
+    ahead, or take the next token (checked against the one expected)."""
 
-    # tokens ------------------------------------------------------------------------
+    def __init__(self, tokens: list[str]) -> None:
+        self.tokens = tokens
+        self.pos = 0
+
     def peek(self, k: int = 0) -> str | None:
         i = self.pos + k
         return self.tokens[i] if i < len(self.tokens) else None
@@ -85,9 +85,23 @@ class _Parser:
     def take(self, expected: str | None = None) -> str:
         token = self.peek()
         if token is None or (expected is not None and token != expected):
-            raise TexError(f"expected {expected or 'more'}, got {token!r} in {self.tex!r}")
+            raise self.mismatch(expected, token)
         self.pos += 1
         return token
+
+    def mismatch(self, expected: str | None, token: str | None) -> Exception:
+        """The error `take` raises when the next token is not the one expected."""
+        return TexError(f"expected {expected or 'more'}, got {token!r}")
+
+
+class _Parser(TokenCursor):
+    def __init__(self, tex: str) -> None:
+        super().__init__(tokens(tex))
+        self.tex = tex
+        self.depth = 0
+
+    def mismatch(self, expected: str | None, token: str | None) -> Exception:
+        return TexError(f"expected {expected or 'more'}, got {token!r} in {self.tex!r}")
 
     def nested(self) -> None:
         self.depth += 1
