@@ -210,7 +210,7 @@ def residual_jacobians(step: Callable = _residual_step, seed: int = 0,
         mp_points = [x.astype(object)]
         for g in mp_subs:
             mp_points.append(step(mp_points[-1], g))
-        jacobians = [mp_jacobian(g, z) for g, z in zip(mp_subs, mp_points, strict=False)]
+        jacobians = [mp_jacobian(g, z) for g, z in zip(mp_subs, mp_points[:-1], strict=True)]
         size = x.size
         for start in range(len(mp_subs)):
             def rest(z, start=start):
