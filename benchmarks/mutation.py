@@ -60,6 +60,8 @@ TESTS = {
     "symbolic/identities.py": ["tests/test_symbolic_identities.py"],
 }
 
+TEST_FOLDERS = ("tests",)
+
 # (module, source line stripped, mutation) -> why no input tells the mutant apart
 EQUIVALENT: dict[tuple[str, str, str], str] = {}
 
@@ -173,28 +175,29 @@ def mutated(source: str, mutant: Mutant) -> str:
 
 # --- stage 1: which tests execute each line ----------------------------------------------
 
-def _sources_digest() -> str:
-    """A digest of every tracked Python file: the coverage map is valid while it holds."""
-    files = subprocess.run(["git", "ls-files", "*.py"], cwd=ROOT, capture_output=True,
-                           text=True, check=True).stdout.split()
+def _sources_digest(modules: list[str]) -> str:
+    """A digest of the modules' sources: the map's line numbers hold while it holds (a
+    test added outside a module's own files needs a new map: delete the file)."""
     digest = hashlib.sha256()
-    for name in sorted(files):
+    for name in sorted(modules):
         digest.update(name.encode() + b"\0" + (ROOT / name).read_bytes())
     return digest.hexdigest()
 
 
 def _node_id(context: str) -> str | None:
-    """pytest's node id of a coverage context `tests.test_x.Class.test_y`."""
+    """pytest's node id of a coverage context `test_x.Class.test_y` (test modules import
+    by their name in their own directory, so the context starts at the file's stem)."""
     parts = context.split(".")
     for cut in range(len(parts) - 1, 0, -1):
-        path = "/".join(parts[:cut]) + ".py"
-        if (ROOT / path).is_file():
-            return "::".join([path, *parts[cut:]])
+        for folder in ("", *TEST_FOLDERS):
+            path = Path(folder, *parts[:cut - 1], parts[cut - 1] + ".py").as_posix()
+            if (ROOT / path).is_file():
+                return "::".join([path, *parts[cut:]])
     return None
 
 
 def coverage_map(modules: list[str]) -> dict[str, dict[int, list[str]]]:
-    """module -> line -> node ids of the test functions that execute it (one suite run)."""
+    """module -> line -> contexts (test functions) that execute it, from one suite run."""
     import coverage
 
     with tempfile.TemporaryDirectory(prefix="mutation-coverage-") as tmp:
@@ -210,14 +213,13 @@ def coverage_map(modules: list[str]) -> dict[str, dict[int, list[str]]]:
         lines: dict[str, dict[int, list[str]]] = {}
         for module in modules:
             by_line = data.contexts_by_lineno(str(ROOT / module))
-            lines[module] = {line: sorted({n for c in contexts if (n := _node_id(c))})
-                             for line, contexts in by_line.items()}
+            lines[module] = {line: sorted(set(contexts)) for line, contexts in by_line.items()}
     return lines
 
 
 def load_map(path: Path | None, modules: list[str]) -> dict[str, dict[int, list[str]]]:
     """The coverage map from path when it was made from these sources, else a new one."""
-    digest = _sources_digest()
+    digest = _sources_digest(sorted(TESTS))
     if path and path.is_file():
         saved = json.loads(path.read_text(encoding="utf-8"))
         if saved["digest"] == digest and set(modules) <= set(saved["lines"]):
@@ -229,12 +231,14 @@ def load_map(path: Path | None, modules: list[str]) -> dict[str, dict[int, list[
 
 
 def selection(mutant: Mutant, lines: dict[int, list[str]]) -> list[str]:
-    """The module's doctests, then the tests that execute the mutant's line, its own first."""
-    own = tuple(f"{path}::" for path in TESTS[mutant.module])
+    """The module's doctests and own test files, then the other tests that execute the
+    mutant's line (all of the own files run, so a test added to them counts at once)."""
+    own = TESTS[mutant.module]
     if mutant.function is None:  # run at import, before any test's context
-        return [mutant.module, *TESTS[mutant.module]]
-    covering = lines.get(mutant.statement, [])
-    return [mutant.module, *sorted(covering, key=lambda node: not node.startswith(own))]
+        return [mutant.module, *own]
+    covering = {n for context in lines.get(mutant.statement, []) if (n := _node_id(context))}
+    return [mutant.module, *own,
+            *sorted(n for n in covering if n.split("::")[0] not in own)]
 
 
 # --- stage 2: screen in forked children -----------------------------------------------------

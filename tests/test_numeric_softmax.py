@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from numeric import validation
 from numeric.error_bounds import softmax_error_bound, unit_roundoff
 from numeric.softmax import masked_softmax, softmax, softmax_jacobian
 from proofs.reference import mp_softmax
@@ -156,7 +157,17 @@ def test_masked_softmax_rejects_a_fully_masked_row_naming_it():
     with pytest.raises(ValueError, match=r"row \(1, 0\)"):
         mask = np.ones((2, 3, 4), dtype=bool)
         mask[1, 0] = False
+        mask[1, 2] = False  # the first row without U is the one named
         masked_softmax(np.zeros((2, 3, 4)), mask)
+
+
+def test_softmax_jacobian_refuses_exactly_the_allocations_above_the_memory_limit(monkeypatch):
+    z = np.zeros((2, 3))  # its Jacobian is (2, 3, 3): 18 float64 entries, 144 bytes
+    monkeypatch.setattr(validation, "MEMORY_LIMIT", 144)
+    assert softmax_jacobian(z).shape == (2, 3, 3)
+    monkeypatch.setattr(validation, "MEMORY_LIMIT", 143)
+    with pytest.raises(ValueError, match=r"softmax_jacobian\(z\) would need .*\(2, 3, 3\)"):
+        softmax_jacobian(z)
 
 
 def test_softmax_rejects_non_finite_input_naming_it():
