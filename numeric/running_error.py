@@ -1,0 +1,184 @@
+"""The decoder-only model's rounding bound by linearised propagation along the actual pass.
+
+Each stage of the forward pass (the embedding sum, every LayerNorm, attention, residual
+sum and MLP, the output product) rounds within its own entrywise bound from
+numeric.error_bounds, taken with an exact input at the stage's computed input. To first
+order the error of the logits is the sum over those roundings of the Jacobian of the rest
+of the model, at the computed point, times the rounding error, so
+|error| <= sum_k |J_k| r_k entrywise (Higham, Accuracy and Stability of Numerical
+Algorithms, §3.3, running error analysis). Each rounding r_k travels as its own tangent
+(one per entry, scaled by its bound) through the exact Jacobians of the later stages,
+and the absolute value is taken only at the logits: |J_2 J_1| r <= |J_2||J_1| r, and the
+cancellations inside the product are what keeps the bound near the errors of a deep
+pass (a stage's error that the next LayerNorm removes is not counted).
+
+The one stage that is not differentiable everywhere is ReLU: where a pre-activation t
+lies within its error bound of 0 its slope may be 0 or 1 along the way, and the
+linearisation at the computed t misses at most |dt|, which is added as a rounding of
+that hidden entry.
+
+The Jacobians are evaluated in float64 at the computed (working-dtype) arrays; their
+distance from those at the exact arrays is of order u, so it enters the bound at u².
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+
+import numpy as np
+from scipy.special import ndtr
+
+from numeric.attention import multi_head_attention
+from numeric.error_bounds import (
+    gamma,
+    layer_norm_rounding,
+    mha_error_bound,
+    mlp_error_bound,
+    propagated_layer_norm_error_bound,
+    subnormal,
+    unit_roundoff,
+)
+from numeric.mlp import mlp
+from numeric.parameters import sub_parameters
+from numeric.softmax import softmax_kernel
+from spec.config import ModelConfig
+
+TANH_K = math.sqrt(2 / math.pi)
+
+
+def _gelu_tanh_slope(t: np.ndarray) -> np.ndarray:
+    w = np.tanh(TANH_K * (t + 0.044715 * t**3))
+    return (1 + w) / 2 + t * (1 - w * w) * TANH_K * (1 + 3 * 0.044715 * t * t) / 2
+
+
+SLOPES: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "relu": lambda t: (t > 0).astype(np.float64),
+    "gelu": lambda t: ndtr(t) + t * np.exp(-t * t / 2) / math.sqrt(2 * math.pi),
+    "gelu_tanh": _gelu_tanh_slope,
+}  # phi'(t) of each activation, in float64
+
+
+def _roundings(bound: np.ndarray) -> np.ndarray:
+    """One tangent per entry of a stage's output (S = n d, n, d), scaled by its bound."""
+    size = bound.size
+    return (np.eye(size) * bound.ravel()).reshape(size, *bound.shape)
+
+
+def _layer_norm_tangent(x: np.ndarray, t: np.ndarray, gain: np.ndarray, eps: float
+                        ) -> np.ndarray:
+    """The LN Jacobian diag(gain) (I - 11^T/d - yy^T/d) / s of each row applied to the
+    tangents t (S, n, d) at the computed input x (n, d)."""
+    y, _, _, inv_s = layer_norm_rounding(x, eps)  # (n, d), (n, 1)
+    centred = t - t.mean(axis=-1, keepdims=True) - y * (y * t).mean(axis=-1, keepdims=True)
+    with np.errstate(over="ignore", invalid="ignore"):  # 1/s = inf: an unbounded error
+        moved = np.where(centred == 0, 0.0, centred * inv_s)
+    return moved * gain.astype(np.float64)
+
+
+def _attention_tangent(z: np.ndarray, p: Mapping[str, np.ndarray], t: np.ndarray
+                       ) -> np.ndarray:
+    """The Jacobian of causal multi-head attention at z (n, d) applied to t (S, n, d):
+    dq = dz W_Q (likewise k, v), ds = (dq k^T + q dk^T) / sqrt(d_k), the softmax's
+    dsigma = sigma (ds - sum sigma ds), dH = dsigma v + sigma dv, out = sum_h dH_h W_O,h."""
+    z64 = z.astype(np.float64)
+    w = {key: value.astype(np.float64) for key, value in p.items()}
+
+    def heads(name: str) -> tuple[np.ndarray, np.ndarray]:
+        value = np.einsum("nd,hdk->hnk", z64, w[f"w_{name}"])  # (h, n, k)
+        if f"b_{name}" in w:
+            value = value + w[f"b_{name}"][:, None, :]
+        return value, np.einsum("snd,hdk->shnk", t, w[f"w_{name}"])  # (S, h, n, k)
+
+    (q, tq), (k, tk), (v, tv) = heads("q"), heads("k"), heads("v")
+    root = 1 / math.sqrt(q.shape[-1])
+    n = z.shape[0]
+    scores = np.where(np.tri(n, dtype=bool), q @ k.transpose(0, 2, 1) * root, -np.inf)
+    sigma = softmax_kernel(scores)  # (h, n, n)
+    ts = (tq @ k.transpose(0, 2, 1) + q @ tk.transpose(0, 1, 3, 2)) * root  # (S, h, n, n)
+    tsigma = sigma * (ts - (sigma * ts).sum(axis=-1, keepdims=True))
+    return np.einsum("shnk,hkd->snd", tsigma @ v + sigma @ tv, w["w_o"])
+
+
+def _mlp_tangent(z: np.ndarray, p: Mapping[str, np.ndarray], activation: str,
+                 t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(The MLP's Jacobian at z (n, d) applied to t (S, n, d), the tangents of ReLU's
+    kinks): phi'(z W_1 + b_1) at the computed pre-activation; for ReLU, every hidden
+    entry within its error bound dt of 0 (the bound from t and the first product's own
+    rounding) adds a tangent dt e_j W_2."""
+    w_1, w_2 = p["w_1"].astype(np.float64), p["w_2"].astype(np.float64)  # (d, f), (f, d)
+    pre = z.astype(np.float64) @ w_1 + (p["b_1"] if "b_1" in p else 0)  # (n, f)
+    th = t @ w_1  # (S, n, f)
+    out = (SLOPES[activation](pre) * th) @ w_2  # (S, n, d)
+    if activation != "relu":
+        return out, np.zeros((0, *z.shape))
+    d = z.shape[1]
+    mag = np.abs(z) @ np.abs(w_1) + (np.abs(p["b_1"]) if "b_1" in p else 0)
+    dt = np.abs(th).sum(axis=0) + gamma(d + 1, unit_roundoff(z.dtype)) * mag
+    dt = dt + (d + 1) * subnormal(z.dtype)  # (n, f)
+    rows, cols = np.nonzero(np.abs(pre) <= dt)
+    kinks = np.zeros((len(rows), *z.shape))
+    kinks[np.arange(len(rows)), rows] = dt[rows, cols, None] * w_2[cols]
+    return out, kinks
+
+
+def model_rounding_bound(tokens: np.ndarray, params: Mapping[str, np.ndarray],
+                         config: ModelConfig) -> tuple[np.ndarray, np.ndarray]:
+    """(logits (n, |V|), entrywise first-order bound on |logits - exact logits|) of the
+    decoder-only model in the parameters' dtype: X0 = E_t + P, L causal Pre-LN blocks,
+    LN_f and the product with E (or the LM head), composed from the package's parts.
+
+    >>> from numeric.model import forward, init_parameters
+    >>> config = ModelConfig(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
+    >>> params = init_parameters(config, np.random.default_rng(0))
+    >>> low = {k: v.astype(np.float32) for k, v in params.items()}
+    >>> logits, bound = model_rounding_bound(np.array([0, 4]), low, config)
+    >>> exact = forward([0, 4], {k: v.astype(np.float64) for k, v in low.items()}, config)
+    >>> bool(np.all(np.abs(logits - exact) <= bound))
+    True
+    """
+    u = unit_roundoff(params["wte"].dtype)
+    eps, activation = config.layer_norm_eps, config.activation
+    x = params["wte"][tokens]  # (n, d)
+    tangents = np.zeros((0, *x.shape))  # (S, n, d): the roundings so far, carried to x
+    if "wpe" in params:
+        x = x + params["wpe"][: len(tokens)]
+        tangents = _roundings(u * np.abs(x))
+
+    def add(value: np.ndarray, bound: np.ndarray) -> np.ndarray:
+        return np.concatenate([tangents, _roundings(bound)]).reshape(-1, *value.shape)
+
+    for layer in range(config.n_layer):
+        p = sub_parameters(params, f"blocks.{layer}")
+        ln1, ln2 = sub_parameters(p, "ln_1"), sub_parameters(p, "ln_2")
+        attn, ffn = sub_parameters(p, "attn"), sub_parameters(p, "mlp")
+        zero = np.zeros(x.shape)
+        z, bz = propagated_layer_norm_error_bound(x, zero, ln1["gamma"], ln1["beta"], eps)
+        through = _layer_norm_tangent(x, tangents, ln1["gamma"], eps)
+        tangents_z = np.concatenate([through, _roundings(bz)])
+        a, weights = multi_head_attention(z, attn, causal=True)
+        moved = _attention_tangent(z, attn, tangents_z)
+        residual = np.concatenate([tangents, np.zeros((len(moved) - len(tangents), *x.shape))])
+        tangents = np.concatenate([residual + moved,
+                                   _roundings(mha_error_bound(z, attn, np.asarray(weights)))])
+        y = x + a  # (n, d)
+        tangents = add(y, u * np.abs(y))
+        z, bz = propagated_layer_norm_error_bound(y, zero, ln2["gamma"], ln2["beta"], eps)
+        tangents_z = np.concatenate([_layer_norm_tangent(y, tangents, ln2["gamma"], eps),
+                                     _roundings(bz)])
+        moved, kinks = _mlp_tangent(z, ffn, activation, tangents_z)
+        residual = np.concatenate([tangents, np.zeros((len(moved) - len(tangents), *x.shape))])
+        tangents = np.concatenate([residual + moved, kinks,
+                                   _roundings(mlp_error_bound(z, zero, ffn, u, activation))])
+        x = y + np.asarray(mlp(z, ffn, activation=activation))  # (n, d)
+        tangents = add(x, u * np.abs(x))
+    final = sub_parameters(params, "ln_f")
+    z, bz = propagated_layer_norm_error_bound(x, np.zeros(x.shape), final["gamma"],
+                                              final["beta"], eps)
+    tangents = np.concatenate([_layer_norm_tangent(x, tangents, final["gamma"], eps),
+                               _roundings(bz)])
+    head = params.get("lm_head", params["wte"])  # (|V|, d)
+    logits = z @ head.T  # (n, |V|)
+    carried = np.abs(tangents @ head.T.astype(np.float64)).sum(axis=0)
+    own = gamma(config.d, u) * (np.abs(z) @ np.abs(head.T)) + config.d * subnormal(z.dtype)
+    return logits, carried + own
