@@ -24,6 +24,7 @@ from numeric.error_bounds import (
     layer_norm_error_bound,
     layer_norm_jacobian_error_bound,
 )
+from numeric.kv_cache import Decoder
 from numeric.layer_norm import layer_norm, layer_norm_jacobian
 from numeric.mlp import mlp
 from numeric.model import forward, init_parameters, sub_parameters
@@ -235,6 +236,18 @@ def test_def_decoder_only_transformer_rejects_shifted_logits():
 
     with pytest.raises(CheckFailed, match="composition"):
         def_decoder_only_transformer(model=logits_from_positions)
+
+
+@pytest.mark.numeric
+def test_def_decoder_only_transformer_rejects_logits_off_by_a_relative_1e_12():
+    # model_rounding_bound is below 4.4e-13 of the largest logit on every model the
+    # benchmark draws; the chained Lipschitz bound it replaced let 3e-11 through at the
+    # median model and 4e-8 at the worst
+    def drifting(tokens, params, config):
+        return forward(tokens, params, config) * (1 + 1e-12)
+
+    with pytest.raises(CheckFailed, match="composition"):
+        def_decoder_only_transformer(model=drifting)
 
 
 @pytest.mark.numeric
@@ -869,6 +882,16 @@ def test_prop_block_equivariance_causality_rejects_a_model_reading_the_future():
 
     with pytest.raises(CheckFailed, match="logits"):
         prop_block_equivariance_causality(model=backwards)
+
+
+@pytest.mark.numeric
+def test_prop_block_equivariance_causality_rejects_a_decoder_off_by_a_relative_1e_12():
+    class Drifting(Decoder):
+        def feed(self, tokens):
+            return super().feed(tokens) * (1 + 1e-12)
+
+    with pytest.raises(CheckFailed, match="KV-cache decoder"):
+        prop_block_equivariance_causality(decoder=Drifting)
 
 
 @pytest.mark.numeric
