@@ -19,6 +19,7 @@ from numeric.activations import gelu, gelu_tanh
 from numeric.attention import multi_head_attention
 from numeric.layer_norm import layer_norm
 from numeric.model import forward, init_parameters
+from numeric.parameters import sub_parameters
 from numeric.running_error import model_rounding_bound
 from numeric.softmax import softmax
 from proofs.chapters.transformer_block.strategies import configurations, seeds, vectors
@@ -143,6 +144,24 @@ def test_model_rounding_bound_is_exceeded_by_a_float32_pass_and_by_a_1e_12_pertu
     assert (np.abs(logits * 1e-12) > 2 * bound).any()
     relu = spec.ModelConfig(**{**config.__dict__, "activation": "relu"})
     assert (np.abs(forward(tokens, params, relu) - logits) > 2 * bound).any()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_model_rounding_bound_holds_at_relu_kinks(seed):
+    """b_1 cancels row 0's hidden pre-activations of the first block in float32, so ReLU
+    sees values within rounding of 0, whose sign float32 and float64 may not share."""
+    config = spec.ModelConfig(vocab=7, d=4, n_layer=2, n_head=2, d_ff=6, n_ctx=5,
+                              activation="relu")
+    low = as_float32(init_parameters(config, np.random.default_rng(seed)))
+    tokens = np.array([1, 2, 3, 4, 5])
+    p = {k.removeprefix("blocks.0."): v for k, v in low.items()}
+    x = low["wte"][tokens] + low["wpe"][:5]
+    z = layer_norm(x, p["ln_1.gamma"], p["ln_1.beta"], config.layer_norm_eps)
+    y = x + multi_head_attention(z, sub_parameters(p, "attn"), causal=True)[0]
+    z = layer_norm(y, p["ln_2.gamma"], p["ln_2.beta"], config.layer_norm_eps)
+    low["blocks.0.mlp.b_1"] = -(z[0] @ p["mlp.w_1"])
+    logits, bound = model_rounding_bound(tokens, low, config)
+    assert (np.abs(logits - forward(tokens, as_float64(low), config)) <= bound).all()
 
 
 @scaled(0.5)
