@@ -53,7 +53,8 @@ def part_ratios(x: np.ndarray, block: dict, activation: str, eps: float) -> dict
     u = eb.unit_roundoff(np.float32)
     zero = np.zeros(x.shape)
     ln, ln64 = sub_parameters(low, "ln_1"), sub_parameters(up, "ln_1")
-    z32, ln_bound = eb.propagated_layer_norm_error_bound(x32, zero, ln["gamma"], ln["beta"], eps)
+    z32 = layer_norm(x32, ln["gamma"], ln["beta"], eps)
+    ln_bound = eb.layer_norm_error_bound(x32, ln["gamma"], ln["beta"], eps)
     z = z32.astype(np.float64)  # (n, d), the parts below start from the same input
     attn, attn64 = sub_parameters(low, "attn"), sub_parameters(up, "attn")
     a32, weights = multi_head_attention(z32, attn, causal=True)

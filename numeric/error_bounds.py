@@ -21,9 +21,8 @@ Two kinds of bound, read top to bottom:
 
 entrywise   softmax, its Jacobian, attention, multi-head attention, the MLP (ReLU,
             GELU, tanh GELU: each activation's slope and rounding in
-            ACTIVATION_ERRORS), LayerNorm with or without an input error: a bound per
-            entry, for any float dtype, which numeric.running_error carries through the
-            whole model;
+            ACTIVATION_ERRORS), LayerNorm: a bound per entry, for any float dtype,
+            which numeric.running_error carries through the whole model;
 norm-wise   the LayerNorm Jacobian per row, then Lipschitz-times-rounding bounds in
             the Frobenius norm of LayerNorm, attention and the MLP, chained through
             Pre-LN and Post-LN blocks (`block_error_bound`), in the inputs' dtype. Their
@@ -381,41 +380,6 @@ def layer_norm_rounding(
     return y, dy, rel_s, inv_s
 
 
-def propagated_layer_norm_error_bound(
-    x: np.ndarray, dx: np.ndarray, gain: np.ndarray, shift: np.ndarray, eps: float
-) -> tuple[np.ndarray, np.ndarray]:
-    """(LN(x) computed by numeric.layer_norm, entrywise error bound) with |x - x_exact| <= dx.
-
-    Propagation: the Jacobian of the normalisation is (1/s)(I - 11^T/d - y y^T/d) with
-    s = sqrt(var + eps), so |dy_i| <= (|dx_i| + mean|dx| + |y_i| mean(|y||dx|)) / s.
-    Rounding of y = (x - mu 1) / s, underflow included: `layer_norm_rounding`. Then
-    gamma y + beta adds u|gamma y| + u|out|, and T/2 if the product underflows (a sum
-    that underflows is exact). First order in u.
-
-    >>> x = np.array([[1.0, 2.0, 4.0]], np.float32)
-    >>> one, zero = np.ones(3, np.float32), np.zeros(3, np.float32)
-    >>> out, bound = propagated_layer_norm_error_bound(x, np.zeros(x.shape), one, zero, 1e-5)
-    >>> bool(np.all(np.abs(out - layer_norm(x.astype(np.float64))) <= bound))
-    True
-    """
-    x, dx = as_array(x, "x", ndim=ROWS), as_array(dx, "dx", ndim=ROWS, finite=False)
-    require_shape(dx, "dx", x.shape)
-    u = unit_roundoff(x.dtype)
-    y, dy, _, inv_s = layer_norm_rounding(x, eps)
-    ay = np.abs(y)
-    propagated = np.zeros(x.shape)
-    if np.any(dx):
-        d = x.shape[-1]
-        centring = np.eye(d) - (1 + y[..., :, None] * y[..., None, :]) / d  # (..., d, d)
-        spread = np.einsum("...ij,...j->...i", np.abs(centring), dx)
-        with np.errstate(over="ignore", invalid="ignore"):  # 1/s = inf: an unbounded error
-            propagated = np.where(spread == 0, 0.0, spread * inv_s)
-    out = np.asarray(layer_norm(x, gain, shift, eps))  # gain = gamma, shift = beta
-    ag = np.abs(np.asarray(gain, dtype=np.float64))
-    return out, (ag * (propagated + dy) + u * ag * ay + u * np.abs(out.astype(np.float64))
-                 + subnormal(x.dtype) / 2)
-
-
 def frobenius(a: np.ndarray) -> float:
     """The Frobenius norm of an array of any shape.
 
@@ -430,9 +394,12 @@ def layer_norm_error_bound(
     x: np.ndarray, gain: np.ndarray | None = None, shift: np.ndarray | None = None,
     eps: float = 0.0,
 ) -> np.ndarray:
-    """Entrywise bound on |fl(LN(x)) - LN(x)| for exact rows x (..., d):
-    `propagated_layer_norm_error_bound` with no input error (gain 1 and shift 0 when
-    not given).
+    """Entrywise bound on |fl(LN(x)) - LN(x)| for exact rows x (..., d), as numeric.layer_norm
+    evaluates them (gain 1 and shift 0 when not given).
+
+    Rounding of y = (x - mu 1) / s, underflow included: `layer_norm_rounding`. Then
+    gamma y + beta adds u|gamma y| + u|out|, and T/2 if the product underflows (a sum
+    that underflows is exact). First order in u.
 
     >>> x = np.array([3.0, 1.0, 2.0], np.float32)
     >>> err = np.abs(layer_norm(x, eps=0.0) - layer_norm(x.astype(np.float64), eps=0.0))
@@ -443,7 +410,12 @@ def layer_norm_error_bound(
     d = x.shape[-1]
     gain = np.ones(d, dtype=x.dtype) if gain is None else gain
     shift = np.zeros(d, dtype=x.dtype) if shift is None else shift
-    return propagated_layer_norm_error_bound(x, np.zeros(x.shape), gain, shift, eps)[1]
+    u = unit_roundoff(x.dtype)
+    y, dy, _, _ = layer_norm_rounding(x, eps)
+    out = np.asarray(layer_norm(x, gain, shift, eps))  # gain = gamma, shift = beta
+    ag = np.abs(np.asarray(gain, dtype=np.float64))
+    return (ag * dy + u * ag * np.abs(y) + u * np.abs(out.astype(np.float64))
+            + subnormal(x.dtype) / 2)
 
 
 def layer_norm_jacobian_error_bound(x: np.ndarray, eps: float = 0.0) -> np.ndarray:

@@ -32,13 +32,14 @@ from numeric.activations import TANH_CUBIC, TANH_SCALE
 from numeric.attention import multi_head_attention
 from numeric.error_bounds import (
     gamma,
+    layer_norm_error_bound,
     layer_norm_rounding,
     mha_error_bound,
     mlp_error_bound,
-    propagated_layer_norm_error_bound,
     subnormal,
     unit_roundoff,
 )
+from numeric.layer_norm import layer_norm
 from numeric.mlp import mlp
 from numeric.parameters import sub_parameters
 from numeric.softmax import softmax_kernel
@@ -157,23 +158,26 @@ def model_rounding_bound(tokens: np.ndarray, params: Mapping[str, np.ndarray],
         p = sub_parameters(params, f"blocks.{layer}")
         ln1, ln2 = sub_parameters(p, "ln_1"), sub_parameters(p, "ln_2")
         attn, ffn = sub_parameters(p, "attn"), sub_parameters(p, "mlp")
-        z, bz = propagated_layer_norm_error_bound(x, zero, ln1["gamma"], ln1["beta"], eps)
-        into = _with(_layer_norm_tangent(x, tangents, ln1["gamma"], eps), bz)
+        z = layer_norm(x, ln1["gamma"], ln1["beta"], eps)  # (n, d)
+        into = _with(_layer_norm_tangent(x, tangents, ln1["gamma"], eps),
+                     layer_norm_error_bound(x, ln1["gamma"], ln1["beta"], eps))
         a, weights = multi_head_attention(z, attn, causal=True)
         tangents = _with(_residual(tangents, _attention_tangent(z, attn, into)),
                          mha_error_bound(z, attn, np.asarray(weights)))
         y = x + a  # (n, d)
         tangents = _with(tangents, u * np.abs(y))
-        z, bz = propagated_layer_norm_error_bound(y, zero, ln2["gamma"], ln2["beta"], eps)
-        into = _with(_layer_norm_tangent(y, tangents, ln2["gamma"], eps), bz)
+        z = layer_norm(y, ln2["gamma"], ln2["beta"], eps)  # (n, d)
+        into = _with(_layer_norm_tangent(y, tangents, ln2["gamma"], eps),
+                     layer_norm_error_bound(y, ln2["gamma"], ln2["beta"], eps))
         moved, kinks = _mlp_tangent(z, ffn, activation, into)
         tangents = _with(np.concatenate([_residual(tangents, moved), kinks]),
                          mlp_error_bound(z, zero, ffn, u, activation))
         x = y + np.asarray(mlp(z, ffn, activation=activation))  # (n, d)
         tangents = _with(tangents, u * np.abs(x))
     final = sub_parameters(params, "ln_f")
-    z, bz = propagated_layer_norm_error_bound(x, zero, final["gamma"], final["beta"], eps)
-    tangents = _with(_layer_norm_tangent(x, tangents, final["gamma"], eps), bz)
+    z = layer_norm(x, final["gamma"], final["beta"], eps)  # (n, d)
+    tangents = _with(_layer_norm_tangent(x, tangents, final["gamma"], eps),
+                     layer_norm_error_bound(x, final["gamma"], final["beta"], eps))
     head = params.get("lm_head", params["wte"])  # (|V|, d)
     logits = z @ head.T  # (n, |V|)
     carried = np.abs(tangents @ head.T.astype(np.float64)).sum(axis=0)  # (n, |V|)
