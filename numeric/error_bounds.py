@@ -21,19 +21,15 @@ Two kinds of bound, read top to bottom:
 
 entrywise   softmax, its Jacobian, attention, multi-head attention, the MLP (ReLU,
             GELU, tanh GELU: each activation's slope and rounding in
-            ACTIVATION_ERRORS), LayerNorm with or without an input error, Pre-LN
-            and Post-LN blocks and the decoder-only model
-            (`entrywise_model_error_bound`): a bound per entry, for any float dtype;
+            ACTIVATION_ERRORS), LayerNorm: a bound per entry, for any float dtype,
+            which numeric.running_error carries through the whole model;
 norm-wise   the LayerNorm Jacobian per row, then Lipschitz-times-rounding bounds in
             the Frobenius norm of LayerNorm, attention and the MLP, chained through
-            Pre-LN and Post-LN blocks (`block_error_bound`) and the whole model
-            (`model_error_bound`), in the inputs' dtype. Their Lipschitz constants also bound how
-            an error entering a stage grows, which central-difference Jacobians of
-            stacked sublayers need.
+            Pre-LN and Post-LN blocks (`block_error_bound`), in the inputs' dtype. Their
+            Lipschitz constants also bound how an error entering a stage grows, which
+            central-difference Jacobians of stacked sublayers need.
 
-Neither kind is uniformly the tighter in the Frobenius norm (for one block the
-entrywise bound's norm is 0.14 to 8 times the chained one's), so each check uses
-the kind its comparison is stated in.
+Each check uses the kind its comparison is stated in.
 """
 
 from __future__ import annotations
@@ -45,13 +41,10 @@ import numpy as np
 from numpy.typing import DTypeLike
 
 from numeric.attention import multi_head_attention
-from numeric.block import pre_ln_block
 from numeric.layer_norm import layer_norm
 from numeric.mlp import mlp
-from numeric.model import embed
 from numeric.parameters import sub_parameters
 from numeric.validation import as_array, float_dtype, require_shape
-from spec.config import ModelConfig
 
 ROWS = tuple(range(1, 33))  # any array of rows: at least one dimension
 EXP_ULPS = 4  # np.exp is taken to be accurate to 4 units in the last place (NumPy's SIMD
@@ -131,35 +124,41 @@ def softmax_error_bound(z: np.ndarray, sigma: np.ndarray) -> np.ndarray:
 
 
 def _head_bound(
-    aq: np.ndarray, ak: np.ndarray, av: np.ndarray,
+    q: np.ndarray, k: np.ndarray, v: np.ndarray,
     dq: np.ndarray, dk: np.ndarray, dv: np.ndarray,
     weights: np.ndarray, u: float, tiny: float,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(|H| bound, error bound of H) for H = softmax(q k^T / sqrt(d_k)) v per head.
+    """(H, error bound of H) for H = softmax(q k^T / sqrt(d_k)) v per head, first order.
 
-    aq, ak, av bound |q|, |k|, |v| entrywise; dq, dk, dv bound their errors; weights
-    are the computed attention weights (h, n, m) (masked entries 0).
-    Scores: an input error moves s_ij by (dq|k| + |q|dk)/sqrt(d_k); the dot product
-    and the scaling by 1/sqrt(d_k) (a rounded square root, a division and a product)
-    add gamma_{d_k + 3}|q||k|/sqrt(d_k). Weights: a score error of at most D_i in row i
-    changes softmax by at most 2 D_i relatively; the max-shifted evaluation adds
-    u|x| (|x| <= 2 max|s|), 2·EXP_ULPS·u for exp, the same again through the sum,
-    gamma_{m-1} for the sum and u for the division. Output: |dA||v| + A dv +
-    gamma_m A|v|; an underflowed weight is off by at most (EXP_ULPS + 1)·m·tiny, and each
-    length-k product gains k·tiny for the products that underflow (`subnormal`).
+    q, k, v are the heads' values (h, n|m, d_k|d_v), dq, dk, dv bounds on their errors,
+    weights the computed attention weights (h, n, m) (masked entries 0).
+    Scores: an input error moves s_ij by (dq|k| + |q|dk)/sqrt(d_k); the dot product and
+    the scaling by 1/sqrt(d_k) (a rounded square root, a division and a product) add
+    gamma_{d_k + 3}|q||k|/sqrt(d_k). The max-shift adds u|s_ij - max_l s_il| and exp a
+    relative 2·EXP_ULPS·u, which is a score error too. A score error D_ij moves the
+    weights by sigma_j (D_j - sum_l sigma_l D_l) (the softmax Jacobian diag(sigma) -
+    sigma sigma^T), so H_i by sum_j sigma_ij D_ij (v_j - H_i): at most
+    sum_j sigma_ij D_ij |v_j - H_i|. The sum of the exponentials scales a row by one
+    factor (gamma_{m-1}), the division each weight by u and the weighted sum adds
+    gamma_m, together at most (gamma_{m-1} + u + gamma_m) sigma|v|; then sigma dv. An
+    underflowed weight is off by at most (EXP_ULPS + 1)·m·tiny, and each length-k
+    product gains k·tiny for the products that underflow (`subnormal`).
     """
-    d_k, m = aq.shape[-1], ak.shape[-2]
+    d_k, m = q.shape[-1], k.shape[-2]
     root = 1.0 / math.sqrt(d_k)
-    s_mag = (aq @ ak.transpose(0, 2, 1)) * root  # (h, n, m) bound on |s|
-    ds = (dq @ ak.transpose(0, 2, 1) + aq @ dk.transpose(0, 2, 1)) * root
-    ds = ds + gamma(d_k + 3, u) * s_mag + (d_k + 3) * tiny  # (h, n, m)
-    row_ds = ds.max(axis=-1, keepdims=True)  # (h, n, 1)
-    row_x = 2 * s_mag.max(axis=-1, keepdims=True)  # (h, n, 1) bound on |s_j - max s|
-    rel_a = 2 * row_ds + 2 * (u * row_x + 2 * EXP_ULPS * u) + gamma(m - 1, u) + u
-    d_a = weights * rel_a + (EXP_ULPS + 1) * m * tiny  # (h, n, m)
-    a_h = weights @ av  # (h, n, d_v)
-    d_h = d_a @ av + weights @ dv + gamma(m, u) * a_h + m * tiny
-    return a_h, d_h
+    aq, ak, av = np.abs(q), np.abs(k), np.abs(v)
+    kt, akt = k.transpose(0, 2, 1), ak.transpose(0, 2, 1)
+    with np.errstate(invalid="ignore"):  # non-finite judged weights give a non-finite bound
+        s = (q @ kt) * root  # (h, n, m)
+        top = np.where(weights > 0, s, -np.inf).max(axis=-1, keepdims=True)  # (h, n, 1)
+        ds = (dq @ akt + aq @ dk.transpose(0, 2, 1) + gamma(d_k + 3, u) * (aq @ akt)) * root
+        ds = ds + (d_k + 3) * tiny + u * np.abs(s - top) + 2 * EXP_ULPS * u  # (h, n, m)
+        out = weights @ v  # (h, n, d_v)
+        moved = np.abs(v[:, None, :, :] - out[:, :, None, :])  # (h, n, m, d_v)
+        d_h = (np.einsum("hnm,hnmk->hnk", weights * ds, moved) + weights @ dv
+               + (gamma(m - 1, u) + u + gamma(m, u)) * (weights @ av)
+               + (EXP_ULPS + 1) * m * tiny * av.sum(axis=-2, keepdims=True) + m * tiny)
+    return out, d_h
 
 
 def attention_error_bound(
@@ -175,28 +174,28 @@ def attention_error_bound(
     True
     """
     q, k, v = (as_array(a, name, ndim=3) for a, name in ((q, "q"), (k, "k"), (v, "v")))
-    weights = as_array(weights, "weights", ndim=3, finite=False)
+    weights = as_array(weights, "weights", ndim=3, finite=False).astype(np.float64)
     u = unit_roundoff(q.dtype)
-    zero = (np.zeros_like(q, dtype=np.float64), np.zeros_like(k, dtype=np.float64),
-            np.zeros_like(v, dtype=np.float64))
-    tiny = subnormal(q.dtype)
-    return _head_bound(np.abs(q), np.abs(k), np.abs(v), *zero, weights, u, tiny)[1]
+    q, k, v = (a.astype(np.float64) for a in (q, k, v))
+    zero = np.zeros_like(q), np.zeros_like(k), np.zeros_like(v)
+    return _head_bound(q, k, v, *zero, weights, u, subnormal(q.dtype))[1]
 
 
 def _projection_bound(
     x: np.ndarray, dx: np.ndarray, w: np.ndarray, b: np.ndarray | None, u: float
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(|y| bound, error bound) of y = x w + b per head: w (h, d, k), b (h, k) or None.
+    """(y, error bound) of y = x w + b per head: w (h, d, k), b (h, k) or None; y in float64.
 
     dx propagates as |dx||w|; the length-d product plus the bias add gamma_{d+1}(|x||w|+|b|).
     """
-    ax = np.abs(x)
-    mag = np.einsum("nd,hdk->hnk", ax, np.abs(w))
+    w64 = w.astype(np.float64)
+    y = np.einsum("nd,hdk->hnk", x.astype(np.float64), w64)  # (h, n, k)
+    mag = np.einsum("nd,hdk->hnk", np.abs(x), np.abs(w64))
     if b is not None:
-        mag = mag + np.abs(b)[:, None, :]
+        y, mag = y + b[:, None, :], mag + np.abs(b)[:, None, :]
     k = x.shape[-1] + 1
-    err = np.einsum("nd,hdk->hnk", dx, np.abs(w)) + gamma(k, u) * mag + k * subnormal(x.dtype)
-    return mag, err
+    err = np.einsum("nd,hdk->hnk", dx, np.abs(w64)) + gamma(k, u) * mag + k * subnormal(x.dtype)
+    return y, err
 
 
 def mha_error_bound(
@@ -223,13 +222,13 @@ def mha_error_bound(
     dx = np.zeros(x.shape) if dx is None else dx
     c, dc = (x, dx) if context is None else (context, np.zeros(context.shape)
                                              if d_context is None else d_context)
-    aq, dq = _projection_bound(x, dx, params["w_q"], params.get("b_q"), u)
-    ak, dk = _projection_bound(c, dc, params["w_k"], params.get("b_k"), u)
-    av, dv = _projection_bound(c, dc, params["w_v"], params.get("b_v"), u)
+    q, dq = _projection_bound(x, dx, params["w_q"], params.get("b_q"), u)
+    k, dk = _projection_bound(c, dc, params["w_k"], params.get("b_k"), u)
+    v, dv = _projection_bound(c, dc, params["w_v"], params.get("b_v"), u)
     tiny = subnormal(x.dtype)
-    a_h, d_h = _head_bound(aq, ak, av, dq, dk, dv, weights, u, tiny)
-    w_o = np.abs(params["w_o"])  # (h, k, d)
-    mag = np.einsum("hnk,hkd->nd", a_h, w_o)
+    heads, d_h = _head_bound(q, k, v, dq, dk, dv, weights.astype(np.float64), u, tiny)
+    w_o = np.abs(params["w_o"].astype(np.float64))  # (h, k, d)
+    mag = np.einsum("hnk,hkd->nd", np.abs(heads), w_o)
     if params.get("b_o") is not None:
         mag = mag + np.abs(params["b_o"])
     k = x.shape[-1] + 1
@@ -304,9 +303,9 @@ def mlp_error_bound(x: np.ndarray, dx: np.ndarray, p: Mapping[str, np.ndarray], 
                     activation: str = "relu") -> np.ndarray:
     """Bound for phi(x W_1 + b_1) W_2 + b_2 with |x - x_exact| <= dx: the first product as
     in `_projection_bound`; phi moves an error by at most its slope and adds its own
-    rounding (ACTIVATION_ERRORS), and |phi(t)| <= |t| for all three activations, so the
-    hidden magnitude is that of the pre-activation; the second product adds
-    gamma_{f+1}(|h||W_2| + |b_2|). For ReLU (slope 1, exact) this is the plain product
+    rounding (ACTIVATION_ERRORS) at the pre-activation t, and |phi(t)| <= |t| for all three
+    activations, so the second product adds gamma_{f+1}(|t||W_2| + |b_2|) (t taken at the
+    computed input: first order). For ReLU (slope 1, exact) this is the plain product
     bound.
 
     >>> from numeric.mlp import mlp
@@ -322,15 +321,16 @@ def mlp_error_bound(x: np.ndarray, dx: np.ndarray, p: Mapping[str, np.ndarray], 
     slope, rounding = _activation_errors(activation)
     ax, w1, w2 = np.abs(x), np.abs(p["w_1"]), np.abs(p["w_2"])
     mag = ax @ w1 + (np.abs(p["b_1"]) if "b_1" in p else 0)
+    pre = np.abs(x.astype(np.float64) @ p["w_1"] + (p["b_1"] if "b_1" in p else 0))  # (n, f)
     tiny = subnormal(x.dtype)
     dh = dx @ w1 + gamma(x.shape[1] + 1, u) * mag + (x.shape[1] + 1) * tiny
     if rounding:
-        dh = slope * dh + rounding * u * mag + tiny
-    out_mag = mag @ w2 + (np.abs(p["b_2"]) if "b_2" in p else 0)
+        dh = slope * dh + rounding * u * pre + tiny
+    out_mag = pre @ w2 + (np.abs(p["b_2"]) if "b_2" in p else 0)
     return dh @ w2 + gamma(w1.shape[1] + 1, u) * out_mag + (w1.shape[1] + 1) * tiny
 
 
-def _layer_norm_rounding(
+def layer_norm_rounding(
     x: np.ndarray, eps: float
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(y, dy, rel_s, inv_s) for rows x (..., d) as numeric.layer_norm evaluates them, in
@@ -380,129 +380,6 @@ def _layer_norm_rounding(
     return y, dy, rel_s, inv_s
 
 
-def propagated_layer_norm_error_bound(
-    x: np.ndarray, dx: np.ndarray, gain: np.ndarray, shift: np.ndarray, eps: float
-) -> tuple[np.ndarray, np.ndarray]:
-    """(LN(x) computed by numeric.layer_norm, entrywise error bound) with |x - x_exact| <= dx.
-
-    Propagation: the Jacobian of the normalisation is (1/s)(I - 11^T/d - y y^T/d) with
-    s = sqrt(var + eps), so |dy_i| <= (|dx_i| + mean|dx| + |y_i| mean(|y||dx|)) / s.
-    Rounding of y = (x - mu 1) / s, underflow included: `_layer_norm_rounding`. Then
-    gamma y + beta adds u|gamma y| + u|out|, and T/2 if the product underflows (a sum
-    that underflows is exact). First order in u.
-
-    >>> x = np.array([[1.0, 2.0, 4.0]], np.float32)
-    >>> one, zero = np.ones(3, np.float32), np.zeros(3, np.float32)
-    >>> out, bound = propagated_layer_norm_error_bound(x, np.zeros(x.shape), one, zero, 1e-5)
-    >>> bool(np.all(np.abs(out - layer_norm(x.astype(np.float64))) <= bound))
-    True
-    """
-    x, dx = as_array(x, "x", ndim=ROWS), as_array(dx, "dx", ndim=ROWS, finite=False)
-    require_shape(dx, "dx", x.shape)
-    u = unit_roundoff(x.dtype)
-    y, dy, _, inv_s = _layer_norm_rounding(x, eps)
-    ay = np.abs(y)
-    propagated = np.zeros(x.shape)
-    if np.any(dx):
-        with np.errstate(over="ignore", invalid="ignore"):  # 1/s = inf: an unbounded error
-            spread = dx + dx.mean(axis=-1, keepdims=True) + ay * (ay * dx).mean(axis=-1,
-                                                                              keepdims=True)
-            propagated = np.where(spread == 0, 0.0, spread * inv_s)
-    out = np.asarray(layer_norm(x, gain, shift, eps))  # gain = gamma, shift = beta
-    ag = np.abs(np.asarray(gain, dtype=np.float64))
-    return out, (ag * (propagated + dy) + u * ag * ay + u * np.abs(out.astype(np.float64))
-                 + subnormal(x.dtype) / 2)
-
-
-def pre_ln_block_error_bound(
-    x: np.ndarray, dx: np.ndarray, params: Mapping[str, np.ndarray], causal: bool = True,
-    activation: str = "gelu", eps: float = 1e-5,
-) -> tuple[np.ndarray, np.ndarray]:
-    """(Pre-LN block output, entrywise error bound) with |x - x_exact| <= dx, composed from
-    the parts: Y = X + MHA(LN_1(X)), X' = Y + MLP(LN_2(Y)); each residual sum adds u|sum|.
-
-    >>> from numeric.model import init_parameters
-    >>> config = ModelConfig(vocab=2, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
-    >>> p = sub_parameters(init_parameters(config, np.random.default_rng(0)), "blocks.0")
-    >>> low = {k: v.astype(np.float32) for k, v in p.items()}
-    >>> x = np.eye(3, 4)
-    >>> out, bound = pre_ln_block_error_bound(x.astype(np.float32), np.zeros(x.shape), low)
-    >>> bool(np.all(np.abs(out - pre_ln_block(x, p)) <= bound))
-    True
-    """
-    x, dx = as_array(x, "x", ndim=2), as_array(dx, "dx", ndim=2, finite=False)
-    u = unit_roundoff(x.dtype)
-    ln1, ln2 = sub_parameters(params, "ln_1"), sub_parameters(params, "ln_2")
-    attn, ffn = sub_parameters(params, "attn"), sub_parameters(params, "mlp")
-    z, bz = propagated_layer_norm_error_bound(x, dx, ln1["gamma"], ln1["beta"], eps)
-    a, weights = multi_head_attention(z, attn, causal=causal)
-    y = x + a  # (n, d)
-    by = dx + mha_error_bound(z, attn, np.asarray(weights), dx=bz) + u * np.abs(y)
-    z, bz = propagated_layer_norm_error_bound(y, by, ln2["gamma"], ln2["beta"], eps)
-    out = y + np.asarray(mlp(z, ffn, activation=activation))  # (n, d)
-    return out, by + mlp_error_bound(z, bz, ffn, u, activation) + u * np.abs(out)
-
-
-def post_ln_block_error_bound(
-    x: np.ndarray, dx: np.ndarray, params: Mapping[str, np.ndarray], causal: bool = True,
-    activation: str = "gelu", eps: float = 1e-5,
-) -> tuple[np.ndarray, np.ndarray]:
-    """(Post-LN block output, entrywise error bound) with |x - x_exact| <= dx, composed from
-    the parts: Y = LN_1(X + MHA(X)), X' = LN_2(Y + MLP(Y)); each residual sum adds u|sum|.
-
-    >>> from numeric.block import post_ln_block
-    >>> from numeric.model import init_parameters
-    >>> config = ModelConfig(vocab=2, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
-    >>> p = sub_parameters(init_parameters(config, np.random.default_rng(0)), "blocks.0")
-    >>> low = {k: v.astype(np.float32) for k, v in p.items()}
-    >>> x = np.eye(3, 4)
-    >>> out, bound = post_ln_block_error_bound(x.astype(np.float32), np.zeros(x.shape), low)
-    >>> bool(np.all(np.abs(out - post_ln_block(x, p)) <= bound))
-    True
-    """
-    x, dx = as_array(x, "x", ndim=2), as_array(dx, "dx", ndim=2, finite=False)
-    u = unit_roundoff(x.dtype)
-    ln1, ln2 = sub_parameters(params, "ln_1"), sub_parameters(params, "ln_2")
-    attn, ffn = sub_parameters(params, "attn"), sub_parameters(params, "mlp")
-    a, weights = multi_head_attention(x, attn, causal=causal)
-    s = x + a  # (n, d)
-    bs = dx + mha_error_bound(x, attn, np.asarray(weights), dx=dx) + u * np.abs(s)
-    y, by = propagated_layer_norm_error_bound(s, bs, ln1["gamma"], ln1["beta"], eps)
-    s = y + np.asarray(mlp(y, ffn, activation=activation))  # (n, d)
-    bs = by + mlp_error_bound(y, by, ffn, u, activation) + u * np.abs(s)
-    return propagated_layer_norm_error_bound(s, bs, ln2["gamma"], ln2["beta"], eps)
-
-
-def entrywise_model_error_bound(tokens: np.ndarray, params: Mapping[str, np.ndarray],
-                                config: ModelConfig) -> tuple[np.ndarray, np.ndarray]:
-    """(logits, entrywise rounding bound) of the decoder-only model, built from the
-    chapter's parts: X0 = E_t + P (one rounding), L causal Pre-LN blocks
-    (`pre_ln_block_error_bound`), final LN, logits z E^T (or the separate output matrix)
-    with a gamma_d-bounded product.
-
-    >>> from numeric.model import forward, init_parameters
-    >>> config = ModelConfig(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
-    >>> params = init_parameters(config, np.random.default_rng(0))
-    >>> low = {k: v.astype(np.float32) for k, v in params.items()}
-    >>> logits, bound = entrywise_model_error_bound(np.array([0, 4]), low, config)
-    >>> bool(np.all(np.abs(logits - forward([0, 4], params, config)) <= bound))
-    True
-    """
-    u = unit_roundoff(params["wte"].dtype)
-    eps = config.layer_norm_eps
-    x = params["wte"][tokens] + (params["wpe"][: len(tokens)] if "wpe" in params else 0)
-    b = u * np.abs(x)
-    for layer in range(config.n_layer):
-        x, b = pre_ln_block_error_bound(x, b, sub_parameters(params, f"blocks.{layer}"),
-                                        causal=True, activation=config.activation, eps=eps)
-    final = sub_parameters(params, "ln_f")
-    z, bz = propagated_layer_norm_error_bound(x, b, final["gamma"], final["beta"], eps)
-    head = np.abs(params.get("lm_head", params["wte"]))  # (|V|, d)
-    logits = z @ params.get("lm_head", params["wte"]).T
-    return logits, (bz @ head.T + gamma(config.d, u) * (np.abs(z) @ head.T)
-                    + config.d * subnormal(z.dtype))
-
-
 def frobenius(a: np.ndarray) -> float:
     """The Frobenius norm of an array of any shape.
 
@@ -517,9 +394,12 @@ def layer_norm_error_bound(
     x: np.ndarray, gain: np.ndarray | None = None, shift: np.ndarray | None = None,
     eps: float = 0.0,
 ) -> np.ndarray:
-    """Entrywise bound on |fl(LN(x)) - LN(x)| for exact rows x (..., d):
-    `propagated_layer_norm_error_bound` with no input error (gain 1 and shift 0 when
-    not given).
+    """Entrywise bound on |fl(LN(x)) - LN(x)| for exact rows x (..., d), as numeric.layer_norm
+    evaluates them (gain 1 and shift 0 when not given).
+
+    Rounding of y = (x - mu 1) / s, underflow included: `layer_norm_rounding`. Then
+    gamma y + beta adds u|gamma y| + u|out|, and T/2 if the product underflows (a sum
+    that underflows is exact). First order in u.
 
     >>> x = np.array([3.0, 1.0, 2.0], np.float32)
     >>> err = np.abs(layer_norm(x, eps=0.0) - layer_norm(x.astype(np.float64), eps=0.0))
@@ -530,13 +410,18 @@ def layer_norm_error_bound(
     d = x.shape[-1]
     gain = np.ones(d, dtype=x.dtype) if gain is None else gain
     shift = np.zeros(d, dtype=x.dtype) if shift is None else shift
-    return propagated_layer_norm_error_bound(x, np.zeros(x.shape), gain, shift, eps)[1]
+    u = unit_roundoff(x.dtype)
+    y, dy, _, _ = layer_norm_rounding(x, eps)
+    out = np.asarray(layer_norm(x, gain, shift, eps))  # gain = gamma, shift = beta
+    ag = np.abs(np.asarray(gain, dtype=np.float64))
+    return (ag * dy + u * ag * np.abs(y) + u * np.abs(out.astype(np.float64))
+            + subnormal(x.dtype) / 2)
 
 
 def layer_norm_jacobian_error_bound(x: np.ndarray, eps: float = 0.0) -> np.ndarray:
     """Bound on max_ij |fl(J)_ij - J_ij| per row for J = (I - 11^T/d - yy^T/d) / s.
 
-    With dy the largest rounding error of a y_j (`_layer_norm_rounding`): |y_i y_j| <= d,
+    With dy the largest rounding error of a y_j (`layer_norm_rounding`): |y_i y_j| <= d,
     so s |J_ij| <= 3; the yy^T/d term errs by (2 sqrt(d) dy + dy^2) / d; the factor 1/s by
     rel_s + 2u, and the sums and products by 4u. Underflow: the product y_i y_j and its
     division by d may each lose T/2 before the scaling by 1/s, and the scaling T/2.
@@ -550,7 +435,7 @@ def layer_norm_jacobian_error_bound(x: np.ndarray, eps: float = 0.0) -> np.ndarr
     x = as_array(x, "x", ndim=ROWS)
     d = x.shape[-1]
     u, tiny = unit_roundoff(x.dtype), subnormal(x.dtype)
-    _, dy, rel_s, inv_s = _layer_norm_rounding(x, eps)
+    _, dy, rel_s, inv_s = layer_norm_rounding(x, eps)
     dy = dy.max(axis=-1, keepdims=True)  # (..., 1)
     bound = ((2 * math.sqrt(d) * dy + dy * dy) / d + 3 * (rel_s + 6 * u)) * inv_s
     return (bound + tiny * (inv_s + 0.5))[..., 0]
@@ -568,7 +453,7 @@ def layer_norm_stage_bounds(x: np.ndarray, p: Mapping[str, np.ndarray], eps: flo
     3.0
     """
     x = as_array(x, "x", ndim=2)
-    inv_s = _layer_norm_rounding(x, eps)[3]  # (n, 1)
+    inv_s = layer_norm_rounding(x, eps)[3]  # (n, 1)
     lip = float(np.abs(p["gamma"]).max() * inv_s.max())
     return lip, frobenius(layer_norm_error_bound(x, p["gamma"], p["beta"], eps))
 
@@ -657,7 +542,9 @@ def block_error_bound(
     residual sum adds u times its magnitude (and nothing for underflow: a sum that
     underflows is exact). Frobenius norms throughout.
 
+    >>> from numeric.block import pre_ln_block
     >>> from numeric.model import init_parameters
+    >>> from spec.config import ModelConfig
     >>> config = ModelConfig(vocab=2, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
     >>> p = sub_parameters(init_parameters(config, np.random.default_rng(0)), "blocks.0")
     >>> low = {k: v.astype(np.float32) for k, v in p.items()}
@@ -692,34 +579,3 @@ def block_error_bound(
     out = y + mlp(z_2, ff)
     error = e_y * (1 + l_m * l_2) + r_2 * l_m + r_m + u * frobenius(out)
     return error, (1 + l_a * l_1) * (1 + l_m * l_2)
-
-
-def model_error_bound(tokens: np.ndarray, params: Mapping[str, np.ndarray],
-                      config: ModelConfig) -> float:
-    """Bound on ||fl(forward(tokens)) - forward(tokens)||_F in the parameters' dtype: the
-    blocks' bounds chained (e -> L_block e + r_block), then LN_f and the product with E
-    (or the LM head), whose d-term sums add gamma_d and, for underflow, d T per logit.
-
-    >>> from numeric.model import forward, init_parameters
-    >>> config = ModelConfig(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
-    >>> params = init_parameters(config, np.random.default_rng(0))
-    >>> low = {k: v.astype(np.float32) for k, v in params.items()}
-    >>> error = frobenius(forward([0, 4], low, config) - forward([0, 4], params, config))
-    >>> bool(error <= model_error_bound(np.array([0, 4]), low, config))
-    True
-    """
-    eps = config.layer_norm_eps
-    x = embed(tokens, params, config)  # (n, d)
-    u = unit_roundoff(x.dtype)
-    error = u * frobenius(x)
-    for layer in range(config.n_layer):
-        p = sub_parameters(params, f"blocks.{layer}")
-        rounding, lip = block_error_bound(x, p, eps=eps)
-        error = error * lip + rounding
-        x = np.asarray(pre_ln_block(x, p, causal=True, activation=config.activation, eps=eps))
-    ln_f = sub_parameters(params, "ln_f")
-    lip, rounding = layer_norm_stage_bounds(x, ln_f, eps)
-    z = layer_norm(x, ln_f["gamma"], ln_f["beta"], eps)
-    head = frobenius(params["wte"] if config.tied else params["lm_head"])
-    under = config.d * subnormal(x.dtype) * math.sqrt(len(z) * config.vocab)
-    return (error * lip + rounding) * head + gamma(config.d, u) * frobenius(z) * head + under

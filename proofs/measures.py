@@ -15,12 +15,12 @@ import numpy as np
 
 from numeric.attention import multi_head_attention
 from numeric.error_bounds import (
-    entrywise_model_error_bound,
     mha_error_bound,
     mlp_error_bound,
     unit_roundoff,
 )
 from numeric.mlp import mlp
+from numeric.running_error import model_rounding_bound
 from spec.config import ModelConfig
 
 LAYER_KINDS = ("attn", "mlp", "res_attn", "res_mlp")
@@ -124,13 +124,13 @@ def model_prefix_defect(tokens: np.ndarray, params: Mapping[str, np.ndarray],
                         config: ModelConfig, forward: Callable) -> tuple[np.ndarray, ...]:
     """(defect, tolerance, composition gap, its tolerance) per logit row: row t - 1 of
     forward(tokens) against the last row of forward(tokens[:t]), and forward against the
-    model composed from the chapter's parts (entrywise_model_error_bound)."""
+    model composed from the chapter's parts (model_rounding_bound)."""
     full = np.asarray(forward(tokens, params, config))
-    composed, bound = entrywise_model_error_bound(tokens, params, config)
+    composed, bound = model_rounding_bound(tokens, params, config)
     defect, tol = np.zeros(full.shape), np.zeros(full.shape)
     for t in range(1, len(tokens) + 1):
         part = np.asarray(forward(tokens[:t], params, config))
-        _, b_part = entrywise_model_error_bound(tokens[:t], params, config)
+        _, b_part = model_rounding_bound(tokens[:t], params, config)
         defect[t - 1] = np.abs(part[-1] - full[t - 1])
         tol[t - 1] = b_part[-1] + bound[t - 1]
     return defect, tol, np.abs(full - composed), 2 * bound

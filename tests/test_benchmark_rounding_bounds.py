@@ -21,4 +21,4 @@ def test_main_prints_one_line_per_bound():
     lines: list[str] = []
     bench.main(["--models", "3"], write=lines.append)
     assert len(lines) == 2 + 5
-    assert lines[2].startswith("model_error_bound (Frobenius, chained)")
+    assert lines[2].startswith("model_rounding_bound (max / max)")

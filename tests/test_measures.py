@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 
 from numeric.attention import multi_head_attention
-from numeric.error_bounds import entrywise_model_error_bound
 from numeric.kv_cache import Decoder
 from numeric.layer_norm import layer_norm_jacobian
 from numeric.model import forward, init_parameters
+from numeric.running_error import model_rounding_bound
 from proofs.measures import (
     causal_defect,
     decoded_in_chunks,
@@ -84,7 +84,7 @@ def test_decoded_in_chunks_matches_one_pass_and_rejects_sizes_that_miss_tokens()
     fed = decoded_in_chunks(Decoder, params, config, tokens, [1, 0, 3])
     assert fed.shape == (4, 7)
     # both evaluations are within the entrywise bound of the exact logits
-    _, bound = entrywise_model_error_bound(tokens, params, config)
+    _, bound = model_rounding_bound(tokens, params, config)
     assert (np.abs(fed - forward(tokens, params, config)) <= 2 * bound).all()
     with pytest.raises(ValueError, match="sizes must"):
         decoded_in_chunks(Decoder, params, config, tokens, [2, 1])

@@ -782,6 +782,19 @@ def test_cor_parallel_next_token_rejects_a_decoder_forgetting_its_cache():
 
 
 @numeric
+def test_cor_parallel_next_token_rejects_logits_that_drift_with_the_length_by_1e_12():
+    """Row t of a length-n pass off by a relative 1e-12 n: the entrywise bound built from
+    |W||dx| chains let it through (and 1e-9 n), the Jacobian-carried bound does not."""
+    from numeric.model import forward
+
+    def drifting(tokens, params, config):
+        return forward(tokens, params, config) * (1 + 1e-12 * len(tokens))
+
+    with pytest.raises(CheckFailed):
+        cor_parallel_next_token(forward=drifting)
+
+
+@numeric
 def test_cor_parallel_next_token_rejects_a_model_reading_the_next_token():
     from numeric.model import forward
 

@@ -9,13 +9,11 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from numeric.attention import multi_head_attention
-from numeric.error_bounds import (
-    entrywise_model_error_bound,
-)
 from numeric.kv_cache import Decoder
 from numeric.mlp import mlp
 from numeric.model import forward as model_forward
 from numeric.model import init_parameters
+from numeric.running_error import model_rounding_bound
 from proofs.anchors import stack_attention_off_definition
 from proofs.chapters.self_attention.chapter import CHAPTER
 from proofs.chapters.self_attention.strategies import (
@@ -220,8 +218,8 @@ def cor_parallel_next_token(multi_head_attention=multi_head_attention, forward=N
     the propagated rounding bounds. Model: numeric.model.forward of a decoder-only model
     with ReLU MLPs (|V| = 11, d = 8, h = 2, L = 2, d_ff = 16, L_ctx = 8, seeds 0..2 and
     Hypothesis-drawn token sequences) equals, to its first-order rounding bound
-    (numeric.error_bounds.entrywise_model_error_bound: LayerNorm, attention, MLP and
-    residual bounds propagated), the
+    (numeric.running_error.model_rounding_bound: the rounding bound of every LayerNorm,
+    attention, MLP and residual sum carried to the logits by the model's Jacobian), the
     model composed from the chapter's parts, and its row t - 1 equals the last row of
     forward on the prefix of length t for every t, within the sum of the two bounds. The
     KV-cache decoder (numeric.kv_cache.Decoder) fed one token at a time, and in two
@@ -251,7 +249,7 @@ def cor_parallel_next_token(multi_head_attention=multi_head_attention, forward=N
         within_bound(defect, tol,
                      f"forward(tokens)[t-1] != forward(tokens[:t])[-1] (tokens {tokens.tolist()})")
         full = np.asarray(forward(tokens, params, config))
-        bound = entrywise_model_error_bound(tokens, params, config)[1]
+        bound = model_rounding_bound(tokens, params, config)[1]
         split = max(1, len(tokens) // 2)
         for sizes in ([1] * len(tokens), [split, len(tokens) - split]):
             fed = decoded_in_chunks(decoder, params, config, tokens, sizes)

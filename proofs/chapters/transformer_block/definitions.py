@@ -21,11 +21,11 @@ from numeric.error_bounds import (
     frobenius,
     gamma,
     layer_norm_error_bound,
-    model_error_bound,
 )
 from numeric.layer_norm import layer_norm
 from numeric.mlp import mlp
 from numeric.model import embed, forward, init_parameters, sub_parameters
+from numeric.running_error import model_rounding_bound
 from proofs.anchors import layer_norm_off_definition
 from proofs.chapters.transformer_block.chapter import CHAPTER
 from proofs.chapters.transformer_block.strategies import (
@@ -266,9 +266,10 @@ def def_decoder_only_transformer(model: Callable = forward,
     {2, 4, 6}, h | d, L = 1..2, d_ff = 1..8, L_ctx = 1..8, with and without biases,
     tying and learned positions) and token sequences (1 <= n <= L_ctx): `embedding` is
     E_t + P (E_t without positions) exactly; `model` equals that composition of the
-    package's parts within twice `model_error_bound` (the blocks' first-order rounding
-    bounds chained); softmax of every row of Z is a distribution. Bad input: a sequence
-    longer than L_ctx, an id outside [0, |V|) and an empty sequence are ValueErrors.
+    package's parts within twice `model_rounding_bound` entry by entry (every stage's
+    first-order rounding carried to the logits by the model's Jacobian); softmax of every
+    row of Z is a distribution. Bad input: a sequence longer than L_ctx, an id outside
+    [0, |V|) and an empty sequence are ValueErrors.
     Witness: with learned positions X^(0) is not permutation-equivariant (reversing the
     tokens is not reversing the rows, seed 0), while without positions it is, exactly."""
     worst = [0.0]
@@ -282,11 +283,11 @@ def def_decoder_only_transformer(model: Callable = forward,
         want = params["wte"][tokens] + (params["wpe"][:n] if config.positions else 0.0)
         require(bool(np.array_equal(x0, want)), f"X^(0) is not E_t + P ({config})")
         got = model(tokens, params, config)
-        gap = frobenius(got - _composed_logits(tokens, params, config))
-        bound = 2 * model_error_bound(tokens, params, config)
-        require(gap <= bound, f"the model differs from 定義 2.3's composition by {gap:.3e} > "
-                              f"{bound:.3e} ({config}, tokens {tokens.tolist()})")
-        worst[0] = max(worst[0], gap / bound)
+        bound = 2 * model_rounding_bound(tokens, params, config)[1]  # (n, |V|)
+        worst[0] = max(worst[0], within_bound(
+            got - _composed_logits(tokens, params, config), bound,
+            f"the model differs from 定義 2.3's composition ({config}, tokens "
+            f"{tokens.tolist()})"))
         p = np.exp(got - got.max(axis=1, keepdims=True))
         p /= p.sum(axis=1, keepdims=True)
         within_bound(np.abs(p.sum(axis=1) - 1), gamma(config.vocab + 2),
