@@ -175,13 +175,9 @@ def mutated(source: str, mutant: Mutant) -> str:
 
 # --- stage 1: which tests execute each line ----------------------------------------------
 
-def _sources_digest(modules: list[str]) -> str:
-    """A digest of the modules' sources: the map's line numbers hold while it holds (a
-    test added outside a module's own files needs a new map: delete the file)."""
-    digest = hashlib.sha256()
-    for name in sorted(modules):
-        digest.update(name.encode() + b"\0" + (ROOT / name).read_bytes())
-    return digest.hexdigest()
+def _digest(module: str) -> str:
+    """A digest of the module's source: its lines in the map hold while it holds."""
+    return hashlib.sha256((ROOT / module).read_bytes()).hexdigest()
 
 
 def _node_id(context: str) -> str | None:
@@ -218,16 +214,15 @@ def coverage_map(modules: list[str]) -> dict[str, dict[int, list[str]]]:
 
 
 def load_map(path: Path | None, modules: list[str]) -> dict[str, dict[int, list[str]]]:
-    """The coverage map from path when it was made from these sources, else a new one."""
-    digest = _sources_digest(sorted(TESTS))
-    if path and path.is_file():
-        saved = json.loads(path.read_text(encoding="utf-8"))
-        if saved["digest"] == digest and set(modules) <= set(saved["lines"]):
-            return {m: {int(k): v for k, v in saved["lines"][m].items()} for m in modules}
-    lines = coverage_map(sorted(TESTS))
-    if path:
-        path.write_text(json.dumps({"digest": digest, "lines": lines}), encoding="utf-8")
-    return {m: lines[m] for m in modules}
+    """The modules' coverage maps from path when made from their present sources, else new
+    ones for all (a test added outside a module's own files needs a new map: delete path)."""
+    saved = json.loads(path.read_text(encoding="utf-8")) if path and path.is_file() else {}
+    if any(saved.get(m, {}).get("digest") != _digest(m) for m in modules):
+        saved = {m: {"digest": _digest(m), "lines": lines}
+                 for m, lines in coverage_map(sorted(TESTS)).items()}
+        if path:
+            path.write_text(json.dumps(saved), encoding="utf-8")
+    return {m: {int(k): v for k, v in saved[m]["lines"].items()} for m in modules}
 
 
 def selection(mutant: Mutant, lines: dict[int, list[str]]) -> list[str]:

@@ -61,7 +61,7 @@ def _scaled_moments(x: np.ndarray, eps: float) -> tuple[np.ndarray, np.ndarray, 
     constant = var == 0  # (..., 1)
     if eps == 0.0:
         if constant.any():
-            row = tuple(int(i) for i in np.argwhere(constant[..., 0])[0])
+            row = tuple(int(i) for i in np.argwhere(constant)[0, :-1])  # the first one
             raise ValueError(
                 f"x has a constant row {row} and eps = 0: LN is undefined when sigma^2 = 0 "
                 "(use eps > 0)"
@@ -104,17 +104,14 @@ def layer_norm_kernel(
     return out
 
 
-def _affine_at_scale(
-    y: np.ndarray, gamma: np.ndarray | None, beta: np.ndarray | None
-) -> np.ndarray:
-    """gamma * y + beta evaluated as 2^k (y (gamma 2^-k) + beta 2^-k): the same roundings
-    (scaling by a power of two is exact), but with |y| <= sqrt d no intermediate exceeds
-    the float range unless the result itself does."""
-    k = math.ceil(math.log2(math.sqrt(y.shape[-1]))) + 1
-    out = y * np.ldexp(gamma, -k) if gamma is not None else np.ldexp(y, -k)
+def _affine_halved(y: np.ndarray, gamma: np.ndarray, beta: np.ndarray | None) -> np.ndarray:
+    """gamma * y + beta evaluated as 2 (y (gamma / 2) + beta / 2): the same roundings
+    (halving is exact above the subnormals), and when the result is finite,
+    |gamma_j y_j| <= |result_j| + |beta_j| <= 2 max, so no halved term leaves the range."""
+    out = y * (gamma / 2)
     if beta is not None:
-        out += np.ldexp(beta, -k)
-    return np.ldexp(out, k)
+        out += beta / 2
+    return out * 2
 
 
 def layer_norm(
@@ -141,9 +138,10 @@ def layer_norm(
         require_shape(b, "beta", (d,))
     with np.errstate(over="ignore", invalid="ignore"):  # overflows are handled below
         out = layer_norm_kernel(arr, g, b, eps)
-        bad = ~np.isfinite(out).all(axis=-1)  # (...,) rows where gamma y + beta overflowed
-        if bad.any():
-            out[bad] = _affine_at_scale(layer_norm_kernel(arr[bad], None, None, eps), g, b)
+        if g is not None:  # |y| < sqrt d: without gamma, y + beta cannot overflow
+            bad = ~np.isfinite(out).all(axis=-1)  # (...,) rows where gamma y + beta overflowed
+            if bad.any():
+                out[bad] = _affine_halved(layer_norm_kernel(arr[bad], None, None, eps), g, b)
     if not np.isfinite(out).all():
         where = tuple(int(i) for i in np.argwhere(~np.isfinite(out))[0])
         j = where[-1]

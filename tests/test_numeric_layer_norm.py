@@ -118,6 +118,20 @@ def test_layer_norm_rejects_a_constant_row_with_eps_zero_naming_the_row():
         layer_norm(x, eps=0.0)
 
 
+def test_layer_norm_names_the_first_overflowing_entry_with_its_gamma_and_beta():
+    x = np.array([[1.0, 2.0, 3.0], [3.0, 2.0, 1.0]])
+    gamma = np.array([1.0, 1.0, 1.7e308])  # gamma_2 y_2 = 2.08e308 in row 0 and -2.08e308 in 1
+    with pytest.raises(ValueError, match=r"at index \(0, 2\), with gamma\[2\] = 1\.7e\+308 and "
+                                         r"beta\[2\] = 0"):
+        layer_norm(x, gamma, eps=0.0)
+
+
+def test_layer_norm_jacobian_of_a_single_entry_is_zero_and_of_none_is_refused():
+    assert np.array_equal(layer_norm_jacobian([[5.0], [-2.0]], eps=0.25), np.zeros((2, 1, 1)))
+    with pytest.raises(ValueError, match=r"at least one entry along the last axis, got \(2, 0\)"):
+        layer_norm_jacobian(np.zeros((2, 0)))
+
+
 @pytest.mark.element("def-layer-norm")
 def test_layer_norm_is_applied_to_each_row():
     x = np.random.default_rng(0).standard_normal((3, 4, 6))
