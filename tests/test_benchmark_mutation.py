@@ -77,7 +77,8 @@ def test_a_coverage_context_becomes_the_test_node():
 def test_selection_runs_the_own_files_first_then_the_covering_tests():
     source = (mutation.ROOT / "numeric/softmax.py").read_text(encoding="utf-8")
     edit = next(m for m in mutation.mutants("numeric/softmax.py", source) if m.function)
-    lines = {edit.statement: ["test_numeric_softmax.test_a", "test_numeric_model.test_b", ""]}
+    lines = {edit.statement: ["test_numeric_softmax.test_a", "test_numeric_model.test_b",
+                              "test_slips.test_c", ""]}
     assert mutation.selection(edit, lines) == [
         "numeric/softmax.py", "tests/test_numeric_softmax.py",
         "tests/test_numeric_model.py::test_b"]
