@@ -187,16 +187,18 @@ def linear_quadratic(poly: Expr, var: Symbol = n) -> tuple[Expr, Expr]:
 
 
 def crossover(poly: Expr, var: Symbol = n) -> Expr:
-    """The positive var where the linear and quadratic terms are equal (solved).
+    """The positive var where the linear and quadratic terms are equal (solved; var must
+    be a positive symbol, as n is, so that solve leaves out the root var = 0).
 
     >>> crossover(4 * n * d**2 + 2 * n**2 * d)
     2*d
     """
     linear, quadratic = linear_quadratic(poly, var)
-    roots = [r for r in solve(linear - quadratic, var) if r != 0]
-    if len(roots) != 1:
-        raise ValueError(f"expected one non-zero crossover of {poly}, got {roots}")
-    return roots[0]
+    match solve(linear - quadratic, var):
+        case [root]:
+            return root
+        case roots:
+            raise ValueError(f"expected one positive crossover of {poly} in {var}, got {roots}")
 
 
 def quadratic_share(poly: Expr, var: Symbol = n) -> Expr:

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from sympy import Rational, expand, limit, oo
+from sympy import Rational, Symbol, expand, limit, oo
 
 from spec import ModelConfig
 from spec import contractions as declared
@@ -222,7 +222,9 @@ def test_prop_block_complexity_conventions_are_fully_explained(convention):
 def test_prop_block_complexity_conventions_are_described():
     lines = compare_convention(chinchilla_forward()).describe()
     assert lines[0].startswith("Hoffmann et al. 2022")
+    assert lines[1].endswith(" FLOPs (forward)")
     assert lines[-1] == "  unexplained: 0"
+    assert compare_convention(palm_training()).describe()[1].endswith(" FLOPs (training)")
 
 
 def test_prop_block_complexity_conventions_differences():
@@ -248,3 +250,8 @@ def test_counts_reject_foreign_inputs():
         attention_multiplications(["nd,hdk->hnk"])
     with pytest.raises(ValueError, match="a1 n"):
         crossover(n**3)
+    with pytest.raises(ValueError, match=r"one positive crossover .* in m, got \[0, 2\*d\]"):
+        m = Symbol("m")  # not known to be positive: 0 is a second root
+        crossover(4 * m * d**2 + 2 * m**2 * d, m)
+    with pytest.raises(ValueError, match=r"one positive crossover .* in n, got \[\]"):
+        crossover(4 * n * d**2 - 2 * n**2 * d)  # the terms' signs never let them meet
