@@ -30,11 +30,12 @@ from hypothesis import HealthCheck, given, settings
 
 from numeric import error_bounds as eb
 from numeric.attention import multi_head_attention
+from numeric.block import post_ln_block, pre_ln_block
 from numeric.layer_norm import layer_norm
 from numeric.mlp import mlp
 from numeric.model import embed, forward, sub_parameters
 from numeric.running_error import model_rounding_bound
-from proofs.chapters.transformer_block.strategies import model_cases
+from proofs.chapters.transformer_block.strategies import block_cases, model_cases
 
 
 def in_float32(params: dict) -> dict:
@@ -76,8 +77,23 @@ def ratio(error: np.ndarray, bound: np.ndarray) -> float:
     return float(bound.max()) / largest if largest > 0 else float("inf")
 
 
+def block_ratios(p: dict, x: np.ndarray, activation: str, causal: bool) -> dict[str, float]:
+    """The block bound over the error of the float32 block against the float64 block of the
+    same float32 parameters and input, Pre-LN and Post-LN (Frobenius norms)."""
+    low, x32 = in_float32(p), x.astype(np.float32)
+    out = {}
+    for post, block in ((False, pre_ln_block), (True, post_ln_block)):
+        error = (block(x32, low, causal, activation)
+                 - block(x32.astype(np.float64), as_float64(low), causal, activation))
+        largest = eb.frobenius(error)
+        bound = eb.block_error_bound(x32, low, post)[0]
+        out[f"block_error_bound ({'Post' if post else 'Pre'}-LN)"] = (
+            bound / largest if largest > 0 else float("inf"))
+    return out
+
+
 def measure(models: int) -> dict[str, list[float]]:
-    """The ratios of every drawn model, by name."""
+    """The ratios of every drawn model and block, by name."""
     out: dict[str, list[float]] = {}
 
     def record(name: str, value: float) -> None:
@@ -103,6 +119,15 @@ def measure(models: int) -> dict[str, list[float]]:
             record(f"part: {name}", value)
 
     draw()
+
+    @settings(max_examples=models, derandomize=True, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(block_cases())
+    def draw_block(case: tuple) -> None:
+        for name, value in block_ratios(*case).items():
+            record(name, value)
+
+    draw_block()
     return out
 
 
