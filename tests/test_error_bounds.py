@@ -17,12 +17,13 @@ import spec
 from numeric import error_bounds as eb
 from numeric.activations import gelu, gelu_tanh
 from numeric.attention import multi_head_attention
+from numeric.block import post_ln_block, pre_ln_block
 from numeric.layer_norm import layer_norm
 from numeric.model import forward, init_parameters
 from numeric.parameters import sub_parameters
-from numeric.running_error import model_rounding_bound
+from numeric.running_error import block_rounding_bound, model_rounding_bound
 from numeric.softmax import softmax
-from proofs.chapters.transformer_block.strategies import configurations, seeds
+from proofs.chapters.transformer_block.strategies import block_cases, configurations, seeds
 from proofs.profiles import scaled
 from proofs.reference import mp_error, mp_gelu, mp_softmax
 
@@ -187,3 +188,20 @@ def test_a_non_finite_evaluation_is_judged_not_refused():
     assert not (np.abs(wrong - softmax(z)) <= bound).any()
     with pytest.raises(ValueError, match=r"z must be finite, got inf"):
         eb.softmax_error_bound(np.array([np.inf, 0.0]), softmax(z))
+
+
+@scaled(0.5)  # every example carries each rounding of two blocks to their outputs
+@given(block_cases(), st.sampled_from(["relu", "gelu", "gelu_tanh"]), st.booleans(),
+       st.integers(-140, 60))
+def test_block_rounding_bound_holds_for_float32_on_drawn_blocks(case, activation, bias, scale):
+    """The float32 Pre-LN and Post-LN blocks against the float64 blocks of the same float32
+    parameters and input, causal or not, with and without biases, the input scaled by
+    2^scale: from float32's subnormals (2^-140 X) to 2^60 X."""
+    p, x, _, causal = case
+    low = as_float32({k: v for k, v in p.items() if bias or ".b_" not in k})
+    x32 = np.ldexp(x, scale).astype(np.float32)
+    for post, block in ((False, pre_ln_block), (True, post_ln_block)):
+        out, bound = block_rounding_bound(x32, low, post, causal, activation)
+        assert np.array_equal(out, block(x32, low, causal, activation))
+        exact = block(x32.astype(np.float64), as_float64(low), causal, activation)
+        assert (np.abs(out - exact) <= bound).all()
