@@ -136,7 +136,8 @@ def main(argv: list[str] | None = None, write: Callable[[str], object] = print) 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", type=int, default=100)
     args = parser.parse_args(argv)
-    write(f"bound / observed float32 rounding error, {args.models} drawn models")
+    write(f"bound / observed float32 rounding error, {args.models} drawn models and "
+          f"{args.models} drawn blocks")
     write(f"{'bound':<42} {'models':>6} {'median':>9} {'max':>9}")
     for name, values in measure(args.models).items():
         write(f"{name:<42} {len(values):>6} {np.median(values):>9.2e} {max(values):>9.2e}")

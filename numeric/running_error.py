@@ -1,4 +1,5 @@
-"""The decoder-only model's rounding bound, carried to the logits along the actual pass.
+"""The rounding bounds of one block and of the decoder-only model, carried to the block's
+output and to the logits along the actual pass.
 
 Each stage of the forward pass (the embedding sum, every LayerNorm, attention, residual
 sum and MLP, the output product) rounds within its own entrywise bound from
@@ -10,7 +11,9 @@ bound) through the exact Jacobians of the later stages, and absolute values are 
 only at the logits: |J_2 J_1| r <= |J_2||J_1| r, and what the product cancels (an error
 the next LayerNorm removes, two paths of opposite sign) is not counted. Propagating
 |J| |error| stage by stage instead left the bound 1e5 to 1e10 times the errors of a
-two-layer model.
+two-layer model. One block (`block_tangents`, Pre-LN or Post-LN, causal or not) is the
+body of the model's layer loop and, started from no tangents, the block's own bound
+(`block_rounding_bound`).
 
 ReLU is the one stage not differentiable everywhere: where a pre-activation t lies
 within its error bound of 0 its slope may be 0 or 1 along the way, and the slope at the

@@ -1,5 +1,5 @@
-"""The rounding-bound benchmark (benchmarks/rounding_bounds.py) on a few drawn models: every
-ratio is a bound over an error, so none is below 1."""
+"""The rounding-bound benchmark (benchmarks/rounding_bounds.py) on a few drawn models and
+blocks: every ratio is a bound over an error, so none is below 1."""
 
 import numpy as np
 
@@ -22,3 +22,5 @@ def test_main_prints_one_line_per_bound():
     bench.main(["--models", "3"], write=lines.append)
     assert len(lines) == 2 + 7
     assert lines[2].startswith("model_rounding_bound (max / max)")
+    assert lines[-2].startswith("block_rounding_bound (Pre-LN)")
+    assert lines[-1].startswith("block_rounding_bound (Post-LN)")
