@@ -1,4 +1,4 @@
-"""How far the model's rounding bounds sit above the rounding errors they bound.
+"""How far the model's and the block's rounding bounds sit above the errors they bound.
 
 On 100 models drawn by the block chapter's strategy (`model_cases`: |V| = 2..12,
 d in {2, 4, 6}, L = 1..2, d_ff = 1..8, with and without biases, tying and positions;
@@ -12,8 +12,11 @@ It prints the median and maximum over the models of
   composition checks use, entry by entry),
 - the median over a model's logits of bound / |error| (one entry's error can be far
   below its bound by cancellation, so this is the typical entry, not the worst),
-- and, for the first block's parts on their own inputs, each part's own rounding
-  bound over its error (largest over largest): LayerNorm, multi-head attention, MLP.
+- for the first block's parts on their own inputs, each part's own rounding bound over
+  its error (largest over largest): LayerNorm, multi-head attention, MLP;
+- and, on 100 blocks drawn as the block checks of 定義 2.2 and 命題 7.2 draw them
+  (`block_cases`), max block_rounding_bound / max |error| of the Pre-LN and the Post-LN
+  block, their input rounded to float32 too (the bound those checks use).
 
 Run from the repository root:
 
@@ -30,11 +33,12 @@ from hypothesis import HealthCheck, given, settings
 
 from numeric import error_bounds as eb
 from numeric.attention import multi_head_attention
+from numeric.block import post_ln_block, pre_ln_block
 from numeric.layer_norm import layer_norm
 from numeric.mlp import mlp
 from numeric.model import embed, forward, sub_parameters
-from numeric.running_error import model_rounding_bound
-from proofs.chapters.transformer_block.strategies import model_cases
+from numeric.running_error import block_rounding_bound, model_rounding_bound
+from proofs.chapters.transformer_block.strategies import block_cases, model_cases
 
 
 def in_float32(params: dict) -> dict:
@@ -76,8 +80,21 @@ def ratio(error: np.ndarray, bound: np.ndarray) -> float:
     return float(bound.max()) / largest if largest > 0 else float("inf")
 
 
+def block_ratios(p: dict, x: np.ndarray, activation: str, causal: bool) -> dict[str, float]:
+    """The float32 Pre-LN and Post-LN blocks against the float64 blocks of the same float32
+    parameters and input: block_rounding_bound's largest entry over the largest error."""
+    low, x32 = in_float32(p), x.astype(np.float32)
+    out = {}
+    for post, block in ((False, pre_ln_block), (True, post_ln_block)):
+        error = (block(x32, low, causal, activation)
+                 - block(x32.astype(np.float64), as_float64(low), causal, activation))
+        bound = block_rounding_bound(x32, low, post, causal, activation)[1]  # (n, d)
+        out[f"block_rounding_bound ({'Post' if post else 'Pre'}-LN)"] = ratio(error, bound)
+    return out
+
+
 def measure(models: int) -> dict[str, list[float]]:
-    """The ratios of every drawn model, by name."""
+    """The ratios of every drawn model and block, by name."""
     out: dict[str, list[float]] = {}
 
     def record(name: str, value: float) -> None:
@@ -103,6 +120,15 @@ def measure(models: int) -> dict[str, list[float]]:
             record(f"part: {name}", value)
 
     draw()
+
+    @settings(max_examples=models, derandomize=True, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(block_cases())
+    def draw_block(case: tuple) -> None:
+        for name, value in block_ratios(*case).items():
+            record(name, value)
+
+    draw_block()
     return out
 
 
@@ -110,7 +136,8 @@ def main(argv: list[str] | None = None, write: Callable[[str], object] = print) 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", type=int, default=100)
     args = parser.parse_args(argv)
-    write(f"bound / observed float32 rounding error, {args.models} drawn models")
+    write(f"bound / observed float32 rounding error, {args.models} drawn models and "
+          f"{args.models} drawn blocks")
     write(f"{'bound':<42} {'models':>6} {'median':>9} {'max':>9}")
     for name, values in measure(args.models).items():
         write(f"{name:<42} {len(values):>6} {np.median(values):>9.2e} {max(values):>9.2e}")

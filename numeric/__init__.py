@@ -22,6 +22,9 @@ block        pre_ln_block, post_ln_block
 model        init_parameters, parameter_shapes, embed, forward, check_model_parameters
 kv_cache     Decoder: incremental decoding with a key/value cache
 gpt2         load_gpt2, config_from_gpt2, to_gpt2_state_dict, to_gpt2_config, save_gpt2
-error_bounds first-order rounding-error bounds of every building block, blocks and the
-             model (the tolerances of the checks and tests come from here)
+error_bounds first-order rounding-error bounds of every building block (the tolerances of
+             the checks and tests come from here)
+running_error those bounds carried through the exact Jacobians of the later stages to a
+             block's output (block_rounding_bound) and the model's logits
+             (model_rounding_bound)
 """

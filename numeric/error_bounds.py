@@ -22,12 +22,8 @@ Two kinds of bound, read top to bottom:
 entrywise   softmax, its Jacobian, attention, multi-head attention, the MLP (ReLU,
             GELU, tanh GELU: each activation's slope and rounding in
             ACTIVATION_ERRORS), LayerNorm: a bound per entry, for any float dtype,
-            which numeric.running_error carries through the whole model;
-norm-wise   the LayerNorm Jacobian per row, then Lipschitz-times-rounding bounds in
-            the Frobenius norm of LayerNorm, attention and the MLP, chained through
-            Pre-LN and Post-LN blocks (`block_error_bound`), in the inputs' dtype. Their
-            Lipschitz constants also bound how an error entering a stage grows, which
-            central-difference Jacobians of stacked sublayers need.
+            which numeric.running_error carries through a block and the whole model;
+per row     the largest error of an entry of the LayerNorm Jacobian.
 
 Each check uses the kind its comparison is stated in.
 """
@@ -40,10 +36,7 @@ from collections.abc import Mapping
 import numpy as np
 from numpy.typing import DTypeLike
 
-from numeric.attention import multi_head_attention
 from numeric.layer_norm import layer_norm
-from numeric.mlp import mlp
-from numeric.parameters import sub_parameters
 from numeric.validation import as_array, float_dtype, require_shape
 
 ROWS = tuple(range(1, 33))  # any array of rows: at least one dimension
@@ -380,16 +373,6 @@ def layer_norm_rounding(
     return y, dy, rel_s, inv_s
 
 
-def frobenius(a: np.ndarray) -> float:
-    """The Frobenius norm of an array of any shape.
-
-    >>> frobenius(np.array([[3.0], [4.0]]))
-    5.0
-    """
-    a = as_array(a, "a", finite=False)
-    return float(np.linalg.norm(np.ravel(a)))
-
-
 def layer_norm_error_bound(
     x: np.ndarray, gain: np.ndarray | None = None, shift: np.ndarray | None = None,
     eps: float = 0.0,
@@ -439,143 +422,3 @@ def layer_norm_jacobian_error_bound(x: np.ndarray, eps: float = 0.0) -> np.ndarr
     dy = dy.max(axis=-1, keepdims=True)  # (..., 1)
     bound = ((2 * math.sqrt(d) * dy + dy * dy) / d + 3 * (rel_s + 6 * u)) * inv_s
     return (bound + tiny * (inv_s + 0.5))[..., 0]
-
-
-def layer_norm_stage_bounds(x: np.ndarray, p: Mapping[str, np.ndarray], eps: float
-                            ) -> tuple[float, float]:
-    """(Lipschitz bound, rounding bound in Frobenius norm) of the row-wise LN at x (n, d).
-
-    By 命題 3.3 the Jacobian of a row is diag(gamma) J with sigma J a projection,
-    so its spectral norm is at most max|gamma| / min_i s_i.
-
-    >>> p = {"gamma": np.full(2, 3.0), "beta": np.zeros(2)}
-    >>> layer_norm_stage_bounds(np.array([[1.0, 3.0]]), p, 0.0)[0]  # max|gamma| / sigma
-    3.0
-    """
-    x = as_array(x, "x", ndim=2)
-    inv_s = layer_norm_rounding(x, eps)[3]  # (n, 1)
-    lip = float(np.abs(p["gamma"]).max() * inv_s.max())
-    return lip, frobenius(layer_norm_error_bound(x, p["gamma"], p["beta"], eps))
-
-
-def attention_stage_bounds(z: np.ndarray, p: Mapping[str, np.ndarray]) -> tuple[float, float]:
-    """(Lipschitz bound, rounding bound) of multi-head attention at z (n, d), Frobenius norms.
-
-    Head i: out = A V W_O with A row-stochastic (||A||_2 <= sqrt n) and the softmax
-    Jacobian's norm <= 1/2 (Gershgorin: row i sums to 2 s_i (1 - s_i)); the score
-    path gives ||W_O|| (||W_Q|| ||K|| + ||Q|| ||W_K||) ||V|| / (2 sqrt d_k). The
-    rounding of the projections is a relative gamma perturbation of z; that of the
-    softmax, the weighted sum and the output projection is gamma times
-    sqrt(n) ||V|| ||W_O|| each. Underflow (T = the smallest subnormal, T/2 per
-    underflowing result; the entrywise counts of `_projection_bound` and `_head_bound`):
-    (d + 1) T per entry of Q, K and V, which reaches the output through the same paths
-    as their own errors (||W_O|| ||K|| ||V|| / (2 sqrt d_k) for Q, likewise for K,
-    ||W_O|| sqrt n for V); (d_k + 3) T per score and (EXP_ULPS + 1) n T per weight, both
-    through ||V|| ||W_O|| (a score error through the softmax's 1/2); n T per entry of
-    the weighted sum through ||W_O||; (d + 1) T per output entry.
-
-    >>> p = {w: np.eye(2)[None] for w in ("w_q", "w_k", "w_v", "w_o")}  # one head, d = 2
-    >>> lip, rounding = attention_stage_bounds(np.zeros((2, 2)), p)  # scores 0: uniform weights
-    >>> round(lip, 6)  # ||W_O|| sqrt(n) ||W_V|| = sqrt 2 sqrt 2 sqrt 2
-    2.828427
-    """
-    z = as_array(z, "z", ndim=2)
-    n, d = z.shape
-    h, _, k = p["w_q"].shape
-    u, tiny = unit_roundoff(z.dtype), subnormal(z.dtype)
-
-    def heads(w: str, b: str) -> np.ndarray:
-        out = np.einsum("nd,hdk->hnk", z, p[w])  # (h, n, k)
-        return out + p[b][:, None, :] if b in p else out
-
-    q, key, v = heads("w_q", "b_q"), heads("w_k", "b_k"), heads("w_v", "b_v")
-    lip = magnitude = under = 0.0
-    cells = math.sqrt(n * k)  # Frobenius norm of one per entry over an (n, d_k) head
-    for i in range(h):
-        w_o = frobenius(p["w_o"][i])
-        score = (frobenius(p["w_q"][i]) * frobenius(key[i])
-                 + frobenius(q[i]) * frobenius(p["w_k"][i])) / 2
-        lip += w_o * (math.sqrt(n) * frobenius(p["w_v"][i])
-                      + score * frobenius(v[i]) / math.sqrt(k))
-        magnitude += math.sqrt(n) * frobenius(v[i]) * w_o
-        to_q, to_k = (w_o * frobenius(key[i]) * frobenius(v[i]) / (2 * math.sqrt(k)),
-                      w_o * frobenius(q[i]) * frobenius(v[i]) / (2 * math.sqrt(k)))
-        weights = (k + 3) * n / 2 + (EXP_ULPS + 1) * n * n  # Frobenius, (n, n) per entry
-        under += tiny * ((d + 1) * cells * (to_q + to_k + w_o * math.sqrt(n))
-                         + weights * frobenius(v[i]) * w_o + n * cells * w_o)
-    bias = math.sqrt(n) * frobenius(p["b_o"]) if "b_o" in p else 0.0
-    under += (d + 1) * tiny * math.sqrt(n * d)
-    return lip, gamma(max(d, n, k) + 4, u) * (lip * frobenius(z) + 3 * magnitude + bias) + under
-
-
-def mlp_stage_bounds(z: np.ndarray, p: Mapping[str, np.ndarray]) -> tuple[float, float]:
-    """(Lipschitz bound, rounding bound) of the MLP at z (n, d): ||W_1|| GELU_SLOPE ||W_2||;
-    the two products and the activation (a few ulps) round relative to their magnitudes.
-    Underflow: (d + 1) T per hidden entry, carried by the activation's slope and W_2,
-    T for the activation itself, (d_ff + 1) T per output entry.
-
-    >>> lip, rounding = mlp_stage_bounds(np.eye(2), {"w_1": np.eye(2), "w_2": np.eye(2)})
-    >>> round(lip / GELU_SLOPE, 6)  # ||W_1|| ||W_2|| = sqrt 2 sqrt 2
-    2.0
-    """
-    z = as_array(z, "z", ndim=2)
-    n, d = z.shape
-    f = p["w_1"].shape[1]
-    u, tiny = unit_roundoff(z.dtype), subnormal(z.dtype)
-    w_1, w_2 = frobenius(p["w_1"]), frobenius(p["w_2"])
-    pre = frobenius(z) * w_1 + (math.sqrt(n) * frobenius(p["b_1"]) if "b_1" in p else 0.0)
-    hidden = GELU_SLOPE * pre  # |phi(t)| <= GELU_SLOPE |t|
-    out = hidden * w_2 + (math.sqrt(n) * frobenius(p["b_2"]) if "b_2" in p else 0.0)
-    lip = w_1 * GELU_SLOPE * w_2
-    under = tiny * (math.sqrt(n * f) * ((d + 1) * GELU_SLOPE + 1) * w_2
-                    + (f + 1) * math.sqrt(n * d))
-    return lip, gamma(max(d, f) + 8, u) * (pre * GELU_SLOPE * w_2 + hidden * w_2 + out) + under
-
-
-def block_error_bound(
-    x: np.ndarray, params: Mapping[str, np.ndarray], post: bool = False, eps: float = 1e-5
-) -> tuple[float, float]:
-    """(rounding bound, Lipschitz bound) of one evaluation of a block at x, in x's dtype.
-
-    First-order propagation through the stages of 定義 2.2: an error e entering a
-    stage of Lipschitz bound L leaves as L e, plus the stage's own rounding; a
-    residual sum adds u times its magnitude (and nothing for underflow: a sum that
-    underflows is exact). Frobenius norms throughout.
-
-    >>> from numeric.block import pre_ln_block
-    >>> from numeric.model import init_parameters
-    >>> from spec.config import ModelConfig
-    >>> config = ModelConfig(vocab=2, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
-    >>> p = sub_parameters(init_parameters(config, np.random.default_rng(0)), "blocks.0")
-    >>> low = {k: v.astype(np.float32) for k, v in p.items()}
-    >>> x = np.eye(3, 4)
-    >>> rounding, lip = block_error_bound(x.astype(np.float32), low)
-    >>> bool(frobenius(pre_ln_block(x.astype(np.float32), low) - pre_ln_block(x, p)) <= rounding)
-    True
-    """
-    x = as_array(x, "x", ndim=2)
-    u = unit_roundoff(x.dtype)
-    ln_1, ln_2 = sub_parameters(params, "ln_1"), sub_parameters(params, "ln_2")
-    attn, ff = sub_parameters(params, "attn"), sub_parameters(params, "mlp")
-    if post:
-        l_a, r_a = attention_stage_bounds(x, attn)
-        s_1 = x + multi_head_attention(x, attn)[0]
-        l_1, r_1 = layer_norm_stage_bounds(s_1, ln_1, eps)
-        y = layer_norm(s_1, ln_1["gamma"], ln_1["beta"], eps)
-        e_y = (r_a + u * frobenius(s_1)) * l_1 + r_1
-        l_m, r_m = mlp_stage_bounds(y, ff)
-        s_2 = y + mlp(y, ff)
-        l_2, r_2 = layer_norm_stage_bounds(s_2, ln_2, eps)
-        error = (e_y * (1 + l_m) + r_m + u * frobenius(s_2)) * l_2 + r_2
-        return error, (1 + l_a) * l_1 * (1 + l_m) * l_2
-    l_1, r_1 = layer_norm_stage_bounds(x, ln_1, eps)
-    z_1 = layer_norm(x, ln_1["gamma"], ln_1["beta"], eps)
-    l_a, r_a = attention_stage_bounds(z_1, attn)
-    y = x + multi_head_attention(z_1, attn)[0]
-    e_y = r_1 * l_a + r_a + u * frobenius(y)
-    l_2, r_2 = layer_norm_stage_bounds(y, ln_2, eps)
-    z_2 = layer_norm(y, ln_2["gamma"], ln_2["beta"], eps)
-    l_m, r_m = mlp_stage_bounds(z_2, ff)
-    out = y + mlp(z_2, ff)
-    error = e_y * (1 + l_m * l_2) + r_2 * l_m + r_m + u * frobenius(out)
-    return error, (1 + l_a * l_1) * (1 + l_m * l_2)

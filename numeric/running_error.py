@@ -1,4 +1,5 @@
-"""The decoder-only model's rounding bound, carried to the logits along the actual pass.
+"""The rounding bounds of one block and of the decoder-only model, carried to the block's
+output and to the logits along the actual pass.
 
 Each stage of the forward pass (the embedding sum, every LayerNorm, attention, residual
 sum and MLP, the output product) rounds within its own entrywise bound from
@@ -10,7 +11,9 @@ bound) through the exact Jacobians of the later stages, and absolute values are 
 only at the logits: |J_2 J_1| r <= |J_2||J_1| r, and what the product cancels (an error
 the next LayerNorm removes, two paths of opposite sign) is not counted. Propagating
 |J| |error| stage by stage instead left the bound 1e5 to 1e10 times the errors of a
-two-layer model.
+two-layer model. One block (`block_tangents`, Pre-LN or Post-LN, causal or not) is the
+body of the model's layer loop and, started from no tangents, the block's own bound
+(`block_rounding_bound`).
 
 ReLU is the one stage not differentiable everywhere: where a pre-activation t lies
 within its error bound of 0 its slope may be 0 or 1 along the way, and the slope at the
@@ -43,6 +46,7 @@ from numeric.layer_norm import layer_norm
 from numeric.mlp import mlp
 from numeric.parameters import sub_parameters
 from numeric.softmax import softmax_kernel
+from numeric.validation import as_array
 from spec.config import ModelConfig
 
 
@@ -65,11 +69,14 @@ def _with(tangents: np.ndarray, bound: np.ndarray) -> np.ndarray:
     return np.concatenate([tangents.reshape(-1, *bound.shape), fresh])
 
 
-def _residual(carried: np.ndarray, moved: np.ndarray) -> np.ndarray:
-    """x + f(x) in tangents: the S tangents of x plus the first S of f's, whose later
-    ones (roundings inside f) x does not have."""
-    return moved + np.concatenate([carried, np.zeros((len(moved) - len(carried),
-                                                      *carried.shape[1:]))])
+def _added(x: np.ndarray, carried: np.ndarray, f: np.ndarray, moved: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """The residual sum x + f (n, d) and its tangents: the S tangents of x plus the first S
+    of f's, whose later ones (roundings inside f) x does not have, and the sum's own
+    rounding u|x + f|."""
+    total = x + f
+    padded = np.concatenate([carried, np.zeros((len(moved) - len(carried), *x.shape))])
+    return total, _with(moved + padded, unit_roundoff(total.dtype) * np.abs(total))
 
 
 def _layer_norm_tangent(x: np.ndarray, t: np.ndarray, gain: np.ndarray, eps: float
@@ -83,9 +90,18 @@ def _layer_norm_tangent(x: np.ndarray, t: np.ndarray, gain: np.ndarray, eps: flo
     return moved * gain.astype(np.float64)
 
 
-def _attention_tangent(z: np.ndarray, p: Mapping[str, np.ndarray], t: np.ndarray
-                       ) -> np.ndarray:
-    """The Jacobian of causal multi-head attention at z (n, d) applied to t (S, n, d):
+def _normed(x: np.ndarray, t: np.ndarray, ln: Mapping[str, np.ndarray], eps: float
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """LN(x) (n, d) and its tangents: those of x (S, n, d) moved by the LN Jacobian, and
+    LN's own rounding."""
+    z = layer_norm(x, ln["gamma"], ln["beta"], eps)
+    return z, _with(_layer_norm_tangent(x, t, ln["gamma"], eps),
+                    layer_norm_error_bound(x, ln["gamma"], ln["beta"], eps))
+
+
+def _attention_tangent(z: np.ndarray, p: Mapping[str, np.ndarray], t: np.ndarray,
+                       causal: bool) -> np.ndarray:
+    """The Jacobian of multi-head attention at z (n, d) applied to t (S, n, d):
     dq = dz W_Q (likewise k, v), ds = (dq k^T + q dk^T) / sqrt(d_k), the softmax's
     dsigma = sigma (ds - sum sigma ds), dH = dsigma v + sigma dv, out = sum_h dH_h W_O,h."""
     z64 = z.astype(np.float64)
@@ -100,7 +116,8 @@ def _attention_tangent(z: np.ndarray, p: Mapping[str, np.ndarray], t: np.ndarray
     (q, tq), (k, tk), (v, tv) = heads("q"), heads("k"), heads("v")
     root = 1 / math.sqrt(q.shape[-1])
     n = z.shape[0]
-    scores = np.where(np.tri(n, dtype=bool), q @ k.transpose(0, 2, 1) * root, -np.inf)
+    allowed = np.tri(n, dtype=bool) | (not causal)  # (n, n)
+    scores = np.where(allowed, q @ k.transpose(0, 2, 1) * root, -np.inf)
     sigma = softmax_kernel(scores)  # (h, n, n)
     ts = (tq @ k.transpose(0, 2, 1) + q @ tk.transpose(0, 1, 3, 2)) * root  # (S, h, n, n)
     tsigma = sigma * (ts - (sigma * ts).sum(axis=-1, keepdims=True))
@@ -131,6 +148,67 @@ def _mlp_tangent(z: np.ndarray, p: Mapping[str, np.ndarray], activation: str,
     return out, kinks
 
 
+def block_tangents(x: np.ndarray, tangents: np.ndarray, p: Mapping[str, np.ndarray],
+                   activation: str, eps: float, causal: bool = True, post: bool = False
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """(X' (n, d), its tangents (S', n, d)) of one block of 定義 2.2 at the computed X (n, d):
+    Pre-LN Y = X + MHA(LN_1(X)), X' = Y + MLP(LN_2(Y)), or Post-LN Y = LN_1(X + MHA(X)),
+    X' = LN_2(Y + MLP(Y)), evaluated by the package's parts; the tangents (S, n, d) of X
+    are carried through each stage's Jacobian and every stage's own rounding is added.
+
+    >>> from numeric.model import init_parameters
+    >>> config = ModelConfig(vocab=2, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
+    >>> p = sub_parameters(init_parameters(config, np.random.default_rng(0)), "blocks.0")
+    >>> out, tangents = block_tangents(np.eye(3, 4), np.zeros((0, 3, 4)), p, "gelu", 1e-5)
+    >>> tangents.shape[1:]
+    (3, 4)
+    """
+    u = unit_roundoff(x.dtype)
+    ln_1, ln_2 = sub_parameters(p, "ln_1"), sub_parameters(p, "ln_2")
+    attn, ffn = sub_parameters(p, "attn"), sub_parameters(p, "mlp")
+
+    def attend(z: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        a, weights = multi_head_attention(z, attn, causal=causal)
+        return a, _with(_attention_tangent(z, attn, t, causal),
+                        mha_error_bound(z, attn, np.asarray(weights)))
+
+    def feed(z: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        moved, kinks = _mlp_tangent(z, ffn, activation, t)
+        return (np.asarray(mlp(z, ffn, activation=activation)),
+                _with(np.concatenate([moved, kinks]),
+                      mlp_error_bound(z, np.zeros(z.shape), ffn, u, activation)))
+
+    if post:
+        y, t_y = _normed(*_added(x, tangents, *attend(x, tangents)), ln_1, eps)
+        return _normed(*_added(y, t_y, *feed(y, t_y)), ln_2, eps)
+    y, t_y = _added(x, tangents, *attend(*_normed(x, tangents, ln_1, eps)))
+    return _added(y, t_y, *feed(*_normed(y, t_y, ln_2, eps)))
+
+
+def block_rounding_bound(x: np.ndarray, params: Mapping[str, np.ndarray], post: bool = False,
+                         causal: bool = True, activation: str = "gelu", eps: float = 1e-5
+                         ) -> tuple[np.ndarray, np.ndarray]:
+    """(X' (n, d), entrywise first-order bound on |X' - exact X'|) of one Pre-LN (or
+    Post-LN) block evaluated in x's dtype at x (n, d), taken as exact.
+
+    >>> from numeric.block import post_ln_block
+    >>> from numeric.model import init_parameters
+    >>> config = ModelConfig(vocab=2, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
+    >>> p = sub_parameters(init_parameters(config, np.random.default_rng(0)), "blocks.0")
+    >>> low = {k: v.astype(np.float32) for k, v in p.items()}
+    >>> x = np.eye(3, 4, dtype=np.float32)
+    >>> out, bound = block_rounding_bound(x, low, post=True)
+    >>> up = {k: v.astype(np.float64) for k, v in low.items()}
+    >>> exact = post_ln_block(x.astype(np.float64), up)
+    >>> bool(np.all(np.abs(out - exact) <= bound))
+    True
+    """
+    x = as_array(x, "x", ndim=2)
+    out, tangents = block_tangents(x, np.zeros((0, *x.shape)), params, activation, eps,
+                                   causal, post)
+    return out, np.abs(tangents).sum(axis=0)
+
+
 def model_rounding_bound(tokens: np.ndarray, params: Mapping[str, np.ndarray],
                          config: ModelConfig) -> tuple[np.ndarray, np.ndarray]:
     """(logits (n, |V|), entrywise first-order bound on |logits - exact logits|) of the
@@ -153,31 +231,10 @@ def model_rounding_bound(tokens: np.ndarray, params: Mapping[str, np.ndarray],
     if "wpe" in params:
         x = x + params["wpe"][: len(tokens)]
         tangents = _with(tangents, u * np.abs(x))
-    zero = np.zeros(x.shape)
     for layer in range(config.n_layer):
-        p = sub_parameters(params, f"blocks.{layer}")
-        ln1, ln2 = sub_parameters(p, "ln_1"), sub_parameters(p, "ln_2")
-        attn, ffn = sub_parameters(p, "attn"), sub_parameters(p, "mlp")
-        z = layer_norm(x, ln1["gamma"], ln1["beta"], eps)  # (n, d)
-        into = _with(_layer_norm_tangent(x, tangents, ln1["gamma"], eps),
-                     layer_norm_error_bound(x, ln1["gamma"], ln1["beta"], eps))
-        a, weights = multi_head_attention(z, attn, causal=True)
-        tangents = _with(_residual(tangents, _attention_tangent(z, attn, into)),
-                         mha_error_bound(z, attn, np.asarray(weights)))
-        y = x + a  # (n, d)
-        tangents = _with(tangents, u * np.abs(y))
-        z = layer_norm(y, ln2["gamma"], ln2["beta"], eps)  # (n, d)
-        into = _with(_layer_norm_tangent(y, tangents, ln2["gamma"], eps),
-                     layer_norm_error_bound(y, ln2["gamma"], ln2["beta"], eps))
-        moved, kinks = _mlp_tangent(z, ffn, activation, into)
-        tangents = _with(np.concatenate([_residual(tangents, moved), kinks]),
-                         mlp_error_bound(z, zero, ffn, u, activation))
-        x = y + np.asarray(mlp(z, ffn, activation=activation))  # (n, d)
-        tangents = _with(tangents, u * np.abs(x))
-    final = sub_parameters(params, "ln_f")
-    z = layer_norm(x, final["gamma"], final["beta"], eps)  # (n, d)
-    tangents = _with(_layer_norm_tangent(x, tangents, final["gamma"], eps),
-                     layer_norm_error_bound(x, final["gamma"], final["beta"], eps))
+        x, tangents = block_tangents(x, tangents, sub_parameters(params, f"blocks.{layer}"),
+                                     activation, eps)
+    z, tangents = _normed(x, tangents, sub_parameters(params, "ln_f"), eps)  # (n, d)
     head = params.get("lm_head", params["wte"])  # (|V|, d)
     logits = z @ head.T  # (n, |V|)
     carried = np.abs(tangents @ head.T.astype(np.float64)).sum(axis=0)  # (n, |V|)

@@ -17,12 +17,13 @@ import spec
 from numeric import error_bounds as eb
 from numeric.activations import gelu, gelu_tanh
 from numeric.attention import multi_head_attention
+from numeric.block import post_ln_block, pre_ln_block
 from numeric.layer_norm import layer_norm
 from numeric.model import forward, init_parameters
 from numeric.parameters import sub_parameters
-from numeric.running_error import model_rounding_bound
+from numeric.running_error import block_rounding_bound, model_rounding_bound
 from numeric.softmax import softmax
-from proofs.chapters.transformer_block.strategies import configurations, seeds
+from proofs.chapters.transformer_block.strategies import block_cases, configurations, seeds
 from proofs.profiles import scaled
 from proofs.reference import mp_error, mp_gelu, mp_softmax
 
@@ -146,20 +147,41 @@ def test_model_rounding_bound_is_exceeded_by_a_float32_pass_and_by_a_1e_12_pertu
     assert (np.abs(forward(tokens, params, relu) - logits) > 2 * bound).any()
 
 
+def _ln_2_input_row_0(low: dict, config: spec.ModelConfig, tokens: np.ndarray) -> np.ndarray:
+    """Row 0 of LN_2(Y) (d,) in the first block, in the parameters' dtype."""
+    p = sub_parameters(low, "blocks.0")
+    ln_1, ln_2 = sub_parameters(p, "ln_1"), sub_parameters(p, "ln_2")
+    x = low["wte"][tokens] + low["wpe"][: len(tokens)]  # (n, d)
+    z = layer_norm(x, ln_1["gamma"], ln_1["beta"], config.layer_norm_eps)
+    y = x + multi_head_attention(z, sub_parameters(p, "attn"), causal=True)[0]
+    return layer_norm(y, ln_2["gamma"], ln_2["beta"], config.layer_norm_eps)[0]
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_model_rounding_bound_holds_at_relu_kinks(seed):
-    """b_1 cancels row 0's hidden pre-activations of the first block in float32, so ReLU
-    sees values within rounding of 0, whose sign float32 and float64 may not share."""
-    config = spec.ModelConfig(vocab=7, d=4, n_layer=2, n_head=2, d_ff=6, n_ctx=5,
-                              activation="relu")
-    low = as_float32(init_parameters(config, np.random.default_rng(seed)))
-    tokens = np.array([1, 2, 3, 4, 5])
-    p = {k.removeprefix("blocks.0."): v for k, v in low.items()}
-    x = low["wte"][tokens] + low["wpe"][:5]
-    z = layer_norm(x, p["ln_1.gamma"], p["ln_1.beta"], config.layer_norm_eps)
-    y = x + multi_head_attention(z, sub_parameters(p, "attn"), causal=True)[0]
-    z = layer_norm(y, p["ln_2.gamma"], p["ln_2.beta"], config.layer_norm_eps)
-    low["blocks.0.mlp.b_1"] = -(z[0] @ p["mlp.w_1"])
+    """Every hidden pre-activation of row 0 in the first block is negative in the float32
+    pass and positive in the float64 pass, so ReLU's slope at the computed point (0) is not
+    the exact one (1), and w_2 times 100 makes the missed part the largest error of the
+    logits: only the bound's kink term covers it. The embeddings sit at 1000 with a spread
+    near 1, so the float32 rounding of E_t + P reaches LN_2's output about 1e-4 off, a
+    difference D (one per hidden unit, made positive by flipping w_1's column) of the
+    pre-activation; b_1 then puts the float32 pre-activation at -D/2, the float64 one at
+    +D/2, far from the float32 rounding (1e-7) of either."""
+    config = spec.ModelConfig(vocab=7, d=4, n_layer=1, n_head=2, d_ff=6, n_ctx=5,
+                              tied=False, activation="relu")
+    params = init_parameters(config, np.random.default_rng(seed))
+    params["wte"] = params["wte"] + 1000
+    params["blocks.0.mlp.w_2"] = 100 * params["blocks.0.mlp.w_2"]
+    low, tokens = as_float32(params), np.array([1, 2, 3, 4, 5])
+    z32, z64 = (_ln_2_input_row_0(p, config, tokens) for p in (low, as_float64(low)))
+    w_1 = low["blocks.0.mlp.w_1"].astype(np.float64)  # (d, d_ff)
+    moved = (z64 - z32) @ w_1  # (d_ff,)
+    w_1 = w_1 * np.sign(moved)
+    low["blocks.0.mlp.w_1"] = w_1.astype(np.float32)
+    low["blocks.0.mlp.b_1"] = (-(z32 @ w_1) - np.abs(moved) / 2).astype(np.float32)
+    pre32 = z32 @ low["blocks.0.mlp.w_1"] + low["blocks.0.mlp.b_1"]
+    pre64 = z64 @ w_1 + low["blocks.0.mlp.b_1"]
+    assert (pre32 < 0).all() and (pre64 > 0).all()
     logits, bound = model_rounding_bound(tokens, low, config)
     assert (np.abs(logits - forward(tokens, as_float64(low), config)) <= bound).all()
 
@@ -187,3 +209,20 @@ def test_a_non_finite_evaluation_is_judged_not_refused():
     assert not (np.abs(wrong - softmax(z)) <= bound).any()
     with pytest.raises(ValueError, match=r"z must be finite, got inf"):
         eb.softmax_error_bound(np.array([np.inf, 0.0]), softmax(z))
+
+
+@scaled(0.5)  # every example carries each rounding of two blocks to their outputs
+@given(block_cases(), st.sampled_from(["relu", "gelu", "gelu_tanh"]), st.booleans(),
+       st.integers(-140, 60))
+def test_block_rounding_bound_holds_for_float32_on_drawn_blocks(case, activation, bias, scale):
+    """The float32 Pre-LN and Post-LN blocks against the float64 blocks of the same float32
+    parameters and input, causal or not, with and without biases, the input scaled by
+    2^scale: from float32's subnormals (2^-140 X) to 2^60 X."""
+    p, x, _, causal = case
+    low = as_float32({k: v for k, v in p.items() if bias or ".b_" not in k})
+    x32 = np.ldexp(x, scale).astype(np.float32)
+    for post, block in ((False, pre_ln_block), (True, post_ln_block)):
+        out, bound = block_rounding_bound(x32, low, post, causal, activation)
+        assert np.array_equal(out, block(x32, low, causal, activation))
+        exact = block(x32.astype(np.float64), as_float64(low), causal, activation)
+        assert (np.abs(out - exact) <= bound).all()

@@ -18,8 +18,6 @@ import spec
 from numeric.activations import gelu, relu
 from numeric.block import post_ln_block, pre_ln_block
 from numeric.error_bounds import (
-    block_error_bound,
-    frobenius,
     gamma,
     layer_norm_error_bound,
     layer_norm_jacobian_error_bound,
@@ -28,7 +26,7 @@ from numeric.kv_cache import Decoder
 from numeric.layer_norm import layer_norm, layer_norm_jacobian
 from numeric.mlp import mlp
 from numeric.model import forward, init_parameters, sub_parameters
-from numeric.running_error import model_rounding_bound
+from numeric.running_error import block_rounding_bound, model_rounding_bound
 from proofs.chapters.transformer_block import tables
 from proofs.chapters.transformer_block.activations import (
     Architecture,
@@ -202,15 +200,33 @@ def test_def_transformer_block_rejects_mlp_without_hidden_bias():
         def_transformer_block(network=no_b1)
 
 
+BLOCKS = {"pre_ln": pre_ln_block, "post_ln": post_ln_block}
+LAYOUT = {"pre_ln": "Pre-LN", "post_ln": "Post-LN"}
+
+
+@pytest.mark.numeric
+@pytest.mark.parametrize("layout", ["pre_ln", "post_ln"])
+def test_def_transformer_block_rejects_a_block_off_by_a_relative_3e_14(layout):
+    # block_rounding_bound lets a relative 3e-14 through on about 1 drawn block in 10; the
+    # chained Lipschitz/Frobenius bound it replaced let it through on 400 of 400, and
+    # rejected the check's draws only from about 1e-13 on
+    block = BLOCKS[layout]
+
+    def drifting(x, params, causal=True, activation="gelu", eps=1e-5):
+        return block(x, params, causal, activation, eps) * (1 + 3e-14)
+
+    with pytest.raises(CheckFailed, match=f"the {LAYOUT[layout]} block differs"):
+        def_transformer_block(**{layout: drifting})
+
+
 def test_def_transformer_block_rounding_bounds_are_far_below_the_values():
     # the tolerances of the block and model comparisons must not be vacuous
     rng = np.random.default_rng(0)
     p = block_parameters(4, 2, 8, rng)
     x = rng.standard_normal((5, 4))
     for post in (False, True):
-        rounding, _ = block_error_bound(x, p, post=post)
-        block = post_ln_block if post else pre_ln_block
-        assert rounding < 1e-9 * frobenius(block(x, p))
+        out, rounding = block_rounding_bound(x, p, post=post)
+        assert rounding.max() < 1e-13 * np.abs(out).max()
     config = spec.ModelConfig(vocab=7, d=4, n_layer=2, n_head=2, d_ff=8, n_ctx=6)
     params = init_parameters(config, rng)
     tokens = np.array([1, 2, 3, 4, 5, 6])
@@ -873,6 +889,41 @@ def test_prop_block_equivariance_causality_rejects_an_unmasked_causal_block():
 
     with pytest.raises(CheckFailed, match="causal"):
         prop_block_equivariance_causality(pre_ln=leaky)
+
+
+@pytest.mark.numeric
+@pytest.mark.parametrize("layout", ["pre_ln", "post_ln"])
+def test_prop_block_equivariance_causality_rejects_a_block_off_by_3e_14_times_the_position(
+        layout):
+    # row i scaled by 1 + 3e-14 i: still causal, no longer equivariant. The entrywise bound
+    # rejects it on about 7 drawn blocks in 10, the chained Frobenius bound on none of 400
+    # (it needed about 1e-13)
+    block = BLOCKS[layout]
+
+    def positional(x, params, causal=True, activation="gelu"):
+        out = block(x, params, causal, activation)
+        return out * (1 + 3e-14 * np.arange(len(out))[:, None])
+
+    with pytest.raises(CheckFailed, match=f"{LAYOUT[layout]} block without mask"):
+        prop_block_equivariance_causality(**{layout: positional})
+
+
+@pytest.mark.numeric
+@pytest.mark.parametrize("layout", ["pre_ln", "post_ln"])
+def test_prop_block_equivariance_causality_rejects_a_causal_block_reading_later_rows_by_1e_13(
+        layout):
+    # with the mask, every row gets 1e-13 of the column sums of |out| (a permutation leaves
+    # them alone): the entrywise bound rejects it on about half the drawn blocks (those
+    # where later rows change), the chained Frobenius bound on 1 in 100 and on none of
+    # the check's draws (it needed about 1e-12)
+    block = BLOCKS[layout]
+
+    def peeking(x, params, causal=True, activation="gelu"):
+        out = block(x, params, causal, activation)
+        return out + 1e-13 * np.abs(out).sum(axis=0) if causal else out
+
+    with pytest.raises(CheckFailed, match=f"causal {LAYOUT[layout]} block"):
+        prop_block_equivariance_causality(**{layout: peeking})
 
 
 @pytest.mark.numeric

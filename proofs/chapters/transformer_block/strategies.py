@@ -36,6 +36,18 @@ def seeds():
     return st.integers(0, 2**32 - 1)
 
 
+@st.composite
+def block_cases(draw):
+    """Hypothesis: a block as the block checks draw it (n = 1..6, (d, h) in (2, 1), (2, 2),
+    (4, 2), (6, 3), d_ff = 1..8, generic parameters), an input X ~ N(0, 1) of shape (n, d),
+    ReLU or GELU, and whether the attention is causal."""
+    n, (d, h) = draw(st.integers(1, 6)), draw(st.sampled_from([(2, 1), (2, 2), (4, 2), (6, 3)]))
+    d_ff, rng = draw(st.integers(1, 8)), np.random.default_rng(draw(seeds()))
+    p = block_parameters(d, h, d_ff, rng)
+    return p, rng.standard_normal((n, d)), draw(st.sampled_from(["relu", "gelu"])), draw(
+        st.booleans())
+
+
 def configurations(max_layers: int = 2):
     """Hypothesis: small model configurations, with the variants of 定理 5.1 (biases,
     tied output, learned positions) switched independently."""
