@@ -11,7 +11,8 @@ of the seven modules (about 1,500 mutants) within reach of two cores:
 
 1. coverage: the whole suite runs once under coverage with each test function as its
    context, which gives, for every line of the modules, the tests that execute it
-   (saved with --map, reused while the sources are unchanged);
+   (saved with --map and reused: a module edited since keeps the tests of its unchanged
+   lines; --fresh-map remakes it);
 2. screen: the test modules are imported once; each mutant runs in a forked child that
    swaps in the code of the one function it changes and runs the module's doctests and
    the tests that execute its line, the module's own test files first, stopping at the
@@ -32,7 +33,7 @@ from __future__ import annotations
 import argparse
 import ast
 import contextlib
-import hashlib
+import difflib
 import json
 import os
 import random
@@ -179,9 +180,20 @@ def mutated(source: str, mutant: Mutant) -> str:
 
 # --- stage 1: which tests execute each line ----------------------------------------------
 
-def _digest(module: str) -> str:
-    """A digest of the module's source: its lines in the map hold while it holds."""
-    return hashlib.sha256((ROOT / module).read_bytes()).hexdigest()
+def _source(module: str) -> str:
+    return (ROOT / module).read_text(encoding="utf-8")
+
+
+def carried_lines(old: str, new: str, lines: dict[int, list[str]]) -> dict[int, list[str]]:
+    """A map made from source `old` moved onto source `new`: each unchanged line keeps its
+    tests, a changed or added line has none (its mutants run the own test files only)."""
+    matcher = difflib.SequenceMatcher(None, old.splitlines(), new.splitlines(), autojunk=False)
+    moved = {}
+    for block in matcher.get_matching_blocks():
+        for k in range(block.size):
+            if (tests := lines.get(block.a + k + 1)) is not None:
+                moved[block.b + k + 1] = tests
+    return moved
 
 
 def _node_id(context: str) -> str | None:
@@ -217,16 +229,26 @@ def coverage_map(modules: list[str]) -> dict[str, dict[int, list[str]]]:
     return lines
 
 
-def load_map(path: Path | None, modules: list[str]) -> dict[str, dict[int, list[str]]]:
-    """The modules' coverage maps from path when made from their present sources, else new
-    ones for all (a test added outside a module's own files needs a new map: delete path)."""
+def load_map(path: Path | None, modules: list[str], fresh: bool = False
+             ) -> dict[str, dict[int, list[str]]]:
+    """The modules' coverage maps from path, carried onto any module edited since (a test
+    added outside a module's own files needs a fresh map); a fresh one for all modules
+    when asked or when path has none."""
     saved = json.loads(path.read_text(encoding="utf-8")) if path and path.is_file() else {}
-    if any(saved.get(m, {}).get("digest") != _digest(m) for m in modules):
-        saved = {m: {"digest": _digest(m), "lines": lines}
+    if fresh or any(m not in saved for m in modules):
+        saved = {m: {"source": _source(m), "lines": lines}
                  for m, lines in coverage_map(sorted(TESTS)).items()}
         if path:
             path.write_text(json.dumps(saved), encoding="utf-8")
-    return {m: {int(k): v for k, v in saved[m]["lines"].items()} for m in modules}
+    maps = {}
+    for m in modules:
+        lines = {int(k): v for k, v in saved[m]["lines"].items()}
+        if saved[m]["source"] != _source(m):
+            print(f"{m}: edited since its coverage map; unchanged lines keep their tests",
+                  flush=True)
+            lines = carried_lines(saved[m]["source"], _source(m), lines)
+        maps[m] = lines
+    return maps
 
 
 def selection(mutant: Mutant, lines: dict[int, list[str]]) -> list[str]:
@@ -394,8 +416,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds per mutant")
     parser.add_argument("--map", type=Path, help="file keeping the coverage map between runs")
+    parser.add_argument("--fresh-map", action="store_true", help="remake the coverage map")
     args = parser.parse_args(argv)
-    lines = load_map(args.map, args.modules)
+    lines = load_map(args.map, args.modules, args.fresh_map)
     sources = {m: (ROOT / m).read_text(encoding="utf-8") for m in args.modules}
     chosen: list[tuple[Mutant, list[str]]] = []
     for module in args.modules:

@@ -85,3 +85,10 @@ def test_selection_runs_the_own_files_first_then_the_covering_tests():
     module_level = dataclasses.replace(edit, function=None)
     assert mutation.selection(module_level, {}) == ["numeric/softmax.py",
                                                     "tests/test_numeric_softmax.py"]
+
+
+def test_an_edited_module_keeps_the_tests_of_its_unchanged_lines():
+    old = "a = 1\nb = 2\nc = 3\n"
+    new = "a = 1\nx = 0\nb = 2\nc = 4\n"
+    lines = {1: ["t.test_a"], 2: ["t.test_b"], 3: ["t.test_c"]}
+    assert mutation.carried_lines(old, new, lines) == {1: ["t.test_a"], 3: ["t.test_b"]}
