@@ -20,7 +20,9 @@ Prints, from one run (ratios, so they travel between machines):
 
 Each time is the best of a few interleaved repetitions (the least disturbed by
 the rest of the machine). On a machine shared with other work the ratios drop:
-BLAS threads then wait on each other in every one of the pass's ~250 products.
+BLAS threads then wait on each other in every one of the pass's 2,377 BLAS
+calls (12 x 198: the q, k, v, output and MLP products and two per head per block of
+128 causal query rows; and the LM head).
 Run: python benchmarks/forward_speed.py [--n 1024] [--repeats 3]
 """
 
