@@ -248,6 +248,33 @@ def test_def_softmax_rejects_a_mask_that_is_ignored():
 
 
 @numeric
+def test_def_softmax_rejects_float64_out_of_float32_in():
+    with pytest.raises(CheckFailed, match="softmax of a float32 array of shape"):
+        def_softmax(softmax=lambda z: softmax(z.astype(np.float64)))
+
+
+@numeric
+def test_def_softmax_rejects_a_masked_softmax_off_by_a_relative_1e_6():
+    with pytest.raises(CheckFailed, match=r"sigma\^U\(\[1.0, 2.0, 0.5\], .* off the definition"):
+        def_softmax(masked_softmax=lambda z, mask: masked_softmax(z, mask) * (1 + 1e-6))
+
+
+@numeric
+def test_def_softmax_rejects_a_softmax_taking_nan_for_0():
+    with pytest.raises(CheckFailed, match="a NaN entry was not rejected with a ValueError"):
+        def_softmax(softmax=lambda z: softmax(np.nan_to_num(z)))
+
+
+@numeric
+def test_def_softmax_rejects_an_empty_mask_giving_zeros():
+    def zeros_if_empty(z, mask):
+        return masked_softmax(z, mask) if mask.any() else np.zeros_like(z)
+
+    with pytest.raises(CheckFailed, match="empty U was not rejected with a ValueError"):
+        def_softmax(masked_softmax=zeros_if_empty)
+
+
+@numeric
 def test_prop_softmax_basic_holds():
     assert len(prop_softmax_basic()) == 3
 

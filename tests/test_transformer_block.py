@@ -219,6 +219,34 @@ def test_def_transformer_block_rejects_a_block_off_by_a_relative_3e_14(layout):
         def_transformer_block(**{layout: drifting})
 
 
+@pytest.mark.numeric
+@pytest.mark.parametrize("layout", ["pre_ln", "post_ln"])
+def test_def_transformer_block_rejects_a_block_off_by_one_ulp(layout):
+    """One ulp is within the rounding bound; the exact witness with MHA = MLP = 0 is not."""
+    block = BLOCKS[layout]
+
+    def one_ulp_up(x, params, causal=True, activation="gelu", eps=1e-5):
+        return np.nextafter(block(x, params, causal, activation, eps), np.inf)
+
+    with pytest.raises(CheckFailed, match="with MHA = MLP = 0 the " + LAYOUT[layout]):
+        def_transformer_block(**{layout: one_ulp_up})
+
+
+@pytest.mark.numeric
+def test_def_transformer_block_rejects_a_leaky_relu():
+    with pytest.raises(CheckFailed, match=r"ReLU is not max\(0, t\)"):
+        def_transformer_block(relu=lambda t: np.where(t > 0, t, 0.01 * t))
+
+
+@pytest.mark.numeric
+def test_def_transformer_block_rejects_the_tanh_gelu():
+    def tanh_gelu(t):
+        return 0.5 * t * (1 + np.tanh(np.sqrt(2 / np.pi) * (t + 0.044715 * t**3)))
+
+    with pytest.raises(CheckFailed, match=r"GELU against t Phi\(t\)"):
+        def_transformer_block(gelu=tanh_gelu)
+
+
 def test_def_transformer_block_rounding_bounds_are_far_below_the_values():
     # the tolerances of the block and model comparisons must not be vacuous
     rng = np.random.default_rng(0)
