@@ -803,6 +803,26 @@ def test_prop_block_complexity_rejects_a_block_that_attends_twice():
         prop_block_complexity(block=twice)
 
 
+@pytest.mark.numeric
+def test_prop_block_complexity_rejects_a_post_ln_block_that_attends_twice():
+    def twice(x, params):
+        post_ln_block(x, params)
+        return post_ln_block(x, params)
+
+    with pytest.raises(CheckFailed, match="a Post-LN pass counted"):
+        prop_block_complexity(post_ln=twice)
+
+
+@pytest.mark.numeric
+def test_prop_block_complexity_rejects_a_model_that_runs_twice():
+    def twice(tokens, params, config):
+        forward(tokens, params, config)
+        return forward(tokens, params, config)
+
+    with pytest.raises(CheckFailed, match="a model pass counted"):
+        prop_block_complexity(model=twice)
+
+
 def test_prop_block_complexity_figures():
     linear, quadratic, ratio, _ = tables.block_cost_comparison(d=768, n=1024).column("値")
     assert (linear, quadratic) == (7_247_757_312, 1_610_612_736)
