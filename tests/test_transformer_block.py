@@ -524,6 +524,15 @@ def test_prop_layer_norm_jacobian_rejects_a_wrong_constant_row_with_eps():
                                  property_widths=())
 
 
+@pytest.mark.numeric
+def test_prop_layer_norm_jacobian_rejects_a_layer_norm_with_the_sign_flipped():
+    def flipped(x, eps=1e-5):
+        return -layer_norm(x, eps=eps)
+
+    with pytest.raises(CheckFailed, match=r"d = 2: LN\(x\) = .*, not"):
+        prop_layer_norm_jacobian(normalise=flipped, widths=(), property_widths=())
+
+
 @pytest.mark.symbolic
 def test_prop_layer_norm_jacobian_rejects_missing_yy_t_symbolically():
     def stated(y, sigma):
