@@ -935,6 +935,16 @@ def test_prop_row_wise_maps_rejects_a_layer_norm_with_unbiased_variance():
 
 
 @pytest.mark.numeric
+def test_prop_row_wise_maps_rejects_a_model_mixing_positions():
+    def mixing(tokens, params, config):
+        logits = forward(tokens, params, config)
+        return logits + logits.mean(axis=0)
+
+    with pytest.raises(CheckFailed, match="without attention, logits at a position where"):
+        prop_row_wise_maps(model=mixing)
+
+
+@pytest.mark.numeric
 def test_prop_block_equivariance_causality_holds():
     assert prop_block_equivariance_causality()
 
@@ -1014,6 +1024,38 @@ def test_prop_block_equivariance_causality_rejects_a_decoder_that_drops_the_cach
 
     with pytest.raises(CheckFailed, match="KV-cache"):
         prop_block_equivariance_causality(decoder=Forgetful)
+
+
+@pytest.mark.numeric
+def test_prop_block_equivariance_causality_rejects_logits_that_drift_with_the_length():
+    def lengthening(tokens, params, config):
+        # exact for one token, so the decoder (fed one token at a time) still agrees there
+        return forward(tokens, params, config) * (1 + 1e-9 * (len(tokens) - 1))
+
+    with pytest.raises(CheckFailed, match="logits of the prefix 1..1 differ from row 1"):
+        prop_block_equivariance_causality(model=lengthening)
+
+
+@pytest.mark.numeric
+def test_prop_block_equivariance_causality_rejects_a_decoder_giving_each_chunks_last_logits():
+    class LastOnly(Decoder):
+        def feed(self, tokens):
+            return super().feed(tokens)[-1:]
+
+    with pytest.raises(CheckFailed, match=r"fed in chunks \[\d+, \d+\] gives logits of shape"):
+        prop_block_equivariance_causality(decoder=LastOnly)
+
+
+@pytest.mark.numeric
+def test_prop_block_equivariance_causality_rejects_a_block_without_attention():
+    """Row by row, hence equivariant and causal: only the witness that the mask matters
+    fails."""
+    def without_attention(x, params, causal=True, activation="gelu"):
+        silenced = dict(params, **{"attn.w_o": np.zeros_like(params["attn.w_o"])})
+        return pre_ln_block(x, silenced, causal, activation)
+
+    with pytest.raises(CheckFailed, match="witness lost: without the mask the first row"):
+        prop_block_equivariance_causality(pre_ln=without_attention)
 
 
 # 命題 8.1 ------------------------------------------------------------------------------
