@@ -688,6 +688,17 @@ def test_thm_attention_equivariance_rejects_attention_with_positions():
 
 
 @numeric
+def test_thm_attention_equivariance_rejects_positions_everywhere_but_at_the_listings_sizes():
+    def positions_off_listing(x, params, causal=False, context=None):
+        if np.shape(x) == (6, 8):
+            return multi_head_attention(x, params, causal=causal)
+        return mha_with_positions(x, params, causal)
+
+    with pytest.raises(CheckFailed, match=r"MHA\(PX\) != P MHA\(X\) at pi = "):
+        thm_attention_equivariance(multi_head_attention=positions_off_listing)
+
+
+@numeric
 def test_thm_attention_equivariance_rejects_unscaled_scores():
     with pytest.raises(CheckFailed, match=OFF_DEFINITION):
         thm_attention_equivariance(multi_head_attention=mha_unscaled)
