@@ -753,6 +753,15 @@ def test_def_causal_map_rejects_a_mask_letting_the_next_key_through():
 
 
 @numeric
+def test_def_causal_map_rejects_attention_masked_even_when_unmasked_is_asked():
+    def always_masked(x, params, causal=False, context=None):
+        return multi_head_attention(x, params, causal=True)
+
+    with pytest.raises(CheckFailed, match="unmasked attention looks causal"):
+        def_causal_map(multi_head_attention=always_masked)
+
+
+@numeric
 def test_def_causal_map_rejects_attention_to_itself_only():
     with pytest.raises(CheckFailed, match=OFF_DEFINITION):
         def_causal_map(multi_head_attention=mha_attending_to_itself)
@@ -829,6 +838,19 @@ def test_cor_parallel_next_token_rejects_logits_that_drift_with_the_length_by_1e
         return forward(tokens, params, config) * (1 + 1e-12 * len(tokens))
 
     with pytest.raises(CheckFailed):
+        cor_parallel_next_token(forward=drifting)
+
+
+@numeric
+def test_cor_parallel_next_token_rejects_logits_that_drift_below_the_full_context():
+    """Exact at the full context (the fixed sequences' length 8), so only the prefixes
+    differ from the one pass's rows."""
+    from numeric.model import forward
+
+    def drifting(tokens, params, config):
+        return forward(tokens, params, config) * (1 + 1e-9 * (config.n_ctx - len(tokens)))
+
+    with pytest.raises(CheckFailed, match=r"forward\(tokens\)\[t-1\] != forward\(tokens\[:t\]\)"):
         cor_parallel_next_token(forward=drifting)
 
 
