@@ -601,6 +601,18 @@ def test_ex_attention_by_hand_rejects_a_mask_that_is_ignored():
         ex_attention_by_hand(multi_head_attention=mha_ignoring_mask)
 
 
+@numeric
+def test_ex_attention_by_hand_rejects_causal_outputs_reading_the_last_row_by_1e_9():
+    """Far below the printed 4 decimals, and the weights stay exact: only the bit-for-bit
+    comparison of rows 1-2 sees it."""
+    def leaking(x, params, causal=False, context=None):
+        out, weights = multi_head_attention(x, params, causal=causal)
+        return (out + 1e-9 * x[-1].sum() if causal else out), weights
+
+    with pytest.raises(CheckFailed, match="changing row 3 changed the causal output rows 1-2"):
+        ex_attention_by_hand(multi_head_attention=leaking)
+
+
 # 命題 4.4, 例 4.5, 補題 A.1 --------------------------------------------------------------
 
 
