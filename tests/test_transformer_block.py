@@ -574,6 +574,23 @@ def test_prop_residual_identity_path_rejects_a_stack_without_residual():
         prop_residual_identity_path(step=lambda x, g: g(x), depths=())
 
 
+@pytest.mark.numeric
+def test_prop_residual_identity_path_rejects_a_step_with_a_1e_18_square():
+    """Below float64's rounding of x_l, so the stack still telescopes and equals the blocks;
+    its Jacobian gains 2e-18 x, beyond the 50-digit bounds of the product."""
+    with pytest.raises(CheckFailed, match=r"differs from prod \(I \+ J_k\)"):
+        prop_residual_identity_path(step=lambda x, g: x + g(x) + 1e-18 * x**2, depths=())
+
+
+@pytest.mark.numeric
+def test_prop_residual_identity_path_rejects_blocks_off_by_a_relative_1e_9():
+    def drifting(x, params):
+        return pre_ln_block(x, params) * (1 + 1e-9)
+
+    with pytest.raises(CheckFailed, match="the sublayer stack differs from the blocks"):
+        prop_residual_identity_path(block=drifting, depths=())
+
+
 @pytest.mark.symbolic
 def test_prop_residual_identity_path_rejects_a_post_ln_product_with_a_bare_identity():
     def with_bare_identity(depth, start):
