@@ -982,6 +982,26 @@ def test_rem_cross_attention_rejects_attention_ignoring_the_context():
         rem_cross_attention(multi_head_attention=self_only)
 
 
+@numeric
+def test_rem_cross_attention_rejects_outputs_off_by_a_relative_1e_6():
+    def drifting(x, params, causal=False, context=None):
+        out, weights = multi_head_attention(x, params, causal=causal, context=context)
+        return out * (1 + 1e-6), weights
+
+    with pytest.raises(CheckFailed, match="cross-attention off the definition"):
+        rem_cross_attention(multi_head_attention=drifting)
+
+
+@numeric
+def test_rem_cross_attention_rejects_weights_summing_to_1_01():
+    def unnormalised(q, k, v):
+        out, weights = attention(q, k, v)
+        return out, np.asarray(weights) * 1.01
+
+    with pytest.raises(CheckFailed, match="cross-attention breaks 命題 4.2"):
+        rem_cross_attention(attention=unnormalised)
+
+
 # 演習 10.1 – 10.4 -----------------------------------------------------------------------
 
 
