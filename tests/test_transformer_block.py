@@ -592,6 +592,21 @@ def test_prop_residual_identity_path_rejects_blocks_off_by_a_relative_1e_9():
 
 
 @pytest.mark.symbolic
+def test_prop_residual_identity_path_rejects_a_pre_ln_product_one_factor_too_long():
+    def one_more(depth, start):
+        return residual.pre_ln_product(depth + 1, start)
+
+    with pytest.raises(CheckFailed, match="M - l = 1: 4 terms, not 2"):
+        prop_residual_identity_path(pre_ln_product=one_more, depths=(1,))
+
+
+@pytest.mark.symbolic
+def test_prop_residual_identity_path_rejects_a_pre_ln_product_without_the_identity_path():
+    with pytest.raises(CheckFailed, match="M - l = 2: 0 bare I terms, not 1"):
+        prop_residual_identity_path(pre_ln_product=residual.post_ln_product, depths=(2,))
+
+
+@pytest.mark.symbolic
 def test_prop_residual_identity_path_rejects_a_post_ln_product_with_a_bare_identity():
     def with_bare_identity(depth, start):
         return residual.pre_ln_product(depth, start)
