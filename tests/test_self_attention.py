@@ -248,6 +248,33 @@ def test_def_softmax_rejects_a_mask_that_is_ignored():
 
 
 @numeric
+def test_def_softmax_rejects_float64_out_of_float32_in():
+    with pytest.raises(CheckFailed, match="softmax of a float32 array of shape"):
+        def_softmax(softmax=lambda z: softmax(z.astype(np.float64)))
+
+
+@numeric
+def test_def_softmax_rejects_a_masked_softmax_off_by_a_relative_1e_6():
+    with pytest.raises(CheckFailed, match=r"sigma\^U\(\[1.0, 2.0, 0.5\], .* off the definition"):
+        def_softmax(masked_softmax=lambda z, mask: masked_softmax(z, mask) * (1 + 1e-6))
+
+
+@numeric
+def test_def_softmax_rejects_a_softmax_taking_nan_for_0():
+    with pytest.raises(CheckFailed, match="a NaN entry was not rejected with a ValueError"):
+        def_softmax(softmax=lambda z: softmax(np.nan_to_num(z)))
+
+
+@numeric
+def test_def_softmax_rejects_an_empty_mask_giving_zeros():
+    def zeros_if_empty(z, mask):
+        return masked_softmax(z, mask) if mask.any() else np.zeros_like(z)
+
+    with pytest.raises(CheckFailed, match="empty U was not rejected with a ValueError"):
+        def_softmax(masked_softmax=zeros_if_empty)
+
+
+@numeric
 def test_prop_softmax_basic_holds():
     assert len(prop_softmax_basic()) == 3
 
@@ -574,6 +601,18 @@ def test_ex_attention_by_hand_rejects_a_mask_that_is_ignored():
         ex_attention_by_hand(multi_head_attention=mha_ignoring_mask)
 
 
+@numeric
+def test_ex_attention_by_hand_rejects_causal_outputs_reading_the_last_row_by_1e_9():
+    """Far below the printed 4 decimals, and the weights stay exact: only the bit-for-bit
+    comparison of rows 1-2 sees it."""
+    def leaking(x, params, causal=False, context=None):
+        out, weights = multi_head_attention(x, params, causal=causal)
+        return (out + 1e-9 * x[-1].sum() if causal else out), weights
+
+    with pytest.raises(CheckFailed, match="changing row 3 changed the causal output rows 1-2"):
+        ex_attention_by_hand(multi_head_attention=leaking)
+
+
 # 命題 4.4, 例 4.5, 補題 A.1 --------------------------------------------------------------
 
 
@@ -661,6 +700,17 @@ def test_thm_attention_equivariance_rejects_attention_with_positions():
 
 
 @numeric
+def test_thm_attention_equivariance_rejects_positions_everywhere_but_at_the_listings_sizes():
+    def positions_off_listing(x, params, causal=False, context=None):
+        if np.shape(x) == (6, 8):
+            return multi_head_attention(x, params, causal=causal)
+        return mha_with_positions(x, params, causal)
+
+    with pytest.raises(CheckFailed, match=r"MHA\(PX\) != P MHA\(X\) at pi = "):
+        thm_attention_equivariance(multi_head_attention=positions_off_listing)
+
+
+@numeric
 def test_thm_attention_equivariance_rejects_unscaled_scores():
     with pytest.raises(CheckFailed, match=OFF_DEFINITION):
         thm_attention_equivariance(multi_head_attention=mha_unscaled)
@@ -712,6 +762,15 @@ def test_def_causal_map_holds():
 def test_def_causal_map_rejects_a_mask_letting_the_next_key_through():
     with pytest.raises(CheckFailed):
         def_causal_map(multi_head_attention=mha_leaking_next)
+
+
+@numeric
+def test_def_causal_map_rejects_attention_masked_even_when_unmasked_is_asked():
+    def always_masked(x, params, causal=False, context=None):
+        return multi_head_attention(x, params, causal=True)
+
+    with pytest.raises(CheckFailed, match="unmasked attention looks causal"):
+        def_causal_map(multi_head_attention=always_masked)
 
 
 @numeric
@@ -791,6 +850,19 @@ def test_cor_parallel_next_token_rejects_logits_that_drift_with_the_length_by_1e
         return forward(tokens, params, config) * (1 + 1e-12 * len(tokens))
 
     with pytest.raises(CheckFailed):
+        cor_parallel_next_token(forward=drifting)
+
+
+@numeric
+def test_cor_parallel_next_token_rejects_logits_that_drift_below_the_full_context():
+    """Exact at the full context (the fixed sequences' length 8), so only the prefixes
+    differ from the one pass's rows."""
+    from numeric.model import forward
+
+    def drifting(tokens, params, config):
+        return forward(tokens, params, config) * (1 + 1e-9 * (config.n_ctx - len(tokens)))
+
+    with pytest.raises(CheckFailed, match=r"forward\(tokens\)\[t-1\] != forward\(tokens\[:t\]\)"):
         cor_parallel_next_token(forward=drifting)
 
 
@@ -908,6 +980,26 @@ def test_rem_cross_attention_rejects_attention_ignoring_the_context():
 
     with pytest.raises(CheckFailed):
         rem_cross_attention(multi_head_attention=self_only)
+
+
+@numeric
+def test_rem_cross_attention_rejects_outputs_off_by_a_relative_1e_6():
+    def drifting(x, params, causal=False, context=None):
+        out, weights = multi_head_attention(x, params, causal=causal, context=context)
+        return out * (1 + 1e-6), weights
+
+    with pytest.raises(CheckFailed, match="cross-attention off the definition"):
+        rem_cross_attention(multi_head_attention=drifting)
+
+
+@numeric
+def test_rem_cross_attention_rejects_weights_summing_to_1_01():
+    def unnormalised(q, k, v):
+        out, weights = attention(q, k, v)
+        return out, np.asarray(weights) * 1.01
+
+    with pytest.raises(CheckFailed, match="cross-attention breaks 命題 4.2"):
+        rem_cross_attention(attention=unnormalised)
 
 
 # 演習 10.1 – 10.4 -----------------------------------------------------------------------

@@ -219,6 +219,34 @@ def test_def_transformer_block_rejects_a_block_off_by_a_relative_3e_14(layout):
         def_transformer_block(**{layout: drifting})
 
 
+@pytest.mark.numeric
+@pytest.mark.parametrize("layout", ["pre_ln", "post_ln"])
+def test_def_transformer_block_rejects_a_block_off_by_one_ulp(layout):
+    """One ulp is within the rounding bound; the exact witness with MHA = MLP = 0 is not."""
+    block = BLOCKS[layout]
+
+    def one_ulp_up(x, params, causal=True, activation="gelu", eps=1e-5):
+        return np.nextafter(block(x, params, causal, activation, eps), np.inf)
+
+    with pytest.raises(CheckFailed, match="with MHA = MLP = 0 the " + LAYOUT[layout]):
+        def_transformer_block(**{layout: one_ulp_up})
+
+
+@pytest.mark.numeric
+def test_def_transformer_block_rejects_a_leaky_relu():
+    with pytest.raises(CheckFailed, match=r"ReLU is not max\(0, t\)"):
+        def_transformer_block(relu=lambda t: np.where(t > 0, t, 0.01 * t))
+
+
+@pytest.mark.numeric
+def test_def_transformer_block_rejects_the_tanh_gelu():
+    def tanh_gelu(t):
+        return 0.5 * t * (1 + np.tanh(np.sqrt(2 / np.pi) * (t + 0.044715 * t**3)))
+
+    with pytest.raises(CheckFailed, match=r"GELU against t Phi\(t\)"):
+        def_transformer_block(gelu=tanh_gelu)
+
+
 def test_def_transformer_block_rounding_bounds_are_far_below_the_values():
     # the tolerances of the block and model comparisons must not be vacuous
     rng = np.random.default_rng(0)
@@ -496,6 +524,15 @@ def test_prop_layer_norm_jacobian_rejects_a_wrong_constant_row_with_eps():
                                  property_widths=())
 
 
+@pytest.mark.numeric
+def test_prop_layer_norm_jacobian_rejects_a_layer_norm_with_the_sign_flipped():
+    def flipped(x, eps=1e-5):
+        return -layer_norm(x, eps=eps)
+
+    with pytest.raises(CheckFailed, match=r"d = 2: LN\(x\) = .*, not"):
+        prop_layer_norm_jacobian(normalise=flipped, widths=(), property_widths=())
+
+
 @pytest.mark.symbolic
 def test_prop_layer_norm_jacobian_rejects_missing_yy_t_symbolically():
     def stated(y, sigma):
@@ -535,6 +572,38 @@ def test_prop_residual_identity_path_holds():
 def test_prop_residual_identity_path_rejects_a_stack_without_residual():
     with pytest.raises(CheckFailed, match="x_M != x_0"):
         prop_residual_identity_path(step=lambda x, g: g(x), depths=())
+
+
+@pytest.mark.numeric
+def test_prop_residual_identity_path_rejects_a_step_with_a_1e_18_square():
+    """Below float64's rounding of x_l, so the stack still telescopes and equals the blocks;
+    its Jacobian gains 2e-18 x, beyond the 50-digit bounds of the product."""
+    with pytest.raises(CheckFailed, match=r"differs from prod \(I \+ J_k\)"):
+        prop_residual_identity_path(step=lambda x, g: x + g(x) + 1e-18 * x**2, depths=())
+
+
+@pytest.mark.numeric
+def test_prop_residual_identity_path_rejects_blocks_off_by_a_relative_1e_9():
+    def drifting(x, params):
+        return pre_ln_block(x, params) * (1 + 1e-9)
+
+    with pytest.raises(CheckFailed, match="the sublayer stack differs from the blocks"):
+        prop_residual_identity_path(block=drifting, depths=())
+
+
+@pytest.mark.symbolic
+def test_prop_residual_identity_path_rejects_a_pre_ln_product_one_factor_too_long():
+    def one_more(depth, start):
+        return residual.pre_ln_product(depth + 1, start)
+
+    with pytest.raises(CheckFailed, match="M - l = 1: 4 terms, not 2"):
+        prop_residual_identity_path(pre_ln_product=one_more, depths=(1,))
+
+
+@pytest.mark.symbolic
+def test_prop_residual_identity_path_rejects_a_pre_ln_product_without_the_identity_path():
+    with pytest.raises(CheckFailed, match="M - l = 2: 0 bare I terms, not 1"):
+        prop_residual_identity_path(pre_ln_product=residual.post_ln_product, depths=(2,))
 
 
 @pytest.mark.symbolic
@@ -775,6 +844,26 @@ def test_prop_block_complexity_rejects_a_block_that_attends_twice():
         prop_block_complexity(block=twice)
 
 
+@pytest.mark.numeric
+def test_prop_block_complexity_rejects_a_post_ln_block_that_attends_twice():
+    def twice(x, params):
+        post_ln_block(x, params)
+        return post_ln_block(x, params)
+
+    with pytest.raises(CheckFailed, match="a Post-LN pass counted"):
+        prop_block_complexity(post_ln=twice)
+
+
+@pytest.mark.numeric
+def test_prop_block_complexity_rejects_a_model_that_runs_twice():
+    def twice(tokens, params, config):
+        forward(tokens, params, config)
+        return forward(tokens, params, config)
+
+    with pytest.raises(CheckFailed, match="a model pass counted"):
+        prop_block_complexity(model=twice)
+
+
 def test_prop_block_complexity_figures():
     linear, quadratic, ratio, _ = tables.block_cost_comparison(d=768, n=1024).column("値")
     assert (linear, quadratic) == (7_247_757_312, 1_610_612_736)
@@ -878,6 +967,16 @@ def test_prop_row_wise_maps_rejects_a_layer_norm_with_unbiased_variance():
 
 
 @pytest.mark.numeric
+def test_prop_row_wise_maps_rejects_a_model_mixing_positions():
+    def mixing(tokens, params, config):
+        logits = forward(tokens, params, config)
+        return logits + logits.mean(axis=0)
+
+    with pytest.raises(CheckFailed, match="without attention, logits at a position where"):
+        prop_row_wise_maps(model=mixing)
+
+
+@pytest.mark.numeric
 def test_prop_block_equivariance_causality_holds():
     assert prop_block_equivariance_causality()
 
@@ -957,6 +1056,38 @@ def test_prop_block_equivariance_causality_rejects_a_decoder_that_drops_the_cach
 
     with pytest.raises(CheckFailed, match="KV-cache"):
         prop_block_equivariance_causality(decoder=Forgetful)
+
+
+@pytest.mark.numeric
+def test_prop_block_equivariance_causality_rejects_logits_that_drift_with_the_length():
+    def lengthening(tokens, params, config):
+        # exact for one token, so the decoder (fed one token at a time) still agrees there
+        return forward(tokens, params, config) * (1 + 1e-9 * (len(tokens) - 1))
+
+    with pytest.raises(CheckFailed, match="logits of the prefix 1..1 differ from row 1"):
+        prop_block_equivariance_causality(model=lengthening)
+
+
+@pytest.mark.numeric
+def test_prop_block_equivariance_causality_rejects_a_decoder_giving_each_chunks_last_logits():
+    class LastOnly(Decoder):
+        def feed(self, tokens):
+            return super().feed(tokens)[-1:]
+
+    with pytest.raises(CheckFailed, match=r"fed in chunks \[\d+, \d+\] gives logits of shape"):
+        prop_block_equivariance_causality(decoder=LastOnly)
+
+
+@pytest.mark.numeric
+def test_prop_block_equivariance_causality_rejects_a_block_without_attention():
+    """Row by row, hence equivariant and causal: only the witness that the mask matters
+    fails."""
+    def without_attention(x, params, causal=True, activation="gelu"):
+        silenced = dict(params, **{"attn.w_o": np.zeros_like(params["attn.w_o"])})
+        return pre_ln_block(x, silenced, causal, activation)
+
+    with pytest.raises(CheckFailed, match="witness lost: without the mask the first row"):
+        prop_block_equivariance_causality(pre_ln=without_attention)
 
 
 # 命題 8.1 ------------------------------------------------------------------------------

@@ -84,6 +84,7 @@ def counted_multiplications(run: Callable[[], object]) -> dict[str, int]:
 def prop_block_complexity(stated: sympy.Expr, stated_at_four_d: sympy.Expr,
                           stated_crossover: sympy.Expr, stated_head: sympy.Expr,
                           figures: Mapping, block: Callable = pre_ln_block,
+                          post_ln: Callable = post_ln_block,
                           model: Callable = forward) -> list[str]:
     """One block costs 4nd^2 + 2n^2 d + 2 n d d_ff multiplications plus O(nd) (LayerNorm,
     biases); 12nd^2 + 2n^2 d at d_ff = 4d; the term linear in n is the larger iff n < 6d;
@@ -91,7 +92,7 @@ def prop_block_complexity(stated: sympy.Expr, stated_at_four_d: sympy.Expr,
     multiplies out the sizes of spec's declared contractions (BLOCK, LM_HEAD); the result
     equals `stated`, does not contain h; the crossover of the two terms at d_ff = 4d is
     solved, n = 6d, and linear - quadratic = 2nd (6d - n) (so the sign is that of 6d - n).
-    Numeric: the multiplications a real `block` (Pre-LN and Post-LN) and a real `model`
+    Numeric: the multiplications a real `block` (Pre-LN), `post_ln` and a real `model`
     pass perform, counted by numeric.contraction from the actual operand shapes, equal the
     polynomial at Hypothesis-drawn sizes (n = 1..8, d in {2, 4, 6, 8}, h | d, d_ff = 1..8,
     L = 1..2, |V| = 2..12), contraction by contraction. The figures at d = 768, n = 1024
@@ -133,7 +134,7 @@ def prop_block_complexity(stated: sympy.Expr, stated_at_four_d: sympy.Expr,
             got = counted_multiplications(partial(block, x, p, causal=causal))
             require(got == want, f"a block pass at n = {n}, d = {d}, h = {h}, d_ff = "
                                  f"{config.d_ff} counted {got}, the polynomial gives {want}")
-        got = counted_multiplications(lambda: post_ln_block(x, p))
+        got = counted_multiplications(lambda: post_ln(x, p))
         require(got == want, f"a Post-LN pass counted {got}, the polynomial gives {want}")
         params = init_parameters(config, rng)
         tokens = rng.integers(0, config.vocab, min(n, config.n_ctx))

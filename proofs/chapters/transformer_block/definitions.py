@@ -154,9 +154,10 @@ def _silenced(p: Mapping) -> dict:
                      Claim(r"Y = X + \mathrm{MHA}\big(\mathrm{LN}_1(X)\big)"),
                  ))
 def def_transformer_block(pre_ln: Callable = pre_ln_block, post_ln: Callable = post_ln_block,
-                          network: Callable = mlp) -> list[str]:
+                          network: Callable = mlp, relu: Callable = relu,
+                          gelu: Callable = gelu) -> list[str]:
     """The parts and the two blocks as defined. MLP: row i of MLP(X) is
-    g(x_i) = W_2^T phi(W_1^T x_i + b_1) + b_2, with phi = ReLU (max(0, t)) or GELU
+    g(x_i) = W_2^T phi(W_1^T x_i + b_1) + b_2, with phi = `relu` (max(0, t)) or `gelu`
     (t Phi(t), against mpmath's erfc at 30 digits); the ReLU MLP exactly, the GELU one
     within gamma-bounds of the two products. Blocks (causal and not, ReLU and GELU,
     drawn n = 1..5, d in {2, 4, 6}, h | d, d_ff = 1..8): `pre_ln` and `post_ln` equal the

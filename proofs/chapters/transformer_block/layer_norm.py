@@ -298,6 +298,7 @@ def prop_layer_norm_jacobian(
     stated_entry: Callable = symbolic_layer_norm.chapter_entry,
     widths: Sequence[int] = (*range(2, 17), 32, 64),
     property_widths: tuple[int, ...] = (2, 3, 4, 8, 16),
+    normalise: Callable = layer_norm,
 ) -> list[str]:
     """J(x) = (1/sigma)(I - 11^T/d - yy^T/d). Symbolic: derived by differentiating LN for
     symbolic d (IndexedBase sums, symbolic.layer_norm; compared with the entry formula
@@ -311,7 +312,7 @@ def prop_layer_norm_jacobian(
     50 digits within `layer_norm_jacobian_error_bound`; J1 = 0 and J(x - mu 1) = 0
     within that bound times the vectors' 1-norms; the eigenvalues of sigma J are d - 2
     ones and 2 zeros (Weyl: within d times the entry bound times sigma); J(a x) = J(x)/a
-    for a = 2^k, k in -8..8 (a x exact in float); at d = 2, J = 0 and LN(x) = +-(1, -1).
+    for a = 2^k, k in -8..8 (a x exact in float); at d = 2, J = 0 and `normalise`(x) = +-(1, -1).
     Near-constant rows, outside the
     domain: with sigma = 1e-9 max|x| the NumPy Jacobian still matches mpmath within the
     same bound (which grows with max|x| / sigma), a constant row with eps = 0 is a
@@ -376,7 +377,7 @@ def prop_layer_norm_jacobian(
         require(gap <= 2 * bound / a, f"J({a} x) - J(x)/{a} = {gap:.3e}")
         if d == 2:
             require(float(np.abs(got).max()) <= bound, f"d = 2 but J = {got}")
-            y = layer_norm(x, eps=0.0)  # (1, -1) or (-1, 1): the only outputs at d = 2
+            y = normalise(x, eps=0.0)  # (1, -1) or (-1, 1): the only outputs at d = 2
             corner = np.sign(x[0] - x[1]) * np.array([1.0, -1.0])
             within_bound(np.abs(y - corner), layer_norm_error_bound(x),
                          f"d = 2: LN(x) = {y}, not {corner}")

@@ -220,7 +220,8 @@ def residual_jacobians(step: Callable = _residual_step, seed: int = 0,
 def prop_residual_identity_path(step: Callable = _residual_step,
                                 pre_ln_product: Callable = residual.pre_ln_product,
                                 post_ln_product: Callable = residual.post_ln_product,
-                                depths: tuple[int, ...] = (1, 2, 3, 4)) -> list[str]:
+                                depths: tuple[int, ...] = (1, 2, 3, 4),
+                                block: Callable = pre_ln_block) -> list[str]:
     """Pre-LN: x_M = x_0 + sum G_l(x_{l-1}) and dx_M/dx_l = (I + J_M)...(I + J_{l+1}) = I +
     sum over non-empty S of the ordered products, 2^(M-l) terms with exactly one bare I;
     Post-LN: dx_M/dx_l = K_M (I + D_M)...K_{l+1}(I + D_{l+1}), whose D-free term is
@@ -228,7 +229,7 @@ def prop_residual_identity_path(step: Callable = _residual_step,
     M - l in `depths` the expanded Pre-LN product has 2^(M-l) distinct terms and one bare
     I; the Post-LN product has no bare I and its D-free term is K_M...K_{l+1}. Numeric, on
     the package's model (two Pre-LN blocks, M = 4 sublayers G = MHA o LN_1, MLP o LN_2,
-    n = 3, d = 4, seeds 0 and 1): the sublayer stack equals the blocks entry by entry
+    n = 3, d = 4, seeds 0 and 1): the sublayer stack equals the blocks (`block`) entry by entry
     (within twice the rounding bound of the two blocks, `block_tangents`) and telescopes
     (x_M = x_0 + sum G_l within gamma_M); for every l the central-difference Jacobian of
     x_l -> x_M equals the product of the (I + J_k), each J_k a central difference of G_k,
@@ -265,7 +266,7 @@ def prop_residual_identity_path(step: Callable = _residual_step,
             p = sub_parameters(params, f"blocks.{layer}")
             tangents = block_tangents(blocks, tangents, p, STACK.activation,
                                       STACK.layer_norm_eps)[1]
-            blocks = pre_ln_block(blocks, p)
+            blocks = block(blocks, p)
         within_bound(blocks - x_m, 2 * np.abs(tangents).sum(axis=0),
                      f"the sublayer stack differs from the blocks (seed {seed})")
         for start, gap, bound in result["stages"]:
