@@ -50,11 +50,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# each module's own test files: they run first, being the likeliest to kill its mutants
+# each module's own test files (and the numeric modules' bad-input catalogue): they run
+# first, being the likeliest to kill its mutants
 TESTS = {
-    "numeric/softmax.py": ["tests/test_numeric_softmax.py"],
-    "numeric/layer_norm.py": ["tests/test_numeric_layer_norm.py"],
-    "numeric/attention.py": ["tests/test_numeric_attention.py"],
+    "numeric/softmax.py": ["tests/test_numeric_softmax.py", "tests/test_numeric_bad_input.py"],
+    "numeric/layer_norm.py": ["tests/test_numeric_layer_norm.py",
+                              "tests/test_numeric_bad_input.py"],
+    "numeric/attention.py": ["tests/test_numeric_attention.py",
+                             "tests/test_numeric_bad_input.py"],
     "symbolic/counts.py": ["tests/test_symbolic_counts.py"],
     "symbolic/softmax.py": ["tests/test_symbolic_softmax.py"],
     "symbolic/layer_norm.py": ["tests/test_symbolic_layer_norm.py"],

@@ -80,11 +80,11 @@ def test_selection_runs_the_own_files_first_then_the_covering_tests():
     lines = {edit.statement: ["test_numeric_softmax.test_a", "test_numeric_model.test_b",
                               "test_slips.test_c", ""]}
     assert mutation.selection(edit, lines) == [
-        "numeric/softmax.py", "tests/test_numeric_softmax.py",
+        "numeric/softmax.py", "tests/test_numeric_softmax.py", "tests/test_numeric_bad_input.py",
         "tests/test_numeric_model.py::test_b"]
     module_level = dataclasses.replace(edit, function=None)
-    assert mutation.selection(module_level, {}) == ["numeric/softmax.py",
-                                                    "tests/test_numeric_softmax.py"]
+    assert mutation.selection(module_level, {}) == [
+        "numeric/softmax.py", "tests/test_numeric_softmax.py", "tests/test_numeric_bad_input.py"]
 
 
 def test_an_edited_module_keeps_the_tests_of_its_unchanged_lines():
