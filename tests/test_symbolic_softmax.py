@@ -111,6 +111,18 @@ def test_prop_softmax_jacobian_entry_bound(n):
     assert all(c.holds for c in certificates)
 
 
+def test_prop_softmax_jacobian_entry_bound_claims_name_their_slacks():
+    s = simplex(2)
+    J = chapter_matrix(Matrix(s))
+    certificates = entry_bound_certificates(2)
+    assert [c.claim for c in certificates[:4]] == [
+        "1 - sigma_1 - J_11 >= 0", "1 - sigma_1 + J_11 >= 0",
+        "1 - sigma_2 - J_11 >= 0", "1 - sigma_2 + J_11 >= 0"]
+    assert certificates[-1].claim == "1 - sigma_2 + J_22 >= 0"
+    assert certificates[0].expression == 1 - s[0] - J[0, 0]
+    assert certificates[-1].expression == 1 - s[1] + J[1, 1]
+
+
 def test_prop_softmax_jacobian_entry_bound_rejects_wrong_formula():
     certificates = entry_bound_certificates(3, diag_only)
     assert not all(c.holds for c in certificates)
