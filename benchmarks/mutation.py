@@ -432,6 +432,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("modules", nargs="+", choices=sorted(TESTS))
     parser.add_argument("--sample", type=int, default=0, help="mutants per module (0: all)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--only", type=lambda text: {int(i) for i in text.split(",")},
+                        help="these mutant numbers only (e.g. the last run's survivors)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds per mutant")
     parser.add_argument("--map", type=Path, help="file keeping the coverage map between runs")
@@ -441,7 +443,8 @@ def main(argv: list[str] | None = None) -> int:
     sources = {m: (ROOT / m).read_text(encoding="utf-8") for m in args.modules}
     chosen: list[tuple[Mutant, list[str]]] = []
     for module in args.modules:
-        every = mutants(module, sources[module])
+        every = [m for m in mutants(module, sources[module])
+                 if args.only is None or m.index in args.only]
         picked = every if not args.sample or args.sample >= len(every) else sorted(
             random.Random(args.seed).sample(every, args.sample), key=lambda m: m.index)
         chosen += [(m, selection(m, lines[module])) for m in picked]
