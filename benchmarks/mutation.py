@@ -25,7 +25,7 @@ of the seven modules (about 1,500 mutants) within reach of two cores:
 Run from the repository root:
 
     python -m benchmarks.mutation numeric/softmax.py [--sample 20] [--seed 0] [--jobs 2]
-        [--timeout 900] [--map /tmp/mutation-map.json]
+        [--timeout 900] [--map /tmp/mutation-map.json] [--fresh-map] [--only 3,17]
 """
 
 from __future__ import annotations
