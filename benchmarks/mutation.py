@@ -80,6 +80,8 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
      "128 -> 127"): "the block size only groups query rows; each row is computed alike",
     ("numeric/attention.py", "return (out[0], weights[0]) if single else (out, weights)",
      "0 -> -1"): "a single head is an axis of size 1: index 0 is index -1",
+    ("symbolic/softmax.py", "form = (v.T * jacobian(sigma) * v)[0, 0]", "0 -> -1"):
+        "the quadratic form is a 1 x 1 matrix: index 0 is index -1",
     ("symbolic/softmax.py", "@lru_cache(maxsize=1)", "1 -> 2"): "a cache's size, not a value",
     ("symbolic/softmax.py", "@lru_cache(maxsize=1)", "1 -> 0"): "a cache's size, not a value",
     **{("symbolic/softmax.py", line, change): PICKS_THE_NON_ZERO_BRANCH
