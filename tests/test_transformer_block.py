@@ -93,14 +93,19 @@ def transcribed(id_: str) -> dict:
 
 
 def unbiased_layer_norm(x, gamma=None, beta=None, eps=1e-5):
-    """A wrong LayerNorm: divides by the unbiased variance (d - 1 in the denominator)."""
+    """A wrong LayerNorm: divides by the unbiased variance (d - 1 in the denominator). Each
+    row is taken at the power-of-two scale of its largest entry (eps scaled alike), so that
+    no square of a tiny row underflows to a constant row."""
     x = np.asarray(x, dtype=float)
     d = x.shape[-1]
-    c = x - x.mean(axis=-1, keepdims=True)
+    _, e = np.frexp(np.abs(x).max(axis=-1, keepdims=True))  # (..., 1)
+    scaled = np.ldexp(x, -e)  # (..., d), largest |entry| in [0.5, 1)
+    c = scaled - scaled.mean(axis=-1, keepdims=True)
     var = (c * c).sum(axis=-1, keepdims=True) / (d - 1)
     if eps == 0 and not var.all():
         raise ValueError("constant row")
-    y = c / np.sqrt(var + eps)
+    with np.errstate(over="ignore"):  # eps 2^-2e = inf: eps dominates, y = 0
+        y = c / np.sqrt(var + np.ldexp(eps, -2 * e))
     return y * (1 if gamma is None else gamma) + (0 if beta is None else beta)
 
 
