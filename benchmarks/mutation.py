@@ -327,8 +327,8 @@ def _clear_caches() -> None:
         if module is None or name.split(".")[0] not in {"numeric", "symbolic", "proofs", "spec"}:
             continue
         for value in list(vars(module).values()):
-            with contextlib.suppress(Exception):
-                value.cache_clear()
+            if callable(clear := getattr(value, "cache_clear", None)):
+                clear()
 
 
 def _screen_child(mutant: Mutant, source: str, tests: list[str]) -> None:
