@@ -89,6 +89,9 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
                     "branch",
                     "top = max(result.eigenvalues, key=lambda e: e.subs(s, Rational(1, 3)))")
        for change in ("1 -> 2", "1 -> 0", "3 -> 4", "3 -> 2")},
+    ("symbolic/softmax.py",
+     "critical = tuple(c for c in solve(diff(top, s), s) if 0 < c < 1)", "0 -> -1"):
+        "s is declared positive, so solve returns no root c <= 0",
 }
 
 SWAPS: dict[type, type] = {

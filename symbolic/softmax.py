@@ -459,7 +459,10 @@ def entry_bound_general(
             Eq(index[a], index[b]) if block[a] == block[b] else Ne(index[a], index[b])
             for a, b in (("i", "j"), ("i", "k"), ("j", "k"))
         )
-        hypotheses = (*(Ge(q, 0) for q in variables), Eq(Add(*variables), 1))
+        # stated, not evaluated: the quantities are declared non-negative, which would
+        # turn each Ge into True
+        hypotheses = (*(Ge(q, 0, evaluate=False) for q in variables),
+                      Eq(Add(*variables), 1))
         certificates = tuple(
             simplex_certificate(f"{pattern}: bound(sigma_k) {word} J_ij >= 0",
                                 bound(top) + sign * case_entry, variables)

@@ -1,8 +1,21 @@
 """命題 3.2 (softmax Jacobian) and 演習 10.2 (n = 2), derived and judged."""
 
 import pytest
-from sympy import KroneckerDelta, Matrix, Rational, diag, expand, sqrt, symbols
+from sympy import (
+    Eq,
+    Ge,
+    KroneckerDelta,
+    Matrix,
+    Ne,
+    Rational,
+    Sum,
+    diag,
+    expand,
+    sqrt,
+    symbols,
+)
 
+import symbolic.softmax as softmax_module
 from symbolic.identities import is_zero
 from symbolic.softmax import (
     DIFFERENTIATION_LIMIT,
@@ -29,6 +42,7 @@ from symbolic.softmax import (
     softmax,
     two_by_two,
 )
+from symbolic.symbols import n as n_symbol
 
 
 def without_sigma_sigma_t(sigma, i, j):
@@ -59,6 +73,8 @@ def test_prop_softmax_jacobian_entries_for_symbolic_n():
     result = derive_softmax_jacobian_general()
     assert result.holds
     assert result.derived.has(KroneckerDelta)
+    # the normaliser runs over 1..n, the indices of z
+    assert {s.limits[0][1:] for s in result.derived.atoms(Sum)} == {(1, n_symbol)}
 
 
 def test_prop_softmax_jacobian_rejects_missing_sigma_sigma_t():
@@ -96,6 +112,10 @@ def test_prop_softmax_jacobian_symmetric_psd_and_kernel(n):
     assert is_zero(jacobian_times_ones(n))
     certificate = psd_certificate(n)
     assert certificate.nonnegative and certificate.identity_holds
+
+
+def test_prop_softmax_jacobian_times_ones_is_a_column():
+    assert jacobian_times_ones(3).shape == (3, 1)
 
 
 def test_prop_softmax_jacobian_property_judges_reject_wrong_formulas():
@@ -139,6 +159,20 @@ def test_prop_softmax_jacobian_entry_bound_for_symbolic_n():
             *others, rest = case.quantities
             slack = certificate.expression - certificate.certificate
             assert expand(slack.subs(rest, 1 - sum(others))) == 0
+
+
+def test_prop_softmax_jacobian_entry_bound_for_symbolic_n_states_each_case():
+    case = entry_bound_general().cases[1]
+    i, j, k = symbols("i j k", integer=True, positive=True)
+    s_i, s_k, r = case.quantities
+    assert case.pattern == "i = j != k"
+    assert case.relations == (Eq(i, j), Ne(i, k), Ne(j, k))
+    assert case.hypotheses == (*(Ge(q, 0, evaluate=False) for q in (s_i, s_k, r)),
+                               Eq(s_i + s_k + r, 1))
+    minus, plus = case.certificates
+    assert minus.claim == "i = j != k: bound(sigma_k) - J_ij >= 0"
+    assert expand(minus.expression - (1 - s_k - case.entry)) == 0
+    assert expand(plus.expression - (1 - s_k + case.entry)) == 0
 
 
 def test_prop_softmax_jacobian_entry_bound_for_symbolic_n_cases():
@@ -204,13 +238,22 @@ def test_exr_jacobian_two_is_maximum_accepts_the_chapter_eigenvalue():
         (lambda s: (1 - (2 * s - 1) ** 4) / 2, [Rational(1, 2)]),  # value 1/2 but f'' = 0
         (lambda s: 2 * s * (1 - s) + Rational(1, 2), [Rational(1, 2)]),  # not 0 at the ends
         (lambda s: 2 * s * (1 - s) + s / 2, [Rational(5, 8)]),  # not 0 at s = 1 only
+        (lambda s: 2 * s * (1 - s) + (1 - s) / 2, [Rational(3, 8)]),  # not 0 at s = 0 only
         (lambda s: 2 * s * (1 - s), [Rational(1, 3)]),  # not a critical point
         (lambda s: 2 * s * (1 - s), [Rational(1, 4), Rational(3, 4)]),  # two points
     ],
-    ids=["minimum", "flat", "ends", "one end", "not critical", "two points"],
+    ids=["minimum", "flat", "ends", "one end", "other end", "not critical", "two points"],
 )
 def test_exr_jacobian_two_is_maximum_rejects_each_failing_clause(f, maximiser):
     assert not is_maximum(eigenvalue(f, maximiser))
+
+
+def test_exr_jacobian_two_critical_points_are_those_inside_the_interval():
+    def cubic(sigma):  # eigenvalues 0 and f(s) with f' = (s - 1/2)(s - 3/2)
+        s = sigma[0]
+        return (s**3 / 3 - s**2 + 3 * s / 4) * Matrix([[1, -1], [-1, 1]]) / 2
+
+    assert two_by_two(cubic).maximiser == (Rational(1, 2),)
 
 
 def test_softmax_sizes_are_validated():
@@ -248,14 +291,15 @@ def test_prop_softmax_jacobian_explicit_n_agrees_with_differentiation_on_wrong_f
         derive_softmax_jacobian_by_differentiation(n, wrong).holds
 
 
-def test_prop_softmax_jacobian_n_200_and_its_wrong_formulas():
-    assert derive_softmax_jacobian(200).holds
-    assert not derive_softmax_jacobian(200, without_sigma_sigma_t).holds
+def test_prop_softmax_jacobian_n_256_the_size_limit_and_its_wrong_formulas():
+    assert SIZE_LIMIT == 256
+    assert derive_softmax_jacobian(256).holds
+    assert not derive_softmax_jacobian(256, without_sigma_sigma_t).holds
 
-    def one_entry_off(sigma, i, j):  # wrong only at (199, 0)
-        return chapter_entry(sigma, i, j) + (sigma[0] if (i, j) == (199, 0) else 0)
+    def one_entry_off(sigma, i, j):  # wrong only at (255, 0)
+        return chapter_entry(sigma, i, j) + (sigma[0] if (i, j) == (255, 0) else 0)
 
-    assert not derive_softmax_jacobian(200, one_entry_off).holds
+    assert not derive_softmax_jacobian(256, one_entry_off).holds
 
 
 def test_prop_softmax_jacobian_explicit_n_judges_on_the_simplex():
@@ -269,17 +313,31 @@ def test_prop_softmax_jacobian_explicit_n_judges_on_the_simplex():
     assert difference[0, 0] == -simplex(3)[0] ** 2  # sigma_1 - sigma_1^2 - sigma_1
 
 
-def test_prop_softmax_jacobian_explicit_n_outside_the_polynomials_differentiates():
-    def root(sigma, i, j):
-        return sqrt(sigma[i]) * (KroneckerDelta(i, j) - sigma[j])
+def root(sigma, i, j):  # not a polynomial in sigma
+    return sqrt(sigma[i]) * (KroneckerDelta(i, j) - sigma[j])
 
+
+def test_prop_softmax_jacobian_explicit_n_outside_the_polynomials_differentiates():
     assert not derive_softmax_jacobian(3, root).holds
     with pytest.raises(ValueError, match="DIFFERENTIATION_LIMIT|handles n <= 32"):
         derive_softmax_jacobian(DIFFERENTIATION_LIMIT + 1, root)
 
 
+def test_prop_softmax_jacobian_explicit_n_differentiates_up_to_n_32(monkeypatch):
+    calls = []
+    monkeypatch.setattr(softmax_module, "derive_softmax_jacobian_by_differentiation",
+                        lambda n, stated: calls.append(n))
+    derive_softmax_jacobian(32, root)
+    assert calls == [32]
+
+
+def test_prop_softmax_jacobian_by_differentiation_at_n_32():
+    assert DIFFERENTIATION_LIMIT == 32
+    assert derive_softmax_jacobian_by_differentiation(32).holds
+
+
 def test_prop_softmax_jacobian_explicit_n_limits():
-    with pytest.raises(ValueError, match=f"above SIZE_LIMIT = {SIZE_LIMIT}"):
-        derive_softmax_jacobian(SIZE_LIMIT + 1)
+    with pytest.raises(ValueError, match="n = 257 is above SIZE_LIMIT = 256"):
+        derive_softmax_jacobian(257)
     with pytest.raises(ValueError, match="above DIFFERENTIATION_LIMIT"):
         derive_softmax_jacobian_by_differentiation(DIFFERENTIATION_LIMIT + 1)
