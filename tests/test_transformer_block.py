@@ -596,6 +596,32 @@ def test_prop_residual_identity_path_rejects_blocks_off_by_a_relative_1e_9():
         prop_residual_identity_path(block=drifting, depths=())
 
 
+@pytest.mark.numeric
+def test_prop_residual_identity_path_rejects_post_ln_factors_in_the_other_order():
+    def swapped(k, d):  # (I + D_k) K_k
+        return (np.eye(len(d)).astype(d.dtype) + d) @ k
+
+    with pytest.raises(CheckFailed, match=r"Post-LN: dx_M/dx_0 differs from prod K_k"):
+        prop_residual_identity_path(factor=swapped, depths=())
+
+
+@pytest.mark.numeric
+def test_prop_residual_identity_path_rejects_a_layer_norm_jacobian_without_centring():
+    def without_centring(s, eps):  # (I - y y^T / d) / sigma: the -1 1^T / d term dropped
+        d = s.shape[-1]
+        sigma = np.sqrt(s.var(axis=-1, keepdims=True) + eps)  # (n, 1)
+        y = (s - s.mean(axis=-1, keepdims=True)) / sigma  # (n, d)
+        return (np.eye(d) - y[:, :, None] * y[:, None, :] / d) / sigma[:, :, None]
+
+    with pytest.raises(CheckFailed, match="K_1 does not annihilate 'add 1 to row 1'"):
+        prop_residual_identity_path(jacobian=without_centring, depths=())
+
+
+def test_rem_pre_post_ln_empirical_rejects_an_unregistered_statement():
+    with pytest.raises(CheckFailed, match="'prop-residual-path', which is not registered"):
+        rem_pre_post_ln_empirical(statement_id="prop-residual-path")
+
+
 @pytest.mark.symbolic
 def test_prop_residual_identity_path_rejects_a_pre_ln_product_one_factor_too_long():
     def one_more(depth, start):
@@ -728,8 +754,27 @@ def test_ex_small_model_count_rejects_a_wrong_total_of_right_parts():
         ex_small_model_count(stated=wrong)
 
 
+def test_ex_small_model_count_rejects_an_allocation_without_the_final_beta():
+    def without_final_beta(config, rng):
+        params = init_parameters(config, rng)
+        del params["ln_f.beta"]
+        return params
+
+    with pytest.raises(CheckFailed, match="allocated 564, formula 568, stated 568"):
+        ex_small_model_count(allocate=without_final_beta)
+
+
 def test_ex_gpt2_small_count_holds():
     assert ex_gpt2_small_count()
+
+
+def test_ex_gpt2_small_count_rejects_declared_shapes_without_a_bias():
+    def without_b_o():
+        return [p for p in spec.model_parameters() if p.name != "blocks.attn.b_o"]
+
+    with pytest.raises(CheckFailed, match="declared shapes give 124,430,592, the table "
+                                          "124,439,808"):
+        ex_gpt2_small_count(declared=without_b_o)
 
 
 def test_ex_gpt2_small_count_table_rows():

@@ -129,11 +129,13 @@ def largest(a: np.ndarray) -> float:
     return float(max(abs(v) for v in a.ravel()))
 
 
-def _block_diagonal_layer_norm_jacobian(s: np.ndarray, norm: Mapping, eps: float) -> np.ndarray:
+def _block_diagonal_layer_norm_jacobian(s: np.ndarray, norm: Mapping, eps: float,
+                                        jacobian: Callable = layer_norm_jacobian
+                                        ) -> np.ndarray:
     """K = d LN(S) / dS for a row-wise LN with gain gamma: block-diagonal, block i =
-    diag(gamma) J(s_i) with J of 命題 3.3 (numeric.layer_norm_jacobian)."""
+    diag(gamma) J(s_i) with J of 命題 3.3 (`jacobian`, numeric.layer_norm_jacobian)."""
     n, d = s.shape
-    blocks = norm["gamma"][None, :, None] * layer_norm_jacobian(s, eps)  # (n, d, d)
+    blocks = norm["gamma"][None, :, None] * jacobian(s, eps)  # (n, d, d)
     out = np.zeros((n * d, n * d))
     for i in range(n):
         out[i * d:(i + 1) * d, i * d:(i + 1) * d] = blocks[i]
@@ -190,6 +192,11 @@ def residual_jacobians(step: Callable = _residual_step, seed: int = 0,
     return out
 
 
+def post_ln_factor(k: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """K_k (I + D_k): one Post-LN sublayer's factor of dx_M/dx_l (命題 4.1)."""
+    return k @ (np.eye(len(d)).astype(d.dtype) + d)
+
+
 @CHAPTER.element("prop-residual-identity-path", "命題 4.1", "残差接続の恒等経路", "proposition",
          ("symbolic", "numeric"),
                  claims=(
@@ -221,7 +228,9 @@ def prop_residual_identity_path(step: Callable = _residual_step,
                                 pre_ln_product: Callable = residual.pre_ln_product,
                                 post_ln_product: Callable = residual.post_ln_product,
                                 depths: tuple[int, ...] = (1, 2, 3, 4),
-                                block: Callable = pre_ln_block) -> list[str]:
+                                block: Callable = pre_ln_block,
+                                factor: Callable = post_ln_factor,
+                                jacobian: Callable = layer_norm_jacobian) -> list[str]:
     """Pre-LN: x_M = x_0 + sum G_l(x_{l-1}) and dx_M/dx_l = (I + J_M)...(I + J_{l+1}) = I +
     sum over non-empty S of the ordered products, 2^(M-l) terms with exactly one bare I;
     Post-LN: dx_M/dx_l = K_M (I + D_M)...K_{l+1}(I + D_{l+1}), whose D-free term is
@@ -234,9 +243,10 @@ def prop_residual_identity_path(step: Callable = _residual_step,
     (x_M = x_0 + sum G_l within gamma_M); for every l the central-difference Jacobian of
     x_l -> x_M equals the product of the (I + J_k), each J_k a central difference of G_k,
     within the Richardson error bounds of `jacobian_with_error` propagated through the
-    product. Post-LN likewise: the stack's
-    Jacobian equals prod K_k (I + D_k) with K_k = diag(gamma) J of 命題 3.3 row by row;
-    and K_M...K_1 sends the direction "add 1 to row 1" to 0, so it is not I."""
+    product. Post-LN likewise: the stack's Jacobian equals the product of the `factor`s
+    K_k (I + D_k) (both central differences); and K_M...K_1 sends the direction "add 1
+    to row 1" to 0, so it is not I: K_1 = diag(gamma) J row by row, J of 命題 3.3
+    (`jacobian`)."""
     evidence = []
     for depth in depths:
         expansion = residual.expand_product(pre_ln_product(depth, 0))
@@ -273,7 +283,7 @@ def prop_residual_identity_path(step: Callable = _residual_step,
             require(gap <= bound, f"dx_M/dx_{start} differs from prod (I + J_k) by {gap:.3e} > "
                                   f"{bound:.3e} (seed {seed})")
             worst[0] = max(worst[0], gap / bound)
-        worst[1] = max(worst[1], _post_ln_stack(seed))
+        worst[1] = max(worst[1], _post_ln_stack(seed, factor, jacobian))
     evidence.append(f"numeric (2 blocks, M = 4, seeds 0, 1): the sublayers compose to the "
                     f"blocks and telescope; dx_M/dx_l = prod (I + J_k) for l = 0..3 (worst "
                     f"gap / bound = {worst[0]:.2e}); Post-LN: dx_M/dx_0 = prod K_k (I + D_k) "
@@ -282,7 +292,8 @@ def prop_residual_identity_path(step: Callable = _residual_step,
     return evidence
 
 
-def _post_ln_stack(seed: int, config: spec.ModelConfig = STACK) -> float:
+def _post_ln_stack(seed: int, factor: Callable, jacobian: Callable,
+                   config: spec.ModelConfig = STACK) -> float:
     """Post-LN half of 命題 4.1 at a drawn point; returns the worst gap / bound."""
     rng = np.random.default_rng(seed)
     params = init_parameters(config, rng)
@@ -297,7 +308,7 @@ def _post_ln_stack(seed: int, config: spec.ModelConfig = STACK) -> float:
             s = z + f(z)
             d_k, k_k = mp_jacobian(f, z), mp_jacobian(norm, s)  # D_k at z, K_k at s
             step = np.eye(size).astype(object) + d_k
-            factors.insert(0, k_k @ step)
+            factors.insert(0, factor(k_k, d_k))
             # |K (I + D) - K' (I + D')| <= (||K|| e + e ||I + D||) N entrywise
             errors.insert(0, (_norm(k_k) + _norm(step)) * FD_ERROR * size)
             z = norm(s)
@@ -315,7 +326,7 @@ def _post_ln_stack(seed: int, config: spec.ModelConfig = STACK) -> float:
     # J(s) 1 = 0 (命題 3.3); computed, |K_1 v| <= |gamma| (d max|fl J - J| + gamma_d sum|J|).
     f, _, ln = post_ln_sublayers(params, config)[0]
     first_s = x + f(x)
-    k_1 = _block_diagonal_layer_norm_jacobian(first_s, ln, eps)
+    k_1 = _block_diagonal_layer_norm_jacobian(first_s, ln, eps, jacobian)
     row = np.zeros(x.shape)
     row[0] = 1.0
     moved = float(np.abs(k_1 @ row.ravel()).max())

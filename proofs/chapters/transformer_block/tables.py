@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 import numpy as np
 import sympy
@@ -107,14 +108,16 @@ def gpt2_parameter_table(
 )
 @functools.cache
 def small_model_count(
-    vocab: int = 10, d: int = 4, n_layer: int = 2, d_ff: int = 16, n_ctx: int = 8, n_head: int = 2
+    vocab: int = 10, d: int = 4, n_layer: int = 2, d_ff: int = 16, n_ctx: int = 8,
+    n_head: int = 2, allocate: Callable = init_parameters
 ) -> Table:
     """例 5.2 and the block listing's first line: the arrays of a real model allocated
-    by `numeric.model.init_parameters`, counted, against 定理 5.1's polynomial."""
+    by `allocate` (`numeric.model.init_parameters`), counted, against 定理 5.1's
+    polynomial."""
     config = spec.ModelConfig(
         vocab=vocab, d=d, n_layer=n_layer, n_head=n_head, d_ff=d_ff, n_ctx=n_ctx
     )
-    allocated = int(parameter_count(init_parameters(config, np.random.default_rng(0))))
+    allocated = int(parameter_count(allocate(config, np.random.default_rng(0))))
     # in the order 例 5.2 states them
     at = {sym.V: vocab, sym.d: d, sym.d_ff: d_ff, sym.L: n_layer, sym.L_ctx: n_ctx}
     formula = int_at(counts.model_parameters(bias=True, tied=True, positions=True), at)
