@@ -113,6 +113,7 @@ SLIPS = [
     Edit("vocabulary", "tb", 239, "語彙は 50,257", "語彙は 50,258", "example"),
     Edit("embedding-share", "tb", 504, r"\approx 23.5\%", r"\approx 24.5\%", "example"),
     Edit("doubling", "tb", 538, r"\approx 3.82", r"\approx 3.83", "example"),
+    Edit("doubling-limit", "tb", 540, "4 倍に近づきます", "3 倍に近づきます", "claim"),
     Edit("affine-variance", "tb", 512, "分散は $g^2$ です", "分散は $g$ です", "example"),
     Edit("expansion-order", "tb", 524, "J_3J_1 +", "J_1J_3 +", "example"),
     # a rounding

@@ -855,6 +855,16 @@ def test_exr_parameter_count_rejects_a_model_with_an_extra_array():
         exr_parameter_count(allocate=with_extra)
 
 
+@pytest.mark.parametrize("limits, message", [
+    ({"short": 2, "long": 5, "middle": 6}, "tends to 2 as n -> 0 and 4 as n -> oo, stated 2 and 5"),
+    ({"short": 1, "long": 4, "middle": 6}, "tends to 2 as n -> 0 and 4 as n -> oo, stated 1 and 4"),
+    ({"short": 2, "long": 4, "middle": 5}, "at n = 5d the ratio is 32/11, not the midpoint"),
+], ids=["long", "short", "middle"])
+def test_exr_doubling_ratio_rejects_wrong_limits(limits, message):
+    with pytest.raises(CheckFailed, match=message):
+        exr_doubling_ratio(limits=limits)
+
+
 def test_exr_doubling_ratio_rejects_a_wrong_printed_ratio():
     printed = dict(transcribed("exr-doubling-ratio")["printed"], n_1=Printed(2.30, 2))
     with pytest.raises(CheckFailed, match=r"n = 1d: 16/7 = 2.2857, printed 2.3"):

@@ -37,6 +37,7 @@ from proofs.stated import (
     percentage,
     printed,
     product_terms,
+    prose_integer,
     sized_expression,
 )
 from spec.contractions import BLOCK
@@ -347,15 +348,23 @@ def exr_residual_expansion(stated: tuple,
                          argument="printed.n_60",
                          read=printed,
                      ),
+                     Claim("列が短いあいだは 2 倍に近く", phrase=True, where="proof",
+                           argument="limits.short", read=prose_integer),
+                     Claim("長くなるにつれて 4 倍に近づきます", phrase=True, where="proof",
+                           argument="limits.long", read=prose_integer),
+                     Claim("命題 6.1 の $n = 6d$ がちょうどその中間です", phrase=True,
+                           where="proof", argument="limits.middle", read=prose_integer),
                  ))
-def exr_doubling_ratio(stated: sympy.Expr, printed: Mapping,
+def exr_doubling_ratio(stated: sympy.Expr, printed: Mapping, limits: Mapping,
                        block: Callable = pre_ln_block) -> list[str]:
     """T(n) = 12nd^2 + 2n^2 d (the block polynomial of symbolic.counts at d_ff = 4d):
     T(2n)/T(n), cancelled by symbolic.counts.doubling_ratio, equals `stated`; at n = d,
     6d, 60d it is the exact rational 16/7, 3, 42/11, compared with the printed 2.29, 3,
-    3.82; it tends to 2 as n -> 0 and to 4 as n -> oo. Numeric: the multiplications a real
-    `block` performs at n and 2n (d = 8, h = 2, d_ff = 32, n = d, 6d), counted from the
-    actual operand shapes, have exactly that ratio (exact fractions)."""
+    3.82; its limits as n -> 0 and n -> oo are the stated `limits` (2 and 4), and at
+    n = 6d (limits["middle"] d, 命題 6.1's crossover) it is their midpoint. Numeric: the
+    multiplications a real `block` performs at n and 2n (d = 8, h = 2, d_ff = 32,
+    n = d, 6d), counted from the actual operand shapes, have exactly that ratio (exact
+    fractions)."""
     t = sympy.expand(counts.block_multiplications(BLOCK, width=4 * sym.d))
     ratio = sympy.cancel(counts.doubling_ratio(t, sym.n))
     require(is_zero(sympy.cancel(ratio - stated)), f"T(2n)/T(n) = {ratio}, stated {stated}")
@@ -367,9 +376,16 @@ def exr_doubling_ratio(stated: sympy.Expr, printed: Mapping,
         require(shown.agrees(float(value)), f"n = {multiple}d: {value} = {float(value):.4f}, "
                                             f"printed {shown.value}")
         exact.append(f"n = {multiple}d: {value} = {float(value):.4f}")
-    limits = (sympy.limit(ratio, sym.n, 0), sympy.limit(ratio, sym.n, sympy.oo))
-    require(limits == (2, 4), f"the ratio tends to {limits} as n -> 0, oo")
-    evidence.append("; ".join(exact) + "; limits 2 (n -> 0) and 4 (n -> oo)")
+    short, long = sympy.limit(ratio, sym.n, 0), sympy.limit(ratio, sym.n, sympy.oo)
+    require((short, long) == (limits["short"], limits["long"]),
+            f"the ratio tends to {short} as n -> 0 and {long} as n -> oo, stated "
+            f"{limits['short']} and {limits['long']}")
+    at = limits["middle"]
+    middle = sympy.cancel(ratio.subs(sym.n, at * sym.d))
+    require(middle == (short + long) / 2,
+            f"at n = {at}d the ratio is {middle}, not the midpoint of {short} and {long}")
+    evidence.append("; ".join(exact) + f"; limits {short} (n -> 0) and {long} (n -> oo), "
+                                       f"{middle} at n = {at}d their midpoint")
     d, h, d_ff = 8, 2, 32
     rng = np.random.default_rng(0)
     p = block_parameters(d, h, d_ff, rng)
