@@ -905,6 +905,14 @@ def test_prop_attention_parameters_rejects_4d2_plus_3d():
 
 
 @symbolic
+def test_prop_attention_parameters_rejects_a_stated_count_with_h():
+    from symbolic.symbols import d, h
+
+    with pytest.raises(CheckFailed, match=r"the stated 4\*d\*\*2 \+ 4\*h depends on h"):
+        prop_attention_parameters(stated=4 * d**2 + 4 * h)
+
+
+@symbolic
 def test_prop_attention_parameters_rejects_a_wrong_printed_count():
     printed = {"with_bias": 1_050_625, "without_bias": 1_048_576}
     with pytest.raises(CheckFailed, match="at d = 512 the formulas give"):
@@ -938,6 +946,32 @@ def test_prop_attention_complexity_rejects_one_n2d_term():
 
     with pytest.raises(CheckFailed):
         prop_attention_complexity(stated=4 * n * d**2 + n**2 * d)
+
+
+@symbolic
+def test_prop_attention_complexity_rejects_a_stated_count_with_h():
+    from symbolic.symbols import d, h, n
+
+    with pytest.raises(CheckFailed, match="depends on h"):
+        prop_attention_complexity(stated=4 * n * d**2 + 2 * n**2 * d * h)
+
+
+@symbolic
+@pytest.mark.parametrize("doubling, message", [
+    ({"quadratic": 2, "linear": 2}, "quadratic term by 4 and the linear one by 2, stated 2 and 2"),
+    ({"quadratic": 4, "linear": 4}, "quadratic term by 4 and the linear one by 2, stated 4 and 4"),
+], ids=["quadratic", "linear"])
+def test_prop_attention_complexity_rejects_wrong_doubling_factors(doubling, message):
+    with pytest.raises(CheckFailed, match=message):
+        prop_attention_complexity(doubling=doubling)
+
+
+@symbolic
+def test_prop_attention_complexity_rejects_a_wrong_weights_memory():
+    from symbolic.symbols import n
+
+    with pytest.raises(CheckFailed, match=r"weights memory h\*n\*\*2 != stated n\*\*2"):
+        prop_attention_complexity(stated_memory=n**2)
 
 
 @symbolic
