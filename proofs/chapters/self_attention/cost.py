@@ -159,9 +159,10 @@ def prop_attention_complexity(stated, stated_crossover, printed_table, stated_me
     require(equal(derived, stated), f"derived {derived} != stated {stated}")
     linear, quadratic = counts.linear_quadratic(derived, n)
     ratios = [counts.doubling_ratio(quadratic, n), counts.doubling_ratio(linear, n)]
-    want = [doubling["quadratic"], doubling["linear"]]
-    require(ratios == want, f"doubling n multiplies the quadratic term by {ratios[0]} and the "
-                            f"linear one by {ratios[1]}, stated {want[0]} and {want[1]}")
+    factors = [doubling["quadratic"], doubling["linear"]]
+    require(ratios == factors, f"doubling n multiplies the quadratic term by {ratios[0]} and "
+                               f"the linear one by {ratios[1]}, stated {factors[0]} and "
+                               f"{factors[1]}")
     cross = counts.crossover(derived, n)
     require(equal(cross, stated_crossover),
             f"the terms are equal at n = {cross}, the chapter states n = {stated_crossover}")
