@@ -90,7 +90,7 @@ def prop_block_complexity(stated: sympy.Expr, stated_at_four_d: sympy.Expr,
     biases); 12nd^2 + 2n^2 d at d_ff = 4d; the term linear in n is the larger iff n < 6d;
     the model adds L blocks and n d |V| for the output. Symbolic: symbolic.counts
     multiplies out the sizes of spec's declared contractions (BLOCK, LM_HEAD); the result
-    equals `stated`, does not contain h; the crossover of the two terms at d_ff = 4d is
+    equals `stated`; the crossover of the two terms at d_ff = 4d is
     solved, n = 6d, and linear - quadratic = 2nd (6d - n) (so the sign is that of 6d - n).
     Numeric: the multiplications a real `block` (Pre-LN), `post_ln` and a real `model`
     pass perform, counted by numeric.contraction from the actual operand shapes, equal the
@@ -101,7 +101,6 @@ def prop_block_complexity(stated: sympy.Expr, stated_at_four_d: sympy.Expr,
     derived = sympy.expand(counts.block_multiplications(BLOCK, width=sym.d_ff))
     require(is_zero(derived - stated),
             f"the block's multiplications are {derived}, stated {stated}")
-    require(sym.h not in derived.free_symbols, f"{derived} depends on h")
     at_4d = sympy.expand(derived.subs(sym.d_ff, 4 * sym.d))
     linear, quadratic = counts.linear_quadratic(at_4d, sym.n)
     require(is_zero(at_4d - stated_at_four_d),
@@ -113,7 +112,7 @@ def prop_block_complexity(stated: sympy.Expr, stated_at_four_d: sympy.Expr,
             f"linear - quadratic = {sympy.factor(linear - quadratic)}")
     head = counts.lm_head_multiplications()
     require(is_zero(head - stated_head), f"the output layer costs {head}, stated {stated_head}")
-    evidence.append(f"symbolic: {derived} (no h); at d_ff = 4d: {at_4d}; linear - quadratic = "
+    evidence.append(f"symbolic: {derived}; at d_ff = 4d: {at_4d}; linear - quadratic = "
                     f"{sympy.factor(linear - quadratic)}, positive iff n < {crossover}; "
                     f"output layer {head}")
     drawn = [0]
