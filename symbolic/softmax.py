@@ -173,6 +173,16 @@ _i, _j, _k = symbols("i j k", integer=True, positive=True)
 _z = IndexedBase("z", real=True)
 
 
+def indexed_softmax(z: Any, i: Expr, n: Symbol) -> Expr:
+    """sigma(z)_i for a symbolic index i and size n: e^{z_i} / sum_{k=1}^{n} e^{z_k}, z
+    anything indexable by a symbolic index (an IndexedBase, or z + c1 as an object).
+
+    >>> indexed_softmax(_z, _i, n_symbol)
+    exp(z[i])/Sum(exp(z[k]), (k, 1, n))
+    """
+    return _IndexedSoftmax(z, _k, n)[i]
+
+
 def derive_softmax_jacobian_general(stated: EntryFormula = chapter_entry) -> Derivation:
     """The same derivation for symbolic n: z an IndexedBase, indices i, j in 1..n.
 

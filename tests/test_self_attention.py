@@ -299,6 +299,23 @@ def test_prop_softmax_basic_rejects_an_unnormalised_symbolic_softmax():
         prop_softmax_basic(symbolic=lambda z: z.applyfunc(sp.exp))
 
 
+def indexed_variant(entry, lower=1):
+    """A softmax for symbolic n: sigma_i = entry(z_i) / sum_{k=lower}^{n} entry(z_k)."""
+    k = sp.Symbol("k", integer=True, positive=True)
+    return lambda z, i, n: entry(z[i]) / sp.Sum(entry(z[k]), (k, lower, n))
+
+
+@pytest.mark.symbolic
+@pytest.mark.parametrize("indexed, message", [
+    (indexed_variant(sp.exp, lower=0), "sum_i sigma_i = .* does not reduce to 1"),
+    (lambda z, i, n: indexed_variant(sp.exp)(z, i, n) / 2, "sum_i sigma_i = .* does not reduce"),
+    (indexed_variant(lambda t: t), r"sigma\(z \+ c1\)_i - sigma\(z\)_i = .* does not reduce"),
+], ids=["normaliser from 0", "halved", "linear"])
+def test_prop_softmax_basic_rejects_a_wrong_softmax_for_symbolic_n(indexed, message):
+    with pytest.raises(CheckFailed, match=message):
+        prop_softmax_basic(indexed=indexed)
+
+
 @pytest.mark.symbolic
 def test_prop_softmax_basic_rejects_a_symbolic_softmax_of_squares():
     def squares(z):

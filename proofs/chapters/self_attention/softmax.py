@@ -45,8 +45,19 @@ from proofs.stated import (
 )
 from symbolic import mask as sym_mask
 from symbolic import softmax as sym
-from symbolic.identities import equal, is_zero
+from symbolic.identities import equal, is_zero, normalise_sums
+from symbolic.softmax import indexed_softmax
 from symbolic.softmax import softmax as symbolic_softmax
+
+
+class _Shifted:
+    """z + c1 for symbolic indices: (z + c1)[k] = z[k] + c."""
+
+    def __init__(self, z: sp.IndexedBase, c: sp.Symbol) -> None:
+        self.z, self.c = z, c
+
+    def __getitem__(self, k: sp.Expr) -> sp.Expr:
+        return self.z[k] + self.c
 
 
 @CHAPTER.element("prop-softmax-basic", "命題 3.1", "softmax の基本性質", "proposition",
@@ -64,9 +75,11 @@ from symbolic.softmax import softmax as symbolic_softmax
                      Claim("（大小を保つ）", phrase=True),
                      Claim("（置換同変）任意の置換行列", phrase=True),
                  ))
-def prop_softmax_basic(softmax=softmax, symbolic=symbolic_softmax) -> list[str]:
-    """Symbolic for symbolic n (IndexedBase sums): sum_i sigma_i = 1 and
-    sigma(z + c1) = sigma(z); symbolic for n = 1..6, on `symbolic` (symbolic/'s softmax of a
+def prop_softmax_basic(softmax=softmax, symbolic=symbolic_softmax,
+                       indexed=indexed_softmax) -> list[str]:
+    """Symbolic for symbolic n, on `indexed` (the softmax of an IndexedBase that the
+    Jacobian's derivation differentiates): sum_i sigma_i = 1 and sigma(z + c1) = sigma(z);
+    symbolic for n = 1..6, on `symbolic` (symbolic/'s softmax of a
     column of symbols): sum_i sigma_i = 1, every sigma_i is positive, and
     sigma_j - sigma_i = (e^{z_j} - e^{z_i}) / S with S > 0 and exp strictly increasing
     (its derivative is positive); sigma(Pz) = P sigma(z) for every permutation of n <= 4.
@@ -79,15 +92,15 @@ def prop_softmax_basic(softmax=softmax, symbolic=symbolic_softmax) -> list[str]:
     when the exact gap exceeds them; z_i = z_j gives equal weights within the bounds;
     sigma(Pz) = P sigma(z) within the bounds."""
     evidence = []
-    n, i, j = sp.symbols("n i j", integer=True, positive=True)
+    n, i, j, k = sp.symbols("n i j k", integer=True, positive=True)
     z = sp.IndexedBase("z", real=True)
     c = sp.Symbol("c", real=True)
-    total = sp.Sum(sp.exp(z[j]), (j, 1, n))
-    require(sp.factor_terms(sp.Sum(sp.exp(z[j]) / total, (j, 1, n))) == 1,
-            "sum_i sigma_i does not reduce to 1 for symbolic n")
-    shifted = sp.exp(z[i] + c) / sp.Sum(sp.exp(z[j] + c), (j, 1, n)) - sp.exp(z[i]) / total
+    total = sp.Sum(indexed(z, j, n), (j, 1, n))
+    require(is_zero(normalise_sums(total - 1, n, {}, (i, j, k))),
+            f"sum_i sigma_i = {total} does not reduce to 1 for symbolic n")
+    shifted = indexed(_Shifted(z, c), i, n) - indexed(z, i, n)
     require(is_zero(sp.factor_terms(sp.expand(shifted))),
-            "sigma(z + c1) - sigma(z) does not reduce to 0 for symbolic n")
+            f"sigma(z + c1)_i - sigma(z)_i = {shifted} does not reduce to 0 for symbolic n")
     evidence.append("symbolic n: sum sigma_i = 1 and sigma(z + c1) = sigma(z)")
 
     t = sp.Symbol("t", real=True)
