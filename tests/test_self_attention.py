@@ -11,7 +11,6 @@ import re
 import sys
 from pathlib import Path
 
-import mpmath
 import numpy as np
 import pytest
 import sympy as sp
@@ -64,6 +63,7 @@ from proofs.judge import CheckFailed, findings
 from proofs.measures import permutation_matrix
 from proofs.registry import REGISTRY, claim_arguments
 from proofs.stated import table_rows
+from symbolic.mask import chapter_bound as chapter_mask_bound
 
 SEEDS_README = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "README.md"
 IDS = sorted(e.id for e in REGISTRY.values() if e.chapter == "self-attention")
@@ -451,13 +451,33 @@ def test_prop_mask_as_limit_holds():
     assert len(prop_mask_as_limit()) >= 2
 
 
-@numeric
+@symbolic
 def test_prop_mask_as_limit_rejects_an_e_minus_2c_bound():
-    def too_small(c, z_i, s_u):
-        return mpmath.exp(-2 * c) * mpmath.exp(z_i) / s_u
+    def too_small(z, allowed, i, c):
+        return chapter_mask_bound(z, allowed, i, c) * sp.exp(-c)
 
-    with pytest.raises(CheckFailed):
+    with pytest.raises(CheckFailed, match="the e\\^\\(-c\\) bound is not certified"):
         prop_mask_as_limit(stated_bound=too_small)
+
+
+@numeric
+def test_prop_mask_as_limit_rejects_a_bound_wrong_beyond_the_symbolic_sizes():
+    def halved_from_n_4(z, allowed, i, c):  # the chapter's for n <= 3 only
+        return chapter_mask_bound(z, allowed, i, c) / (1 if len(z) <= 3 else 2)
+
+    with pytest.raises(CheckFailed, match=r"sigma_\d = .* not in \(0, "):
+        prop_mask_as_limit(stated_bound=halved_from_n_4)
+
+
+@symbolic
+def test_prop_mask_as_limit_rejects_a_masked_softmax_normalised_over_every_position():
+    def over_all(z, allowed):
+        total = sum(sp.exp(v) for v in z)
+        return sp.Matrix([sp.exp(z[i]) / total if i in set(allowed) else 0
+                          for i in range(z.rows)])
+
+    with pytest.raises(CheckFailed, match=r"lim sigma\(z - c m\) != sigma\^U\(z\)"):
+        prop_mask_as_limit(stated_masked=over_all)
 
 
 @numeric

@@ -321,23 +321,21 @@ def prop_softmax_jacobian(jacobian=softmax_jacobian, stated_entry=None,
 
 
 @functools.cache
-def symbolic_mask_results() -> tuple[tuple[int, tuple[int, ...], bool, bool], ...]:
-    """(n, U, limit = sigma^U, every masked bound certified) for n = 2..3 and every proper
-    non-empty U (0-based), from symbolic.mask; derived once per process (about 3 s)."""
+def symbolic_mask_results(target: Callable = sym_mask.masked_softmax,
+                          bound: Callable = sym_mask.chapter_bound
+                          ) -> tuple[tuple[int, tuple[int, ...], bool, bool], ...]:
+    """(n, U, limit = target, every masked bound certified) for n = 2..3 and every proper
+    non-empty U (0-based), from symbolic.mask; derived once per process and pair of
+    formulas (about 3 s)."""
     results = []
     for n in range(2, 4):
         for r in range(1, n):
             for allowed in itertools.combinations(range(n), r):
-                limit = sym_mask.mask_limit(n, allowed).holds
-                bounds = all(sym_mask.mask_bound(n, allowed, i).holds
+                limit = sym_mask.mask_limit(n, allowed, target).holds
+                bounds = all(sym_mask.mask_bound(n, allowed, i, bound).holds
                              for i in range(n) if i not in allowed)
                 results.append((n, allowed, limit, bounds))
     return tuple(results)
-
-
-def _chapter_mask_bound(c, z_i, s_u):
-    """The stated bound of 命題 3.3: sigma(z - c m)_i <= e^{-c} e^{z_i} / sum_{j in U} e^{z_j}."""
-    return mpmath.exp(-c) * mpmath.exp(z_i) / s_u
 
 
 @CHAPTER.element("prop-mask-as-limit", "命題 3.3", "マスクは極限として正当化できる", "proposition",
@@ -354,22 +352,35 @@ def _chapter_mask_bound(c, z_i, s_u):
                          r"\big/ \sum_{j \in U} e^{z_j}",
                      ),
                  ))
-def prop_mask_as_limit(stated_bound=_chapter_mask_bound, masked_softmax=masked_softmax
-                       ) -> list[str]:
+def prop_mask_as_limit(stated_bound: Callable = sym_mask.chapter_bound,
+                       masked_softmax: Callable = masked_softmax,
+                       stated_masked: Callable = sym_mask.masked_softmax) -> list[str]:
     """lim_{c -> oo} sigma(z - c m) = sigma^U(z): SymPy limits for n = 2..3 and every
-    proper non-empty U (symbolic.mask.mask_limit), and certificates that bound - sigma_i >= 0
-    for i not in U (symbolic.mask.mask_bound). High precision: on Hypothesis-drawn z
+    proper non-empty U equal `stated_masked` (symbolic.mask.mask_limit), and certificates
+    that stated_bound - sigma_i >= 0 for i not in U (symbolic.mask.mask_bound; the bound
+    is a SymPy formula bound(z, U, i, c), the chapter's e^{-c} e^{z_i} / sum_{j in U}
+    e^{z_j} by default). High precision: on Hypothesis-drawn z
     (n <= 6, |z_i| <= 20), U and c in [0, 1000] (float64 underflows e^{-c} past c = 745),
     sigma(z - c m) at 100 + c/ln 10 digits (enough to resolve e^{-c}) satisfies
-    0 < sigma_i <= stated bound off U and
+    0 < sigma_i <= stated bound (evaluated in mpmath at the same digits) off U and
     |sigma_i - sigma^U_i| <= sigma^U_i e^{-c} S_notU / S_U on U. The NumPy masked_softmax
     equals the c = 1000 value within softmax_error_bound, with masked entries exactly 0."""
     evidence = []
-    for n, allowed, limit_holds, bounds_hold in symbolic_mask_results():
+    symbolic = symbolic_mask_results(stated_masked, stated_bound)
+    for n, allowed, limit_holds, bounds_hold in symbolic:
         require(limit_holds, f"lim sigma(z - c m) != sigma^U(z) for n = {n}, U = {allowed}")
         require(bounds_hold, f"the e^(-c) bound is not certified for n = {n}, U = {allowed}")
     evidence.append(f"symbolic: the limit equals sigma^U and the e^(-c) bound is certified "
-                    f"for all {len(symbolic_mask_results())} proper non-empty U of n = 2..3")
+                    f"for all {len(symbolic)} proper non-empty U of n = 2..3")
+    bounds: dict[tuple[int, frozenset[int], int], Callable] = {}
+
+    def bound_at(n: int, allowed: frozenset[int], i: int) -> Callable:
+        """The stated bound as an mpmath function of (c, z_1, ..., z_n)."""
+        if (n, allowed, i) not in bounds:
+            z, c = sym_mask.logits(n), sp.Symbol("c", positive=True)
+            bounds[n, allowed, i] = sp.lambdify((c, *z), stated_bound(z, allowed, i, c),
+                                                "mpmath")
+        return bounds[n, allowed, i]
 
     stats: dict[str, Any] = {"cases": 0, "max_c": 0.0, "smallest": None}
 
@@ -396,7 +407,8 @@ def prop_mask_as_limit(stated_bound=_chapter_mask_bound, masked_softmax=masked_s
                             f"|sigma_i - sigma^U_i| = {mpmath.nstr(gap, 5)} exceeds the "
                             f"e^(-c) rate at c = {c}, z = {z.tolist()}")
                 else:
-                    bound = stated_bound(cm, mpmath.mpf(float(z[i])), s_u)
+                    inside = frozenset(j for j, on in enumerate(allowed) if on)
+                    bound = bound_at(len(z), inside, i)(cm, *(mpmath.mpf(float(t)) for t in z))
                     require(0 < sig[i] <= bound + rounding,
                             f"sigma_{i} = {mpmath.nstr(sig[i], 5)} not in (0, "
                             f"{mpmath.nstr(bound, 5)}] at c = {c}, z = {z.tolist()}, U = "
