@@ -464,19 +464,47 @@ def missing_yy(x, eps=0.0):
         return (np.eye(d) - 1.0 / d) / np.sqrt(x.var() + eps)
 
 
-@pytest.mark.numeric
-def test_prop_layer_norm_jacobian_rejects_missing_yy_t_numerically():
-    with pytest.raises(CheckFailed, match="J differs"):
-        prop_layer_norm_jacobian(jacobian=missing_yy, widths=(), property_widths=())
+def missing_ones(x, eps=0.0):
+    """A wrong Jacobian: (I - yy^T/d)/sigma, without the 11^T/d term."""
+    x = np.asarray(x, dtype=float)
+    d, sigma = x.shape[-1], np.sqrt(x.var() + eps)
+    y = (x - x.mean()) / sigma
+    return (np.eye(d) - np.outer(y, y) / d) / sigma
+
+
+def off_by_two_and_a_half_bounds(x, eps=0.0):
+    """layer_norm_jacobian times 1 + 2.5 bound / max|J| for d >= 5: its largest entry is
+    off by at least 1.5 times the rounding bound, while 1 and x - mu 1 stay in the kernel
+    and the eigenvalues of sigma J move by less than their tolerance d sigma bound (the
+    largest diagonal entry is at least (d - 2) / (d sigma), the trace of sigma J being
+    d - 2)."""
+    jacobian = layer_norm_jacobian(x, eps)
+    if x.size < 5:
+        return jacobian
+    bound = float(layer_norm_jacobian_error_bound(x, eps))
+    return jacobian * (1 + 2.5 * bound / np.abs(jacobian).max())
+
+
+def nonzero_at_d_2(x, eps=0.0):
+    """layer_norm_jacobian plus 1.5 bound I at d = 2, where J = 0: within the kernel and
+    eigenvalue tolerances (2 sigma bound and more), beyond the d = 2 clause's bound."""
+    jacobian = layer_norm_jacobian(x, eps)
+    if x.size != 2:
+        return jacobian
+    return jacobian + 1.5 * float(layer_norm_jacobian_error_bound(x, eps)) * np.eye(2)
 
 
 @pytest.mark.numeric
-def test_prop_layer_norm_jacobian_rejects_a_wrong_scale():
-    def doubled(x, eps=0.0):
-        return 2 * layer_norm_jacobian(x, eps)
-
-    with pytest.raises(CheckFailed, match="J differs"):
-        prop_layer_norm_jacobian(jacobian=doubled, widths=(), property_widths=())
+@pytest.mark.parametrize("jacobian, match", [
+    (missing_ones, r"\|J \(1\)\|"),
+    (missing_yy, r"\|J \(x - mu 1\)\|"),
+    (lambda x, eps=0.0: 2 * layer_norm_jacobian(x, eps), "eigenvalues of sigma J"),
+    (nonzero_at_d_2, "d = 2 but J ="),
+    (off_by_two_and_a_half_bounds, "J differs from mpmath's"),
+], ids=["missing 11^T", "missing yy^T", "doubled", "nonzero at d = 2", "off by 2.5 bounds"])
+def test_prop_layer_norm_jacobian_rejects_each_wrong_jacobian_at_its_clause(jacobian, match):
+    with pytest.raises(CheckFailed, match=match):
+        prop_layer_norm_jacobian(jacobian=jacobian, widths=(), property_widths=())
 
 
 def wrong_where(condition):
