@@ -132,6 +132,15 @@ def number(tex: str) -> sympy.Expr:
     return value
 
 
+def plus_minus(tex: str) -> frozenset[sympy.Expr]:
+    """The right side `\\pm a` as the set {-a, a} of exact numbers: `t = \\pm\\sqrt2`."""
+    side = right_side(tex).strip()
+    if not side.startswith(r"\pm"):
+        raise TexError(f"{side!r} does not start with \\pm")
+    value = number("x = " + side.removeprefix(r"\pm"))
+    return frozenset({-value, value})
+
+
 def crossover(tex: str) -> sympy.Expr:
     """The size where two terms meet, as the chapter writes it: `n = 2d = 128` -> 2d (the
     first member in other sizes)."""

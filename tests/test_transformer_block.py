@@ -16,6 +16,7 @@ import sympy
 
 import spec
 from numeric.activations import gelu, relu
+from numeric.attention import multi_head_attention
 from numeric.block import post_ln_block, pre_ln_block
 from numeric.error_bounds import (
     gamma,
@@ -79,6 +80,7 @@ from proofs.judge import CheckFailed, findings
 from proofs.printed import Printed
 from proofs.reference import DIGITS, mp_central_jacobian, mp_error, mp_layer_norm
 from proofs.registry import load_all
+from symbolic import gelu as symbolic_gelu
 from symbolic import layer_norm as symbolic_layer_norm
 from symbolic import residual
 from symbolic import symbols as sym
@@ -1210,6 +1212,41 @@ def test_prop_relu_piecewise_linear_rejects_a_leaky_relu_network():
         prop_relu_piecewise_linear(relu_network=leaky)
 
 
+@pytest.mark.symbolic
+def test_prop_relu_piecewise_linear_rejects_a_wrong_first_derivative():
+    def doubled_first():
+        first, second = symbolic_gelu.derivatives()
+        return 2 * first, second
+
+    with pytest.raises(CheckFailed, match=r"GELU' = .*, not Phi \+ t phi"):
+        prop_relu_piecewise_linear(derivatives=doubled_first)
+
+
+@pytest.mark.symbolic
+def test_prop_relu_piecewise_linear_rejects_wrong_stated_zeros():
+    with pytest.raises(CheckFailed, match=r"zeros of GELU'' are \[-sqrt\(2\), sqrt\(2\)\], "
+                                          r"stated \[-1, 1\]"):
+        prop_relu_piecewise_linear(stated_zeros=frozenset({-1, 1}))
+
+
+def test_prop_relu_piecewise_linear_zeros_are_read_from_the_chapter():
+    assert transcribed("prop-relu-piecewise-linear")["stated_zeros"] == {
+        -sympy.sqrt(2), sympy.sqrt(2)}
+
+
+@pytest.mark.parametrize("regions, match", [
+    (lambda w, b: activation_regions(w, b) + ["x"] * (2 ** len(b) if len(b) >= 4 else 0),
+     r"regions > 2\^"),
+    (lambda w, b: activation_regions(w, b)[len(b) >= 4:],
+     "regions for .* hyperplanes in general position"),
+], ids=["more than 2^m", "one region short"])
+def test_prop_relu_piecewise_linear_rejects_region_counts_wrong_beyond_the_example(
+    regions, match
+):
+    with pytest.raises(CheckFailed, match=match):
+        prop_relu_piecewise_linear(regions=regions)
+
+
 def test_prop_relu_piecewise_linear_rejects_eight_patterns():
     with pytest.raises(CheckFailed, match="non-empty regions"):
         prop_relu_piecewise_linear(printed={"regions": 8, "patterns": 8})
@@ -1290,6 +1327,22 @@ def test_rem_out_of_scope_rejects_a_bidirectional_decoder_only_column():
     wrong = columns[:2] + (Architecture("decoder-only", "none", False, True, 2),)
     with pytest.raises(CheckFailed, match="decoder-only"):
         rem_out_of_scope(table=wrong)
+
+def test_rem_out_of_scope_rejects_blocks_without_a_second_layer_norm():
+    def without_ln_2():
+        return [p for p in spec.model_parameters() if not p.name.startswith("blocks.ln_2")]
+
+    with pytest.raises(CheckFailed, match=r"blocks declare the groups \['attn', 'ln_1', 'mlp'\]"):
+        rem_out_of_scope(**transcribed("rem-out-of-scope"), declared=without_ln_2)
+
+
+def test_rem_out_of_scope_rejects_an_attention_that_ignores_the_context():
+    def self_only(x, params, context=None):
+        return multi_head_attention(x, params)
+
+    with pytest.raises(CheckFailed, match=r"cross-attention gave shapes \(3, 4\), \(2, 3, 3\)"):
+        rem_out_of_scope(**transcribed("rem-out-of-scope"), attention=self_only)
+
 
 @pytest.mark.numeric
 def test_rem_out_of_scope_rejects_a_model_that_reads_later_tokens():

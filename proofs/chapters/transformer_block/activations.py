@@ -8,7 +8,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
-import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -24,7 +23,13 @@ from proofs.claims import Claim
 from proofs.judge import require, within_bound
 from proofs.measures import grid_activation_patterns
 from proofs.profiles import scaled
-from proofs.stated import formula_of, prose_integer, prose_integer_last, table_rows
+from proofs.stated import (
+    formula_of,
+    plus_minus,
+    prose_integer,
+    prose_integer_last,
+    table_rows,
+)
 from proofs.tex_tree import TexError
 from symbolic import gelu as symbolic_gelu
 from symbolic.arrangements import activation_regions, general_position, region_bound
@@ -108,7 +113,8 @@ def _affine_piece(x: np.ndarray, ff: Mapping) -> np.ndarray:
                          argument="stated_second",
                          read=formula_of("t", varphi=symbolic_gelu.phi),
                      ),
-                     Claim(r"t = \pm\sqrt2", where="proof"),
+                     Claim(r"t = \pm\sqrt2", where="proof", lhs="t", argument="stated_zeros",
+                           read=plus_minus),
                      Claim(
                          "領域は多くても 7 個",
                          phrase=True,
@@ -130,8 +136,10 @@ def prop_relu_piecewise_linear(
     smooth: Callable = gelu,
     derivatives: Callable = symbolic_gelu.derivatives,
     stated_second: Callable,
+    stated_zeros: frozenset,
     printed: Mapping,
     example: Mapping = RELU_EXAMPLE,
+    regions: Callable = activation_regions,
 ) -> list[str]:
     """(1) The ReLU MLP is affine on each of at most 2^{d_ff} convex regions R_s; (2) GELU is
     smooth, GELU'' = (2 - t^2) phi(t), and GELU is affine on no open interval. Numeric, on
@@ -142,8 +150,9 @@ def prop_relu_piecewise_linear(
     decided by Fourier-Motzkin elimination over the rationals (not a grid); on
     Hypothesis-drawn integer arrangements (d = 1..3, m = 1..5 hyperplanes) the non-empty
     regions number at most 2^m, and exactly sum_{i<=d} C(m, i) when the arrangement is
-    in general position (decided exactly). Symbolic: `derivatives` of t Phi(t) give
-    GELU'' = `stated_second`, whose real zeros are {-sqrt 2, sqrt 2} only. Witness for
+    in general position (decided exactly; `regions` lists the non-empty ones). Symbolic:
+    `derivatives` of t Phi(t) give GELU'' = `stated_second`, whose real zeros are
+    `stated_zeros` ({-sqrt 2, sqrt 2}) only. Witness for
     every Hypothesis-drawn interval (a, a + w), a in [-8, 4], w in [0.05, 2]: three points
     in it where the second difference of `smooth` exceeds its rounding bound, so `smooth`
     is affine on no such interval. The domain stops at 6 because float64 cannot see the
@@ -170,7 +179,7 @@ def prop_relu_piecewise_linear(
     affine_on_regions()
     evidence.append(f"the ReLU MLP equals W_2^T D_s (W_1^T x + b_1) + b_2 on the region of "
                     f"every drawn point (max gap {worst[0]:.1e})")
-    patterns = activation_regions(example["w_1"], example["b_1"])
+    patterns = regions(example["w_1"], example["b_1"])
     everything = ["".join(p) for p in itertools.product("01", repeat=len(example["b_1"]))]
     missing = sorted(set(everything) - set(patterns))
     require(len(patterns) == printed["patterns"] == printed["regions"]
@@ -197,7 +206,7 @@ def prop_relu_piecewise_linear(
         rng = np.random.default_rng(seed)
         w_1 = rng.integers(-4, 5, (m, d)).tolist()
         b_1 = rng.integers(-4, 5, m).tolist()
-        count = len(activation_regions(w_1, b_1))
+        count = len(regions(w_1, b_1))
         require(count <= 2**m, f"{count} regions > 2^{m}")
         if general_position(w_1, b_1):
             require(count == region_bound(m, d),
@@ -216,10 +225,12 @@ def prop_relu_piecewise_linear(
             f"GELU' = {first}, not Phi + t phi")
     require(is_zero(second - stated_second(t)), f"GELU'' = {second}, stated {stated_second(t)}")
     zeros = symbolic_gelu.second_derivative_zeros(stated_second)
-    require(zeros == {-sympy.sqrt(2), sympy.sqrt(2)},
-            f"the real zeros of GELU'' are {zeros}")
+    require(zeros == stated_zeros,
+            f"the real zeros of GELU'' are {sorted(zeros, key=float)}, stated "
+            f"{sorted(stated_zeros, key=float)}")
     evidence.append(f"GELU' = {first}, GELU'' = {second} = (2 - t^2) phi(t), zero only at "
-                    f"t = +-sqrt 2, so GELU is affine on no open interval")
+                    f"t = {', '.join(map(str, sorted(zeros, key=float)))}, so GELU is affine "
+                    f"on no open interval")
     smallest = [math.inf]
 
     @scaled(1.0)
@@ -249,16 +260,18 @@ def prop_relu_piecewise_linear(
                      Claim(ARCHITECTURE_TABLE, table=True, where="text", argument="table",
                            read=architectures),
                  ))
-def rem_out_of_scope(table: tuple[Architecture, ...], model: Callable = forward) -> list[str]:
+def rem_out_of_scope(table: tuple[Architecture, ...], model: Callable = forward,
+                     declared: Callable = spec.model_parameters,
+                     attention: Callable = multi_head_attention) -> list[str]:
     """Not a theorem: universal approximation, dropout and initialisation, and the
     encoder-decoder model are outside the chapter. The remark's table (encoder layer,
     decoder layer of the encoder-decoder model, decoder-only layer) is read into its
     columns (`architectures`) and checked for consistency: each layer's count of parts is its
     self-attention, its cross-attention if any and its MLP; the decoder-only column
     matches the package's model, whose blocks declare one attention and one MLP and no
-    cross-attention (spec.parameters), and whose attention is causal (changing the last
+    cross-attention (`declared`, spec's), and whose attention is causal (changing the last
     token leaves the other logits unchanged, seed 0); cross-attention (keys and values
-    from another sequence of length m != n) is available as attention with a context."""
+    from another sequence of length m != n) is available as `attention` with a context."""
     evidence = []
     for column in table:
         parts = 1 + int(column.cross_attention) + int(column.mlp)
@@ -268,7 +281,7 @@ def rem_out_of_scope(table: tuple[Architecture, ...], model: Callable = forward)
                         f"{'yes' if column.cross_attention else 'no'}, MLP "
                         f"{'yes' if column.mlp else 'no'}, {column.parts} parts")
     ours = table[-1]
-    groups = {p.name.split(".")[1] for p in spec.model_parameters() if p.per_layer}
+    groups = {p.name.split(".")[1] for p in declared() if p.per_layer}
     require(groups == {"ln_1", "attn", "ln_2", "mlp"},
             f"the model's blocks declare the groups {sorted(groups)}")
     require(ours.self_attention_mask == "causal" and not ours.cross_attention and ours.mlp,
@@ -283,8 +296,8 @@ def rem_out_of_scope(table: tuple[Architecture, ...], model: Callable = forward)
             "the package's model is not causal")
     rng = np.random.default_rng(0)
     attn = sub_parameters(block_parameters(4, 2, 8, rng), "attn")
-    out, weights = multi_head_attention(rng.standard_normal((3, 4)), attn,
-                                        context=rng.standard_normal((5, 4)))
+    out, weights = attention(rng.standard_normal((3, 4)), attn,
+                             context=rng.standard_normal((5, 4)))
     require(out.shape == (3, 4) and weights.shape == (2, 3, 5),
             f"cross-attention gave shapes {out.shape}, {weights.shape}")
     evidence.append("the decoder-only column is the package's model (causal, one attention "
