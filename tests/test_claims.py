@@ -18,6 +18,7 @@ from proofs.stated import (
     integer,
     member,
     percentage,
+    plus_minus,
     polynomial,
     printed,
     printed_texts,
@@ -153,6 +154,8 @@ def test_readers():
     assert prose_integer("例 5.3 の結果は 124,439,808 です") == 124439808
     assert prose_integer("117M と記載") == 117_000_000
     assert product_terms("I + J_1 + J_2J_1") == ((), (1,), (2, 1))
+    assert plus_minus(r"t = \pm\sqrt2") == {-sympy.sqrt(2), sympy.sqrt(2)}
+    assert plus_minus(r"t = \pm \frac12") == {-sympy.Rational(1, 2), sympy.Rational(1, 2)}
     entry = entry_formula("bold sigma", "i", "j")(r"\sigma_i(\delta_{ij} - \sigma_j)")
     s = sympy.IndexedBase("s")
     i, j = sympy.symbols("i j")
@@ -168,6 +171,8 @@ def test_readers():
         (product_terms, "I + K_1"),
         (prose_integer, "なし"),
         (crossover, "n"),
+        (plus_minus, r"t = \sqrt2"),
+        (plus_minus, r"t = \pm n"),
     ],
 )
 def test_a_reader_refuses_what_it_cannot_read(reader, text):
