@@ -196,7 +196,8 @@ def test_def_permutation_matrix_rejects_the_column_permuting_transpose():
         # applied from the left it moves row i to pi(i) instead of taking row pi(i)
         return permutation_matrix(pi).T
 
-    with pytest.raises(CheckFailed):
+    with pytest.raises(CheckFailed, match=r"symbolic, pi = \(1, 2, 0\): P_pi X = X\[pi\], "
+                                          r"A P_pi\^T = A\[:, pi\] fail"):
         def_permutation_matrix(permutation_matrix=transposed)
 
 
@@ -205,8 +206,26 @@ def test_def_permutation_matrix_rejects_a_matrix_that_leaves_the_rows_in_place()
     def identity(pi):
         return np.eye(len(pi))  # applies the permutation to nothing
 
-    with pytest.raises(CheckFailed):
+    with pytest.raises(CheckFailed, match=r"pi = \(1, 0\): P_pi X = X\[pi\], A P_pi\^T = "
+                                          r"A\[:, pi\] fail"):
         def_permutation_matrix(permutation_matrix=identity)
+
+
+@symbolic
+@pytest.mark.parametrize("row, facts", [
+    (lambda n: np.eye(n)[0], "P_pi X = X\\[pi\\], A P_pi\\^T = A\\[:, pi\\], "
+                             "P_pi\\^T P_pi = I fail"),
+    (lambda n: np.zeros(n), "P_pi X = X\\[pi\\], A P_pi\\^T = A\\[:, pi\\], "
+                            "P_pi\\^T P_pi = I, P_pi 1 = 1 fail"),
+], ids=["a repeated row", "a zero row"])
+def test_def_permutation_matrix_names_every_fact_a_wrong_matrix_fails(row, facts):
+    def last_row_replaced(pi):
+        p = permutation_matrix(pi)
+        p[-1] = row(len(pi)) if len(pi) > 1 else p[-1]
+        return p
+
+    with pytest.raises(CheckFailed, match=r"symbolic, pi = \(0, 1\): " + facts):
+        def_permutation_matrix(permutation_matrix=last_row_replaced)
 
 @symbolic
 def test_def_permutation_matrix_rejects_entries_other_than_0_and_1():
@@ -221,7 +240,8 @@ def test_def_permutation_matrix_rejects_a_matrix_wrong_only_beyond_n_4():
         return p.T if len(pi) >= 5 else p
 
     # the first failing draw fails P_pi X = X[pi]; shrunk to X = 0, it fails A P_pi^T
-    with pytest.raises(CheckFailed, match=r"P_pi X != X\[pi\]|A P_pi\^T != A\[:, pi\]"):
+    with pytest.raises(CheckFailed, match=r"numeric, pi = .*(P_pi X = X\[pi\]|A P_pi\^T = "
+                                          r"A\[:, pi\])"):
         def_permutation_matrix(permutation_matrix=transposed_from_5)
 
 

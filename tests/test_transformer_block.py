@@ -581,6 +581,8 @@ def test_prop_layer_norm_jacobian_rejects_missing_yy_t_symbolically():
         prop_layer_norm_jacobian(stated_entry=stated_entry, widths=(2,), property_widths=())
     with pytest.raises(CheckFailed, match="d = 3"):
         prop_layer_norm_jacobian(stated=stated, widths=(3,), property_widths=())
+    with pytest.raises(CheckFailed, match="d = 3: J c = 0 does not hold for the stated J"):
+        prop_layer_norm_jacobian(stated=stated, widths=(), property_widths=(3,))
 
 
 def test_prop_layer_norm_jacobian_near_constant_rows():

@@ -38,6 +38,15 @@ from symbolic import mask as sym_mask
 from symbolic.softmax import softmax as symbolic_softmax
 
 
+def _require_facts(pi: tuple[int, ...], facts: dict[str, bool], numeric: bool = False) -> None:
+    """One judgement of the four facts of 定義 2.1 at pi, naming every one that fails: the
+    first implies the others (P is then the permutation matrix), so judged one after
+    another only the first could ever fail."""
+    failing = [name for name, holds in facts.items() if not holds]
+    require(not failing, f"{'numeric' if numeric else 'symbolic'}, pi = {pi}: "
+                         f"{', '.join(failing)} fail")
+
+
 @CHAPTER.element("def-permutation-matrix", "定義 2.1", "置換行列・同変・不変", "definition",
          ("symbolic", "numeric"),
                  claims=(
@@ -75,12 +84,12 @@ def def_permutation_matrix(permutation_matrix=permutation_matrix) -> list[str]:
             require(p_num.shape == (n, n) and set(np.unique(p_num)) <= {0.0, 1.0},
                     f"P_pi for pi = {pi} is not a 0/1 matrix of shape ({n}, {n}): {p_num}")
             p = sp.Matrix(np.rint(p_num).astype(int).tolist())
-            require(p * x == x.extract(list(pi), [0, 1]),
-                    f"P_pi X does not put row pi(i) in row i for pi = {pi}")
-            require(a * p.T == a.extract(list(range(n)), list(pi)),
-                    f"A P_pi^T does not put column pi(j) in column j for pi = {pi}")
-            require(p.T * p == sp.eye(n), f"P_pi^T P_pi != I for pi = {pi}")
-            require(p * sp.ones(n, 1) == sp.ones(n, 1), f"P_pi 1 != 1 for pi = {pi}")
+            _require_facts(pi, {
+                "P_pi X = X[pi]": p * x == x.extract(list(pi), [0, 1]),
+                "A P_pi^T = A[:, pi]": a * p.T == a.extract(list(range(n)), list(pi)),
+                "P_pi^T P_pi = I": p.T * p == sp.eye(n),
+                "P_pi 1 = 1": p * sp.ones(n, 1) == sp.ones(n, 1),
+            })
             count += 1
     evidence.append(f"symbolic: P_pi X, A P_pi^T, P_pi^T P_pi = I, P_pi 1 = 1 for all {count} "
                     "permutations of n = 1..4")
@@ -92,10 +101,12 @@ def def_permutation_matrix(permutation_matrix=permutation_matrix) -> list[str]:
     def numeric(case):
         pi, x, a = case
         p = np.asarray(permutation_matrix(pi))
-        require(np.array_equal(p @ x, x[list(pi)]), f"P_pi X != X[pi] for pi = {pi}")
-        require(np.array_equal(a @ p.T, a[:, list(pi)]), f"A P_pi^T != A[:, pi] for pi = {pi}")
-        require(np.array_equal(p.T @ p, np.eye(len(pi))), f"P^T P != I for pi = {pi}")
-        require(np.array_equal(p @ np.ones(len(pi)), np.ones(len(pi))), f"P 1 != 1 for {pi}")
+        _require_facts(pi, {
+            "P_pi X = X[pi]": np.array_equal(p @ x, x[list(pi)]),
+            "A P_pi^T = A[:, pi]": np.array_equal(a @ p.T, a[:, list(pi)]),
+            "P_pi^T P_pi = I": np.array_equal(p.T @ p, np.eye(len(pi))),
+            "P_pi 1 = 1": np.array_equal(p @ np.ones(len(pi)), np.ones(len(pi))),
+        }, numeric=True)
         drawn.append(len(pi))
 
     numeric()
