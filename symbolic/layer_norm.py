@@ -715,9 +715,10 @@ class Moments:
     norm: Expr
 
 
-def moments(d: int, g: Expr | None = None, b: Expr | None = None) -> Moments:
-    """Moments of LN(x) with gamma = g 1, beta = b 1 in d explicit variables (演習 11.2;
-    g = 1, b = 0 gives 命題 3.1 (2): 0, 1, sqrt(d)).
+def moments(d: int, g: Expr | None = None, b: Expr | None = None,
+            normalise: Normalise = layer_norm) -> Moments:
+    """Moments of `normalise`(x) (LN, 定義 2.1, by default) with gamma = g 1, beta = b 1 in
+    d explicit variables (演習 11.2; g = 1, b = 0 gives 命題 3.1 (2): 0, 1, sqrt(d)).
 
     >>> from symbolic.identities import is_zero
     >>> is_zero(moments(2, 3, 5).variance - 9)
@@ -726,7 +727,7 @@ def moments(d: int, g: Expr | None = None, b: Expr | None = None) -> Moments:
     x = variables(d)
     g = Symbol("g", real=True) if g is None else g
     b = Symbol("b", real=True) if b is None else b
-    z = layer_norm(x, 0, g * ones(d, 1), b * ones(d, 1))
+    z = normalise(x, 0, g * ones(d, 1), b * ones(d, 1))
     return Moments(mean(z), variance(z), sqrt(sum(zi**2 for zi in z)))
 
 

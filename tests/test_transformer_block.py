@@ -1388,6 +1388,37 @@ def test_exr_layer_norm_affine_rejects_a_map_without_centring_under_a_varying_ga
         exr_layer_norm_affine(normalise=uncentred_unless_constant_gain, widths=())
 
 
+def unbiased_symbolic_layer_norm(x, eps=0, gamma=None, beta=None):
+    """A wrong symbolic LN: (x - mu 1) / sqrt(sum (x_k - mu)^2 / (d - 1)), then the affine map."""
+    d = x.rows
+    centred = x - sum(x) / d * sympy.ones(d, 1)
+    z = centred / sympy.sqrt(sum(c**2 for c in centred) / (d - 1) + eps)
+    gamma = sympy.ones(d, 1) if gamma is None else gamma
+    beta = sympy.zeros(d, 1) if beta is None else beta
+    return z.multiply_elementwise(gamma) + beta
+
+
+@pytest.mark.symbolic
+def test_exr_layer_norm_affine_rejects_a_symbolic_unbiased_variance():
+    with pytest.raises(CheckFailed, match=r"d = 2: the variance is .*, stated g\*\*2"):
+        exr_layer_norm_affine(symbolic_normalise=unbiased_symbolic_layer_norm)
+
+
+@pytest.mark.symbolic
+def test_exr_layer_norm_affine_rejects_a_symbolic_map_wrong_only_under_a_varying_gain():
+    def gain_times_mean(x, eps=0, gamma=None, beta=None):
+        # LN_(gamma, beta)(x) + (gamma - mean(gamma)) mu: the extra term vanishes when gamma is
+        # constant (the moments), not when it varies, and it moves with the shift c
+        d = x.rows
+        out = symbolic_layer_norm.layer_norm(x, eps, gamma, beta)
+        if gamma is None:
+            return out
+        return out + (gamma - sum(gamma) / d * sympy.ones(d, 1)) * (sum(x) / d)
+
+    with pytest.raises(CheckFailed, match=r"d = 2: LN_\(gamma, beta\)\(a x \+ c 1\) != "):
+        exr_layer_norm_affine(symbolic_normalise=gain_times_mean)
+
+
 @pytest.mark.symbolic
 @pytest.mark.numeric
 def test_exr_residual_expansion_holds():

@@ -171,13 +171,14 @@ def _same_moment(name: str, value, expected) -> bool:
 def exr_layer_norm_affine(stated_mean: Callable, stated_variance: Callable,
                           stated_norm: Callable,
                           normalise: Callable = layer_norm,
+                          symbolic_normalise: Callable = symbolic_layer_norm.layer_norm,
                           widths: tuple[int, ...] = (2, 3)) -> list[str]:
     """gamma = g1 (g > 0), beta = b1, eps = 0: the output has mean b, variance g^2 and norm
     sqrt(d (g^2 + b^2)); 命題 3.1 (1) holds for any gamma, beta, (2) does not. Symbolic:
-    the moments for symbolic d (symbolic.layer_norm.moments_general) and for d in `widths`
-    explicitly equal `stated` (norms by their squares, both being square roots);
-    LN_{gamma,beta}(a x + c 1) - LN_{gamma,beta}(x) reduces to 0
-    for symbolic vectors gamma, beta (d in `widths`). Numeric, on Hypothesis-drawn rows
+    the moments for symbolic d (symbolic.layer_norm.moments_general) and those of
+    `symbolic_normalise` for d in `widths` explicitly equal `stated` (norms by their
+    squares, both being square roots); LN_{gamma,beta}(a x + c 1) - LN_{gamma,beta}(x)
+    reduces to 0 for symbolic vectors gamma, beta (d in `widths`). Numeric, on Hypothesis-drawn rows
     (d = 2..16, entries in [-100, 100], sigma >= 1e-3 max|x|), g in (0, 10], b in
     [-10, 10]: the three moments within their rounding bounds; invariance for drawn
     gamma, beta. Witness: gamma = (1, 2, ..., d) gives a variance far from 1 (seed 0)."""
@@ -191,7 +192,7 @@ def exr_layer_norm_affine(stated_mean: Callable, stated_variance: Callable,
         require(_same_moment(name, value, expected),
                 f"symbolic d: the {name} is {sympy.simplify(value)}, stated {expected}")
     for d in widths:
-        m = symbolic_layer_norm.moments(d, g, b)
+        m = symbolic_layer_norm.moments(d, g, b, symbolic_normalise)
         for name, value, expected in zip(("mean", "variance", "norm"),
                                          (m.mean, m.variance, m.norm),
                                          tuple(f(d, g, b) for f in (stated_mean, stated_variance,
@@ -203,8 +204,8 @@ def exr_layer_norm_affine(stated_mean: Callable, stated_variance: Callable,
         gains = sympy.Matrix(sympy.symbols(f"gamma_1:{d + 1}", real=True))
         shifts = sympy.Matrix(sympy.symbols(f"beta_1:{d + 1}", real=True))
         a, c = sympy.Symbol("a", positive=True), sympy.Symbol("c", real=True)
-        moved = symbolic_layer_norm.layer_norm(a * x + c * sympy.ones(d, 1), 0, gains, shifts)
-        diff = moved - symbolic_layer_norm.layer_norm(x, 0, gains, shifts)
+        moved = symbolic_normalise(a * x + c * sympy.ones(d, 1), 0, gains, shifts)
+        diff = moved - symbolic_normalise(x, 0, gains, shifts)
         require(is_zero(diff),
                 f"d = {d}: LN_(gamma, beta)(a x + c 1) != LN_(gamma, beta)(x)")
     evidence.append(f"symbolic d and d = {', '.join(map(str, widths))}: mean b, variance g^2, "
