@@ -686,8 +686,18 @@ def test_prop_scaling_variance_holds():
 
 @numeric
 def test_prop_scaling_variance_rejects_variance_d_k_squared():
-    with pytest.raises(CheckFailed):
+    # every symbolic result that disagrees is named: the generic moments and each
+    # distribution at d_k = 2, 3 (at d_k = 1, d_k^2 = d_k)
+    with pytest.raises(CheckFailed, match=r"generic moments: the variance is d_k, the chapter "
+                                          r"states d_k\*\*2; .*normal, d_k = 2: the variance"):
         prop_scaling_variance(stated_variance=lambda d_k: d_k**2)
+
+
+@symbolic
+def test_prop_scaling_variance_rejects_a_scaled_variance_of_2():
+    with pytest.raises(CheckFailed, match="generic moments: the scaled variance is 1, the "
+                                          "chapter states 2"):
+        prop_scaling_variance(stated_scaled_variance=2)
 
 
 @pytest.fixture(scope="module")
@@ -729,8 +739,18 @@ def test_lem_product_expectation_holds():
 
 @numeric
 def test_lem_product_expectation_rejects_the_sum_of_means():
-    with pytest.raises(CheckFailed):
+    with pytest.raises(CheckFailed, match="m = 2: E"):
         lem_product_expectation(stated=sum)
+
+
+@numeric
+def test_lem_product_expectation_rejects_a_product_wrong_beyond_the_symbolic_sizes():
+    def sum_from_4(means):  # the product for m <= 3, where the symbolic part looks
+        return math.prod(means) if len(means) <= 3 else sum(means)
+
+    with pytest.raises(CheckFailed, match="sample mean of the product: sample .* vs stated "
+                                          ".* standard errors"):
+        lem_product_expectation(stated=sum_from_4)
 
 
 # 補題 5.1 – 注意 5.4 --------------------------------------------------------------------
