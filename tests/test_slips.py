@@ -115,6 +115,8 @@ SLIPS = [
     Edit("doubling", "tb", 538, r"\approx 3.82", r"\approx 3.83", "example"),
     Edit("doubling-limit", "tb", 540, "4 倍に近づきます", "3 倍に近づきます", "claim"),
     Edit("gelu-zeros", "tb", 342, r"$t = \pm\sqrt2$", r"$t = \pm\sqrt3$", "claim"),
+    Edit("residual-term-count", "tb", 186, "選び方の数 $2^{M-l}$", "選び方の数 $2^{M-l+1}$",
+         "claim"),
     Edit("doubling-factor", "sa", 560, "$2n^2d$ の項は 4 倍", "$2n^2d$ の項は 3 倍", "claim"),
     Edit("weights-memory", "sa", 560, "記憶は $hn^2$ 個", "記憶は $hn$ 個", "claim"),
     Edit("affine-variance", "tb", 512, "分散は $g^2$ です", "分散は $g$ です", "example"),

@@ -64,6 +64,7 @@ from proofs.chapters.transformer_block.parameters import (
     thm_transformer_parameters,
 )
 from proofs.chapters.transformer_block.residual import (
+    DEPTH_M,
     FD_ERROR,
     FD_STEP,
     MP,
@@ -628,6 +629,16 @@ def test_prop_residual_identity_path_rejects_blocks_off_by_a_relative_1e_9():
         prop_residual_identity_path(block=drifting, depths=())
 
 
+@pytest.mark.symbolic
+@pytest.mark.parametrize("stated, match", [
+    ({"identity_count": 2}, "M - l = 1: 1 bare I terms, stated 2"),
+    ({"term_count": 2 * DEPTH_M}, r"M - l = 3: 8 terms \(distinct\), stated 6"),
+], ids=["two identities", "2(M - l) terms"])
+def test_prop_residual_identity_path_judges_the_stated_counts(stated, match):
+    with pytest.raises(CheckFailed, match=match):
+        prop_residual_identity_path(**stated, depths=(1, 2, 3))
+
+
 @pytest.mark.numeric
 def test_prop_residual_identity_path_rejects_post_ln_factors_in_the_other_order():
     def swapped(k, d):  # (I + D_k) K_k
@@ -659,13 +670,13 @@ def test_prop_residual_identity_path_rejects_a_pre_ln_product_one_factor_too_lon
     def one_more(depth, start):
         return residual.pre_ln_product(depth + 1, start)
 
-    with pytest.raises(CheckFailed, match="M - l = 1: 4 terms, not 2"):
+    with pytest.raises(CheckFailed, match=r"M - l = 1: 4 terms \(distinct\), stated 2"):
         prop_residual_identity_path(pre_ln_product=one_more, depths=(1,))
 
 
 @pytest.mark.symbolic
 def test_prop_residual_identity_path_rejects_a_pre_ln_product_without_the_identity_path():
-    with pytest.raises(CheckFailed, match="M - l = 2: 0 bare I terms, not 1"):
+    with pytest.raises(CheckFailed, match="M - l = 2: 0 bare I terms, stated 1"):
         prop_residual_identity_path(pre_ln_product=residual.post_ln_product, depths=(2,))
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import mpmath
 import numpy as np
+import sympy
 
 import spec
 from numeric.attention import multi_head_attention
@@ -30,6 +31,7 @@ from proofs.reference import (
     mp_multi_head_attention,
 )
 from proofs.registry import REGISTRY
+from proofs.stated import expression_in, prose_integer
 from symbolic import residual
 
 STACK = spec.ModelConfig(vocab=2, d=4, n_layer=2, n_head=2, d_ff=8, n_ctx=3)  # M = 2L = 4 sublayers
@@ -197,6 +199,9 @@ def post_ln_factor(k: np.ndarray, d: np.ndarray) -> np.ndarray:
     return k @ (np.eye(len(d)).astype(d.dtype) + d)
 
 
+DEPTH_M, DEPTH_L = sympy.symbols("M l", integer=True, nonnegative=True)
+
+
 @CHAPTER.element("prop-residual-identity-path", "命題 4.1", "残差接続の恒等経路", "proposition",
          ("symbolic", "numeric"),
                  claims=(
@@ -222,38 +227,45 @@ def post_ln_factor(k: np.ndarray, d: np.ndarray) -> np.ndarray:
                          r"\frac{\partial \boldsymbol{x}_M}{\partial \boldsymbol{x}_l} = K_M(I + "
                          r"D_M)\,K_{M-1}(I + D_{M-1})\cdots K_{l+1}(I + D_{l+1})",
                      ),
-                     Claim("恒等行列 $I$ がちょうど 1 つある", phrase=True),
+                     Claim("恒等行列 $I$ がちょうど 1 つある", phrase=True,
+                           argument="identity_count", read=prose_integer),
+                     Claim(r"2^{M-l}", where="proof", argument="term_count",
+                           read=expression_in(M=DEPTH_M, l=DEPTH_L)),
                  ))
-def prop_residual_identity_path(step: Callable = _residual_step,
+def prop_residual_identity_path(identity_count: int, term_count: sympy.Expr,
+                                step: Callable = _residual_step,
                                 pre_ln_product: Callable = residual.pre_ln_product,
                                 post_ln_product: Callable = residual.post_ln_product,
                                 depths: tuple[int, ...] = (1, 2, 3, 4),
                                 block: Callable = pre_ln_block,
                                 factor: Callable = post_ln_factor,
                                 jacobian: Callable = layer_norm_jacobian) -> list[str]:
-    """Pre-LN: x_M = x_0 + sum G_l(x_{l-1}) and dx_M/dx_l = (I + J_M)...(I + J_{l+1}) = I +
-    sum over non-empty S of the ordered products, 2^(M-l) terms with exactly one bare I;
+    """Pre-LN: x_M = x_0 + sum G_l(x_{l-1}) and dx_M/dx_l = (I + J_M)...(I + J_{l+1}) = I + sum
+    over non-empty S of the ordered products, 2^(M-l) terms with exactly one bare I;
     Post-LN: dx_M/dx_l = K_M (I + D_M)...K_{l+1}(I + D_{l+1}), whose D-free term is
-    K_M...K_{l+1}, not I. Symbolic (non-commutative symbols, symbolic.residual): for
-    M - l in `depths` the expanded Pre-LN product has 2^(M-l) distinct terms and one bare
-    I; the Post-LN product has no bare I and its D-free term is K_M...K_{l+1}. Numeric, on
-    the package's model (two Pre-LN blocks, M = 4 sublayers G = MHA o LN_1, MLP o LN_2,
-    n = 3, d = 4, seeds 0 and 1): the sublayer stack equals the blocks (`block`) entry by entry
-    (within twice the rounding bound of the two blocks, `block_tangents`) and telescopes
-    (x_M = x_0 + sum G_l within gamma_M); for every l the central-difference Jacobian of
-    x_l -> x_M equals the product of the (I + J_k), each J_k a central difference of G_k,
-    within the Richardson error bounds of `jacobian_with_error` propagated through the
-    product. Post-LN likewise: the stack's Jacobian equals the product of the `factor`s
-    K_k (I + D_k) (both central differences); and K_M...K_1 sends the direction "add 1
-    to row 1" to 0, so it is not I: K_1 = diag(gamma) J row by row, J of 命題 3.3
-    (`jacobian`)."""
+    K_M...K_{l+1}, not I. Symbolic (non-commutative symbols, symbolic.residual): for M - l
+    in `depths` the expanded Pre-LN product has `term_count` (2^(M-l), read from the proof)
+    distinct terms and `identity_count` (1) bare I; the Post-LN product has no bare I and
+    its D-free term is K_M...K_{l+1}. Numeric, on the package's model (two Pre-LN blocks, M
+    = 4 sublayers G = MHA o LN_1, MLP o LN_2, n = 3, d = 4, seeds 0 and 1): the sublayer
+    stack equals the blocks (`block`) entry by entry (within twice the rounding bound of the
+    two blocks, `block_tangents`) and telescopes (x_M = x_0 + sum G_l within gamma_M); for
+    every l the central-difference Jacobian of x_l -> x_M equals the product of the (I +
+    J_k), each J_k a central difference of G_k, within the Richardson error bounds of
+    `jacobian_with_error` propagated through the product. Post-LN likewise: the stack's
+    Jacobian equals the product of the `factor`s K_k (I + D_k) (both central differences);
+    and K_M...K_1 sends the direction "add 1 to row 1" to 0, so it is not I: K_1 =
+    diag(gamma) J row by row, J of 命題 3.3 (`jacobian`)."""
     evidence = []
     for depth in depths:
         expansion = residual.expand_product(pre_ln_product(depth, 0))
-        require(len(expansion.terms) == 2**depth and expansion.distinct,
-                f"M - l = {depth}: {len(expansion.terms)} terms, not 2^{depth}")
-        require(expansion.bare_identity_count == 1,
-                f"M - l = {depth}: {expansion.bare_identity_count} bare I terms, not 1")
+        terms = term_count.subs({DEPTH_M: depth, DEPTH_L: 0})
+        require(len(expansion.terms) == terms and expansion.distinct,
+                f"M - l = {depth}: {len(expansion.terms)} terms "
+                f"({'' if expansion.distinct else 'not '}distinct), stated {terms}")
+        require(expansion.bare_identity_count == identity_count,
+                f"M - l = {depth}: {expansion.bare_identity_count} bare I terms, stated "
+                f"{identity_count}")
         post = residual.expand_product(post_ln_product(depth, 0))
         require(post.bare_identity_count == 0,
                 f"Post-LN, M - l = {depth}: {post.bare_identity_count} bare I terms")
