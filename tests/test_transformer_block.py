@@ -1249,7 +1249,7 @@ def test_prop_relu_piecewise_linear_zeros_are_read_from_the_chapter():
 
 @pytest.mark.parametrize("regions, match", [
     (lambda w, b: activation_regions(w, b) + ["x"] * (2 ** len(b) if len(b) >= 4 else 0),
-     r"regions > 2\^"),
+     r"regions for \d hyperplanes, more than the stated"),
     (lambda w, b: activation_regions(w, b)[len(b) >= 4:],
      "regions for .* hyperplanes in general position"),
 ], ids=["more than 2^m", "one region short"])

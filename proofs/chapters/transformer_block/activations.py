@@ -25,6 +25,7 @@ from proofs.measures import grid_activation_patterns
 from proofs.profiles import scaled
 from proofs.stated import (
     formula_of,
+    function_of,
     plus_minus,
     prose_integer,
     prose_integer_last,
@@ -104,7 +105,8 @@ def _affine_piece(x: np.ndarray, ff: Mapping) -> np.ndarray:
                          r"\boldsymbol{b}_1) + \boldsymbol{b}_2",
                      ),
                      Claim(r"\mathrm{GELU}(t) = t\,\Phi(t)"),
-                     Claim(r"2^{d_{\mathrm{ff}}}"),
+                     Claim(r"2^{d_{\mathrm{ff}}}", argument="pattern_bound",
+                           read=function_of("d_ff")),
                      Claim(
                          r"\mathrm{GELU}''(t) = \varphi(t) + \varphi(t) + t\,\varphi'(t) = (2 - "
                          r"t^2)\,\varphi(t)",
@@ -137,6 +139,7 @@ def prop_relu_piecewise_linear(
     derivatives: Callable = symbolic_gelu.derivatives,
     stated_second: Callable,
     stated_zeros: frozenset,
+    pattern_bound: Callable,
     printed: Mapping,
     example: Mapping = RELU_EXAMPLE,
     regions: Callable = activation_regions,
@@ -145,19 +148,18 @@ def prop_relu_piecewise_linear(
     smooth, GELU'' = (2 - t^2) phi(t), and GELU is affine on no open interval. Numeric, on
     Hypothesis-drawn MLPs (d = 1..4, d_ff = 1..6) and points: `relu_network` equals the
     affine map W_2^T D_s (W_1^T x + b_1) + b_2 of the point's pattern s within the two
-    evaluations' gamma-bounds. Exact: the chapter's example (normals (1, 0), (0, 1),
-    (1, 1), offsets 0, 0, -1) has exactly the stated patterns, every one of the 8
-    decided by Fourier-Motzkin elimination over the rationals (not a grid); on
-    Hypothesis-drawn integer arrangements (d = 1..3, m = 1..5 hyperplanes) the non-empty
-    regions number at most 2^m, and exactly sum_{i<=d} C(m, i) when the arrangement is
-    in general position (decided exactly; `regions` lists the non-empty ones). Symbolic:
+    evaluations' gamma-bounds. Exact: the chapter's example (normals (1, 0), (0, 1), (1, 1),
+    offsets 0, 0, -1) has exactly the stated patterns, every one of the 8 decided by
+    Fourier-Motzkin elimination over the rationals (not a grid); on Hypothesis-drawn integer
+    arrangements (d = 1..3, m = 1..5 hyperplanes) the non-empty regions number at most
+    `pattern_bound`(m) (2^m), and exactly sum_{i<=d} C(m, i) when the arrangement is in
+    general position (decided exactly; `regions` lists the non-empty ones). Symbolic:
     `derivatives` of t Phi(t) give GELU'' = `stated_second`, whose real zeros are
-    `stated_zeros` ({-sqrt 2, sqrt 2}) only. Witness for
-    every Hypothesis-drawn interval (a, a + w), a in [-8, 4], w in [0.05, 2]: three points
-    in it where the second difference of `smooth` exceeds its rounding bound, so `smooth`
-    is affine on no such interval. The domain stops at 6 because float64 cannot see the
-    curvature further right: GELU(t) = t to within an ulp for t >= 8 (there the symbolic
-    GELU'' != 0 is the proof)."""
+    `stated_zeros` ({-sqrt 2, sqrt 2}) only. Witness for every Hypothesis-drawn interval (a,
+    a + w), a in [-8, 4], w in [0.05, 2]: three points in it where the second difference of
+    `smooth` exceeds its rounding bound, so `smooth` is affine on no such interval. The
+    domain stops at 6 because float64 cannot see the curvature further right: GELU(t) = t to
+    within an ulp for t >= 8 (there the symbolic GELU'' != 0 is the proof)."""
     evidence = []
     worst = [0.0]
 
@@ -207,7 +209,8 @@ def prop_relu_piecewise_linear(
         w_1 = rng.integers(-4, 5, (m, d)).tolist()
         b_1 = rng.integers(-4, 5, m).tolist()
         count = len(regions(w_1, b_1))
-        require(count <= 2**m, f"{count} regions > 2^{m}")
+        require(count <= pattern_bound(m),
+                f"{count} regions for {m} hyperplanes, more than the stated {pattern_bound(m)}")
         if general_position(w_1, b_1):
             require(count == region_bound(m, d),
                     f"{count} regions for {m} hyperplanes in general position in R^{d}, not "
