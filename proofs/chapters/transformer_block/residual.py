@@ -251,11 +251,11 @@ def prop_residual_identity_path(identity_count: int, term_count: sympy.Expr,
     stack equals the blocks (`block`) entry by entry (within twice the rounding bound of the
     two blocks, `block_tangents`) and telescopes (x_M = x_0 + sum G_l within gamma_M); for
     every l the central-difference Jacobian of x_l -> x_M equals the product of the (I +
-    J_k), each J_k a central difference of G_k, within the Richardson error bounds of
-    `jacobian_with_error` propagated through the product. Post-LN likewise: the stack's
-    Jacobian equals the product of the `factor`s K_k (I + D_k) (both central differences);
-    and K_M...K_1 sends the direction "add 1 to row 1" to 0, so it is not I: K_1 =
-    diag(gamma) J row by row, J of 命題 3.3 (`jacobian`)."""
+    J_k), each J_k a central difference of G_k (`mp_jacobian`: 50 digits, step 1e-20, within
+    FD_ERROR of the derivative), within those errors propagated through the product. Post-LN
+    likewise: the stack's Jacobian equals the product of the `factor`s K_k (I + D_k) (both
+    central differences); and K_M...K_1 sends the direction "add 1 to row 1" to 0, so it is
+    not I: K_1 = diag(gamma) J row by row, J of 命題 3.3 (`jacobian`)."""
     evidence = []
     for depth in depths:
         expansion = residual.expand_product(pre_ln_product(depth, 0))
