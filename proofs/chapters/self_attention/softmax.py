@@ -104,7 +104,7 @@ def prop_softmax_basic(softmax=softmax, symbolic=symbolic_softmax,
     evidence.append("symbolic n: sum sigma_i = 1 and sigma(z + c1) = sigma(z)")
 
     t = sp.Symbol("t", real=True)
-    require(sp.diff(sp.exp(t), t).is_positive, "exp' is not positive")
+    increasing = bool(sp.diff(sp.exp(t), t).is_positive)  # exp' > 0
     for size in range(1, 7):
         zs = sp.symbols(f"z1:{size + 1}", real=True)
         e = [sp.exp(v) for v in zs]
@@ -112,10 +112,13 @@ def prop_softmax_basic(softmax=softmax, symbolic=symbolic_softmax,
         sigma = list(symbolic(sp.Matrix(zs)))
         require(equal(sum(sigma), 1), f"sum_i sigma_i != 1 at n = {size}")
         require(all(v.is_positive for v in sigma), f"a sigma_i is not positive at n = {size}")
-        require(s.is_positive, "the denominator is not positive")
+        # the order: sigma_j - sigma_i = (e^z_j - e^z_i) / S, S > 0 and exp increasing, so
+        # sigma_j - sigma_i has the sign of z_j - z_i (one clause: the facts are its steps)
         for a, b in itertools.combinations(range(size), 2):
-            require(equal(sp.together(sigma[b] - sigma[a]) * s, e[b] - e[a]),
-                    f"sigma_j - sigma_i != (e^z_j - e^z_i)/S at n = {size}")
+            require(equal(sp.together(sigma[b] - sigma[a]) * s, e[b] - e[a])
+                    and bool(s.is_positive) and increasing,
+                    f"sigma_j - sigma_i != (e^z_j - e^z_i)/S with S > 0 and exp increasing at "
+                    f"n = {size}")
         if size <= 4:
             for pi in itertools.permutations(range(size)):
                 permuted = list(symbolic(sp.Matrix([zs[k] for k in pi])))
