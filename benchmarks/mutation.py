@@ -370,6 +370,7 @@ def screen(chosen: list[tuple[Mutant, list[str]]], sources: dict[str, str], jobs
     pending = [(m, tests) for m, tests in chosen if m.function]
     outcome.update({m: "unapplied" for m, _ in chosen if not m.function})
     running: dict[int, tuple[Mutant, float]] = {}
+    total, began = len(pending), time.monotonic()
     while pending or running:
         while pending and len(running) < jobs:
             mutant, tests = pending.pop(0)
@@ -385,6 +386,7 @@ def screen(chosen: list[tuple[Mutant, list[str]]], sources: dict[str, str], jobs
             mutant, _ = running.pop(pid)
             code = os.waitstatus_to_exitcode(status)
             outcome[mutant] = {0: "survived", 1: "killed"}.get(code, "unapplied")
+            _progress(total - len(pending) - len(running), total, began)
             continue
         for pid, (mutant, start) in list(running.items()):
             if time.monotonic() - start > timeout:
@@ -394,6 +396,13 @@ def screen(chosen: list[tuple[Mutant, list[str]]], sources: dict[str, str], jobs
                 outcome[mutant] = "timeout"
         time.sleep(0.02)
     return outcome
+
+
+def _progress(done: int, total: int, began: float) -> None:
+    """A line on stderr every 25 screened mutants: a full run takes up to an hour."""
+    if done % 25 == 0 or done == total:
+        print(f"screened {done} / {total} in {time.monotonic() - began:.0f} s", file=sys.stderr,
+              flush=True)
 
 
 # --- stage 3: confirm in a fresh interpreter ------------------------------------------------
