@@ -168,6 +168,9 @@ class Chapter:
             doc = " ".join((check.__doc__ or "").split())
             if not doc:
                 raise ValueError(f"the check of {id!r} needs a docstring saying what it proves")
+            if check.__name__ != id.replace("-", "_"):  # a helper between decorator and check
+                raise ValueError(f"the check of {id!r} must be named {id.replace('-', '_')}, "
+                                 f"got {check.__name__!r}")
             with_claims = _filling(check, claims) if any(c.argument for c in claims) else check
             REGISTRY[id] = Element(
                 id, number, title, self.key, kind, tuple(methods), doc, with_claims, claims

@@ -84,6 +84,13 @@ def test_element_rejects_bad_registrations():
         chapter.element("x-y", "命題 1.1", "t", "proposition", ("guess",))
     with pytest.raises(ValueError, match="docstring"):
         chapter.element("x-y", "命題 1.1", "t", "proposition", ("symbolic",))(lambda: [])
+
+    def helper() -> list[str]:
+        """A helper that found itself under the decorator."""
+        return []
+
+    with pytest.raises(ValueError, match="the check of 'x-y' must be named x_y, got 'helper'"):
+        chapter.element("x-y", "命題 1.1", "t", "proposition", ("symbolic",))(helper)
     with pytest.raises(ValueError, match="key"):
         Chapter("Test Chapter", "test.mdx", "テスト", "テスト")
 
