@@ -403,6 +403,8 @@ def prop_mask_as_limit(stated_bound: Callable = sym_mask.chapter_bound,
             s_out = mpmath.fsum(mpmath.exp(mpmath.mpf(float(t))) for t, ok in zip(z, allowed,
                                                                                  strict=True)
                                 if not ok)
+            inside = frozenset(j for j, on in enumerate(allowed) if on)
+            at = [mpmath.mpf(float(t)) for t in z]
             for i, ok in enumerate(allowed):
                 if ok:
                     gap = abs(sig[i] - target[i])
@@ -410,8 +412,7 @@ def prop_mask_as_limit(stated_bound: Callable = sym_mask.chapter_bound,
                             f"|sigma_i - sigma^U_i| = {mpmath.nstr(gap, 5)} exceeds the "
                             f"e^(-c) rate at c = {c}, z = {z.tolist()}")
                 else:
-                    inside = frozenset(j for j, on in enumerate(allowed) if on)
-                    bound = bound_at(len(z), inside, i)(cm, *(mpmath.mpf(float(t)) for t in z))
+                    bound = bound_at(len(z), inside, i)(cm, *at)
                     require(0 < sig[i] <= bound + rounding,
                             f"sigma_{i} = {mpmath.nstr(sig[i], 5)} not in (0, "
                             f"{mpmath.nstr(bound, 5)}] at c = {c}, z = {z.tolist()}, U = "
