@@ -242,6 +242,31 @@ class RadicalField:
     def is_zero(self, f: PolyElement) -> bool:
         return self.reduce(f) == 0
 
+    def value(self, f: PolyElement) -> Expr:
+        """f as a SymPy expression in the variables alone, r = sqrt(b) and u = 1/r put
+        back, after `reduce` (divided back by the r^N it multiplies by): the same
+        function as f, in a form that is 0 exactly when f is.
+
+        >>> x = Symbol("x", real=True)
+        >>> field = RadicalField([sqrt(x**2 + 1)], [x])
+        >>> X, r, u = (field.element(e) for e in (x, sqrt(x**2 + 1), 1 / sqrt(x**2 + 1)))
+        >>> field.value(r**3 - X**2 * r), field.value(X * r * u**2)
+        (sqrt(x**2 + 1), x/sqrt(x**2 + 1))
+        """
+        reduced = self.reduce(f)
+        for r, u in self.inverse.items():
+            i, k = self.ring.gens.index(self.gen[r]), self.ring.gens.index(self.gen[u])
+            top = max((m[k] for m in f.monoms()), default=0)  # reduce multiplied by r^top
+            out = self.ring.zero
+            for monom, coeff in reduced.terms():
+                powers = list(monom)  # r-power 0 or 1 after reduce, u-power 0
+                powers[i], powers[k] = max(monom[i] - top, 0), max(top - monom[i], 0)
+                out += self.ring({tuple(powers): coeff})
+            reduced = out
+        radicals = {r: sqrt(b) for r, b in self.relations.items()}
+        radicals |= {u: 1 / sqrt(self.relations[r]) for r, u in self.inverse.items()}
+        return self.to_expr(reduced).xreplace(radicals)
+
     def evaluate(
         self,
         expr: Expr,

@@ -3,6 +3,7 @@
 import pytest
 from sympy import KroneckerDelta, Matrix, Rational, Symbol, eye, ones, sqrt, symbols
 
+import symbolic.layer_norm as layer_norm_module
 from symbolic.identities import is_nonzero, is_zero
 from symbolic.layer_norm import (
     DIFFERENTIATED_PROPERTIES_LIMIT,
@@ -169,6 +170,9 @@ def test_layer_norm_inputs_are_validated():
         layer_norm(Matrix([1]))
     with pytest.raises(ValueError, match="d must be >= 2, got 1"):
         derive_layer_norm_jacobian(1)
+    for d in (True, 3.0):  # True == 1 and 3.0 == 3 would pass a comparison
+        with pytest.raises(TypeError, match="d must be an int"):
+            derive_layer_norm_jacobian(d)
 
 
 # ----------------------------------------------- explicit widths, fast path
@@ -235,6 +239,33 @@ def test_prop_layer_norm_jacobian_explicit_d_limits():
         jacobian_properties(3, eps=eps, stated=chapter_jacobian)
 
 
+class Reached(Exception):
+    """Raised by the first step after a size guard: the guard let d through."""
+
+
+def reach(*args, **kwargs):
+    raise Reached
+
+
+@pytest.mark.parametrize(("run", "step", "limit", "kwargs"), [
+    (derive_layer_norm_jacobian, "_outputs", 96, {}),
+    (jacobian_properties, "SphereQuotient", 24, {}),
+    (derive_layer_norm_jacobian, "variables", 16, {"eps": eps}),
+    (jacobian_properties, "variables", 6, {"eps": eps}),
+], ids=["SIZE_LIMIT", "PROPERTIES_LIMIT", "DIFFERENTIATION_LIMIT",
+        "DIFFERENTIATED_PROPERTIES_LIMIT"])
+def test_prop_layer_norm_jacobian_explicit_d_limits_are_the_documented_ones(
+    monkeypatch, run, step, limit, kwargs
+):
+    # the module docstrings promise these widths; the step after each guard is replaced,
+    # so d = limit is seen to pass the guard without paying for the derivation
+    monkeypatch.setattr(layer_norm_module, step, reach)
+    with pytest.raises(Reached):
+        run(limit, **kwargs)
+    with pytest.raises(ValueError, match=f"d = {limit + 1} is above"):
+        run(limit + 1, **kwargs)
+
+
 @pytest.mark.parametrize("d", range(2, 6))
 def test_prop_layer_norm_jacobian_properties_equal_those_by_differentiation(d):
     fast, slow = jacobian_properties(d), jacobian_properties_by_differentiation(d)
@@ -295,3 +326,50 @@ def test_prop_layer_norm_scaling_law_fails_for_a_normalisation_of_another_degree
 
     p = jacobian_properties(3, normalise=times_sigma)
     assert not p.holds["J(a x) = J(x) / a"]
+
+
+def _at_point(e, y, sigma, point, sigma_value):
+    return e.xreplace(dict(zip(y, point, strict=True)) | {sigma: sigma_value})
+
+
+@pytest.mark.element("prop-layer-norm-jacobian")
+def test_prop_layer_norm_scaling_defects_of_a_stated_formula_are_a_minus_one_over_a_times_j():
+    def twice_sigma(y, sigma):  # J(a x) = a J(x): the defect is (a - 1/a) J(x)
+        return chapter_jacobian(y, sigma) * sigma**2
+
+    a = Symbol("a", positive=True)
+    y, sigma = Matrix(symbols("y_1:4", real=True)), Symbol("sigma", positive=True)
+    point = layer_norm(Matrix([0, 1, 3]))  # on LN's outputs: sum 0, sum of squares 3
+    defects = jacobian_properties(3, stated=twice_sigma).defects["J(a x) = J(x) / a"]
+    expected = (a - 1 / a) * twice_sigma(y, sigma)  # (3, 3)
+    for k, defect in enumerate(defects):
+        difference = defect - expected[k // 3, k % 3]
+        assert is_zero(_at_point(difference, y, sigma, point, 7)), k
+
+
+@pytest.mark.element("prop-layer-norm-jacobian")
+def test_prop_layer_norm_scaling_defects_by_differentiation_are_a_minus_one_over_a_times_j():
+    def times_sigma(x, eps=0):  # homogeneous of degree 2: J(a x) = a J(x)
+        return (x - mean(x) * ones(x.rows, 1)) * sqrt(variance(x) + eps)
+
+    a = Symbol("a", positive=True)
+    x, J = layer_norm_jacobian(3, normalise=times_sigma)
+    point = dict(zip(x, (0, 1, 3), strict=True))
+    defects = jacobian_properties(3, normalise=times_sigma).defects["J(a x) = J(x) / a"]
+    for k, defect in enumerate(defects):
+        expected = (a - 1 / a) * J[k // 3, k % 3]
+        assert is_zero((defect - expected).xreplace(point)), k
+
+
+@pytest.mark.parametrize("derive", [derive_layer_norm_jacobian,
+                                    derive_layer_norm_jacobian_by_differentiation])
+def test_prop_layer_norm_jacobian_difference_is_derived_minus_stated(derive):
+    x, J = layer_norm_jacobian(3)
+    point = dict(zip(x, (0, 1, 3), strict=True))
+    y, sigma = Matrix(symbols("y_1:4", real=True)), Symbol("sigma", positive=True)
+    at = dict(zip(y, layer_norm(x).xreplace(point), strict=True))
+    at[sigma] = sqrt(variance(x)).xreplace(point)
+    expected = J.xreplace(point) - without_y_y_t(y, sigma).xreplace(at)  # (3, 3)
+    difference = derive(3, without_y_y_t).difference.xreplace(point | at)
+    assert is_zero(difference - expected)
+    assert not is_zero(difference)
