@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from sympy import (
+    Add,
     Dummy,
     Expr,
     IndexedBase,
@@ -29,6 +30,7 @@ from sympy import (
     S,
     Sum,
     Symbol,
+    Tuple,
     diff,
     expand,
     eye,
@@ -292,27 +294,44 @@ def chapter_entry(y_i: Expr, y_j: Expr, delta: Expr, sigma: Expr, d: Expr) -> Ex
     return (delta - 1 / d - y_i * y_j / d) / sigma
 
 
-def _sum_linearly(expr: Expr, k: Symbol, total: Expr, d: Expr, x: IndexedBase) -> Expr:
-    """Evaluate sums over k of expressions linear in x[k]: sum x[k] -> total, sum c -> d c."""
+@dataclass(frozen=True)
+class _IndexedSums:
+    """Symbolic d: x_k for k over `k_range` = (k, 1, d), with S = sum x_k and
+    Q = sum (x_k - S/d)^2 named, the two sums LayerNorm is built from."""
 
-    def evaluate(s: Sum) -> Expr:
-        (index, low, high), body = s.limits[0], s.function
-        if index != k or low != 1 or high != d:
-            return s
-        out = 0
-        for term in body.expand().as_ordered_terms():
-            if term.has(x[k]):
-                coeff = term.coeff(x[k])
-                if coeff.has(k):
-                    return s
-                out += coeff * total
-            elif term.has(k):
+    x: IndexedBase
+    S: Symbol
+    Q: Symbol
+    k_range: tuple[Symbol, Expr, Expr]
+
+    def evaluate(self, expr: Expr) -> Expr:
+        """Evaluate every sum over k_range of a polynomial of degree <= 2 in x_k whose
+        coefficients are free of k, from N = high - low + 1 terms, S and Q:
+        sum 1 = N, sum x_k = S, sum x_k^2 = Q + 2 S mu - N mu^2 (mu = S/d, expanding Q).
+        Other sums are left as they are."""
+        k, low, high = self.k_range
+        terms = high - low + 1
+        mu = self.S / d_symbol
+        power_sums = (terms, self.S, self.Q + 2 * self.S * mu - terms * mu**2)
+
+        def evaluate(s: Sum) -> Expr:
+            if s.limits != (Tuple(*self.k_range),):
                 return s
-            else:
-                out += term * d
-        return out
+            try:
+                poly = Poly(expand(s.function), self.x[k])
+            except PolynomialError:
+                return s
+            if poly.degree() > 2 or any(c.has(k) for c in poly.coeffs()):
+                return s
+            return Add(*(c * power_sums[p] for (p,), c in poly.terms()))
 
-    return expr.replace(lambda e: isinstance(e, Sum), evaluate)
+        return expr.replace(lambda e: isinstance(e, Sum), evaluate)
+
+
+def _indexed_sums() -> _IndexedSums:
+    k = Symbol("k", integer=True, positive=True)
+    total, spread = symbols("S Q", positive=True)
+    return _IndexedSums(IndexedBase("x", real=True), total, spread, (k, S.One, d_symbol))
 
 
 @dataclass(frozen=True)
@@ -330,18 +349,17 @@ class _GeneralEntry:
 @lru_cache(maxsize=1)
 def _general_entry() -> _GeneralEntry:
     d = d_symbol
-    i, j, k = symbols("i j k", integer=True, positive=True)
-    x = IndexedBase("x", real=True)
-    S, Q = symbols("S Q", positive=True)
-    total = Sum(x[k], (k, 1, d))
+    i, j = symbols("i j", integer=True, positive=True)
+    sums = _indexed_sums()
+    x, k = sums.x, sums.k_range[0]
+    total = Sum(x[k], sums.k_range)
     mu = total / d
-    spread = Sum((x[k] - mu) ** 2, (k, 1, d))
+    spread = Sum((x[k] - mu) ** 2, sums.k_range)
     y_i = (x[i] - mu) / sqrt(spread / d)
     derived = diff(y_i, x[j]).doit()
-    derived = derived.xreplace({total: S}).xreplace({spread.xreplace({total: S}): Q})
-    derived = _sum_linearly(derived, k, S, d, x)
-    derived = indices_in_range(derived, (i, j), d)
-    return _GeneralEntry(derived, i, j, x, S, Q)
+    derived = derived.xreplace({total: sums.S}).xreplace({spread.xreplace({total: sums.S}): sums.Q})
+    derived = indices_in_range(sums.evaluate(derived), (i, j), d)
+    return _GeneralEntry(derived, i, j, x, sums.S, sums.Q)
 
 
 def derive_layer_norm_jacobian_general(stated_entry: EntryFormula = chapter_entry) -> Derivation:
@@ -401,13 +419,11 @@ def output_sums() -> tuple[Expr, Expr]:
     >>> output_sums()
     (0, d)
     """
-    d = d_symbol
-    k = Symbol("k", integer=True, positive=True)
-    x = IndexedBase("x", real=True)
-    S_, Q = symbols("S Q", positive=True)  # S = sum x_k, Q = sum (x_k - mu)^2
-    sigma = sqrt(Q / d)
-    total = _sum_linearly(Sum((x[k] - S_ / d) / sigma, (k, 1, d)), k, S_, d, x)
-    return expand(total), Q / sigma**2
+    sums = _indexed_sums()
+    k = sums.k_range[0]
+    y = (sums.x[k] - sums.S / d_symbol) / sqrt(sums.Q / d_symbol)
+    ones_sum, squares_sum = (sums.evaluate(Sum(y**p, sums.k_range)) for p in (1, 2))
+    return expand(ones_sum), expand(squares_sum)
 
 
 def general_jacobian_properties(
@@ -735,17 +751,10 @@ def moments_general() -> Moments:
     b
     """
     d = d_symbol
-    k = Symbol("k", integer=True, positive=True)
-    x = IndexedBase("x", real=True)
     g, b = symbols("g b", real=True)
-    S, Q = symbols("S Q", positive=True)  # S = sum x_k, Q = sum (x_k - mu)^2
-    sigma = sqrt(Q / d)
-    y = (x[k] - S / d) / sigma
-    z = g * y + b
-    total = _sum_linearly(Sum(z, (k, 1, d)), k, S, d, x)
-    z_mean = total / d
-    # sum z^2 = g^2 sum y^2 + 2 g b sum y + d b^2, and sum y^2 = Q / sigma^2
-    sum_y2 = Q / sigma**2
-    sum_y = _sum_linearly(Sum(y, (k, 1, d)), k, S, d, x)
-    sum_z2 = g**2 * sum_y2 + 2 * g * b * sum_y + d * b**2
-    return Moments(z_mean, sum_z2 / d - z_mean**2, sqrt(sum_z2))
+    sums = _indexed_sums()
+    k = sums.k_range[0]
+    z = g * (sums.x[k] - sums.S / d) / sqrt(sums.Q / d) + b
+    z_sum, squares_sum = (expand(sums.evaluate(Sum(z**p, sums.k_range))) for p in (1, 2))
+    z_mean = z_sum / d
+    return Moments(z_mean, expand(squares_sum / d - z_mean**2), sqrt(squares_sum))
