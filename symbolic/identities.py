@@ -912,7 +912,9 @@ def simplex_certificate(claim: str, slack: Expr, variables: Sequence[Symbol]) ->
 
 
 def indices_in_range(expr: Expr, indices: tuple[Symbol, ...], upper: Symbol) -> Expr:
-    """Resolve Piecewise conditions 1 <= i <= upper to True for the given indices.
+    """Resolve Piecewise conditions 1 <= i <= upper to True for the given indices: the
+    first piece whose condition becomes True is taken, provided every piece before it
+    is decided False; a condition left undecided leaves the Piecewise as it is.
 
     >>> from sympy import Piecewise, symbols
     >>> i, n = symbols("i n", integer=True, positive=True)
@@ -925,8 +927,11 @@ def indices_in_range(expr: Expr, indices: tuple[Symbol, ...], upper: Symbol) -> 
         for i in indices:
             facts.update({i <= upper: True, upper >= i: True, i >= 1: True, 1 <= i: True})
         for value, cond in pw.args:
-            if cond.xreplace(facts) == True:  # noqa: E712 (a SymPy boolean)
+            decided = cond.xreplace(facts)
+            if decided == True:  # noqa: E712 (a SymPy boolean)
                 return value
+            if decided != False:  # noqa: E712 undecided: a later piece may not be taken
+                return pw
         return pw
 
     return expr.replace(lambda e: isinstance(e, Piecewise), resolve)

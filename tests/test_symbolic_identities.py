@@ -5,6 +5,7 @@ from sympy import (
     IndexedBase,
     KroneckerDelta,
     Matrix,
+    Piecewise,
     Rational,
     Sum,
     cos,
@@ -25,6 +26,7 @@ from symbolic.identities import (
     collapse_deltas,
     compare,
     equal,
+    indices_in_range,
     is_nonzero,
     is_zero,
     manifestly_nonnegative,
@@ -250,3 +252,18 @@ def test_sparse_polynomial_power_zero_is_one():
     p = SparsePolynomial.variable(0)
     assert p**0 == 1
     assert p**2 == p * p
+
+
+def test_indices_in_range_takes_a_piece_only_after_the_earlier_ones_are_false():
+    i_, n_ = symbols("i n", integer=True, positive=True)
+    piecewise = Piecewise((1, i_ >= 2), (0, True))  # 1 <= i <= n does not decide i >= 2
+    assert indices_in_range(piecewise, (i_,), n_) == piecewise
+    assert indices_in_range(Piecewise((1, i_ > n_), (0, True)), (i_,), n_).has(Piecewise)
+    assert indices_in_range(Piecewise((2, False), (1, i_ <= n_), (0, True)), (i_,), n_) == 1
+
+
+def test_normalise_sums_keeps_a_delta_sum_whose_range_condition_is_undecided():
+    # sum_k delta(i + 1, k) v_k is v_{i+1} when i + 1 <= n, which 1 <= i <= n leaves open
+    total = Sum(KroneckerDelta(i + 1, k) * v[k], (k, 1, n))
+    assert not is_zero(normalise_sums(total, n, {}, (i,)))
+    assert not reduces_to_zero(total - v[i + 1])
