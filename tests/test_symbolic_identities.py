@@ -1,12 +1,18 @@
 """The judges: is_zero / equal prove identities and reject non-identities."""
 
+from fractions import Fraction
+
 import pytest
 from sympy import (
+    Add,
+    Indexed,
     IndexedBase,
     KroneckerDelta,
     Matrix,
     Piecewise,
+    Pow,
     Rational,
+    S,
     Sum,
     cos,
     exp,
@@ -18,7 +24,10 @@ from sympy import (
 )
 
 from symbolic.identities import (
+    EXPLICIT_TERMS_LIMIT,
+    POLYA_ROUNDS,
     Certificate,
+    Derivation,
     RadicalField,
     SimplexQuotient,
     SparsePolynomial,
@@ -267,3 +276,278 @@ def test_normalise_sums_keeps_a_delta_sum_whose_range_condition_is_undecided():
     total = Sum(KroneckerDelta(i + 1, k) * v[k], (k, 1, n))
     assert not is_zero(normalise_sums(total, n, {}, (i,)))
     assert not reduces_to_zero(total - v[i + 1])
+
+
+# --------------------------------------------- square roots split into radicals
+
+X, Y = symbols("X Y", positive=True)
+
+
+def test_square_roots_take_out_only_powers_of_positive_factors():
+    assert not is_zero(sqrt(x**2 * y) - x * sqrt(y))  # x real: sqrt(x^2) is |x|
+    assert is_zero(sqrt(X**4 * y + X**4) - X**2 * sqrt(y + 1))
+    assert is_zero(sqrt(X**2 * y + X**2) - X * sqrt(y + 1))
+    assert is_zero(sqrt(X**3 * y + X**3) - X * sqrt(X) * sqrt(y + 1))
+
+
+def test_square_roots_split_off_the_rational_content_and_positive_factors():
+    assert is_zero(sqrt(2 * x + 2 * y) - sqrt(2) * sqrt(x + y))
+    assert not is_zero(sqrt(2 * x + 2 * y) - sqrt(x + y))
+    assert is_zero(sqrt(X * y + X) - sqrt(X) * sqrt(y + 1))
+    assert not is_zero(sqrt(X * y + X) - sqrt(y + 1))
+
+
+def test_powers_of_a_square_root_reduce_by_its_square():
+    r = sqrt(x**2 + 1)
+    assert is_zero(r**3 - x**2 * r - r)
+    assert not is_zero(r**3 - x**2 - 1)
+    assert is_zero(r**5 - x**4 * r - 2 * x**2 * r - r)
+    assert is_zero(r**4 - x**4 - 2 * x**2 - 1)
+
+
+def test_reduce_powers_runs_until_no_relation_applies():
+    from symbolic.identities import _reduce_powers
+
+    r1, r2, r3, r4 = symbols("r1:5", positive=True)
+    # each base holds the radical before it: one round per level
+    relations = {r1: x, r2: r1 + 1, r3: r2 + 1, r4: r3 + 1}
+    assert _reduce_powers(r2**4, relations) == x + 2 * r1 + 1  # (r1 + 1)^2, then r1^2 = x
+    reduced = _reduce_powers(r4**16, relations)
+    assert all(abs(p.exp) < 2 for p in reduced.atoms(Pow) if p.base in relations)
+
+
+# --------------------------------------------------------- the radical field
+
+
+def field_of(*roots):
+    return RadicalField(roots, [x, y])
+
+
+def test_radical_field_element_of_powers_of_a_root_and_of_its_square():
+    r = sqrt(x**2 + y**2)
+    field = field_of(r)
+    R, U = field.element(r), field.element(1 / r)
+    assert field.is_zero(field.element(r**3) - R * field.element(x**2 + y**2))
+    assert field.element(r**-3) == U**3
+    assert field.is_zero(field.element(1 / (x**2 + y**2)) - U**2)
+    # 4 x^2 + 4 y^2 = 2^2 (x^2 + y^2): its inverse is u^2 / 4, its inverse square u^4 / 16
+    assert field.element(1 / (4 * x**2 + 4 * y**2)) == U**2 / 4
+    assert field.element((4 * x**2 + 4 * y**2) ** -2) == U**4 / 16
+    assert field.element((4 * x**2 + 4 * y**2) ** -3) == U**6 / 64
+
+
+def test_radical_field_element_refuses_what_is_not_in_the_field():
+    field = field_of(sqrt(x**2 + y**2))
+    with pytest.raises(ValueError):
+        field.element(1 / (x + 1))
+    with pytest.raises(ValueError, match="radical it was not built with"):
+        field.element(sqrt(x**2 + 1))
+
+
+@pytest.mark.parametrize("radicand", [x + y**2, y**2 - x, 2 * x + y**2, x**2 + y**2],
+                         ids=["db = 1", "db = -1", "db = 2", "db = 2x"])
+def test_radical_field_differentiates_each_radicand(radicand):
+    r = sqrt(radicand)
+    field = field_of(r)
+    slope = field.diff(field.element(r), x)
+    assert field.is_zero(slope - field.element(radicand.diff(x) / (2 * r)))
+    assert not field.is_zero(slope)
+    (row,) = field.jacobian([field.element(r)], [x])
+    assert field.is_zero(row[0] - slope)
+
+
+def test_radical_field_reduce_clears_the_inverse_and_reduces_the_root():
+    r = sqrt(x**2 + 1)
+    field = RadicalField([r], [x])
+    assert field.reduce(field.element(x / r)) == field.element(x)
+    assert field.reduce(field.element(x * r**3)) == field.element(x**3 * r + x * r)
+    assert field.reduce(field.element(r / (x**2 + 1))) == field.element(S.One)
+    assert field.reduce(field.ring.zero) == 0
+
+
+def test_radical_field_to_expr_writes_each_power():
+    r = sqrt(x**2 + 1)
+    field = RadicalField([r], [x])
+    assert field.to_expr(field.element(x**3 + 2 * x**2 / 3)) == x**3 + 2 * x**2 / 3
+
+
+def test_radical_field_evaluate_symbols_powers_and_inverses():
+    field = RadicalField([sqrt(x**2 + 1)], [x])
+    s, z = symbols("s z", positive=True)
+    X_ = field.element(x)
+    values, inverses = {s: X_ + 1}, {s: X_}
+    assert field.evaluate(s**2 + 3 * s / 2, values) == (X_ + 1) ** 2 + 3 * (X_ + 1) / 2
+    assert field.evaluate(x**2, {}) == X_**2
+    assert field.evaluate(s**-2, values, inverses) == X_**2
+    assert field.evaluate(Pow(s, 0, evaluate=False), values) == 1
+    with pytest.raises(ValueError, match="cannot evaluate"):
+        field.evaluate(z, values)
+    with pytest.raises(ValueError, match="cannot evaluate"):
+        field.evaluate(1 / z, values, inverses)
+    with pytest.raises(ValueError, match="cannot evaluate"):
+        field.evaluate(sqrt(s), values, inverses)
+
+
+# ------------------------------------------------------- sparse polynomials
+
+
+def test_sparse_polynomial_division_by_a_non_zero_rational_only():
+    p = SparsePolynomial.variable(0)
+    assert p / 1 == p and p / -1 == -p and p / Rational(1, 2) == 2 * p
+    with pytest.raises(TypeError):
+        p / 0
+    with pytest.raises(TypeError):
+        p / S.Zero
+
+
+def test_sparse_polynomial_powers_are_natural_numbers():
+    p = SparsePolynomial.variable(0)
+    assert p**1 == p and p**3 == p * p * p
+    with pytest.raises(TypeError):
+        p**-1
+    with pytest.raises(TypeError):
+        p**0.5
+
+
+def test_sparse_polynomial_keeps_integral_coefficients_as_int():
+    p = SparsePolynomial.variable(0)
+    assert SparsePolynomial.coerce(Rational(6, 2)).terms == {(): 3}
+    assert type(SparsePolynomial.coerce(Rational(6, 2)).terms[()]) is int
+    assert type((p / 2 + p / 2).terms[((0, 1),)]) is int
+    assert type(SparsePolynomial.monomial(Fraction(4, 2), {0: 1}).terms[((0, 1),)]) is int
+    assert SparsePolynomial.coerce(Rational(1, 2)).terms == {(): Fraction(1, 2)}
+    assert SparsePolynomial.coerce(True) is None and SparsePolynomial.coerce(0.5) is None
+
+
+def test_sparse_polynomial_integral_scales_by_the_common_denominator():
+    p, q = SparsePolynomial.variable(0), SparsePolynomial.variable(1)
+    assert (p / 2 + q / 3).integral() == (6, 3 * p + 2 * q)
+    assert (p / 2).integral() == (2, p)
+    assert (p + 2 * q).integral() == (1, p + 2 * q)
+    assert SparsePolynomial().integral() == (1, SparsePolynomial())
+
+
+def test_sparse_polynomial_degree_in_one_variable():
+    p, q = SparsePolynomial.variable(0), SparsePolynomial.variable(1)
+    assert (p**3 * q + q**2).degree(0) == 3
+    assert (p**3 * q + q**2).degree(1) == 2
+    assert (p + q).degree(5) == 0
+    assert SparsePolynomial.coerce(3).degree(0) == 0
+    assert SparsePolynomial().degree(0) == 0
+
+
+def test_sparse_polynomial_from_expr_of_an_unevaluated_zeroth_power():
+    assert SparsePolynomial.from_expr(Pow(y, 0, evaluate=False), {y: 0}) == 1
+    assert SparsePolynomial.from_expr(y**-2, {y: 0}, {y: 1}) == SparsePolynomial.monomial(
+        1, {1: 2})
+
+
+def test_sphere_quotient_reduce_of_a_polynomial_with_fractions():
+    y0, y1, y2 = (SparsePolynomial.variable(v) for v in range(3))
+    sphere = SphereQuotient(3)
+    assert sphere.reduce(y0 / 2) == -(y1 + y2) / 2
+    assert sphere.reduce((y0**2 + y1**2 + y2**2) / 3) == 1
+    assert sphere.reduce(y2 / 5) == y2 / 5
+
+
+# ------------------------------------------ derivations and certificates' guards
+
+
+def test_compare_refuses_a_matrix_against_a_scalar():
+    with pytest.raises(TypeError):
+        compare("kinds", Matrix([x]), x)
+    with pytest.raises(TypeError):
+        compare("kinds", x, Matrix([x]))
+    assert not compare("shapes", Matrix([x, 0]), Matrix([[x, 0]])).holds
+
+
+def test_derivation_calls_only_the_callables_that_are_not_expressions():
+    assert Derivation("ints", 0, 0, 0, True).derived == 0
+    assert Derivation("symbol", x, y, x - y, False).derived == x
+    assert Derivation("lazy", lambda: x, y, x - y, False).derived == x
+
+
+def test_manifestly_nonnegative_needs_even_powers_or_atoms():
+    assert not manifestly_nonnegative(x**3)
+    assert manifestly_nonnegative(x**4 + 2 * y**2)
+    assert manifestly_nonnegative(x**3, [x])
+
+
+def test_simplex_certificate_stops_after_polya_rounds():
+    p, r = symbols("p r", nonnegative=True)
+    assert POLYA_ROUNDS == 4
+    # p^2 - 2 p r + 2 r^2 needs (p + r)^4 for all coefficients >= 0, p^2 - 3/2 p r + r^2
+    # needs (p + r)^5: one past the rounds
+    at_limit = p**2 - 2 * p * r + 2 * r**2
+    certificate = simplex_certificate("at the limit", at_limit, (p, r))
+    assert certificate.holds and certificate.certificate == expand(at_limit * (p + r) ** 4)
+    past = p**2 - Rational(3, 2) * p * r + r**2
+    certificate = simplex_certificate("past the limit", past, (p, r))
+    assert not certificate.holds and certificate.certificate == past
+
+
+def test_simplex_certificate_of_what_is_not_a_polynomial_in_the_variables_is_itself():
+    p, r = symbols("p r", nonnegative=True)
+    assert simplex_certificate("other symbol", x * p + 1, (p, r)).certificate == x * p + 1
+    assert simplex_certificate("radical", sqrt(p) + 1, (p, r)).certificate == sqrt(p) + 1
+
+
+# ------------------------------------------- sums: limits, end terms, names
+
+
+def named(total):
+    return normalise_sums(total, n, {}, (i, j))
+
+
+def test_normalise_sums_writes_out_at_most_explicit_terms_limit_terms():
+    assert EXPLICIT_TERMS_LIMIT == 64
+    assert named(Sum(v[k], (k, 1, 64))) == Add(*(v[s] for s in range(1, 65)))
+    assert named(Sum(v[k], (k, 1, 65))).free_symbols == {named(Sum(v[k], (k, 1, 65)))}
+    assert named(Sum(v[k], (k, -63, 0))) == Add(*(v[s] for s in range(-63, 1)))
+    ends = Add(*(v[n + s] for s in range(1, 65)))
+    assert named(Sum(v[k], (k, 1, n + 64))) == named(Sum(v[k], (k, 1, n))) + ends
+    assert not named(Sum(v[k], (k, 1, n + 65)) - Sum(v[k], (k, 1, n))).has(Indexed)
+
+
+def test_normalise_sums_shifts_subscripts_by_at_most_the_limit():
+    base = named(Sum(v[k], (k, 1, n)))
+    ends = Add(*(v[n + s] - v[s] for s in range(1, 65)))
+    assert named(Sum(v[k + 64], (k, 1, n))) == base + ends
+    assert not named(Sum(v[k + 65], (k, 1, n))).has(Indexed)
+    assert not named(Sum(v[k + m], (k, 1, n))).has(Indexed)
+
+
+def test_normalise_sums_splits_end_terms_off_either_end():
+    base = named(Sum(v[k], (k, 1, n)))
+    assert named(Sum(v[k], (k, 1, n - 2))) == base - v[n - 1] - v[n]
+    assert named(Sum(v[k], (k, 3, n))) == base - v[1] - v[2]
+    assert named(Sum(v[k], (k, 1, n + 2))) == base + v[n + 1] + v[n + 2]
+    assert named(Sum(v[k], (k, -1, n))) == base + v[-1] + v[0]
+    # Karr's convention: sum_{n+1}^{5} = G(5) - G(n)
+    assert named(Sum(v[k], (k, n + 1, 5))) == v[1] + v[2] + v[3] + v[4] + v[5] - base
+    assert named(Sum(v[k], (k, n, n))) == v[n]
+    assert named(Sum(v[k], (k, 2, 1))) == 0
+
+
+def test_normalise_sums_of_a_delta_whose_index_is_not_in_range():
+    assert named(Sum(KroneckerDelta(k, 0) * v[k], (k, 1, n))) == 0
+    assert named(Sum(KroneckerDelta(k, n + 1) * v[k], (k, 1, n))) == 0
+    assert named(Sum(KroneckerDelta(k, 1) * v[k], (k, 1, n))) == v[1]
+    unknown = named(Sum(KroneckerDelta(m, k) * v[k], (k, 1, n)))  # m not among the indices
+    assert not unknown.has(Piecewise) and not unknown.has(Indexed)
+
+
+def test_normalise_sums_names_a_sum_after_its_canonical_bound_indices():
+    assert str(named(Sum(v[j], (j, 1, n)))) == "_[Sum(v[_k1], (_k1, 1, n))]"
+    double = named(Sum(Sum(a[i, j], (j, 1, n)), (i, 1, n)))
+    assert str(double) == "_[Sum(a[_k2, _k1], (_k1, 1, n), (_k2, 1, n))]"
+    triple = named(Sum(Sum(Sum(a[i, j] * a[j, k], (k, 1, n)), (j, 1, n)), (i, 1, n)))
+    assert str(triple) == (
+        "_[Sum(a[_k3, _k2]*Sum(a[_k2, _k1], (_k1, 1, n)), (_k2, 1, n), (_k3, 1, n))]")
+    # the outer index never captures the inner one
+    assert named(Sum(Sum(a[i, j], (j, 1, n)), (i, 1, n))) != named(Sum(a[k, k], (k, 1, n)))
+
+
+def test_collapse_deltas_substitutes_in_the_order_of_the_factors():
+    assert collapse_deltas(KroneckerDelta(i, j) * KroneckerDelta(j, k) * k) == (
+        i * KroneckerDelta(i, j) * KroneckerDelta(i, k))
