@@ -268,6 +268,7 @@ def test_indices_in_range_takes_a_piece_only_after_the_earlier_ones_are_false():
     piecewise = Piecewise((1, i_ >= 2), (0, True))  # 1 <= i <= n does not decide i >= 2
     assert indices_in_range(piecewise, (i_,), n_) == piecewise
     assert indices_in_range(Piecewise((1, i_ > n_), (0, True)), (i_,), n_).has(Piecewise)
+    assert indices_in_range(Piecewise((1, 1 < i_), (0, True)), (i_,), n_).has(Piecewise)
     assert indices_in_range(Piecewise((2, False), (1, i_ <= n_), (0, True)), (i_,), n_) == 1
 
 
