@@ -82,8 +82,11 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
      "0 -> -1"): "a single head is an axis of size 1: index 0 is index -1",
     ("symbolic/softmax.py", "form = (v.T * jacobian(sigma) * v)[0, 0]", "0 -> -1"):
         "the quadratic form is a 1 x 1 matrix: index 0 is index -1",
-    ("symbolic/softmax.py", "@lru_cache(maxsize=1)", "1 -> 2"): "a cache's size, not a value",
-    ("symbolic/softmax.py", "@lru_cache(maxsize=1)", "1 -> 0"): "a cache's size, not a value",
+    **{(module, f"@lru_cache(maxsize={size})", f"{size} -> {size + step}"):
+       "a cache's size, not a value"
+       for module, size in (("symbolic/softmax.py", 1), ("symbolic/layer_norm.py", 1),
+                            ("symbolic/identities.py", 4096))
+       for step in (1, -1)},
     **{("symbolic/softmax.py", line, change): PICKS_THE_NON_ZERO_BRANCH
        for line in ("top = max(eig, key=lambda e: e.subs(s, Rational(1, 3)))  # the non-zero "
                     "branch",
