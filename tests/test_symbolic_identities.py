@@ -285,7 +285,7 @@ X, Y = symbols("X Y", positive=True)
 
 
 def test_square_roots_take_out_only_powers_of_positive_factors():
-    assert not is_zero(sqrt(x**2 * y) - x * sqrt(y))  # x real: sqrt(x^2) is |x|
+    assert not is_zero(sqrt(x**2 * y + x**2) - x * sqrt(y + 1))  # x real: sqrt(x^2) is |x|
     assert is_zero(sqrt(X**4 * y + X**4) - X**2 * sqrt(y + 1))
     assert is_zero(sqrt(X**2 * y + X**2) - X * sqrt(y + 1))
     assert is_zero(sqrt(X**3 * y + X**3) - X * sqrt(X) * sqrt(y + 1))
@@ -296,6 +296,7 @@ def test_square_roots_split_off_the_rational_content_and_positive_factors():
     assert not is_zero(sqrt(2 * x + 2 * y) - sqrt(x + y))
     assert is_zero(sqrt(X * y + X) - sqrt(X) * sqrt(y + 1))
     assert not is_zero(sqrt(X * y + X) - sqrt(y + 1))
+    assert not is_zero(sqrt(x * y + x) - sqrt(x) * sqrt(y + 1))  # false for x, y + 1 < 0
 
 
 def test_powers_of_a_square_root_reduce_by_its_square():
@@ -552,3 +553,10 @@ def test_normalise_sums_names_a_sum_after_its_canonical_bound_indices():
 def test_collapse_deltas_substitutes_in_the_order_of_the_factors():
     assert collapse_deltas(KroneckerDelta(i, j) * KroneckerDelta(j, k) * k) == (
         i * KroneckerDelta(i, j) * KroneckerDelta(i, k))
+
+
+def test_collapse_deltas_drops_the_delta_it_substitutes_by():
+    # delta(-j, j) holds -j: substituting j -> -j rewrites the delta itself to delta(j, -j),
+    # so the delta must be taken out of the term first
+    j_ = symbols("j", integer=True)
+    assert collapse_deltas(KroneckerDelta(-j_, j_) * j_) == -j_ * KroneckerDelta(-j_, j_)
