@@ -466,6 +466,11 @@ def main(argv: list[str] | None = None) -> int:
             random.Random(args.seed).sample(every, args.sample), key=lambda m: m.index)
         chosen += [(m, selection(m, lines[module])) for m in picked]
     outcome = screen(chosen, sources, args.jobs, args.timeout)
+    for module in args.modules:  # what the confirm stage takes, known before it starts
+        left = [str(m.index) for m, _ in chosen
+                if m.module == module and outcome[m] in {"survived", "unapplied"}]
+        print(f"{module}: {len(left)} left for the confirm stage: --only {','.join(left)}",
+              file=sys.stderr, flush=True)
     with tempfile.TemporaryDirectory(prefix="mutation-") as tmp:
         copy = Path(tmp) / "repo"
         shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(".git", "__pycache__",

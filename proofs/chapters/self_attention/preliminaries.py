@@ -117,7 +117,7 @@ def def_permutation_matrix(permutation_matrix=permutation_matrix) -> list[str]:
     swap = [1, 0, 3, 2]
     row_wise = equivariance_defect(np.tanh, x, swap).max()
     invariant = np.abs(x[swap].sum(axis=0) - x.sum(axis=0)).max()
-    neither = equivariance_defect(lambda y: np.cumsum(y, axis=0), x, pi).max()
+    neither = equivariance_defect(lambda y: np.cumsum(y, axis=0), x, swap).max()
     require(row_wise == 0.0, f"a row-wise map has equivariance defect {row_wise:.2e}")
     # two sums of the same 4 terms in different orders: each within gamma_3 sum|x| of exact
     sums_bound = 2 * gamma(len(x) - 1) * np.abs(x).sum(axis=0).max()
