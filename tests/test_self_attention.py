@@ -130,6 +130,13 @@ def mha_attending_to_itself(x, params, causal=False, context=None):
     return _heads_with(x, params, np.eye(n, dtype=bool) if causal else None)
 
 
+def mha_scaled_by_length(x, params, causal=False, context=None):
+    """定義 4.1's MHA times 1 + 1/n: rows 1..i still ignore rows i+1..n, but f_n(X)_(1:i)
+    is not f_i(X_(1:i)) (a map of the rows that also reads their number)."""
+    y, weights = multi_head_attention(x, params, causal=causal)
+    return y * (1 + 1 / np.shape(x)[0]), weights
+
+
 def mha_unscaled(x, params, causal=False, context=None):
     """Scores Q K^T without the 1/sqrt(d_k): equivariant and causal under the mask, but not
     定義 4.1's MHA."""
@@ -850,6 +857,18 @@ def test_def_causal_map_rejects_a_mask_letting_the_next_key_through():
 
 
 @numeric
+def test_def_causal_map_rejects_a_leak_at_the_future_rows():
+    with pytest.raises(CheckFailed, match=r"changing rows \d+\.\.\d+ changed rows 1\.\."):
+        def_causal_map(multi_head_attention=mha_leaking_next)
+
+
+@numeric
+def test_def_causal_map_rejects_rows_that_depend_on_the_length_at_the_prefixes():
+    with pytest.raises(CheckFailed, match=r"f_n\(X\)_\(1:i\) != f_i\(X_\(1:i\)\)"):
+        def_causal_map(multi_head_attention=mha_scaled_by_length)
+
+
+@numeric
 def test_def_causal_map_rejects_attention_masked_even_when_unmasked_is_asked():
     def always_masked(x, params, causal=False, context=None):
         return multi_head_attention(x, params, causal=True)
@@ -1015,6 +1034,20 @@ def test_prop_attention_complexity_states_the_products_the_causal_pass_executes(
     executed = 4 * 300 * 2**2 + 2 * 2 * scores  # projections, scores and weighted sums
     assert f"the definition counts {4 * 300 * 4 + 2 * 300**2 * 2} multiplications" in evidence
     assert f"the blocked pass executes {executed}," in evidence
+
+
+@numeric
+def test_prop_attention_complexity_rejects_a_pass_that_computes_the_scores_twice():
+    from numeric.contraction import contract
+    from spec.contractions import SCORES
+
+    def twice(x, params, causal=False, context=None):  # counts right, executes more
+        q = np.einsum("nd,hdk->hnk", np.asarray(x, dtype=float), params["w_q"])  # (h, n, k)
+        contract(SCORES, q, q, counted=False)  # (h, n, n), executed and not counted
+        return multi_head_attention(x, params, causal=causal)
+
+    with pytest.raises(CheckFailed, match=r"products executed, outside \[\d+, \d+\]"):
+        prop_attention_complexity(multi_head_attention=twice)
 
 
 @symbolic

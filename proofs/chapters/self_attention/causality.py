@@ -38,13 +38,9 @@ from spec.config import ModelConfig
 def _causal_judge(layers, x, positions, mha, label: str, stats: dict) -> None:
     """The stack is causal, and the handed mha is 定義 4.1's causal MHA at the stack's input
     (with each attention layer's parameters)."""
-    defect, tol = causal_defect(layers, x, positions, mha)
-    within_bound(defect, tol,
-                 f"{label}: f_n(X)_(1:i) != f_i(X_(1:i)) (n = {x.shape[0]}, layers "
-                 f"{[k for k, _ in layers]})")
-    stats["cases"] += 1
-    stats["bitwise"] += bool(np.all(defect == 0))
-    # changing the future rows i+1..n leaves rows 1..i unchanged
+    # changing the future rows i+1..n leaves rows 1..i unchanged; judged before the prefixes,
+    # which imply it, so a map that reads the future fails here and one whose rows depend on
+    # the length n alone fails there
     n = x.shape[0]
     if n > 1:
         i = n // 2
@@ -56,6 +52,12 @@ def _causal_judge(layers, x, positions, mha, label: str, stats: dict) -> None:
         within_bound(gap, b[:i] + bc[:i],
                      f"{label}: changing rows {i + 1}..{n} changed rows 1..{i}")
         stats["future_bitwise"] += bool(np.all(gap == 0))
+    defect, tol = causal_defect(layers, x, positions, mha)
+    within_bound(defect, tol,
+                 f"{label}: f_n(X)_(1:i) != f_i(X_(1:i)) (n = {x.shape[0]}, layers "
+                 f"{[k for k, _ in layers]})")
+    stats["cases"] += 1
+    stats["bitwise"] += bool(np.all(defect == 0))
     start = x if positions is None else x + positions[: x.shape[0]]
     for err, bound in stack_attention_off_definition(mha, layers, start, causal=True):
         within_bound(err, bound, f"{label}: the attention is not 定義 4.1's causal MHA at 50 "
