@@ -319,8 +319,29 @@ def test_def_decoder_only_transformer_rejects_embeddings_without_positions():
     def no_positions(tokens, params, config):
         return params["wte"][np.asarray(tokens)]
 
-    with pytest.raises(CheckFailed, match="E_t"):
+    with pytest.raises(CheckFailed, match="reversing the tokens reversed the rows"):
         def_decoder_only_transformer(embedding=no_positions)
+
+
+@pytest.mark.numeric
+def test_def_decoder_only_transformer_rejects_positions_added_when_there_are_none():
+    def always_positioned(tokens, params, config):
+        tokens = np.asarray(tokens)
+        return params["wte"][tokens] + np.arange(len(tokens))[:, None]  # (n, d)
+
+    with pytest.raises(CheckFailed, match="without positions, reversing the tokens does not"):
+        def_decoder_only_transformer(embedding=always_positioned)
+
+
+@pytest.mark.numeric
+def test_def_decoder_only_transformer_rejects_positions_counted_twice():
+    def twice(tokens, params, config):
+        tokens = np.asarray(tokens)
+        positions = params["wpe"][: len(tokens)] if config.positions else 0.0
+        return params["wte"][tokens] + 2 * positions  # (n, d)
+
+    with pytest.raises(CheckFailed, match=r"X\^\(0\) is not E_t \+ P"):
+        def_decoder_only_transformer(embedding=twice)
 
 
 # 命題 3.1 ------------------------------------------------------------------------------

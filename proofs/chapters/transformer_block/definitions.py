@@ -271,6 +271,23 @@ def def_decoder_only_transformer(model: Callable = forward,
     ValueErrors.
     Witness: with learned positions X^(0) is not permutation-equivariant (reversing the
     tokens is not reversing the rows, seed 0), while without positions it is, exactly."""
+    # the witness first: an embedding without positions fails it, one adding them when
+    # there are none fails its second half, and E_t + P is then judged on drawn configurations
+    config = spec.ModelConfig(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=4)
+    params = init_parameters(config, np.random.default_rng(0))
+    tokens = np.array([0, 1, 2, 3])
+    x0, x0_reversed = embedding(tokens, params, config), embedding(tokens[::-1], params, config)
+    gap = float(np.abs(x0_reversed - x0[::-1]).max())
+    require(gap > 0, "with learned positions, reversing the tokens reversed the rows of X^(0)")
+    unpositioned = spec.ModelConfig(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=4,
+                                    positions=False)
+    plain = {k: v for k, v in params.items() if k != "wpe"}
+    require(bool(np.array_equal(embedding(tokens[::-1], plain, unpositioned),
+                                embedding(tokens, plain, unpositioned)[::-1])),
+            "without positions, reversing the tokens does not reverse the rows of X^(0)")
+    evidence = [f"witness: with learned positions X^(0)(reversed tokens) differs from the "
+                f"reversed X^(0) by {gap:.3f} (not equivariant); without positions they are "
+                f"equal bit for bit"]
     worst = [0.0]
 
     @scaled(0.5)
@@ -289,11 +306,9 @@ def def_decoder_only_transformer(model: Callable = forward,
             f"{tokens.tolist()})"))
 
     composes()
-    evidence = [f"X^(0) = E_t + P exactly, and the model equals LN_f(X^(L)) E^T of the "
-                f"causal Pre-LN blocks (worst gap / bound = {worst[0]:.2e}) on drawn "
-                f"configurations with and without biases, tying and positions"]
-    config = spec.ModelConfig(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=4)
-    params = init_parameters(config, np.random.default_rng(0))
+    evidence.append(f"X^(0) = E_t + P exactly, and the model equals LN_f(X^(L)) E^T of the "
+                    f"causal Pre-LN blocks (worst gap / bound = {worst[0]:.2e}) on drawn "
+                    f"configurations with and without biases, tying and positions")
     for bad, what in (([0, 1, 2, 3, 4], "longer than L_ctx"), ([0, 5], "id out of range"),
                       ([], "empty")):
         try:
@@ -303,17 +318,4 @@ def def_decoder_only_transformer(model: Callable = forward,
         raise CheckFailed(f"a token sequence {bad} ({what}) did not raise ValueError")
     evidence.append("sequences longer than L_ctx, ids outside [0, |V|) and empty sequences "
                     "are ValueErrors")
-    tokens = np.array([0, 1, 2, 3])
-    x0, x0_reversed = embedding(tokens, params, config), embedding(tokens[::-1], params, config)
-    gap = float(np.abs(x0_reversed - x0[::-1]).max())
-    require(gap > 0, "with learned positions, reversing the tokens reversed the rows of X^(0)")
-    unpositioned = spec.ModelConfig(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=4,
-                                    positions=False)
-    plain = {k: v for k, v in params.items() if k != "wpe"}
-    require(bool(np.array_equal(embedding(tokens[::-1], plain, unpositioned),
-                                embedding(tokens, plain, unpositioned)[::-1])),
-            "without positions, reversing the tokens does not reverse the rows of X^(0)")
-    evidence.append(f"witness: with learned positions X^(0)(reversed tokens) differs from the "
-                    f"reversed X^(0) by {gap:.3f} (not equivariant); without positions they "
-                    f"are equal bit for bit")
     return evidence
