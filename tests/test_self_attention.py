@@ -11,6 +11,7 @@ import re
 import sys
 from pathlib import Path
 
+import mpmath
 import numpy as np
 import pytest
 import sympy as sp
@@ -47,7 +48,11 @@ from proofs.chapters.self_attention.exercises import (
     exr_mask_limit,
     exr_softmax_compute,
 )
-from proofs.chapters.self_attention.preliminaries import def_permutation_matrix, def_softmax
+from proofs.chapters.self_attention.preliminaries import (
+    NOTION_EXAMPLES,
+    def_permutation_matrix,
+    def_softmax,
+)
 from proofs.chapters.self_attention.scaling import (
     SCALING_TABLE,
     ex_scaling_numeric,
@@ -255,6 +260,17 @@ def test_def_permutation_matrix_rejects_a_matrix_wrong_only_beyond_n_4():
 def test_def_permutation_matrix_rejects_a_non_permutation():
     with pytest.raises(ValueError, match="pi must be a permutation"):
         permutation_matrix([0, 0, 1])
+
+
+@pytest.mark.parametrize(("kind", "wrong", "message"), [
+    ("row-wise", lambda y: np.cumsum(y, axis=0), "the row-wise example has equivariance defect"),
+    ("invariant", lambda y: y[0], "the invariant example changes by"),
+    ("neither", np.tanh, "the example of neither looks equivariant"),
+])
+def test_def_permutation_matrix_rejects_an_example_of_the_wrong_kind(kind, wrong, message):
+    examples = dict(NOTION_EXAMPLES, **{kind: wrong})
+    with pytest.raises(CheckFailed, match=message):
+        def_permutation_matrix(examples=examples)
 
 
 @numeric
@@ -1240,6 +1256,39 @@ def test_exr_mask_limit_rejects_a_misprinted_bound():
 def test_exr_mask_limit_rejects_a_mask_that_is_ignored():
     with pytest.raises(CheckFailed):
         exr_mask_limit(masked_softmax=masked_softmax_ignoring_mask)
+
+
+@numeric
+def test_exr_mask_limit_rejects_a_reference_softmax_without_its_normaliser():
+    def unnormalised(z):
+        return [mpmath.exp(v) for v in z]
+
+    with pytest.raises(CheckFailed, match=r"sigma_3 = .* not in \(0, bound\]"):
+        exr_mask_limit(exact_softmax=unnormalised)
+
+
+@numeric
+def test_exr_mask_limit_rejects_a_reference_softmax_that_rounds_to_zero():
+    def flushed(z):  # a weight driven towards 0 by the mask must stay positive
+        return [mpmath.mpf(0) if v < -5 else mpmath.mpf(1) for v in z]
+
+    with pytest.raises(CheckFailed, match=r"sigma_3 = 0\.0 not in \(0, bound\]"):
+        exr_mask_limit(exact_softmax=flushed)
+
+
+@numeric
+def test_exr_causal_last_row_rejects_a_witness_whose_swapped_rows_are_equal(monkeypatch):
+    from proofs.chapters.self_attention import exercises
+    from proofs.chapters.self_attention.strategies import seeded_stack
+
+    def equal_first_rows(seed, **kwargs):  # swapping rows 1 and 2 then changes nothing
+        layers, x = seeded_stack(seed, **kwargs)
+        x[1] = x[0]
+        return layers, x
+
+    monkeypatch.setattr(exercises, "seeded_stack", equal_first_rows)
+    with pytest.raises(CheckFailed, match=r"seed 0: two layers left the last row unchanged"):
+        exr_causal_last_row()
 
 
 @numeric

@@ -1420,6 +1420,18 @@ def test_exr_layer_norm_affine_rejects_a_map_without_centring_under_a_varying_ga
         exr_layer_norm_affine(normalise=uncentred_unless_constant_gain, widths=())
 
 
+@pytest.mark.numeric
+def test_exr_layer_norm_affine_rejects_a_map_that_restandardises_after_a_varying_gain():
+    def restandardised(x, gamma=None, beta=None, eps=1e-5):
+        y = layer_norm(x, gamma, beta, eps)
+        if gamma is None or np.ptp(gamma) == 0:  # the moments' draws: layer_norm itself
+            return y
+        return layer_norm(y, eps=0.0)  # invariant still: a function of LN(x)
+
+    with pytest.raises(CheckFailed, match=r"witness lost: gamma = \(1\.\.6\) kept the variance"):
+        exr_layer_norm_affine(normalise=restandardised, widths=())
+
+
 def unbiased_symbolic_layer_norm(x, eps=0, gamma=None, beta=None):
     """A wrong symbolic LN: (x - mu 1) / sqrt(sum (x_k - mu)^2 / (d - 1)), then the affine map."""
     d = x.rows
@@ -1466,8 +1478,17 @@ def test_exr_residual_expansion_rejects_a_wrong_order_of_factors():
 
 @pytest.mark.numeric
 def test_exr_residual_expansion_rejects_a_chain_with_residuals():
-    with pytest.raises(CheckFailed, match="J_3 J_2 J_1"):
+    with pytest.raises(CheckFailed, match=r"without residuals the Jacobian still equals"):
         exr_residual_expansion(step=_residual_step)
+
+
+@pytest.mark.numeric
+def test_exr_residual_expansion_rejects_a_chain_that_is_neither_product():
+    def doubled(x, g):
+        return 2 * g(x)
+
+    with pytest.raises(CheckFailed, match=r"differs from J_3 J_2 J_1 by"):
+        exr_residual_expansion(step=doubled)
 
 
 # The chapter as a whole -----------------------------------------------------------------

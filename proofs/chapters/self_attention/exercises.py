@@ -153,11 +153,13 @@ def exr_jacobian_two(stated_closed: sp.Matrix, stated_eigenvalue: sp.Expr,
         ),
     ),
 )
-def exr_mask_limit(printed: dict, masked_softmax=masked_softmax) -> list[str]:
+def exr_mask_limit(printed: dict, masked_softmax=masked_softmax,
+                   exact_softmax=mp_softmax_exact) -> list[str]:
     """z = (1, 2, 0.5), U = {1, 2}: sigma^U(z) by the NumPy masked_softmax and the bound
     e^{-10} e^{0.5} / (e + e^2) at 50 digits, each compared with the printed value at
     its printed precision (4 decimals; 3 significant digits for 4.54e-5, 2 for 7.4e-6);
-    the actual third weight of sigma(z - 10 m) at 50 digits lies in (0, bound]."""
+    the actual third weight of sigma(z - 10 m) at 50 digits (`exact_softmax`, the
+    reference softmax of proofs.reference) lies in (0, bound]."""
     z = np.array([1.0, 2.0, 0.5])
     got = np.asarray(masked_softmax(z, np.array([True, True, False])))
     with mpmath.workdps(DIGITS):
@@ -165,7 +167,7 @@ def exr_mask_limit(printed: dict, masked_softmax=masked_softmax) -> list[str]:
         values = {"e^1": e1, "e^2": e2, "sum": e1 + e2, "e^-10": mpmath.exp(-10),
                   "e^(1/2)": mpmath.exp(0.5)}
         values["bound"] = values["e^-10"] * values["e^(1/2)"] / values["sum"]
-        third = mp_softmax_exact([mpmath.mpf(1), mpmath.mpf(2), mpmath.mpf(0.5) - 10])[2]
+        third = exact_softmax([mpmath.mpf(1), mpmath.mpf(2), mpmath.mpf(0.5) - 10])[2]
         require(0 < third <= values["bound"], f"sigma_3 = {third} not in (0, bound]")
     for value, want in zip(got, printed["sigma_U"], strict=True):
         require(abs(value - float(want)) <= half_unit(want),
