@@ -68,6 +68,7 @@ from proofs.judge import CheckFailed, findings
 from proofs.measures import permutation_matrix
 from proofs.registry import REGISTRY, claim_arguments
 from proofs.stated import table_rows
+from symbolic import mask as sym_mask
 from symbolic.mask import chapter_bound as chapter_mask_bound
 
 SEEDS_README = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "README.md"
@@ -369,6 +370,26 @@ def test_prop_softmax_basic_rejects_a_symbolic_softmax_of_squares():
         prop_softmax_basic(symbolic=squares)
 
 
+@pytest.mark.symbolic
+def test_prop_softmax_basic_rejects_a_symbolic_softmax_weighting_positions():
+    def weighted(z):
+        e = sp.Matrix([(k + 1) * sp.exp(v) for k, v in enumerate(z)])
+        return e / sum(e)
+
+    with pytest.raises(CheckFailed, match=r"sigma\(Pz\) != P sigma\(z\) for pi = \(1, 0\)"):
+        prop_softmax_basic(symbolic=weighted)
+
+
+@pytest.mark.symbolic
+def test_prop_softmax_basic_rejects_a_symbolic_softmax_of_minus_z():
+    def reversed_order(z):  # equivariant, positive, sums to 1
+        e = z.applyfunc(lambda v: sp.exp(-v))
+        return e / sum(e)
+
+    with pytest.raises(CheckFailed, match="sigma_j - sigma_i"):
+        prop_softmax_basic(symbolic=reversed_order)
+
+
 @numeric
 def test_prop_softmax_basic_rejects_squares():
     def squares(z):
@@ -521,6 +542,20 @@ def test_prop_mask_as_limit_rejects_a_masked_softmax_normalised_over_every_posit
 
     with pytest.raises(CheckFailed, match=r"lim sigma\(z - c m\) != sigma\^U\(z\)"):
         prop_mask_as_limit(stated_masked=over_all)
+
+
+@numeric
+def test_prop_mask_as_limit_rejects_a_masked_softmax_wrong_beyond_the_symbolic_sizes():
+    def over_all_from_n_4(z, allowed):  # sigma^U for n <= 3, normalised over all positions after
+        if z.rows <= 3:
+            return sym_mask.masked_softmax(z, allowed)
+        total = sum(sp.exp(v) for v in z)
+        return sp.Matrix([sp.exp(z[i]) / total if i in set(allowed) else 0
+                          for i in range(z.rows)])
+
+    rate = r"\|sigma_i - sigma\^U_i\| = .* exceeds the e\^\(-c\) rate"
+    with pytest.raises(CheckFailed, match=rate):
+        prop_mask_as_limit(stated_masked=over_all_from_n_4)
 
 
 @numeric

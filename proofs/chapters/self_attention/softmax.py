@@ -36,7 +36,6 @@ from proofs.reference import (
     DIGITS,
     mp_central_jacobian,
     mp_error,
-    mp_softmax,
     mp_softmax_exact,
 )
 from proofs.stated import (
@@ -112,6 +111,14 @@ def prop_softmax_basic(softmax=softmax, symbolic=symbolic_softmax,
         sigma = list(symbolic(sp.Matrix(zs)))
         require(equal(sum(sigma), 1), f"sum_i sigma_i != 1 at n = {size}")
         require(all(v.is_positive for v in sigma), f"a sigma_i is not positive at n = {size}")
+        # equivariance before the order, whose differences with sum 1 pin sigma = e^z / S
+        # and so imply it: a softmax weighting positions fails here, one reversing the
+        # order (e^-z / S, equivariant) fails there
+        if size <= 4:
+            for pi in itertools.permutations(range(size)):
+                permuted = list(symbolic(sp.Matrix([zs[k] for k in pi])))
+                require(all(equal(permuted[k], sigma[pi[k]])
+                            for k in range(size)), f"sigma(Pz) != P sigma(z) for pi = {pi}")
         # the order: sigma_j - sigma_i = (e^z_j - e^z_i) / S, S > 0 and exp increasing, so
         # sigma_j - sigma_i has the sign of z_j - z_i (one clause: the facts are its steps)
         for a, b in itertools.combinations(range(size), 2):
@@ -119,11 +126,6 @@ def prop_softmax_basic(softmax=softmax, symbolic=symbolic_softmax,
                     and bool(s.is_positive) and increasing,
                     f"sigma_j - sigma_i != (e^z_j - e^z_i)/S with S > 0 and exp increasing at "
                     f"n = {size}")
-        if size <= 4:
-            for pi in itertools.permutations(range(size)):
-                permuted = list(symbolic(sp.Matrix([zs[k] for k in pi])))
-                require(all(equal(permuted[k], sigma[pi[k]])
-                            for k in range(size)), f"sigma(Pz) != P sigma(z) for pi = {pi}")
     evidence.append("symbolic n = 1..6: sigma_i > 0, order through exp' > 0; sigma(Pz) = "
                     "P sigma(z) for every permutation of n <= 4")
 
@@ -366,7 +368,8 @@ def prop_mask_as_limit(stated_bound: Callable = sym_mask.chapter_bound,
     (n <= 6, |z_i| <= 20), U and c in [0, 1000] (float64 underflows e^{-c} past c = 745),
     sigma(z - c m) at 100 + c/ln 10 digits (enough to resolve e^{-c}) satisfies
     0 < sigma_i <= stated bound (evaluated in mpmath at the same digits) off U and
-    |sigma_i - sigma^U_i| <= sigma^U_i e^{-c} S_notU / S_U on U. The NumPy masked_softmax
+    |sigma_i - sigma^U_i| <= sigma^U_i e^{-c} S_notU / S_U on U, sigma^U being
+    `stated_masked` at the same digits (so judged for n = 4..6 too). The NumPy masked_softmax
     equals the c = 1000 value within softmax_error_bound, with masked entries exactly 0."""
     evidence = []
     symbolic = symbolic_mask_results(stated_masked, stated_bound)
@@ -385,6 +388,16 @@ def prop_mask_as_limit(stated_bound: Callable = sym_mask.chapter_bound,
                                                 "mpmath")
         return bounds[n, allowed, i]
 
+    limits: dict[tuple[int, frozenset[int]], Callable] = {}
+
+    def limit_at(n: int, allowed: frozenset[int]) -> Callable:
+        """stated_masked as an mpmath function of (z_1, ..., z_n): the limit the draws
+        approach, for n beyond the symbolic limits' sizes too."""
+        if (n, allowed) not in limits:
+            z = sym_mask.logits(n)
+            limits[n, allowed] = sp.lambdify(z, list(stated_masked(z, allowed)), "mpmath")
+        return limits[n, allowed]
+
     stats: dict[str, Any] = {"cases": 0, "max_c": 0.0, "smallest": None}
 
     def judge(z: np.ndarray, allowed: list[bool], c: float) -> None:
@@ -397,14 +410,14 @@ def prop_mask_as_limit(stated_bound: Callable = sym_mask.chapter_bound,
             shifted = [mpmath.mpf(float(t)) - (0 if ok else cm) for t, ok in zip(z, allowed,
                                                                                  strict=True)]
             sig = mp_softmax_exact(shifted)
-            target = mp_softmax(z, allowed)
+            inside = frozenset(j for j, on in enumerate(allowed) if on)
+            at = [mpmath.mpf(float(t)) for t in z]
+            target = limit_at(len(z), inside)(*at)
             s_u = mpmath.fsum(mpmath.exp(mpmath.mpf(float(t))) for t, ok in zip(z, allowed,
                                                                                strict=True) if ok)
             s_out = mpmath.fsum(mpmath.exp(mpmath.mpf(float(t))) for t, ok in zip(z, allowed,
                                                                                  strict=True)
                                 if not ok)
-            inside = frozenset(j for j, on in enumerate(allowed) if on)
-            at = [mpmath.mpf(float(t)) for t in z]
             for i, ok in enumerate(allowed):
                 if ok:
                     gap = abs(sig[i] - target[i])
