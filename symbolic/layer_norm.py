@@ -328,6 +328,21 @@ class _IndexedSums:
         return expr.replace(lambda e: isinstance(e, Sum), evaluate)
 
 
+IndexedNormalise = Callable[[IndexedBase, Symbol, Expr, Expr], Expr]  # (x, k, S, Q) -> y_k
+
+
+def indexed_layer_norm(x: IndexedBase, k: Symbol, total: Expr, spread: Expr) -> Expr:
+    """y_k = (x_k - mu) / sigma for symbolic d (定義 2.1, eps = 0), given total = sum x_j
+    and spread = sum (x_j - mu)^2, as Sums to differentiate or as named symbols S and Q:
+    mu = S/d, sigma = sqrt(Q/d).
+
+    >>> S, Q = symbols("S Q", positive=True)
+    >>> indexed_layer_norm(IndexedBase("x"), Symbol("k"), S, Q)
+    sqrt(d)*(-S/d + x[k])/sqrt(Q)
+    """
+    return (x[k] - total / d_symbol) / sqrt(spread / d_symbol)
+
+
 def _indexed_sums() -> _IndexedSums:
     k = Symbol("k", integer=True, positive=True)
     total, spread = symbols("S Q", positive=True)
@@ -353,10 +368,8 @@ def _general_entry() -> _GeneralEntry:
     sums = _indexed_sums()
     x, k = sums.x, sums.k_range[0]
     total = Sum(x[k], sums.k_range)
-    mu = total / d
-    spread = Sum((x[k] - mu) ** 2, sums.k_range)
-    y_i = (x[i] - mu) / sqrt(spread / d)
-    derived = diff(y_i, x[j]).doit()
+    spread = Sum((x[k] - total / d) ** 2, sums.k_range)
+    derived = diff(indexed_layer_norm(x, i, total, spread), x[j]).doit()
     derived = derived.xreplace({total: sums.S}).xreplace({spread.xreplace({total: sums.S}): sums.Q})
     derived = indices_in_range(sums.evaluate(derived), (i, j), d)
     return _GeneralEntry(derived, i, j, x, sums.S, sums.Q)
@@ -411,17 +424,16 @@ def _proved_jacobian(d: int, quotient: SphereQuotient) -> list[list[SparsePolyno
     return [[pattern(a, b) for b in range(d)] for a in range(d)]
 
 
-def output_sums() -> tuple[Expr, Expr]:
-    """(sum_k y_k, sum_k y_k^2) for y = LN(x) and symbolic d, from the definition:
-    sum_k (x_k - S/d)/sigma by linearity, and sum_k (x_k - S/d)^2 / sigma^2 = Q / (Q/d).
-    命題 3.1 (2) says they are 0 and d.
+def output_sums(indexed: IndexedNormalise = indexed_layer_norm) -> tuple[Expr, Expr]:
+    """(sum_k y_k, sum_k y_k^2) for y = `indexed`(x) (LN by default) and symbolic d, from
+    the definition: sum_k (x_k - S/d)/sigma by linearity, and
+    sum_k (x_k - S/d)^2 / sigma^2 = Q / (Q/d). 命題 3.1 (2) says they are 0 and d.
 
     >>> output_sums()
     (0, d)
     """
     sums = _indexed_sums()
-    k = sums.k_range[0]
-    y = (sums.x[k] - sums.S / d_symbol) / sqrt(sums.Q / d_symbol)
+    y = indexed(sums.x, sums.k_range[0], sums.S, sums.Q)
     ones_sum, squares_sum = (sums.evaluate(Sum(y**p, sums.k_range)) for p in (1, 2))
     return expand(ones_sum), expand(squares_sum)
 
@@ -743,9 +755,9 @@ def moments(d: int, g: Expr | None = None, b: Expr | None = None,
     return Moments(mean(z), variance(z), sqrt(sum(zi**2 for zi in z)))
 
 
-def moments_general() -> Moments:
-    """The same for symbolic d, using the two facts 命題 3.1 (2) proves for symbolic d:
-    sum_i y_i = 0 and sum_i y_i^2 = d (both reduced here from the definition).
+def moments_general(indexed: IndexedNormalise = indexed_layer_norm) -> Moments:
+    """The same for symbolic d and y = `indexed`(x) (LN by default), z = g y + b summed
+    from the definition over k = 1..d (sum y_k = 0 and sum y_k^2 = d for LN, 命題 3.1 (2)).
 
     >>> moments_general().mean
     b
@@ -754,7 +766,7 @@ def moments_general() -> Moments:
     g, b = symbols("g b", real=True)
     sums = _indexed_sums()
     k = sums.k_range[0]
-    z = g * (sums.x[k] - sums.S / d) / sqrt(sums.Q / d) + b
+    z = g * indexed(sums.x, k, sums.S, sums.Q) + b
     z_sum, squares_sum = (expand(sums.evaluate(Sum(z**p, sums.k_range))) for p in (1, 2))
     z_mean = z_sum / d
     return Moments(z_mean, expand(squares_sum / d - z_mean**2), sqrt(squares_sum))

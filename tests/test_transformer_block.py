@@ -599,7 +599,10 @@ def test_prop_layer_norm_jacobian_rejects_missing_yy_t_symbolically():
     def stated_entry(y_i, y_j, delta, sigma, d):
         return (delta - 1 / d) / sigma
 
-    with pytest.raises(CheckFailed, match="symbolic d"):
+    # the derivation and the properties it fails, in one message
+    with pytest.raises(CheckFailed, match=r"symbolic d: dLN/dx differs from the stated J by .*; "
+                                          r"J y = 0 fails for the stated J .*; "
+                                          r"tr\(s J\) = d - 2 fails for the stated J"):
         prop_layer_norm_jacobian(stated_entry=stated_entry, widths=(2,), property_widths=())
     with pytest.raises(CheckFailed, match="d = 3"):
         prop_layer_norm_jacobian(stated=stated, widths=(3,), property_widths=())
@@ -956,6 +959,21 @@ def test_prop_block_complexity_rejects_a_single_mlp_product():
     half_mlp = 4 * n * d**2 + 2 * n**2 * d + n * d * d_ff
     with pytest.raises(CheckFailed, match="stated"):
         prop_block_complexity(stated=half_mlp)
+
+
+@pytest.mark.symbolic
+def test_prop_block_complexity_rejects_a_split_that_swaps_the_terms(monkeypatch):
+    from symbolic import counts
+
+    split = counts.linear_quadratic
+
+    def swapped(poly, var=sym.n):  # the same crossover, the opposite sign
+        linear, quadratic = split(poly, var)
+        return quadratic, linear
+
+    monkeypatch.setattr(counts, "linear_quadratic", swapped)
+    with pytest.raises(CheckFailed, match=r"linear - quadratic = -2\*d\*n\*\(6\*d - n\)"):
+        prop_block_complexity()
 
 
 @pytest.mark.numeric
@@ -1430,6 +1448,23 @@ def test_exr_layer_norm_affine_rejects_a_map_that_restandardises_after_a_varying
 
     with pytest.raises(CheckFailed, match=r"witness lost: gamma = \(1\.\.6\) kept the variance"):
         exr_layer_norm_affine(normalise=restandardised, widths=())
+
+
+def unbiased_indexed_layer_norm(x, k, total, spread):
+    """A wrong LN for symbolic d: (x_k - mu) / sqrt(sum (x_j - mu)^2 / (d - 1))."""
+    return (x[k] - total / sym.d) / sympy.sqrt(spread / (sym.d - 1))
+
+
+@pytest.mark.symbolic
+def test_exr_layer_norm_affine_rejects_an_unbiased_variance_for_symbolic_d():
+    with pytest.raises(CheckFailed, match=r"symbolic d: the variance is .*, stated g\*\*2"):
+        exr_layer_norm_affine(indexed_normalise=unbiased_indexed_layer_norm)
+
+
+@pytest.mark.symbolic
+def test_prop_layer_norm_invariance_rejects_an_unbiased_variance_for_symbolic_d():
+    with pytest.raises(CheckFailed, match=r"symbolic d: sum y_k = 0, sum y_k\^2 = d - 1, not"):
+        prop_layer_norm_invariance(indexed_normalise=unbiased_indexed_layer_norm, widths=())
 
 
 def unbiased_symbolic_layer_norm(x, eps=0, gamma=None, beta=None):

@@ -172,10 +172,13 @@ def exr_layer_norm_affine(stated_mean: Callable, stated_variance: Callable,
                           stated_norm: Callable,
                           normalise: Callable = layer_norm,
                           symbolic_normalise: Callable = symbolic_layer_norm.layer_norm,
-                          widths: tuple[int, ...] = (2, 3)) -> list[str]:
+                          widths: tuple[int, ...] = (2, 3),
+                          indexed_normalise: Callable = symbolic_layer_norm.indexed_layer_norm,
+                          ) -> list[str]:
     """gamma = g1 (g > 0), beta = b1, eps = 0: the output has mean b, variance g^2 and norm
     sqrt(d (g^2 + b^2)); 命題 3.1 (1) holds for any gamma, beta, (2) does not. Symbolic:
-    the moments for symbolic d (symbolic.layer_norm.moments_general) and those of
+    the moments for symbolic d (symbolic.layer_norm.moments_general of
+    `indexed_normalise`, LN's y_k for symbolic d) and those of
     `symbolic_normalise` for d in `widths` explicitly equal `stated` (norms by their
     squares, both being square roots); LN_{gamma,beta}(a x + c 1) - LN_{gamma,beta}(x)
     reduces to 0 for symbolic vectors gamma, beta (d in `widths`). Numeric, on Hypothesis-drawn rows
@@ -184,7 +187,7 @@ def exr_layer_norm_affine(stated_mean: Callable, stated_variance: Callable,
     gamma, beta. Witness: gamma = (1, 2, ..., d) gives a variance far from 1 (seed 0)."""
     evidence = []
     g, b = sympy.Symbol("g", positive=True), sympy.Symbol("b", real=True)
-    general = symbolic_layer_norm.moments_general()
+    general = symbolic_layer_norm.moments_general(indexed_normalise)
     want = tuple(f(sym.d, g, b) for f in (stated_mean, stated_variance, stated_norm))
     got = (general.mean, general.variance, general.norm)
     for name, value, expected in zip(("mean", "variance", "norm"), got, want, strict=True):
