@@ -533,7 +533,9 @@ def test_normalise_sums_splits_end_terms_off_either_end():
 
 
 def test_normalise_sums_of_a_delta_whose_index_is_not_in_range():
-    assert named(Sum(KroneckerDelta(k, 0) * v[k], (k, 1, n))) == 0
+    t = symbols("t", integer=True)  # not positive: delta(t, 0) stays a delta
+    assert named(Sum(KroneckerDelta(t, 0) * v[t], (t, 1, n))) == 0
+    assert named(Sum(KroneckerDelta(t, 0) * v[t], (t, 0, n))) == v[0]
     assert named(Sum(KroneckerDelta(k, n + 1) * v[k], (k, 1, n))) == 0
     assert named(Sum(KroneckerDelta(k, 1) * v[k], (k, 1, n))) == v[1]
     unknown = named(Sum(KroneckerDelta(m, k) * v[k], (k, 1, n)))  # m not among the indices
