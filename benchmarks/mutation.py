@@ -95,6 +95,8 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("symbolic/softmax.py",
      "critical = tuple(c for c in solve(diff(top, s), s) if 0 < c < 1)", "0 -> -1"):
         "s is declared positive, so solve returns no root c <= 0",
+    ("symbolic/layer_norm.py", "return normalise(a * x + b * ones(d, 1)) - normalise(x)",
+     "Add -> Sub"): "b is any real, so a x - b 1 runs over the same shifts as a x + b 1",
 }
 
 SWAPS: dict[type, type] = {

@@ -571,13 +571,10 @@ def jacobian_properties(
         name: [e.to_expr(letters) for e in v] for name, v in reduced.items()
     }
     holds = {name: not any(v) for name, v in reduced.items()}
-    x = variables(d)
     a = Symbol("a", positive=True)
-    # y = (x - mu 1)/sigma: the numerator has degree 1 in x, sigma = sqrt(variance) degree 1
-    centred_degree = _homogeneous_degree(x[0] - mean(x), x)
-    sigma_degree = Rational(_homogeneous_degree(variance(x), x) or 0, 2)
-    weights = {v: (centred_degree or 0) - sigma_degree for v in rows}
-    weights |= {quotient.s: sigma_degree, quotient.u: -sigma_degree}
+    # under x -> a x (a > 0) the outputs y = (x - mu 1)/sigma do not change and sigma
+    # becomes a sigma: weight 0 for each y, 1 for s = sigma, -1 for u = 1/sigma
+    weights = {v: S.Zero for v in rows} | {quotient.s: S.One, quotient.u: S.NegativeOne}
     by_weight = [_split_by_weight(e, weights) for row in J for e in row]
     defects["J(a x) = J(x) / a"] = [
         sum((a**w * quotient.reduce(part).to_expr(letters) for w, part in parts.items()), S.Zero)
@@ -622,7 +619,7 @@ def jacobian_properties_by_differentiation(
     s_expr = sqrt(variance(x) + eps)
     field = RadicalField(list(y) + [s_expr], x)
     R, U = field.element(s_expr), field.element(1 / s_expr)
-    E = field.gen.get(eps, field.ring(eps)) if eps != 0 else field.ring.zero
+    E = field.gen.get(eps, field.ring(eps))  # a symbol of the ring, or a number (0 too)
     J = field_jacobian(field, y, x)  # (d, d)
     c = [field.element(ci) for ci in x - mean(x) * ones(d, 1)]
     rows = range(d)

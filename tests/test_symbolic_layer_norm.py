@@ -1,7 +1,7 @@
 """命題 3.3 (LayerNorm Jacobian), 命題 3.1 (invariance, moments) and 演習 11.2, derived."""
 
 import pytest
-from sympy import KroneckerDelta, Matrix, Rational, Symbol, eye, ones, sqrt, symbols
+from sympy import KroneckerDelta, Matrix, Rational, S, Sum, Symbol, eye, ones, sqrt, symbols
 
 import symbolic.layer_norm as layer_norm_module
 from symbolic.identities import is_nonzero, is_zero
@@ -306,6 +306,9 @@ def test_prop_layer_norm_scaling_witness_is_j_of_2x_minus_half_j_of_x():
     witness = scaling_witness(4, eps)  # eps set to 1
     # x = e_1 - e_2: J_33 = (1 - 1/4)/s with s^2 = sigma^2 + 1 = 3/2 at x, 3 at 2x
     assert is_zero(witness[2, 2] - Rational(3, 4) * (1 / sqrt(3) - 1 / sqrt(6)))
+    # J_11 = (3/4 - c_1^2 / (4 s^2)) / s, c_1 = 1 at x and 2 at 2x
+    assert is_zero(witness[0, 0] - (Rational(5, 12) / sqrt(3)
+                                    - Rational(7, 24) / sqrt(Rational(3, 2))))
     assert is_nonzero(witness[2, 2])
 
 
@@ -333,18 +336,31 @@ def _at_point(e, y, sigma, point, sigma_value):
 
 
 @pytest.mark.element("prop-layer-norm-jacobian")
-def test_prop_layer_norm_scaling_defects_of_a_stated_formula_are_a_minus_one_over_a_times_j():
-    def twice_sigma(y, sigma):  # J(a x) = a J(x): the defect is (a - 1/a) J(x)
-        return chapter_jacobian(y, sigma) * sigma**2
+@pytest.mark.parametrize("power", [2, 3, -1])
+def test_prop_layer_norm_scaling_defects_of_a_stated_formula_are_the_difference(power):
+    def scaled(y, sigma):  # J(a x) = a^(power - 1) J(x): the defect is (a^(power-1) - 1/a) J(x)
+        return chapter_jacobian(y, sigma) * sigma**power
 
     a = Symbol("a", positive=True)
     y, sigma = Matrix(symbols("y_1:4", real=True)), Symbol("sigma", positive=True)
     point = layer_norm(Matrix([0, 1, 3]))  # on LN's outputs: sum 0, sum of squares 3
-    defects = jacobian_properties(3, stated=twice_sigma).defects["J(a x) = J(x) / a"]
-    expected = (a - 1 / a) * twice_sigma(y, sigma)  # (3, 3)
+    defects = jacobian_properties(3, stated=scaled).defects["J(a x) = J(x) / a"]
+    expected = (a ** (power - 1) - 1 / a) * scaled(y, sigma)  # (3, 3)
     for k, defect in enumerate(defects):
         difference = defect - expected[k // 3, k % 3]
         assert is_zero(_at_point(difference, y, sigma, point, 7)), k
+
+
+@pytest.mark.element("prop-layer-norm-jacobian")
+def test_prop_layer_norm_property_defects_are_the_values_themselves():
+    y, sigma = Matrix(symbols("y_1:4", real=True)), Symbol("sigma", positive=True)
+    point = layer_norm(Matrix([0, 1, 3]))
+    defects = jacobian_properties(3, stated=without_y_y_t).defects
+    for k, entry in enumerate(defects["J = 0"]):  # (delta_ij - 1/3) / sigma
+        want = (Rational(2, 3) if k in (0, 4, 8) else Rational(-1, 3)) / sigma
+        assert is_zero(_at_point(entry - want, y, sigma, point, 7)), k
+    for k, entry in enumerate(defects["J c = 0"]):  # (I - 11^T/3) sigma y / sigma = y
+        assert is_zero(_at_point(entry - y[k], y, sigma, point, 7)), k
 
 
 @pytest.mark.element("prop-layer-norm-jacobian")
@@ -373,3 +389,35 @@ def test_prop_layer_norm_jacobian_difference_is_derived_minus_stated(derive):
     difference = derive(3, without_y_y_t).difference.xreplace(point | at)
     assert is_zero(difference - expected)
     assert not is_zero(difference)
+
+
+def test_prop_layer_norm_jacobian_by_differentiation_names_eps_in_its_label():
+    assert derive_layer_norm_jacobian_by_differentiation(3).name == "LayerNorm Jacobian, d = 3"
+    assert derive_layer_norm_jacobian_by_differentiation(3, eps=eps).name == \
+        "LayerNorm Jacobian, d = 3, eps = epsilon"
+
+
+def test_prop_layer_norm_jacobian_by_differentiation_of_a_map_without_a_root():
+    def centred(x, eps=0):  # x - mu 1: no square root in the map, one in the stated sigma
+        return x - mean(x) * ones(x.rows, 1)
+
+    derivation = derive_layer_norm_jacobian_by_differentiation(3, normalise=centred)
+    assert not derivation.holds
+    assert derivation.derived == eye(3) - ones(3, 3) / 3
+
+
+def test_unbiased_layer_norm_divides_the_sum_of_squares_by_d_minus_1():
+    # d = 3, x = (0, 0, 3): mu = 1, sum (x - mu)^2 = 6, / (d - 1) = 3, + eps
+    assert list(unbiased_layer_norm(Matrix([0, 0, 3]))) == [-1 / sqrt(3), -1 / sqrt(3), 2 / sqrt(3)]
+    assert list(unbiased_layer_norm(Matrix([0, 0, 3]), eps=1)) == [-S.Half, -S.Half, 1]
+
+
+def test_indexed_sums_leave_what_they_cannot_evaluate():
+    sums = layer_norm_module._indexed_sums()
+    x, (k, _, _) = sums.x, sums.k_range
+    for body in (k * x[k], x[k] ** 3, sqrt(x[k])):
+        assert sums.evaluate(Sum(body, sums.k_range)) == Sum(body, sums.k_range)
+    shifted = Sum(x[k], (k, 2, d_symbol))  # another range: not S
+    assert sums.evaluate(shifted) == shifted
+    assert sums.evaluate(Sum(x[k] ** 2 - 2 * x[k], sums.k_range)) == \
+        sums.Q + sums.S**2 / d_symbol - 2 * sums.S
