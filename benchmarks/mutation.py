@@ -280,15 +280,37 @@ def load_map(path: Path | None, modules: list[str], fresh: bool = False
     return maps
 
 
-def selection(mutant: Mutant, lines: dict[int, list[str]]) -> list[str]:
+def selection(mutant: Mutant, lines: dict[int, list[str]], known: set[str]) -> list[str]:
     """The module's doctests and own test files, then the other tests that execute the
-    mutant's line (all of the own files run, so a test added to them counts at once)."""
+    mutant's line and still exist (`known`: a test renamed since the coverage map was made
+    would make pytest exit "not found", which is not a kill); all of the own files run,
+    so a test added to them counts at once."""
     own = TESTS[mutant.module]
     if mutant.function is None:  # run at import, before any test's context
         return [mutant.module, *own]
     covering = {n for context in lines.get(mutant.statement, []) if (n := _node_id(context))}
     return [mutant.module, *own,
-            *sorted(n for n in covering if n.split("::")[0] not in (*own, *WHOLE_CHAPTER))]
+            *sorted(n for n in covering & known
+                    if n.split("::")[0] not in (*own, *WHOLE_CHAPTER))]
+
+
+def collected_tests() -> set[str]:
+    """The node id of every test function the suite collects now (parameters left out),
+    collected in this process, which imports the test modules once before the screen forks."""
+    import pytest
+
+    class Names:
+        def __init__(self) -> None:
+            self.found: set[str] = set()
+
+        def pytest_collection_modifyitems(self, items: list) -> None:
+            self.found.update(item.nodeid.split("[")[0] for item in items)
+
+    names = Names()
+    os.environ.update(_environment(ROOT))
+    with open(os.devnull, "w") as devnull, contextlib.redirect_stdout(devnull):
+        pytest.main(["--collect-only", "-q", "-p", "no:cacheprovider"], plugins=[names])
+    return names.found
 
 
 # --- stage 2: screen in forked children -----------------------------------------------------
@@ -365,12 +387,8 @@ def _screen_child(mutant: Mutant, source: str, tests: list[str]) -> None:
 
 def screen(chosen: list[tuple[Mutant, list[str]]], sources: dict[str, str], jobs: int,
            timeout: float) -> dict[Mutant, str]:
-    """Outcome of each mutant in forked children: killed, timeout, survived or unapplied."""
-    import pytest
-
-    os.environ.update(_environment(ROOT))
-    with open(os.devnull, "w") as devnull, contextlib.redirect_stdout(devnull):
-        pytest.main(["--collect-only", "-q", "-p", "no:cacheprovider"])  # import every test
+    """Outcome of each mutant in forked children: killed, timeout, survived or unapplied
+    (the test modules are already imported: `collected_tests`)."""
     outcome: dict[Mutant, str] = {}
     pending = [(m, tests) for m, tests in chosen if m.function]
     outcome.update({m: "unapplied" for m, _ in chosen if not m.function})
@@ -413,7 +431,8 @@ def _progress(done: int, total: int, began: float) -> None:
 # --- stage 3: confirm in a fresh interpreter ------------------------------------------------
 
 def confirm(copy: Path, mutant: Mutant, source: str, tests: list[str], timeout: float) -> str:
-    """killed, timeout or survived, with the mutant written into the copy of the repository."""
+    """killed, timeout or survived, with the mutant written into the copy of the repository;
+    error when pytest itself could not run the tests (usage, collection, internal error)."""
     path = copy / mutant.module
     path.write_text(mutated(source, mutant), encoding="utf-8")
     command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests]
@@ -424,22 +443,26 @@ def confirm(copy: Path, mutant: Mutant, source: str, tests: list[str], timeout: 
         return "timeout"
     finally:
         path.write_text(source, encoding="utf-8")
-    return "survived" if run.returncode == 0 else "killed"
+    return {0: "survived", 1: "killed"}.get(run.returncode, "error")
 
 
 def report(module: str, every: int, chosen: list[Mutant], outcome: dict[Mutant, str],
            source: str) -> None:
     lines = source.splitlines()
     alive = [m for m in chosen if outcome[m] == "survived"]
+    errors = [m for m in chosen if outcome[m] == "error"]
     equivalent = {m: EQUIVALENT[key] for m in alive
                   if (key := (module, lines[m.line - 1].strip(), m.description)) in EQUIVALENT}
-    killed = len(chosen) - len(alive)
-    counted = len(chosen) - len(equivalent)
+    killed = len(chosen) - len(alive) - len(errors)
+    counted = len(chosen) - len(equivalent) - len(errors)
     score = killed / counted if counted else 1.0
     timeouts = sum(outcome[m] == "timeout" for m in chosen)
     print(f"{module}: {killed} of {len(chosen)} mutants killed ({timeouts} by timeout), "
-          f"{len(equivalent)} equivalent; score {killed}/{counted} = {score:.1%} "
-          f"({every} mutants in all)", flush=True)
+          f"{len(equivalent)} equivalent, {len(errors)} not run; score {killed}/{counted} = "
+          f"{score:.1%} ({every} mutants in all)", flush=True)
+    for m in errors:
+        print(f"  not run #{m.index} line {m.line} {m.description}: pytest could not run "
+              "its tests (rerun it alone)", flush=True)
     for m in alive:
         why = f" [equivalent: {equivalent[m]}]" if m in equivalent else ""
         print(f"  survived #{m.index} line {m.line} {m.description}: "
@@ -459,6 +482,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fresh-map", action="store_true", help="remake the coverage map")
     args = parser.parse_args(argv)
     lines = load_map(args.map, args.modules, args.fresh_map)
+    known = collected_tests()
     sources = {m: (ROOT / m).read_text(encoding="utf-8") for m in args.modules}
     chosen: list[tuple[Mutant, list[str]]] = []
     for module in args.modules:
@@ -466,7 +490,7 @@ def main(argv: list[str] | None = None) -> int:
                  if args.only is None or m.index in args.only]
         picked = every if not args.sample or args.sample >= len(every) else sorted(
             random.Random(args.seed).sample(every, args.sample), key=lambda m: m.index)
-        chosen += [(m, selection(m, lines[module])) for m in picked]
+        chosen += [(m, selection(m, lines[module], known)) for m in picked]
     outcome = screen(chosen, sources, args.jobs, args.timeout)
     for module in args.modules:  # what the confirm stage takes, known before it starts
         left = [str(m.index) for m, _ in chosen

@@ -78,12 +78,13 @@ def test_selection_runs_the_own_files_first_then_the_covering_tests():
     source = (mutation.ROOT / "numeric/softmax.py").read_text(encoding="utf-8")
     edit = next(m for m in mutation.mutants("numeric/softmax.py", source) if m.function)
     lines = {edit.statement: ["test_numeric_softmax.test_a", "test_numeric_model.test_b",
-                              "test_slips.test_c", ""]}
-    assert mutation.selection(edit, lines) == [
+                              "test_slips.test_c", "test_numeric_model.test_renamed", ""]}
+    known = {"tests/test_numeric_model.py::test_b", "tests/test_slips.py::test_c"}
+    assert mutation.selection(edit, lines, known) == [
         "numeric/softmax.py", "tests/test_numeric_softmax.py", "tests/test_numeric_bad_input.py",
         "tests/test_numeric_model.py::test_b"]
     module_level = dataclasses.replace(edit, function=None)
-    assert mutation.selection(module_level, {}) == [
+    assert mutation.selection(module_level, {}, known) == [
         "numeric/softmax.py", "tests/test_numeric_softmax.py", "tests/test_numeric_bad_input.py"]
 
 
@@ -92,3 +93,9 @@ def test_an_edited_module_keeps_the_tests_of_its_unchanged_lines():
     new = "a = 1\nx = 0\nb = 2\nc = 4\n"
     lines = {1: ["t.test_a"], 2: ["t.test_b"], 3: ["t.test_c"]}
     assert mutation.carried_lines(old, new, lines) == {1: ["t.test_a"], 3: ["t.test_b"]}
+
+
+def test_the_collected_tests_are_function_node_ids_without_parameters():
+    known = mutation.collected_tests()
+    assert "tests/test_benchmark_mutation.py::test_mutated_applies_exactly_one_edit" in known
+    assert not any("[" in name for name in known)
