@@ -72,6 +72,14 @@ WHOLE_CHAPTER = ("tests/test_slips.py", "tests/test_cli.py", "tests/test_audit.p
 
 PICKS_THE_NON_ZERO_BRANCH = ("every point of (0, 1) picks the 2 x 2's non-zero eigenvalue; at 0 "
                              "both vanish and max keeps SymPy's first, the non-zero one")
+SHARED_SYMBOLS = ("shared = set.intersection(*(t.free_symbols for t in terms)) "
+                  "if len(terms) > 1 else {1}")
+ONE_TERM_UNDER_A_ROOT = ("only a single term without free symbols changes branch, and SymPy "
+                         "leaves it one non-negative number under a root or a negative power; "
+                         "both branches then give that number alone")
+EXPONENT_ZERO = "they differ at exponent 0 only, which SymPy evaluates away (b**0 is 1)"
+ZERO_POLYNOMIAL = "the default serves the zero polynomial only, whose loop over terms is empty"
+ONE_LIMIT = "only sums with one limit get there: limits[0] is limits[-1]"
 # (module, source line stripped, mutation) -> why no input tells the mutant apart
 EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("numeric/attention.py", "CAUSAL_BLOCK = 128  # query rows per block of causal attention",
@@ -95,6 +103,38 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("symbolic/softmax.py",
      "critical = tuple(c for c in solve(diff(top, s), s) if 0 < c < 1)", "0 -> -1"):
         "s is declared positive, so solve returns no root c <= 0",
+    **{("symbolic/identities.py", line, change): why for line, change, why in (
+        ("if gens and base.is_polynomial(*gens):", "And -> Or",
+         "without free symbols the ring gives the same rational or raises ValueError, caught; "
+         "with them from_expr raises ValueError on a non-polynomial, caught the same way"),
+        (SHARED_SYMBOLS, "Gt -> GtE", ONE_TERM_UNDER_A_ROOT),
+        (SHARED_SYMBOLS, "1 -> 0", ONE_TERM_UNDER_A_ROOT),
+        ("if f == 1:", "1 -> 0", "no factor is 0 here, and a factor 1 is taken just before"),
+        ("if e.is_Integer and e >= 2 and not isinstance(b, Add) and b.is_positive:", "2 -> 1",
+         "at e = 1 the branch multiplies by b**0 and leaves f = b"),
+        ("if p.exp.is_Integer and p.exp < 0:", "Lt -> LtE", EXPONENT_ZERO),
+        ("if p.exp.is_Integer and p.exp < 0:", "0 -> 1", EXPONENT_ZERO),
+        ("if g and grads[r][j]:", "And -> Or", "the product added is 0 when either factor is"),
+        ("top = max((m[k] for m in poly.monoms()), default=0)", "0 -> 1", ZERO_POLYNOMIAL),
+        ("top = max((m[k] for m in poly.monoms()), default=0)", "0 -> -1", ZERO_POLYNOMIAL),
+        ("top = max((m[k] for m in f.monoms()), default=0)  # reduce multiplied by r^top",
+         "0 -> 1", ZERO_POLYNOMIAL),
+        ("top = max((m[k] for m in f.monoms()), default=0)  # reduce multiplied by r^top",
+         "0 -> -1", ZERO_POLYNOMIAL),
+        ("powers: dict[int, SparsePolynomial] = {0: SparsePolynomial({(): 1})}", "0 -> -1",
+         "a cache entry: value**0 is recomputed as the same 1"),
+        ("return L, (self * L if L != 1 else self)", "1 -> 0",
+         "L is never 0, and self * 1 has the same int terms"),
+        ("return f / scale if scale != 1 else f", "1 -> 0",
+         "scale is never 0, and f / 1 has the same int terms"),
+        ("if powers.get(1, 0) >= 2:", "0 -> 1", "the default stands for a missing y_1: 1 < 2"),
+        ("if powers.get(1, 0) >= 2:", "0 -> -1", "the default stands for a missing y_1: -1 < 2"),
+        ("if c >= 0:", "GtE -> Gt", "at c = 0 both branches add an empty sum"),
+        ("if c >= 0:", "0 -> 1", "at c = 0 both branches add an empty sum"),
+        ("(index, _, _), body = key.limits[0], key.function", "0 -> -1", ONE_LIMIT),
+        ("if not (isinstance(key, Sum) and len(key.limits) == 1 and key.limits[0][1:] == (1, n)):",
+         "0 -> -1", ONE_LIMIT),
+    )},
     ("symbolic/layer_norm.py", "return normalise(a * x + b * ones(d, 1)) - normalise(x)",
      "Add -> Sub"): "b is any real, so a x - b 1 runs over the same shifts as a x + b 1",
 }

@@ -925,7 +925,7 @@ def indices_in_range(expr: Expr, indices: tuple[Symbol, ...], upper: Symbol) -> 
     def resolve(pw: Piecewise) -> Expr:
         facts = {}
         for i in indices:
-            facts.update({i <= upper: True, upper >= i: True, i >= 1: True, 1 <= i: True})
+            facts.update({i <= upper: True, upper >= i: True, i >= 1: True})  # 1 <= i is i >= 1
         for value, cond in pw.args:
             decided = cond.xreplace(facts)
             if decided == True:  # noqa: E712 (a SymPy boolean)

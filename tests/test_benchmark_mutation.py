@@ -99,3 +99,12 @@ def test_the_collected_tests_are_function_node_ids_without_parameters():
     known = mutation.collected_tests()
     assert "tests/test_benchmark_mutation.py::test_mutated_applies_exactly_one_edit" in known
     assert not any("[" in name for name in known)
+
+
+def test_every_equivalent_mutant_listed_is_a_mutant_of_its_module_as_it_stands():
+    for module in {key[0] for key in mutation.EQUIVALENT}:
+        source = (mutation.ROOT / module).read_text(encoding="utf-8")
+        lines = source.splitlines()
+        keys = {(module, lines[m.line - 1].strip(), m.description)
+                for m in mutation.mutants(module, source)}
+        assert {key for key in mutation.EQUIVALENT if key[0] == module} <= keys, module

@@ -273,6 +273,14 @@ def test_indices_in_range_takes_a_piece_only_after_the_earlier_ones_are_false():
     assert indices_in_range(Piecewise((2, False), (1, i_ <= n_), (0, True)), (i_,), n_) == 1
 
 
+def test_indices_in_range_knows_the_lower_end_of_an_index_declared_only_integer():
+    i_, n_ = symbols("i", integer=True), symbols("n", integer=True, positive=True)
+    # 1 <= i is the fact i >= 1, whatever i's assumptions; i >= 0 alone would not decide it
+    assert indices_in_range(Piecewise((1, i_ >= 1), (0, True)), (i_,), n_) == 1
+    assert indices_in_range(Piecewise((1, n_ >= i_), (0, True)), (i_,), n_) == 1
+    assert indices_in_range(Piecewise((1, i_ <= n_), (0, True)), (i_,), n_) == 1
+
+
 def test_normalise_sums_keeps_a_delta_sum_whose_range_condition_is_undecided():
     # sum_k delta(i + 1, k) v_k is v_{i+1} when i + 1 <= n, which 1 <= i <= n leaves open
     total = Sum(KroneckerDelta(i + 1, k) * v[k], (k, 1, n))
