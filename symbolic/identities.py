@@ -118,20 +118,18 @@ def _radicals_to_symbols(
 
 
 def _reduce_powers(poly: Expr, relations: dict[Symbol, Expr]) -> Expr:
-    """Rewrite r**k as b**(k // 2) * r**(k % 2) for every relation r**2 = b."""
-    for _ in range(4):  # relations whose bases hold other radicals need a few rounds
-        changed = False
+    """Rewrite r**k as b**(k // 2) * r**(k % 2) for every relation r**2 = b, until no
+    relation applies (a base may hold another radical, which then needs its own round;
+    the relations come from nested square roots, so they never lead back to r)."""
+    while True:
         replacements = {}
         for p in poly.atoms(Pow):
             if p.base in relations and p.exp.is_Integer and abs(p.exp) >= 2:
                 k = int(p.exp)
                 replacements[p] = relations[p.base] ** (k // 2) * p.base ** (k % 2)
-        if replacements:
-            poly = expand(poly.xreplace(replacements))
-            changed = True
-        if not changed:
-            break
-    return poly
+        if not replacements:
+            return poly
+        poly = expand(poly.xreplace(replacements))
 
 
 class RadicalField:

@@ -15,6 +15,7 @@ from sympy import (
     Rational,
     S,
     Sum,
+    Symbol,
     cos,
     exp,
     expand,
@@ -325,6 +326,11 @@ def test_reduce_powers_runs_until_no_relation_applies():
     assert _reduce_powers(r2**4, relations) == x + 2 * r1 + 1  # (r1 + 1)^2, then r1^2 = x
     reduced = _reduce_powers(r4**16, relations)
     assert all(abs(p.exp) < 2 for p in reduced.atoms(Pow) if p.base in relations)
+    r5 = Symbol("r5", positive=True)  # five levels: no fixed number of rounds
+    chain = relations | {r5: r4 + 1}
+    reduced = _reduce_powers(r5**32, chain)
+    assert all(abs(p.exp) < 2 for p in reduced.atoms(Pow) if p.base in chain)
+    assert reduced.has(r5) is False and reduced.has(r1)
 
 
 # --------------------------------------------------------- the radical field
