@@ -438,6 +438,8 @@ def prop_mask_as_limit(stated_bound: Callable = sym_mask.chapter_bound,
     judge(np.array([1.0, 2.0, 0.5]), [True, True, False], 10.0)
     for c in (1.0, 100.0, 1000.0):
         judge(np.array([1.0, 2.0, 0.5]), [True, True, False], c)
+    # one fixed case beyond the symbolic limits' n = 2..3, whatever the draws
+    judge(np.array([1.0, 2.0, 0.5, -1.0]), [True, False, True, False], 10.0)
 
     @given(st.integers(2, 6).flatmap(lambda n: st.tuples(
         float_arrays((n,), 20.0),
