@@ -1,7 +1,19 @@
 """命題 3.3 (LayerNorm Jacobian), 命題 3.1 (invariance, moments) and 演習 11.2, derived."""
 
 import pytest
-from sympy import KroneckerDelta, Matrix, Rational, S, Sum, Symbol, eye, ones, sqrt, symbols
+from sympy import (
+    IndexedBase,
+    KroneckerDelta,
+    Matrix,
+    Rational,
+    S,
+    Sum,
+    Symbol,
+    eye,
+    ones,
+    sqrt,
+    symbols,
+)
 
 import symbolic.layer_norm as layer_norm_module
 from symbolic.identities import is_nonzero, is_zero
@@ -83,8 +95,19 @@ def test_prop_layer_norm_jacobian_properties_for_symbolic_d_reject_missing_y_y_t
         return (delta - 1 / d) / sigma
 
     properties = general_jacobian_properties(entry)
-    assert properties["J y = 0"] != 0
-    assert properties["tr(s J) = d - 2"] != 0
+    i = symbols("i", integer=True, positive=True)
+    y = IndexedBase("y", real=True)
+    # J y = (y_i - sum y / d) / sigma = y_i / sigma, and tr(s J) - (d - 2) = (d - 1) - (d - 2)
+    assert is_zero(properties["J y = 0"] - y[i] / sigma_symbol)
+    assert properties["tr(s J) = d - 2"] == 1
+
+
+def test_prop_layer_norm_jacobian_properties_for_symbolic_d_reject_missing_one_one_t():
+    def entry(y_i, y_j, delta, sigma, d):
+        return (delta - y_i * y_j / d) / sigma
+
+    # J 1 = (1 - y_i sum y / d) / sigma = 1 / sigma
+    assert general_jacobian_properties(entry)["J 1 = 0"] == 1 / sigma_symbol
 
 
 @pytest.mark.parametrize("d", range(2, 6))
