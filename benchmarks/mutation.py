@@ -61,7 +61,8 @@ TESTS = {
     "symbolic/counts.py": ["tests/test_symbolic_counts.py"],
     "symbolic/softmax.py": ["tests/test_symbolic_softmax.py"],
     "symbolic/layer_norm.py": ["tests/test_symbolic_layer_norm.py"],
-    "symbolic/identities.py": ["tests/test_symbolic_identities.py"],
+    "symbolic/identities.py": ["tests/test_symbolic_identities.py",
+                               "tests/test_symbolic_identities_of_chapters.py"],
 }
 
 TEST_FOLDERS = ("tests",)
