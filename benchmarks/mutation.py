@@ -136,6 +136,16 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         ("if not (isinstance(key, Sum) and len(key.limits) == 1 and key.limits[0][1:] == (1, n)):",
          "0 -> -1", ONE_LIMIT),
     )},
+    **{("numeric/attention.py",
+        "record(WEIGHTED_SUM, np.broadcast_to(q.dtype.type(0), (h, n, m)), v)", change):
+       "record reads the operands' shapes only: the broadcast value is never read"
+       for change in ("0 -> 1", "0 -> -1")},
+    **{("numeric/layer_norm.py",
+        "r[constant] = 0  # c = 0 there; 1 / sqrt(eps 2^-2e) may be inf after an underflow",
+        change): "r is only ever multiplied by c, exactly 0 on a constant row: any finite r"
+       for change in ("0 -> 1", "0 -> -1")},
+    ("numeric/layer_norm.py", "one / np.sqrt(var + np.where(big, 0, eps_scaled)))", "0 -> 1"):
+        "on big rows the outer where takes the other branch: the value added is never used",
     ("symbolic/layer_norm.py", "return normalise(a * x + b * ones(d, 1)) - normalise(x)",
      "Add -> Sub"): "b is any real, so a x - b 1 runs over the same shifts as a x + b 1",
 }
