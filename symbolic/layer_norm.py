@@ -351,14 +351,12 @@ def _indexed_sums() -> _IndexedSums:
 
 @dataclass(frozen=True)
 class _GeneralEntry:
-    """dLN(x)_i/dx_j for symbolic d, with S = sum x_k and Q = sum (x_k - mu)^2 named."""
+    """dLN(x)_i/dx_j for symbolic d, in the named sums S = sum x_k, Q = sum (x_k - mu)^2."""
 
     derived: Expr
     i: Symbol
     j: Symbol
-    x: IndexedBase
-    S: Symbol
-    Q: Symbol
+    sums: _IndexedSums
 
 
 @lru_cache(maxsize=1)
@@ -372,7 +370,7 @@ def _general_entry() -> _GeneralEntry:
     derived = diff(indexed_layer_norm(x, i, total, spread), x[j]).doit()
     derived = derived.xreplace({total: sums.S}).xreplace({spread.xreplace({total: sums.S}): sums.Q})
     derived = indices_in_range(sums.evaluate(derived), (i, j), d)
-    return _GeneralEntry(derived, i, j, x, sums.S, sums.Q)
+    return _GeneralEntry(derived, i, j, sums)
 
 
 def derive_layer_norm_jacobian_general(stated_entry: EntryFormula = chapter_entry) -> Derivation:
@@ -387,8 +385,8 @@ def derive_layer_norm_jacobian_general(stated_entry: EntryFormula = chapter_entr
     """
     g = _general_entry()
     d = d_symbol
-    sigma = sqrt(g.Q / d)
-    y = {t: (g.x[t] - g.S / d) / sigma for t in (g.i, g.j)}
+    sigma = sqrt(g.sums.Q / d)
+    y = {t: indexed_layer_norm(g.sums.x, t, g.sums.S, g.sums.Q) for t in (g.i, g.j)}
     stated = stated_entry(y[g.i], y[g.j], KroneckerDelta(g.i, g.j), sigma, d)
     return compare("LayerNorm Jacobian, symbolic d", g.derived, stated)
 
@@ -406,10 +404,10 @@ def proved_entry() -> Expr:
     KroneckerDelta(i, j)/sigma - y_i*y_j/(d*sigma) - 1/(d*sigma)
     """
     g = _general_entry()
-    sigma = sigma_symbol
-    entry = g.derived.xreplace({g.x[g.i]: sigma * y_i + g.S / d_symbol,
-                                g.x[g.j]: sigma * y_j + g.S / d_symbol})
-    entry = expand(entry.subs(g.Q, d_symbol * sigma**2))
+    x, total, sigma = g.sums.x, g.sums.S, sigma_symbol
+    entry = g.derived.xreplace({x[g.i]: sigma * y_i + total / d_symbol,
+                                x[g.j]: sigma * y_j + total / d_symbol})
+    entry = expand(entry.subs(g.sums.Q, d_symbol * sigma**2))
     if not entry.free_symbols <= {y_i, y_j, sigma, d_symbol, g.i, g.j}:
         raise ValueError(f"the derived entry is not a function of y_i, y_j, sigma: {entry}")
     return entry
