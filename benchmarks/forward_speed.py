@@ -13,9 +13,13 @@ Prints, from one run (ratios, so they travel between machines):
    GPT2LMHeadModel of the same shape (random weights, float32, eval mode,
    torch.no_grad()), its multiply rate over torch.matmul's on the same 2048 x 2048
    products, and the package's time over its time;
-3. exact GELU on a (1024, 3072) float32 array against np.vectorize(math.erf)
+3. the same pass split into the time inside its matrix products (the BLAS calls of
+   numeric.contraction, timed by wrapping them) and the time outside them (softmax,
+   GELU, LayerNorm, biases, copies), and the ratio the pass would reach if the time
+   outside were zero: the ceiling that the products' own speed sets;
+4. exact GELU on a (1024, 3072) float32 array against np.vectorize(math.erf)
    (goal >= 8x, and float32 stays float32);
-4. the forward pass with exact GELU relative to the one with tanh GELU
+5. the forward pass with exact GELU relative to the one with tanh GELU
    (goal <= 1.25).
 
 Each time is the best of a few interleaved repetitions (the least disturbed by
@@ -31,11 +35,13 @@ from __future__ import annotations
 import argparse
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
+import numeric.contraction
 from numeric.activations import gelu
 from numeric.model import forward, init_parameters
 from spec import ModelConfig
@@ -66,6 +72,29 @@ def chapter_count(config: ModelConfig, n: int) -> int:
     values = {symbols.SIZES[name]: value for name, value in sizes.items()
               if name in symbols.SIZES and name not in ("d_head", "m")}
     return int(poly.subs(values))
+
+
+@contextmanager
+def product_timer() -> Iterator[list[float]]:
+    """Within the block, every BLAS product that numeric.contraction runs adds its wall
+    time to the yielded one-element list."""
+    spent = [0.0]
+    products = dict(numeric.contraction._FAST)
+
+    def timed(product: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
+        def run(*args: np.ndarray, **kwargs: object) -> np.ndarray:
+            start = time.perf_counter()
+            try:
+                return product(*args, **kwargs)
+            finally:
+                spent[0] += time.perf_counter() - start
+        return run
+
+    numeric.contraction._FAST.update({key: timed(f) for key, f in products.items()})
+    try:
+        yield spent
+    finally:
+        numeric.contraction._FAST.update(products)
 
 
 def kernels() -> str:
@@ -134,10 +163,15 @@ def main() -> None:
     # each is the least disturbed. The matmul rate is sustained over MATMUL_RUN products
     # (about as long as one forward pass), not caught in one lucky product.
     matmul_time = tanh_time = exact_time = hf_time = torch_matmul_time = math.inf
+    split_time = products_time = math.inf
     for _ in range(args.repeats):
         run = best_time(lambda: [a @ b for _ in range(MATMUL_RUN)], 1)
         matmul_time = min(matmul_time, run / MATMUL_RUN)
         tanh_time = min(tanh_time, best_time(lambda: forward(tokens, params, config), 1))
+        with product_timer() as spent:
+            timed_pass = best_time(lambda: forward(tokens, params, config), 1)
+        if timed_pass < split_time:  # the least disturbed pass, and its own split
+            split_time, products_time = timed_pass, spent[0]
         exact_time = min(exact_time, best_time(lambda: forward(tokens, params, exact), 1))
         if torch_runs is not None:
             torch_matmul_time = min(torch_matmul_time, best_time(torch_runs[1], 1) / MATMUL_RUN)
@@ -155,6 +189,11 @@ def main() -> None:
           f"{tanh_time:.3f} s = {count / tanh_time / 1e9:.1f} G/s")
     print(f"forward multiply rate / matmul rate: {count / tanh_time / matmul_rate:.2f}"
           "   (goal >= 0.85)")
+    print(f"inside the matrix products: {products_time:.3f} s of a {split_time:.3f} s pass; "
+          f"outside them: {split_time - products_time:.3f} s "
+          f"({(split_time - products_time) / split_time:.0%})")
+    print(f"ceiling (the products' time alone) / matmul rate: "
+          f"{count / products_time / matmul_rate:.2f}")
     if torch_runs is None:
         print("PyTorch: not importable (pip install '.[bench]' to compare with GPT2LMHeadModel)")
     else:

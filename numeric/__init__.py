@@ -10,6 +10,7 @@ dependency order:
 
 validation   as_array, as_tokens, require_shape, require_finite_result, require_allocation,
              require_one_float_dtype: the shared argument checks
+chunks       row_chunks: cache-sized pieces of elementwise work
 softmax      softmax, masked_softmax (sigma^U), softmax_jacobian
 layer_norm   layer_norm, layer_norm_jacobian
 activations  relu, gelu (exact t Phi(t)), gelu_tanh, ACTIVATIONS, activation_function

@@ -20,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from scipy.special import ndtr
 
+from numeric.chunks import row_chunks
 from numeric.validation import as_array, describe
 
 TANH_SCALE = math.sqrt(2.0 / math.pi)
@@ -62,14 +63,20 @@ def _gelu(t: np.ndarray) -> np.ndarray:
 
 
 def _gelu_tanh(t: np.ndarray) -> np.ndarray:
+    flat = np.ascontiguousarray(t).reshape(-1)  # (size,), t itself when contiguous
+    out = np.empty(t.shape, dtype=t.dtype)  # an array even for a 0-d t
+    result = out.reshape(-1)  # (size,), a view of out
     with np.errstate(over="ignore"):
-        u = np.multiply(t, t, out=np.empty_like(t))  # (...), an array even for a 0-d t
-        u *= TANH_CUBIC * TANH_EXPONENT
-        u += TANH_EXPONENT
-        u *= t  # -2 sqrt(2/pi) (t + 0.044715 t^3)
-        np.exp(u, out=u)
-    u += 1.0
-    return np.divide(t, u, out=u)
+        for piece in row_chunks(flat.size, 1):  # seven passes, each over a piece in cache
+            x, u = flat[piece], result[piece]
+            np.multiply(x, x, out=u)
+            u *= TANH_CUBIC * TANH_EXPONENT
+            u += TANH_EXPONENT
+            u *= x  # -2 sqrt(2/pi) (t + 0.044715 t^3)
+            np.exp(u, out=u)
+            u += 1.0
+            np.divide(x, u, out=u)
+    return out
 
 
 def relu(t: object) -> np.ndarray:

@@ -92,22 +92,33 @@ def causal_attention_kernel(
     need_weights). The multiplication count recorded is the definition's, for
     the full (h, n, m) products.
 
+    The weighted sum divides e V by the row sums S of the exponentials e =
+    exp(s - max s) rather than e itself: sigma V = (e V) / S, one division per
+    output entry instead of one per weight, with the same rounding terms (S
+    scales a row by one factor, the division adds u, the sum of products
+    gamma_m). The output's heads lie side by side in one (n, h d_v) array,
+    which merge_heads multiplies by W_O without a copy.
+
     >>> out, weights = causal_attention_kernel(np.ones((1, 2, 4)), np.ones((1, 2, 4)),
     ...                                        np.eye(2)[None])
     >>> weights
+    array([[[1. , 0. ],
+            [0.5, 0.5]]])
+    >>> out
     array([[[1. , 0. ],
             [0.5, 0.5]]])
     """
     h, n, d_k = q.shape
     m = k.shape[1]
     offset = m - n
-    out = np.empty((h, n, v.shape[2]), dtype=q.dtype)  # (h, n, d_v)
+    out = np.empty((n, h, v.shape[2]), dtype=q.dtype).transpose(1, 0, 2)  # (h, n, d_v)
     weights = np.zeros((h, n, m), dtype=q.dtype) if need_weights else None  # (h, n, m)
     record(SCORES, q, k)
     record(WEIGHTED_SUM, np.broadcast_to(q.dtype.type(0), (h, n, m)), v)
     scaled = q * (1.0 / math.sqrt(d_k))  # (h, n, d_k)
     k_t = np.ascontiguousarray(k.transpose(0, 2, 1))  # (h, d_k, m): k_t[a] is K_a^T in C order
     scratch = np.empty(h * min(n, CAUSAL_BLOCK) * m, dtype=q.dtype)  # contiguous for BLAS
+    sums = np.empty((h, min(n, CAUSAL_BLOCK), 1), dtype=q.dtype)
     for r0 in range(0, n, CAUSAL_BLOCK):
         r1 = min(n, r0 + CAUSAL_BLOCK)
         end = r1 + offset
@@ -116,10 +127,14 @@ def causal_attention_kernel(
         contract(SCORES, scaled[:, r0:r1], keys, counted=False, out=block)
         future = ~np.tri(r1 - r0, dtype=bool)  # (b, b), key after the query in the last square
         np.copyto(block[:, :, r0 + offset:], -np.inf, where=future)
-        softmax_kernel(block, out=block)
+        block -= block.max(axis=-1, keepdims=True)
+        e = np.exp(block, out=block)  # exactly 0 at the masked keys
+        total = np.sum(e, axis=-1, keepdims=True, out=sums[:, : r1 - r0])  # (h, b, 1)
         if weights is not None:
-            weights[:, r0:r1, :end] = block
-        contract(WEIGHTED_SUM, block, v[:, :end], counted=False, out=out[:, r0:r1])
+            np.divide(e, total, out=weights[:, r0:r1, :end])
+        rows = out[:, r0:r1]  # (h, b, d_v)
+        contract(WEIGHTED_SUM, e, v[:, :end], counted=False, out=rows)
+        rows /= total
     return out, weights
 
 

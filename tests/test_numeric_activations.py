@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from numeric.activations import ACTIVATIONS, activation_function, gelu, gelu_tanh, relu
+from numeric.chunks import CACHE_ENTRIES, row_chunks
 from numeric.error_bounds import EXP_ULPS, unit_roundoff
 from spec.config import ACTIVATIONS as DECLARED
 
@@ -154,3 +155,27 @@ def test_gelu_of_a_large_array_in_chunks_equals_it_entry_by_entry(dtype):
     assert out.shape == t.shape and out.dtype == dtype
     rows = [gelu(t[i:i + 100]) for i in range(0, 700, 100)]  # 30000 entries each
     assert np.array_equal(out, np.concatenate(rows))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_gelu_tanh_in_cache_pieces_equals_it_entry_by_entry(dtype):
+    """A (700, 300) array is 210,000 entries: four pieces of CACHE_ENTRIES, the last one
+    partial; a transposed (non-contiguous) array exercises the copy, and every entry
+    meets the same seven operations as in a row of its own."""
+    assert 3 * CACHE_ENTRIES < 700 * 300 < 4 * CACHE_ENTRIES
+    t = np.random.default_rng(1).standard_normal((300, 700)).astype(dtype).T  # (700, 300)
+    out = gelu_tanh(t)
+    assert out.shape == t.shape and out.dtype == dtype
+    assert np.array_equal(out, [gelu_tanh(row) for row in t])
+    assert gelu_tanh(np.array(1.5, dtype)).shape == ()  # a 0-d array stays 0-d
+
+
+@given(st.integers(0, 5 * CACHE_ENTRIES), st.integers(0, 2 * CACHE_ENTRIES))
+def test_row_chunks_cover_the_rows_in_order_with_at_most_a_cache_of_entries(rows, row_size):
+    pieces = list(row_chunks(rows, row_size))
+    assert [i for piece in pieces for i in range(piece.start, piece.stop)] == list(range(rows))
+    assert all(piece.stop > piece.start for piece in pieces)
+    size = max(row_size, 1)
+    assert all((p.stop - p.start) * size <= max(CACHE_ENTRIES, size) for p in pieces)
+    # as few pieces as that allows: every piece but the last holds a full cache's rows
+    assert all((p.stop - p.start) == max(1, CACHE_ENTRIES // size) for p in pieces[:-1])

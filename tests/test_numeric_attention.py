@@ -9,7 +9,12 @@ from hypothesis import strategies as st
 
 import numeric.attention
 from numeric.activations import gelu, gelu_tanh
-from numeric.attention import attention, causal_mask, multi_head_attention
+from numeric.attention import (
+    attention,
+    causal_attention_kernel,
+    causal_mask,
+    multi_head_attention,
+)
 from numeric.block import post_ln_block, pre_ln_block
 from numeric.error_bounds import mha_error_bound
 from numeric.layer_norm import layer_norm
@@ -80,6 +85,19 @@ def test_blockwise_causal_attention_equals_the_masked_one_over_many_blocks():
     reference = np.einsum("hnk,hkd->nd", o, p["w_o"]) + p["b_o"]
     assert (weights[:, ~causal_mask(300)] == 0).all() and (w[:, ~causal_mask(300)] == 0).all()
     assert (np.abs(out - reference) <= 2 * mha_error_bound(x, p, weights)).all()
+
+
+def test_causal_attention_keeps_its_weights_normalised_and_its_heads_side_by_side():
+    """The output is (e V) / S rather than (e / S) V: the returned weights are still e / S,
+    summing to 1 within the rounding of S, and the heads' outputs lie side by side in one
+    (n, h d_v) array (merge_heads reads it without a copy)."""
+    rng = np.random.default_rng(8)
+    q, k, v = rng.standard_normal((3, 2, 300, 4))
+    out, weights = causal_attention_kernel(q, k, v)
+    assert out.shape == (2, 300, 4) and out.transpose(1, 0, 2).flags.c_contiguous
+    assert (np.abs(weights.sum(axis=-1) - 1) <= 300 * np.finfo(float).eps).all()
+    alone, none = causal_attention_kernel(q, k, v, need_weights=False)
+    assert none is None and np.array_equal(alone, out)
 
 
 def test_single_head_attention_accepts_2d_arrays():
