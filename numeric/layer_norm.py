@@ -54,7 +54,9 @@ def _scaled_moments(x: np.ndarray, eps: float) -> tuple[np.ndarray, np.ndarray, 
         y = x * scale  # (..., d), exact up to subnormal tails
     else:  # 2^-e itself overflows for rows of subnormal size
         y = np.ldexp(x, -e)
-    y -= y[..., :1]  # entries in (-2, 2): differences from the first entry
+    # Differences from the first entry, in (-2, 2). The first column is copied: subtracting
+    # a view of y from y itself makes NumPy buffer the overlap (0.9 ms more on (1024, 768)).
+    y -= y[..., :1].copy()
     y -= y.mean(axis=-1, keepdims=True)
     c = y  # (..., d), centred
     var = np.einsum("...i,...i->...", c, c)[..., None] / d  # (..., 1), 0 iff the row is constant
