@@ -23,7 +23,8 @@ Prints, from one run (ratios, so they travel between machines):
    (goal <= 1.25).
 
 Each time is the best of a few interleaved repetitions (the least disturbed by
-the rest of the machine). On a machine shared with other work the ratios drop:
+the rest of the machine); the slowest matmul run is printed beside the best, so that a
+run disturbed throughout shows itself. On a machine shared with other work the ratios drop:
 BLAS threads then wait on each other in every one of the pass's 2,377 BLAS
 calls (12 x 198: the q, k, v, output and MLP products and two per head per block of
 128 causal query rows; and the LM head).
@@ -48,6 +49,7 @@ from spec import ModelConfig
 from spec.contractions import BLOCK, LM_HEAD
 
 MATMUL_RUN = 16  # 2048^3 multiplications each: about 1.4e11, one forward pass's count
+BUSY_SPREAD = 1.15  # slowest / fastest matmul run beyond which a run is reported disturbed
 
 
 def best_time(run: Callable[[], object], repeats: int) -> float:
@@ -164,9 +166,11 @@ def main() -> None:
     # (about as long as one forward pass), not caught in one lucky product.
     matmul_time = tanh_time = exact_time = hf_time = torch_matmul_time = math.inf
     split_time = products_time = math.inf
+    slowest_matmul = 0.0
     for _ in range(args.repeats):
         run = best_time(lambda: [a @ b for _ in range(MATMUL_RUN)], 1)
         matmul_time = min(matmul_time, run / MATMUL_RUN)
+        slowest_matmul = max(slowest_matmul, run / MATMUL_RUN)
         tanh_time = min(tanh_time, best_time(lambda: forward(tokens, params, config), 1))
         with product_timer() as spent:
             timed_pass = best_time(lambda: forward(tokens, params, config), 1)
@@ -184,7 +188,11 @@ def main() -> None:
     slow = best_time(lambda: t * 0.5 * (1.0 + erf(t / math.sqrt(2.0))), 1)
 
     print(f"BLAS (threadpoolctl): {kernels()}")
-    print(f"matmul 2048^2 float32: {matmul_rate / 1e9:.1f} G multiplications/s")
+    busy = "" if slowest_matmul <= BUSY_SPREAD * matmul_time else (
+        f"; the runs differ by more than {BUSY_SPREAD - 1:.0%}: the machine was busy and the "
+        "ratios below are unreliable")
+    print(f"matmul 2048^2 float32: {matmul_rate / 1e9:.1f} G multiplications/s (slowest of the "
+          f"{args.repeats} runs: {2048**3 / slowest_matmul / 1e9:.1f}{busy})")
     print(f"forward pass n = {args.n}: {count:.4e} multiplications (chapter count) in "
           f"{tanh_time:.3f} s = {count / tanh_time / 1e9:.1f} G/s")
     print(f"forward multiply rate / matmul rate: {count / tanh_time / matmul_rate:.2f}"
