@@ -11,7 +11,8 @@ dependency order:
 validation   as_array, as_tokens, require_shape, require_finite_result, require_allocation,
              require_one_float_dtype: the shared argument checks
 chunks       row_chunks: cache-sized pieces of elementwise work
-softmax      softmax, masked_softmax (sigma^U), softmax_jacobian
+softmax      softmax, masked_softmax (sigma^U), softmax_jacobian; shifted_exponentials
+             (e = exp(z - max z) and its row sums) for the kernels
 layer_norm   layer_norm, layer_norm_jacobian
 activations  relu, gelu (exact t Phi(t)), gelu_tanh, ACTIVATIONS, activation_function
 contraction  contract(c, *operands), count_multiplications(), record

@@ -17,7 +17,12 @@ import numpy as np
 
 from numeric.contraction import contract, record
 from numeric.parameters import check_parameters
-from numeric.softmax import check_mask, masked_softmax_kernel, softmax_kernel
+from numeric.softmax import (
+    check_mask,
+    masked_softmax_kernel,
+    shifted_exponentials,
+    softmax_kernel,
+)
 from numeric.validation import (
     as_array,
     require_allocation,
@@ -92,12 +97,13 @@ def causal_attention_kernel(
     need_weights). The multiplication count recorded is the definition's, for
     the full (h, n, m) products.
 
-    The weighted sum divides e V by the row sums S of the exponentials e =
-    exp(s - max s) rather than e itself: sigma V = (e V) / S, one division per
-    output entry instead of one per weight, with the same rounding terms (S
-    scales a row by one factor, the division adds u, the sum of products
-    gamma_m). The output's heads lie side by side in one (n, h d_v) array,
-    which merge_heads multiplies by W_O without a copy.
+    The weighted sum divides e V by the row sums S of the exponentials
+    e = exp(s - max s) (`shifted_exponentials`) rather than e itself:
+    sigma V = (e V) / S, one division per output entry instead of one per
+    weight, with the same rounding terms (S scales a row by one factor, the
+    division adds u, the sum of products gamma_m). The output's heads lie side
+    by side in one (n, h d_v) array, which merge_heads multiplies by W_O
+    without a copy.
 
     >>> out, weights = causal_attention_kernel(np.ones((1, 2, 4)), np.ones((1, 2, 4)),
     ...                                        np.eye(2)[None])
@@ -118,7 +124,6 @@ def causal_attention_kernel(
     scaled = q * (1.0 / math.sqrt(d_k))  # (h, n, d_k)
     k_t = np.ascontiguousarray(k.transpose(0, 2, 1))  # (h, d_k, m): k_t[a] is K_a^T in C order
     scratch = np.empty(h * min(n, CAUSAL_BLOCK) * m, dtype=q.dtype)  # contiguous for BLAS
-    sums = np.empty((h, min(n, CAUSAL_BLOCK), 1), dtype=q.dtype)
     for r0 in range(0, n, CAUSAL_BLOCK):
         r1 = min(n, r0 + CAUSAL_BLOCK)
         end = r1 + offset
@@ -127,9 +132,7 @@ def causal_attention_kernel(
         contract(SCORES, scaled[:, r0:r1], keys, counted=False, out=block)
         future = ~np.tri(r1 - r0, dtype=bool)  # (b, b), key after the query in the last square
         np.copyto(block[:, :, r0 + offset:], -np.inf, where=future)
-        block -= block.max(axis=-1, keepdims=True)
-        e = np.exp(block, out=block)  # exactly 0 at the masked keys
-        total = np.sum(e, axis=-1, keepdims=True, out=sums[:, : r1 - r0])  # (h, b, 1)
+        e, total = shifted_exponentials(block, out=block)  # (h, b, end), (h, b, 1)
         if weights is not None:
             np.divide(e, total, out=weights[:, r0:r1, :end])
         rows = out[:, r0:r1]  # (h, b, d_v)

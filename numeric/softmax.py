@@ -15,18 +15,32 @@ import numpy as np
 from numeric.validation import as_array, describe, refuse_masked, require_allocation
 
 
-def softmax_kernel(z: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """softmax of a validated array (no checks; used inside the model); `out` may be z.
+def shifted_exponentials(
+    z: np.ndarray, out: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """(e, S) of a validated array: e = exp(z - max z) along the last axis and its row sums
+    S (..., 1), so that softmax(z) = e / S; `out` may be z.
 
-    Entries equal to -inf (masked) give exactly 0, provided each row has a finite entry.
+    Entries equal to -inf (masked) give e exactly 0, provided each row has a finite entry;
+    S >= 1, the row maximum contributing exp(0) = 1.
 
-    >>> softmax_kernel(np.array([0.0, -np.inf]))
-    array([1., 0.])
+    >>> shifted_exponentials(np.array([np.log(3.0), 0.0, -np.inf]))
+    (array([1.        , 0.33333333, 0.        ]), array([1.33333333]))
     """
     with np.errstate(over="ignore"):
         shifted = np.subtract(z, z.max(axis=-1, keepdims=True), out=out)  # (..., n), <= 0
     e = np.exp(shifted, out=shifted)
-    e /= e.sum(axis=-1, keepdims=True)
+    return e, e.sum(axis=-1, keepdims=True)
+
+
+def softmax_kernel(z: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """softmax of a validated array (no checks; used inside the model); `out` may be z.
+
+    >>> softmax_kernel(np.array([0.0, -np.inf]))
+    array([1., 0.])
+    """
+    e, total = shifted_exponentials(z, out)
+    e /= total
     return e
 
 

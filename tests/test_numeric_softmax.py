@@ -9,7 +9,13 @@ from hypothesis import strategies as st
 
 from numeric import validation
 from numeric.error_bounds import softmax_error_bound, unit_roundoff
-from numeric.softmax import masked_softmax, softmax, softmax_jacobian
+from numeric.softmax import (
+    masked_softmax,
+    shifted_exponentials,
+    softmax,
+    softmax_jacobian,
+    softmax_kernel,
+)
 from proofs.reference import mp_softmax
 
 pytestmark = pytest.mark.numeric
@@ -205,3 +211,13 @@ def test_the_dimension_limits_are_numpys(function, most):
     for ndim in (0, most + 1):
         with pytest.raises(ValueError, match="z must be an array"):
             call(ndim)
+
+
+def test_shifted_exponentials_are_the_softmax_before_its_division():
+    """softmax(z) = e / S to the bit; the row maximum gives e = 1, so S >= 1; a masked -inf
+    gives e = 0 exactly."""
+    z = np.array([[0.5, -np.inf, 2.0], [700.0, -700.0, 0.0]])
+    e, total = shifted_exponentials(z.copy())
+    assert total.shape == (2, 1) and (total >= 1).all()
+    assert (e.max(axis=-1) == 1).all() and e[0, 1] == 0
+    assert np.array_equal(e / total, softmax_kernel(z))
