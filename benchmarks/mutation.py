@@ -84,6 +84,9 @@ ONE_TERM_UNDER_A_ROOT = ("only a single term without free symbols changes branch
 EXPONENT_ZERO = "they differ at exponent 0 only, which SymPy evaluates away (b**0 is 1)"
 ZERO_POLYNOMIAL = "the default serves the zero polynomial only, whose loop over terms is empty"
 ONE_LIMIT = "only sums with one limit get there: limits[0] is limits[-1]"
+SPLIT_ONLY = ("it only changes how the array is split into pieces or threads (or NumPy's "
+              "reshape(-2), which it reads as reshape(-1)); every entry meets the same "
+              "operations")
 # (module, source line stripped, mutation) -> why no input tells the mutant apart
 EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("numeric/attention.py", "CAUSAL_BLOCK = 128  # query rows per block of causal attention",
@@ -151,6 +154,21 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "on big rows the outer where takes the other branch: the value added is never used",
     ("symbolic/layer_norm.py", "return normalise(a * x + b * ones(d, 1)) - normalise(x)",
      "Add -> Sub"): "b is any real, so a x - b 1 runs over the same shifts as a x + b 1",
+    **{("numeric/activations.py", line, change): SPLIT_ONLY for line, changes in (
+        ("PARALLEL_MIN_SIZE = 1 << 16  # below this, threads cost more than they save",
+         ("1 -> 2", "1 -> 0", "16 -> 17", "16 -> 15")),
+        ("workers = os.cpu_count() or 1", ("Or -> And", "1 -> 2", "1 -> 0")),
+        ("if workers == 1 or t.size < PARALLEL_MIN_SIZE:",
+         ("Or -> And", "Eq -> NotEq", "Lt -> LtE", "1 -> 2", "1 -> 0")),
+        ("flat = np.ascontiguousarray(t).reshape(-1)", ("1 -> 2",)),
+        ("flat = np.ascontiguousarray(t).reshape(-1)  # (size,), t itself when contiguous",
+         ("1 -> 2",)),
+        ("result = out.reshape(-1)  # (size,), a view of out", ("1 -> 2",)),
+        ("for piece in row_chunks(flat.size, 1):  # seven passes, each over a piece in cache",
+         ("1 -> 2", "1 -> 0")),
+        ("bounds = np.linspace(0, flat.size, workers + 1).astype(int)",
+         ("a ± b -> a", "1 -> 2", "1 -> 0")),
+    ) for change in changes},
 }
 
 SWAPS: dict[type, type] = {

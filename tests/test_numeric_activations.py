@@ -179,3 +179,14 @@ def test_row_chunks_cover_the_rows_in_order_with_at_most_a_cache_of_entries(rows
     assert all((p.stop - p.start) * size <= max(CACHE_ENTRIES, size) for p in pieces)
     # as few pieces as that allows: every piece but the last holds a full cache's rows
     assert all((p.stop - p.start) == max(1, CACHE_ENTRIES // size) for p in pieces[:-1])
+
+
+def test_a_callable_activation_returning_nan_is_named_at_its_first_nan():
+    def late_nan(t):
+        out = t.copy()
+        out[[1, 3]] = np.nan
+        return out
+
+    with pytest.raises(ValueError, match=r"returned NaN at index \(1,\) for the finite argument "
+                                         r"-0\.5"):
+        activation_function(late_nan)(np.array([2.0, -0.5, 1.0, 4.0]))
