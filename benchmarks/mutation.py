@@ -163,7 +163,6 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         ("flat = np.ascontiguousarray(t).reshape(-1)", ("1 -> 2",)),
         ("flat = np.ascontiguousarray(t).reshape(-1)  # (size,), t itself when contiguous",
          ("1 -> 2",)),
-        ("result = out.reshape(-1)  # (size,), a view of out", ("1 -> 2",)),
         ("for piece in row_chunks(flat.size, 1):  # seven passes, each over a piece in cache",
          ("1 -> 2", "1 -> 0")),
         ("bounds = np.linspace(0, flat.size, workers + 1).astype(int)",

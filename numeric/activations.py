@@ -64,11 +64,10 @@ def _gelu(t: np.ndarray) -> np.ndarray:
 
 def _gelu_tanh(t: np.ndarray) -> np.ndarray:
     flat = np.ascontiguousarray(t).reshape(-1)  # (size,), t itself when contiguous
-    out = np.empty(t.shape, dtype=t.dtype)  # an array even for a 0-d t
-    result = out.reshape(-1)  # (size,), a view of out
+    out = np.empty_like(flat)
     with np.errstate(over="ignore"):
         for piece in row_chunks(flat.size, 1):  # seven passes, each over a piece in cache
-            x, u = flat[piece], result[piece]
+            x, u = flat[piece], out[piece]
             np.multiply(x, x, out=u)
             u *= TANH_CUBIC * TANH_EXPONENT
             u += TANH_EXPONENT
@@ -76,7 +75,7 @@ def _gelu_tanh(t: np.ndarray) -> np.ndarray:
             np.exp(u, out=u)
             u += 1.0
             np.divide(x, u, out=u)
-    return out
+    return out.reshape(t.shape)  # an array even for a 0-d t
 
 
 def relu(t: object) -> np.ndarray:

@@ -16,7 +16,7 @@ from numeric.attention import (
     multi_head_attention,
 )
 from numeric.block import post_ln_block, pre_ln_block
-from numeric.error_bounds import mha_error_bound
+from numeric.error_bounds import gamma, mha_error_bound, unit_roundoff
 from numeric.layer_norm import layer_norm
 from numeric.mlp import mlp
 from numeric.model import init_parameters, sub_parameters
@@ -89,13 +89,15 @@ def test_blockwise_causal_attention_equals_the_masked_one_over_many_blocks():
 
 def test_causal_attention_keeps_its_weights_normalised_and_its_heads_side_by_side():
     """The output is (e V) / S rather than (e / S) V: the returned weights are still e / S,
-    summing to 1 within the rounding of S, and the heads' outputs lie side by side in one
-    (n, h d_v) array (merge_heads reads it without a copy)."""
+    summing to 1 within the rounding of S (gamma_{m-1}), of the divisions (u) and of their
+    sum (gamma_{m-1}), and the heads' outputs lie side by side in one (n, h d_v) array
+    (merge_heads reads it without a copy)."""
     rng = np.random.default_rng(8)
     q, k, v = rng.standard_normal((3, 2, 300, 4))
     out, weights = causal_attention_kernel(q, k, v)
     assert out.shape == (2, 300, 4) and out.transpose(1, 0, 2).flags.c_contiguous
-    assert (np.abs(weights.sum(axis=-1) - 1) <= 300 * np.finfo(float).eps).all()
+    u = unit_roundoff(np.float64)
+    assert (np.abs(weights.sum(axis=-1) - 1) <= 2 * gamma(299, u) + u).all()
     alone, none = causal_attention_kernel(q, k, v, need_weights=False)
     assert none is None and np.array_equal(alone, out)
 
