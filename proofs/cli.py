@@ -529,9 +529,10 @@ def _new_chapter(args: argparse.Namespace) -> int:
     from proofs import scaffold
     from proofs.reader import ChapterInputError
 
+    taken = frozenset(_registry())
     try:
         document = _read_document(args.file)
-        target = scaffold.write_skeleton(document, args.key, args.out)
+        target = scaffold.write_skeleton(document, args.key, args.out, taken)
     except (ChapterInputError, ValueError, OSError) as exc:
         raise UsageError(f"new-chapter: {exc}") from exc
     print(

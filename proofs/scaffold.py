@@ -11,7 +11,6 @@ its check is written.
 
 from __future__ import annotations
 
-import json
 import keyword
 import re
 from pathlib import Path
@@ -50,29 +49,62 @@ def element_id(element: Element) -> str:
 
 
 def _quoted(text: str) -> str:
-    """A Python string literal in double quotes, Japanese kept as it is."""
-    return json.dumps(text, ensure_ascii=False)
+    """A Python string literal in double quotes holding `text`, whatever it holds: quotes,
+    backslashes and every character that is not printable (line breaks, NUL, a lone
+    surrogate) escaped; Japanese and other printable characters kept as they are. The
+    skeleton writes chapter text only through this, never into code."""
+    escaped = []
+    for ch in text:
+        if ch in '"\\':
+            escaped.append("\\" + ch)
+        elif ch.isprintable():
+            escaped.append(ch)
+        else:
+            escaped.append(repr(ch)[1:-1])  # \n, \x00, \u2028, \ud800
+    return '"' + "".join(escaped) + '"'
 
 
 def _function_name(id_: str) -> str:
-    return re.sub(r"\W", "_", id_)
+    """The name of an element's check: the registry requires its id with _ for -."""
+    return id_.replace("-", "_")
 
 
 def _stub(element: Element) -> str:
-    id_ = element_id(element)
     heading = element.number + (f"（{element.title}）" if element.title else "")
     return (
-        f"@CHAPTER.element({_quoted(id_)}, {_quoted(element.number)}, "
+        f"@CHAPTER.element({_quoted(element_id(element))}, {_quoted(element.number)}, "
         f"{_quoted(element.title)}, {_quoted(element.kind)}, ())\n"
-        f"def {_function_name(id_)}() -> list[str]:\n"
-        f'    """{heading}: not checked yet."""\n'
-        f'    raise Unchecked("{element.number} has no check yet")\n'
+        f"def {_function_name(element_id(element))}() -> list[str]:\n"
+        f"    {_quoted(heading + ': not checked yet.')}\n"
+        f"    raise Unchecked({_quoted(element.number + ' has no check yet')})\n"
     )
 
 
-def skeleton(document: Document, key: str) -> dict[str, str]:
-    """The files of the skeleton package, by name relative to the package directory."""
+def _check_ids(document: Document, taken: frozenset[str]) -> None:
+    """ValueError naming the file and line of an element whose id cannot name a check (not
+    a Python name once - is _, or a keyword), or that another element of the file or a
+    chapter already registered has: the package written would not import."""
+    seen: dict[str, int] = {}
+    for element in document.elements:
+        id_, where = element_id(element), f"{document.path}:{element.line}"
+        name = _function_name(id_)
+        if not name.isidentifier() or keyword.iskeyword(name):
+            raise ValueError(
+                f"{where}: the id {id_!r} of {element.number} cannot name a check (letters, "
+                "digits, - and _, not starting with a digit, not a Python keyword)"
+            )
+        if id_ in seen:
+            raise ValueError(f"{where}: id {id_!r} is the id of line {seen[id_]} too")
+        if id_ in taken:
+            raise ValueError(f"{where}: id {id_!r} is registered by another chapter")
+        seen[id_] = element.line
+
+
+def skeleton(document: Document, key: str, taken: frozenset[str] = frozenset()) -> dict[str, str]:
+    """The files of the skeleton package, by name relative to the package directory;
+    `taken`: the ids registered already, which the new chapter's must not repeat."""
     package_name(key)
+    _check_ids(document, taken)
     title = document.title
     short = title.split("：")[0].strip() or key
     sections: dict[str, list[Element]] = {}
@@ -82,7 +114,7 @@ def skeleton(document: Document, key: str) -> dict[str, str]:
     modules = {f"section_{s.lower()}": elements for s, elements in sections.items()}
     files = {
         "chapter.py": (
-            f'"""{title}: how its file is recognised and cited."""\n\n'
+            f"{_quoted(title + ': how its file is recognised and cited.')}\n\n"
             "from proofs.registry import Chapter\n\n"
             "CHAPTER = Chapter(\n"
             f"    key={_quoted(key)},\n"
@@ -92,7 +124,7 @@ def skeleton(document: Document, key: str) -> dict[str, str]:
             ")\n"
         ),
         "__init__.py": (
-            f'"""{title}, one check per element (skeleton: every check unchecked)."""\n\n'
+            f"{_quoted(title + ', one check per element (skeleton: every check unchecked).')}\n\n"
             + "".join(f"from . import {m}  # noqa: F401 - registers\n" for m in modules)
             + "from .chapter import CHAPTER\n\n"
             + '__all__ = ["CHAPTER"]\n'
@@ -101,21 +133,23 @@ def skeleton(document: Document, key: str) -> dict[str, str]:
     for module, elements in modules.items():
         numbers = ", ".join(e.number for e in elements)
         files[f"{module}.py"] = (
-            f'"""{numbers}."""\n\n'
+            f"{_quoted(numbers + '.')}\n\n"
             "from __future__ import annotations\n\n"
             "from proofs.judge import Unchecked\n\n"
-            "from .chapter import CHAPTER\n\n\n"
-            + "\n\n".join(_stub(e) for e in elements)
+            "from .chapter import CHAPTER\n\n\n" + "\n\n".join(_stub(e) for e in elements)
         )
     return files
 
 
-def write_skeleton(document: Document, key: str, out: Path) -> Path:
+def write_skeleton(
+    document: Document, key: str, out: Path, taken: frozenset[str] = frozenset()
+) -> Path:
     """Write the skeleton package into out/<package>; refuse to overwrite a directory."""
     target = out / package_name(key)
     if target.exists():
         raise FileExistsError(f"{target}: exists; choose another --out or --key")
+    files = skeleton(document, key, taken)  # refused before anything is written
     target.mkdir(parents=True)
-    for name, text in skeleton(document, key).items():
+    for name, text in files.items():
         (target / name).write_text(text, encoding="utf-8")
     return target

@@ -2,17 +2,23 @@
 an entry point names it, `verify` lists its elements as unchecked and `audit` reads
 its file; once a check is written, that element passes."""
 
+import ast
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from proofs.reader import parse
-from proofs.scaffold import element_id, package_name, skeleton
+from proofs.reader import Document, parse
+from proofs.registry import load_all
+from proofs.scaffold import element_id, package_name, skeleton, write_skeleton
 
 THIRD = textwrap.dedent(
     """\
@@ -49,7 +55,10 @@ def prop_cache_value() -> list[str]:
 def run(*args: str, path: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(path), *sys.path])}
     return subprocess.run(
-        [sys.executable, "-m", "proofs", *args], capture_output=True, text=True, env=env,
+        [sys.executable, "-m", "proofs", *args],
+        capture_output=True,
+        text=True,
+        env=env,
         timeout=300,
     )
 
@@ -110,8 +119,9 @@ def test_a_written_check_passes_beside_the_remaining_stub(third_chapter):
 
 def test_the_book_still_lists_its_own_chapters_first(third_chapter):
     _, site = third_chapter
-    report = json.loads(run("verify", "--json", "--allow-unchecked", "def-softmax", "kv-cache",
-                            path=site).stdout)
+    report = json.loads(
+        run("verify", "--json", "--allow-unchecked", "def-softmax", "kv-cache", path=site).stdout
+    )
     assert [e["chapter"] for e in report["elements"]] == ["self-attention", "kv-cache", "kv-cache"]
 
 
@@ -134,3 +144,112 @@ def test_new_chapter_refuses_to_overwrite(third_chapter):
     again = run("new-chapter", str(chapter), "--key", "kv-cache", "--out", str(site), path=site)
     assert again.returncode == 2
     assert again.stderr.count("\n") == 1 and "exists" in again.stderr
+
+
+# chapter text in the generated code ------------------------------------------------------
+
+HOSTILE = {  # what a title may hold, and what pasting it into code would do
+    "docstring-break": '"""; import pathlib; pathlib.Path("INJECTED").touch(); """',
+    "single-quotes": "'''\nraise SystemExit(3)\n'''",
+    "tex": r"$\xi$ と \underline{x}、\N{x} と \u0041",
+    "trailing-backslash": "終わり\\",
+    "comment": "# noqa: E501",
+    "control": "NUL \x00 and ESC \x1b",
+    "surrogate": "lone \ud800",
+    "line-separator": "one\u2028two\nthree",
+    "braces": "{x} {{y}} %s",
+}
+
+
+def hostile(title: str) -> Document:
+    """THIRD with `title` as the chapter's title and each element's."""
+    document = parse(THIRD, "kv-cache.mdx")
+    elements = tuple(replace(e, title=title) for e in document.elements)
+    return replace(document, title=title, elements=elements)
+
+
+def without_strings(source: str) -> str:
+    """The module's syntax tree with every string constant blanked: what the code does."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            node.value = ""
+    return ast.dump(tree)
+
+
+@pytest.mark.parametrize("case", list(HOSTILE))
+def test_a_hostile_title_is_data_in_the_skeleton_never_code(case):
+    plain, files = skeleton(hostile("x"), "kv-cache"), skeleton(hostile(HOSTILE[case]), "kv-cache")
+    assert {name: without_strings(text) for name, text in files.items()} == {
+        name: without_strings(text) for name, text in plain.items()
+    }
+    namespace: dict = {}
+    exec(
+        compile(
+            files["chapter.py"].replace("from proofs.registry import Chapter", ""),
+            "chapter.py",
+            "exec",
+        ),
+        {"Chapter": dict},
+        namespace,
+    )
+    assert namespace["CHAPTER"]["title"] == HOSTILE[case]
+
+
+def test_the_skeleton_of_hostile_titles_imports_in_a_fresh_interpreter(tmp_path):
+    site = tmp_path / "site"
+    site.mkdir()
+    for k, title in enumerate(HOSTILE.values()):
+        document = hostile(title)
+        ids = tuple(replace(e, id=f"{e.id}-{k}") for e in document.elements)
+        write_skeleton(replace(document, elements=ids), f"hostile-{k}", site)
+    names = [f"hostile_{k}" for k in range(len(HOSTILE))]
+    script = (
+        "import importlib, sys\n"
+        f"for name in {names!r}:\n"
+        "    module = importlib.import_module(name)\n"
+        "    print(repr(module.CHAPTER.title))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(site)},
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [repr(t) for t in HOSTILE.values()]
+    assert not (tmp_path / "INJECTED").exists()
+
+
+@given(title=st.text(), element_title=st.text())
+def test_the_skeleton_compiles_to_the_same_code_whatever_the_titles(title, element_title):
+    document = hostile(element_title)
+    document = replace(document, title=title)
+    plain = skeleton(hostile("x"), "kv-cache")
+    for name, text in skeleton(document, "kv-cache").items():
+        assert without_strings(text) == without_strings(plain[name]), name
+
+
+@pytest.mark.parametrize(
+    ("ids", "message"),
+    [
+        (("1st", "prop-cache-value"), "the id '1st' of 定義 1.1 cannot name a check"),
+        (("def-cache", "import"), "the id 'import' of 命題 1.2 cannot name a check"),
+        (("def.cache", "prop-cache-value"), "the id 'def.cache' of 定義 1.1 cannot name"),
+        (("def-cache", "def-cache"), "id 'def-cache' is the id of line 5 too"),
+    ],
+)
+def test_an_id_that_cannot_name_a_check_is_refused_at_its_line(ids, message):
+    document = parse(THIRD, "kv-cache.mdx")
+    elements = tuple(replace(e, id=i) for e, i in zip(document.elements, ids, strict=True))
+    with pytest.raises(ValueError, match=re.escape(message)) as raised:
+        skeleton(replace(document, elements=elements), "kv-cache")
+    assert str(raised.value).startswith("kv-cache.mdx:")
+
+
+def test_an_id_registered_by_another_chapter_is_refused():
+    document = parse(THIRD.replace("def-cache", "def-softmax"), "kv-cache.mdx")
+    with pytest.raises(ValueError, match="kv-cache.mdx:5: id 'def-softmax' is registered by"):
+        skeleton(document, "kv-cache", frozenset(load_all()))
