@@ -27,18 +27,14 @@ import argparse
 from sympy import simplify, sqrt
 
 from benchmarks.symbolic_timing import Baseline, best_time, without_limit
-from symbolic import layer_norm as module
-from symbolic.layer_norm import (
-    chapter_jacobian,
-    derive_layer_norm_jacobian,
+from symbolic import layer_norm_differentiation as module
+from symbolic.layer_norm_definition import chapter_jacobian, layer_norm, variables, variance
+from symbolic.layer_norm_differentiation import (
     derive_layer_norm_jacobian_by_differentiation,
-    derive_layer_norm_jacobian_general,
-    jacobian_properties,
     jacobian_properties_by_differentiation,
-    layer_norm,
-    variables,
-    variance,
 )
+from symbolic.layer_norm_explicit import derive_layer_norm_jacobian, jacobian_properties
+from symbolic.layer_norm_general import derive_layer_norm_jacobian_general
 
 
 def plain_simplify(d: int) -> bool:

@@ -63,9 +63,23 @@ TESTS = {
     "numeric/chunks.py": ["tests/test_numeric_activations.py"],
     "symbolic/counts.py": ["tests/test_symbolic_counts.py"],
     "symbolic/softmax.py": ["tests/test_symbolic_softmax.py"],
-    "symbolic/layer_norm.py": ["tests/test_symbolic_layer_norm.py"],
+    "symbolic/layer_norm_definition.py": ["tests/test_symbolic_layer_norm_definition.py"],
+    "symbolic/layer_norm_general.py": ["tests/test_symbolic_layer_norm_general.py"],
+    # reached through the explicit widths' entry points, whose tests check its size limits
+    "symbolic/layer_norm_differentiation.py": ["tests/test_symbolic_layer_norm_differentiation.py",
+                                               "tests/test_symbolic_layer_norm_explicit.py"],
+    "symbolic/layer_norm_explicit.py": ["tests/test_symbolic_layer_norm_explicit.py"],
+    "symbolic/layer_norm_moments.py": ["tests/test_symbolic_layer_norm_moments.py"],
+    "symbolic/radicals.py": ["tests/test_symbolic_radicals.py",
+                             "tests/test_symbolic_identities_of_chapters.py"],
+    "symbolic/polynomials.py": ["tests/test_symbolic_polynomials.py"],
+    "symbolic/quotients.py": ["tests/test_symbolic_quotients.py"],
     "symbolic/identities.py": ["tests/test_symbolic_identities.py",
                                "tests/test_symbolic_identities_of_chapters.py"],
+    "symbolic/certificates.py": ["tests/test_symbolic_certificates.py",
+                                 "tests/test_symbolic_identities_of_chapters.py"],
+    "symbolic/sums.py": ["tests/test_symbolic_sums.py",
+                         "tests/test_symbolic_identities_of_chapters.py"],
 }
 
 TEST_FOLDERS = ("tests",)
@@ -99,8 +113,8 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "the quadratic form is a 1 x 1 matrix: index 0 is index -1",
     **{(module, f"@lru_cache(maxsize={size})", f"{size} -> {size + step}"):
        "a cache's size, not a value"
-       for module, size in (("symbolic/softmax.py", 1), ("symbolic/layer_norm.py", 1),
-                            ("symbolic/identities.py", 4096))
+       for module, size in (("symbolic/softmax.py", 1), ("symbolic/layer_norm_general.py", 1),
+                            ("symbolic/radicals.py", 4096))
        for step in (1, -1)},
     **{("symbolic/softmax.py", line, change): PICKS_THE_NON_ZERO_BRANCH
        for line in ("top = max(eig, key=lambda e: e.subs(s, Rational(1, 3)))  # the non-zero "
@@ -110,7 +124,7 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("symbolic/softmax.py",
      "critical = tuple(c for c in solve(diff(top, s), s) if 0 < c < 1)", "0 -> -1"):
         "s is declared positive, so solve returns no root c <= 0",
-    **{("symbolic/identities.py", line, change): why for line, change, why in (
+    **{("symbolic/radicals.py", line, change): why for line, change, why in (
         ("if gens and base.is_polynomial(*gens):", "And -> Or",
          "without free symbols the ring gives the same rational or raises ValueError, caught; "
          "with them from_expr raises ValueError on a non-polynomial, caught the same way"),
@@ -128,14 +142,20 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
          "0 -> 1", ZERO_POLYNOMIAL),
         ("top = max((m[k] for m in f.monoms()), default=0)  # reduce multiplied by r^top",
          "0 -> -1", ZERO_POLYNOMIAL),
+    )},
+    **{("symbolic/polynomials.py", line, change): why for line, change, why in (
         ("powers: dict[int, SparsePolynomial] = {0: SparsePolynomial({(): 1})}", "0 -> -1",
          "a cache entry: value**0 is recomputed as the same 1"),
         ("return L, (self * L if L != 1 else self)", "1 -> 0",
          "L is never 0, and self * 1 has the same int terms"),
+    )},
+    **{("symbolic/quotients.py", line, change): why for line, change, why in (
         ("return f / scale if scale != 1 else f", "1 -> 0",
          "scale is never 0, and f / 1 has the same int terms"),
         ("if powers.get(1, 0) >= 2:", "0 -> 1", "the default stands for a missing y_1: 1 < 2"),
         ("if powers.get(1, 0) >= 2:", "0 -> -1", "the default stands for a missing y_1: -1 < 2"),
+    )},
+    **{("symbolic/sums.py", line, change): why for line, change, why in (
         ("if c >= 0:", "GtE -> Gt", "at c = 0 both branches add an empty sum"),
         ("if c >= 0:", "0 -> 1", "at c = 0 both branches add an empty sum"),
         ("(index, _, _), body = key.limits[0], key.function", "0 -> -1", ONE_LIMIT),
@@ -152,7 +172,7 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
        for change in ("0 -> 1", "0 -> -1")},
     ("numeric/layer_norm.py", "one / np.sqrt(var + np.where(big, 0, eps_scaled)))", "0 -> 1"):
         "on big rows the outer where takes the other branch: the value added is never used",
-    ("symbolic/layer_norm.py", "return normalise(a * x + b * ones(d, 1)) - normalise(x)",
+    ("symbolic/layer_norm_moments.py", "return normalise(a * x + b * ones(d, 1)) - normalise(x)",
      "Add -> Sub"): "b is any real, so a x - b 1 runs over the same shifts as a x + b 1",
     **{("numeric/activations.py", line, change): SPLIT_ONLY for line, changes in (
         ("PARALLEL_MIN_SIZE = 1 << 16  # below this, threads cost more than they save",

@@ -15,30 +15,42 @@ symbolic.symbols
                                             m = n for self-attention)
     sizes(**overrides) -> dict              SIZES with some names replaced
 
-symbolic.identities                           the judges
-    is_zero(expr | Matrix) -> bool          True only when proved zero; square roots of
-                                            polynomials become symbols r with r^2 = b
-    equal(a, b) -> bool                     is_zero(a - b); matrices of other shapes differ
-    Derivation(name, derived, stated, difference, holds)   .derived/.stated/.difference
-                                            may be built lazily (16 x 16 matrices)
-    compare(name, derived, stated) -> Derivation
-    Certificate(claim, expression, certificate, difference, atoms)   frozen;
-        .identity_holds, .nonnegative, .holds
-    is_nonzero(expr) -> bool                 a constant proved non-zero (minimal polynomial)
-    manifestly_nonnegative(expr, atoms) -> bool
-    simplex_certificate(claim, slack, variables) -> Certificate   slack >= 0 where the
-                                            variables are >= 0 and sum to 1: homogenised,
-                                            times (sum)^N (Polya), non-negative coefficients
+symbolic.radicals                             square roots of polynomials as symbols
+    radical_numerator(expr) -> Expr         numerator, sqrt(b) as r with r^2 = b, powers of
+                                            r reduced: 0 only when expr is 0
     RadicalField(exprs, variables)          polynomials in x, sqrt(b) and 1/sqrt(b):
         .element(expr), .jacobian(fs, xs), .diff(f, x), .evaluate(expr, values, inverses),
-        .reduce(f), .is_zero(f), .to_expr(f)
+        .reduce(f), .is_zero(f), .value(f), .to_expr(f)
+
+symbolic.polynomials                          exact polynomials at explicit sizes
     SparsePolynomial                        polynomials over Q in numbered variables, a
                                             monomial stored as its (variable, power) pairs
     EntryPattern(expr, x_i, x_j, delta, further)   an (i, j) entry formula, written out
                                             at explicit (a, b) as a SparsePolynomial
+
+symbolic.quotients
     SimplexQuotient(n), SphereQuotient(d)   .reduce(f), .is_zero(f) on the simplex
                                             (sum p = 1), resp. on LN's outputs (sum y = 0,
                                             sum y^2 = d, s u = 1; a Groebner normal form)
+
+symbolic.identities                           the judge
+    is_zero(expr | Matrix) -> bool          True only when proved zero; square roots of
+                                            polynomials become symbols r with r^2 = b
+    equal(a, b) -> bool                     is_zero(a - b); matrices of other shapes differ
+    is_nonzero(expr) -> bool                 a constant proved non-zero (minimal polynomial)
+    Derivation(name, derived, stated, difference, holds)   .derived/.stated/.difference
+                                            may be built lazily (16 x 16 matrices)
+    compare(name, derived, stated) -> Derivation
+
+symbolic.certificates                         non-negativity
+    Certificate(claim, expression, certificate, difference, atoms)   frozen;
+        .identity_holds, .nonnegative, .holds
+    manifestly_nonnegative(expr, atoms) -> bool
+    simplex_certificate(claim, slack, variables) -> Certificate   slack >= 0 where the
+                                            variables are >= 0 and sum to 1: homogenised,
+                                            times (sum)^N (Polya), non-negative coefficients
+
+symbolic.sums                                 sums over a symbolic range 1..n
     indices_in_range(expr, indices, upper)  Piecewise conditions 1 <= i <= upper -> True
     normalise_sums(expr, n, facts, indices) limits c or n + c (c an integer) become sums
                                             over 1..n plus end terms, subscripts shifted
@@ -73,30 +85,46 @@ symbolic.softmax                              命題 3.2, 演習 10.2
                                             eigenvalues, maximiser, maximum)
     is_maximum(TwoByTwo) -> bool
 
-symbolic.layer_norm                           命題 3.1, 3.3, 演習 11.2
+symbolic.layer_norm_definition                定義 2.1
     variables(d), mean(x), variance(x)      biased variance, as in 定義 2.1
     layer_norm(x, eps=0, gamma=None, beta=None) -> Matrix
     unbiased_layer_norm(x, eps=0)           the wrong variant (divides by d - 1)
+    layer_norm_jacobian(d, eps=0, normalise=layer_norm) -> (x, J)   SymPy's Jacobian
     chapter_jacobian(y, sigma) -> Matrix    (1/sigma)(I - 11^T/d - yy^T/d)
-    derive_layer_norm_jacobian(d, stated=chapter_jacobian, normalise=layer_norm, eps=0)
-        -> Derivation                       explicit d: proved_entry at each (i, j) on LN's
-                                            outputs (d <= SIZE_LIMIT; d = 64 in a second)
-    derive_layer_norm_jacobian_by_differentiation(d, stated, normalise, eps)   on the
-                                            RadicalField (d <= DIFFERENTIATION_LIMIT)
-    proved_entry() -> Expr                  the symbolic-d entry in y_i, y_j, delta, sigma
+    output_symbols(d) -> (y, sigma)         the chapter's own symbols
+
+symbolic.layer_norm_general                   命題 3.3 for symbolic d
     chapter_entry(y_i, y_j, delta, sigma, d); derive_layer_norm_jacobian_general(
-        stated_entry=chapter_entry) -> Derivation   symbolic d
+        stated_entry=chapter_entry) -> Derivation
+    indexed_layer_norm(x, k, S, Q); indexed_sums() -> IndexedSums(x, S, Q, k_range)
+    proved_entry() -> Expr                  the symbolic-d entry in y_i, y_j, delta, sigma
     output_sums() -> (sum y_k, sum y_k^2)     symbolic d, from the definition: (0, d)
     general_jacobian_properties(stated_entry=chapter_entry) -> dict[str, Expr]   symbolic
         d: "J 1 = 0", "J y = 0", "s J symmetric", "s J idempotent", "tr(s J) = d - 2"
-    jacobian_properties(d, eps=0, normalise=layer_norm, stated=None) -> JacobianProperties(
-        d, eps, defects, holds), keys in PROPERTY_NAMES ("J 1 = 0", "J c = 0",
-        "J c = eps c / s^3", "s J symmetric", "s J idempotent", "tr(s J) = d - 2",
-        "J(a x) = J(x) / a", "J = 0"); of stated(y, sigma) when given
-        (d <= PROPERTIES_LIMIT; jacobian_properties_by_differentiation otherwise)
+
+symbolic.layer_norm_differentiation           命題 3.3 by differentiation
+    derive_layer_norm_jacobian_by_differentiation(d, stated, normalise, eps)   on the
+                                            RadicalField (d <= DIFFERENTIATION_LIMIT)
+    JacobianProperties(d, eps, defects, holds), keys in PROPERTY_NAMES ("J 1 = 0",
+        "J c = 0", "J c = eps c / s^3", "s J symmetric", "s J idempotent",
+        "tr(s J) = d - 2", "J(a x) = J(x) / a", "J = 0")
+    jacobian_properties_by_differentiation(d, eps=0, normalise=layer_norm)
+        (d <= DIFFERENTIATED_PROPERTIES_LIMIT)
     scaling_witness(d, eps, normalise) -> Matrix   J(2x) - J(x)/2 at x = e_1 - e_2
+
+symbolic.layer_norm_explicit                  命題 3.3 at explicit widths
+    derive_layer_norm_jacobian(d, stated=chapter_jacobian, normalise=layer_norm, eps=0)
+        -> Derivation                       proved_entry at each (i, j) on LN's outputs
+                                            (d <= SIZE_LIMIT; d = 64 in a second)
+    jacobian_properties(d, eps=0, normalise=layer_norm, stated=None) -> JacobianProperties
+        of stated(y, sigma) when given (d <= PROPERTIES_LIMIT); eps != 0 or another
+        normalisation: by differentiation
+
+symbolic.layer_norm_moments                   命題 3.1, 演習 11.2
     invariance_difference(d, normalise=layer_norm) -> Matrix    LN(ax + b1) - LN(x)
     moments(d, g=None, b=None) -> Moments(mean, variance, norm); moments_general()
+
+symbolic.layer_norm                           the names above that the chapters' checks read
 
 symbolic.counts                               命題 7.1, 7.2, 定理 5.1, 命題 6.1, 演習 11.4
     parameter_polynomial(params, sizes=SIZES) -> Expr

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from sympy import Expr, Matrix, Symbol, exp, limit, oo, symbols
 
-from symbolic.identities import Certificate, is_zero
+from symbolic.certificates import Certificate
+from symbolic.identities import is_zero
 
 
 def _check(n: object, allowed: Iterable[int]) -> tuple[int, frozenset[int]]:

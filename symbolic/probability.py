@@ -39,7 +39,8 @@ from sympy import (
 )
 from sympy.stats import E, Normal, Rademacher, Uniform
 
-from symbolic.identities import is_zero, normalise_sums
+from symbolic.identities import is_zero
+from symbolic.sums import normalise_sums
 from symbolic.symbols import d_k as d_k_symbol
 
 Distribution = Callable[[str], Expr]  # name -> a sympy.stats random variable

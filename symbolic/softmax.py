@@ -47,18 +47,11 @@ from sympy import (
 )
 from sympy.core.sympify import SympifyError
 
-from symbolic.identities import (
-    Certificate,
-    Derivation,
-    EntryPattern,
-    SimplexQuotient,
-    SparsePolynomial,
-    compare,
-    indices_in_range,
-    is_zero,
-    normalise_sums,
-    simplex_certificate,
-)
+from symbolic.certificates import Certificate, simplex_certificate
+from symbolic.identities import Derivation, compare, is_zero
+from symbolic.polynomials import EntryPattern, SparsePolynomial
+from symbolic.quotients import SimplexQuotient
+from symbolic.sums import indices_in_range, normalise_sums
 from symbolic.symbols import n as n_symbol
 
 

@@ -13,7 +13,7 @@ from symbolic.gelu import (
     second_derivative_zeros,
     t,
 )
-from symbolic.identities import is_zero, normalise_sums
+from symbolic.identities import is_zero
 from symbolic.mask import mask_bound, mask_limit, masked_softmax
 from symbolic.probability import (
     DISTRIBUTIONS,
@@ -27,6 +27,7 @@ from symbolic.probability import (
     product_expectation,
 )
 from symbolic.residual import d_free_term, expand_product, post_ln_product, pre_ln_product
+from symbolic.sums import normalise_sums
 from symbolic.symbols import d_k
 
 # ------------------------------------------------------------------------ GELU

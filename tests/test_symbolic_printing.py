@@ -24,7 +24,7 @@ from symbolic.counts import (
     model_parameter_parts,
 )
 from symbolic.identities import equal
-from symbolic.layer_norm import chapter_jacobian
+from symbolic.layer_norm_definition import chapter_jacobian
 from symbolic.printing import (
     chapter_latex,
     layer_norm_jacobian_expression,

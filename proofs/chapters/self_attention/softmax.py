@@ -44,9 +44,10 @@ from proofs.stated import (
 )
 from symbolic import mask as sym_mask
 from symbolic import softmax as sym
-from symbolic.identities import equal, is_zero, normalise_sums
+from symbolic.identities import equal, is_zero
 from symbolic.softmax import indexed_softmax
 from symbolic.softmax import softmax as symbolic_softmax
+from symbolic.sums import normalise_sums
 
 
 class _Shifted:
