@@ -276,7 +276,11 @@ def parser() -> argparse.ArgumentParser:
     )
     kept.add_argument(
         "--write-baseline", type=file_name("the baseline is a file"), metavar="BASELINE",
-        help="record the mismatches found in BASELINE (JSON, sorted; replaced if it exists)",
+        help="record the mismatches found in BASELINE (JSON, sorted); an existing file is "
+        "replaced only with --force, and never one of the FILEs audited",
+    )
+    audit.add_argument(
+        "--force", action="store_true", help="replace BASELINE of --write-baseline if it exists"
     )
 
     sync = sub.add_parser(

@@ -13,6 +13,7 @@ directly, in the book's figure style (proofs.figures).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -21,6 +22,9 @@ from xml.sax.saxutils import escape
 from proofs.reader import Document
 
 RESULTS = ("passed", "finding", "failed", "unchecked")
+REPORTED = ("chapter", "number", "result")  # the strings of a verify --json element
+# a check's result in the registry -> its colour on the map
+RUN_RESULTS = {"passed": "passed", "failed": "failed", "error": "failed", "unchecked": "unchecked"}
 FILL = {"passed": "#cfe8d6", "finding": "#f3e2a9", "failed": "#f4c5bb", "unchecked": "#e6e6e6",
         "external": "none"}
 SHAPES = {  # the kinds' shapes: a definition a box, a claim an ellipse, …
@@ -99,13 +103,12 @@ def results_from_runs(runs: Iterable[tuple[str, str, int]]) -> dict[str, str]:
     >>> results_from_runs([("命題 3.1", "passed", 0), ("例 3.2", "passed", 2)])
     {'命題 3.1': 'passed', '例 3.2': 'finding'}
     """
-    names = {"passed": "passed", "failed": "failed", "error": "failed",
-             "unchecked": "unchecked"}
     out = {}
     for number, result, findings in runs:
-        if result not in names:
-            raise ValueError(f"{number}: result must be one of {sorted(names)}, got {result!r}")
-        out[number] = "finding" if result == "passed" and findings else names[result]
+        if result not in RUN_RESULTS:
+            raise ValueError(f"{number}: result must be one of {sorted(RUN_RESULTS)}, "
+                             f"got {result!r}")
+        out[number] = "finding" if result == "passed" and findings else RUN_RESULTS[result]
     return out
 
 
@@ -116,10 +119,14 @@ def results_from_report(report: object, chapter: str,
     命題 7.2［自己注意］. ValueError when the report is not one."""
     elements = report.get("elements") if isinstance(report, dict) else None
     if not isinstance(elements, list) or not all(
-            isinstance(e, dict) and {"chapter", "number", "result", "findings"} <= set(e)
-            for e in elements):
+            isinstance(e, dict) and all(isinstance(e.get(k), str) for k in REPORTED)
+            and isinstance(e.get("findings"), list) for e in elements):
         raise ValueError("not a report of verify --json: no list of elements with their "
-                         "chapter, number, result and findings")
+                         "chapter, number and result (strings) and findings (a list)")
+    for e in elements:
+        if e["result"] not in RUN_RESULTS:
+            raise ValueError(f"{e['number']}: result must be one of {sorted(RUN_RESULTS)}, "
+                             f"got {e['result']!r}")
     names = {chapter: "", **(others or {})}
     return results_from_runs(
         (f"{e['number']}［{names[e['chapter']]}］" if names[e["chapter"]] else e["number"],
@@ -233,7 +240,7 @@ def map_svg(graph: ChapterMap) -> str:
     bottom = max((y for _, y in at.values()), default=0) + HEIGHT // 2
     width = max(width, 560)
     height = bottom + 2 * MARGIN + 20
-    label = escape(f"{graph.title}: 要素と参照の地図", {'"': "&quot;"})
+    label = _xml(f"{graph.title}: 要素と参照の地図", {'"': "&quot;"})
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
            f'width="{width}" role="img" aria-label="{label}">',
            '  <g fill="none" stroke="currentColor" stroke-width="0.8" opacity="0.6">']
@@ -242,14 +249,25 @@ def map_svg(graph: ChapterMap) -> str:
     out += ["  </g>", '  <g stroke="currentColor" stroke-width="1.2">']
     for node in graph.nodes:  # each outline in a group of its own, with its tooltip
         named = node.kind != "external" and node.title
-        tooltip = escape(f"{node.key}（{node.title}）" if named else node.title or node.key)
+        tooltip = _xml(f"{node.key}（{node.title}）" if named else node.title or node.key)
         out += [f"    <g><title>{tooltip}</title>", _shape(node, *at[node.key]), "    </g>"]
     out += ["  </g>", '  <g fill="currentColor" font-size="12" text-anchor="middle">']
     for node in graph.nodes:
         x, y = at[node.key]
-        out.append(f'    <text x="{x}" y="{y + 4}">{escape(_fitted(node.label))}</text>')
+        out.append(f'    <text x="{x}" y="{y + 4}">{_xml(_fitted(node.label))}</text>')
     out += ["  </g>", _legend(height - MARGIN), "</svg>"]
     return "\n".join(out)
+
+
+# the characters XML 1.0 does not allow even as references: C0 controls but TAB, LF and
+# CR, lone surrogates, U+FFFE and U+FFFF
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _xml(text: str, entities: Mapping[str, str] | None = None) -> str:
+    """Chapter text as XML character data (or, with the quote entity, an attribute): the
+    markup characters escaped and those XML cannot hold shown as U+FFFD."""
+    return escape(_NOT_XML.sub("\ufffd", text), entities or {})
 
 
 def _fitted(label: str, room: int = WIDTH - 12) -> str:

@@ -22,11 +22,16 @@ import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
+
+import sympy
 
 from proofs.reader import Document
 from proofs.reader.math import split_relations, statement_lines
 from proofs.reader.records import Element as Record
+from proofs.tex_tree import TexError
+from symbolic.identities import equal
 
 WHERE = ("statement", "proof", "text", "section")
 _RELATION = r"(=|:=|\\approx|\\le|\\ge|<|>)"
@@ -136,8 +141,13 @@ def statements_in(document: Document, first: int, last: int) -> list[tuple[int, 
     return [pair for m in document.math_in(first, last) for pair in statement_lines(m.line, m.tex)]
 
 
-def locate(claim: Claim, document: Document, record: Record) -> Located:
-    """Find the claim in the element's region of the document."""
+def locate(
+    claim: Claim, document: Document, record: Record, others: frozenset[str] = frozenset()
+) -> Located:
+    """Find the claim in the element's region of the document. `others`: the texts of the
+    element's other claims (normalised), which a changed version of this one is never
+    taken to be; a rewriting of the same value (4d(d + 1) for 4d^2 + 4d) is preferred to
+    a formula only written alike."""
     first, last = region(document, record, claim.where)
     if claim.phrase:
         return _locate_phrase(claim, document, first, last)
@@ -149,6 +159,10 @@ def locate(claim: Claim, document: Document, record: Record) -> Located:
     if exact:
         line, statement = exact[0]
         return Located(claim, "found", line, statement)
+    found = [(ln, s) for ln, s in found if normalise_tex(s) not in others]
+    rewritten = _same_value(claim, found)
+    if rewritten is not None:
+        return Located(claim, "changed", *rewritten)
     if claim.lhs is not None:  # the k-th formula with this left side and relation
         same = _same_left_side(claim.lhs, want, found)
         if len(same) >= claim.occurrence:
@@ -160,6 +174,38 @@ def locate(claim: Claim, document: Document, record: Record) -> Located:
     if likeness >= LIKE:  # the claim, changed: the chapter's version is judged
         return Located(claim, "changed", line, closest)
     return Located(claim, "missing", line, normalise_tex(closest))
+
+
+def _same_value(claim: Claim, found: list[tuple[int, str]]) -> tuple[int, str] | None:
+    """The first statement with the claim's relations whose value, read as the claim reads
+    its own, equals the transcription's (decided, not compared as text); None when the
+    claim reads nothing."""
+    if claim.read is None:
+        return None
+    ours, relations = claim.value(), split_relations(claim.text)[1]
+    for line, statement in found:
+        if split_relations(statement)[1] != relations:
+            continue  # 2s(1-s) = 1/2 - 2(s - 1/2)^2 restates a value, it is not 2s(1-s)
+        try:
+            theirs = claim.value(statement)
+        except (TexError, ValueError, TypeError, ArithmeticError):
+            continue
+        if _equal_values(ours, theirs):
+            return line, statement
+    return None
+
+
+def _equal_values(a: Any, b: Any) -> bool:
+    """Whether two values a claim reads are equal: SymPy's decided by
+    symbolic.identities, numbers and strings by ==; anything else is not compared."""
+    if isinstance(a, sympy.Basic) and isinstance(b, sympy.Basic):
+        try:
+            return equal(a, b)
+        except (TypeError, ValueError):
+            return False
+    if isinstance(a, int | float | Fraction | str) and type(a) is type(b):
+        return bool(a == b)
+    return False
 
 
 def _same_left_side(lhs: str, want: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
@@ -177,13 +223,19 @@ def table_text(rows: tuple[tuple[str, ...], ...]) -> str:
 
 
 def _locate_table(claim: Claim, document: Document, first: int, last: int) -> Located:
-    """The table of the region with the claim's header: found, changed (its cells), or
+    """The table of the region with the claim's header: found, changed (its cells, or its
+    header, when it is the region's one table with the claim's first column), or
     missing."""
     header = claim.text.splitlines()[0]
-    for table in document.tables:
-        if first <= table.line <= last and table_text(table.rows[:1]) == header:
+    tables = [t for t in document.tables if first <= t.line <= last]
+    for table in tables:
+        if table_text(table.rows[:1]) == header:
             text = table_text(table.rows)
             return Located(claim, "found" if text == claim.text else "changed", table.line, text)
+    corner = header.split(" | ")[0]  # a column added or renamed: the same first column
+    near = [t for t in tables if t.rows[0][0].strip() == corner]
+    if len(near) == 1:
+        return Located(claim, "changed", near[0].line, table_text(near[0].rows))
     return Located(claim, "missing", first, "")
 
 

@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import inspect
+import io
 import json
 import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import TextIO
 
 from proofs.arguments import PROG, TABLE_SUFFIXES, UsageError, cores, parser
 from proofs.files import OutputError, check_target, write_atomically
@@ -123,7 +126,7 @@ def _runs(elements: list, profile: str, jobs: int) -> Iterator:
     from proofs.registry import CheckRun, raised, run_check
 
     portable = [_portable(e) for e in elements]
-    workers = min(jobs, sum(p is not None for p in portable))
+    workers = min(jobs, cores(), sum(p is not None for p in portable))
     if workers <= 1:
         yield from (run_check(e) for e in elements)
         return
@@ -134,7 +137,7 @@ def _runs(elements: list, profile: str, jobs: int) -> Iterator:
 
     pool = ProcessPoolExecutor(
         workers, mp_context=multiprocessing.get_context("spawn"), initializer=load_profile,
-        initargs=(profile,),
+        initargs=(profile, True),
     )
     try:
         # The workers start during the submissions, and the BLAS libraries they load read
@@ -157,7 +160,7 @@ def _runs(elements: list, profile: str, jobs: int) -> Iterator:
 def _verify(args: argparse.Namespace) -> int:
     from proofs.profiles import load_profile
 
-    profile = load_profile(args.profile)
+    profile = load_profile(args.profile, in_cache=True)
     elements = _select(args.selectors)
     start = time.perf_counter()
     results = []
@@ -376,12 +379,12 @@ def _audit(args: argparse.Namespace) -> int:
     from proofs.profiles import load_profile
     from proofs.reader import ChapterInputError
 
-    load_profile(args.profile)  # for the checks of the examples and exercises
+    load_profile(args.profile, in_cache=True)  # for the checks of the examples and exercises
     _registry()
     try:
         accepted = read_baseline(args.baseline) if args.baseline else None
         if args.write_baseline:
-            check_target(args.write_baseline, force=True)
+            check_target(args.write_baseline, args.force, inputs=args.files)
         documents = [_read_document(path) for path in args.files]
         for document in documents:  # bad input is reported before any check runs
             audit.identify(document)
@@ -402,7 +405,7 @@ def _audit(args: argparse.Namespace) -> int:
                  for t, r in zip(texts, reports, strict=True)]
         print("\n\n".join(texts))
     if args.write_baseline:
-        count = write_baseline(args.write_baseline, audited)
+        count = write_baseline(args.write_baseline, audited, args.force)
         print(f"wrote {count} accepted mismatches to {args.write_baseline}", file=sys.stderr)
         return 0
     if accepted is not None:
@@ -414,6 +417,7 @@ def _audit(args: argparse.Namespace) -> int:
 
 
 def _sync(args: argparse.Namespace) -> int:
+    from proofs.files import Changed
     from proofs.reader import ChapterInputError
     from proofs.sync import sync_file
 
@@ -422,15 +426,22 @@ def _sync(args: argparse.Namespace) -> int:
         synced = [sync_file(path) for path in args.files]  # all read before any is written
     except ChapterInputError as exc:
         raise UsageError(str(exc)) from exc
+    ok = True
     for result in synced:
         if args.verbose:
             print(result.listing(), file=sys.stderr, flush=True)
         if result.drifted and not args.write:
             print(result.diff(), flush=True)
         if args.write:
-            result.write()
+            try:
+                result.write()
+            except Changed as exc:
+                print(f"{PROG}: {exc}", file=sys.stderr, flush=True)
+                ok = False
+                continue
         print(result.summary(written=args.write), file=sys.stderr, flush=True)
-    return 1 if not args.write and any(r.drifted for r in synced) else 0
+        ok = ok and (not result.problems if args.write else result.in_sync)
+    return 0 if ok else 1
 
 
 # figures -----------------------------------------------------------------------
@@ -460,20 +471,27 @@ def _chosen_pictures(args: argparse.Namespace, known: dict) -> list:
     return list(chosen.values())
 
 
-def _report(path: Path | None) -> object:
+def _report(path: Path | None, chapters: Iterable[str]) -> object:
     """The verify --json report a map is coloured by (None without --results), checked as
-    one before anything is drawn; UsageError naming the file when it is not one."""
+    one before anything is drawn, and holding elements of each of the maps' `chapters`;
+    UsageError naming the file when it is not one."""
     from proofs.chapter_map import results_from_report
+    from proofs.files import read_json
 
     if path is None:
         return None
     try:
-        report = json.loads(path.read_text(encoding="utf-8"))
+        report = read_json(path, "a report of verify --json")
         results_from_report(report, "")
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
-    except (UnicodeDecodeError, json.JSONDecodeError, ValueError) as exc:
-        raise UsageError(f"{path}: {str(exc).splitlines()[0]}") from exc
+    except ValueError as exc:  # read_json's name the file, results_from_report's do not
+        said = str(exc)
+        raise UsageError(said if said.startswith(str(path)) else f"{path}: {said}") from exc
+    held = {e["chapter"] for e in report["elements"]}
+    for chapter in chapters:
+        if chapter not in held:
+            has = ", ".join(sorted(held)) or "none"
+            raise UsageError(f"{path}: the report has no element of chapter {chapter} (it has "
+                             f"elements of: {has}); run verify on that chapter for its map")
     return report
 
 
@@ -493,13 +511,15 @@ def _figures(args: argparse.Namespace) -> int:
     if not args.out.is_dir():
         raise UsageError(f"{args.out}: is not a directory")
     targets = [args.out / f"{p.name}.{args.format}" for p in chosen]
+    read = [chapter_file(p.chapter, args.chapters) for p in chosen if p.sort == "map"]
+    read += [args.results] if args.results else []
     for target in targets:  # before anything is drawn
-        check_target(target, args.force)
+        check_target(target, args.force, inputs=read)
     for picture in chosen:
         if picture.sort == "map" and not chapter_file(picture.chapter, args.chapters).is_file():
             raise UsageError(f"{chapter_file(picture.chapter, args.chapters)}: no such chapter "
                              f"file (--chapters DIR names their directory)")
-    report = _report(args.results)
+    report = _report(args.results, [p.chapter for p in chosen if p.sort == "map"])
     try:
         matplotlib_module()
     except FiguresUnavailable as exc:
@@ -507,7 +527,7 @@ def _figures(args: argparse.Namespace) -> int:
     from proofs.profiles import load_profile
     from proofs.registry import CHAPTERS
 
-    load_profile(None)  # for the checks a map runs without a report
+    load_profile(None, in_cache=True)  # for the checks a map runs without a report
 
     def svg_of_map(chapter: str) -> str:
         """The chapter's map, coloured by the report (the other chapters' elements by their
@@ -554,6 +574,50 @@ COMMANDS = {
 }
 
 
+class StreamError(OSError):
+    """Standard output cannot take what a command writes (a full disk, a closed descriptor)."""
+
+
+class _Output(io.TextIOBase):
+    """Standard output for the duration of a command: a failure to write is a StreamError,
+    told apart from the OSErrors of the files a command reads, and a descriptor closed at
+    start fails instead of dropping the output without a word."""
+
+    def __init__(self, stream: TextIO | None) -> None:
+        self.stream = stream
+
+    def _do(self, step: Callable[[TextIO], int | None]) -> int | None:
+        if self.stream is None:
+            raise StreamError(errno.EBADF, "standard output is closed")
+        try:
+            return step(self.stream)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise StreamError(exc.errno, exc.strerror) from exc
+
+    def write(self, text: str) -> int:
+        return self._do(lambda s: s.write(text)) or 0
+
+    def flush(self) -> None:
+        self._do(lambda s: s.flush())
+
+    def isatty(self) -> bool:
+        return self.stream is not None and self.stream.isatty()
+
+    def fileno(self) -> int:
+        if self.stream is None:
+            raise StreamError(errno.EBADF, "standard output is closed")
+        return self.stream.fileno()
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so that the interpreter's last flush of what
+    is still buffered does not fail again with a traceback at exit."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.__stdout__.fileno())  # type: ignore[union-attr]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one subcommand; return its exit code (argparse's own errors give 2). Without
     any argument, the help on stderr and exit code 2, argparse's answer to a missing
@@ -567,8 +631,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = grammar.parse_args(argv)
     except SystemExit as exit_:
         return int(exit_.code or 0)
+    stdout, sys.stdout = sys.stdout, _Output(sys.stdout)
     try:
-        return COMMANDS[args.command](args)
+        code = COMMANDS[args.command](args)
+        sys.stdout.flush()  # a full stream fails here, not after the exit code is chosen
+        return code
     except (UsageError, OutputError) as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
@@ -579,7 +646,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 1
     except BrokenPipeError:
+        _silence_stdout()
         return 0
+    except StreamError as exc:
+        print(f"{PROG}: cannot write to standard output ({exc.strerror}); the output is "
+              "incomplete", file=sys.stderr)
+        _silence_stdout()
+        return 2
     except Exception as exc:
         from proofs.profiles import ProfileError  # only now: Hypothesis is slow to import
 
@@ -587,6 +660,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
+    finally:
+        sys.stdout = stdout
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""Writing the files the command line produces: whole or not at all.
+"""Writing the files the command line produces, whole or not at all; reading the JSON
+files it takes.
 
 A file is written to a temporary file in the same directory, then published under
 its name: without `force` by a hard link, which fails when the name is taken, so of
@@ -7,6 +8,11 @@ exists (a check followed by a rename would let both succeed); with `force` by
 os.replace. A new file gets the mode a plain open gives (0666 less the umask), a
 replaced file keeps its mode. An existing symbolic link is refused without `force`
 and followed with it: the file it points to is replaced, the link stays.
+
+A file rewritten in place (`sync --write`) can be replaced only if it still holds the
+bytes it was read with (`expected`): just before the rename its content is compared
+under an exclusive lock of the file, so an edit saved meanwhile, or another writer
+that replaced it first, makes this write refuse (`Changed`) instead of losing that edit.
 
 A reader never sees half a file, and nothing is left behind: not on an error, nor
 on SIGINT, SIGTERM or SIGHUP during the write (the temporary file is removed, then
@@ -18,17 +24,50 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import fcntl
+import json
 import os
 import secrets
 import signal
 import stat
 import threading
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 
 class OutputError(ValueError):
     """The output file cannot be written: the message names the path and why."""
+
+
+class InputError(ValueError):
+    """An input file cannot be read as what it should be: the message names the path."""
+
+
+def read_json(path: Path, what: str) -> Any:
+    """The JSON value of the file `path`, which should be `what` ("a baseline file"); an
+    InputError naming the file and what is wrong (missing, unreadable, not UTF-8, not
+    JSON and where, nested deeper than the parser goes)."""
+    try:
+        if path.is_dir():
+            raise InputError(f"{path}: is a directory, expected {what}")
+        if path.exists() and not path.is_file():  # a FIFO or a device would block
+            raise InputError(f"{path}: not a regular file, expected {what}")
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file, expected {what}") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 text (byte {exc.start})") from exc
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}:{exc.lineno}: not JSON ({exc.msg})") from exc
+    except RecursionError:
+        raise InputError(f"{path}: JSON nested too deeply, expected {what}") from None
+
+
+class Changed(Exception):
+    """The file no longer holds the bytes it was read with: nothing was written."""
 
 
 _SIGNALS = tuple(
@@ -38,11 +77,17 @@ _SIGNALS = tuple(
 _NO_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS, errno.EMLINK}
 
 
-def check_target(path: Path, force: bool) -> None:
+def check_target(path: Path, force: bool, inputs: Iterable[Path] = ()) -> None:
     """OutputError when `path` cannot receive the output: a directory, a name taken
-    (a file, a link, even a dangling one) without `force`, or a directory that does
-    not exist. Cheap, so that a command can refuse before it does its work."""
+    (a file, a link, even a dangling one) without `force`, one of the command's `inputs`
+    (with `force` too: an input is never overwritten), or a directory that does not
+    exist. Cheap, so that a command can refuse before it does its work."""
     try:
+        for given in inputs:
+            if path.exists() and given.exists() and os.path.samefile(path, given):
+                raise OutputError(
+                    f"{path}: is {given}, an input of this command; choose another file to write"
+                )
         if path.is_dir():
             raise OutputError(f"{path}: is a directory")
         if (path.is_symlink() or path.exists()) and not force:
@@ -59,9 +104,12 @@ def _followed(path: Path) -> Path:
     return Path(os.path.realpath(path)) if path.is_symlink() else path
 
 
-def write_atomically(path: Path, text: str | bytes, force: bool) -> None:
+def write_atomically(
+    path: Path, text: str | bytes, force: bool, expected: bytes | None = None
+) -> None:
     """Write `text` (str as UTF-8, or bytes) to `path` whole or not at all, as the module
-    describes; refuse an existing name unless `force`. OutputError on any failure."""
+    describes; refuse an existing name unless `force`. OutputError on any failure;
+    Changed when `expected` is given and the file no longer holds it."""
     check_target(path, force)
     target = _followed(path) if force else path
     data = memoryview(text.encode("utf-8") if isinstance(text, str) else text)
@@ -79,13 +127,43 @@ def write_atomically(path: Path, text: str | bytes, force: bool) -> None:
             os.fsync(fd)
             scratch.close()
             step = "replace it" if force else "create it"
-            if force:
+            if expected is not None:
+                with _unchanged(target, expected, path):
+                    os.replace(temporary, target)
+            elif force:
                 os.replace(temporary, target)
             else:
                 _publish_new(temporary, target)
             scratch.published = True
         except OSError as exc:
             raise OutputError(f"{path}: cannot {step} ({exc.strerror or exc})") from exc
+
+
+@contextlib.contextmanager
+def _unchanged(target: Path, expected: bytes, path: Path) -> Iterator[None]:
+    """Hold an exclusive lock of `target` while it still holds `expected`; Changed when it
+    does not, or when it was replaced (another inode under its name) while the lock was
+    awaited. Writers that take the lock replace the file one after the other."""
+    try:
+        fd = os.open(target, os.O_RDONLY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        raise Changed(f"{path}: changed while syncing (removed); nothing written") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            current = os.stat(target).st_ino
+        except FileNotFoundError:
+            current = None
+        if os.fstat(fd).st_ino != current:
+            raise Changed(f"{path}: changed while syncing (replaced); nothing written")
+        held = bytearray()
+        while chunk := os.read(fd, 1 << 20):
+            held += chunk
+        if held != expected:
+            raise Changed(f"{path}: changed while syncing; nothing written")
+        yield
+    finally:
+        os.close(fd)  # releases the lock
 
 
 def _publish_new(temporary: Path, target: Path) -> None:

@@ -3,13 +3,25 @@
 ci        derandomised: the same examples on every run, so CI cannot flake;
 dev       random examples, the default;
 thorough  ten times the examples of dev, for a deep run (`verify --profile thorough`).
+
+Hypothesis keeps the examples that failed in a database, and caches of its own. The tests
+keep them where pytest runs (`.hypothesis/`); the command line keeps them in the user's
+cache directory ($XDG_CACHE_HOME or ~/.cache, under transformer-proofs/hypothesis), so that
+a command writes nothing in the directory it runs in; where that cache cannot be made (a
+read-only home), in a temporary folder removed at exit, without a database.
 """
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
+from pathlib import Path
 
 from hypothesis import HealthCheck, settings
+from hypothesis.configuration import set_hypothesis_home_dir
+from hypothesis.database import DirectoryBasedExampleDatabase
 
 BASE_EXAMPLES = 30
 PROFILES = ("ci", "dev", "thorough")
@@ -25,9 +37,10 @@ class ProfileError(ValueError):
     the HYPOTHESIS_PROFILE variable) and the names there are."""
 
 
-def load_profile(name: str | None = None) -> str:
+def load_profile(name: str | None = None, in_cache: bool = False) -> str:
     """Load `name`, else $HYPOTHESIS_PROFILE (unset or empty: "dev"); return the name
-    loaded. ProfileError when the name is not one of PROFILES."""
+    loaded. ProfileError when the name is not one of PROFILES. `in_cache`: the examples'
+    database in the user's cache directory (the command line), not where it runs."""
     variable = os.environ.get("HYPOTHESIS_PROFILE")
     chosen = name or variable or "dev"
     if chosen not in PROFILES:
@@ -35,8 +48,44 @@ def load_profile(name: str | None = None) -> str:
         raise ProfileError(
             f"{source} is not a Hypothesis profile; expected one of {', '.join(PROFILES)}"
         )
-    settings.load_profile(chosen)
+    if in_cache:
+        folder = _storage()
+        database = None if folder is None else DirectoryBasedExampleDatabase(folder / "examples")
+        settings.register_profile(
+            f"{chosen}-cached", settings.get_profile(chosen), database=database
+        )
+        settings.load_profile(f"{chosen}-cached")
+    else:
+        settings.load_profile(chosen)
     return chosen
+
+
+def _storage() -> Path | None:
+    """Where Hypothesis keeps what it stores (the examples' database, its caches) for the
+    command line: $HYPOTHESIS_STORAGE_DIRECTORY when set, else the user's cache; without
+    either, a temporary folder removed at exit, and no database."""
+    if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        return Path(os.environ["HYPOTHESIS_STORAGE_DIRECTORY"])
+    folder = cache_directory("hypothesis")
+    if folder is None:
+        scratch = tempfile.mkdtemp(prefix="transformer-proofs-hypothesis-")
+        atexit.register(shutil.rmtree, scratch, ignore_errors=True)
+        set_hypothesis_home_dir(scratch)
+        return None
+    set_hypothesis_home_dir(str(folder))
+    return folder
+
+
+def cache_directory(name: str) -> Path | None:
+    """The folder `name` of the package in the user's cache directory, made if need be;
+    None when it cannot be made or written."""
+    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    folder = root / "transformer-proofs" / name
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return folder if os.access(folder, os.W_OK) else None
 
 
 def scaled(factor: float) -> settings:

@@ -16,18 +16,27 @@ mark, each line's own end (LF, CRLF), the rest of the text.
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from proofs.audit import identify
-from proofs.audit.cells import NO_COLUMNS, normalise_cell, regenerate, require_rectangular
+from proofs.audit.cells import (
+    EMPTY,
+    NO_COLUMNS,
+    normalise_cell,
+    regenerate,
+    require_rectangular,
+)
 from proofs.audit.outputs import printed_lines
 from proofs.files import write_atomically
 from proofs.reader import BOM, Document, decode, parse, read_bytes
+from proofs.reader.records import Problem
 from proofs.registry import CHAPTERS
 from proofs.tables import Table
 
 KINDS = ("table", "output", "figure")
+RULE = re.compile(r"\|?(\s*:?-+:?\s*\|)+\s*:?-*:?\s*")  # a Markdown table's rule row
 
 
 @dataclass(frozen=True)
@@ -55,34 +64,56 @@ def _spliced(line: str, edits: list[tuple[tuple[int, int], str]]) -> str:
 
 
 def _package_rows(table: Table, form: str) -> list[str]:
-    """The body rows of a regenerated table as the package prints them in the form."""
-    if form == "MDX":
-        return table.to_markdown().split("\n")[2:]
-    return table.to_text().split("\n")[1:]
+    """The rows of a regenerated table as the package prints them in the form: the
+    header (and MDX's rule row), then the body."""
+    return (table.to_markdown() if form == "MDX" else table.to_text()).split("\n")
+
+
+def _table_end(document: Document, first: int, last: int) -> int:
+    """The table's last line: its last row, or the MDX rule rows after it (a table
+    with a header and no rows ends with its rule)."""
+    while last < len(document.lines) and RULE.fullmatch(document.line(last + 1).strip()):
+        last += 1
+    return last
 
 
 def table_regions(document: Document, chapter: str) -> list[Region]:
-    """Each table, its drifted cells rewritten in place and its rows made the package's."""
+    """Each table, its drifted cells rewritten in place and its rows made the package's;
+    a table shaped otherwise than the package's (a column more or less, no rows) is
+    rewritten whole."""
     out = []
+    header_rows = 2 if document.form == "MDX" else 1
     for printed in document.tables:
         require_rectangular(document.path, printed)
-        first, last = printed.row_lines[0], printed.row_lines[-1]
+        first = printed.row_lines[0]
+        last = _table_end(document, first, printed.row_lines[-1])
         old = document.lines[first - 1 : last]
-        ours = regenerate(chapter, printed)
-        if ours is None:
+        regenerated = regenerate(chapter, printed)
+        if regenerated is None:
             name = "(" + " | ".join(printed.rows[0]).strip(" |") + ")"
-            out.append(Region("table", first, name, old, None, NO_COLUMNS))
+            why = EMPTY if len(printed.rows) == 1 else NO_COLUMNS
+            out.append(Region("table", first, name, old, None, why))
+            continue
+        ours = regenerated.table
+        if regenerated.shape:
+            out.append(
+                Region("table", first, ours.name, old, tuple(_package_rows(ours, document.form)))
+            )
             continue
         new = list(old)
-        body = list(zip(printed.row_lines[1:], printed.spans[1:], printed.rows[1:], ours.rows,
-                        strict=False))
+        body = list(
+            zip(printed.row_lines[1:], printed.spans[1:], printed.rows[1:], ours.rows, strict=False)
+        )
         for line, spans, cells, row in body:
-            edits = [(span, theirs) for span, cell, theirs in zip(spans, cells, row, strict=True)
-                     if normalise_cell(cell) != normalise_cell(theirs)]
+            edits = [
+                (span, theirs)
+                for span, cell, theirs in zip(spans, cells, row, strict=True)
+                if normalise_cell(cell) != normalise_cell(theirs)
+            ]
             new[line - first] = _spliced(new[line - first], edits)
         if len(printed.rows) - 1 > len(body):  # rows the package does not have
             del new[printed.row_lines[1 + len(body)] - first :]
-        new += _package_rows(ours, document.form)[len(body) :]
+        new += _package_rows(ours, document.form)[header_rows + len(body) :]
         out.append(Region("table", first, ours.name, old, tuple(new)))
     return out
 
@@ -97,8 +128,11 @@ def output_regions(document: Document, chapter: str) -> list[Region]:
             why = "no computation in the package prints this line"
             out.append(Region("output", printed.line, name, old, None, why))
             continue
-        edits = [(printed.match.span(group), ours)
-                 for group, _, ours, rounding in printed.differing() if not rounding]
+        edits = [
+            (printed.match.span(group), ours)
+            for group, _, ours, rounding in printed.differing()
+            if not rounding
+        ]
         out.append(Region("output", printed.line, name, old, (_spliced(printed.text, edits),)))
     return out
 
@@ -121,8 +155,11 @@ def figure_regions(document: Document, chapter: str) -> list[Region]:
 
 def regions(document: Document, chapter: str) -> list[Region]:
     """Every region of the document, in the order of its lines."""
-    found = [*table_regions(document, chapter), *output_regions(document, chapter),
-             *figure_regions(document, chapter)]
+    found = [
+        *table_regions(document, chapter),
+        *output_regions(document, chapter),
+        *figure_regions(document, chapter),
+    ]
     return sorted(found, key=lambda r: r.line)
 
 
@@ -151,53 +188,91 @@ def _count(k: int, noun: str) -> str:
 
 @dataclass(frozen=True)
 class Sync:
-    """A chapter file, its regions, and its text with the drifted regions regenerated."""
+    """A chapter file, its regions, and its text with the drifted regions regenerated;
+    `problems`: what makes the file wrong that no region can repair (an element not
+    closed, an unpaired `$`, a table with no rows the package does not make), so that
+    the file is not in sync until its author fixes them."""
 
     path: Path
+    data: bytes  # as read, to replace only that version of the file
     text: str  # as read, without its byte-order mark
     bom: str
     regions: tuple[Region, ...]
     synced: str  # the text with the package's regions, without its byte-order mark
+    problems: tuple[Problem, ...] = ()
 
     @property
     def drifted(self) -> list[Region]:
         return [r for r in self.regions if r.drifted]
 
+    @property
+    def in_sync(self) -> bool:
+        return not self.drifted and not self.problems
+
     def listing(self) -> str:
         """Every region on a line: in sync, drifted, or left alone and why."""
         lines = [f"{self.path}:"]
         for r in self.regions:
-            state = ("drifted" if r.drifted else "in sync") if r.new is not None else (
-                f"left alone: {r.why}")
+            state = (
+                ("drifted" if r.drifted else "in sync")
+                if r.new is not None
+                else (f"left alone: {r.why}")
+            )
             lines.append(f"  line {r.line:4d}  {r.kind:6}  {r.name}: {state}")
         return "\n".join(lines)
 
     def summary(self, written: bool) -> str:
-        """One line: the regions drifted (where), or the regions regenerated by kind."""
-        if self.drifted:
-            verb = "rewrote" if written else "would rewrite"
-            where = ", ".join(f"output line {r.line}" if r.kind == "output" else
-                              f"{r.kind} {r.name} (line {r.line})" for r in self.drifted)
-            return f"{verb} {self.path}: {_count(len(self.drifted), 'region')} drifted: {where}"
-        made = {kind: sum(r.kind == kind and r.new is not None for r in self.regions)
-                for kind in KINDS}
+        """One line: the regions drifted (where) and the problems left to the author, or
+        the regions regenerated by kind."""
+        if self.drifted or self.problems:
+            said = []
+            if self.drifted:
+                verb = "rewrote" if written else "would rewrite"
+                where = ", ".join(
+                    f"output line {r.line}"
+                    if r.kind == "output"
+                    else f"{r.kind} {r.name} (line {r.line})"
+                    for r in self.drifted
+                )
+                said.append(
+                    f"{verb} {self.path}: {_count(len(self.drifted), 'region')} drifted: {where}"
+                )
+            if self.problems:
+                problems = "; ".join(f"line {p.line}: {p.message}" for p in self.problems)
+                said.append(
+                    f"{'' if said else f'{self.path}: '}not in sync, "
+                    f"{_count(len(self.problems), 'problem')} to fix by hand: {problems}"
+                )
+            return "; ".join(said)
+        made = {
+            kind: sum(r.kind == kind and r.new is not None for r in self.regions) for kind in KINDS
+        }
         alone = sum(r.new is None for r in self.regions)
-        counted = ", ".join(_count(made[kind], noun) for kind, noun in
-                            (("table", "table"), ("output", "output line"), ("figure", "figure")))
+        counted = ", ".join(
+            _count(made[kind], noun)
+            for kind, noun in (("table", "table"), ("output", "output line"), ("figure", "figure"))
+        )
         return f"{self.path}: in sync ({counted} regenerated; {alone} left alone)"
 
     def diff(self) -> str:
         """A unified diff from the file to the synced text (three lines of context)."""
-        lines = difflib.unified_diff(self.text.splitlines(), self.synced.splitlines(),
-                                     str(self.path), str(self.path), "(chapter)",
-                                     "(regenerated)", lineterm="")
+        lines = difflib.unified_diff(
+            self.text.splitlines(),
+            self.synced.splitlines(),
+            str(self.path),
+            str(self.path),
+            "(chapter)",
+            "(regenerated)",
+            lineterm="",
+        )
         return "\n".join(lines)
 
     def write(self) -> None:
-        """Replace the file by the synced text atomically, keeping its mode; nothing is
-        written when nothing drifted."""
+        """Replace the file by the synced text atomically, keeping its mode, if it still
+        holds the bytes it was read with (files.Changed otherwise); nothing is written
+        when nothing drifted."""
         if self.drifted:
-            write_atomically(self.path, self.bom + self.synced, force=True)
+            write_atomically(self.path, self.bom + self.synced, force=True, expected=self.data)
 
 
 def sync_file(path: Path) -> Sync:
@@ -208,4 +283,6 @@ def sync_file(path: Path) -> Sync:
     document = parse(text, str(path))
     found = regions(document, identify(document))
     bom = BOM if data.startswith(BOM.encode()) else ""
-    return Sync(path, text, bom, tuple(found), rewrite(text, found))
+    empty = [Problem(r.line, r.why) for r in found if r.kind == "table" and r.why == EMPTY]
+    problems = sorted([*document.problems, *empty], key=lambda p: p.line)
+    return Sync(path, data, text, bom, tuple(found), rewrite(text, found), tuple(problems))

@@ -91,7 +91,7 @@ CASES = {  # id: (arguments, with {tmp} for the test's directory, what the line 
     "latex-empty-formula-name": (["latex", ""], "latex: unknown formula ''"),
     "audit-empty-file-name": (["audit", ""], "argument FILE: expected a file name, got ''"),
     "audit-dash": (["audit", "-"], "argument FILE: expected a file name, got '-' (standard input"),
-    "audit-dev-null": (["audit", "/dev/null"], "/dev/null:1: empty file, expected a chapter"),
+    "audit-dev-null": (["audit", "/dev/null"], "/dev/null: not a regular file, expected a chapter"),
     "audit-zero-byte-file": (["audit", "{tmp}/zero.mdx"], "{tmp}/zero.mdx:1: empty file"),
     "audit-non-utf8-bytes": (
         ["audit", "{tmp}/latin1.mdx"],

@@ -3,10 +3,14 @@ its edges exactly the references inside the elements, its colours the checks' re
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from proofs.chapter_map import (
     FILL,
@@ -150,3 +154,20 @@ def test_without_a_report_a_map_runs_its_chapters_checks(monkeypatch):
     assert set(ran) == {"transformer-block"} and len(ran) == len(results) == 21
     assert (results["命題 3.3"], results["例 3.2"], results["命題 3.1"]) == (
         "failed", "finding", "passed")
+
+
+@given(title=st.text(), element_title=st.text(), target=st.text())
+def test_chapter_text_in_the_map_is_xml_text_whatever_it_holds(title, element_title, target):
+    """Titles and a reference's target, from the chapter file, are escaped: the SVG parses,
+    and what XML can hold of each title comes back as written."""
+    document = read_chapter(SAMPLES / "chapter.mdx")
+    elements = tuple(replace(e, title=element_title) for e in document.elements)
+    refs = tuple(replace(r, target=target, chapter="other") for r in document.refs)
+    document = replace(document, title=title, elements=elements, refs=refs)
+    tree = ET.fromstring(map_svg(chapter_map(document, {})))
+    tooltips = [t.text or "" for t in tree.iter("{http://www.w3.org/2000/svg}title")]
+    shown = _XML_SAFE.sub("\ufffd", element_title).replace("\r\n", "\n").replace("\r", "\n")
+    assert f"定義 1.1（{shown}）" in tooltips or not element_title
+
+
+_XML_SAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")

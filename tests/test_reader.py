@@ -91,16 +91,78 @@ def test_a_byte_order_mark_is_read_in_either_form():
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("# T\n\n<Lemma id=\"lem-x\">\n\nno end\n", r"<text>:3: <Lemma> is never closed"),
         ("# T\n\n<Lemma>\n\n</Lemma>\n", r"<text>:3: <Lemma> has no id"),
         ("# T\n\n<Lemma id=\"a\">\n\n</Lemma>\n\n```python\nx = 1\n", r"<text>:7: code fence"),
         ("Just prose.\n", "neither form"),
     ],
-    ids=["unclosed-element", "element-without-id", "unclosed-fence", "neither-form"],
+    ids=["element-without-id", "unclosed-fence", "neither-form"],
 )
 def test_malformed_text_names_the_line(text, message):
     with pytest.raises(ChapterInputError, match=message):
         parse(text)
+
+
+STRUCTURE = {  # id: (MDX text, the problems (line, message) the reader records)
+    "unclosed-at-the-end": (
+        '# T\n\n<Lemma id="lem-x">\n\nno end\n',
+        [(3, "<Lemma> is never closed with </Lemma>")],
+    ),
+    "unclosed-before-the-next-element": (
+        '# T\n\n<Lemma id="a">\n\nA.\n\n<Lemma id="b">\n\nB.\n\n</Lemma>\n',
+        [(3, "<Lemma> is not closed before <Lemma> at line 7")],
+    ),
+    "closed-by-another-kind": (
+        '# T\n\n<Lemma id="a">\n\nA.\n\n</Theorem>\n',
+        [(3, "<Lemma> is not closed before </Theorem> at line 7")],
+    ),
+    "unclosed-before-its-proof": (
+        '# T\n\n<Lemma id="a">\n\nA.\n\n<Proof of="a">\n\nP.\n\n</Proof>\n',
+        [(3, "<Lemma> is not closed before <Proof> at line 7")],
+    ),
+    "closing-tag-of-nothing": (
+        '# T\n\n<Lemma id="a">\n\nA.\n\n</Lemma>\n\n</Lemma>\n',
+        [(9, "</Lemma> closes no element")],
+    ),
+    "unclosed-proof": (
+        '# T\n\n<Lemma id="a">\n\nA.\n\n</Lemma>\n\n<Proof of="a">\n\nP.\n',
+        [(9, "<Proof> is never closed with </Proof>")],
+    ),
+    "unpaired-dollar": (
+        '# T\n\n<Lemma id="a">\n\n$x = 1 and $y$\n\n$z$\n\n</Lemma>\n',
+        [(5, "$ has no closing $ on its line")],
+    ),
+    "display-open-across-a-paragraph": (
+        '# T\n\n<Lemma id="a">\n\n$$\nx = 1\n\nprose $y$\n\n</Lemma>\n',
+        [(5, "$$ is not closed before its paragraph ends")],
+    ),
+    "display-open-at-the-end": (
+        '# T\n\n<Lemma id="a">\n\nA.\n\n</Lemma>\n\n$$x\n',
+        [(9, "$$ is not closed before the file ends")],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(STRUCTURE))
+def test_a_structure_defect_is_recorded_at_its_line_and_read_past(case):
+    text, problems = STRUCTURE[case]
+    document = parse(text)
+    assert [(p.line, p.message) for p in document.problems] == problems
+    assert [e.id for e in document.elements] == [e for e in ("a", "b", "lem-x") if
+                                                 f'id="{e}"' in text]
+
+
+def test_an_unclosed_element_ends_before_the_next_one():
+    document = parse(STRUCTURE["unclosed-before-the-next-element"][0])
+    assert [e.statement for e in document.elements] == [(5, 5), (9, 9)]
+
+
+def test_dollars_pair_left_to_right_and_the_one_left_over_opens_nothing():
+    document = parse(STRUCTURE["unpaired-dollar"][0])
+    assert [(m.line, m.tex) for m in document.math] == [(5, "x = 1 and "), (7, "z")]
+
+
+def test_the_samples_and_chapters_have_no_structure_problem(mdx, rendered):
+    assert mdx.problems == rendered.problems == ()
 
 
 @pytest.mark.parametrize("name", ["000_ce182fefa314a82b.txt", "002_1f7cf506cffefce0.txt"])

@@ -2,9 +2,12 @@
 and `audit --baseline` fails only on new mismatches. One test per kind of drift, per
 region left alone and per refusal."""
 
+import fcntl
 import json
 import os
 import shutil
+import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +16,7 @@ from commands import one_line, run
 
 from proofs import figures, sync
 from proofs.figures import Grid, shaded_grid
+from proofs.files import Changed
 from proofs.reader import parse
 from proofs.registry import CHAPTERS, load_all
 
@@ -463,8 +467,8 @@ def test_audit_baseline_in_json(capsys, block):
 
 
 BAD_BASELINES = {  # id: (content or None for no file, what the one line says)
-    "missing": (None, "baseline.json: no such baseline file"),
-    "a-directory": ("/", "baseline.json: cannot be read (Is a directory)"),
+    "missing": (None, "baseline.json: no such file, expected a baseline file"),
+    "a-directory": ("/", "baseline.json: is a directory, expected a baseline file"),
     "not-utf8": (b"{\"accepted\": [\"caf\xe9\"]}", "baseline.json: not UTF-8 text (byte 18)"),
     "not-json": ('{"accepted": [\n', "baseline.json:2: not JSON (Expecting value)"),
     "not-a-list": ('{"accepted": {}}', 'baseline.json: expected {"accepted": [...]}'),
@@ -504,3 +508,70 @@ def test_audit_write_baseline_where_it_cannot_be_written_is_exit_2_before_the_au
     code, out, err = run(capsys, "audit", tmp_path / "absent.txt", "--write-baseline", target)
     assert (code, out) == (2, "")
     assert one_line(err) == f"proofs: {target}: directory {target.parent} does not exist"
+
+
+# a chapter that changes while sync runs ------------------------------------------------
+
+
+def test_sync_write_keeps_an_edit_saved_while_it_ran(capsys, monkeypatch, block):
+    """The author saves the file between sync's reading and its writing: nothing is
+    written, the author's version stays, exit 1 naming the file."""
+    edit(block, (242, "38,597,376", "38,597,377"))
+    read = sync.sync_file
+
+    def read_then_saved(path):
+        result = read(path)
+        path.write_text(path.read_text(encoding="utf-8") + "\n追記。\n", encoding="utf-8")
+        return result
+
+    monkeypatch.setattr(sync, "sync_file", read_then_saved)
+    code, _, err = run(capsys, "sync", block, "--write")
+    saved_text = block.read_text(encoding="utf-8")
+    assert code == 1
+    assert one_line(err) == f"proofs: {block}: changed while syncing; nothing written"
+    assert saved_text.endswith("追記。\n") and "38,597,377" in saved_text
+
+
+def test_of_two_syncs_that_read_the_same_version_only_the_first_writes(block):
+    edit(block, (242, "38,597,376", "38,597,377"))
+    first, second = sync.sync_file(block), sync.sync_file(block)
+    first.write()
+    written = block.read_bytes()
+    with pytest.raises(Changed, match="changed while syncing; nothing written"):
+        second.write()
+    assert block.read_bytes() == written and b"38,597,376" in written
+
+
+def test_sync_write_refuses_a_file_replaced_while_it_waited_for_the_lock(block, tmp_path):
+    """Another writer holds the lock and replaces the file: this writer, which opened the old
+    file and waited, sees another file under the name and writes nothing."""
+    edit(block, (242, "38,597,376", "38,597,377"))
+    result = sync.sync_file(block)
+    holder = os.open(block, os.O_RDONLY)
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    raised: list[BaseException] = []
+    writer = threading.Thread(target=lambda: _catch(result.write, raised))
+    writer.start()
+    while writer.is_alive() and not any(
+        _opens(fd, block) for fd in os.listdir("/proc/self/fd") if int(fd) != holder
+    ):
+        time.sleep(0.01)  # until the writer has opened the old file (it then waits for the lock)
+    os.replace(shutil.copyfile(block, tmp_path / "other.txt"), block)  # the same bytes, anew
+    os.close(holder)
+    writer.join()
+    assert [type(e) for e in raised] == [Changed] and "replaced" in str(raised[0])
+    assert b"38,597,377" in block.read_bytes()
+
+
+def _catch(call, raised: list) -> None:
+    try:
+        call()
+    except Exception as exc:  # noqa: BLE001 - handed to the test
+        raised.append(exc)
+
+
+def _opens(fd: str, path: Path) -> bool:
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}") == str(path)
+    except OSError:
+        return False

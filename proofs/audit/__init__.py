@@ -74,6 +74,7 @@ def audit_document(document: Document) -> Report:
 
     chapter = identify(document)
     report = Report(document.path, document.form, chapter)
+    report.findings += audit_structure(document)
     report.findings += audit_elements(document, chapter)
     report.findings += audit_refs(document, chapter)
     report.findings += audit_checks(document, report.findings)
@@ -91,6 +92,16 @@ def audit_document(document: Document) -> Report:
     report.elements = tally_elements(document, registered_pairs(document, chapter),
                                      report.findings)
     return report
+
+
+def audit_structure(document: Document) -> list[Finding]:
+    """Each defect of the file's structure the reader read past, a mismatch at its line."""
+    return [Finding("structure", p.line, _shortened(document.line(p.line).strip()), "mismatched",
+                    p.message) for p in document.problems]
+
+
+def _shortened(text: str, width: int = 60) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _not_again(claims: list[Finding], cells: list[Finding], document: Document

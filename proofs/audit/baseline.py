@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from proofs.audit.report import Finding, Report
-from proofs.files import write_atomically
+from proofs.files import InputError, read_json, write_atomically
 from proofs.reader import Document
 
 FIELDS = ("chapter", "section", "element", "found")
@@ -42,12 +42,12 @@ def entries(audited: list[tuple[Report, Document]]) -> list[Entry]:
     return sorted(entry(r, d, f) for r, d in audited for f in r.mismatched)
 
 
-def write_baseline(path: Path, audited: list[tuple[Report, Document]]) -> int:
-    """Record the mismatches in `path` (JSON, sorted, written atomically, replacing the
-    file); the number recorded."""
+def write_baseline(path: Path, audited: list[tuple[Report, Document]], force: bool) -> int:
+    """Record the mismatches in `path` (JSON, sorted, written atomically; an existing file
+    replaced only with `force`); the number recorded."""
     accepted = [dict(zip(FIELDS, e, strict=True)) for e in entries(audited)]
     text = json.dumps({"accepted": accepted}, ensure_ascii=False, indent=2) + "\n"
-    write_atomically(path, text, force=True)
+    write_atomically(path, text, force)
     return len(accepted)
 
 
@@ -55,15 +55,9 @@ def read_baseline(path: Path) -> Counter[Entry]:
     """The mismatches a baseline file accepts; BaselineError names the file and what is
     wrong with it."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise BaselineError(f"{path}: no such baseline file") from None
-    except OSError as exc:
-        raise BaselineError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
-    except UnicodeDecodeError as exc:
-        raise BaselineError(f"{path}: not UTF-8 text (byte {exc.start})") from exc
-    except json.JSONDecodeError as exc:
-        raise BaselineError(f"{path}:{exc.lineno}: not JSON ({exc.msg})") from exc
+        data = read_json(path, "a baseline file")
+    except InputError as exc:
+        raise BaselineError(str(exc)) from exc
     accepted = data.get("accepted") if isinstance(data, dict) else None
     if not isinstance(accepted, list) or not all(
         isinstance(e, dict) and set(e) == set(FIELDS) and all(isinstance(v, str) for v in

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from proofs.audit.report import Finding
 from proofs.reader import ChapterInputError, Document
@@ -11,6 +12,7 @@ from proofs.registry import CHAPTERS
 from proofs.tables import Table
 
 NO_COLUMNS = "no regenerated table has these columns (a table of words, not of values)"
+EMPTY = "the table has a header and no rows"
 
 
 def normalise_cell(cell: str) -> str:
@@ -19,19 +21,64 @@ def normalise_cell(cell: str) -> str:
     return "$".join(re.sub(r"\s+", "", p) if i % 2 else p.strip() for i, p in enumerate(parts))
 
 
-def regenerate(chapter: str, printed: Printed) -> Table | None:
-    """The chapter's registered table with the printed table's header, regenerated with
-    the settings the chapter's own first column shows (its d_k values, its n values)."""
-    wanted = [normalise_cell(c) for c in printed.rows[0]]
+@dataclass(frozen=True)
+class Regenerated:
+    """The registered table a printed one is, regenerated with the printed settings;
+    `shape` says how the printed table's shape differs from it ("" when its cells can be
+    compared one by one): a header with no rows, a column added, dropped or renamed."""
+
+    table: Table
+    shape: str = ""
+
+
+def regenerate(chapter: str, printed: Printed) -> Regenerated | None:
+    """The chapter's registered table with the printed table's header, or one column
+    from it, regenerated with the settings the chapter's own first column shows (its d_k
+    values, its n values; the registered defaults when the table has no rows)."""
+    header = [normalise_cell(c) for c in printed.rows[0]]
     firsts = [r[0] for r in printed.rows[1:]]
-    keyed = all(x.isdigit() for x in firsts) and bool(firsts)
     for entry in CHAPTERS[chapter].tables.values() if chapter in CHAPTERS else ():
-        if entry.columns is None or wanted != [normalise_cell(c) for c in entry.columns]:
+        if entry.columns is None:
             continue
-        if entry.keyed_by is None:
-            return entry.build()
-        return entry.build(**{entry.keyed_by: tuple(int(x) for x in firsts)}) if keyed else None
+        columns = [normalise_cell(c) for c in entry.columns]
+        if header != columns and not _one_column_apart(header, columns):
+            continue
+        if entry.keyed_by is None or not firsts:
+            table = entry.build()
+        elif all(x.isdigit() for x in firsts):
+            table = entry.build(**{entry.keyed_by: tuple(int(x) for x in firsts)})
+        else:
+            return None
+        if not firsts:
+            return Regenerated(
+                table,
+                f"the table has a header and no rows; the regenerated "
+                f"{table.name} table has {len(table.rows)}",
+            )
+        if header != columns:
+            return Regenerated(table, _columns_differ(header, columns, table.name))
+        return Regenerated(table)
     return None
+
+
+def _one_column_apart(header: list[str], columns: list[str]) -> bool:
+    """Whether a printed header is a registered one with one column added, dropped or
+    renamed (the first, which holds the settings, kept)."""
+    apart = set(header) ^ set(columns)
+    return header[0] == columns[0] and 0 < len(apart) <= 2 and len(header) > 2
+
+
+def _columns_differ(header: list[str], columns: list[str], name: str) -> str:
+    extra = [c for c in header if c not in columns]
+    missing = [c for c in columns if c not in header]
+    said = [
+        f"{', '.join(extra)} not in it" if extra else "",
+        f"without its {', '.join(missing)}" if missing else "",
+    ]
+    return (
+        f"the table has {len(header)} columns, the regenerated {name} table "
+        f"{len(columns)}: " + "; ".join(filter(None, said))
+    )
 
 
 def require_rectangular(path: str, printed: Printed) -> None:
@@ -44,26 +91,40 @@ def require_rectangular(path: str, printed: Printed) -> None:
             )
 
 
-def audit_tables(document: Document, chapter: str, claimed: dict[int, str] | None = None
-                 ) -> list[Finding]:
+def audit_tables(
+    document: Document, chapter: str, claimed: dict[int, str] | None = None
+) -> list[Finding]:
     """Every table cell by cell against the regenerated table with its columns; a table
     with none that a check reads as its claim (`claimed`: its line -> the element id) is
-    that check's, any other is not checkable."""
+    that check's, any other is not checkable. A table whose shape is not the regenerated
+    one's, or any table with a header and no rows, is a mismatch at its header."""
     claimed = claimed or {}
     findings = []
     for printed in document.tables:
         require_rectangular(document.path, printed)
-        header = printed.rows[0]
+        header = " | ".join(printed.rows[0])
         regenerated = regenerate(chapter, printed)
-        if regenerated is None and printed.line in claimed:
-            findings.append(Finding("table", printed.line, " | ".join(header), "confirmed",
-                                    f"read by the check of {claimed[printed.line]} as its claim"))
-            continue
-        if regenerated is None:
-            findings.append(Finding("table", printed.line, " | ".join(header), "not checkable",
-                                    NO_COLUMNS))
-            continue
-        findings.extend(_compare(printed, regenerated))
+        if regenerated is not None:
+            if regenerated.shape:
+                findings.append(
+                    Finding("table", printed.line, header, "mismatched", regenerated.shape)
+                )
+            else:
+                findings.extend(_compare(printed, regenerated.table))
+        elif len(printed.rows) == 1:
+            findings.append(Finding("table", printed.line, header, "mismatched", EMPTY))
+        elif printed.line in claimed:
+            findings.append(
+                Finding(
+                    "table",
+                    printed.line,
+                    header,
+                    "confirmed",
+                    f"read by the check of {claimed[printed.line]} as its claim",
+                )
+            )
+        else:
+            findings.append(Finding("table", printed.line, header, "not checkable", NO_COLUMNS))
     return findings
 
 

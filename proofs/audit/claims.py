@@ -70,7 +70,9 @@ def audit_claims(document: Document, chapter: str) -> list[Finding]:
     environment = CHAPTERS[chapter].environment if chapter in CHAPTERS else None
     out: list[Finding] = []
     for record, element in registered_pairs(document, chapter):
-        located = [locate(c, document, record) for c in element.claims]
+        texts = [normalise_tex(c.text) for c in element.claims]
+        located = [locate(c, document, record, frozenset(texts[:k] + texts[k + 1 :]))
+                   for k, c in enumerate(element.claims)]
         out += _judge(element, located, environment)
         bound = {normalise_tex(x.text) for x in located if x.status != "missing"}
         out += _statement_formulas(document, record, bound, environment)

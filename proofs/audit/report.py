@@ -19,6 +19,7 @@ class Finding:
 
 
 SECTIONS = {  # section -> its name in the text report
+    "structure": "structure",
     "element": "elements",
     "check": "examples and exercises",
     "claim": "claims of the checks",

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 from proofs.reader import mdx, rendered
-from proofs.reader.records import ChapterInputError, Document, Math
+from proofs.reader.records import ChapterInputError, Document, Math, Problem
 
 __all__ = ["ChapterInputError", "Document", "parse", "read_bytes", "read_chapter"]
 
@@ -27,6 +27,8 @@ def read_bytes(path: Path) -> bytes:
         raise ChapterInputError(f"{path}: no such file")
     if path.is_dir():
         raise ChapterInputError(f"{path}: is a directory, expected a chapter file")
+    if not path.is_file():  # a FIFO or a device would block or never end
+        raise ChapterInputError(f"{path}: not a regular file, expected a chapter file")
     try:
         with path.open("rb") as handle:
             data = handle.read(MAX_BYTES + 1)
@@ -67,6 +69,10 @@ def parse(text: str, path: str = "<text>") -> Document:
         spans = mdx.fences(lines, path)
         code = frozenset(i for start, end, _ in spans for i in range(start, end + 1))
         sections = mdx.headings(lines, code)
+        problems: list[Problem] = []
+        found = mdx.elements(lines, code, sections, path, problems)
+        figures = mdx.figures(lines, code, problems)
+        math = math_spans(lines, code, problems)
         return Document(
             path=path,
             form="MDX",
@@ -74,17 +80,20 @@ def parse(text: str, path: str = "<text>") -> Document:
             lines=tuple(lines),
             code=code,
             headings=tuple(sections),
-            elements=tuple(mdx.elements(lines, code, sections, path)),
-            math=tuple(math_spans(lines, code)),
+            elements=tuple(found),
+            math=tuple(math),
             tables=tuple(mdx.tables(lines, code)),
             listings=tuple(mdx.listings(lines, spans)),
-            figures=tuple(mdx.figures(lines, path)),
+            figures=tuple(figures),
             refs=tuple(mdx.refs(lines, code)),
+            problems=tuple(sorted(problems, key=lambda p: p.line)),
         )
     if rendered.detect(lines):
         code, listings = rendered.listings(lines)
         sections = rendered.headings(lines, code)
         own = title.split("：")[0].strip()
+        problems = []
+        math = math_spans(lines, code, problems)
         return Document(
             path=path,
             form="rendered text",
@@ -93,11 +102,12 @@ def parse(text: str, path: str = "<text>") -> Document:
             code=code,
             headings=tuple(sections),
             elements=tuple(rendered.elements(lines, code, sections)),
-            math=tuple(math_spans(lines, code)),
+            math=tuple(math),
             tables=tuple(rendered.tables(lines, code)),
             listings=tuple(listings),
             figures=(),
             refs=tuple(rendered.refs(lines, code, own)),
+            problems=tuple(problems),
         )
     raise ChapterInputError(
         f"{path}:1: neither form of chapter: no <Proposition id=…> (MDX) element and no "
@@ -105,22 +115,46 @@ def parse(text: str, path: str = "<text>") -> Document:
     )
 
 
-_MATH = re.compile(r"\$\$(.+?)\$\$|\$([^$\n]+?)\$", flags=re.S)
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 
 
-def math_spans(lines: list[str], code: frozenset[int]) -> list[Math]:
+def math_spans(lines: list[str], code: frozenset[int], problems: list[Problem]) -> list[Math]:
     """Every `$…$` and `$$…$$` outside code, with the line of its first character (a
-    display's first line of TeX, not the line of its opening `$$`)."""
-    text_lines = ["" if i in code else line for i, line in enumerate(lines, 1)]
-    text = "\n".join(text_lines)
-    out = []
-    line, position = 1, 0
-    for match in _MATH.finditer(text):
-        display = match.group(1) is not None
-        group = 1 if display else 2
-        tex = match.group(group)
-        start = match.start(group) + len(tex) - len(tex.lstrip())  # its first character
-        line += text.count("\n", position, start)
-        position = start
-        out.append(Math(line, tex, display))
+    display's first line of TeX, not the line of its opening `$$`). A `$` without its
+    pair on its line, or a `$$` not closed before its paragraph ends, is a Problem at
+    its line and opens nothing: the text after it is read as prose, not as math."""
+    text = "\n".join("" if i in code else line for i, line in enumerate(lines, 1))
+    out: list[Math] = []
+    line, position = 1, 0  # the line of text[position], advanced as the scan goes
+
+    def line_of(index: int) -> int:
+        nonlocal line, position
+        line += text.count("\n", position, index)
+        position = index
+        return line
+
+    last_display = text.rfind("$$")
+    i = text.find("$")
+    while i >= 0:
+        display = text.startswith("$$", i)
+        start = i + (2 if display else 1)
+        if display:
+            close = text.find("$$", start) if i < last_display else -1
+            stop = close if close >= 0 else len(text)
+            paragraph = _PARAGRAPH_BREAK.search(text, start, stop)
+            if close < 0 or paragraph is not None:
+                where = "its paragraph ends" if paragraph is not None else "the file ends"
+                problems.append(Problem(line_of(i), f"$$ is not closed before {where}"))
+                i = text.find("$", paragraph.end() if paragraph is not None else len(text))
+                continue
+        else:
+            close = text.find("$", start)
+            if close < 0 or "\n" in text[start:close]:
+                problems.append(Problem(line_of(i), "$ has no closing $ on its line"))
+                i = text.find("$", start)
+                continue
+        tex = text[start:close]
+        first = start + len(tex) - len(tex.lstrip())  # its first character
+        out.append(Math(line_of(first), tex, display))
+        i = text.find("$", close + (2 if display else 1))
     return out

@@ -19,6 +19,7 @@ from proofs.reader.records import (
     Figure,
     Heading,
     Listing,
+    Problem,
     Ref,
     Table,
 )
@@ -36,6 +37,11 @@ TAGS = {  # MDX component -> the chapters' label
 OPEN = re.compile(r"^<(" + "|".join(TAGS) + r")\b([^>]*)>\s*$")
 ATTRIBUTE = re.compile(r'(\w+)="([^"]*)"')
 HEADING = re.compile(r"^(#{2,3})\s+(?:(\d+(?:\.\d+)*)\.?|(Appendix)[^:：]*[:：]?)\s*(.*?)\s*$")
+CLOSE = re.compile(r"^\s*</(" + "|".join(TAGS) + r")>\s*$")
+PROOF = re.compile(r'^<Proof\s+of="([^"]*)"\s*>\s*$')
+# what ends an element's or a proof's body when its closing tag is missing: the opening or
+# closing tag of an element, a proof or a solution (a solution inside an exercise aside)
+BOUNDARY = re.compile(r"^</?(" + "|".join([*TAGS, "Proof", "Solution"]) + r")\b")
 REF = re.compile(r'<Ref\s+to="([^"]*)"\s*/>')
 FENCE = re.compile(r"^```(\S*)\s*$")
 
@@ -99,12 +105,19 @@ def headings(lines: list[str], code: frozenset[int]) -> list[Heading]:
 
 
 def elements(
-    lines: list[str], code: frozenset[int], sections: list[Heading], path: str
+    lines: list[str],
+    code: frozenset[int],
+    sections: list[Heading],
+    path: str,
+    problems: list[Problem],
 ) -> list[Element]:
-    """Every element with its number, statement and proof (or solution) lines."""
+    """Every element with its number, statement and proof (or solution) lines; an element
+    whose closing tag is missing ends where the next element or proof opens, with a
+    Problem."""
     out: list[Element] = []
     counters: dict[str, int] = {}
-    proofs = _proofs(lines, code, path)
+    proofs = _proofs(lines, code, problems)
+    closes: set[int] = set()
     for i, line in enumerate(lines, 1):
         match = OPEN.match(line) if i not in code else None
         if match is None:
@@ -112,7 +125,8 @@ def elements(
         tag, attributes = match.group(1), dict(ATTRIBUTE.findall(match.group(2)))
         if "id" not in attributes:
             raise ChapterInputError(f"{path}:{i}: <{tag}> has no id")
-        close = _closing(lines, i, tag, path)
+        close = _closing(lines, i, tag, code, problems)
+        closes.add(close)
         section = _section_of(sections, i)
         counters[section] = counters.get(section, 0) + 1
         label = TAGS[tag]
@@ -120,7 +134,7 @@ def elements(
         solution = None
         for j in range(i + 1, close):
             if lines[j - 1].strip() == "<Solution>":
-                solution_close = _closing(lines, j, "Solution", path)
+                solution_close = min(_closing(lines, j, "Solution", code, problems), close)
                 solution = _trim(lines, j + 1, solution_close - 1)
                 statement_end = j - 1
                 break
@@ -132,11 +146,15 @@ def elements(
                 id=id_,
                 title=attributes.get("title", ""),
                 line=i,
-                statement=_trim(lines, i + 1, statement_end),
+                statement=_trim(lines, min(i + 1, len(lines)), statement_end),  # a tag at the end
                 proof=proofs.get(id_, solution),
                 mark=attributes.get("difficulty", ""),
             )
         )
+    for j, line in enumerate(lines, 1):
+        closing = CLOSE.match(line) if j not in code else None
+        if closing is not None and j not in closes:
+            problems.append(Problem(j, f"</{closing.group(1)}> closes no element"))
     return out
 
 
@@ -150,11 +168,26 @@ def _section_of(sections: list[Heading], line: int) -> str:
     return number
 
 
-def _closing(lines: list[str], start: int, tag: str, path: str) -> int:
+def _closing(
+    lines: list[str], start: int, tag: str, code: frozenset[int], problems: list[Problem]
+) -> int:
+    """The line of the `</tag>` closing the tag opened at `start`. Where an element or a
+    proof opens first, or the file ends, that line (or one past the last) stands for it
+    and a Problem says so: the body never runs into the next element."""
     for j in range(start + 1, len(lines) + 1):
-        if lines[j - 1].strip() == f"</{tag}>":
+        if j in code:
+            continue
+        text = lines[j - 1].strip()
+        if text == f"</{tag}>":
             return j
-    raise ChapterInputError(f"{path}:{start}: <{tag}> is never closed with </{tag}>")
+        boundary = BOUNDARY.match(text)
+        if boundary is not None and not (tag in TAGS and boundary.group(1) == "Solution"):
+            problems.append(
+                Problem(start, f"<{tag}> is not closed before {boundary.group(0)}> at line {j}")
+            )
+            return j
+    problems.append(Problem(start, f"<{tag}> is never closed with </{tag}>"))
+    return len(lines) + 1
 
 
 def _trim(lines: list[str], first: int, last: int) -> tuple[int, int]:
@@ -166,12 +199,14 @@ def _trim(lines: list[str], first: int, last: int) -> tuple[int, int]:
     return first, last
 
 
-def _proofs(lines: list[str], code: frozenset[int], path: str) -> dict[str, tuple[int, int]]:
+def _proofs(
+    lines: list[str], code: frozenset[int], problems: list[Problem]
+) -> dict[str, tuple[int, int]]:
     out = {}
     for i, line in enumerate(lines, 1):
-        match = re.match(r'^<Proof\s+of="([^"]*)"\s*>\s*$', line) if i not in code else None
+        match = PROOF.match(line) if i not in code else None
         if match:
-            close = _closing(lines, i, "Proof", path)
+            close = _closing(lines, i, "Proof", code, problems)
             out[match.group(1)] = _trim(lines, i + 1, close - 1)
     return out
 
@@ -194,12 +229,12 @@ def tables(lines: list[str], code: frozenset[int]) -> list[Table]:
     return out
 
 
-def figures(lines: list[str], path: str) -> list[Figure]:
+def figures(lines: list[str], code: frozenset[int], problems: list[Problem]) -> list[Figure]:
     out = []
     for i, line in enumerate(lines, 1):
         match = re.match(r'^<Figure\b[^>]*?caption="([^"]*)"[^>]*>\s*$', line)
-        if match:
-            close = _closing(lines, i, "Figure", path)
+        if match and i not in code:
+            close = _closing(lines, i, "Figure", code, problems)
             out.append(Figure(i, close, match.group(1), "\n".join(lines[i : close - 1])))
     return out
 

@@ -6,7 +6,10 @@ claims all use; nothing else parses chapter text. Records never judge.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
+from functools import cached_property
+from itertools import accumulate
 
 LABELS = {  # the chapters' element labels and the registry's kinds
     "定義": "definition",
@@ -116,6 +119,16 @@ class Ref:
 
 
 @dataclass(frozen=True)
+class Problem:
+    """A defect of the file's structure that the reader read past: an element not closed
+    by its own tag, a closing tag that closes nothing, a `$` without its pair. The audit
+    reports each as a mismatch at its line, and sync does not call the file in sync."""
+
+    line: int
+    message: str
+
+
+@dataclass(frozen=True)
 class Document:
     path: str
     form: str  # "MDX" | "rendered text"
@@ -129,23 +142,51 @@ class Document:
     listings: tuple[Listing, ...]
     figures: tuple[Figure, ...]
     refs: tuple[Ref, ...]
+    problems: tuple[Problem, ...] = ()  # in the order of their lines
 
     def line(self, number: int) -> str:
         """The text of a 1-based line."""
         return self.lines[number - 1]
 
+    # The indexes below are computed once per Document, on first use: each look-up then
+    # takes a bisection or a dict access, not a pass over the chapter, so that reading a
+    # chapter of n elements costs O(n log n), not O(n^2). They are not fields: a Document
+    # compares and hashes as before.
+
+    @cached_property
+    def _element_spans(self) -> tuple[list[int], list[int], list[Element]]:
+        """The elements by first line (in document order where two share one), their first
+        lines, and the running maximum of their last lines in that order."""
+        ordered = sorted(self.elements, key=lambda e: e.line)
+        ends = accumulate(((e.proof or e.statement)[1] for e in ordered), max)
+        return [e.line for e in ordered], list(ends), ordered
+
     def element_at(self, line: int) -> Element | None:
-        """The element whose span (heading to the end of its proof) holds the line."""
+        """The element whose span (heading to the end of its proof) holds the line; where
+        spans overlap (a proof without its end mark runs on), the one that starts first."""
+        starts, reach, ordered = self._element_spans
+        started = bisect_right(starts, line)  # the elements starting on or before the line
+        first = bisect_left(reach, line)  # the first whose span reaches the line
+        return ordered[first] if first < started else None
+
+    @cached_property
+    def _elements_by_key(self) -> dict[str, Element]:
+        keys: dict[str, Element] = {}
         for e in self.elements:
-            last = (e.proof or e.statement)[1]
-            if e.line <= line <= last:
-                return e
-        return None
+            for key in (e.id, e.number):
+                if key is not None:
+                    keys.setdefault(key, e)
+        return keys
 
     def element(self, key: str) -> Element | None:
-        """The element with this MDX id or number (命題 3.2)."""
-        return next((e for e in self.elements if key in (e.id, e.number)), None)
+        """The element with this MDX id or number (命題 3.2): the first one with it."""
+        return self._elements_by_key.get(key)
+
+    @cached_property
+    def _math_lines(self) -> list[int]:
+        return [m.line for m in self.math]
 
     def math_in(self, first: int, last: int) -> tuple[Math, ...]:
-        """The formulas starting on lines first..last."""
-        return tuple(m for m in self.math if first <= m.line <= last)
+        """The formulas starting on lines first..last (`math` is in the order of the text)."""
+        lines = self._math_lines
+        return self.math[bisect_left(lines, first):bisect_right(lines, last)]
