@@ -24,6 +24,7 @@ from proofs.audit import identify
 from proofs.audit.cells import (
     EMPTY,
     NO_COLUMNS,
+    NotRegenerated,
     normalise_cell,
     regenerate,
     require_rectangular,
@@ -88,9 +89,13 @@ def table_regions(document: Document, chapter: str) -> list[Region]:
         first = printed.row_lines[0]
         last = _table_end(document, first, printed.row_lines[-1])
         old = document.lines[first - 1 : last]
-        regenerated = regenerate(chapter, printed)
+        name = "(" + " | ".join(printed.rows[0]).strip(" |") + ")"
+        try:
+            regenerated = regenerate(chapter, printed)
+        except NotRegenerated as refused:
+            out.append(Region("table", first, name, old, None, str(refused)))
+            continue
         if regenerated is None:
-            name = "(" + " | ".join(printed.rows[0]).strip(" |") + ")"
             why = EMPTY if len(printed.rows) == 1 else NO_COLUMNS
             out.append(Region("table", first, name, old, None, why))
             continue

@@ -51,7 +51,7 @@ CASES = {  # id: (arguments, with {tmp} for the test's directory, what the line 
     ),
     "tables-dims-beyond-the-memory": (
         ["tables", "scaling", "--dims", "1000000000"],
-        "the scaling table at d_k = 1000000000 would need 436.6 TiB",
+        "the scaling table at d_k = 1000000000 would need 136,000,000,000 bytes for one trial's",
     ),
     "tables-unknown-format": (["tables", "--format", "html"], "argument --format"),
     "tables-option-without-its-value": (["tables", "--d"], "argument --d: expected one argument"),

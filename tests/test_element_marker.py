@@ -45,6 +45,7 @@ def test_k_ex_scaling_numeric_selects_the_test_of_the_printed_table():
     assert got == {
         "tests/test_tables.py::test_scaling_table_equals_the_chapters_cell_for_cell",
         "tests/test_tables.py::test_scaling_table_listing_lines_are_the_chapters",
+        "tests/test_tables.py::test_scaling_table_drawn_in_pieces_is_bit_for_bit_the_whole_draw",
     }
 
 

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from numeric.error_bounds import unit_roundoff
+from numeric.softmax import softmax
 from proofs.chapters.self_attention import tables as sa_tables
 from proofs.chapters.transformer_block import tables as tb_tables
 from proofs.reader import read_chapter
@@ -48,6 +49,49 @@ def test_scaling_table_listing_lines_are_the_chapters():
     printed = chapter_lines(SELF_ATTENTION)
     for line in sa_tables.scaling_table().listing:
         assert line.strip() in printed
+
+
+def whole_draw_scaling(dims, pairs, trials, keys, seed):
+    """例 4.5's values by the chapter's listing as written: each array drawn whole."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for dk in dims:
+        q, k = rng.standard_normal((pairs, dk)), rng.standard_normal((pairs, dk))
+        s = (q * k).sum(axis=1)
+        q1, kk = rng.standard_normal((trials, 1, dk)), rng.standard_normal((trials, keys, dk))
+        scores = (q1 * kk).sum(axis=-1)
+        raw = float(softmax(scores).max(axis=-1).mean())
+        scaled = float(softmax(scores / np.sqrt(dk)).max(axis=-1).mean())
+        out.append((dk, float(s.var()), float((s / np.sqrt(dk)).var()), raw, scaled))
+    return tuple(out)
+
+
+@pytest.mark.element("ex-scaling-numeric")
+def test_scaling_table_drawn_in_pieces_is_bit_for_bit_the_whole_draw(monkeypatch):
+    """Pieces of 100 numbers (20 pairs at d_k = 5, one at 64; 6 trials of 3 keys at 5): the
+    same numbers, to the last bit, as drawing every array whole."""
+    monkeypatch.setattr("numeric.chunks.CACHE_ENTRIES", 100)
+    table = sa_tables.scaling_table(dims=(5, 64, 3), pairs=37, trials=11, keys=3, seed=7)
+    assert table.values == whole_draw_scaling((5, 64, 3), 37, 11, 3, 7)
+
+
+def test_paired_draws_hold_a_few_rows_at_a_time_and_leave_the_generator_where_whole_draws_do():
+    rng, whole = np.random.default_rng(1), np.random.default_rng(1)
+    pieces = list(sa_tables.paired_draws(rng, 100, (1, 4096), (8, 4096)))
+    assert [len(k) for _, k in pieces] == [2] * 50  # 2 trials of 8 keys: 65,536 numbers
+    q, k = whole.standard_normal((100, 1, 4096)), whole.standard_normal((100, 8, 4096))
+    assert np.array_equal(np.concatenate([a for a, _ in pieces]), q)
+    assert np.array_equal(np.concatenate([b for _, b in pieces]), k)
+    assert rng.standard_normal() == whole.standard_normal()
+
+
+def test_scaling_table_refuses_a_d_k_beyond_its_working_memory_or_its_draws():
+    with pytest.raises(ValueError, match=r"d_k = 1048576 would need 142,606,336 bytes for one "
+                                         r"trial's 8 keys, more than its 67,108,864 bytes"):
+        sa_tables.scaling_table(dims=(4, 1048576))
+    with pytest.raises(ValueError, match=r"d_k = 4, 32768 would draw 2,621,760,000 normal "
+                                         r"numbers, more than the 2,147,483,648"):
+        sa_tables.scaling_table(dims=(4, 32768))
 
 
 @pytest.mark.element("prop-attention-complexity")

@@ -31,10 +31,15 @@ class Regenerated:
     shape: str = ""
 
 
+class NotRegenerated(ValueError):
+    """A registered table the package refuses to compute at the printed settings."""
+
+
 def regenerate(chapter: str, printed: Printed) -> Regenerated | None:
     """The chapter's registered table with the printed table's header, or one column
     from it, regenerated with the settings the chapter's own first column shows (its d_k
-    values, its n values; the registered defaults when the table has no rows)."""
+    values, its n values; the registered defaults when the table has no rows).
+    NotRegenerated when those settings are beyond what the package computes."""
     header = [normalise_cell(c) for c in printed.rows[0]]
     firsts = [r[0] for r in printed.rows[1:]]
     for entry in CHAPTERS[chapter].tables.values() if chapter in CHAPTERS else ():
@@ -43,12 +48,13 @@ def regenerate(chapter: str, printed: Printed) -> Regenerated | None:
         columns = [normalise_cell(c) for c in entry.columns]
         if header != columns and not _one_column_apart(header, columns):
             continue
-        if entry.keyed_by is None or not firsts:
-            table = entry.build()
-        elif all(x.isdigit() for x in firsts):
-            table = entry.build(**{entry.keyed_by: tuple(int(x) for x in firsts)})
-        else:
+        if entry.keyed_by is not None and firsts and not all(x.isdigit() for x in firsts):
             return None
+        keys = {entry.keyed_by: tuple(int(x) for x in firsts)} if entry.keyed_by and firsts else {}
+        try:
+            table = entry.build(**keys)
+        except ValueError as refused:  # settings beyond what the package computes
+            raise NotRegenerated(f"the {entry.name} table is not regenerated: {refused}") from None
         if not firsts:
             return Regenerated(
                 table,
@@ -103,7 +109,11 @@ def audit_tables(
     for printed in document.tables:
         require_rectangular(document.path, printed)
         header = " | ".join(printed.rows[0])
-        regenerated = regenerate(chapter, printed)
+        try:
+            regenerated = regenerate(chapter, printed)
+        except NotRegenerated as why:
+            findings.append(Finding("table", printed.line, header, "not checkable", str(why)))
+            continue
         if regenerated is not None:
             if regenerated.shape:
                 findings.append(

@@ -3,10 +3,12 @@ precision by proofs.tex_arithmetic; they must agree within the printed rounding.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
+from typing import Any, ClassVar
 
 from proofs.audit.readings import DECIMAL, read_exactly, reading
 from proofs.audit.report import Finding
@@ -51,18 +53,18 @@ def audit_equalities(
     number to symbols (a number the text sets elsewhere, `4d^2 + 4d = 288`, cannot be
     judged alone); an example's or exercise's settings are its check's."""
     findings: list[Finding] = []
-    bindings_by_line: dict[int, dict[str, int]] = {}
-    recomputed: dict[tuple, tuple[list[Finding], dict[str, int]]] = {}
-    defined: dict[int, dict[str, object]] = {}  # element line -> names it defines
+    settings_by_line: dict[int, Settings] = {}
+    recomputed: dict[tuple[str, int], list[Finding]] = {}
+    defined: dict[int, Definitions] = {}  # element line -> names it defines
     for formula in document.math:
-        bindings = bindings_by_line.setdefault(formula.line, {})
+        settings = settings_by_line.setdefault(formula.line, Settings())
         element = document.element_at(formula.line)
-        names = defined.setdefault(element.line if element else 0, {})
+        names = defined.setdefault(element.line if element else 0, Definitions())
         for line, statement in statement_lines(formula.line, formula.tex):
             if not formula.display and is_hypothesis(document, line, statement.strip()) \
                     and not _is_numeric_setting(statement):
                 continue  # a setting or a hypothesis (「$\\pi(1) = 2$ … とすると」), no claim
-            found = _audit_once(recomputed, line, statement, bindings)
+            found = _audit_once(recomputed, line, statement, settings)
             if (line, normalise_tex(statement)) in bound:  # a claim of a check, which the
                 findings.extend(f for f in found if f.status != "not checkable")  # claims'
                 continue  # audit judged; its arithmetic is still recomputed here
@@ -78,18 +80,75 @@ def audit_equalities(
     return findings
 
 
-def _audit_once(recomputed: dict, line: int, statement: str,
-                bindings: dict[str, int]) -> list[Finding]:
-    """audit_statement, computed once for a statement met again with the same bindings
+class Settings:
+    """A line's sizes set so far (`d = 768` binds d for the rest of the line) and a key
+    for them: two lines that set the same sizes in the same order have the same key. Each
+    setting moves the key through one table, so keeping it costs O(1) per setting, where
+    spelling the settings out for each statement would cost O(settings) per statement."""
+
+    _steps: ClassVar[dict[tuple[int, str, int], int]] = {}
+
+    def __init__(self) -> None:
+        self.values: dict[str, int] = {}
+        self.key = 0
+
+    def set(self, name: str, value: int) -> None:
+        self.values[name] = value
+        self.key = self._steps.setdefault((self.key, name, value), len(self._steps) + 1)
+
+
+class Definitions:
+    """An element's definitions so far (`S := …` names a value for what follows) and a
+    key for them, equal for equal definitions however they were made: the formulas of an
+    element met again under the same definitions (a chapter repeated) are decided once.
+    The key is made once per definition, not once per formula decided."""
+
+    _keys: ClassVar[dict[frozenset[tuple[str, str]], int]] = {}
+
+    def __init__(self) -> None:
+        self.values: dict[str, Any] = {}
+        self._shown: dict[str, str] = {}
+        self.key = self._keys.setdefault(frozenset(), len(self._keys))
+
+    def define(self, name: str, value: Any) -> None:
+        self.values[name] = value
+        self._shown[name] = str(value)
+        self.key = self._keys.setdefault(frozenset(self._shown.items()), len(self._keys))
+
+
+def _audit_once(recomputed: dict[tuple[str, int], list[Finding]], line: int, statement: str,
+                settings: Settings) -> list[Finding]:
+    """audit_statement, computed once for a statement met again under the same settings
     (a chapter repeating a line thousands of times is audited in the time of one)."""
-    key = (statement, tuple(bindings.items()))
+    setting = _setting_of(statement)
+    if setting is not None:  # binds its symbols; audit_statement would find nothing
+        names, value = setting
+        for name in names:
+            settings.set(name, value)
+        return []
+    key = (statement, settings.key)
     if key not in recomputed:
-        found = audit_statement(line, statement, bindings)
-        recomputed[key] = (found, dict(bindings))
-        return found
-    found, bound = recomputed[key]
-    bindings.update(bound)
-    return [replace(f, line=line) for f in found]
+        recomputed[key] = audit_statement(line, statement, settings.values)
+        return recomputed[key]
+    return [replace(f, line=line) for f in recomputed[key]]
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _setting_of(statement: str) -> tuple[tuple[str, ...], int] | None:
+    return _setting(*split_relations(statement))
+
+
+def _setting(members: list[str], relations: list[str]) -> tuple[tuple[str, ...], int] | None:
+    """The symbols a setting binds and their value: every member a bare symbol but one
+    integer literal (`d = d_k = 64`); None for any other statement."""
+    symbols = [_BARE_SYMBOL.fullmatch(m) for m in members]
+    integers = _integer_literals(members)
+    if not (relations and all(r == "=" for r in relations) and len(integers) == 1
+            and sum(s is not None for s in symbols) == len(members) - 1):
+        return None
+    names = tuple(s.group(1) + (f"_{s.group(2)}" if s.group(2) else "")
+                  for s in symbols if s is not None)
+    return names, int(integers[0].replace("{,}", ""))
 
 
 def _is_numeric_setting(statement: str) -> bool:
@@ -102,20 +161,19 @@ def _is_numeric_setting(statement: str) -> bool:
 
 
 def _decided(line: int, statement: str, found: list[Finding],
-             environment: Callable[[str], Evaluator], number: str, names: dict[str, object],
+             environment: Callable[[str], Evaluator], number: str, names: Definitions,
              given: Node | None) -> list[Finding]:
     """The not-checkable findings of a statement replaced by its decision in the notation."""
     if LARGE_LITERAL.search(statement):
         return found
-    key = (id(environment), number, tuple(sorted((k, str(v)) for k, v in names.items())))
-    verdict = decide_once(key, statement.strip(),
-                          lambda: environment(number).bound(**names), given)
+    verdict = decide_once((id(environment), number, names.key), statement.strip(),
+                          lambda: environment(number).bound(**names.values), given)
     if verdict.binds is not None:  # a definition: it names a value for what follows
         name, value = verdict.binds
-        current = names.get(name, environment(number).names.get(name))
+        current = names.values.get(name, environment(number).names.get(name))
         if callable(current):  # μ := μ(x): μ the value, μ(y) still the function
-            names[f"{name}()"] = current
-        names[name] = value
+            names.define(f"{name}()", current)
+        names.define(name, value)
         return [f for f in found if f.status != "not checkable"]
     if verdict.status == "not checkable":
         return [replace(f, detail=f"{f.detail}; in the notation: {verdict.detail}")
@@ -207,19 +265,10 @@ def _last_digit_slip(member: str, target: Value, face: Callable[[str], Value]) -
 
 def audit_statement(line: int, statement: str, bindings: dict[str, int]) -> list[Finding]:
     members, relations = split_relations(statement)
-    # bindings: every member a bare symbol but one integer literal
-    symbols = [_BARE_SYMBOL.fullmatch(m) for m in members]
-    integers = _integer_literals(members)
-    if (
-        relations
-        and all(r == "=" for r in relations)
-        and len(integers) == 1
-        and sum(s is not None for s in symbols) == len(members) - 1
-    ):
-        value = int(integers[0].replace("{,}", ""))
-        for s in symbols:
-            if s is not None:
-                bindings[s.group(1) + (f"_{s.group(2)}" if s.group(2) else "")] = value
+    setting = _setting(members, relations)
+    if setting is not None:
+        names, value = setting
+        bindings.update(dict.fromkeys(names, value))
         return []
     findings: list[Finding] = []
     # segments of members joined by = or \approx

@@ -8,7 +8,9 @@ conditional, which the audit leaves to the check that binds it.
 
 from __future__ import annotations
 
+import functools
 import re
+from bisect import bisect_right
 
 from proofs.reader import Document
 from proofs.tex_tree import Node, TexError, parse
@@ -24,19 +26,18 @@ LARGE_LITERAL = re.compile(r"(?<![\\\w.])(?:[3-9]|\d{2,})(?:\.\d+)?(?![\w.])")
 _INDEX_RELATION = re.compile(r"^\s*[a-z]\s*(\\ne|\\neq|\\le|\\leq|<|>|\\ge|\\geq|=)\s*[a-z]\s*$")
 
 
+# the item of a list of settings: 「、$\pi(2) = 1$」
+_LISTED = re.compile(r"\s*、\s*\$[^$]+\$")
+_HYPOTHESIS = re.compile(r"\$([^$]+)\$\s*(" + "|".join(CONCLUDING) + ")")
+
+
 def is_hypothesis(document: Document, line: int, statement: str) -> bool:
-    """Whether the statement is a hypothesis of its sentence."""
-    text = document.line(line)
-    start = text.find(statement)
-    if start < 0:
+    """Whether the statement (of an inline formula, where it first stands on the line) is
+    a hypothesis of its sentence."""
+    place = document.place(line, statement)
+    if place is None or place.closing is None:
         return False
-    end = text.find("$", start + len(statement))
-    if end < 0:
-        return False
-    after = text[end + 1:]
-    # a list of settings: 「$\\pi(1) = 2$、$\\pi(2) = 1$、$\\pi(3) = 3$（…）とすると」
-    after = re.sub(r"^(?:\s*、\s*\$[^$]+\$)*\s*(?:（[^）]*）)?", "", after)
-    return after.lstrip().startswith(CONDITIONS)
+    return _sentence(document.line(line)).is_hypothesis_after(place.closing)
 
 
 def condition_of(document: Document, line: int, statement: str) -> tuple[bool, Node | None]:
@@ -44,19 +45,73 @@ def condition_of(document: Document, line: int, statement: str) -> tuple[bool, N
     hypothesis the statement follows from (the paragraph's sentences continue an
     argument: 「… のとき、…。よって …」), and that hypothesis when it only relates indices
     (then the statement can be decided under it)."""
-    text = document.line(line)
-    start = text.find(statement)
-    if start <= 0:
+    place = document.place(line, statement)
+    if place is None:
         return False, None
-    before = text[:start]  # the paragraph so far: 「$i \\ne j$ のとき、…。よって $…$」
-    hypotheses = [m for m in re.finditer(r"\$([^$]+)\$\s*(" + "|".join(CONCLUDING) + ")",
-                                         before)]
-    if not hypotheses:
+    condition = _sentence(document.line(line)).hypothesis_before(place.column)
+    if condition is None:
         return False, None
-    condition = hypotheses[-1].group(1)
     if not _INDEX_RELATION.match(condition):
         return True, None
     try:
         return True, parse(condition)
     except TexError:
         return True, None
+
+
+@functools.lru_cache(maxsize=64)
+def _sentence(text: str) -> _Sentence:
+    return _Sentence(text)
+
+
+class _Sentence:
+    """A line read once for the questions above, so that asking them of every formula of
+    a line with thousands costs time linear in the line: the hypotheses 「$…$ のとき」 with
+    where they end, the closing brackets, and what was found after each closing `$`."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        found = list(_HYPOTHESIS.finditer(text))
+        self.hypothesis_ends = [m.end() for m in found]
+        self.hypotheses = [m.group(1) for m in found]
+        self.brackets = [m.start() for m in re.finditer("）", text)]
+        self._list_ends: dict[int, int] = {}  # where a list of settings starting there ends
+        self._after_closing: dict[int, bool] = {}  # is_hypothesis_after, by closing `$`
+
+    def hypothesis_before(self, column: int) -> str | None:
+        """The last 「$…$ のとき」 of the line ending at or before the column (its formula)."""
+        k = bisect_right(self.hypothesis_ends, column)
+        return self.hypotheses[k - 1] if k else None
+
+    def is_hypothesis_after(self, closing: int) -> bool:
+        """Whether one of CONDITIONS follows the `$` at `closing`, after a list of settings
+        「、$\\pi(2) = 1$、$\\pi(3) = 3$」 and a remark in brackets （…）."""
+        if closing not in self._after_closing:
+            text = self.text
+            at = self._spaces(self._list_end(closing + 1))
+            if text.startswith("（", at):
+                k = bisect_right(self.brackets, at)
+                at = self._spaces(self.brackets[k] + 1) if k < len(self.brackets) else at
+            self._after_closing[closing] = text.startswith(CONDITIONS, at)
+        return self._after_closing[closing]
+
+    def _list_end(self, start: int) -> int:
+        """Where the list of settings 「、$…$、$…$」 from `start` ends; each item is read
+        once, however many formulas of the list ask."""
+        items, at = [], start
+        while at not in self._list_ends:
+            item = _LISTED.match(self.text, at)
+            if item is None:
+                self._list_ends[at] = at
+                break
+            items.append(at)
+            at = item.end()
+        end = self._list_ends[at]
+        self._list_ends.update(dict.fromkeys(items, end))
+        return end
+
+    def _spaces(self, at: int) -> int:
+        """The first index from `at` that is not a space."""
+        while at < len(self.text) and self.text[at].isspace():
+            at += 1
+        return at

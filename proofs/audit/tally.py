@@ -7,6 +7,7 @@ judges nothing itself.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import dataclass
 
@@ -56,10 +57,15 @@ def tally_elements(document: Document, pairs: list[tuple[Record, Element]],
     """The tally of each (chapter record, registered element) pair from the findings."""
     from proofs.audit.claims import kind_of
 
+    claimed: dict[str, Counter[str]] = {}  # the claims' findings by element id, by status
+    for f in findings:
+        if f.section == "claim":
+            claimed.setdefault(f.ref, Counter())[f.status] += 1
+    formulas = _lines_by_status(findings, "formula")
+    equalities = _lines_by_status(findings, "equality")
     out = []
     for record, element in pairs:
-        last = _last_line(record)
-        within = [f for f in findings if record.line <= f.line <= last]
+        first, last = record.line, _last_line(record)
         claim_texts = {normalise_tex(c.text) for c in element.claims}
         relations = [s for m in document.math_in(*record.statement)
                      for _, s in statement_lines(m.line, m.tex) if kind_of(s) == "relation"]
@@ -69,10 +75,10 @@ def tally_elements(document: Document, pairs: list[tuple[Record, Element]],
             line=record.line,
             relations=len(relations),
             bound=sum(normalise_tex(s) in claim_texts for s in relations),
-            claims=_by_status(f for f in findings if f.section == "claim" and f.ref == element.id),
-            unbound=_by_status(f for f in within if f.section == "formula"),
+            claims={status: claimed.get(element.id, Counter())[status] for status in STATUSES},
+            unbound=_within(formulas, first, last),
             read=sum(c.argument is not None for c in element.claims),
-            equalities=_by_status(f for f in within if f.section == "equality"),
+            equalities=_within(equalities, first, last),
         ))
     return out
 
@@ -81,6 +87,20 @@ def _last_line(record: Record) -> int:
     return max(span[1] for span in (record.statement, record.proof) if span is not None)
 
 
-def _by_status(findings) -> dict[str, int]:
-    tally = Counter(f.status for f in findings)
-    return {status: tally[status] for status in ("confirmed", "mismatched", "not checkable")}
+STATUSES = ("confirmed", "mismatched", "not checkable")
+
+
+def _lines_by_status(findings: list[Finding], section: str) -> dict[str, list[int]]:
+    """The sorted lines of the section's findings, by status: the findings of an element's
+    span are then counted by bisection, however long the span and however many overlap."""
+    lines: dict[str, list[int]] = {status: [] for status in STATUSES}
+    for f in findings:
+        if f.section == section and f.status in lines:
+            lines[f.status].append(f.line)
+    return {status: sorted(found) for status, found in lines.items()}
+
+
+def _within(lines: dict[str, list[int]], first: int, last: int) -> dict[str, int]:
+    """How many of the lines, by status, are first..last."""
+    return {status: bisect_right(found, last) - bisect_left(found, first)
+            for status, found in lines.items()}

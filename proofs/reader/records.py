@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import accumulate
 
+from proofs.reader.math import Place, statement_places
+
 LABELS = {  # the chapters' element labels and the registry's kinds
     "定義": "definition",
     "命題": "proposition",
@@ -181,6 +183,18 @@ class Document:
     def element(self, key: str) -> Element | None:
         """The element with this MDX id or number (命題 3.2): the first one with it."""
         return self._elements_by_key.get(key)
+
+    @cached_property
+    def _places(self) -> dict[tuple[int, str], Place]:
+        first: dict[tuple[int, str], Place] = {}
+        for place in statement_places(self.lines, self.math):
+            first.setdefault((place.line, place.statement), place)
+        return first
+
+    def place(self, line: int, statement: str) -> Place | None:
+        """Where a statement (stripped, as statement_lines gives it) first stands on the
+        line as a statement of a formula; None when no formula there has it."""
+        return self._places.get((line, statement))
 
     @cached_property
     def _math_lines(self) -> list[int]:

@@ -3,14 +3,16 @@
 
 from __future__ import annotations
 
+import copy
 import functools
+from collections.abc import Iterator
 
 import numpy as np
 
 import spec
+from numeric.chunks import row_chunks
 from numeric.model import init_parameters, parameter_count, sub_parameters
 from numeric.softmax import softmax
-from numeric.validation import require_allocation
 from proofs.chapters.self_attention.chapter import CHAPTER
 from proofs.tables import (
     COUNTED,
@@ -35,6 +37,12 @@ SCALING_COLUMNS = (
 
 
 PAIR = r"$(\boldsymbol{q}, \boldsymbol{k})$"  # as the chapter writes the pair
+
+# The scaling table draws its arrays a piece at a time, so that its memory does not grow
+# with d_k or the number of draws: at most SCALING_MEMORY bytes of arrays at once, and at
+# most SCALING_DRAWS normal numbers in all (about half a minute at 80 million a second).
+SCALING_MEMORY = 1 << 26
+SCALING_DRAWS = 1 << 31
 
 COMPLEXITY_COLUMNS = (
     "$n$",
@@ -65,9 +73,56 @@ def scaling_table(
 
     The chapter's own procedure: one generator seeded with `seed`, and for each
     d_k in turn the draws q, k (pairs, d_k), then q (trials, 1, d_k), k (trials,
-    keys, d_k) — the same order, so the same numbers.
+    keys, d_k) — the same order, so the same numbers. They are drawn and used a few
+    rows at a time (`paired_draws`), in bounded memory; a d_k whose one trial would not
+    fit in SCALING_MEMORY, or a table that would draw more than SCALING_DRAWS numbers,
+    is a ValueError saying so.
     """
     return _scaling_table(int_tuple("dims", dims), pairs, trials, keys, seed)
+
+
+def paired_draws(rng: np.random.Generator, rows: int, first: tuple[int, ...],
+                 second: tuple[int, ...]) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Two arrays of standard normals drawn one after the other from `rng` — shape
+    (rows, *first) whole, then (rows, *second) — given as pieces of a few rows of each,
+    side by side, without either array being held whole.
+
+    A generator fills an array in order, so a piece of rows is the same numbers whatever
+    the pieces. A copy of `rng` keeps the first array's place while `rng` draws through
+    it (and drops it) to reach the second's; `rng` then ends where drawing the two
+    arrays whole would leave it.
+
+    >>> rng = np.random.default_rng(0)
+    >>> q, k = rng.standard_normal((5, 3)), rng.standard_normal((5, 2))
+    >>> pieces = list(paired_draws(np.random.default_rng(0), 5, (3,), (2,)))
+    >>> bool((np.concatenate([a for a, _ in pieces]) == q).all())
+    True
+    >>> bool((np.concatenate([b for _, b in pieces]) == k).all())
+    True
+    """
+    size = max(int(np.prod(first)), int(np.prod(second)))
+    ahead = copy.deepcopy(rng)
+    for piece in row_chunks(rows, size):
+        rng.standard_normal((piece.stop - piece.start, *first))
+    for piece in row_chunks(rows, size):
+        count = piece.stop - piece.start
+        yield ahead.standard_normal((count, *first)), rng.standard_normal((count, *second))
+
+
+def _require_scaling_budget(dims: tuple[int, ...], pairs: int, trials: int, keys: int) -> None:
+    """A ValueError, before anything is drawn, when one trial's arrays at the largest d_k
+    would not fit in SCALING_MEMORY or the table would draw more than SCALING_DRAWS."""
+    largest = max(dims, default=0)
+    trial = (1 + 2 * keys) * largest * np.dtype(np.float64).itemsize  # q, its k and products
+    if trial > SCALING_MEMORY:
+        raise ValueError(
+            f"the scaling table at d_k = {largest} would need {trial:,} bytes for one trial's "
+            f"{keys} keys, more than its {SCALING_MEMORY:,} bytes of working memory")
+    draws = sum(dims) * (3 * pairs + (2 + keys) * trials)  # each q twice: to skip, to use
+    if draws > SCALING_DRAWS:
+        raise ValueError(
+            f"the scaling table at d_k = {', '.join(map(str, dims))} would draw {draws:,} "
+            f"normal numbers, more than the {SCALING_DRAWS:,} it draws at most")
 
 
 @functools.cache
@@ -75,17 +130,15 @@ def _scaling_table(dims: tuple, pairs: int, trials: int, keys: int, seed: int) -
     positive_ints(pairs=pairs, trials=trials, keys=keys)
     for dk in dims:
         positive_ints(d_k=dk)
-        # q, k and their product; the trials' keys and scores are smaller when keys <= pairs
-        require_allocation((3, max(pairs, trials * keys), dk), np.float64,
-                           f"the scaling table at d_k = {dk}")
+    _require_scaling_budget(dims, pairs, trials, keys)
     rng = np.random.default_rng(seed)
     rows, values, listing = [], [], []
     listing.append("  d_k  Var(q.k)  Var(q.k/sqrt(d_k))  max weight: raw  scaled")
     for dk in dims:
-        q, k = rng.standard_normal((pairs, dk)), rng.standard_normal((pairs, dk))
-        s = (q * k).sum(axis=1)  # (pairs,)
-        q1, kk = rng.standard_normal((trials, 1, dk)), rng.standard_normal((trials, keys, dk))
-        scores = (q1 * kk).sum(axis=-1)  # (trials, keys)
+        s = np.concatenate([(q * k).sum(axis=1) for q, k in  # (pairs,)
+                            paired_draws(rng, pairs, (dk,), (dk,))])
+        scores = np.concatenate([(q1 * kk).sum(axis=-1) for q1, kk in  # (trials, keys)
+                                 paired_draws(rng, trials, (1, dk), (keys, dk))])
         raw = float(softmax(scores).max(axis=-1).mean())
         scaled = float(softmax(scores / np.sqrt(dk)).max(axis=-1).mean())
         var, var_scaled = float(s.var()), float((s / np.sqrt(dk)).var())
