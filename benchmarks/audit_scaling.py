@@ -89,9 +89,9 @@ def measure_case(chapter: Path, case: Path, line: bool) -> dict[str, float]:
     ("line": the case's seconds less the chapter's second); and the peak resident bytes
     while the case ran."""
     from proofs.audit import audit_document, identify
-    from proofs.audit.cells import audit_tables
     from proofs.audit.elements import audit_checks, audit_elements
     from proofs.audit.outputs import audit_outputs
+    from proofs.audit.tables import audit_tables
     from proofs.reader import read_chapter
 
     document = read_chapter(chapter)
@@ -151,8 +151,8 @@ def series(
 
 
 def main(argv: list[str] | None = None, write: Callable[[str], object] = print) -> None:
-    from proofs.arguments import CHAPTER_FILES
-    from proofs.pictures import chapter_file
+    from proofs.cli.arguments import CHAPTER_FILES
+    from proofs.publish.pictures import chapter_file
     from proofs.reader import parse
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -69,7 +69,7 @@ def exits_of(path: Path) -> Iterator[Exit]:
 
 def _recording_failures(reached: set[tuple[str, int]]) -> None:
     """Make every CheckFailed record the judged line it was raised from."""
-    from proofs.judge import CheckFailed
+    from proofs.book.judge import CheckFailed
 
     roots = tuple(str(base) for base in JUDGED)
     original = CheckFailed.__init__

@@ -1,4 +1,4 @@
-"""Which TeX reader reads more of the chapters' formulas: ours (`proofs.tex_sympy`), SymPy's
+"""Which TeX reader reads more of the chapters' formulas: ours (`proofs.tex.symbolic`), SymPy's
 `parse_latex` (lark and ANTLR backends, the ANTLR one in its default, non-strict mode) or
 latex2sympy2_extended (keeping case: the chapters' q and Q differ). A parser that does not
 import is reported "not installed"; the rest still run.
@@ -53,11 +53,11 @@ import sympy
 from sympy.core.function import AppliedUndef
 from sympy.logic.boolalg import BooleanAtom
 
+from proofs.book.registry import CHAPTERS, load_all
 from proofs.reader import read_chapter
 from proofs.reader.math import statement_lines
-from proofs.registry import CHAPTERS, load_all
-from proofs.tex_sympy import Evaluator
-from proofs.tex_tree import Node, parse
+from proofs.tex.symbolic import Evaluator
+from proofs.tex.tree import Node, parse
 
 SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
 TIMEOUT = 10.0  # seconds for one formula's reading; the slowest here takes under one
@@ -630,7 +630,7 @@ class Parser:
     ours: bool = False
 
 
-OURS = Parser("ours (proofs.tex_sympy)", parse, our_reading, ours=True)
+OURS = Parser("ours (proofs.tex.symbolic)", parse, our_reading, ours=True)
 
 
 def _sympy_backend(backend: str) -> Callable[[str], Any]:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import Phase, settings
 
-from proofs.profiles import load_profile
-from proofs.registry import load_all
+from proofs.book.profiles import load_profile
+from proofs.book.registry import load_all
 
 load_profile()
 

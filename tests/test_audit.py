@@ -15,10 +15,10 @@ from numeric.error_bounds import unit_roundoff
 from proofs import audit
 from proofs.audit.elements import CHECKED_KINDS
 from proofs.audit.equalities import audit_statement
-from proofs.judge import CheckFailed, finding
+from proofs.book.judge import CheckFailed, finding
+from proofs.book.registry import REGISTRY, load_all
 from proofs.reader import ChapterInputError
-from proofs.registry import REGISTRY, load_all
-from proofs.tex_arithmetic import NotNumeric, TexArithmetic
+from proofs.tex.arithmetic import NotNumeric, TexArithmetic
 
 SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
 CHAPTER_FILES = {

@@ -12,11 +12,11 @@ import pytest
 
 from proofs.audit import sentence
 from proofs.audit.equalities import Definitions, Settings, audit_equalities
-from proofs.cli import _runs
+from proofs.book.registry import load_all
+from proofs.cli.verify import _runs
 from proofs.reader import parse
 from proofs.reader.math import Place, statement_lines, statement_places
-from proofs.registry import load_all
-from proofs.tex_tree import parse as parse_tex
+from proofs.tex.tree import parse as parse_tex
 
 SAMPLES = Path(__file__).parent / "samples"
 
@@ -196,7 +196,7 @@ def test_verify_starts_no_more_workers_than_the_usable_cores():
 
     elements = list(load_all().values())[:6]
     with (
-        mock.patch("proofs.cli.cores", return_value=2),
+        mock.patch("proofs.cli.verify.cores", return_value=2),
         mock.patch("concurrent.futures.ProcessPoolExecutor", pool),
         pytest.raises(Refused),
     ):

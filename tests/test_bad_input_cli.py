@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from commands import one_line, run
 
-from proofs.registry import load_all
+from proofs.book.registry import load_all
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT.parent / "shared" / "seeds"

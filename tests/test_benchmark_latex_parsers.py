@@ -12,7 +12,7 @@ import pytest
 import sympy
 
 from benchmarks import latex_parsers as bench
-from proofs.tex_tree import Node
+from proofs.tex.tree import Node
 
 SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
 
@@ -118,7 +118,7 @@ def test_the_table_has_one_row_per_parser_with_time_relative_to_ours():
     rows = bench.table([bench.Result(bench.OURS, 9, 0.5, verdicts),
                         bench.Result(other, 3, 5.0, verdicts[1:])], 10, 2).splitlines()
     assert rows[2:] == [
-        "| ours (proofs.tex_sympy) | 9 / 10 (90.0 %) | 1 / 2 | 0.50 s (1.0× ours) | fails (1) |",
+        "| ours (proofs.tex.symbolic) | 9 / 10 (90.0 %) | 1 / 2 | 0.50 s (1.0× ours) | fails (1) |",
         "| other | 3 / 10 (30.0 %) | 0 / 2 | 5.00 s (10.0× ours) | fails (1) |",
     ]
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from proofs.chapter_map import (
+from proofs.publish.maps import (
     FILL,
     ChapterMap,
     Node,
@@ -137,9 +137,9 @@ def test_a_citation_of_the_books_other_chapter_takes_that_elements_result():
 
 
 def test_without_a_report_a_map_runs_its_chapters_checks(monkeypatch):
-    import proofs.registry as registry
-    from proofs.chapter_map import run_results
-    from proofs.judge import FINDING
+    import proofs.book.registry as registry
+    from proofs.book.judge import FINDING
+    from proofs.publish.maps import run_results
 
     ran = []
 

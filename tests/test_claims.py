@@ -8,11 +8,10 @@ from pathlib import Path
 import pytest
 import sympy
 
-from proofs.claims import Claim, locate, normalise_tex
-from proofs.printed import Printed
-from proofs.reader import parse, read_chapter
-from proofs.registry import CHAPTERS, claim_arguments, load_all
-from proofs.stated import (
+from proofs.book.claims import Claim, locate, normalise_tex
+from proofs.book.printed import Printed
+from proofs.book.registry import CHAPTERS, claim_arguments, load_all
+from proofs.book.stated import (
     crossover,
     entry_formula,
     integer,
@@ -26,7 +25,8 @@ from proofs.stated import (
     prose_integer,
     table_rows,
 )
-from proofs.tex_tree import TexError
+from proofs.reader import parse, read_chapter
+from proofs.tex.tree import TexError
 from symbolic import symbols
 
 SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"

@@ -20,10 +20,11 @@ import pytest
 from commands import one_line
 from commands import run as main
 
-from proofs import cli, files, screen
-from proofs.arguments import cores
-from proofs.judge import CheckFailed, finding
-from proofs.registry import REGISTRY, Element, load_all
+from proofs import cli, files
+from proofs.book.judge import CheckFailed, finding
+from proofs.book.registry import REGISTRY, Element, load_all
+from proofs.cli.arguments import cores
+from proofs.publish import screen
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT.parent / "shared" / "seeds"
@@ -316,7 +317,7 @@ def test_verify_jobs_runs_the_checks_in_workers_reporting_failures_and_errors(
 
 
 def test_verify_jobs_keeps_the_hypothesis_profile_in_the_workers(planted_for_workers, capsys):
-    from proofs.profiles import BASE_EXAMPLES, load_profile
+    from proofs.book.profiles import BASE_EXAMPLES, load_profile
 
     try:
         for profile, examples in (("thorough", 10 * BASE_EXAMPLES), ("ci", BASE_EXAMPLES)):
@@ -464,7 +465,7 @@ def test_verify_wide_screen_shows_the_full_titles_and_methods():
 
 
 def test_every_method_has_an_abbreviation():
-    from proofs.registry import METHODS
+    from proofs.book.registry import METHODS
 
     assert set(screen.METHOD_ABBREVIATIONS) == set(METHODS)
     assert len(set(screen.METHOD_ABBREVIATIONS.values())) == len(METHODS)
@@ -540,7 +541,7 @@ def test_tables_an_option_a_table_does_not_take_is_an_error_naming_both(capsys, 
 
 
 def test_tables_list_names_each_table_where_the_chapter_has_it_and_its_options(capsys):
-    from proofs.registry import tables
+    from proofs.book.registry import tables
 
     code, out, _ = main(capsys, "tables", "--list")
     assert code == 0
@@ -679,12 +680,12 @@ def test_a_failed_write_leaves_no_partial_file(tmp_path, monkeypatch):
 
 
 def test_an_error_while_building_a_formula_writes_nothing(tmp_path, monkeypatch, capsys):
-    from proofs import formulas
+    from proofs.book import formulas
 
     def broken() -> None:
         raise formulas.FormulaNotProved("softmax Jacobian: derived and stated forms differ")
 
-    from proofs.registry import CHAPTERS
+    from proofs.book.registry import CHAPTERS
 
     chapter = next(c for c in CHAPTERS.values() if "softmax-jacobian" in c.formulas)
     monkeypatch.setitem(
@@ -793,7 +794,7 @@ def test_audit_of_a_missing_file_exits_2_through_the_entry_point(entry_point):
 
 
 def test_every_registered_formula_prints():
-    from proofs.registry import formulas
+    from proofs.book.registry import formulas
 
     FORMULAS = formulas()
 
@@ -817,7 +818,7 @@ CHAPTER_TEX = {  # the chapters' own TeX for these formulas
 
 @pytest.mark.parametrize("name", list(CHAPTER_TEX))
 def test_formulas_print_in_the_chapters_notation(name):
-    from proofs.registry import formulas
+    from proofs.book.registry import formulas
 
     FORMULAS = formulas()
     from symbolic.printing import normalise_tex
@@ -828,8 +829,8 @@ def test_formulas_print_in_the_chapters_notation(name):
 def test_a_formula_whose_derivation_fails_is_not_exported(monkeypatch):
     import sympy
 
-    from proofs.formulas import FormulaNotProved
-    from proofs.registry import formulas
+    from proofs.book.formulas import FormulaNotProved
+    from proofs.book.registry import formulas
 
     FORMULAS = formulas()
     from symbolic import softmax

@@ -23,9 +23,9 @@ from numeric.model import forward, init_parameters
 from numeric.parameters import sub_parameters
 from numeric.running_error import block_rounding_bound, model_rounding_bound
 from numeric.softmax import softmax
+from proofs.book.profiles import scaled
 from proofs.chapters.transformer_block.strategies import block_cases, configurations, seeds
-from proofs.profiles import scaled
-from proofs.reference import mp_error, mp_gelu, mp_softmax
+from proofs.evidence.reference import mp_error, mp_gelu, mp_softmax
 
 
 def as_float32(params: dict) -> dict:

@@ -14,14 +14,14 @@ import numpy as np
 import pytest
 
 from numeric.activations import gelu, relu
+from proofs.book.registry import CHAPTERS, load_all
 from proofs.chapters.self_attention import figures as attention_figures
 from proofs.chapters.self_attention.tables import scaling_table
 from proofs.chapters.transformer_block import figures as block_figures
 from proofs.chapters.transformer_block.activations import RELU_EXAMPLE
-from proofs.pictures import catalogue, picture_file
-from proofs.plotting import FORMATS, render
-from proofs.registry import CHAPTERS, load_all
-from proofs.svg_pictures import standalone_svg, svg_figure
+from proofs.publish.pictures import catalogue, picture_file
+from proofs.typeset.plotting import FORMATS, render
+from proofs.typeset.svg_pictures import standalone_svg, svg_figure
 from symbolic.arrangements import activation_regions
 
 SAMPLE = Path(__file__).resolve().parent / "samples" / "chapter.mdx"
@@ -31,7 +31,7 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 def sample_map(chapter: str) -> str:
     """A small map (the sample chapter's) in place of a chapter's, which would run every
     check: the pictures' files are judged here, the maps' graphs in test_chapter_map."""
-    from proofs.chapter_map import chapter_map, map_svg
+    from proofs.publish.maps import chapter_map, map_svg
     from proofs.reader import read_chapter
 
     return map_svg(chapter_map(read_chapter(SAMPLE), {"命題 1.2": "passed"}))
@@ -77,7 +77,7 @@ def test_each_picture_is_a_valid_file_with_the_same_bytes_twice(name, fmt):
 
 
 def test_the_command_line_offers_the_formats_render_writes():
-    from proofs.arguments import FIGURE_FORMATS
+    from proofs.cli.arguments import FIGURE_FORMATS
 
     assert FIGURE_FORMATS == FORMATS
 
@@ -184,7 +184,7 @@ def test_the_residual_figure_shades_one_box_per_factor_and_draws_the_identity_bo
 
 
 def test_stage_rows_refuses_rows_of_another_number_of_stages():
-    from proofs.figures import stage_rows
+    from proofs.typeset.figures import stage_rows
 
     with pytest.raises(ValueError, match=r"one choice per stage name \(3\), got \[2, 3\]"):
         stage_rows([((True, False), "J₁")], block_figures.RESIDUAL_STAGES)
@@ -314,7 +314,7 @@ BLOCK_MDX = """# Transformer ブロック：残差接続・層正規化・MLP �
 
 @pytest.mark.element("prop-residual-identity-path")
 def test_sync_writes_the_residual_figure_into_the_block_chapters_mdx_form(tmp_path):
-    from proofs.sync import sync_file
+    from proofs.audit.sync import sync_file
 
     path = tmp_path / "block.mdx"
     path.write_text(BLOCK_MDX, encoding="utf-8")

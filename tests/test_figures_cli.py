@@ -51,7 +51,7 @@ def test_figures_writes_each_named_picture_in_the_format(capsys, tmp_path):
 
 @needs_chapters
 def test_map_with_a_chapter_and_results_colours_that_chapters_map(capsys, tmp_path, report):
-    from proofs.chapter_map import FILL
+    from proofs.publish.maps import FILL
 
     code, _, _ = run(capsys, "figures", "map", "--chapter", "transformer-block", "--results",
                      report, "--out", tmp_path, "--chapters", SEEDS)

@@ -4,7 +4,7 @@ its bound, and fails on every kind of excess (one entry, NaN, a zero bound)."""
 import numpy as np
 import pytest
 
-from proofs.judge import CheckFailed, Unchecked, bound_ratio, require, within_bound
+from proofs.book.judge import CheckFailed, Unchecked, bound_ratio, require, within_bound
 
 
 def test_within_bound_returns_the_largest_ratio():

@@ -1,10 +1,10 @@
-"""LaTeX text (proofs/latex.py): escaping around `$…$`, the rough widths that decide which
+"""LaTeX text (proofs/typeset/latex.py): escaping around `$…$`, the rough widths that decide which
 table headers wrap, and the packages and engine a text needs, which every LaTeX file the
 package writes names in its first lines."""
 
 import pytest
 
-from proofs.latex import engine, estimated_width, header, packages, tex_cell
+from proofs.typeset.latex import engine, estimated_width, header, packages, tex_cell
 
 
 def test_text_is_escaped_and_math_kept():

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from proofs import cli
-from proofs.registry import formulas, tables
+from proofs.book.registry import formulas, tables
 
 LUALATEX = shutil.which("lualatex")
 PDFLATEX = shutil.which("pdflatex")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from proofs import cli
-from proofs.registry import load_all, tables
+from proofs.book.registry import load_all, tables
 
 COMPILER = Path(__file__).resolve().parent / "mdx"
 SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"

@@ -9,7 +9,7 @@ from numeric.kv_cache import Decoder
 from numeric.layer_norm import layer_norm_jacobian
 from numeric.model import forward, init_parameters
 from numeric.running_error import model_rounding_bound
-from proofs.measures import (
+from proofs.evidence.measures import (
     causal_defect,
     decoded_in_chunks,
     equivariance_defect,

@@ -20,8 +20,8 @@ from numeric.error_bounds import gamma, mha_error_bound, unit_roundoff
 from numeric.layer_norm import layer_norm
 from numeric.mlp import mlp
 from numeric.model import init_parameters, sub_parameters
-from proofs.profiles import scaled
-from proofs.reference import mp_multi_head_attention
+from proofs.book.profiles import scaled
+from proofs.evidence.reference import mp_multi_head_attention
 from spec import ModelConfig
 
 pytestmark = pytest.mark.numeric

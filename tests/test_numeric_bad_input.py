@@ -31,7 +31,7 @@ from numeric.mlp import mlp
 from numeric.model import embed, forward, init_parameters, parameter_count, sub_parameters
 from numeric.softmax import masked_softmax, softmax, softmax_jacobian
 from numeric.validation import as_array, as_tokens
-from proofs.reference import mp_error, mp_layer_norm
+from proofs.evidence.reference import mp_error, mp_layer_norm
 from spec import ModelConfig
 from spec.contractions import LM_HEAD
 

@@ -9,7 +9,7 @@ import numeric.attention
 from numeric.kv_cache import Decoder
 from numeric.model import forward, init_parameters
 from numeric.running_error import model_rounding_bound
-from proofs.profiles import scaled
+from proofs.book.profiles import scaled
 from spec import ModelConfig
 
 pytestmark = pytest.mark.numeric

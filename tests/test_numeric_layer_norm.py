@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 from numeric.error_bounds import layer_norm_error_bound, layer_norm_jacobian_error_bound
 from numeric.layer_norm import layer_norm, layer_norm_jacobian
-from proofs.profiles import scaled
-from proofs.reference import mp_error, mp_layer_norm
+from proofs.book.profiles import scaled
+from proofs.evidence.reference import mp_error, mp_layer_norm
 
 pytestmark = pytest.mark.numeric
 mpmath.mp.dps = 50

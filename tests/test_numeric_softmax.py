@@ -16,7 +16,7 @@ from numeric.softmax import (
     softmax_jacobian,
     softmax_kernel,
 )
-from proofs.reference import mp_softmax
+from proofs.evidence.reference import mp_softmax
 
 pytestmark = pytest.mark.numeric
 mpmath.mp.dps = 50

@@ -9,7 +9,7 @@ import pytest
 import sympy
 
 from numeric.error_bounds import unit_roundoff
-from proofs.reference import (
+from proofs.evidence.reference import (
     DIGITS,
     mp_attention,
     mp_central_jacobian,

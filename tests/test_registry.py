@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from proofs.judge import finding, findings
-from proofs.registry import (
+from proofs.book.judge import finding, findings
+from proofs.book.registry import (
     CHAPTERS,
     KINDS,
     METHODS,
@@ -103,8 +103,8 @@ def test_a_formula_name_that_cannot_name_a_latex_macro_is_refused(name):
 
 
 def test_every_registered_formula_name_is_a_macro_name():
-    from proofs.latex_files import macro_name
-    from proofs.registry import formulas
+    from proofs.book.registry import formulas
+    from proofs.publish.latex_files import macro_name
 
     macros = [macro_name(name) for name in formulas()]
     assert all(re.fullmatch(r"[A-Z][A-Za-z]*", m) for m in macros)

@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from proofs.book.registry import load_all
+from proofs.book.scaffold import element_id, package_name, skeleton, write_skeleton
 from proofs.reader import Document, parse
-from proofs.registry import load_all
-from proofs.scaffold import element_id, package_name, skeleton, write_skeleton
 
 THIRD = textwrap.dedent(
     """\
@@ -186,7 +186,7 @@ def test_a_hostile_title_is_data_in_the_skeleton_never_code(case):
     namespace: dict = {}
     exec(
         compile(
-            files["chapter.py"].replace("from proofs.registry import Chapter", ""),
+            files["chapter.py"].replace("from proofs.book.registry import Chapter", ""),
             "chapter.py",
             "exec",
         ),

@@ -18,6 +18,9 @@ import sympy as sp
 
 from numeric.attention import attention, multi_head_attention
 from numeric.softmax import masked_softmax, softmax, softmax_jacobian
+from proofs.book.judge import CheckFailed, findings
+from proofs.book.registry import REGISTRY, claim_arguments
+from proofs.book.stated import table_rows
 from proofs.chapters.self_attention import cost
 from proofs.chapters.self_attention.attention import (
     convexity_violation,
@@ -64,10 +67,7 @@ from proofs.chapters.self_attention.softmax import (
     prop_softmax_basic,
     prop_softmax_jacobian,
 )
-from proofs.judge import CheckFailed, findings
-from proofs.measures import permutation_matrix
-from proofs.registry import REGISTRY, claim_arguments
-from proofs.stated import table_rows
+from proofs.evidence.measures import permutation_matrix
 from symbolic import mask as sym_mask
 from symbolic.mask import chapter_bound as chapter_mask_bound
 

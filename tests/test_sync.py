@@ -14,11 +14,12 @@ import numpy as np
 import pytest
 from commands import one_line, run
 
-from proofs import figures, sync
-from proofs.figures import Grid, shaded_grid
+from proofs.audit import sync
+from proofs.book.registry import CHAPTERS, load_all
 from proofs.files import Changed
 from proofs.reader import parse
-from proofs.registry import CHAPTERS, load_all
+from proofs.typeset import figures
+from proofs.typeset.figures import Grid, shaded_grid
 
 SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
 ATTENTION = SEEDS / "000_ce182fefa314a82b.txt"

@@ -14,7 +14,7 @@ from numeric.softmax import softmax
 from proofs.chapters.self_attention import tables as sa_tables
 from proofs.chapters.transformer_block import tables as tb_tables
 from proofs.reader import read_chapter
-from proofs.tables import Table
+from proofs.typeset.tables import Table
 
 SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
 SELF_ATTENTION = SEEDS / "000_ce182fefa314a82b.txt"
@@ -191,7 +191,7 @@ def test_csv_rendering_holds_the_raw_values_under_the_tables_own_header():
 
 def all_tables() -> list:
     """Every registered table at its chapter's settings (the scaling one at fewer draws)."""
-    from proofs.registry import tables
+    from proofs.book.registry import tables
 
     built = [entry.build() for name, entry in tables().items() if name != "scaling"]
     return [sa_tables.scaling_table(pairs=200, trials=20), *built]

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from proofs import tex_arithmetic
 from proofs.audit.equalities import audit_statement
-from proofs.tex_arithmetic import (
+from proofs.tex import arithmetic as tex_arithmetic
+from proofs.tex.arithmetic import (
     MAX_CHARS,
     MAX_DEPTH,
     MAX_DIGITS,

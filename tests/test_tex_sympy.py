@@ -1,5 +1,5 @@
-"""Formulas read into trees (proofs.tex_tree), evaluated in a notation (proofs.tex_sympy)
-and decided (proofs.decide): each reading, each refusal and each verdict."""
+"""Formulas read into trees (proofs.tex.tree), evaluated in a notation (proofs.tex.symbolic)
+and decided (proofs.tex.decide): each reading, each refusal and each verdict."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from functools import partial
 import pytest
 import sympy
 
-from proofs.decide import decide, equal_members
-from proofs.registry import CHAPTERS, load_all
-from proofs.tex_sympy import Evaluator
-from proofs.tex_tree import MAX_DEPTH, MAX_DIGITS, MAX_TOKENS, Node, TexError, parse
+from proofs.book.registry import CHAPTERS, load_all
+from proofs.tex.decide import decide, equal_members
+from proofs.tex.symbolic import Evaluator
+from proofs.tex.tree import MAX_DEPTH, MAX_DIGITS, MAX_TOKENS, Node, TexError, parse
 
 A = sympy.Matrix([[1, 2], [3, 4]])
 B = sympy.Matrix([[0, 1], [1, 0]])

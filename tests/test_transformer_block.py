@@ -28,6 +28,9 @@ from numeric.layer_norm import layer_norm, layer_norm_jacobian
 from numeric.mlp import mlp
 from numeric.model import forward, init_parameters, sub_parameters
 from numeric.running_error import block_rounding_bound, model_rounding_bound
+from proofs.book.judge import CheckFailed, findings
+from proofs.book.printed import Printed
+from proofs.book.registry import load_all
 from proofs.chapters.transformer_block import tables
 from proofs.chapters.transformer_block.activations import (
     Architecture,
@@ -77,10 +80,7 @@ from proofs.chapters.transformer_block.residual import (
     residual_jacobians,
 )
 from proofs.chapters.transformer_block.strategies import block_parameters
-from proofs.judge import CheckFailed, findings
-from proofs.printed import Printed
-from proofs.reference import DIGITS, mp_central_jacobian, mp_error, mp_layer_norm
-from proofs.registry import load_all
+from proofs.evidence.reference import DIGITS, mp_central_jacobian, mp_error, mp_layer_norm
 from symbolic import gelu as symbolic_gelu
 from symbolic import layer_norm as symbolic_layer_norm
 from symbolic import residual

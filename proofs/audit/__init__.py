@@ -11,7 +11,7 @@ headings — and reports:
   `\\approx`), recomputed at the printed precision by `TexArithmetic`, a small
   evaluator of TeX arithmetic (no `eval`);
 - every printed output line of the code listings, compared with the line the
-  package prints for the same quantity (`proofs.tables`' listings and
+  package prints for the same quantity (`proofs.typeset.tables`' listings and
   re-run experiments);
 - the check of every example and exercise found (they are about printed
   numbers, and cheap): a check that fails, or that reports a finding (the
@@ -34,14 +34,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from proofs.audit.cells import audit_tables
 from proofs.audit.claims import audit_claims, registered_pairs
 from proofs.audit.elements import audit_checks, audit_elements, audit_refs
 from proofs.audit.equalities import audit_equalities
 from proofs.audit.outputs import audit_outputs
 from proofs.audit.report import SECTIONS, Finding, Report
+from proofs.audit.tables import audit_tables
 from proofs.audit.tally import tally_elements
-from proofs.claims import normalise_tex
+from proofs.book.claims import normalise_tex
 from proofs.reader import ChapterInputError, Document, read_chapter
 
 __all__ = ["SECTIONS", "Finding", "Report", "audit_document", "audit_file", "identify"]
@@ -50,7 +50,7 @@ __all__ = ["SECTIONS", "Finding", "Report", "audit_document", "audit_file", "ide
 def identify(document: Document) -> str:
     """The key of the chapter the document is: by its title, or (MDX) by the chapter
     of its registered ids; ChapterInputError when neither tells."""
-    from proofs.registry import CHAPTERS, load_all
+    from proofs.book.registry import CHAPTERS, load_all
 
     registry = load_all()
     for key, chapter in CHAPTERS.items():
@@ -70,7 +70,7 @@ def identify(document: Document) -> str:
 
 def audit_document(document: Document) -> Report:
     """Audit one chapter, read into its Document."""
-    from proofs.registry import CHAPTERS
+    from proofs.book.registry import CHAPTERS
 
     chapter = identify(document)
     report = Report(document.path, document.form, chapter)

@@ -1,11 +1,11 @@
 """The audit of what each check proves against what the chapter states.
 
 For every element of the document with a registered check: each of the check's
-claims is located (proofs.claims). Found as transcribed, it is confirmed (the
+claims is located (proofs.book.claims). Found as transcribed, it is confirmed (the
 check proves it; `verify` runs it). Changed, it is judged: a claim that feeds the
 check is read from the chapter and the check is run on the chapter's version; a
 formula the check proves without taking it as an argument is compared with the
-transcription in the chapter's notation (proofs.decide) — equal at explicit sizes
+transcription in the chapter's notation (proofs.tex.decide) — equal at explicit sizes
 is a rewriting, different is a slip. Not found, the chapter no longer states
 what the check proves. Then every relation of the element's statement that no
 claim binds is decided in the notation, or listed with the reason it is not.
@@ -18,15 +18,15 @@ from functools import partial
 
 from proofs.audit.report import Finding
 from proofs.audit.sentence import LARGE_LITERAL, condition_of, is_hypothesis
-from proofs.claims import Claim, Located, locate, normalise_tex
-from proofs.decide import Decision, decide_once, equal_members
+from proofs.book.claims import Claim, Located, locate, normalise_tex
+from proofs.book.registry import CHAPTERS, Element, claim_arguments, load_all, run_check
 from proofs.reader import Document
 from proofs.reader.math import statement_lines
 from proofs.reader.records import THEORY_KINDS as DECIDED_KINDS
 from proofs.reader.records import Element as Record
-from proofs.registry import CHAPTERS, Element, claim_arguments, load_all, run_check
-from proofs.tex_sympy import Evaluator
-from proofs.tex_tree import Node, TexError, parse
+from proofs.tex.decide import Decision, decide_once, equal_members
+from proofs.tex.symbolic import Evaluator
+from proofs.tex.tree import Node, TexError, parse
 
 DECLARATION = ("\\in", "\\notin", "\\subset", "\\mapsto", "\\to", ":", "\\ldots", "\\cdots",
                "\\mathbb", "\\perp")

@@ -8,10 +8,8 @@ import re
 from collections.abc import Callable
 
 from proofs.audit.report import Finding
-from proofs.judge import findings
-from proofs.reader import Document
-from proofs.reader.records import Element as Record
-from proofs.registry import (
+from proofs.book.judge import findings
+from proofs.book.registry import (
     CHAPTERS,
     CheckRun,
     Element,
@@ -20,6 +18,8 @@ from proofs.registry import (
     number_key,
     run_check,
 )
+from proofs.reader import Document
+from proofs.reader.records import Element as Record
 
 
 def _registered(record: Record, chapter: str, registry: dict[str, Element]) -> Element | None:

@@ -1,5 +1,5 @@
 """The audit of a chapter's numeric equalities: each side recomputed at the printed
-precision by proofs.tex_arithmetic; they must agree within the printed rounding."""
+precision by proofs.tex.arithmetic; they must agree within the printed rounding."""
 
 from __future__ import annotations
 
@@ -13,14 +13,14 @@ from typing import Any, ClassVar
 from proofs.audit.readings import DECIMAL, read_exactly, reading
 from proofs.audit.report import Finding
 from proofs.audit.sentence import LARGE_LITERAL, condition_of, is_hypothesis
-from proofs.claims import normalise_tex
-from proofs.decide import decide_once
+from proofs.book.claims import normalise_tex
 from proofs.reader import Document
 from proofs.reader.math import split_relations, statement_lines
 from proofs.reader.records import THEORY_KINDS as DECIDED_KINDS
-from proofs.tex_arithmetic import MAX_DIGITS, NotNumeric, TooLarge, Value, evaluate, gap, meet, show
-from proofs.tex_sympy import Evaluator
-from proofs.tex_tree import Node
+from proofs.tex.arithmetic import MAX_DIGITS, NotNumeric, TooLarge, Value, evaluate, gap, meet, show
+from proofs.tex.decide import decide_once
+from proofs.tex.symbolic import Evaluator
+from proofs.tex.tree import Node
 
 _LITERAL = re.compile(
     r"\s*-?\s*\d+(?:\{,\}\d{3})*(?:\.\d+)?\s*(?:\\times\s*10\^\{?-?\d+\}?)?\s*(?:\\%)?\s*"
@@ -48,7 +48,7 @@ def audit_equalities(
     """Every numeric equality of the document's formulas; a setting such as `d = 768`
     binds d for the rest of its line. An equality of symbols that is not arithmetic on
     numbers, in the statement or proof of a definition, proposition, lemma, theorem,
-    corollary or remark, is decided in the chapter's notation (proofs.decide) with the
+    corollary or remark, is decided in the chapter's notation (proofs.tex.decide) with the
     definitions `S := …` made earlier in the same element, when it relates no printed
     number to symbols (a number the text sets elsewhere, `4d^2 + 4d = 288`, cannot be
     judged alone); an example's or exercise's settings are its check's."""

@@ -7,9 +7,9 @@ import re
 from dataclasses import dataclass
 
 from proofs.audit.report import Finding
+from proofs.book.registry import CHAPTERS
 from proofs.reader import Document
-from proofs.registry import CHAPTERS
-from proofs.tables import ListingLine
+from proofs.typeset.tables import ListingLine
 
 _OUT_NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?![\w.])")
 

@@ -13,7 +13,7 @@ import re
 from bisect import bisect_right
 
 from proofs.reader import Document
-from proofs.tex_tree import Node, TexError, parse
+from proofs.tex.tree import Node, TexError, parse
 
 # A formula followed by one of these is a hypothesis of what follows, not a claim.
 CONDITIONS = ("ならば", "なら", "のとき", "とき", "とし", "とする", "について", "に対し",

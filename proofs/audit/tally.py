@@ -12,11 +12,11 @@ from collections import Counter
 from dataclasses import dataclass
 
 from proofs.audit.report import Finding
-from proofs.claims import normalise_tex
+from proofs.book.claims import normalise_tex
+from proofs.book.registry import Element
 from proofs.reader import Document
 from proofs.reader.math import statement_lines
 from proofs.reader.records import Element as Record
-from proofs.registry import Element
 
 
 @dataclass(frozen=True)

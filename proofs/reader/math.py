@@ -10,10 +10,7 @@ from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from proofs.reader.records import Math
+from typing import Protocol
 
 RELATION = re.compile(
     r"(\\approx|\\simeq|:=|=|\\leq?|\\geq?|\\neq?|<|>|\\to|\\in|\\mapsto)(?![A-Za-z])"
@@ -153,7 +150,20 @@ class Place:
     closing: int | None  # None in a display
 
 
-def statement_places(lines: Sequence[str], formulas: Iterable[Math]) -> list[Place]:
+class Formula(Protocol):
+    """What the places are read from: a formula's line, TeX and form (records.Math)."""
+
+    @property
+    def line(self) -> int: ...
+
+    @property
+    def tex(self) -> str: ...
+
+    @property
+    def display(self) -> bool: ...
+
+
+def statement_places(lines: Sequence[str], formulas: Iterable[Formula]) -> list[Place]:
     """The place of every statement of the formulas (given in the order of the text): one
     pass over them, each formula looked for after the one before it on its line."""
     out: list[Place] = []

@@ -9,8 +9,8 @@ fact established, or raises CheckFailed.
 
 Tolerances are first-order rounding-error bounds evaluated on the actual
 operands (numeric.error_bounds), never tuned constants; exact values come from
-the definitions at 50 digits (proofs.reference); equivariance and causality
-defects are measured by proofs.measures and judged here.
+the definitions at 50 digits (proofs.evidence.reference); equivariance and causality
+defects are measured by proofs.evidence.measures and judged here.
 """
 
 from proofs.chapters.self_attention import (  # noqa: F401 - importing registers

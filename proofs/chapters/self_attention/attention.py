@@ -18,16 +18,16 @@ from numeric.error_bounds import (
     softmax_error_bound,
     unit_roundoff,
 )
-from proofs.anchors import attention_off_definition, mha_off_definition
+from proofs.book.claims import Claim
+from proofs.book.judge import require, within_bound
+from proofs.book.profiles import scaled
+from proofs.book.stated import divisor, expression, values
 from proofs.chapters.self_attention.chapter import CHAPTER
 from proofs.chapters.self_attention.strategies import mha_case, qkv_case
-from proofs.claims import Claim
-from proofs.judge import require, within_bound
-from proofs.measures import (
+from proofs.evidence.anchors import attention_off_definition, mha_off_definition
+from proofs.evidence.measures import (
     ratio,
 )
-from proofs.profiles import scaled
-from proofs.stated import divisor, expression, values
 from symbolic.identities import equal
 
 

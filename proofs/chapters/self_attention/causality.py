@@ -14,7 +14,9 @@ from numeric.mlp import mlp
 from numeric.model import forward as model_forward
 from numeric.model import init_parameters
 from numeric.running_error import model_rounding_bound
-from proofs.anchors import stack_attention_off_definition
+from proofs.book.claims import Claim
+from proofs.book.judge import require, within_bound
+from proofs.book.profiles import scaled
 from proofs.chapters.self_attention.chapter import CHAPTER
 from proofs.chapters.self_attention.strategies import (
     float_arrays,
@@ -22,16 +24,14 @@ from proofs.chapters.self_attention.strategies import (
     seeded_stack,
     stack_case,
 )
-from proofs.claims import Claim
-from proofs.judge import require, within_bound
-from proofs.measures import (
+from proofs.evidence.anchors import stack_attention_off_definition
+from proofs.evidence.measures import (
     causal_defect,
     decoded_in_chunks,
     model_prefix_defect,
     ratio,
     run_stack,
 )
-from proofs.profiles import scaled
 from spec.config import ModelConfig
 
 

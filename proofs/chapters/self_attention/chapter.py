@@ -1,6 +1,6 @@
 """The self-attention chapter: how its file is recognised and cited."""
 
-from proofs.registry import Chapter
+from proofs.book.registry import Chapter
 
 CHAPTER = Chapter(
     key="self-attention",

@@ -11,12 +11,12 @@ from hypothesis.extra import numpy as hnp
 
 from numeric.attention import multi_head_attention
 from numeric.mlp import mlp
-from proofs.anchors import stack_attention_off_definition
+from proofs.book.claims import Claim
+from proofs.book.judge import require, within_bound
 from proofs.chapters.self_attention.chapter import CHAPTER
 from proofs.chapters.self_attention.strategies import mha_case, seeded_stack, stack_case
-from proofs.claims import Claim
-from proofs.judge import require, within_bound
-from proofs.measures import (
+from proofs.evidence.anchors import stack_attention_off_definition
+from proofs.evidence.measures import (
     equivariance_defect,
     ratio,
     run_stack,

@@ -14,25 +14,25 @@ from numeric.error_bounds import (
     unit_roundoff,
 )
 from numeric.softmax import masked_softmax, softmax
-from proofs.anchors import stack_attention_off_definition
-from proofs.chapters.self_attention.chapter import CHAPTER
-from proofs.chapters.self_attention.strategies import mha_case, seeded_stack
-from proofs.claims import Claim
-from proofs.judge import require, within_bound
-from proofs.measures import (
-    run_stack,
-)
-from proofs.printed import half_unit
-from proofs.reference import (
-    DIGITS,
-    mp_softmax_exact,
-)
-from proofs.stated import (
+from proofs.book.claims import Claim
+from proofs.book.judge import require, within_bound
+from proofs.book.printed import half_unit
+from proofs.book.stated import (
     expression_in,
     member_text,
     printed_text,
     printed_texts,
     tuple_of_numbers,
+)
+from proofs.chapters.self_attention.chapter import CHAPTER
+from proofs.chapters.self_attention.strategies import mha_case, seeded_stack
+from proofs.evidence.anchors import stack_attention_off_definition
+from proofs.evidence.measures import (
+    run_stack,
+)
+from proofs.evidence.reference import (
+    DIGITS,
+    mp_softmax_exact,
 )
 from symbolic import softmax as sym
 from symbolic.identities import equal
@@ -159,7 +159,7 @@ def exr_mask_limit(printed: dict, masked_softmax=masked_softmax,
     e^{-10} e^{0.5} / (e + e^2) at 50 digits, each compared with the printed value at
     its printed precision (4 decimals; 3 significant digits for 4.54e-5, 2 for 7.4e-6);
     the actual third weight of sigma(z - 10 m) at 50 digits (`exact_softmax`, the
-    reference softmax of proofs.reference) lies in (0, bound]."""
+    reference softmax of proofs.evidence.reference) lies in (0, bound]."""
     z = np.array([1.0, 2.0, 0.5])
     got = np.asarray(masked_softmax(z, np.array([True, True, False])))
     with mpmath.workdps(DIGITS):

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 from numeric.attention import causal_mask
 from proofs.chapters.self_attention.chapter import CHAPTER
 from proofs.chapters.self_attention.tables import scaling_table
-from proofs.crossovers import Crossover, crossover_curves, draw_crossover
-from proofs.figures import Grid, shaded_grid
-from proofs.plotting import COLOURS, new_figure
-from proofs.tables import Table
+from proofs.typeset.crossovers import Crossover, crossover_curves, draw_crossover
+from proofs.typeset.figures import Grid, shaded_grid
+from proofs.typeset.plotting import COLOURS, new_figure
+from proofs.typeset.tables import Table
 from symbolic import counts
 
 if TYPE_CHECKING:

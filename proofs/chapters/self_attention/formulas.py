@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sympy
 
+from proofs.book.formulas import proved
 from proofs.chapters.self_attention.chapter import CHAPTER
-from proofs.formulas import proved
 from symbolic import counts, printing
 from symbolic import softmax as symbolic_softmax
 

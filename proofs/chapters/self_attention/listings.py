@@ -11,8 +11,8 @@ from proofs.chapters.self_attention.tables import (
     attention_parameter_count,
     scaling_table,
 )
-from proofs.measures import listing_attention_parameters
-from proofs.tables import (
+from proofs.evidence.measures import listing_attention_parameters
+from proofs.typeset.tables import (
     EPS,
     ListingLine,
 )

@@ -1,5 +1,5 @@
 """The self-attention chapter's notation: what each name of its formulas means, at
-explicit sizes, for deciding its formulas (proofs.decide).
+explicit sizes, for deciding its formulas (proofs.tex.decide).
 
 Sizes: n = 3 positions (m = 3 keys), d = 4, d_k = d_v = 2, h = 2 heads. Vectors
 are columns of real symbols (z, m, q, k, v); matrices (X, Q, K, V, W_Q, ...) are
@@ -18,7 +18,7 @@ from typing import Any
 import sympy
 
 from proofs.chapters.self_attention.chapter import CHAPTER
-from proofs.tex_sympy import Evaluator
+from proofs.tex.symbolic import Evaluator
 from symbolic.softmax import softmax
 
 N, D, D_K, H = 3, 4, 2, 2

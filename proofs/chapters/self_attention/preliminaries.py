@@ -17,20 +17,20 @@ from numeric.error_bounds import (
     softmax_error_bound,
 )
 from numeric.softmax import masked_softmax, softmax
+from proofs.book.claims import Claim
+from proofs.book.judge import require, within_bound
 from proofs.chapters.self_attention.chapter import CHAPTER
 from proofs.chapters.self_attention.strategies import (
     FIXED_SOFTMAX_INPUTS,
     float_arrays,
     softmax_inputs,
 )
-from proofs.claims import Claim
-from proofs.judge import require, within_bound
-from proofs.measures import (
+from proofs.evidence.measures import (
     equivariance_defect,
     permutation_matrix,
     ratio,
 )
-from proofs.reference import (
+from proofs.evidence.reference import (
     DIGITS,
     mp_error,
 )

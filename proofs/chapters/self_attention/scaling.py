@@ -10,11 +10,11 @@ import math
 
 import numpy as np
 
+from proofs.book.claims import Claim
+from proofs.book.judge import require
+from proofs.book.stated import function_of, number, table_rows
 from proofs.chapters.self_attention.chapter import CHAPTER
 from proofs.chapters.self_attention.tables import scaling_table
-from proofs.claims import Claim
-from proofs.judge import require
-from proofs.stated import function_of, number, table_rows
 from symbolic import probability, symbols
 from symbolic.identities import equal
 

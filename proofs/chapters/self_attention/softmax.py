@@ -22,6 +22,13 @@ from numeric.error_bounds import (
     unit_roundoff,
 )
 from numeric.softmax import masked_softmax, softmax, softmax_jacobian
+from proofs.book.claims import Claim
+from proofs.book.judge import require, within_bound
+from proofs.book.profiles import scaled
+from proofs.book.stated import (
+    entry_formula,
+    matrix_formula,
+)
 from proofs.chapters.self_attention.chapter import CHAPTER
 from proofs.chapters.self_attention.strategies import (
     FIXED_SOFTMAX_INPUTS,
@@ -29,18 +36,11 @@ from proofs.chapters.self_attention.strategies import (
     float_arrays,
     softmax_inputs,
 )
-from proofs.claims import Claim
-from proofs.judge import require, within_bound
-from proofs.profiles import scaled
-from proofs.reference import (
+from proofs.evidence.reference import (
     DIGITS,
     mp_central_jacobian,
     mp_error,
     mp_softmax_exact,
-)
-from proofs.stated import (
-    entry_formula,
-    matrix_formula,
 )
 from symbolic import mask as sym_mask
 from symbolic import softmax as sym

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from numeric.attention import causal_mask
-from proofs.measures import (
+from proofs.evidence.measures import (
     LAYER_KINDS,
 )
 

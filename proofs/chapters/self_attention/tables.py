@@ -14,7 +14,7 @@ from numeric.chunks import row_chunks
 from numeric.model import init_parameters, parameter_count, sub_parameters
 from numeric.softmax import softmax
 from proofs.chapters.self_attention.chapter import CHAPTER
-from proofs.tables import (
+from proofs.typeset.tables import (
     COUNTED,
     Table,
     int_at,

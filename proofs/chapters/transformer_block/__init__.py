@@ -16,7 +16,7 @@ tolerances come from the rounding-error bounds of numeric.error_bounds (u = 2^-5
 is float64's unit roundoff and gamma_k = k u / (1 - k u) bounds the relative error
 of a k-term sum or dot product; Higham, Accuracy and Stability of Numerical
 Algorithms, Lemma 3.1), exact values from the mpmath references of
-proofs.reference, and the activation regions of 命題 8.1 from the exact counting
+proofs.evidence.reference, and the activation regions of 命題 8.1 from the exact counting
 of symbolic.arrangements.
 """
 

@@ -17,13 +17,10 @@ from numeric.attention import multi_head_attention
 from numeric.error_bounds import U, gamma
 from numeric.mlp import mlp
 from numeric.model import forward, init_parameters, sub_parameters
-from proofs.chapters.transformer_block.chapter import CHAPTER
-from proofs.chapters.transformer_block.strategies import block_parameters, seeds
-from proofs.claims import Claim
-from proofs.judge import require, within_bound
-from proofs.measures import grid_activation_patterns
-from proofs.profiles import scaled
-from proofs.stated import (
+from proofs.book.claims import Claim
+from proofs.book.judge import require, within_bound
+from proofs.book.profiles import scaled
+from proofs.book.stated import (
     formula_of,
     function_of,
     plus_minus,
@@ -31,7 +28,10 @@ from proofs.stated import (
     prose_integer_last,
     table_rows,
 )
-from proofs.tex_tree import TexError
+from proofs.chapters.transformer_block.chapter import CHAPTER
+from proofs.chapters.transformer_block.strategies import block_parameters, seeds
+from proofs.evidence.measures import grid_activation_patterns
+from proofs.tex.tree import TexError
 from symbolic import gelu as symbolic_gelu
 from symbolic.arrangements import activation_regions, general_position, region_bound
 from symbolic.identities import is_zero

@@ -1,6 +1,6 @@
 """The Transformer-block chapter: how its file is recognised and cited."""
 
-from proofs.registry import Chapter
+from proofs.book.registry import Chapter
 
 CHAPTER = Chapter(
     key="transformer-block",

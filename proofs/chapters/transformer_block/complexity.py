@@ -13,19 +13,19 @@ from hypothesis import strategies as st
 from numeric.block import post_ln_block, pre_ln_block
 from numeric.contraction import count_multiplications
 from numeric.model import forward, init_parameters
-from proofs.chapters.transformer_block import tables
-from proofs.chapters.transformer_block.chapter import CHAPTER
-from proofs.chapters.transformer_block.strategies import block_parameters, configurations, seeds
-from proofs.claims import Claim
-from proofs.judge import require
-from proofs.profiles import scaled
-from proofs.stated import (
+from proofs.book.claims import Claim
+from proofs.book.judge import require
+from proofs.book.profiles import scaled
+from proofs.book.stated import (
     crossover,
     integer,
     leading_terms,
     polynomial,
     printed,
 )
+from proofs.chapters.transformer_block import tables
+from proofs.chapters.transformer_block.chapter import CHAPTER
+from proofs.chapters.transformer_block.strategies import block_parameters, configurations, seeds
 from spec.contractions import BLOCK
 from symbolic import counts
 from symbolic import symbols as sym

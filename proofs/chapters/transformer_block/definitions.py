@@ -24,7 +24,9 @@ from numeric.layer_norm import layer_norm
 from numeric.mlp import mlp
 from numeric.model import embed, forward, init_parameters, sub_parameters
 from numeric.running_error import block_rounding_bound, model_rounding_bound
-from proofs.anchors import layer_norm_off_definition
+from proofs.book.claims import Claim
+from proofs.book.judge import CheckFailed, require, within_bound
+from proofs.book.profiles import scaled
 from proofs.chapters.transformer_block.chapter import CHAPTER
 from proofs.chapters.transformer_block.strategies import (
     block_parameters,
@@ -32,10 +34,8 @@ from proofs.chapters.transformer_block.strategies import (
     seeds,
     vectors,
 )
-from proofs.claims import Claim
-from proofs.judge import CheckFailed, require, within_bound
-from proofs.profiles import scaled
-from proofs.reference import mp_error, mp_gelu
+from proofs.evidence.anchors import layer_norm_off_definition
+from proofs.evidence.reference import mp_error, mp_gelu
 
 
 @CHAPTER.element("def-layer-norm", "定義 2.1", "層正規化", "definition",

@@ -16,13 +16,13 @@ from numeric.layer_norm import layer_norm
 from numeric.mlp import mlp
 from numeric.model import forward, init_parameters, sub_parameters
 from numeric.running_error import block_rounding_bound, model_rounding_bound
-from proofs.anchors import layer_norm_off_definition, mlp_off_definition
+from proofs.book.claims import Claim
+from proofs.book.judge import require, within_bound
+from proofs.book.profiles import scaled
 from proofs.chapters.transformer_block.chapter import CHAPTER
 from proofs.chapters.transformer_block.strategies import block_parameters, model_cases, seeds
-from proofs.claims import Claim
-from proofs.judge import require, within_bound
-from proofs.measures import decoded_in_chunks
-from proofs.profiles import scaled
+from proofs.evidence.anchors import layer_norm_off_definition, mlp_off_definition
+from proofs.evidence.measures import decoded_in_chunks
 
 
 @CHAPTER.element("prop-row-wise-maps", "命題 7.1", "MLP と層正規化は位置の間で情報を混ぜない",

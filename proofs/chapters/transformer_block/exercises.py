@@ -22,16 +22,10 @@ from numeric.error_bounds import (
 )
 from numeric.layer_norm import layer_norm
 from numeric.model import init_parameters, parameter_count
-from proofs.chapters.transformer_block.chapter import CHAPTER
-from proofs.chapters.transformer_block.complexity import counted_multiplications
-from proofs.chapters.transformer_block.parameters import model_parts
-from proofs.chapters.transformer_block.residual import residual_jacobians
-from proofs.chapters.transformer_block.strategies import block_parameters, seeds, vectors
-from proofs.claims import Claim
-from proofs.judge import require, within_bound
-from proofs.measures import spread
-from proofs.profiles import scaled
-from proofs.stated import (
+from proofs.book.claims import Claim
+from proofs.book.judge import require, within_bound
+from proofs.book.profiles import scaled
+from proofs.book.stated import (
     formula_of,
     integer,
     percentage,
@@ -40,6 +34,12 @@ from proofs.stated import (
     prose_integer,
     sized_expression,
 )
+from proofs.chapters.transformer_block.chapter import CHAPTER
+from proofs.chapters.transformer_block.complexity import counted_multiplications
+from proofs.chapters.transformer_block.parameters import model_parts
+from proofs.chapters.transformer_block.residual import residual_jacobians
+from proofs.chapters.transformer_block.strategies import block_parameters, seeds, vectors
+from proofs.evidence.measures import spread
 from spec.contractions import BLOCK
 from symbolic import counts, residual
 from symbolic import layer_norm as symbolic_layer_norm

@@ -22,10 +22,10 @@ import sympy
 from numeric.activations import gelu, relu
 from proofs.chapters.transformer_block.activations import RELU_EXAMPLE
 from proofs.chapters.transformer_block.chapter import CHAPTER
-from proofs.crossovers import Crossover, crossover_curves, draw_crossover
-from proofs.figures import Stages, stage_rows
-from proofs.measures import activation_pattern_map
-from proofs.plotting import COLOURS, new_figure
+from proofs.evidence.measures import activation_pattern_map
+from proofs.typeset.crossovers import Crossover, crossover_curves, draw_crossover
+from proofs.typeset.figures import Stages, stage_rows
+from proofs.typeset.plotting import COLOURS, new_figure
 from symbolic import counts, residual
 from symbolic import gelu as symbolic_gelu
 from symbolic import symbols as sym

@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 import sympy
 
+from proofs.book.formulas import FormulaNotProved, proved
 from proofs.chapters.transformer_block.chapter import CHAPTER
-from proofs.formulas import FormulaNotProved, proved
 from symbolic import counts, gelu, printing
 from symbolic import layer_norm as symbolic_layer_norm
 from symbolic.symbols import d

@@ -18,15 +18,10 @@ from numeric.error_bounds import (
     layer_norm_jacobian_error_bound,
 )
 from numeric.layer_norm import layer_norm, layer_norm_jacobian
-from proofs.anchors import layer_norm_off_definition
-from proofs.chapters.transformer_block.chapter import CHAPTER
-from proofs.chapters.transformer_block.strategies import vectors
-from proofs.claims import Claim
-from proofs.judge import CheckFailed, finding, require, within_bound
-from proofs.measures import spread
-from proofs.profiles import scaled
-from proofs.reference import mp_central_jacobian, mp_layer_norm
-from proofs.stated import (
+from proofs.book.claims import Claim
+from proofs.book.judge import CheckFailed, finding, require, within_bound
+from proofs.book.profiles import scaled
+from proofs.book.stated import (
     affine_coefficients,
     integers,
     matrix_formula,
@@ -35,6 +30,11 @@ from proofs.stated import (
     printed_tuple,
     radicand_terms,
 )
+from proofs.chapters.transformer_block.chapter import CHAPTER
+from proofs.chapters.transformer_block.strategies import vectors
+from proofs.evidence.anchors import layer_norm_off_definition
+from proofs.evidence.measures import spread
+from proofs.evidence.reference import mp_central_jacobian, mp_layer_norm
 from symbolic import layer_norm as symbolic_layer_norm
 from symbolic import symbols as sym
 from symbolic.identities import equal, is_zero

@@ -13,8 +13,8 @@ from proofs.chapters.transformer_block.tables import (
     gpt2_parameter_table,
     small_model_count,
 )
-from proofs.measures import grid_activation_patterns, listing_attention_parameters
-from proofs.tables import (
+from proofs.evidence.measures import grid_activation_patterns, listing_attention_parameters
+from proofs.typeset.tables import (
     EPS,
     ListingLine,
 )

@@ -1,5 +1,5 @@
 """The Transformer-block chapter's notation: what each name of its formulas means, at
-explicit sizes, for deciding its formulas (proofs.decide).
+explicit sizes, for deciding its formulas (proofs.tex.decide).
 
 Sizes: d = 4, n = 3 rows, d_ff = 2. x is a column of real symbols; mu and sigma^2 are
 the mean and the biased variance (division by d, 定義 2.1); LN is the package's
@@ -17,7 +17,7 @@ from typing import Any
 import sympy
 
 from proofs.chapters.transformer_block.chapter import CHAPTER
-from proofs.tex_sympy import Evaluator
+from proofs.tex.symbolic import Evaluator
 from symbolic import layer_norm as symbolic_layer_norm
 
 D, N, D_FF = 4, 3, 2

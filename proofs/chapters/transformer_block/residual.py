@@ -20,18 +20,18 @@ from numeric.layer_norm import layer_norm, layer_norm_jacobian
 from numeric.mlp import mlp
 from numeric.model import init_parameters, sub_parameters
 from numeric.running_error import block_tangents
+from proofs.book.claims import Claim
+from proofs.book.judge import CheckFailed, require, within_bound
+from proofs.book.registry import REGISTRY
+from proofs.book.stated import expression_in, prose_integer
 from proofs.chapters.transformer_block.chapter import CHAPTER
-from proofs.claims import Claim
-from proofs.judge import CheckFailed, require, within_bound
-from proofs.reference import (
+from proofs.evidence.reference import (
     DIGITS,
     mp_central_jacobian,
     mp_layer_norm,
     mp_mlp,
     mp_multi_head_attention,
 )
-from proofs.registry import REGISTRY
-from proofs.stated import expression_in, prose_integer
 from symbolic import residual
 
 STACK = spec.ModelConfig(vocab=2, d=4, n_layer=2, n_head=2, d_ff=8, n_ctx=3)  # M = 2L = 4 sublayers
@@ -58,7 +58,7 @@ def _rows(values: list) -> np.ndarray:
     return np.array(values, dtype=object)
 
 
-MP = Kernels(  # the definitions (proofs.reference) on arrays of mpf
+MP = Kernels(  # the definitions (proofs.evidence.reference) on arrays of mpf
     attention=lambda x, q: _rows(mp_multi_head_attention(x, q, causal=True)),
     mlp=lambda x, q, activation: _rows(mp_mlp(x, q, activation)),
     norm=lambda x, g, eps: _rows([mp_layer_norm(r, g["gamma"], g["beta"], eps) for r in x]),

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 import spec
 from numeric.model import init_parameters, sub_parameters
-from proofs.measures import spread
+from proofs.evidence.measures import spread
 
 
 def block_parameters(d: int, h: int, d_ff: int, rng: np.random.Generator) -> dict:

@@ -12,7 +12,7 @@ import sympy
 import spec
 from numeric.model import init_parameters, parameter_count
 from proofs.chapters.transformer_block.chapter import CHAPTER
-from proofs.tables import (
+from proofs.typeset.tables import (
     COUNTED,
     Table,
     int_at,

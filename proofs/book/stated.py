@@ -15,10 +15,10 @@ from typing import Any
 
 import sympy
 
-from proofs.printed import Printed
+from proofs.book.printed import Printed
 from proofs.reader.math import split_relations
-from proofs.tex_sympy import Evaluator, Indexed
-from proofs.tex_tree import TexError, parse
+from proofs.tex.symbolic import Evaluator, Indexed
+from proofs.tex.tree import TexError, parse
 from symbolic import symbols
 
 SIZES = {  # the chapters' size names -> symbolic.symbols

@@ -30,7 +30,7 @@ import sympy
 from proofs.reader import Document
 from proofs.reader.math import split_relations, statement_lines
 from proofs.reader.records import Element as Record
-from proofs.tex_tree import TexError
+from proofs.tex.tree import TexError
 from symbolic.identities import equal
 
 WHERE = ("statement", "proof", "text", "section")

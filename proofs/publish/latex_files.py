@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from proofs.latex import header, packages, tex_cell
+from proofs.typeset.latex import header, packages, tex_cell
 
 if TYPE_CHECKING:  # the command line imports this module before NumPy and SymPy
-    from proofs.formulas import Formula
-    from proofs.tables import Table
+    from proofs.book.formulas import Formula
+    from proofs.typeset.tables import Table
 
 Rendered = Sequence[tuple["Formula", str]]
 

@@ -1,4 +1,4 @@
-"""The book's hand-drawn SVG figures (proofs.figures, the chapter map) drawn again with
+"""The book's hand-drawn SVG figures (proofs.typeset.figures, the chapter map) drawn again with
 matplotlib, for the PDF and PNG files of the `figures` command.
 
 Those SVGs use a small subset, which this module reads with ElementTree: `<g>` groups
@@ -14,7 +14,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING, Any
 
-from proofs.plotting import ACCENT, new_figure
+from proofs.typeset.plotting import ACCENT, new_figure
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import sympy
 
-from proofs.latex import estimated_width, is_wide, tex_cell
+from proofs.typeset.latex import estimated_width, is_wide, tex_cell
 from symbolic.printing import chapter_latex
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from proofs.registry import RESULTS
+from proofs.book.registry import RESULTS
 
 SCREEN_WIDTH = 120  # columns of the verify screen unless --wide
 

@@ -115,7 +115,7 @@ def skeleton(document: Document, key: str, taken: frozenset[str] = frozenset()) 
     files = {
         "chapter.py": (
             f"{_quoted(title + ': how its file is recognised and cited.')}\n\n"
-            "from proofs.registry import Chapter\n\n"
+            "from proofs.book.registry import Chapter\n\n"
             "CHAPTER = Chapter(\n"
             f"    key={_quoted(key)},\n"
             f"    file={_quoted(Path(document.path).name)},\n"
@@ -135,7 +135,7 @@ def skeleton(document: Document, key: str, taken: frozenset[str] = frozenset()) 
         files[f"{module}.py"] = (
             f"{_quoted(numbers + '.')}\n\n"
             "from __future__ import annotations\n\n"
-            "from proofs.judge import Unchecked\n\n"
+            "from proofs.book.judge import Unchecked\n\n"
             "from .chapter import CHAPTER\n\n\n" + "\n\n".join(_stub(e) for e in elements)
         )
     return files

@@ -30,13 +30,13 @@ from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any
 
-from proofs.claims import Claim
-from proofs.judge import CheckFailed, Unchecked
+from proofs.book.claims import Claim
+from proofs.book.judge import CheckFailed, Unchecked
 
 if TYPE_CHECKING:
-    from proofs.formulas import Formula
-    from proofs.tables import ListingLine, Table
-    from proofs.tex_sympy import Evaluator
+    from proofs.book.formulas import Formula
+    from proofs.tex.symbolic import Evaluator
+    from proofs.typeset.tables import ListingLine, Table
 
 ENTRY_POINT_GROUP = "transformer_proofs.chapters"
 
@@ -104,7 +104,7 @@ class FigureEntry:
 @dataclass(frozen=True)
 class PlotEntry:
     """A plot a chapter registers: a picture of a result the chapter gives as a table or
-    in words, drawn with matplotlib (proofs.plotting) from the package's own values."""
+    in words, drawn with matplotlib (proofs.typeset.plotting) from the package's own values."""
 
     name: str
     chapter: str
@@ -233,7 +233,7 @@ class Chapter:
         """Register the decorated builder of a formula the chapter states at `number`.
         Its name is lower-case words of letters joined by -, as it also names a LaTeX
         macro (softmax-jacobian-two is \\SoftmaxJacobianTwo), where digits cannot be."""
-        from proofs.formulas import Formula
+        from proofs.book.formulas import Formula
 
         if not re.fullmatch(r"[a-z]+(-[a-z]+)*", name):
             raise ValueError(
@@ -251,7 +251,7 @@ class Chapter:
         return register
 
     def notation(self, environment: Callable[[str], Evaluator]) -> Callable[[str], Evaluator]:
-        """Register the function giving the chapter's names their meanings (proofs.decide)."""
+        """Register the function giving the chapter's names their meanings (proofs.tex.decide)."""
         self.environment = environment
         return environment
 

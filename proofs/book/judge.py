@@ -1,6 +1,6 @@
 """Judging: the one place where a check decides that a statement does not hold.
 
-A check measures (proofs.measures, numeric.error_bounds) and then judges here:
+A check measures (proofs.evidence.measures, numeric.error_bounds) and then judges here:
 `require` for a plain condition, `within_bound` for "this defect is within its
 rounding bound", which names the worst entry and its error/bound ratio and
 returns the largest ratio for the evidence line. `finding` marks an evidence

@@ -1,7 +1,7 @@
 """Write the package's regions back into a chapter file: `python -m proofs sync FILE...`.
 
 A region is a part of a chapter that the package produces: a table the audit
-regenerates (`proofs.audit.cells`), a printed output line of a listing the audit
+regenerates (`proofs.audit.tables`), a printed output line of a listing the audit
 compares (`proofs.audit.outputs`), a figure the chapter's package registers
 (`@CHAPTER.figure`). Each is regenerated in the chapter's own syntax: a drifted table
 cell is rewritten in place in its row (the pipes, TABs and spacing around it kept),
@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from proofs.audit import identify
-from proofs.audit.cells import (
+from proofs.audit.outputs import printed_lines
+from proofs.audit.tables import (
     EMPTY,
     NO_COLUMNS,
     NotRegenerated,
@@ -29,12 +30,11 @@ from proofs.audit.cells import (
     regenerate,
     require_rectangular,
 )
-from proofs.audit.outputs import printed_lines
+from proofs.book.registry import CHAPTERS
 from proofs.files import write_atomically
 from proofs.reader import BOM, Document, decode, parse, read_bytes
 from proofs.reader.records import Problem
-from proofs.registry import CHAPTERS
-from proofs.tables import Table
+from proofs.typeset.tables import Table
 
 KINDS = ("table", "output", "figure")
 RULE = re.compile(r"\|?(\s*:?-+:?\s*\|)+\s*:?-*:?\s*")  # a Markdown table's rule row

@@ -4,7 +4,7 @@ A check that judges only a property (causality, equivariance, convexity, invaria
 would pass any object with that property: attention in which each position attends
 only to itself is causal, attention without the 1/sqrt(d_k) scaling is equivariant.
 These functions measure the handed object against the chapter's definition evaluated
-by mpmath at DIGITS digits (proofs.reference) on the inputs the check draws, and
+by mpmath at DIGITS digits (proofs.evidence.reference) on the inputs the check draws, and
 return (error, rounding bound) for the check to judge with `within_bound`; they never
 judge.
 """
@@ -23,7 +23,7 @@ from numeric.error_bounds import (
     mlp_error_bound,
     unit_roundoff,
 )
-from proofs.reference import (
+from proofs.evidence.reference import (
     DIGITS,
     mp_attention,
     mp_error,
@@ -55,7 +55,7 @@ def mha_off_definition(mha: Callable, x: np.ndarray, params: Mapping[str, np.nda
 
 def stack_attention_off_definition(mha: Callable, layers: Sequence[tuple[str, dict]],
                                    x: np.ndarray, causal: bool) -> Iterator[Measured]:
-    """mha with each attention layer's parameters of a stack (proofs.measures.run_stack)
+    """mha with each attention layer's parameters of a stack (proofs.evidence.measures.run_stack)
     against the definition, at the stack's input x."""
     for kind, params in layers:
         if kind.endswith("attn"):

@@ -27,8 +27,8 @@ from typing import Any
 import numpy as np
 import sympy
 
-from proofs.tex_sympy import Evaluator
-from proofs.tex_tree import Node, TexError, parse
+from proofs.tex.symbolic import Evaluator
+from proofs.tex.tree import Node, TexError, parse
 
 DIGITS = 50
 TOLERANCE = sympy.Rational(1, 10**40)

@@ -1,4 +1,4 @@
-"""Evaluate a formula's tree (proofs.tex_tree) in SymPy, under a chapter's notation.
+"""Evaluate a formula's tree (proofs.tex.tree) in SymPy, under a chapter's notation.
 
 `Evaluator` gives each name of the notation its meaning at an explicit size: a size is an
 integer, a vector a column `Matrix` of symbols, a function a Python callable returning
@@ -18,7 +18,7 @@ from typing import Any
 
 import sympy
 
-from proofs.tex_tree import Node, TexError
+from proofs.tex.tree import Node, TexError
 
 MAX_POWER_DIGITS = 4_000  # decimal digits of a number's power: 10^{10^{10}} is refused
 MAX_EXP_ARGUMENT = 10_000  # |x| of e^x for a number x: e^{e^{e^{10}}} is refused

@@ -3,8 +3,8 @@
 Three sorts, all drawn from the package: the figures a chapter draws in the book's own
 SVG style (`@CHAPTER.figure`, which `sync` writes into the chapter), the plots a chapter
 registers (`@CHAPTER.plot`, matplotlib), and each chapter's map (`map-<key>`,
-proofs.chapter_map). An SVG figure or a map is written as it is drawn for `svg` and drawn
-again with matplotlib (proofs.svg_pictures) for `pdf` and `png`.
+proofs.publish.maps). An SVG figure or a map is written as it is drawn for `svg` and drawn
+again with matplotlib (proofs.typeset.svg_pictures) for `pdf` and `png`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from proofs.plotting import FORMATS, render
+from proofs.typeset.plotting import FORMATS, render
 
 MAP = "map"
 
@@ -28,7 +28,7 @@ class Picture:
 
 def catalogue() -> dict[str, Picture]:
     """Every picture, by name, chapter by chapter: its figures, its plots, its map."""
-    from proofs.registry import CHAPTERS, load_all
+    from proofs.book.registry import CHAPTERS, load_all
 
     load_all()
     out: dict[str, Picture] = {}
@@ -46,7 +46,7 @@ def catalogue() -> dict[str, Picture]:
 
 def chapter_file(chapter: str, directory: Path) -> Path:
     """The chapter's file among the chapter files in `directory`."""
-    from proofs.registry import chapter_of
+    from proofs.book.registry import chapter_of
 
     return directory / chapter_of(chapter).file
 
@@ -54,7 +54,7 @@ def chapter_file(chapter: str, directory: Path) -> Path:
 def map_of(chapter: str, directory: Path, results: Mapping[str, str] | None = None) -> str:
     """The SVG of a chapter's map, read from its file in `directory`, coloured by `results`
     (by element number) or, without them, by running the chapter's checks."""
-    from proofs.chapter_map import chapter_map, map_svg, run_results
+    from proofs.publish.maps import chapter_map, map_svg, run_results
     from proofs.reader import read_chapter
 
     document = read_chapter(chapter_file(chapter, directory))
@@ -63,8 +63,8 @@ def map_of(chapter: str, directory: Path, results: Mapping[str, str] | None = No
 
 def picture_file(picture: Picture, fmt: str, svg_of_map: Callable[[str], str]) -> bytes:
     """The picture's file in the format; `svg_of_map(chapter)` draws a chapter's map."""
-    from proofs.registry import CHAPTERS
-    from proofs.svg_pictures import standalone_svg, svg_figure
+    from proofs.book.registry import CHAPTERS
+    from proofs.typeset.svg_pictures import standalone_svg, svg_figure
 
     if fmt not in FORMATS:
         raise ValueError(f"fmt must be one of {FORMATS}, got {fmt!r}")

@@ -1,7 +1,7 @@
 """The command line's grammar: every command of `python -m proofs`, its options and its help.
 
 An error in the grammar is one line on stderr and exit code 2 (the usage is in --help);
-what each command does is proofs.cli's.
+what each command does is the other modules' of proofs.cli.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import NoReturn
 
 import proofs
-from proofs.latex_files import PAPERS
-from proofs.screen import SCREEN_WIDTH
+from proofs.publish.latex_files import PAPERS
+from proofs.publish.screen import SCREEN_WIDTH
 
 PROG = "proofs"
-FIGURE_FORMATS = ("svg", "pdf", "png")  # proofs.plotting.FORMATS, without importing it
+FIGURE_FORMATS = ("svg", "pdf", "png")  # proofs.typeset.plotting.FORMATS, without importing it
 CHAPTER_FILES = Path(proofs.__file__).resolve().parents[1].parent / "shared" / "seeds"
 
 

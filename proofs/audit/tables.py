@@ -6,10 +6,10 @@ import re
 from dataclasses import dataclass
 
 from proofs.audit.report import Finding
+from proofs.book.registry import CHAPTERS
 from proofs.reader import ChapterInputError, Document
 from proofs.reader.records import Table as Printed
-from proofs.registry import CHAPTERS
-from proofs.tables import Table
+from proofs.typeset.tables import Table
 
 NO_COLUMNS = "no regenerated table has these columns (a table of words, not of values)"
 EMPTY = "the table has a header and no rows"

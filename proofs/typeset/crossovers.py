@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import sympy
 
-from proofs.plotting import COLOURS, new_figure
+from proofs.typeset.plotting import COLOURS, new_figure
 from symbolic import counts
 from symbolic import symbols as sym
 

@@ -8,7 +8,7 @@ is `bold z`, distinct from `z`; Greek letters are their command names (`\\sigma`
 `d_{\\mathrm{ff}}` is the one name `d_ff`, `|V|` the name `|V|`, `\\mathrm{LN}` the function
 `LN`. Anything outside the grammar raises `TexError` naming the token, and the cost is
 bounded (MAX_TOKENS tokens, MAX_DEPTH levels, numbers of MAX_DIGITS digits): a chapter line is
-text the package did not write. `proofs.tex_sympy` evaluates a tree in a chapter's notation.
+text the package did not write. `proofs.tex.symbolic` evaluates a tree in a chapter's notation.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ checks' results (`run_results`, or `results_from_report` of `verify --json`). A
 reference to another chapter or book is a node of its own, drawn dashed. The layout is
 layered by dependency: an element stands one layer below the lowest element before it
 that it uses, and within a layer near the elements it uses; the SVG is written
-directly, in the book's figure style (proofs.figures).
+directly, in the book's figure style (proofs.typeset.figures).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ ROW = 9  # nodes in a row at most
 class Node:
     key: str  # the element's number (命題 3.2), or an external reference's target
     label: str
-    kind: str  # a kind of proofs.registry.KINDS, or "external"
+    kind: str  # a kind of proofs.book.registry.KINDS, or "external"
     result: str  # one of RESULTS, or "external"
     title: str = ""  # the element's title, or the reference in full (a tooltip in the SVG)
 
@@ -135,8 +135,8 @@ def results_from_report(report: object, chapter: str,
 
 def run_results(chapter: str) -> dict[str, str]:
     """Run the checks of a chapter's elements (as `verify` does) and give their results."""
-    from proofs.judge import findings
-    from proofs.registry import load_all, run_check
+    from proofs.book.judge import findings
+    from proofs.book.registry import load_all, run_check
 
     runs = []
     for element in load_all().values():

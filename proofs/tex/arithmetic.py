@@ -45,7 +45,7 @@ from mpmath.libmp import (
     to_float,
 )
 
-from proofs.tex_tree import TokenCursor
+from proofs.tex.tree import TokenCursor
 
 iv.dps = 30
 

@@ -1,0 +1,109 @@
+"""`proofs audit`, `proofs sync` and `proofs new-chapter`: the commands that read chapter
+files."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from proofs.cli.arguments import PROG, UsageError
+from proofs.cli.verify import load_registry
+from proofs.files import check_target
+
+
+def _read_document(path: Path):
+    """A chapter file read once (`-` is standard input) into its Document."""
+    from proofs import reader
+
+    if str(path) == "-":
+        return reader.parse(reader.decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>")
+    return reader.read_chapter(path)
+
+
+def audit(args: argparse.Namespace) -> int:
+    from proofs import audit
+    from proofs.audit.baseline import BaselineError, compare, read_baseline, write_baseline
+    from proofs.book.profiles import load_profile
+    from proofs.reader import ChapterInputError
+
+    load_profile(args.profile, in_cache=True)  # for the checks of the examples and exercises
+    load_registry()
+    try:
+        accepted = read_baseline(args.baseline) if args.baseline else None
+        if args.write_baseline:
+            check_target(args.write_baseline, args.force, inputs=args.files)
+        documents = [_read_document(path) for path in args.files]
+        for document in documents:  # bad input is reported before any check runs
+            audit.identify(document)
+        reports = [audit.audit_document(document) for document in documents]
+    except (ChapterInputError, BaselineError) as exc:
+        raise UsageError(str(exc)) from exc
+    audited = list(zip(reports, documents, strict=True))
+    kept = {r.path: compare(r, d, accepted) for r, d in audited} if accepted is not None else {}
+    if args.json:
+        out = [r.to_dict() for r in reports]
+        for report in out:
+            if report["path"] in kept:
+                report["baseline"] = kept[report["path"]].to_dict(args.baseline)
+        print(json.dumps(out, ensure_ascii=False, indent=2))
+    else:
+        texts = [r.to_text(quiet=args.quiet, by_element=args.elements) for r in reports]
+        texts = [t + (f"\n\n{kept[r.path].to_text(args.baseline)}" if r.path in kept else "")
+                 for t, r in zip(texts, reports, strict=True)]
+        print("\n\n".join(texts))
+    if args.write_baseline:
+        count = write_baseline(args.write_baseline, audited, args.force)
+        print(f"wrote {count} accepted mismatches to {args.write_baseline}", file=sys.stderr)
+        return 0
+    if accepted is not None:
+        return 1 if any(c.new for c in kept.values()) else 0
+    return 1 if any(r.mismatched for r in reports) else 0
+
+
+
+def sync(args: argparse.Namespace) -> int:
+    from proofs.audit.sync import sync_file
+    from proofs.files import Changed
+    from proofs.reader import ChapterInputError
+
+    load_registry()
+    try:
+        synced = [sync_file(path) for path in args.files]  # all read before any is written
+    except ChapterInputError as exc:
+        raise UsageError(str(exc)) from exc
+    ok = True
+    for result in synced:
+        if args.verbose:
+            print(result.listing(), file=sys.stderr, flush=True)
+        if result.drifted and not args.write:
+            print(result.diff(), flush=True)
+        if args.write:
+            try:
+                result.write()
+            except Changed as exc:
+                print(f"{PROG}: {exc}", file=sys.stderr, flush=True)
+                ok = False
+                continue
+        print(result.summary(written=args.write), file=sys.stderr, flush=True)
+        ok = ok and (not result.problems if args.write else result.in_sync)
+    return 0 if ok else 1
+
+
+def new_chapter(args: argparse.Namespace) -> int:
+    from proofs.book import scaffold
+    from proofs.reader import ChapterInputError
+
+    taken = frozenset(load_registry())
+    try:
+        document = _read_document(args.file)
+        target = scaffold.write_skeleton(document, args.key, args.out, taken)
+    except (ChapterInputError, ValueError, OSError) as exc:
+        raise UsageError(f"new-chapter: {exc}") from exc
+    print(
+        f"wrote {target} with {len(document.elements)} unchecked elements; put it under "
+        "proofs/chapters/ or name it in an entry point of transformer_proofs.chapters",
+        file=sys.stderr,
+    )
+    return 0

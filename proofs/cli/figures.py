@@ -1,0 +1,112 @@
+"""`proofs figures`: the chapters' pictures, their plots and the chapters' maps, drawn to
+files in --out."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Iterable
+from pathlib import Path
+
+from proofs.cli.arguments import UsageError
+from proofs.cli.tables import nearest
+from proofs.files import check_target, write_atomically
+
+
+def _chosen_pictures(args: argparse.Namespace, known: dict) -> list:
+    """The pictures the names choose (`map` every map, or --chapter's), in their order."""
+    from proofs.publish.pictures import MAP
+
+    maps = [p for p in known.values() if p.sort == "map"]
+    if args.chapter is not None:
+        if args.names and MAP not in args.names:
+            raise UsageError("figures: --chapter chooses the chapter of `map`, which is not "
+                             "named")
+        maps = [p for p in maps if p.chapter == args.chapter]
+        if not maps:
+            chapters = ", ".join(p.chapter for p in known.values() if p.sort == "map")
+            raise UsageError(f"figures: no chapter {args.chapter!r}; known: {chapters}")
+    chosen: dict[str, object] = {}
+    for name in args.names or list(known):
+        if name == MAP:
+            chosen.update((p.name, p) for p in maps)
+        elif name in known:
+            chosen[name] = known[name]
+        else:
+            raise UsageError(f"figures: unknown figure {name!r}{nearest(name, known)}")
+    return list(chosen.values())
+
+
+def _report(path: Path | None, chapters: Iterable[str]) -> object:
+    """The verify --json report a map is coloured by (None without --results), checked as
+    one before anything is drawn, and holding elements of each of the maps' `chapters`;
+    UsageError naming the file when it is not one."""
+    from proofs.files import read_json
+    from proofs.publish.maps import results_from_report
+
+    if path is None:
+        return None
+    try:
+        report = read_json(path, "a report of verify --json")
+        results_from_report(report, "")
+    except ValueError as exc:  # read_json's name the file, results_from_report's do not
+        said = str(exc)
+        raise UsageError(said if said.startswith(str(path)) else f"{path}: {said}") from exc
+    held = {e["chapter"] for e in report["elements"]}
+    for chapter in chapters:
+        if chapter not in held:
+            has = ", ".join(sorted(held)) or "none"
+            raise UsageError(f"{path}: the report has no element of chapter {chapter} (it has "
+                             f"elements of: {has}); run verify on that chapter for its map")
+    return report
+
+
+def figures(args: argparse.Namespace) -> int:
+    from proofs.publish.maps import results_from_report
+    from proofs.publish.pictures import catalogue, chapter_file, map_of, picture_file
+    from proofs.typeset.plotting import FiguresUnavailable, matplotlib_module
+
+    known = catalogue()
+    if args.list:
+        for picture in known.values():
+            print(f"{picture.name:24} {picture.sort:6} {picture.title}")
+        return 0
+    chosen = _chosen_pictures(args, known)
+    if args.out is None:
+        raise UsageError("figures: --out DIR is required (the pictures are files)")
+    if not args.out.is_dir():
+        raise UsageError(f"{args.out}: is not a directory")
+    targets = [args.out / f"{p.name}.{args.format}" for p in chosen]
+    read = [chapter_file(p.chapter, args.chapters) for p in chosen if p.sort == "map"]
+    read += [args.results] if args.results else []
+    for target in targets:  # before anything is drawn
+        check_target(target, args.force, inputs=read)
+    for picture in chosen:
+        if picture.sort == "map" and not chapter_file(picture.chapter, args.chapters).is_file():
+            raise UsageError(f"{chapter_file(picture.chapter, args.chapters)}: no such chapter "
+                             f"file (--chapters DIR names their directory)")
+    report = _report(args.results, [p.chapter for p in chosen if p.sort == "map"])
+    try:
+        matplotlib_module()
+    except FiguresUnavailable as exc:
+        raise UsageError(str(exc)) from exc
+    from proofs.book.profiles import load_profile
+    from proofs.book.registry import CHAPTERS
+
+    load_profile(None, in_cache=True)  # for the checks a map runs without a report
+
+    def svg_of_map(chapter: str) -> str:
+        """The chapter's map, coloured by the report (the other chapters' elements by their
+        citations, 命題 7.2［…］) or by running its checks."""
+        others = {c.key: c.short for c in CHAPTERS.values() if c.key != chapter}
+        results = None if report is None else results_from_report(report, chapter, others)
+        return map_of(chapter, args.chapters, results)
+
+    for picture, target in zip(chosen, targets, strict=True):
+        start = time.perf_counter()
+        data = picture_file(picture, args.format, svg_of_map)
+        write_atomically(target, data, args.force)
+        print(f"wrote {picture.name} to {target} ({len(data):,} bytes, "
+              f"{time.perf_counter() - start:.1f} s)", file=sys.stderr)
+    return 0
