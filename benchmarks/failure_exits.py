@@ -1,7 +1,7 @@
 """Which failure exits of the judges the tests reach: a check that cannot fail is a defect.
 
 A failure exit is a place where a judge says "does not hold": in the chapter checks
-(proofs/chapters) every call of `require` or `within_bound` and every
+(proofs/chapters) every call of `require`, `judge_within` or `judge_cases` and every
 `raise CheckFailed`; in the symbolic judges (symbolic/) every `return False`; in a
 function named `*_violation` every `return` of a reason. The script runs pytest
 in-process, records the chapter line that raised each CheckFailed (the innermost
@@ -21,6 +21,7 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 
 ROOT = Path(__file__).resolve().parents[1]
 JUDGED = (ROOT / "proofs" / "chapters", ROOT / "symbolic")
@@ -28,6 +29,7 @@ DEFAULT_TESTS = ("tests/test_self_attention.py", "tests/test_transformer_block.p
                  "tests/test_symbolic_softmax.py", "tests/test_symbolic_layer_norm.py",
                  "tests/test_symbolic_counts.py", "tests/test_symbolic_identities.py",
                  "tests/test_symbolic_identities_of_chapters.py", "tests/test_arrangements.py")
+JUDGES = ("require", "judge_within", "judge_cases")  # proofs.book.judge's judging functions
 
 
 @dataclass(frozen=True)
@@ -37,7 +39,7 @@ class Exit:
     path: str
     first: int
     last: int
-    kind: str  # "require", "within_bound", "raise", "return False", "reason"
+    kind: str  # a judge's name ("require", "judge_within", ...), "raise", "return False", "reason"
 
     def covers(self, line: int) -> bool:
         return self.first <= line <= self.last
@@ -53,7 +55,7 @@ def exits_of(path: Path) -> Iterator[Exit]:
     rel = str(path.relative_to(ROOT))
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
-                node.func.id in ("require", "within_bound"):
+                node.func.id in JUDGES:
             yield Exit(rel, node.lineno, node.end_lineno or node.lineno, node.func.id)
         elif isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and \
                 getattr(node.exc.func, "id", None) == "CheckFailed":
@@ -75,14 +77,14 @@ def _recording_failures(reached: set[tuple[str, int]]) -> None:
     original = CheckFailed.__init__
 
     def init(self: CheckFailed, *args: object) -> None:
-        frame = sys._getframe(1)
+        frame: FrameType | None = sys._getframe(1)
         while frame is not None and not frame.f_code.co_filename.startswith(roots):
             frame = frame.f_back
         if frame is not None:
             reached.add((str(Path(frame.f_code.co_filename).relative_to(ROOT)), frame.f_lineno))
         original(self, *args)
 
-    CheckFailed.__init__ = init  # type: ignore[method-assign]
+    CheckFailed.__init__ = init  # type: ignore[method-assign, assignment]
 
 
 def main(argv: list[str]) -> int:

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from proofs.book.judge import finding
 from proofs.publish.maps import (
     FILL,
     ChapterMap,
@@ -138,7 +139,6 @@ def test_a_citation_of_the_books_other_chapter_takes_that_elements_result():
 
 def test_without_a_report_a_map_runs_its_chapters_checks(monkeypatch):
     import proofs.book.registry as registry
-    from proofs.book.judge import FINDING
     from proofs.publish.maps import run_results
 
     ran = []
@@ -146,8 +146,8 @@ def test_without_a_report_a_map_runs_its_chapters_checks(monkeypatch):
     def fake(element):
         ran.append(element.chapter)
         result = "failed" if element.number == "命題 3.3" else "passed"
-        evidence = (f"{FINDING}a printed number",) if element.number == "例 3.2" else ()
-        return registry.CheckRun(result, "", evidence, 0.0)
+        slips = (finding("1.1428", "a printed number"),) if element.number == "例 3.2" else ()
+        return registry.CheckRun(result, "", (), 0.0, slips)
 
     monkeypatch.setattr(registry, "run_check", fake)
     results = run_results("transformer-block")

@@ -15,7 +15,6 @@ from proofs.evidence.measures import (
     equivariance_defect,
     grid_activation_patterns,
     permutation_matrix,
-    ratio,
     run_stack,
     spread,
     stack_equivariance,
@@ -43,11 +42,6 @@ def test_equivariance_defect_separates_row_wise_from_mixing_maps():
     x = np.arange(8.0).reshape(4, 2)
     assert equivariance_defect(np.tanh, x, [3, 1, 2, 0]).max() == 0
     assert equivariance_defect(lambda y: np.cumsum(y, axis=0), x, [3, 1, 2, 0]).max() > 1
-
-
-def test_ratio_ignores_exact_zeros():
-    assert ratio(np.array([0.0, 1.0]), np.array([0.0, 4.0])) == 0.25
-    assert ratio(np.array([]), np.array([])) == 0.0
 
 
 def test_stack_equivariance_within_bound_without_mask_and_beyond_it_with_positions():

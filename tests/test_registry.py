@@ -5,15 +5,17 @@ from pathlib import Path
 
 import pytest
 
-from proofs.book.judge import finding, findings
+from proofs.book.judge import finding
 from proofs.book.registry import (
     CHAPTERS,
     KINDS,
     METHODS,
     Chapter,
+    RegisteredElement,
     find,
     load_all,
     nearest_ids,
+    run_check,
 )
 
 SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
@@ -111,7 +113,10 @@ def test_every_registered_formula_name_is_a_macro_name():
     assert len(set(macros)) == len(macros) and "SoftmaxJacobianTwo" in macros
 
 
-def test_findings_are_marked_and_recovered():
-    evidence = ["J1 = 0 exactly", finding("the chapter prints 1.1428 for 8/7")]
-    assert findings(evidence) == ["the chapter prints 1.1428 for 8/7"]
-    assert findings(["J1 = 0 exactly"]) == []
+def test_a_checks_findings_are_kept_apart_from_its_evidence_lines():
+    slip = finding("1.1428", "the chapter prints 1.1428 for 8/7")
+    element = RegisteredElement("zz-findings", "例 99.1", "planted", "self-attention", "example",
+                      ("symbolic",), "-", lambda: ["J1 = 0 exactly", slip])
+    run = run_check(element)
+    assert (run.result, run.evidence, run.findings) == ("passed", ("J1 = 0 exactly",), (slip,))
+    assert (slip.printed, str(slip)) == ("1.1428", "the chapter prints 1.1428 for 8/7")

@@ -25,13 +25,13 @@ import inspect
 import pkgutil
 import re
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any
 
 from proofs.book.claims import Claim
-from proofs.book.judge import CheckFailed, Unchecked
+from proofs.book.judge import CheckFailed, Finding, Unchecked
 
 if TYPE_CHECKING:
     from proofs.book.formulas import Formula
@@ -53,11 +53,15 @@ KINDS = (
 METHODS = ("symbolic", "numeric", "witness", "high precision", "not a theorem")
 RESULTS = ("passed", "failed", "error", "unchecked")
 
-Check = Callable[..., list[str]]
+Check = Callable[..., Sequence[str | Finding]]  # evidence lines and findings
 
 
 @dataclass(frozen=True)
-class Element:
+class RegisteredElement:
+    """An element of a chapter as the registry holds it: its id, number and title, and the
+    check that proves it with the claims the check reads from the chapter (the element as
+    a file prints it is proofs.reader.records.Element)."""
+
     id: str
     number: str  # as the chapter prints it: "命題 3.2"
     title: str
@@ -112,7 +116,7 @@ class PlotEntry:
     build: Callable[[], Any]  # a matplotlib Figure
 
 
-REGISTRY: dict[str, Element] = {}
+REGISTRY: dict[str, RegisteredElement] = {}
 CHAPTERS: dict[str, Chapter] = {}
 
 
@@ -169,10 +173,12 @@ class Chapter:
             if not doc:
                 raise ValueError(f"the check of {id!r} needs a docstring saying what it proves")
             if check.__name__ != id.replace("-", "_"):  # a helper between decorator and check
-                raise ValueError(f"the check of {id!r} must be named {id.replace('-', '_')}, "
-                                 f"got {check.__name__!r}")
+                raise ValueError(
+                    f"the check of {id!r} must be named {id.replace('-', '_')}, "
+                    f"got {check.__name__!r}"
+                )
             with_claims = _filling(check, claims) if any(c.argument for c in claims) else check
-            REGISTRY[id] = Element(
+            REGISTRY[id] = RegisteredElement(
                 id, number, title, self.key, kind, tuple(methods), doc, with_claims, claims
             )
             return with_claims
@@ -217,8 +223,7 @@ class Chapter:
 
         def register(build: Callable[[], Any]) -> Callable[[], Any]:
             self._require_new_picture(name)
-            self.plots[name] = PlotEntry(name, self.key, f"{number}［{self.short}］ {title}",
-                                         build)
+            self.plots[name] = PlotEntry(name, self.key, f"{number}［{self.short}］ {title}", build)
             return build
 
         return register
@@ -287,7 +292,7 @@ def _filling(check: Check, claims: tuple[Claim, ...]) -> Check:
         raise ValueError(f"{check.__name__} takes no argument {sorted(unknown)} its claims feed")
 
     @functools.wraps(check)
-    def with_claims(**kwargs: Any) -> list[str]:
+    def with_claims(**kwargs: Any) -> Sequence[str | Finding]:
         defaults = claim_arguments(claims)
         return check(**{**defaults, **kwargs})
 
@@ -305,17 +310,18 @@ class CheckRun:
     message: str  # why it failed, raised or is unchecked (one line per failure)
     evidence: tuple[str, ...]
     seconds: float
+    findings: tuple[Finding, ...] = ()  # wrong printed values where the statement holds
 
 
-def run_check(element: Element) -> CheckRun:
+def run_check(element: RegisteredElement) -> CheckRun:
     """Run an element's check, classifying what it raises; several properties failing at
     once (an ExceptionGroup of CheckFailed) is one failure with every message. A check
     with no methods (a stub) is never "passed"."""
     start = time.perf_counter()
-    evidence: tuple[str, ...] = ()
+    returned: tuple[str | Finding, ...] = ()
     message = ""
     try:
-        evidence = tuple(element.check())
+        returned = tuple(element.check())
         result = "passed"
         if not element.methods:
             result, message = "error", "a check that declares no methods cannot pass"
@@ -331,7 +337,9 @@ def run_check(element: Element) -> CheckRun:
             result, message = "failed", "; ".join(str(f) for f in failures.exceptions)
         else:
             result, message = "error", raised(exc)
-    return CheckRun(result, message, evidence, time.perf_counter() - start)
+    evidence = tuple(line for line in returned if not isinstance(line, Finding))
+    findings = tuple(line for line in returned if isinstance(line, Finding))
+    return CheckRun(result, message, evidence, time.perf_counter() - start, findings)
 
 
 def raised(exc: BaseException) -> str:
@@ -358,7 +366,7 @@ def chapter_modules() -> Iterator[str]:
 _loaded: set[str] = set()
 
 
-def load_all() -> dict[str, Element]:
+def load_all() -> dict[str, RegisteredElement]:
     """Import every chapter module (their modules register the checks); the registry, in
     the chapters' order and, within a chapter, in the order of the element numbers."""
     for name in chapter_modules():
@@ -372,8 +380,13 @@ def load_all() -> dict[str, Element]:
         CHAPTERS[chapter.key] = chapter
         _loaded.add(name)
     order = list(CHAPTERS)
-    ranked = sorted(REGISTRY.values(), key=lambda e: (
-        order.index(e.chapter) if e.chapter in order else len(order), number_key(e.number)))
+    ranked = sorted(
+        REGISTRY.values(),
+        key=lambda e: (
+            order.index(e.chapter) if e.chapter in order else len(order),
+            number_key(e.number),
+        ),
+    )
     if list(REGISTRY) != [e.id for e in ranked]:
         REGISTRY.clear()
         REGISTRY.update((e.id, e) for e in ranked)
@@ -412,7 +425,7 @@ def formulas() -> dict[str, Formula]:
 _NUMBER = re.compile(r"^\s*(\S+?)\s*(\d+(?:\.\d+)?|[A-Z]\.\d+)\s*(?:[［\[](.+?)[］\]])?\s*$")
 
 
-def find(query: str) -> list[Element]:
+def find(query: str) -> list[RegisteredElement]:
     """Elements named by an id (with - or _), a number ("命題 3.3", "命題 3.3［自己注意］"),
     or a chapter key; an empty list when nothing matches."""
     registry = load_all()

@@ -5,7 +5,7 @@ would pass any object with that property: attention in which each position atten
 only to itself is causal, attention without the 1/sqrt(d_k) scaling is equivariant.
 These functions measure the handed object against the chapter's definition evaluated
 by mpmath at DIGITS digits (proofs.evidence.reference) on the inputs the check draws, and
-return (error, rounding bound) for the check to judge with `within_bound`; they never
+return (error, rounding bound) for the check to judge with `judge_within`; they never
 judge.
 """
 

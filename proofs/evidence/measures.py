@@ -57,13 +57,6 @@ def equivariance_defect(f: Callable[[np.ndarray], np.ndarray], x: np.ndarray,
     return np.abs(f(x[order]) - f(x)[order])
 
 
-def ratio(err: np.ndarray, bound: np.ndarray) -> float:
-    """The largest err / bound (0 where both vanish): how much of the bound is used."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        r = np.where(err == 0, 0.0, err / bound)
-    return float(np.max(r)) if r.size else 0.0
-
-
 def run_stack(layers: Sequence[tuple[str, dict]], x: np.ndarray, causal: bool,
               positions: np.ndarray | None = None, mha: Callable = multi_head_attention,
               ) -> tuple[np.ndarray, np.ndarray]:

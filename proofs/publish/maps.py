@@ -25,11 +25,22 @@ RESULTS = ("passed", "finding", "failed", "unchecked")
 REPORTED = ("chapter", "number", "result")  # the strings of a verify --json element
 # a check's result in the registry -> its colour on the map
 RUN_RESULTS = {"passed": "passed", "failed": "failed", "error": "failed", "unchecked": "unchecked"}
-FILL = {"passed": "#cfe8d6", "finding": "#f3e2a9", "failed": "#f4c5bb", "unchecked": "#e6e6e6",
-        "external": "none"}
+FILL = {
+    "passed": "#cfe8d6",
+    "finding": "#f3e2a9",
+    "failed": "#f4c5bb",
+    "unchecked": "#e6e6e6",
+    "external": "none",
+}
 SHAPES = {  # the kinds' shapes: a definition a box, a claim an ellipse, …
-    "definition": "box", "proposition": "ellipse", "lemma": "ellipse", "theorem": "ellipse",
-    "corollary": "ellipse", "example": "rounded", "exercise": "rounded", "remark": "note",
+    "definition": "box",
+    "proposition": "ellipse",
+    "lemma": "ellipse",
+    "theorem": "ellipse",
+    "corollary": "ellipse",
+    "example": "rounded",
+    "exercise": "rounded",
+    "remark": "note",
     "external": "rounded",
 }
 WIDTH, HEIGHT, GAP, LAYER = 104, 34, 14, 74  # a node, between nodes, between layers' tops
@@ -85,13 +96,16 @@ def chapter_map(document: Document, results: Mapping[str, str]) -> ChapterMap:
     unknown = set(results.values()) - set(RESULTS)
     if unknown:
         raise ValueError(f"results must be among {RESULTS}, got {sorted(unknown)}")
-    nodes = [Node(e.number, e.number, e.kind, results.get(e.number, "unchecked"), e.title)
-             for e in document.elements]
+    nodes = [
+        Node(e.number, e.number, e.kind, results.get(e.number, "unchecked"), e.title)
+        for e in document.elements
+    ]
     cited = references(document)
     own = {n.key for n in nodes}
     external = dict.fromkeys((key, label) for _, key, label in cited if key not in own)
-    nodes += [Node(key, label, "external", results.get(key, "external"), key)
-              for key, label in external]
+    nodes += [
+        Node(key, label, "external", results.get(key, "external"), key) for key, label in external
+    ]
     edges = sorted({(source, target) for source, target, _ in cited})
     return ChapterMap(document.title, tuple(nodes), tuple(edges))
 
@@ -106,43 +120,56 @@ def results_from_runs(runs: Iterable[tuple[str, str, int]]) -> dict[str, str]:
     out = {}
     for number, result, findings in runs:
         if result not in RUN_RESULTS:
-            raise ValueError(f"{number}: result must be one of {sorted(RUN_RESULTS)}, "
-                             f"got {result!r}")
+            raise ValueError(
+                f"{number}: result must be one of {sorted(RUN_RESULTS)}, got {result!r}"
+            )
         out[number] = "finding" if result == "passed" and findings else RUN_RESULTS[result]
     return out
 
 
-def results_from_report(report: object, chapter: str,
-                        others: Mapping[str, str] | None = None) -> dict[str, str]:
+def results_from_report(
+    report: object, chapter: str, others: Mapping[str, str] | None = None
+) -> dict[str, str]:
     """The results of a chapter's elements in a `verify --json` report, by number, and
     those of the chapters `others` names (key -> the name citations use) as they are cited:
     命題 7.2［自己注意］. ValueError when the report is not one."""
     elements = report.get("elements") if isinstance(report, dict) else None
     if not isinstance(elements, list) or not all(
-            isinstance(e, dict) and all(isinstance(e.get(k), str) for k in REPORTED)
-            and isinstance(e.get("findings"), list) for e in elements):
-        raise ValueError("not a report of verify --json: no list of elements with their "
-                         "chapter, number and result (strings) and findings (a list)")
+        isinstance(e, dict)
+        and all(isinstance(e.get(k), str) for k in REPORTED)
+        and isinstance(e.get("findings"), list)
+        for e in elements
+    ):
+        raise ValueError(
+            "not a report of verify --json: no list of elements with their "
+            "chapter, number and result (strings) and findings (a list)"
+        )
     for e in elements:
         if e["result"] not in RUN_RESULTS:
-            raise ValueError(f"{e['number']}: result must be one of {sorted(RUN_RESULTS)}, "
-                             f"got {e['result']!r}")
+            raise ValueError(
+                f"{e['number']}: result must be one of {sorted(RUN_RESULTS)}, got {e['result']!r}"
+            )
     names = {chapter: "", **(others or {})}
     return results_from_runs(
-        (f"{e['number']}［{names[e['chapter']]}］" if names[e["chapter"]] else e["number"],
-         e["result"], len(e["findings"])) for e in elements if e["chapter"] in names)
+        (
+            f"{e['number']}［{names[e['chapter']]}］" if names[e["chapter"]] else e["number"],
+            e["result"],
+            len(e["findings"]),
+        )
+        for e in elements
+        if e["chapter"] in names
+    )
 
 
 def run_results(chapter: str) -> dict[str, str]:
     """Run the checks of a chapter's elements (as `verify` does) and give their results."""
-    from proofs.book.judge import findings
     from proofs.book.registry import load_all, run_check
 
     runs = []
     for element in load_all().values():
         if element.chapter == chapter:
             run = run_check(element)
-            runs.append((element.number, run.result, len(findings(list(run.evidence)))))
+            runs.append((element.number, run.result, len(run.findings)))
     return results_from_runs(runs)
 
 
@@ -184,8 +211,10 @@ def positions(graph: ChapterMap) -> dict[str, tuple[int, int]]:
 
         for k, key in enumerate(sorted(here, key=anchor)):
             place[key] = float(k % ROW)
-            out[key] = (MARGIN + WIDTH // 2 + (k % ROW) * (WIDTH + GAP),
-                        MARGIN + HEIGHT // 2 + (row + k // ROW) * LAYER)
+            out[key] = (
+                MARGIN + WIDTH // 2 + (k % ROW) * (WIDTH + GAP),
+                MARGIN + HEIGHT // 2 + (row + k // ROW) * LAYER,
+            )
         row += -(-len(here) // ROW)
     return out
 
@@ -203,13 +232,17 @@ def _shape(node: Node, x: int, y: int) -> str:
     if shape == "ellipse":
         return f'    <ellipse cx="{x}" cy="{y}" rx="{WIDTH // 2}" ry="{HEIGHT // 2}" {style} />'
     if shape == "note":  # a box with its top-right corner cut
-        points = [(left, top), (left + WIDTH - 10, top), (left + WIDTH, top + 10),
-                  (left + WIDTH, top + HEIGHT), (left, top + HEIGHT)]
+        points = [
+            (left, top),
+            (left + WIDTH - 10, top),
+            (left + WIDTH, top + 10),
+            (left + WIDTH, top + HEIGHT),
+            (left, top + HEIGHT),
+        ]
         listed = " ".join(f"{px},{py}" for px, py in points)
         return f'    <polygon points="{listed}" {style} />'
     rounded = ' rx="10"' if shape == "rounded" else ""
-    return (f'    <rect x="{left}" y="{top}" width="{WIDTH}" height="{HEIGHT}"{rounded} '
-            f"{style} />")
+    return f'    <rect x="{left}" y="{top}" width="{WIDTH}" height="{HEIGHT}"{rounded} {style} />'
 
 
 def _edge(start: tuple[int, int], end: tuple[int, int]) -> list[str]:
@@ -226,11 +259,16 @@ def _edge(start: tuple[int, int], end: tuple[int, int]) -> list[str]:
     dx, dy = b[0] - a[0], b[1] - a[1]
     length = max((dx * dx + dy * dy) ** 0.5, 1.0)
     ux, uy = dx / length, dy / length
-    tip = [b, (round(b[0] - 8 * ux + 4 * uy, 1), round(b[1] - 8 * uy - 4 * ux, 1)),
-           (round(b[0] - 8 * ux - 4 * uy, 1), round(b[1] - 8 * uy + 4 * ux, 1))]
+    tip = [
+        b,
+        (round(b[0] - 8 * ux + 4 * uy, 1), round(b[1] - 8 * uy - 4 * ux, 1)),
+        (round(b[0] - 8 * ux - 4 * uy, 1), round(b[1] - 8 * uy + 4 * ux, 1)),
+    ]
     listed = " ".join(f"{px},{py}" for px, py in tip)
-    return [f'    <line x1="{a[0]}" y1="{a[1]}" x2="{b[0]}" y2="{b[1]}" />',
-            f'    <polygon points="{listed}" fill="currentColor" />']
+    return [
+        f'    <line x1="{a[0]}" y1="{a[1]}" x2="{b[0]}" y2="{b[1]}" />',
+        f'    <polygon points="{listed}" fill="currentColor" />',
+    ]
 
 
 def map_svg(graph: ChapterMap) -> str:
@@ -241,9 +279,11 @@ def map_svg(graph: ChapterMap) -> str:
     width = max(width, 560)
     height = bottom + 2 * MARGIN + 20
     label = _xml(f"{graph.title}: 要素と参照の地図", {'"': "&quot;"})
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-           f'width="{width}" role="img" aria-label="{label}">',
-           '  <g fill="none" stroke="currentColor" stroke-width="0.8" opacity="0.6">']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'width="{width}" role="img" aria-label="{label}">',
+        '  <g fill="none" stroke="currentColor" stroke-width="0.8" opacity="0.6">',
+    ]
     for source, target in graph.edges:
         out += _edge(at[target], at[source])
     out += ["  </g>", '  <g stroke="currentColor" stroke-width="1.2">']
@@ -286,9 +326,11 @@ def _legend(y: int) -> str:
     out = ['  <g stroke="currentColor" stroke-width="1.2" font-size="12">']
     for k, result in enumerate(RESULTS):
         x = MARGIN + k * 120
-        out.append(f'    <rect x="{x}" y="{y - 11}" width="14" height="14" '
-                   f'fill="{FILL[result]}" />')
-        out.append(f'    <text x="{x + 20}" y="{y}" fill="currentColor" stroke="none">'
-                   f"{result}</text>")
+        out.append(
+            f'    <rect x="{x}" y="{y - 11}" width="14" height="14" fill="{FILL[result]}" />'
+        )
+        out.append(
+            f'    <text x="{x + 20}" y="{y}" fill="currentColor" stroke="none">{result}</text>'
+        )
     out.append("  </g>")
     return "\n".join(out)

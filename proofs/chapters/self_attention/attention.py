@@ -19,15 +19,12 @@ from numeric.error_bounds import (
     unit_roundoff,
 )
 from proofs.book.claims import Claim
-from proofs.book.judge import require, within_bound
+from proofs.book.judge import Verdict, judge_cases, judge_within, require, weigh
 from proofs.book.profiles import scaled
 from proofs.book.stated import divisor, expression, values
 from proofs.chapters.self_attention.chapter import CHAPTER
 from proofs.chapters.self_attention.strategies import mha_case, qkv_case
 from proofs.evidence.anchors import attention_off_definition, mha_off_definition
-from proofs.evidence.measures import (
-    ratio,
-)
 from symbolic.identities import equal
 
 
@@ -76,41 +73,38 @@ def def_attention(attention=attention, multi_head_attention=multi_head_attention
                     f"causal_mask({n}, {m}) is not j <= i + m - n:\n{got.astype(int)}")
     evidence.append("causal_mask(n, m) = {j <= i + m - n} exactly for n <= 8, m = n..n+3")
 
-    worst = {"attn": 0.0, "mha": 0.0, "cases": 0}
+    single_cases: list[Verdict] = []
 
     def single(case):
         q, k, v, mask = case
-        err, bound = attention_off_definition(attention, q, k, v, mask)
-        within_bound(err, bound,
-                     f"attention off the definition (shapes {q.shape}, {k.shape}, mask "
-                     f"{None if mask is None else mask.astype(int).tolist()})")
-        worst["attn"] = max(worst["attn"], ratio(err, bound))
+        single_cases.append(weigh(*attention_off_definition(attention, q, k, v, mask),
+                                  f"shapes {q.shape}, {k.shape}, mask "
+                                  f"{None if mask is None else mask.astype(int).tolist()}"))
 
     fixed = np.arange(1.0, 13.0).reshape(2, 3, 2) / 6  # (h, n, d_k) = (2, 3, 2)
     single((fixed, fixed[:, ::-1], fixed, None))
     single((fixed, fixed, fixed, np.tri(3, dtype=bool)))
     scaled(0.5)(given(qkv_case())(single))()
+    single_judged = judge_cases(single_cases, "attention off the definition")
+    multi_cases: list[Verdict] = []
 
     @scaled(0.5)
     @given(mha_case(), st.booleans())
     def multi(case, causal):
         x, params = case
         _, weights = multi_head_attention(x, params, causal=causal)
-        err, bound = mha_off_definition(multi_head_attention, x, params, causal)
-        within_bound(err, bound,
-                     f"multi_head_attention off the definition (x {x.shape}, "
-                     f"h = {params['w_q'].shape[0]}, causal = {causal})")
+        multi_cases.append(weigh(*mha_off_definition(multi_head_attention, x, params, causal),
+                                 f"x {x.shape}, h = {params['w_q'].shape[0]}, causal = {causal}"))
         if causal:
             upper = np.triu(np.ones(weights.shape[-2:], dtype=bool), 1)
             require(bool(np.all(np.asarray(weights)[:, upper] == 0)),
                     "causal weights are not exactly 0 above the diagonal")
-        worst["mha"] = max(worst["mha"], ratio(err, bound))
-        worst["cases"] += 1
 
     multi()
+    multi_judged = judge_cases(multi_cases, "multi_head_attention off the definition")
     evidence.append(f"attention and multi-head attention = the definition at 50 digits within "
-                    f"the rounding bound (largest error/bound {worst['attn']:.2f} and "
-                    f"{worst['mha']:.2f}); causal weights exactly 0 above the diagonal")
+                    f"the rounding bound (largest error/bound {single_judged.ratio:.2f} and "
+                    f"{multi_judged.ratio:.2f}); causal weights exactly 0 above the diagonal")
     return evidence
 
 
@@ -188,9 +182,9 @@ def prop_attention_convex_combination(attention=attention,
                                       attention_error_bound(q, k, v, weights), scores)
         require(not reason, f"命題 4.2 fails: {reason} (q {q.shape}, k {k.shape}, mask "
                             f"{None if mask is None else mask.astype(int).tolist()})")
-        err, bound = attention_off_definition(attention, q, k, v, mask)
-        within_bound(err, bound, f"the attention is not 定義 4.1's Attn at 50 digits (q {q.shape}, "
-                                 f"k {k.shape})")
+        judge_within(*attention_off_definition(attention, q, k, v, mask),
+                     f"the attention is not 定義 4.1's Attn at 50 digits (q {q.shape}, "
+                     f"k {k.shape})")
         stats["cases"] += 1
         stats["masked"] += mask is not None
 
@@ -216,11 +210,10 @@ def prop_attention_convex_combination(attention=attention,
         # n u / e (|x| e^x <= 1/e), i.e. at most (4 EXP_ULPS + 2n/e + n + 1) u, plus u for fsum
         sums = np.array([math.fsum(r) for r in weights.reshape(-1, n)])
         tol = 2 * (2 * EXP_ULPS + n + 2) * unit_roundoff(np.float64)
-        within_bound(np.abs(sums - 1), tol,
-                     f"multi-head weight rows sum to {sums.tolist()}")
-        err, bound = mha_off_definition(multi_head_attention, x, params, causal)
-        within_bound(err, bound, f"the attention is not 定義 4.1's MHA at 50 digits (x {x.shape}, "
-                                 f"causal = {causal})")
+        judge_within(sums - 1, tol, f"multi-head weight rows sum to {sums.tolist()}")
+        judge_within(*mha_off_definition(multi_head_attention, x, params, causal),
+                     f"the attention is not 定義 4.1's MHA at 50 digits (x {x.shape}, "
+                     f"causal = {causal})")
         stats["mha"] += 1
 
     stats["mha"] = 0
@@ -330,15 +323,14 @@ def ex_attention_by_hand(printed: dict, stated_self_score: sp.Expr,
     evidence = []
     for key, stated in printed.items():
         value, want = np.asarray(computed[key], dtype=float), np.asarray(stated, dtype=float)
-        gap = float(np.max(np.abs(value - want)))
         # half a unit of the 4th decimal, plus float64 rounding: the computed value (exp to
         # EXP_ULPS ulp, a 3-term sum, a division, a 3-term product: under 16 roundings of
         # the largest magnitude involved, max(1, |printed|) since weights are <= 1), the
         # printed decimal's conversion and the subtraction (one u each)
         rounding = gamma(18) * max(1.0, float(np.max(np.abs(want))))
-        require(gap <= 5e-5 + rounding,
-                f"{key}: computed {np.round(value, 6).tolist()} but the chapter prints "
-                f"{want.tolist()} (off by {gap:.1e} at 4 decimals)")
+        judge_within(value - want, 5e-5 + rounding,
+                     f"{key}: computed {np.round(value, 6).tolist()} but the chapter prints "
+                     f"{want.tolist()} (at 4 decimals)")
         evidence.append(f"{key}: {np.round(value, 4).tolist()}")
     row = sp.Matrix(changed[2].astype(int).tolist())
     self_score = row.dot(row) / sp.sqrt(2)

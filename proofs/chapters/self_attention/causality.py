@@ -15,7 +15,7 @@ from numeric.model import forward as model_forward
 from numeric.model import init_parameters
 from numeric.running_error import model_rounding_bound
 from proofs.book.claims import Claim
-from proofs.book.judge import require, within_bound
+from proofs.book.judge import Cases, Verdict, judge_within, require
 from proofs.book.profiles import scaled
 from proofs.chapters.self_attention.chapter import CHAPTER
 from proofs.chapters.self_attention.strategies import (
@@ -29,63 +29,58 @@ from proofs.evidence.measures import (
     causal_defect,
     decoded_in_chunks,
     model_prefix_defect,
-    ratio,
     run_stack,
 )
 from spec.config import ModelConfig
 
+Causal = tuple[Verdict | None, Verdict]  # on the future rows (None when n = 1), the prefixes
 
-def _causal_judge(layers, x, positions, mha, label: str, stats: dict) -> None:
+
+def _causal_judge(layers, x, positions, mha, label: str) -> Causal:
     """The stack is causal, and the handed mha is 定義 4.1's causal MHA at the stack's input
     (with each attention layer's parameters)."""
     # changing the future rows i+1..n leaves rows 1..i unchanged; judged before the prefixes,
     # which imply it, so a map that reads the future fails here and one whose rows depend on
     # the length n alone fails there
     n = x.shape[0]
+    future = None
     if n > 1:
         i = n // 2
         changed = x.copy()
         changed[i:] = changed[i:][::-1] * 1.5 + 0.25
         y, b = run_stack(layers, x, True, positions, mha)
         yc, bc = run_stack(layers, changed, True, positions, mha)
-        gap = np.abs(yc[:i] - y[:i])
-        within_bound(gap, b[:i] + bc[:i],
-                     f"{label}: changing rows {i + 1}..{n} changed rows 1..{i}")
-        stats["future_bitwise"] += bool(np.all(gap == 0))
+        future = judge_within(yc[:i] - y[:i], b[:i] + bc[:i],
+                              f"{label}: changing rows {i + 1}..{n} changed rows 1..{i}")
     defect, tol = causal_defect(layers, x, positions, mha)
-    within_bound(defect, tol,
-                 f"{label}: f_n(X)_(1:i) != f_i(X_(1:i)) (n = {x.shape[0]}, layers "
-                 f"{[k for k, _ in layers]})")
-    stats["cases"] += 1
-    stats["bitwise"] += bool(np.all(defect == 0))
+    prefix = judge_within(defect, tol, f"{label}: f_n(X)_(1:i) != f_i(X_(1:i)) (n = "
+                                       f"{x.shape[0]}, layers {[k for k, _ in layers]})")
     start = x if positions is None else x + positions[: x.shape[0]]
     for err, bound in stack_attention_off_definition(mha, layers, start, causal=True):
-        within_bound(err, bound, f"{label}: the attention is not 定義 4.1's causal MHA at 50 "
+        judge_within(err, bound, f"{label}: the attention is not 定義 4.1's causal MHA at 50 "
                                  f"digits (x {x.shape})")
+    return future, prefix
 
 
-def _causal_stats() -> dict:
-    return {"cases": 0, "bitwise": 0, "future_bitwise": 0}
-
-
-def _causal_summary(stats: dict, what: str) -> str:
+def _causal_summary(judged: list[Causal], what: str) -> str:
+    bitwise = sum(prefix.largest == 0 for _, prefix in judged)
+    future_bitwise = sum(future is not None and future.largest == 0 for future, _ in judged)
     return (f"{what}: the attention = 定義 4.1's causal MHA at 50 digits within its rounding "
             f"bound; prefix consistency f_n(X)_(1:i) = f_i(X_(1:i)) and independence of the "
-            f"future rows within the rounding bound on {stats['cases']} drawn cases "
-            f"(prefix bit for bit in {stats['bitwise']}, future rows bit for bit in "
-            f"{stats['future_bitwise']})")
+            f"future rows within the rounding bound on {len(judged)} drawn cases "
+            f"(prefix bit for bit in {bitwise}, future rows bit for bit in {future_bitwise})")
 
 
 def _fixed_causal_cases(mha) -> list[str]:
     """The listing's sizes (n = 6, d = 8, h = 2, seeds 0..2): one causal layer and a
     residual stack; raises CheckFailed on a violation."""
-    stats = _causal_stats()
+    judged = []
     for seed in range(3):
         layers, x = seeded_stack(seed, kinds=("attn",))
-        _causal_judge(layers, x, None, mha, f"seed {seed}", stats)
+        judged.append(_causal_judge(layers, x, None, mha, f"seed {seed}"))
         layers, x = seeded_stack(seed, kinds=("res_attn", "res_mlp", "res_attn"))
-        _causal_judge(layers, x, None, mha, f"seed {seed} stack", stats)
-    return [_causal_summary(stats, "listing sizes")]
+        judged.append(_causal_judge(layers, x, None, mha, f"seed {seed} stack"))
+    return [_causal_summary(judged, "listing sizes")]
 
 
 @CHAPTER.element("def-causal-map", "定義 6.1", "因果的な写像の族", "definition",
@@ -103,15 +98,16 @@ def def_causal_map(multi_head_attention=multi_head_attention) -> list[str]:
     and on the listing's sizes; the same attention unmasked violates it by far more than
     the bound on a witness (seed 0, n = 6, d = 8, h = 2), so the measurement can fail."""
     evidence = _fixed_causal_cases(multi_head_attention)
-    stats = _causal_stats()
+    judged: list[Causal] = []
 
     @given(mha_case())
     def drawn(case):
         x, params = case
-        _causal_judge([("attn", params)], x, None, multi_head_attention, "causal MHA", stats)
+        judged.append(_causal_judge([("attn", params)], x, None, multi_head_attention,
+                                    "causal MHA"))
 
     drawn()
-    evidence.append(_causal_summary(stats, "causal MHA"))
+    evidence.append(_causal_summary(judged, "causal MHA"))
     layers, x = seeded_stack(0)
     full, full_bound = run_stack(layers, x, False, mha=multi_head_attention)
     part, part_bound = run_stack(layers, x[:3], False, mha=multi_head_attention)
@@ -191,7 +187,7 @@ def thm_causal_mask(multi_head_attention=multi_head_attention) -> list[str]:
     i+1..n leaves rows 1..i unchanged, within the propagated rounding bounds (the
     evidence counts the cases that hold bit for bit); also at the listing's sizes."""
     evidence = _fixed_causal_cases(multi_head_attention)
-    stats = _causal_stats()
+    judged: list[Causal] = []
 
     @scaled(0.5)
     @given(stack_case(), st.data())
@@ -199,10 +195,10 @@ def thm_causal_mask(multi_head_attention=multi_head_attention) -> list[str]:
         layers, x = case
         pos = data.draw(float_arrays((x.shape[0], x.shape[1]), 1.0)) if data.draw(st.booleans()) \
             else None
-        _causal_judge(layers, x, pos, multi_head_attention, "causal stack", stats)
+        judged.append(_causal_judge(layers, x, pos, multi_head_attention, "causal stack"))
 
     drawn()
-    evidence.append(_causal_summary(stats, "causal stacks with positions"))
+    evidence.append(_causal_summary(judged, "causal stacks with positions"))
     return evidence
 
 
@@ -231,38 +227,37 @@ def cor_parallel_next_token(multi_head_attention=multi_head_attention, forward=N
     forward = model_forward if forward is None else forward
     decoder = Decoder if decoder is None else decoder
     evidence = _fixed_causal_cases(multi_head_attention)
-    stats = _causal_stats()
+    judged = []
     for seed in range(3):
         layers, x = seeded_stack(seed, kinds=("res_attn", "res_mlp"))
         pos = np.random.default_rng(100 + seed).standard_normal(x.shape)
-        _causal_judge(layers, x, pos, multi_head_attention, f"seed {seed} with positions", stats)
-    evidence.append(_causal_summary(stats, "stacks with position vectors"))
+        judged.append(_causal_judge(layers, x, pos, multi_head_attention,
+                                    f"seed {seed} with positions"))
+    evidence.append(_causal_summary(judged, "stacks with position vectors"))
 
     config = ModelConfig(vocab=11, d=8, n_layer=2, n_head=2, d_ff=16, n_ctx=8,
                          activation="relu")
     models = [init_parameters(config, np.random.default_rng(seed)) for seed in range(3)]
-    record = {"cases": 0, "largest": 0.0, "used": 0.0, "cache": 0.0}
+    # judged case by case, the composition first: a forward exact only at the fixed
+    # sequences' full length must fail at their prefixes, not at the shorter drawn sequences
+    prefixes: list[Verdict] = []
+    caches: list[Verdict] = []
 
     def judge(tokens: np.ndarray, params) -> None:
         defect, tol, gap, gap_tol = model_prefix_defect(tokens, params, config, forward)
-        within_bound(gap, gap_tol,
-                     f"forward differs from the model composed of attention, LN and MLP "
-                     f"(tokens {tokens.tolist()})")
-        within_bound(defect, tol,
-                     f"forward(tokens)[t-1] != forward(tokens[:t])[-1] (tokens {tokens.tolist()})")
+        judge_within(gap, gap_tol, f"forward differs from the model composed of attention, LN "
+                                   f"and MLP (tokens {tokens.tolist()})")
+        prefixes.append(judge_within(defect, tol, f"forward(tokens)[t-1] != forward(tokens[:t])"
+                                                  f"[-1] (tokens {tokens.tolist()})"))
         full = np.asarray(forward(tokens, params, config))
         bound = model_rounding_bound(tokens, params, config)[1]
         split = max(1, len(tokens) // 2)
         for sizes in ([1] * len(tokens), [split, len(tokens) - split]):
             fed = decoded_in_chunks(decoder, params, config, tokens, sizes)
-            gap = np.abs(fed - full)
-            require(fed.shape == full.shape and bool(np.all(gap <= 2 * bound)),
-                    f"the KV-cache decoder fed {sizes} tokens differs from "
-                    f"forward by {gap.max():.2e} (tokens {tokens.tolist()})")
-            record["cache"] = max(record["cache"], float(gap.max()))
-        record["cases"] += 1
-        record["largest"] = max(record["largest"], float(defect.max()))
-        record["used"] = max(record["used"], ratio(defect, tol))
+            require(fed.shape == full.shape, f"the KV-cache decoder fed {sizes} tokens gives "
+                                             f"logits of shape {fed.shape}, not {full.shape}")
+            caches.append(judge_within(fed - full, 2 * bound, f"the KV-cache decoder fed {sizes} "
+                                       f"tokens differs from forward (tokens {tokens.tolist()})"))
 
     for params in models:
         judge(np.array([3, 1, 4, 1, 5, 9, 2, 6]), params)
@@ -273,9 +268,10 @@ def cor_parallel_next_token(multi_head_attention=multi_head_attention, forward=N
         judge(np.array(tokens), models[which])
 
     drawn()
-    evidence.append(f"decoder-only model: prefix logits = one pass's rows on {record['cases']} "
-                    f"token sequences (largest difference {record['largest']:.1e}, "
-                    f"{record['used']:.1e} of the rounding bound); the KV-cache decoder, token by "
+    prefix, cache = Cases(tuple(prefixes)), Cases(tuple(caches))
+    evidence.append(f"decoder-only model: prefix logits = one pass's rows on {len(prefixes)} "
+                    f"token sequences (largest difference {prefix.largest:.1e}, "
+                    f"{prefix.ratio:.1e} of the rounding bound); the KV-cache decoder, token by "
                     f"token and in two chunks, = forward (largest difference "
-                    f"{record['cache']:.1e})")
+                    f"{cache.largest:.1e})")
     return evidence

@@ -17,14 +17,13 @@ from numeric.error_bounds import attention_error_bound, mha_error_bound
 from numeric.model import init_parameters
 from numeric.parameters import parameter_count, sub_parameters
 from proofs.book.claims import Claim
-from proofs.book.judge import require, within_bound
+from proofs.book.judge import Verdict, judge_cases, require, weigh
 from proofs.book.profiles import scaled
 from proofs.book.stated import crossover, integer, polynomial, prose_integer, table_rows
 from proofs.chapters.self_attention.attention import convexity_violation
 from proofs.chapters.self_attention.chapter import CHAPTER
 from proofs.chapters.self_attention.strategies import float_arrays, mha_case, seeded_stack
 from proofs.chapters.self_attention.tables import attention_complexity_table
-from proofs.evidence.measures import ratio
 from proofs.evidence.reference import (
     DIGITS,
     mp_error,
@@ -231,7 +230,7 @@ def rem_cross_attention(multi_head_attention=multi_head_attention, attention=att
     命題 4.2 still holds per head: with Q = X W_Q, K = C W_K, V = C W_V drawn, the
     weights are >= 0 with rows summing to 1 and the outputs obey the norm and component
     bounds within the rounding bound."""
-    stats = {"cases": 0, "worst": 0.0}
+    definition: list[Verdict] = []
 
     def cross(x, params, context):
         m = context.shape[0]
@@ -241,10 +240,8 @@ def rem_cross_attention(multi_head_attention=multi_head_attention, attention=att
                 f"cross-attention weights have shape {weights.shape}")
         with mpmath.workdps(DIGITS):
             err = mp_error(out, mp_multi_head_attention(x, params, context=context))
-        bound = mha_error_bound(x, params, weights, context=context)
-        within_bound(err, bound,
-                     f"cross-attention off the definition (n = {x.shape[0]}, m = {m})")
-        stats["worst"] = max(stats["worst"], ratio(err, bound))
+        definition.append(weigh(err, mha_error_bound(x, params, weights, context=context),
+                                f"n = {x.shape[0]}, m = {m}"))
         q = np.einsum("nd,hdk->hnk", x, params["w_q"])
         k = np.einsum("md,hdk->hmk", context, params["w_k"])
         v = np.einsum("md,hdk->hmk", context, params["w_v"])
@@ -253,7 +250,6 @@ def rem_cross_attention(multi_head_attention=multi_head_attention, attention=att
         scores = q @ k.transpose(0, 2, 1) / math.sqrt(q.shape[-1])
         reason = convexity_violation(o, v, w, None, attention_error_bound(q, k, v, w), scores)
         require(not reason, f"cross-attention breaks 命題 4.2: {reason}")
-        stats["cases"] += 1
 
     layers, x = seeded_stack(0, n=2, d=4, h=2)
     cross(x, layers[0][1], np.random.default_rng(1).standard_normal((3, 4)))
@@ -265,5 +261,6 @@ def rem_cross_attention(multi_head_attention=multi_head_attention, attention=att
         cross(x, params, data.draw(float_arrays((m, x.shape[1]), 2.0)))
 
     drawn()
+    judged = judge_cases(definition, "cross-attention off the definition")
     return [f"cross-attention = the definition at 50 digits (largest error/bound "
-            f"{stats['worst']:.2f}) and convex per head on {stats['cases']} drawn (n, m, d, h)"]
+            f"{judged.ratio:.2f}) and convex per head on {len(definition)} drawn (n, m, d, h)"]

@@ -12,16 +12,17 @@ from hypothesis.extra import numpy as hnp
 from numeric.attention import multi_head_attention
 from numeric.mlp import mlp
 from proofs.book.claims import Claim
-from proofs.book.judge import require, within_bound
+from proofs.book.judge import Verdict, judge_cases, judge_within, require, weigh
 from proofs.chapters.self_attention.chapter import CHAPTER
 from proofs.chapters.self_attention.strategies import mha_case, seeded_stack, stack_case
 from proofs.evidence.anchors import stack_attention_off_definition
 from proofs.evidence.measures import (
     equivariance_defect,
-    ratio,
     run_stack,
     stack_equivariance,
 )
+
+AGAINST_DEFINITION = "the attention against 定義 4.1's MHA at 50 digits"
 
 
 @CHAPTER.element("lem-equivariant-closure", "補題 5.1", "置換同変な写像の組み立て", "lemma",
@@ -97,37 +98,39 @@ def thm_attention_equivariance(multi_head_attention=multi_head_attention) -> lis
     mha = multi_head_attention
     layers, x = seeded_stack(0)
     worst, diff, tol = stack_equivariance(layers, x, list(range(6))[::-1], mha)
-    within_bound(diff, tol,
-                 "MHA(PX) != P MHA(X) on the listing's sizes")
-    _anchor(mha, layers, x, "the listing's sizes")
+    judge_within(diff, tol, "MHA(PX) != P MHA(X) on the listing's sizes")
+    judge_cases(_off_definition(mha, layers, x, "the listing's sizes"), AGAINST_DEFINITION)
     evidence = [f"listing sizes (n = 6, d = 8, h = 2): max |MHA(PX) - P MHA(X)| = {worst:.1e} "
                 f"<= bound {tol.max():.1e}"]
-    stats = {"cases": 0, "worst": 0.0}
+    # measured on every draw, then judged: equivariance first, so that attention breaking it
+    # fails there even on draws whose permutation is the identity
+    equivariant: list[Verdict] = []
+    defined: list[Verdict] = []
 
     @given(mha_case(), st.data())
     def single(case, data):
         x, params = case
         pi = data.draw(st.permutations(list(range(x.shape[0]))))
-        worst, diff, tol = stack_equivariance([("attn", params)], x, pi, mha)
-        within_bound(diff, tol,
-                     f"MHA(PX) != P MHA(X) at pi = {pi}, x {x.shape}")
-        _anchor(mha, [("attn", params)], x, f"x {x.shape}")
-        stats["cases"] += 1
-        stats["worst"] = max(stats["worst"], ratio(diff, tol))
+        _, diff, tol = stack_equivariance([("attn", params)], x, pi, mha)
+        equivariant.append(weigh(diff, tol, f"pi = {pi}, x {x.shape}"))
+        defined.extend(_off_definition(mha, [("attn", params)], x, f"x {x.shape}"))
 
     single()
-    evidence.append(f"{stats['cases']} drawn layers: the attention = 定義 4.1's MHA at "
+    judged = judge_cases(equivariant, "MHA(PX) != P MHA(X)")
+    judge_cases(defined, AGAINST_DEFINITION)
+    evidence.append(f"{len(equivariant)} drawn layers: the attention = 定義 4.1's MHA at "
                     f"50 digits and f(PX) = P f(X), each within its rounding bound (largest "
-                    f"difference/bound {stats['worst']:.2f})")
+                    f"difference/bound {judged.ratio:.2f})")
     return evidence
 
 
-def _anchor(mha, layers, x: np.ndarray, where: str, causal: bool = False) -> None:
-    """Judge that the handed attention is 定義 4.1's MHA with each attention layer's
+def _off_definition(mha, layers, x: np.ndarray, where: str, causal: bool = False
+                    ) -> list[Verdict]:
+    """The handed attention weighed against 定義 4.1's MHA with each attention layer's
     parameters at the stack's input x."""
-    for err, bound in stack_attention_off_definition(mha, layers, x, causal):
-        within_bound(err, bound, f"{where}: the attention is not 定義 4.1's "
-                                 f"{'causal ' if causal else ''}MHA at 50 digits")
+    return [weigh(err, bound, f"{where}: the attention is not 定義 4.1's "
+                              f"{'causal ' if causal else ''}MHA at 50 digits")
+            for err, bound in stack_attention_off_definition(mha, layers, x, causal)]
 
 
 @CHAPTER.element("cor-bag-of-tokens", "系 5.3",
@@ -144,16 +147,14 @@ def cor_bag_of_tokens(multi_head_attention=multi_head_attention) -> list[str]:
     row of a fixed residual stack (listing sizes, default_rng(0)) under a permutation
     fixing it. On the same inputs the attention is 定義 4.1's MHA at 50 digits within
     mha_error_bound."""
-    stats = {"cases": 0}
+    unchanged: list[Verdict] = []
+    defined: list[Verdict] = []
 
     def judge(layers, x, i, pi):
         y, b = run_stack(layers, x, False, mha=multi_head_attention)
         yp, bp = run_stack(layers, x[pi], False, mha=multi_head_attention)
-        change = np.abs(yp[i] - y[i])
-        within_bound(change, b[i] + bp[i],
-                     f"row {i} changed under a permutation fixing it: {pi}")
-        _anchor(multi_head_attention, layers, x, f"row {i} fixed by {pi}")
-        stats["cases"] += 1
+        unchanged.append(weigh(yp[i] - y[i], b[i] + bp[i], f"row {i}, pi = {pi}"))
+        defined.extend(_off_definition(multi_head_attention, layers, x, f"row {i} fixed by {pi}"))
 
     layers, x = seeded_stack(0, kinds=("res_attn", "res_mlp"))
     judge(layers, x, 5, [1, 0, 3, 2, 4, 5])
@@ -167,8 +168,10 @@ def cor_bag_of_tokens(multi_head_attention=multi_head_attention) -> list[str]:
         judge(layers, x, i, others[:i] + [i] + others[i:])
 
     fixed_row()
+    judge_cases(unchanged, "row i changed under a permutation fixing it")
+    judge_cases(defined, AGAINST_DEFINITION)
     return [f"row i unchanged (within rounding) under permutations fixing i on "
-            f"{stats['cases']} drawn stacks"]
+            f"{len(unchanged)} drawn stacks"]
 
 
 def causal_witness(mha=multi_head_attention, seeds=range(5)) -> list[tuple[int, float, float]]:
@@ -200,7 +203,8 @@ def rem_causal_not_equivariant(multi_head_attention=multi_head_attention) -> lis
         require(worst > tol, f"seed {seed}: causal MHA looks equivariant ({worst:.2e} <= "
                              f"bound {tol:.2e})")
         layers, x = seeded_stack(seed)
-        _anchor(multi_head_attention, layers, x, f"seed {seed}", causal=True)
+        judge_cases(_off_definition(multi_head_attention, layers, x, f"seed {seed}", causal=True),
+                    AGAINST_DEFINITION)
         evidence.append(f"seed {seed}: max |f(PX) - P f(X)| = {worst:.2f} > rounding bound "
                         f"{tol:.1e}")
     return evidence

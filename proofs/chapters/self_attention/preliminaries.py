@@ -18,7 +18,7 @@ from numeric.error_bounds import (
 )
 from numeric.softmax import masked_softmax, softmax
 from proofs.book.claims import Claim
-from proofs.book.judge import require, within_bound
+from proofs.book.judge import Verdict, judge_cases, judge_within, require, weigh
 from proofs.chapters.self_attention.chapter import CHAPTER
 from proofs.chapters.self_attention.strategies import (
     FIXED_SOFTMAX_INPUTS,
@@ -28,7 +28,6 @@ from proofs.chapters.self_attention.strategies import (
 from proofs.evidence.measures import (
     equivariance_defect,
     permutation_matrix,
-    ratio,
 )
 from proofs.evidence.reference import (
     DIGITS,
@@ -126,17 +125,16 @@ def def_permutation_matrix(permutation_matrix=permutation_matrix,
     x = np.arange(12.0).reshape(4, 3) / 7
     swap = [1, 0, 3, 2]
     row_wise = equivariance_defect(examples["row-wise"], x, swap).max()
-    invariant = np.abs(examples["invariant"](x[swap]) - examples["invariant"](x)).max()
     neither = equivariance_defect(examples["neither"], x, swap).max()
     require(row_wise == 0.0, f"the row-wise example has equivariance defect {row_wise:.2e}")
     # two sums of the same 4 terms in different orders: each within gamma_3 sum|x| of exact
     sums_bound = 2 * gamma(len(x) - 1) * np.abs(x).sum(axis=0).max()
-    require(invariant <= sums_bound,
-            f"the invariant example changes by {invariant:.2e} under a row permutation")
+    invariant = judge_within(examples["invariant"](x[swap]) - examples["invariant"](x),
+                             sums_bound, "the invariant example changes under a row permutation")
     require(neither > sums_bound,
             f"the example of neither looks equivariant (defect {neither:.2e})")
     evidence.append(f"the notions: row-wise defect 0, invariant map f(PX) = f(X) to "
-                    f"{invariant:.1e}, cumulative sums neither (defect {neither:.2f})")
+                    f"{invariant.largest:.1e}, cumulative sums neither (defect {neither:.2f})")
     return evidence
 
 
@@ -171,7 +169,7 @@ def def_softmax(softmax=softmax, masked_softmax=masked_softmax) -> list[str]:
     ValueErrors."""
 
     evidence = []
-    worst = [0.0]
+    plain: list[Verdict] = []
 
     def judge(z: np.ndarray) -> None:
         got = np.asarray(softmax(z))
@@ -180,18 +178,17 @@ def def_softmax(softmax=softmax, masked_softmax=masked_softmax) -> list[str]:
         with mpmath.workdps(DIGITS):
             exact = list(symbolic_definition(z.size)(*[mpmath.mpf(float(t)) for t in z]))
             err = mp_error(got, exact)
-        bound = softmax_error_bound(z, got)
-        within_bound(err, bound,
-                     f"softmax({z.tolist()}) = {got.tolist()} off the definition")
-        worst[0] = max(worst[0], ratio(err, bound))
+        plain.append(weigh(err, softmax_error_bound(z, got),
+                           f"softmax({z.tolist()}) = {got.tolist()}"))
 
     for z in FIXED_SOFTMAX_INPUTS:
         judge(z)
     given(softmax_inputs())(judge)()
+    judged = judge_cases(plain, "softmax off the definition")
     evidence.append(f"softmax = the SymPy definition at 50 digits within the rounding bound on "
-                    f"the fixed and drawn inputs (largest error/bound {worst[0]:.2f})")
+                    f"the fixed and drawn inputs (largest error/bound {judged.ratio:.2f})")
 
-    masked_worst = [0.0]
+    masked_cases: list[Verdict] = []
 
     def masked(case):
         z, allowed = case
@@ -203,16 +200,15 @@ def def_softmax(softmax=softmax, masked_softmax=masked_softmax) -> list[str]:
             definition = symbolic_definition(z.size, tuple(i for i, ok in enumerate(allowed) if ok))
             err = mp_error(got, list(definition(*[mpmath.mpf(float(t)) for t in z])))
         bound = softmax_error_bound(np.where(mask, z, -np.inf)[mask], got[mask])
-        within_bound(err[mask], bound,
-                     f"sigma^U({z.tolist()}, U = {allowed}) off the definition")
-        masked_worst[0] = max(masked_worst[0], ratio(err[mask], bound))
+        masked_cases.append(weigh(err[mask], bound, f"sigma^U({z.tolist()}, U = {allowed})"))
 
     masked((np.array([1.0, 2.0, 0.5]), [True, True, False]))
     given(st.integers(1, 6).flatmap(lambda n: st.tuples(
         float_arrays((n,), 50.0), st.lists(st.booleans(), min_size=n, max_size=n)
         .filter(any))))(masked)()
+    judged = judge_cases(masked_cases, "sigma^U off the definition")
     evidence.append(f"sigma^U: masked entries exactly 0, the rest = the SymPy sigma^U at "
-                    f"50 digits within the bound (largest error/bound {masked_worst[0]:.2f})")
+                    f"50 digits within the bound (largest error/bound {judged.ratio:.2f})")
 
     for bad, what in ((lambda: masked_softmax(np.zeros(3), np.zeros(3, dtype=bool)), "empty U"),
                       (lambda: softmax(np.array([0.0, np.nan])), "a NaN entry")):

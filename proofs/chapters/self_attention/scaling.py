@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from proofs.book.claims import Claim
-from proofs.book.judge import require
+from proofs.book.judge import judge_within, require
 from proofs.book.stated import function_of, number, table_rows
 from proofs.chapters.self_attention.chapter import CHAPTER
 from proofs.chapters.self_attention.tables import scaling_table
@@ -22,10 +22,9 @@ MONTE_CARLO_SIGMAS = 5  # a fresh seed would miss by 5 standard errors with prob
 
 
 def _within(sample_value: float, stated: float, standard_error: float, what: str) -> str:
-    gap = abs(sample_value - stated)
-    require(gap <= MONTE_CARLO_SIGMAS * standard_error,
-            f"{what}: sample {sample_value:.4f} vs stated {stated} differs by {gap:.4f} > "
-            f"{MONTE_CARLO_SIGMAS} standard errors ({standard_error:.4f})")
+    gap = judge_within(sample_value - stated, MONTE_CARLO_SIGMAS * standard_error,
+                       f"{what}: sample {sample_value:.4f} vs stated {stated}, against "
+                       f"{MONTE_CARLO_SIGMAS} standard errors ({standard_error:.4f})").error
     return f"{what} {sample_value:.3f} (stated {stated}, {gap / standard_error:.1f} SE)"
 
 

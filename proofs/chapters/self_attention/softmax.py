@@ -23,7 +23,7 @@ from numeric.error_bounds import (
 )
 from numeric.softmax import masked_softmax, softmax, softmax_jacobian
 from proofs.book.claims import Claim
-from proofs.book.judge import require, within_bound
+from proofs.book.judge import Verdict, judge_cases, judge_within, require, weigh
 from proofs.book.profiles import scaled
 from proofs.book.stated import (
     entry_formula,
@@ -144,29 +144,30 @@ def prop_softmax_basic(softmax=softmax, symbolic=symbolic_softmax,
         require(bool(np.all(got[safe] > 0)),
                 f"softmax({z.tolist()}) has a zero entry that cannot underflow: {got.tolist()}")
         stats["underflowed"] += int(np.sum(got[~safe] == 0))
-        require(abs(math.fsum(got.astype(np.float64)) - 1) <= b.sum() + u64,
-                f"softmax({z.tolist()}) sums to {math.fsum(got.astype(np.float64))!r}")
+        total = math.fsum(got.astype(np.float64))
+        judge_within(total - 1, b.sum() + u64, f"softmax({z.tolist()}) sums to {total!r}")
         zc = (z + z.dtype.type(c)).astype(z.dtype)
         gc = np.asarray(softmax(zc))
         u = unit_roundoff(z.dtype)
         shift_err = 2 * u * float(np.max(np.abs(zc.astype(np.float64))))  # 2 max|delta|
         tol = b + softmax_error_bound(zc, gc) + got * shift_err
-        within_bound(np.abs(gc - got), tol,
-                     f"softmax(z + {c}) != softmax(z) at z = {z.tolist()}")
+        judge_within(gc - got, tol, f"softmax(z + {c}) != softmax(z) at z = {z.tolist()}")
+        # every ordered pair [a, b] at once: sigma_a - sigma_b against b_a + b_b
+        rise = got.astype(np.float64)[:, None] - got.astype(np.float64)[None, :]
+        pair_bound = b[:, None] + b[None, :]
+        judge_within(np.where(z[:, None] < z[None, :], np.maximum(rise, 0.0), 0.0), pair_bound,
+                     f"z_a < z_b but sigma_a > sigma_b (at [a, b]) for z = {z.tolist()}")
         for a, bb in itertools.permutations(range(z.size), 2):
             if z[a] < z[bb]:
-                require(got[a] <= got[bb] + b[a] + b[bb],
-                        f"z_{a} < z_{bb} but sigma_{a} > sigma_{bb} at z = {z.tolist()}")
                 gap = float(got[a]) * math.expm1(min(float(z[bb]) - float(z[a]), 700.0))
                 if gap > 2 * (b[a] + b[bb]):
                     require(got[a] < got[bb],
                             f"z_{a} < z_{bb} but sigma_{a} = sigma_{bb} at z = {z.tolist()}")
                     stats["strict"] += 1
-            elif z[a] == z[bb]:
-                require(abs(got[a] - got[bb]) <= b[a] + b[bb],
-                        f"z_{a} = z_{bb} but sigma differs at z = {z.tolist()}")
+        judge_within(np.where(z[:, None] == z[None, :], rise, 0.0), pair_bound,
+                     f"z_a = z_b but sigma differs (at [a, b]) for z = {z.tolist()}")
         gp = np.asarray(softmax(z[pi]))
-        within_bound(np.abs(gp - got[pi]), softmax_error_bound(z[pi], gp) + b[pi],
+        judge_within(gp - got[pi], softmax_error_bound(z[pi], gp) + b[pi],
                      f"softmax(Pz) != P softmax(z) at z = {z.tolist()}, pi = {pi}")
         stats["cases"] += 1
 
@@ -277,7 +278,13 @@ def prop_softmax_jacobian(jacobian=softmax_jacobian, stated_entry=None,
     evidence.append("symbolic n: J_ij = sigma_i(delta_ij - sigma_j) derived; n = 1..4: derived,"
                     " symmetric, J1 = 0, PSD and entry-bound certificates")
 
-    worst = {"fd": 0.0, "psd": 0.0, "cases": 0}
+    # every property weighed on every case, then judged in this order, so that each can fail
+    # on its own: the derivative (last) implies the others within its bound
+    symmetric: list[Verdict] = []
+    semidefinite: list[Verdict] = []
+    rows_zero: list[Verdict] = []
+    entries: list[Verdict] = []
+    derivative: list[Verdict] = []
     u64 = unit_roundoff(np.float64)
 
     def numeric(case):
@@ -286,8 +293,8 @@ def prop_softmax_jacobian(jacobian=softmax_jacobian, stated_entry=None,
         require(jac.shape == (z.size, z.size), f"jacobian of shape {jac.shape} for n = {z.size}")
         sigma = np.asarray(softmax(z))
         bound = softmax_jacobian_error_bound(sigma, softmax_error_bound(z, sigma), jac)
-        within_bound(np.abs(jac - jac.T), 2 * bound,
-                     f"J not symmetric at {z}")
+        at = f"z = {z.tolist()}"
+        symmetric.append(weigh(jac - jac.T, 2 * bound, at))
         vectors = [w] + ([np.linalg.eigh(jac)[1][:, 0]] if z.size > 1 else [])
         # v^T J v >= 0 is homogeneous in v: test unit vectors, so that the float slack
         # |v|^T bound |v| cannot underflow where the 50-digit v^T J v does not
@@ -298,31 +305,30 @@ def prop_softmax_jacobian(jacobian=softmax_jacobian, stated_entry=None,
                                    * mpmath.mpf(float(v[b]))
                                    for a in range(z.size) for b in range(z.size))
                 slack = float(np.abs(v) @ bound @ np.abs(v))
-                require(quad >= -slack, f"v^T J v = {float(quad):.2e} < -{slack:.2e} at {z}")
-                worst["psd"] = min(worst["psd"], float(quad))
+                # only a negative v^T J v is a defect
+                semidefinite.append(weigh(min(float(quad), 0.0), slack,
+                                          f"v^T J v = {float(quad):.2e} at {at}"))
         rows = np.array([math.fsum(r) for r in jac])
-        within_bound(np.abs(rows), bound.sum(axis=1) + u64,
-                     f"J1 != 0 at z = {z.tolist()}")
+        rows_zero.append(weigh(rows, bound.sum(axis=1) + u64, at))
         top = float(sigma.max())
         b_top = float(softmax_error_bound(z, sigma).max())
-        within_bound(np.abs(jac), 1 - top + bound + b_top + u64,
-                     f"|J_ij| > 1 - max sigma at z = {z.tolist()}")
-        # last, so that each property above can fail on its own
+        entries.append(weigh(jac, 1 - top + bound + b_top + u64, at))
         with mpmath.workdps(FD_DIGITS):
             err = mp_error(jac, mp_jacobian_fd(z))
-        tol = bound + FD_ERROR
-        within_bound(err, tol,
-                     f"J(z) at z = {z.tolist()} against the 80-digit finite differences")
-        worst["fd"] = max(worst["fd"], float(np.max(err / tol)))
-        worst["cases"] += 1
+        derivative.append(weigh(err, bound + FD_ERROR, at))
 
     numeric((np.array([0.0, 1.0, 2.0]), np.array([1.0, -1.0, 0.5])))
     scaled(0.5)(given(st.integers(1, 8).flatmap(
         lambda n: st.tuples(float_arrays((n,), 30.0), float_arrays((n,), 1.0))))(numeric))()
-    evidence.append(f"numeric on {worst['cases']} drawn z (n <= 8, |z| <= 30): J against 80-digit"
-                    f" central differences (largest error/bound {worst['fd']:.2f}); symmetric, "
-                    f"PSD (lowest v^T J v {worst['psd']:.1e}), J1 = 0, |J_ij| <= 1 - max sigma, "
-                    "all within the rounding bound")
+    judge_cases(symmetric, "J not symmetric")
+    psd = judge_cases(semidefinite, "v^T J v < 0 beyond its rounding slack")
+    judge_cases(rows_zero, "J1 != 0")
+    judge_cases(entries, "|J_ij| > 1 - max sigma")
+    fd = judge_cases(derivative, "J(z) against the 80-digit finite differences")
+    evidence.append(f"numeric on {len(fd.verdicts)} drawn z (n <= 8, |z| <= 30): J against "
+                    f"80-digit central differences (largest error/bound {fd.ratio:.2f}); "
+                    f"symmetric, PSD (lowest v^T J v {-psd.largest:.1e}), J1 = 0, |J_ij| <= 1 - "
+                    "max sigma, all within the rounding bound")
     return evidence
 
 
@@ -467,8 +473,7 @@ def prop_mask_as_limit(stated_bound: Callable = sym_mask.chapter_bound,
                                                                                   strict=True)]
             err = mp_error(got, mp_softmax_exact(shifted))
         bound = softmax_error_bound(z[mask], got[mask])
-        within_bound(err[mask], bound,
-                     f"masked_softmax off the c = 1000 limit at {z.tolist()}")
+        judge_within(err[mask], bound, f"masked_softmax off the c = 1000 limit at {z.tolist()}")
         # masked entries: exactly 0 (required above), and sigma(z - 1000 m)_i <= e^-1000
         # e^{z_i}/S_U <= e^-960 for |z| <= 20, below the smallest float: 0 is the nearest one
 

@@ -18,7 +18,7 @@ from numeric.error_bounds import U, gamma
 from numeric.mlp import mlp
 from numeric.model import forward, init_parameters, sub_parameters
 from proofs.book.claims import Claim
-from proofs.book.judge import require, within_bound
+from proofs.book.judge import Verdict, judge_cases, require, weigh
 from proofs.book.profiles import scaled
 from proofs.book.stated import (
     formula_of,
@@ -161,7 +161,7 @@ def prop_relu_piecewise_linear(
     domain stops at 6 because float64 cannot see the curvature further right: GELU(t) = t to
     within an ulp for t >= 8 (there the symbolic GELU'' != 0 is the proof)."""
     evidence = []
-    worst = [0.0]
+    pieces: list[Verdict] = []
 
     @scaled(1.0)
     @given(st.integers(1, 4), st.integers(1, 6), seeds())
@@ -174,13 +174,12 @@ def prop_relu_piecewise_linear(
         a = np.abs(x) @ np.abs(ff["w_1"]) + np.abs(ff["b_1"])  # (8, d_ff)
         bound = 2 * (gamma(d + 1) * a @ np.abs(ff["w_2"])
                      + gamma(d_ff + 1) * (a @ np.abs(ff["w_2"]) + np.abs(ff["b_2"])))
-        within_bound(np.abs(got - want), bound,
-                     f"the ReLU MLP against its region's affine map (d = {d}, d_ff = {d_ff})")
-        worst[0] = max(worst[0], float(np.abs(got - want).max()))
+        pieces.append(weigh(got - want, bound, f"d = {d}, d_ff = {d_ff}, seed {seed}"))
 
     affine_on_regions()
+    judged = judge_cases(pieces, "the ReLU MLP against its region's affine map")
     evidence.append(f"the ReLU MLP equals W_2^T D_s (W_1^T x + b_1) + b_2 on the region of "
-                    f"every drawn point (max gap {worst[0]:.1e})")
+                    f"every drawn point (max gap {judged.largest:.1e})")
     patterns = regions(example["w_1"], example["b_1"])
     everything = ["".join(p) for p in itertools.product("01", repeat=len(example["b_1"]))]
     missing = sorted(set(everything) - set(patterns))

@@ -25,7 +25,7 @@ from numeric.mlp import mlp
 from numeric.model import embed, forward, init_parameters, sub_parameters
 from numeric.running_error import block_rounding_bound, model_rounding_bound
 from proofs.book.claims import Claim
-from proofs.book.judge import CheckFailed, require, within_bound
+from proofs.book.judge import CheckFailed, Verdict, judge_cases, judge_within, require, weigh
 from proofs.book.profiles import scaled
 from proofs.chapters.transformer_block.chapter import CHAPTER
 from proofs.chapters.transformer_block.strategies import (
@@ -65,7 +65,8 @@ def def_layer_norm(normalise: Callable = layer_norm) -> list[str]:
     condition max|x| / sigma). A matrix is normalised row by row (each row within the
     same bound). Outside the domain: a constant row with eps = 0 (undefined) must be a
     ValueError, and with eps > 0 it gives beta."""
-    worst = [0.0, 0.0]
+    defined: list[Verdict] = []
+    row_by_row: list[Verdict] = []
 
     @scaled(1.0)
     @given(vectors(), seeds(), st.sampled_from([0.0, 1e-5, 1.0]))
@@ -73,23 +74,21 @@ def def_layer_norm(normalise: Callable = layer_norm) -> list[str]:
         rng = np.random.default_rng(seed)
         d = x.size
         gain, shift = 1 + rng.standard_normal(d), rng.standard_normal(d)
-        err, bound = layer_norm_off_definition(normalise, x, gain, shift, eps)
-        within_bound(err, bound,
-                     f"LN(x) against the definition at x = {x.tolist()}, eps = {eps}")
-        worst[0] = max(worst[0], float((err / bound).max()))
+        defined.append(weigh(*layer_norm_off_definition(normalise, x, gain, shift, eps),
+                             f"x = {x.tolist()}, eps = {eps}"))
         rows = np.stack([x, x[::-1], -2 * x])  # (3, d)
-        whole = normalise(rows, gain, shift, eps=eps)
-        for i in range(3):
-            gap = np.abs(whole[i] - normalise(rows[i], gain, shift, eps=eps))
-            within_bound(gap, 2 * layer_norm_error_bound(rows[i], gain, shift, eps),
-                         f"row {i} of LN(X) against LN of row {i}")
-            worst[1] = max(worst[1], float(gap.max()))
+        each = np.stack([normalise(row, gain, shift, eps=eps) for row in rows])
+        bound = np.stack([2 * layer_norm_error_bound(row, gain, shift, eps) for row in rows])
+        row_by_row.append(weigh(normalise(rows, gain, shift, eps=eps) - each, bound,
+                                f"rows x, reversed x, -2 x for x = {x.tolist()}, eps = {eps}"))
 
     matches_definition()
+    definition = judge_cases(defined, "LN(x) against the definition")
+    rows = judge_cases(row_by_row, "row i of LN(X) against LN of row i (at [i, j])")
     evidence = [
-        f"LN equals the definition at 50 digits to within its rounding bound "
-        f"(worst error / bound = {worst[0]:.2e}) on drawn rows, d = 2..16, eps in {{0, 1e-5, 1}}",
-        f"a matrix is normalised row by row (max gap {worst[1]:.1e})",
+        f"LN equals the definition at 50 digits to within its rounding bound (worst error / "
+        f"bound = {definition.ratio:.2e}) on drawn rows, d = 2..16, eps in {{0, 1e-5, 1}}",
+        f"a matrix is normalised row by row (max gap {rows.largest:.1e})",
     ]
     constant = np.full(5, 2.5)
     try:
@@ -169,7 +168,9 @@ def def_transformer_block(pre_ln: Callable = pre_ln_block, post_ln: Callable = p
     set to 0) the Pre-LN block is the identity bit for bit, the Post-LN block is
     LN_2(LN_1(X))."""
     evidence = []
-    worst = [0.0, 0.0]
+    rows_mapped: list[Verdict] = []
+    pre_blocks: list[Verdict] = []
+    post_blocks: list[Verdict] = []
 
     @scaled(1.0)
     @given(st.integers(1, 5), st.sampled_from([(2, 1), (2, 2), (4, 2), (6, 3)]),
@@ -190,33 +191,31 @@ def def_transformer_block(pre_ln: Callable = pre_ln_block, post_ln: Callable = p
         width = max(d, d_ff) + 2
         pre = np.abs(x) @ np.abs(ff["w_1"]) + np.abs(ff["b_1"])
         bound = 2 * gamma(width) * (GELU_SLOPE * pre @ np.abs(ff["w_2"]) * 2 + np.abs(ff["b_2"]))
-        within_bound(np.abs(got - rows), bound,
-                     f"MLP row i against g(x_i) ({activation})")
-        worst[0] = max(worst[0], float(np.abs(got - rows).max()))
-        for post, block, composed in ((False, pre_ln, _pre_ln_composed),
-                                      (True, post_ln, _post_ln_composed)):
+        rows_mapped.append(weigh(got - rows, bound, f"{activation}, n = {n}, d = {d}, "
+                                                    f"d_ff = {d_ff}"))
+        for post, block, composed, verdicts in ((False, pre_ln, _pre_ln_composed, pre_blocks),
+                                                (True, post_ln, _post_ln_composed, post_blocks)):
             _, rounding = block_rounding_bound(x, p, post, causal, activation, eps)  # (n, d)
             got = block(x, p, causal=causal, activation=activation, eps=eps)
             want = composed(x, p, causal, activation, eps)
-            name = "Post-LN" if post else "Pre-LN"
-            worst[1] = max(worst[1], within_bound(
-                got - want, 2 * rounding,
-                f"the {name} block differs from its definition (n = {n}, d = {d}, h = {h}, "
-                f"causal = {causal})"))
+            verdicts.append(weigh(got - want, 2 * rounding,
+                                  f"n = {n}, d = {d}, h = {h}, causal = {causal}"))
 
     blocks_compose()
-    evidence.append(f"MLP(X) row i = W_2^T phi(W_1^T x_i + b_1) + b_2 (max gap {worst[0]:.1e}) "
-                    "for ReLU and GELU")
+    mlp_rows = judge_cases(rows_mapped, "MLP row i against g(x_i)")
+    pre = judge_cases(pre_blocks, "the Pre-LN block differs from its definition")
+    post = judge_cases(post_blocks, "the Post-LN block differs from its definition")
+    evidence.append(f"MLP(X) row i = W_2^T phi(W_1^T x_i + b_1) + b_2 (max gap "
+                    f"{mlp_rows.largest:.1e}) for ReLU and GELU")
     evidence.append(f"Pre-LN and Post-LN blocks equal their defining compositions "
-                    f"(worst gap / bound = {worst[1]:.2e})")
+                    f"(worst gap / bound = {max(pre.ratio, post.ratio):.2e})")
     t = np.linspace(-6, 6, 25)
     require(bool(np.array_equal(relu(t), np.where(t > 0, t, 0.0))), "ReLU is not max(0, t)")
     with mpmath.workdps(30):
         err = mp_error(gelu(t), mp_gelu(t))
-    bound = activation_rounding(t, "gelu")  # Phi to NDTR_ULPS ulps, and the product
-    within_bound(err, bound,
-                 "GELU against t Phi(t)")
-    evidence.append(f"ReLU(t) = max(0, t) exactly; GELU(t) = t Phi(t) to {err.max():.1e} "
+    # Phi to NDTR_ULPS ulps, and the product
+    judged = judge_within(err, activation_rounding(t, "gelu"), "GELU against t Phi(t)")
+    evidence.append(f"ReLU(t) = max(0, t) exactly; GELU(t) = t Phi(t) to {judged.largest:.1e} "
                     "(mpmath, 30 digits) on [-6, 6]")
     rng = np.random.default_rng(0)
     p = _silenced(block_parameters(4, 2, 8, rng))
@@ -288,7 +287,7 @@ def def_decoder_only_transformer(model: Callable = forward,
     evidence = [f"witness: with learned positions X^(0)(reversed tokens) differs from the "
                 f"reversed X^(0) by {gap:.3f} (not equivariant); without positions they are "
                 f"equal bit for bit"]
-    worst = [0.0]
+    models: list[Verdict] = []
 
     @scaled(0.5)
     @given(model_cases())
@@ -300,14 +299,13 @@ def def_decoder_only_transformer(model: Callable = forward,
         require(bool(np.array_equal(x0, want)), f"X^(0) is not E_t + P ({config})")
         got = model(tokens, params, config)
         bound = 2 * model_rounding_bound(tokens, params, config)[1]  # (n, |V|)
-        worst[0] = max(worst[0], within_bound(
-            got - _composed_logits(tokens, params, config), bound,
-            f"the model differs from 定義 2.3's composition ({config}, tokens "
-            f"{tokens.tolist()})"))
+        models.append(weigh(got - _composed_logits(tokens, params, config), bound,
+                            f"{config}, tokens {tokens.tolist()}"))
 
     composes()
+    judged = judge_cases(models, "the model differs from 定義 2.3's composition")
     evidence.append(f"X^(0) = E_t + P exactly, and the model equals LN_f(X^(L)) E^T of the "
-                    f"causal Pre-LN blocks (worst gap / bound = {worst[0]:.2e}) on drawn "
+                    f"causal Pre-LN blocks (worst gap / bound = {judged.ratio:.2e}) on drawn "
                     f"configurations with and without biases, tying and positions")
     for bad, what in (([0, 1, 2, 3, 4], "longer than L_ctx"), ([0, 5], "id out of range"),
                       ([], "empty")):

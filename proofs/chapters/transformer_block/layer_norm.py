@@ -19,7 +19,17 @@ from numeric.error_bounds import (
 )
 from numeric.layer_norm import layer_norm, layer_norm_jacobian
 from proofs.book.claims import Claim
-from proofs.book.judge import CheckFailed, finding, require, within_bound
+from proofs.book.judge import (
+    Cases,
+    CheckFailed,
+    Finding,
+    Verdict,
+    finding,
+    judge_cases,
+    judge_within,
+    require,
+    weigh,
+)
 from proofs.book.profiles import scaled
 from proofs.book.stated import (
     affine_coefficients,
@@ -34,7 +44,7 @@ from proofs.chapters.transformer_block.chapter import CHAPTER
 from proofs.chapters.transformer_block.strategies import vectors
 from proofs.evidence.anchors import layer_norm_off_definition
 from proofs.evidence.measures import spread
-from proofs.evidence.reference import mp_central_jacobian, mp_layer_norm
+from proofs.evidence.reference import mp_central_jacobian, mp_error, mp_layer_norm
 from symbolic import layer_norm as symbolic_layer_norm
 from symbolic import symbols as sym
 from symbolic.identities import equal, is_zero
@@ -104,7 +114,11 @@ def prop_layer_norm_invariance(normalise: Callable = layer_norm,
             f"symbolic d: sum y_k = {total}, sum y_k^2 = {squares}, not 0 and d")
     evidence.append("symbolic d: sum y_k = 0 and sum y_k^2 = d, so mean 0, variance 1, "
                     "norm sqrt d")
-    worst = [0.0, math.inf, 0.0]
+    # measured on every draw, then judged in this order: invariance, the moments, the map
+    invariance: list[Verdict] = []
+    moments: list[Verdict] = []
+    defined: list[Verdict] = []
+    negated: list[float] = []  # how far LN(-a x + b 1) is from LN(x): the witness for a > 0
 
     @scaled(1.0)
     @given(vectors(), st.floats(0.01, 100), st.floats(-100, 100))
@@ -118,25 +132,24 @@ def prop_layer_norm_invariance(normalise: Callable = layer_norm,
             bound = (layer_norm_error_bound(x) + layer_norm_error_bound(moved)
                      + math.sqrt(d) * 2 * U * (scale * np.abs(x).max() + abs(shift))
                      / (scale * sigma))
-            gap = np.abs(normalise(moved, eps=0.0) - sign * y)
-            within_bound(gap, bound,
-                         f"LN({sign * scale} x + {shift}) against {sign} LN(x) at x = {x.tolist()}")
-            worst[0] = max(worst[0], float((gap / bound).max()))
-        worst[1] = min(worst[1], float(np.abs(normalise(-scale * x + shift, eps=0.0) - y).max()))
-        m_bound, v_bound, n_bound = _moments_bound(x)
-        stats = (abs(y.mean()), abs(y.var() - 1), abs(np.linalg.norm(y) - math.sqrt(d)))
-        require(bool(stats[0] <= m_bound and stats[1] <= v_bound and stats[2] <= n_bound),
-                f"mean, variance - 1, norm - sqrt d of LN(x) = {stats} exceed "
-                f"{(m_bound, v_bound, n_bound)} at x = {x.tolist()}")
-        worst[2] = max(worst[2], max(stats))
-        within_bound(*layer_norm_off_definition(normalise, x),
-                     f"normalise is not 定義 2.1's LN at 50 digits at x = {x.tolist()}")
+            invariance.append(weigh(normalise(moved, eps=0.0) - sign * y, bound,
+                                    f"LN({sign * scale} x + {shift}) against {sign} LN(x) at "
+                                    f"x = {x.tolist()}"))
+        negated.append(float(np.abs(normalise(-scale * x + shift, eps=0.0) - y).max()))
+        moments.append(weigh((y.mean(), y.var() - 1, np.linalg.norm(y) - math.sqrt(d)),
+                             _moments_bound(x), f"x = {x.tolist()}"))
+        defined.append(weigh(*layer_norm_off_definition(normalise, x), f"x = {x.tolist()}"))
 
     invariant()
+    invariant_cases = judge_cases(invariance, "LN(a x + b 1) against LN(x), LN(-a x + b 1) "
+                                              "against -LN(x)")
+    moment_cases = judge_cases(moments, "mean, variance - 1, norm - sqrt d of LN(x)")
+    judge_cases(defined, "normalise is not 定義 2.1's LN at 50 digits")
     evidence.append(f"numeric: LN(a x + b 1) = LN(x) and LN(-a x + b 1) = -LN(x) within the "
-                    f"rounding bounds (worst gap / bound = {worst[0]:.2e}); LN(-a x + b 1) "
-                    f"differs from LN(x) by at least {worst[1]:.3f} (max entry) at every drawn "
-                    f"point, so a > 0 is needed; mean 0, variance 1, norm sqrt d to {worst[2]:.1e}")
+                    f"rounding bounds (worst gap / bound = {invariant_cases.ratio:.2e}); "
+                    f"LN(-a x + b 1) differs from LN(x) by at least {min(negated):.3f} (max "
+                    f"entry) at every drawn point, so a > 0 is needed; mean 0, variance 1, norm "
+                    f"sqrt d to {moment_cases.largest:.1e}")
     return evidence
 
 
@@ -209,7 +222,7 @@ def prop_layer_norm_invariance(normalise: Callable = layer_norm,
                          read=radicand_terms,
                      ),
                  ))
-def ex_layer_norm_scale(stated: Mapping, normalise: Callable = layer_norm) -> list[str]:
+def ex_layer_norm_scale(stated: Mapping, normalise: Callable = layer_norm) -> list[str | Finding]:
     """x = (1, 2, 3, 6) and 3x + 5: the mean, variance, sigma and LN computed exactly
     (SymPy rationals and square roots) and compared with the printed numbers at their
     printed precision; LN(3x + 5) = LN(x) and ||LN(x)|| = 2 = sqrt d exactly; the numeric
@@ -217,7 +230,7 @@ def ex_layer_norm_scale(stated: Mapping, normalise: Callable = layer_norm) -> li
     x = sympy.Matrix(stated["x"])
     a, b = stated["shift"]
     moved = a * x + b * sympy.ones(x.rows, 1)
-    evidence = []
+    evidence: list[str | Finding] = []
     for label, vec, keys in (("x", x, ("mean", "variance", "sigma")),
                              (f"{a}x + {b}", moved,
                               ("scaled_mean", "scaled_variance", "scaled_sigma"))):
@@ -248,7 +261,8 @@ def ex_layer_norm_scale(stated: Mapping, normalise: Callable = layer_norm) -> li
         places = shown.decimals
         require(shown.truncates(float(exact)),
                 f"the square {exact} = {float(exact):.6f} is printed {shown.value}")
-        evidence.append(finding(f"the chapter prints {shown.value:.{places}f} for {exact} = "
+        printed = f"{shown.value:.{places}f}"
+        evidence.append(finding(printed, f"the chapter prints {printed} for {exact} = "
                         f"{float(exact):.6f}..., which rounds to {float(exact):.{places}f}: the "
                         f"printed value is truncated, not rounded (the exact squares still sum to "
                         f"{x.rows} = d)"))
@@ -347,7 +361,11 @@ def prop_layer_norm_jacobian(
     evidence.append(f"symbolic, d = {', '.join(map(str, property_widths))}, for the derived and "
                     "the stated J: J1 = 0, J(x - mu 1) = 0, sigma J symmetric, idempotent, "
                     "trace d - 2, J(a x) = J(x)/a; d = 2: J = 0")
-    worst = [0.0, 0.0, 0.0]
+    # judged draw by draw, each clause before the next (the mpmath values last): a wrong J
+    # fails at its own clause before a later draw could make an earlier clause fail too
+    eigenvalues: list[Verdict] = []
+    scalings: list[Verdict] = []
+    values: list[Verdict] = []
 
     @scaled(0.5)
     @given(vectors(2, 8), st.integers(-8, 8))
@@ -365,50 +383,40 @@ def prop_layer_norm_jacobian(
             v_err = 3 * gamma(d + 1) * np.abs(x).max() if name != "1" else 0.0
             tol = (bound + gamma(d) * np.abs(got).max()) * np.abs(v).sum() \
                 + 3 / spread(x) * v_err * d
-            require(float(np.abs(got @ v).max()) <= tol,
-                    f"|J ({name})| = {np.abs(got @ v).max():.3e} > {tol:.3e}")
+            judge_within(got @ v, tol, f"|J ({name})| for x = {x.tolist()}")
         sigma = spread(x)
         eigen = np.sort(np.linalg.eigvalsh(sigma * got))
         want = np.array([0.0, 0.0] + [1.0] * (d - 2))
-        tol = d * sigma * bound + gamma(d) * d
-        require(float(np.abs(eigen - want).max()) <= tol,
-                f"eigenvalues of sigma J are {eigen}, not {want}")
-        worst[1] = max(worst[1], float(np.abs(eigen - want).max()))
+        eigenvalues.append(judge_within(eigen - want, d * sigma * bound + gamma(d) * d,
+                                        f"eigenvalues of sigma J are {eigen}, not {want}"))
         a = 2.0**k
-        gap = float(np.abs(jacobian(a * x) - got / a).max())
-        require(gap <= 2 * bound / a, f"J({a} x) - J(x)/{a} = {gap:.3e}")
+        # times a = 2^k, exactly: a J(a x) = J(x) to 2 bound
+        scalings.append(judge_within(a * (jacobian(a * x) - got / a), 2 * bound,
+                                     f"J({a} x) - J(x)/{a}, times {a}, at x = {x.tolist()}"))
         if d == 2:
-            require(float(np.abs(got).max()) <= bound, f"d = 2 but J = {got}")
+            judge_within(got, bound, f"d = 2 but J = {got}")
             y = normalise(x, eps=0.0)  # (1, -1) or (-1, 1): the only outputs at d = 2
             corner = np.sign(x[0] - x[1]) * np.array([1.0, -1.0])
-            within_bound(np.abs(y - corner), layer_norm_error_bound(x),
-                         f"d = 2: LN(x) = {y}, not {corner}")
-        worst[2] = max(worst[2], gap * a)
+            judge_within(y - corner, layer_norm_error_bound(x), f"d = 2: LN(x) = {y}, not {corner}")
         with mpmath.workdps(50):
-            exact = _mp_jacobian(x)
-            err = max(float(abs(mpmath.mpf(float(got[i, j])) - exact[i][j]))
-                      for i in range(d) for j in range(d))
-        require(err <= bound, f"J differs from mpmath's by {err:.3e} > {bound:.3e} at "
-                              f"x = {x.tolist()}")
-        worst[0] = max(worst[0], err / bound)
+            err = mp_error(got, _mp_jacobian(x))
+        values.append(judge_within(err, bound, f"J differs from mpmath's at x = {x.tolist()}"))
 
     numeric_properties()
     evidence.append(f"numeric J equals mpmath's 50-digit central differences within the "
-                    f"rounding bound (worst error / bound = {worst[0]:.2e}); J1 = 0, "
-                    f"J(x - mu 1) = 0; eigenvalues of sigma J: d - 2 ones, 2 zeros (to "
-                    f"{worst[1]:.1e}); a J(a x) = J(x) (to {worst[2]:.1e}); at d = 2, J = 0 and "
-                    f"LN(x) = +-(1, -1)")
+                    f"rounding bound (worst error / bound = {Cases(tuple(values)).ratio:.2e}); "
+                    f"J1 = 0, J(x - mu 1) = 0; eigenvalues of sigma J: d - 2 ones, 2 zeros (to "
+                    f"{Cases(tuple(eigenvalues)).largest:.1e}); a J(a x) = J(x) (to "
+                    f"{Cases(tuple(scalings)).largest:.1e}); at d = 2, J = 0 and LN(x) = +-(1, -1)")
     rng = np.random.default_rng(0)
     x = 3.0 + 1e-9 * 3.0 * rng.standard_normal(6)
     got = jacobian(x)
-    with mpmath.workdps(50):
-        exact = _mp_jacobian(x)
-        err = max(float(abs(mpmath.mpf(float(got[i, j])) - exact[i][j]))
-                  for i in range(6) for j in range(6))
     bound = float(layer_norm_jacobian_error_bound(x))
-    require(err <= bound, f"near-constant row: J differs from mpmath's by {err:.3e} > {bound:.3e}")
+    with mpmath.workdps(50):
+        err = mp_error(got, _mp_jacobian(x))
+    near = judge_within(err, bound, "near-constant row: J differs from mpmath's")
     evidence.append(f"near-constant row (sigma / max|x| = {x.std() / 3:.1e}): |J| = "
-                    f"{np.abs(got).max():.2e}, error {err:.1e} <= bound {bound:.1e}")
+                    f"{np.abs(got).max():.2e}, error {near.largest:.1e} <= bound {bound:.1e}")
     try:
         jacobian(np.full(4, 1.5))
     except ValueError:
@@ -418,7 +426,7 @@ def prop_layer_norm_jacobian(
     eps = 1e-2
     got = jacobian(np.full(4, 1.5), eps=eps)
     want = (np.eye(4) - 0.25) / math.sqrt(eps)
-    require(float(np.abs(got - want).max()) <= 8 * U / math.sqrt(eps),
-            f"constant row, eps = {eps}: J = {got}, not (I - 11^T/d)/sqrt(eps)")
+    judge_within(got - want, 8 * U / math.sqrt(eps),
+                 f"constant row, eps = {eps}: J = {got}, not (I - 11^T/d)/sqrt(eps)")
     evidence.append("a constant row with eps = 1e-2 gives J = (I - 11^T/d)/sqrt(eps)")
     return evidence
