@@ -1,4 +1,7 @@
-"""The judge: decide whether a SymPy difference is zero.
+"""Symbolic identities: whether a SymPy difference is zero, the one place that says so.
+
+(A check's verdict is proofs.book.judge's; a chapter's formula is decided by
+proofs.tex.decide, which asks this module.)
 
 Derivations elsewhere return SymPy objects; only this module (and the certificates of
 non-negativity built on it, `symbolic.certificates`) says yes or no. `is_zero` answers True

@@ -212,10 +212,16 @@ def test_bad_input_names_file_and_line(tmp_path):
     binary.write_bytes(b"# title\n\xff\xfe\n")
     with pytest.raises(ChapterInputError, match=r"binary\.txt:2: not UTF-8 text"):
         audit.audit_file(binary)
+
+
+def test_a_chapter_no_package_registers_is_audited_without_checks(tmp_path):
     untitled = tmp_path / "untitled.txt"
-    untitled.write_text("Some title\n\n命題 3.3（x）✓\n", encoding="utf-8")
-    with pytest.raises(ChapterInputError, match=r"untitled\.txt:1: title 'Some title'"):
-        audit.audit_file(untitled)
+    untitled.write_text("Some title\n\n命題 3.3（x）✓\n\n$2 + 2 = 5$ です。\n", encoding="utf-8")
+    report = audit.audit_file(untitled)
+    assert report.chapter == audit.UNREGISTERED
+    assert [(f.section, f.status, f.detail) for f in report.findings if f.section == "element"] \
+        == [("element", "not checkable", "no check: no package of checks registers this chapter")]
+    assert [(f.line, f.text) for f in report.mismatched] == [(5, "2 + 2 = 5")]
 
 
 def test_a_changed_listing_row_is_compared_with_its_own_row(tmp_path):
@@ -304,8 +310,8 @@ def test_audit_reports_a_failing_example_check_as_mismatched(planted_example):
 
 
 def test_audit_reports_a_finding_at_the_line_printing_its_number(planted_example):
-    def slip() -> list[str]:
-        return ["exact value 5/4", finding("the chapter prints 1.25 where 1.26 is right")]
+    def slip() -> list:
+        return ["exact value 5/4", finding("1.25", "the chapter prints 1.25 where 1.26 is right")]
 
     (found,) = planted_example(slip)
     assert (found.status, found.line) == ("mismatched", 5)

@@ -22,7 +22,7 @@ from commands import run as main
 
 from proofs import cli, files
 from proofs.book.judge import CheckFailed, finding
-from proofs.book.registry import REGISTRY, Element, load_all
+from proofs.book.registry import REGISTRY, RegisteredElement, load_all
 from proofs.cli.arguments import cores
 from proofs.publish import screen
 
@@ -199,7 +199,7 @@ def test_verify_screen_lists_id_number_title_kind_result_and_time(capsys):
     element = load_all()[ids[0]]
     row = next(line for line in out.splitlines() if line.startswith(ids[0]))
     assert element.number in row and element.kind in row and " s" in row
-    assert "1 checks:" in out and code == 0
+    assert "1 check:" in out and code == 0
 
 
 def test_verify_unknown_id_exits_2_with_the_nearest_ids(capsys):
@@ -210,8 +210,10 @@ def test_verify_unknown_id_exits_2_with_the_nearest_ids(capsys):
     assert "prop-softmax-jacobian" in one_line(err)
 
 
-def planted_element(id_: str, number: str, methods: tuple[str, ...], check) -> Element:
-    return Element(id_, number, "planted", "self-attention", "proposition", methods, "-", check)
+def planted_element(id_: str, number: str, methods: tuple[str, ...], check) -> RegisteredElement:
+    return RegisteredElement(
+        id_, number, "planted", "self-attention", "proposition", methods, "-", check
+    )
 
 
 @pytest.fixture
@@ -387,8 +389,8 @@ def test_verify_jobs_2_prints_what_jobs_1_prints_apart_from_the_times(with_a_fin
 def with_a_finding():
     """A planted element whose check passes with one finding among its evidence."""
 
-    def slip() -> list[str]:
-        return ["8/7 = 1.142857... exactly", finding("the chapter prints 1.1428 for 8/7")]
+    def slip() -> list:
+        return ["8/7 = 1.142857... exactly", finding("1.1428", "the chapter prints 1.1428 for 8/7")]
 
     load_all()
     REGISTRY["zz-planted-slip"] = planted_element("zz-planted-slip", "例 99.4", ("symbolic",), slip)
@@ -403,7 +405,7 @@ def test_verify_lists_each_finding_after_the_table_and_counts_it(with_a_finding,
     table_end = lines.index("")
     assert "zz-planted-slip: the chapter prints 1.1428 for 8/7" in lines[table_end:]
     assert lines[-1].startswith(
-        "1 checks: 1 passed, 0 failed, 0 errors, 0 unchecked, 1 finding in "
+        "1 check: 1 passed, 0 failed, 0 errors, 0 unchecked, 1 finding in "
     )
     code, out, _ = main(capsys, "verify", with_a_finding, "--json")
     report = json.loads(out)
@@ -417,7 +419,7 @@ def test_verify_without_findings_counts_none(capsys):
     assert ", 0 findings in " in out.splitlines()[-1] and "findings (" not in out
 
 
-def made_up_result(e: Element) -> dict:
+def made_up_result(e: RegisteredElement) -> dict:
     """A passed result for e, without running its check (the screen's layout depends on
     the ids, numbers, titles and methods only)."""
     return {

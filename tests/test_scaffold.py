@@ -80,17 +80,19 @@ def third_chapter(tmp_path):
     return chapter, site
 
 
-def test_verify_lists_the_skeletons_elements_as_unchecked_and_fails(third_chapter):
+def test_verify_lists_the_skeletons_elements_as_unchecked_and_fails_only_if_asked(
+    third_chapter,
+):
     _, site = third_chapter
     result = run("verify", "kv-cache", "--json", path=site)
-    assert result.returncode == 1
+    assert result.returncode == 0
     report = json.loads(result.stdout)
     assert [(e["id"], e["result"]) for e in report["elements"]] == [
         ("def-cache", "unchecked"),
         ("prop-cache-value", "unchecked"),
     ]
     assert report["unchecked"] == 2 and report["passed"] == 0
-    assert run("verify", "kv-cache", "--allow-unchecked", path=site).returncode == 0
+    assert run("verify", "kv-cache", "--fail-unchecked", path=site).returncode == 1
 
 
 def test_audit_reads_the_new_chapters_file(third_chapter):
@@ -120,7 +122,7 @@ def test_a_written_check_passes_beside_the_remaining_stub(third_chapter):
 def test_the_book_still_lists_its_own_chapters_first(third_chapter):
     _, site = third_chapter
     report = json.loads(
-        run("verify", "--json", "--allow-unchecked", "def-softmax", "kv-cache", path=site).stdout
+        run("verify", "--json", "def-softmax", "kv-cache", path=site).stdout
     )
     assert [e["chapter"] for e in report["elements"]] == ["self-attention", "kv-cache", "kv-cache"]
 
@@ -130,10 +132,15 @@ def test_skeleton_ids_come_from_mdx_or_from_kind_and_number():
     assert [element_id(e) for e in document.elements] == ["def-cache", "prop-cache-value"]
     rendered = parse("章\n\n1. 節\n\n補題 1.1（x）✓\n\n本文。\n")
     assert [element_id(e) for e in rendered.elements] == ["lem-1-1"]
-    assert set(skeleton(document, "kv-cache")) == {"__init__.py", "chapter.py", "section_1.py"}
+    assert set(skeleton(document, "kv-cache")) == {
+        "__init__.py",
+        "chapter.py",
+        "section_1.py",
+        "tests/test_section_1.py",
+    }
 
 
-@pytest.mark.parametrize("key", ["KV", "kv_cache", "1kv", "import", ""])
+@pytest.mark.parametrize("key", ["KV", "kv__cache", "1kv", "import", "", "kv cache"])
 def test_a_malformed_key_is_refused(key):
     with pytest.raises(ValueError, match="key"):
         package_name(key)
@@ -253,3 +260,9 @@ def test_an_id_registered_by_another_chapter_is_refused():
     document = parse(THIRD.replace("def-cache", "def-softmax"), "kv-cache.mdx")
     with pytest.raises(ValueError, match="kv-cache.mdx:5: id 'def-softmax' is registered by"):
         skeleton(document, "kv-cache", frozenset(load_all()))
+
+
+def test_a_key_written_with_underscores_is_the_same_chapter():
+    files = skeleton(parse(THIRD, "kv-cache.mdx"), "kv_cache")
+    assert 'key="kv-cache"' in files["chapter.py"]
+    assert package_name("kv_cache") == package_name("kv-cache") == "kv_cache"

@@ -313,8 +313,6 @@ BAD = {  # id: (file name, content or None for no file, what the one line says)
     "missing-file": ("absent.mdx", None, "absent.mdx: no such file"),
     "empty-file": ("empty.mdx", "", "empty.mdx:1: empty file, expected a chapter"),
     "neither-form": ("plain.txt", "# Title\n\nNo elements here.\n", "plain.txt:1: neither form"),
-    "unknown-title": ("other.txt", "# 別の章\n\n命題 3.3（x）\n\n文。\n",
-                      "other.txt:1: title '別の章' is not a known chapter's"),
     "ragged-table-row": (
         "columns.mdx",
         '# T\n\n<Proposition id="prop-softmax-basic">\n\n| a | b |\n|---|---|\n| 1 | 2 | 3 |\n'

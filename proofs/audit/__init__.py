@@ -32,24 +32,38 @@ at face value. The chapter files are only ever read.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from proofs.audit.claims import audit_claims, registered_pairs
 from proofs.audit.elements import audit_checks, audit_elements, audit_refs
 from proofs.audit.equalities import audit_equalities
+from proofs.audit.listings import ListingRun, OutputComparison, compare_run, run_listings
 from proofs.audit.outputs import audit_outputs
-from proofs.audit.report import SECTIONS, Finding, Report
+from proofs.audit.report import SECTIONS, Finding, Report, Section, Status
 from proofs.audit.tables import audit_tables
 from proofs.audit.tally import tally_elements
 from proofs.book.claims import normalise_tex
-from proofs.reader import ChapterInputError, Document, read_chapter
+from proofs.reader import Document, read_chapter
 
-__all__ = ["SECTIONS", "Finding", "Report", "audit_document", "audit_file", "identify"]
+__all__ = [
+    "SECTIONS",
+    "UNREGISTERED",
+    "Finding",
+    "Report",
+    "audit_document",
+    "audit_file",
+    "identify",
+]
+
+
+UNREGISTERED = ""  # the key of a chapter no package registers: checked without checks
 
 
 def identify(document: Document) -> str:
-    """The key of the chapter the document is: by its title, or (MDX) by the chapter
-    of its registered ids; ChapterInputError when neither tells."""
+    """The key of the chapter the document is: by its title, or (MDX) by the chapter of
+    its registered ids; UNREGISTERED when neither tells, a chapter the package has no
+    checks for, which the audit still reads and checks from its own text."""
     from proofs.book.registry import CHAPTERS, load_all
 
     registry = load_all()
@@ -60,16 +74,15 @@ def identify(document: Document) -> str:
     chapters = {registry[i].chapter for i in ids}
     if document.form == "MDX" and len(chapters) == 1:
         return chapters.pop()
-    known = "; ".join(c.title for c in CHAPTERS.values())
-    first = next((i for i, line in enumerate(document.lines, 1) if line.strip()), 1)
-    raise ChapterInputError(
-        f"{document.path}:{first}: title {document.title!r} is not a known chapter's "
-        f"({known}), so the element numbers cannot be resolved"
-    )
+    return UNREGISTERED
 
 
-def audit_document(document: Document) -> Report:
-    """Audit one chapter, read into its Document."""
+def audit_document(
+    document: Document, run: bool = False, earlier: Sequence[Document] = ()
+) -> Report:
+    """Audit one chapter, read into its Document; `run`: run its listings too (the files
+    the text of `earlier` chapters names are given to them) and compare what they print
+    with what the chapter prints."""
     from proofs.book.registry import CHAPTERS
 
     chapter = identify(document)
@@ -80,37 +93,105 @@ def audit_document(document: Document) -> Report:
     report.findings += audit_checks(document, report.findings)
     claims = audit_claims(document, chapter)
     tables = {t.line for t in document.tables}
-    cells = audit_tables(document, chapter, {f.line: f.ref for f in claims
-                                             if f.section == "claim" and f.line in tables})
+    runs = run_listings(document, earlier_chapters=earlier) if run else []
+    produced = [(c.line, c.produced) for r in runs for c in compare_run(r) if c.produced]
+    cells = audit_tables(
+        document,
+        chapter,
+        {f.line: f.ref for f in claims if f.section == "claim" and f.line in tables},
+        produced,
+    )
     report.findings += _not_again(claims, cells, document)
-    bound = frozenset((f.line, normalise_tex(f.text.strip("$"))) for f in claims
-                      if f.section == "claim")
+    bound = frozenset(
+        (f.line, normalise_tex(f.text.strip("$"))) for f in claims if f.section == "claim"
+    )
     report.findings += cells
     environment = CHAPTERS[chapter].environment if chapter in CHAPTERS else None
-    report.findings += audit_equalities(document, environment, bound)
-    report.findings += audit_outputs(document, chapter)
-    report.elements = tally_elements(document, registered_pairs(document, chapter),
-                                     report.findings)
+    report.findings += audit_equalities(document, environment, bound, open_notation=not chapter)
+    report.findings += _with_runs(audit_outputs(document, chapter), document, runs)
+    report.listings = sum(bool(listing.code) for listing in document.listings)
+    report.listings_run = run
+    report.elements = tally_elements(document, registered_pairs(document, chapter), report.findings)
     return report
+
+
+def _with_runs(outputs: list[Finding], document: Document, runs: list[ListingRun]
+               ) -> list[Finding]:
+    """The printed output lines as the package computes them, and, when the listings
+    ran, as the chapter's own code prints them: each line no computation of the package
+    prints takes the run's verdict, a line the run contradicts is a mismatch whatever
+    the package says, and a listing that does not run is a mismatch at its first line."""
+    if not runs:
+        return outputs
+    compared: dict[int, OutputComparison] = {}
+    problems = []
+    for listing_run in runs:
+        if not listing_run.ran:
+            line = listing_run.listing.line
+            problems.append(
+                Finding(
+                    Section.OUTPUT,
+                    line,
+                    document.line(line).strip(),
+                    Status.MISMATCHED,
+                    f"the listing does not run: {listing_run.problem}",
+                )
+            )
+        for c in compare_run(listing_run):
+            compared[c.line] = c
+    out = []
+    for f in outputs:
+        ran = compared.pop(f.line) if f.line in compared else None
+        if ran is not None and (f.status == Status.NOT_CHECKABLE or ran.status == "mismatched"):
+            f = Finding(
+                Section.OUTPUT,
+                f.line,
+                f.text,
+                Status(ran.status),
+                ran.detail or "printed by the chapter's listing",
+            )
+        out.append(f)
+    out += [
+        Finding(
+            Section.OUTPUT,
+            c.line,
+            c.printed or c.produced,
+            Status(c.status),
+            c.detail or "printed by the chapter's listing",
+        )
+        for c in compared.values()
+    ]
+    return problems + out
 
 
 def audit_structure(document: Document) -> list[Finding]:
     """Each defect of the file's structure the reader read past, a mismatch at its line."""
-    return [Finding("structure", p.line, _shortened(document.line(p.line).strip()), "mismatched",
-                    p.message) for p in document.problems]
+    return [
+        Finding(
+            Section.STRUCTURE,
+            p.line,
+            _shortened(document.line(p.line).strip()),
+            Status.MISMATCHED,
+            p.message,
+        )
+        for p in document.problems
+    ]
 
 
 def _shortened(text: str, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def _not_again(claims: list[Finding], cells: list[Finding], document: Document
-               ) -> list[Finding]:
+def _not_again(claims: list[Finding], cells: list[Finding], document: Document) -> list[Finding]:
     """The claims' findings but a table claim's mismatch where the cells audit already
     reports that table's wrong cells, one by one and with the regenerated values."""
-    wrong = {line for f in cells if f.status == "mismatched" for line in
-             [t.line for t in document.tables if f.line in t.row_lines]}
-    return [f for f in claims if not (f.status == "mismatched" and f.line in wrong)]
+    wrong = {
+        line
+        for f in cells
+        if f.status == Status.MISMATCHED
+        for line in [t.line for t in document.tables if f.line in t.row_lines]
+    }
+    return [f for f in claims if not (f.status == Status.MISMATCHED and f.line in wrong)]
 
 
 def audit_file(path: Path | str) -> Report:

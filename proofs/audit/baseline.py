@@ -60,8 +60,11 @@ def read_baseline(path: Path) -> Counter[Entry]:
         raise BaselineError(str(exc)) from exc
     accepted = data.get("accepted") if isinstance(data, dict) else None
     if not isinstance(accepted, list) or not all(
-        isinstance(e, dict) and set(e) == set(FIELDS) and all(isinstance(v, str) for v in
-                                                               e.values()) for e in accepted):
+        isinstance(e, dict)
+        and set(e) == set(FIELDS)
+        and all(isinstance(v, str) for v in e.values())
+        for e in accepted
+    ):
         raise BaselineError(
             f'{path}: expected {{"accepted": [...]}}, each entry with the strings '
             f"{', '.join(FIELDS)} (as audit --write-baseline writes it)"
@@ -87,16 +90,21 @@ class Comparison:
         }
 
     def to_text(self, path: Path) -> str:
-        lines = [f"baseline {path}: {self.accepted} accepted, {len(self.new)} new, "
-                 f"{len(self.stale)} stale"]
+        lines = [
+            f"baseline {path}: {self.accepted} accepted, {len(self.new)} new, "
+            f"{len(self.stale)} stale"
+        ]
         if self.new:
             lines.append(f"new ({len(self.new)}):")
-            lines += [f"  line {f.line:4d}  [{f.section}] {f.text}  —  {f.detail}"
-                      for f in self.new]
+            lines += [
+                f"  line {f.line:4d}  [{f.section}] {f.text}  —  {f.detail}" for f in self.new
+            ]
         if self.stale:
             lines.append(f"stale, no longer found ({len(self.stale)}):")
-            lines += [f"  [{section}] {element or '(outside the elements)'}: {found}"
-                      for _, section, element, found in self.stale]
+            lines += [
+                f"  [{section}] {element or '(outside the elements)'}: {found}"
+                for _, section, element, found in self.stale
+            ]
         return "\n".join(lines)
 
 

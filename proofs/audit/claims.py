@@ -16,10 +16,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from proofs.audit.report import Finding
+from proofs.audit.elements import registered
+from proofs.audit.report import Finding, Section, Status
 from proofs.audit.sentence import LARGE_LITERAL, condition_of, is_hypothesis
 from proofs.book.claims import Claim, Located, locate, normalise_tex
-from proofs.book.registry import CHAPTERS, Element, claim_arguments, load_all, run_check
+from proofs.book.registry import CHAPTERS, RegisteredElement, claim_arguments, load_all, run_check
 from proofs.reader import Document
 from proofs.reader.math import statement_lines
 from proofs.reader.records import THEORY_KINDS as DECIDED_KINDS
@@ -28,8 +29,18 @@ from proofs.tex.decide import Decision, decide_once, equal_members
 from proofs.tex.symbolic import Evaluator
 from proofs.tex.tree import Node, TexError, parse
 
-DECLARATION = ("\\in", "\\notin", "\\subset", "\\mapsto", "\\to", ":", "\\ldots", "\\cdots",
-               "\\mathbb", "\\perp")
+DECLARATION = (
+    "\\in",
+    "\\notin",
+    "\\subset",
+    "\\mapsto",
+    "\\to",
+    ":",
+    "\\ldots",
+    "\\cdots",
+    "\\mathbb",
+    "\\perp",
+)
 
 
 def kind_of(statement: str) -> str:
@@ -42,8 +53,9 @@ def kind_of(statement: str) -> str:
     return "relation" if tree.op == "chain" else "notation"
 
 
-def _equivalent(chapter: str, transcription: str, environment: Callable[..., Evaluator]
-                ) -> Decision:
+def _equivalent(
+    chapter: str, transcription: str, environment: Callable[..., Evaluator]
+) -> Decision:
     """Whether the chapter's changed formula says what the transcription says: the same
     relations, and each member equal to the transcription's in the notation."""
     try:
@@ -53,8 +65,10 @@ def _equivalent(chapter: str, transcription: str, environment: Callable[..., Eva
     if ours.op != "chain" or theirs.op != "chain":
         return _member_equal(theirs, ours, environment)
     if ours.args[0] != theirs.args[0]:
-        return Decision("mismatched", f"relations {' '.join(theirs.args[0])} where the check "
-                                      f"proves {' '.join(ours.args[0])}")
+        return Decision(
+            "mismatched",
+            f"relations {' '.join(theirs.args[0])} where the check proves {' '.join(ours.args[0])}",
+        )
     for a, b in zip(theirs.args[1], ours.args[1], strict=True):
         verdict = _member_equal(a, b, environment)
         if verdict.status != "confirmed":
@@ -71,89 +85,137 @@ def audit_claims(document: Document, chapter: str) -> list[Finding]:
     out: list[Finding] = []
     for record, element in registered_pairs(document, chapter):
         texts = [normalise_tex(c.text) for c in element.claims]
-        located = [locate(c, document, record, frozenset(texts[:k] + texts[k + 1 :]))
-                   for k, c in enumerate(element.claims)]
+        located = [
+            locate(c, document, record, frozenset(texts[:k] + texts[k + 1 :]))
+            for k, c in enumerate(element.claims)
+        ]
         out += _judge(element, located, environment)
         bound = {normalise_tex(x.text) for x in located if x.status != "missing"}
         out += _statement_formulas(document, record, bound, environment)
     return out
 
 
-def registered_pairs(document: Document, chapter: str) -> list[tuple[Record, Element]]:
+def registered_pairs(document: Document, chapter: str) -> list[tuple[Record, RegisteredElement]]:
     """Each element of the document with the registered element it resolves to."""
     registry = load_all()
-    pairs = [(r, _registered(r, chapter, registry)) for r in document.elements]
+    pairs = [(r, registered(r, chapter, registry)) for r in document.elements]
     return [(r, e) for r, e in pairs if e is not None]
 
 
-def _registered(record: Record, chapter: str, registry: dict[str, Element]) -> Element | None:
-    if record.id is not None:
-        return registry.get(record.id)
-    return next((e for e in registry.values()
-                 if e.chapter == chapter and e.number == record.number), None)
-
-
-def _judge(element: Element, located: list[Located],
-           environment: Callable[..., Evaluator] | None) -> list[Finding]:
+def _judge(
+    element: RegisteredElement, located: list[Located], environment: Callable[..., Evaluator] | None
+) -> list[Finding]:
     out = []
     rerun: dict[Claim, Located] = {}
     for x in located:
         name = f"{element.number} {element.id}"
         if x.status == "found":
-            out.append(Finding("claim", x.line, x.claim.label, "confirmed",
-                               f"{name}: as the check proves it", ref=element.id))
+            out.append(
+                Finding(
+                    Section.CLAIM,
+                    x.line,
+                    x.claim.label,
+                    Status.CONFIRMED,
+                    f"{name}: as the check proves it",
+                    ref=element.id,
+                )
+            )
         elif x.status == "changed" and x.claim.argument is not None:
             rerun[x.claim] = x
-        elif x.status == "changed" and environment is not None \
-                and not (x.claim.phrase or x.claim.table):
+        elif (
+            x.status == "changed"
+            and environment is not None
+            and not (x.claim.phrase or x.claim.table)
+        ):
             verdict = _equivalent(x.text, x.claim.text, partial(environment, element.number))
-            status = "confirmed" if verdict.status == "confirmed" else "mismatched"
-            detail = verdict.detail if status == "confirmed" else (
-                f"{name}: the chapter states {x.claim.quote(x.text)}, the check proves "
-                f"{x.claim.label} ({verdict.detail})")
-            out.append(Finding("claim", x.line, x.claim.label, status, detail, ref=element.id))
+            status = Status.CONFIRMED if verdict.status == "confirmed" else Status.MISMATCHED
+            detail = (
+                verdict.detail
+                if status == Status.CONFIRMED
+                else (
+                    f"{name}: the chapter states {x.claim.quote(x.text)}, the check proves "
+                    f"{x.claim.label} ({verdict.detail})"
+                )
+            )
+            out.append(
+                Finding(Section.CLAIM, x.line, x.claim.label, status, detail, ref=element.id)
+            )
         else:
             said = f" (closest: {x.claim.quote(x.text)})" if x.text else ""
-            out.append(Finding(
-                "claim", x.line, x.claim.label, "mismatched",
-                f"{name}: the check proves {x.claim.label}, which the chapter no longer "
-                f"states{said}", ref=element.id))
+            out.append(
+                Finding(
+                    Section.CLAIM,
+                    x.line,
+                    x.claim.label,
+                    Status.MISMATCHED,
+                    f"{name}: the check proves {x.claim.label}, which the chapter no longer "
+                    f"states{said}",
+                    ref=element.id,
+                )
+            )
     if rerun:
         out += _rerun(element, rerun)
     return out
 
 
-def _rerun(element: Element, changed: dict[Claim, Located]) -> list[Finding]:
+def _rerun(element: RegisteredElement, changed: dict[Claim, Located]) -> list[Finding]:
     """Run the check on the chapter's versions of its changed claims."""
     name = f"{element.number} {element.id}"
     try:
         arguments = claim_arguments(element.claims, {c: x.text for c, x in changed.items()})
     except (TexError, ValueError, TypeError) as why:
-        return [Finding("claim", x.line, c.label, "mismatched",
-                        f"{name}: the chapter's {c.quote(x.text)} cannot be read ({why})",
-                        ref=element.id) for c, x in changed.items()]
+        return [
+            Finding(
+                Section.CLAIM,
+                x.line,
+                c.label,
+                Status.MISMATCHED,
+                f"{name}: the chapter's {c.quote(x.text)} cannot be read ({why})",
+                ref=element.id,
+            )
+            for c, x in changed.items()
+        ]
     run = run_check(_bound_check(element, arguments))
     out = []
     for claim, x in changed.items():
         if run.result == "passed":
-            out.append(Finding("claim", x.line, claim.label, "confirmed",
-                               f"{name}: the check passes on the chapter's {claim.quote(x.text)}",
-                               ref=element.id))
+            out.append(
+                Finding(
+                    Section.CLAIM,
+                    x.line,
+                    claim.label,
+                    Status.CONFIRMED,
+                    f"{name}: the check passes on the chapter's {claim.quote(x.text)}",
+                    ref=element.id,
+                )
+            )
         else:
-            out.append(Finding("claim", x.line, claim.label, "mismatched",
-                               f"{name}: the check fails on the chapter's {claim.quote(x.text)}: "
-                               f"{run.message}", ref=element.id))
+            out.append(
+                Finding(
+                    Section.CLAIM,
+                    x.line,
+                    claim.label,
+                    Status.MISMATCHED,
+                    f"{name}: the check fails on the chapter's {claim.quote(x.text)}: "
+                    f"{run.message}",
+                    ref=element.id,
+                )
+            )
     return out
 
 
-def _bound_check(element: Element, arguments: dict) -> Element:
+def _bound_check(element: RegisteredElement, arguments: dict) -> RegisteredElement:
     from dataclasses import replace
 
     return replace(element, check=lambda: element.check(**arguments))
 
 
-def _statement_formulas(document: Document, record: Record, bound: set[str],
-                        environment: Callable[..., Evaluator] | None) -> list[Finding]:
+def _statement_formulas(
+    document: Document,
+    record: Record,
+    bound: set[str],
+    environment: Callable[..., Evaluator] | None,
+) -> list[Finding]:
     """The statement's relations no claim binds: decided in the notation (theory elements;
     an example's or exercise's settings and computations are its check's), or listed."""
     out = []
@@ -171,16 +233,37 @@ def _statement_formulas(document: Document, record: Record, bound: set[str],
             conditional, given = condition_of(document, line, statement)
             text = f"{record.number}: ${statement}$"
             if environment is None:
-                out.append(Finding("formula", line, text, "not checkable",
-                                   "unbound: the chapter has no notation to decide it in"))
+                out.append(
+                    Finding(
+                        Section.FORMULA,
+                        line,
+                        text,
+                        Status.NOT_CHECKABLE,
+                        "unbound: the chapter has no notation to decide it in",
+                    )
+                )
                 continue
             if conditional and given is None:
-                out.append(Finding("formula", line, text, "not checkable",
-                                   "unbound: follows from a hypothesis of its sentence"))
+                out.append(
+                    Finding(
+                        Section.FORMULA,
+                        line,
+                        text,
+                        Status.NOT_CHECKABLE,
+                        "unbound: follows from a hypothesis of its sentence",
+                    )
+                )
                 continue
-            verdict = decide_once((id(environment), record.number), statement,
-                                  partial(environment, record.number), given)
-            detail = f"unbound, decided: {verdict.detail}" if verdict.status != "not checkable" \
+            verdict = decide_once(
+                (id(environment), record.number),
+                statement,
+                partial(environment, record.number),
+                given,
+            )
+            detail = (
+                f"unbound, decided: {verdict.detail}"
+                if verdict.status != "not checkable"
                 else f"unbound: {verdict.detail}"
-            out.append(Finding("formula", line, text, verdict.status, detail))
+            )
+            out.append(Finding(Section.FORMULA, line, text, Status(verdict.status), detail))
     return out

@@ -5,14 +5,13 @@ its examples and exercises run (they are about printed numbers, and cheap)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
-from proofs.audit.report import Finding
-from proofs.book.judge import findings
+from proofs.audit.report import Finding, Section, Status
 from proofs.book.registry import (
     CHAPTERS,
+    Check,
     CheckRun,
-    Element,
+    RegisteredElement,
     load_all,
     nearest_ids,
     number_key,
@@ -22,7 +21,9 @@ from proofs.reader import Document
 from proofs.reader.records import Element as Record
 
 
-def _registered(record: Record, chapter: str, registry: dict[str, Element]) -> Element | None:
+def registered(
+    record: Record, chapter: str, registry: dict[str, RegisteredElement]
+) -> RegisteredElement | None:
     """The registered element a record is: by its MDX id, else by its number."""
     if record.id is not None:
         return registry.get(record.id)
@@ -43,59 +44,91 @@ def audit_elements(document: Document, chapter: str) -> list[Finding]:
         text = f"{record.number} {record.id or record.title}".strip()
         key = record.id or record.number
         if key in seen:
-            out.append(Finding("element", record.line, text, "mismatched",
-                               f"duplicated: {key} already stands at line {seen[key]}"))
+            out.append(
+                Finding(
+                    Section.ELEMENT,
+                    record.line,
+                    text,
+                    Status.MISMATCHED,
+                    f"duplicated: {key} already stands at line {seen[key]}",
+                )
+            )
             continue
         seen[key] = record.line
-        e = _registered(record, chapter, registry) or _by_title(record, chapter, registry)
+        e = registered(record, chapter, registry) or _by_title(record, chapter, registry)
+        if e is None and not chapter:  # a chapter without a package: nothing registered
+            out.append(Finding(Section.ELEMENT, record.line, text, Status.NOT_CHECKABLE,
+                               "no check: no package of checks registers this chapter"))
+            continue
         if e is None:
             if record.id is not None:
                 near = nearest_ids(record.id)
                 hint = f" (nearest registered: {', '.join(near)})" if near else ""
                 detail = f"element id {record.id!r} is not registered{hint}"
-                out.append(Finding("element", record.line, text, "mismatched", detail))
+                out.append(Finding(Section.ELEMENT, record.line, text, Status.MISMATCHED, detail))
             else:
-                out.append(Finding("element", record.line, text, "not checkable", "no check"))
+                out.append(
+                    Finding(Section.ELEMENT, record.line, text, Status.NOT_CHECKABLE, "no check")
+                )
             continue
         problems = []
         if e.chapter != chapter:
             problems.append(f"{e.id} belongs to the chapter {e.chapter}")
         if e.number != record.number:
-            problems.append(f"renumbered: the chapter numbers it {record.number}, "
-                            f"registered as {e.number}")
+            problems.append(
+                f"renumbered: the chapter numbers it {record.number}, registered as {e.number}"
+            )
         if e.kind != record.kind:
             problems.append(f"its kind is {record.kind} here, registered as {e.kind}")
         if record.title and e.title != record.title:
             problems.append(f"retitled: {record.title!r} here, registered as {e.title!r}")
         if problems:
-            out.append(Finding("element", record.line, text, "mismatched", "; ".join(problems),
-                               ref=e.id))
+            out.append(
+                Finding(
+                    Section.ELEMENT,
+                    record.line,
+                    text,
+                    Status.MISMATCHED,
+                    "; ".join(problems),
+                    ref=e.id,
+                )
+            )
         else:
             detail = f"check {e.id} ({e.kind}; {', '.join(e.methods) or 'unchecked'})"
-            out.append(Finding("element", record.line, text, "confirmed", detail, ref=e.id))
+            out.append(
+                Finding(Section.ELEMENT, record.line, text, Status.CONFIRMED, detail, ref=e.id)
+            )
     found = {f.ref for f in out if f.ref}
     for e in registry.values():
         if e.chapter == chapter and e.id not in found:
-            out.append(Finding("element", _where_missing(document, e), f"{e.number} {e.id}",
-                               "mismatched",
-                               f"missing: the chapter no longer has {e.number}（{e.title}）, "
-                               "which the package checks"))
+            out.append(
+                Finding(
+                    Section.ELEMENT,
+                    _where_missing(document, e),
+                    f"{e.number} {e.id}",
+                    Status.MISMATCHED,
+                    f"missing: the chapter no longer has {e.number}（{e.title}）, "
+                    "which the package checks",
+                )
+            )
     return out
 
 
-def _by_title(record: Record, chapter: str, registry: dict[str, Element]) -> Element | None:
+def _by_title(
+    record: Record, chapter: str, registry: dict[str, RegisteredElement]
+) -> RegisteredElement | None:
     """The registered element of the chapter with the record's title (a renumbered one)."""
     if not record.title:
         return None
-    return next((e for e in registry.values()
-                 if e.chapter == chapter and e.title == record.title), None)
+    return next(
+        (e for e in registry.values() if e.chapter == chapter and e.title == record.title), None
+    )
 
 
-def _where_missing(document: Document, element: Element) -> int:
+def _where_missing(document: Document, element: RegisteredElement) -> int:
     """The line where a missing element would stand: that of the first element of the
     document numbered after it, else the last line."""
-    after = [r.line for r in document.elements
-             if number_key(r.number) > number_key(element.number)]
+    after = [r.line for r in document.elements if number_key(r.number) > number_key(element.number)]
     return min(after) if after else len(document.lines)
 
 
@@ -108,13 +141,22 @@ def audit_refs(document: Document, chapter: str) -> list[Finding]:
     out = []
     for ref in document.refs:
         if ref.external:
-            out.append(Finding("ref", ref.line, ref.target, "external", f"in {ref.chapter}"))
+            out.append(
+                Finding(Section.REF, ref.line, ref.target, Status.EXTERNAL, f"in {ref.chapter}")
+            )
         elif ref.target in ids or ref.target in numbers:
-            out.append(Finding("ref", ref.line, ref.target, "confirmed", "resolved"))
+            out.append(Finding(Section.REF, ref.line, ref.target, Status.CONFIRMED, "resolved"))
         else:
             where = f"{short}: " if short else ""
-            out.append(Finding("ref", ref.line, ref.target, "mismatched",
-                               f"{where}no element {ref.target} in this chapter"))
+            out.append(
+                Finding(
+                    Section.REF,
+                    ref.line,
+                    ref.target,
+                    Status.MISMATCHED,
+                    f"{where}no element {ref.target} in this chapter",
+                )
+            )
     return out
 
 
@@ -122,10 +164,10 @@ def audit_refs(document: Document, chapter: str) -> list[Finding]:
 
 CHECKED_KINDS = ("example", "exercise")
 
-_RUNS: dict[tuple[str, Callable[..., list[str]]], CheckRun] = {}
+_RUNS: dict[tuple[str, Check], CheckRun] = {}
 
 
-def _run_once(element: Element) -> CheckRun:
+def _run_once(element: RegisteredElement) -> CheckRun:
     """An element's check outcome, computed once per process (keyed by the check itself,
     so a check replaced in the registry runs afresh)."""
     key = (element.id, element.check)
@@ -148,28 +190,28 @@ def audit_checks(document: Document, elements: list[Finding]) -> list[Finding]:
             continue
         run = _run_once(e)
         if run.result == "failed":
-            outcomes = [("mismatched", f"the check fails: {run.message}", found.line)]
+            outcomes = [(Status.MISMATCHED, f"the check fails: {run.message}", found.line)]
         elif run.result == "error":
-            outcomes = [("not checkable", f"the check raised {run.message}", found.line)]
+            outcomes = [(Status.NOT_CHECKABLE, f"the check raised {run.message}", found.line)]
         elif run.result == "unchecked":
-            outcomes = [("not checkable", f"unchecked: {run.message}", found.line)]
-        elif slips := findings(list(run.evidence)):
+            outcomes = [(Status.NOT_CHECKABLE, f"unchecked: {run.message}", found.line)]
+        elif run.findings:
             end = next(start for start in starts if start > found.line)
-            outcomes = [("mismatched", m, _printed_at(m, lines, found.line, end)) for m in slips]
+            outcomes = [
+                (Status.MISMATCHED, f.message, _printed_at(f.printed, lines, found.line, end))
+                for f in run.findings
+            ]
         else:
-            outcomes = [("confirmed", f"the check passed in {run.seconds:.2f} s", found.line)]
+            outcomes = [(Status.CONFIRMED, f"the check passed in {run.seconds:.2f} s", found.line)]
         out += [
-            Finding("check", line, f"{e.number} {e.id}", status, detail, ref=e.id)
+            Finding(Section.CHECK, line, f"{e.number} {e.id}", status, detail, ref=e.id)
             for status, detail, line in outcomes
         ]
     return out
 
 
-def _printed_at(message: str, lines: tuple[str, ...], start: int, end: int) -> int:
-    """The first line in [start, end) (1-based) printing a decimal the message names."""
-    for number in re.findall(r"\d+\.\d+", message):
-        pattern = re.compile(rf"(?<![\d.]){re.escape(number)}(?![\d])")
-        for line in range(start, end):
-            if pattern.search(lines[line - 1]):
-                return line
-    return start
+def _printed_at(printed: str, lines: tuple[str, ...], start: int, end: int) -> int:
+    """The first line in [start, end) (1-based) printing the number `printed` (not as a
+    part of a longer one), else `start`."""
+    pattern = re.compile(rf"(?<![\d.]){re.escape(printed)}(?![\d])")
+    return next((line for line in range(start, end) if pattern.search(lines[line - 1])), start)

@@ -10,8 +10,9 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from proofs.audit.notation import decide_open
 from proofs.audit.readings import DECIMAL, read_exactly, reading
-from proofs.audit.report import Finding
+from proofs.audit.report import Finding, Section, Status
 from proofs.audit.sentence import LARGE_LITERAL, condition_of, is_hypothesis
 from proofs.book.claims import normalise_tex
 from proofs.reader import Document
@@ -36,14 +37,18 @@ _NAMED = re.compile(
 def _integer_literals(members: list[str]) -> list[str]:
     """The members that are one integer as printed (768, 1{,}024) of at most MAX_DIGITS
     digits: what a setting `d = 768` binds."""
-    return [m for m in members if re.fullmatch(r"\s*\d+(?:\{,\}\d{3})*\s*", m)
-            and sum(map(str.isdigit, m)) <= MAX_DIGITS]
+    return [
+        m
+        for m in members
+        if re.fullmatch(r"\s*\d+(?:\{,\}\d{3})*\s*", m) and sum(map(str.isdigit, m)) <= MAX_DIGITS
+    ]
 
 
 def audit_equalities(
     document: Document,
     environment: Callable[[str], Evaluator] | None = None,
     bound: frozenset[tuple[int, str]] = frozenset(),
+    open_notation: bool = False,
 ) -> list[Finding]:
     """Every numeric equality of the document's formulas; a setting such as `d = 768`
     binds d for the rest of its line. An equality of symbols that is not arithmetic on
@@ -51,7 +56,10 @@ def audit_equalities(
     corollary or remark, is decided in the chapter's notation (proofs.tex.decide) with the
     definitions `S := …` made earlier in the same element, when it relates no printed
     number to symbols (a number the text sets elsewhere, `4d^2 + 4d = 288`, cannot be
-    judged alone); an example's or exercise's settings are its check's."""
+    judged alone); an example's or exercise's settings are its check's. A chapter with
+    no notation (`open_notation`: none registered) has the chains of equalities of its
+    elements, examples and exercises included, decided in the open notation
+    (proofs.audit.notation)."""
     findings: list[Finding] = []
     settings_by_line: dict[int, Settings] = {}
     recomputed: dict[tuple[str, int], list[Finding]] = {}
@@ -61,21 +69,37 @@ def audit_equalities(
         element = document.element_at(formula.line)
         names = defined.setdefault(element.line if element else 0, Definitions())
         for line, statement in statement_lines(formula.line, formula.tex):
-            if not formula.display and is_hypothesis(document, line, statement.strip()) \
-                    and not _is_numeric_setting(statement):
-                continue  # a setting or a hypothesis (「$\\pi(1) = 2$ … とすると」), no claim
+            hypothesis = (
+                not formula.display
+                and is_hypothesis(document, line, statement.strip())
+                and not _is_numeric_setting(statement)
+            )
             found = _audit_once(recomputed, line, statement, settings)
+            if hypothesis:  # a setting or a hypothesis (「$\\pi(1) = 2$ … とすると」) claims
+                # nothing of its symbols, but its arithmetic on numbers (「… = 0.30 で、」) holds
+                findings.extend(f for f in found if f.status != Status.NOT_CHECKABLE)
+                continue
             if (line, normalise_tex(statement)) in bound:  # a claim of a check, which the
-                findings.extend(f for f in found if f.status != "not checkable")  # claims'
+                findings.extend(f for f in found if f.status != Status.NOT_CHECKABLE)  # claims'
                 continue  # audit judged; its arithmetic is still recomputed here
             too_large = any(f.detail.startswith("too large") for f in found)
-            if environment is not None and element is not None \
-                    and element.kind in DECIDED_KINDS and not too_large and (
-                    any(f.status == "not checkable" for f in found) or ":=" in statement):
+            symbolic = any(f.status == Status.NOT_CHECKABLE for f in found)
+            if open_notation and element is not None and not too_large and (symbolic or not found):
+                conditional, _ = condition_of(document, line, statement.strip())
+                if not conditional:
+                    found = _decided_open(line, statement, found)
+            elif (
+                environment is not None
+                and element is not None
+                and element.kind in DECIDED_KINDS
+                and not too_large
+                and (symbolic or ":=" in statement)
+            ):
                 conditional, given = condition_of(document, line, statement.strip())
                 if not conditional or given is not None:
-                    found = _decided(line, statement, found, environment, element.number,
-                                     names, given)
+                    found = _decided(
+                        line, statement, found, environment, element.number, names, given
+                    )
             findings.extend(found)
     return findings
 
@@ -84,17 +108,33 @@ class Settings:
     """A line's sizes set so far (`d = 768` binds d for the rest of the line) and a key
     for them: two lines that set the same sizes in the same order have the same key. Each
     setting moves the key through one table, so keeping it costs O(1) per setting, where
-    spelling the settings out for each statement would cost O(settings) per statement."""
+    spelling the settings out for each statement would cost O(settings) per statement.
 
-    _steps: ClassVar[dict[tuple[int, str, int], int]] = {}
+    A name set again to another value (「$T = 1$ で …、$T = 0.5$ で …」) takes several
+    values on the line: it is bound to none of them from then on, so that a relation
+    using it (an equation to solve for it) is not judged at whichever value came last."""
+
+    _steps: ClassVar[dict[tuple[int, str, int | None], int]] = {}
 
     def __init__(self) -> None:
         self.values: dict[str, int] = {}
+        self.varying: set[str] = set()
         self.key = 0
 
-    def set(self, name: str, value: int) -> None:
-        self.values[name] = value
+    def set(self, name: str, value: int | None) -> None:
+        """Bind `name` to `value`; a second value (None: one not an integer) leaves it
+        varying and unbound."""
+        if name in self.varying:
+            return
+        if name in self.values and self.values[name] != value or value is None:
+            self.values.pop(name, None)
+            self.varying.add(name)
+        else:
+            self.values[name] = value
         self.key = self._steps.setdefault((self.key, name, value), len(self._steps) + 1)
+
+    def bound(self, name: str) -> bool:
+        return name in self.values or name in self.varying
 
 
 class Definitions:
@@ -116,8 +156,9 @@ class Definitions:
         self.key = self._keys.setdefault(frozenset(self._shown.items()), len(self._keys))
 
 
-def _audit_once(recomputed: dict[tuple[str, int], list[Finding]], line: int, statement: str,
-                settings: Settings) -> list[Finding]:
+def _audit_once(
+    recomputed: dict[tuple[str, int], list[Finding]], line: int, statement: str, settings: Settings
+) -> list[Finding]:
     """audit_statement, computed once for a statement met again under the same settings
     (a chapter repeating a line thousands of times is audited in the time of one)."""
     setting = _setting_of(statement)
@@ -125,6 +166,11 @@ def _audit_once(recomputed: dict[tuple[str, int], list[Finding]], line: int, sta
         names, value = setting
         for name in names:
             settings.set(name, value)
+        return []
+    named = _named_value_of(statement)
+    if named is not None and any(settings.bound(name) for name in named):
+        for name in named:  # set again, to a value that is not an integer: now varying
+            settings.set(name, None)
         return []
     key = (statement, settings.key)
     if key not in recomputed:
@@ -138,16 +184,34 @@ def _setting_of(statement: str) -> tuple[tuple[str, ...], int] | None:
     return _setting(*split_relations(statement))
 
 
+@functools.lru_cache(maxsize=1 << 12)
+def _named_value_of(statement: str) -> tuple[str, ...] | None:
+    """The symbols a statement gives one printed number (`T = 0.5`, `T = 1/2`): every
+    member a bare symbol but one literal; None for any other statement."""
+    members, relations = split_relations(statement)
+    symbols = [_BARE_SYMBOL.fullmatch(m) for m in members]
+    literals = [m for m in members if _LITERAL.fullmatch(m)]
+    if not (relations and all(r == "=" for r in relations) and len(literals) == 1
+            and sum(s is not None for s in symbols) == len(members) - 1):
+        return None
+    return tuple(s.group(1) + (f"_{s.group(2)}" if s.group(2) else "") for s in symbols if s)
+
+
 def _setting(members: list[str], relations: list[str]) -> tuple[tuple[str, ...], int] | None:
     """The symbols a setting binds and their value: every member a bare symbol but one
     integer literal (`d = d_k = 64`); None for any other statement."""
     symbols = [_BARE_SYMBOL.fullmatch(m) for m in members]
     integers = _integer_literals(members)
-    if not (relations and all(r == "=" for r in relations) and len(integers) == 1
-            and sum(s is not None for s in symbols) == len(members) - 1):
+    if not (
+        relations
+        and all(r == "=" for r in relations)
+        and len(integers) == 1
+        and sum(s is not None for s in symbols) == len(members) - 1
+    ):
         return None
-    names = tuple(s.group(1) + (f"_{s.group(2)}" if s.group(2) else "")
-                  for s in symbols if s is not None)
+    names = tuple(
+        s.group(1) + (f"_{s.group(2)}" if s.group(2) else "") for s in symbols if s is not None
+    )
     return names, int(integers[0].replace("{,}", ""))
 
 
@@ -160,27 +224,59 @@ def _is_numeric_setting(statement: str) -> bool:
     return bool(relations) and len(integers) == 1 and len(symbols) == len(members) - 1
 
 
-def _decided(line: int, statement: str, found: list[Finding],
-             environment: Callable[[str], Evaluator], number: str, names: Definitions,
-             given: Node | None) -> list[Finding]:
+def _decided(
+    line: int,
+    statement: str,
+    found: list[Finding],
+    environment: Callable[[str], Evaluator],
+    number: str,
+    names: Definitions,
+    given: Node | None,
+) -> list[Finding]:
     """The not-checkable findings of a statement replaced by its decision in the notation."""
     if LARGE_LITERAL.search(statement):
         return found
-    verdict = decide_once((id(environment), number, names.key), statement.strip(),
-                          lambda: environment(number).bound(**names.values), given)
+    verdict = decide_once(
+        (id(environment), number, names.key),
+        statement.strip(),
+        lambda: environment(number).bound(**names.values),
+        given,
+    )
     if verdict.binds is not None:  # a definition: it names a value for what follows
         name, value = verdict.binds
         current = names.values.get(name, environment(number).names.get(name))
         if callable(current):  # μ := μ(x): μ the value, μ(y) still the function
             names.define(f"{name}()", current)
         names.define(name, value)
-        return [f for f in found if f.status != "not checkable"]
+        return [f for f in found if f.status != Status.NOT_CHECKABLE]
     if verdict.status == "not checkable":
-        return [replace(f, detail=f"{f.detail}; in the notation: {verdict.detail}")
-                if f.status == "not checkable" else f for f in found]
-    kept = [f for f in found if f.status != "not checkable"]
-    return kept + [Finding("equality", line, statement.strip(), verdict.status,
-                           f"decided in the notation: {verdict.detail}")]
+        return [
+            replace(f, detail=f"{f.detail}; in the notation: {verdict.detail}")
+            if f.status == Status.NOT_CHECKABLE
+            else f
+            for f in found
+        ]
+    kept = [f for f in found if f.status != Status.NOT_CHECKABLE]
+    return kept + [
+        Finding(
+            Section.EQUALITY,
+            line,
+            statement.strip(),
+            Status(verdict.status),
+            f"decided in the notation: {verdict.detail}",
+        )
+    ]
+
+
+def _decided_open(line: int, statement: str, found: list[Finding]) -> list[Finding]:
+    """The not-checkable findings of a statement replaced by its decision in the open
+    notation, when it is decided (a step it cannot judge keeps the reasons it had)."""
+    status, detail = decide_open(statement)
+    if status == "not checkable":
+        return found
+    kept = [f for f in found if f.status != Status.NOT_CHECKABLE]
+    return kept + [Finding(Section.EQUALITY, line, statement.strip(), Status(status),
+                           f"decided without the chapter's notation: {detail}")]
 
 
 def _is_printed(member: str) -> bool:
@@ -196,14 +292,16 @@ def _is_printed(member: str) -> bool:
     return all(_LITERAL.fullmatch(piece) for piece in pieces)
 
 
-def _at_printed_precision(m1: str, m2: str, v1: Value, v2: Value,
-                          bindings: dict[str, int]) -> tuple[str, str]:
+def _at_printed_precision(
+    m1: str, m2: str, v1: Value, v2: Value, bindings: dict[str, int]
+) -> tuple[Status, str]:
     """The status and detail of a pair whose values meet within the rounding of every
     printed number, judged as the author meant it. A printed result (a number, a
     tuple) or an exact one (no decimal in it) must be what the other side gives with
     its printed inputs at face value, or else with the exact constants they round
     (proofs.audit.readings: 1.4142 as √2); if neither, the last digit of a printed
     number slipped. Two computed sides with decimals need only meet."""
+
     def face(member: str) -> Value:
         return evaluate(member, bindings, False, face=True)
 
@@ -218,23 +316,27 @@ def _at_printed_precision(m1: str, m2: str, v1: Value, v2: Value,
     else:
         f1, f2 = face(m1), face(m2)
         if meet(f1, f2):
-            return "confirmed", f"recomputed {show(f1)}"
-        return "confirmed", (f"holds only within the rounding of the printed inputs: at face "
-                             f"value the left side is {show(f1)}, the right side {show(f2)}")
+            return Status.CONFIRMED, f"recomputed {show(f1)}"
+        return Status.CONFIRMED, (
+            f"holds only within the rounding of the printed inputs: at face "
+            f"value the left side is {show(f1)}, the right side {show(f2)}"
+        )
     at_face = face(computed)
     if meet(at_face, target):
-        return "confirmed", f"recomputed {show(at_face)}"
+        return Status.CONFIRMED, f"recomputed {show(at_face)}"
     said = f"with its printed inputs at face value ${computed.strip()}$ is {show(at_face)}"
     exact, readings = read_exactly(computed)
     if readings:
         value = face(exact)
         shown = ", ".join(f"{r.printed} as {r.shown}" for r in readings)
         if meet(value, target):
-            return "confirmed", f"holds with {shown} ({said})"
+            return Status.CONFIRMED, f"holds with {shown} ({said})"
         said += f", and with {shown} it is {show(value)}"
     slip = _last_digit_slip(computed, target, face)
-    return "mismatched", (f"{said}; neither is the printed {result.strip()}: a printed "
-                          f"number's last digit slipped{slip}")
+    return Status.MISMATCHED, (
+        f"{said}; neither is the printed {result.strip()}: a printed "
+        f"number's last digit slipped{slip}"
+    )
 
 
 def _last_digit_slip(member: str, target: Value, face: Callable[[str], Value]) -> str:
@@ -251,15 +353,16 @@ def _last_digit_slip(member: str, target: Value, face: Callable[[str], Value]) -
             if moved < 0:
                 continue
             text = f"{moved.numerator * 10 ** len(places) // moved.denominator}"
-            text = f"{text[:-len(places)] or '0'}.{text[-len(places):].rjust(len(places), '0')}"
-            trial = member[:match.start(1)] + text + member[match.end(2):]
+            text = f"{text[: -len(places)] or '0'}.{text[-len(places) :].rjust(len(places), '0')}"
+            trial = member[: match.start(1)] + text + member[match.end(2) :]
             try:
                 if meet(face(trial), target):
                     fixes.append((f"{text} for {match.group(0)}", reading(match.group(0)) is None))
             except NotNumeric:
                 continue
-    suspects = [fix for fix, unread in fixes if unread] if len(fixes) > 1 else \
-        [fix for fix, _ in fixes]
+    suspects = (
+        [fix for fix, unread in fixes if unread] if len(fixes) > 1 else [fix for fix, _ in fixes]
+    )
     return f" (with {suspects[0]} it holds)" if len(suspects) == 1 else ""
 
 
@@ -297,7 +400,9 @@ def audit_statement(line: int, statement: str, bindings: dict[str, int]) -> list
             try:
                 values.append((member.strip(), evaluate(member, bindings, loose), ""))
             except TooLarge as why:  # not evaluated, whatever the other members are
-                findings.append(Finding("equality", line, text, "not checkable", str(why)))
+                findings.append(
+                    Finding(Section.EQUALITY, line, text, Status.NOT_CHECKABLE, str(why))
+                )
             except NotNumeric as why:
                 values.append((member.strip(), None, str(why)))
         numeric = [(m, v) for m, v, _ in values if v is not None]
@@ -307,10 +412,10 @@ def audit_statement(line: int, statement: str, bindings: dict[str, int]) -> list
                 reasons = sorted({w for _, v, w in values if v is None})
                 findings.append(
                     Finding(
-                        "equality",
+                        Section.EQUALITY,
                         line,
                         text,
-                        "not checkable",
+                        Status.NOT_CHECKABLE,
                         f"one side is not arithmetic on numbers ({'; '.join(reasons)})",
                     )
                 )
@@ -321,15 +426,15 @@ def audit_statement(line: int, statement: str, bindings: dict[str, int]) -> list
             if not meet(v1, v2):
                 findings.append(
                     Finding(
-                        "equality",
+                        Section.EQUALITY,
                         line,
                         pair,
-                        "mismatched",
+                        Status.MISMATCHED,
                         f"left side recomputes to {show(v1)}, right side to {show(v2)}; "
                         f"they differ by {gap(v1, v2)} beyond the printed precision",
                     )
                 )
                 continue
             status, detail = _at_printed_precision(m1, m2, v1, v2, bindings)
-            findings.append(Finding("equality", line, pair, status, detail))
+            findings.append(Finding(Section.EQUALITY, line, pair, status, detail))
     return findings

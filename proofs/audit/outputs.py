@@ -6,7 +6,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from proofs.audit.report import Finding
+from proofs.audit.report import Finding, Section, Status
 from proofs.book.registry import CHAPTERS
 from proofs.reader import Document
 from proofs.typeset.tables import ListingLine
@@ -62,9 +62,11 @@ class PrintedLine:
             return []
         ours = _OUT_NUMBER.findall(self.expected.text.strip())
         level = self.expected.rounding
-        return [(k, a, b, abs(float(a)) <= level and abs(float(b)) <= level)
-                for k, (a, b) in enumerate(zip(self.match.groups(), ours, strict=True), 1)
-                if a != b]
+        return [
+            (k, a, b, abs(float(a)) <= level and abs(float(b)) <= level)
+            for k, (a, b) in enumerate(zip(self.match.groups(), ours, strict=True), 1)
+            if a != b
+        ]
 
 
 def printed_lines(document: Document, chapter: str) -> list[PrintedLine]:
@@ -79,8 +81,9 @@ def printed_lines(document: Document, chapter: str) -> list[PrintedLine]:
             if not raw.strip():
                 continue
             matches = [(e, m) for e, t in templates if (m := t.fullmatch(raw)) is not None]
-            expected, match = (max(matches, key=lambda em: _agreement(em[0], em[1]))
-                               if matches else (None, None))
+            expected, match = (
+                max(matches, key=lambda em: _agreement(em[0], em[1])) if matches else (None, None)
+            )
             out.append(PrintedLine(listing.output_line + k, raw, expected, match))
     return out
 
@@ -92,20 +95,40 @@ def audit_outputs(document: Document, chapter: str) -> list[Finding]:
     for printed in printed_lines(document, chapter):
         text = printed.text.strip()
         if printed.expected is None:
-            findings.append(Finding("output", printed.line, text, "not checkable",
-                                    "no computation in the package prints this line"))
+            findings.append(
+                Finding(
+                    Section.OUTPUT,
+                    printed.line,
+                    text,
+                    Status.NOT_CHECKABLE,
+                    "no computation in the package prints this line",
+                )
+            )
             continue
         source = printed.expected.source
         rounding = printed.expected.rounding
         differing = printed.differing()
-        bad = [f"printed {a}, the package gives {b} (off by {float(a) - float(b):+.3g})"
-               for _, a, b, level in differing if not level]
+        bad = [
+            f"printed {a}, the package gives {b} (off by {float(a) - float(b):+.3g})"
+            for _, a, b, level in differing
+            if not level
+        ]
         if bad:
-            findings.append(Finding("output", printed.line, text, "mismatched",
-                                    "; ".join(bad) + f" [{source}]"))
+            findings.append(
+                Finding(
+                    Section.OUTPUT,
+                    printed.line,
+                    text,
+                    Status.MISMATCHED,
+                    "; ".join(bad) + f" [{source}]",
+                )
+            )
             continue
-        notes = [f"{a} vs {b}: both at rounding level (≤ {rounding:.1e})"
-                 for _, a, b, level in differing if level]
+        notes = [
+            f"{a} vs {b}: both at rounding level (≤ {rounding:.1e})"
+            for _, a, b, level in differing
+            if level
+        ]
         detail = "; ".join([f"reproduced by {source}", *notes])
-        findings.append(Finding("output", printed.line, text, "confirmed", detail))
+        findings.append(Finding(Section.OUTPUT, printed.line, text, Status.CONFIRMED, detail))
     return findings

@@ -50,8 +50,10 @@ def reading(printed: str) -> Reading | None:
     scale = Fraction(10) ** int(exponent or 0)
     value = Fraction(f"{whole}.{places}") * scale
     half = Fraction(1, 2 * 10 ** len(places)) * scale
-    if half > MAX_HALF_UNIT * max(Fraction(1), value) \
-            or value.limit_denominator(MAX_DENOMINATOR) == value:
+    if (
+        half > MAX_HALF_UNIT * max(Fraction(1), value)
+        or value.limit_denominator(MAX_DENOMINATOR) == value
+    ):
         return None
     with mpmath.workdps(40):
         for candidate in (_fraction, _root, _exponential):
@@ -73,12 +75,18 @@ def _root(value: Fraction, half: Fraction) -> tuple[str, str] | None:
     square = (value * value).limit_denominator(MAX_DENOMINATOR)
     if square <= 0 or square.numerator > MAX_NUMERATOR or _is_square(square):
         return None
-    if abs(mpmath.sqrt(mpmath.mpf(square.numerator) / square.denominator)
-           - mpmath.mpf(value.numerator) / value.denominator) > mpmath.mpf(half.numerator) \
-            / half.denominator:
+    if (
+        abs(
+            mpmath.sqrt(mpmath.mpf(square.numerator) / square.denominator)
+            - mpmath.mpf(value.numerator) / value.denominator
+        )
+        > mpmath.mpf(half.numerator) / half.denominator
+    ):
         return None
-    return f"\\sqrt{{{_tex_fraction(square)}}}", f"√({square})" if square.denominator > 1 \
-        else f"√{square}"
+    return (
+        f"\\sqrt{{{_tex_fraction(square)}}}",
+        f"√({square})" if square.denominator > 1 else f"√{square}",
+    )
 
 
 def _exponential(value: Fraction, half: Fraction) -> tuple[str, str] | None:
@@ -88,8 +96,10 @@ def _exponential(value: Fraction, half: Fraction) -> tuple[str, str] | None:
     power = Fraction(str(mpmath.nstr(mpmath.log(x), 30))).limit_denominator(MAX_EXP_DENOMINATOR)
     if power == 0 or abs(power.numerator) > MAX_EXP_NUMERATOR:
         return None
-    if abs(mpmath.exp(mpmath.mpf(power.numerator) / power.denominator) - x) \
-            > mpmath.mpf(half.numerator) / half.denominator:
+    if (
+        abs(mpmath.exp(mpmath.mpf(power.numerator) / power.denominator) - x)
+        > mpmath.mpf(half.numerator) / half.denominator
+    ):
         return None
     return f"e^{{{_tex_fraction(power)}}}", f"e^({power})"
 
@@ -101,8 +111,11 @@ def _is_square(q: Fraction) -> bool:
 def _tex_fraction(q: Fraction) -> str:
     sign = "-" if q < 0 else ""
     q = abs(q)
-    return f"{sign}{q.numerator}" if q.denominator == 1 else \
-        f"{sign}\\frac{{{q.numerator}}}{{{q.denominator}}}"
+    return (
+        f"{sign}{q.numerator}"
+        if q.denominator == 1
+        else f"{sign}\\frac{{{q.numerator}}}{{{q.denominator}}}"
+    )
 
 
 def read_exactly(member: str) -> tuple[str, tuple[Reading, ...]]:

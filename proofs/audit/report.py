@@ -3,33 +3,57 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from enum import StrEnum
 from typing import Any
+
+
+class Section(StrEnum):
+    """What an audited item is; its value names it in JSON, SECTIONS in the text report."""
+
+    STRUCTURE = "structure"
+    ELEMENT = "element"
+    CHECK = "check"
+    CLAIM = "claim"
+    FORMULA = "formula"
+    TABLE = "table"
+    EQUALITY = "equality"
+    OUTPUT = "output"
+    REF = "ref"
+
+
+class Status(StrEnum):
+    """The verdict on an audited item (EXTERNAL: a reference to another chapter)."""
+
+    CONFIRMED = "confirmed"
+    MISMATCHED = "mismatched"
+    NOT_CHECKABLE = "not checkable"
+    EXTERNAL = "external"
 
 
 @dataclass
 class Finding:
     """One audited item: an element, a table cell, an equality, a printed line."""
 
-    section: str  # one of SECTIONS
+    section: Section
     line: int
     text: str
-    status: str  # one of STATUSES
+    status: Status
     detail: str
     ref: str = ""  # the element id an element finding resolved to
 
 
 SECTIONS = {  # section -> its name in the text report
-    "structure": "structure",
-    "element": "elements",
-    "check": "examples and exercises",
-    "claim": "claims of the checks",
-    "formula": "unbound relations",
-    "table": "table cells",
-    "equality": "equalities",
-    "output": "printed output lines",
-    "ref": "references",
+    Section.STRUCTURE: "structure",
+    Section.ELEMENT: "elements",
+    Section.CHECK: "examples and exercises",
+    Section.CLAIM: "claims of the checks",
+    Section.FORMULA: "unbound relations",
+    Section.TABLE: "table cells",
+    Section.EQUALITY: "equalities",
+    Section.OUTPUT: "printed output lines",
+    Section.REF: "references",
 }
-STATUSES = ("confirmed", "mismatched", "not checkable", "external")  # external: refs only
+STATUSES = tuple(Status)
 
 
 @dataclass
@@ -39,8 +63,10 @@ class Report:
     chapter: str
     findings: list[Finding] = field(default_factory=list)
     elements: list[Any] = field(default_factory=list)  # proofs.audit.tally.ElementTally
+    listings: int = 0  # the chapter's listings with code
+    listings_run: bool = False  # whether they ran (audit --run-listings)
 
-    def of(self, status: str, section: str | None = None) -> list[Finding]:
+    def of(self, status: Status, section: Section | None = None) -> list[Finding]:
         return [
             f
             for f in self.findings
@@ -49,7 +75,7 @@ class Report:
 
     @property
     def mismatched(self) -> list[Finding]:
-        return self.of("mismatched")
+        return self.of(Status.MISMATCHED)
 
     def to_dict(self) -> dict:
         return {
@@ -57,6 +83,7 @@ class Report:
             "form": self.form,
             "chapter": self.chapter,
             "summary": self.summary(),
+            "listings": {"with code": self.listings, "run": self.listings_run},
             "findings": [asdict(f) for f in self.findings],
             "elements": [asdict(e) for e in self.elements],
         }
@@ -65,14 +92,12 @@ class Report:
         out = {}
         for section in SECTIONS:
             items = [f for f in self.findings if f.section == section]
-            out[section] = {
-                status: sum(f.status == status for f in items)
-                for status in STATUSES
-            }
+            out[section] = {status: sum(f.status == status for f in items) for status in STATUSES}
         return out
 
     def to_text(self, quiet: bool = False, by_element: bool = False) -> str:
-        lines = [f"audit of {self.path} ({self.form}, chapter {self.chapter})"]
+        chapter = f"chapter {self.chapter}" if self.chapter else "a chapter without checks"
+        lines = [f"audit of {self.path} ({self.form}, {chapter})"]
         for section, tally in self.summary().items():
             external = f", {tally['external']:3d} external" if section == "ref" else ""
             lines.append(
@@ -80,6 +105,9 @@ class Report:
                 f"{tally['mismatched']:3d} mismatched, {tally['not checkable']:3d} not checkable"
                 + external
             )
+        if self.listings:
+            ran = "run" if self.listings_run else "not run (audit --run-listings runs them)"
+            lines.append(f"  {'listings':22} {self.listings:4d} {ran}")
         if by_element:
             lines += ["", f"by element ({len(self.elements)}):"]
             lines += [e.to_text() for e in self.elements]

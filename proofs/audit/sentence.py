@@ -16,8 +16,24 @@ from proofs.reader import Document
 from proofs.tex.tree import Node, TexError, parse
 
 # A formula followed by one of these is a hypothesis of what follows, not a claim.
-CONDITIONS = ("ならば", "なら", "のとき", "とき", "とし", "とする", "について", "に対し",
-              "を満たす", "では", "かつ", "の成分", "で、", "（", "の場合", "となる")
+CONDITIONS = (
+    "ならば",
+    "なら",
+    "のとき",
+    "とき",
+    "とし",
+    "とする",
+    "について",
+    "に対し",
+    "を満たす",
+    "では",
+    "かつ",
+    "の成分",
+    "で、",
+    "（",
+    "の場合",
+    "となる",
+)
 # A formula after a hypothesis and one of these is its conclusion.
 CONCLUDING = ("ならば", "なら", "のとき", "とき")
 # a number other than 0, 1, 2 in a relation of symbols: a setting of an illustration or a

@@ -35,6 +35,7 @@ from proofs.files import write_atomically
 from proofs.reader import BOM, Document, decode, parse, read_bytes
 from proofs.reader.records import Problem
 from proofs.typeset.tables import Table
+from proofs.typeset.words import counted
 
 KINDS = ("table", "output", "figure")
 RULE = re.compile(r"\|?(\s*:?-+:?\s*\|)+\s*:?-*:?\s*")  # a Markdown table's rule row
@@ -187,10 +188,6 @@ def rewrite(text: str, found: list[Region]) -> str:
     return "".join(lines)
 
 
-def _count(k: int, noun: str) -> str:
-    return f"{k} {noun}" + ("" if k == 1 else "s")
-
-
 @dataclass(frozen=True)
 class Sync:
     """A chapter file, its regions, and its text with the drifted regions regenerated;
@@ -240,24 +237,24 @@ class Sync:
                     for r in self.drifted
                 )
                 said.append(
-                    f"{verb} {self.path}: {_count(len(self.drifted), 'region')} drifted: {where}"
+                    f"{verb} {self.path}: {counted(len(self.drifted), 'region')} drifted: {where}"
                 )
             if self.problems:
                 problems = "; ".join(f"line {p.line}: {p.message}" for p in self.problems)
                 said.append(
                     f"{'' if said else f'{self.path}: '}not in sync, "
-                    f"{_count(len(self.problems), 'problem')} to fix by hand: {problems}"
+                    f"{counted(len(self.problems), 'problem')} to fix by hand: {problems}"
                 )
             return "; ".join(said)
         made = {
             kind: sum(r.kind == kind and r.new is not None for r in self.regions) for kind in KINDS
         }
         alone = sum(r.new is None for r in self.regions)
-        counted = ", ".join(
-            _count(made[kind], noun)
+        made_by_kind = ", ".join(
+            counted(made[kind], noun)
             for kind, noun in (("table", "table"), ("output", "output line"), ("figure", "figure"))
         )
-        return f"{self.path}: in sync ({counted} regenerated; {alone} left alone)"
+        return f"{self.path}: in sync ({made_by_kind} regenerated; {alone} left alone)"
 
     def diff(self) -> str:
         """A unified diff from the file to the synced text (three lines of context)."""

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from proofs.audit.report import Finding
+from proofs.audit.report import Finding, Section, Status
+from proofs.audit.table_content import audit_reproduced_rows, audit_table_content
 from proofs.book.registry import CHAPTERS
 from proofs.reader import ChapterInputError, Document
 from proofs.reader.records import Table as Printed
@@ -98,12 +100,18 @@ def require_rectangular(path: str, printed: Printed) -> None:
 
 
 def audit_tables(
-    document: Document, chapter: str, claimed: dict[int, str] | None = None
+    document: Document,
+    chapter: str,
+    claimed: dict[int, str] | None = None,
+    produced: Sequence[tuple[int, str]] = (),
 ) -> list[Finding]:
     """Every table cell by cell against the regenerated table with its columns; a table
     with none that a check reads as its claim (`claimed`: its line -> the element id) is
-    that check's, any other is not checkable. A table whose shape is not the regenerated
-    one's, or any table with a header and no rows, is a mismatch at its header."""
+    that check's; any other is checked from its own content (proofs.audit.table_content:
+    its formula columns, and its rows against the lines of `produced`, what the chapter's
+    listings printed, (chapter line, text)), else not checkable. A table whose shape is
+    not the regenerated one's, or any table with a header and no rows, is a mismatch at
+    its header."""
     claimed = claimed or {}
     findings = []
     for printed in document.tables:
@@ -112,29 +120,37 @@ def audit_tables(
         try:
             regenerated = regenerate(chapter, printed)
         except NotRegenerated as why:
-            findings.append(Finding("table", printed.line, header, "not checkable", str(why)))
+            findings.append(
+                Finding(Section.TABLE, printed.line, header, Status.NOT_CHECKABLE, str(why))
+            )
             continue
         if regenerated is not None:
             if regenerated.shape:
                 findings.append(
-                    Finding("table", printed.line, header, "mismatched", regenerated.shape)
+                    Finding(
+                        Section.TABLE, printed.line, header, Status.MISMATCHED, regenerated.shape
+                    )
                 )
             else:
                 findings.extend(_compare(printed, regenerated.table))
         elif len(printed.rows) == 1:
-            findings.append(Finding("table", printed.line, header, "mismatched", EMPTY))
+            findings.append(Finding(Section.TABLE, printed.line, header, Status.MISMATCHED, EMPTY))
         elif printed.line in claimed:
             findings.append(
                 Finding(
-                    "table",
+                    Section.TABLE,
                     printed.line,
                     header,
-                    "confirmed",
+                    Status.CONFIRMED,
                     f"read by the check of {claimed[printed.line]} as its claim",
                 )
             )
         else:
-            findings.append(Finding("table", printed.line, header, "not checkable", NO_COLUMNS))
+            content = audit_table_content(document, printed)
+            content += audit_reproduced_rows(printed, produced)
+            findings += content or [
+                Finding(Section.TABLE, printed.line, header, Status.NOT_CHECKABLE, NO_COLUMNS)
+            ]
     return findings
 
 
@@ -145,10 +161,10 @@ def _compare(printed: Printed, table: Table) -> list[Finding]:
     if len(body) != len(table.rows):
         findings.append(
             Finding(
-                "table",
+                Section.TABLE,
                 printed.line,
                 title,
-                "mismatched",
+                Status.MISMATCHED,
                 f"the chapter has {len(body)} rows, the regenerated table {len(table.rows)}",
             )
         )
@@ -158,15 +174,17 @@ def _compare(printed: Printed, table: Table) -> list[Finding]:
             label = f"{title}, row {k} ({cells[0]}), column {table.columns[column]}"
             if normalise_cell(a) == normalise_cell(b):
                 findings.append(
-                    Finding("table", line, f"{label}: {a}", "confirmed", "as regenerated")
+                    Finding(
+                        Section.TABLE, line, f"{label}: {a}", Status.CONFIRMED, "as regenerated"
+                    )
                 )
             else:
                 findings.append(
                     Finding(
-                        "table",
+                        Section.TABLE,
                         line,
                         f"{label}: {a or '(blank)'}",
-                        "mismatched",
+                        Status.MISMATCHED,
                         f"regenerated {b or '(blank)'}{_difference(a, b)}",
                     )
                 )

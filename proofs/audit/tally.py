@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from proofs.audit.report import Finding
 from proofs.book.claims import normalise_tex
-from proofs.book.registry import Element
+from proofs.book.registry import RegisteredElement
 from proofs.reader import Document
 from proofs.reader.math import statement_lines
 from proofs.reader.records import Element as Record
@@ -42,18 +42,21 @@ class ElementTally:
             shown = [f"{n} {status}" for status, n in tally.items() if n]
             return ", ".join(shown) if shown else "none"
 
-        return "\n".join((
-            f"  line {self.line:4d}  {self.number} {self.id}",
-            f"      statement relations {self.relations}: {self.bound} bound to the check, "
-            f"the others {counts(self.unbound)}",
-            f"      claims of the check: {counts(self.claims)}; {self.read} fed to the check "
-            f"from the chapter's text",
-            f"      numeric equalities: {counts(self.equalities)}",
-        ))
+        return "\n".join(
+            (
+                f"  line {self.line:4d}  {self.number} {self.id}",
+                f"      statement relations {self.relations}: {self.bound} bound to the check, "
+                f"the others {counts(self.unbound)}",
+                f"      claims of the check: {counts(self.claims)}; {self.read} fed to the check "
+                f"from the chapter's text",
+                f"      numeric equalities: {counts(self.equalities)}",
+            )
+        )
 
 
-def tally_elements(document: Document, pairs: list[tuple[Record, Element]],
-                   findings: list[Finding]) -> list[ElementTally]:
+def tally_elements(
+    document: Document, pairs: list[tuple[Record, RegisteredElement]], findings: list[Finding]
+) -> list[ElementTally]:
     """The tally of each (chapter record, registered element) pair from the findings."""
     from proofs.audit.claims import kind_of
 
@@ -67,19 +70,25 @@ def tally_elements(document: Document, pairs: list[tuple[Record, Element]],
     for record, element in pairs:
         first, last = record.line, _last_line(record)
         claim_texts = {normalise_tex(c.text) for c in element.claims}
-        relations = [s for m in document.math_in(*record.statement)
-                     for _, s in statement_lines(m.line, m.tex) if kind_of(s) == "relation"]
-        out.append(ElementTally(
-            number=record.number,
-            id=element.id,
-            line=record.line,
-            relations=len(relations),
-            bound=sum(normalise_tex(s) in claim_texts for s in relations),
-            claims={status: claimed.get(element.id, Counter())[status] for status in STATUSES},
-            unbound=_within(formulas, first, last),
-            read=sum(c.argument is not None for c in element.claims),
-            equalities=_within(equalities, first, last),
-        ))
+        relations = [
+            s
+            for m in document.math_in(*record.statement)
+            for _, s in statement_lines(m.line, m.tex)
+            if kind_of(s) == "relation"
+        ]
+        out.append(
+            ElementTally(
+                number=record.number,
+                id=element.id,
+                line=record.line,
+                relations=len(relations),
+                bound=sum(normalise_tex(s) in claim_texts for s in relations),
+                claims={status: claimed.get(element.id, Counter())[status] for status in STATUSES},
+                unbound=_within(formulas, first, last),
+                read=sum(c.argument is not None for c in element.claims),
+                equalities=_within(equalities, first, last),
+            )
+        )
     return out
 
 
@@ -102,5 +111,7 @@ def _lines_by_status(findings: list[Finding], section: str) -> dict[str, list[in
 
 def _within(lines: dict[str, list[int]], first: int, last: int) -> dict[str, int]:
     """How many of the lines, by status, are first..last."""
-    return {status: bisect_right(found, last) - bisect_left(found, first)
-            for status, found in lines.items()}
+    return {
+        status: bisect_right(found, last) - bisect_left(found, first)
+        for status, found in lines.items()
+    }

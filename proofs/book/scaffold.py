@@ -16,26 +16,24 @@ import re
 from pathlib import Path
 
 from proofs.reader import Document
-from proofs.reader.records import Element
+from proofs.reader.records import ID_PREFIXES, Element
 
-PREFIXES = {  # kind -> id prefix, as the chapters' ids are written
-    "definition": "def",
-    "proposition": "prop",
-    "lemma": "lem",
-    "theorem": "thm",
-    "corollary": "cor",
-    "example": "ex",
-    "remark": "rem",
-    "exercise": "exr",
-}
 KEY = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
 
 
-def package_name(key: str) -> str:
-    """The Python package of a chapter key: self-attention -> self_attention."""
+def chapter_key(given: str) -> str:
+    """The chapter key as the registry writes it, from either spelling an author uses:
+    kv_cache and kv-cache are both kv-cache."""
+    key = given.replace("_", "-")
     if not KEY.fullmatch(key):
-        raise ValueError(f"--key must be lower-case words joined by -, got {key!r}")
-    name = key.replace("-", "_")
+        raise ValueError(f"--key must be lower-case words joined by - or _, got {given!r}")
+    return key
+
+
+def package_name(key: str) -> str:
+    """The Python package of a chapter key: self-attention (or self_attention) ->
+    self_attention."""
+    name = chapter_key(key).replace("-", "_")
     if keyword.iskeyword(name):
         raise ValueError(f"--key {key!r} gives the Python keyword {name!r} as package name")
     return name
@@ -45,7 +43,7 @@ def element_id(element: Element) -> str:
     """The MDX id, or (rendered text, which prints none) kind prefix and number."""
     if element.id:
         return element.id
-    return f"{PREFIXES[element.kind]}-{element.number.split()[1].replace('.', '-').lower()}"
+    return f"{ID_PREFIXES[element.kind]}-{element.number.split()[1].replace('.', '-').lower()}"
 
 
 def _quoted(text: str) -> str:
@@ -69,14 +67,65 @@ def _function_name(id_: str) -> str:
     return id_.replace("-", "_")
 
 
-def _stub(element: Element) -> str:
+def _comment(text: str) -> str:
+    """Chapter text as the body of a `#` comment: what Python cannot hold in one (a NUL,
+    a line break of another kind) written as its escape."""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
+STATEMENT_LINES = 12  # the lines of an element's statement a stub quotes at most
+
+TEMPLATE = """\
+# A stub becomes a check when its raise is replaced by what proves the statement. A check
+# judges what the chapter prints: declare each formula, number or phrase it proves as a
+# Claim of the decorator (the audit reads it from the chapter) and take it as an argument:
+#
+#   @CHAPTER.element("prop-x", "命題 3.2", "...", "proposition", ("symbolic",),
+#                    claims=(Claim(r"<the formula as printed>", argument="stated",
+#                                  read=polynomial),))
+#   def prop_x(stated) -> list[str]:
+#       \"\"\"What it proves and how.\"\"\"
+#       derived = ...  # the statement derived with SymPy, or computed with NumPy
+#       require(equal(derived, stated), f"derived {derived}, stated {stated}")
+#       return [f"{stated} derived"]
+#
+# Claim: proofs.book.claims; polynomial and the other readers: proofs.book.stated; require
+# and the judge of a rounding bound: proofs.book.judge; equal: symbolic.identities.
+"""
+
+
+def _stub(element: Element, lines: tuple[str, ...]) -> str:
     heading = element.number + (f"（{element.title}）" if element.title else "")
+    first, last = element.statement
+    quoted = [f"    # {_comment(line)}".rstrip() for line in lines[first - 1 : last]]
+    if len(quoted) > STATEMENT_LINES:
+        quoted = [*quoted[:STATEMENT_LINES], "    # …"]
     return (
         f"@CHAPTER.element({_quoted(element_id(element))}, {_quoted(element.number)}, "
         f"{_quoted(element.title)}, {_quoted(element.kind)}, ())\n"
         f"def {_function_name(element_id(element))}() -> list[str]:\n"
         f"    {_quoted(heading + ': not checked yet.')}\n"
-        f"    raise Unchecked({_quoted(element.number + ' has no check yet')})\n"
+        f"    # The statement, as the chapter prints it (line {first}):\n"
+        + "".join(f"{q}\n" for q in quoted)
+        + f"    raise Unchecked({_quoted(element.number + ' has no check yet')})\n"
+    )
+
+
+def _tests(elements: list[Element]) -> str:
+    """The test file of a section: each element's check run, to pass once written."""
+    names = [_function_name(element_id(e)) for e in elements]
+    return (
+        f"{_quoted(', '.join(e.number for e in elements) + ': each check, run.')}\n\n"
+        "import pytest\n\n"
+        "from proofs.book.registry import load_all, run_check\n\n\n"
+        + "\n\n".join(
+            f"def test_{name}_holds():\n"
+            f"    run = run_check(load_all()[{_quoted(element_id(e))}])\n"
+            '    if run.result == "unchecked":\n'
+            f"        pytest.skip({_quoted(e.number + ' has no check yet')})\n"
+            '    assert run.result == "passed", run.message\n'
+            for name, e in zip(names, elements, strict=True)
+        )
     )
 
 
@@ -104,6 +153,7 @@ def skeleton(document: Document, key: str, taken: frozenset[str] = frozenset()) 
     """The files of the skeleton package, by name relative to the package directory;
     `taken`: the ids registered already, which the new chapter's must not repeat."""
     package_name(key)
+    key = chapter_key(key)
     _check_ids(document, taken)
     title = document.title
     short = title.split("：")[0].strip() or key
@@ -136,8 +186,12 @@ def skeleton(document: Document, key: str, taken: frozenset[str] = frozenset()) 
             f"{_quoted(numbers + '.')}\n\n"
             "from __future__ import annotations\n\n"
             "from proofs.book.judge import Unchecked\n\n"
-            "from .chapter import CHAPTER\n\n\n" + "\n\n".join(_stub(e) for e in elements)
+            "from .chapter import CHAPTER\n\n"
+            + TEMPLATE
+            + "\n\n"
+            + "\n\n".join(_stub(e, document.lines) for e in elements)
         )
+        files[f"tests/test_{module}.py"] = _tests(elements)
     return files
 
 
@@ -151,5 +205,6 @@ def write_skeleton(
     files = skeleton(document, key, taken)  # refused before anything is written
     target.mkdir(parents=True)
     for name, text in files.items():
+        (target / name).parent.mkdir(exist_ok=True)
         (target / name).write_text(text, encoding="utf-8")
     return target

@@ -110,8 +110,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
         return 0
     except StreamError as exc:
-        print(f"{PROG}: cannot write to standard output ({exc.strerror}); the output is "
-              "incomplete", file=sys.stderr)
+        print(
+            f"{PROG}: cannot write to standard output ({exc.strerror}); the output is incomplete",
+            file=sys.stderr,
+        )
         _silence_stdout()
         return 2
     except Exception as exc:

@@ -18,7 +18,6 @@ from proofs.publish.screen import SCREEN_WIDTH
 
 PROG = "proofs"
 FIGURE_FORMATS = ("svg", "pdf", "png")  # proofs.typeset.plotting.FORMATS, without importing it
-CHAPTER_FILES = Path(proofs.__file__).resolve().parents[1].parent / "shared" / "seeds"
 
 
 def cores() -> int:
@@ -26,6 +25,7 @@ def cores() -> int:
     if hasattr(os, "sched_getaffinity"):
         return len(os.sched_getaffinity(0))
     return os.cpu_count() or 1
+
 
 # the suffixes of each format's files; without --format, --out's suffix names the format
 TABLE_SUFFIXES = {
@@ -90,9 +90,7 @@ def parser() -> argparse.ArgumentParser:
         epilog="example:\n  python -m proofs verify\n  python -m proofs audit chapter.mdx",
         formatter_class=formatter,
     )
-    parser.add_argument(
-        "--version", action="version", version=f"%(prog)s {proofs.__version__}"
-    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {proofs.__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     verify = sub.add_parser(
@@ -101,8 +99,9 @@ def parser() -> argparse.ArgumentParser:
         description=(
             "Run every registered check, or those selected by id (prop-softmax-jacobian or\n"
             "prop_softmax_jacobian), by number (命題 3.3, 命題 7.2［自己注意］) or by chapter\n"
-            "key. Exit 0 only if every selected check passes; an element with no check yet\n"
-            "(unchecked) fails the run unless --allow-unchecked."
+            "key. Exit 0 when no selected check fails or raises; an element with no check yet\n"
+            "(unchecked: a stub of a chapter being written) is reported and counted, and\n"
+            "fails the run only with --fail-unchecked."
         ),
         epilog=(
             "examples:\n"
@@ -135,9 +134,10 @@ def parser() -> argparse.ArgumentParser:
         "--evidence", action="store_true", help="print each check's evidence lines too"
     )
     verify.add_argument(
-        "--allow-unchecked",
+        "--fail-unchecked",
         action="store_true",
-        help="exit 0 when every check passes or is unchecked (a stub not yet written)",
+        help="exit 1 when an element is unchecked too (a stub not yet written): every element "
+        "of the selected chapters must have its check",
     )
     verify.add_argument(
         "--wide",
@@ -257,7 +257,8 @@ def parser() -> argparse.ArgumentParser:
         "--quiet", action="store_true", help="list only mismatches and unchecked items"
     )
     audit.add_argument(
-        "--elements", action="store_true",
+        "--elements",
+        action="store_true",
         help="also tally each element: its statement's relations bound to the check or "
         "decided, its check's claims, the values read from the chapter, its equalities",
     )
@@ -270,17 +271,28 @@ def parser() -> argparse.ArgumentParser:
     )
     kept = audit.add_mutually_exclusive_group()
     kept.add_argument(
-        "--baseline", type=file_name("standard input is not read"), metavar="BASELINE",
+        "--baseline",
+        type=file_name("standard input is not read"),
+        metavar="BASELINE",
         help="accept the mismatches BASELINE records: exit 1 only on a new one, and list "
         "the recorded ones no longer found (stale)",
     )
     kept.add_argument(
-        "--write-baseline", type=file_name("the baseline is a file"), metavar="BASELINE",
+        "--write-baseline",
+        type=file_name("the baseline is a file"),
+        metavar="BASELINE",
         help="record the mismatches found in BASELINE (JSON, sorted); an existing file is "
         "replaced only with --force, and never one of the FILEs audited",
     )
     audit.add_argument(
         "--force", action="store_true", help="replace BASELINE of --write-baseline if it exists"
+    )
+    audit.add_argument(
+        "--run-listings", action="store_true",
+        help="run the chapter's own code listings (each in its own process, in a temporary "
+        "folder, with time and memory limits) and compare what they print with what the "
+        "chapter prints; a chapter's listings may import those of the FILEs before it "
+        "(also: run-listings = true under [tool.proofs] in pyproject.toml)",
     )
 
     sync = sub.add_parser(
@@ -305,12 +317,14 @@ def parser() -> argparse.ArgumentParser:
         "files", nargs="+", type=file_name("standard input is not read"), metavar="FILE"
     )
     sync.add_argument(
-        "--write", action="store_true",
+        "--write",
+        action="store_true",
         help="rewrite the drifted regions in place (atomically; the file's mode, line ends "
         "and byte-order mark kept) instead of printing the diff",
     )
     sync.add_argument(
-        "--verbose", action="store_true",
+        "--verbose",
+        action="store_true",
         help="list every region on stderr: in sync, drifted, or left alone and why",
     )
 
@@ -337,20 +351,30 @@ def parser() -> argparse.ArgumentParser:
     )
     figures.add_argument("names", nargs="*", metavar="NAME")
     figures.add_argument("--list", action="store_true", help="list the pictures")
-    figures.add_argument("--out", type=file_name("the pictures are files"), metavar="DIR",
-                         help="the directory to write the pictures in")
-    figures.add_argument("--format", choices=FIGURE_FORMATS, default="svg",
-                         help="svg (the default), pdf or png")
+    figures.add_argument(
+        "--out",
+        type=file_name("the pictures are files"),
+        metavar="DIR",
+        help="the directory to write the pictures in",
+    )
+    figures.add_argument(
+        "--format", choices=FIGURE_FORMATS, default="svg", help="svg (the default), pdf or png"
+    )
     figures.add_argument("--force", action="store_true", help="replace files that exist")
     figures.add_argument("--chapter", metavar="KEY", help="the chapter whose map `map` draws")
     figures.add_argument(
-        "--results", type=file_name("standard input is not read"), metavar="FILE",
+        "--results",
+        type=file_name("standard input is not read"),
+        metavar="FILE",
         help="colour the maps by this report of verify --json instead of running the checks",
     )
     figures.add_argument(
-        "--chapters", type=Path, metavar="DIR", default=CHAPTER_FILES,
-        help="the directory of the chapter files the maps are read from (default: "
-        "../shared/seeds beside the package's folder)",
+        "--chapters",
+        type=Path,
+        metavar="DIR",
+        default=None,
+        help="a folder of the chapter files the maps are read from, under any names (also "
+        "TRANSFORMER_PROOFS_CHAPTERS, or chapters under [tool.proofs] in pyproject.toml)",
     )
 
     new_chapter = sub.add_parser(

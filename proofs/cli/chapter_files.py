@@ -8,6 +8,7 @@ import json
 import sys
 from pathlib import Path
 
+from proofs.book.locations import run_listings_setting
 from proofs.cli.arguments import PROG, UsageError
 from proofs.cli.verify import load_registry
 from proofs.files import check_target
@@ -37,7 +38,11 @@ def audit(args: argparse.Namespace) -> int:
         documents = [_read_document(path) for path in args.files]
         for document in documents:  # bad input is reported before any check runs
             audit.identify(document)
-        reports = [audit.audit_document(document) for document in documents]
+        run = args.run_listings or run_listings_setting()
+        reports = [
+            audit.audit_document(document, run, documents[:k])
+            for k, document in enumerate(documents)
+        ]
     except (ChapterInputError, BaselineError) as exc:
         raise UsageError(str(exc)) from exc
     audited = list(zip(reports, documents, strict=True))
@@ -50,8 +55,10 @@ def audit(args: argparse.Namespace) -> int:
         print(json.dumps(out, ensure_ascii=False, indent=2))
     else:
         texts = [r.to_text(quiet=args.quiet, by_element=args.elements) for r in reports]
-        texts = [t + (f"\n\n{kept[r.path].to_text(args.baseline)}" if r.path in kept else "")
-                 for t, r in zip(texts, reports, strict=True)]
+        texts = [
+            t + (f"\n\n{kept[r.path].to_text(args.baseline)}" if r.path in kept else "")
+            for t, r in zip(texts, reports, strict=True)
+        ]
         print("\n\n".join(texts))
     if args.write_baseline:
         count = write_baseline(args.write_baseline, audited, args.force)
@@ -60,7 +67,6 @@ def audit(args: argparse.Namespace) -> int:
     if accepted is not None:
         return 1 if any(c.new for c in kept.values()) else 0
     return 1 if any(r.mismatched for r in reports) else 0
-
 
 
 def sync(args: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
+from proofs.book.locations import HOW, chapter_folders
 from proofs.cli.arguments import UsageError
 from proofs.cli.tables import nearest
 from proofs.files import check_target, write_atomically
@@ -21,8 +22,7 @@ def _chosen_pictures(args: argparse.Namespace, known: dict) -> list:
     maps = [p for p in known.values() if p.sort == "map"]
     if args.chapter is not None:
         if args.names and MAP not in args.names:
-            raise UsageError("figures: --chapter chooses the chapter of `map`, which is not "
-                             "named")
+            raise UsageError("figures: --chapter chooses the chapter of `map`, which is not named")
         maps = [p for p in maps if p.chapter == args.chapter]
         if not maps:
             chapters = ", ".join(p.chapter for p in known.values() if p.sort == "map")
@@ -57,8 +57,10 @@ def _report(path: Path | None, chapters: Iterable[str]) -> object:
     for chapter in chapters:
         if chapter not in held:
             has = ", ".join(sorted(held)) or "none"
-            raise UsageError(f"{path}: the report has no element of chapter {chapter} (it has "
-                             f"elements of: {has}); run verify on that chapter for its map")
+            raise UsageError(
+                f"{path}: the report has no element of chapter {chapter} (it has "
+                f"elements of: {has}); run verify on that chapter for its map"
+            )
     return report
 
 
@@ -75,17 +77,20 @@ def figures(args: argparse.Namespace) -> int:
     chosen = _chosen_pictures(args, known)
     if args.out is None:
         raise UsageError("figures: --out DIR is required (the pictures are files)")
-    if not args.out.is_dir():
-        raise UsageError(f"{args.out}: is not a directory")
+    _make_folder(args.out)
+    folders = chapter_folders([args.chapters] if args.chapters else [])
+    files = {p.chapter: chapter_file(p.chapter, folders) for p in chosen if p.sort == "map"}
+    for picture in [p for p in chosen if p.sort == "map" and files[p.chapter] is None]:
+        print(
+            f"skipped {picture.name}: the file of chapter {picture.chapter} is not found; {HOW}",
+            file=sys.stderr,
+        )
+    chosen = [p for p in chosen if p.sort != "map" or files[p.chapter] is not None]
     targets = [args.out / f"{p.name}.{args.format}" for p in chosen]
-    read = [chapter_file(p.chapter, args.chapters) for p in chosen if p.sort == "map"]
+    read = [f for f in files.values() if f is not None]
     read += [args.results] if args.results else []
     for target in targets:  # before anything is drawn
         check_target(target, args.force, inputs=read)
-    for picture in chosen:
-        if picture.sort == "map" and not chapter_file(picture.chapter, args.chapters).is_file():
-            raise UsageError(f"{chapter_file(picture.chapter, args.chapters)}: no such chapter "
-                             f"file (--chapters DIR names their directory)")
     report = _report(args.results, [p.chapter for p in chosen if p.sort == "map"])
     try:
         matplotlib_module()
@@ -101,12 +106,29 @@ def figures(args: argparse.Namespace) -> int:
         citations, 命題 7.2［…］) or by running its checks."""
         others = {c.key: c.short for c in CHAPTERS.values() if c.key != chapter}
         results = None if report is None else results_from_report(report, chapter, others)
-        return map_of(chapter, args.chapters, results)
+        path = files[chapter]
+        assert path is not None  # the maps without a file were skipped
+        return map_of(chapter, path, results)
 
     for picture, target in zip(chosen, targets, strict=True):
         start = time.perf_counter()
         data = picture_file(picture, args.format, svg_of_map)
         write_atomically(target, data, args.force)
-        print(f"wrote {picture.name} to {target} ({len(data):,} bytes, "
-              f"{time.perf_counter() - start:.1f} s)", file=sys.stderr)
+        print(
+            f"wrote {picture.name} to {target} ({len(data):,} bytes, "
+            f"{time.perf_counter() - start:.1f} s)",
+            file=sys.stderr,
+        )
     return 0
+
+
+def _make_folder(out: Path) -> None:
+    """Create --out (and its parents) unless it is there; UsageError when it cannot be."""
+    if out.is_dir():
+        return
+    if out.exists():
+        raise UsageError(f"{out}: is not a directory")
+    try:
+        out.mkdir(parents=True)
+    except OSError as exc:
+        raise UsageError(f"{out}: cannot be created ({exc.strerror or exc})") from exc

@@ -106,12 +106,14 @@ def tables(args: argparse.Namespace) -> int:
     fmt = args.format
     if args.out is not None:
         every = tuple(dict.fromkeys(s for listed in TABLE_SUFFIXES.values() for s in listed))
-        _require_suffix(args.out, TABLE_SUFFIXES[fmt] if fmt else every,
-                        f" with --format {fmt}" if fmt else "")
+        _require_suffix(
+            args.out, TABLE_SUFFIXES[fmt] if fmt else every, f" with --format {fmt}" if fmt else ""
+        )
         fmt = fmt or next(f for f, listed in TABLE_SUFFIXES.items() if args.out.suffix in listed)
         if fmt == "csv" and len(names) > 1:
-            raise UsageError(f"{args.out}: a CSV file holds one table; name one of "
-                             f"{', '.join(names)}")
+            raise UsageError(
+                f"{args.out}: a CSV file holds one table; name one of {', '.join(names)}"
+            )
         check_target(args.out, args.force)  # before the tables are computed
     fmt = fmt or "markdown"
     blocks = []
@@ -154,8 +156,9 @@ def latex(args: argparse.Namespace) -> int:
             raise UsageError(f"latex: unknown formula {name!r}{nearest(name, registered)}")
     kind = "standalone" if args.standalone else "macros" if args.macros else "equations"
     if args.out is not None:
-        _require_suffix(args.out, LATEX_SUFFIXES[kind], "" if kind == "equations" else
-                        f" with --{kind}")
+        _require_suffix(
+            args.out, LATEX_SUFFIXES[kind], "" if kind == "equations" else f" with --{kind}"
+        )
         check_target(args.out, args.force)  # before the formulas are derived
     try:
         rendered = [(registered[name], registered[name].latex()) for name in names]

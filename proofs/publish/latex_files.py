@@ -38,8 +38,7 @@ def equations(rendered: Rendered) -> str:
     """Each formula as an equation after a comment naming it; no blank lines, which
     would put a paragraph between two displays."""
     body = "\n".join(
-        f"% {formula.name}: {formula.title}\n{_equation(formula, tex)}"
-        for formula, tex in rendered
+        f"% {formula.name}: {formula.title}\n{_equation(formula, tex)}" for formula, tex in rendered
     )
     what = r"the formulas as numbered equations (\label{eq:NAME}), to \input"
     return header(body, what) + body + "\n"

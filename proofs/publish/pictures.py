@@ -9,7 +9,7 @@ again with matplotlib (proofs.typeset.svg_pictures) for `pdf` and `png`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,30 +34,35 @@ def catalogue() -> dict[str, Picture]:
     out: dict[str, Picture] = {}
     for chapter in CHAPTERS.values():
         for figure in chapter.figures.values():
-            out[figure.name] = Picture(figure.name, chapter.key, "figure",
-                                       f"［{chapter.short}］ {figure.caption}…")
+            out[figure.name] = Picture(
+                figure.name, chapter.key, "figure", f"［{chapter.short}］ {figure.caption}…"
+            )
         for plot in chapter.plots.values():
             out[plot.name] = Picture(plot.name, chapter.key, "plot", plot.title)
         name = f"{MAP}-{chapter.key}"
-        out[name] = Picture(name, chapter.key, "map",
-                            f"［{chapter.short}］ its elements and references, by result")
+        out[name] = Picture(
+            name, chapter.key, "map", f"［{chapter.short}］ its elements and references, by result"
+        )
     return out
 
 
-def chapter_file(chapter: str, directory: Path) -> Path:
-    """The chapter's file among the chapter files in `directory`."""
+def chapter_file(chapter: str, folders: Sequence[Path]) -> Path | None:
+    """The chapter's file among the chapter files in `folders` (proofs.book.locations),
+    None when none of them holds it."""
+    from proofs.book.locations import find_chapter_file
     from proofs.book.registry import chapter_of
 
-    return directory / chapter_of(chapter).file
+    registered = chapter_of(chapter)
+    return find_chapter_file(registered.title, registered.file, folders)
 
 
-def map_of(chapter: str, directory: Path, results: Mapping[str, str] | None = None) -> str:
-    """The SVG of a chapter's map, read from its file in `directory`, coloured by `results`
-    (by element number) or, without them, by running the chapter's checks."""
+def map_of(chapter: str, path: Path, results: Mapping[str, str] | None = None) -> str:
+    """The SVG of a chapter's map, read from its file `path`, coloured by `results` (by
+    element number) or, without them, by running the chapter's checks."""
     from proofs.publish.maps import chapter_map, map_svg, run_results
     from proofs.reader import read_chapter
 
-    document = read_chapter(chapter_file(chapter, directory))
+    document = read_chapter(path)
     return map_svg(chapter_map(document, run_results(chapter) if results is None else results))
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import unicodedata
 
 from proofs.book.registry import RESULTS
+from proofs.typeset.words import counted
 
 SCREEN_WIDTH = 120  # columns of the verify screen unless --wide
 
@@ -137,9 +138,9 @@ def screen(
     tally = {k: sum(r["result"] == k for r in results) for k in RESULTS}
     lines.append("")
     lines.append(
-        f"{len(results)} checks: {tally['passed']} passed, {tally['failed']} failed, "
-        f"{tally['error']} errors, {tally['unchecked']} unchecked, "
-        f"{len(found)} finding{'' if len(found) == 1 else 's'} "
-        f"in {seconds:.1f} s (Hypothesis profile {profile})"
+        f"{counted(len(results), 'check')}: {tally['passed']} passed, {tally['failed']} failed, "
+        f"{counted(tally['error'], 'error')}, {tally['unchecked']} unchecked, "
+        f"{counted(len(found), 'finding')} in {seconds:.1f} s (Hypothesis profile {profile})"
     )
     return "\n".join(lines)
+

@@ -93,6 +93,7 @@ def parse(text: str, path: str = "<text>") -> Document:
         sections = rendered.headings(lines, code)
         own = title.split("：")[0].strip()
         problems = []
+        found = rendered.elements(lines, code, sections, problems)
         math = math_spans(lines, code, problems)
         return Document(
             path=path,
@@ -101,13 +102,13 @@ def parse(text: str, path: str = "<text>") -> Document:
             lines=tuple(lines),
             code=code,
             headings=tuple(sections),
-            elements=tuple(rendered.elements(lines, code, sections)),
+            elements=tuple(found),
             math=tuple(math),
             tables=tuple(rendered.tables(lines, code)),
             listings=tuple(listings),
             figures=(),
             refs=tuple(rendered.refs(lines, code, own)),
-            problems=tuple(problems),
+            problems=tuple(sorted(problems, key=lambda p: p.line)),
         )
     raise ChapterInputError(
         f"{path}:1: neither form of chapter: no <Proposition id=…> (MDX) element and no "

@@ -91,8 +91,11 @@ def statement_offsets(math: str) -> tuple[tuple[int, str], ...]:
     # an index of text is one of math once the layouts replaced before it are put back
     spaces = list(accumulate(m.end() - m.start() - 1 for m in layouts))
     at = [m.start() - (spaces[k - 1] if k else 0) for k, m in enumerate(layouts)]
-    kept = [(first + (spaces[k - 1] if (k := bisect_left(at, first)) else 0), piece)
-            for first, piece in pieces if first >= 0]
+    kept = [
+        (first + (spaces[k - 1] if (k := bisect_left(at, first)) else 0), piece)
+        for first, piece in pieces
+        if first >= 0
+    ]
     return _ranges_kept(kept)
 
 
@@ -100,8 +103,10 @@ def _ranges_kept(pieces: list[tuple[int, str]]) -> tuple[tuple[int, str], ...]:
     """`l = 1, \\ldots, L` stays one statement (a range), not three."""
     out: list[tuple[int, list[str]]] = []  # a range's parts, joined once at the end
     for first, piece in pieces:
-        if out and (piece.strip() in (r"\ldots", r"\cdots")
-                    or out[-1][1][-1].strip().endswith((r"\ldots", r"\cdots"))):
+        if out and (
+            piece.strip() in (r"\ldots", r"\cdots")
+            or out[-1][1][-1].strip().endswith((r"\ldots", r"\cdots"))
+        ):
             out[-1][1].append(piece)
         else:
             out.append((first, [piece]))

@@ -13,6 +13,7 @@ import re
 
 from proofs.reader.cells import cell_spans
 from proofs.reader.records import (
+    ID_PREFIXES,
     LABELS,
     ChapterInputError,
     Element,
@@ -24,6 +25,7 @@ from proofs.reader.records import (
     Table,
 )
 
+KIND_OF_PREFIX = {prefix: kind for kind, prefix in ID_PREFIXES.items()}
 TAGS = {  # MDX component -> the chapters' label
     "Definition": "定義",
     "Proposition": "命題",
@@ -147,7 +149,7 @@ def elements(
                 title=attributes.get("title", ""),
                 line=i,
                 statement=_trim(lines, min(i + 1, len(lines)), statement_end),  # a tag at the end
-                proof=proofs.get(id_, solution),
+                proof=proofs[id_][1] if id_ in proofs else solution,
                 mark=attributes.get("difficulty", ""),
             )
         )
@@ -155,6 +157,15 @@ def elements(
         closing = CLOSE.match(line) if j not in code else None
         if closing is not None and j not in closes:
             problems.append(Problem(j, f"</{closing.group(1)}> closes no element"))
+    ids = {e.id for e in out}
+    for id_, (tag, _) in proofs.items():
+        if id_ not in ids:
+            problems.append(Problem(tag, f'<Proof of="{id_}"> proves no element of the chapter'))
+    for e in out:
+        prefix = (e.id or "").split("-")[0]
+        if prefix in KIND_OF_PREFIX and KIND_OF_PREFIX[prefix] != e.kind:
+            problems.append(Problem(e.line, f"the id {e.id} says {KIND_OF_PREFIX[prefix]}, its "
+                                            f"tag {e.kind}"))
     return out
 
 
@@ -201,13 +212,14 @@ def _trim(lines: list[str], first: int, last: int) -> tuple[int, int]:
 
 def _proofs(
     lines: list[str], code: frozenset[int], problems: list[Problem]
-) -> dict[str, tuple[int, int]]:
+) -> dict[str, tuple[int, tuple[int, int]]]:
+    """Each `<Proof of="id">` by the id it names: its tag's line and its body's lines."""
     out = {}
     for i, line in enumerate(lines, 1):
         match = PROOF.match(line) if i not in code else None
         if match:
             close = _closing(lines, i, "Proof", code, problems)
-            out[match.group(1)] = _trim(lines, i + 1, close - 1)
+            out[match.group(1)] = (i, _trim(lines, i + 1, close - 1))
     return out
 
 

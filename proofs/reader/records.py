@@ -25,6 +25,17 @@ LABELS = {  # the chapters' element labels and the registry's kinds
 }
 
 
+ID_PREFIXES = {  # kind -> the prefix of its ids, as the book writes them (prop-softmax-jacobian)
+    "definition": "def",
+    "proposition": "prop",
+    "lemma": "lem",
+    "theorem": "thm",
+    "corollary": "cor",
+    "example": "ex",
+    "remark": "rem",
+    "exercise": "exr",
+}
+
 # the kinds whose formulas state mathematics in general; an example's or an exercise's
 # formulas hold settings and computations of their own
 THEORY_KINDS = ("definition", "proposition", "lemma", "theorem", "corollary", "remark")
@@ -203,4 +214,4 @@ class Document:
     def math_in(self, first: int, last: int) -> tuple[Math, ...]:
         """The formulas starting on lines first..last (`math` is in the order of the text)."""
         lines = self._math_lines
-        return self.math[bisect_left(lines, first):bisect_right(lines, last)]
+        return self.math[bisect_left(lines, first) : bisect_right(lines, last)]

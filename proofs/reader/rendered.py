@@ -12,12 +12,10 @@ from __future__ import annotations
 import re
 
 from proofs.reader.cells import cell_spans
-from proofs.reader.records import LABELS, Element, Heading, Listing, Ref, Table
+from proofs.reader.records import LABELS, Element, Heading, Listing, Problem, Ref, Table
 
 LABEL = "|".join(LABELS)
-HEADING = re.compile(
-    rf"^({LABEL}) (\d+\.\d+|[A-Z]\.\d+)(?:（([^）]*)）)?\s*(✓|↗|易|標準|難)?\s*$"
-)
+HEADING = re.compile(rf"^({LABEL}) (\d+\.\d+|[A-Z]\.\d+)(?:（([^）]*)）)?\s*(✓|↗|易|標準|難)?\s*$")
 PROOF = re.compile(rf"^証明（(?:{LABEL}) (?:\d+\.\d+|[A-Z]\.\d+)）\s*$")
 SOLUTION = "解答"
 REFERENCES = "参考文献"
@@ -94,30 +92,72 @@ def _boundaries(lines: list[str], sections: list[Heading]) -> list[int]:
     return sorted(marks)
 
 
-def elements(lines: list[str], code: frozenset[int], sections: list[Heading]) -> list[Element]:
-    """Every element with its statement and its proof (証明 … ∎) or solution (解答)."""
+def elements(
+    lines: list[str], code: frozenset[int], sections: list[Heading], problems: list[Problem]
+) -> list[Element]:
+    """Every element with its statement and its proof (証明 … ∎) or solution (解答). A
+    proof that names another element than the one it follows, a proof with no ∎ before
+    the next element, and an element numbered out of its section's sequence are Problems
+    (the number of an element counts every kind of its section: 3.1, 3.2, …)."""
     stops = _boundaries(lines, sections)
+    headings = [i for i, line in enumerate(lines, 1) if i not in code and HEADING.match(line)]
     out = []
-    for i, line in enumerate(lines, 1):
-        match = HEADING.match(line) if i not in code else None
-        if match is None:
-            continue
-        label, num, title, mark = match.groups()
+    expected: dict[str, int] = {}  # section -> the next element's number in it
+    for k, i in enumerate(headings):
+        label, num, title, mark = HEADING.match(lines[i - 1]).groups()  # type: ignore[union-attr]
+        _numbering(i, label, num, sections, expected, problems)
         after = next(s for s in stops if s > i)
         statement = _trim(lines, i + 1, after - 1)
         proof = None
         if after <= len(lines):
             following = lines[after - 1]
             if PROOF.match(following) and num in following:
-                end = next((j for j in range(after + 1, len(lines) + 1)
-                            if lines[j - 1].strip() == "∎"), len(lines) + 1)
+                stop = headings[k + 1] if k + 1 < len(headings) else len(lines) + 1
+                end = next((j for j in range(after + 1, stop) if lines[j - 1].strip() == "∎"), None)
+                if end is None:
+                    where = f"{lines[stop - 1].split('（')[0]} at line {stop}" if stop <= len(
+                        lines) else "the end of the file"
+                    problems.append(Problem(after, f"{following.strip()} has no ∎ before {where}"))
+                    end = stop
                 proof = _trim(lines, after + 1, end - 1)
+            elif PROOF.match(following):
+                problems.append(Problem(after, f"{following.strip()} follows {label} {num}: it "
+                                               "names another element"))
             elif following.strip() == SOLUTION:
                 end = next(s for s in stops if s > after)
                 proof = _trim(lines, after + 1, end - 1)
-        out.append(Element(LABELS[label], f"{label} {num}", None, title or "", i, statement,
-                           proof, mark or ""))
+        out.append(
+            Element(
+                LABELS[label], f"{label} {num}", None, title or "", i, statement, proof, mark or ""
+            )
+        )
     return out
+
+
+def _numbering(
+    line: int,
+    label: str,
+    number: str,
+    sections: list[Heading],
+    expected: dict[str, int],
+    problems: list[Problem],
+) -> None:
+    """A Problem when the element's number is not the next one of the section it stands
+    in (an appendix's letter aside, which has no numbered heading to compare with, and an
+    element before any section heading)."""
+    section, _, count = number.partition(".")
+    within = next((h.number.split(".")[0] for h in reversed(sections) if h.line < line), None)
+    if within is None:
+        return  # before any section heading (an excerpt): nothing to count from
+    if section.isdigit() and section != within:
+        problems.append(Problem(line, f"{label} {number} stands in section {within}"))
+        expected[within] = expected.get(within, 1) + 1  # it takes its place there
+        return
+    wanted = expected.get(section, 1)
+    if count.isdigit() and int(count) != wanted:
+        problems.append(Problem(line, f"{label} {number} is numbered out of sequence: the "
+                                      f"element before it makes it {label} {section}.{wanted}"))
+    expected[section] = int(count) + 1 if count.isdigit() else wanted
 
 
 def _trim(lines: list[str], first: int, last: int) -> tuple[int, int]:
@@ -153,6 +193,7 @@ def refs(lines: list[str], code: frozenset[int], own: str) -> list[Ref]:
             continue
         for match in REF.finditer(line):
             chapter = match.group(3) or ""
-            out.append(Ref(i, f"{match.group(1)} {match.group(2)}",
-                           "" if chapter == own else chapter))
+            out.append(
+                Ref(i, f"{match.group(1)} {match.group(2)}", "" if chapter == own else chapter)
+            )
     return out

@@ -1,0 +1,118 @@
+"""What the audit catches in chapters it has no checks for: the one-slip edits of
+tests/corpus/slips.py, applied one at a time to the corpus chapters.
+
+A slip is caught when the audit of the edited chapter reports a mismatch at the slip's
+line (or the line its entry names: where a broken element opens) that the audit of the
+pristine chapter does not report. A neutral edit (the same mathematics written
+otherwise) must add no mismatch anywhere. Prints one row per category and the slips
+missed, and exits 1 when a neutral edit or the pristine chapter raises a mismatch (a
+false alarm).
+
+Run from the repository root:
+
+    python -m benchmarks.corpus_detection [--run-listings] [--show-missed]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from proofs.audit import audit_document
+from proofs.book.profiles import load_profile
+from proofs.reader import parse
+
+CORPUS = Path(__file__).resolve().parents[1] / "tests" / "corpus"
+
+
+@dataclass(frozen=True)
+class Edit:
+    name: str
+    chapter: str
+    line: int
+    old: str
+    new: str
+    category: str
+    expect_line: int | None
+
+
+def edits() -> list[Edit]:
+    """Every edit of the corpus, read from its data file."""
+    sys.path.insert(0, str(CORPUS))
+    try:
+        import slips
+    finally:
+        sys.path.remove(str(CORPUS))
+    return [Edit(*entry) for entry in [*slips.INFERENCE, *slips.TRAINING]]
+
+
+def applied(edit: Edit) -> str:
+    """The chapter's text with the edit made on its line."""
+    lines = (CORPUS / edit.chapter).read_text(encoding="utf-8").split("\n")
+    assert edit.old in lines[edit.line - 1], edit.name
+    lines[edit.line - 1] = lines[edit.line - 1].replace(edit.old, edit.new, 1)
+    return "\n".join(lines)
+
+
+def mismatches(text: str, name: str, run: bool) -> set[tuple[int, str, str]]:
+    """(line, section, text) of every mismatch the audit reports (`run`: with the
+    chapter's listings run)."""
+    report = audit_document(parse(text, name), run)
+    return {(f.line, f.section, f.text) for f in report.mismatched}
+
+
+def measure(show_missed: bool, run: bool) -> int:
+    load_profile("ci", in_cache=True)
+    pristine = {
+        name: mismatches((CORPUS / name).read_text(encoding="utf-8"), name, run)
+        for name in ("inference.mdx", "training.txt")
+    }
+    caught: Counter[str] = Counter()
+    total: Counter[str] = Counter()
+    missed, alarms = [], []
+    for name, found in pristine.items():
+        alarms += [(name, "pristine", line, text) for line, _, text in sorted(found)]
+    for edit in edits():
+        new = mismatches(applied(edit), edit.chapter, run) - pristine[edit.chapter]
+        total[edit.category] += 1
+        if edit.category == "neutral":
+            alarms += [(edit.chapter, edit.name, line, text) for line, _, text in sorted(new)]
+            caught[edit.category] += not new
+            continue
+        at = edit.expect_line or edit.line
+        if any(line == at for line, _, _ in new):
+            caught[edit.category] += 1
+        else:
+            missed.append((edit, sorted(new)))
+    print(f"{'category':18} {'caught':>7} {'of':>4} {'share':>7}")
+    slips = [c for c in total if c != "neutral"]
+    for category in slips:
+        share = caught[category] / total[category]
+        print(f"{category:18} {caught[category]:7d} {total[category]:4d} {share:7.0%}")
+    all_caught, all_slips = sum(caught[c] for c in slips), sum(total[c] for c in slips)
+    print(f"{'all slips':18} {all_caught:7d} {all_slips:4d} {all_caught / all_slips:7.0%}")
+    print(f"{'neutral (quiet)':18} {caught['neutral']:7d} {total['neutral']:4d}")
+    if show_missed:
+        print("\nmissed:")
+        for edit, new in missed:
+            elsewhere = f"; new elsewhere: {[line for line, _, _ in new]}" if new else ""
+            print(f"  {edit.category:16} {edit.name:28} line {edit.line}{elsewhere}")
+    for chapter, name, line, text in alarms:
+        print(f"false alarm: {chapter} {name}: line {line}: {text}")
+    return 1 if alarms else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--show-missed", action="store_true", help="list the slips missed")
+    parser.add_argument("--run-listings", action="store_true", help="run the listings too")
+    args = parser.parse_args(argv)
+    return measure(args.show_missed, args.run_listings)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,137 @@
+"""Deciding the formulas of a chapter that brings no notation of its own (no package of
+checks registers it): every name a positive number, every application of a name the
+chapter does not define a number of its own (P(S), LSE(z)), a sum without its range
+taken over 1..SUM_TERMS, the elementary functions what they are.
+
+A step of a chain of equalities is then an identity in those numbers or not. It is
+confirmed when SymPy reduces the difference of its sides to zero. It is a mismatch only
+when it relates the same quantities on both sides (the same names, after the sides'
+numbers are set aside) and still is no identity: a step between different quantities
+(Σ_j p_j − Σ_j q_j = 1 − 1) uses a fact of the chapter (the p_j sum to 1) that this
+notation does not know, so it is left as not checkable, never reported as wrong. Taking
+vectors and matrices as numbers, and every number as positive, are specialisations
+(numbers commute; log(p^a) = a log p for p > 0): a relation true in general stays true,
+so no true step is reported as a mismatch; some wrong ones pass, and a relation true
+only of positive numbers is confirmed where the chapter may have meant it of others.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import sympy
+
+from proofs.reader.math import split_relations
+from proofs.tex.symbolic import Evaluator, Value
+from proofs.tex.tree import Node, TexError, parse
+from symbolic.identities import is_zero
+
+SUM_TERMS = 4  # the terms of a sum whose range the chapter does not state
+FUNCTIONS = {  # the elementary functions, by the names the TeX reader gives them
+    "log": sympy.log,
+    "ln": sympy.log,
+    "exp": sympy.exp,
+    "sqrt": sympy.sqrt,
+    "sin": sympy.sin,
+    "cos": sympy.cos,
+    "tan": sympy.tan,
+}
+CONSTANTS = {"pi": sympy.pi}
+
+
+class OpenEvaluator(Evaluator):
+    """An Evaluator under which a name it is not given stands for a positive number."""
+
+    def __init__(self) -> None:
+        super().__init__({**FUNCTIONS, **CONSTANTS}, {}, {})
+
+    def bound(self, **values: Value) -> Evaluator:
+        copy = OpenEvaluator()
+        copy.names = {**self.names, **values}
+        return copy
+
+    def _name(self, name: str) -> Value:
+        return self.names[name] if name in self.names else _number(name)
+
+    def _sub(self, base: Node, index: Node) -> Value:
+        if base.op != "name" or base.args[0] in self.names:
+            return super()._sub(base, index)
+        if index.op == "text":
+            parts = [str(self.names.get(c, c)) for c in index.args[0]]
+            return _number(f"{base.args[0]}_{''.join(parts)}")
+        return _number(f"{base.args[0]}_{self(index)}")
+
+    def _call(self, function: Node, args: tuple[Node, ...]) -> Value:
+        if function.op == "name" and function.args[0] not in self.names:
+            values = ", ".join(str(self(a)) for a in args)
+            return _number(f"{function.args[0]}({values})")
+        return super()._call(function, args)
+
+    def _range(self, index: str, low: Node | None, high: Node | None, over: Node | None) -> list:
+        if low is None and high is None and over is None:
+            return list(range(1, SUM_TERMS + 1))
+        return super()._range(index, low, high, over)
+
+
+@functools.cache
+def _number(name: str) -> sympy.Symbol:
+    return sympy.Symbol(name, positive=True)
+
+
+def decide_open(tex: str) -> tuple[str, str]:
+    """(status, detail) of a statement under the open notation, step by step (each member
+    read on its own, so that one the reader cannot read leaves the others judged):
+    mismatched at the first step that is no identity between the same quantities,
+    confirmed when some step is an identity and none is wrong, else not checkable with
+    the reason of its first step."""
+    members, relations = split_relations(tex.strip().rstrip(".,"))
+    values = [_value(member) for member in members]
+    confirmed, reasons = 0, []
+    for (a, b), relation in zip(zip(values, values[1:], strict=False), relations, strict=True):
+        if relation != "=":
+            reasons.append("only equalities are decided without the chapter's notation")
+        elif isinstance(a, str) or isinstance(b, str):
+            reasons.append(a if isinstance(a, str) else str(b))
+        elif _zero(sympy.expand(a - b)):
+            confirmed += 1
+        elif _quantities(a) != _quantities(b) or not _quantities(a):
+            reasons.append(
+                "a step between different quantities uses facts of the chapter "
+                "that its own formulas do not state"
+            )
+        else:
+            return (
+                "mismatched",
+                f"{a} = {b} is no identity: their difference is {sympy.expand(a - b)}",
+            )
+    if confirmed:
+        return "confirmed", f"{confirmed} step{'s' if confirmed != 1 else ''}, each an identity"
+    return "not checkable", reasons[0] if reasons else "no relation to judge"
+
+
+def _value(member: str) -> sympy.Expr | str:
+    """A member's value in the open notation, or why it has none."""
+    try:
+        return _scalar(OpenEvaluator()(parse(member)))
+    except (TexError, TypeError, ValueError, ArithmeticError, AttributeError) as why:
+        return f"not read: {why}"
+
+
+def _scalar(value: Any) -> sympy.Expr:
+    if isinstance(value, sympy.MatrixBase) and value.shape == (1, 1):
+        return value[0]
+    if not isinstance(value, sympy.Expr):
+        raise TypeError(f"not a number: {value!r}")
+    return value
+
+
+def _zero(difference: sympy.Expr) -> bool:
+    try:
+        return is_zero(difference)
+    except (TypeError, ValueError, NotImplementedError):
+        return False
+
+
+def _quantities(value: sympy.Expr) -> frozenset[sympy.Symbol]:
+    return frozenset(value.free_symbols)

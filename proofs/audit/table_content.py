@@ -1,0 +1,259 @@
+"""Tables checked from their own content, for tables no package regenerates.
+
+A column whose header holds a formula (「1 層の数 $2nd$」, `$1 - \\beta_1^t$`,
+`$\\eta_t/\\eta_{\\max}$`) is computed in each row from what the formula names: the key
+column's symbol (the first column whose header is a symbol, `$t$`) at the row's key, the
+other columns whose header is a symbol (`コサイン減衰 $\\eta_t$（$\\times 10^{-4}$）`,
+scaled by the unit the header gives) at the row's cells, and the settings of the
+paragraphs just before the table (`$\\beta_1 = 0.9$`、`$d = 768$`; a name set to two
+values there is none). A column whose formula names anything else is not examined. The
+printed inputs are taken at either end of their rounding, so a cell is a mismatch only
+when no choice of them within their printed precision gives it.
+
+When the chapter's listings ran, a row that one of their output lines prints (its key
+first, most of its other numbers alike) is compared with that line number by number:
+each cell the listing prints otherwise is a mismatch.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import sympy
+
+from proofs.audit.notation import OpenEvaluator
+from proofs.audit.report import Finding, Section, Status
+from proofs.reader import Document
+from proofs.reader.math import split_relations
+from proofs.reader.records import Table
+from proofs.tex.tree import TexError, parse
+
+CONTEXT = 12  # lines before a table searched for its settings
+CORNERS = 4  # printed inputs of a formula taken at both ends of their rounding, at most
+_NUMBER = re.compile(r"^[-−]?\d{1,3}(?:(?:,|\{,\})\d{3})+(?:\.\d+)?$|^[-−]?\d+(?:\.\d+)?$")
+_IN_TEXT = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?![\w.])")
+_MATH = re.compile(r"\$([^$]+)\$")
+_UNIT = re.compile(r"\\times\s*10\^\{?(-?\d+)\}?")
+_SYMBOL = re.compile(r"\s*\\?[A-Za-z]+(?:_\{?\\?[A-Za-z0-9]+\}?)?\s*")
+
+
+@dataclass(frozen=True)
+class Printed:
+    """A number as printed: its exact value and half a unit of its last digit."""
+
+    value: Fraction
+    half: Fraction
+
+    @classmethod
+    def read(cls, text: str) -> Printed | None:
+        bare = text.strip().replace("{,}", "").replace(",", "").replace("−", "-")
+        if not _NUMBER.match(text.strip()) and not re.fullmatch(r"-?\d+(?:\.\d+)?", bare):
+            return None
+        decimals = len(bare.partition(".")[2])
+        return cls(Fraction(bare), Fraction(1, 2 * 10**decimals) if decimals else Fraction(0))
+
+
+@dataclass(frozen=True)
+class Column:
+    index: int
+    header: str
+    symbol: str | None  # the header's math when it is one symbol
+    formula: str | None  # the header's math when it is a formula
+    unit: Fraction  # what a cell is multiplied by: 10^-4 for （$\times 10^{-4}$）
+
+
+def columns(table: Table) -> list[Column]:
+    """What each column's header says: a symbol, a formula, and the unit of its cells."""
+    out = []
+    for k, cell in enumerate(table.rows[0]):
+        maths = _MATH.findall(cell)
+        unit = Fraction(1)
+        named = [m for m in maths if not _UNIT.search(m)]
+        for m in maths:
+            found = _UNIT.search(m)
+            if found:
+                unit = Fraction(10) ** int(found.group(1))
+        math = named[0] if len(named) == 1 else None
+        symbol = math.strip() if math and _SYMBOL.fullmatch(math) else None
+        formula = math if math and symbol is None and not split_relations(math)[1] else None
+        out.append(Column(k, cell.strip(), symbol, formula, unit))
+    return out
+
+
+def settings_before(document: Document, table: Table) -> dict[str, Printed]:
+    """The names the lines just before the table set to one number each (exact: the
+    chapter sets them, it does not round them), by their names in the open notation."""
+    found: dict[str, Printed | None] = {}
+    first = max(1, table.line - CONTEXT)
+    for m in document.math_in(first, table.line - 1):
+        for statement in m.tex.split(","):
+            members, relations = split_relations(statement)
+            if len(members) != 2 or relations != ["="] or not _SYMBOL.fullmatch(members[0]):
+                continue
+            value = _setting_value(members[1])
+            name = _name(members[0])
+            if value is None or name is None:
+                continue
+            value = Printed(value.value, Fraction(0))
+            found[name] = None if name in found and found[name] != value else value
+    return {name: value for name, value in found.items() if value is not None}
+
+
+def _name(tex: str) -> str | None:
+    """A symbol's name in the open notation (\\beta_1 -> beta_1), None for no symbol."""
+    try:
+        value = OpenEvaluator()(parse(tex))
+    except (TexError, TypeError, ValueError, ArithmeticError):
+        return None
+    return str(value) if isinstance(value, sympy.Symbol) else None
+
+
+def _setting_value(text: str) -> Printed | None:
+    """`0.9`, `768`, `6 \\times 10^{-4}`: a printed number, scaled by its power of ten."""
+    scaled = re.fullmatch(r"\s*([\d.]+)\s*\\times\s*10\^\{?(-?\d+)\}?\s*", text)
+    if scaled:
+        base = Printed.read(scaled.group(1))
+        if base is None:
+            return None
+        power = Fraction(10) ** int(scaled.group(2))
+        return Printed(base.value * power, base.half * power)
+    return Printed.read(text)
+
+
+def audit_table_content(document: Document, table: Table) -> list[Finding]:
+    """The formula columns of a table, row by row."""
+    cols = columns(table)
+    key = next((c for c in cols if c.symbol is not None), None)
+    if key is None:
+        return []
+    settings = settings_before(document, table)
+    out = []
+    for column in cols:
+        if column.formula is None:
+            continue
+        nearest = _nearest_symbols(cols, column.index)
+        for row, line in zip(table.rows[1:], table.row_lines[1:], strict=True):
+            given: dict[str, Printed] = dict(settings)
+            for name, c in nearest.items():
+                cell = Printed.read(row[c.index])
+                if cell is not None:
+                    given[name] = Printed(cell.value * c.unit, cell.half * c.unit)
+            printed = Printed.read(row[column.index])
+            if printed is None:
+                continue
+            verdict = _judge(column, given, printed)
+            if verdict is None:
+                break  # the formula names what the table and its paragraph do not set
+            status, detail = verdict
+            text = f"{column.header}: {row[column.index].strip()} (row {row[0].strip()})"
+            out.append(Finding(Section.TABLE, line, text, status, detail))
+    return out
+
+
+def _nearest_symbols(cols: list[Column], index: int) -> dict[str, Column]:
+    """The columns a formula at `index` names, by symbol: of the columns with the same
+    symbol, the nearest before it (a formula follows what it is made of), else after."""
+    out: dict[str, Column] = {}
+    before = sorted((c for c in cols if c.index < index), key=lambda c: -c.index)
+    after = [c for c in cols if c.index > index]
+    for c in [*before, *after]:
+        name = _name(c.symbol) if c.symbol is not None else None
+        if name is not None and name not in out:
+            out[name] = c
+    return out
+
+
+def _judge(column: Column, given: dict[str, Printed], printed: Printed
+           ) -> tuple[Status, str] | None:
+    """The cell against the header's formula at every corner of its printed inputs; None
+    when the formula cannot be computed from what is given."""
+    assert column.formula is not None
+    try:
+        tree = parse(column.formula)
+    except TexError:
+        return None
+    evaluator = OpenEvaluator()
+    try:
+        expr = evaluator(tree)
+    except (TexError, TypeError, ValueError, ArithmeticError):
+        return None
+    if not isinstance(expr, sympy.Expr):
+        return None
+    names = {str(s): s for s in expr.free_symbols}
+    if not set(names) <= set(given):
+        return None
+    inexact = [n for n in names if given[n].half][:CORNERS]
+    values = []
+    for signs in itertools.product((-1, 1), repeat=len(inexact)):
+        at = {names[n]: sympy.Rational(given[n].value) for n in names}
+        for n, sign in zip(inexact, signs, strict=True):
+            at[names[n]] = sympy.Rational(given[n].value + sign * given[n].half)
+        values.append(Fraction(str(sympy.N(expr.subs(at), 30))))
+    low, high = min(values), max(values)
+    cell = printed.value * column.unit
+    half = printed.half * column.unit
+    if low - half <= cell <= high + half:
+        return Status.CONFIRMED, f"as its header's formula {column.formula} gives"
+    nearest = float(low if cell < low else high) / float(column.unit)
+    return Status.MISMATCHED, (f"its header's formula {column.formula} gives {nearest:.6g} here "
+                               "(with the table's and its paragraph's printed values)")
+
+
+def audit_reproduced_rows(table: Table, produced: Sequence[tuple[int, str]]) -> list[Finding]:
+    """The rows of the table that a listing's output line prints, number by number: the
+    line starting with the row's key whose numbers agree with most of the row's."""
+    out = []
+    for row, line in zip(table.rows[1:], table.row_lines[1:], strict=True):
+        cells = [(k, Printed.read(c)) for k, c in enumerate(row)]
+        numbers = [(k, p) for k, p in cells if p is not None]
+        if len(numbers) < 3 or numbers[0][0] != 0:
+            continue
+        best = _printing_line(numbers, produced)
+        if best is None:
+            continue
+        listing_line, values = best
+        for (k, printed), value in zip(numbers, values, strict=False):
+            if value is not None and not _agrees(printed, value):
+                out.append(Finding(
+                    Section.TABLE, line, f"{table.rows[0][k].strip()}: {row[k].strip()} "
+                    f"(row {row[0].strip()})", Status.MISMATCHED,
+                    f"the chapter's listing prints {value} here (its output, line "
+                    f"{listing_line})"))
+    return out
+
+
+def _printing_line(numbers: list[tuple[int, Printed]], produced: Sequence[tuple[int, str]]
+                   ) -> tuple[int, list[str | None]] | None:
+    """The produced line printing the row: its first number the row's key, and more than
+    half of the row's other numbers agreeing in order; with the number printed for each
+    of the row's (None where the line has none left)."""
+    key = numbers[0][1]
+    for line, text in produced:
+        found = _IN_TEXT.findall(text)
+        if not found or not _agrees(key, found[0]):
+            continue
+        values: list[str | None] = [found[k] if k < len(found) else None
+                                    for k in range(len(numbers))]
+        agreeing = sum(v is not None and _agrees(p, v)
+                       for (_, p), v in zip(numbers[1:], values[1:], strict=True))
+        if agreeing * 2 > len(numbers) - 1:
+            return line, values
+    return None
+
+
+def _agrees(printed: Printed, produced: str) -> bool:
+    try:
+        value = Fraction(produced)
+    except ValueError:
+        return False
+    return abs(value - printed.value) <= printed.half + _half_of(produced)
+
+
+def _half_of(text: str) -> Fraction:
+    mantissa = text.lower().partition("e")[0]
+    decimals = len(mantissa.partition(".")[2])
+    return Fraction(1, 2 * 10**decimals) if decimals else Fraction(0)
