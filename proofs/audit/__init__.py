@@ -40,7 +40,9 @@ from proofs.audit.elements import audit_checks, audit_elements, audit_refs
 from proofs.audit.equalities import audit_equalities
 from proofs.audit.listings import ListingRun, OutputComparison, compare_run, run_listings
 from proofs.audit.outputs import audit_outputs
+from proofs.audit.prose import audit_prose
 from proofs.audit.report import SECTIONS, Finding, Report, Section, Status
+from proofs.audit.restated import audit_restated, audit_restated_tuples
 from proofs.audit.tables import audit_tables
 from proofs.audit.tally import tally_elements
 from proofs.book.claims import normalise_tex
@@ -109,6 +111,9 @@ def audit_document(
     environment = CHAPTERS[chapter].environment if chapter in CHAPTERS else None
     report.findings += audit_equalities(document, environment, bound, open_notation=not chapter)
     report.findings += _with_runs(audit_outputs(document, chapter), document, runs)
+    report.findings += audit_restated(document, produced)
+    report.findings += audit_restated_tuples(document, produced)
+    report.findings += audit_prose(document)
     report.listings = sum(bool(listing.code) for listing in document.listings)
     report.listings_run = run
     report.elements = tally_elements(document, registered_pairs(document, chapter), report.findings)

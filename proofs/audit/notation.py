@@ -41,13 +41,16 @@ CONSTANTS = {"pi": sympy.pi}
 
 
 class OpenEvaluator(Evaluator):
-    """An Evaluator under which a name it is not given stands for a positive number."""
+    """An Evaluator under which a name it is not given stands for a positive number, and
+    an application of one (P(S)) for a number of its own, unless the name also stands
+    alone in the statement (`quantities`): N(N + 1) beside 12Nd^2 is a product."""
 
-    def __init__(self) -> None:
+    def __init__(self, quantities: frozenset[str] = frozenset()) -> None:
         super().__init__({**FUNCTIONS, **CONSTANTS}, {}, {})
+        self.quantities = quantities
 
     def bound(self, **values: Value) -> Evaluator:
-        copy = OpenEvaluator()
+        copy = OpenEvaluator(self.quantities)
         copy.names = {**self.names, **values}
         return copy
 
@@ -63,15 +66,27 @@ class OpenEvaluator(Evaluator):
         return _number(f"{base.args[0]}_{self(index)}")
 
     def _call(self, function: Node, args: tuple[Node, ...]) -> Value:
-        if function.op == "name" and function.args[0] not in self.names:
+        name = function.args[0] if function.op == "name" else None
+        if name is not None and name not in self.names and name not in self.quantities:
             values = ", ".join(str(self(a)) for a in args)
-            return _number(f"{function.args[0]}({values})")
+            return _number(f"{name}({values})")
         return super()._call(function, args)
 
     def _range(self, index: str, low: Node | None, high: Node | None, over: Node | None) -> list:
         if low is None and high is None and over is None:
             return list(range(1, SUM_TERMS + 1))
         return super()._range(index, low, high, over)
+
+    def _sum(
+        self, index: str, low: Node | None, high: Node | None, over: Node | None, body: Node
+    ) -> Value:
+        """A sum over a..b for symbols a, b: SymPy's closed form, where it has one."""
+        if low is not None and high is not None and over is None:
+            a, b = self(low), self(high)
+            if not (getattr(a, "is_Integer", False) and getattr(b, "is_Integer", False)):
+                k = sympy.Symbol(index, integer=True, positive=True)
+                return sympy.summation(self.bound(**{index: k})(body), (k, a, b))
+        return super()._sum(index, low, high, over, body)
 
 
 @functools.cache
@@ -86,7 +101,8 @@ def decide_open(tex: str) -> tuple[str, str]:
     confirmed when some step is an identity and none is wrong, else not checkable with
     the reason of its first step."""
     members, relations = split_relations(tex.strip().rstrip(".,"))
-    values = [_value(member) for member in members]
+    quantities = frozenset().union(*(_bare_names(m) for m in members))
+    values = [_value(member, quantities) for member in members]
     confirmed, reasons = 0, []
     for (a, b), relation in zip(zip(values, values[1:], strict=False), relations, strict=True):
         if relation != "=":
@@ -110,12 +126,40 @@ def decide_open(tex: str) -> tuple[str, str]:
     return "not checkable", reasons[0] if reasons else "no relation to judge"
 
 
-def _value(member: str) -> sympy.Expr | str:
+def _value(member: str, quantities: frozenset[str]) -> sympy.Expr | str:
     """A member's value in the open notation, or why it has none."""
     try:
-        return _scalar(OpenEvaluator()(parse(member)))
+        return _scalar(OpenEvaluator(quantities)(parse(member)))
     except (TexError, TypeError, ValueError, ArithmeticError, AttributeError) as why:
         return f"not read: {why}"
+
+
+def _bare_names(member: str) -> set[str]:
+    """The names a member uses as quantities: standing alone, not applied to arguments."""
+    try:
+        tree = parse(member)
+    except TexError:
+        return set()
+    found: set[str] = set()
+
+    def walk(node: Any, applied: bool = False) -> None:
+        if isinstance(node, tuple):
+            for item in node:
+                walk(item)
+            return
+        if not isinstance(node, Node):
+            return
+        if node.op == "name" and not applied:
+            found.add(node.args[0])
+        if node.op == "call":
+            walk(node.args[0], applied=True)
+            walk(node.args[1])
+            return
+        for arg in node.args:
+            walk(arg)
+
+    walk(tree)
+    return found
 
 
 def _scalar(value: Any) -> sympy.Expr:

@@ -18,6 +18,8 @@ class Section(StrEnum):
     TABLE = "table"
     EQUALITY = "equality"
     OUTPUT = "output"
+    RESTATED = "restated"
+    PROSE = "prose"
     REF = "ref"
 
 
@@ -51,6 +53,8 @@ SECTIONS = {  # section -> its name in the text report
     Section.TABLE: "table cells",
     Section.EQUALITY: "equalities",
     Section.OUTPUT: "printed output lines",
+    Section.RESTATED: "numbers printed twice",
+    Section.PROSE: "relations in words",
     Section.REF: "references",
 }
 STATUSES = tuple(Status)

@@ -1,0 +1,176 @@
+"""Relations a chapter states in words between the numbers of a paragraph.
+
+Three forms are read, each about the numbers that come before it in its paragraph (a
+number of the prose, or the value a formula ends with):
+
+- 「…、パラメータ数 124,439,808 の約 15.2 %」: the number before 「の」 is the whole and
+  the one before it the part: part / whole = 15.2 % at the printed precision;
+- 「…で、約 530 倍」「ちょうど 4 倍」 (not 「倍にする」, not 「以上」): the last two numbers,
+  the later over the earlier;
+- 「ちょうど前者の $i$ 倍」: of the last two formulas that are more than a symbol, the later
+  is the earlier times the formula, decided in the open notation (proofs.audit.notation).
+
+A number printed with 約 stands for itself rounded to its significant digits (530: 525 to
+535; 15.2: 15.15 to 15.25); without it, to its printed precision. A paragraph without the
+numbers the form needs is left alone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+import mpmath
+
+from proofs.audit.notation import decide_open
+from proofs.audit.report import Finding, Section, Status
+from proofs.reader import Document
+from proofs.reader.math import split_relations
+from proofs.tex.arithmetic import NotNumeric, TooLarge, evaluate
+
+_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+PERCENT = re.compile(
+    rf"(?P<whole>{_NUMBER}|\$[^$]+\$)\s*の(?P<about>約|ちょうど)?\s*(?P<p>{_NUMBER})\s*%"
+)
+TIMES = re.compile(rf"(?P<about>約|ちょうど)\s*(?P<n>{_NUMBER})\s*倍(?!にす|にし|を|以|未|近|ほど)")
+FORMER = re.compile(r"(?:ちょうど|約)?前者の\s*\$(?P<x>[^$]+)\$\s*倍")
+_PROSE_NUMBER = re.compile(rf"(?<![\w.$,{{}}]){_NUMBER}(?![\w.])")
+_MATH = re.compile(r"\$([^$]+)\$")
+_SYMBOL = re.compile(r"\s*\\?[A-Za-z]+(?:_\{?\\?[A-Za-z0-9]+\}?)?\s*")  # i, d_k: no quantity
+
+
+@dataclass(frozen=True)
+class Stated:
+    """A number of a sentence: where it starts on the line and its value."""
+
+    start: int
+    value: Fraction
+
+
+def audit_prose(document: Document) -> list[Finding]:
+    """Every relation of the three forms, confirmed or mismatched at its line; the
+    numbers before a relation are those of its line (its paragraph) up to it."""
+    out = []
+    for number, line in enumerate(document.lines, 1):
+        if number not in document.code:
+            out += _relations(number, line)
+    return out
+
+
+def _relations(line: int, text: str) -> list[Finding]:
+    out = []
+    for match in PERCENT.finditer(text):
+        before = _numbers(text[: match.start()])
+        whole = _value(match.group("whole"))
+        if not before or whole is None or whole == 0:
+            continue
+        share = before[-1].value / whole * 100
+        out.append(
+            _judged(
+                line,
+                match.group(0),
+                share,
+                match.group("p"),
+                bool(match.group("about")),
+                "the part before it of the whole",
+            )
+        )
+    for match in TIMES.finditer(text):
+        before = _numbers(text[: match.start()])
+        if len(before) < 2 or before[-2].value == 0:
+            continue
+        ratio = before[-1].value / before[-2].value
+        out.append(
+            _judged(
+                line,
+                match.group(0),
+                ratio,
+                match.group("n"),
+                match.group("about") == "約",
+                "the later number over the earlier",
+            )
+        )
+    for match in FORMER.finditer(text):
+        formulas = [
+            m.group(1)
+            for m in _MATH.finditer(text[: match.start()])
+            if not _SYMBOL.fullmatch(m.group(1))
+        ]
+        if len(formulas) < 2:
+            continue
+        a, b = _last_member(formulas[-2]), _last_member(formulas[-1])
+        status, detail = decide_open(f"{b} = ({match.group('x')})({a})")
+        if status != "not checkable":
+            out.append(
+                Finding(
+                    Section.PROSE,
+                    line,
+                    match.group(0),
+                    Status(status),
+                    f"the later formula over the earlier: {detail}",
+                )
+            )
+    return out
+
+
+def _judged(line: int, text: str, value: Fraction, printed: str, about: bool, what: str) -> Finding:
+    low, high = _span(printed, about)
+    shown = f"{float(value):.6g}"
+    if low <= value <= high:
+        return Finding(Section.PROSE, line, text, Status.CONFIRMED, f"{what}: {shown}")
+    return Finding(
+        Section.PROSE,
+        line,
+        text,
+        Status.MISMATCHED,
+        f"{what} is {shown}, not {printed}{' (about)' if about else ''}",
+    )
+
+
+def _span(printed: str, about: bool) -> tuple[Fraction, Fraction]:
+    """What a printed number stands for: half a unit of its last digit around it, of its
+    last significant digit under 約 (530: 525 to 535)."""
+    bare = printed.replace(",", "")
+    value = Fraction(bare)
+    decimals = len(bare.partition(".")[2])
+    unit = Fraction(1, 10**decimals)
+    if about and not decimals:
+        digits = bare.rstrip("0")
+        unit = Fraction(10 ** (len(bare) - len(digits))) if digits else Fraction(1)
+    return value - unit / 2, value + unit / 2
+
+
+def _numbers(text: str) -> list[Stated]:
+    """The numbers of a sentence's beginning, in order: each prose number, and each
+    formula's last member when it is a number."""
+    found: list[Stated] = []
+    for m in _MATH.finditer(text):
+        value = _value(m.group(0))
+        if value is not None:
+            found.append(Stated(m.start(), value))
+    prose = _MATH.sub(lambda m: " " * len(m.group(0)), text)
+    for m in _PROSE_NUMBER.finditer(prose):
+        found.append(Stated(m.start(), Fraction(m.group(0).replace(",", ""))))
+    return sorted(found, key=lambda s: s.start)
+
+
+def _value(text: str) -> Fraction | None:
+    """A prose number's value, or the value a formula `$…$` ends with when its last member
+    is arithmetic on numbers."""
+    if not text.startswith("$"):
+        return Fraction(text.replace(",", ""))
+    member = _last_member(text.strip("$"))
+    try:
+        value = evaluate(member, {}, False, face=True)
+    except (NotNumeric, TooLarge, ValueError, ArithmeticError):
+        return None
+    if value.vector or len(value.items) != 1:
+        return None
+    low, high = (mpmath.mpf(end) for end in value.items[0]._mpi_)
+    return Fraction(mpmath.nstr((low + high) / 2, 30))
+
+
+def _last_member(tex: str) -> str:
+    statement = re.split(r"\\\\|,\s|、", tex)[-1]
+    return split_relations(statement)[0][-1].strip()

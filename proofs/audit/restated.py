@@ -1,0 +1,234 @@
+"""Numbers a chapter prints in two places: they must agree.
+
+A value worked out once is printed again: a table cell read in the prose, an example's
+result in its exercise's solution, a listing's output quoted in the text. The chapter's
+decimal numbers (in math, prose, tables and printed output; in what its listings printed
+when they ran) are compared at the coarser of two precisions: 0.62853 and 0.6285 agree.
+Which printed numbers are the same quantity the text does not say, so a number is taken
+for a restatement when it is another with two neighbouring digits swapped, the commonest
+slip of typing (0.8240 for 0.8420, 0.6258 for 0.6285; same number of digits and
+decimals, at least SIGNIFICANT of them), is printed nowhere else (at any precision), and
+the other is printed at least twice, or by a listing that ran: the number printed once is
+the slip. A pair each printed once is left alone (either could be the slip, or neither),
+and so are numbers one digit apart, which chapters print side by side on purpose
+(a probability and its Monte Carlo estimate, 0.6095 and 0.6098).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from proofs.audit.report import Finding, Section, Status
+from proofs.reader import Document
+
+# a decimal number with a point, its digits grouped or not (12.1239, 1,234.5, 1{,}234.5)
+_DECIMAL = re.compile(
+    r"(?<![\w.,{}])-?\d{1,3}(?:(?:,|\{,\})\d{3})*\.\d+(?![\w.])|(?<![\w.])-?\d+\.\d+(?![\w.])"
+)
+SIGNIFICANT = 4  # digits a number must have to be compared: shorter ones recur by chance
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    line: int
+    text: str  # as printed
+    digits: str  # its digits without sign, separators and point
+    decimals: int
+    produced: bool = False  # printed by a listing that ran, not by the chapter
+
+
+def occurrences(document: Document, produced: Sequence[tuple[int, str]] = ()) -> list[Occurrence]:
+    """Every decimal number the chapter prints (code aside, its printed output kept) and
+    every one its listings printed when they ran."""
+    output = {
+        line
+        for listing in document.listings
+        if listing.output_line
+        for line in range(listing.output_line, listing.output_line + len(listing.output))
+    }
+    out = []
+    for number, text in enumerate(document.lines, 1):
+        if number in document.code and number not in output:
+            continue
+        out += [_occurrence(number, m.group(0)) for m in _DECIMAL.finditer(text)]
+    for number, text in produced:
+        out += [_occurrence(number, m.group(0), True) for m in _DECIMAL.finditer(text)]
+    return [o for o in out if len(o.digits.lstrip("0")) >= SIGNIFICANT]
+
+
+def _occurrence(line: int, text: str, produced: bool = False) -> Occurrence:
+    bare = text.replace("{,}", "").replace(",", "").lstrip("-")
+    whole, _, fraction = bare.partition(".")
+    return Occurrence(line, text, whole + fraction, len(fraction), produced)
+
+
+def _at(o: Occurrence, decimals: int) -> str:
+    """The digits of the number rounded half up to `decimals` places (fewer than its own)."""
+    if decimals >= o.decimals:
+        return o.digits
+    value = int(o.digits)
+    cut = 10 ** (o.decimals - decimals)
+    return str((value + cut // 2) // cut).rjust(len(o.digits) - (o.decimals - decimals), "0")
+
+
+def one_slip(a: str, b: str) -> bool:
+    """Whether digit strings of one length differ by two neighbouring digits swapped."""
+    if len(a) != len(b) or a == b:
+        return False
+    differ = [k for k in range(len(a)) if a[k] != b[k]]
+    return (
+        len(differ) == 2
+        and differ[1] == differ[0] + 1
+        and a[differ[0]] == b[differ[1]]
+        and a[differ[1]] == b[differ[0]]
+    )
+
+
+def audit_restated(document: Document, produced: Sequence[tuple[int, str]] = ()) -> list[Finding]:
+    """A mismatch at each number printed once that one slip away from a number printed
+    twice or more (or printed by a listing that ran) at their coarser precision."""
+    found = occurrences(document, produced)
+    by_magnitude: dict[tuple[int, int], list[Occurrence]] = defaultdict(list)
+    for o in found:  # the same number of digits before the point
+        by_magnitude[len(o.digits) - o.decimals, o.text.startswith("-")].append(o)
+    out = []
+    for group in by_magnitude.values():
+        for a in group:
+            if a.produced:
+                continue
+            same = [b for b in group if b is not a and _equal(a, b)]
+            if same:
+                continue
+            for b in group:
+                if b.line == a.line or b.decimals != a.decimals or not one_slip(a.digits, b.digits):
+                    continue
+                twins = [c for c in group if _equal(b, c)]
+                if b.produced or len(twins) >= 2:
+                    where = ", ".join(str(c.line) for c in twins[:3])
+                    out.append(
+                        Finding(
+                            Section.RESTATED,
+                            a.line,
+                            a.text,
+                            Status.MISMATCHED,
+                            f"printed nowhere else, one slip away from {b.text}, "
+                            f"which the chapter prints at lines {where}"
+                            + (" (as its listing prints it)" if b.produced else ""),
+                        )
+                    )
+                    break
+    return out
+
+
+def _equal(a: Occurrence, b: Occurrence) -> bool:
+    coarse = min(a.decimals, b.decimals)
+    return _at(a, coarse) == _at(b, coarse)
+
+
+# A tuple the prose prints, `(0.6095,\ 0.2242,\ 0.1360)`: its numbers, spacing macros aside.
+_TUPLE = re.compile(r"\(([^()$]*,[^()$]*)\)")
+_ITEM = re.compile(r"^-?\d+(?:\.\d+)?$")
+
+
+def sequences(
+    document: Document, produced: Sequence[tuple[int, str]] = ()
+) -> tuple[list[tuple[int, list[str]]], list[tuple[int, list[str]]]]:
+    """(the tuples of numbers the formulas print, the rows of numbers the tables, the
+    printed outputs and the runs' outputs print), each with its line."""
+    tuples = []
+    for m in document.math:
+        for found in _TUPLE.finditer(m.tex):
+            items = [re.sub(r"\\[ ,;:!]|\s", "", item) for item in found.group(1).split(",")]
+            if len(items) >= 3 and all(_ITEM.match(i) for i in items):
+                line = m.line + m.tex[: found.start()].count("\n")
+                tuples.append((line, items))
+    rows = []
+    for table in document.tables:
+        for row, line in zip(table.rows[1:], table.row_lines[1:], strict=True):
+            cells = [c.strip().replace(",", "") for c in row]
+            rows.append((line, [c for c in cells if _ITEM.match(c)]))
+    for listing in document.listings:
+        for k, text in enumerate(listing.output):
+            if listing.output_line is not None:
+                rows.append((listing.output_line + k, _DECIMAL_OR_INTEGER.findall(text)))
+    rows += [(line, _DECIMAL_OR_INTEGER.findall(text)) for line, text in produced]
+    return tuples, rows
+
+
+_DECIMAL_OR_INTEGER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
+
+
+def audit_restated_tuples(
+    document: Document, produced: Sequence[tuple[int, str]] = ()
+) -> list[Finding]:
+    """A mismatch at each tuple the prose prints that a table row or an output line prints
+    too, in order, but for one number: that number is the slip."""
+    tuples, rows = sequences(document, produced)
+    out = []
+    for line, items in tuples:
+        for row_line, row in rows:
+            if row_line == line:
+                continue
+            differing = _but_one(items, row)
+            if differing is not None:
+                k, theirs = differing
+                out.append(
+                    Finding(
+                        Section.RESTATED,
+                        line,
+                        items[k],
+                        Status.MISMATCHED,
+                        f"line {row_line} prints the same numbers but this one, "
+                        f"{theirs} where this tuple has {items[k]}",
+                    )
+                )
+                break
+    return out
+
+
+def _but_one(items: list[str], row: list[str]) -> tuple[int, str] | None:
+    """Where the row holds the items in order, equal at the coarser precision but one that
+    a slip could have made of the row's (_slip_apart): that item's index and the row's.
+    At least two of the equal ones, and the differing pair, have SIGNIFICANT digits, so
+    that small numbers common to any two rows (0, 1, 0.5) make no match."""
+    n = len(items)
+    for start in range(len(row) - n + 1):
+        window = row[start : start + n]
+        differ = [k for k in range(n) if not _same(items[k], window[k])]
+        if len(differ) != 1:
+            continue
+        k = differ[0]
+        equal = [i for i in range(n) if i != k and _informative(items[i])]
+        a, b = _occurrence(0, items[k]), _occurrence(0, window[k])
+        if len(equal) >= 2 and _informative(items[k]) and _slip_apart(a, b):
+            return k, window[k]
+    return None
+
+
+def _slip_apart(a: Occurrence, b: Occurrence) -> bool:
+    """Whether two numbers of one format could be one misprinted as the other: the same
+    sign, digits and decimals, and the same first significant digit (a gradient's -0.3715
+    beside a probability's 0.6285 is another number, not a slip)."""
+    lead_a, lead_b = a.digits.lstrip("0"), b.digits.lstrip("0")
+    return (
+        a.text.startswith("-") == b.text.startswith("-")
+        and a.decimals == b.decimals
+        and len(a.digits) == len(b.digits)
+        and lead_a[:1] == lead_b[:1]
+    )
+
+
+def _informative(text: str) -> bool:
+    return len(_occurrence(0, text).digits.lstrip("0")) >= SIGNIFICANT
+
+
+def _same(a: str, b: str) -> bool:
+    """Two printed numbers equal at the coarser of their precisions."""
+    oa, ob = _occurrence(0, a), _occurrence(0, b)
+    if a.startswith("-") != b.startswith("-"):
+        return False
+    coarse = min(oa.decimals, ob.decimals)
+    return int(_at(oa, coarse)) == int(_at(ob, coarse))
