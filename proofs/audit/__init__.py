@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from proofs.audit.claims import audit_claims, registered_pairs
+from proofs.audit.coverage import coverage
 from proofs.audit.elements import audit_checks, audit_elements, audit_refs
 from proofs.audit.equalities import audit_equalities
 from proofs.audit.listings import ListingRun, OutputComparison, compare_run, run_listings
@@ -116,6 +117,7 @@ def audit_document(
     report.findings += audit_prose(document)
     report.listings = sum(bool(listing.code) for listing in document.listings)
     report.listings_run = run
+    report.coverage = coverage(document, report.findings)
     report.elements = tally_elements(document, registered_pairs(document, chapter), report.findings)
     return report
 

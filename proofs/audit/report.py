@@ -69,6 +69,7 @@ class Report:
     elements: list[Any] = field(default_factory=list)  # proofs.audit.tally.ElementTally
     listings: int = 0  # the chapter's listings with code
     listings_run: bool = False  # whether they ran (audit --run-listings)
+    coverage: Any = None  # proofs.audit.coverage.Coverage
 
     def of(self, status: Status, section: Section | None = None) -> list[Finding]:
         return [
@@ -88,6 +89,7 @@ class Report:
             "chapter": self.chapter,
             "summary": self.summary(),
             "listings": {"with code": self.listings, "run": self.listings_run},
+            "coverage": self.coverage.to_dict() if self.coverage else None,
             "findings": [asdict(f) for f in self.findings],
             "elements": [asdict(e) for e in self.elements],
         }
@@ -99,7 +101,9 @@ class Report:
             out[section] = {status: sum(f.status == status for f in items) for status in STATUSES}
         return out
 
-    def to_text(self, quiet: bool = False, by_element: bool = False) -> str:
+    def to_text(
+        self, quiet: bool = False, by_element: bool = False, uncovered: bool = False
+    ) -> str:
         chapter = f"chapter {self.chapter}" if self.chapter else "a chapter without checks"
         lines = [f"audit of {self.path} ({self.form}, {chapter})"]
         for section, tally in self.summary().items():
@@ -112,6 +116,12 @@ class Report:
         if self.listings:
             ran = "run" if self.listings_run else "not run (audit --run-listings runs them)"
             lines.append(f"  {'listings':22} {self.listings:4d} {ran}")
+        if self.coverage is not None:
+            lines.append(f"  {'coverage':22} {self.coverage.to_text()}")
+        if uncovered and self.coverage is not None:
+            left = self.coverage.unexamined
+            lines += ["", f"numbers not examined ({len(left)}):"]
+            lines += [f"  line {line:4d}  {text}  —  {why}" for line, text, why in left]
         if by_element:
             lines += ["", f"by element ({len(self.elements)}):"]
             lines += [e.to_text() for e in self.elements]

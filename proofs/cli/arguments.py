@@ -288,6 +288,10 @@ def parser() -> argparse.ArgumentParser:
         "--force", action="store_true", help="replace BASELINE of --write-baseline if it exists"
     )
     audit.add_argument(
+        "--coverage", action="store_true",
+        help="also list the chapter's numbers that no finding examined, line by line",
+    )
+    audit.add_argument(
         "--run-listings", action="store_true",
         help="run the chapter's own code listings (each in its own process, in a temporary "
         "folder, with time and memory limits) and compare what they print with what the "

@@ -54,7 +54,10 @@ def audit(args: argparse.Namespace) -> int:
                 report["baseline"] = kept[report["path"]].to_dict(args.baseline)
         print(json.dumps(out, ensure_ascii=False, indent=2))
     else:
-        texts = [r.to_text(quiet=args.quiet, by_element=args.elements) for r in reports]
+        texts = [
+            r.to_text(quiet=args.quiet, by_element=args.elements, uncovered=args.coverage)
+            for r in reports
+        ]
         texts = [
             t + (f"\n\n{kept[r.path].to_text(args.baseline)}" if r.path in kept else "")
             for t, r in zip(texts, reports, strict=True)
