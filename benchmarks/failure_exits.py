@@ -25,10 +25,11 @@ from types import FrameType
 
 ROOT = Path(__file__).resolve().parents[1]
 JUDGED = (ROOT / "proofs" / "chapters", ROOT / "symbolic")
-DEFAULT_TESTS = ("tests/test_self_attention.py", "tests/test_transformer_block.py",
-                 "tests/test_symbolic_softmax.py", "tests/test_symbolic_layer_norm.py",
-                 "tests/test_symbolic_counts.py", "tests/test_symbolic_identities.py",
-                 "tests/test_symbolic_identities_of_chapters.py", "tests/test_arrangements.py")
+DEFAULT_TESTS = ("tests/chapters", "tests/symbolic/test_softmax.py",
+                 "tests/symbolic/test_layer_norm.py", "tests/symbolic/test_counts.py",
+                 "tests/symbolic/test_identities.py",
+                 "tests/symbolic/test_identities_of_chapters.py",
+                 "tests/symbolic/test_arrangements.py")
 JUDGES = ("require", "judge_within", "judge_cases")  # proofs.book.judge's judging functions
 
 

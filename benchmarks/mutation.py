@@ -53,40 +53,40 @@ ROOT = Path(__file__).resolve().parents[1]
 # each module's own test files (and the numeric modules' bad-input catalogue): they run
 # first, being the likeliest to kill its mutants
 TESTS = {
-    "numeric/softmax.py": ["tests/test_numeric_softmax.py", "tests/test_numeric_bad_input.py"],
-    "numeric/layer_norm.py": ["tests/test_numeric_layer_norm.py",
-                              "tests/test_numeric_bad_input.py"],
-    "numeric/attention.py": ["tests/test_numeric_attention.py",
-                             "tests/test_numeric_bad_input.py"],
-    "numeric/activations.py": ["tests/test_numeric_activations.py",
-                               "tests/test_numeric_bad_input.py"],
-    "numeric/chunks.py": ["tests/test_numeric_activations.py"],
-    "symbolic/counts.py": ["tests/test_symbolic_counts.py"],
-    "symbolic/softmax.py": ["tests/test_symbolic_softmax.py"],
-    "symbolic/layer_norm_definition.py": ["tests/test_symbolic_layer_norm_definition.py"],
-    "symbolic/layer_norm_general.py": ["tests/test_symbolic_layer_norm_general.py"],
+    "numeric/softmax.py": ["tests/numeric/test_softmax.py", "tests/numeric/test_bad_input.py"],
+    "numeric/layer_norm.py": ["tests/numeric/test_layer_norm.py",
+                              "tests/numeric/test_bad_input.py"],
+    "numeric/attention.py": ["tests/numeric/test_attention.py",
+                             "tests/numeric/test_bad_input.py"],
+    "numeric/activations.py": ["tests/numeric/test_activations.py",
+                               "tests/numeric/test_bad_input.py"],
+    "numeric/chunks.py": ["tests/numeric/test_activations.py"],
+    "symbolic/counts.py": ["tests/symbolic/test_counts.py"],
+    "symbolic/softmax.py": ["tests/symbolic/test_softmax.py"],
+    "symbolic/layer_norm_definition.py": ["tests/symbolic/test_layer_norm_definition.py"],
+    "symbolic/layer_norm_general.py": ["tests/symbolic/test_layer_norm_general.py"],
     # reached through the explicit widths' entry points, whose tests check its size limits
-    "symbolic/layer_norm_differentiation.py": ["tests/test_symbolic_layer_norm_differentiation.py",
-                                               "tests/test_symbolic_layer_norm_explicit.py"],
-    "symbolic/layer_norm_explicit.py": ["tests/test_symbolic_layer_norm_explicit.py"],
-    "symbolic/layer_norm_moments.py": ["tests/test_symbolic_layer_norm_moments.py"],
-    "symbolic/radicals.py": ["tests/test_symbolic_radicals.py",
-                             "tests/test_symbolic_identities_of_chapters.py"],
-    "symbolic/polynomials.py": ["tests/test_symbolic_polynomials.py"],
-    "symbolic/quotients.py": ["tests/test_symbolic_quotients.py"],
-    "symbolic/identities.py": ["tests/test_symbolic_identities.py",
-                               "tests/test_symbolic_identities_of_chapters.py"],
-    "symbolic/certificates.py": ["tests/test_symbolic_certificates.py",
-                                 "tests/test_symbolic_identities_of_chapters.py"],
-    "symbolic/sums.py": ["tests/test_symbolic_sums.py",
-                         "tests/test_symbolic_identities_of_chapters.py"],
+    "symbolic/layer_norm_differentiation.py": ["tests/symbolic/test_layer_norm_differentiation.py",
+                                               "tests/symbolic/test_layer_norm_explicit.py"],
+    "symbolic/layer_norm_explicit.py": ["tests/symbolic/test_layer_norm_explicit.py"],
+    "symbolic/layer_norm_moments.py": ["tests/symbolic/test_layer_norm_moments.py"],
+    "symbolic/radicals.py": ["tests/symbolic/test_radicals.py",
+                             "tests/symbolic/test_identities_of_chapters.py"],
+    "symbolic/polynomials.py": ["tests/symbolic/test_polynomials.py"],
+    "symbolic/quotients.py": ["tests/symbolic/test_quotients.py"],
+    "symbolic/identities.py": ["tests/symbolic/test_identities.py",
+                               "tests/symbolic/test_identities_of_chapters.py"],
+    "symbolic/certificates.py": ["tests/symbolic/test_certificates.py",
+                                 "tests/symbolic/test_identities_of_chapters.py"],
+    "symbolic/sums.py": ["tests/symbolic/test_sums.py",
+                         "tests/symbolic/test_identities_of_chapters.py"],
 }
 
 TEST_FOLDERS = ("tests",)
 # whole-chapter runs (every case audits or verifies a chapter: minutes per mutant) are left
 # out; a mutant only they would kill counts as a survivor, so the score errs low
-WHOLE_CHAPTER = ("tests/test_slips.py", "tests/test_cli.py", "tests/test_audit.py",
-                 "tests/test_figures.py")
+WHOLE_CHAPTER = ("tests/audit/test_slips.py", "tests/cli/test_cli.py", "tests/audit/test_audit.py",
+                 "tests/typeset/test_figures.py")
 
 PICKS_THE_NON_ZERO_BRANCH = ("every point of (0, 1) picks the 2 x 2's non-zero eigenvalue; at 0 "
                              "both vanish and max keeps SymPy's first, the non-zero one")
@@ -317,8 +317,9 @@ def carried_lines(old: str, new: str, lines: dict[int, list[str]]) -> dict[int, 
 
 
 def _node_id(context: str) -> str | None:
-    """pytest's node id of a coverage context `test_x.Class.test_y` (test modules import
-    by their name in their own directory, so the context starts at the file's stem)."""
+    """pytest's node id of a coverage context `tests.numeric.test_softmax.Class.test_y` (the
+    suite imports its modules by their path from the root, --import-mode=importlib; a
+    context `test_x.test_y`, of a module imported by its stem, is looked up in tests/)."""
     parts = context.split(".")
     for cut in range(len(parts) - 1, 0, -1):
         for folder in ("", *TEST_FOLDERS):

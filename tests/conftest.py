@@ -17,6 +17,10 @@ from proofs.book.registry import load_all
 
 load_profile()
 
+# the corpus's scripts are inputs, not tests: importing them for --doctest-modules would run
+# their command line (they read sys.argv, and take pytest's arguments for a chapter file)
+collect_ignore = ["corpus"]
+
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     registry = load_all()
@@ -24,8 +28,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         marked = {i for mark in item.iter_markers("element") for i in mark.args}
         unknown = marked - set(registry)
         if unknown:
-            raise pytest.UsageError(f"{item.nodeid} is marked with unknown element ids "
-                                    f"{sorted(unknown)}")
+            raise pytest.UsageError(
+                f"{item.nodeid} is marked with unknown element ids {sorted(unknown)}"
+            )
         named = {i for i in registry if i.replace("-", "_") in item.name} - marked
         if named:
             item.add_marker(pytest.mark.element(*sorted(named)))
@@ -41,8 +46,9 @@ def no_shrinking(request):
         yield
         return
     current = settings.default
-    settings.register_profile("no-shrinking", parent=current,
-                              phases=(Phase.explicit, Phase.generate))
+    settings.register_profile(
+        "no-shrinking", parent=current, phases=(Phase.explicit, Phase.generate)
+    )
     settings.load_profile("no-shrinking")
     try:
         yield

@@ -41,8 +41,9 @@ expected and the actual text, each of something that varies from run to run:
 A line of an expected output that is "…" alone stands for any number of lines, so that a
 long report can show the lines that matter without its tallies.
 
-`python tests/test_docs.py [FILE …]` rewrites the outputs that no longer match with what
-the commands print now (an elided output comes back whole: elide it again by hand).
+`python -m tests.test_docs [FILE …]`, from the repository root, rewrites the outputs that
+no longer match with what the commands print now (an elided output comes back whole:
+elide it again by hand).
 """
 
 from __future__ import annotations

@@ -27,32 +27,33 @@ def selected(expression: str, *files: str) -> set[str]:
 
 @pytest.mark.element("prop-softmax-jacobian")
 def test_k_prop_softmax_jacobian_selects_the_50_digit_test_of_the_numeric_jacobian():
-    got = selected("prop_softmax_jacobian", "tests/test_numeric_softmax.py",
-                   "tests/test_self_attention.py")
-    marked = {node for node in got if node.startswith("tests/test_numeric_softmax.py")}
+    got = selected("prop_softmax_jacobian", "tests/numeric/test_softmax.py",
+                   "tests/chapters/self_attention/test_softmax.py")
+    marked = {node for node in got if node.startswith("tests/numeric/test_softmax.py")}
     assert marked == {
-        "tests/test_numeric_softmax.py::test_softmax_jacobian_matches_50_digit_derivative",
-        "tests/test_numeric_softmax.py::test_softmax_jacobian_is_vectorised_and_keeps_float32",
+        "tests/numeric/test_softmax.py::test_softmax_jacobian_matches_50_digit_derivative",
+        "tests/numeric/test_softmax.py::test_softmax_jacobian_is_vectorised_and_keeps_float32",
     }
     named = got - marked  # the check's own tests, named after it
-    assert "tests/test_self_attention.py::test_prop_softmax_jacobian_holds" in named
+    section = "tests/chapters/self_attention/test_softmax.py"  # the check's section file
+    assert f"{section}::test_prop_softmax_jacobian_holds" in named
     assert all("::test_prop_softmax_jacobian_" in node for node in named)
 
 
 @pytest.mark.element("ex-scaling-numeric")
 def test_k_ex_scaling_numeric_selects_the_test_of_the_printed_table():
-    got = selected("ex_scaling_numeric", "tests/test_tables.py")
+    got = selected("ex_scaling_numeric", "tests/typeset/test_tables.py")
     assert got == {
-        "tests/test_tables.py::test_scaling_table_equals_the_chapters_cell_for_cell",
-        "tests/test_tables.py::test_scaling_table_listing_lines_are_the_chapters",
-        "tests/test_tables.py::test_scaling_table_drawn_in_pieces_is_bit_for_bit_the_whole_draw",
+        "tests/typeset/test_tables.py::test_scaling_table_equals_the_chapters_cell_for_cell",
+        "tests/typeset/test_tables.py::test_scaling_table_listing_lines_are_the_chapters",
+        "tests/typeset/test_tables.py::test_scaling_table_drawn_in_pieces_is_bit_for_bit_the_whole_draw",
     }
 
 
 @pytest.mark.element("def-layer-norm")
 def test_k_def_layer_norm_selects_the_numeric_tests_but_not_the_jacobians():
-    got = selected("def_layer_norm", "tests/test_numeric_layer_norm.py")
-    assert "tests/test_numeric_layer_norm.py::test_layer_norm_is_applied_to_each_row" in got
+    got = selected("def_layer_norm", "tests/numeric/test_layer_norm.py")
+    assert "tests/numeric/test_layer_norm.py::test_layer_norm_is_applied_to_each_row" in got
     assert not any("jacobian" in node for node in got)
     assert len(got) == 14  # 8 tests, 6 of them in two or more parametrisations
 

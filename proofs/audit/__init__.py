@@ -32,6 +32,7 @@ at face value. The chapter files are only ever read.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -110,20 +111,22 @@ def audit_document(
     )
     report.findings += cells
     environment = CHAPTERS[chapter].environment if chapter in CHAPTERS else None
-    report.findings += audit_equalities(document, environment, bound, open_notation=not chapter)
+    report.findings += audit_equalities(
+        document, environment, bound, open_notation=environment is None
+    )
     report.findings += _with_runs(audit_outputs(document, chapter), document, runs)
     report.findings += audit_restated(document, produced)
     report.findings += audit_restated_tuples(document, produced)
     report.findings += audit_prose(document)
     report.listings = sum(bool(listing.code) for listing in document.listings)
     report.listings_run = run
+    _place(report.findings, document)
     report.coverage = coverage(document, report.findings)
     report.elements = tally_elements(document, registered_pairs(document, chapter), report.findings)
     return report
 
 
-def _with_runs(outputs: list[Finding], document: Document, runs: list[ListingRun]
-               ) -> list[Finding]:
+def _with_runs(outputs: list[Finding], document: Document, runs: list[ListingRun]) -> list[Finding]:
     """The printed output lines as the package computes them, and, when the listings
     ran, as the chapter's own code prints them: each line no computation of the package
     prints takes the run's verdict, a line the run contradicts is a mismatch whatever
@@ -169,6 +172,19 @@ def _with_runs(outputs: list[Finding], document: Document, runs: list[ListingRun
         for c in compared.values()
     ]
     return problems + out
+
+
+def _place(findings: list[Finding], document: Document) -> None:
+    """Each finding's column: where its text, or the first number or formula of it,
+    stands on its line."""
+    for f in findings:
+        if not 1 <= f.line <= len(document.lines):
+            continue
+        text = document.line(f.line)
+        keys = [f.text.strip().strip("$"), f.text.rsplit(": ", 1)[-1].strip(),
+                *re.findall(r"[\d.,]+\d|\S+", f.text)[:1]]
+        at = next((text.find(k) for k in keys if k and text.find(k) >= 0), -1)
+        f.column = at + 1 if at >= 0 else 1
 
 
 def audit_structure(document: Document) -> list[Finding]:

@@ -6,6 +6,8 @@ from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from proofs.typeset.words import counted
+
 
 class Section(StrEnum):
     """What an audited item is; its value names it in JSON, SECTIONS in the text report."""
@@ -42,6 +44,7 @@ class Finding:
     status: Status
     detail: str
     ref: str = ""  # the element id an element finding resolved to
+    column: int = 1  # where its text stands on the line, 1-based (1 when not found)
 
 
 SECTIONS = {  # section -> its name in the text report
@@ -101,6 +104,52 @@ class Report:
             out[section] = {status: sum(f.status == status for f in items) for status in STATUSES}
         return out
 
+    def counts(self) -> str:
+        """One line: the mismatches, not checkable and confirmed items, and the coverage."""
+        tally = {status: len(self.of(status)) for status in STATUSES}
+        said = [
+            counted(tally[Status.MISMATCHED], "mismatch", "mismatches"),
+            f"{tally[Status.NOT_CHECKABLE]} not checkable",
+            f"{tally[Status.CONFIRMED]} confirmed",
+        ]
+        if self.listings and not self.listings_run:
+            said.append(f"{counted(self.listings, 'listing')} not run (--run-listings)")
+        if self.coverage is not None:
+            said.append(self.coverage.to_text())
+        return f"{self.path}: " + ", ".join(said)
+
+    def to_lint(self, quiet: bool = False) -> str:
+        """The report an author reads first: one line per mismatch, `path:line:column:
+        kind: what the chapter says — what it should say`, then (unless `quiet`) what is not
+        checkable, then the counts."""
+        lines = [self._lint(f, "") for f in self.mismatched]
+        if not quiet:
+            lines += [self._lint(f, "not checkable: ") for f in self.of(Status.NOT_CHECKABLE)]
+        return "\n".join([*lines, self.counts()])
+
+    def _lint(self, f: Finding, status: str) -> str:
+        return f"{self.path}:{f.line}:{f.column}: {status}{f.section}: {f.text} — {f.detail}"
+
+    def to_github(self) -> str:
+        """GitHub workflow commands: an error annotation per mismatch, a notice per item
+        not checkable, so that a pull request shows them at their lines."""
+        lines = [_annotation("error", self.path, f) for f in self.mismatched]
+        lines += [_annotation("notice", self.path, f) for f in self.of(Status.NOT_CHECKABLE)]
+        return "\n".join([*lines, f"::notice file={_property(self.path)}::" + _data(self.counts())])
+
+    def lists(self, by_element: bool, uncovered: bool) -> list[str]:
+        """The lines of the numbers not examined (`uncovered`) and of the elements'
+        tallies (`by_element`), each list after a blank line."""
+        lines = []
+        if uncovered and self.coverage is not None:
+            left = self.coverage.unexamined
+            lines += ["", f"numbers not examined ({len(left)}):"]
+            lines += [f"  line {line:4d}  {text}  —  {why}" for line, text, why in left]
+        if by_element:
+            lines += ["", f"by element ({len(self.elements)}):"]
+            lines += [e.to_text() for e in self.elements]
+        return lines
+
     def to_text(
         self, quiet: bool = False, by_element: bool = False, uncovered: bool = False
     ) -> str:
@@ -118,13 +167,7 @@ class Report:
             lines.append(f"  {'listings':22} {self.listings:4d} {ran}")
         if self.coverage is not None:
             lines.append(f"  {'coverage':22} {self.coverage.to_text()}")
-        if uncovered and self.coverage is not None:
-            left = self.coverage.unexamined
-            lines += ["", f"numbers not examined ({len(left)}):"]
-            lines += [f"  line {line:4d}  {text}  —  {why}" for line, text, why in left]
-        if by_element:
-            lines += ["", f"by element ({len(self.elements)}):"]
-            lines += [e.to_text() for e in self.elements]
+        lines += self.lists(by_element, uncovered)
         headings = (
             ("elements", "element", None),
             ("confirmed", None, "confirmed"),
@@ -146,3 +189,21 @@ class Report:
             for f in items:
                 lines.append(f"  line {f.line:4d}  [{f.section}] {f.text}  —  {f.detail}")
         return "\n".join(lines)
+
+
+def _annotation(level: str, path: str, f: Finding) -> str:
+    title = f"{f.section} {f.status}"
+    return (
+        f"::{level} file={_property(path)},line={f.line},col={f.column},"
+        f"title={_property(title)}::{_data(f'{f.text} — {f.detail}')}"
+    )
+
+
+def _data(text: str) -> str:
+    """A workflow command's message: %, CR and LF escaped, as GitHub documents."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _property(text: str) -> str:
+    """A workflow command's property value: the message's escapes, and : and ,."""
+    return _data(text).replace(":", "%3A").replace(",", "%2C")

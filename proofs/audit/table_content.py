@@ -167,8 +167,9 @@ def _nearest_symbols(cols: list[Column], index: int) -> dict[str, Column]:
     return out
 
 
-def _judge(column: Column, given: dict[str, Printed], printed: Printed
-           ) -> tuple[Status, str] | None:
+def _judge(
+    column: Column, given: dict[str, Printed], printed: Printed
+) -> tuple[Status, str] | None:
     """The cell against the header's formula at every corner of its printed inputs; None
     when the formula cannot be computed from what is given."""
     assert column.formula is not None
@@ -199,8 +200,10 @@ def _judge(column: Column, given: dict[str, Printed], printed: Printed
     if low - half <= cell <= high + half:
         return Status.CONFIRMED, f"as its header's formula {column.formula} gives"
     nearest = float(low if cell < low else high) / float(column.unit)
-    return Status.MISMATCHED, (f"its header's formula {column.formula} gives {nearest:.6g} here "
-                               "(with the table's and its paragraph's printed values)")
+    return Status.MISMATCHED, (
+        f"its header's formula {column.formula} gives {nearest:.6g} here "
+        "(with the table's and its paragraph's printed values)"
+    )
 
 
 def audit_reproduced_rows(table: Table, produced: Sequence[tuple[int, str]]) -> list[Finding]:
@@ -218,16 +221,22 @@ def audit_reproduced_rows(table: Table, produced: Sequence[tuple[int, str]]) -> 
         listing_line, values = best
         for (k, printed), value in zip(numbers, values, strict=False):
             if value is not None and not _agrees(printed, value):
-                out.append(Finding(
-                    Section.TABLE, line, f"{table.rows[0][k].strip()}: {row[k].strip()} "
-                    f"(row {row[0].strip()})", Status.MISMATCHED,
-                    f"the chapter's listing prints {value} here (its output, line "
-                    f"{listing_line})"))
+                out.append(
+                    Finding(
+                        Section.TABLE,
+                        line,
+                        f"{table.rows[0][k].strip()}: {row[k].strip()} (row {row[0].strip()})",
+                        Status.MISMATCHED,
+                        f"the chapter's listing prints {value} here (its output, line "
+                        f"{listing_line})",
+                    )
+                )
     return out
 
 
-def _printing_line(numbers: list[tuple[int, Printed]], produced: Sequence[tuple[int, str]]
-                   ) -> tuple[int, list[str | None]] | None:
+def _printing_line(
+    numbers: list[tuple[int, Printed]], produced: Sequence[tuple[int, str]]
+) -> tuple[int, list[str | None]] | None:
     """The produced line printing the row: its first number the row's key, and more than
     half of the row's other numbers agreeing in order; with the number printed for each
     of the row's (None where the line has none left)."""
@@ -236,10 +245,13 @@ def _printing_line(numbers: list[tuple[int, Printed]], produced: Sequence[tuple[
         found = _IN_TEXT.findall(text)
         if not found or not _agrees(key, found[0]):
             continue
-        values: list[str | None] = [found[k] if k < len(found) else None
-                                    for k in range(len(numbers))]
-        agreeing = sum(v is not None and _agrees(p, v)
-                       for (_, p), v in zip(numbers[1:], values[1:], strict=True))
+        values: list[str | None] = [
+            found[k] if k < len(found) else None for k in range(len(numbers))
+        ]
+        agreeing = sum(
+            v is not None and _agrees(p, v)
+            for (_, p), v in zip(numbers[1:], values[1:], strict=True)
+        )
         if agreeing * 2 > len(numbers) - 1:
             return line, values
     return None

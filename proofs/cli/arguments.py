@@ -198,7 +198,12 @@ def parser() -> argparse.ArgumentParser:
             "--standalone a document that compiles as it is (with every table when no NAME is\n"
             "given). Every file starts with a comment naming its engine and packages. --out\n"
             "writes FILE atomically: .tex (or .json mapping each name to its TeX; .sty with\n"
-            "--macros)."
+            "--macros).\n"
+            "--chapter FILE writes the print edition of a chapter file (either form) instead:\n"
+            "the whole chapter for LuaLaTeX, each element under its number and title with the\n"
+            "result of its check (the examples' and exercises' checks run; every check with\n"
+            "--run-checks; or the results of a report of verify --json with --results). With\n"
+            "--book DIR, several chapters as a book: DIR/book.tex includes one file each."
         ),
         epilog=(
             "examples:\n"
@@ -206,7 +211,9 @@ def parser() -> argparse.ArgumentParser:
             "  python -m proofs latex --out formulas.tex\n"
             "  python -m proofs latex --out formulas.json --force\n"
             "  python -m proofs latex --macros --out formulas.sty\n"
-            "  python -m proofs latex --standalone --paper b5 --out book.tex && lualatex book.tex"
+            "  python -m proofs latex --standalone --paper b5 --out book.tex && lualatex book.tex\n"
+            "  python -m proofs latex --chapter chapter.mdx --out chapter.tex\n"
+            "  python -m proofs latex --book print --chapter a.mdx --chapter b.txt --run-checks"
         ),
         formatter_class=formatter,
     )
@@ -227,8 +234,44 @@ def parser() -> argparse.ArgumentParser:
         action="store_true",
         help="a document for LuaLaTeX holding the formulas (and every table without NAME)",
     )
+    form.add_argument(
+        "--chapter",
+        action="append",
+        type=file_name("standard input is not read"),
+        metavar="FILE",
+        help="the print edition of a chapter file (repeat it with --book for several)",
+    )
     latex.add_argument(
-        "--paper", choices=tuple(PAPERS), help="the standalone document's paper (default a4)"
+        "--paper",
+        choices=tuple(PAPERS),
+        help="the paper of --standalone or --chapter (default a4)",
+    )
+    latex.add_argument(
+        "--book",
+        type=file_name("the book is a folder of files"),
+        metavar="DIR",
+        help="write the --chapter files as a book in DIR: book.tex and one file per chapter",
+    )
+    results = latex.add_mutually_exclusive_group()
+    results.add_argument(
+        "--run-checks",
+        action="store_true",
+        help="run every check of the chapters for their marks, not only the examples' and "
+        "exercises'",
+    )
+    results.add_argument(
+        "--results",
+        type=file_name("standard input is not read"),
+        metavar="FILE",
+        help="mark the elements with the results of this report of verify --json instead of "
+        "running checks",
+    )
+    latex.add_argument(
+        "--profile",
+        choices=("ci", "dev", "thorough"),
+        default=None,
+        help="Hypothesis profile of the checks run for the marks "
+        "(default: $HYPOTHESIS_PROFILE or dev)",
     )
 
     audit = sub.add_parser(
@@ -245,16 +288,27 @@ def parser() -> argparse.ArgumentParser:
             "examples:\n"
             "  python -m proofs audit ../shared/seeds/000_ce182fefa314a82b.txt\n"
             "  python -m proofs audit chapter.txt --write-baseline audit-baseline.json\n"
-            "  python -m proofs audit chapter.txt --baseline audit-baseline.json"
+            "  python -m proofs audit chapter.txt --baseline audit-baseline.json\n"
+            "  python -m proofs audit chapter.mdx block.txt --html site"
         ),
         formatter_class=formatter,
     )
     audit.add_argument(
         "files", nargs="+", type=file_name("standard input is not read"), metavar="FILE"
     )
-    audit.add_argument("--json", action="store_true", help="write the findings as JSON")
     audit.add_argument(
-        "--quiet", action="store_true", help="list only mismatches and unchecked items"
+        "--format",
+        choices=("text", "json", "github"),
+        default="text",
+        help="text (the default: path:line:column: lines, mismatches first, then what is not "
+        "checkable, then the counts), json (every finding), or github (workflow annotations)",
+    )
+    audit.add_argument("--json", action="store_true", help="the same as --format json")
+    audit.add_argument("--quiet", action="store_true", help="list the mismatches only")
+    audit.add_argument(
+        "--verbose",
+        action="store_true",
+        help="every finding, confirmed ones too, by section, after the counts of each",
     )
     audit.add_argument(
         "--elements",
@@ -288,15 +342,25 @@ def parser() -> argparse.ArgumentParser:
         "--force", action="store_true", help="replace BASELINE of --write-baseline if it exists"
     )
     audit.add_argument(
-        "--coverage", action="store_true",
+        "--coverage",
+        action="store_true",
         help="also list the chapter's numbers that no finding examined, line by line",
     )
     audit.add_argument(
-        "--run-listings", action="store_true",
+        "--run-listings",
+        action="store_true",
         help="run the chapter's own code listings (each in its own process, in a temporary "
         "folder, with time and memory limits) and compare what they print with what the "
         "chapter prints; a chapter's listings may import those of the FILEs before it "
         "(also: run-listings = true under [tool.proofs] in pyproject.toml)",
+    )
+    audit.add_argument(
+        "--html",
+        type=file_name("the site is a folder of files"),
+        metavar="DIR",
+        help="also write an annotated site to DIR (made if absent; its pages replaced): "
+        "index.html with each chapter's counts and map, and a page per chapter with each "
+        "line coloured by its findings and their messages below it",
     )
 
     sync = sub.add_parser(

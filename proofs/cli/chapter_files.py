@@ -8,6 +8,7 @@ import json
 import sys
 from pathlib import Path
 
+from proofs.audit.report import Report
 from proofs.book.locations import run_listings_setting
 from proofs.cli.arguments import PROG, UsageError
 from proofs.cli.verify import load_registry
@@ -23,10 +24,21 @@ def _read_document(path: Path):
     return reader.read_chapter(path)
 
 
+def _report_text(report: Report, args: argparse.Namespace) -> str:
+    """The text of one chapter's report: the linter's lines, or with --verbose every
+    finding by section; --elements and --coverage add their lists."""
+    if args.verbose:
+        return report.to_text(by_element=args.elements, uncovered=args.coverage)
+    return "\n".join(
+        [report.to_lint(quiet=args.quiet), *report.lists(args.elements, args.coverage)]
+    )
+
+
 def audit(args: argparse.Namespace) -> int:
     from proofs import audit
     from proofs.audit.baseline import BaselineError, compare, read_baseline, write_baseline
     from proofs.book.profiles import load_profile
+    from proofs.publish.site import INDEX, check_site, write_site
     from proofs.reader import ChapterInputError
 
     load_profile(args.profile, in_cache=True)  # for the checks of the examples and exercises
@@ -35,6 +47,8 @@ def audit(args: argparse.Namespace) -> int:
         accepted = read_baseline(args.baseline) if args.baseline else None
         if args.write_baseline:
             check_target(args.write_baseline, args.force, inputs=args.files)
+        if args.html:
+            check_site(args.html, args.files)
         documents = [_read_document(path) for path in args.files]
         for document in documents:  # bad input is reported before any check runs
             audit.identify(document)
@@ -47,22 +61,25 @@ def audit(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from exc
     audited = list(zip(reports, documents, strict=True))
     kept = {r.path: compare(r, d, accepted) for r, d in audited} if accepted is not None else {}
-    if args.json:
+    shape = "json" if args.json else args.format
+    if shape == "json":
         out = [r.to_dict() for r in reports]
         for report in out:
             if report["path"] in kept:
                 report["baseline"] = kept[report["path"]].to_dict(args.baseline)
         print(json.dumps(out, ensure_ascii=False, indent=2))
+    elif shape == "github":
+        print("\n".join(r.to_github() for r in reports))
     else:
-        texts = [
-            r.to_text(quiet=args.quiet, by_element=args.elements, uncovered=args.coverage)
-            for r in reports
-        ]
+        texts = [_report_text(r, args) for r in reports]
         texts = [
             t + (f"\n\n{kept[r.path].to_text(args.baseline)}" if r.path in kept else "")
             for t, r in zip(texts, reports, strict=True)
         ]
-        print("\n\n".join(texts))
+        print(("\n\n" if args.verbose else "\n").join(texts))
+    if args.html:
+        pages = write_site(args.html, audited)
+        print(f"wrote {len(pages)} pages; open {args.html / INDEX}", file=sys.stderr)
     if args.write_baseline:
         count = write_baseline(args.write_baseline, audited, args.force)
         print(f"wrote {count} accepted mismatches to {args.write_baseline}", file=sys.stderr)

@@ -143,6 +143,10 @@ def latex(args: argparse.Namespace) -> int:
     from proofs.book.formulas import FormulaNotProved
     from proofs.publish import latex_files
 
+    if args.chapter or args.book or args.run_checks or args.results or args.profile:
+        from proofs.cli.print_edition import print_edition
+
+        return print_edition(args)
     registered = registry.formulas()
     if args.list:
         for formula in registered.values():

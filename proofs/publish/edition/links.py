@@ -1,0 +1,100 @@
+"""Where a reference of a chapter leads in print: to an element of the edition (its own
+chapter's, or another chapter's printed in the same book) as a \\hyperref, to the web as
+a \\href when the chapter states its address, else to nothing, as plain text.
+
+Every element of a chapter is labelled `<part>:<kind>-<number>` (c1:prop-3.2), so that
+two chapters of a book, which number their elements alike, never share a label.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from proofs.publish.edition.parts import Part
+from proofs.publish.edition.text import escape
+from proofs.reader.records import ID_PREFIXES, Element
+
+
+def label(part: Part, element: Element) -> str:
+    """The LaTeX label of an element: c1:prop-3.2."""
+    return f"{part.label}:{ID_PREFIXES[element.kind]}-{element.number.split()[-1]}"
+
+
+def reference_label(part: Part, number: str) -> str:
+    """The anchor of the entry [number] of a chapter's references list."""
+    return f"{part.label}:ref-{number}"
+
+
+def url_tex(url: str) -> str:
+    """A URL as \\href's first argument takes it in any context: # and % escaped, the
+    characters TeX would read as commands or groups percent-encoded."""
+    encoded = "".join(f"%{ord(ch):02X}" if ch in "\\{}^~ " else ch for ch in url)
+    return re.sub(r"([#%])", r"\\\1", encoded)
+
+
+class Links:
+    """The references of one chapter (`part`) of an edition of `parts`."""
+
+    def __init__(self, part: Part, parts: Sequence[Part]) -> None:
+        self.part = part
+        self.parts = parts
+
+    def _to(self, part: Part, element: Element | None, text: str) -> str | None:
+        if element is None:
+            return None
+        return f"\\hyperref[{label(part, element)}]{{{text}}}"
+
+    def ref(self, target: str) -> str:
+        """An MDX `<Ref to=…/>`: an id of this chapter, or a site path `a/b/page#id`."""
+        own = self.part.document.element(target)
+        if own is not None:
+            return self._to(self.part, own, escape(own.number)) or ""
+        page, _, anchor = target.partition("#")
+        for other in self.parts:
+            if other.address and other.address.rstrip("/").endswith("/" + page.split("/")[-1]):
+                found = other.document.element(anchor)
+                shown = escape(f"{found.number}［{other.short}］") if found else ""
+                linked = self._to(other, found, shown)
+                if linked is not None:
+                    return linked
+        shown = escape(f"{page.split('/')[-1]}#{anchor}" if anchor else page)
+        return self.href(f"/{target}", shown) if "/" in target else shown
+
+    def cited(self, label_word: str, number: str, chapter: str) -> str:
+        """A rendered citation: 命題 3.1 of this chapter, 命題 7.2［自己注意］ of another."""
+        text = f"{label_word} {number}"
+        shown = escape(f"{text}［{chapter}］" if chapter else text)
+        if not chapter or chapter == self.part.short:
+            return self._to(self.part, self.part.document.element(text), shown) or shown
+        for other in self.parts:
+            if other.short == chapter:
+                return self._to(other, other.document.element(text), shown) or shown
+        return shown
+
+    def href(self, url: str, text: str) -> str:
+        """A link: a full URL as it is, a site-relative one (/a/b) on the chapter's site;
+        the text alone when the chapter states no site."""
+        if url.startswith("/"):
+            if not self.part.site:
+                return text
+            url = self.part.site + url
+        if not re.match(r"https?://", url):
+            return text
+        return f"\\href{{{url_tex(url)}}}{{{text}}}"
+
+    def url(self, url: str) -> str:
+        """A URL written out in the text, broken anywhere at the end of a line (xurl)."""
+        return f"\\url{{{url_tex(url)}}}"
+
+    def citation(self, numbers: str) -> str:
+        """A citation [1] (or [1, 2]) of the chapter's references list, each number linked
+        to its entry when the list has it."""
+        parts = [n.strip() for n in numbers.split(",")]
+        linked = [
+            f"\\hyperlink{{{reference_label(self.part, n)}}}{{{n}}}"
+            if n in self.part.references
+            else n
+            for n in parts
+        ]
+        return "[" + ", ".join(linked) + "]"
