@@ -86,16 +86,21 @@ def figures(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     chosen = [p for p in chosen if p.sort != "map" or files[p.chapter] is not None]
+    try:
+        matplotlib_module()
+    except FiguresUnavailable as exc:  # the SVG of the book's figures and maps needs none
+        drawable = [p for p in chosen if p.sort != "plot" and args.format == "svg"]
+        if not drawable:
+            raise UsageError(str(exc)) from exc
+        for picture in [p for p in chosen if p not in drawable]:
+            print(f"skipped {picture.name}: {exc}", file=sys.stderr)
+        chosen = drawable
     targets = [args.out / f"{p.name}.{args.format}" for p in chosen]
     read = [f for f in files.values() if f is not None]
     read += [args.results] if args.results else []
     for target in targets:  # before anything is drawn
         check_target(target, args.force, inputs=read)
     report = _report(args.results, [p.chapter for p in chosen if p.sort == "map"])
-    try:
-        matplotlib_module()
-    except FiguresUnavailable as exc:
-        raise UsageError(str(exc)) from exc
     from proofs.book.profiles import load_profile
     from proofs.book.registry import CHAPTERS
 

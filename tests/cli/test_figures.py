@@ -132,8 +132,18 @@ def test_out_is_made_and_a_map_without_its_chapter_is_skipped_in_one_line(
 
 def test_without_matplotlib_figures_names_the_extra(capsys, monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib raises
-    code, out, err = run(capsys, "figures", "residual-paths", "--out", tmp_path)
+    code, out, err = run(capsys, "figures", "gelu", "--out", tmp_path)
     assert (code, out) == (2, "")
     assert one_line(err) == ("proofs: figures need matplotlib, which is not installed: "
                              "pip install 'transformer-proofs[figures]'")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_without_matplotlib_the_svg_figures_are_drawn_and_the_plots_skipped(
+    capsys, monkeypatch, tmp_path
+):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    code, _, err = run(capsys, "figures", "residual-paths", "gelu", "--out", tmp_path)
+    assert code == 0 and [p.name for p in tmp_path.iterdir()] == ["residual-paths.svg"]
+    assert err.splitlines()[0] == ("skipped gelu: figures need matplotlib, which is not "
+                                   "installed: pip install 'transformer-proofs[figures]'")
