@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from places import CORPUS, ROOT
 
 from proofs.book.registry import load_all
 from proofs.book.scaffold import element_id, package_name, skeleton, write_skeleton
@@ -266,3 +267,37 @@ def test_a_key_written_with_underscores_is_the_same_chapter():
     files = skeleton(parse(THIRD, "kv-cache.mdx"), "kv_cache")
     assert 'key="kv-cache"' in files["chapter.py"]
     assert package_name("kv_cache") == package_name("kv-cache") == "kv_cache"
+
+
+def test_the_worked_check_of_the_docs_proves_its_lemma(tmp_path):
+    """docs/adding-a-chapter.md's worked check, as written there, in the skeleton of the
+    corpus's inference chapter: it passes, fits in 40 lines, and the audit of a copy whose
+    formula is changed fails it at the formula's line."""
+    page = (ROOT / "docs" / "adding-a-chapter.md").read_text(encoding="utf-8")
+    code = page.split("## A worked check", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    assert len(code.strip().splitlines()) <= 40
+    site = tmp_path / "site"
+    site.mkdir()
+    chapter = CORPUS / "inference.mdx"
+    made = run("new-chapter", str(chapter), "--key", "inference", "--out", str(site), path=site)
+    assert made.returncode == 0, made.stderr
+    info = site / "inference_chapter-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: inference-chapter\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[transformer_proofs.chapters]\ninference = inference\n")
+    module = site / "inference" / "section_3.py"
+    text = module.read_text(encoding="utf-8")
+    start = text.index('@CHAPTER.element("lem-temperature-ratio"')
+    end = text.index("@CHAPTER.element(", start + 1)
+    module.write_text(text[:start] + code + "\n\n" + text[end:], encoding="utf-8")
+    verified = json.loads(run("verify", "lem-temperature-ratio", "--json", path=site).stdout)
+    assert [e["result"] for e in verified["elements"]] == ["passed"]
+    pristine = run("audit", str(chapter), "--quiet", path=site)
+    assert pristine.returncode == 0, pristine.stdout
+    slipped = tmp_path / "inference.mdx"
+    slipped.write_text(chapter.read_text(encoding="utf-8").replace(
+        "p_j/p_k = e^{(z_j - z_k)/T}$ である", "p_j/p_k = e^{(z_j + z_k)/T}$ である"),
+        encoding="utf-8")
+    audited = run("audit", str(slipped), "--quiet", path=site)
+    assert audited.returncode == 1
+    assert f"{slipped}:61:" in audited.stdout and "lem-temperature-ratio" in audited.stdout
