@@ -232,27 +232,15 @@ def _statement_formulas(
                 continue
             conditional, given = condition_of(document, line, statement)
             text = f"{record.number}: ${statement}$"
-            if environment is None:
-                out.append(
-                    Finding(
-                        Section.FORMULA,
-                        line,
-                        text,
-                        Status.NOT_CHECKABLE,
-                        "unbound: the chapter has no notation to decide it in",
-                    )
-                )
-                continue
-            if conditional and given is None:
-                out.append(
-                    Finding(
-                        Section.FORMULA,
-                        line,
-                        text,
-                        Status.NOT_CHECKABLE,
-                        "unbound: follows from a hypothesis of its sentence",
-                    )
-                )
+            undecided = (
+                "unbound: the chapter has no notation to decide it in"
+                if environment is None
+                else "unbound: follows from a hypothesis of its sentence"
+                if conditional and given is None
+                else ""
+            )
+            if undecided:
+                out.append(Finding(Section.FORMULA, line, text, Status.NOT_CHECKABLE, undecided))
                 continue
             verdict = decide_once(
                 (id(environment), record.number),
