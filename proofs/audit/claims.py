@@ -239,7 +239,7 @@ def _statement_formulas(
                 if conditional and given is None
                 else ""
             )
-            if undecided:
+            if undecided or environment is None:
                 out.append(Finding(Section.FORMULA, line, text, Status.NOT_CHECKABLE, undecided))
                 continue
             verdict = decide_once(
