@@ -151,14 +151,18 @@ def series(
 
 
 def main(argv: list[str] | None = None, write: Callable[[str], object] = print) -> None:
-    from proofs.cli.arguments import CHAPTER_FILES
+    from proofs.book.locations import chapter_folders
     from proofs.publish.pictures import chapter_file
     from proofs.reader import parse
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--chapter", default="self-attention", help="the chapter's key")
     parser.add_argument(
-        "--chapters", type=Path, default=CHAPTER_FILES, help="the chapter files' directory"
+        "--chapters",
+        type=Path,
+        action="append",
+        default=[],
+        help="a folder of chapter files (default: the chapters setting)",
     )
     parser.add_argument("--copies", type=int, nargs="+", default=[1, 2, 4, 8, 16])
     parser.add_argument("--formulas", type=int, nargs="+", default=[4000, 8000, 16000, 32000])
@@ -169,7 +173,9 @@ def main(argv: list[str] | None = None, write: Callable[[str], object] = print) 
     if args.case is not None:  # one case, in the interpreter run_case started
         write(json.dumps(measure_case(args.chapter_file, args.case, args.line)))
         return
-    source = chapter_file(args.chapter, args.chapters)
+    source = chapter_file(args.chapter, chapter_folders(args.chapters))
+    if source is None:
+        parser.error(f"--chapter: no file of chapter {args.chapter!r} in the chapter folders")
     text = source.read_text(encoding="utf-8")
     write(f"audit of {source.name} ({args.chapter}), each case in a fresh interpreter")
     with tempfile.TemporaryDirectory() as folder:

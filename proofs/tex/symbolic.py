@@ -47,6 +47,7 @@ class Indexed:
     def __getitem__(self, index: Any) -> Any:
         return self.target[index]
 
+
 Value = Any  # a SymPy Expr, a Matrix, a tuple (a vector written out) or a callable
 
 
@@ -149,8 +150,9 @@ class Evaluator:
     def _add(self, *terms: tuple[int, Node]) -> Value:
         values = [sign * self(node) for sign, node in terms]
         if any(_scalar(v) for v in values):  # a 1x1 product added to a scalar is a scalar
-            values = [v[0] if isinstance(v, sympy.MatrixBase) and v.shape == (1, 1) else v
-                      for v in values]
+            values = [
+                v[0] if isinstance(v, sympy.MatrixBase) and v.shape == (1, 1) else v for v in values
+            ]
         total = values[0]
         for value in values[1:]:
             total = total + value
@@ -195,10 +197,17 @@ class Evaluator:
     def _sqrt(self, x: Node) -> Value:
         return sympy.sqrt(self(x))
 
+    def _root(self, degree: Node, x: Node) -> Value:
+        return sympy.root(self(x), self(degree))
+
+    def _percent(self, x: Node) -> Value:
+        return self(x) / 100
+
     def _abs(self, x: Node) -> Value:
         value = self(x)
-        return value.applyfunc(sympy.Abs) if isinstance(value, sympy.MatrixBase) \
-            else sympy.Abs(value)
+        return (
+            value.applyfunc(sympy.Abs) if isinstance(value, sympy.MatrixBase) else sympy.Abs(value)
+        )
 
     def _norm(self, x: Node) -> Value:
         value = self(x)
@@ -237,8 +246,7 @@ class Evaluator:
         return sympy.limit(value, symbol, to)
 
     # big operators -----------------------------------------------------------------------
-    def _range(self, index: str, low: Node | None, high: Node | None,
-               over: Node | None) -> list:
+    def _range(self, index: str, low: Node | None, high: Node | None, over: Node | None) -> list:
         if over is not None:
             values = self(over)
             return sorted(values) if isinstance(values, frozenset) else list(values)
@@ -249,8 +257,10 @@ class Evaluator:
         raise TexError(f"the range of {index} is not stated")
 
     def _fold(self, op: str, index: str, low, high, over, body: Node) -> Value:
-        values = [self.bound(**{index: sympy.Integer(k)})(body)
-                  for k in self._range(index, low, high, over)]
+        values = [
+            self.bound(**{index: sympy.Integer(k)})(body)
+            for k in self._range(index, low, high, over)
+        ]
         if not values:
             raise TexError(f"empty {op}")
         if op == "sum":

@@ -3,81 +3,136 @@
 The grammar is the chapters' own: relation chains (`=`, `:=`, `\\le`, `\\approx`, …), sums
 and products kept in their written order, fractions, roots, powers, `e^{…}`, subscripts and
 superscripts, `\\boldsymbol`, `\\mathrm{…}` names and functions, `^{\\mathsf{T}}`, norms,
-inner products, `\\sum`, `\\underbrace`, `|V|`, tuples and `pmatrix`. Names: `\\boldsymbol{z}`
-is `bold z`, distinct from `z`; Greek letters are their command names (`\\sigma` is `sigma`);
-`d_{\\mathrm{ff}}` is the one name `d_ff`, `|V|` the name `|V|`, `\\mathrm{LN}` the function
-`LN`. Anything outside the grammar raises `TexError` naming the token, and the cost is
-bounded (MAX_TOKENS tokens, MAX_DEPTH levels, numbers of MAX_DIGITS digits): a chapter line is
-text the package did not write. `proofs.tex.symbolic` evaluates a tree in a chapter's notation.
+inner products, `\\sum`, `\\underbrace`, `|V|`, percentages, tuples and `pmatrix`. Names:
+`\\boldsymbol{z}` is `bold z`, distinct from `z`; Greek letters are their command names
+(`\\sigma` is `sigma`); `d_{\\mathrm{ff}}` is the one name `d_ff`, `|V|` the name `|V|`,
+`\\mathrm{LN}` the function `LN`. Anything outside the grammar raises `TexError` naming the
+token, and the cost is bounded (MAX_TOKENS tokens, MAX_DEPTH levels, numbers of MAX_DIGITS
+digits): a chapter line is text the package did not write. `proofs.tex.symbolic` evaluates
+a tree in a chapter's notation, `proofs.tex.intervals` its arithmetic on printed numbers.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import sympy
+
+from proofs.tex.tokens import LETTER, NUMBER, tokens
 
 MAX_TOKENS = 2000  # a formula of a chapter has at most a few hundred tokens
 MAX_DEPTH = 60  # nesting of groups, far beyond the chapters' (about 8)
 MAX_DIGITS = 1_000  # of one number (the chapters' longest has 19)
 
 RELATIONS = {
-    "=": "=", ":=": ":=", r"\le": "<=", r"\leq": "<=", r"\ge": ">=", r"\geq": ">=",
-    "<": "<", ">": ">", r"\ne": "!=", r"\neq": "!=", r"\approx": "≈",
+    "=": "=",
+    ":=": ":=",
+    r"\le": "<=",
+    r"\leq": "<=",
+    r"\ge": ">=",
+    r"\geq": ">=",
+    "<": "<",
+    ">": ">",
+    r"\ne": "!=",
+    r"\neq": "!=",
+    r"\approx": "≈",
 }
-_SPACING = {r"\,", r"\;", r"\:", r"\!", r"\ ", r"\quad", r"\qquad", "~", r"\left", r"\right",
-            r"\big", r"\Big", r"\bigg", r"\Bigg", r"\bigl", r"\bigr", r"\Bigl", r"\Bigr",
-            r"\displaystyle"}
-_TOKEN = re.compile(
-    r"\\begin\{pmatrix\}|\\end\{pmatrix\}|\\\\|\\[A-Za-z]+|\\.|:=|\d+(?:\{,\}\d{3})*(?:\.\d+)?"
-    r"|[A-Za-z]|\S"
-)
 _NAMED_FONTS = (r"\mathrm", r"\operatorname", r"\mathsf", r"\text", r"\mathit")
 _GREEK_VARIANTS = {r"\varepsilon": "epsilon", r"\epsilon": "epsilon"}
-_LETTERS = {  # the commands that name a letter; any other command is refused
-    "alpha", "beta", "gamma", "delta", "zeta", "eta", "theta", "iota", "kappa", "lambda",
-    "mu", "nu", "xi", "pi", "rho", "sigma", "tau", "upsilon", "phi", "chi", "psi", "omega",
-    "Gamma", "Delta", "Theta", "Lambda", "Xi", "Pi", "Sigma", "Upsilon", "Phi", "Psi",
-    "Omega", "varphi", "vartheta", "varpi", "varrho", "varsigma", "ell",
-}
+_LETTERS = frozenset(  # the commands that name a letter; any other command is refused
+    "alpha beta gamma delta zeta eta theta iota kappa lambda mu nu xi pi rho sigma tau "
+    "upsilon phi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega "
+    "varphi vartheta varpi varrho varsigma ell".split()
+)
 _ELLIPSES = {r"\ldots", r"\cdots", r"\dots"}
+_ENDS_FACTORS = frozenset(  # after a factor, these end a product rather than continue it
+    [")", "]", "}", ",", "+", "-", "−", "|", r"\|", "&", r"\rangle", r"\times", r"\cdot", "/"]
+    + [r"\odot", r"\end{pmatrix}", r"\\", ";", "^", "_", "'", r"\in", r"\to", r"\circ"]
+    + [r"\pm", r"\mapsto", "*"]
+)
+_SIGNS = ("+", "-", "−")
+_NOTATION_SIGNS = (*_SIGNS, r"\pm")
+_ARITHMETIC_OPERATORS = {r"\times": "mul", r"\cdot": "mul", "*": "mul", "/": "div"}
+_NOTATION_OPERATORS = _ARITHMETIC_OPERATORS | {r"\odot": "hadamard", r"\circ": "compose"}
+EXPONENT = "^{…}"  # in `TexError.before`: an exponent being read
+# what continues a product of printed numbers, besides numbers and letters
+ARITHMETIC_FACTORS = frozenset(
+    ["(", "{", r"\frac", r"\dfrac", r"\tfrac", r"\sqrt", r"\exp", r"\log", r"\ln"]
+    + [r"\begin{pmatrix}"]
+)
 
 
 class TexError(ValueError):
-    """The formula is not in the grammar the chapters' formulas use."""
+    """The formula is not in the grammar the chapters' formulas use.
+
+    Where the reading stopped, for a reader that words it its own way: `kind` is "token" (a
+    token that begins nothing the grammar reads), "expected" (not the token `expected`;
+    None: any), "trailing" (more after a whole formula), "end" (the formula ends early),
+    "nested" (too deeply nested) or "" (anything else), and `token` the token it stopped at
+    (None at the end). `parse_expression` adds `before`, what was read before the stop.
+    """
+
+    def __init__(
+        self, message: str, kind: str = "", token: str | None = None, expected: str | None = None
+    ) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.token = token
+        self.expected = expected
+        self.before: tuple[Node | str, ...] = ()
 
 
 @dataclass(frozen=True)
 class Node:
-    """A node of a formula's tree: `op` and its operands (nodes, names, numbers)."""
+    """A node of a formula's tree: `op` and its operands (nodes, names, numbers).
+
+    `token` is the token the node was read from, for a reader that judges the text itself:
+    a number's printed form (`1{,}024`, `0.50`; empty for a one-digit argument such as the 2
+    of `x^2` or the 1 and 4 of `\\frac14`), a name's letter or command (`z`, `\\sigma`,
+    `\\boldsymbol`), the command or bracket opening any other construct, the operator of an
+    infix or postfix one. Trees compare and print without it.
+    """
 
     op: str
     args: tuple[Any, ...]
+    token: str = field(default="", compare=False)
 
     def __repr__(self) -> str:
         return f"{self.op}{self.args!r}"
 
 
-def tokens(tex: str) -> list[str]:
-    out = [t for t in _TOKEN.findall(tex) if t not in _SPACING]
-    if len(out) > MAX_TOKENS:
-        raise TexError(f"too large: {len(out)} tokens (at most {MAX_TOKENS})")
-    longest = max((sum(map(str.isdigit, t)) for t in out), default=0)
+def _bounded(found: list[str]) -> list[str]:
+    """The tokens; TexError past MAX_TOKENS tokens or a number of MAX_DIGITS digits."""
+    if len(found) > MAX_TOKENS:
+        raise TexError(f"too large: {len(found)} tokens (at most {MAX_TOKENS})")
+    longest = max((sum(map(str.isdigit, t)) for t in found), default=0)
     if longest > MAX_DIGITS:
         raise TexError(f"too large: a number of {longest} digits (at most {MAX_DIGITS})")
-    return out
+    return found
 
 
-class TokenCursor:
-    """A position in a list of tokens, for the recursive-descent readers of TeX: look
-    ahead, or take the next token (checked against the one expected)."""
+class _Parser:
+    """Recursive descent over a formula's tokens.
 
-    def __init__(self, tokens: list[str]) -> None:
-        self.tokens = tokens
+    Every nested group passes through an atom, an exponent or a call's arguments, where the
+    depth is counted. What was read is recorded for `before`: each atom, power, product,
+    term and expression with the span of its tokens (`read`), and the constructs being read
+    (`open`, by their first token, EXPONENT for an exponent).
+    """
+
+    def __init__(self, found: list[str], tex: str, max_depth: int, notation: bool) -> None:
+        self.tokens = found
         self.pos = 0
+        self.tex = tex
+        self.depth = 0
+        self.max_depth = max_depth
+        self.notation = notation  # notation, or printed arithmetic (see parse_expression)
+        self.read: list[tuple[int, int, Node]] = []
+        self.open: list[tuple[int, str]] = []
 
+    # the cursor ----------------------------------------------------------------------------
     def peek(self, k: int = 0) -> str | None:
         i = self.pos + k
         return self.tokens[i] if i < len(self.tokens) else None
@@ -85,30 +140,49 @@ class TokenCursor:
     def take(self, expected: str | None = None) -> str:
         token = self.peek()
         if token is None or (expected is not None and token != expected):
-            raise self.mismatch(expected, token)
+            raise TexError(
+                f"expected {expected or 'more'}, got {token!r} in {self.tex!r}",
+                "expected",
+                token,
+                expected,
+            )
         self.pos += 1
         return token
 
-    def mismatch(self, expected: str | None, token: str | None) -> Exception:
-        """The error `take` raises when the next token is not the one expected."""
-        return TexError(f"expected {expected or 'more'}, got {token!r}")
+    def trailing(self) -> TexError:
+        token = self.peek()
+        return TexError(f"unexpected {token!r} in {self.tex!r}", "trailing", token)
 
-
-class _Parser(TokenCursor):
-    def __init__(self, tex: str) -> None:
-        super().__init__(tokens(tex))
-        self.tex = tex
-        self.depth = 0
-
-    def mismatch(self, expected: str | None, token: str | None) -> Exception:
-        return TexError(f"expected {expected or 'more'}, got {token!r} in {self.tex!r}")
-
-    def nested(self) -> None:
+    def enter(self, token: str) -> int:
+        """One level deeper, reading the construct `token` opens; its start."""
         self.depth += 1
-        if self.depth > MAX_DEPTH:
-            raise TexError(f"too deeply nested (more than {MAX_DEPTH} levels)")
+        if self.depth > self.max_depth:
+            raise TexError(f"too deeply nested (more than {self.max_depth} levels)", "nested")
+        self.open.append((self.pos, token))
+        return self.pos
 
-    # grammar -----------------------------------------------------------------------
+    def leave(self) -> None:
+        self.depth -= 1
+        self.open.pop()
+
+    def done(self, start: int, node: Node) -> Node:
+        """The node, recorded as read from `start` to here."""
+        self.read.append((start, self.pos, node))
+        return node
+
+    def before(self) -> tuple[Node | str, ...]:
+        """What was read before the stop, left to right: the whole atoms and powers read
+        (none inside another) and the first tokens of the constructs open at the stop."""
+        parts: list[tuple[int, Node | str]] = []
+        end = -1
+        for start, stop, node in sorted(self.read, key=lambda r: (r[0], -r[1])):
+            if start >= end:
+                parts.append((start, node))
+                end = stop
+        parts += self.open
+        return tuple(part for _, part in sorted(parts, key=lambda p: p[0]))
+
+    # grammar -------------------------------------------------------------------------------
     def relation(self) -> Node:
         """expr (rel expr)*: a chain a = b = c, or a single expression."""
         parts = [self.expression()]
@@ -117,112 +191,123 @@ class _Parser(TokenCursor):
             ops.append(RELATIONS[self.take()])
             parts.append(self.expression())
         if self.peek() is not None:
-            raise TexError(f"unexpected {self.peek()!r} in {self.tex!r}")
+            raise self.trailing()
         return parts[0] if not ops else Node("chain", (tuple(ops), tuple(parts)))
 
     def expression(self) -> Node:
-        self.nested()
+        start = self.pos
         terms: list[tuple[int, Node]] = []
         sign = 1
-        while self.peek() in ("+", "-", "−"):
+        while self.peek() in _SIGNS:
             sign = -sign if self.take() != "+" else sign
         terms.append((sign, self.term()))
-        while self.peek() in ("+", "-", "−", r"\pm"):
+        while self.peek() in (_NOTATION_SIGNS if self.notation else _SIGNS):
+            if self.peek() == r"\pm":
+                raise TexError(r"\pm is two formulas, not one", "trailing", r"\pm")
             op = self.take()
-            if op == r"\pm":
-                raise TexError(r"\pm is two formulas, not one")
             terms.append((1 if op == "+" else -1, self.term()))
-        self.depth -= 1
-        return terms[0][1] if terms == [(1, terms[0][1])] else Node("add", tuple(terms))
+        if terms == [(1, terms[0][1])]:
+            return terms[0][1]
+        return self.done(start, Node("add", tuple(terms)))
 
     def term(self) -> Node:
+        start = self.pos
         value = self.product()
-        while True:
-            token = self.peek()
-            if token in (r"\times", r"\cdot", "*"):
-                self.take()
-                value = Node("mul", (value, self.product()))
-            elif token == "/":
-                self.take()
-                value = Node("div", (value, self.product()))
-            elif token == r"\odot":
-                self.take()
-                value = Node("hadamard", (value, self.product()))
-            elif token == r"\circ":
-                self.take()
-                value = Node("compose", (value, self.product()))
-            else:
-                return value
+        operators = _NOTATION_OPERATORS if self.notation else _ARITHMETIC_OPERATORS
+        while (token := self.peek()) in operators:
+            self.take()
+            value = self.done(start, Node(operators[token], (value, self.product()), token))
+        return value
 
     def product(self) -> Node:
+        start = self.pos
         factors = [self.power()]
         while self.starts_factor(self.peek()):
             factors.append(self.power())
-        return factors[0] if len(factors) == 1 else Node("mul", tuple(factors))
+        return factors[0] if len(factors) == 1 else self.done(start, Node("mul", tuple(factors)))
 
     def starts_factor(self, token: str | None) -> bool:
         if token is None:
             return False
+        if not self.notation:
+            return token in ARITHMETIC_FACTORS or bool(
+                LETTER.fullmatch(token) or NUMBER.fullmatch(token)
+            )
         if token == "|":  # |V| (a size) starts a factor; any other bar closes a group
-            return bool(re.fullmatch(r"[A-Za-z]", self.peek(1) or "")) and self.peek(2) == "|"
-        if token in RELATIONS or token in (")", "]", "}", ",", "+", "-", "−", "|", r"\|", "&",
-                                           r"\rangle", r"\times", r"\cdot", "/", r"\odot",
-                                           r"\end{pmatrix}", r"\\", ";", "^", "_", "'", r"\in",
-                                           r"\to", r"\circ", r"\pm", r"\mapsto"):
-            return False
-        return True
+            return bool(LETTER.fullmatch(self.peek(1) or "")) and self.peek(2) == "|"
+        return token not in RELATIONS and token not in _ENDS_FACTORS
 
     def power(self) -> Node:
-        base = self.postfix(self.atom())
+        """An atom with its postfixes and superscripts (powers, transposes), then `\\%`."""
+        start = self.pos
+        atom = self.atom()
+        base = first = self.postfix(atom)
+        if base is not atom:
+            self.done(start, base)
         while self.peek() == "^":
-            self.take()
-            if self.peek() == "{" and self.peek(1) == r"\mathsf" and self.peek(3) == "T":
-                self.take("{")
-                self.take(r"\mathsf")
-                self.take("{")
+            sans_t = [self.peek(k) for k in (1, 2, 4)] == ["{", r"\mathsf", "T"]
+            if self.notation and sans_t:
+                for expected in ("^", "{", r"\mathsf", "{", "T", "}", "}"):
+                    self.take(expected)
+                base = self.postfix(Node("T", (base,), "^"))
+            elif self.notation and self.peek(1) == "T":
+                self.take("^")
                 self.take("T")
-                self.take("}")
-                self.take("}")
-                base = self.postfix(Node("T", (base,)))
-            elif self.peek() == "T":
-                self.take()
-                base = self.postfix(Node("T", (base,)))
+                base = self.postfix(Node("T", (base,), "^"))
             else:
+                self.enter(EXPONENT)
+                self.take("^")
                 exponent = self.argument()
-                if base.op == "name" and self.peek() == "(" and exponent.op in ("name", "sub",
-                                                                               "num"):
-                    base = self.postfix(Node("name", (f"{base.args[0]}^{_label(exponent)}",)))
+                self.leave()
+                if (
+                    self.notation
+                    and base.op == "name"
+                    and self.peek() == "("
+                    and exponent.op in ("name", "sub", "num")
+                ):
+                    name = f"{base.args[0]}^{_label(exponent)}"
+                    base = self.postfix(Node("name", (name,), base.token))
                 else:
                     base = self.postfix(Node("pow", (base, exponent)))
-        return base
+        if self.peek() == r"\%":
+            base = Node("percent", (base,), self.take())
+        return base if base is first else self.done(start, base)
 
     def postfix(self, node: Node) -> Node:
-        """Calls f(x), subscripts x_i and primes after an atom."""
-        while True:
+        """Calls f(x), subscripts x_i and primes after an atom (none in arithmetic)."""
+        while self.notation:
             token = self.peek()
             if token == "_":
                 self.take()
-                node = Node("sub", (node, self.subscript()))
+                node = Node("sub", (node, self.subscript()), "_")
             elif token in ("(", "[") and node.op in ("name", "sub"):
-                close = ")" if self.take() == "(" else "]"
-                args = [self.expression()]
-                while self.peek() == ",":
-                    self.take()
-                    args.append(self.expression())
-                self.take(close)
-                node = Node("call", (node, tuple(args)))
-            elif token == "'":
+                close = ")" if token == "(" else "]"
+                self.enter(token)
                 self.take()
-                node = Node("prime", (node,))
+                args = self.items(close)
+                self.leave()
+                node = Node("call", (node, tuple(args)), token)
+            elif token == "'":
+                node = Node("prime", (node,), self.take())
             else:
-                return node
+                break
+        return node
+
+    def items(self, close: str) -> list[Node]:
+        """expression (, expression)* up to the closing token, which is taken."""
+        found = [self.expression()]
+        while self.peek() == ",":
+            self.take()
+            found.append(self.expression())
+        self.take(close)
+        return found
 
     def subscript(self) -> Node:
         """A braced group (kept whole: `ij`, `1:i`, `\\mathrm{ff}`) or one token."""
         if self.peek() != "{":
             token = self.take()
-            if re.fullmatch(r"\d+", token) and len(token) > 1:  # x_12 is x_{1}2
-                self.tokens[self.pos:self.pos] = list(token[1:])
+            if token.isdecimal() and len(token) > 1:  # x_12 is x_{1}2
+                self.tokens[self.pos : self.pos] = list(token[1:])
                 token = token[0]
             return Node("text", (token,))
         self.take("{")
@@ -232,115 +317,114 @@ class _Parser(TokenCursor):
             token = self.take()
             depth += token == "{"
             depth -= token == "}"
-        inner = self.tokens[start:self.pos - 1]
+        inner = self.tokens[start : self.pos - 1]
         text = "".join(t for t in inner if t not in _NAMED_FONTS and t not in "{}")
         return Node("text", (text,))
 
     def argument(self) -> Node:
+        """A braced group or one token: \\frac14, x^2, \\sqrt2 (the first digit of a
+        printed integer is an argument of its own, the rest read after it, as TeX does)."""
         token = self.peek()
         if token == "{":
             self.take()
             value = self.expression()
             self.take("}")
             return value
-        if token is not None and re.fullmatch(r"\d+", token):
+        if token is not None and NUMBER.fullmatch(token) and "." not in token:
             self.take()
             if len(token) > 1:
-                self.tokens[self.pos:self.pos] = list(token[1:])
+                self.tokens[self.pos : self.pos] = list(token[1:])
             return Node("num", (sympy.Integer(token[0]),))
         return self.atom()
 
-    def group_until(self, close: str) -> Node:
-        value = self.expression()
-        self.take(close)
-        return value
-
     def atom(self) -> Node:
+        """One factor, recorded with its span."""
         token = self.peek()
+        start = self.enter(token or "")
         if token is None:
-            raise TexError(f"{self.tex!r} ends early")
-        if re.fullmatch(r"\d+(?:\{,\}\d{3})*(?:\.\d+)?", token):
+            raise TexError(f"{self.tex!r} ends early", "end")
+        node = self.construct(token)
+        self.leave()
+        return self.done(start, node)
+
+    def construct(self, token: str) -> Node:
+        """The construct an atom's first token opens."""
+        if LETTER.fullmatch(token):
             self.take()
-            return Node("num", (sympy.Rational(token.replace("{,}", "")),))
-        if token in ("(", "["):
+            letter = Node("name", (token,), token)
+            if not self.notation and self.peek() == "_":  # d_k: in arithmetic, one name
+                underscore = self.take()
+                return Node("sub", (letter, self.subscript()), underscore)
+            return letter
+        if NUMBER.fullmatch(token):
             self.take()
-            close = ")" if token == "(" else "]"
-            items = [self.expression()]
-            while self.peek() == ",":
-                self.take()
-                items.append(self.expression())
-            self.take(close)
-            return items[0] if len(items) == 1 else Node("tuple", tuple(items))
-        if token == "{":
+            return Node("num", (_value(token),), token)
+        if token in ("(", "[", "{"):
             self.take()
-            return self.group_until("}")
+            items = self.items({"(": ")", "[": "]", "{": "}"}[token])
+            return items[0] if len(items) == 1 else Node("tuple", tuple(items), token)
         if token == r"\{":
             self.take()
-            items = [self.expression()]
-            while self.peek() == ",":
-                self.take()
-                items.append(self.expression())
-            self.take(r"\}")
-            return Node("set", tuple(items))
+            return Node("set", tuple(self.items(r"\}")), token)
         if token == "|":
             self.take()
-            if self.peek(1) == "|" and re.fullmatch(r"[A-Za-z]", self.peek() or ""):
+            if self.peek(1) == "|" and LETTER.fullmatch(self.peek() or ""):
                 name = self.take()
                 self.take("|")
-                return Node("name", (f"|{name}|",))
-            return Node("abs", (self.group_until("|"),))
+                return Node("name", (f"|{name}|",), token)
+            return Node("abs", (self.group_until("|"),), token)
         if token == r"\|":
             self.take()
-            return Node("norm", (self.group_until(r"\|"),))
+            return Node("norm", (self.group_until(r"\|"),), token)
         if token == r"\langle":
             self.take()
             a = self.expression()
             self.take(",")
-            b = self.expression()
-            self.take(r"\rangle")
-            return Node("inner", (a, b))
+            return Node("inner", (a, self.group_until(r"\rangle")), token)
         if token in (r"\frac", r"\dfrac", r"\tfrac"):
             self.take()
-            if self.peek() == "{" and self.peek(1) == r"\partial":
+            if self.notation and self.peek() == "{" and self.peek(1) == r"\partial":
                 return self.derivative()
             top, bottom = self.argument(), self.argument()
-            return Node("div", (top, bottom))
+            return Node("div", (top, bottom), token)
         if token == r"\underbrace":  # \underbrace{x}_{label}: x
             self.take()
             value = self.argument()
             if self.peek() == "_":
                 self.take()
                 self.subscript()
-            return value
+            return replace(value, token=token)
         if token == r"\sqrt":
             self.take()
-            return Node("sqrt", (self.argument(),))
+            if self.peek() == "[":  # \sqrt[n]{x}
+                self.take()
+                degree = self.group_until("]")
+                return Node("root", (degree, self.argument()), token)
+            return Node("sqrt", (self.argument(),), token)
         if token in (r"\sum", r"\prod", r"\max", r"\min"):
             return self.big_operator()
         if token == r"\lim":
-            self.take()
-            self.take("_")
-            self.take("{")
+            for expected in (r"\lim", "_", "{"):
+                self.take(expected)
             var = self.take()
             self.take(r"\to")
-            target = self.expression()
-            self.take("}")
-            return Node("lim", (var, target, self.product()))
+            target = self.group_until("}")
+            return Node("lim", (var, target, self.product()), token)
         if token in (r"\exp", r"\log", r"\ln"):
             self.take()
             arg = self.argument() if self.peek() == "{" else self.power()
-            return Node("call", (Node("name", (token[1:],)), (arg,)))
+            return Node("call", (Node("name", (token[1:],), token), (arg,)), token)
         if token == r"\infty":
             self.take()
-            return Node("num", (sympy.oo,))
+            return Node("num", (sympy.oo,), token)
         if token in _ELLIPSES:
-            raise TexError(f"{token} stands for terms not written out")
+            raise TexError(f"{token} stands for terms not written out", "token", token)
         if token == r"\boldsymbol":
             self.take()
             self.take("{")
             inner = self.take()
             self.take("}")
-            return Node("name", (f"bold {self.name_of(inner)}",))
+            return Node("name", (f"bold {self.name_of(inner)}",), token)
         if token in _NAMED_FONTS:
             self.take()
             self.take("{")
@@ -348,21 +432,20 @@ class _Parser(TokenCursor):
             while self.peek() != "}":
                 parts.append(self.take())
             self.take("}")
-            return Node("name", ("".join(parts),))
+            return Node("name", ("".join(parts),), token)
         if token in (r"\mathbb", r"\mathcal"):
-            raise TexError(f"{token} names a set, not a value")
+            raise TexError(f"{token} names a set, not a value", "token", token)
         if token == r"\begin{pmatrix}":
             return self.matrix()
-        if token == r"\delta":
-            self.take()
-            return Node("name", ("delta",))
         if token in _GREEK_VARIANTS or token[1:] in _LETTERS and token.startswith("\\"):
             self.take()
-            return Node("name", (self.name_of(token),))
-        if re.fullmatch(r"[A-Za-z]", token):
-            self.take()
-            return Node("name", (token,))
-        raise TexError(f"unexpected {token!r} in {self.tex!r}")
+            return Node("name", (self.name_of(token),), token)
+        raise TexError(f"unexpected {token!r} in {self.tex!r}", "token", token)
+
+    def group_until(self, close: str) -> Node:
+        value = self.expression()
+        self.take(close)
+        return value
 
     @staticmethod
     def name_of(token: str) -> str:
@@ -374,23 +457,21 @@ class _Parser(TokenCursor):
         """\\frac{\\partial f}{\\partial x}: f differentiated by the variable x."""
         self.take("{")
         self.take(r"\partial")
-        top = self.expression()
-        self.take("}")
+        top = self.group_until("}")
         self.take("{")
         self.take(r"\partial")
-        var = self.expression()
-        self.take("}")
-        return Node("diff", (top, var))
+        var = self.group_until("}")
+        return Node("diff", (top, var), r"\partial")
 
     def big_operator(self) -> Node:
         """\\sum_{j=1}^{n}, \\sum_{j \\in U}, \\sum_j, \\max_k, \\max_{1 \\le j \\le m}."""
-        op = self.take()[1:]
+        token = self.take()
         index, low, high, over = None, None, None, None
         if self.peek() == "_":
             self.take()
             if self.peek() == "{":
                 self.take()
-                if self.peek(1) in ("=",):
+                if self.peek(1) == "=":
                     index = self.take()
                     self.take("=")
                     low = self.expression()
@@ -412,11 +493,12 @@ class _Parser(TokenCursor):
         if self.peek() == "^":
             self.take()
             high = self.argument()
+        op = token[1:]
         body = self.product() if op in ("sum", "prod") else self.power()
-        return Node(op, (index, low, high, over, body))
+        return Node(op, (index, low, high, over, body), token)
 
     def matrix(self) -> Node:
-        self.take(r"\begin{pmatrix}")
+        token = self.take(r"\begin{pmatrix}")
         rows: list[tuple[Node, ...]] = []
         row: list[Node] = []
         while self.peek() != r"\end{pmatrix}":
@@ -432,7 +514,16 @@ class _Parser(TokenCursor):
         self.take(r"\end{pmatrix}")
         if row:
             rows.append(tuple(row))
-        return Node("matrix", tuple(rows))
+        return Node("matrix", tuple(rows), token)
+
+
+def _value(printed: str) -> sympy.Rational:
+    """The exact value of a printed number (1{,}024, 0.50), from its digits as integers:
+    a chapter prints many numbers, and SymPy reads a string several times slower."""
+    whole, _, places = printed.replace("{,}", "").partition(".")
+    if not places:
+        return sympy.Integer(int(whole))
+    return sympy.Rational(int(whole + places), 10 ** len(places))
 
 
 def _label(node: Node) -> str:
@@ -443,9 +534,43 @@ def _label(node: Node) -> str:
     return f"{_label(base)}_{index.args[0]}"
 
 
+def parse_expression(found: list[str], max_depth: int = MAX_DEPTH, notation: bool = True) -> Node:
+    """The tree of one expression given as its tokens (a member of a relation).
+
+    A reader with bounds of its own passes its bounded tokens and depth. With
+    `notation=False` it is read as printed arithmetic, which has no notation: no transposes
+    (`W^T` is a power), functions (`d(d + 1)` and `d^2(d + 1)` are products), indexing
+    (`(PX)_i`), primes, ⊙, ∘, ∂ or ±; a subscript only completes a name (`d_k`), and a
+    product continues only with what can be a number (a number, a letter, a group, a
+    fraction, a root, `\\exp`, `\\log`, `\\ln`, a matrix: `2\\sigma` ends after the 2).
+
+    The TexError of a formula outside the grammar carries `before`: the whole parts read
+    before the stop (nodes) and the first tokens of the constructs open at it (EXPONENT for
+    an exponent), left to right, so that a reader that evaluates as it reads can tell what it
+    would have met first.
+
+    >>> parse_expression(tokens(r"\\frac{1{,}024}{2} \\times 10^{-6}"))
+    mul(div(num(1024,), num(2,)), pow(num(10,), add((-1, num(6,)),)))
+    """
+    parser = _Parser(found, "", max_depth, notation)
+    try:
+        node = parser.expression()
+        if parser.pos < len(parser.tokens):
+            raise parser.trailing()
+    except TexError as stop:
+        stop.before = parser.before()
+        raise
+    return node
+
+
 _CONDITION = re.compile(r"^(?P<main>.*?)\\quad\s*\((?P<condition>[^()]*)\)\s*$", re.S)
 _TYPE = re.compile(r"\\in\s*\\mathbb\{R\}(?:\^\{[^{}]*\}|\^\w)?\s*$")  # A := … \\in R^{n×m}
 _MEMBERSHIP = re.compile(r"^\s*([A-Za-z])\s*\\(in|notin)\s*([A-Za-z])\s*$")
+_RANGE = re.compile(r"\s*[A-Za-z]\s*=\s*1\s*,\s*\\ldots\s*,\s*[A-Za-z]\s*")
+
+
+def _relation(tex: str) -> Node:
+    return _Parser(_bounded(tokens(tex)), tex, MAX_DEPTH, True).relation()
 
 
 def parse(tex: str) -> Node:
@@ -454,16 +579,18 @@ def parse(tex: str) -> Node:
     A trailing `\\quad (i \\in U)` restricts the formula's free index: the tree is then
     Node("where", (formula, (index, "in" or "notin", set name))); a trailing range
     `\\quad (i = 1, \\ldots, n)` only repeats the index's range and is dropped.
+
+    >>> parse(r"31\\% = 0.31")
+    chain(('=',), (percent(num(31,),), num(31/100,)))
     """
     tex = _TYPE.sub("", tex.strip().rstrip(".。"))  # a display may end its sentence
     condition = _CONDITION.match(tex)
     if condition is None:
-        return _Parser(tex).relation()
-    formula = _Parser(condition.group("main")).relation()
+        return _relation(tex)
+    formula = _relation(condition.group("main"))
     membership = _MEMBERSHIP.match(condition.group("condition"))
     if membership is not None:
         return Node("where", (formula, membership.groups()))
-    if re.fullmatch(r"\s*[A-Za-z]\s*=\s*1\s*,\s*\\ldots\s*,\s*[A-Za-z]\s*",
-                    condition.group("condition")):
+    if _RANGE.fullmatch(condition.group("condition")):
         return formula
     raise TexError(f"condition {condition.group('condition')!r} is not a membership or a range")

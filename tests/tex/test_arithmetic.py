@@ -112,9 +112,9 @@ def test_a_loose_integer_of_many_digits_is_exact_not_a_float():
     big = TexArithmetic("1" * 400, {}, loose_integers=True).evaluate()
     assert show(big) == "1.11111e+399"
     # 10^17 + 1 ± 0.5 does not contain 10^17: as floats, both ends were 10^17
-    assert [
-        f.status for f in audit_statement(1, r"10^{17} \approx 100000000000000001", {})
-    ] == ["mismatched"]
+    assert [f.status for f in audit_statement(1, r"10^{17} \approx 100000000000000001", {})] == [
+        "mismatched"
+    ]
 
 
 def test_values_beyond_the_float_range_print_in_scientific_notation():
@@ -175,6 +175,51 @@ def test_the_symbolic_reading_is_bounded_too(tex):
 def test_symbols_that_cancel_only_after_simplification_still_make_a_number():
     value = evaluate(r"(d^2 - 49)/(d - 7) - d", {}, False)
     assert show(value) == "7"
+
+
+# what is read, and the first obstacle from the left ------------------------------------
+
+
+@pytest.mark.parametrize(
+    "tex, bindings, expected",
+    [
+        (r"\sqrt[3]{8}", {}, "2"),
+        (r"\sqrt[3]{0}", {}, "0"),
+        (r"31\%", {}, "0.31"),
+        ("2 * 3", {}, "6"),
+        (r"d^2(d + 1)", {"d": 2}, "12"),  # a product, not the function d^2
+        (r"d(d + 1)", {"d": 2}, "6"),
+        (r"\frac d_k 2", {"d_k": 64}, "32"),
+        (r"e^{2}^{3}", {}, "403.429"),
+    ],
+)
+def test_printed_arithmetic_is_read_with_the_one_parser(tex, bindings, expected):
+    assert show(TexArithmetic(tex, bindings).evaluate()) == expected
+
+
+@pytest.mark.parametrize(
+    "tex, message",
+    [
+        (r"\sqrt[3]{-8}", "root of a negative number"),
+        (r"\sqrt[1.5]{8}", "a root of a degree that is not a positive integer"),
+        (r"f : \mathbb{R}^{n}", "symbol f"),  # f is met before the parser stops at :
+        (r"x_1 + \hat{x}", "symbol x_1"),
+        (r"1 + \{1, \ldots, n\}", repr(r"\{")),  # the set is refused where it opens
+        (r"e^{\hat{x}}", repr(r"\hat")),  # e before an exponent is e^{…}, not a symbol
+        (r"\frac{\partial f}{\partial x}", repr(r"\partial")),
+        (r"2\sigma", "unexpected " + repr(r"\sigma")),  # a product of numbers ends there
+        (r"\frac{1}{2\sigma}", "expected '}', got " + repr(r"\sigma")),
+        (r"W^{\mathsf{T}}", "symbol W"),
+        (r"2^{\mathsf{T}}", repr(r"\mathsf")),
+        ("(" * 50 + "1" + ")" * 50, "too large: groups nested deeper than 50 levels"),
+        ("1^{" * 200 + "1" + "}" * 200, "too large: groups nested deeper than 50 levels"),
+        (r"\frac" * 200 + "1 " * 201, "too large: groups nested deeper than 50 levels"),
+    ],
+)
+def test_the_obstacle_reported_is_the_first_in_the_text(tex, message):
+    with pytest.raises(NotNumeric) as raised:
+        TexArithmetic(tex, {}).evaluate()
+    assert str(raised.value) == message
 
 
 # how the audit reports it ---------------------------------------------------------------

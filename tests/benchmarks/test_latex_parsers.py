@@ -6,15 +6,13 @@ misreading, and the maintained parsers' typical misreadings where they are insta
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import pytest
 import sympy
+from places import SEEDS
 
 from benchmarks import latex_parsers as bench
 from proofs.tex.tree import Node
-
-SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
 
 
 def sample(tex: str) -> bench.Sample:
