@@ -4,8 +4,9 @@ The records say what each line is (proofs.reader): the title, the numbered headi
 elements with their statements and proofs, the tables, the listings with their outputs,
 the figures. What the records leave is running text, cut into paragraphs at blank lines;
 in a paragraph, a line opening with a list marker (-, •, 1.) starts an item and a `$$`
-display stays in the flow. The tags and marks of either form (`</Proposition>`, ∎,
-証明（命題 3.3）, 解答) make no text of their own.
+display stays in the flow (the blank lines around a display cut no paragraph: the text
+after it goes on, unindented, as a printed book sets it). The tags and marks of either
+form (`</Proposition>`, ∎, 証明（命題 3.3）, 解答) make no text of their own.
 """
 
 from __future__ import annotations
@@ -254,6 +255,18 @@ class _Walk:
                 return end
         return None
 
+    def _display_around(self, blank: int) -> bool:
+        """Whether a blank line only sets a display apart from the text around it: a display
+        and the text before and after it are one paragraph, the text after it no new one."""
+        if not self.paragraph:
+            return False
+        if self.paragraph[-1][0] == "display":
+            return True
+        following = next(
+            (line.strip() for line in self.document.lines[blank:] if line.strip()), ""
+        )
+        return following.startswith("$$")
+
     # The walk ------------------------------------------------------------------------------
 
     def walk(self) -> str:
@@ -298,6 +311,8 @@ class _Walk:
         elif number in self.figures:
             block = self._figure(self.figures[number])
             last = self.figures[number].end
+        elif not stripped and self._display_around(number):
+            return number
         elif self._structural(number) or not stripped:
             self.flush()
             return number

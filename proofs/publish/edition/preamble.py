@@ -63,7 +63,8 @@ _DEFINITIONS = r"""
   \else\usebox\bookdisplaybox\fi}
 \newtcolorbox{bookelement}[2]{breakable, enhanced, colframe=book-#1, colback=white,
   colbacktitle=book-#1!12, coltitle=black, fonttitle=\sffamily\bfseries, title={#2},
-  boxrule=0.6pt, arc=1pt, left=6pt, right=6pt, before skip=10pt, after skip=10pt}
+  boxrule=0.6pt, arc=1pt, left=6pt, right=6pt, before skip=10pt, after skip=10pt,
+  before upper={\parindent=1\zw}}
 \newcommand\bookcheck[3]{\par\noindent{\footnotesize\sffamily
   \colorbox{check-#1!15}{\textcolor{check-#1}{\bfseries #2}}\enspace #3\par}\smallskip}
 \newcommand\bookresults[1]{\par\noindent{\footnotesize\sffamily #1\par}\medskip}
