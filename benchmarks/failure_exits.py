@@ -25,11 +25,15 @@ from types import FrameType
 
 ROOT = Path(__file__).resolve().parents[1]
 JUDGED = (ROOT / "proofs" / "chapters", ROOT / "symbolic")
-DEFAULT_TESTS = ("tests/chapters", "tests/symbolic/test_softmax.py",
-                 "tests/symbolic/test_layer_norm.py", "tests/symbolic/test_counts.py",
-                 "tests/symbolic/test_identities.py",
-                 "tests/symbolic/test_identities_of_chapters.py",
-                 "tests/symbolic/test_arrangements.py")
+DEFAULT_TESTS = (
+    "tests/chapters",
+    "tests/symbolic/test_softmax.py",
+    "tests/symbolic/test_layer_norm.py",
+    "tests/symbolic/test_counts.py",
+    "tests/symbolic/test_identities.py",
+    "tests/symbolic/test_identities_of_chapters.py",
+    "tests/symbolic/test_arrangements.py",
+)
 JUDGES = ("require", "judge_within", "judge_cases")  # proofs.book.judge's judging functions
 
 
@@ -55,14 +59,23 @@ def exits_of(path: Path) -> Iterator[Exit]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     rel = str(path.relative_to(ROOT))
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
-                node.func.id in JUDGES:
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in JUDGES
+        ):
             yield Exit(rel, node.lineno, node.end_lineno or node.lineno, node.func.id)
-        elif isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and \
-                getattr(node.exc.func, "id", None) == "CheckFailed":
+        elif (
+            isinstance(node, ast.Raise)
+            and isinstance(node.exc, ast.Call)
+            and getattr(node.exc.func, "id", None) == "CheckFailed"
+        ):
             yield Exit(rel, node.lineno, node.end_lineno or node.lineno, "raise")
-        elif isinstance(node, ast.Return) and isinstance(node.value, ast.Constant) and \
-                node.value.value is False:
+        elif (
+            isinstance(node, ast.Return)
+            and isinstance(node.value, ast.Constant)
+            and node.value.value is False
+        ):
             yield Exit(rel, node.lineno, node.lineno, "return False")
         elif isinstance(node, ast.FunctionDef) and node.name.endswith("_violation"):
             for inner in ast.walk(node):
@@ -112,8 +125,10 @@ def main(argv: list[str]) -> int:
             hit = any(path == e.path and e.covers(line) for path, line in reached)
         if not hit:
             missed.append(e)
-    print(f"\nfailure exits reached: {len(exits) - len(missed)} of {len(exits)} "
-          f"(pytest exit status {status})")
+    print(
+        f"\nfailure exits reached: {len(exits) - len(missed)} of {len(exits)} "
+        f"(pytest exit status {status})"
+    )
     for e in missed:
         text = (ROOT / e.path).read_text(encoding="utf-8").splitlines()[e.first - 1].strip()
         print(f"  {e.path}:{e.first} {e.kind}: {text[:90]}")

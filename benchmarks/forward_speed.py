@@ -71,8 +71,11 @@ def chapter_count(config: ModelConfig, n: int) -> int:
         per_layer = sum(math.prod(sizes[dim] for dim in c.dims) for c in BLOCK)
         return config.n_layer * per_layer + math.prod(sizes[dim] for dim in LM_HEAD.dims)
     poly = config.n_layer * counts.block_multiplications() + counts.lm_head_multiplications()
-    values = {symbols.SIZES[name]: value for name, value in sizes.items()
-              if name in symbols.SIZES and name not in ("d_head", "m")}
+    values = {
+        symbols.SIZES[name]: value
+        for name, value in sizes.items()
+        if name in symbols.SIZES and name not in ("d_head", "m")
+    }
     return int(poly.subs(values))
 
 
@@ -90,6 +93,7 @@ def product_timer() -> Iterator[list[float]]:
                 return product(*args, **kwargs)
             finally:
                 spent[0] += time.perf_counter() - start
+
         return run
 
     numeric.contraction._FAST.update({key: timed(f) for key, f in products.items()})
@@ -106,14 +110,18 @@ def kernels() -> str:
         from threadpoolctl import threadpool_info
     except ImportError:
         return "unknown (pip install threadpoolctl to see the OpenBLAS kernel)"
-    found = [f"{Path(i['filepath']).parent.name}: {i['internal_api']} {i.get('version') or ''} "
-             f"kernel {i.get('architecture') or '?'}, {i['num_threads']} threads"
-             for i in threadpool_info() if i["user_api"] == "blas"]
+    found = [
+        f"{Path(i['filepath']).parent.name}: {i['internal_api']} {i.get('version') or ''} "
+        f"kernel {i.get('architecture') or '?'}, {i['num_threads']} threads"
+        for i in threadpool_info()
+        if i["user_api"] == "blas"
+    ]
     return "; ".join(" ".join(f.split()) for f in found) or "no BLAS library seen"
 
 
-def hugging_face(config: ModelConfig, n: int) -> tuple[Callable[[], object], Callable[[], object],
-                                                        str] | None:
+def hugging_face(
+    config: ModelConfig, n: int
+) -> tuple[Callable[[], object], Callable[[], object], str] | None:
     """(one forward pass of GPT2LMHeadModel of config's shape on n random tokens, 16
     torch.matmul products of 2048 x 2048 float32 matrices, PyTorch's CPU capability), or
     None when torch or transformers is not importable."""
@@ -123,11 +131,17 @@ def hugging_face(config: ModelConfig, n: int) -> tuple[Callable[[], object], Cal
     except ImportError:
         return None
     torch.manual_seed(0)
-    hf = GPT2LMHeadModel(GPT2Config(
-        vocab_size=config.vocab, n_positions=config.n_ctx, n_embd=config.d,
-        n_layer=config.n_layer, n_head=config.n_head, n_inner=config.d_ff,
-        activation_function="gelu_new",
-    )).eval()
+    hf = GPT2LMHeadModel(
+        GPT2Config(
+            vocab_size=config.vocab,
+            n_positions=config.n_ctx,
+            n_embd=config.d,
+            n_layer=config.n_layer,
+            n_head=config.n_head,
+            n_inner=config.d_ff,
+            activation_function="gelu_new",
+        )
+    ).eval()
     ids = torch.randint(0, config.vocab, (1, n))
     a, b = torch.randn(2048, 2048), torch.randn(2048, 2048)
 
@@ -150,8 +164,9 @@ def main() -> None:
     a = np.random.default_rng(1).standard_normal((2048, 2048), dtype=np.float32)
     b = np.random.default_rng(2).standard_normal((2048, 2048), dtype=np.float32)
 
-    config = ModelConfig(vocab=50257, d=768, n_layer=12, n_head=12, d_ff=3072, n_ctx=1024,
-                         activation="gelu_tanh")
+    config = ModelConfig(
+        vocab=50257, d=768, n_layer=12, n_head=12, d_ff=3072, n_ctx=1024, activation="gelu_tanh"
+    )
     params = init_parameters(config, np.random.default_rng(0), dtype=np.float32)
     tokens = np.random.default_rng(3).integers(0, config.vocab, size=args.n)
     count = chapter_count(config, args.n)
@@ -187,32 +202,53 @@ def main() -> None:
     slow = best_time(lambda: t * 0.5 * (1.0 + erf(t / math.sqrt(2.0))), 1)
 
     print(f"BLAS (threadpoolctl): {kernels()}")
-    busy = "" if slowest_matmul <= BUSY_SPREAD * matmul_time else (
-        f"; the runs differ by more than {BUSY_SPREAD - 1:.0%}: the machine was busy and the "
-        "ratios below are unreliable")
-    print(f"matmul 2048^2 float32: {matmul_rate / 1e9:.1f} G multiplications/s (slowest of the "
-          f"{args.repeats} runs: {2048**3 / slowest_matmul / 1e9:.1f}{busy})")
-    print(f"forward pass n = {args.n}: {count:.4e} multiplications (chapter count) in "
-          f"{tanh_time:.3f} s = {count / tanh_time / 1e9:.1f} G/s")
-    print(f"forward multiply rate / matmul rate: {count / tanh_time / matmul_rate:.2f}"
-          "   (goal >= 0.85)")
-    print(f"inside the matrix products: {products_time:.3f} s of a {tanh_time:.3f} s pass; "
-          f"outside them: {tanh_time - products_time:.3f} s "
-          f"({(tanh_time - products_time) / tanh_time:.0%})")
-    print(f"ceiling (the products' time alone) / matmul rate: "
-          f"{count / products_time / matmul_rate:.2f}")
+    busy = (
+        ""
+        if slowest_matmul <= BUSY_SPREAD * matmul_time
+        else (
+            f"; the runs differ by more than {BUSY_SPREAD - 1:.0%}: the machine was busy and the "
+            "ratios below are unreliable"
+        )
+    )
+    print(
+        f"matmul 2048^2 float32: {matmul_rate / 1e9:.1f} G multiplications/s (slowest of the "
+        f"{args.repeats} runs: {2048**3 / slowest_matmul / 1e9:.1f}{busy})"
+    )
+    print(
+        f"forward pass n = {args.n}: {count:.4e} multiplications (chapter count) in "
+        f"{tanh_time:.3f} s = {count / tanh_time / 1e9:.1f} G/s"
+    )
+    print(
+        f"forward multiply rate / matmul rate: {count / tanh_time / matmul_rate:.2f}"
+        "   (goal >= 0.85)"
+    )
+    print(
+        f"inside the matrix products: {products_time:.3f} s of a {tanh_time:.3f} s pass; "
+        f"outside them: {tanh_time - products_time:.3f} s "
+        f"({(tanh_time - products_time) / tanh_time:.0%})"
+    )
+    print(
+        f"ceiling (the products' time alone) / matmul rate: "
+        f"{count / products_time / matmul_rate:.2f}"
+    )
     if torch_runs is None:
         print("PyTorch: not importable (pip install '.[bench]' to compare with GPT2LMHeadModel)")
     else:
         torch_rate = 2048**3 / torch_matmul_time
-        print(f"PyTorch CPU capability {torch_runs[2]}: torch.matmul 2048^2 float32 "
-              f"{torch_rate / 1e9:.1f} G multiplications/s")
-        print(f"GPT2LMHeadModel n = {args.n}: {hf_time:.3f} s = {count / hf_time / 1e9:.1f} G/s;"
-              f" its multiply rate / torch.matmul rate: {count / hf_time / torch_rate:.2f}")
+        print(
+            f"PyTorch CPU capability {torch_runs[2]}: torch.matmul 2048^2 float32 "
+            f"{torch_rate / 1e9:.1f} G multiplications/s"
+        )
+        print(
+            f"GPT2LMHeadModel n = {args.n}: {hf_time:.3f} s = {count / hf_time / 1e9:.1f} G/s;"
+            f" its multiply rate / torch.matmul rate: {count / hf_time / torch_rate:.2f}"
+        )
         print(f"package time / GPT2LMHeadModel time: {tanh_time / hf_time:.2f}")
-    print(f"exact GELU (1024, 3072) float32: {fast * 1e3:.1f} ms, np.vectorize(math.erf) "
-          f"{slow * 1e3:.0f} ms: {slow / fast:.0f}x faster   (goal >= 8x), dtype "
-          f"{gelu(t).dtype}")
+    print(
+        f"exact GELU (1024, 3072) float32: {fast * 1e3:.1f} ms, np.vectorize(math.erf) "
+        f"{slow * 1e3:.0f} ms: {slow / fast:.0f}x faster   (goal >= 8x), dtype "
+        f"{gelu(t).dtype}"
+    )
     print(f"forward exact GELU / tanh GELU: {exact_time / tanh_time:.3f}   (goal <= 1.25)")
 
 

@@ -83,8 +83,12 @@ def chapter_formulas(path: Path) -> list[str]:
     """Every formula of the elements' statements and proofs, in the chapter's order."""
     document = read_chapter(path)
     spans = [s for e in document.elements for s in (e.statement, e.proof) if s is not None]
-    statements = (s for span in spans for m in document.math_in(*span)
-                  for _, s in statement_lines(m.line, m.tex))
+    statements = (
+        s
+        for span in spans
+        for m in document.math_in(*span)
+        for _, s in statement_lines(m.line, m.tex)
+    )
     return [tex for tex in map(formula, statements) if tex is not None]
 
 
@@ -98,6 +102,7 @@ class TimedOut(BaseException):
 
 def within(seconds: float, run: Callable[[], Any]) -> Any:
     """run(), stopped by SIGALRM after `seconds` with TimedOut."""
+
     def stop(signum: int, frame: object) -> None:
         raise TimedOut
 
@@ -147,10 +152,11 @@ def _failure(error: Exception, tex: str) -> Reading:
     column = re.search(r"\bcol (\d+)", message)
     if column is None:
         return Reading(error=f"{type(error).__name__}: {message[:80]}")
-    rest = tex[int(column.group(1)) - 1:]
+    rest = tex[int(column.group(1)) - 1 :]
     token = re.match(r"\\[A-Za-z]+|\S", rest)
-    return Reading(error=f"{type(error).__name__} at {rest[:20]!r}",
-                   at=token.group() if token else "")
+    return Reading(
+        error=f"{type(error).__name__} at {rest[:20]!r}", at=token.group() if token else ""
+    )
 
 
 # The meaning of a name: plainly, or under a chapter's notation --------------------------------
@@ -225,8 +231,11 @@ class Notation:
         value, positions = self.names[key], [self._position(c) for c in index]
         if callable(value):
             return value(*positions)
-        return value[positions[0] - 1] if len(positions) == 1 else \
-            value[positions[0] - 1, positions[1] - 1]
+        return (
+            value[positions[0] - 1]
+            if len(positions) == 1
+            else value[positions[0] - 1, positions[1] - 1]
+        )
 
     def apply(self, key: str, *args: Any) -> Any:
         return self.names[key](*args)
@@ -250,14 +259,23 @@ class Notation:
         return sympy.diff(f, x)
 
     def sum(self, index: str, low: Any, high: Any, body: Callable[[Any], Any]) -> Any:
-        return sum(body(Notation(self.evaluator.bound(**{index: sympy.Integer(k)})))
-                   for k in range(int(low), int(high) + 1))
+        return sum(
+            body(Notation(self.evaluator.bound(**{index: sympy.Integer(k)})))
+            for k in range(int(low), int(high) + 1)
+        )
 
 
 PLAIN = Plain()
 Namespace = Plain | Notation
-_RELATIONS = {"=": sympy.Eq, ":=": sympy.Eq, "<=": sympy.Le, ">=": sympy.Ge, "<": sympy.Lt,
-              ">": sympy.Gt, "!=": sympy.Ne}
+_RELATIONS = {
+    "=": sympy.Eq,
+    ":=": sympy.Eq,
+    "<=": sympy.Le,
+    ">=": sympy.Ge,
+    "<": sympy.Lt,
+    ">": sympy.Gt,
+    "!=": sympy.Ne,
+}
 
 
 def relation(op: str, a: Any, b: Any) -> sympy.Basic:
@@ -316,148 +334,377 @@ def _matrix(*rows: tuple[Any, ...]) -> sympy.ImmutableMatrix:
 
 
 SAMPLE = (
-    Sample(SA, "命題 3.2", r"\delta_{ij}\sigma_i - \sigma_i\sigma_j",
-           lambda v: v.entry("delta", "ij") * v.entry("bold sigma", "i")
-           - v.entry("bold sigma", "i") * v.entry("bold sigma", "j"), True, {"i": 2, "j": 2}),
-    Sample(SA, "命題 3.2",
-           r"\frac{\partial \sigma_i}{\partial z_j} = \sigma_i(\delta_{ij} - \sigma_j)",
-           lambda v: relation("=", v.diff(v.entry("bold sigma", "i"), v.entry("bold z", "j")),
-                              v.entry("bold sigma", "i")
-                              * (v.entry("delta", "ij") - v.entry("bold sigma", "j"))),
-           True, {"i": 1, "j": 2}),
-    Sample(SA, "命題 3.2",
-           r"J(\boldsymbol{z}) = \mathrm{diag}(\boldsymbol{\sigma})"
-           r" - \boldsymbol{\sigma}\boldsymbol{\sigma}^{\mathsf{T}}",
-           lambda v: relation("=", v.apply("J", v.name("bold z")),
-                              v.apply("diag", v.name("bold sigma"))
-                              - v.name("bold sigma") * v.transpose(v.name("bold sigma"))), True),
-    Sample(SA, "定義 2.2", r"\sigma(\boldsymbol{z})_i := \frac{e^{z_i}}{\sum_{j=1}^{n} e^{z_j}}",
-           lambda v: relation(":=", v.component(_sigma_z(v), "i"),
-                              _E ** v.entry("bold z", "i") / v.sum(
-                                  "j", 1, v.name("n"), lambda w: _E ** w.entry("bold z", "j"))),
-           True, {"i": 2}),
-    Sample(SA, "命題 3.1", r"\sum_{i=1}^{n} \sigma(\boldsymbol{z})_i = 1",
-           lambda v: relation("=", v.sum("i", 1, v.name("n"),
-                                         lambda w: w.component(_sigma_z(w), "i")), 1), True),
-    Sample(SA, "命題 3.1", r"\sigma(\boldsymbol{z} + c\boldsymbol{1}) = \sigma(\boldsymbol{z})",
-           lambda v: relation("=", v.apply("sigma", v.name("bold z") + v.name("c")
-                                           * v.name("bold 1")), _sigma_z(v)), True),
-    Sample(SA, "命題 3.1", r"\sigma(P\boldsymbol{z}) = P\sigma(\boldsymbol{z})",
-           lambda v: relation("=", v.apply("sigma", v.name("P") * v.name("bold z")),
-                              v.name("P") * _sigma_z(v)), True),
-    Sample(SA, "命題 3.2", r"J(\boldsymbol{z})\boldsymbol{1} = \boldsymbol{0}",
-           lambda v: relation("=", v.apply("J", v.name("bold z")) * v.name("bold 1"),
-                              v.name("bold 0")), True),
-    Sample(SA, "定義 4.1", r"A := \sigma\!\left( \frac{Q K^{\mathsf{T}}}{\sqrt{d_k}} \right)",
-           lambda v: relation(":=", v.name("A"), v.apply(
-               "sigma", v.name("Q") * v.transpose(v.name("K")) / _SQRT(v.name("d_k")))), True),
-    Sample(SA, "定義 4.1", r"\mathrm{Attn}(Q, K, V) := A\,V",
-           lambda v: relation(":=", v.apply("Attn", v.name("Q"), v.name("K"), v.name("V")),
-                              v.name("A") * v.name("V")), True),
-    Sample(SA, "定理 5.2", r"QK^{\mathsf{T}}/\sqrt{d_k}",
-           lambda v: v.name("Q") * v.transpose(v.name("K")) / _SQRT(v.name("d_k")), True),
-    Sample(SA, "定理 5.2", r"P^{\mathsf{T}}P = I",
-           lambda v: relation("=", v.transpose(v.name("P")) * v.name("P"), v.name("I")), True),
-    Sample(SA, "例 4.3", r"XX^{\mathsf{T}}/\sqrt2",
-           lambda v: v.name("X") * v.transpose(v.name("X")) / _SQRT(2), True),
-    Sample(SA, "例 4.3",
-           r"\frac{1}{\sqrt2}\begin{pmatrix} 1 & 0 & 1 \\ 0 & 1 & 1 \\ 1 & 1 & 2 \end{pmatrix}",
-           lambda v: _matrix((1, 0, 1), (0, 1, 1), (1, 1, 2)) / _SQRT(2)),
-    Sample(SA, "演習 10.2",
-           r"\begin{pmatrix} s(1-s) & -s(1-s) \\ -s(1-s) & (1-s)s \end{pmatrix}",
-           lambda v: _matrix((v.name("s") * (1 - v.name("s")), -v.name("s") * (1 - v.name("s"))),
-                             (-v.name("s") * (1 - v.name("s")), (1 - v.name("s")) * v.name("s")))),
-    Sample(SA, "演習 10.2", r"2s(1-s) = \tfrac12 - 2(s - \tfrac12)^2",
-           lambda v: relation("=", 2 * v.name("s") * (1 - v.name("s")),
-                              sympy.Rational(1, 2) - 2 * (v.name("s") - sympy.Rational(1, 2))**2)),
-    Sample(SA, "命題 4.4", r"E[\langle \boldsymbol{q}, \boldsymbol{k}\rangle] = 0",
-           lambda v: relation("=", v.apply("E", v.inner(v.name("bold q"), v.name("bold k"))), 0),
-           True),
-    Sample(SA, "命題 4.4",
-           r"\mathrm{Var}\!\left(\frac{\langle \boldsymbol{q}, \boldsymbol{k}\rangle}"
-           r"{\sqrt{d_k}}\right) = 1",
-           lambda v: relation("=", v.apply("Var", v.inner(v.name("bold q"), v.name("bold k"))
-                                           / _SQRT(v.name("d_k"))), 1), True),
-    Sample(SA, "命題 4.4", r"E[q_ik_iq_jk_j]",
-           lambda v: v.apply("E", v.entry("bold q", "i") * v.entry("bold k", "i")
-                             * v.entry("bold q", "j") * v.entry("bold k", "j"))),
-    Sample(SA, "命題 4.4", r"\mathrm{Cov}(q_ik_i, q_jk_j)",
-           lambda v: v.apply("Cov", v.entry("bold q", "i") * v.entry("bold k", "i"),
-                             v.entry("bold q", "j") * v.entry("bold k", "j"))),
-    Sample(SA, "命題 4.4", r"\mathrm{Var}(q_i) + (E[q_i])^2",
-           lambda v: v.apply("Var", v.entry("bold q", "i"))
-           + v.apply("E", v.entry("bold q", "i"))**2),
-    Sample(SA, "補題 A.1", r"E[X_1]E[Y]",
-           lambda v: v.apply("E", v.entry("X", "1")) * v.apply("E", v.name("Y"))),
-    Sample(SA, "命題 7.2", r"d_k = d/h",
-           lambda v: relation("=", v.name("d_k"), v.name("d") / v.name("h"))),
+    Sample(
+        SA,
+        "命題 3.2",
+        r"\delta_{ij}\sigma_i - \sigma_i\sigma_j",
+        lambda v: (
+            v.entry("delta", "ij") * v.entry("bold sigma", "i")
+            - v.entry("bold sigma", "i") * v.entry("bold sigma", "j")
+        ),
+        True,
+        {"i": 2, "j": 2},
+    ),
+    Sample(
+        SA,
+        "命題 3.2",
+        r"\frac{\partial \sigma_i}{\partial z_j} = \sigma_i(\delta_{ij} - \sigma_j)",
+        lambda v: relation(
+            "=",
+            v.diff(v.entry("bold sigma", "i"), v.entry("bold z", "j")),
+            v.entry("bold sigma", "i") * (v.entry("delta", "ij") - v.entry("bold sigma", "j")),
+        ),
+        True,
+        {"i": 1, "j": 2},
+    ),
+    Sample(
+        SA,
+        "命題 3.2",
+        r"J(\boldsymbol{z}) = \mathrm{diag}(\boldsymbol{\sigma})"
+        r" - \boldsymbol{\sigma}\boldsymbol{\sigma}^{\mathsf{T}}",
+        lambda v: relation(
+            "=",
+            v.apply("J", v.name("bold z")),
+            v.apply("diag", v.name("bold sigma"))
+            - v.name("bold sigma") * v.transpose(v.name("bold sigma")),
+        ),
+        True,
+    ),
+    Sample(
+        SA,
+        "定義 2.2",
+        r"\sigma(\boldsymbol{z})_i := \frac{e^{z_i}}{\sum_{j=1}^{n} e^{z_j}}",
+        lambda v: relation(
+            ":=",
+            v.component(_sigma_z(v), "i"),
+            _E ** v.entry("bold z", "i")
+            / v.sum("j", 1, v.name("n"), lambda w: _E ** w.entry("bold z", "j")),
+        ),
+        True,
+        {"i": 2},
+    ),
+    Sample(
+        SA,
+        "命題 3.1",
+        r"\sum_{i=1}^{n} \sigma(\boldsymbol{z})_i = 1",
+        lambda v: relation(
+            "=", v.sum("i", 1, v.name("n"), lambda w: w.component(_sigma_z(w), "i")), 1
+        ),
+        True,
+    ),
+    Sample(
+        SA,
+        "命題 3.1",
+        r"\sigma(\boldsymbol{z} + c\boldsymbol{1}) = \sigma(\boldsymbol{z})",
+        lambda v: relation(
+            "=", v.apply("sigma", v.name("bold z") + v.name("c") * v.name("bold 1")), _sigma_z(v)
+        ),
+        True,
+    ),
+    Sample(
+        SA,
+        "命題 3.1",
+        r"\sigma(P\boldsymbol{z}) = P\sigma(\boldsymbol{z})",
+        lambda v: relation(
+            "=", v.apply("sigma", v.name("P") * v.name("bold z")), v.name("P") * _sigma_z(v)
+        ),
+        True,
+    ),
+    Sample(
+        SA,
+        "命題 3.2",
+        r"J(\boldsymbol{z})\boldsymbol{1} = \boldsymbol{0}",
+        lambda v: relation(
+            "=", v.apply("J", v.name("bold z")) * v.name("bold 1"), v.name("bold 0")
+        ),
+        True,
+    ),
+    Sample(
+        SA,
+        "定義 4.1",
+        r"A := \sigma\!\left( \frac{Q K^{\mathsf{T}}}{\sqrt{d_k}} \right)",
+        lambda v: relation(
+            ":=",
+            v.name("A"),
+            v.apply("sigma", v.name("Q") * v.transpose(v.name("K")) / _SQRT(v.name("d_k"))),
+        ),
+        True,
+    ),
+    Sample(
+        SA,
+        "定義 4.1",
+        r"\mathrm{Attn}(Q, K, V) := A\,V",
+        lambda v: relation(
+            ":=", v.apply("Attn", v.name("Q"), v.name("K"), v.name("V")), v.name("A") * v.name("V")
+        ),
+        True,
+    ),
+    Sample(
+        SA,
+        "定理 5.2",
+        r"QK^{\mathsf{T}}/\sqrt{d_k}",
+        lambda v: v.name("Q") * v.transpose(v.name("K")) / _SQRT(v.name("d_k")),
+        True,
+    ),
+    Sample(
+        SA,
+        "定理 5.2",
+        r"P^{\mathsf{T}}P = I",
+        lambda v: relation("=", v.transpose(v.name("P")) * v.name("P"), v.name("I")),
+        True,
+    ),
+    Sample(
+        SA,
+        "例 4.3",
+        r"XX^{\mathsf{T}}/\sqrt2",
+        lambda v: v.name("X") * v.transpose(v.name("X")) / _SQRT(2),
+        True,
+    ),
+    Sample(
+        SA,
+        "例 4.3",
+        r"\frac{1}{\sqrt2}\begin{pmatrix} 1 & 0 & 1 \\ 0 & 1 & 1 \\ 1 & 1 & 2 \end{pmatrix}",
+        lambda v: _matrix((1, 0, 1), (0, 1, 1), (1, 1, 2)) / _SQRT(2),
+    ),
+    Sample(
+        SA,
+        "演習 10.2",
+        r"\begin{pmatrix} s(1-s) & -s(1-s) \\ -s(1-s) & (1-s)s \end{pmatrix}",
+        lambda v: _matrix(
+            (v.name("s") * (1 - v.name("s")), -v.name("s") * (1 - v.name("s"))),
+            (-v.name("s") * (1 - v.name("s")), (1 - v.name("s")) * v.name("s")),
+        ),
+    ),
+    Sample(
+        SA,
+        "演習 10.2",
+        r"2s(1-s) = \tfrac12 - 2(s - \tfrac12)^2",
+        lambda v: relation(
+            "=",
+            2 * v.name("s") * (1 - v.name("s")),
+            sympy.Rational(1, 2) - 2 * (v.name("s") - sympy.Rational(1, 2)) ** 2,
+        ),
+    ),
+    Sample(
+        SA,
+        "命題 4.4",
+        r"E[\langle \boldsymbol{q}, \boldsymbol{k}\rangle] = 0",
+        lambda v: relation("=", v.apply("E", v.inner(v.name("bold q"), v.name("bold k"))), 0),
+        True,
+    ),
+    Sample(
+        SA,
+        "命題 4.4",
+        r"\mathrm{Var}\!\left(\frac{\langle \boldsymbol{q}, \boldsymbol{k}\rangle}"
+        r"{\sqrt{d_k}}\right) = 1",
+        lambda v: relation(
+            "=",
+            v.apply("Var", v.inner(v.name("bold q"), v.name("bold k")) / _SQRT(v.name("d_k"))),
+            1,
+        ),
+        True,
+    ),
+    Sample(
+        SA,
+        "命題 4.4",
+        r"E[q_ik_iq_jk_j]",
+        lambda v: v.apply(
+            "E",
+            v.entry("bold q", "i")
+            * v.entry("bold k", "i")
+            * v.entry("bold q", "j")
+            * v.entry("bold k", "j"),
+        ),
+    ),
+    Sample(
+        SA,
+        "命題 4.4",
+        r"\mathrm{Cov}(q_ik_i, q_jk_j)",
+        lambda v: v.apply(
+            "Cov",
+            v.entry("bold q", "i") * v.entry("bold k", "i"),
+            v.entry("bold q", "j") * v.entry("bold k", "j"),
+        ),
+    ),
+    Sample(
+        SA,
+        "命題 4.4",
+        r"\mathrm{Var}(q_i) + (E[q_i])^2",
+        lambda v: (
+            v.apply("Var", v.entry("bold q", "i")) + v.apply("E", v.entry("bold q", "i")) ** 2
+        ),
+    ),
+    Sample(
+        SA,
+        "補題 A.1",
+        r"E[X_1]E[Y]",
+        lambda v: v.apply("E", v.entry("X", "1")) * v.apply("E", v.name("Y")),
+    ),
+    Sample(
+        SA,
+        "命題 7.2",
+        r"d_k = d/h",
+        lambda v: relation("=", v.name("d_k"), v.name("d") / v.name("h")),
+    ),
     Sample(SA, "例 4.5", r"\sqrt{d_k}", lambda v: _SQRT(v.name("d_k"))),
-    Sample(SA, "命題 7.2",
-           r"\underbrace{4nd^2}_{\text{射影}} + \underbrace{2n^2 d}_{\text{点数と重みつき和}}",
-           lambda v: 4 * v.name("n") * v.name("d")**2 + 2 * v.name("n")**2 * v.name("d")),
-    Sample(SA, "命題 7.2", r"4nd^2 + 2n^2d",
-           lambda v: 4 * v.name("n") * v.name("d")**2 + 2 * v.name("n")**2 * v.name("d")),
-    Sample(SA, "命題 7.1", r"3(d\cdot hd_k + hd_k)",
-           lambda v: 3 * (v.name("d") * v.name("h") * v.name("d_k")
-                          + v.name("h") * v.name("d_k"))),
-    Sample(SA, "命題 7.2", r"n \cdot n \cdot d_k",
-           lambda v: v.name("n") ** 2 * v.name("d_k")),
-    Sample(TB, "定義 2.1", r"\mu(\boldsymbol{x}) := \frac{1}{d}\sum_{j=1}^{d} x_j",
-           lambda v: relation(":=", v.apply("mu", v.name("bold x")), v.sum(
-               "j", 1, v.name("d"), lambda w: w.entry("bold x", "j")) / v.name("d")), True),
-    Sample(TB, "定義 2.1",
-           r"\sigma^2(\boldsymbol{x}) := \frac{1}{d}\sum_{j=1}^{d}"
-           r"\big(x_j - \mu(\boldsymbol{x})\big)^2",
-           lambda v: relation(":=", v.apply("sigma^2", v.name("bold x")), v.sum(
-               "j", 1, v.name("d"),
-               lambda w: (w.entry("bold x", "j") - w.apply("mu", w.name("bold x")))**2)
-               / v.name("d")), True),
-    Sample(TB, "定義 2.1",
-           r"\mathrm{LN}(\boldsymbol{x}) := \boldsymbol{\gamma} \odot \frac{\boldsymbol{x}"
-           r" - \mu(\boldsymbol{x})\boldsymbol{1}}{\sqrt{\sigma^2(\boldsymbol{x}) + \varepsilon}}"
-           r" + \boldsymbol{\beta}",
-           lambda v: relation(":=", v.apply("LN", v.name("bold x")), _layer_norm(v)), True),
-    Sample(TB, "命題 8.1",
-           r"W_2^{\mathsf{T}}\,\mathrm{ReLU}(W_1^{\mathsf{T}}\boldsymbol{x} + \boldsymbol{b}_1)"
-           r" + \boldsymbol{b}_2",
-           _mlp, True),
-    Sample(TB, "命題 3.3",
-           r"J(\boldsymbol{x}) = \frac{1}{\sigma}\Big( I - \frac{1}{d}\boldsymbol{1}"
-           r"\boldsymbol{1}^{\mathsf{T}} - \frac{1}{d}\boldsymbol{y}\boldsymbol{y}^{\mathsf{T}}"
-           r" \Big)",
-           lambda v: relation("=", v.apply("J", v.name("bold x")), _ln_jacobian(v)), True),
-    Sample(TB, "命題 3.1", r"\|\boldsymbol{y}\| = \sqrt{d}",
-           lambda v: relation("=", v.norm(v.name("bold y")), _SQRT(v.name("d"))), True),
-    Sample(TB, "命題 3.1",
-           r"\mathrm{LN}(a\boldsymbol{x} + b\boldsymbol{1}) = \mathrm{LN}(\boldsymbol{x})",
-           lambda v: relation("=", v.apply("LN", v.name("a") * v.name("bold x")
-                                           + v.name("b") * v.name("bold 1")),
-                              v.apply("LN", v.name("bold x"))), True),
-    Sample(TB, "命題 3.3", r"\partial\mu/\partial x_j = 1/d",
-           lambda v: relation("=", v.diff(v.name("mu"), v.entry("bold x", "j")),
-                              1 / v.name("d"))),
-    Sample(TB, "定理 5.1", r"d_{\mathrm{ff}} = 4d",
-           lambda v: relation("=", v.name("d_ff"), 4 * v.name("d"))),
-    Sample(TB, "命題 6.1", r"2nd\,d_{\mathrm{ff}}",
-           lambda v: 2 * v.name("n") * v.name("d") * v.name("d_ff")),
+    Sample(
+        SA,
+        "命題 7.2",
+        r"\underbrace{4nd^2}_{\text{射影}} + \underbrace{2n^2 d}_{\text{点数と重みつき和}}",
+        lambda v: 4 * v.name("n") * v.name("d") ** 2 + 2 * v.name("n") ** 2 * v.name("d"),
+    ),
+    Sample(
+        SA,
+        "命題 7.2",
+        r"4nd^2 + 2n^2d",
+        lambda v: 4 * v.name("n") * v.name("d") ** 2 + 2 * v.name("n") ** 2 * v.name("d"),
+    ),
+    Sample(
+        SA,
+        "命題 7.1",
+        r"3(d\cdot hd_k + hd_k)",
+        lambda v: 3 * (v.name("d") * v.name("h") * v.name("d_k") + v.name("h") * v.name("d_k")),
+    ),
+    Sample(SA, "命題 7.2", r"n \cdot n \cdot d_k", lambda v: v.name("n") ** 2 * v.name("d_k")),
+    Sample(
+        TB,
+        "定義 2.1",
+        r"\mu(\boldsymbol{x}) := \frac{1}{d}\sum_{j=1}^{d} x_j",
+        lambda v: relation(
+            ":=",
+            v.apply("mu", v.name("bold x")),
+            v.sum("j", 1, v.name("d"), lambda w: w.entry("bold x", "j")) / v.name("d"),
+        ),
+        True,
+    ),
+    Sample(
+        TB,
+        "定義 2.1",
+        r"\sigma^2(\boldsymbol{x}) := \frac{1}{d}\sum_{j=1}^{d}"
+        r"\big(x_j - \mu(\boldsymbol{x})\big)^2",
+        lambda v: relation(
+            ":=",
+            v.apply("sigma^2", v.name("bold x")),
+            v.sum(
+                "j",
+                1,
+                v.name("d"),
+                lambda w: (w.entry("bold x", "j") - w.apply("mu", w.name("bold x"))) ** 2,
+            )
+            / v.name("d"),
+        ),
+        True,
+    ),
+    Sample(
+        TB,
+        "定義 2.1",
+        r"\mathrm{LN}(\boldsymbol{x}) := \boldsymbol{\gamma} \odot \frac{\boldsymbol{x}"
+        r" - \mu(\boldsymbol{x})\boldsymbol{1}}{\sqrt{\sigma^2(\boldsymbol{x}) + \varepsilon}}"
+        r" + \boldsymbol{\beta}",
+        lambda v: relation(":=", v.apply("LN", v.name("bold x")), _layer_norm(v)),
+        True,
+    ),
+    Sample(
+        TB,
+        "命題 8.1",
+        r"W_2^{\mathsf{T}}\,\mathrm{ReLU}(W_1^{\mathsf{T}}\boldsymbol{x} + \boldsymbol{b}_1)"
+        r" + \boldsymbol{b}_2",
+        _mlp,
+        True,
+    ),
+    Sample(
+        TB,
+        "命題 3.3",
+        r"J(\boldsymbol{x}) = \frac{1}{\sigma}\Big( I - \frac{1}{d}\boldsymbol{1}"
+        r"\boldsymbol{1}^{\mathsf{T}} - \frac{1}{d}\boldsymbol{y}\boldsymbol{y}^{\mathsf{T}}"
+        r" \Big)",
+        lambda v: relation("=", v.apply("J", v.name("bold x")), _ln_jacobian(v)),
+        True,
+    ),
+    Sample(
+        TB,
+        "命題 3.1",
+        r"\|\boldsymbol{y}\| = \sqrt{d}",
+        lambda v: relation("=", v.norm(v.name("bold y")), _SQRT(v.name("d"))),
+        True,
+    ),
+    Sample(
+        TB,
+        "命題 3.1",
+        r"\mathrm{LN}(a\boldsymbol{x} + b\boldsymbol{1}) = \mathrm{LN}(\boldsymbol{x})",
+        lambda v: relation(
+            "=",
+            v.apply("LN", v.name("a") * v.name("bold x") + v.name("b") * v.name("bold 1")),
+            v.apply("LN", v.name("bold x")),
+        ),
+        True,
+    ),
+    Sample(
+        TB,
+        "命題 3.3",
+        r"\partial\mu/\partial x_j = 1/d",
+        lambda v: relation("=", v.diff(v.name("mu"), v.entry("bold x", "j")), 1 / v.name("d")),
+    ),
+    Sample(
+        TB,
+        "定理 5.1",
+        r"d_{\mathrm{ff}} = 4d",
+        lambda v: relation("=", v.name("d_ff"), 4 * v.name("d")),
+    ),
+    Sample(
+        TB,
+        "命題 6.1",
+        r"2nd\,d_{\mathrm{ff}}",
+        lambda v: 2 * v.name("n") * v.name("d") * v.name("d_ff"),
+    ),
     Sample(TB, "命題 6.1", r"nd\,|V|", lambda v: v.name("n") * v.name("d") * v.name("|V|")),
-    Sample(TB, "定理 5.1", r"4d^2 + 4d + 8d^2 + 4d + d + 4d = 12d^2 + 13d",
-           lambda v: relation("=", 12 * v.name("d")**2 + 13 * v.name("d"),
-                              12 * v.name("d")**2 + 13 * v.name("d"))),
-    Sample(TB, "演習 11.4", r"T(n) = 12nd^2 + 2n^2d",
-           lambda v: relation("=", v.apply("T", v.name("n")), 12 * v.name("n") * v.name("d")**2
-                              + 2 * v.name("n")**2 * v.name("d"))),
-    Sample(TB, "定義 2.2", r"\mathrm{ReLU}(t) := \max(0, t)",
-           lambda v: relation(":=", v.apply("ReLU", v.name("t")), sympy.Max(0, v.name("t")))),
-    Sample(TB, "定義 2.2", r"\mathrm{GELU}(t) := t\,\Phi(t)",
-           lambda v: relation(":=", v.apply("GELU", v.name("t")),
-                              v.name("t") * v.apply("Phi", v.name("t")))),
-    Sample(TB, "命題 8.1", r"\varphi(t) = \frac{1}{\sqrt{2\pi}}e^{-t^2/2}",
-           lambda v: relation("=", v.apply("varphi", v.name("t")),
-                              _E ** (-v.name("t")**2 / 2) / _SQRT(2 * _PI))),
+    Sample(
+        TB,
+        "定理 5.1",
+        r"4d^2 + 4d + 8d^2 + 4d + d + 4d = 12d^2 + 13d",
+        lambda v: relation(
+            "=", 12 * v.name("d") ** 2 + 13 * v.name("d"), 12 * v.name("d") ** 2 + 13 * v.name("d")
+        ),
+    ),
+    Sample(
+        TB,
+        "演習 11.4",
+        r"T(n) = 12nd^2 + 2n^2d",
+        lambda v: relation(
+            "=",
+            v.apply("T", v.name("n")),
+            12 * v.name("n") * v.name("d") ** 2 + 2 * v.name("n") ** 2 * v.name("d"),
+        ),
+    ),
+    Sample(
+        TB,
+        "定義 2.2",
+        r"\mathrm{ReLU}(t) := \max(0, t)",
+        lambda v: relation(":=", v.apply("ReLU", v.name("t")), sympy.Max(0, v.name("t"))),
+    ),
+    Sample(
+        TB,
+        "定義 2.2",
+        r"\mathrm{GELU}(t) := t\,\Phi(t)",
+        lambda v: relation(
+            ":=", v.apply("GELU", v.name("t")), v.name("t") * v.apply("Phi", v.name("t"))
+        ),
+    ),
+    Sample(
+        TB,
+        "命題 8.1",
+        r"\varphi(t) = \frac{1}{\sqrt{2\pi}}e^{-t^2/2}",
+        lambda v: relation(
+            "=", v.apply("varphi", v.name("t")), _E ** (-(v.name("t") ** 2) / 2) / _SQRT(2 * _PI)
+        ),
+    ),
     Sample(TB, "例 5.3", r"12\times768^2 + 13\times768", lambda v: sympy.Integer(7_087_872)),
-    Sample(TB, "演習 11.1", r"64{,}000 + 8{,}192 + 199{,}936 + 128 = 272{,}256",
-           lambda v: relation("=", sympy.Integer(272_256), sympy.Integer(272_256))),
+    Sample(
+        TB,
+        "演習 11.1",
+        r"64{,}000 + 8{,}192 + 199{,}936 + 128 = 272{,}256",
+        lambda v: relation("=", sympy.Integer(272_256), sympy.Integer(272_256)),
+    ),
 )
 
 
@@ -518,8 +765,9 @@ def plain_evaluator(tree: Node, notation: Evaluator) -> Evaluator:
     for node in _walk(tree):
         if node.op == "name" and node.args[0] != "e":
             name = node.args[0]
-            names[name] = (lambda *a, n=name: PLAIN.apply(n, *a)) if name in functions \
-                else PLAIN.name(name)
+            names[name] = (
+                (lambda *a, n=name: PLAIN.apply(n, *a)) if name in functions else PLAIN.name(name)
+            )
         elif node.op == "sub" and node.args[0].op == "name" and node.args[1].op == "text":
             whole = f"{node.args[0].args[0]}_{node.args[1].args[0]}"
             names[whole] = PLAIN.name(whole)
@@ -549,11 +797,17 @@ def same(value: Any, meaning: Any) -> bool:
     if isinstance(meaning, sympy.core.relational.Relational):
         if isinstance(value, BooleanAtom):
             return not meaning.free_symbols and bool(meaning.func(*meaning.args)) == bool(value)
-        return type(value) is type(meaning) and same(value.lhs, meaning.lhs) \
+        return (
+            type(value) is type(meaning)
+            and same(value.lhs, meaning.lhs)
             and same(value.rhs, meaning.rhs)
+        )
     if isinstance(meaning, sympy.MatrixBase):
-        return isinstance(value, sympy.MatrixBase) and value.shape == meaning.shape \
+        return (
+            isinstance(value, sympy.MatrixBase)
+            and value.shape == meaning.shape
             and all(same(a, b) for a, b in zip(value, meaning, strict=True))
+        )
     if not isinstance(value, sympy.Expr):
         return False
     try:
@@ -579,8 +833,9 @@ def misreading(value: Any, meaning: Any) -> str:
     """A short name for how a reading differs from the meaning (the first that fits)."""
     if isinstance(value, BooleanAtom):
         return "relation evaluated to True/False"
-    if isinstance(meaning, sympy.core.relational.Relational) and \
-            not isinstance(value, sympy.core.relational.Relational):
+    if isinstance(meaning, sympy.core.relational.Relational) and not isinstance(
+        value, sympy.core.relational.Relational
+    ):
         return "the relation and what follows dropped"
     names = {str(s) for s in value.free_symbols}
     exponents = {str(s) for p in value.atoms(sympy.Pow) for s in p.exp.free_symbols}
@@ -598,14 +853,14 @@ def misreading(value: Any, meaning: Any) -> str:
     return "other"
 
 
-def judge(reading: Callable[[Sample], Any], sample: Sample, ours: bool,
-          timeout: float) -> Verdict:
+def judge(reading: Callable[[Sample], Any], sample: Sample, ours: bool, timeout: float) -> Verdict:
     """One parser's reading of a sample (`reading`), compared with its meaning within
     `timeout` seconds each."""
     result = attempt(lambda _: reading(sample), sample.tex, timeout)
     if result.error:
-        return Verdict(sample, False, f"fails at {result.at}" if result.at else "fails",
-                       result.error)
+        return Verdict(
+            sample, False, f"fails at {result.at}" if result.at else "fails", result.error
+        )
     meaning = expected(sample, ours)
     try:
         correct = quietly(timeout, lambda: same(result.value, meaning))
@@ -613,8 +868,12 @@ def judge(reading: Callable[[Sample], Any], sample: Sample, ours: bool,
         return Verdict(sample, False, "comparison timed out", sympy.sstr(result.value)[:100])
     if correct:
         return Verdict(sample, True)
-    return Verdict(sample, False, misreading(result.value, meaning),
-                   f"read as {sympy.sstr(result.value)[:100]}")
+    return Verdict(
+        sample,
+        False,
+        misreading(result.value, meaning),
+        f"read as {sympy.sstr(result.value)[:100]}",
+    )
 
 
 # The parsers -------------------------------------------------------------------------------
@@ -700,8 +959,9 @@ class Result:
         return sum(v.correct for v in self.verdicts)
 
 
-def measure(parser: Parser, formulas: list[str], sample: tuple[Sample, ...],
-            timeout: float) -> Result:
+def measure(
+    parser: Parser, formulas: list[str], sample: tuple[Sample, ...], timeout: float
+) -> Result:
     """Read every formula once (timed), then judge the parser on the sample."""
     start = time.perf_counter()
     readings = [attempt(parser.read, tex, timeout) for tex in formulas]
@@ -719,26 +979,35 @@ def typical(verdicts: tuple[Verdict, ...], most: int = 3) -> str:
 def table(results: list[Result], total: int, size: int) -> str:
     """The Markdown table: one row per parser, time relative to ours (the first)."""
     ours = results[0].seconds
-    rows = ["| parser | formulas read without error | sample read correctly | time "
-            "| typical misreadings |", "|---|---|---|---|---|"]
+    rows = [
+        "| parser | formulas read without error | sample read correctly | time "
+        "| typical misreadings |",
+        "|---|---|---|---|---|",
+    ]
     for r in results:
-        rows.append(f"| {r.parser.name} | {r.read} / {total} ({100 * r.read / total:.1f} %) "
-                    f"| {r.correct} / {size} | {r.seconds:.2f} s ({r.seconds / ours:.1f}× ours) "
-                    f"| {typical(r.verdicts)} |")
+        rows.append(
+            f"| {r.parser.name} | {r.read} / {total} ({100 * r.read / total:.1f} %) "
+            f"| {r.correct} / {size} | {r.seconds:.2f} s ({r.seconds / ours:.1f}× ours) "
+            f"| {typical(r.verdicts)} |"
+        )
     return "\n".join(rows)
 
 
 def misreadings(result: Result) -> list[str]:
     """One line per misread sample formula: element, TeX, kind and detail."""
-    return [f"  {v.sample.element} `{v.sample.tex}`: {v.kind}: {v.detail}"
-            for v in result.verdicts if not v.correct]
+    return [
+        f"  {v.sample.element} `{v.sample.tex}`: {v.kind}: {v.detail}"
+        for v in result.verdicts
+        if not v.correct
+    ]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--verbose", action="store_true", help="list the sample's misreadings")
-    parser.add_argument("--timeout", type=float, default=TIMEOUT,
-                        help="seconds for one formula's reading")
+    parser.add_argument(
+        "--timeout", type=float, default=TIMEOUT, help="seconds for one formula's reading"
+    )
     parser.add_argument("--seeds", type=Path, default=SEEDS, help="the chapters' directory")
     args = parser.parse_args()
     if args.timeout <= 0:
@@ -748,15 +1017,16 @@ def main() -> None:
     formulas = []
     for chapter in CHAPTERS.values():
         found = chapter_formulas(args.seeds / chapter.file)
-        print(f"{chapter.key} ({chapter.file}): {len(found)} formulas "
-              f"({len(set(found))} distinct)")
+        print(f"{chapter.key} ({chapter.file}): {len(found)} formulas ({len(set(found))} distinct)")
         formulas += found
     parsers, missing = available()
     for line in missing:
         print(line)
     results = [measure(p, formulas, SAMPLE, args.timeout) for p in parsers]
-    print(f"\n{len(SAMPLE)} hand-labelled formulas; one run each, "
-          f"per-formula limit {args.timeout:g} s\n")
+    print(
+        f"\n{len(SAMPLE)} hand-labelled formulas; one run each, "
+        f"per-formula limit {args.timeout:g} s\n"
+    )
     print(table(results, len(formulas), len(SAMPLE)))
     if args.verbose:
         for result in results:

@@ -61,19 +61,27 @@ def main() -> None:
     print(f"general d (symbolic), once per process: {general.text(timeout)}, {verdict}")
     print("Jacobian")
     differentiation, plain = Baseline(timeout), Baseline(timeout)
-    print(f"{'d':>4}  {'closed form':>11}  {'differentiation':>15}  {'plain SymPy':>11}  "
-          f"{'diff./closed':>12}  {'plain/closed':>12}")
+    print(
+        f"{'d':>4}  {'closed form':>11}  {'differentiation':>15}  {'plain SymPy':>11}  "
+        f"{'diff./closed':>12}  {'plain/closed':>12}"
+    )
     for d in args.sizes:
         if not derive_layer_norm_jacobian(d).holds:
             raise SystemExit(f"the derivation at d = {d} did not hold")
         fast = best_time(lambda d=d: derive_layer_norm_jacobian(d), args.repeats)
-        slow = differentiation.time(without_limit(
-            module, "DIFFERENTIATION_LIMIT",
-            lambda d=d: derive_layer_norm_jacobian_by_differentiation(d)))
+        slow = differentiation.time(
+            without_limit(
+                module,
+                "DIFFERENTIATION_LIMIT",
+                lambda d=d: derive_layer_norm_jacobian_by_differentiation(d),
+            )
+        )
         baseline = plain.time(lambda d=d: plain_simplify(d))
-        print(f"{d:>4}  {fast.text(timeout):>11}  {slow.text(timeout):>15}  "
-              f"{baseline.text(timeout):>11}  {slow.ratio(fast, timeout):>12}  "
-              f"{baseline.ratio(fast, timeout):>12}")
+        print(
+            f"{d:>4}  {fast.text(timeout):>11}  {slow.text(timeout):>15}  "
+            f"{baseline.text(timeout):>11}  {slow.ratio(fast, timeout):>12}  "
+            f"{baseline.ratio(fast, timeout):>12}"
+        )
 
     print("properties of the Jacobian")
     differentiation = Baseline(timeout)
@@ -82,11 +90,17 @@ def main() -> None:
         if not jacobian_properties(d).holds["s J idempotent"]:
             raise SystemExit(f"the properties at d = {d} did not hold")
         fast = best_time(lambda d=d: jacobian_properties(d), args.repeats)
-        slow = differentiation.time(without_limit(
-            module, "DIFFERENTIATED_PROPERTIES_LIMIT",
-            lambda d=d: jacobian_properties_by_differentiation(d)))
-        print(f"{d:>4}  {fast.text(timeout):>11}  {slow.text(timeout):>15}  "
-              f"{slow.ratio(fast, timeout):>12}")
+        slow = differentiation.time(
+            without_limit(
+                module,
+                "DIFFERENTIATED_PROPERTIES_LIMIT",
+                lambda d=d: jacobian_properties_by_differentiation(d),
+            )
+        )
+        print(
+            f"{d:>4}  {fast.text(timeout):>11}  {slow.text(timeout):>15}  "
+            f"{slow.ratio(fast, timeout):>12}"
+        )
 
 
 if __name__ == "__main__":

@@ -54,147 +54,277 @@ ROOT = Path(__file__).resolve().parents[1]
 # first, being the likeliest to kill its mutants
 TESTS = {
     "numeric/softmax.py": ["tests/numeric/test_softmax.py", "tests/numeric/test_bad_input.py"],
-    "numeric/layer_norm.py": ["tests/numeric/test_layer_norm.py",
-                              "tests/numeric/test_bad_input.py"],
-    "numeric/attention.py": ["tests/numeric/test_attention.py",
-                             "tests/numeric/test_bad_input.py"],
-    "numeric/activations.py": ["tests/numeric/test_activations.py",
-                               "tests/numeric/test_bad_input.py"],
+    "numeric/layer_norm.py": [
+        "tests/numeric/test_layer_norm.py",
+        "tests/numeric/test_bad_input.py",
+    ],
+    "numeric/attention.py": ["tests/numeric/test_attention.py", "tests/numeric/test_bad_input.py"],
+    "numeric/activations.py": [
+        "tests/numeric/test_activations.py",
+        "tests/numeric/test_bad_input.py",
+    ],
     "numeric/chunks.py": ["tests/numeric/test_activations.py"],
     "symbolic/counts.py": ["tests/symbolic/test_counts.py"],
     "symbolic/softmax.py": ["tests/symbolic/test_softmax.py"],
     "symbolic/layer_norm_definition.py": ["tests/symbolic/test_layer_norm_definition.py"],
     "symbolic/layer_norm_general.py": ["tests/symbolic/test_layer_norm_general.py"],
     # reached through the explicit widths' entry points, whose tests check its size limits
-    "symbolic/layer_norm_differentiation.py": ["tests/symbolic/test_layer_norm_differentiation.py",
-                                               "tests/symbolic/test_layer_norm_explicit.py"],
+    "symbolic/layer_norm_differentiation.py": [
+        "tests/symbolic/test_layer_norm_differentiation.py",
+        "tests/symbolic/test_layer_norm_explicit.py",
+    ],
     "symbolic/layer_norm_explicit.py": ["tests/symbolic/test_layer_norm_explicit.py"],
     "symbolic/layer_norm_moments.py": ["tests/symbolic/test_layer_norm_moments.py"],
-    "symbolic/radicals.py": ["tests/symbolic/test_radicals.py",
-                             "tests/symbolic/test_identities_of_chapters.py"],
+    "symbolic/radicals.py": [
+        "tests/symbolic/test_radicals.py",
+        "tests/symbolic/test_identities_of_chapters.py",
+    ],
     "symbolic/polynomials.py": ["tests/symbolic/test_polynomials.py"],
     "symbolic/quotients.py": ["tests/symbolic/test_quotients.py"],
-    "symbolic/identities.py": ["tests/symbolic/test_identities.py",
-                               "tests/symbolic/test_identities_of_chapters.py"],
-    "symbolic/certificates.py": ["tests/symbolic/test_certificates.py",
-                                 "tests/symbolic/test_identities_of_chapters.py"],
-    "symbolic/sums.py": ["tests/symbolic/test_sums.py",
-                         "tests/symbolic/test_identities_of_chapters.py"],
+    "symbolic/identities.py": [
+        "tests/symbolic/test_identities.py",
+        "tests/symbolic/test_identities_of_chapters.py",
+    ],
+    "symbolic/certificates.py": [
+        "tests/symbolic/test_certificates.py",
+        "tests/symbolic/test_identities_of_chapters.py",
+    ],
+    "symbolic/sums.py": [
+        "tests/symbolic/test_sums.py",
+        "tests/symbolic/test_identities_of_chapters.py",
+    ],
 }
 
 TEST_FOLDERS = ("tests",)
 # whole-chapter runs (every case audits or verifies a chapter: minutes per mutant) are left
 # out; a mutant only they would kill counts as a survivor, so the score errs low
-WHOLE_CHAPTER = ("tests/audit/test_slips.py", "tests/cli/test_cli.py", "tests/audit/test_audit.py",
-                 "tests/typeset/test_figures.py")
+WHOLE_CHAPTER = (
+    "tests/audit/test_slips.py",
+    "tests/cli/test_cli.py",
+    "tests/audit/test_audit.py",
+    "tests/typeset/test_figures.py",
+)
 
-PICKS_THE_NON_ZERO_BRANCH = ("every point of (0, 1) picks the 2 x 2's non-zero eigenvalue; at 0 "
-                             "both vanish and max keeps SymPy's first, the non-zero one")
-SHARED_SYMBOLS = ("shared = set.intersection(*(t.free_symbols for t in terms)) "
-                  "if len(terms) > 1 else {1}")
-ONE_TERM_UNDER_A_ROOT = ("only a single term without free symbols changes branch, and SymPy "
-                         "leaves it one non-negative number under a root or a negative power; "
-                         "both branches then give that number alone")
+PICKS_THE_NON_ZERO_BRANCH = (
+    "every point of (0, 1) picks the 2 x 2's non-zero eigenvalue; at 0 "
+    "both vanish and max keeps SymPy's first, the non-zero one"
+)
+SHARED_SYMBOLS = (
+    "shared = set.intersection(*(t.free_symbols for t in terms)) if len(terms) > 1 else {1}"
+)
+ONE_TERM_UNDER_A_ROOT = (
+    "only a single term without free symbols changes branch, and SymPy "
+    "leaves it one non-negative number under a root or a negative power; "
+    "both branches then give that number alone"
+)
 EXPONENT_ZERO = "they differ at exponent 0 only, which SymPy evaluates away (b**0 is 1)"
 ZERO_POLYNOMIAL = "the default serves the zero polynomial only, whose loop over terms is empty"
 ONE_LIMIT = "only sums with one limit get there: limits[0] is limits[-1]"
-SPLIT_ONLY = ("it only changes how the array is split into pieces or threads (or NumPy's "
-              "reshape(-2), which it reads as reshape(-1)); every entry meets the same "
-              "operations")
+SPLIT_ONLY = (
+    "it only changes how the array is split into pieces or threads (or NumPy's "
+    "reshape(-2), which it reads as reshape(-1)); every entry meets the same "
+    "operations"
+)
 # (module, source line stripped, mutation) -> why no input tells the mutant apart
 EQUIVALENT: dict[tuple[str, str, str], str] = {
-    ("numeric/attention.py", "CAUSAL_BLOCK = 128  # query rows per block of causal attention",
-     "128 -> 129"): "the block size only groups query rows; each row is computed alike",
-    ("numeric/attention.py", "CAUSAL_BLOCK = 128  # query rows per block of causal attention",
-     "128 -> 127"): "the block size only groups query rows; each row is computed alike",
-    ("numeric/attention.py", "return (out[0], weights[0]) if single else (out, weights)",
-     "0 -> -1"): "a single head is an axis of size 1: index 0 is index -1",
-    ("symbolic/softmax.py", "form = (v.T * jacobian(sigma) * v)[0, 0]", "0 -> -1"):
-        "the quadratic form is a 1 x 1 matrix: index 0 is index -1",
-    **{(module, f"@lru_cache(maxsize={size})", f"{size} -> {size + step}"):
-       "a cache's size, not a value"
-       for module, size in (("symbolic/softmax.py", 1), ("symbolic/layer_norm_general.py", 1),
-                            ("symbolic/radicals.py", 4096))
-       for step in (1, -1)},
-    **{("symbolic/softmax.py", line, change): PICKS_THE_NON_ZERO_BRANCH
-       for line in ("top = max(eig, key=lambda e: e.subs(s, Rational(1, 3)))  # the non-zero "
-                    "branch",
-                    "top = max(result.eigenvalues, key=lambda e: e.subs(s, Rational(1, 3)))")
-       for change in ("1 -> 2", "1 -> 0", "3 -> 4", "3 -> 2")},
-    ("symbolic/softmax.py",
-     "critical = tuple(c for c in solve(diff(top, s), s) if 0 < c < 1)", "0 -> -1"):
-        "s is declared positive, so solve returns no root c <= 0",
-    **{("symbolic/radicals.py", line, change): why for line, change, why in (
-        ("if gens and base.is_polynomial(*gens):", "And -> Or",
-         "without free symbols the ring gives the same rational or raises ValueError, caught; "
-         "with them from_expr raises ValueError on a non-polynomial, caught the same way"),
-        (SHARED_SYMBOLS, "Gt -> GtE", ONE_TERM_UNDER_A_ROOT),
-        (SHARED_SYMBOLS, "1 -> 0", ONE_TERM_UNDER_A_ROOT),
-        ("if f == 1:", "1 -> 0", "no factor is 0 here, and a factor 1 is taken just before"),
-        ("if e.is_Integer and e >= 2 and not isinstance(b, Add) and b.is_positive:", "2 -> 1",
-         "at e = 1 the branch multiplies by b**0 and leaves f = b"),
-        ("if p.exp.is_Integer and p.exp < 0:", "Lt -> LtE", EXPONENT_ZERO),
-        ("if p.exp.is_Integer and p.exp < 0:", "0 -> 1", EXPONENT_ZERO),
-        ("if g and grads[r][j]:", "And -> Or", "the product added is 0 when either factor is"),
-        ("top = max((m[k] for m in poly.monoms()), default=0)", "0 -> 1", ZERO_POLYNOMIAL),
-        ("top = max((m[k] for m in poly.monoms()), default=0)", "0 -> -1", ZERO_POLYNOMIAL),
-        ("top = max((m[k] for m in f.monoms()), default=0)  # reduce multiplied by r^top",
-         "0 -> 1", ZERO_POLYNOMIAL),
-        ("top = max((m[k] for m in f.monoms()), default=0)  # reduce multiplied by r^top",
-         "0 -> -1", ZERO_POLYNOMIAL),
-    )},
-    **{("symbolic/polynomials.py", line, change): why for line, change, why in (
-        ("powers: dict[int, SparsePolynomial] = {0: SparsePolynomial({(): 1})}", "0 -> -1",
-         "a cache entry: value**0 is recomputed as the same 1"),
-        ("return L, (self * L if L != 1 else self)", "1 -> 0",
-         "L is never 0, and self * 1 has the same int terms"),
-    )},
-    **{("symbolic/quotients.py", line, change): why for line, change, why in (
-        ("return f / scale if scale != 1 else f", "1 -> 0",
-         "scale is never 0, and f / 1 has the same int terms"),
-        ("if powers.get(1, 0) >= 2:", "0 -> 1", "the default stands for a missing y_1: 1 < 2"),
-        ("if powers.get(1, 0) >= 2:", "0 -> -1", "the default stands for a missing y_1: -1 < 2"),
-    )},
-    **{("symbolic/sums.py", line, change): why for line, change, why in (
-        ("if c >= 0:", "GtE -> Gt", "at c = 0 both branches add an empty sum"),
-        ("if c >= 0:", "0 -> 1", "at c = 0 both branches add an empty sum"),
-        ("(index, _, _), body = key.limits[0], key.function", "0 -> -1", ONE_LIMIT),
-        ("if not (isinstance(key, Sum) and len(key.limits) == 1 and key.limits[0][1:] == (1, n)):",
-         "0 -> -1", ONE_LIMIT),
-    )},
-    **{("numeric/attention.py",
-        "record(WEIGHTED_SUM, np.broadcast_to(q.dtype.type(0), (h, n, m)), v)", change):
-       "record reads the operands' shapes only: the broadcast value is never read"
-       for change in ("0 -> 1", "0 -> -1")},
-    **{("numeric/layer_norm.py",
-        "r[constant] = 0  # c = 0 there; 1 / sqrt(eps 2^-2e) may be inf after an underflow",
-        change): "r is only ever multiplied by c, exactly 0 on a constant row: any finite r"
-       for change in ("0 -> 1", "0 -> -1")},
-    ("numeric/layer_norm.py", "one / np.sqrt(var + np.where(big, 0, eps_scaled)))", "0 -> 1"):
-        "on big rows the outer where takes the other branch: the value added is never used",
-    ("symbolic/layer_norm_moments.py", "return normalise(a * x + b * ones(d, 1)) - normalise(x)",
-     "Add -> Sub"): "b is any real, so a x - b 1 runs over the same shifts as a x + b 1",
-    **{("numeric/activations.py", line, change): SPLIT_ONLY for line, changes in (
-        ("PARALLEL_MIN_SIZE = 1 << 16  # below this, threads cost more than they save",
-         ("1 -> 2", "1 -> 0", "16 -> 17", "16 -> 15")),
-        ("workers = os.cpu_count() or 1", ("Or -> And", "1 -> 2", "1 -> 0")),
-        ("if workers == 1 or t.size < PARALLEL_MIN_SIZE:",
-         ("Or -> And", "Eq -> NotEq", "Lt -> LtE", "1 -> 2", "1 -> 0")),
-        ("flat = np.ascontiguousarray(t).reshape(-1)", ("1 -> 2",)),
-        ("flat = np.ascontiguousarray(t).reshape(-1)  # (size,), t itself when contiguous",
-         ("1 -> 2",)),
-        ("for piece in row_chunks(flat.size, 1):  # seven passes, each over a piece in cache",
-         ("1 -> 2", "1 -> 0")),
-        ("bounds = np.linspace(0, flat.size, workers + 1).astype(int)",
-         ("a ± b -> a", "1 -> 2", "1 -> 0")),
-    ) for change in changes},
+    (
+        "numeric/attention.py",
+        "CAUSAL_BLOCK = 128  # query rows per block of causal attention",
+        "128 -> 129",
+    ): "the block size only groups query rows; each row is computed alike",
+    (
+        "numeric/attention.py",
+        "CAUSAL_BLOCK = 128  # query rows per block of causal attention",
+        "128 -> 127",
+    ): "the block size only groups query rows; each row is computed alike",
+    (
+        "numeric/attention.py",
+        "return (out[0], weights[0]) if single else (out, weights)",
+        "0 -> -1",
+    ): "a single head is an axis of size 1: index 0 is index -1",
+    (
+        "symbolic/softmax.py",
+        "form = (v.T * jacobian(sigma) * v)[0, 0]",
+        "0 -> -1",
+    ): "the quadratic form is a 1 x 1 matrix: index 0 is index -1",
+    **{
+        (
+            module,
+            f"@lru_cache(maxsize={size})",
+            f"{size} -> {size + step}",
+        ): "a cache's size, not a value"
+        for module, size in (
+            ("symbolic/softmax.py", 1),
+            ("symbolic/layer_norm_general.py", 1),
+            ("symbolic/radicals.py", 4096),
+        )
+        for step in (1, -1)
+    },
+    **{
+        ("symbolic/softmax.py", line, change): PICKS_THE_NON_ZERO_BRANCH
+        for line in (
+            "top = max(eig, key=lambda e: e.subs(s, Rational(1, 3)))  # the non-zero branch",
+            "top = max(result.eigenvalues, key=lambda e: e.subs(s, Rational(1, 3)))",
+        )
+        for change in ("1 -> 2", "1 -> 0", "3 -> 4", "3 -> 2")
+    },
+    (
+        "symbolic/softmax.py",
+        "critical = tuple(c for c in solve(diff(top, s), s) if 0 < c < 1)",
+        "0 -> -1",
+    ): "s is declared positive, so solve returns no root c <= 0",
+    **{
+        ("symbolic/radicals.py", line, change): why
+        for line, change, why in (
+            (
+                "if gens and base.is_polynomial(*gens):",
+                "And -> Or",
+                "without free symbols the ring gives the same rational or raises ValueError, "
+                "caught; "
+                "with them from_expr raises ValueError on a non-polynomial, caught the same way",
+            ),
+            (SHARED_SYMBOLS, "Gt -> GtE", ONE_TERM_UNDER_A_ROOT),
+            (SHARED_SYMBOLS, "1 -> 0", ONE_TERM_UNDER_A_ROOT),
+            ("if f == 1:", "1 -> 0", "no factor is 0 here, and a factor 1 is taken just before"),
+            (
+                "if e.is_Integer and e >= 2 and not isinstance(b, Add) and b.is_positive:",
+                "2 -> 1",
+                "at e = 1 the branch multiplies by b**0 and leaves f = b",
+            ),
+            ("if p.exp.is_Integer and p.exp < 0:", "Lt -> LtE", EXPONENT_ZERO),
+            ("if p.exp.is_Integer and p.exp < 0:", "0 -> 1", EXPONENT_ZERO),
+            ("if g and grads[r][j]:", "And -> Or", "the product added is 0 when either factor is"),
+            ("top = max((m[k] for m in poly.monoms()), default=0)", "0 -> 1", ZERO_POLYNOMIAL),
+            ("top = max((m[k] for m in poly.monoms()), default=0)", "0 -> -1", ZERO_POLYNOMIAL),
+            (
+                "top = max((m[k] for m in f.monoms()), default=0)  # reduce multiplied by r^top",
+                "0 -> 1",
+                ZERO_POLYNOMIAL,
+            ),
+            (
+                "top = max((m[k] for m in f.monoms()), default=0)  # reduce multiplied by r^top",
+                "0 -> -1",
+                ZERO_POLYNOMIAL,
+            ),
+        )
+    },
+    **{
+        ("symbolic/polynomials.py", line, change): why
+        for line, change, why in (
+            (
+                "powers: dict[int, SparsePolynomial] = {0: SparsePolynomial({(): 1})}",
+                "0 -> -1",
+                "a cache entry: value**0 is recomputed as the same 1",
+            ),
+            (
+                "return L, (self * L if L != 1 else self)",
+                "1 -> 0",
+                "L is never 0, and self * 1 has the same int terms",
+            ),
+        )
+    },
+    **{
+        ("symbolic/quotients.py", line, change): why
+        for line, change, why in (
+            (
+                "return f / scale if scale != 1 else f",
+                "1 -> 0",
+                "scale is never 0, and f / 1 has the same int terms",
+            ),
+            ("if powers.get(1, 0) >= 2:", "0 -> 1", "the default stands for a missing y_1: 1 < 2"),
+            (
+                "if powers.get(1, 0) >= 2:",
+                "0 -> -1",
+                "the default stands for a missing y_1: -1 < 2",
+            ),
+        )
+    },
+    **{
+        ("symbolic/sums.py", line, change): why
+        for line, change, why in (
+            ("if c >= 0:", "GtE -> Gt", "at c = 0 both branches add an empty sum"),
+            ("if c >= 0:", "0 -> 1", "at c = 0 both branches add an empty sum"),
+            ("(index, _, _), body = key.limits[0], key.function", "0 -> -1", ONE_LIMIT),
+            (
+                "if not (isinstance(key, Sum) and len(key.limits) == 1"
+                " and key.limits[0][1:] == (1, n)):",
+                "0 -> -1",
+                ONE_LIMIT,
+            ),
+        )
+    },
+    **{
+        (
+            "numeric/attention.py",
+            "record(WEIGHTED_SUM, np.broadcast_to(q.dtype.type(0), (h, n, m)), v)",
+            change,
+        ): "record reads the operands' shapes only: the broadcast value is never read"
+        for change in ("0 -> 1", "0 -> -1")
+    },
+    **{
+        (
+            "numeric/layer_norm.py",
+            "r[constant] = 0  # c = 0 there; 1 / sqrt(eps 2^-2e) may be inf after an underflow",
+            change,
+        ): "r is only ever multiplied by c, exactly 0 on a constant row: any finite r"
+        for change in ("0 -> 1", "0 -> -1")
+    },
+    (
+        "numeric/layer_norm.py",
+        "one / np.sqrt(var + np.where(big, 0, eps_scaled)),",
+        "0 -> 1",
+    ): "on big rows the outer where takes the other branch: the value added is never used",
+    (
+        "symbolic/layer_norm_moments.py",
+        "return normalise(a * x + b * ones(d, 1)) - normalise(x)",
+        "Add -> Sub",
+    ): "b is any real, so a x - b 1 runs over the same shifts as a x + b 1",
+    **{
+        ("numeric/activations.py", line, change): SPLIT_ONLY
+        for line, changes in (
+            (
+                "PARALLEL_MIN_SIZE = 1 << 16  # below this, threads cost more than they save",
+                ("1 -> 2", "1 -> 0", "16 -> 17", "16 -> 15"),
+            ),
+            ("workers = os.cpu_count() or 1", ("Or -> And", "1 -> 2", "1 -> 0")),
+            (
+                "if workers == 1 or t.size < PARALLEL_MIN_SIZE:",
+                ("Or -> And", "Eq -> NotEq", "Lt -> LtE", "1 -> 2", "1 -> 0"),
+            ),
+            ("flat = np.ascontiguousarray(t).reshape(-1)", ("1 -> 2",)),
+            (
+                "flat = np.ascontiguousarray(t).reshape(-1)  # (size,), t itself when contiguous",
+                ("1 -> 2",),
+            ),
+            (
+                "for piece in row_chunks(flat.size, 1):"
+                "  # seven passes, each over a piece in cache",
+                ("1 -> 2", "1 -> 0"),
+            ),
+            (
+                "bounds = np.linspace(0, flat.size, workers + 1).astype(int)",
+                ("a ± b -> a", "1 -> 2", "1 -> 0"),
+            ),
+        )
+        for change in changes
+    },
 }
 
 SWAPS: dict[type, type] = {
-    ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.Mult,
-    ast.Pow: ast.Mult, ast.FloorDiv: ast.Div,
-    ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
-    ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.And: ast.Or, ast.Or: ast.And,
+    ast.Add: ast.Sub,
+    ast.Sub: ast.Add,
+    ast.Mult: ast.Div,
+    ast.Div: ast.Mult,
+    ast.Pow: ast.Mult,
+    ast.FloorDiv: ast.Div,
+    ast.Lt: ast.LtE,
+    ast.LtE: ast.Lt,
+    ast.Gt: ast.GtE,
+    ast.GtE: ast.Gt,
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.And: ast.Or,
+    ast.Or: ast.And,
 }
 NOT_APPLIED = 97  # a screening child's exit status when the mutant cannot be swapped in
 
@@ -224,8 +354,11 @@ def _candidates(tree: ast.AST) -> Iterator[tuple[ast.AST, str, str]]:
         elif isinstance(node, ast.BoolOp):
             yield node, "swap", f"{type(node.op).__name__} -> {SWAPS[type(node.op)].__name__}"
         elif isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in SWAPS:
-            yield node, "flip", f"{type(node.ops[0]).__name__} -> " \
-                                f"{SWAPS[type(node.ops[0])].__name__}"
+            yield (
+                node,
+                "flip",
+                f"{type(node.ops[0]).__name__} -> {SWAPS[type(node.ops[0])].__name__}",
+            )
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             yield node, "drop", "not a -> a"
         elif isinstance(node, ast.Constant) and type(node.value) is int:
@@ -236,6 +369,7 @@ def _candidates(tree: ast.AST) -> Iterator[tuple[ast.AST, str, str]]:
 def _function_of(tree: ast.Module, target: ast.AST) -> str | None:
     """Qualified name of the module's function or method whose body holds target; None
     outside every function body (module code, class bodies, defaults, decorators)."""
+
     def search(statements: list[ast.stmt], prefix: str) -> str | None:
         for statement in statements:
             if isinstance(statement, ast.ClassDef):
@@ -243,9 +377,11 @@ def _function_of(tree: ast.Module, target: ast.AST) -> str | None:
                 if found:
                     return found
             elif isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef) and any(
-                    node is target for part in statement.body for node in ast.walk(part)):
+                node is target for part in statement.body for node in ast.walk(part)
+            ):
                 return prefix + statement.name
         return None
+
     return search(tree.body, "")
 
 
@@ -258,6 +394,7 @@ def _statement_lines(tree: ast.Module) -> dict[ast.AST, int]:
         lines[node] = line
         for child in ast.iter_child_nodes(node):
             visit(child, line)
+
     visit(tree, 0)
     return lines
 
@@ -266,9 +403,18 @@ def mutants(module: str, source: str) -> list[Mutant]:
     """Every mutant of a module's source."""
     tree = ast.parse(source)
     statement = _statement_lines(tree)
-    return [Mutant(module, index, kind, getattr(node, "lineno", 0), statement[node], text,
-                   _function_of(tree, node))
-            for index, (node, kind, text) in enumerate(_candidates(tree))]
+    return [
+        Mutant(
+            module,
+            index,
+            kind,
+            getattr(node, "lineno", 0),
+            statement[node],
+            text,
+            _function_of(tree, node),
+        )
+        for index, (node, kind, text) in enumerate(_candidates(tree))
+    ]
 
 
 class _Apply(ast.NodeTransformer):
@@ -300,6 +446,7 @@ def mutated(source: str, mutant: Mutant) -> str:
 
 # --- stage 1: which tests execute each line ----------------------------------------------
 
+
 def _source(module: str) -> str:
     return (ROOT / module).read_text(encoding="utf-8")
 
@@ -323,7 +470,7 @@ def _node_id(context: str) -> str | None:
     parts = context.split(".")
     for cut in range(len(parts) - 1, 0, -1):
         for folder in ("", *TEST_FOLDERS):
-            path = Path(folder, *parts[:cut - 1], parts[cut - 1] + ".py").as_posix()
+            path = Path(folder, *parts[: cut - 1], parts[cut - 1] + ".py").as_posix()
             if (ROOT / path).is_file():
                 return "::".join([path, *parts[cut:]])
     return None
@@ -335,12 +482,28 @@ def coverage_map(modules: list[str]) -> dict[str, dict[int, list[str]]]:
 
     with tempfile.TemporaryDirectory(prefix="mutation-coverage-") as tmp:
         rc, data_file = Path(tmp) / "coveragerc", Path(tmp) / "coverage-data"
-        rc.write_text(f"[run]\ndynamic_context = test_function\ndata_file = {data_file}\n",
-                      encoding="utf-8")
-        subprocess.run([sys.executable, "-m", "coverage", "run", f"--rcfile={rc}",
-                        f"--include={','.join(modules)}", "-m", "pytest", "-q",
-                        "-p", "no:cacheprovider"],
-                       cwd=ROOT, env=_environment(ROOT), capture_output=True, check=False)
+        rc.write_text(
+            f"[run]\ndynamic_context = test_function\ndata_file = {data_file}\n", encoding="utf-8"
+        )
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "coverage",
+                "run",
+                f"--rcfile={rc}",
+                f"--include={','.join(modules)}",
+                "-m",
+                "pytest",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+            ],
+            cwd=ROOT,
+            env=_environment(ROOT),
+            capture_output=True,
+            check=False,
+        )
         data = coverage.CoverageData(basename=str(data_file))
         data.read()
         lines: dict[str, dict[int, list[str]]] = {}
@@ -350,23 +513,27 @@ def coverage_map(modules: list[str]) -> dict[str, dict[int, list[str]]]:
     return lines
 
 
-def load_map(path: Path | None, modules: list[str], fresh: bool = False
-             ) -> dict[str, dict[int, list[str]]]:
+def load_map(
+    path: Path | None, modules: list[str], fresh: bool = False
+) -> dict[str, dict[int, list[str]]]:
     """The modules' coverage maps from path, carried onto any module edited since (a test
     added outside a module's own files needs a fresh map); a fresh one for all modules
     when asked or when path has none."""
     saved = json.loads(path.read_text(encoding="utf-8")) if path and path.is_file() else {}
     if fresh or any(m not in saved for m in modules):
-        saved = {m: {"source": _source(m), "lines": lines}
-                 for m, lines in coverage_map(sorted(TESTS)).items()}
+        saved = {
+            m: {"source": _source(m), "lines": lines}
+            for m, lines in coverage_map(sorted(TESTS)).items()
+        }
         if path:
             path.write_text(json.dumps(saved), encoding="utf-8")
     maps = {}
     for m in modules:
         lines = {int(k): v for k, v in saved[m]["lines"].items()}
         if saved[m]["source"] != _source(m):
-            print(f"{m}: edited since its coverage map; unchanged lines keep their tests",
-                  flush=True)
+            print(
+                f"{m}: edited since its coverage map; unchanged lines keep their tests", flush=True
+            )
             lines = carried_lines(saved[m]["source"], _source(m), lines)
         maps[m] = lines
     return maps
@@ -381,9 +548,11 @@ def selection(mutant: Mutant, lines: dict[int, list[str]], known: set[str]) -> l
     if mutant.function is None:  # run at import, before any test's context
         return [mutant.module, *own]
     covering = {n for context in lines.get(mutant.statement, []) if (n := _node_id(context))}
-    return [mutant.module, *own,
-            *sorted(n for n in covering & known
-                    if n.split("::")[0] not in (*own, *WHOLE_CHAPTER))]
+    return [
+        mutant.module,
+        *own,
+        *sorted(n for n in covering & known if n.split("::")[0] not in (*own, *WHOLE_CHAPTER)),
+    ]
 
 
 def collected_tests() -> set[str]:
@@ -407,9 +576,16 @@ def collected_tests() -> set[str]:
 
 # --- stage 2: screen in forked children -----------------------------------------------------
 
+
 def _environment(root: Path) -> dict[str, str]:
-    return dict(os.environ, HYPOTHESIS_PROFILE="ci", PYTHONPATH=str(root),
-                PYTHONDONTWRITEBYTECODE="1", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    return dict(
+        os.environ,
+        HYPOTHESIS_PROFILE="ci",
+        PYTHONPATH=str(root),
+        PYTHONDONTWRITEBYTECODE="1",
+        OPENBLAS_NUM_THREADS="1",
+        OMP_NUM_THREADS="1",
+    )
 
 
 def _live_functions(module: types.ModuleType) -> dict[str, list[types.FunctionType]]:
@@ -477,8 +653,9 @@ def _screen_child(mutant: Mutant, source: str, tests: list[str]) -> None:
     os._exit(int(pytest.main([*tests, "-x", "-q", "-p", "no:cacheprovider"])))
 
 
-def screen(chosen: list[tuple[Mutant, list[str]]], sources: dict[str, str], jobs: int,
-           timeout: float) -> dict[Mutant, str]:
+def screen(
+    chosen: list[tuple[Mutant, list[str]]], sources: dict[str, str], jobs: int, timeout: float
+) -> dict[Mutant, str]:
     """Outcome of each mutant in forked children: killed, timeout, survived or unapplied
     (the test modules are already imported: `collected_tests`)."""
     outcome: dict[Mutant, str] = {}
@@ -516,11 +693,15 @@ def screen(chosen: list[tuple[Mutant, list[str]]], sources: dict[str, str], jobs
 def _progress(done: int, total: int, began: float) -> None:
     """A line on stderr every 25 screened mutants: a full run takes up to an hour."""
     if done % 25 == 0 or done == total:
-        print(f"screened {done} / {total} in {time.monotonic() - began:.0f} s", file=sys.stderr,
-              flush=True)
+        print(
+            f"screened {done} / {total} in {time.monotonic() - began:.0f} s",
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 # --- stage 3: confirm in a fresh interpreter ------------------------------------------------
+
 
 def confirm(copy: Path, mutant: Mutant, source: str, tests: list[str], timeout: float) -> str:
     """killed, timeout or survived, with the mutant written into the copy of the repository;
@@ -529,8 +710,14 @@ def confirm(copy: Path, mutant: Mutant, source: str, tests: list[str], timeout: 
     path.write_text(mutated(source, mutant), encoding="utf-8")
     command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests]
     try:
-        run = subprocess.run(command, cwd=copy, env=_environment(copy), capture_output=True,
-                             timeout=timeout, check=False)
+        run = subprocess.run(
+            command,
+            cwd=copy,
+            env=_environment(copy),
+            capture_output=True,
+            timeout=timeout,
+            check=False,
+        )
     except subprocess.TimeoutExpired:
         return "timeout"
     finally:
@@ -538,27 +725,40 @@ def confirm(copy: Path, mutant: Mutant, source: str, tests: list[str], timeout: 
     return {0: "survived", 1: "killed"}.get(run.returncode, "error")
 
 
-def report(module: str, every: int, chosen: list[Mutant], outcome: dict[Mutant, str],
-           source: str) -> None:
+def report(
+    module: str, every: int, chosen: list[Mutant], outcome: dict[Mutant, str], source: str
+) -> None:
     lines = source.splitlines()
     alive = [m for m in chosen if outcome[m] == "survived"]
     errors = [m for m in chosen if outcome[m] == "error"]
-    equivalent = {m: EQUIVALENT[key] for m in alive
-                  if (key := (module, lines[m.line - 1].strip(), m.description)) in EQUIVALENT}
+    equivalent = {
+        m: EQUIVALENT[key]
+        for m in alive
+        if (key := (module, lines[m.line - 1].strip(), m.description)) in EQUIVALENT
+    }
     killed = len(chosen) - len(alive) - len(errors)
     counted = len(chosen) - len(equivalent) - len(errors)
     score = killed / counted if counted else 1.0
     timeouts = sum(outcome[m] == "timeout" for m in chosen)
-    print(f"{module}: {killed} of {len(chosen)} mutants killed ({timeouts} by timeout), "
-          f"{len(equivalent)} equivalent, {len(errors)} not run; score {killed}/{counted} = "
-          f"{score:.1%} ({every} mutants in all)", flush=True)
+    print(
+        f"{module}: {killed} of {len(chosen)} mutants killed ({timeouts} by timeout), "
+        f"{len(equivalent)} equivalent, {len(errors)} not run; score {killed}/{counted} = "
+        f"{score:.1%} ({every} mutants in all)",
+        flush=True,
+    )
     for m in errors:
-        print(f"  not run #{m.index} line {m.line} {m.description}: pytest could not run "
-              "its tests (rerun it alone)", flush=True)
+        print(
+            f"  not run #{m.index} line {m.line} {m.description}: pytest could not run "
+            "its tests (rerun it alone)",
+            flush=True,
+        )
     for m in alive:
         why = f" [equivalent: {equivalent[m]}]" if m in equivalent else ""
-        print(f"  survived #{m.index} line {m.line} {m.description}: "
-              f"{lines[m.line - 1].strip()[:80]}{why}", flush=True)
+        print(
+            f"  survived #{m.index} line {m.line} {m.description}: "
+            f"{lines[m.line - 1].strip()[:80]}{why}",
+            flush=True,
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -566,8 +766,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("modules", nargs="+", choices=sorted(TESTS))
     parser.add_argument("--sample", type=int, default=0, help="mutants per module (0: all)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--only", type=lambda text: {int(i) for i in text.split(",")},
-                        help="these mutant numbers only (e.g. the last run's survivors)")
+    parser.add_argument(
+        "--only",
+        type=lambda text: {int(i) for i in text.split(",")},
+        help="these mutant numbers only (e.g. the last run's survivors)",
+    )
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds per mutant")
     parser.add_argument("--map", type=Path, help="file keeping the coverage map between runs")
@@ -578,28 +781,45 @@ def main(argv: list[str] | None = None) -> int:
     sources = {m: (ROOT / m).read_text(encoding="utf-8") for m in args.modules}
     chosen: list[tuple[Mutant, list[str]]] = []
     for module in args.modules:
-        every = [m for m in mutants(module, sources[module])
-                 if args.only is None or m.index in args.only]
-        picked = every if not args.sample or args.sample >= len(every) else sorted(
-            random.Random(args.seed).sample(every, args.sample), key=lambda m: m.index)
+        every = [
+            m for m in mutants(module, sources[module]) if args.only is None or m.index in args.only
+        ]
+        picked = (
+            every
+            if not args.sample or args.sample >= len(every)
+            else sorted(random.Random(args.seed).sample(every, args.sample), key=lambda m: m.index)
+        )
         chosen += [(m, selection(m, lines[module], known)) for m in picked]
     outcome = screen(chosen, sources, args.jobs, args.timeout)
     for module in args.modules:  # what the confirm stage takes, known before it starts
-        left = [str(m.index) for m, _ in chosen
-                if m.module == module and outcome[m] in {"survived", "unapplied"}]
-        print(f"{module}: {len(left)} left for the confirm stage: --only {','.join(left)}",
-              file=sys.stderr, flush=True)
+        left = [
+            str(m.index)
+            for m, _ in chosen
+            if m.module == module and outcome[m] in {"survived", "unapplied"}
+        ]
+        print(
+            f"{module}: {len(left)} left for the confirm stage: --only {','.join(left)}",
+            file=sys.stderr,
+            flush=True,
+        )
     with tempfile.TemporaryDirectory(prefix="mutation-") as tmp:
         copy = Path(tmp) / "repo"
-        shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(".git", "__pycache__",
-                                                                   "*.egg-info", "node_modules"))
+        shutil.copytree(
+            ROOT,
+            copy,
+            ignore=shutil.ignore_patterns(".git", "__pycache__", "*.egg-info", "node_modules"),
+        )
         for mutant, tests in chosen:
             if outcome[mutant] in {"survived", "unapplied"}:
-                outcome[mutant] = confirm(copy, mutant, sources[mutant.module], tests,
-                                          args.timeout)
+                outcome[mutant] = confirm(copy, mutant, sources[mutant.module], tests, args.timeout)
     for module in args.modules:
-        report(module, len(mutants(module, sources[module])),
-               [m for m, _ in chosen if m.module == module], outcome, sources[module])
+        report(
+            module,
+            len(mutants(module, sources[module])),
+            [m for m, _ in chosen if m.module == module],
+            outcome,
+            sources[module],
+        )
     return 0
 
 

@@ -64,12 +64,18 @@ def part_ratios(x: np.ndarray, block: dict, activation: str, eps: float) -> dict
     a32, weights = multi_head_attention(z32, attn, causal=True)
     ff, ff64 = sub_parameters(low, "mlp"), sub_parameters(up, "mlp")
     pairs: dict[str, tuple[np.ndarray, np.ndarray]] = {
-        "LayerNorm": (z32 - layer_norm(x32.astype(np.float64), ln64["gamma"], ln64["beta"], eps),
-                      ln_bound),
-        "attention": (a32 - multi_head_attention(z, attn64, causal=True)[0],
-                      eb.mha_error_bound(z32, attn, np.asarray(weights), dx=zero)),
-        "MLP": (mlp(z32, ff, activation) - mlp(z, ff64, activation),
-                eb.mlp_error_bound(z32, zero, ff, u, activation)),
+        "LayerNorm": (
+            z32 - layer_norm(x32.astype(np.float64), ln64["gamma"], ln64["beta"], eps),
+            ln_bound,
+        ),
+        "attention": (
+            a32 - multi_head_attention(z, attn64, causal=True)[0],
+            eb.mha_error_bound(z32, attn, np.asarray(weights), dx=zero),
+        ),
+        "MLP": (
+            mlp(z32, ff, activation) - mlp(z, ff64, activation),
+            eb.mlp_error_bound(z32, zero, ff, u, activation),
+        ),
     }
     return {name: ratio(error, bound) for name, (error, bound) in pairs.items()}
 
@@ -86,8 +92,9 @@ def block_ratios(p: dict, x: np.ndarray, activation: str, causal: bool) -> dict[
     low, x32 = in_float32(p), x.astype(np.float32)
     out = {}
     for post, block in ((False, pre_ln_block), (True, post_ln_block)):
-        error = (block(x32, low, causal, activation)
-                 - block(x32.astype(np.float64), as_float64(low), causal, activation))
+        error = block(x32, low, causal, activation) - block(
+            x32.astype(np.float64), as_float64(low), causal, activation
+        )
         bound = block_rounding_bound(x32, low, post, causal, activation)[1]  # (n, d)
         out[f"block_rounding_bound ({'Post' if post else 'Pre'}-LN)"] = ratio(error, bound)
     return out
@@ -101,8 +108,13 @@ def measure(models: int) -> dict[str, list[float]]:
         if np.isfinite(value):
             out.setdefault(name, []).append(value)
 
-    @settings(max_examples=models, derandomize=True, database=None, deadline=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=models,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(model_cases())
     def draw(case: tuple) -> None:
         config, _, params, tokens = case
@@ -111,18 +123,23 @@ def measure(models: int) -> dict[str, list[float]]:
         error = logits - forward(tokens, as_float64(low), config)
         record("model_rounding_bound (max / max)", ratio(error, bound))
         with np.errstate(divide="ignore"):
-            record("model_rounding_bound (median entry)",
-                   float(np.median(bound / np.abs(error))))
+            record("model_rounding_bound (median entry)", float(np.median(bound / np.abs(error))))
         x = embed(tokens, params, config)  # (n, d)
-        parts = part_ratios(x, sub_parameters(params, "blocks.0"), config.activation,
-                            config.layer_norm_eps)
+        parts = part_ratios(
+            x, sub_parameters(params, "blocks.0"), config.activation, config.layer_norm_eps
+        )
         for name, value in parts.items():
             record(f"part: {name}", value)
 
     draw()
 
-    @settings(max_examples=models, derandomize=True, database=None, deadline=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=models,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(block_cases())
     def draw_block(case: tuple) -> None:
         for name, value in block_ratios(*case).items():
@@ -136,8 +153,10 @@ def main(argv: list[str] | None = None, write: Callable[[str], object] = print) 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", type=int, default=100)
     args = parser.parse_args(argv)
-    write(f"bound / observed float32 rounding error, {args.models} drawn models and "
-          f"{args.models} drawn blocks")
+    write(
+        f"bound / observed float32 rounding error, {args.models} drawn models and "
+        f"{args.models} drawn blocks"
+    )
     write(f"{'bound':<42} {'models':>6} {'median':>9} {'max':>9}")
     for name, values in measure(args.models).items():
         write(f"{name:<42} {len(values):>6} {np.median(values):>9.2e} {max(values):>9.2e}")

@@ -55,19 +55,27 @@ def main() -> None:
     general = best_time(derive_softmax_jacobian_general, 1)
     print(f"symbolic n, once per process: {general.text(args.timeout)}")
     differentiation, plain = Baseline(args.timeout), Baseline(args.timeout)
-    print(f"{'n':>4}  {'closed form':>11}  {'differentiation':>15}  {'plain SymPy':>11}  "
-          f"{'diff./closed':>12}  {'plain/closed':>12}")
+    print(
+        f"{'n':>4}  {'closed form':>11}  {'differentiation':>15}  {'plain SymPy':>11}  "
+        f"{'diff./closed':>12}  {'plain/closed':>12}"
+    )
     for n in args.sizes:
         if not derive_softmax_jacobian(n).holds:
             raise SystemExit(f"the derivation at n = {n} did not hold")
         fast = best_time(lambda n=n: derive_softmax_jacobian(n), args.repeats)
-        slow = differentiation.time(without_limit(
-            module, "DIFFERENTIATION_LIMIT",
-            lambda n=n: derive_softmax_jacobian_by_differentiation(n)))
+        slow = differentiation.time(
+            without_limit(
+                module,
+                "DIFFERENTIATION_LIMIT",
+                lambda n=n: derive_softmax_jacobian_by_differentiation(n),
+            )
+        )
         baseline = plain.time(lambda n=n: plain_simplify(n))
-        print(f"{n:>4}  {fast.text(args.timeout):>11}  {slow.text(args.timeout):>15}  "
-              f"{baseline.text(args.timeout):>11}  {slow.ratio(fast, args.timeout):>12}  "
-              f"{baseline.ratio(fast, args.timeout):>12}")
+        print(
+            f"{n:>4}  {fast.text(args.timeout):>11}  {slow.text(args.timeout):>15}  "
+            f"{baseline.text(args.timeout):>11}  {slow.ratio(fast, args.timeout):>12}  "
+            f"{baseline.ratio(fast, args.timeout):>12}"
+        )
 
 
 if __name__ == "__main__":

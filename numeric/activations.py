@@ -122,13 +122,17 @@ def _checked(phi: Callable[..., object]) -> Callable[[np.ndarray], np.ndarray]:
     def apply(t: np.ndarray) -> np.ndarray:
         out = phi(t)
         if not isinstance(out, np.ndarray) or out.shape != t.shape or out.dtype.kind not in "fiu":
-            raise TypeError(f"activation {name} must return a real array of its argument's "
-                            f"shape {t.shape}, got {describe(out)}")
+            raise TypeError(
+                f"activation {name} must return a real array of its argument's "
+                f"shape {t.shape}, got {describe(out)}"
+            )
         nan = np.isnan(out) & np.isfinite(t)
         if nan.any():
             where = tuple(int(i) for i in np.argwhere(nan)[0])
-            raise ValueError(f"activation {name} returned NaN at index {where} for the finite "
-                             f"argument {float(t[where])!r}")
+            raise ValueError(
+                f"activation {name} returned NaN at index {where} for the finite "
+                f"argument {float(t[where])!r}"
+            )
         return out.astype(t.dtype, copy=False)
 
     return apply
@@ -148,9 +152,12 @@ def activation_function(activation: object) -> Callable[[np.ndarray], np.ndarray
     if callable(activation):
         return _checked(activation)
     if not isinstance(activation, str):
-        raise TypeError(f"activation must be one of {tuple(ACTIVATIONS)} or a callable, got "
-                        f"{describe(activation)}")
+        raise TypeError(
+            f"activation must be one of {tuple(ACTIVATIONS)} or a callable, got "
+            f"{describe(activation)}"
+        )
     if activation not in _UNCHECKED:
-        raise ValueError(f"activation must be one of {tuple(ACTIVATIONS)} or a callable, got "
-                         f"{activation!r}")
+        raise ValueError(
+            f"activation must be one of {tuple(ACTIVATIONS)} or a callable, got {activation!r}"
+        )
     return _UNCHECKED[activation]

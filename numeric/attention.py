@@ -58,8 +58,9 @@ def causal_mask(n: int, m: int | None = None) -> np.ndarray:
     n = positive_int("n", n)
     m = n if m is None else positive_int("m", m)
     if m < n:
-        raise ValueError(f"m must be >= n (queries are the last n of m positions), got n = {n}, "
-                         f"m = {m}")
+        raise ValueError(
+            f"m must be >= n (queries are the last n of m positions), got n = {n}, m = {m}"
+        )
     require_allocation((n, m), np.bool_, "causal_mask(n, m)")
     return np.tri(n, m, m - n, dtype=bool)
 
@@ -131,7 +132,7 @@ def causal_attention_kernel(
         keys = k_t[:, :, :end].transpose(0, 2, 1)  # (h, end, d_k), a view of K^T's columns
         contract(SCORES, scaled[:, r0:r1], keys, counted=False, out=block)
         future = ~np.tri(r1 - r0, dtype=bool)  # (b, b), key after the query in the last square
-        np.copyto(block[:, :, r0 + offset:], -np.inf, where=future)
+        np.copyto(block[:, :, r0 + offset :], -np.inf, where=future)
         e, total = shifted_exponentials(block, out=block)  # (h, b, end), (h, b, 1)
         if weights is not None:
             np.divide(e, total, out=weights[:, r0:r1, :end])
@@ -165,11 +166,12 @@ def attention(
     h, n, d_k = qs.shape
     m = ks.shape[1]
     if n == 0 or m == 0:
-        raise ValueError(f"q and k must have at least one position, got {qs.shape} and "
-                         f"{ks.shape}")
+        raise ValueError(f"q and k must have at least one position, got {qs.shape} and {ks.shape}")
     if d_k == 0:
-        raise ValueError(f"q and k must have d_k >= 1 features (the scores are scaled by "
-                         f"1/sqrt(d_k)), got q of shape {qs.shape}")
+        raise ValueError(
+            f"q and k must have d_k >= 1 features (the scores are scaled by "
+            f"1/sqrt(d_k)), got q of shape {qs.shape}"
+        )
     if ks.shape[0] != h or ks.shape[2] != d_k:
         raise ValueError(f"k must have shape (h, m, d_k) = ({h}, m, {d_k}), got {ks.shape}")
     if vs.shape[:2] != ks.shape[:2]:
@@ -204,14 +206,13 @@ def check_attention_parameters(
             f"need d = h * d_head = {h * d_head}, got d = {d} (h must divide d)"
         )
     declared = [(p.name.removeprefix("attn."), p.dims) for p in attention_parameters(True)]
-    shapes = {key: tuple({"h": h, "d": d, "d_head": d_head}[s] for s in dims)
-              for key, dims in declared}
+    shapes = {
+        key: tuple({"h": h, "d": d, "d_head": d_head}[s] for s in dims) for key, dims in declared
+    }
     return check_parameters(params, shapes, ATTENTION_BIASES, name, dtype, finite)
 
 
-def project_heads(
-    x: np.ndarray, w: np.ndarray, b: np.ndarray | None, c: Contraction
-) -> np.ndarray:
+def project_heads(x: np.ndarray, w: np.ndarray, b: np.ndarray | None, c: Contraction) -> np.ndarray:
     """x W + b per head: x (n, d), w (h, d, d_head), b (h, d_head) or None.
 
     >>> project_heads(np.ones((1, 2)), np.ones((3, 2, 1)), None, Q_PROJECTION).shape
@@ -290,8 +291,10 @@ def multi_head_attention(
     p = check_attention_parameters(params, d, xs.dtype)
     m = keys.shape[0]
     if causal and m < n:
-        raise ValueError(f"causal cross-attention needs m >= n (the queries are the last n of "
-                         f"m positions), got n = {n}, m = {m}")
+        raise ValueError(
+            f"causal cross-attention needs m >= n (the queries are the last n of "
+            f"m positions), got n = {n}, m = {m}"
+        )
     require_allocation((p["w_q"].shape[0], n, m), xs.dtype, "multi_head_attention's weights")
     with np.errstate(over="ignore", invalid="ignore"):  # reported below, naming the cause
         out, weights = multi_head_attention_kernel(xs, p, keys, causal)

@@ -56,8 +56,9 @@ def check_block_parameters(
     require_one_float_dtype(mapping, name)
     for key in mapping:
         if key.split(".", 1)[0] not in BLOCK_GROUPS or "." not in key:
-            raise ValueError(f"{name} has unexpected key {key!r}; expected keys under "
-                             f"{BLOCK_GROUPS}")
+            raise ValueError(
+                f"{name} has unexpected key {key!r}; expected keys under {BLOCK_GROUPS}"
+            )
     out = BlockParameters()
     for group in ("ln_1", "ln_2"):
         ln = sub_parameters(mapping, group)
@@ -123,8 +124,13 @@ def post_ln_kernel(
 
 
 def _run_block(
-    layout: Callable[..., tuple[np.ndarray, np.ndarray | None]], x: object, params: object,
-    causal: object, activation: object, eps: object, return_weights: object,
+    layout: Callable[..., tuple[np.ndarray, np.ndarray | None]],
+    x: object,
+    params: object,
+    causal: object,
+    activation: object,
+    eps: object,
+    return_weights: object,
 ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     xs = as_array(x, "x", ndim=2)
     n, d = xs.shape
@@ -135,8 +141,7 @@ def _run_block(
     epsilon = check_eps(eps)
     phi = activation_function(activation)
     p = check_block_parameters(params, d, xs.dtype)
-    require_allocation((p["attn"]["w_q"].shape[0], n, n), xs.dtype, "the block's attention "
-                       "weights")
+    require_allocation((p["attn"]["w_q"].shape[0], n, n), xs.dtype, "the block's attention weights")
 
     def attend(z: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
         return multi_head_attention_kernel(z, p["attn"], z, is_causal)

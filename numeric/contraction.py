@@ -207,8 +207,10 @@ def contract(
     arrays = tuple(np.asarray(a) for a in operands)
     for position, arr in enumerate(arrays):
         if arr.dtype.kind not in "fiu":  # strings, objects, booleans and complex numbers
-            raise TypeError(f"{c.name} ({c.subscripts}): operand {position} must be a real "
-                            f"float or integer array, got dtype {arr.dtype}")
+            raise TypeError(
+                f"{c.name} ({c.subscripts}): operand {position} must be a real "
+                f"float or integer array, got dtype {arr.dtype}"
+            )
     sizes = _letter_sizes(c, arrays)
     if out is None:
         shape = tuple(sizes[letter] for letter in c.subscripts.split("->")[1])

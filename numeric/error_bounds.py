@@ -117,9 +117,15 @@ def softmax_error_bound(z: np.ndarray, sigma: np.ndarray) -> np.ndarray:
 
 
 def _head_bound(
-    q: np.ndarray, k: np.ndarray, v: np.ndarray,
-    dq: np.ndarray, dk: np.ndarray, dv: np.ndarray,
-    weights: np.ndarray, u: float, tiny: float,
+    q: np.ndarray,
+    k: np.ndarray,
+    v: np.ndarray,
+    dq: np.ndarray,
+    dk: np.ndarray,
+    dv: np.ndarray,
+    weights: np.ndarray,
+    u: float,
+    tiny: float,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(H, error bound of H) for H = softmax(q k^T / sqrt(d_k)) v per head, first order.
 
@@ -148,9 +154,13 @@ def _head_bound(
         ds = ds + (d_k + 3) * tiny + u * np.abs(s - top) + 2 * EXP_ULPS * u  # (h, n, m)
         out = weights @ v  # (h, n, d_v)
         moved = np.abs(v[:, None, :, :] - out[:, :, None, :])  # (h, n, m, d_v)
-        d_h = (np.einsum("hnm,hnmk->hnk", weights * ds, moved) + weights @ dv
-               + (gamma(m - 1, u) + u + gamma(m, u)) * (weights @ av)
-               + (EXP_ULPS + 1) * m * tiny * av.sum(axis=-2, keepdims=True) + m * tiny)
+        d_h = (
+            np.einsum("hnm,hnmk->hnk", weights * ds, moved)
+            + weights @ dv
+            + (gamma(m - 1, u) + u + gamma(m, u)) * (weights @ av)
+            + (EXP_ULPS + 1) * m * tiny * av.sum(axis=-2, keepdims=True)
+            + m * tiny
+        )
     return out, d_h
 
 
@@ -192,8 +202,11 @@ def _projection_bound(
 
 
 def mha_error_bound(
-    x: np.ndarray, params: Mapping[str, np.ndarray], weights: np.ndarray,
-    dx: np.ndarray | None = None, context: np.ndarray | None = None,
+    x: np.ndarray,
+    params: Mapping[str, np.ndarray],
+    weights: np.ndarray,
+    dx: np.ndarray | None = None,
+    context: np.ndarray | None = None,
     d_context: np.ndarray | None = None,
 ) -> np.ndarray:
     """Entrywise bound (n, d) on |MHA_computed(x) - MHA(x_exact)| where |x - x_exact| <= dx.
@@ -213,8 +226,11 @@ def mha_error_bound(
     x, weights = as_array(x, "x", ndim=2), as_array(weights, "weights", ndim=3, finite=False)
     u = unit_roundoff(x.dtype)
     dx = np.zeros(x.shape) if dx is None else dx
-    c, dc = (x, dx) if context is None else (context, np.zeros(context.shape)
-                                             if d_context is None else d_context)
+    c, dc = (
+        (x, dx)
+        if context is None
+        else (context, np.zeros(context.shape) if d_context is None else d_context)
+    )
     q, dq = _projection_bound(x, dx, params["w_q"], params.get("b_q"), u)
     k, dk = _projection_bound(c, dc, params["w_k"], params.get("b_k"), u)
     v, dv = _projection_bound(c, dc, params["w_v"], params.get("b_v"), u)
@@ -228,8 +244,7 @@ def mha_error_bound(
     return np.einsum("hnk,hkd->nd", d_h, w_o) + gamma(k, u) * mag + k * tiny
 
 
-def softmax_jacobian_error_bound(sigma: np.ndarray, b: np.ndarray, jac: np.ndarray
-                                 ) -> np.ndarray:
+def softmax_jacobian_error_bound(sigma: np.ndarray, b: np.ndarray, jac: np.ndarray) -> np.ndarray:
     """Bound on |J_computed - J| for J = diag(sigma) - sigma sigma^T from a computed sigma
     off by at most b: diag(b) + b sigma^T + sigma b^T, plus 2u sigma sigma^T for the
     product and u|J| for the subtraction, and two subnormal spacings for underflow.
@@ -241,14 +256,19 @@ def softmax_jacobian_error_bound(sigma: np.ndarray, b: np.ndarray, jac: np.ndarr
     >>> bool(np.all(np.abs(jac - softmax_jacobian(z.astype(np.float64))) <= bound))
     True
     """
-    sigma, b = (as_array(a, name, ndim=1, finite=False)
-                for a, name in ((sigma, "sigma"), (b, "b")))
+    sigma, b = (as_array(a, name, ndim=1, finite=False) for a, name in ((sigma, "sigma"), (b, "b")))
     jac = as_array(jac, "jac", ndim=2, finite=False)
     u = unit_roundoff(jac.dtype)
     s = np.abs(sigma.astype(np.float64))
     outer = s[:, None] * s[None, :]
-    return (np.diag(b) + b[:, None] * s[None, :] + s[:, None] * b[None, :] + 2 * u * outer
-            + u * np.abs(jac) + 2 * subnormal(jac.dtype))
+    return (
+        np.diag(b)
+        + b[:, None] * s[None, :]
+        + s[:, None] * b[None, :]
+        + 2 * u * outer
+        + u * np.abs(jac)
+        + 2 * subnormal(jac.dtype)
+    )
 
 
 NDTR_ULPS = 3  # scipy.special.ndtr (Phi) is taken to be accurate to 3 units in the last
@@ -287,13 +307,15 @@ def activation_rounding(t: np.ndarray, activation: str) -> np.ndarray:
 
 def _activation_errors(activation: str) -> tuple[float, float]:
     if activation not in ACTIVATION_ERRORS:
-        raise ValueError(f"activation must be one of {tuple(ACTIVATION_ERRORS)}, got "
-                         f"{activation!r}")
+        raise ValueError(
+            f"activation must be one of {tuple(ACTIVATION_ERRORS)}, got {activation!r}"
+        )
     return ACTIVATION_ERRORS[activation]
 
 
-def mlp_error_bound(x: np.ndarray, dx: np.ndarray, p: Mapping[str, np.ndarray], u: float,
-                    activation: str = "relu") -> np.ndarray:
+def mlp_error_bound(
+    x: np.ndarray, dx: np.ndarray, p: Mapping[str, np.ndarray], u: float, activation: str = "relu"
+) -> np.ndarray:
     """Bound for phi(x W_1 + b_1) W_2 + b_2 with |x - x_exact| <= dx: the first product as
     in `_projection_bound`; phi moves an error by at most its slope and adds its own
     rounding (ACTIVATION_ERRORS) at the pre-activation t, and |phi(t)| <= |t| for all three
@@ -360,21 +382,23 @@ def layer_norm_rounding(
         if eps > 0:
             r = np.where(big, np.ldexp(1 / math.sqrt(eps), e), r)
         share = np.where(big, 1.0, eps_s * r * r)  # eps / (var + eps), in [0, 1]
-        inv_s = np.where(constant | big, 1 / math.sqrt(eps) if eps > 0 else np.inf,
-                         np.ldexp(r, -e))
+        inv_s = np.where(constant | big, 1 / math.sqrt(eps) if eps > 0 else np.inf, np.ldexp(r, -e))
         r = np.where(constant, 0.0, r)
         y = c * r  # (..., d)
         dc = gamma(d + 3, u) * 2 * np.abs(c).max(axis=-1, keepdims=True) + (d + 3) * tiny
         dvar = 2 * (np.abs(c) * dc).mean(axis=-1, keepdims=True) + gamma(d + 1, u) * var
         dvar = dvar + (d + 2) * tiny
-        rel_s = np.where(constant, 3 * u,
-                         (dvar * r * r + u * (var * r * r + 2 * share)) / 2 + 2 * u)
+        rel_s = np.where(
+            constant, 3 * u, (dvar * r * r + u * (var * r * r + 2 * share)) / 2 + 2 * u
+        )
         dy = np.where(constant, 0.0, dc * r + np.abs(y) * (rel_s + 2 * u) + 1.5 * tiny)
     return y, dy, rel_s, inv_s
 
 
 def layer_norm_error_bound(
-    x: np.ndarray, gain: np.ndarray | None = None, shift: np.ndarray | None = None,
+    x: np.ndarray,
+    gain: np.ndarray | None = None,
+    shift: np.ndarray | None = None,
     eps: float = 0.0,
 ) -> np.ndarray:
     """Entrywise bound on |fl(LN(x)) - LN(x)| for exact rows x (..., d), as numeric.layer_norm
@@ -397,8 +421,9 @@ def layer_norm_error_bound(
     y, dy, _, _ = layer_norm_rounding(x, eps)
     out = np.asarray(layer_norm(x, gain, shift, eps))  # gain = gamma, shift = beta
     ag = np.abs(np.asarray(gain, dtype=np.float64))
-    return (ag * dy + u * ag * np.abs(y) + u * np.abs(out.astype(np.float64))
-            + subnormal(x.dtype) / 2)
+    return (
+        ag * dy + u * ag * np.abs(y) + u * np.abs(out.astype(np.float64)) + subnormal(x.dtype) / 2
+    )
 
 
 def layer_norm_jacobian_error_bound(x: np.ndarray, eps: float = 0.0) -> np.ndarray:

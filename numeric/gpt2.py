@@ -77,8 +77,9 @@ def _read_json(config: object) -> tuple[Mapping[str, object], str]:
     try:
         hf = json.loads(text)
     except json.JSONDecodeError as err:
-        raise ValueError(f"{path}:{err.lineno}:{err.colno}: {where} is not valid JSON: "
-                         f"{err.msg}") from err
+        raise ValueError(
+            f"{path}:{err.lineno}:{err.colno}: {where} is not valid JSON: {err.msg}"
+        ) from err
     if not isinstance(hf, dict):
         raise ValueError(f"{where} must hold a JSON object, got {type(hf).__name__}")
     return hf, where
@@ -112,28 +113,40 @@ def config_from_gpt2(config: object) -> ModelConfig:
             raise ValueError(f"{where} is missing the key {key!r}")
     sizes = {key: _config_value(hf, key, where, positive_int) for key in REQUIRED_CONFIG_KEYS}
     d = sizes["n_embd"]
-    d_ff = 4 * d if hf.get("n_inner") is None else _config_value(hf, "n_inner", where,
-                                                                 positive_int)
+    d_ff = 4 * d if hf.get("n_inner") is None else _config_value(hf, "n_inner", where, positive_int)
     activation = hf.get("activation_function", "gelu_new")
     if not isinstance(activation, str):
-        raise TypeError(f"{where}: 'activation_function' must be a str, one of "
-                        f"{tuple(ACTIVATIONS_FROM_HF)}, got {describe(activation)}")
+        raise TypeError(
+            f"{where}: 'activation_function' must be a str, one of "
+            f"{tuple(ACTIVATIONS_FROM_HF)}, got {describe(activation)}"
+        )
     if activation not in ACTIVATIONS_FROM_HF:
-        raise ValueError(f"{where}: 'activation_function' must be one of "
-                         f"{tuple(ACTIVATIONS_FROM_HF)}, got {activation!r}")
-    tied = _config_value({"tie_word_embeddings": True, **hf}, "tie_word_embeddings", where,
-                         require_bool)
-    eps = _config_value({"layer_norm_epsilon": 1e-5, **hf}, "layer_norm_epsilon", where,
-                        nonnegative_float)
+        raise ValueError(
+            f"{where}: 'activation_function' must be one of "
+            f"{tuple(ACTIVATIONS_FROM_HF)}, got {activation!r}"
+        )
+    tied = _config_value(
+        {"tie_word_embeddings": True, **hf}, "tie_word_embeddings", where, require_bool
+    )
+    eps = _config_value(
+        {"layer_norm_epsilon": 1e-5, **hf}, "layer_norm_epsilon", where, nonnegative_float
+    )
     try:
         return ModelConfig(
-            vocab=sizes["vocab_size"], d=d, n_layer=sizes["n_layer"], n_head=sizes["n_head"],
-            d_ff=d_ff, n_ctx=sizes["n_positions"], bias=True, tied=tied, positions=True,
-            activation=ACTIVATIONS_FROM_HF[activation], layer_norm_eps=eps,
+            vocab=sizes["vocab_size"],
+            d=d,
+            n_layer=sizes["n_layer"],
+            n_head=sizes["n_head"],
+            d_ff=d_ff,
+            n_ctx=sizes["n_positions"],
+            bias=True,
+            tied=tied,
+            positions=True,
+            activation=ACTIVATIONS_FROM_HF[activation],
+            layer_norm_eps=eps,
         )
     except ValueError as err:  # n_head does not divide n_embd
-        raise ValueError(f"{where}: {err} ('n_embd' = {d}, 'n_head' = {sizes['n_head']})"
-                         ) from None
+        raise ValueError(f"{where}: {err} ('n_embd' = {d}, 'n_head' = {sizes['n_head']})") from None
 
 
 def to_gpt2_config(config: ModelConfig) -> dict[str, object]:
@@ -163,23 +176,33 @@ def _require_gpt2_layout(config: object) -> None:
     if not isinstance(config, ModelConfig):
         raise TypeError(f"config must be a spec.ModelConfig, got {type(config).__name__}")
     if not (config.bias and config.positions):
-        raise ValueError("the GPT-2 layout has biases and learned positions; got "
-                         f"bias = {config.bias}, positions = {config.positions}")
+        raise ValueError(
+            "the GPT-2 layout has biases and learned positions; got "
+            f"bias = {config.bias}, positions = {config.positions}"
+        )
 
 
 def _layout(config: ModelConfig) -> dict[str, tuple[int, ...]]:
     """Every Hugging Face key (without prefix) with its shape."""
     d, f = config.d, config.d_ff
-    shapes: dict[str, tuple[int, ...]] = {"wte.weight": (config.vocab, d),
-                                          "wpe.weight": (config.n_ctx, d)}
+    shapes: dict[str, tuple[int, ...]] = {
+        "wte.weight": (config.vocab, d),
+        "wpe.weight": (config.n_ctx, d),
+    }
     for i in range(config.n_layer):
         for name, shape in (
-            ("ln_1.weight", (d,)), ("ln_1.bias", (d,)),
-            ("attn.c_attn.weight", (d, 3 * d)), ("attn.c_attn.bias", (3 * d,)),
-            ("attn.c_proj.weight", (d, d)), ("attn.c_proj.bias", (d,)),
-            ("ln_2.weight", (d,)), ("ln_2.bias", (d,)),
-            ("mlp.c_fc.weight", (d, f)), ("mlp.c_fc.bias", (f,)),
-            ("mlp.c_proj.weight", (f, d)), ("mlp.c_proj.bias", (d,)),
+            ("ln_1.weight", (d,)),
+            ("ln_1.bias", (d,)),
+            ("attn.c_attn.weight", (d, 3 * d)),
+            ("attn.c_attn.bias", (3 * d,)),
+            ("attn.c_proj.weight", (d, d)),
+            ("attn.c_proj.bias", (d,)),
+            ("ln_2.weight", (d,)),
+            ("ln_2.bias", (d,)),
+            ("mlp.c_fc.weight", (d, f)),
+            ("mlp.c_fc.bias", (f,)),
+            ("mlp.c_proj.weight", (f, d)),
+            ("mlp.c_proj.bias", (d,)),
         ):
             shapes[f"h.{i}.{name}"] = shape
     shapes["ln_f.weight"] = (d,)
@@ -196,8 +219,10 @@ def _tensor(name: str, view: Mapping[str, Any], where: str) -> np.ndarray:
         bits = np.frombuffer(data, dtype="<u2").astype(np.uint32) << 16
         return bits.view(np.float32).reshape(shape)  # native order: astype made it native
     if dtype not in FLOAT_WIDTHS:
-        raise ValueError(f"{where}: tensor {name!r} has the unsupported dtype {dtype}; GPT-2 "
-                         f"weights must be F16, BF16, F32 or F64")
+        raise ValueError(
+            f"{where}: tensor {name!r} has the unsupported dtype {dtype}; GPT-2 "
+            f"weights must be F16, BF16, F32 or F64"
+        )
     arr = np.frombuffer(data, dtype=np.dtype(FLOAT_WIDTHS[dtype]).newbyteorder("<"))
     # F16 widens to float32 exactly; astype also gives the array its own, writable memory
     return arr.reshape(shape).astype(np.float32 if dtype == "F16" else arr.dtype.newbyteorder("="))
@@ -211,20 +236,23 @@ def _read_weights(weights: object) -> tuple[Mapping[str, object], str]:
     path = Path(weights)
     _existing_file(path, "weights", "a dict of arrays or an existing .safetensors file")
     if path.suffix != ".safetensors":
-        raise ValueError(f"weights must be a dict of arrays or an existing .safetensors file, "
-                         f"got {str(path)!r}")
+        raise ValueError(
+            f"weights must be a dict of arrays or an existing .safetensors file, got {str(path)!r}"
+        )
     where = f"the weights file {str(path)!r}"
     safetensors = _safetensors()
     try:
         views = safetensors.deserialize(path.read_bytes())
     except (OSError, safetensors.SafetensorError) as err:
-        raise ValueError(f"{where} is not a readable safetensors file (truncated, or another "
-                         f"format?): {err}") from err
+        raise ValueError(
+            f"{where} is not a readable safetensors file (truncated, or another format?): {err}"
+        ) from err
     return {name: _tensor(name, view, where) for name, view in views}, f" in {where}"
 
 
-def _hf_arrays(weights: Mapping[str, object], config: ModelConfig, source: str
-               ) -> dict[str, np.ndarray]:
+def _hf_arrays(
+    weights: Mapping[str, object], config: ModelConfig, source: str
+) -> dict[str, np.ndarray]:
     """The state dict's arrays by unprefixed key, checked against the layout; `source` is
     "" for a caller's dict (whose arrays are then copied) or " in <file>"."""
     shapes = _layout(config)
@@ -237,8 +265,10 @@ def _hf_arrays(weights: Mapping[str, object], config: ModelConfig, source: str
             found[name] = value  # checked below: it must equal wte
             continue
         if name not in shapes:
-            raise ValueError(f"weights{source} has unexpected key {key!r} for this "
-                             f"configuration (n_layer = {config.n_layer}, tied = {config.tied})")
+            raise ValueError(
+                f"weights{source} has unexpected key {key!r} for this "
+                f"configuration (n_layer = {config.n_layer}, tied = {config.tied})"
+            )
         found[name] = value
     require_one_float_dtype(found, f"weights{source}")
     arrays = {}
@@ -250,27 +280,36 @@ def _hf_arrays(weights: Mapping[str, object], config: ModelConfig, source: str
             value = np.asarray(value).astype(np.float32)
         arr = as_array(value, f"weights[{name!r}]{source}")
         if arr.shape != shape:
-            raise ValueError(f"weights[{name!r}]{source} must have shape {shape}, got "
-                             f"{arr.shape}")
+            raise ValueError(f"weights[{name!r}]{source} must have shape {shape}, got {arr.shape}")
         arrays[name] = arr if source else arr.copy()  # never the caller's memory
     if "lm_head.weight" in found and config.tied:
         head = np.asarray(found["lm_head.weight"])
         if head.shape != shapes["wte.weight"] or not np.array_equal(head, arrays["wte.weight"]):
-            raise ValueError(f"weights['lm_head.weight']{source} differs from wte.weight but "
-                             "the config ties them (tie_word_embeddings)")
+            raise ValueError(
+                f"weights['lm_head.weight']{source} differs from wte.weight but "
+                "the config ties them (tie_word_embeddings)"
+            )
     return arrays
 
 
 # Arrays that only change name between the layouts (ours, Hugging Face's); the fused
 # q/k/v projection and the head split of c_proj are converted in code.
-RENAMED = (("wte", "wte.weight"), ("wpe", "wpe.weight"),
-           ("ln_f.gamma", "ln_f.weight"), ("ln_f.beta", "ln_f.bias"))
+RENAMED = (
+    ("wte", "wte.weight"),
+    ("wpe", "wpe.weight"),
+    ("ln_f.gamma", "ln_f.weight"),
+    ("ln_f.beta", "ln_f.bias"),
+)
 RENAMED_PER_LAYER = (
     ("attn.b_o", "attn.c_proj.bias"),
-    ("ln_1.gamma", "ln_1.weight"), ("ln_1.beta", "ln_1.bias"),
-    ("ln_2.gamma", "ln_2.weight"), ("ln_2.beta", "ln_2.bias"),
-    ("mlp.w_1", "mlp.c_fc.weight"), ("mlp.b_1", "mlp.c_fc.bias"),
-    ("mlp.w_2", "mlp.c_proj.weight"), ("mlp.b_2", "mlp.c_proj.bias"),
+    ("ln_1.gamma", "ln_1.weight"),
+    ("ln_1.beta", "ln_1.bias"),
+    ("ln_2.gamma", "ln_2.weight"),
+    ("ln_2.beta", "ln_2.bias"),
+    ("mlp.w_1", "mlp.c_fc.weight"),
+    ("mlp.b_1", "mlp.c_fc.bias"),
+    ("mlp.w_2", "mlp.c_proj.weight"),
+    ("mlp.b_2", "mlp.c_proj.bias"),
 )
 
 
@@ -313,8 +352,8 @@ def load_gpt2(weights: object, config: object) -> tuple[ModelConfig, dict[str, n
         src, dst = f"h.{i}.", f"blocks.{i}."
         fused_w, fused_b = hf[src + "attn.c_attn.weight"], hf[src + "attn.c_attn.bias"]
         for j, part in enumerate("qkv"):
-            params[dst + f"attn.w_{part}"] = _split_heads(fused_w[:, j * d:(j + 1) * d], h)
-            params[dst + f"attn.b_{part}"] = fused_b[j * d:(j + 1) * d].reshape(h, d // h)
+            params[dst + f"attn.w_{part}"] = _split_heads(fused_w[:, j * d : (j + 1) * d], h)
+            params[dst + f"attn.b_{part}"] = fused_b[j * d : (j + 1) * d].reshape(h, d // h)
         params[dst + "attn.w_o"] = hf[src + "attn.c_proj.weight"].reshape(h, d // h, d)
     check_model_parameters(params, model_config)
     return model_config, params

@@ -59,8 +59,9 @@ class Decoder:
         """
         self.position = 0
 
-    def _attend(self, z: np.ndarray, layer: int, start: int, end: int
-                ) -> tuple[np.ndarray, np.ndarray | None]:
+    def _attend(
+        self, z: np.ndarray, layer: int, start: int, end: int
+    ) -> tuple[np.ndarray, np.ndarray | None]:
         """Attention of layer `layer` for the new rows z (k, d) at positions start..end - 1,
         appending their keys and values to the cache."""
         p = self.model.blocks[layer]["attn"]
@@ -94,8 +95,10 @@ class Decoder:
             x = self.model.embed(ids, start)  # (k, d)
             eps = self.config.layer_norm_eps
             for layer, block in enumerate(self.model.blocks):
-                def attend(z: np.ndarray, layer: int = layer
-                           ) -> tuple[np.ndarray, np.ndarray | None]:
+
+                def attend(
+                    z: np.ndarray, layer: int = layer
+                ) -> tuple[np.ndarray, np.ndarray | None]:
                     return self._attend(z, layer, start, end)
 
                 x, _ = pre_ln_kernel(x, block, attend, self.model.phi, eps)

@@ -79,8 +79,11 @@ def _scaled_moments(x: np.ndarray, eps: float) -> tuple[np.ndarray, np.ndarray, 
         big = ~np.isfinite(eps_scaled)
         # eps 2^-2e > float max means eps dominates sigma^2 <= 1 completely:
         # 1 / sqrt(var + eps 2^-2e) = 2^e / sqrt(eps) to rounding, and 1/s = 1/sqrt(eps).
-        r = np.where(big, np.ldexp(one / np.sqrt(eps_x), e),
-                     one / np.sqrt(var + np.where(big, 0, eps_scaled)))
+        r = np.where(
+            big,
+            np.ldexp(one / np.sqrt(eps_x), e),
+            one / np.sqrt(var + np.where(big, 0, eps_scaled)),
+        )
         # 1/s of big and constant rows is 1/sqrt(eps), rounded once to the dtype from float64
         # (from r it would carry r's underflow, and eps itself may not be a float32)
         inv_s = np.where(big | constant, dtype(1 / math.sqrt(eps)), np.ldexp(r, -e))
@@ -151,7 +154,8 @@ def layer_norm(
             f"layer_norm: the result gamma * LN(x) + beta overflows the {arr.dtype} range "
             f"(max {np.finfo(arr.dtype).max:.4g}) at index {where}, with "
             f"gamma[{j}] = {1.0 if g is None else g[j]:.4g} and "
-            f"beta[{j}] = {0.0 if b is None else b[j]:.4g}; scale gamma and beta down")
+            f"beta[{j}] = {0.0 if b is None else b[j]:.4g}; scale gamma and beta down"
+        )
     return out
 
 
@@ -178,4 +182,5 @@ def layer_norm_jacobian(x: object, eps: float = 0.0) -> np.ndarray:
     with np.errstate(over="ignore", invalid="ignore"):  # reported below, naming the cause
         jac *= inv_s[..., None]  # (..., 1, 1), 1/s is inf for s < 1 / the largest float
     return require_finite_result(
-        jac, "layer_norm_jacobian(x) (a row of x with sigma below 1 / the largest float)")
+        jac, "layer_norm_jacobian(x) (a row of x with sigma below 1 / the largest float)"
+    )

@@ -33,8 +33,9 @@ def check_mlp_parameters(
     if shape[1] == 0:
         raise ValueError(f"{name}['w_1'] must have shape (d, d_ff) with d_ff >= 1, got {shape}")
     sizes = {"d": d, "d_ff": shape[1]}
-    shapes = {p.name.removeprefix("mlp."): tuple(sizes[s] for s in p.dims)
-              for p in mlp_parameters(True)}
+    shapes = {
+        p.name.removeprefix("mlp."): tuple(sizes[s] for s in p.dims) for p in mlp_parameters(True)
+    }
     return check_parameters(params, shapes, MLP_BIASES, name, dtype, finite)
 
 

@@ -134,11 +134,18 @@ class ModelParameters:
         config = _check_config(config)
         mapping = require_mapping(params, "params")
         require_one_float_dtype(mapping, "params")
-        dtype = next((np.asarray(v).dtype for v in mapping.values()
-                      if getattr(v, "dtype", None) in FLOAT_DTYPES), np.dtype(np.float64))
+        dtype = next(
+            (
+                np.asarray(v).dtype
+                for v in mapping.values()
+                if getattr(v, "dtype", None) in FLOAT_DTYPES
+            ),
+            np.dtype(np.float64),
+        )
         # Finiteness of these (large) arrays is checked through the logits: see forward.
-        checked = check_parameters(mapping, parameter_shapes(config), (), "params", dtype,
-                                   finite=False)
+        checked = check_parameters(
+            mapping, parameter_shapes(config), (), "params", dtype, finite=False
+        )
         if copy:
             checked = {key: arr.copy() for key, arr in checked.items()}
         self.config = config
@@ -146,8 +153,13 @@ class ModelParameters:
         self.wte = checked["wte"]
         self.wpe = checked.get("wpe")
         self.blocks: list[BlockParameters] = [
-            check_block_parameters(sub_parameters(checked, f"blocks.{layer}"), config.d, dtype,
-                                   f"params[blocks.{layer}.*]", finite=False)
+            check_block_parameters(
+                sub_parameters(checked, f"blocks.{layer}"),
+                config.d,
+                dtype,
+                f"params[blocks.{layer}.*]",
+                finite=False,
+            )
             for layer in range(config.n_layer)
         ]
         self.ln_f = {part: checked[f"ln_f.{part}"] for part in ("gamma", "beta")}
@@ -165,7 +177,7 @@ class ModelParameters:
         """
         x = self.wte[tokens]  # (n, d)
         if self.wpe is not None:
-            x = x + self.wpe[start:start + len(tokens)]
+            x = x + self.wpe[start : start + len(tokens)]
         return x
 
     def logits(self, x: np.ndarray) -> np.ndarray:
@@ -200,12 +212,15 @@ large for this dtype
         for name, arr in self.arrays.items():
             if not np.isfinite(arr).all():
                 index = tuple(int(i) for i in np.argwhere(~np.isfinite(arr))[0])
-                raise ValueError(f"params[{name!r}] must be finite, got {arr[index]} at index "
-                                 f"{index}")
+                raise ValueError(
+                    f"params[{name!r}] must be finite, got {arr[index]} at index {index}"
+                )
         if np.isfinite(logits).all():
             return logits
-        raise ValueError("the logits overflowed the float range; the parameters are finite but "
-                         "too large for this dtype")
+        raise ValueError(
+            "the logits overflowed the float range; the parameters are finite but "
+            "too large for this dtype"
+        )
 
 
 def check_model_parameters(

@@ -38,7 +38,7 @@ def sub_parameters(params: Mapping[str, V], prefix: str) -> dict[str, V]:
     if not isinstance(prefix, str):
         raise TypeError(f"prefix must be a str such as 'blocks.0', got {type(prefix).__name__}")
     head = prefix.rstrip(".") + "."
-    return {key[len(head):]: value for key, value in params.items() if key.startswith(head)}
+    return {key[len(head) :]: value for key, value in params.items() if key.startswith(head)}
 
 
 def check_parameters(

@@ -69,8 +69,9 @@ def _with(tangents: np.ndarray, bound: np.ndarray) -> np.ndarray:
     return np.concatenate([tangents.reshape(-1, *bound.shape), fresh])
 
 
-def _added(x: np.ndarray, carried: np.ndarray, f: np.ndarray, moved: np.ndarray
-           ) -> tuple[np.ndarray, np.ndarray]:
+def _added(
+    x: np.ndarray, carried: np.ndarray, f: np.ndarray, moved: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """The residual sum x + f (n, d) and its tangents: the S tangents of x plus the first S
     of f's, whose later ones (roundings inside f) x does not have, and the sum's own
     rounding u|x + f|."""
@@ -79,8 +80,7 @@ def _added(x: np.ndarray, carried: np.ndarray, f: np.ndarray, moved: np.ndarray
     return total, _with(moved + padded, unit_roundoff(total.dtype) * np.abs(total))
 
 
-def _layer_norm_tangent(x: np.ndarray, t: np.ndarray, gain: np.ndarray, eps: float
-                        ) -> np.ndarray:
+def _layer_norm_tangent(x: np.ndarray, t: np.ndarray, gain: np.ndarray, eps: float) -> np.ndarray:
     """The LN Jacobian diag(gain) (I - 11^T/d - yy^T/d) / s of each row applied to the
     tangents t (S, n, d) at the computed input x (n, d)."""
     y, _, _, inv_s = layer_norm_rounding(x, eps)  # (n, d), (n, 1)
@@ -90,17 +90,21 @@ def _layer_norm_tangent(x: np.ndarray, t: np.ndarray, gain: np.ndarray, eps: flo
     return moved * gain.astype(np.float64)
 
 
-def _normed(x: np.ndarray, t: np.ndarray, ln: Mapping[str, np.ndarray], eps: float
-            ) -> tuple[np.ndarray, np.ndarray]:
+def _normed(
+    x: np.ndarray, t: np.ndarray, ln: Mapping[str, np.ndarray], eps: float
+) -> tuple[np.ndarray, np.ndarray]:
     """LN(x) (n, d) and its tangents: those of x (S, n, d) moved by the LN Jacobian, and
     LN's own rounding."""
     z = layer_norm(x, ln["gamma"], ln["beta"], eps)
-    return z, _with(_layer_norm_tangent(x, t, ln["gamma"], eps),
-                    layer_norm_error_bound(x, ln["gamma"], ln["beta"], eps))
+    return z, _with(
+        _layer_norm_tangent(x, t, ln["gamma"], eps),
+        layer_norm_error_bound(x, ln["gamma"], ln["beta"], eps),
+    )
 
 
-def _attention_tangent(z: np.ndarray, p: Mapping[str, np.ndarray], t: np.ndarray,
-                       causal: bool) -> np.ndarray:
+def _attention_tangent(
+    z: np.ndarray, p: Mapping[str, np.ndarray], t: np.ndarray, causal: bool
+) -> np.ndarray:
     """The Jacobian of multi-head attention at z (n, d) applied to t (S, n, d):
     dq = dz W_Q (likewise k, v), ds = (dq k^T + q dk^T) / sqrt(d_k), the softmax's
     dsigma = sigma (ds - sum sigma ds), dH = dsigma v + sigma dv, out = sum_h dH_h W_O,h."""
@@ -124,8 +128,9 @@ def _attention_tangent(z: np.ndarray, p: Mapping[str, np.ndarray], t: np.ndarray
     return np.einsum("shnk,hkd->snd", tsigma @ v + sigma @ tv, w["w_o"])
 
 
-def _mlp_tangent(z: np.ndarray, p: Mapping[str, np.ndarray], activation: str,
-                 t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _mlp_tangent(
+    z: np.ndarray, p: Mapping[str, np.ndarray], activation: str, t: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """(The MLP's Jacobian at z (n, d) applied to t (S, n, d), the tangents of ReLU's
     kinks): phi'(z W_1 + b_1) at the pre-activation of z. For ReLU, dt bounds the error of
     the computed pre-activation (the tangents t and the first product's own rounding), and
@@ -148,9 +153,15 @@ def _mlp_tangent(z: np.ndarray, p: Mapping[str, np.ndarray], activation: str,
     return out, kinks
 
 
-def block_tangents(x: np.ndarray, tangents: np.ndarray, p: Mapping[str, np.ndarray],
-                   activation: str, eps: float, causal: bool = True, post: bool = False
-                   ) -> tuple[np.ndarray, np.ndarray]:
+def block_tangents(
+    x: np.ndarray,
+    tangents: np.ndarray,
+    p: Mapping[str, np.ndarray],
+    activation: str,
+    eps: float,
+    causal: bool = True,
+    post: bool = False,
+) -> tuple[np.ndarray, np.ndarray]:
     """(X' (n, d), its tangents (S', n, d)) of one block of 定義 2.2 at the computed X (n, d):
     Pre-LN Y = X + MHA(LN_1(X)), X' = Y + MLP(LN_2(Y)), or Post-LN Y = LN_1(X + MHA(X)),
     X' = LN_2(Y + MLP(Y)), evaluated by the package's parts; the tangents (S, n, d) of X
@@ -169,14 +180,19 @@ def block_tangents(x: np.ndarray, tangents: np.ndarray, p: Mapping[str, np.ndarr
 
     def attend(z: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         a, weights = multi_head_attention(z, attn, causal=causal)
-        return a, _with(_attention_tangent(z, attn, t, causal),
-                        mha_error_bound(z, attn, np.asarray(weights)))
+        return a, _with(
+            _attention_tangent(z, attn, t, causal), mha_error_bound(z, attn, np.asarray(weights))
+        )
 
     def feed(z: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         moved, kinks = _mlp_tangent(z, ffn, activation, t)
-        return (np.asarray(mlp(z, ffn, activation=activation)),
-                _with(np.concatenate([moved, kinks]),
-                      mlp_error_bound(z, np.zeros(z.shape), ffn, u, activation)))
+        return (
+            np.asarray(mlp(z, ffn, activation=activation)),
+            _with(
+                np.concatenate([moved, kinks]),
+                mlp_error_bound(z, np.zeros(z.shape), ffn, u, activation),
+            ),
+        )
 
     if post:
         y, t_y = _normed(*_added(x, tangents, *attend(x, tangents)), ln_1, eps)
@@ -185,9 +201,14 @@ def block_tangents(x: np.ndarray, tangents: np.ndarray, p: Mapping[str, np.ndarr
     return _added(y, t_y, *feed(*_normed(y, t_y, ln_2, eps)))
 
 
-def block_rounding_bound(x: np.ndarray, params: Mapping[str, np.ndarray], post: bool = False,
-                         causal: bool = True, activation: str = "gelu", eps: float = 1e-5
-                         ) -> tuple[np.ndarray, np.ndarray]:
+def block_rounding_bound(
+    x: np.ndarray,
+    params: Mapping[str, np.ndarray],
+    post: bool = False,
+    causal: bool = True,
+    activation: str = "gelu",
+    eps: float = 1e-5,
+) -> tuple[np.ndarray, np.ndarray]:
     """(X' (n, d), entrywise first-order bound on |X' - exact X'|) of one Pre-LN (or
     Post-LN) block evaluated in x's dtype at x (n, d), taken as exact.
 
@@ -204,13 +225,15 @@ def block_rounding_bound(x: np.ndarray, params: Mapping[str, np.ndarray], post: 
     True
     """
     x = as_array(x, "x", ndim=2)
-    out, tangents = block_tangents(x, np.zeros((0, *x.shape)), params, activation, eps,
-                                   causal, post)
+    out, tangents = block_tangents(
+        x, np.zeros((0, *x.shape)), params, activation, eps, causal, post
+    )
     return out, np.abs(tangents).sum(axis=0)
 
 
-def model_rounding_bound(tokens: np.ndarray, params: Mapping[str, np.ndarray],
-                         config: ModelConfig) -> tuple[np.ndarray, np.ndarray]:
+def model_rounding_bound(
+    tokens: np.ndarray, params: Mapping[str, np.ndarray], config: ModelConfig
+) -> tuple[np.ndarray, np.ndarray]:
     """(logits (n, |V|), entrywise first-order bound on |logits - exact logits|) of the
     decoder-only model in the parameters' dtype: X0 = E_t + P, L causal Pre-LN blocks,
     LN_f and the product with E (or the LM head), composed from the package's parts.
@@ -232,8 +255,9 @@ def model_rounding_bound(tokens: np.ndarray, params: Mapping[str, np.ndarray],
         x = x + params["wpe"][: len(tokens)]
         tangents = _with(tangents, u * np.abs(x))
     for layer in range(config.n_layer):
-        x, tangents = block_tangents(x, tangents, sub_parameters(params, f"blocks.{layer}"),
-                                     activation, eps)
+        x, tangents = block_tangents(
+            x, tangents, sub_parameters(params, f"blocks.{layer}"), activation, eps
+        )
     z, tangents = _normed(x, tangents, sub_parameters(params, "ln_f"), eps)  # (n, d)
     head = params.get("lm_head", params["wte"])  # (|V|, d)
     logits = z @ head.T  # (n, |V|)

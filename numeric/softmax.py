@@ -60,8 +60,9 @@ def masked_softmax_kernel(z: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 def _check_last_axis(z: np.ndarray, name: str) -> None:
     if z.shape[-1] == 0:
-        raise ValueError(f"{name} must have at least one entry along the last axis, got shape "
-                         f"{z.shape}")
+        raise ValueError(
+            f"{name} must have at least one entry along the last axis, got shape {z.shape}"
+        )
 
 
 def softmax(z: object) -> np.ndarray:
@@ -75,8 +76,7 @@ def softmax(z: object) -> np.ndarray:
     >>> softmax(np.array([[1e308, -1e308]]))  # no overflow at the float limit
     array([[1., 0.]])
     """
-    refuse_masked(z, "z", "use masked_softmax(z.data, ~z.mask) with True at the allowed "
-                          "positions")
+    refuse_masked(z, "z", "use masked_softmax(z.data, ~z.mask) with True at the allowed positions")
     arr = as_array(z, "z", ndim=tuple(range(1, 33)))
     _check_last_axis(arr, "z")
     return softmax_kernel(arr)
@@ -92,18 +92,21 @@ def check_mask(mask: object, shape: tuple[int, ...], name: str = "mask") -> np.n
     try:
         arr = np.asarray(mask)
     except (TypeError, ValueError) as err:  # ragged nested lists
-        raise TypeError(f"{name} must be a boolean array (True = position in U), got "
-                        f"{describe(mask)}") from err
+        raise TypeError(
+            f"{name} must be a boolean array (True = position in U), got {describe(mask)}"
+        ) from err
     if arr.dtype != np.bool_:
-        raise TypeError(f"{name} must be a boolean array (True = position in U), got dtype "
-                        f"{arr.dtype}")
+        raise TypeError(
+            f"{name} must be a boolean array (True = position in U), got dtype {arr.dtype}"
+        )
     try:
         full = np.broadcast_shapes(arr.shape, shape)
     except ValueError:
         full = None
     if full != tuple(shape):
-        raise ValueError(f"{name} of shape {arr.shape} does not broadcast to the scores' "
-                         f"shape {tuple(shape)}")
+        raise ValueError(
+            f"{name} of shape {arr.shape} does not broadcast to the scores' shape {tuple(shape)}"
+        )
     empty = np.logical_not(arr.any(axis=-1) if arr.ndim else arr)  # (...), rows without U
     if empty.any():
         row = np.argwhere(np.broadcast_to(empty, tuple(shape)[:-1]))[0]

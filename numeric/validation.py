@@ -49,8 +49,9 @@ def refuse_masked(x: object, name: str, instead: str) -> None:
     TypeError: z is a numpy.ma masked array, whose mask would be ignored: pass z.data
     """
     if isinstance(x, np.ma.MaskedArray):
-        raise TypeError(f"{name} is a numpy.ma masked array, whose mask would be ignored: "
-                        f"{instead}")
+        raise TypeError(
+            f"{name} is a numpy.ma masked array, whose mask would be ignored: {instead}"
+        )
 
 
 def _check_ndim(arr: np.ndarray, name: str, ndim: int | tuple[int, ...] | None) -> None:
@@ -110,8 +111,10 @@ def as_array(
             cast = arr.astype(target, copy=False)
         if cast is not arr and not np.isfinite(cast[np.isfinite(arr)]).all():
             where, _ = _first_non_finite(np.where(np.isfinite(arr), cast, 0))
-            raise ValueError(f"{name} must fit in {target} (the dtype of the computation, up to "
-                             f"{np.finfo(target).max:.4g}), got {arr[where]} at index {where}")
+            raise ValueError(
+                f"{name} must fit in {target} (the dtype of the computation, up to "
+                f"{np.finfo(target).max:.4g}), got {arr[where]} at index {where}"
+            )
         arr = cast
     elif kind in "iu":
         arr = arr.astype(np.float64)
@@ -128,8 +131,9 @@ def require_finite_result(result: np.ndarray, name: str) -> np.ndarray:
     ValueError: f(x) overflowed the float64 range although its inputs are finite
     """
     if not np.isfinite(result).all():
-        raise ValueError(f"{name} overflowed the {result.dtype} range although its inputs "
-                         f"are finite")
+        raise ValueError(
+            f"{name} overflowed the {result.dtype} range although its inputs are finite"
+        )
     return result
 
 
@@ -179,8 +183,10 @@ def require_allocation(shape: Iterable[int], dtype: np.dtype | type, what: str) 
     shape = tuple(int(s) for s in shape)
     size = math.prod(shape) * np.dtype(dtype).itemsize
     if size > MEMORY_LIMIT:
-        raise ValueError(f"{what} would need {_bytes(size)} (shape {shape}, {np.dtype(dtype)}), "
-                         f"more than this machine's memory ({_bytes(MEMORY_LIMIT)})")
+        raise ValueError(
+            f"{what} would need {_bytes(size)} (shape {shape}, {np.dtype(dtype)}), "
+            f"more than this machine's memory ({_bytes(MEMORY_LIMIT)})"
+        )
 
 
 def as_tokens(tokens: object, name: str, vocab: int, max_length: int) -> np.ndarray:
@@ -209,9 +215,7 @@ def as_tokens(tokens: object, name: str, vocab: int, max_length: int) -> np.ndar
     out_of_range = (arr < 0) | (arr >= vocab)
     if out_of_range.any():
         i = int(np.argmax(out_of_range))
-        raise ValueError(
-            f"{name} must be ids in [0, {vocab}), got {int(arr[i])} at position {i}"
-        )
+        raise ValueError(f"{name} must be ids in [0, {vocab}), got {int(arr[i])} at position {i}")
     return arr.astype(np.intp, copy=False)
 
 
@@ -226,8 +230,10 @@ def require_mapping(params: object, name: str) -> Mapping[str, object]:
         raise TypeError(f"{name} must be a dict of arrays, got {describe(params)}")
     for key in params:
         if not isinstance(key, str):
-            raise TypeError(f"{name} has the key {key!r} of type {type(key).__name__}; keys must "
-                            f"be str array names such as 'attn.w_q'")
+            raise TypeError(
+                f"{name} has the key {key!r} of type {type(key).__name__}; keys must "
+                f"be str array names such as 'attn.w_q'"
+            )
     return params
 
 
@@ -251,10 +257,13 @@ to one dtype with astype
         if dtype in FLOAT_DTYPES:
             keys.setdefault(np.dtype(dtype), []).append(key)
     if len(keys) > 1:
-        single, double = (", ".join(repr(k) for k in keys[np.dtype(t)][:3])
-                          for t in (np.float32, np.float64))
-        raise TypeError(f"{name} mixes float32 arrays ({single}) and float64 arrays "
-                        f"({double}); convert them to one dtype with astype")
+        single, double = (
+            ", ".join(repr(k) for k in keys[np.dtype(t)][:3]) for t in (np.float32, np.float64)
+        )
+        raise TypeError(
+            f"{name} mixes float32 arrays ({single}) and float64 arrays "
+            f"({double}); convert them to one dtype with astype"
+        )
 
 
 def check_eps(eps: object) -> float:

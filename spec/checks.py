@@ -35,8 +35,9 @@ def positive_int(name: str, value: object) -> int:
 
 def _finite_float(name: str, value: object, wanted: str, positive: bool) -> float:
     if is_bool(value) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a float {wanted}, got {type(value).__name__} "
-                        f"{value!r}"[:160])
+        raise TypeError(
+            f"{name} must be a float {wanted}, got {type(value).__name__} {value!r}"[:160]
+        )
     number = float(value)
     if not (math.isfinite(number) and (number > 0 if positive else number >= 0)):
         raise ValueError(f"{name} must be a finite float {wanted}, got {value!r}")

@@ -48,20 +48,19 @@ class ModelConfig:
         for name in SIZE_FIELDS:
             object.__setattr__(self, name, positive_int(name, getattr(self, name)))
         if self.d % self.n_head:
-            raise ValueError(
-                f"n_head must divide d, got d = {self.d} and n_head = {self.n_head}"
-            )
+            raise ValueError(f"n_head must divide d, got d = {self.d} and n_head = {self.n_head}")
         for name in SWITCH_FIELDS:
             object.__setattr__(self, name, require_bool(name, getattr(self, name)))
         if not isinstance(self.activation, str):
-            raise TypeError(f"activation must be a str, one of {ACTIVATIONS}, got "
-                            f"{type(self.activation).__name__} {self.activation!r}")
-        if self.activation not in ACTIVATIONS:
-            raise ValueError(
-                f"activation must be one of {ACTIVATIONS}, got {self.activation!r}"
+            raise TypeError(
+                f"activation must be a str, one of {ACTIVATIONS}, got "
+                f"{type(self.activation).__name__} {self.activation!r}"
             )
-        object.__setattr__(self, "layer_norm_eps",
-                           nonnegative_float("layer_norm_eps", self.layer_norm_eps))
+        if self.activation not in ACTIVATIONS:
+            raise ValueError(f"activation must be one of {ACTIVATIONS}, got {self.activation!r}")
+        object.__setattr__(
+            self, "layer_norm_eps", nonnegative_float("layer_norm_eps", self.layer_norm_eps)
+        )
 
     def sizes(self) -> dict[str, int]:
         """The value of every dimension name used in `spec` (d_head = d / h).
@@ -78,4 +77,3 @@ class ModelConfig:
             "d_ff": self.d_ff,
             "n_ctx": self.n_ctx,
         }
-

@@ -26,19 +26,28 @@ def _check_subscripts(name: str, subscripts: object) -> None:
     """Explicit einsum subscripts "ab,bc->ac": lower-case letters, each output letter
     taken from the inputs once."""
     if not isinstance(subscripts, str):
-        raise TypeError(f"subscripts of {name} must be a str such as 'nd,df->nf', got "
-                        f"{type(subscripts).__name__} {subscripts!r}")
+        raise TypeError(
+            f"subscripts of {name} must be a str such as 'nd,df->nf', got "
+            f"{type(subscripts).__name__} {subscripts!r}"
+        )
     inputs, arrow, output = subscripts.partition("->")
     operands = inputs.split(",")
     letters = set(inputs) - {","}
-    if (not arrow or not all(operands) or not all(ch.isascii() and ch.islower()
-                                                   for ch in letters | set(output))):
-        raise ValueError(f"subscripts of {name} must be explicit einsum subscripts such as "
-                         f"'nd,df->nf' (lower-case letters), got {subscripts!r}")
+    if (
+        not arrow
+        or not all(operands)
+        or not all(ch.isascii() and ch.islower() for ch in letters | set(output))
+    ):
+        raise ValueError(
+            f"subscripts of {name} must be explicit einsum subscripts such as "
+            f"'nd,df->nf' (lower-case letters), got {subscripts!r}"
+        )
     stray = sorted(set(output) - letters)
     if stray or len(set(output)) != len(output):
-        raise ValueError(f"subscripts of {name}: every output letter must appear in an input "
-                         f"and only once in the output, got {subscripts!r}")
+        raise ValueError(
+            f"subscripts of {name}: every output letter must appear in an input "
+            f"and only once in the output, got {subscripts!r}"
+        )
 
 
 @dataclass(frozen=True)
@@ -95,8 +104,10 @@ class Contraction:
 
 def _dimension(c: Contraction, letter: str) -> str:
     if letter not in LETTERS:
-        raise ValueError(f"{c.name} ({c.subscripts}): letter {letter!r} names no dimension; "
-                         f"the letters are {sorted(LETTERS)}")
+        raise ValueError(
+            f"{c.name} ({c.subscripts}): letter {letter!r} names no dimension; "
+            f"the letters are {sorted(LETTERS)}"
+        )
     return LETTERS[letter]
 
 

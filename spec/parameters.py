@@ -34,12 +34,15 @@ class Parameter:
         if not isinstance(self.name, str) or not self.name:
             raise TypeError(f"name must be a non-empty str, got {self.name!r}")
         if not isinstance(self.dims, tuple):
-            raise TypeError(f"Parameter {self.name!r}: dims must be a tuple of dimension "
-                            f"names, got {type(self.dims).__name__} {self.dims!r}")
+            raise TypeError(
+                f"Parameter {self.name!r}: dims must be a tuple of dimension "
+                f"names, got {type(self.dims).__name__} {self.dims!r}"
+            )
         for dim in self.dims:
             if dim not in DIMENSIONS:
-                raise ValueError(f"Parameter {self.name!r}: dimension {dim!r} is not one of "
-                                 f"{DIMENSIONS}")
+                raise ValueError(
+                    f"Parameter {self.name!r}: dimension {dim!r} is not one of {DIMENSIONS}"
+                )
         require_bool("per_layer", self.per_layer)
 
 

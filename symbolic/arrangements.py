@@ -19,7 +19,6 @@ Rows = Sequence[Sequence[int | Fraction]]  # the m normals w_k, each of d number
 Offsets = Sequence[int | Fraction]  # the m offsets b_k
 
 
-
 def feasible(system: list[Inequality]) -> bool:
     """Whether {x : w.x + c > 0 (strict) or >= 0} is non-empty, decided exactly by
     Fourier-Motzkin elimination over the rationals. Eliminating x_k pairs every
@@ -58,13 +57,16 @@ def _arrangement(w_1: Rows, b_1: Offsets) -> tuple[list[tuple[Fraction, ...]], l
         normals = [tuple(Fraction(v) for v in row) for row in w_1]
         offsets = [Fraction(v) for v in b_1]
     except (TypeError, ValueError) as err:
-        raise TypeError(f"w_1 must be rows of integers or fractions and b_1 a sequence of them, "
-                        f"got w_1 = {w_1!r}, b_1 = {b_1!r}") from err
+        raise TypeError(
+            f"w_1 must be rows of integers or fractions and b_1 a sequence of them, "
+            f"got w_1 = {w_1!r}, b_1 = {b_1!r}"
+        ) from err
     if not normals or not normals[0] or len({len(r) for r in normals}) != 1:
         raise ValueError(f"w_1 must be m >= 1 rows of the same length d >= 1, got {w_1!r}")
     if len(offsets) != len(normals):
-        raise ValueError(f"b_1 must have one offset per row of w_1 ({len(normals)}), got "
-                         f"{len(offsets)}")
+        raise ValueError(
+            f"b_1 must have one offset per row of w_1 ({len(normals)}), got {len(offsets)}"
+        )
     return normals, offsets
 
 
@@ -79,8 +81,10 @@ def activation_regions(w_1: Rows, b_1: Offsets) -> list[str]:
     normals, offsets = _arrangement(w_1, b_1)
     found = []
     for pattern in itertools.product((0, 1), repeat=len(normals)):
-        system = [(w, c, True) if s else (tuple(-v for v in w), -c, False)
-                  for w, c, s in zip(normals, offsets, pattern, strict=True)]
+        system = [
+            (w, c, True) if s else (tuple(-v for v in w), -c, False)
+            for w, c, s in zip(normals, offsets, pattern, strict=True)
+        ]
         if feasible(system):
             found.append("".join(map(str, pattern)))
     return found

@@ -282,8 +282,8 @@ def kaplan_forward() -> Convention:
             # Table 1 has one n_ctx d_attn product per token ("Attention: Mask"): read as
             # Q K^T with A V left out, or as both products halved for the causal mask;
             # the two readings give the same polynomial L n^2 d.
-            "one of the two n^2 d products (A V) missing, or both halved as causal":
-            L * per["weighted_sum"],
+            "one of the two n^2 d products (A V) missing, or both halved as causal": L
+            * per["weighted_sum"],
             "the output layer (de-embedding) is left out of C_forward": lm_head_multiplications(),
         },
     )

@@ -120,5 +120,10 @@ def mask_bound(
     # bound - sigma_i = e^(z_i - c) * outside / (inside * (inside + outside))
     certificate = exp(z[i] - c) * outside / (inside * (inside + outside))
     slack = stated - sigma[i]
-    return Certificate(f"sigma_{i + 1} <= e^(-c) e^(z_{i + 1}) / sum_U e^z", slack, certificate,
-                       slack - certificate, ())
+    return Certificate(
+        f"sigma_{i + 1} <= e^(-c) e^(z_{i + 1}) / sum_U e^z",
+        slack,
+        certificate,
+        slack - certificate,
+        (),
+    )

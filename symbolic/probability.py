@@ -118,9 +118,7 @@ def dot_product_moments(
     def expectation(poly: Expr) -> Expr:
         # independent coordinates: E of a monomial is the product of its moments
         P = Poly(expand(poly), *q, *k)
-        return sum(
-            (c * Mul(*(moments[p] for p in monom)) for monom, c in P.terms()), Rational(0)
-        )
+        return sum((c * Mul(*(moments[p] for p in monom)) for monom, c in P.terms()), Rational(0))
 
     mean = expectation(dot)
     variance = expectation(dot**2) - mean**2
@@ -283,8 +281,7 @@ def dot_product_variance(
     square = Sum(Sum(q[i] * k[i] * q[j] * k[j], (j, 1, d_k)), (i, 1, d_k))
     diagonal_term, cross_term = q[i] ** 2 * k[i] ** 2, q[i] * k[i] * q[j] * k[j]
     apart = 1 - KroneckerDelta(i, j)  # zero when i = j
-    split = Sum(diagonal_term, (i, 1, d_k)) + Sum(Sum(apart * cross_term, (j, 1, d_k)),
-                                                  (i, 1, d_k))
+    split = Sum(diagonal_term, (i, 1, d_k)) + Sum(Sum(apart * cross_term, (j, 1, d_k)), (i, 1, d_k))
     lemma = (
         independent_expectation(q[i] * k[i]),
         independent_expectation(diagonal_term),
@@ -295,21 +292,56 @@ def dot_product_variance(
     first_value, second_value = sums(first.xreplace(values)), sums(second.xreplace(values))
     variance = expand(second_value - first_value**2)
     steps = (
-        Step("S^2 = sum_i sum_j q_i k_i q_j k_j", dot**2, square, "expanding the square",
-             sums(dot**2 - square)),
-        Step("sum_i sum_j = (i = j terms) + (i != j terms)", square, split,
-             "splitting off the diagonal", sums(square - split)),
-        Step("E[S] = sum_i E[q_i k_i]", Expectation(dot), first, "linearity of E",
-             expectation(dot) - first),
-        Step("E[S^2] = sum_i E[q_i^2 k_i^2] + sum_i sum_j (1 - delta_ij) E[q_i k_i q_j k_j]",
-             Expectation(split), second, "linearity of E", expectation(split) - second),
+        Step(
+            "S^2 = sum_i sum_j q_i k_i q_j k_j",
+            dot**2,
+            square,
+            "expanding the square",
+            sums(dot**2 - square),
+        ),
+        Step(
+            "sum_i sum_j = (i = j terms) + (i != j terms)",
+            square,
+            split,
+            "splitting off the diagonal",
+            sums(square - split),
+        ),
+        Step(
+            "E[S] = sum_i E[q_i k_i]",
+            Expectation(dot),
+            first,
+            "linearity of E",
+            expectation(dot) - first,
+        ),
+        Step(
+            "E[S^2] = sum_i E[q_i^2 k_i^2] + sum_i sum_j (1 - delta_ij) E[q_i k_i q_j k_j]",
+            Expectation(split),
+            second,
+            "linearity of E",
+            expectation(split) - second,
+        ),
         *lemma,
-        Step("E[S] = d_k mu^2", first, first_value, "補題 A.1's values, the sum",
-             sums(first.xreplace(values)) - first_value),
-        Step("E[S^2] = d_k nu^2 + d_k (d_k - 1) mu^4", second, second_value,
-             "補題 A.1's values, the sums", sums(second.xreplace(values)) - second_value),
-        Step("Var S = E[S^2] - E[S]^2", second_value - first_value**2, variance,
-             "definition of the variance", second_value - first_value**2 - variance),
+        Step(
+            "E[S] = d_k mu^2",
+            first,
+            first_value,
+            "補題 A.1's values, the sum",
+            sums(first.xreplace(values)) - first_value,
+        ),
+        Step(
+            "E[S^2] = d_k nu^2 + d_k (d_k - 1) mu^4",
+            second,
+            second_value,
+            "補題 A.1's values, the sums",
+            sums(second.xreplace(values)) - second_value,
+        ),
+        Step(
+            "Var S = E[S^2] - E[S]^2",
+            second_value - first_value**2,
+            variance,
+            "definition of the variance",
+            second_value - first_value**2 - variance,
+        ),
     )
     hypotheses = {mu: sympify(mean), nu: sympify(second_moment)}
     value = expand(variance.xreplace(hypotheses))

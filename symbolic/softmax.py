@@ -142,8 +142,10 @@ def derive_softmax_jacobian_by_differentiation(
     """
     _check_size(n)
     if n > DIFFERENTIATION_LIMIT:
-        raise ValueError(f"n = {n} is above DIFFERENTIATION_LIMIT = {DIFFERENTIATION_LIMIT} of "
-                         "derive_softmax_jacobian_by_differentiation; use derive_softmax_jacobian")
+        raise ValueError(
+            f"n = {n} is above DIFFERENTIATION_LIMIT = {DIFFERENTIATION_LIMIT} of "
+            "derive_softmax_jacobian_by_differentiation; use derive_softmax_jacobian"
+        )
     z = Matrix(symbols(f"z_1:{n + 1}", real=True))
     sigma = softmax(z)
     derived = sigma.jacobian(z)  # (n, n)
@@ -227,8 +229,10 @@ def derive_softmax_jacobian(n: int, stated: EntryFormula = chapter_entry) -> Der
     """
     _check_size(n)
     if n > SIZE_LIMIT:
-        raise ValueError(f"n = {n} is above SIZE_LIMIT = {SIZE_LIMIT} of derive_softmax_jacobian "
-                         "(explicit sizes); derive_softmax_jacobian_general covers every n")
+        raise ValueError(
+            f"n = {n} is above SIZE_LIMIT = {SIZE_LIMIT} of derive_softmax_jacobian "
+            "(explicit sizes); derive_softmax_jacobian_general covers every n"
+        )
     sigma = [SparsePolynomial.variable(v) for v in range(n)]
     pattern = EntryPattern(proved_entry(), sigma_i, sigma_j, KroneckerDelta(_i, _j))
     try:
@@ -290,9 +294,7 @@ def general_properties(stated: EntryFormula = chapter_entry) -> dict[str, Expr]:
     return {
         "J symmetric": normalise_sums(entry - stated(sigma, j, i), n, facts, (i, j, k)),
         "J 1 = 0": normalise_sums(Sum(entry, (j, 1, n)), n, facts, (i, j, k)),
-        "v^T J v = sum_i sigma_i (v_i - m)^2": normalise_sums(
-            form - squares, n, facts, (i, j, k)
-        ),
+        "v^T J v = sum_i sigma_i (v_i - m)^2": normalise_sums(form - squares, n, facts, (i, j, k)),
     }
 
 
@@ -464,15 +466,25 @@ def entry_bound_general(
         )
         # stated, not evaluated: the quantities are declared non-negative, which would
         # turn each Ge into True
-        hypotheses = (*(Ge(q, 0, evaluate=False) for q in variables),
-                      Eq(Add(*variables), 1))
+        hypotheses = (*(Ge(q, 0, evaluate=False) for q in variables), Eq(Add(*variables), 1))
         certificates = tuple(
-            simplex_certificate(f"{pattern}: bound(sigma_k) {word} J_ij >= 0",
-                                bound(top) + sign * case_entry, variables)
+            simplex_certificate(
+                f"{pattern}: bound(sigma_k) {word} J_ij >= 0",
+                bound(top) + sign * case_entry,
+                variables,
+            )
             for sign, word in ((-1, "-"), (1, "+"))
         )
-        cases.append(BoundCase(pattern, relations, tuple(variables), hypotheses, case_entry,
-                               (certificates[0], certificates[1])))
+        cases.append(
+            BoundCase(
+                pattern,
+                relations,
+                tuple(variables),
+                hypotheses,
+                case_entry,
+                (certificates[0], certificates[1]),
+            )
+        )
     return EntryBoundProof("|J_ij| <= bound(max_k sigma_k), symbolic n", tuple(cases))
 
 

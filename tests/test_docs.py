@@ -156,8 +156,11 @@ def commands(block: Block) -> list[Command]:
 def inline_commands(text: str, path: str) -> list[tuple[str, str]]:
     """(path:line, command) of each `python -m proofs …` written inline outside the
     fenced blocks."""
-    return [(f"{path}:{number}", m.group(1))
-            for number, line in _prose(text) for m in INLINE.finditer(line)]
+    return [
+        (f"{path}:{number}", m.group(1))
+        for number, line in _prose(text)
+        for m in INLINE.finditer(line)
+    ]
 
 
 def _prose(text: str) -> Iterator[tuple[int, str]]:
@@ -179,8 +182,10 @@ def _prose(text: str) -> Iterator[tuple[int, str]]:
 
 def normalise(lines: list[str] | tuple[str, ...]) -> list[str]:
     """The normalisations of the module's docstring, applied to one output."""
-    out = [PROFILE.sub("(Hypothesis profile <profile>)", TIME.sub("<t> s", line)).rstrip()
-           for line in lines]
+    out = [
+        PROFILE.sub("(Hypothesis profile <profile>)", TIME.sub("<t> s", line)).rstrip()
+        for line in lines
+    ]
     out = [line for line in out if not PROGRESS.match(line)]
     while out and not out[-1]:
         out.pop()
@@ -199,13 +204,18 @@ def matches(expected: list[str], actual: list[str]) -> bool:
     if len(pieces) == 1:
         return expected == actual
     first, *middle, last = pieces
-    if len(actual) < len(first) + len(last) or actual[: len(first)] != first \
-            or actual[len(actual) - len(last) :] != last:
+    if (
+        len(actual) < len(first) + len(last)
+        or actual[: len(first)] != first
+        or actual[len(actual) - len(last) :] != last
+    ):
         return False
     rest = actual[len(first) : len(actual) - len(last)]
     for piece in middle:
-        at = next((i for i in range(len(rest) - len(piece) + 1)
-                   if rest[i : i + len(piece)] == piece), None)
+        at = next(
+            (i for i in range(len(rest) - len(piece) + 1) if rest[i : i + len(piece)] == piece),
+            None,
+        )
         if at is None:
             return False
         rest = rest[at + len(piece) :]
@@ -223,10 +233,15 @@ class Mismatch:
     actual: tuple[str, ...]  # as printed, progress lines and trailing spaces dropped
 
     def __str__(self) -> str:
-        diff = difflib.unified_diff(normalise(self.command.expected), normalise(self.actual),
-                                    "shown", "printed", lineterm="", n=2)
-        return f"{self.command.path}:{self.command.line}: $ {self.command.text}\n" + "\n".join(
-            diff)
+        diff = difflib.unified_diff(
+            normalise(self.command.expected),
+            normalise(self.actual),
+            "shown",
+            "printed",
+            lineterm="",
+            n=2,
+        )
+        return f"{self.command.path}:{self.command.line}: $ {self.command.text}\n" + "\n".join(diff)
 
 
 def layout(directory: Path) -> Path:
@@ -286,8 +301,10 @@ class Session:
             assignments[name] = value
         if words[:3] == ["python", "-m", "proofs"] or words[:1] == ["proofs"]:
             if any(_is_operator(w) for w in words):
-                raise ValueError(f"{text!r}: a proofs command with shell operators cannot run "
-                                 "in-process; show it in a sh block")
+                raise ValueError(
+                    f"{text!r}: a proofs command with shell operators cannot run "
+                    "in-process; show it in a sh block"
+                )
             return self._proofs(words[3 if words[0] == "python" else 1 :], assignments)
         return self._shell(text)
 
@@ -300,8 +317,12 @@ class Session:
         current = settings.default
         variables = {"HYPOTHESIS_STORAGE_DIRECTORY": str(self.scratch), **assignments}
         try:
-            with contextlib.chdir(self.directory), _environment(variables), \
-                    contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            with (
+                contextlib.chdir(self.directory),
+                _environment(variables),
+                contextlib.redirect_stdout(out),
+                contextlib.redirect_stderr(err),
+            ):
                 self.code = cli.main(args)
         finally:  # the command loads its profile; the suite's comes back
             settings.register_profile("docs-restored", parent=current)
@@ -309,10 +330,19 @@ class Session:
         return out.getvalue().splitlines() + err.getvalue().splitlines()
 
     def _shell(self, text: str) -> list[str]:
-        env = {**os.environ, "LC_ALL": "C",  # sort and ls order bytes, whatever the locale
-               "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
-        done = subprocess.run(["bash", "-c", text], cwd=self.directory, env=env,
-                              capture_output=True, encoding="utf-8", timeout=120)
+        env = {
+            **os.environ,
+            "LC_ALL": "C",  # sort and ls order bytes, whatever the locale
+            "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+        }
+        done = subprocess.run(
+            ["bash", "-c", text],
+            cwd=self.directory,
+            env=env,
+            capture_output=True,
+            encoding="utf-8",
+            timeout=120,
+        )
         self.code = done.returncode
         return done.stdout.splitlines() + done.stderr.splitlines()
 
@@ -372,8 +402,9 @@ def command_problem(words: list[str]) -> str | None:
             with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
                 parsed = parser().parse_args(args)
         except SystemExit as exit_:
-            return err.getvalue().strip() or f"the parser exits {exit_.code}" if exit_.code \
-                else None
+            return (
+                err.getvalue().strip() or f"the parser exits {exit_.code}" if exit_.code else None
+            )
         return _unknown_names(parsed)
     elif words[:2] == ["python", "-m"] and len(words) > 2 and words[2].startswith("benchmarks."):
         module = ROOT / (words[2].replace(".", "/") + ".py")
@@ -415,8 +446,9 @@ def sh_problems(block: Block) -> list[str]:
     """What keeps a sh block from running as written: its syntax (`bash -n`), an option
     or command the command line does not have, a benchmark that does not exist."""
     problems = []
-    done = subprocess.run(["bash", "-n"], input="\n".join(block.lines) + "\n",
-                          capture_output=True, encoding="utf-8")
+    done = subprocess.run(
+        ["bash", "-n"], input="\n".join(block.lines) + "\n", capture_output=True, encoding="utf-8"
+    )
     if done.returncode:
         problems.append(f"{block.where()}: bash -n: {done.stderr.strip()}")
     for offset, line in logical_lines(block):
@@ -440,8 +472,11 @@ def page_problems(text: str, path: str) -> list[str]:
         if block.language == "sh":
             problems += sh_problems(block)
         elif block.language != "console":
-            problems += [f"{block.where(i)}: a `$ ` line outside a console block: {line}"
-                         for i, line in enumerate(block.lines) if line.startswith("$ ")]
+            problems += [
+                f"{block.where(i)}: a `$ ` line outside a console block: {line}"
+                for i, line in enumerate(block.lines)
+                if line.startswith("$ ")
+            ]
     for where, command in inline_commands(text, path):
         for words in simple_commands(command):
             problem = command_problem(words)
@@ -453,8 +488,11 @@ def page_problems(text: str, path: str) -> list[str]:
 def anchors(page: Path) -> set[str]:
     """The anchors GitHub gives the headings of a page: lower case, punctuation but - and
     _ dropped, spaces as -."""
-    return {re.sub(r"[^\w\- ]", "", line.lstrip("#").strip().lower()).replace(" ", "-")
-            for _, line in _prose(page.read_text(encoding="utf-8")) if line.startswith("#")}
+    return {
+        re.sub(r"[^\w\- ]", "", line.lstrip("#").strip().lower()).replace(" ", "-")
+        for _, line in _prose(page.read_text(encoding="utf-8"))
+        if line.startswith("#")
+    }
 
 
 def resolves(name: str) -> bool:
@@ -496,7 +534,8 @@ def reference_problems(text: str, page: Path) -> list[str]:
             if test:
                 source = ROOT / path
                 if not source.is_file() or not re.search(
-                        rf"def {re.escape(test)}\b", source.read_text(encoding="utf-8")):
+                    rf"def {re.escape(test)}\b", source.read_text(encoding="utf-8")
+                ):
                     problems.append(f"{where}: no test {span}")
             elif span.startswith(PATH_ROOTS) and not re.search(r"[<>*{}]|[A-Z]{3}", span):
                 if not (ROOT / span).exists():
@@ -556,15 +595,15 @@ $ echo $?
 
 def test_the_parser_reads_blocks_commands_and_their_outputs():
     text = LISTING + (
-        "\n```sh\npython -m proofs verify  # all\n```\n\n"
-        "See `python -m proofs verify`.\n"
+        "\n```sh\npython -m proofs verify  # all\n```\n\nSee `python -m proofs verify`.\n"
     )
     found = blocks(text, "p.md")
-    assert [(b.line, b.language, len(b.lines)) for b in found] == [(3, "console", 4),
-                                                                   (10, "sh", 1)]
+    assert [(b.line, b.language, len(b.lines)) for b in found] == [(3, "console", 4), (10, "sh", 1)]
     listing, status = commands(found[0])
-    assert (listing.line, listing.text) == (4, "python -m proofs tables attention-parameters "
-                                               "--format listing")
+    assert (listing.line, listing.text) == (
+        4,
+        "python -m proofs tables attention-parameters --format listing",
+    )
     assert listing.expected == ("params: 288 = 4d^2+4d = 288",)
     assert (status.line, status.text, status.expected) == (6, "echo $?", ("0",))
     assert inline_commands(text, "p.md") == [("p.md:14", "python -m proofs verify")]
@@ -651,10 +690,19 @@ def test_a_stale_name_link_or_heading_in_the_prose_is_found(tmp_path):
 
 
 def test_the_normalisations_touch_only_what_varies_between_runs():
-    printed = ["passed  0.91 s  ", "[1/2] prop-softmax-jacobian …", "",
-               "5 checks: … 1 finding in 8.8 s (Hypothesis profile dev)", "", ""]
-    assert normalise(printed) == ["passed  <t> s", "",
-                                  "5 checks: … 1 finding in <t> s (Hypothesis profile <profile>)"]
+    printed = [
+        "passed  0.91 s  ",
+        "[1/2] prop-softmax-jacobian …",
+        "",
+        "5 checks: … 1 finding in 8.8 s (Hypothesis profile dev)",
+        "",
+        "",
+    ]
+    assert normalise(printed) == [
+        "passed  <t> s",
+        "",
+        "5 checks: … 1 finding in <t> s (Hypothesis profile <profile>)",
+    ]
     assert normalise(["count: 568 s1", "12 slips"]) == ["count: 568 s1", "12 slips"]
 
 

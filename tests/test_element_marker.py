@@ -17,9 +17,23 @@ ROOT = Path(__file__).resolve().parents[1]
 def selected(expression: str, *files: str) -> set[str]:
     """The node ids `pytest --co -q -k expression` collects from the given test files."""
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "--co", "-q", "-p", "no:cacheprovider", "-k",
-         expression, *files],
-        cwd=ROOT, capture_output=True, text=True, check=False, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--co",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-k",
+            expression,
+            *files,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
     )
     assert run.returncode == 0, run.stdout + run.stderr
     return {line for line in run.stdout.splitlines() if "::" in line}
@@ -27,8 +41,11 @@ def selected(expression: str, *files: str) -> set[str]:
 
 @pytest.mark.element("prop-softmax-jacobian")
 def test_k_prop_softmax_jacobian_selects_the_50_digit_test_of_the_numeric_jacobian():
-    got = selected("prop_softmax_jacobian", "tests/numeric/test_softmax.py",
-                   "tests/chapters/self_attention/test_softmax.py")
+    got = selected(
+        "prop_softmax_jacobian",
+        "tests/numeric/test_softmax.py",
+        "tests/chapters/self_attention/test_softmax.py",
+    )
     marked = {node for node in got if node.startswith("tests/numeric/test_softmax.py")}
     assert marked == {
         "tests/numeric/test_softmax.py::test_softmax_jacobian_matches_50_digit_derivative",
@@ -83,11 +100,16 @@ def test_a_test_named_after_an_element_is_marked_with_it():
 def test_a_marked_test_gets_both_spellings_of_each_id():
     item = Item("test_anything", pytest.mark.element("def-attention", "rem-cross-attention"))
     pytest_collection_modifyitems(None, [item])
-    assert item.extra_keyword_matches == {"def-attention", "def_attention",
-                                          "rem-cross-attention", "rem_cross_attention"}
+    assert item.extra_keyword_matches == {
+        "def-attention",
+        "def_attention",
+        "rem-cross-attention",
+        "rem_cross_attention",
+    }
 
 
 def test_an_unknown_element_id_is_a_usage_error():
     with pytest.raises(pytest.UsageError, match=r"unknown element ids \['no-such-element'\]"):
-        pytest_collection_modifyitems(None, [Item("test_x",
-                                                  pytest.mark.element("no-such-element"))])
+        pytest_collection_modifyitems(
+            None, [Item("test_x", pytest.mark.element("no-such-element"))]
+        )

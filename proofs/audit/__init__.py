@@ -181,8 +181,11 @@ def _place(findings: list[Finding], document: Document) -> None:
         if not 1 <= f.line <= len(document.lines):
             continue
         text = document.line(f.line)
-        keys = [f.text.strip().strip("$"), f.text.rsplit(": ", 1)[-1].strip(),
-                *re.findall(r"[\d.,]+\d|\S+", f.text)[:1]]
+        keys = [
+            f.text.strip().strip("$"),
+            f.text.rsplit(": ", 1)[-1].strip(),
+            *re.findall(r"[\d.,]+\d|\S+", f.text)[:1],
+        ]
         at = next((text.find(k) for k in keys if k and text.find(k) >= 0), -1)
         f.column = at + 1 if at >= 0 else 1
 

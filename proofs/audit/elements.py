@@ -57,8 +57,15 @@ def audit_elements(document: Document, chapter: str) -> list[Finding]:
         seen[key] = record.line
         e = registered(record, chapter, registry) or _by_title(record, chapter, registry)
         if e is None and not chapter:  # a chapter without a package: nothing registered
-            out.append(Finding(Section.ELEMENT, record.line, text, Status.NOT_CHECKABLE,
-                               "no check: no package of checks registers this chapter"))
+            out.append(
+                Finding(
+                    Section.ELEMENT,
+                    record.line,
+                    text,
+                    Status.NOT_CHECKABLE,
+                    "no check: no package of checks registers this chapter",
+                )
+            )
             continue
         if e is None:
             if record.id is not None:

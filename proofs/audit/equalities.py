@@ -191,8 +191,12 @@ def _named_value_of(statement: str) -> tuple[str, ...] | None:
     members, relations = split_relations(statement)
     symbols = [_BARE_SYMBOL.fullmatch(m) for m in members]
     literals = [m for m in members if _LITERAL.fullmatch(m)]
-    if not (relations and all(r == "=" for r in relations) and len(literals) == 1
-            and sum(s is not None for s in symbols) == len(members) - 1):
+    if not (
+        relations
+        and all(r == "=" for r in relations)
+        and len(literals) == 1
+        and sum(s is not None for s in symbols) == len(members) - 1
+    ):
         return None
     return tuple(s.group(1) + (f"_{s.group(2)}" if s.group(2) else "") for s in symbols if s)
 
@@ -275,8 +279,15 @@ def _decided_open(line: int, statement: str, found: list[Finding]) -> list[Findi
     if status == "not checkable":
         return found
     kept = [f for f in found if f.status != Status.NOT_CHECKABLE]
-    return kept + [Finding(Section.EQUALITY, line, statement.strip(), Status(status),
-                           f"decided without the chapter's notation: {detail}")]
+    return kept + [
+        Finding(
+            Section.EQUALITY,
+            line,
+            statement.strip(),
+            Status(status),
+            f"decided without the chapter's notation: {detail}",
+        )
+    ]
 
 
 def _is_printed(member: str) -> bool:

@@ -40,8 +40,9 @@ _RELATION = r"(=|:=|\\approx|\\le|\\ge|<|>)"
 def normalise_tex(tex: str) -> str:
     """TeX compared without spacing, sizing and bold-font noise: `\\sigma_i(\\delta_{ij} -
     \\sigma_j)` equals `\\sigma_i (\\delta_{ij}-\\sigma_j)`; a trailing period is dropped."""
-    tex = re.sub(r"\\(?:left|right|big|Big|bigg|Bigg|bigl|bigr|Bigl|Bigr|displaystyle)(?![A-Za-z])",
-                 "", tex)
+    tex = re.sub(
+        r"\\(?:left|right|big|Big|bigg|Bigg|bigl|bigr|Bigl|Bigr|displaystyle)(?![A-Za-z])", "", tex
+    )
     tex = re.sub(r"\\[,;:! ]|\\q?quad(?![A-Za-z])|~", "", tex)
     tex = re.sub(r"\s+", "", tex)
     tex = re.sub(r"\\dfrac|\\tfrac", r"\\frac", tex)
@@ -89,8 +90,11 @@ class Claim:
         if self.table:
             ours = set(self.text.splitlines())
             rows = [row for row in text.splitlines()[1:] if row not in ours]
-            return "the rows " + "; ".join(f"「{row}」" for row in rows) if rows else \
-                "the table, its rows reordered"
+            return (
+                "the rows " + "; ".join(f"「{row}」" for row in rows)
+                if rows
+                else "the table, its rows reordered"
+            )
         return f"「{text}」" if self.phrase else f"${text}$"
 
     def value(self, text: str | None = None) -> Any:
@@ -266,14 +270,14 @@ def _left_side(text: str) -> str | None:
     return members[0].strip() if relations and members[0].strip() else None
 
 
-def _closest(want: str, candidates: list[tuple[int, str]], default: int
-             ) -> tuple[int, str, float]:
+def _closest(want: str, candidates: list[tuple[int, str]], default: int) -> tuple[int, str, float]:
     """(line, statement, likeness) of the statement most like the normalised
     transcription `want` (difflib's ratio; the first on ties)."""
     best, line, text = 0.0, default, ""
     for i, candidate in candidates:
-        ratio = difflib.SequenceMatcher(None, want, normalise_tex(candidate),
-                                        autojunk=False).ratio()
+        ratio = difflib.SequenceMatcher(
+            None, want, normalise_tex(candidate), autojunk=False
+        ).ratio()
         if ratio > best:
             best, line, text = ratio, i, candidate
     return line, text, best

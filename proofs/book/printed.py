@@ -16,14 +16,16 @@ class Printed:
     def agrees(self, computed: float) -> bool:
         """Whether `computed` rounds (half to even, in decimal) to the printed value."""
         places = Decimal(1).scaleb(-self.decimals)
-        return (Decimal(float(computed)).quantize(places, ROUND_HALF_EVEN)
-                == Decimal(str(self.value)).quantize(places))
+        return Decimal(float(computed)).quantize(places, ROUND_HALF_EVEN) == Decimal(
+            str(self.value)
+        ).quantize(places)
 
     def truncates(self, computed: float) -> bool:
         """Whether the printed value is `computed` truncated (not rounded) to its decimals."""
         places = Decimal(1).scaleb(-self.decimals)
-        return (Decimal(float(computed)).quantize(places, ROUND_DOWN)
-                == Decimal(str(self.value)).quantize(places))
+        return Decimal(float(computed)).quantize(places, ROUND_DOWN) == Decimal(
+            str(self.value)
+        ).quantize(places)
 
 
 def half_unit(printed: str) -> float:

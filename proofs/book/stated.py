@@ -22,8 +22,15 @@ from proofs.tex.tree import TexError, parse
 from symbolic import symbols
 
 SIZES = {  # the chapters' size names -> symbolic.symbols
-    "n": symbols.n, "d": symbols.d, "h": symbols.h, "m": symbols.m, "d_k": symbols.d_k,
-    "d_ff": symbols.d_ff, "|V|": symbols.V, "V": symbols.V, "L": symbols.L,
+    "n": symbols.n,
+    "d": symbols.d,
+    "h": symbols.h,
+    "m": symbols.m,
+    "d_k": symbols.d_k,
+    "d_ff": symbols.d_ff,
+    "|V|": symbols.V,
+    "V": symbols.V,
+    "L": symbols.L,
     "L_ctx": symbols.L_ctx,
 }
 
@@ -56,8 +63,12 @@ def entry_formula(sigma: str, *indices: str, **constants: Any) -> Callable[[str]
         tree = parse(right_side(tex))
 
         def formula(values: Any, *index_values: Any) -> Any:
-            names = {sigma: Indexed(values), "delta": sympy.KroneckerDelta, **constants,
-                     **dict(zip(indices, index_values, strict=True))}
+            names = {
+                sigma: Indexed(values),
+                "delta": sympy.KroneckerDelta,
+                **constants,
+                **dict(zip(indices, index_values, strict=True)),
+            }
             return Evaluator(names, entries={sigma.split()[-1]: sigma})(tree)
 
         return formula
@@ -77,8 +88,13 @@ def matrix_formula(**names: str) -> Callable[[str], Callable]:
         def formula(*values: Any) -> Any:
             bound = {tex_name: v for tex_name, v in zip(names.values(), values, strict=True)}
             size = values[0].rows
-            sized = {"d": sympy.Integer(size), "n": sympy.Integer(size), "I": sympy.eye(size),
-                     "bold 1": sympy.ones(size, 1), "bold 0": sympy.zeros(size, 1)}
+            sized = {
+                "d": sympy.Integer(size),
+                "n": sympy.Integer(size),
+                "I": sympy.eye(size),
+                "bold 1": sympy.ones(size, 1),
+                "bold 0": sympy.zeros(size, 1),
+            }
             return Evaluator({**sized, **bound, "diag": lambda v: sympy.diag(*v)})(tree)
 
         return formula
@@ -220,8 +236,11 @@ def radicand_terms(tex: str) -> tuple[Printed, ...]:
 
 def affine_coefficients(tex: str) -> tuple[int, int]:
     """(a, b) of `a\\boldsymbol{x} + b\\cdot\\boldsymbol{1}` on the left side."""
-    match = re.fullmatch(r"\s*(\d+)\s*\\boldsymbol\{x\}\s*\+\s*(\d+)\s*\\cdot\s*"
-                         r"\\boldsymbol\{1\}\s*", left_side(tex))
+    match = re.fullmatch(
+        r"\s*(\d+)\s*\\boldsymbol\{x\}\s*\+\s*(\d+)\s*\\cdot\s*"
+        r"\\boldsymbol\{1\}\s*",
+        left_side(tex),
+    )
     if match is None:
         raise TexError(f"{left_side(tex)!r} is not a x + b 1")
     return int(match.group(1)), int(match.group(2))

@@ -35,8 +35,9 @@ from proofs.evidence.reference import (
 Measured = tuple[np.ndarray, np.ndarray]  # (|computed - definition|, its rounding bound)
 
 
-def attention_off_definition(attention: Callable, q: np.ndarray, k: np.ndarray, v: np.ndarray,
-                             mask: np.ndarray | None) -> Measured:
+def attention_off_definition(
+    attention: Callable, q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | None
+) -> Measured:
     """attention(q, k, v, mask) against Attn of 定義 4.1 (sigma^U under a mask)."""
     out, weights = attention(q, k, v, mask)
     with mpmath.workdps(DIGITS):
@@ -44,8 +45,9 @@ def attention_off_definition(attention: Callable, q: np.ndarray, k: np.ndarray, 
     return err, attention_error_bound(q, k, v, np.asarray(weights))
 
 
-def mha_off_definition(mha: Callable, x: np.ndarray, params: Mapping[str, np.ndarray],
-                       causal: bool) -> Measured:
+def mha_off_definition(
+    mha: Callable, x: np.ndarray, params: Mapping[str, np.ndarray], causal: bool
+) -> Measured:
     """mha(x, params, causal=causal) against MHA of 定義 4.1, causal or not."""
     out, weights = mha(x, params, causal=causal)
     with mpmath.workdps(DIGITS):
@@ -53,8 +55,9 @@ def mha_off_definition(mha: Callable, x: np.ndarray, params: Mapping[str, np.nda
     return err, mha_error_bound(x, params, np.asarray(weights))
 
 
-def stack_attention_off_definition(mha: Callable, layers: Sequence[tuple[str, dict]],
-                                   x: np.ndarray, causal: bool) -> Iterator[Measured]:
+def stack_attention_off_definition(
+    mha: Callable, layers: Sequence[tuple[str, dict]], x: np.ndarray, causal: bool
+) -> Iterator[Measured]:
     """mha with each attention layer's parameters of a stack (proofs.evidence.measures.run_stack)
     against the definition, at the stack's input x."""
     for kind, params in layers:
@@ -62,8 +65,13 @@ def stack_attention_off_definition(mha: Callable, layers: Sequence[tuple[str, di
             yield mha_off_definition(mha, x, params, causal)
 
 
-def layer_norm_off_definition(normalise: Callable, x: np.ndarray, gain: np.ndarray | None = None,
-                              shift: np.ndarray | None = None, eps: float = 0.0) -> Measured:
+def layer_norm_off_definition(
+    normalise: Callable,
+    x: np.ndarray,
+    gain: np.ndarray | None = None,
+    shift: np.ndarray | None = None,
+    eps: float = 0.0,
+) -> Measured:
     """normalise(x, gain, shift, eps=eps) of rows x (..., d) against LN of
     定義 2.1［Transformer ブロック］, row by row."""
     out = np.asarray(normalise(x, gain, shift, eps=eps))
@@ -74,10 +82,10 @@ def layer_norm_off_definition(normalise: Callable, x: np.ndarray, gain: np.ndarr
     return err.reshape(out.shape), layer_norm_error_bound(x, gain, shift, eps)
 
 
-def mlp_off_definition(network: Callable, x: np.ndarray, params: Mapping[str, np.ndarray],
-                       activation: str) -> Measured:
+def mlp_off_definition(
+    network: Callable, x: np.ndarray, params: Mapping[str, np.ndarray], activation: str
+) -> Measured:
     """network(x, params, activation) against the MLP of 定義 2.2［Transformer ブロック］."""
     with mpmath.workdps(DIGITS):
-        err = mp_error(np.asarray(network(x, params, activation)),
-                       mp_mlp(x, params, activation))
+        err = mp_error(np.asarray(network(x, params, activation)), mp_mlp(x, params, activation))
     return err, mlp_error_bound(x, np.zeros(x.shape), params, unit_roundoff(x.dtype), activation)

@@ -50,16 +50,21 @@ def spread(x: np.ndarray) -> float:
     return float(np.ldexp(np.ldexp(x, -e).std(), e))
 
 
-def equivariance_defect(f: Callable[[np.ndarray], np.ndarray], x: np.ndarray,
-                        pi: Sequence[int]) -> np.ndarray:
+def equivariance_defect(
+    f: Callable[[np.ndarray], np.ndarray], x: np.ndarray, pi: Sequence[int]
+) -> np.ndarray:
     """|f(P X) - P f(X)| entrywise, P = P_pi."""
     order = np.asarray(pi)
     return np.abs(f(x[order]) - f(x)[order])
 
 
-def run_stack(layers: Sequence[tuple[str, dict]], x: np.ndarray, causal: bool,
-              positions: np.ndarray | None = None, mha: Callable = multi_head_attention,
-              ) -> tuple[np.ndarray, np.ndarray]:
+def run_stack(
+    layers: Sequence[tuple[str, dict]],
+    x: np.ndarray,
+    causal: bool,
+    positions: np.ndarray | None = None,
+    mha: Callable = multi_head_attention,
+) -> tuple[np.ndarray, np.ndarray]:
     """(output, rounding bound) of a stack: optional position vectors added first, then
     each layer: "attn" (multi-head attention), "mlp" (ReLU MLP, numeric.mlp), or their
     residual forms x + f(x). The bound is propagated layer by layer (first order,
@@ -85,9 +90,13 @@ def run_stack(layers: Sequence[tuple[str, dict]], x: np.ndarray, causal: bool,
     return y, b
 
 
-def stack_equivariance(layers: Sequence[tuple[str, dict]], x: np.ndarray, pi: Sequence[int],
-                       mha: Callable = multi_head_attention, causal: bool = False
-                       ) -> tuple[float, np.ndarray, np.ndarray]:
+def stack_equivariance(
+    layers: Sequence[tuple[str, dict]],
+    x: np.ndarray,
+    pi: Sequence[int],
+    mha: Callable = multi_head_attention,
+    causal: bool = False,
+) -> tuple[float, np.ndarray, np.ndarray]:
     """(max |f(PX) - P f(X)|, |f(PX) - P f(X)| entrywise, the sum of the two rounding
     bounds it is to be compared with) for the stack f."""
     pi = list(pi)
@@ -97,9 +106,12 @@ def stack_equivariance(layers: Sequence[tuple[str, dict]], x: np.ndarray, pi: Se
     return float(diff.max()), diff, bp + b[pi]
 
 
-def causal_defect(layers: Sequence[tuple[str, dict]], x: np.ndarray,
-                  positions: np.ndarray | None = None, mha: Callable = multi_head_attention,
-                  ) -> tuple[np.ndarray, np.ndarray]:
+def causal_defect(
+    layers: Sequence[tuple[str, dict]],
+    x: np.ndarray,
+    positions: np.ndarray | None = None,
+    mha: Callable = multi_head_attention,
+) -> tuple[np.ndarray, np.ndarray]:
     """(prefix defect per row, tolerance per row): max over t >= i of
     |f_n(X)_i - f_t(X_{1:t})_i| against the sum of the two rounding bounds."""
     full, b_full = run_stack(layers, x, True, positions, mha)
@@ -113,8 +125,9 @@ def causal_defect(layers: Sequence[tuple[str, dict]], x: np.ndarray,
     return defect, tol
 
 
-def model_prefix_defect(tokens: np.ndarray, params: Mapping[str, np.ndarray],
-                        config: ModelConfig, forward: Callable) -> tuple[np.ndarray, ...]:
+def model_prefix_defect(
+    tokens: np.ndarray, params: Mapping[str, np.ndarray], config: ModelConfig, forward: Callable
+) -> tuple[np.ndarray, ...]:
     """(defect, tolerance, composition gap, its tolerance) per logit row: row t - 1 of
     forward(tokens) against the last row of forward(tokens[:t]), and forward against the
     model composed from the chapter's parts (model_rounding_bound)."""
@@ -129,25 +142,34 @@ def model_prefix_defect(tokens: np.ndarray, params: Mapping[str, np.ndarray],
     return defect, tol, np.abs(full - composed), 2 * bound
 
 
-def decoded_in_chunks(decoder: Callable, params: Mapping[str, np.ndarray], config: ModelConfig,
-                      tokens: np.ndarray, sizes: Sequence[int]) -> np.ndarray:
+def decoded_in_chunks(
+    decoder: Callable,
+    params: Mapping[str, np.ndarray],
+    config: ModelConfig,
+    tokens: np.ndarray,
+    sizes: Sequence[int],
+) -> np.ndarray:
     """The logits of `tokens` from a fresh key/value-cache decoder(params, config) fed
     consecutive chunks of the given sizes (empty chunks skipped), stacked (n, |V|)."""
     if sum(sizes) != len(tokens) or min(sizes, default=0) < 0:
-        raise ValueError(f"sizes must be non-negative and add up to the {len(tokens)} tokens, "
-                         f"got {list(sizes)}")
+        raise ValueError(
+            f"sizes must be non-negative and add up to the {len(tokens)} tokens, got {list(sizes)}"
+        )
     cache = decoder(params, config)
     start, rows = 0, []
     for size in sizes:
         if size:
-            rows.append(np.asarray(cache.feed(tokens[start:start + size])))
+            rows.append(np.asarray(cache.feed(tokens[start : start + size])))
         start += size
     return np.concatenate(rows)
 
 
 def activation_pattern_map(
-    normals: Sequence[Sequence[float]], b_1: Sequence[float], low: float = -3.0,
-    high: float = 3.0, steps: int = 601,
+    normals: Sequence[Sequence[float]],
+    b_1: Sequence[float],
+    low: float = -3.0,
+    high: float = 3.0,
+    steps: int = 601,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(the grid's axis, the ReLU activation pattern at each point of the steps x steps grid
     of [low, high]^2 as a binary number, unit 1 the highest bit; row i at y = axis[i]).
@@ -161,8 +183,11 @@ def activation_pattern_map(
 
 
 def grid_activation_patterns(
-    normals: Sequence[Sequence[float]], b_1: Sequence[float], low: float = -3.0,
-    high: float = 3.0, steps: int = 601,
+    normals: Sequence[Sequence[float]],
+    b_1: Sequence[float],
+    low: float = -3.0,
+    high: float = 3.0,
+    steps: int = 601,
 ) -> list[str]:
     """The ReLU activation patterns (s_k = 1 where <w_k, x> + b_k > 0) met on a steps x steps
     grid of [low, high]^2, as sorted 0/1 strings: what the block chapter's listing samples.

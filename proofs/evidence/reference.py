@@ -26,8 +26,9 @@ def mp_softmax_exact(z: Sequence, allowed: Sequence[bool] | None = None) -> list
     """sigma(z) of mpf entries (no rounding to float on the way in), or sigma^U(z) with
     U = allowed: e^{z_i} / sum_{j in U} e^{z_j} on U, 0 off U."""
     if allowed is not None and (len(allowed) != len(z) or not any(allowed)):
-        raise ValueError(f"allowed must mark at least one of the {len(z)} entries of z, got "
-                         f"{list(allowed)}")
+        raise ValueError(
+            f"allowed must mark at least one of the {len(z)} entries of z, got {list(allowed)}"
+        )
     e = [mpmath.exp(t) for t in z]
     if allowed is not None:
         e = [ei if ok else mpmath.mpf(0) for ei, ok in zip(e, allowed, strict=True)]
@@ -49,18 +50,30 @@ def mp_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray |
     for a in range(h):
         rows = []
         for i in range(n):
-            s = [mpmath.fsum(mpmath.mpf(float(q[a, i, t])) * mpmath.mpf(float(k[a, j, t]))
-                             for t in range(d_k)) / root for j in range(m)]
+            s = [
+                mpmath.fsum(
+                    mpmath.mpf(float(q[a, i, t])) * mpmath.mpf(float(k[a, j, t]))
+                    for t in range(d_k)
+                )
+                / root
+                for j in range(m)
+            ]
             allowed = None if mask is None else [bool(x) for x in mask[i]]
             weights = mp_softmax_exact(s, allowed)
-            rows.append([mpmath.fsum(weights[j] * mpmath.mpf(float(v[a, j, t])) for j in range(m))
-                         for t in range(v.shape[2])])
+            rows.append(
+                [
+                    mpmath.fsum(weights[j] * mpmath.mpf(float(v[a, j, t])) for j in range(m))
+                    for t in range(v.shape[2])
+                ]
+            )
         out.append(rows)
     return out
 
 
 def mp_multi_head_attention(
-    x: np.ndarray, params: Mapping[str, np.ndarray], causal: bool = False,
+    x: np.ndarray,
+    params: Mapping[str, np.ndarray],
+    causal: bool = False,
     context: np.ndarray | None = None,
 ) -> list:
     """MHA(X) of 定義 4.1［自己注意］ as written: per head Q = X W_Q + 1 b_Q^T (and K, V from
@@ -72,10 +85,16 @@ def mp_multi_head_attention(
 
     def project(rows: np.ndarray, w: str, b: str, a: int) -> list:
         bias = params.get(b)
-        return [[mpmath.fsum(mp_value(rows[i, t]) * mpmath.mpf(float(params[w][a, t, c_]))
-                             for t in range(d))
-                 + (0 if bias is None else mpmath.mpf(float(bias[a, c_])))
-                 for c_ in range(d_k)] for i in range(rows.shape[0])]
+        return [
+            [
+                mpmath.fsum(
+                    mp_value(rows[i, t]) * mpmath.mpf(float(params[w][a, t, c_])) for t in range(d)
+                )
+                + (0 if bias is None else mpmath.mpf(float(bias[a, c_])))
+                for c_ in range(d_k)
+            ]
+            for i in range(rows.shape[0])
+        ]
 
     root = mpmath.sqrt(d_k)
     heads = []
@@ -84,22 +103,35 @@ def mp_multi_head_attention(
         k, v = project(c, "w_k", "b_k", a), project(c, "w_v", "b_v", a)
         rows = []
         for i in range(n):
-            s = [mpmath.fsum(qi * kj for qi, kj in zip(q[i], k[j], strict=True)) / root
-                 for j in range(m)]
+            s = [
+                mpmath.fsum(qi * kj for qi, kj in zip(q[i], k[j], strict=True)) / root
+                for j in range(m)
+            ]
             allowed = [j <= i + (m - n) for j in range(m)] if causal else None
             w = mp_softmax_exact(s, allowed)
             rows.append([mpmath.fsum(w[j] * v[j][t] for j in range(m)) for t in range(d_k)])
         heads.append(rows)
     b_o = params.get("b_o")
-    return [[mpmath.fsum(heads[a][i][t] * mpmath.mpf(float(params["w_o"][a, t, col]))
-                         for a in range(h) for t in range(d_k))
-             + (0 if b_o is None else mpmath.mpf(float(b_o[col])))
-             for col in range(d)] for i in range(n)]
+    return [
+        [
+            mpmath.fsum(
+                heads[a][i][t] * mpmath.mpf(float(params["w_o"][a, t, col]))
+                for a in range(h)
+                for t in range(d_k)
+            )
+            + (0 if b_o is None else mpmath.mpf(float(b_o[col])))
+            for col in range(d)
+        ]
+        for i in range(n)
+    ]
 
 
-def mp_layer_norm(x: Sequence | np.ndarray, gain: Sequence | np.ndarray | None = None,
-                  shift: Sequence | np.ndarray | None = None,
-                  eps: float = 0) -> list:
+def mp_layer_norm(
+    x: Sequence | np.ndarray,
+    gain: Sequence | np.ndarray | None = None,
+    shift: Sequence | np.ndarray | None = None,
+    eps: float = 0,
+) -> list:
     """定義 2.1［Transformer ブロック］: gamma (x - mu 1) / sqrt(sigma^2 + eps) + beta with the
     biased variance, for one row of floats or mpf (both convert without rounding)."""
     x = [mpmath.mpf(v) for v in x]
@@ -126,17 +158,28 @@ def mp_mlp(x: np.ndarray, params: Mapping[str, np.ndarray], activation: str) -> 
     d, d_ff = w_1.shape
 
     def phi(t):
-        return max(t, mpmath.mpf(0)) if activation == "relu" else t * mpmath.erfc(
-            -t / mpmath.sqrt(2)) / 2
+        return (
+            max(t, mpmath.mpf(0))
+            if activation == "relu"
+            else t * mpmath.erfc(-t / mpmath.sqrt(2)) / 2
+        )
 
     out = []
     for row in x:
-        hidden = [phi(mpmath.fsum(mp_value(row[t]) * mpmath.mpf(float(w_1[t, c]))
-                                  for t in range(d))
-                      + (0 if b_1 is None else mpmath.mpf(float(b_1[c])))) for c in range(d_ff)]
-        out.append([mpmath.fsum(hidden[c] * mpmath.mpf(float(w_2[c, col])) for c in range(d_ff))
-                    + (0 if b_2 is None else mpmath.mpf(float(b_2[col])))
-                    for col in range(w_2.shape[1])])
+        hidden = [
+            phi(
+                mpmath.fsum(mp_value(row[t]) * mpmath.mpf(float(w_1[t, c])) for t in range(d))
+                + (0 if b_1 is None else mpmath.mpf(float(b_1[c])))
+            )
+            for c in range(d_ff)
+        ]
+        out.append(
+            [
+                mpmath.fsum(hidden[c] * mpmath.mpf(float(w_2[c, col])) for c in range(d_ff))
+                + (0 if b_2 is None else mpmath.mpf(float(b_2[col])))
+                for col in range(w_2.shape[1])
+            ]
+        )
     return out
 
 
@@ -162,10 +205,12 @@ def mp_error(computed: np.ndarray, exact: list) -> np.ndarray:
     flat = np.asarray(computed, dtype=np.float64).ravel()
     ex = list(_flatten(exact))
     if len(ex) != flat.size:
-        raise ValueError(f"exact must hold one value per entry of computed ({flat.size}), got "
-                         f"{len(ex)}")
-    return np.array([float(abs(mpmath.mpf(float(c)) - e)) for c, e in zip(flat, ex, strict=True)]
-                    ).reshape(np.shape(computed))
+        raise ValueError(
+            f"exact must hold one value per entry of computed ({flat.size}), got {len(ex)}"
+        )
+    return np.array(
+        [float(abs(mpmath.mpf(float(c)) - e)) for c, e in zip(flat, ex, strict=True)]
+    ).reshape(np.shape(computed))
 
 
 def _flatten(nested: Iterable) -> Iterable:

@@ -143,4 +143,3 @@ def screen(
         f"{counted(len(found), 'finding')} in {seconds:.1f} s (Hypothesis profile {profile})"
     )
     return "\n".join(lines)
-

@@ -164,8 +164,9 @@ def elements(
     for e in out:
         prefix = (e.id or "").split("-")[0]
         if prefix in KIND_OF_PREFIX and KIND_OF_PREFIX[prefix] != e.kind:
-            problems.append(Problem(e.line, f"the id {e.id} says {KIND_OF_PREFIX[prefix]}, its "
-                                            f"tag {e.kind}"))
+            problems.append(
+                Problem(e.line, f"the id {e.id} says {KIND_OF_PREFIX[prefix]}, its tag {e.kind}")
+            )
     return out
 
 

@@ -115,14 +115,21 @@ def elements(
                 stop = headings[k + 1] if k + 1 < len(headings) else len(lines) + 1
                 end = next((j for j in range(after + 1, stop) if lines[j - 1].strip() == "∎"), None)
                 if end is None:
-                    where = f"{lines[stop - 1].split('（')[0]} at line {stop}" if stop <= len(
-                        lines) else "the end of the file"
+                    where = (
+                        f"{lines[stop - 1].split('（')[0]} at line {stop}"
+                        if stop <= len(lines)
+                        else "the end of the file"
+                    )
                     problems.append(Problem(after, f"{following.strip()} has no ∎ before {where}"))
                     end = stop
                 proof = _trim(lines, after + 1, end - 1)
             elif PROOF.match(following):
-                problems.append(Problem(after, f"{following.strip()} follows {label} {num}: it "
-                                               "names another element"))
+                problems.append(
+                    Problem(
+                        after,
+                        f"{following.strip()} follows {label} {num}: it names another element",
+                    )
+                )
             elif following.strip() == SOLUTION:
                 end = next(s for s in stops if s > after)
                 proof = _trim(lines, after + 1, end - 1)
@@ -155,8 +162,13 @@ def _numbering(
         return
     wanted = expected.get(section, 1)
     if count.isdigit() and int(count) != wanted:
-        problems.append(Problem(line, f"{label} {number} is numbered out of sequence: the "
-                                      f"element before it makes it {label} {section}.{wanted}"))
+        problems.append(
+            Problem(
+                line,
+                f"{label} {number} is numbered out of sequence: the "
+                f"element before it makes it {label} {section}.{wanted}",
+            )
+        )
     expected[section] = int(count) + 1 if count.isdigit() else wanted
 
 

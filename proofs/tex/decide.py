@@ -56,11 +56,18 @@ def free_indices(node: Node, evaluator: Evaluator) -> list[str]:
                 return
             if x.op == "text":
                 for ch in x.args[0]:
-                    if ch in evaluator.index_ranges and ch not in evaluator.names \
-                            and ch not in found:
+                    if (
+                        ch in evaluator.index_ranges
+                        and ch not in evaluator.names
+                        and ch not in found
+                    ):
                         found.append(ch)
-            elif x.op == "name" and x.args[0] in evaluator.index_ranges \
-                    and x.args[0] not in evaluator.names and x.args[0] not in found:
+            elif (
+                x.op == "name"
+                and x.args[0] in evaluator.index_ranges
+                and x.args[0] not in evaluator.names
+                and x.args[0] not in found
+            ):
                 found.append(x.args[0])
             for a in x.args:
                 visit(a)
@@ -131,8 +138,9 @@ def _meets(condition: Condition, values: dict[str, int], evaluator: Evaluator) -
         ops, parts = condition.args
         bound = evaluator.bound(**{i: sympy.Integer(v) for i, v in values.items()})
         members = [bound(p) for p in parts]
-        return all(_compare(op, a, b) for op, a, b in zip(ops, members[:-1], members[1:],
-                                                           strict=True))
+        return all(
+            _compare(op, a, b) for op, a, b in zip(ops, members[:-1], members[1:], strict=True)
+        )
     index, relation, name = condition
     if index not in values:
         raise TexError(f"the condition's index {index} is not free in the formula")
@@ -160,8 +168,9 @@ def _show(value: object) -> str:
 _DECISIONS: dict[tuple, Decision] = {}
 
 
-def decide_once(key: tuple, tex: str, environment: Environment,
-                given: Node | None = None) -> Decision:
+def decide_once(
+    key: tuple, tex: str, environment: Environment, given: Node | None = None
+) -> Decision:
     """decide, remembered under `key` (what the environment is: the chapter, the element,
     the names its earlier definitions bound): an audit of many copies of a chapter
     decides each formula once."""
@@ -171,8 +180,13 @@ def decide_once(key: tuple, tex: str, environment: Environment,
     return _DECISIONS[full]
 
 
-def decide(tex: str, environment: Environment, seed: int = 0, points: int = POINTS,
-           given: Node | None = None) -> Decision:
+def decide(
+    tex: str,
+    environment: Environment,
+    seed: int = 0,
+    points: int = POINTS,
+    given: Node | None = None,
+) -> Decision:
     """Judge a statement (a relation chain) of the chapter in the environment; `given` is
     a hypothesis on its indices (i \\ne j) that its sentence states."""
     try:
@@ -193,8 +207,12 @@ def decide(tex: str, environment: Environment, seed: int = 0, points: int = POIN
             if index is None:
                 value = evaluator(parts[1])
             else:  # c_i := x_i - mu(x): the vector of its entries
-                value = sympy.Matrix([evaluator.bound(**{index: sympy.Integer(k)})(parts[1])
-                                      for k in evaluator.index_ranges[index](evaluator)])
+                value = sympy.Matrix(
+                    [
+                        evaluator.bound(**{index: sympy.Integer(k)})(parts[1])
+                        for k in evaluator.index_ranges[index](evaluator)
+                    ]
+                )
         except (TexError, TypeError, ValueError, ZeroDivisionError) as why:
             return Decision("not checkable", f"defines {name}, not evaluated: {why}")
         if len(ops) > 1:
@@ -217,8 +235,9 @@ def _defined_name(node: Node, evaluator: Evaluator) -> tuple[str, str | None] | 
     return None
 
 
-def equal_members(a: Node, b: Node, environment: Environment, seed: int = 0,
-                  points: int = POINTS) -> Decision:
+def equal_members(
+    a: Node, b: Node, environment: Environment, seed: int = 0, points: int = POINTS
+) -> Decision:
     """Whether two formulas (trees) have the same value in the environment."""
     verdict = judge_chain(("=",), (a, b), environment(), seed, points)
     if verdict.status == "mismatched":
@@ -226,9 +245,14 @@ def equal_members(a: Node, b: Node, environment: Environment, seed: int = 0,
     return verdict
 
 
-def judge_chain(ops: tuple[str, ...], parts: tuple[Node, ...], evaluator: Evaluator,
-                seed: int = 0, points: int = POINTS,
-                condition: Condition | None = None) -> Decision:
+def judge_chain(
+    ops: tuple[str, ...],
+    parts: tuple[Node, ...],
+    evaluator: Evaluator,
+    seed: int = 0,
+    points: int = POINTS,
+    condition: Condition | None = None,
+) -> Decision:
     """Each relation of a chain at every free index value (those meeting the condition
     `(index, "in" | "notin", set name)`) and drawn point."""
     rng = np.random.default_rng(seed)
@@ -237,11 +261,13 @@ def judge_chain(ops: tuple[str, ...], parts: tuple[Node, ...], evaluator: Evalua
         free = free_indices(tree, evaluator)
         ranges = [list(evaluator.index_ranges[i](evaluator)) for i in free]
         for values in itertools.product(*ranges):
-            if condition is not None and not _meets(condition, dict(zip(free, values,
-                                                                        strict=True)), evaluator):
+            if condition is not None and not _meets(
+                condition, dict(zip(free, values, strict=True)), evaluator
+            ):
                 continue
-            bound = evaluator.bound(**{i: sympy.Integer(v) for i, v in zip(free, values,
-                                                                            strict=True)})
+            bound = evaluator.bound(
+                **{i: sympy.Integer(v) for i, v in zip(free, values, strict=True)}
+            )
             members = [bound(p) for p in parts]
             symbols = _symbols(members)
             for _ in range(points if symbols else 1):

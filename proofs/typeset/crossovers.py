@@ -59,17 +59,20 @@ def crossover_curves(poly: sympy.Expr, d: int, lengths: range) -> Crossover:
     def values(term: sympy.Expr) -> np.ndarray:
         return np.array([int(term.subs({sym.n: int(k), sym.d: d})) for k in n], dtype=np.int64)
 
-    return Crossover(linear, quadratic, counts.crossover(poly, sym.n), d, n,
-                     values(linear), values(quadratic))
+    return Crossover(
+        linear, quadratic, counts.crossover(poly, sym.n), d, n, values(linear), values(quadratic)
+    )
 
 
 def _tex(term: sympy.Expr) -> str:
     """The term as the chapters print it: 4nd^2, 2n^2d."""
     coefficient, rest = term.as_coeff_Mul()
     powers = dict(rest.as_powers_dict())
-    letters = "".join(f"{s}^{e}" if e != 1 else f"{s}"
-                      for s, e in ((sym.n, powers.get(sym.n, 0)), (sym.d, powers.get(sym.d, 0)))
-                      if e)
+    letters = "".join(
+        f"{s}^{e}" if e != 1 else f"{s}"
+        for s, e in ((sym.n, powers.get(sym.n, 0)), (sym.d, powers.get(sym.d, 0)))
+        if e
+    )
     return f"${coefficient}{letters}$"
 
 
@@ -78,15 +81,19 @@ def draw_crossover(data: Crossover, title: str) -> Figure:
     solved value (n = 2d = 128)."""
     figure = new_figure(5.2, 3.4)
     ax = figure.add_subplot()
-    ax.loglog(data.n, data.linear_values, "o-", color=COLOURS[0], label=_tex(data.linear),
-              base=2)
-    ax.loglog(data.n, data.quadratic_values, "s-", color=COLOURS[1],
-              label=_tex(data.quadratic), base=2)
+    ax.loglog(data.n, data.linear_values, "o-", color=COLOURS[0], label=_tex(data.linear), base=2)
+    ax.loglog(
+        data.n, data.quadratic_values, "s-", color=COLOURS[1], label=_tex(data.quadratic), base=2
+    )
     n, value = data.crossing
     ax.plot([n], [value], "D", color="black", markersize=7, label="crossing", gid="crossing")
     ax.axvline(n, color="black", linewidth=0.8, linestyle=":")
-    ax.annotate(f"$n = {sympy.latex(data.at)} = {n}$", (n, value), textcoords="offset points",
-                xytext=(8, -14))
+    ax.annotate(
+        f"$n = {sympy.latex(data.at)} = {n}$",
+        (n, value),
+        textcoords="offset points",
+        xytext=(8, -14),
+    )
     ax.set_xlabel(f"$n$ (at $d = {data.d}$)")
     ax.set_ylabel("multiplications")
     ax.set_title(title)

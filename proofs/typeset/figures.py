@@ -44,27 +44,40 @@ def shaded_grid(mask: np.ndarray, grid: Grid) -> str:
     c, x0, y0 = grid.cell, grid.left, grid.top
     x1, y1 = x0 + m * c, y0 + n * c
     label = escape(grid.label, {'"': "&quot;"})
-    out = [f'<svg viewBox="0 0 {grid.width} {grid.height}" width="100%" role="img" '
-           f'aria-label="{label}">',
-           '  <g fill="var(--sl-color-accent)" opacity="0.35">']
+    out = [
+        f'<svg viewBox="0 0 {grid.width} {grid.height}" width="100%" role="img" '
+        f'aria-label="{label}">',
+        '  <g fill="var(--sl-color-accent)" opacity="0.35">',
+    ]
     for i, row in enumerate(mask):
         for start, stop in _runs(row):
-            out.append(f'    <rect x="{x0 + start * c}" y="{y0 + i * c}" '
-                       f'width="{(stop - start) * c}" height="{c}" />')
-    out += ["  </g>", '  <g fill="none" stroke="currentColor" stroke-width="1.2">',
-            f'    <rect x="{x0}" y="{y0}" width="{m * c}" height="{n * c}" />']
-    out += [f'    <line x1="{x}" y1="{y0}" x2="{x}" y2="{y1}" />'
-            for x in range(x0 + c, x1, c)]
-    out += [f'    <line x1="{x0}" y1="{y}" x2="{x1}" y2="{y}" />'
-            for y in range(y0 + c, y1, c)]
+            out.append(
+                f'    <rect x="{x0 + start * c}" y="{y0 + i * c}" '
+                f'width="{(stop - start) * c}" height="{c}" />'
+            )
+    out += [
+        "  </g>",
+        '  <g fill="none" stroke="currentColor" stroke-width="1.2">',
+        f'    <rect x="{x0}" y="{y0}" width="{m * c}" height="{n * c}" />',
+    ]
+    out += [f'    <line x1="{x}" y1="{y0}" x2="{x}" y2="{y1}" />' for x in range(x0 + c, x1, c)]
+    out += [f'    <line x1="{x0}" y1="{y}" x2="{x1}" y2="{y}" />' for y in range(y0 + c, y1, c)]
     out += ["  </g>", '  <g fill="currentColor" font-size="14" text-anchor="middle">']
     centre = c // 2
-    texts = [(x0 + j * c + centre, y0 - ABOVE, f"{grid.columns} = 1" if j == 0 else str(j + 1))
-             for j in range(m)]
-    texts += [(x0 - BESIDE, y0 + i * c + centre + BASELINE,
-               f"{grid.rows} = 1" if i == 0 else str(i + 1)) for i in range(n)]
-    texts += [(x0 + j * c + centre, y0 + i * c + centre + BASELINE, grid.empty)
-              for i in range(n) for j in range(m) if not mask[i, j]]
+    texts = [
+        (x0 + j * c + centre, y0 - ABOVE, f"{grid.columns} = 1" if j == 0 else str(j + 1))
+        for j in range(m)
+    ]
+    texts += [
+        (x0 - BESIDE, y0 + i * c + centre + BASELINE, f"{grid.rows} = 1" if i == 0 else str(i + 1))
+        for i in range(n)
+    ]
+    texts += [
+        (x0 + j * c + centre, y0 + i * c + centre + BASELINE, grid.empty)
+        for i in range(n)
+        for j in range(m)
+        if not mask[i, j]
+    ]
     texts += list(grid.notes)
     out += [f'    <text x="{x}" y="{y}">{escape(text)}</text>' for x, y, text in texts]
     out += ["  </g>", "</svg>"]
@@ -88,25 +101,33 @@ class Stages:
     stage: str = "l"  # the stage index, named before the first column's number
 
 
-def stage_rows(rows: list[tuple[tuple[bool, ...], str]], layout: Stages,
-               bold: int | None = None) -> str:
+def stage_rows(
+    rows: list[tuple[tuple[bool, ...], str]], layout: Stages, bold: int | None = None
+) -> str:
     """The SVG of rows of choices: in each row a line passes through the shaded box of
     every stage the row takes (True), labelled with the stage's name, and straight past
     every other stage; the row's text (its term) stands at its right. Row `bold` is drawn
     twice as thick. Every row has one choice per stage."""
     stages = {len(choices) for choices, _ in rows} | {len(layout.names)}
     if len(stages) != 1:
-        raise ValueError(f"every row needs one choice per stage name ({len(layout.names)}), "
-                         f"got {sorted(stages)}")
+        raise ValueError(
+            f"every row needs one choice per stage name ({len(layout.names)}), got {sorted(stages)}"
+        )
     (m,) = stages
     L, step, h = layout, layout.box + layout.gap, layout.row
     end = L.left + m * step
     height = L.top + len(rows) * h + 10
-    out = [f'<svg viewBox="0 0 {L.width} {height}" width="100%" role="img" '
-           f'aria-label="{escape(L.label, {chr(34): "&quot;"})}">',
-           '  <g fill="var(--sl-color-accent)" opacity="0.35">']
-    boxes = [(L.left + k * step, L.top + i * h + 3) for i, (choices, _) in enumerate(rows)
-             for k, taken in enumerate(choices) if taken]
+    out = [
+        f'<svg viewBox="0 0 {L.width} {height}" width="100%" role="img" '
+        f'aria-label="{escape(L.label, {chr(34): "&quot;"})}">',
+        '  <g fill="var(--sl-color-accent)" opacity="0.35">',
+    ]
+    boxes = [
+        (L.left + k * step, L.top + i * h + 3)
+        for i, (choices, _) in enumerate(rows)
+        for k, taken in enumerate(choices)
+        if taken
+    ]
     out += [f'    <rect x="{x}" y="{y}" width="{L.box}" height="{h - 6}" />' for x, y in boxes]
     out += ["  </g>", '  <g fill="none" stroke="currentColor" stroke-width="1.2">']
     out += [f'    <rect x="{x}" y="{y}" width="{L.box}" height="{h - 6}" />' for x, y in boxes]
@@ -118,17 +139,26 @@ def stage_rows(rows: list[tuple[tuple[bool, ...], str]], layout: Stages,
             if taken:
                 stops += [L.left + k * step, L.left + k * step + L.box]
         stops.append(end)
-        out += [f'    <line x1="{a}" y1="{y}" x2="{b}" y2="{y}"{thick} />'
-                for a, b in zip(stops[::2], stops[1::2], strict=True)]
+        out += [
+            f'    <line x1="{a}" y1="{y}" x2="{b}" y2="{y}"{thick} />'
+            for a, b in zip(stops[::2], stops[1::2], strict=True)
+        ]
     out += ["  </g>", '  <g fill="currentColor" font-size="14" text-anchor="middle">']
-    texts = [(L.left + k * step + L.box // 2, L.top - ABOVE,
-              f"{L.stage} = 1" if k == 0 else str(k + 1)) for k in range(m)]
-    texts += [(L.left + (m * step) // 2, L.top - ABOVE - 20, L.heading[0]),
-              (end + 60, L.top - ABOVE, L.heading[1])]
+    texts = [
+        (L.left + k * step + L.box // 2, L.top - ABOVE, f"{L.stage} = 1" if k == 0 else str(k + 1))
+        for k in range(m)
+    ]
+    texts += [
+        (L.left + (m * step) // 2, L.top - ABOVE - 20, L.heading[0]),
+        (end + 60, L.top - ABOVE, L.heading[1]),
+    ]
     for i, (choices, term) in enumerate(rows):
         y = L.top + i * h + h // 2 + BASELINE
-        texts += [(L.left + k * step + L.box // 2, y, L.names[k])
-                  for k, taken in enumerate(choices) if taken]
+        texts += [
+            (L.left + k * step + L.box // 2, y, L.names[k])
+            for k, taken in enumerate(choices)
+            if taken
+        ]
         texts.append((end + 60, y, term))
     out += [f'    <text x="{x}" y="{y}">{escape(text)}</text>' for x, y, text in texts]
     out += ["  </g>", "</svg>"]

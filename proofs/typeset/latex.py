@@ -61,9 +61,13 @@ def estimated_width(cell: str) -> float:
 # What a text needs, in the order a preamble loads it: a package and what in a text uses it.
 _NEEDS = (
     ("luatexja", None),  # any full-width character outside comments
-    ("amsmath", re.compile(
-        r"\\(?:boldsymbol|operatorname|text|binom|dfrac|tfrac|eqref)(?![A-Za-z])"
-        r"|\\begin\{(?:[pbvVB]?matrix|cases|align|gather|multline)\*?\}")),
+    (
+        "amsmath",
+        re.compile(
+            r"\\(?:boldsymbol|operatorname|text|binom|dfrac|tfrac|eqref)(?![A-Za-z])"
+            r"|\\begin\{(?:[pbvVB]?matrix|cases|align|gather|multline)\*?\}"
+        ),
+    ),
     ("amssymb", re.compile(r"\\(?:mathbb|mathfrak|varnothing)(?![A-Za-z])")),
     ("bm", re.compile(r"\\bm(?![A-Za-z])")),
     ("booktabs", re.compile(r"\\(?:top|mid|bottom)rule(?![A-Za-z])")),
@@ -77,7 +81,8 @@ def packages(text: str) -> tuple[str, ...]:
     """The packages `text` uses (comments aside), in loading order."""
     body = _COMMENT.sub("", text)
     return tuple(
-        name for name, uses in _NEEDS
+        name
+        for name, uses in _NEEDS
         if (any(map(is_wide, body)) if uses is None else uses.search(body))
     )
 

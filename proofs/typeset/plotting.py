@@ -40,8 +40,7 @@ STYLE: dict[str, Any] = {
 }
 
 ACCENT = "#4b6bd6"  # what the book's theme colour var(--sl-color-accent) is drawn as
-COLOURS = ("#4b6bd6", "#d6604b", "#3a9a5b", "#9a6bd6", "#c9a227", "#4bb6d6", "#d64b9a",
-           "#7a7a7a")
+COLOURS = ("#4b6bd6", "#d6604b", "#3a9a5b", "#9a6bd6", "#c9a227", "#4bb6d6", "#d64b9a", "#7a7a7a")
 
 
 class FiguresUnavailable(Exception):
@@ -53,8 +52,9 @@ def matplotlib_module() -> Any:
     try:
         import matplotlib
     except ImportError as exc:
-        raise FiguresUnavailable(f"figures need matplotlib, which is not installed: {EXTRA}"
-                                 ) from exc
+        raise FiguresUnavailable(
+            f"figures need matplotlib, which is not installed: {EXTRA}"
+        ) from exc
     matplotlib.use("Agg")
     return matplotlib
 

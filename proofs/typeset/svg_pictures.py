@@ -21,8 +21,16 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 SVG = "{http://www.w3.org/2000/svg}"
-INHERITED = ("fill", "stroke", "stroke-width", "stroke-dasharray", "opacity", "font-size",
-             "text-anchor", "font-weight")
+INHERITED = (
+    "fill",
+    "stroke",
+    "stroke-width",
+    "stroke-dasharray",
+    "opacity",
+    "font-size",
+    "text-anchor",
+    "font-weight",
+)
 POINTS_PER_UNIT = 72 / 96
 ANCHORS = {"start": "left", "middle": "center", "end": "right"}
 
@@ -54,35 +62,62 @@ def _draw(ax: Axes, node: ET.Element, style: dict[str, str]) -> None:
         return
     if tag in ("title", "desc"):
         return
-    number = {k: float(v) for k, v in node.attrib.items() if k in
-              ("x", "y", "width", "height", "rx", "cx", "cy", "ry", "x1", "y1", "x2", "y2")}
-    paint = {"facecolor": _colour(style.get("fill", "black")),
-             "edgecolor": _colour(style.get("stroke")),
-             "linewidth": float(style.get("stroke-width", 1)) * POINTS_PER_UNIT,
-             "linestyle": _dashes(style.get("stroke-dasharray")),
-             "alpha": float(style.get("opacity", 1))}
+    number = {
+        k: float(v)
+        for k, v in node.attrib.items()
+        if k in ("x", "y", "width", "height", "rx", "cx", "cy", "ry", "x1", "y1", "x2", "y2")
+    }
+    paint = {
+        "facecolor": _colour(style.get("fill", "black")),
+        "edgecolor": _colour(style.get("stroke")),
+        "linewidth": float(style.get("stroke-width", 1)) * POINTS_PER_UNIT,
+        "linestyle": _dashes(style.get("stroke-dasharray")),
+        "alpha": float(style.get("opacity", 1)),
+    }
     if tag == "rect":
         radius = number.get("rx", 0.0)
-        ax.add_patch(patches.FancyBboxPatch(
-            (number["x"], number["y"]), number["width"], number["height"],
-            boxstyle=f"round,pad=0,rounding_size={radius}" if radius else "square,pad=0",
-            **paint))
+        ax.add_patch(
+            patches.FancyBboxPatch(
+                (number["x"], number["y"]),
+                number["width"],
+                number["height"],
+                boxstyle=f"round,pad=0,rounding_size={radius}" if radius else "square,pad=0",
+                **paint,
+            )
+        )
     elif tag == "ellipse":
-        ax.add_patch(patches.Ellipse((number["cx"], number["cy"]), 2 * number["rx"],
-                                     2 * number["ry"], **paint))
+        ax.add_patch(
+            patches.Ellipse(
+                (number["cx"], number["cy"]), 2 * number["rx"], 2 * number["ry"], **paint
+            )
+        )
     elif tag == "polygon":
         values = [float(v) for v in node.attrib["points"].replace(",", " ").split()]
-        ax.add_patch(patches.Polygon(list(zip(values[::2], values[1::2], strict=True)),
-                                     closed=True, **paint))
+        ax.add_patch(
+            patches.Polygon(list(zip(values[::2], values[1::2], strict=True)), closed=True, **paint)
+        )
     elif tag == "line":
-        ax.plot([number["x1"], number["x2"]], [number["y1"], number["y2"]],
-                color=paint["edgecolor"], linewidth=paint["linewidth"],
-                linestyle=paint["linestyle"], alpha=paint["alpha"], solid_capstyle="butt")
+        ax.plot(
+            [number["x1"], number["x2"]],
+            [number["y1"], number["y2"]],
+            color=paint["edgecolor"],
+            linewidth=paint["linewidth"],
+            linestyle=paint["linestyle"],
+            alpha=paint["alpha"],
+            solid_capstyle="butt",
+        )
     elif tag == "text":
-        ax.text(number["x"], number["y"], node.text or "", color=paint["facecolor"],
-                fontsize=float(style.get("font-size", 16)) * POINTS_PER_UNIT,
-                ha=ANCHORS[style.get("text-anchor", "start")], va="baseline",
-                fontweight=style.get("font-weight", "normal"), alpha=paint["alpha"])
+        ax.text(
+            number["x"],
+            number["y"],
+            node.text or "",
+            color=paint["facecolor"],
+            fontsize=float(style.get("font-size", 16)) * POINTS_PER_UNIT,
+            ha=ANCHORS[style.get("text-anchor", "start")],
+            va="baseline",
+            fontweight=style.get("font-weight", "normal"),
+            alpha=paint["alpha"],
+        )
     else:
         raise ValueError(f"the SVG element <{tag}> is outside the subset drawn here")
 

@@ -48,8 +48,10 @@ class Table:
         for kind, table in (("row", self.rows), ("values row", self.values)):
             for k, row in enumerate(table, 1):
                 if len(row) != len(self.columns):
-                    raise ValueError(f"{self.name}: {kind} {k} has {len(row)} cells, the "
-                                     f"header {len(self.columns)}")
+                    raise ValueError(
+                        f"{self.name}: {kind} {k} has {len(row)} cells, the "
+                        f"header {len(self.columns)}"
+                    )
 
     def column(self, name: str) -> tuple[Any, ...]:
         """The values of the column headed `name`, top to bottom."""
@@ -80,7 +82,8 @@ class Table:
         columns = list(zip(*self.rows, strict=True)) or [()] * len(self.columns)
         numeric = [all(_NUMBER.fullmatch(c) for c in cells) for cells in columns]
         wraps = [
-            number and any(map(is_wide, head))
+            number
+            and any(map(is_wide, head))
             and estimated_width(head) > max(WRAP_FROM, *map(estimated_width, cells))
             for head, cells, number in zip(self.columns, columns, numeric, strict=True)
         ]
@@ -89,7 +92,8 @@ class Table:
             for wrap, number in zip(wraps, numeric, strict=True)
         )
         begin, end = (
-            (rf"\begin{{tabularx}}{{\linewidth}}{{{spec}}}", r"\end{tabularx}") if any(wraps)
+            (rf"\begin{{tabularx}}{{\linewidth}}{{{spec}}}", r"\end{tabularx}")
+            if any(wraps)
             else (rf"\begin{{tabular}}{{{spec}}}", r"\end{tabular}")
         )
         body = [
@@ -148,6 +152,7 @@ def tex_thousands(k: int) -> str:
 def settings_tex(settings: Mapping[sympy.Symbol, object]) -> str:
     """Sizes as the chapters state them, each in its own math, in their notation:
     $|V| = 50{,}257$、$d_{\\mathrm{ff}} = 4d$."""
+
     def value(v: object) -> str:
         return tex_thousands(v) if isinstance(v, int) else chapter_latex(sympy.sympify(v))
 

@@ -149,8 +149,10 @@ def test_audit_checks_the_parameter_table_of_the_block_chapter():
     cells = [f for f in report.findings if f.section == "table"]
     assert sum(f.status == "confirmed" and f.line in range(241, 248) for f in cells) == 6 * 3
     (words,) = [f for f in cells if "エンコーダの層" in f.text]  # 注意 8.2's check reads it
-    assert (words.status, words.detail) == ("confirmed", "read by the check of rem-out-of-scope "
-                                                         "as its claim")
+    assert (words.status, words.detail) == (
+        "confirmed",
+        "read by the check of rem-out-of-scope as its claim",
+    )
     assert [f for f in cells if f.status == "not checkable"] == []
 
 
@@ -219,8 +221,9 @@ def test_a_chapter_no_package_registers_is_audited_without_checks(tmp_path):
     untitled.write_text("Some title\n\n命題 3.3（x）✓\n\n$2 + 2 = 5$ です。\n", encoding="utf-8")
     report = audit.audit_file(untitled)
     assert report.chapter == audit.UNREGISTERED
-    assert [(f.section, f.status, f.detail) for f in report.findings if f.section == "element"] \
-        == [("element", "not checkable", "no check: no package of checks registers this chapter")]
+    assert [(f.section, f.status, f.detail) for f in report.findings if f.section == "element"] == [
+        ("element", "not checkable", "no check: no package of checks registers this chapter")
+    ]
     assert [(f.line, f.text) for f in report.mismatched] == [(5, "2 + 2 = 5")]
 
 
@@ -247,8 +250,12 @@ def test_a_confirmed_equality_says_which_reading_of_its_inputs_holds():
     normalised = r"\frac{(-2, -1, 0, 3)}{1.8708} = (-1.0690,\ -0.5345,\ 0,\ 1.6036)"
     (read,) = audit_statement(1, normalised, {})
     assert read.status == "confirmed" and read.detail.startswith("holds with 1.8708 as √(7/2)")
-    (rounded,) = audit_statement(1, r"e^{-10}e^{0.5}/10.1073 = 4.54\times10^{-5} \times 1.6487 "
-                                    r"/ 10.1073", {})
+    (rounded,) = audit_statement(
+        1,
+        r"e^{-10}e^{0.5}/10.1073 = 4.54\times10^{-5} \times 1.6487 "
+        r"/ 10.1073",
+        {},
+    )
     assert rounded.status == "confirmed"
     assert rounded.detail.startswith("holds only within the rounding of the printed inputs")
 
@@ -259,9 +266,7 @@ def test_a_confirmed_equality_says_which_reading_of_its_inputs_holds():
 @pytest.mark.parametrize("key", ["self-attention", "transformer-block"])
 def test_audit_runs_the_check_of_every_example_and_exercise(key):
     report = report_of(key)
-    expected = {
-        e.id for e in load_all().values() if e.chapter == key and e.kind in CHECKED_KINDS
-    }
+    expected = {e.id for e in load_all().values() if e.chapter == key and e.kind in CHECKED_KINDS}
     assert {f.ref for f in report.findings if f.section == "check"} == expected
 
 
@@ -345,8 +350,10 @@ def test_the_elements_tally_counts_each_elements_bound_relations_and_claims():
 def test_the_elements_tally_shows_a_slip_in_its_element(tmp_path):
     text = chapter("self-attention").read_text(encoding="utf-8")
     changed = tmp_path / "chapter.mdx"
-    changed.write_text(text.replace(r"\sigma_i(\delta_{ij} - \sigma_j)",
-                                    r"\sigma_i(\delta_{ij} + \sigma_j)", 1), encoding="utf-8")
+    changed.write_text(
+        text.replace(r"\sigma_i(\delta_{ij} - \sigma_j)", r"\sigma_i(\delta_{ij} + \sigma_j)", 1),
+        encoding="utf-8",
+    )
     tallies = {t.id: t for t in audit.audit_file(changed).elements}
     assert tallies["prop-softmax-jacobian"].claims["mismatched"] >= 1
     assert tallies["prop-softmax-basic"].claims["mismatched"] == 0

@@ -11,8 +11,15 @@ from proofs.audit.readings import read_exactly, reading
 
 @pytest.mark.parametrize(
     "printed, shown",
-    [("1.4142", "√2"), ("0.7071", "√(1/2)"), ("1.8708", "√(7/2)"), ("0.2857", "2/7"),
-     ("0.3333", "1/3"), ("1.6487", "e^(1/2)"), ("4.54 \\times 10^{-5}", "e^(-10)")],
+    [
+        ("1.4142", "√2"),
+        ("0.7071", "√(1/2)"),
+        ("1.8708", "√(7/2)"),
+        ("0.2857", "2/7"),
+        ("0.3333", "1/3"),
+        ("1.6487", "e^(1/2)"),
+        ("4.54 \\times 10^{-5}", "e^(-10)"),
+    ],
 )
 def test_a_rounded_constant_is_read(printed, shown):
     assert reading(printed).shown == shown

@@ -31,8 +31,6 @@ OUTPUT_NUMBER = (720, "0.983              0.878", "0.983              0.887")  #
 SHADED_CELL = (495, '<rect x="180" y="84" width="88"', '<rect x="180" y="84" width="132"')
 
 
-
-
 def copy(seed: Path, target: Path) -> Path:
     if not seed.is_file():
         pytest.skip(f"{seed} is not here: no chapter to sync")
@@ -88,9 +86,7 @@ def test_sync_the_figure_is_the_chapters_svg_byte_for_byte():
 # drift: the diff, --write, idempotence ------------------------------------------------
 
 
-def test_sync_shows_a_table_cell_an_output_number_and_a_shaded_cell_as_a_diff(
-    capsys, attention
-):
+def test_sync_shows_a_table_cell_an_output_number_and_a_shaded_cell_as_a_diff(capsys, attention):
     edit(attention, TABLE_CELL, OUTPUT_NUMBER, SHADED_CELL)
     code, out, err = run(capsys, "sync", attention)
     assert code == 1
@@ -132,8 +128,7 @@ def test_sync_write_restores_the_rendered_form_tab_table_and_output(capsys, bloc
     edit(block, (244, "\t7,087,872", "\t7,087,827"), (434, "total: 124439808", "total: 124439809"))
     code, out, _ = run(capsys, "sync", block)
     assert code == 1
-    assert [line for line in out.splitlines() if line[:1] in "+-" and line[:3] not in "---+++"
-            ] == [
+    assert [line for line in out.splitlines() if line[:1] in "+-" and line[:3] not in "---+++"] == [
         "-ブロック 1 つ\t$12\\times768^2 + 13\\times768$\t7,087,827",
         "+ブロック 1 つ\t$12\\times768^2 + 13\\times768$\t7,087,872",
         "-total: 124439809",
@@ -143,8 +138,9 @@ def test_sync_write_restores_the_rendered_form_tab_table_and_output(capsys, bloc
     assert block.read_bytes() == BLOCK.read_bytes()
 
 
-@pytest.mark.parametrize("bom, crlf", [(True, False), (False, True), (True, True)],
-                         ids=["bom", "crlf", "bom-crlf"])
+@pytest.mark.parametrize(
+    "bom, crlf", [(True, False), (False, True), (True, True)], ids=["bom", "crlf", "bom-crlf"]
+)
 def test_sync_write_keeps_the_byte_order_mark_and_the_line_ends(capsys, attention, bom, crlf):
     edit(attention, TABLE_CELL, OUTPUT_NUMBER, SHADED_CELL)
     attention.write_bytes(with_ends(attention.read_bytes(), bom, crlf))
@@ -156,8 +152,9 @@ def test_sync_write_keeps_the_byte_order_mark_and_the_line_ends(capsys, attentio
 def test_sync_write_keeps_each_lines_own_end(capsys, attention):
     """A file mixing LF and CRLF keeps both: the drifted row's CRLF and its neighbours' LF."""
     edit(attention, TABLE_CELL)
-    data = attention.read_bytes().replace(b"| 62.93 | 0.983 | 0.878 | 0.361 |\n",
-                                          b"| 62.93 | 0.983 | 0.878 | 0.361 |\r\n")
+    data = attention.read_bytes().replace(
+        b"| 62.93 | 0.983 | 0.878 | 0.361 |\n", b"| 62.93 | 0.983 | 0.878 | 0.361 |\r\n"
+    )
     assert data.count(b"\r\n") == 1
     attention.write_bytes(data)
     assert run(capsys, "sync", attention, "--write")[0] == 0
@@ -237,16 +234,21 @@ def test_sync_leaves_a_line_no_computation_prints_alone(capsys, block):
     edit(block, (430, "logits shape: (6, 10)", "logits: (6, 10)"))
     code, out, err = run(capsys, "sync", block, "--verbose")
     assert (code, out) == (0, "")
-    assert ("  line  430  output  logits: (6, 10): left alone: no computation in the package "
-            "prints this line") in err.splitlines()
+    assert (
+        "  line  430  output  logits: (6, 10): left alone: no computation in the package "
+        "prints this line"
+    ) in err.splitlines()
 
 
 # the figure ---------------------------------------------------------------------------
 
 
 def test_sync_restores_a_masked_cell_shaded_by_mistake(capsys, attention):
-    edit(attention, (494, '<rect x="180" y="40" width="44"', '<rect x="180" y="40" width="88"'),
-         (517, '<text x="246" y="67">0</text>', ""))
+    edit(
+        attention,
+        (494, '<rect x="180" y="40" width="44"', '<rect x="180" y="40" width="88"'),
+        (517, '<text x="246" y="67">0</text>', ""),
+    )
     assert run(capsys, "sync", attention)[0] == 1
     assert run(capsys, "sync", attention, "--write")[0] == 0
     assert attention.read_bytes() == ATTENTION.read_bytes()
@@ -278,9 +280,11 @@ def test_sync_leaves_a_figure_it_does_not_draw_alone(capsys, attention):
     edit(attention, (491, 'caption="n = 4 の因果マスク。', 'caption="n = 5 の因果マスク。'))
     code, out, err = run(capsys, "sync", attention, "--verbose")
     assert (code, out) == (0, "")
-    assert any(line.startswith("  line  492  figure  n = 5 の因果マスク。") and
-               line.endswith("left alone: no figure the chapter registers has this caption")
-               for line in err.splitlines())
+    assert any(
+        line.startswith("  line  492  figure  n = 5 の因果マスク。")
+        and line.endswith("left alone: no figure the chapter registers has this caption")
+        for line in err.splitlines()
+    )
 
 
 def test_shaded_grid_shades_each_run_of_a_row_and_writes_the_empty_cells():
@@ -323,9 +327,7 @@ BAD = {  # id: (file name, content or None for no file, what the one line says)
 
 
 @pytest.mark.parametrize("case", list(BAD))
-def test_sync_bad_input_is_one_line_and_exit_2_and_nothing_is_written(
-    capsys, attention, case
-):
+def test_sync_bad_input_is_one_line_and_exit_2_and_nothing_is_written(capsys, attention, case):
     name, content, message = BAD[case]
     path = attention.parent / name
     if content is not None:
@@ -338,11 +340,18 @@ def test_sync_bad_input_is_one_line_and_exit_2_and_nothing_is_written(
     assert attention.read_bytes() == before  # the good file is not written either
 
 
-@pytest.mark.parametrize("arguments, message", [
-    (("sync",), "the following arguments are required: FILE"),
-    (("sync", "-"), "argument FILE: expected a file name, got '-' (standard input is not read)"),
-    (("sync", "{tmp}"), "{tmp}: is a directory, expected a chapter file"),
-], ids=["no-file", "dash", "directory"])
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        (("sync",), "the following arguments are required: FILE"),
+        (
+            ("sync", "-"),
+            "argument FILE: expected a file name, got '-' (standard input is not read)",
+        ),
+        (("sync", "{tmp}"), "{tmp}: is a directory, expected a chapter file"),
+    ],
+    ids=["no-file", "dash", "directory"],
+)
 def test_sync_bad_command_line_is_one_line_and_exit_2(capsys, tmp_path, arguments, message):
     code, _, err = run(capsys, *(a.format(tmp=tmp_path) for a in arguments))
     assert code == 2
@@ -387,9 +396,14 @@ def baseline_of(capsys, chapter: Path) -> tuple[Path, list[dict]]:
 def test_audit_write_baseline_records_the_block_chapters_one_slip(capsys, block):
     _, accepted = baseline_of(capsys, block)
     assert accepted == [
-        {**SLIP, "section": "check", "found": (
-            "the chapter prints 1.1428 for 8/7 = 1.142857..., which rounds to 1.1429: the "
-            "printed value is truncated, not rounded (the exact squares still sum to 4 = d)")},
+        {
+            **SLIP,
+            "section": "check",
+            "found": (
+                "the chapter prints 1.1428 for 8/7 = 1.142857..., which rounds to 1.1429: the "
+                "printed value is truncated, not rounded (the exact squares still sum to 4 = d)"
+            ),
+        },
         {**SLIP, "section": "equality", "found": r"\sqrt{1.1428 + 0.2857 + 0 + 2.5714} = \sqrt{4}"},
     ]
 
@@ -427,8 +441,10 @@ def test_audit_baseline_fails_on_a_new_slip_naming_only_it(capsys, block):
 
 def test_audit_baseline_lists_the_entries_no_longer_found_as_stale(capsys, block):
     path, accepted = baseline_of(capsys, block)
-    fixed = [{**SLIP, "section": "table", "found": "a cell fixed since"},
-             {**SLIP, "element": "", "section": "output", "found": "total: 1"}]
+    fixed = [
+        {**SLIP, "section": "table", "found": "a cell fixed since"},
+        {**SLIP, "element": "", "section": "output", "found": "total: 1"},
+    ]
     path.write_text(json.dumps({"accepted": [*accepted, *fixed]}), encoding="utf-8")
     code, out, _ = run(capsys, "audit", block, "--quiet", "--baseline", path)
     assert code == 0
@@ -468,7 +484,7 @@ def test_audit_baseline_in_json(capsys, block):
 BAD_BASELINES = {  # id: (content or None for no file, what the one line says)
     "missing": (None, "baseline.json: no such file, expected a baseline file"),
     "a-directory": ("/", "baseline.json: is a directory, expected a baseline file"),
-    "not-utf8": (b"{\"accepted\": [\"caf\xe9\"]}", "baseline.json: not UTF-8 text (byte 18)"),
+    "not-utf8": (b'{"accepted": ["caf\xe9"]}', "baseline.json: not UTF-8 text (byte 18)"),
     "not-json": ('{"accepted": [\n', "baseline.json:2: not JSON (Expecting value)"),
     "not-a-list": ('{"accepted": {}}', 'baseline.json: expected {"accepted": [...]}'),
     "entry-without-found": (
@@ -494,8 +510,9 @@ def test_audit_bad_baseline_is_one_line_and_exit_2(capsys, tmp_path, case):
 
 
 def test_audit_baseline_and_write_baseline_together_is_exit_2(capsys, tmp_path):
-    code, _, err = run(capsys, "audit", "x.txt", "--baseline", "a.json", "--write-baseline",
-                       "b.json")
+    code, _, err = run(
+        capsys, "audit", "x.txt", "--baseline", "a.json", "--write-baseline", "b.json"
+    )
     assert code == 2
     assert "argument --write-baseline: not allowed with argument --baseline" in one_line(err)
 

@@ -24,8 +24,13 @@ def test_definitions_and_relations_are_formulas_declarations_are_not():
     assert bench.formula(r"A := B \in \mathbb{R}^{n \times m}") == "A := B"
     assert bench.formula(r"\lim_{c \to \infty} f(c) = 0") == r"\lim_{c \to \infty} f(c) = 0"
     assert bench.formula(r"4nd^2 + 2n^2d") == r"4nd^2 + 2n^2d"
-    for declaration in (r"\boldsymbol{z} \in \mathbb{R}^n", r"X \mapsto X + F(X)",
-                        r"l = 1, \ldots, L", "J_l :=", r"\boldsymbol{\gamma}\odot"):
+    for declaration in (
+        r"\boldsymbol{z} \in \mathbb{R}^n",
+        r"X \mapsto X + F(X)",
+        r"l = 1, \ldots, L",
+        "J_l :=",
+        r"\boldsymbol{\gamma}\odot",
+    ):
         assert bench.formula(declaration) is None, declaration
 
 
@@ -39,16 +44,18 @@ def test_a_reading_past_its_limit_is_stopped():
 def test_a_reading_is_a_sympy_value_or_our_tree_else_a_failure():
     assert bench.attempt(bench.parse, "x", 1).value == Node("name", ("x",))
     assert bench.attempt(bench.parse, r"k^{*}", 1).error.startswith("TexError: unexpected '*'")
-    assert bench.attempt(lambda tex: object(), "x", 1).error == \
-        "returned a object, not a SymPy value"
+    assert (
+        bench.attempt(lambda tex: object(), "x", 1).error == "returned a object, not a SymPy value"
+    )
 
 
 def test_a_failure_at_a_column_names_the_tex_token_there():
     def lark_like(tex):
         raise ValueError("No terminal matches '\\' at line 1 col 3")
 
-    assert bench.attempt(lark_like, r"x \sigma_i", 1) == \
-        bench.Reading(error=r"ValueError at '\\sigma_i'", at=r"\sigma")
+    assert bench.attempt(lark_like, r"x \sigma_i", 1) == bench.Reading(
+        error=r"ValueError at '\\sigma_i'", at=r"\sigma"
+    )
 
 
 def test_names_are_compared_without_fonts_braces_and_backslashes():
@@ -67,8 +74,7 @@ def test_the_plain_meaning_of_a_polynomial_is_what_our_reader_reads():
     polynomial = sample(r"4nd^2 + 2n^2d")
     assert polynomial.meaning(bench.PLAIN) == 4 * n * d**2 + 2 * n**2 * d
     assert bench.our_reading(polynomial) == 4 * n * d**2 + 2 * n**2 * d
-    assert bench.judge(bench.OURS.reading, polynomial, True, 10) == \
-        bench.Verdict(polynomial, True)
+    assert bench.judge(bench.OURS.reading, polynomial, True, 10) == bench.Verdict(polynomial, True)
 
 
 def test_under_the_notation_our_softmax_entry_is_the_labelled_one():
@@ -82,10 +88,12 @@ def test_under_the_notation_our_softmax_entry_is_the_labelled_one():
 
 def test_a_wrong_meaning_is_counted_as_a_misreading():
     n, d = sympy.symbols("n d")
-    wrong = bench.Sample("self-attention", "命題 7.2", r"4nd^2 + 2n^2d",
-                         lambda v: 4 * n * d**2 + 2 * n * d**2)
-    assert bench.judge(bench.OURS.reading, wrong, True, 10) == \
-        bench.Verdict(wrong, False, "other", "read as 4*d**2*n + 2*d*n**2")
+    wrong = bench.Sample(
+        "self-attention", "命題 7.2", r"4nd^2 + 2n^2d", lambda v: 4 * n * d**2 + 2 * n * d**2
+    )
+    assert bench.judge(bench.OURS.reading, wrong, True, 10) == bench.Verdict(
+        wrong, False, "other", "read as 4*d**2*n + 2*d*n**2"
+    )
 
 
 def test_our_reader_reads_an_application_its_notation_does_not_define_as_a_product():
@@ -110,11 +118,16 @@ def test_a_parser_that_does_not_import_is_reported_and_the_rest_run(monkeypatch)
 
 
 def test_the_table_has_one_row_per_parser_with_time_relative_to_ours():
-    verdicts = (bench.Verdict(bench.SAMPLE[0], True),
-                bench.Verdict(bench.SAMPLE[1], False, "fails"))
+    verdicts = (
+        bench.Verdict(bench.SAMPLE[0], True),
+        bench.Verdict(bench.SAMPLE[1], False, "fails"),
+    )
     other = bench.Parser("other", str, str)
-    rows = bench.table([bench.Result(bench.OURS, 9, 0.5, verdicts),
-                        bench.Result(other, 3, 5.0, verdicts[1:])], 10, 2).splitlines()
+    rows = bench.table(
+        [bench.Result(bench.OURS, 9, 0.5, verdicts), bench.Result(other, 3, 5.0, verdicts[1:])],
+        10,
+        2,
+    ).splitlines()
     assert rows[2:] == [
         "| ours (proofs.tex.symbolic) | 9 / 10 (90.0 %) | 1 / 2 | 0.50 s (1.0× ours) | fails (1) |",
         "| other | 3 / 10 (30.0 %) | 0 / 2 | 5.00 s (10.0× ours) | fails (1) |",
@@ -131,17 +144,27 @@ def _maintained(prefix: str) -> bench.Parser:
 
 def test_latex2sympy_reads_a_transpose_as_a_power():
     pytest.importorskip("latex2sympy2_extended")
-    verdict = bench.judge(_maintained("latex2sympy2_extended").reading,
-                          sample(r"QK^{\mathsf{T}}/\sqrt{d_k}"), False, 10)
+    verdict = bench.judge(
+        _maintained("latex2sympy2_extended").reading,
+        sample(r"QK^{\mathsf{T}}/\sqrt{d_k}"),
+        False,
+        10,
+    )
     assert (verdict.correct, verdict.kind) == (False, "^T read as a power")
 
 
 def test_sympy_antlr_reads_a_roman_name_as_letters():
     pytest.importorskip("antlr4")
-    verdict = bench.judge(_maintained("SymPy parse_latex, ANTLR").reading,
-                          sample(r"\mathrm{Cov}(q_ik_i, q_jk_j)"), False, 10)
-    assert (verdict.correct, verdict.kind) == \
-        (False, r"a command read as letters (\mathrm{Var}: mathrm·V·a·r)")
+    verdict = bench.judge(
+        _maintained("SymPy parse_latex, ANTLR").reading,
+        sample(r"\mathrm{Cov}(q_ik_i, q_jk_j)"),
+        False,
+        10,
+    )
+    assert (verdict.correct, verdict.kind) == (
+        False,
+        r"a command read as letters (\mathrm{Var}: mathrm·V·a·r)",
+    )
 
 
 def test_sympy_lark_reads_a_square_root_and_fails_on_a_bold_name():
@@ -157,10 +180,13 @@ def test_every_sample_formula_is_a_formula_of_its_chapter_as_printed():
     if not SEEDS.is_dir():
         pytest.skip(f"the chapters are not at {SEEDS}")
     bench.load_all()
-    formulas = {key: bench.chapter_formulas(SEEDS / chapter.file)
-                for key, chapter in bench.CHAPTERS.items()}
-    assert {key: len(found) for key, found in formulas.items()} == \
-        {"self-attention": 494, "transformer-block": 437}
+    formulas = {
+        key: bench.chapter_formulas(SEEDS / chapter.file) for key, chapter in bench.CHAPTERS.items()
+    }
+    assert {key: len(found) for key, found in formulas.items()} == {
+        "self-attention": 494,
+        "transformer-block": 437,
+    }
     assert len(bench.SAMPLE) >= 30
     for s in bench.SAMPLE:
         assert any(s.tex in f for f in formulas[s.chapter]), s.tex

@@ -42,8 +42,11 @@ def test_every_claim_is_found_as_transcribed_in_the_pristine_chapter(chapter):
     document = pristine(chapter)
     claims = 0
     for record in document.elements:
-        element = next(e for e in registry.values()
-                       if e.chapter == chapter and (e.id == record.id or e.number == record.number))
+        element = next(
+            e
+            for e in registry.values()
+            if e.chapter == chapter and (e.id == record.id or e.number == record.number)
+        )
         for claim in element.claims:
             located = locate(claim, document, record)
             assert located.status == "found", (element.id, claim.text, located)
@@ -87,9 +90,11 @@ def test_the_statement_formulas_are_bound_to_the_checks():
         document = pristine(chapter)
         registry = load_all()
         for record in document.elements:
-            element = next(e for e in registry.values()
-                           if e.chapter == chapter
-                           and (e.id == record.id or e.number == record.number))
+            element = next(
+                e
+                for e in registry.values()
+                if e.chapter == chapter and (e.id == record.id or e.number == record.number)
+            )
             texts = {normalise_tex(c.text) for c in element.claims}
             for m in document.math_in(*record.statement):
                 for _, statement in statement_lines(m.line, m.tex):
@@ -101,7 +106,7 @@ def test_the_statement_formulas_are_bound_to_the_checks():
 
 
 DOC = parse(
-    "# T\n\n## 1. S\n\n<Proposition id=\"prop-x\" title=\"t\">\n\n"
+    '# T\n\n## 1. S\n\n<Proposition id="prop-x" title="t">\n\n'
     "$a = b + 1$ で、$\\mu = 3$、$\\mu = 14$ であり、これは正定値である。\n\n"
     "</Proposition>\n"
 )
@@ -118,8 +123,10 @@ def test_locate_finds_changes_misses():
     assert locate(Claim("正定値である", phrase=True), DOC, RECORD).status == "found"
     missing = locate(Claim("半正定値である", phrase=True), DOC, RECORD)
     assert (missing.status, missing.line) == ("missing", 7)
-    assert locate(Claim(r"\frac{\partial \sigma}{\partial z} = q^{7}"), DOC, RECORD).status \
+    assert (
+        locate(Claim(r"\frac{\partial \sigma}{\partial z} = q^{7}"), DOC, RECORD).status
         == "missing"
+    )
 
 
 def test_a_claim_is_well_formed():
@@ -132,8 +139,9 @@ def test_a_claim_is_well_formed():
 
 
 def test_normalise_tex_ignores_spacing_and_sizing_only():
-    assert normalise_tex(r"\sigma_i (\delta_{ij}-\sigma_j).") == \
-        normalise_tex(r"\sigma_i\big(\delta_{ij} - \sigma_j\big)")
+    assert normalise_tex(r"\sigma_i (\delta_{ij}-\sigma_j).") == normalise_tex(
+        r"\sigma_i\big(\delta_{ij} - \sigma_j\big)"
+    )
     assert normalise_tex(r"\dfrac12") == normalise_tex(r"\frac12")
     assert normalise_tex("a + b") != normalise_tex("a - b")
 
@@ -178,7 +186,7 @@ def test_a_reader_refuses_what_it_cannot_read(reader, text):
 
 
 TABLE_DOC = parse(
-    "# T\n\n## 1. S\n\n<Example id=\"ex-x\" title=\"t\">\n\n"
+    '# T\n\n## 1. S\n\n<Example id="ex-x" title="t">\n\n'
     "| $n$ | 合計 |\n|---|---|\n| 64 | 1,572,864 |\n| 128 | 4,194,304 |\n\n"
     "</Example>\n"
 )
@@ -186,15 +194,15 @@ TABLE_DOC = parse(
 
 def test_locate_finds_a_table_by_its_header_and_reports_changed_cells():
     record = TABLE_DOC.elements[0]
-    claim = Claim("$n$ | 合計\n64 | 1,572,864\n128 | 4,194,304", table=True,
-                  argument="rows", read=table_rows)
+    claim = Claim(
+        "$n$ | 合計\n64 | 1,572,864\n128 | 4,194,304", table=True, argument="rows", read=table_rows
+    )
     assert locate(claim, TABLE_DOC, record).status == "found"
     assert claim.value() == (("64", "1,572,864"), ("128", "4,194,304"))
     changed = locate(Claim("$n$ | 合計\n64 | 1,572,865", table=True), TABLE_DOC, record)
     assert changed.status == "changed"
     assert changed.text.splitlines()[1] == "64 | 1,572,864"
-    assert locate(Claim("$d$ | 合計\n64 | 1", table=True), TABLE_DOC, record).status \
-        == "missing"
+    assert locate(Claim("$d$ | 合計\n64 | 1", table=True), TABLE_DOC, record).status == "missing"
 
 
 def test_table_rows_needs_a_header_and_a_row():

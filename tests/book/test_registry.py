@@ -114,8 +114,16 @@ def test_every_registered_formula_name_is_a_macro_name():
 
 def test_a_checks_findings_are_kept_apart_from_its_evidence_lines():
     slip = finding("1.1428", "the chapter prints 1.1428 for 8/7")
-    element = RegisteredElement("zz-findings", "例 99.1", "planted", "self-attention", "example",
-                      ("symbolic",), "-", lambda: ["J1 = 0 exactly", slip])
+    element = RegisteredElement(
+        "zz-findings",
+        "例 99.1",
+        "planted",
+        "self-attention",
+        "example",
+        ("symbolic",),
+        "-",
+        lambda: ["J1 = 0 exactly", slip],
+    )
     run = run_check(element)
     assert (run.result, run.evidence, run.findings) == ("passed", ("J1 = 0 exactly",), (slip,))
     assert (slip.printed, str(slip)) == ("1.1428", "the chapter prints 1.1428 for 8/7")

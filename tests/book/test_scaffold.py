@@ -122,9 +122,7 @@ def test_a_written_check_passes_beside_the_remaining_stub(third_chapter):
 
 def test_the_book_still_lists_its_own_chapters_first(third_chapter):
     _, site = third_chapter
-    report = json.loads(
-        run("verify", "--json", "def-softmax", "kv-cache", path=site).stdout
-    )
+    report = json.loads(run("verify", "--json", "def-softmax", "kv-cache", path=site).stdout)
     assert [e["chapter"] for e in report["elements"]] == ["self-attention", "kv-cache", "kv-cache"]
 
 
@@ -295,9 +293,12 @@ def test_the_worked_check_of_the_docs_proves_its_lemma(tmp_path):
     pristine = run("audit", str(chapter), "--quiet", path=site)
     assert pristine.returncode == 0, pristine.stdout
     slipped = tmp_path / "inference.mdx"
-    slipped.write_text(chapter.read_text(encoding="utf-8").replace(
-        "p_j/p_k = e^{(z_j - z_k)/T}$ である", "p_j/p_k = e^{(z_j + z_k)/T}$ である"),
-        encoding="utf-8")
+    slipped.write_text(
+        chapter.read_text(encoding="utf-8").replace(
+            "p_j/p_k = e^{(z_j - z_k)/T}$ である", "p_j/p_k = e^{(z_j + z_k)/T}$ である"
+        ),
+        encoding="utf-8",
+    )
     audited = run("audit", str(slipped), "--quiet", path=site)
     assert audited.returncode == 1
     assert f"{slipped}:61:" in audited.stdout and "lem-temperature-ratio" in audited.stdout

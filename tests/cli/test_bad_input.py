@@ -243,8 +243,9 @@ def proposition() -> str:
 def test_a_hostile_line_is_reported_not_computed(capsys, tmp_path, proposition, case):
     math, status, detail = HOSTILE[case]
     chapter = tmp_path / "hostile.mdx"
-    chapter.write_text(f'# T\n\n<Proposition id="{proposition}">\n\n${math}$\n\n</Proposition>\n',
-                       encoding="utf-8")
+    chapter.write_text(
+        f'# T\n\n<Proposition id="{proposition}">\n\n${math}$\n\n</Proposition>\n', encoding="utf-8"
+    )
     code, out, err = run(capsys, "audit", str(chapter), "--verbose")  # the detail says the
     # bound refused it (before the bounds: minutes and 8.7 GB)
     assert (code, err) == (1, "")  # the file lacks the chapter's other elements

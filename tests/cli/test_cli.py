@@ -90,8 +90,9 @@ def entry_point(request, tmp_path_factory) -> Iterator[EntryPoint]:
             "audit-missing": lambda: ("audit", str(runs.directory / "absent.mdx")),
         },
     }
-    runs.planned = {name: arguments for commands in planned.values()
-                    for name, arguments in commands.items()}
+    runs.planned = {
+        name: arguments for commands in planned.values() for name, arguments in commands.items()
+    }
     # Under pytest-xdist a worker runs only some of the selected tests, and the workers
     # already keep the cores busy: each run starts when its test asks for it.
     eager = not hasattr(request.config, "workerinput")
@@ -103,8 +104,6 @@ def entry_point(request, tmp_path_factory) -> Iterator[EntryPoint]:
                     runs.start(name, *arguments())
     yield runs
     runs.stop()
-
-
 
 
 def test_every_subcommand_has_help_with_an_example():
@@ -275,8 +274,11 @@ def worker_passing() -> list[str]:
     from hypothesis import settings
 
     assert settings.default is not None
-    return [f"process {os.getpid()}", f"{settings.default.max_examples} examples",
-            f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}"]
+    return [
+        f"process {os.getpid()}",
+        f"{settings.default.max_examples} examples",
+        f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}",
+    ]
 
 
 @pytest.fixture
@@ -322,8 +324,16 @@ def test_verify_jobs_keeps_the_hypothesis_profile_in_the_workers(planted_for_wor
 
     try:
         for profile, examples in (("thorough", 10 * BASE_EXAMPLES), ("ci", BASE_EXAMPLES)):
-            _, out, _ = main(capsys, "verify", *planted_for_workers, "--jobs", "2", "--json",
-                             "--profile", profile)
+            _, out, _ = main(
+                capsys,
+                "verify",
+                *planted_for_workers,
+                "--jobs",
+                "2",
+                "--json",
+                "--profile",
+                profile,
+            )
             passing = json.loads(out)["elements"][-1]
             assert passing["evidence"][1] == f"{examples} examples"
     finally:
@@ -338,8 +348,9 @@ def test_a_worker_process_that_dies_is_its_checks_error_not_a_hang(planted_for_w
     dying = planted_element("zz-worker-dying", "命題 98.4", ("numeric",), worker_dying)
     REGISTRY[dying.id] = dying
     try:
-        code, out, _ = main(capsys, "verify", *planted_for_workers, dying.id, "--jobs", "2",
-                            "--json")
+        code, out, _ = main(
+            capsys, "verify", *planted_for_workers, dying.id, "--jobs", "2", "--json"
+        )
     finally:
         REGISTRY.pop(dying.id)
     assert code == 1
@@ -378,8 +389,9 @@ def test_verify_jobs_2_prints_what_jobs_1_prints_apart_from_the_times(with_a_fin
         _, out, _ = main(capsys, "verify", *ids, "--jobs", jobs, "--json", "--profile", "ci")
         reports.append(without_times(json.loads(out)))
         _, out, _ = main(capsys, "verify", *ids, "--jobs", jobs, "--wide", "--profile", "ci")
-        screens.append([re.sub(r"\s+", " ", re.sub(r"[0-9.]+ s\b", "", line)) for line in
-                        out.splitlines()])
+        screens.append(
+            [re.sub(r"\s+", " ", re.sub(r"[0-9.]+ s\b", "", line)) for line in out.splitlines()]
+        )
     assert reports[0] == reports[1]
     assert screens[0] == screens[1]
 
@@ -403,9 +415,7 @@ def test_verify_lists_each_finding_after_the_table_and_counts_it(with_a_finding,
     lines = out.splitlines()
     table_end = lines.index("")
     assert "zz-planted-slip: the chapter prints 1.1428 for 8/7" in lines[table_end:]
-    assert lines[-1].startswith(
-        "1 check: 1 passed, 0 failed, 0 errors, 0 unchecked, 1 finding in "
-    )
+    assert lines[-1].startswith("1 check: 1 passed, 0 failed, 0 errors, 0 unchecked, 1 finding in ")
     code, out, _ = main(capsys, "verify", with_a_finding, "--json")
     report = json.loads(out)
     assert report["findings"] == 1
@@ -560,7 +570,8 @@ def test_tables_out_writes_the_format_its_suffix_names_and_refuses_to_overwrite(
     code, out, err = main(capsys, "tables", "gpt2-parameters", "--out", str(target))
     assert code == 0 and out == "" and one_line(err) == f"wrote gpt2-parameters to {target}"
     assert target.read_text(encoding="utf-8").splitlines()[:2] == [
-        "構成要素,式,個数", r"埋め込み,$50257 \times 768$,38597376"
+        "構成要素,式,個数",
+        r"埋め込み,$50257 \times 768$,38597376",
     ]
     code, _, err = main(capsys, "tables", "block-cost", "--out", str(target))
     assert code == 2 and one_line(err) == f"proofs: {target}: exists; pass --force to replace it"
@@ -578,10 +589,14 @@ def test_tables_out_writes_the_format_its_suffix_names_and_refuses_to_overwrite(
 @pytest.mark.parametrize(
     "args, message",
     [
-        (("--out", "{tmp}/t.html"), "t.html: --out must end in .md, .mdx, .txt, .tsv, .tex or "
-                                     ".csv, got '.html'"),
-        (("--format", "csv", "--out", "{tmp}/t.md"), "t.md: --out must end in .csv with "
-                                                      "--format csv, got '.md'"),
+        (
+            ("--out", "{tmp}/t.html"),
+            "t.html: --out must end in .md, .mdx, .txt, .tsv, .tex or .csv, got '.html'",
+        ),
+        (
+            ("--format", "csv", "--out", "{tmp}/t.md"),
+            "t.md: --out must end in .csv with --format csv, got '.md'",
+        ),
         (("--out", "{tmp}/t.csv"), "t.csv: a CSV file holds one table; name one of scaling, "),
         (("attention-complexity", "--d", "0", "--out", "{tmp}/t.md"), "d must be a positive"),
     ],
@@ -616,9 +631,7 @@ def test_latex_macros_are_one_newcommand_per_formula(capsys):
     code, out, _ = main(capsys, "latex", "--macros", "softmax-jacobian", "softmax-jacobian-two")
     assert code == 0
     assert r"\RequirePackage{amsmath}" in out and r"\ProvidesPackage" not in out  # no file name
-    assert re.findall(r"\\newcommand\{\\(\w+)\}", out) == [
-        "SoftmaxJacobian", "SoftmaxJacobianTwo"
-    ]
+    assert re.findall(r"\\newcommand\{\\(\w+)\}", out) == ["SoftmaxJacobian", "SoftmaxJacobianTwo"]
 
 
 def test_latex_standalone_of_named_formulas_has_no_tables(capsys):
@@ -633,10 +646,14 @@ def test_latex_standalone_of_named_formulas_has_no_tables(capsys):
     [
         (("--paper", "b5"), "latex: --paper sets the paper of --standalone, which is not given"),
         (("--macros", "--standalone"), "argument --standalone: not allowed with argument --macros"),
-        (("--macros", "--out", "{tmp}/f.tex"), "f.tex: --out must end in .sty with --macros, "
-                                                "got '.tex'"),
-        (("--standalone", "--out", "{tmp}/f.json"), "f.json: --out must end in .tex with "
-                                                     "--standalone, got '.json'"),
+        (
+            ("--macros", "--out", "{tmp}/f.tex"),
+            "f.tex: --out must end in .sty with --macros, got '.tex'",
+        ),
+        (
+            ("--standalone", "--out", "{tmp}/f.json"),
+            "f.json: --out must end in .tex with --standalone, got '.json'",
+        ),
     ],
     ids=["paper-without-standalone", "macros-and-standalone", "macros-to-tex", "standalone-json"],
 )
@@ -715,7 +732,8 @@ def test_audit_through_the_entry_point_exits_1_on_the_block_chapters_slip(entry_
     assert report["chapter"] == "transformer-block" and report["form"] == "rendered text"
     mismatched = [f for f in report["findings"] if f["status"] == "mismatched"]
     assert [(f["section"], f["ref"], f["line"]) for f in mismatched] == [
-        ("check", "ex-layer-norm-scale", 114), ("equality", "", 114)
+        ("check", "ex-layer-norm-scale", 114),
+        ("equality", "", 114),
     ]  # the example's check, and the equality the slip breaks
     assert all("1.1428" in f["detail"] and "1.1429" in f["detail"] for f in mismatched)
     assert result.returncode == 1
@@ -764,8 +782,9 @@ def test_audit_reports_an_unclosed_element_as_a_structure_mismatch_at_its_line(t
     code, out, _ = main(capsys, "audit", str(path), "--json")
     assert code == 1
     (report,) = json.loads(out)
-    assert [(f["line"], f["detail"]) for f in report["findings"] if f["section"] == "structure"] \
-        == [(3, "<Proposition> is never closed with </Proposition>")]
+    assert [
+        (f["line"], f["detail"]) for f in report["findings"] if f["section"] == "structure"
+    ] == [(3, "<Proposition> is never closed with </Proposition>")]
 
 
 def test_audit_reports_an_unregistered_id_as_a_mismatch_with_the_nearest_ids(tmp_path, capsys):

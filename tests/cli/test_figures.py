@@ -11,8 +11,9 @@ import pytest
 from commands import one_line, run
 from places import SEEDS
 
-needs_chapters = pytest.mark.skipif(not SEEDS.is_dir(),
-                                    reason="../shared/seeds is not here: no chapter to map")
+needs_chapters = pytest.mark.skipif(
+    not SEEDS.is_dir(), reason="../shared/seeds is not here: no chapter to map"
+)
 
 
 @pytest.fixture
@@ -20,10 +21,13 @@ def report(tmp_path: Path) -> Path:
     """A verify --json report in which 例 3.2 of the block chapter has a finding, its
     命題 3.3 failed and so did 命題 7.2 of the self-attention chapter, which it cites."""
     elements = [
-        {"chapter": "transformer-block", "number": "例 3.2", "result": "passed",
-         "findings": ["a printed number"]},
-        {"chapter": "transformer-block", "number": "命題 3.3", "result": "failed",
-         "findings": []},
+        {
+            "chapter": "transformer-block",
+            "number": "例 3.2",
+            "result": "passed",
+            "findings": ["a printed number"],
+        },
+        {"chapter": "transformer-block", "number": "命題 3.3", "result": "failed", "findings": []},
         {"chapter": "self-attention", "number": "命題 7.2", "result": "failed", "findings": []},
     ]
     path = tmp_path / "report.json"
@@ -35,26 +39,47 @@ def test_list_names_every_picture(capsys):
     code, out, _ = run(capsys, "figures", "--list")
     assert code == 0
     assert [line.split()[0] for line in out.splitlines()] == [
-        "causal-mask", "softmax-concentration", "attention-crossover", "map-self-attention",
-        "residual-paths", "block-crossover", "gelu", "relu-regions", "map-transformer-block"]
+        "causal-mask",
+        "softmax-concentration",
+        "attention-crossover",
+        "map-self-attention",
+        "residual-paths",
+        "block-crossover",
+        "gelu",
+        "relu-regions",
+        "map-transformer-block",
+    ]
 
 
 def test_figures_writes_each_named_picture_in_the_format(capsys, tmp_path):
-    code, _, err = run(capsys, "figures", "residual-paths", "gelu", "--out", tmp_path,
-                       "--format", "png")
+    code, _, err = run(
+        capsys, "figures", "residual-paths", "gelu", "--out", tmp_path, "--format", "png"
+    )
     assert code == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["gelu.png", "residual-paths.png"]
     assert [line.split()[:4] for line in err.splitlines()] == [
         ["wrote", "residual-paths", "to", str(tmp_path / "residual-paths.png")],
-        ["wrote", "gelu", "to", str(tmp_path / "gelu.png")]]
+        ["wrote", "gelu", "to", str(tmp_path / "gelu.png")],
+    ]
 
 
 @needs_chapters
 def test_map_with_a_chapter_and_results_colours_that_chapters_map(capsys, tmp_path, report):
     from proofs.publish.maps import FILL
 
-    code, _, _ = run(capsys, "figures", "map", "--chapter", "transformer-block", "--results",
-                     report, "--out", tmp_path, "--chapters", SEEDS)
+    code, _, _ = run(
+        capsys,
+        "figures",
+        "map",
+        "--chapter",
+        "transformer-block",
+        "--results",
+        report,
+        "--out",
+        tmp_path,
+        "--chapters",
+        SEEDS,
+    )
     assert code == 0
     svg = (tmp_path / "map-transformer-block.svg").read_text(encoding="utf-8")
     written = sorted(p.name for p in tmp_path.iterdir())
@@ -75,28 +100,72 @@ def test_an_existing_file_is_kept_without_force(capsys, tmp_path):
 
 
 BAD = {  # id: (arguments, with {tmp} for the test's directory, what the line must say)
-    "unknown-name": (["figures", "gelus", "--out", "{tmp}"],
-                     "figures: unknown figure 'gelus'; nearest: gelu"),
-    "bad-format": (["figures", "gelu", "--out", "{tmp}", "--format", "gif"],
-                   "argument --format: invalid choice: 'gif'"),
+    "unknown-name": (
+        ["figures", "gelus", "--out", "{tmp}"],
+        "figures: unknown figure 'gelus'; nearest: gelu",
+    ),
+    "bad-format": (
+        ["figures", "gelu", "--out", "{tmp}", "--format", "gif"],
+        "argument --format: invalid choice: 'gif'",
+    ),
     "no-out": (["figures", "gelu"], "figures: --out DIR is required"),
-    "out-a-file": (["figures", "gelu", "--out", "{tmp}/bad.json"],
-                   "{tmp}/bad.json: is not a directory"),
-    "out-unwritable": (["figures", "residual-paths", "--out", "/proc"],
-                       "/proc/residual-paths.svg: cannot create a file in /proc ("),
-    "unknown-chapter": (["figures", "map", "--chapter", "kv", "--out", "{tmp}"],
-                        "figures: no chapter 'kv'; known: self-attention, transformer-block"),
-    "chapter-without-map": (["figures", "gelu", "--chapter", "transformer-block", "--out",
-                             "{tmp}"], "figures: --chapter chooses the chapter of `map`"),
-    "results-not-json": (["figures", "gelu", "map-self-attention", "--results", "{tmp}/bad.json",
-                          "--out", "{tmp}", "--chapters", str(SEEDS)],
-                         "{tmp}/bad.json:1: not JSON (Expecting value)"),
-    "results-not-a-report": (["figures", "gelu", "map-self-attention", "--results",
-                              "{tmp}/list.json", "--out", "{tmp}", "--chapters", str(SEEDS)],
-                             "{tmp}/list.json: not a report of verify --json"),
-    "results-missing": (["figures", "map-self-attention", "--results", "{tmp}/none.json",
-                         "--out", "{tmp}", "--chapters", str(SEEDS)],
-                        "{tmp}/none.json: no such file, expected a report of verify --json"),
+    "out-a-file": (
+        ["figures", "gelu", "--out", "{tmp}/bad.json"],
+        "{tmp}/bad.json: is not a directory",
+    ),
+    "out-unwritable": (
+        ["figures", "residual-paths", "--out", "/proc"],
+        "/proc/residual-paths.svg: cannot create a file in /proc (",
+    ),
+    "unknown-chapter": (
+        ["figures", "map", "--chapter", "kv", "--out", "{tmp}"],
+        "figures: no chapter 'kv'; known: self-attention, transformer-block",
+    ),
+    "chapter-without-map": (
+        ["figures", "gelu", "--chapter", "transformer-block", "--out", "{tmp}"],
+        "figures: --chapter chooses the chapter of `map`",
+    ),
+    "results-not-json": (
+        [
+            "figures",
+            "gelu",
+            "map-self-attention",
+            "--results",
+            "{tmp}/bad.json",
+            "--out",
+            "{tmp}",
+            "--chapters",
+            str(SEEDS),
+        ],
+        "{tmp}/bad.json:1: not JSON (Expecting value)",
+    ),
+    "results-not-a-report": (
+        [
+            "figures",
+            "gelu",
+            "map-self-attention",
+            "--results",
+            "{tmp}/list.json",
+            "--out",
+            "{tmp}",
+            "--chapters",
+            str(SEEDS),
+        ],
+        "{tmp}/list.json: not a report of verify --json",
+    ),
+    "results-missing": (
+        [
+            "figures",
+            "map-self-attention",
+            "--results",
+            "{tmp}/none.json",
+            "--out",
+            "{tmp}",
+            "--chapters",
+            str(SEEDS),
+        ],
+        "{tmp}/none.json: no such file, expected a report of verify --json",
+    ),
 }
 
 
@@ -125,7 +194,7 @@ def test_out_is_made_and_a_map_without_its_chapter_is_skipped_in_one_line(
     assert code == 0 and sorted(p.name for p in out.iterdir()) == ["gelu.svg"]
     assert err.splitlines()[0] == (
         "skipped map-self-attention: the file of chapter self-attention is not found; pass "
-        "--chapters DIR, set TRANSFORMER_PROOFS_CHAPTERS=DIR, or add chapters = \"DIR\" under "
+        '--chapters DIR, set TRANSFORMER_PROOFS_CHAPTERS=DIR, or add chapters = "DIR" under '
         "[tool.proofs] in pyproject.toml"
     )
 
@@ -134,8 +203,10 @@ def test_without_matplotlib_figures_names_the_extra(capsys, monkeypatch, tmp_pat
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib raises
     code, out, err = run(capsys, "figures", "gelu", "--out", tmp_path)
     assert (code, out) == (2, "")
-    assert one_line(err) == ("proofs: figures need matplotlib, which is not installed: "
-                             "pip install 'transformer-proofs[figures]'")
+    assert one_line(err) == (
+        "proofs: figures need matplotlib, which is not installed: "
+        "pip install 'transformer-proofs[figures]'"
+    )
     assert list(tmp_path.iterdir()) == []
 
 
@@ -145,5 +216,7 @@ def test_without_matplotlib_the_svg_figures_are_drawn_and_the_plots_skipped(
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     code, _, err = run(capsys, "figures", "residual-paths", "gelu", "--out", tmp_path)
     assert code == 0 and [p.name for p in tmp_path.iterdir()] == ["residual-paths.svg"]
-    assert err.splitlines()[0] == ("skipped gelu: figures need matplotlib, which is not "
-                                   "installed: pip install 'transformer-proofs[figures]'")
+    assert err.splitlines()[0] == (
+        "skipped gelu: figures need matplotlib, which is not "
+        "installed: pip install 'transformer-proofs[figures]'"
+    )

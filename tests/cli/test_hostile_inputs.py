@@ -387,7 +387,7 @@ CASES = [
         "element-never-closed",
         ("audit", "{dir}/c.mdx", "--quiet"),
         1,
-        "c.mdx:5:1: structure: <Definition id=\"def-softmax\" title=\"見本\"> — <Definition> is "
+        'c.mdx:5:1: structure: <Definition id="def-softmax" title="見本"> — <Definition> is '
         "never closed with </Definition>",
         {"c.mdx": KNOWN.replace("</Definition>\n", "")},
         out="out",

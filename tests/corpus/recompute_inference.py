@@ -54,7 +54,7 @@ CHAPTER = load("inference.mdx")
 
 # ---------------------------------------------------------------- the chapter's settings
 
-z = np.array([2.0, 1.0, 0.5, -1.0])           # the running example of 2 節
+z = np.array([2.0, 1.0, 0.5, -1.0])  # the running example of 2 節
 TEMPERATURES = (0.5, 1.0, 2.0)
 
 
@@ -120,16 +120,16 @@ denominator = float(np.exp(z).sum())
 check(ln, "12.1239", denominator, times=2)
 check(ln, "0.6095", math.exp(2) / denominator)
 check(ln, "0.6095", p1[0])
-check(ln, "0.5", 0.5, times=2)   # T = 0.5 twice
-check(ln, "0.5", z[2])           # e^{0.5} in the denominator
+check(ln, "0.5", 0.5, times=2)  # T = 0.5 twice
+check(ln, "0.5", z[2])  # e^{0.5} in the denominator
 check(ln, "0.8420", p[0.5][0], times=2)
 check(ln, "1.0144", entropy(p1))
 check(ln, "0.5381", entropy(p[0.5]))
 check(ln, "0.4344", p[2.0][0])
 check(ln, "1.2648", entropy(p[2.0]))
 check(ln, "0.1140", p[0.5][1])
-check(ln, "7.39", math.exp(1 / 0.5))               # p_1/p_2 = e^{1/T}
-check(ln, "7.39", 0.8420 / 0.1140)                  # and with the printed table cells
+check(ln, "7.39", math.exp(1 / 0.5))  # p_1/p_2 = e^{1/T}
+check(ln, "7.39", 0.8420 / 0.1140)  # and with the printed table cells
 
 ln = line_of("貪欲デコードはどの温度でも第 1 成分を選びます")
 first, second_after_first, other, second_after_other = 0.6, 0.5, 0.4, 0.9
@@ -193,11 +193,11 @@ check(ln, "3", top_p_size(p[2.0], 0.9), context="3 個残ります")
 # ---------------------------------------------------------------- section 5
 
 
-def cached_cost(i, d):          # 命題 5.2 の 3（1 層あたり、d_ff = 4d）
+def cached_cost(i, d):  # 命題 5.2 の 3（1 層あたり、d_ff = 4d）
     return 4 * d * d + i * d + i * d + 2 * d * (4 * d)
 
 
-def recomputed_cost(i, d):      # 命題 6.1［Transformer ブロック］の 12nd^2 + 2n^2d
+def recomputed_cost(i, d):  # 命題 6.1［Transformer ブロック］の 12nd^2 + 2n^2d
     return 12 * i * d * d + 2 * i * i * d
 
 
@@ -274,7 +274,7 @@ check(ln, "1.75", nll / math.log(2))
 arithmetic_mean = sum(1 / q for q in probs) / len(probs)
 check(ln, "4", arithmetic_mean, context="(2 + 4 + 8 + 2)/4 = 4$")
 for q, printed in zip(probs, ("2", "4", "8"), strict=False):
-    check(ln, printed, 1 / q)     # the reciprocals 2, 4, 8 in (2 + 4 + 8 + 2)/4
+    check(ln, printed, 1 / q)  # the reciprocals 2, 4, 8 in (2 + 4 + 8 + 2)/4
 if not arithmetic_mean > math.exp(nll):
     FAILURES.append(f"line {ln}: the arithmetic mean is not above the perplexity")
 check(ln, "50,257", V_SIZE, times=2)
@@ -380,7 +380,7 @@ def compare_outputs() -> None:
         if language == "python":
             nxt = spans[k + 1]
             assert nxt[2] == "text", f"listing at line {start} has no output"
-            listings.append((LINES[start:end - 1], nxt[0] + 1, LINES[nxt[0]:nxt[1] - 1]))
+            listings.append((LINES[start : end - 1], nxt[0] + 1, LINES[nxt[0] : nxt[1] - 1]))
     assert len(listings) == 2, listings
     assert any("kv_cache.py として保存" in line for line in LINES)
     assert any(line.startswith("from kv_cache import") for line in listings[1][0])
@@ -389,8 +389,9 @@ def compare_outputs() -> None:
         for (code, first, printed), name in zip(listings, names, strict=False):
             path = Path(tmp) / name
             path.write_text("\n".join(code) + "\n", encoding="utf-8")
-            run = subprocess.run([sys.executable, name], cwd=tmp, capture_output=True,
-                                 text=True, timeout=600)
+            run = subprocess.run(
+                [sys.executable, name], cwd=tmp, capture_output=True, text=True, timeout=600
+            )
             if run.returncode != 0:
                 FAILURES.append(f"{name} failed: {run.stderr[-500:]}")
                 continue
@@ -468,9 +469,9 @@ def coverage() -> None:
             in_refs = True
         if in_refs or n in code or line.startswith("#") or line.startswith(">"):
             continue
-        text = re.sub(r"<[^>]*>", " ", line)                 # tags and their attributes
-        text = re.sub(r"\]\([^)]*\)", "] ", text)             # link targets
-        text = re.sub(r"\\[a-zA-Z]+", " ", text)             # TeX commands
+        text = re.sub(r"<[^>]*>", " ", line)  # tags and their attributes
+        text = re.sub(r"\]\([^)]*\)", "] ", text)  # link targets
+        text = re.sub(r"\\[a-zA-Z]+", " ", text)  # TeX commands
         seen = Counter(TOKEN.findall(text))
         for token, count in seen.items():
             TALLY["printed"] += count
@@ -485,8 +486,10 @@ def coverage() -> None:
             else:
                 unchecked_small.append((n, token))
     if VERBOSE:
-        print(f"small integers left unchecked ({len(unchecked_small)}):",
-              " ".join(f"{n}:{t}" for n, t in unchecked_small))
+        print(
+            f"small integers left unchecked ({len(unchecked_small)}):",
+            " ".join(f"{n}:{t}" for n, t in unchecked_small),
+        )
 
 
 coverage()
@@ -494,9 +497,11 @@ coverage()
 print()
 lines_checked = len({key[0] for key in COVERED})
 print(f"{COUNT['checks']} checks on {lines_checked} lines; rounding: ROUND_HALF_EVEN, no ties")
-print(f"{TALLY['printed']} numbers printed outside code (outputs included), "
-      f"{TALLY['checked']} of them recomputed; the others are small integers: "
-      "settings, indices, counts in words (-v lists them)")
+print(
+    f"{TALLY['printed']} numbers printed outside code (outputs included), "
+    f"{TALLY['checked']} of them recomputed; the others are small integers: "
+    "settings, indices, counts in words (-v lists them)"
+)
 if FAILURES:
     print(f"{len(FAILURES)} problem(s):")
     for failure in FAILURES:

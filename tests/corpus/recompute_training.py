@@ -54,8 +54,8 @@ CHAPTER = load("training.txt")
 
 # ---------------------------------------------------------------- the chapter's settings
 
-z = np.array([1.0, 2.0, 0.5])      # the running example of 2 節
-Y = 1                              # the correct token y = 2 (0-based 1)
+z = np.array([1.0, 2.0, 0.5])  # the running example of 2 節
+Y = 1  # the correct token y = 2 (0-based 1)
 
 
 def softmax(v):
@@ -107,7 +107,7 @@ check(ln, "-1.5", z[2] - z.max())
 check(ln, "1.5910", float(np.exp(z - z.max()).sum()))
 check(ln, "2.4644", lse(z), times=2)
 check(ln, "0.4644", lse(z) - z[Y], times=1)
-check(ln, "0.4644", -math.log(0.6285))        # -log of the printed 0.6285
+check(ln, "0.4644", -math.log(0.6285))  # -log of the printed 0.6285
 check(ln, "0.6285", p[Y])
 check(ln, "-1", z[0] - z.max())
 ln = line_of("$$\\boldsymbol{p} - \\boldsymbol{e}_2 = (0.2312")
@@ -157,7 +157,7 @@ if abs((lse(best) - q4 @ best) - entropy(q4)) > 1e-12:
 
 # ---------------------------------------------------------------- section 4
 
-D_V, W_V = 512, 4000                    # Vaswani: d = 512, W = 4000
+D_V, W_V = 512, 4000  # Vaswani: d = 512, W = 4000
 ETA_MAX, ETA_MIN, W_C, S_C = 6e-4, 6e-5, 2000, 20000
 
 
@@ -168,7 +168,7 @@ def cosine(t):
 
 
 def inverse_sqrt(t):
-    return D_V ** -0.5 * min(t ** -0.5, t * W_V ** -1.5)
+    return D_V**-0.5 * min(t**-0.5, t * W_V**-1.5)
 
 
 check("逆平方根の形は Vaswani らが $W = 4000$", "4000", W_V)
@@ -192,13 +192,30 @@ check(ln, "512", D_V)
 check(ln, "4000", W_V)
 
 header = line_of("$t$\t段階\tコサイン減衰")
-STAGES = {500: "ウォームアップ", 1000: "ウォームアップ", 2000: "ウォームアップの終わり",
-          4000: "減衰", 8000: "減衰", 11000: "減衰の中点", 14000: "減衰", 20000: "終わり"}
+STAGES = {
+    500: "ウォームアップ",
+    1000: "ウォームアップ",
+    2000: "ウォームアップの終わり",
+    4000: "減衰",
+    8000: "減衰",
+    11000: "減衰の中点",
+    14000: "減衰",
+    20000: "終わり",
+}
 for row, t in zip(range(header + 1, header + 9), STAGES, strict=False):
     cells = LINES[row - 1].split("\t")
     check(row, cells[0], t)
-    stage = ("ウォームアップ" if t < W_C else "ウォームアップの終わり" if t == W_C else
-             "減衰の中点" if t == (W_C + S_C) // 2 else "終わり" if t == S_C else "減衰")
+    stage = (
+        "ウォームアップ"
+        if t < W_C
+        else "ウォームアップの終わり"
+        if t == W_C
+        else "減衰の中点"
+        if t == (W_C + S_C) // 2
+        else "終わり"
+        if t == S_C
+        else "減衰"
+    )
     if cells[1] != stage or STAGES[t] != stage:
         FAILURES.append(f"line {row}: stage {cells[1]!r}, expected {stage!r}")
     check(row, cells[2], cosine(t) * 1e4)
@@ -263,7 +280,7 @@ ln = line_of("命題 5.2 の 1 の係数 $(1 - \\beta)\\beta^{k}$")
 def mean_lag(beta):
     """The mean of k under the weights (1 - beta) beta^k, k = 0, 1, ... (summed, not by formula)."""
     ks = np.arange(200000)
-    w = (1 - beta) * beta ** ks
+    w = (1 - beta) * beta**ks
     return float((ks * w).sum() / w.sum())
 
 
@@ -300,7 +317,7 @@ q10 = smoothed(0, 10, 0.1)
 check(ln, "0.1", 0.1)
 check(ln, "0.01", q10[1], times=5)
 check(ln, "0.91", q10[0], times=5)
-check(ln, "-0.91", -q10[0])    # the coefficient of -0.91 log 0.91
+check(ln, "-0.91", -q10[0])  # the coefficient of -0.91 log 0.91
 check(ln, "91", q10[0] / q10[1])
 check(ln, "4.5109", math.log(q10[0] / q10[1]))
 check(ln, "9", 10 - 1)
@@ -370,8 +387,13 @@ def compare_output() -> None:
     code, first, printed = listing()
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "cross_entropy.py").write_text("\n".join(code) + "\n", encoding="utf-8")
-        run = subprocess.run([sys.executable, "cross_entropy.py"], cwd=tmp, capture_output=True,
-                             text=True, timeout=600)
+        run = subprocess.run(
+            [sys.executable, "cross_entropy.py"],
+            cwd=tmp,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
     if run.returncode != 0 or run.stderr:
         FAILURES.append(f"the listing failed or warned: {run.stderr[-500:]}")
     actual = run.stdout.rstrip("\n").split("\n")
@@ -448,8 +470,10 @@ def coverage() -> None:
             else:
                 unchecked_small.append((n, token))
     if VERBOSE:
-        print(f"small integers left unchecked ({len(unchecked_small)}):",
-              " ".join(f"{n}:{t}" for n, t in unchecked_small))
+        print(
+            f"small integers left unchecked ({len(unchecked_small)}):",
+            " ".join(f"{n}:{t}" for n, t in unchecked_small),
+        )
 
 
 coverage()
@@ -457,9 +481,11 @@ coverage()
 print()
 lines_checked = len({key[0] for key in COVERED})
 print(f"{COUNT['checks']} checks on {lines_checked} lines; rounding: ROUND_HALF_EVEN, no ties")
-print(f"{TALLY['printed']} numbers printed outside code (outputs included), "
-      f"{TALLY['checked']} of them recomputed; the others are small integers: "
-      "settings, indices, counts in words (-v lists them)")
+print(
+    f"{TALLY['printed']} numbers printed outside code (outputs included), "
+    f"{TALLY['checked']} of them recomputed; the others are small integers: "
+    "settings, indices, counts in words (-v lists them)"
+)
 if FAILURES:
     print(f"{len(FAILURES)} problem(s):")
     for failure in FAILURES:

@@ -49,6 +49,7 @@ def test_stack_equivariance_within_bound_without_mask_and_beyond_it_with_positio
     layers = [attention_layer(1)]
     _, diff, tol = stack_equivariance(layers, x, [4, 3, 2, 1, 0])
     assert (diff <= tol).all()
+
     def positioned(y, p, causal):
         return multi_head_attention(y + np.arange(5)[:, None], p, causal=causal)
 
@@ -62,6 +63,7 @@ def test_causal_defect_within_bound_for_causal_attention_and_beyond_it_without_t
     layers = [attention_layer(3)]
     defect, tol = causal_defect(layers, x)
     assert (defect <= tol).all()
+
     def unmasked(y, p, causal):
         return multi_head_attention(y, p, causal=False)
 

@@ -44,8 +44,10 @@ def test_layer_norm_is_the_exact_formula():
     exact = [(v - 3) / sympy.sqrt(sympy.Rational(7, 2)) for v in (1, 2, 3, 6)]
     with mpmath.workdps(DIGITS):
         y = mp_layer_norm([1.0, 2.0, 3.0, 6.0])
-        assert all(abs(a - mpmath.mpf(str(sympy.N(b, DIGITS + 5)))) < TINY
-                   for a, b in zip(y, exact, strict=True))
+        assert all(
+            abs(a - mpmath.mpf(str(sympy.N(b, DIGITS + 5)))) < TINY
+            for a, b in zip(y, exact, strict=True)
+        )
 
 
 def test_gelu_at_zero_and_far_right():
@@ -61,8 +63,11 @@ def test_multi_head_attention_with_identity_weights_is_attention():
     with mpmath.workdps(DIGITS):
         multi = mp_multi_head_attention(x, params, causal=True)
         single = mp_attention(x[None], x[None], x[None], np.tri(3, dtype=bool))[0]
-    assert all(abs(a - b) < TINY for ra, rb in zip(multi, single, strict=True)
-               for a, b in zip(ra, rb, strict=True))
+    assert all(
+        abs(a - b) < TINY
+        for ra, rb in zip(multi, single, strict=True)
+        for a, b in zip(ra, rb, strict=True)
+    )
     assert multi[0] == [1, 0]  # the first row sees only itself
 
 
@@ -71,8 +76,11 @@ def test_central_jacobian_of_softmax_is_diag_sigma_minus_outer():
         z = [0.25, -1.0, 2.0]
         jac = mp_central_jacobian(mp_softmax_exact, z, "1e-25")
         s = mp_softmax(z)
-        assert all(abs(jac[i][j] - ((i == j) * s[i] - s[i] * s[j])) < mpmath.mpf("1e-45")
-                   for i in range(3) for j in range(3))
+        assert all(
+            abs(jac[i][j] - ((i == j) * s[i] - s[i] * s[j])) < mpmath.mpf("1e-45")
+            for i in range(3)
+            for j in range(3)
+        )
 
 
 def test_error_is_the_distance_and_rejects_a_shape_mismatch():
@@ -87,8 +95,12 @@ def test_error_is_the_distance_and_rejects_a_shape_mismatch():
 
 def test_mlp_is_the_definition_for_relu_and_gelu():
     x = np.array([[1.0, -2.0]])
-    params = {"w_1": np.eye(2), "b_1": np.array([0.5, 0.0]), "w_2": np.array([[2.0], [3.0]]),
-              "b_2": np.array([-1.0])}
+    params = {
+        "w_1": np.eye(2),
+        "b_1": np.array([0.5, 0.0]),
+        "w_2": np.array([[2.0], [3.0]]),
+        "b_2": np.array([-1.0]),
+    }
     with mpmath.workdps(DIGITS):
         assert mp_mlp(x, params, "relu") == [[2]]  # relu(1.5, -2) = (1.5, 0); 3 - 1
         gelu = mp_mlp(x, params, "gelu")[0][0]

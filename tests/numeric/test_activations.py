@@ -153,7 +153,7 @@ def test_gelu_of_a_large_array_in_chunks_equals_it_entry_by_entry(dtype):
     t = np.random.default_rng(0).standard_normal((300, 700)).astype(dtype).T  # (700, 300)
     out = gelu(t)
     assert out.shape == t.shape and out.dtype == dtype
-    rows = [gelu(t[i:i + 100]) for i in range(0, 700, 100)]  # 30000 entries each
+    rows = [gelu(t[i : i + 100]) for i in range(0, 700, 100)]  # 30000 entries each
     assert np.array_equal(out, np.concatenate(rows))
 
 
@@ -187,6 +187,9 @@ def test_a_callable_activation_returning_nan_is_named_at_its_first_nan():
         out[[1, 3]] = np.nan
         return out
 
-    with pytest.raises(ValueError, match=r"returned NaN at index \(1,\) for the finite argument "
-                                         r"-0\.5"):
+    with pytest.raises(
+        ValueError,
+        match=r"returned NaN at index \(1,\) for the finite argument "
+        r"-0\.5",
+    ):
         activation_function(late_nan)(np.array([2.0, -0.5, 1.0, 4.0]))

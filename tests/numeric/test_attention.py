@@ -35,16 +35,23 @@ def block_params(d=8, h=2, d_ff=12, bias=True, seed=0, dtype=np.float64):
 
 def assert_mha_matches_definition(x, p, causal, context=None):
     out, weights = multi_head_attention(x, p, causal=causal, context=context)
-    exact = np.array([[float(v) for v in row]
-                      for row in mp_multi_head_attention(x, p, causal, context)])
+    exact = np.array(
+        [[float(v) for v in row] for row in mp_multi_head_attention(x, p, causal, context)]
+    )
     bound = mha_error_bound(x, p, weights, context=context)
     assert (np.abs(out - exact) <= bound).all()
     return weights
 
 
 @scaled(0.5)  # each example is a 50-digit evaluation of the definition
-@given(st.integers(1, 6), st.integers(1, 6), st.sampled_from([(4, 1), (6, 2), (6, 3)]),
-       st.booleans(), st.booleans(), st.integers(0, 99))
+@given(
+    st.integers(1, 6),
+    st.integers(1, 6),
+    st.sampled_from([(4, 1), (6, 2), (6, 3)]),
+    st.booleans(),
+    st.booleans(),
+    st.integers(0, 99),
+)
 @pytest.mark.element("def-attention")
 def test_multi_head_attention_matches_50_digit_definition(n, m, dh, causal, bias, seed):
     """Self-attention (m = n) and cross-attention (注意 7.3) from a context of m rows, with
@@ -117,8 +124,10 @@ def test_causal_mask_aligns_queries_with_the_last_positions():
     assert np.array_equal(causal_mask(2, 4), [[1, 1, 1, 0], [1, 1, 1, 1]])
 
 
-@pytest.mark.parametrize("activation, phi", [("gelu", gelu), ("gelu_tanh", gelu_tanh),
-                                             ("relu", lambda t: np.maximum(t, 0))])
+@pytest.mark.parametrize(
+    "activation, phi",
+    [("gelu", gelu), ("gelu_tanh", gelu_tanh), ("relu", lambda t: np.maximum(t, 0))],
+)
 @pytest.mark.element("def-transformer-block")
 def test_mlp_is_the_composition_of_its_definition(activation, phi):
     p = sub_parameters(block_params(seed=8), "mlp")

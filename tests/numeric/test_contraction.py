@@ -105,6 +105,8 @@ def test_contract_rejects_mismatched_operands_naming_the_contraction():
 @pytest.mark.parametrize("dtype", [str, object, bool, complex])
 def test_contract_rejects_operands_that_are_not_real_numbers(dtype):
     q = np.ones((1, 2, 2), dtype=dtype)
-    with pytest.raises(TypeError, match=f"scores .*: operand 0 must be a real float or integer "
-                                        f"array, got dtype {q.dtype}"):
+    with pytest.raises(
+        TypeError,
+        match=f"scores .*: operand 0 must be a real float or integer array, got dtype {q.dtype}",
+    ):
         contract(SCORES, q, np.ones((1, 2, 2)))

@@ -6,7 +6,6 @@ GELU, and the float64 evaluation for a float32 one (whose own error, about 1e-16
 is 1e-9 of the float32 bound).
 """
 
-
 import mpmath
 import numpy as np
 import pytest
@@ -85,9 +84,15 @@ def test_activation_rounding_covers_the_definition(activation):
     elif activation == "gelu_tanh":
         k = mpmath.sqrt(2 / mpmath.pi)
         with mpmath.workdps(40):
-            exact = [mpmath.mpf(v) * (1 + mpmath.tanh(k * (mpmath.mpf(v) + mpmath.mpf("0.044715")
-                                                             * mpmath.mpf(v) ** 3))) / 2
-                     for v in t]
+            exact = [
+                mpmath.mpf(v)
+                * (
+                    1
+                    + mpmath.tanh(k * (mpmath.mpf(v) + mpmath.mpf("0.044715") * mpmath.mpf(v) ** 3))
+                )
+                / 2
+                for v in t
+            ]
             err = mp_error(gelu_tanh(t), exact)
     else:
         err = np.abs(np.maximum(t, 0) - np.where(t > 0, t, 0.0))
@@ -112,10 +117,16 @@ def as_float64(params: dict) -> dict:
 
 
 @scaled(0.5)  # every example carries each rounding of a model to its logits
-@given(configurations(), st.sampled_from(["relu", "gelu", "gelu_tanh"]),
-       st.integers(-140, 60), seeds(), st.data())
-def test_model_rounding_bound_holds_for_float32_on_drawn_models(config, activation, scale,
-                                                                 seed, data):
+@given(
+    configurations(),
+    st.sampled_from(["relu", "gelu", "gelu_tanh"]),
+    st.integers(-140, 60),
+    seeds(),
+    st.data(),
+)
+def test_model_rounding_bound_holds_for_float32_on_drawn_models(
+    config, activation, scale, seed, data
+):
     """The float32 pass against the float64 pass of the same (float32) parameters, whose
     own error is about 1e-9 of the bound: the bound is of the arithmetic, not of rounding
     the parameters. The embeddings are scaled by 2^scale, from float32's subnormals
@@ -126,8 +137,9 @@ def test_model_rounding_bound_holds_for_float32_on_drawn_models(config, activati
         if name in params:
             params[name] = np.ldexp(params[name], scale)
     low = as_float32(params)
-    tokens = np.array(data.draw(st.lists(st.integers(0, config.vocab - 1), min_size=1,
-                                         max_size=config.n_ctx)))
+    tokens = np.array(
+        data.draw(st.lists(st.integers(0, config.vocab - 1), min_size=1, max_size=config.n_ctx))
+    )
     logits, bound = model_rounding_bound(tokens, low, config)
     assert np.array_equal(logits, forward(tokens, low, config))
     assert (np.abs(logits - forward(tokens, as_float64(low), config)) <= bound).all()
@@ -167,8 +179,9 @@ def test_model_rounding_bound_holds_at_relu_kinks(seed):
     difference D (one per hidden unit, made positive by flipping w_1's column) of the
     pre-activation; b_1 then puts the float32 pre-activation at -D/2, the float64 one at
     +D/2, far from the float32 rounding (1e-7) of either."""
-    config = spec.ModelConfig(vocab=7, d=4, n_layer=1, n_head=2, d_ff=6, n_ctx=5,
-                              tied=False, activation="relu")
+    config = spec.ModelConfig(
+        vocab=7, d=4, n_layer=1, n_head=2, d_ff=6, n_ctx=5, tied=False, activation="relu"
+    )
     params = init_parameters(config, np.random.default_rng(seed))
     params["wte"] = params["wte"] + 1000
     params["blocks.0.mlp.w_2"] = 100 * params["blocks.0.mlp.w_2"]
@@ -212,8 +225,12 @@ def test_a_non_finite_evaluation_is_judged_not_refused():
 
 
 @scaled(0.5)  # every example carries each rounding of two blocks to their outputs
-@given(block_cases(), st.sampled_from(["relu", "gelu", "gelu_tanh"]), st.booleans(),
-       st.integers(-140, 60))
+@given(
+    block_cases(),
+    st.sampled_from(["relu", "gelu", "gelu_tanh"]),
+    st.booleans(),
+    st.integers(-140, 60),
+)
 def test_block_rounding_bound_holds_for_float32_on_drawn_blocks(case, activation, bias, scale):
     """The float32 Pre-LN and Post-LN blocks against the float64 blocks of the same float32
     parameters and input, causal or not, with and without biases, the input scaled by

@@ -20,8 +20,7 @@ from spec import ModelConfig
 
 pytestmark = pytest.mark.numeric
 
-CONFIG = ModelConfig(vocab=19, d=12, n_layer=2, n_head=3, d_ff=20, n_ctx=10,
-                     activation="gelu_tanh")
+CONFIG = ModelConfig(vocab=19, d=12, n_layer=2, n_head=3, d_ff=20, n_ctx=10, activation="gelu_tanh")
 
 
 def params_of(config, seed=0, dtype=np.float64):
@@ -38,8 +37,9 @@ def hf_forward(state: dict, hf: dict, tokens: np.ndarray) -> np.ndarray:
     def ln(x, name):
         mu = x.mean(-1, keepdims=True)
         var = ((x - mu) ** 2).mean(-1, keepdims=True)
-        return (x - mu) / np.sqrt(var + hf["layer_norm_epsilon"]) * state[name + ".weight"] \
-            + state[name + ".bias"]
+        return (x - mu) / np.sqrt(var + hf["layer_norm_epsilon"]) * state[name + ".weight"] + state[
+            name + ".bias"
+        ]
 
     def conv1d(x, name):
         return x @ state[name + ".weight"] + state[name + ".bias"]
@@ -48,8 +48,9 @@ def hf_forward(state: dict, hf: dict, tokens: np.ndarray) -> np.ndarray:
     future = np.triu(np.ones((n, n), dtype=bool), 1)
     for i in range(hf["n_layer"]):
         qkv = conv1d(ln(x, f"h.{i}.ln_1"), f"h.{i}.attn.c_attn")  # (n, 3d)
-        q, key, v = (qkv[:, j * d:(j + 1) * d].reshape(n, h, k).transpose(1, 0, 2)
-                     for j in range(3))
+        q, key, v = (
+            qkv[:, j * d : (j + 1) * d].reshape(n, h, k).transpose(1, 0, 2) for j in range(3)
+        )
         scores = q @ key.transpose(0, 2, 1) / math.sqrt(k)
         scores[:, future] = -np.inf
         w = np.exp(scores - scores.max(-1, keepdims=True))
@@ -98,8 +99,9 @@ def test_fused_qkv_columns_map_to_heads():
     fused = state["h.0.attn.c_attn.weight"]  # (d, 3d)
     w_k = params["blocks.0.attn.w_k"]  # (h, d, d_head)
     assert np.array_equal(fused[:, 12 + 2 * 4 + 1], w_k[2, :, 1])
-    assert np.array_equal(state["h.0.attn.c_attn.bias"][24 + 4 + 3],
-                          params["blocks.0.attn.b_v"][1, 3])
+    assert np.array_equal(
+        state["h.0.attn.c_attn.bias"][24 + 4 + 3], params["blocks.0.attn.b_v"][1, 3]
+    )
     assert np.array_equal(state["h.0.attn.c_proj.weight"][4 + 2], params["blocks.0.attn.w_o"][1, 2])
 
 
@@ -137,8 +139,16 @@ def test_missing_safetensors_is_a_clear_import_error(tmp_path, monkeypatch):
 
 
 def test_config_json_fields():
-    hf = {"n_embd": 8, "n_head": 2, "n_layer": 1, "n_positions": 5, "vocab_size": 7,
-          "n_inner": None, "activation_function": "gelu", "layer_norm_epsilon": 1e-6}
+    hf = {
+        "n_embd": 8,
+        "n_head": 2,
+        "n_layer": 1,
+        "n_positions": 5,
+        "vocab_size": 7,
+        "n_inner": None,
+        "activation_function": "gelu",
+        "layer_norm_epsilon": 1e-6,
+    }
     config = config_from_gpt2(hf)
     assert (config.d_ff, config.activation, config.layer_norm_eps) == (32, "gelu", 1e-6)
     assert config_from_gpt2({**hf, "activation_function": "gelu_new"}).activation == "gelu_tanh"
@@ -164,8 +174,11 @@ def test_weight_errors_name_the_key():
     with pytest.raises(ValueError, match=r"weights is missing the key 'h.1.mlp.c_fc.bias'"):
         load_gpt2({k: v for k, v in state.items() if k != "h.1.mlp.c_fc.bias"}, hf)
     bad = {**state, "h.0.attn.c_attn.weight": np.ones((12, 24))}
-    with pytest.raises(ValueError, match=r"weights\['h.0.attn.c_attn.weight'\] must have shape "
-                                         r"\(12, 36\), got \(12, 24\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"weights\['h.0.attn.c_attn.weight'\] must have shape "
+        r"\(12, 36\), got \(12, 24\)",
+    ):
         load_gpt2(bad, hf)
     with pytest.raises(ValueError, match="unexpected key 'h.2.ln_1.weight'"):
         load_gpt2({**state, "h.2.ln_1.weight": np.ones(12)}, hf)

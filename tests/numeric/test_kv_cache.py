@@ -14,14 +14,14 @@ from spec import ModelConfig
 
 pytestmark = pytest.mark.numeric
 
-CONFIG = ModelConfig(vocab=17, d=8, n_layer=2, n_head=2, d_ff=24, n_ctx=12,
-                     activation="gelu_tanh")
+CONFIG = ModelConfig(vocab=17, d=8, n_layer=2, n_head=2, d_ff=24, n_ctx=12, activation="gelu_tanh")
 
 
 def chunks_of(n: int):
     """Hypothesis: a split of range(n) into consecutive non-empty chunks."""
     return st.sets(st.integers(1, n - 1), max_size=n - 1).map(
-        lambda cuts: list(zip([0, *sorted(cuts)], [*sorted(cuts), n], strict=True)))
+        lambda cuts: list(zip([0, *sorted(cuts)], [*sorted(cuts), n], strict=True))
+    )
 
 
 def assert_decoding_matches_forward(config, params, tokens, chunks):
@@ -35,8 +35,11 @@ def assert_decoding_matches_forward(config, params, tokens, chunks):
 
 
 @scaled(0.5)  # every example runs the model's rounding-bound propagation
-@given(st.integers(2, 12).flatmap(lambda n: st.tuples(st.just(n), chunks_of(n))),
-       st.booleans(), st.integers(0, 2**32 - 1))
+@given(
+    st.integers(2, 12).flatmap(lambda n: st.tuples(st.just(n), chunks_of(n))),
+    st.booleans(),
+    st.integers(0, 2**32 - 1),
+)
 @pytest.mark.element("cor-parallel-next-token")
 def test_decoding_in_chunks_equals_the_full_pass(n_chunks, tied, seed):
     n, chunks = n_chunks

@@ -30,7 +30,8 @@ def rows(dtype, bound):
     width = 32 if dtype == np.float32 else 64
     element = st.floats(-bound, bound, width=width)
     return st.integers(1, 16).flatmap(
-        lambda d: st.lists(element, min_size=d, max_size=d).map(lambda r: np.array(r, dtype)))
+        lambda d: st.lists(element, min_size=d, max_size=d).map(lambda r: np.array(r, dtype))
+    )
 
 
 @pytest.mark.element("def-layer-norm")
@@ -58,7 +59,8 @@ def test_layer_norm_matches_the_definition_over_the_whole_float_range(dtype):
     width = 32 if dtype == np.float32 else 64
     element = st.floats(allow_nan=False, allow_infinity=False, width=width)
     row = st.integers(1, 8).flatmap(
-        lambda d: st.lists(element, min_size=d, max_size=d).map(lambda r: np.array(r, dtype)))
+        lambda d: st.lists(element, min_size=d, max_size=d).map(lambda r: np.array(r, dtype))
+    )
 
     @given(row, st.sampled_from([0.0, 1e-5, 1.0]), st.booleans(), st.data())
     def check(x, eps, affine, data):
@@ -121,8 +123,11 @@ def test_layer_norm_rejects_a_constant_row_with_eps_zero_naming_the_row():
 def test_layer_norm_names_the_first_overflowing_entry_with_its_gamma_and_beta():
     x = np.array([[1.0, 2.0, 3.0], [3.0, 2.0, 1.0]])
     gamma = np.array([1.0, 1.0, 1.7e308])  # gamma_2 y_2 = 2.08e308 in row 0 and -2.08e308 in 1
-    with pytest.raises(ValueError, match=r"at index \(0, 2\), with gamma\[2\] = 1\.7e\+308 and "
-                                         r"beta\[2\] = 0"):
+    with pytest.raises(
+        ValueError,
+        match=r"at index \(0, 2\), with gamma\[2\] = 1\.7e\+308 and "
+        r"beta\[2\] = 0",
+    ):
         layer_norm(x, gamma, eps=0.0)
 
 
@@ -146,8 +151,10 @@ def mp_layer_norm_at(x, j, t, eps):
 
 
 @scaled(0.3)  # each example takes d^2 50-digit numerical derivatives
-@given(rows(np.float64, 10).filter(lambda x: len(x) >= 2 and np.ptp(x) > 0.1 * np.abs(x).max()),
-       st.sampled_from([0.0, 0.5]))
+@given(
+    rows(np.float64, 10).filter(lambda x: len(x) >= 2 and np.ptp(x) > 0.1 * np.abs(x).max()),
+    st.sampled_from([0.0, 0.5]),
+)
 @pytest.mark.element("prop-layer-norm-jacobian")
 def test_layer_norm_jacobian_matches_50_digit_derivative(x, eps):
     """Against mpmath's numerical derivative of the 50-digit definition (error ~1e-40),
@@ -157,17 +164,31 @@ def test_layer_norm_jacobian_matches_50_digit_derivative(x, eps):
     x = x[:4]
     assume(np.ptp(x) > 0)
     d = len(x)
-    s = mpmath.sqrt(mpmath.fsum((mpmath.mpf(float(v)) - mpmath.fsum(map(float, x)) / d) ** 2
-                                for v in x) / d + eps)
+    s = mpmath.sqrt(
+        mpmath.fsum((mpmath.mpf(float(v)) - mpmath.fsum(map(float, x)) / d) ** 2 for v in x) / d
+        + eps
+    )
     if 1 / s > np.finfo(np.float64).max:  # J ~ 1/s is not a float64: the function says so
         with pytest.raises(ValueError, match=r"layer_norm_jacobian\(x\) .* overflowed"):
             layer_norm_jacobian(x, eps)
         return
     jac = layer_norm_jacobian(x, eps)
     step = mpmath.ldexp(mpmath.mpf(float(np.abs(x).max())), -mpmath.mp.prec - 10)
-    exact = np.array([[float(mpmath.diff(lambda t, i=i, j=j: mp_layer_norm_at(x, j, t, eps)[i],
-                                         mpmath.mpf(float(x[j])), h=step))
-                       for j in range(d)] for i in range(d)])
+    exact = np.array(
+        [
+            [
+                float(
+                    mpmath.diff(
+                        lambda t, i=i, j=j: mp_layer_norm_at(x, j, t, eps)[i],
+                        mpmath.mpf(float(x[j])),
+                        h=step,
+                    )
+                )
+                for j in range(d)
+            ]
+            for i in range(d)
+        ]
+    )
     assert (np.abs(jac - exact) <= layer_norm_jacobian_error_bound(x, eps)).all()
 
 
@@ -197,8 +218,11 @@ def test_layer_norm_rejects_misshapen_gamma_beta_and_negative_eps():
         layer_norm(x, gamma=[1.0, np.nan, 1.0])
 
 
-@pytest.mark.parametrize("function, most", [(layer_norm, 32), (layer_norm_jacobian, 31)],
-                         ids=["layer_norm", "layer_norm_jacobian"])
+@pytest.mark.parametrize(
+    "function, most",
+    [(layer_norm, 32), (layer_norm_jacobian, 31)],
+    ids=["layer_norm", "layer_norm_jacobian"],
+)
 def test_the_dimension_limits_of_layer_norm_and_its_jacobian_are_numpys(function, most):
     """layer_norm takes what NumPy 1 holds (32 dimensions), the Jacobian one fewer (its
     result has one more); a scalar and one dimension more are refused by name."""

@@ -41,9 +41,15 @@ def hand_count(c: ModelConfig) -> int:
 
 configs = st.builds(
     lambda h, d_head, **kw: ModelConfig(n_head=h, d=h * d_head, **kw),
-    h=st.integers(1, 4), d_head=st.integers(1, 4), vocab=st.integers(1, 20),
-    n_layer=st.integers(1, 3), d_ff=st.integers(1, 20), n_ctx=st.integers(1, 10),
-    bias=st.booleans(), tied=st.booleans(), positions=st.booleans(),
+    h=st.integers(1, 4),
+    d_head=st.integers(1, 4),
+    vocab=st.integers(1, 20),
+    n_layer=st.integers(1, 3),
+    d_ff=st.integers(1, 20),
+    n_ctx=st.integers(1, 10),
+    bias=st.booleans(),
+    tied=st.booleans(),
+    positions=st.booleans(),
 )
 
 
@@ -119,10 +125,15 @@ def test_multiplications_of_a_real_pass_are_the_chapter_count():
         forward(np.arange(n) % V, p, config)
     assert counter.total == L * (12 * n * d * d + 2 * n * n * d) + n * d * V
     assert counter.by_name == {
-        "q_projection": L * n * d * d, "k_projection": L * n * d * d,
-        "v_projection": L * n * d * d, "output_projection": L * n * d * d,
-        "scores": L * n * n * d, "weighted_sum": L * n * n * d,
-        "mlp_in": L * n * d * 4 * d, "mlp_out": L * n * d * 4 * d, "lm_head": n * d * V,
+        "q_projection": L * n * d * d,
+        "k_projection": L * n * d * d,
+        "v_projection": L * n * d * d,
+        "output_projection": L * n * d * d,
+        "scores": L * n * n * d,
+        "weighted_sum": L * n * n * d,
+        "mlp_in": L * n * d * 4 * d,
+        "mlp_out": L * n * d * 4 * d,
+        "lm_head": n * d * V,
     }
 
 
@@ -150,8 +161,11 @@ def test_forward_rejects_missing_misshapen_and_unexpected_parameters():
     with pytest.raises(ValueError, match=r"missing the key 'blocks.1.mlp.b_1'"):
         forward([1], missing, SMALL)
     misshapen = {**p, "blocks.0.attn.w_q": np.ones((2, 8, 3))}
-    with pytest.raises(ValueError, match=r"params\['blocks.0.attn.w_q'\] must have shape "
-                                         r"\(2, 8, 4\), got \(2, 8, 3\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"params\['blocks.0.attn.w_q'\] must have shape "
+        r"\(2, 8, 4\), got \(2, 8, 3\)",
+    ):
         forward([1], misshapen, SMALL)
     with pytest.raises(ValueError, match="unexpected key 'blocks.2.ln_1.gamma'"):
         forward([1], {**p, "blocks.2.ln_1.gamma": np.ones(8)}, SMALL)
@@ -163,8 +177,11 @@ def test_forward_rejects_missing_misshapen_and_unexpected_parameters():
 def test_forward_names_a_non_finite_parameter(bad):
     p = init_parameters(SMALL, np.random.default_rng(9))
     p["blocks.1.mlp.w_2"][3, 4] = bad
-    with pytest.raises(ValueError, match=r"params\['blocks.1.mlp.w_2'\] must be finite, got "
-                                         r".* at index \(3, 4\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"params\['blocks.1.mlp.w_2'\] must be finite, got "
+        r".* at index \(3, 4\)",
+    ):
         forward([1, 2], p, SMALL)
 
 
@@ -182,6 +199,8 @@ def test_model_config_rejects_d_not_divisible_by_h():
 
 
 def test_numeric_never_imports_sympy():
-    code = ("import sys, numeric.gpt2, numeric.kv_cache, numeric.error_bounds; "
-            "sys.exit('sympy' in sys.modules)")
+    code = (
+        "import sys, numeric.gpt2, numeric.kv_cache, numeric.error_bounds; "
+        "sys.exit('sympy' in sys.modules)"
+    )
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0

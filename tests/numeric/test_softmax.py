@@ -57,8 +57,11 @@ def test_softmax_matches_the_definition_over_the_whole_float_range(width):
     no NaN, every entry within softmax_error_bound, whose underflow term covers the
     entries that are exactly 0 in floats."""
 
-    @given(st.lists(st.floats(allow_nan=False, allow_infinity=False, width=width),
-                    min_size=1, max_size=8))
+    @given(
+        st.lists(
+            st.floats(allow_nan=False, allow_infinity=False, width=width), min_size=1, max_size=8
+        )
+    )
     def check(row):
         z = np.array(row, dtype=np.float32 if width == 32 else np.float64)
         sigma = softmax(z)
@@ -102,8 +105,9 @@ def test_masked_softmax_broadcasts_a_mask_over_heads():
 @pytest.mark.element("def-softmax", "prop-softmax-basic")
 @pytest.mark.parametrize("dtype, top", [(np.float64, 1e308), (np.float32, 3e38)])
 def test_softmax_at_the_float_limits_has_no_overflow_and_sums_to_one(dtype, top):
-    z = np.array([[top, -top, 0.0], [-top, -top, -top], [top, top, -top], [0.0, top, 1.0]],
-                 dtype=dtype)
+    z = np.array(
+        [[top, -top, 0.0], [-top, -top, -top], [top, top, -top], [0.0, top, 1.0]], dtype=dtype
+    )
     with np.errstate(invalid="raise", divide="raise"):  # underflow to 0 is the right answer
         sigma = softmax(z)
     assert sigma.dtype == dtype
@@ -131,9 +135,17 @@ def test_softmax_jacobian_matches_50_digit_derivative(row):
     z = np.array(row)
     jac = softmax_jacobian(z)
     n = len(row)
-    exact = np.array([[float(mpmath.diff(lambda t, i=i, j=j: mp_softmax_at(row, j, t)[i],
-                                         mpmath.mpf(row[j])))
-                       for j in range(n)] for i in range(n)])
+    exact = np.array(
+        [
+            [
+                float(
+                    mpmath.diff(lambda t, i=i, j=j: mp_softmax_at(row, j, t)[i], mpmath.mpf(row[j]))
+                )
+                for j in range(n)
+            ]
+            for i in range(n)
+        ]
+    )
     sigma = softmax(z)
     r = softmax_error_bound(z, sigma) / sigma  # (n,) relative bound of each sigma_i
     u = unit_roundoff(np.float64)
@@ -197,8 +209,11 @@ def test_masked_softmax_rejects_a_non_boolean_or_misshapen_mask():
         masked_softmax([1.0, 2.0], [True, False, True])
 
 
-@pytest.mark.parametrize("function, most", [(masked_softmax, 32), (softmax_jacobian, 31)],
-                         ids=["masked_softmax", "softmax_jacobian"])
+@pytest.mark.parametrize(
+    "function, most",
+    [(masked_softmax, 32), (softmax_jacobian, 31)],
+    ids=["masked_softmax", "softmax_jacobian"],
+)
 def test_the_dimension_limits_of_masked_softmax_and_its_jacobian_are_numpys(function, most):
     """masked_softmax takes what NumPy 1 holds (32 dimensions), the Jacobian one fewer (its
     result has one more); a scalar and one dimension more are refused by name."""

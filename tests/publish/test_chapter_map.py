@@ -26,15 +26,19 @@ from proofs.publish.maps import (
 )
 from proofs.reader import read_chapter
 
-CHAPTER_FILES = {"self-attention": SEEDS / "000_ce182fefa314a82b.txt",
-                 "transformer-block": SEEDS / "002_1f7cf506cffefce0.txt"}
-needs_chapters = pytest.mark.skipif(not SEEDS.is_dir(),
-                                    reason="../shared/seeds is not here: no chapter to map")
+CHAPTER_FILES = {
+    "self-attention": SEEDS / "000_ce182fefa314a82b.txt",
+    "transformer-block": SEEDS / "002_1f7cf506cffefce0.txt",
+}
+needs_chapters = pytest.mark.skipif(
+    not SEEDS.is_dir(), reason="../shared/seeds is not here: no chapter to map"
+)
 
 
 def test_the_sample_mdx_maps_to_its_elements_and_its_two_references():
-    graph = chapter_map(read_chapter(SAMPLES / "chapter.mdx"),
-                        {"定義 1.1": "passed", "命題 1.2": "finding"})
+    graph = chapter_map(
+        read_chapter(SAMPLES / "chapter.mdx"), {"定義 1.1": "passed", "命題 1.2": "finding"}
+    )
     other = "mathematics/sample#def-other"
     assert graph.nodes == (
         Node("定義 1.1", "定義 1.1", "definition", "passed", "ずらし"),
@@ -42,12 +46,17 @@ def test_the_sample_mdx_maps_to_its_elements_and_its_two_references():
         Node("演習 2.1", "演習 2.1", "exercise", "unchecked", ""),
         Node(other, "def-other", "external", "external", other),
     )
-    titles = [t.text for t in ET.fromstring(map_svg(graph)).iter(
-        "{http://www.w3.org/2000/svg}title")]
+    titles = [
+        t.text for t in ET.fromstring(map_svg(graph)).iter("{http://www.w3.org/2000/svg}title")
+    ]
     assert titles == ["定義 1.1（ずらし）", "命題 1.2（ずらしの値）", "演習 2.1", other]
     assert graph.edges == (("命題 1.2", "定義 1.1"), ("演習 2.1", "mathematics/sample#def-other"))
-    assert layers(graph) == {"mathematics/sample#def-other": 0, "定義 1.1": 1, "命題 1.2": 2,
-                             "演習 2.1": 1}
+    assert layers(graph) == {
+        "mathematics/sample#def-other": 0,
+        "定義 1.1": 1,
+        "命題 1.2": 2,
+        "演習 2.1": 1,
+    }
 
 
 def test_the_sample_rendered_text_maps_to_the_same_graph_its_citations_read():
@@ -68,13 +77,15 @@ def test_the_maps_edges_are_the_references_inside_the_chapters_elements(chapter)
             continue
         own = None if ref.external else document.element(ref.target)
         rendered = document.form == "rendered text" and ref.chapter
-        target = own.number if own else (
-            f"{ref.target}［{ref.chapter}］" if rendered else ref.target)
+        target = (
+            own.number if own else (f"{ref.target}［{ref.chapter}］" if rendered else ref.target)
+        )
         want.add((source.number, target))
     graph = chapter_map(document, {})
     assert set(graph.edges) == want and len(graph.edges) == len(want)
     assert [n.key for n in graph.nodes if n.kind != "external"] == [
-        e.number for e in document.elements]
+        e.number for e in document.elements
+    ]
     svg = ET.fromstring(map_svg(graph))
     assert len([line for line in svg.iter("{http://www.w3.org/2000/svg}line")]) == len(want)
 
@@ -91,9 +102,14 @@ def test_every_edge_but_a_forward_citation_runs_down_the_layers():
 
 
 def test_each_node_is_filled_with_its_results_colour_and_shaped_by_its_kind():
-    graph = ChapterMap("t", (Node("定義 1.1", "定義 1.1", "definition", "failed"),
-                             Node("命題 1.2", "命題 1.2", "proposition", "passed")),
-                       (("命題 1.2", "定義 1.1"),))
+    graph = ChapterMap(
+        "t",
+        (
+            Node("定義 1.1", "定義 1.1", "definition", "failed"),
+            Node("命題 1.2", "命題 1.2", "proposition", "passed"),
+        ),
+        (("命題 1.2", "定義 1.1"),),
+    )
     svg = ET.fromstring(map_svg(graph))
     namespace = "{http://www.w3.org/2000/svg}"
     (box,) = [r for r in svg.iter(f"{namespace}rect") if r.get("width") == "104"]
@@ -107,21 +123,35 @@ def test_a_map_refuses_a_result_it_has_no_colour_for():
 
 
 def test_a_pass_with_findings_is_a_finding_and_an_error_a_failure():
-    assert results_from_runs([("命題 3.1", "passed", 0), ("例 3.2", "passed", 1),
-                              ("命題 3.3", "error", 0), ("命題 4.1", "unchecked", 0)]) == {
-        "命題 3.1": "passed", "例 3.2": "finding", "命題 3.3": "failed", "命題 4.1": "unchecked"}
+    assert results_from_runs(
+        [
+            ("命題 3.1", "passed", 0),
+            ("例 3.2", "passed", 1),
+            ("命題 3.3", "error", 0),
+            ("命題 4.1", "unchecked", 0),
+        ]
+    ) == {"命題 3.1": "passed", "例 3.2": "finding", "命題 3.3": "failed", "命題 4.1": "unchecked"}
     with pytest.raises(ValueError, match="命題 3.1: result must be one of"):
         results_from_runs([("命題 3.1", "skipped", 0)])
 
 
 def test_a_verify_report_gives_the_results_of_one_chapter():
-    report = {"elements": [
-        {"chapter": "transformer-block", "number": "例 3.2", "result": "passed",
-         "findings": ["1.0690"]},
-        {"chapter": "self-attention", "number": "例 3.2", "result": "failed", "findings": []}]}
+    report = {
+        "elements": [
+            {
+                "chapter": "transformer-block",
+                "number": "例 3.2",
+                "result": "passed",
+                "findings": ["1.0690"],
+            },
+            {"chapter": "self-attention", "number": "例 3.2", "result": "failed", "findings": []},
+        ]
+    }
     assert results_from_report(report, "transformer-block") == {"例 3.2": "finding"}
     assert results_from_report(report, "transformer-block", {"self-attention": "自己注意"}) == {
-        "例 3.2": "finding", "例 3.2［自己注意］": "failed"}
+        "例 3.2": "finding",
+        "例 3.2［自己注意］": "failed",
+    }
     for bad in ([], {"elements": [{"number": "例 3.2"}]}, {"checks": 3}):
         with pytest.raises(ValueError, match="not a report of verify --json"):
             results_from_report(bad, "transformer-block")
@@ -129,8 +159,9 @@ def test_a_verify_report_gives_the_results_of_one_chapter():
 
 def test_a_citation_of_the_books_other_chapter_takes_that_elements_result():
     graph = chapter_map(read_chapter(SAMPLES / "chapter.txt"), {"定義 3.1［別の章］": "failed"})
-    assert graph.nodes[-1] == Node("定義 3.1［別の章］", "定義 3.1［別の章］", "external", "failed",
-                                   "定義 3.1［別の章］")
+    assert graph.nodes[-1] == Node(
+        "定義 3.1［別の章］", "定義 3.1［別の章］", "external", "failed", "定義 3.1［別の章］"
+    )
     svg = map_svg(graph)
     assert svg.count(f'fill="{FILL["failed"]}" stroke-dasharray="4 3"') == 1
 
@@ -151,7 +182,10 @@ def test_without_a_report_a_map_runs_its_chapters_checks(monkeypatch):
     results = run_results("transformer-block")
     assert set(ran) == {"transformer-block"} and len(ran) == len(results) == 21
     assert (results["命題 3.3"], results["例 3.2"], results["命題 3.1"]) == (
-        "failed", "finding", "passed")
+        "failed",
+        "finding",
+        "passed",
+    )
 
 
 @given(title=st.text(), element_title=st.text(), target=st.text())

@@ -49,7 +49,11 @@ def compile_tex(directory: Path, name: str, engine: str = "lualatex", runs: int 
     for _ in range(runs):
         run = subprocess.run(
             [engine, "-interaction=nonstopmode", "-halt-on-error", name],
-            cwd=directory, env=env, capture_output=True, text=True, timeout=600,
+            cwd=directory,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
         )
         log = (directory / name).with_suffix(".log").read_text(encoding="utf-8", errors="replace")
         assert run.returncode == 0, problems(log) or run.stdout[-3000:]
@@ -102,7 +106,8 @@ def test_every_macro_compiles_under_usepackage(written):
     uses = "\n".join(rf"\[ \{m} \] and in a sentence \{m}." for m in macros)
     (written / "uses-macros.tex").write_text(
         "\\documentclass{article}\n\\usepackage{formulas}\n\\begin{document}\n"
-        f"{uses}\n\\end{{document}}\n", encoding="utf-8",
+        f"{uses}\n\\end{{document}}\n",
+        encoding="utf-8",
     )
     compile_tex(written, "uses-macros.tex")
     if PDFLATEX:  # the macros need no luatexja: any engine
@@ -114,8 +119,10 @@ def input_document(directory: Path, name: str, *inputs: str) -> str:
     needed = dict.fromkeys(p for i in inputs for p in packages_named(directory / i))
     body = "See \\eqref{eq:softmax-jacobian}.\n" + "".join(f"\\input{{{i}}}\n" for i in inputs)
     (directory / name).write_text(
-        "\\documentclass[a4paper]{article}\n" + "".join(f"\\usepackage{{{p}}}\n" for p in needed)
-        + f"\\begin{{document}}\n{body}\\end{{document}}\n", encoding="utf-8",
+        "\\documentclass[a4paper]{article}\n"
+        + "".join(f"\\usepackage{{{p}}}\n" for p in needed)
+        + f"\\begin{{document}}\n{body}\\end{{document}}\n",
+        encoding="utf-8",
     )
     return name
 
@@ -141,7 +148,10 @@ def test_the_log_check_finds_a_missing_character_and_an_overfull_box(tmp_path):
     )
     run = subprocess.run(
         ["lualatex", "-interaction=nonstopmode", "bad.tex"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=600,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
         env={**os.environ, "max_print_line": "100000"},
     )
     assert run.returncode == 0

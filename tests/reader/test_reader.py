@@ -1,7 +1,6 @@
 """The chapter reader on small samples of both forms (tests/samples/), record by record,
 and on the chapters themselves: the same records from either form."""
 
-
 import pytest
 from places import SAMPLES, SEEDS
 
@@ -27,8 +26,9 @@ def test_mdx_sample_form_title_and_headings(mdx):
 def test_mdx_sample_elements_are_numbered_by_section(mdx):
     assert mdx.elements == (
         Element("definition", "定義 1.1", "def-shift", "ずらし", 5, (7, 13), None),
-        Element("proposition", "命題 1.2", "prop-shift-value", "ずらしの値", 17, (19, 19),
-                (25, 25)),
+        Element(
+            "proposition", "命題 1.2", "prop-shift-value", "ずらしの値", 17, (19, 19), (25, 25)
+        ),
         Element("exercise", "演習 2.1", "exr-shift-two", "", 36, (38, 38), (42, 42), "易"),
     )
 
@@ -46,8 +46,10 @@ def test_mdx_sample_math_tables_listings_refs(mdx):
     )
     assert mdx.tables == (Table(29, (("$x$", "$f(x)$"), ("1", "2"), ("2", "3")), (29, 31, 32)),)
     assert mdx.listings == (Listing(48, ("print(1 + 1)",), 52, ("2",)),)
-    assert mdx.refs == (Ref(25, "def-shift"), Ref(42, "mathematics/sample#def-other",
-                                                    "mathematics/sample"))
+    assert mdx.refs == (
+        Ref(25, "def-shift"),
+        Ref(42, "mathematics/sample#def-other", "mathematics/sample"),
+    )
     assert [r.external for r in mdx.refs] == [False, True]
     assert mdx.code == frozenset({47, 48, 49, 51, 52, 53})
 
@@ -61,8 +63,14 @@ def test_rendered_sample_reads_into_the_same_records(rendered):
         Element("exercise", "演習 2.1", None, "", 29, (31, 31), (35, 35), "易"),
     )
     assert [m.tex for m in rendered.math] == [
-        r"x \in \mathbb{R}", "f(x) := x + 1", "f(0) = 1", "f(0) = 0 + 1 = 1", "x", "f(x)",
-        "f(2)", "f(2) = 3",
+        r"x \in \mathbb{R}",
+        "f(x) := x + 1",
+        "f(0) = 1",
+        "f(0) = 0 + 1 = 1",
+        "x",
+        "f(x)",
+        "f(2)",
+        "f(2) = 3",
     ]
     assert rendered.tables == (
         Table(23, (("$x$", "$f(x)$"), ("1", "2"), ("2", "3")), (23, 24, 25)),
@@ -89,7 +97,7 @@ def test_a_byte_order_mark_is_read_in_either_form():
     "text, message",
     [
         ("# T\n\n<Lemma>\n\n</Lemma>\n", r"<text>:3: <Lemma> has no id"),
-        ("# T\n\n<Lemma id=\"a\">\n\n</Lemma>\n\n```python\nx = 1\n", r"<text>:7: code fence"),
+        ('# T\n\n<Lemma id="a">\n\n</Lemma>\n\n```python\nx = 1\n', r"<text>:7: code fence"),
         ("Just prose.\n", "neither form"),
     ],
     ids=["element-without-id", "unclosed-fence", "neither-form"],
@@ -144,8 +152,9 @@ def test_a_structure_defect_is_recorded_at_its_line_and_read_past(case):
     text, problems = STRUCTURE[case]
     document = parse(text)
     assert [(p.line, p.message) for p in document.problems] == problems
-    assert [e.id for e in document.elements] == [e for e in ("a", "b", "lem-x") if
-                                                 f'id="{e}"' in text]
+    assert [e.id for e in document.elements] == [
+        e for e in ("a", "b", "lem-x") if f'id="{e}"' in text
+    ]
 
 
 def test_an_unclosed_element_ends_before_the_next_one():

@@ -11,8 +11,9 @@ from symbolic.arrangements import activation_regions, feasible, general_position
 def test_feasible_decides_strict_and_weak_systems():
     half = Fraction(1, 2)
     assert feasible([((Fraction(1),), -half, True), ((Fraction(-1),), Fraction(1), True)])
-    assert not feasible([((Fraction(1),), Fraction(0), True), ((Fraction(-1),), Fraction(0),
-                                                                False)])
+    assert not feasible(
+        [((Fraction(1),), Fraction(0), True), ((Fraction(-1),), Fraction(0), False)]
+    )
     assert feasible([((Fraction(1),), Fraction(0), False), ((Fraction(-1),), Fraction(0), False)])
     assert feasible([])
 

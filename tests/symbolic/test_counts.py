@@ -43,8 +43,14 @@ GPT2 = {  # (d, L, h): small, medium, large, xl; |V| = 50257, L_ctx = 1024
 
 def values(config: ModelConfig) -> dict:
     s = config.sizes()
-    return {V: s["vocab"], d: s["d"], L: s["n_layer"], h: s["h"], d_ff: s["d_ff"],
-            L_ctx: s["n_ctx"]}
+    return {
+        V: s["vocab"],
+        d: s["d"],
+        L: s["n_layer"],
+        h: s["h"],
+        d_ff: s["d_ff"],
+        L_ctx: s["n_ctx"],
+    }
 
 
 # ------------------------------------------------------------------ parameters
@@ -70,7 +76,12 @@ def test_thm_transformer_parameters_polynomial_and_variants():
     assert expand(model_parameters(tied=False) - model_parameters()) == V * d
     assert expand(model_parameters() - model_parameters(bias=False)) == expand(L * (5 * d + d_ff))
     assert list(model_parameter_parts()) == [
-        "embeddings", "positions", "attention", "mlp", "layer norms", "final layer norm"
+        "embeddings",
+        "positions",
+        "attention",
+        "mlp",
+        "layer norms",
+        "final layer norm",
     ]
 
 
@@ -100,11 +111,25 @@ def test_exr_parameter_count_and_embedding_share():
 
 configs = st.builds(
     lambda vocab, head_width, n_head, n_layer, d_ff, n_ctx, bias, tied, positions: ModelConfig(
-        vocab=vocab, d=head_width * n_head, n_layer=n_layer, n_head=n_head, d_ff=d_ff,
-        n_ctx=n_ctx, bias=bias, tied=tied, positions=positions,
+        vocab=vocab,
+        d=head_width * n_head,
+        n_layer=n_layer,
+        n_head=n_head,
+        d_ff=d_ff,
+        n_ctx=n_ctx,
+        bias=bias,
+        tied=tied,
+        positions=positions,
     ),
-    st.integers(1, 40), st.integers(1, 6), st.integers(1, 4), st.integers(1, 3),
-    st.integers(1, 24), st.integers(1, 16), st.booleans(), st.booleans(), st.booleans(),
+    st.integers(1, 40),
+    st.integers(1, 6),
+    st.integers(1, 4),
+    st.integers(1, 3),
+    st.integers(1, 24),
+    st.integers(1, 16),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
 )
 
 

@@ -104,8 +104,14 @@ def test_lem_product_expectation_step_needs_independent_factors():
     step = independent_expectation(q[i] * k[i])
     one_factor = Step(step.claim, step.lhs, step.rhs, step.reason, 0, (q[i] * k[i],))
     assert not one_factor.holds  # a factor holding two coordinates
-    wrong_product = Step(step.claim, step.lhs, step.rhs, step.reason,
-                         q[i] * k[i] - q[i] * k[i] ** 2, (q[i], k[i] ** 2))
+    wrong_product = Step(
+        step.claim,
+        step.lhs,
+        step.rhs,
+        step.reason,
+        q[i] * k[i] - q[i] * k[i] ** 2,
+        (q[i], k[i] ** 2),
+    )
     assert not wrong_product.holds
 
 
@@ -114,8 +120,9 @@ def test_prop_scaling_variance_derivation_holds_only_when_every_step_does():
     square = result.steps[0]
     broken = Step(square.claim, square.lhs, square.rhs, square.reason, square.rhs)
     steps = (broken, *result.steps[1:])
-    assert not VarianceDerivation(steps, result.hypotheses, result.mean, result.variance,
-                                  result.scaled_variance).holds
+    assert not VarianceDerivation(
+        steps, result.hypotheses, result.mean, result.variance, result.scaled_variance
+    ).holds
 
 
 def test_prop_scaling_variance_split_without_the_delta_is_rejected():
@@ -172,11 +179,14 @@ def test_prop_mask_as_limit_rejects_a_bound_without_the_factor_e_minus_c():
 
 
 def test_exr_mask_limit_numbers():
-    z = {Symbol("z_1", real=True): 1, Symbol("z_2", real=True): 2,
-         Symbol("z_3", real=True): Rational(1, 2)}
+    z = {
+        Symbol("z_1", real=True): 1,
+        Symbol("z_2", real=True): 2,
+        Symbol("z_3", real=True): Rational(1, 2),
+    }
     limit = mask_limit(3, {0, 1}).limit.subs(z)
     assert [round(float(v), 4) for v in limit] == [0.2689, 0.7311, 0]
-    bound = (exp(-10) * exp(Rational(1, 2)) / (exp(1) + exp(2)))
+    bound = exp(-10) * exp(Rational(1, 2)) / (exp(1) + exp(2))
     assert round(float(bound) * 1e6, 1) == 7.4
 
 

@@ -131,8 +131,11 @@ def test_prop_softmax_jacobian_entry_bound_claims_name_their_slacks():
     J = chapter_matrix(Matrix(s))
     certificates = entry_bound_certificates(2)
     assert [c.claim for c in certificates[:4]] == [
-        "1 - sigma_1 - J_11 >= 0", "1 - sigma_1 + J_11 >= 0",
-        "1 - sigma_2 - J_11 >= 0", "1 - sigma_2 + J_11 >= 0"]
+        "1 - sigma_1 - J_11 >= 0",
+        "1 - sigma_1 + J_11 >= 0",
+        "1 - sigma_2 - J_11 >= 0",
+        "1 - sigma_2 + J_11 >= 0",
+    ]
     assert certificates[-1].claim == "1 - sigma_2 + J_22 >= 0"
     assert certificates[0].expression == 1 - s[0] - J[0, 0]
     assert certificates[-1].expression == 1 - s[1] + J[1, 1]
@@ -162,8 +165,10 @@ def test_prop_softmax_jacobian_entry_bound_for_symbolic_n_states_each_case():
     s_i, s_k, r = case.quantities
     assert case.pattern == "i = j != k"
     assert case.relations == (Eq(i, j), Ne(i, k), Ne(j, k))
-    assert case.hypotheses == (*(Ge(q, 0, evaluate=False) for q in (s_i, s_k, r)),
-                               Eq(s_i + s_k + r, 1))
+    assert case.hypotheses == (
+        *(Ge(q, 0, evaluate=False) for q in (s_i, s_k, r)),
+        Eq(s_i + s_k + r, 1),
+    )
     minus, plus = case.certificates
     assert minus.claim == "i = j != k: bound(sigma_k) - J_ij >= 0"
     assert expand(minus.expression - (1 - s_k - case.entry)) == 0
@@ -258,7 +263,6 @@ def test_softmax_sizes_are_validated():
         psd_certificate(2.0)
 
 
-
 # ----------------------------------------------- explicit sizes, fast path
 
 
@@ -277,13 +281,16 @@ def test_prop_softmax_jacobian_explicit_n_equals_differentiation(n):
 
 
 @pytest.mark.parametrize("n", range(1, 5))
-@pytest.mark.parametrize("wrong", [without_sigma_sigma_t, lambda s, i, j: s[i] * s[j]],
-                         ids=["no outer product", "outer product only"])
-def test_prop_softmax_jacobian_explicit_n_agrees_with_differentiation_on_wrong_formulas(
-    n, wrong
-):
-    assert derive_softmax_jacobian(n, wrong).holds == \
-        derive_softmax_jacobian_by_differentiation(n, wrong).holds
+@pytest.mark.parametrize(
+    "wrong",
+    [without_sigma_sigma_t, lambda s, i, j: s[i] * s[j]],
+    ids=["no outer product", "outer product only"],
+)
+def test_prop_softmax_jacobian_explicit_n_agrees_with_differentiation_on_wrong_formulas(n, wrong):
+    assert (
+        derive_softmax_jacobian(n, wrong).holds
+        == derive_softmax_jacobian_by_differentiation(n, wrong).holds
+    )
 
 
 def test_prop_softmax_jacobian_n_256_the_size_limit_and_its_wrong_formulas():
@@ -305,7 +312,7 @@ def test_prop_softmax_jacobian_explicit_n_judges_on_the_simplex():
     assert derive_softmax_jacobian_by_differentiation(3, times_total).holds
     difference = derive_softmax_jacobian(3, without_sigma_sigma_t).difference
     assert difference[0, 1] == -simplex(3)[0] * simplex(3)[1]  # derived - stated
-    assert difference[0, 0] == -simplex(3)[0] ** 2  # sigma_1 - sigma_1^2 - sigma_1
+    assert difference[0, 0] == -(simplex(3)[0] ** 2)  # sigma_1 - sigma_1^2 - sigma_1
 
 
 def root(sigma, i, j):  # not a polynomial in sigma
@@ -320,8 +327,11 @@ def test_prop_softmax_jacobian_explicit_n_outside_the_polynomials_differentiates
 
 def test_prop_softmax_jacobian_explicit_n_differentiates_up_to_n_32(monkeypatch):
     calls = []
-    monkeypatch.setattr(softmax_module, "derive_softmax_jacobian_by_differentiation",
-                        lambda n, stated: calls.append(n))
+    monkeypatch.setattr(
+        softmax_module,
+        "derive_softmax_jacobian_by_differentiation",
+        lambda n, stated: calls.append(n),
+    )
     derive_softmax_jacobian(32, root)
     assert calls == [32]
 

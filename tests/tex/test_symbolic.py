@@ -17,8 +17,14 @@ A = sympy.Matrix([[1, 2], [3, 4]])
 B = sympy.Matrix([[0, 1], [1, 0]])
 N = sympy.Symbol("n", positive=True)
 NOTATION = Evaluator(
-    {"A": A, "B": B, "n": N, "d": sympy.Integer(3), "bold x": sympy.Matrix([1, 2]),
-     "f": lambda x: x**2},
+    {
+        "A": A,
+        "B": B,
+        "n": N,
+        "d": sympy.Integer(3),
+        "bold x": sympy.Matrix([1, 2]),
+        "f": lambda x: x**2,
+    },
     index_ranges={"i": lambda e: range(1, 3)},
 )
 
@@ -140,13 +146,14 @@ def test_the_softmax_jacobian_is_decided_in_the_chapters_notation():
     environment = partial(CHAPTERS["self-attention"].environment, "命題 3.2")
     entry = r"\frac{\partial \sigma_i}{\partial z_j} = \sigma_i(\delta_{ij} - \sigma_j)"
     assert decide(entry, environment).status == "confirmed"
-    assert decide(entry.replace("- \\sigma_j", "+ \\sigma_j"), environment).status \
-        == "mismatched"
+    assert decide(entry.replace("- \\sigma_j", "+ \\sigma_j"), environment).status == "mismatched"
 
 
 def test_a_condition_on_the_index_restricts_where_the_relation_is_judged():
     env = lambda: NOTATION  # noqa: E731
-    assert decide(r"\boldsymbol{x}_i = 1 \quad (i \in U)",
-                  lambda: NOTATION.bound(U={1})).status == "confirmed"
+    assert (
+        decide(r"\boldsymbol{x}_i = 1 \quad (i \in U)", lambda: NOTATION.bound(U={1})).status
+        == "confirmed"
+    )
     assert decide(r"\boldsymbol{x}_i = 1", env).status == "mismatched"
     assert isinstance(parse(r"\boldsymbol{x}_i = 1 \quad (i \in U)").args[0], Node)

@@ -65,7 +65,10 @@ def require_valid(data: bytes, fmt: str) -> None:
 # every picture as SVG and PNG; as PDF (2 to 6 s each, embedding the fonts) one of each sort,
 # which share the code that writes a PDF
 CASES = [(name, fmt) for name in catalogue() for fmt in ("svg", "png")] + [
-    ("residual-paths", "pdf"), ("gelu", "pdf"), ("map-self-attention", "pdf")]
+    ("residual-paths", "pdf"),
+    ("gelu", "pdf"),
+    ("map-self-attention", "pdf"),
+]
 
 
 @pytest.mark.parametrize(("name", "fmt"), CASES)
@@ -85,14 +88,25 @@ def test_the_command_line_offers_the_formats_render_writes():
 def test_every_format_and_sort_is_tested():
     assert {fmt for _, fmt in CASES} == set(FORMATS)
     assert {catalogue()[name].sort for name, fmt in CASES if fmt == "pdf"} == {
-        "figure", "plot", "map"}
+        "figure",
+        "plot",
+        "map",
+    }
 
 
 def test_the_catalogue_holds_each_chapter_figure_plot_and_map():
     load_all()
     assert list(catalogue()) == [
-        "causal-mask", "softmax-concentration", "attention-crossover", "map-self-attention",
-        "residual-paths", "block-crossover", "gelu", "relu-regions", "map-transformer-block"]
+        "causal-mask",
+        "softmax-concentration",
+        "attention-crossover",
+        "map-self-attention",
+        "residual-paths",
+        "block-crossover",
+        "gelu",
+        "relu-regions",
+        "map-transformer-block",
+    ]
     assert set(catalogue()) >= {n for c in CHAPTERS.values() for n in (*c.figures, *c.plots)}
 
 
@@ -127,8 +141,9 @@ def test_the_causal_mask_figure_shades_exactly_the_cells_j_at_most_i():
     shaded = set()
     for x, y, width, height in accent_rects(attention_figures.causal_mask_figure()):
         i = int((y - grid.top) // grid.cell)
-        shaded |= {(i, int((x - grid.left) // grid.cell) + k)
-                   for k in range(int(width // grid.cell))}
+        shaded |= {
+            (i, int((x - grid.left) // grid.cell) + k) for k in range(int(width // grid.cell))
+        }
         assert height == grid.cell
     assert shaded == {(i, j) for i in range(4) for j in range(4) if j <= i}
 
@@ -161,10 +176,15 @@ def test_the_svg_drawing_draws_every_rect_line_and_text():
 def test_the_residual_paths_are_the_8_terms_each_a_choice_per_stage():
     rows = block_figures.residual_paths(3)
     assert rows == [
-        ((False, False, False), "I"), ((True, False, False), "J₁"),
-        ((False, True, False), "J₂"), ((False, False, True), "J₃"),
-        ((True, True, False), "J₂J₁"), ((True, False, True), "J₃J₁"),
-        ((False, True, True), "J₃J₂"), ((True, True, True), "J₃J₂J₁")]
+        ((False, False, False), "I"),
+        ((True, False, False), "J₁"),
+        ((False, True, False), "J₂"),
+        ((False, False, True), "J₃"),
+        ((True, True, False), "J₂J₁"),
+        ((True, False, True), "J₃J₁"),
+        ((False, True, True), "J₃J₂"),
+        ((True, True, True), "J₃J₂J₁"),
+    ]
     assert len(block_figures.residual_paths(4)) == 16
 
 
@@ -172,12 +192,14 @@ def test_the_residual_paths_are_the_8_terms_each_a_choice_per_stage():
 def test_the_residual_figure_shades_one_box_per_factor_and_draws_the_identity_bold():
     svg = block_figures.residual_paths_figure()
     layout = block_figures.RESIDUAL_STAGES
-    boxes = {(int((y - layout.top) // layout.row), int((x - layout.left) //
-                                                       (layout.box + layout.gap)))
-             for x, y, _, _ in accent_rects(svg)}
+    boxes = {
+        (int((y - layout.top) // layout.row), int((x - layout.left) // (layout.box + layout.gap)))
+        for x, y, _, _ in accent_rects(svg)
+    }
     rows = block_figures.residual_paths(3)
-    assert boxes == {(i, k) for i, (choices, _) in enumerate(rows)
-                     for k, taken in enumerate(choices) if taken}
+    assert boxes == {
+        (i, k) for i, (choices, _) in enumerate(rows) for k, taken in enumerate(choices) if taken
+    }
     bold = [line for line in ET.fromstring(svg).iter("line") if line.get("stroke-width")]
     assert [line.get("y1") for line in bold] == [str(layout.top + layout.row // 2)]
     assert rows[0] == ((False, False, False), "I")
@@ -192,8 +214,10 @@ def test_stage_rows_refuses_rows_of_another_number_of_stages():
 
 def test_the_residual_figure_is_registered_under_the_rendered_chapters_caption():
     entry = CHAPTERS["transformer-block"].figures["residual-paths"]
-    caption = ("3 段の Pre-LN で、積 (I + J₃)(I + J₂)(I + J₁) を展開したときの 8 つの項。"
-               "各段で I（迂回）か J（通る）を選ぶ。")
+    caption = (
+        "3 段の Pre-LN で、積 (I + J₃)(I + J₂)(I + J₁) を展開したときの 8 つの項。"
+        "各段で I（迂回）か J（通る）を選ぶ。"
+    )
     assert caption.startswith(entry.caption)
 
 
@@ -290,10 +314,14 @@ def test_the_region_figure_colours_the_7_exact_regions():
 
 
 def test_the_region_figure_refuses_a_decision_the_grid_contradicts():
-    with pytest.raises(ValueError, match=r"the grid shows the patterns \['000', .*'111'\], "
-                                         r"the exact decision \['000', '001'"):
-        block_figures.relu_regions(decide=lambda w, b: ["000", "001", "010", "011", "100",
-                                                        "101", "110", "111"])
+    with pytest.raises(
+        ValueError,
+        match=r"the grid shows the patterns \['000', .*'111'\], "
+        r"the exact decision \['000', '001'",
+    ):
+        block_figures.relu_regions(
+            decide=lambda w, b: ["000", "001", "010", "011", "100", "101", "110", "111"]
+        )
 
 
 BLOCK_MDX = """# Transformer ブロック：残差接続・層正規化・MLP とパラメータ数
@@ -319,8 +347,7 @@ def test_sync_writes_the_residual_figure_into_the_block_chapters_mdx_form(tmp_pa
     path = tmp_path / "block.mdx"
     path.write_text(BLOCK_MDX, encoding="utf-8")
     before = sync_file(path)
-    assert [(r.kind, r.name, r.line) for r in before.drifted] == [
-        ("figure", "residual-paths", 6)]
+    assert [(r.kind, r.name, r.line) for r in before.drifted] == [("figure", "residual-paths", 6)]
     before.write()
     lines = path.read_text(encoding="utf-8").splitlines()
     svg = "\n".join(lines[5 : lines.index("</Figure>")])

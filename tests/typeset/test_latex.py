@@ -23,8 +23,10 @@ def test_text_is_escaped_and_math_kept():
         ("層正規化", ("luatexja",)),
         ("% 命題 3.2［自己注意］ in a comment\n4d^2", ()),
         (r"50\% 命題", ("luatexja",)),  # an escaped % is not a comment
-        (r"\caption*{例 5.3} \toprule \begin{tabularx}", ("luatexja", "booktabs", "tabularx",
-                                                          "caption")),
+        (
+            r"\caption*{例 5.3} \toprule \begin{tabularx}",
+            ("luatexja", "booktabs", "tabularx", "caption"),
+        ),
     ],
 )
 def test_packages_are_read_off_the_text(text, needed):
@@ -35,8 +37,10 @@ def test_japanese_needs_lualatex_and_the_header_says_so():
     assert engine("層正規化").startswith("LuaLaTeX")
     assert engine(r"\boldsymbol{\sigma}").startswith("any LaTeX engine")
     lines = header(r"\toprule 合計", "tables").splitlines()
-    assert lines[1:] == ["% Engine: LuaLaTeX (lualatex), for luatexja",
-                         "% Packages: luatexja, booktabs"]
+    assert lines[1:] == [
+        "% Engine: LuaLaTeX (lualatex), for luatexja",
+        "% Packages: luatexja, booktabs",
+    ]
 
 
 def test_widths_tell_a_long_header_from_its_numbers():
@@ -44,5 +48,6 @@ def test_widths_tell_a_long_header_from_its_numbers():
     assert estimated_width("合計の前の行との比") == pytest.approx(9 * 0.96)
     # ⟨ q , k ⟩: four symbols and a comma; \boldsymbol and the braces draw nothing
     assert estimated_width(r"$\langle\boldsymbol{q},\boldsymbol{k}\rangle$") == pytest.approx(
-        4 * 0.5 + 0.28)
+        4 * 0.5 + 0.28
+    )
     assert estimated_width("$4nd^2$") < estimated_width("1,048,576")

@@ -26,8 +26,13 @@ def compile_mdx():
         pytest.skip("node or tests/mdx/node_modules is absent (npm ci --prefix tests/mdx)")
 
     def run(*paths: Path) -> tuple[int, str]:
-        done = subprocess.run([node, str(COMPILER / "compile.mjs"), *map(str, paths)],
-                              capture_output=True, text=True, timeout=120, check=False)
+        done = subprocess.run(
+            [node, str(COMPILER / "compile.mjs"), *map(str, paths)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
         return done.returncode, done.stderr
 
     return run
@@ -44,7 +49,8 @@ def test_the_compiler_rejects_what_a_docs_site_rejects(compile_mdx, tmp_path):
 
 
 def test_the_mdx_chapter_compiles_after_sync_writes_a_drifted_table_back(
-        compile_mdx, tmp_path, capsys):
+    compile_mdx, tmp_path, capsys
+):
     if not ATTENTION.is_file():
         pytest.skip(f"{ATTENTION} is not here")
     chapter = tmp_path / "attention.mdx"

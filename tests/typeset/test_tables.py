@@ -86,11 +86,17 @@ def test_paired_draws_hold_a_few_rows_at_a_time_and_leave_the_generator_where_wh
 
 
 def test_scaling_table_refuses_a_d_k_beyond_its_working_memory_or_its_draws():
-    with pytest.raises(ValueError, match=r"d_k = 1048576 would need 142,606,336 bytes for one "
-                                         r"trial's 8 keys, more than its 67,108,864 bytes"):
+    with pytest.raises(
+        ValueError,
+        match=r"d_k = 1048576 would need 142,606,336 bytes for one "
+        r"trial's 8 keys, more than its 67,108,864 bytes",
+    ):
         sa_tables.scaling_table(dims=(4, 1048576))
-    with pytest.raises(ValueError, match=r"d_k = 4, 32768 would draw 2,621,760,000 normal "
-                                         r"numbers, more than the 2,147,483,648"):
+    with pytest.raises(
+        ValueError,
+        match=r"d_k = 4, 32768 would draw 2,621,760,000 normal "
+        r"numbers, more than the 2,147,483,648",
+    ):
         sa_tables.scaling_table(dims=(4, 32768))
 
 
@@ -122,8 +128,10 @@ def test_gpt2_parameter_table_equals_the_chapters_cell_for_cell():
 def test_listing_totals_are_the_chapters():
     printed = chapter_lines(BLOCK)
     assert tb_tables.small_model_count().listing == ("count: 568  formula: 568",)
-    for line in (*tb_tables.gpt2_parameter_table().listing,
-                 *tb_tables.block_cost_comparison().listing):
+    for line in (
+        *tb_tables.gpt2_parameter_table().listing,
+        *tb_tables.block_cost_comparison().listing,
+    ):
         assert line.strip() in printed
 
 
@@ -245,8 +253,10 @@ def test_captions_are_in_the_chapters_notation():
         r"例 5.3: $|V| = 50{,}257$、$d = 768$、$L = 12$、$L_{\mathrm{ctx}} = 1024$、"
         r"$d_{\mathrm{ff}} = 3072$ のパラメータ数"
     )
-    assert r"$(\boldsymbol{q}, \boldsymbol{k})$" in sa_tables.scaling_table(
-        dims=(4,), pairs=100, trials=10).caption
+    assert (
+        r"$(\boldsymbol{q}, \boldsymbol{k})$"
+        in sa_tables.scaling_table(dims=(4,), pairs=100, trials=10).caption
+    )
     assert r"$d_{\mathrm{ff}} = 4d$" in tb_tables.block_cost_comparison().caption
 
 

@@ -28,33 +28,38 @@ from proofs.evidence.anchors import attention_off_definition, mha_off_definition
 from symbolic.identities import equal
 
 
-@CHAPTER.element("def-attention", "定義 4.1",
-                 "スケール付き内積注意・自己注意・マルチヘッド・因果マスク",
-                 "definition", ("numeric", "high precision"),
-                 claims=(
-                     Claim(r"j > i"),
-                     Claim(
-                         r"A := \sigma\!\left( \frac{Q K^{\mathsf{T}}}{\sqrt{d_k}} \right) \in "
-                         r"\mathbb{R}^{n \times m}",
-                     ),
-                     Claim(r"\mathrm{Attn}(Q, K, V) := A\,V \in \mathbb{R}^{n \times d_v}"),
-                     Claim(r"A_{ij} = \sigma(\boldsymbol{s}_i)_j"),
-                     Claim(
-                         r"s_{ij} = \langle \boldsymbol{q}_i, \boldsymbol{k}_j\rangle/\sqrt{d_k}",
-                     ),
-                     Claim(r"Q = XW_Q + \boldsymbol{1}\boldsymbol{b}_Q^{\mathsf{T}}"),
-                     Claim(r"K = XW_K + \boldsymbol{1}\boldsymbol{b}_K^{\mathsf{T}}"),
-                     Claim(r"V = XW_V + \boldsymbol{1}\boldsymbol{b}_V^{\mathsf{T}}"),
-                     Claim(r"d_k = d_v = d/h"),
-                     Claim(
-                         r"\mathrm{MHA}(X) := [H^{(1)} \cdots H^{(h)}]\, W_O + "
-                         r"\boldsymbol{1}\boldsymbol{b}_O^{\mathsf{T}} \in \mathbb{R}^{n \times d}",
-                     ),
-                     Claim(r"m = n"),
-                     Claim(r"A_{ij} = 0"),
-                 ))
-def def_attention(attention=attention, multi_head_attention=multi_head_attention,
-                  causal_mask=causal_mask) -> list[str]:
+@CHAPTER.element(
+    "def-attention",
+    "定義 4.1",
+    "スケール付き内積注意・自己注意・マルチヘッド・因果マスク",
+    "definition",
+    ("numeric", "high precision"),
+    claims=(
+        Claim(r"j > i"),
+        Claim(
+            r"A := \sigma\!\left( \frac{Q K^{\mathsf{T}}}{\sqrt{d_k}} \right) \in "
+            r"\mathbb{R}^{n \times m}",
+        ),
+        Claim(r"\mathrm{Attn}(Q, K, V) := A\,V \in \mathbb{R}^{n \times d_v}"),
+        Claim(r"A_{ij} = \sigma(\boldsymbol{s}_i)_j"),
+        Claim(
+            r"s_{ij} = \langle \boldsymbol{q}_i, \boldsymbol{k}_j\rangle/\sqrt{d_k}",
+        ),
+        Claim(r"Q = XW_Q + \boldsymbol{1}\boldsymbol{b}_Q^{\mathsf{T}}"),
+        Claim(r"K = XW_K + \boldsymbol{1}\boldsymbol{b}_K^{\mathsf{T}}"),
+        Claim(r"V = XW_V + \boldsymbol{1}\boldsymbol{b}_V^{\mathsf{T}}"),
+        Claim(r"d_k = d_v = d/h"),
+        Claim(
+            r"\mathrm{MHA}(X) := [H^{(1)} \cdots H^{(h)}]\, W_O + "
+            r"\boldsymbol{1}\boldsymbol{b}_O^{\mathsf{T}} \in \mathbb{R}^{n \times d}",
+        ),
+        Claim(r"m = n"),
+        Claim(r"A_{ij} = 0"),
+    ),
+)
+def def_attention(
+    attention=attention, multi_head_attention=multi_head_attention, causal_mask=causal_mask
+) -> list[str]:
     """The NumPy functions are the definition. attention(q, k, v, mask) against
     sigma(Q K^T / sqrt(d_k)) V (sigma^U under a mask) evaluated by mpmath at 50 digits, on
     Hypothesis-drawn heads h <= 3, n, m <= 5, d_k, d_v <= 3, entries |.| <= 3 (values
@@ -69,17 +74,23 @@ def def_attention(attention=attention, multi_head_attention=multi_head_attention
         for m in range(n, n + 4):
             want = np.array([[j <= i + (m - n) for j in range(m)] for i in range(n)])
             got = np.asarray(causal_mask(n, m))
-            require(got.shape == want.shape and bool(np.all(got == want)),
-                    f"causal_mask({n}, {m}) is not j <= i + m - n:\n{got.astype(int)}")
+            require(
+                got.shape == want.shape and bool(np.all(got == want)),
+                f"causal_mask({n}, {m}) is not j <= i + m - n:\n{got.astype(int)}",
+            )
     evidence.append("causal_mask(n, m) = {j <= i + m - n} exactly for n <= 8, m = n..n+3")
 
     single_cases: list[Verdict] = []
 
     def single(case):
         q, k, v, mask = case
-        single_cases.append(weigh(*attention_off_definition(attention, q, k, v, mask),
-                                  f"shapes {q.shape}, {k.shape}, mask "
-                                  f"{None if mask is None else mask.astype(int).tolist()}"))
+        single_cases.append(
+            weigh(
+                *attention_off_definition(attention, q, k, v, mask),
+                f"shapes {q.shape}, {k.shape}, mask "
+                f"{None if mask is None else mask.astype(int).tolist()}",
+            )
+        )
 
     fixed = np.arange(1.0, 13.0).reshape(2, 3, 2) / 6  # (h, n, d_k) = (2, 3, 2)
     single((fixed, fixed[:, ::-1], fixed, None))
@@ -93,23 +104,37 @@ def def_attention(attention=attention, multi_head_attention=multi_head_attention
     def multi(case, causal):
         x, params = case
         _, weights = multi_head_attention(x, params, causal=causal)
-        multi_cases.append(weigh(*mha_off_definition(multi_head_attention, x, params, causal),
-                                 f"x {x.shape}, h = {params['w_q'].shape[0]}, causal = {causal}"))
+        multi_cases.append(
+            weigh(
+                *mha_off_definition(multi_head_attention, x, params, causal),
+                f"x {x.shape}, h = {params['w_q'].shape[0]}, causal = {causal}",
+            )
+        )
         if causal:
             upper = np.triu(np.ones(weights.shape[-2:], dtype=bool), 1)
-            require(bool(np.all(np.asarray(weights)[:, upper] == 0)),
-                    "causal weights are not exactly 0 above the diagonal")
+            require(
+                bool(np.all(np.asarray(weights)[:, upper] == 0)),
+                "causal weights are not exactly 0 above the diagonal",
+            )
 
     multi()
     multi_judged = judge_cases(multi_cases, "multi_head_attention off the definition")
-    evidence.append(f"attention and multi-head attention = the definition at 50 digits within "
-                    f"the rounding bound (largest error/bound {single_judged.ratio:.2f} and "
-                    f"{multi_judged.ratio:.2f}); causal weights exactly 0 above the diagonal")
+    evidence.append(
+        f"attention and multi-head attention = the definition at 50 digits within "
+        f"the rounding bound (largest error/bound {single_judged.ratio:.2f} and "
+        f"{multi_judged.ratio:.2f}); causal weights exactly 0 above the diagonal"
+    )
     return evidence
 
 
-def convexity_violation(out: np.ndarray, v: np.ndarray, weights: np.ndarray,
-                         mask: np.ndarray | None, bound: np.ndarray, scores: np.ndarray) -> str:
+def convexity_violation(
+    out: np.ndarray,
+    v: np.ndarray,
+    weights: np.ndarray,
+    mask: np.ndarray | None,
+    bound: np.ndarray,
+    scores: np.ndarray,
+) -> str:
     """'' when the computed head outputs satisfy 命題 4.2 within the bounds, else a reason.
 
     Weights: >= 0, exactly 0 where masked, row sums within the summed softmax bounds of
@@ -123,8 +148,11 @@ def convexity_violation(out: np.ndarray, v: np.ndarray, weights: np.ndarray,
     u64 = unit_roundoff(np.float64)
     for index in np.ndindex(weights.shape[:-1]):
         row = weights[index]
-        allowed = np.ones(row.shape, bool) if mask is None else np.broadcast_to(
-            mask, weights.shape)[index]
+        allowed = (
+            np.ones(row.shape, bool)
+            if mask is None
+            else np.broadcast_to(mask, weights.shape)[index]
+        )
         b = softmax_error_bound(scores[index][allowed], row[allowed])
         if abs(math.fsum(row) - 1) > b.sum() + u64:
             return f"weights of row {index} sum to {math.fsum(row)!r}"
@@ -133,32 +161,39 @@ def convexity_violation(out: np.ndarray, v: np.ndarray, weights: np.ndarray,
         for i in range(out.shape[1]):
             norm = np.linalg.norm(out[a, i])
             if norm > top * (1 + 2 * u64 * v.shape[-1]) + np.linalg.norm(bound[a, i]):
-                return (f"||out|| = {float(norm)!r} > max ||v_j|| = {float(top)!r} (head {a}, "
-                        f"row {i})")
+                return (
+                    f"||out|| = {float(norm)!r} > max ||v_j|| = {float(top)!r} (head {a}, row {i})"
+                )
             low, high = v[a].min(axis=0), v[a].max(axis=0)
             if np.any(out[a, i] < low - bound[a, i]) or np.any(out[a, i] > high + bound[a, i]):
                 return f"a component leaves [min v, max v] (head {a}, row {i})"
     return ""
 
 
-@CHAPTER.element("prop-attention-convex-combination", "命題 4.2", "注意の出力は凸結合",
-                 "proposition", ("numeric",),
-                 claims=(
-                     Claim(r"A_{ij} \ge 0"),
-                     Claim(r"\sum_{j=1}^{m} A_{ij} = 1"),
-                     Claim(
-                         r"\Big\| \sum_{j} A_{ij}\boldsymbol{v}_j \Big\| \le \max_{1 \le j \le m} "
-                         r"\|\boldsymbol{v}_j\|",
-                     ),
-                     Claim(
-                         r"\min_j (\boldsymbol{v}_j)_l \le \big(\sum_j "
-                         r"A_{ij}\boldsymbol{v}_j\big)_l \le \max_j (\boldsymbol{v}_j)_l",
-                     ),
-                     Claim("すなわちバリュー", phrase=True),
-                     Claim("の凸結合である", phrase=True),
-                 ))
-def prop_attention_convex_combination(attention=attention,
-                                      multi_head_attention=multi_head_attention) -> list[str]:
+@CHAPTER.element(
+    "prop-attention-convex-combination",
+    "命題 4.2",
+    "注意の出力は凸結合",
+    "proposition",
+    ("numeric",),
+    claims=(
+        Claim(r"A_{ij} \ge 0"),
+        Claim(r"\sum_{j=1}^{m} A_{ij} = 1"),
+        Claim(
+            r"\Big\| \sum_{j} A_{ij}\boldsymbol{v}_j \Big\| \le \max_{1 \le j \le m} "
+            r"\|\boldsymbol{v}_j\|",
+        ),
+        Claim(
+            r"\min_j (\boldsymbol{v}_j)_l \le \big(\sum_j "
+            r"A_{ij}\boldsymbol{v}_j\big)_l \le \max_j (\boldsymbol{v}_j)_l",
+        ),
+        Claim("すなわちバリュー", phrase=True),
+        Claim("の凸結合である", phrase=True),
+    ),
+)
+def prop_attention_convex_combination(
+    attention=attention, multi_head_attention=multi_head_attention
+) -> list[str]:
     """Output rows are convex combinations of the values: on Hypothesis-drawn heads
     (h <= 3, n, m <= 5, d_k, d_v <= 3, |q|, |k| <= 3, |v| <= 5) with no mask, the causal
     mask or a drawn mask: weights >= 0, exactly 0 where masked, row sums 1 within the
@@ -178,24 +213,34 @@ def prop_attention_convex_combination(attention=attention,
         out, weights = attention(q, k, v, mask)
         out, weights = np.asarray(out), np.asarray(weights)
         scores = q @ k.transpose(0, 2, 1) / math.sqrt(q.shape[-1])
-        reason = convexity_violation(out, v, weights, mask,
-                                      attention_error_bound(q, k, v, weights), scores)
-        require(not reason, f"命題 4.2 fails: {reason} (q {q.shape}, k {k.shape}, mask "
-                            f"{None if mask is None else mask.astype(int).tolist()})")
-        judge_within(*attention_off_definition(attention, q, k, v, mask),
-                     f"the attention is not 定義 4.1's Attn at 50 digits (q {q.shape}, "
-                     f"k {k.shape})")
+        reason = convexity_violation(
+            out, v, weights, mask, attention_error_bound(q, k, v, weights), scores
+        )
+        require(
+            not reason,
+            f"命題 4.2 fails: {reason} (q {q.shape}, k {k.shape}, mask "
+            f"{None if mask is None else mask.astype(int).tolist()})",
+        )
+        judge_within(
+            *attention_off_definition(attention, q, k, v, mask),
+            f"the attention is not 定義 4.1's Attn at 50 digits (q {q.shape}, k {k.shape})",
+        )
         stats["cases"] += 1
         stats["masked"] += mask is not None
 
     rng = np.random.default_rng(7)
-    q, k, v = 30 * rng.standard_normal((2, 4, 3)), 30 * rng.standard_normal((2, 4, 3)), \
-        rng.standard_normal((2, 4, 2))
+    q, k, v = (
+        30 * rng.standard_normal((2, 4, 3)),
+        30 * rng.standard_normal((2, 4, 3)),
+        rng.standard_normal((2, 4, 2)),
+    )
     judge(q, k, v, None)
     judge(q, k, v, np.tri(4, dtype=bool))
     given(qkv_case())(lambda case: judge(*case))()
-    evidence = [f"weights >= 0 summing to 1, norm and component bounds on {stats['cases']} "
-                f"inputs ({stats['masked']} masked), within the rounding bound"]
+    evidence = [
+        f"weights >= 0 summing to 1, norm and component bounds on {stats['cases']} "
+        f"inputs ({stats['masked']} masked), within the rounding bound"
+    ]
 
     @given(mha_case(), st.booleans())
     def multi_head(case, causal):
@@ -211,15 +256,18 @@ def prop_attention_convex_combination(attention=attention,
         sums = np.array([math.fsum(r) for r in weights.reshape(-1, n)])
         tol = 2 * (2 * EXP_ULPS + n + 2) * unit_roundoff(np.float64)
         judge_within(sums - 1, tol, f"multi-head weight rows sum to {sums.tolist()}")
-        judge_within(*mha_off_definition(multi_head_attention, x, params, causal),
-                     f"the attention is not 定義 4.1's MHA at 50 digits (x {x.shape}, "
-                     f"causal = {causal})")
+        judge_within(
+            *mha_off_definition(multi_head_attention, x, params, causal),
+            f"the attention is not 定義 4.1's MHA at 50 digits (x {x.shape}, causal = {causal})",
+        )
         stats["mha"] += 1
 
     stats["mha"] = 0
     multi_head()
-    evidence.append(f"multi-head attention weights (drawn h | d, parameters, causal and not): "
-                    f">= 0, rows summing to 1, on {stats['mha']} cases")
+    evidence.append(
+        f"multi-head attention weights (drawn h | d, parameters, causal and not): "
+        f">= 0, rows summing to 1, on {stats['mha']} cases"
+    )
     return evidence
 
 
@@ -232,7 +280,11 @@ def _identity_attention(x: np.ndarray, causal: bool, mha=multi_head_attention):
 
 
 @CHAPTER.element(
-    "ex-attention-by-hand", "例 4.3", "n = 3, d = 2 の手計算", "example", ("numeric", "symbolic"),
+    "ex-attention-by-hand",
+    "例 4.3",
+    "n = 3, d = 2 の手計算",
+    "example",
+    ("numeric", "symbolic"),
     claims=(
         Claim(r"d = d_k = d_v = 2"),
         Claim(r"W_Q = W_K = W_V = I"),
@@ -244,46 +296,80 @@ def _identity_attention(x: np.ndarray, causal: bool, mha=multi_head_attention):
             r"\\ 0.7071 & 0.7071 & 1.4142 \end{pmatrix}",
             lhs=r"\frac{1}{\sqrt2}\begin{pmatrix} 1 & 0 & 1 \\ 0 & 1 & 1 \\ 1 & 1 & 2 "
             r"\end{pmatrix}",
-            argument="printed.scores", read=values,
+            argument="printed.scores",
+            read=values,
         ),
-        Claim(r"e^{0.7071} = 2.0281", lhs=r"e^{0.7071}", argument="printed.exp_score_1_1",
-              read=values),
-        Claim(r"e^{1.4142} = 4.1133", lhs=r"e^{1.4142}", argument="printed.exp_score_3_3",
-              read=values),
-        Claim(r"(2.0281,\ 1,\ 2.0281)/5.0562 = (0.4011,\ 0.1978,\ 0.4011)",
-              argument="printed.row_sum_1", read=divisor),
-        Claim(r"(2.0281,\ 2.0281,\ 4.1133)/8.1695 = (0.2483,\ 0.2483,\ 0.5035)",
-              argument="printed.row_sum_3", read=divisor),
+        Claim(
+            r"e^{0.7071} = 2.0281", lhs=r"e^{0.7071}", argument="printed.exp_score_1_1", read=values
+        ),
+        Claim(
+            r"e^{1.4142} = 4.1133", lhs=r"e^{1.4142}", argument="printed.exp_score_3_3", read=values
+        ),
+        Claim(
+            r"(2.0281,\ 1,\ 2.0281)/5.0562 = (0.4011,\ 0.1978,\ 0.4011)",
+            argument="printed.row_sum_1",
+            read=divisor,
+        ),
+        Claim(
+            r"(2.0281,\ 2.0281,\ 4.1133)/8.1695 = (0.2483,\ 0.2483,\ 0.5035)",
+            argument="printed.row_sum_3",
+            read=divisor,
+        ),
         Claim(
             r"A = \begin{pmatrix} 0.4011 & 0.1978 & 0.4011 \\ 0.1978 & 0.4011 & 0.4011 \\ "
             r"0.2483 & 0.2483 & 0.5035 \end{pmatrix}",
-            lhs="A", argument="printed.weights", read=values,
+            lhs="A",
+            argument="printed.weights",
+            read=values,
         ),
         Claim(
             r"AX = \begin{pmatrix} 0.8022 & 0.5989 \\ 0.5989 & 0.8022 \\ 0.7517 & 0.7517 "
             r"\end{pmatrix}",
-            lhs="AX", argument="printed.output", read=values,
+            lhs="AX",
+            argument="printed.output",
+            read=values,
         ),
-        Claim(r"0.4011\,(1, 0) + 0.1978\,(0, 1) + 0.4011\,(1, 1) = (0.8022,\ 0.5989)",
-              lhs=r"0.4011\,(1, 0) + 0.1978\,(0, 1) + 0.4011\,(1, 1)",
-              argument="printed.output_row_1", read=values),
-        Claim(r"\big((0.5989, 0.8022),\ (0.8022, 0.5989),\ (0.7517, 0.7517)\big)",
-              argument="printed.swapped_output", read=values),
+        Claim(
+            r"0.4011\,(1, 0) + 0.1978\,(0, 1) + 0.4011\,(1, 1) = (0.8022,\ 0.5989)",
+            lhs=r"0.4011\,(1, 0) + 0.1978\,(0, 1) + 0.4011\,(1, 1)",
+            argument="printed.output_row_1",
+            read=values,
+        ),
+        Claim(
+            r"\big((0.5989, 0.8022),\ (0.8022, 0.5989),\ (0.7517, 0.7517)\big)",
+            argument="printed.swapped_output",
+            read=values,
+        ),
         Claim(r"(1, 0, 0)", argument="printed.causal_row_1", read=values),
-        Claim(r"(1,\ 2.0281)/3.0281 = (0.3302,\ 0.6698)", lhs=r"(1,\ 2.0281)/3.0281",
-              argument="printed.causal_row_2", read=values),
-        Claim(r"(1,\ 2.0281)/3.0281 = (0.3302,\ 0.6698)", lhs=r"(1,\ 2.0281)/3.0281",
-              argument="printed.causal_row_sum", read=divisor),
-        Claim(r"\big((1, 0),\ (0.3302, 0.6698),\ (0.7517, 0.7517)\big)",
-              argument="printed.causal_output", read=values),
-        Claim(r"\big((1, 0),\ (0.3302, 0.6698),\ (5.0000, -2.0000)\big)",
-              argument="printed.changed_causal_output", read=values),
+        Claim(
+            r"(1,\ 2.0281)/3.0281 = (0.3302,\ 0.6698)",
+            lhs=r"(1,\ 2.0281)/3.0281",
+            argument="printed.causal_row_2",
+            read=values,
+        ),
+        Claim(
+            r"(1,\ 2.0281)/3.0281 = (0.3302,\ 0.6698)",
+            lhs=r"(1,\ 2.0281)/3.0281",
+            argument="printed.causal_row_sum",
+            read=divisor,
+        ),
+        Claim(
+            r"\big((1, 0),\ (0.3302, 0.6698),\ (0.7517, 0.7517)\big)",
+            argument="printed.causal_output",
+            read=values,
+        ),
+        Claim(
+            r"\big((1, 0),\ (0.3302, 0.6698),\ (5.0000, -2.0000)\big)",
+            argument="printed.changed_causal_output",
+            read=values,
+        ),
         Claim(r"(4.6488, -1.8110)", argument="printed.changed_unmasked_row_1", read=values),
         Claim(r"29/\sqrt2", argument="stated_self_score", read=expression),
     ),
 )
-def ex_attention_by_hand(printed: dict, stated_self_score: sp.Expr,
-                         multi_head_attention=multi_head_attention) -> list[str]:
+def ex_attention_by_hand(
+    printed: dict, stated_self_score: sp.Expr, multi_head_attention=multi_head_attention
+) -> list[str]:
     """Every printed number of the worked example recomputed with the package's
     multi_head_attention (one head, W = I, no biases) and compared at the printed
     precision (4 decimals: |computed - printed| <= 5e-5): the scaled scores, e^0.7071 and
@@ -317,9 +403,10 @@ def ex_attention_by_hand(printed: dict, stated_self_score: sp.Expr,
         "changed_causal_output": ch_out,
         "changed_unmasked_row_1": ch_free[0],
     }
-    require(np.array_equal(c_weights[1:, :][0, 2:], [0.0]) and
-            np.array_equal(c_weights[2], weights[2]),
-            "the causal weights' row 2 ends in 0 and row 3 is the unmasked one")
+    require(
+        np.array_equal(c_weights[1:, :][0, 2:], [0.0]) and np.array_equal(c_weights[2], weights[2]),
+        "the causal weights' row 2 ends in 0 and row 3 is the unmasked one",
+    )
     evidence = []
     for key, stated in printed.items():
         value, want = np.asarray(computed[key], dtype=float), np.asarray(stated, dtype=float)
@@ -328,20 +415,28 @@ def ex_attention_by_hand(printed: dict, stated_self_score: sp.Expr,
         # the largest magnitude involved, max(1, |printed|) since weights are <= 1), the
         # printed decimal's conversion and the subtraction (one u each)
         rounding = gamma(18) * max(1.0, float(np.max(np.abs(want))))
-        judge_within(value - want, 5e-5 + rounding,
-                     f"{key}: computed {np.round(value, 6).tolist()} but the chapter prints "
-                     f"{want.tolist()} (at 4 decimals)")
+        judge_within(
+            value - want,
+            5e-5 + rounding,
+            f"{key}: computed {np.round(value, 6).tolist()} but the chapter prints "
+            f"{want.tolist()} (at 4 decimals)",
+        )
         evidence.append(f"{key}: {np.round(value, 4).tolist()}")
     row = sp.Matrix(changed[2].astype(int).tolist())
     self_score = row.dot(row) / sp.sqrt(2)
     stated_score = stated_self_score
-    require(equal(self_score, stated_score),
-            f"the changed row's own score is {self_score}, not {stated_score}")
+    require(
+        equal(self_score, stated_score),
+        f"the changed row's own score is {self_score}, not {stated_score}",
+    )
     evidence.append(f"the changed row's own score is {self_score} = {stated_score} exactly")
-    require(np.array_equal(c_out[:2], ch_out[:2]),
-            "changing row 3 changed the causal output rows 1-2")
+    require(
+        np.array_equal(c_out[:2], ch_out[:2]), "changing row 3 changed the causal output rows 1-2"
+    )
     evidence.append("changing row 3 leaves causal rows 1-2 bit for bit unchanged")
-    evidence.append(f"note: the printed 'e^1.4142 = 4.1133' is e^sqrt(2) = "
-                    f"{math.exp(math.sqrt(2)):.6f}; e^1.4142 itself is {math.exp(1.4142):.6f} "
-                    f"(4.1132 at 4 decimals); the weights use the exact score sqrt(2)")
+    evidence.append(
+        f"note: the printed 'e^1.4142 = 4.1133' is e^sqrt(2) = "
+        f"{math.exp(math.sqrt(2)):.6f}; e^1.4142 itself is {math.exp(1.4142):.6f} "
+        f"(4.1132 at 4 decimals); the weights use the exact score sqrt(2)"
+    )
     return evidence

@@ -35,27 +35,32 @@ from symbolic import counts, symbols
 from symbolic.identities import equal
 
 
-@CHAPTER.element("prop-attention-parameters", "命題 7.1", "マルチヘッド自己注意のパラメータ数",
-                 "proposition", ("symbolic", "numeric"),
-                 claims=(
-                     Claim(r"d_k = d_v = d/h"),
-                     Claim(r"4d^2 + 4d", argument="stated", read=polynomial),
-                     Claim(r"4d^2", argument="stated_without_bias", read=polynomial),
-                     Claim("ヘッド数 $h$ に依らない", phrase=True),
-                     Claim(
-                         r"4 \times 512^2 + 4 \times 512 = 1{,}050{,}624",
-                         where="text",
-                         lhs=r"4 \times 512^2 + 4 \times 512",
-                         argument="printed.with_bias",
-                         read=integer,
-                     ),
-                     Claim(
-                         "1{,}048{,}576",
-                         where="text",
-                         argument="printed.without_bias",
-                         read=integer,
-                     ),
-                 ))
+@CHAPTER.element(
+    "prop-attention-parameters",
+    "命題 7.1",
+    "マルチヘッド自己注意のパラメータ数",
+    "proposition",
+    ("symbolic", "numeric"),
+    claims=(
+        Claim(r"d_k = d_v = d/h"),
+        Claim(r"4d^2 + 4d", argument="stated", read=polynomial),
+        Claim(r"4d^2", argument="stated_without_bias", read=polynomial),
+        Claim("ヘッド数 $h$ に依らない", phrase=True),
+        Claim(
+            r"4 \times 512^2 + 4 \times 512 = 1{,}050{,}624",
+            where="text",
+            lhs=r"4 \times 512^2 + 4 \times 512",
+            argument="printed.with_bias",
+            read=integer,
+        ),
+        Claim(
+            "1{,}048{,}576",
+            where="text",
+            argument="printed.without_bias",
+            read=integer,
+        ),
+    ),
+)
 def prop_attention_parameters(stated, stated_without_bias, printed) -> list[str]:
     """4d^2 + 4d (4d^2 without biases), independent of h: symbolic, the polynomial derived
     from spec's parameter declaration (d_head = d/h) minus the stated one is 0 and h does
@@ -68,22 +73,24 @@ def prop_attention_parameters(stated, stated_without_bias, printed) -> list[str]
     for bias, want in ((True, stated), (False, stated_without_bias)):
         require(not _has_h(want), f"the stated {want} depends on h (bias = {bias})")
         derived = sp.expand(counts.attention_parameters(bias=bias))
-        require(equal(derived, want),
-                f"derived {derived} != stated {want} (bias = {bias})")
+        require(equal(derived, want), f"derived {derived} != stated {want} (bias = {bias})")
         evidence.append(f"bias = {bias}: derived {derived} = stated, no h")
 
     stats = {"cases": 0}
 
-    @given(st.integers(1, 8).flatmap(lambda h: st.tuples(st.just(h), st.integers(1, 8))),
-           st.booleans())
+    @given(
+        st.integers(1, 8).flatmap(lambda h: st.tuples(st.just(h), st.integers(1, 8))), st.booleans()
+    )
     def arrays(hk, bias):
         h, k = hk
         config = ModelConfig(vocab=3, d=h * k, n_layer=1, n_head=h, d_ff=4, n_ctx=4, bias=bias)
         params = init_parameters(config, np.random.default_rng(0))
         counted = parameter_count(sub_parameters(params, "blocks.0.attn"))
         want = int((stated if bias else stated_without_bias).subs(d, h * k))
-        require(counted == want, f"d = {h * k}, h = {h}, bias = {bias}: arrays hold {counted}, "
-                                 f"the formula gives {want}")
+        require(
+            counted == want,
+            f"d = {h * k}, h = {h}, bias = {bias}: arrays hold {counted}, the formula gives {want}",
+        )
         stats["cases"] += 1
 
     arrays()
@@ -95,14 +102,16 @@ def prop_attention_parameters(stated, stated_without_bias, printed) -> list[str]
     return evidence
 
 
-COMPLEXITY_TABLE = "\n".join((
-    "$n$ | $4nd^2$ | $2n^2d$ | 合計 | $2n^2d$ の前の行との比 | 合計の前の行との比",
-    "64 | 1,048,576 | 524,288 | 1,572,864 |  | ",
-    "128 | 2,097,152 | 2,097,152 | 4,194,304 | 4.00 | 2.67",
-    "256 | 4,194,304 | 8,388,608 | 12,582,912 | 4.00 | 3.00",
-    "512 | 8,388,608 | 33,554,432 | 41,943,040 | 4.00 | 3.33",
-    "1024 | 16,777,216 | 134,217,728 | 150,994,944 | 4.00 | 3.60",
-))
+COMPLEXITY_TABLE = "\n".join(
+    (
+        "$n$ | $4nd^2$ | $2n^2d$ | 合計 | $2n^2d$ の前の行との比 | 合計の前の行との比",
+        "64 | 1,048,576 | 524,288 | 1,572,864 |  | ",
+        "128 | 2,097,152 | 2,097,152 | 4,194,304 | 4.00 | 2.67",
+        "256 | 4,194,304 | 8,388,608 | 12,582,912 | 4.00 | 3.00",
+        "512 | 8,388,608 | 33,554,432 | 41,943,040 | 4.00 | 3.33",
+        "1024 | 16,777,216 | 134,217,728 | 150,994,944 | 4.00 | 3.60",
+    )
+)
 
 
 def _has_h(expr: sp.Expr) -> bool:
@@ -110,37 +119,51 @@ def _has_h(expr: sp.Expr) -> bool:
     return any(s.name == "h" for s in expr.free_symbols)
 
 
-@CHAPTER.element("prop-attention-complexity", "命題 7.2", "自己注意 1 層の計算量", "proposition",
-         ("symbolic", "numeric"),
-                 claims=(
-                     Claim(r"d_k = d/h"),
-                     Claim(COMPLEXITY_TABLE, table=True, where="text", argument="printed_table",
-                           read=table_rows),
-                     Claim(
-                         r"\underbrace{4nd^2}_{\text{射影}} + \underbrace{2n^2 "
-                         r"d}_{\text{点数と重みつき和}}",
-                         argument="stated",
-                         read=polynomial,
-                     ),
-                     Claim("ヘッド数 $h$ に依らない", phrase=True),
-                     Claim(r"O(hn^2)"),
-                     Claim(r"hn^2", argument="stated_memory", read=polynomial),
-                     Claim(r"h \le d"),
-                     Claim(r"n \ge d"),
-                     Claim("$2n^2d$ の項は 4 倍", phrase=True, argument="doubling.quadratic",
-                           read=prose_integer),
-                     Claim("$4nd^2$ の項は 2 倍になる", phrase=True, argument="doubling.linear",
-                           read=prose_integer),
-                     Claim(
-                         "n = 2d = 128",
-                         where="text",
-                         lhs="n",
-                         argument="stated_crossover",
-                         read=crossover,
-                     ),
-                 ))
-def prop_attention_complexity(stated, stated_crossover, printed_table, stated_memory,
-                              doubling, multi_head_attention=multi_head_attention) -> list[str]:
+@CHAPTER.element(
+    "prop-attention-complexity",
+    "命題 7.2",
+    "自己注意 1 層の計算量",
+    "proposition",
+    ("symbolic", "numeric"),
+    claims=(
+        Claim(r"d_k = d/h"),
+        Claim(
+            COMPLEXITY_TABLE, table=True, where="text", argument="printed_table", read=table_rows
+        ),
+        Claim(
+            r"\underbrace{4nd^2}_{\text{射影}} + \underbrace{2n^2 "
+            r"d}_{\text{点数と重みつき和}}",
+            argument="stated",
+            read=polynomial,
+        ),
+        Claim("ヘッド数 $h$ に依らない", phrase=True),
+        Claim(r"O(hn^2)"),
+        Claim(r"hn^2", argument="stated_memory", read=polynomial),
+        Claim(r"h \le d"),
+        Claim(r"n \ge d"),
+        Claim(
+            "$2n^2d$ の項は 4 倍", phrase=True, argument="doubling.quadratic", read=prose_integer
+        ),
+        Claim(
+            "$4nd^2$ の項は 2 倍になる", phrase=True, argument="doubling.linear", read=prose_integer
+        ),
+        Claim(
+            "n = 2d = 128",
+            where="text",
+            lhs="n",
+            argument="stated_crossover",
+            read=crossover,
+        ),
+    ),
+)
+def prop_attention_complexity(
+    stated,
+    stated_crossover,
+    printed_table,
+    stated_memory,
+    doubling,
+    multi_head_attention=multi_head_attention,
+) -> list[str]:
     """4nd^2 + 2n^2 d multiplications, independent of h: symbolic, the stated polynomial
     has no h and equals the one derived from spec's declared contractions; doubling n
     multiplies the quadratic term and the linear one by the stated `doubling` factors
@@ -159,16 +182,23 @@ def prop_attention_complexity(stated, stated_crossover, printed_table, stated_me
     linear, quadratic = counts.linear_quadratic(derived, n)
     ratios = [counts.doubling_ratio(quadratic, n), counts.doubling_ratio(linear, n)]
     factors = [doubling["quadratic"], doubling["linear"]]
-    require(ratios == factors, f"doubling n multiplies the quadratic term by {ratios[0]} and "
-                               f"the linear one by {ratios[1]}, stated {factors[0]} and "
-                               f"{factors[1]}")
+    require(
+        ratios == factors,
+        f"doubling n multiplies the quadratic term by {ratios[0]} and "
+        f"the linear one by {ratios[1]}, stated {factors[0]} and "
+        f"{factors[1]}",
+    )
     cross = counts.crossover(derived, n)
-    require(equal(cross, stated_crossover),
-            f"the terms are equal at n = {cross}, the chapter states n = {stated_crossover}")
+    require(
+        equal(cross, stated_crossover),
+        f"the terms are equal at n = {cross}, the chapter states n = {stated_crossover}",
+    )
     memory = counts.attention_weights_memory()
     require(equal(memory, stated_memory), f"weights memory {memory} != stated {stated_memory}")
-    evidence = [f"derived {derived} = stated, no h; doubling ratios {ratios[0]} and "
-                f"{ratios[1]}; terms equal at n = {cross}; weights memory {memory}"]
+    evidence = [
+        f"derived {derived} = stated, no h; doubling ratios {ratios[0]} and "
+        f"{ratios[1]}; terms equal at n = {cross}; weights memory {memory}"
+    ]
     stats = {"cases": 0}
 
     def count(x: np.ndarray, params: dict, causal: bool) -> tuple[int, int, int]:
@@ -181,17 +211,23 @@ def prop_attention_complexity(stated, stated_crossover, printed_table, stated_me
         nn, dd = x.shape
         want = int(stated.subs({n: nn, d: dd}))
         h = params["w_q"].shape[0]
-        require(counter.total == want, f"n = {nn}, d = {dd}, h = {h}: counted "
-                                       f"{counter.total}, the formula gives {want}")
+        require(
+            counter.total == want,
+            f"n = {nn}, d = {dd}, h = {h}: counted {counter.total}, the formula gives {want}",
+        )
         least = want - nn * (nn - 1) * dd if causal else want
-        require(least <= counter.executed_total <= want,
-                f"n = {nn}, d = {dd}, h = {h}, causal = {causal}: {counter.executed_total} "
-                f"products executed, outside [{least}, {want}]")
+        require(
+            least <= counter.executed_total <= want,
+            f"n = {nn}, d = {dd}, h = {h}, causal = {causal}: {counter.executed_total} "
+            f"products executed, outside [{least}, {want}]",
+        )
         sizes = {"h": h, "n": nn, "m": nn}
         declared = math.prod(sizes[dim] for dim in ATTENTION_WEIGHTS_MEMORY)
-        require(np.asarray(weights).size == declared == h * nn * nn,
-                f"weights hold {np.asarray(weights).size}; the declared score array "
-                f"{ATTENTION_WEIGHTS_MEMORY} holds {declared}; h n^2 = {h * nn * nn}")
+        require(
+            np.asarray(weights).size == declared == h * nn * nn,
+            f"weights hold {np.asarray(weights).size}; the declared score array "
+            f"{ATTENTION_WEIGHTS_MEMORY} holds {declared}; h n^2 = {h * nn * nn}",
+        )
         stats["cases"] += 1
         return counter.total, counter.executed_total, want
 
@@ -201,15 +237,19 @@ def prop_attention_complexity(stated, stated_crossover, printed_table, stated_me
         count(x, params, causal)
 
     counted()
-    evidence.append(f"counted multiplications of real passes = the polynomial; weights h n^2, "
-                    f"on {stats['cases']} drawn sizes")
+    evidence.append(
+        f"counted multiplications of real passes = the polynomial; weights h n^2, "
+        f"on {stats['cases']} drawn sizes"
+    )
     rng = np.random.default_rng(0)
     x = rng.standard_normal((300, 2))
     params = {w: rng.standard_normal((1, 2, 2)) for w in ("w_q", "w_k", "w_v", "w_o")}
     full, executed, want = count(x, params, causal=True)
-    evidence.append(f"causal pass at n = 300, d = 2, h = 1: the definition counts {full} "
-                    f"multiplications (= the polynomial, {want}); the blocked pass executes "
-                    f"{executed}, skipping masked blocks")
+    evidence.append(
+        f"causal pass at n = 300, d = 2, h = 1: the definition counts {full} "
+        f"multiplications (= the polynomial, {want}); the blocked pass executes "
+        f"{executed}, skipping masked blocks"
+    )
 
     table = attention_complexity_table(d=64, ns=tuple(int(r[0]) for r in printed_table))
     for got, want in zip(table.rows, printed_table, strict=True):
@@ -218,11 +258,17 @@ def prop_attention_complexity(stated, stated_crossover, printed_table, stated_me
     return evidence
 
 
-@CHAPTER.element("rem-cross-attention", "注意 7.3", "交差注意", "remark",
-                 ("numeric", "high precision"),
-                 claims=(Claim("はそのまま成り立ちます", phrase=True),))
-def rem_cross_attention(multi_head_attention=multi_head_attention, attention=attention
-                        ) -> list[str]:
+@CHAPTER.element(
+    "rem-cross-attention",
+    "注意 7.3",
+    "交差注意",
+    "remark",
+    ("numeric", "high precision"),
+    claims=(Claim("はそのまま成り立ちます", phrase=True),),
+)
+def rem_cross_attention(
+    multi_head_attention=multi_head_attention, attention=attention
+) -> list[str]:
     """Cross-attention (queries from X (n, d), keys and values from a context (m, d),
     m != n allowed): multi_head_attention with `context` equals the definition at 50
     digits within mha_error_bound on Hypothesis-drawn n <= 4, m <= 5, h | d, d <= 6 (and a
@@ -236,12 +282,19 @@ def rem_cross_attention(multi_head_attention=multi_head_attention, attention=att
         m = context.shape[0]
         out, weights = multi_head_attention(x, params, context=context)
         weights = np.asarray(weights)
-        require(weights.shape == (params["w_q"].shape[0], x.shape[0], m),
-                f"cross-attention weights have shape {weights.shape}")
+        require(
+            weights.shape == (params["w_q"].shape[0], x.shape[0], m),
+            f"cross-attention weights have shape {weights.shape}",
+        )
         with mpmath.workdps(DIGITS):
             err = mp_error(out, mp_multi_head_attention(x, params, context=context))
-        definition.append(weigh(err, mha_error_bound(x, params, weights, context=context),
-                                f"n = {x.shape[0]}, m = {m}"))
+        definition.append(
+            weigh(
+                err,
+                mha_error_bound(x, params, weights, context=context),
+                f"n = {x.shape[0]}, m = {m}",
+            )
+        )
         q = np.einsum("nd,hdk->hnk", x, params["w_q"])
         k = np.einsum("md,hdk->hmk", context, params["w_k"])
         v = np.einsum("md,hdk->hmk", context, params["w_v"])
@@ -262,5 +315,7 @@ def rem_cross_attention(multi_head_attention=multi_head_attention, attention=att
 
     drawn()
     judged = judge_cases(definition, "cross-attention off the definition")
-    return [f"cross-attention = the definition at 50 digits (largest error/bound "
-            f"{judged.ratio:.2f}) and convex per head on {len(definition)} drawn (n, m, d, h)"]
+    return [
+        f"cross-attention = the definition at 50 digits (largest error/bound "
+        f"{judged.ratio:.2f}) and convex per head on {len(definition)} drawn (n, m, d, h)"
+    ]

@@ -25,11 +25,14 @@ from proofs.evidence.measures import (
 AGAINST_DEFINITION = "the attention against 定義 4.1's MHA at 50 digits"
 
 
-@CHAPTER.element("lem-equivariant-closure", "補題 5.1", "置換同変な写像の組み立て", "lemma",
-         ("numeric",),
-                 claims=(
-                     Claim("は置換同変である", phrase=True),
-                 ))
+@CHAPTER.element(
+    "lem-equivariant-closure",
+    "補題 5.1",
+    "置換同変な写像の組み立て",
+    "lemma",
+    ("numeric",),
+    claims=(Claim("は置換同変である", phrase=True),),
+)
 def lem_equivariant_closure(row_wise=None) -> list[str]:
     """Row-wise maps are equivariant, and composition, sum, concatenation and X + f(X)
     keep equivariance: on Hypothesis-drawn integer matrices (entries |.| <= 8, n <= 6,
@@ -65,27 +68,49 @@ def lem_equivariant_closure(row_wise=None) -> list[str]:
         }
         for name, fn in maps.items():
             defect = equivariance_defect(fn, x, pi)
-            require(bool(np.all(defect == 0)),
-                    f"{name}: f(PX) != P f(X) (defect {defect.max():.2e}) for pi = {pi}")
+            require(
+                bool(np.all(defect == 0)),
+                f"{name}: f(PX) != P f(X) (defect {defect.max():.2e}) for pi = {pi}",
+            )
         stats["cases"] += 1
 
     grid = np.arange(-6.0, 6.0)
-    closure((grid.reshape(4, 3), grid.reshape(3, 4), grid[:4], grid.reshape(4, 3), grid[:3],
-             [3, 2, 1, 0]))
-    given(st.integers(1, 6).flatmap(lambda n: st.tuples(
-        hnp.arrays(np.float64, (n, 3), elements=ints),
-        hnp.arrays(np.float64, (3, 4), elements=ints), hnp.arrays(np.float64, (4,), elements=ints),
-        hnp.arrays(np.float64, (4, 3), elements=ints), hnp.arrays(np.float64, (3,), elements=ints),
-        st.permutations(list(range(n))))))(closure)()
-    return [f"row-wise maps, composition, sum, concatenation and residual: f(PX) = P f(X) bit "
-            f"for bit on {stats['cases']} drawn integer inputs and permutations"]
+    closure(
+        (
+            grid.reshape(4, 3),
+            grid.reshape(3, 4),
+            grid[:4],
+            grid.reshape(4, 3),
+            grid[:3],
+            [3, 2, 1, 0],
+        )
+    )
+    given(
+        st.integers(1, 6).flatmap(
+            lambda n: st.tuples(
+                hnp.arrays(np.float64, (n, 3), elements=ints),
+                hnp.arrays(np.float64, (3, 4), elements=ints),
+                hnp.arrays(np.float64, (4,), elements=ints),
+                hnp.arrays(np.float64, (4, 3), elements=ints),
+                hnp.arrays(np.float64, (3,), elements=ints),
+                st.permutations(list(range(n))),
+            )
+        )
+    )(closure)()
+    return [
+        f"row-wise maps, composition, sum, concatenation and residual: f(PX) = P f(X) bit "
+        f"for bit on {stats['cases']} drawn integer inputs and permutations"
+    ]
 
 
-@CHAPTER.element("thm-attention-equivariance", "定理 5.2", "自己注意の置換同変性", "theorem",
-         ("numeric",),
-                 claims=(
-                     Claim(r"\mathrm{MHA}(PX) = P\,\mathrm{MHA}(X)"),
-                 ))
+@CHAPTER.element(
+    "thm-attention-equivariance",
+    "定理 5.2",
+    "自己注意の置換同変性",
+    "theorem",
+    ("numeric",),
+    claims=(Claim(r"\mathrm{MHA}(PX) = P\,\mathrm{MHA}(X)"),),
+)
 def thm_attention_equivariance(multi_head_attention=multi_head_attention) -> list[str]:
     """MHA(PX) = P MHA(X) without mask or positions: on Hypothesis-drawn permutations,
     shapes (n <= 5, h | d, d <= 9), parameters (with and without biases) and inputs
@@ -100,8 +125,10 @@ def thm_attention_equivariance(multi_head_attention=multi_head_attention) -> lis
     worst, diff, tol = stack_equivariance(layers, x, list(range(6))[::-1], mha)
     judge_within(diff, tol, "MHA(PX) != P MHA(X) on the listing's sizes")
     judge_cases(_off_definition(mha, layers, x, "the listing's sizes"), AGAINST_DEFINITION)
-    evidence = [f"listing sizes (n = 6, d = 8, h = 2): max |MHA(PX) - P MHA(X)| = {worst:.1e} "
-                f"<= bound {tol.max():.1e}"]
+    evidence = [
+        f"listing sizes (n = 6, d = 8, h = 2): max |MHA(PX) - P MHA(X)| = {worst:.1e} "
+        f"<= bound {tol.max():.1e}"
+    ]
     # measured on every draw, then judged: equivariance first, so that attention breaking it
     # fails there even on draws whose permutation is the identity
     equivariant: list[Verdict] = []
@@ -118,28 +145,40 @@ def thm_attention_equivariance(multi_head_attention=multi_head_attention) -> lis
     single()
     judged = judge_cases(equivariant, "MHA(PX) != P MHA(X)")
     judge_cases(defined, AGAINST_DEFINITION)
-    evidence.append(f"{len(equivariant)} drawn layers: the attention = 定義 4.1's MHA at "
-                    f"50 digits and f(PX) = P f(X), each within its rounding bound (largest "
-                    f"difference/bound {judged.ratio:.2f})")
+    evidence.append(
+        f"{len(equivariant)} drawn layers: the attention = 定義 4.1's MHA at "
+        f"50 digits and f(PX) = P f(X), each within its rounding bound (largest "
+        f"difference/bound {judged.ratio:.2f})"
+    )
     return evidence
 
 
-def _off_definition(mha, layers, x: np.ndarray, where: str, causal: bool = False
-                    ) -> list[Verdict]:
+def _off_definition(mha, layers, x: np.ndarray, where: str, causal: bool = False) -> list[Verdict]:
     """The handed attention weighed against 定義 4.1's MHA with each attention layer's
     parameters at the stack's input x."""
-    return [weigh(err, bound, f"{where}: the attention is not 定義 4.1's "
-                              f"{'causal ' if causal else ''}MHA at 50 digits")
-            for err, bound in stack_attention_off_definition(mha, layers, x, causal)]
+    return [
+        weigh(
+            err,
+            bound,
+            f"{where}: the attention is not 定義 4.1's "
+            f"{'causal ' if causal else ''}MHA at 50 digits",
+        )
+        for err, bound in stack_attention_off_definition(mha, layers, x, causal)
+    ]
 
 
-@CHAPTER.element("cor-bag-of-tokens", "系 5.3",
-                 "位置情報がなければ語順を区別できない", "corollary", ("numeric",),
-                 claims=(
-                     Claim(r"\pi(i) = i"),
-                     Claim(r"f(P_\pi X)_i = f(X)_i"),
-                     Claim(r"i = n"),
-                 ))
+@CHAPTER.element(
+    "cor-bag-of-tokens",
+    "系 5.3",
+    "位置情報がなければ語順を区別できない",
+    "corollary",
+    ("numeric",),
+    claims=(
+        Claim(r"\pi(i) = i"),
+        Claim(r"f(P_\pi X)_i = f(X)_i"),
+        Claim(r"i = n"),
+    ),
+)
 def cor_bag_of_tokens(multi_head_attention=multi_head_attention) -> list[str]:
     """For an equivariant f and a permutation fixing i, f(P X)_i = f(X)_i: on
     Hypothesis-drawn stacks (attention, ReLU MLP, residuals; n <= 5) and permutations
@@ -170,8 +209,10 @@ def cor_bag_of_tokens(multi_head_attention=multi_head_attention) -> list[str]:
     fixed_row()
     judge_cases(unchanged, "row i changed under a permutation fixing it")
     judge_cases(defined, AGAINST_DEFINITION)
-    return [f"row i unchanged (within rounding) under permutations fixing i on "
-            f"{len(unchanged)} drawn stacks"]
+    return [
+        f"row i unchanged (within rounding) under permutations fixing i on "
+        f"{len(unchanged)} drawn stacks"
+    ]
 
 
 def causal_witness(mha=multi_head_attention, seeds=range(5)) -> list[tuple[int, float, float]]:
@@ -185,12 +226,17 @@ def causal_witness(mha=multi_head_attention, seeds=range(5)) -> list[tuple[int, 
     return out
 
 
-@CHAPTER.element("rem-causal-not-equivariant", "注意 5.4", "因果マスクつきの場合", "remark",
-         ("witness",),
-                 claims=(
-                     Claim("は置換同変ではありません", phrase=True, where="text"),
-                     Claim(r"j \le i"),
-                 ))
+@CHAPTER.element(
+    "rem-causal-not-equivariant",
+    "注意 5.4",
+    "因果マスクつきの場合",
+    "remark",
+    ("witness",),
+    claims=(
+        Claim("は置換同変ではありません", phrase=True, where="text"),
+        Claim(r"j \le i"),
+    ),
+)
 def rem_causal_not_equivariant(multi_head_attention=multi_head_attention) -> list[str]:
     """Causal attention is not equivariant: a witness for each of the seeds 0..4 of
     default_rng at the listing's sizes (n = 6, d = 8, h = 2), swapping rows 1 and 2:
@@ -200,11 +246,16 @@ def rem_causal_not_equivariant(multi_head_attention=multi_head_attention) -> lis
     defined map."""
     evidence = []
     for seed, worst, tol in causal_witness(multi_head_attention):
-        require(worst > tol, f"seed {seed}: causal MHA looks equivariant ({worst:.2e} <= "
-                             f"bound {tol:.2e})")
+        require(
+            worst > tol,
+            f"seed {seed}: causal MHA looks equivariant ({worst:.2e} <= bound {tol:.2e})",
+        )
         layers, x = seeded_stack(seed)
-        judge_cases(_off_definition(multi_head_attention, layers, x, f"seed {seed}", causal=True),
-                    AGAINST_DEFINITION)
-        evidence.append(f"seed {seed}: max |f(PX) - P f(X)| = {worst:.2f} > rounding bound "
-                        f"{tol:.1e}")
+        judge_cases(
+            _off_definition(multi_head_attention, layers, x, f"seed {seed}", causal=True),
+            AGAINST_DEFINITION,
+        )
+        evidence.append(
+            f"seed {seed}: max |f(PX) - P f(X)| = {worst:.2f} > rounding bound {tol:.1e}"
+        )
     return evidence

@@ -39,20 +39,25 @@ from symbolic.identities import equal
 from symbolic.softmax import softmax as symbolic_softmax
 
 
-@CHAPTER.element("exr-softmax-compute", "演習 10.1", "softmax の計算", "exercise",
-         ("symbolic", "numeric"),
-                 claims=(
-                     Claim(r"\boldsymbol{z} = (0, \log 2, \log 3)"),
-                     Claim(r"\boldsymbol{z}' = (100, 100 + \log 2, 100 + \log 3)"),
-                     Claim(r"\sigma(\boldsymbol{z}') = (1/6, 1/3, 1/2)", where="proof"),
-                     Claim(
-                         r"\sigma(\boldsymbol{z}) = (1/6, 1/3, 1/2)",
-                         where="proof",
-                         lhs=r"\sigma(\boldsymbol{z})",
-                         argument="answer",
-                         read=tuple_of_numbers,
-                     ),
-                 ))
+@CHAPTER.element(
+    "exr-softmax-compute",
+    "演習 10.1",
+    "softmax の計算",
+    "exercise",
+    ("symbolic", "numeric"),
+    claims=(
+        Claim(r"\boldsymbol{z} = (0, \log 2, \log 3)"),
+        Claim(r"\boldsymbol{z}' = (100, 100 + \log 2, 100 + \log 3)"),
+        Claim(r"\sigma(\boldsymbol{z}') = (1/6, 1/3, 1/2)", where="proof"),
+        Claim(
+            r"\sigma(\boldsymbol{z}) = (1/6, 1/3, 1/2)",
+            where="proof",
+            lhs=r"\sigma(\boldsymbol{z})",
+            argument="answer",
+            read=tuple_of_numbers,
+        ),
+    ),
+)
 def exr_softmax_compute(answer=None, softmax=softmax) -> list[str]:
     """sigma(0, log 2, log 3) = (1/6, 1/3, 1/2) exactly (SymPy, symbolic.softmax.softmax),
     and sigma(100, 100 + log 2, 100 + log 3) is the same exactly; the NumPy softmax gives
@@ -63,8 +68,10 @@ def exr_softmax_compute(answer=None, softmax=softmax) -> list[str]:
     z = sp.Matrix([0, sp.log(2), sp.log(3)])
     for shift in (0, 100):
         got = symbolic_softmax(z + shift * sp.ones(3, 1))
-        require(all(equal(a, b) for a, b in zip(got, answer, strict=True)),
-                f"sigma(z + {shift}) = {list(got)} != {list(answer)}")
+        require(
+            all(equal(a, b) for a, b in zip(got, answer, strict=True)),
+            f"sigma(z + {shift}) = {list(got)} != {list(answer)}",
+        )
         zn = np.array([float(t) for t in z + shift * sp.ones(3, 1)])
         num = np.asarray(softmax(zn))
         want = np.array([float(a) for a in answer])
@@ -82,25 +89,36 @@ S = sp.Symbol("s", positive=True)  # sigma(z) = (s, 1 - s): symbolic.softmax.two
 
 
 @CHAPTER.element(
-    "exr-jacobian-two", "演習 10.2", "n = 2 のヤコビ行列", "exercise", ("symbolic",),
+    "exr-jacobian-two",
+    "演習 10.2",
+    "n = 2 のヤコビ行列",
+    "exercise",
+    ("symbolic",),
     claims=(
         Claim(r"n = 2"),
         Claim(r"\sigma(\boldsymbol{z}) = (s, 1 - s)"),
         Claim(
             r"J = \begin{pmatrix} s(1-s) & -s(1-s) \\ -s(1-s) & (1-s)s \end{pmatrix} = "
             r"s(1-s)\begin{pmatrix} 1 & -1 \\ -1 & 1 \end{pmatrix}",
-            where="proof", lhs="J", argument="stated_closed", read=expression_in(s=S),
+            where="proof",
+            lhs="J",
+            argument="stated_closed",
+            read=expression_in(s=S),
         ),
-        Claim(r"2s(1-s)", where="proof", argument="stated_eigenvalue",
-              read=expression_in(s=S)),
-        Claim(r"s = 1/2", where="proof", lhs="s", argument="stated_maximiser",
-              read=expression_in()),
+        Claim(r"2s(1-s)", where="proof", argument="stated_eigenvalue", read=expression_in(s=S)),
+        Claim(
+            r"s = 1/2", where="proof", lhs="s", argument="stated_maximiser", read=expression_in()
+        ),
         Claim(r"1/2", where="proof", argument="stated_maximum", read=expression_in()),
     ),
 )
-def exr_jacobian_two(stated_closed: sp.Matrix, stated_eigenvalue: sp.Expr,
-                     stated_maximiser: sp.Expr, stated_maximum: sp.Expr,
-                     jacobian=None) -> list[str]:
+def exr_jacobian_two(
+    stated_closed: sp.Matrix,
+    stated_eigenvalue: sp.Expr,
+    stated_maximiser: sp.Expr,
+    stated_maximum: sp.Expr,
+    jacobian=None,
+) -> list[str]:
     """n = 2, sigma = (s, 1 - s): J = s(1 - s)[[1, -1], [-1, 1]], eigenvalues 0 (vector 1)
     and 2s(1 - s), whose maximum 1/2 is at s = 1/2: symbolic.softmax.two_by_two on the
     stated matrix formula, each compared exactly with the chapter's answer."""
@@ -108,52 +126,75 @@ def exr_jacobian_two(stated_closed: sp.Matrix, stated_eigenvalue: sp.Expr,
     r = sym.two_by_two(sym.chapter_matrix if jacobian is None else jacobian)
     require(sym.is_zero(r.jacobian - stated_closed), f"J = {r.jacobian} != {stated_closed}")
     eig = {sp.factor(k): v for k, v in r.eigenvalues.items()}
-    require(set(eig) == {0, sp.factor(stated_eigenvalue)},
-            f"eigenvalues {r.eigenvalues}, stated 0 and {stated_eigenvalue}")
+    require(
+        set(eig) == {0, sp.factor(stated_eigenvalue)},
+        f"eigenvalues {r.eigenvalues}, stated 0 and {stated_eigenvalue}",
+    )
     require(sym.is_zero(r.jacobian * sp.ones(2, 1)), "1 is not in the kernel")
     require(sym.is_maximum(r), f"2s(1-s) has no interior maximum at {r.maximiser}")
-    require(tuple(r.maximiser) == (stated_maximiser,) and r.maximum == stated_maximum,
-            f"maximum {r.maximum} at {r.maximiser}, stated {stated_maximum} at "
-            f"{stated_maximiser}")
-    return [f"J = {stated_closed}; eigenvalues 0 and {stated_eigenvalue}; max "
-            f"{stated_maximum} at s = {stated_maximiser}"]
+    require(
+        tuple(r.maximiser) == (stated_maximiser,) and r.maximum == stated_maximum,
+        f"maximum {r.maximum} at {r.maximiser}, stated {stated_maximum} at {stated_maximiser}",
+    )
+    return [
+        f"J = {stated_closed}; eigenvalues 0 and {stated_eigenvalue}; max "
+        f"{stated_maximum} at s = {stated_maximiser}"
+    ]
 
 
 @CHAPTER.element(
-    "exr-mask-limit", "演習 10.3", "マスクの極限の計算", "exercise", ("numeric", "high precision"),
+    "exr-mask-limit",
+    "演習 10.3",
+    "マスクの極限の計算",
+    "exercise",
+    ("numeric", "high precision"),
     claims=(
         Claim(r"\boldsymbol{z} = (1, 2, 0.5)"),
         Claim(r"U = \{1, 2\}"),
         Claim(r"c = 10"),
-        Claim(r"\sigma^{U}(\boldsymbol{z}) = (0.2689,\ 0.7311,\ 0)", where="proof",
-              lhs=r"\sigma^{U}(\boldsymbol{z})", argument="printed.sigma_U", read=printed_texts),
-        Claim(r"e^{1} = 2.7183", where="proof", lhs="e^{1}", argument="printed.e^1",
-              read=printed_text),
-        Claim(r"e^{2} = 7.3891", where="proof", lhs="e^{2}", argument="printed.e^2",
-              read=printed_text),
+        Claim(
+            r"\sigma^{U}(\boldsymbol{z}) = (0.2689,\ 0.7311,\ 0)",
+            where="proof",
+            lhs=r"\sigma^{U}(\boldsymbol{z})",
+            argument="printed.sigma_U",
+            read=printed_texts,
+        ),
+        Claim(
+            r"e^{1} = 2.7183", where="proof", lhs="e^{1}", argument="printed.e^1", read=printed_text
+        ),
+        Claim(
+            r"e^{2} = 7.3891", where="proof", lhs="e^{2}", argument="printed.e^2", read=printed_text
+        ),
         Claim(r"10.1073", where="proof", argument="printed.sum", read=printed_text),
         Claim(
             r"e^{-10}e^{0.5}/10.1073 = 4.54\times10^{-5} \times 1.6487 / 10.1073 \approx "
             r"7.4 \times 10^{-6}",
-            where="proof", lhs=r"e^{-10}e^{0.5}/10.1073", argument="printed.e^-10",
+            where="proof",
+            lhs=r"e^{-10}e^{0.5}/10.1073",
+            argument="printed.e^-10",
             read=member_text(1, 0),
         ),
         Claim(
             r"e^{-10}e^{0.5}/10.1073 = 4.54\times10^{-5} \times 1.6487 / 10.1073 \approx "
             r"7.4 \times 10^{-6}",
-            where="proof", lhs=r"e^{-10}e^{0.5}/10.1073", argument="printed.e^(1/2)",
+            where="proof",
+            lhs=r"e^{-10}e^{0.5}/10.1073",
+            argument="printed.e^(1/2)",
             read=member_text(1, 1),
         ),
         Claim(
             r"e^{-10}e^{0.5}/10.1073 = 4.54\times10^{-5} \times 1.6487 / 10.1073 \approx "
             r"7.4 \times 10^{-6}",
-            where="proof", lhs=r"e^{-10}e^{0.5}/10.1073", argument="printed.bound",
+            where="proof",
+            lhs=r"e^{-10}e^{0.5}/10.1073",
+            argument="printed.bound",
             read=member_text(2, 0),
         ),
     ),
 )
-def exr_mask_limit(printed: dict, masked_softmax=masked_softmax,
-                   exact_softmax=mp_softmax_exact) -> list[str]:
+def exr_mask_limit(
+    printed: dict, masked_softmax=masked_softmax, exact_softmax=mp_softmax_exact
+) -> list[str]:
     """z = (1, 2, 0.5), U = {1, 2}: sigma^U(z) by the NumPy masked_softmax and the bound
     e^{-10} e^{0.5} / (e + e^2) at 50 digits, each compared with the printed value at
     its printed precision (4 decimals; 3 significant digits for 4.54e-5, 2 for 7.4e-6);
@@ -163,29 +204,46 @@ def exr_mask_limit(printed: dict, masked_softmax=masked_softmax,
     got = np.asarray(masked_softmax(z, np.array([True, True, False])))
     with mpmath.workdps(DIGITS):
         e1, e2 = mpmath.e, mpmath.exp(2)
-        values = {"e^1": e1, "e^2": e2, "sum": e1 + e2, "e^-10": mpmath.exp(-10),
-                  "e^(1/2)": mpmath.exp(0.5)}
+        values = {
+            "e^1": e1,
+            "e^2": e2,
+            "sum": e1 + e2,
+            "e^-10": mpmath.exp(-10),
+            "e^(1/2)": mpmath.exp(0.5),
+        }
         values["bound"] = values["e^-10"] * values["e^(1/2)"] / values["sum"]
         third = exact_softmax([mpmath.mpf(1), mpmath.mpf(2), mpmath.mpf(0.5) - 10])[2]
         require(0 < third <= values["bound"], f"sigma_3 = {third} not in (0, bound]")
-    judge_within(got - np.array([float(want) for want in printed["sigma_U"]]),
-                 [half_unit(want) for want in printed["sigma_U"]],
-                 f"sigma^U = {got.tolist()} against the printed {printed['sigma_U']}")
+    judge_within(
+        got - np.array([float(want) for want in printed["sigma_U"]]),
+        [half_unit(want) for want in printed["sigma_U"]],
+        f"sigma^U = {got.tolist()} against the printed {printed['sigma_U']}",
+    )
     for key, value in values.items():
         want = printed[key]
-        judge_within(float(value) - float(want), half_unit(want),
-                     f"{key} = {mpmath.nstr(value, 8)} but the chapter prints {want}")
-    return [f"sigma^U = {np.round(got, 4).tolist()}; bound = {mpmath.nstr(values['bound'], 4)}; "
-            f"sigma_3 at c = 10 is {mpmath.nstr(third, 4)}"]
+        judge_within(
+            float(value) - float(want),
+            half_unit(want),
+            f"{key} = {mpmath.nstr(value, 8)} but the chapter prints {want}",
+        )
+    return [
+        f"sigma^U = {np.round(got, 4).tolist()}; bound = {mpmath.nstr(values['bound'], 4)}; "
+        f"sigma_3 at c = 10 is {mpmath.nstr(third, 4)}"
+    ]
 
 
-@CHAPTER.element("exr-causal-last-row", "演習 10.4", "因果マスクと最後の行", "exercise",
-                 ("numeric", "witness"),
-                 claims=(
-                     Claim(r"\pi(n) = n"),
-                     Claim(r"f_n(P_\pi X)_n = f_n(X)_n"),
-                     Claim("2 層では成り立つとは限りません", phrase=True, where="proof"),
-                 ))
+@CHAPTER.element(
+    "exr-causal-last-row",
+    "演習 10.4",
+    "因果マスクと最後の行",
+    "exercise",
+    ("numeric", "witness"),
+    claims=(
+        Claim(r"\pi(n) = n"),
+        Claim(r"f_n(P_\pi X)_n = f_n(X)_n"),
+        Claim("2 層では成り立つとは限りません", phrase=True, where="proof"),
+    ),
+)
 def exr_causal_last_row(multi_head_attention=multi_head_attention) -> list[str]:
     """One causal layer (no positions): f_n(P_pi X)_n = f_n(X)_n for permutations with
     pi(n) = n, within the two rounding bounds, on Hypothesis-drawn x, parameters and
@@ -201,8 +259,10 @@ def exr_causal_last_row(multi_head_attention=multi_head_attention) -> list[str]:
         y, b = run_stack(layers, x, True, mha=multi_head_attention)
         yp, bp = run_stack(layers, x[pi], True, mha=multi_head_attention)
         last_rows.append(weigh(yp[-1] - y[-1], b[-1] + bp[-1], f"pi = {pi}, x {x.shape}"))
-        defined.extend(weigh(err, bound, f"x {x.shape}") for err, bound
-                       in stack_attention_off_definition(multi_head_attention, layers, x, True))
+        defined.extend(
+            weigh(err, bound, f"x {x.shape}")
+            for err, bound in stack_attention_off_definition(multi_head_attention, layers, x, True)
+        )
 
     for seed in range(3):
         layers, x = seeded_stack(seed)
@@ -227,6 +287,5 @@ def exr_causal_last_row(multi_head_attention=multi_head_attention) -> list[str]:
         gap = float(np.abs(yp[-1] - y[-1]).max())
         tol = float((b[-1] + bp[-1]).max())
         require(gap > tol, f"seed {seed}: two layers left the last row unchanged ({gap:.2e})")
-        evidence.append(f"two layers, seed {seed}: last row changes by {gap:.2f} > bound "
-                        f"{tol:.1e}")
+        evidence.append(f"two layers, seed {seed}: last row changes by {gap:.2f} > bound {tol:.1e}")
     return evidence

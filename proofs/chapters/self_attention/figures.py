@@ -42,8 +42,11 @@ def causal_mask_figure() -> str:
     return shaded_grid(causal_mask(4), CAUSAL_MASK_GRID)
 
 
-@CHAPTER.plot("softmax-concentration", "例 4.5",
-              "the mean largest softmax weight against d_k, unscaled and scaled")
+@CHAPTER.plot(
+    "softmax-concentration",
+    "例 4.5",
+    "the mean largest softmax weight against d_k, unscaled and scaled",
+)
 def softmax_concentration_figure(table: Table | None = None) -> Figure:
     """例 4.5's table (`scaling_table()`, the chapter's procedure) drawn: without the
     scaling the largest of the weights tends to 1 as d_k grows; with it, it stays put."""
@@ -51,14 +54,33 @@ def softmax_concentration_figure(table: Table | None = None) -> Figure:
     dims = [row[0] for row in table.values]
     figure = new_figure(5.2, 3.4)
     ax = figure.add_subplot()
-    ax.semilogx(dims, [row[3] for row in table.values], "o-", base=2, color=COLOURS[1],
-                label=r"$\mathrm{softmax}(\langle q, k_j\rangle)$", gid="raw")
-    ax.semilogx(dims, [row[4] for row in table.values], "s-", base=2, color=COLOURS[0],
-                label=r"$\mathrm{softmax}(\langle q, k_j\rangle / \sqrt{d_k})$", gid="scaled")
+    ax.semilogx(
+        dims,
+        [row[3] for row in table.values],
+        "o-",
+        base=2,
+        color=COLOURS[1],
+        label=r"$\mathrm{softmax}(\langle q, k_j\rangle)$",
+        gid="raw",
+    )
+    ax.semilogx(
+        dims,
+        [row[4] for row in table.values],
+        "s-",
+        base=2,
+        color=COLOURS[0],
+        label=r"$\mathrm{softmax}(\langle q, k_j\rangle / \sqrt{d_k})$",
+        gid="scaled",
+    )
     keys = inspect.signature(scaling_table).parameters["keys"].default
     ax.axhline(1 / keys, color="black", linewidth=0.8, linestyle=":")
-    ax.annotate(f"1/{keys}: equal weights", (dims[0], 1 / keys), textcoords="offset points",
-                xytext=(0, 4), fontsize=8)
+    ax.annotate(
+        f"1/{keys}: equal weights",
+        (dims[0], 1 / keys),
+        textcoords="offset points",
+        xytext=(0, 4),
+        fontsize=8,
+    )
     ax.set_ylim(0, 1.05)
     ax.set_xlabel("$d_k$")
     ax.set_ylabel(f"mean largest weight of {keys} keys")

@@ -34,14 +34,15 @@ def _softmax_rows(x: sympy.Matrix) -> sympy.Matrix:
 def _masked(allowed: frozenset[int]) -> Any:
     def sigma_u(z: sympy.Matrix) -> sympy.Matrix:
         total = sum(sympy.exp(z[j - 1]) for j in allowed)
-        return sympy.Matrix([sympy.exp(z[i]) / total if i + 1 in allowed else 0
-                             for i in range(len(z))])
+        return sympy.Matrix(
+            [sympy.exp(z[i]) / total if i + 1 in allowed else 0 for i in range(len(z))]
+        )
+
     return sigma_u
 
 
 def _matrix(name: str, rows: int, cols: int) -> sympy.Matrix:
-    return sympy.Matrix(rows, cols, lambda i, j: sympy.Symbol(f"{name}_{i + 1}{j + 1}",
-                                                              real=True))
+    return sympy.Matrix(rows, cols, lambda i, j: sympy.Symbol(f"{name}_{i + 1}{j + 1}", real=True))
 
 
 def _vector(name: str, size: int) -> sympy.Matrix:
@@ -62,19 +63,33 @@ def _base() -> dict[str, Any]:
     allowed = frozenset({1, 2})
     permutation = sympy.Matrix([[0, 1, 0], [1, 0, 0], [0, 0, 1]])
     return {
-        "n": sympy.Integer(N), "m": sympy.Integer(N), "d": sympy.Integer(D),
-        "d_k": sympy.Integer(D_K), "d_v": sympy.Integer(D_K), "h": sympy.Integer(H),
-        "bold z": z, "sigma": _softmax_rows, "bold sigma": sigma_z,
+        "n": sympy.Integer(N),
+        "m": sympy.Integer(N),
+        "d": sympy.Integer(D),
+        "d_k": sympy.Integer(D_K),
+        "d_v": sympy.Integer(D_K),
+        "h": sympy.Integer(H),
+        "bold z": z,
+        "sigma": _softmax_rows,
+        "bold sigma": sigma_z,
         "J": lambda v: softmax(v).jacobian(z),
         "delta": sympy.KroneckerDelta,
         "diag": lambda v: sympy.diag(*v),
-        "bold 1": sympy.ones(N, 1), "bold 0": sympy.zeros(N, 1), "I": sympy.eye(N),
-        "P": permutation, "P_pi": permutation,
+        "bold 1": sympy.ones(N, 1),
+        "bold 0": sympy.zeros(N, 1),
+        "I": sympy.eye(N),
+        "P": permutation,
+        "P_pi": permutation,
         "c": sympy.Symbol("c", real=True),
-        "U": allowed, "bold m": sympy.Matrix([0 if i + 1 in allowed else 1 for i in range(N)]),
+        "U": allowed,
+        "bold m": sympy.Matrix([0 if i + 1 in allowed else 1 for i in range(N)]),
         "sigma^U": _masked(allowed),
-        "bold q": q, "bold k": k,
-        "X": x, "Q": Q, "K": K, "V": V,
+        "bold q": q,
+        "bold k": k,
+        "X": x,
+        "Q": Q,
+        "K": K,
+        "V": V,
         "A": _softmax_rows(Q * K.T / sympy.sqrt(D_K)),
         "Attn": _attention,
     }
@@ -95,8 +110,13 @@ def _random() -> dict[str, Any]:
 
     def expectation(x: sympy.Expr) -> sympy.Expr:
         poly = sympy.Poly(sympy.expand(x), *sorted(variables, key=str))
-        return sum((coefficient * sympy.prod(_normal_moment(m) for m in powers)
-                    for powers, coefficient in poly.terms()), sympy.Integer(0))
+        return sum(
+            (
+                coefficient * sympy.prod(_normal_moment(m) for m in powers)
+                for powers, coefficient in poly.terms()
+            ),
+            sympy.Integer(0),
+        )
 
     def variance(x: sympy.Expr) -> sympy.Expr:
         return expectation(x**2) - expectation(x) ** 2
@@ -115,8 +135,10 @@ def _causal() -> dict[str, Any]:
     """定義 4.1 and 命題 4.2: U_i = {1, ..., i} the positions row i attends to, S the
     scores s_ij of Q and K."""
     base = _base()
-    return {"U": lambda i: frozenset(range(1, int(i) + 1)),
-            "S": base["Q"] * base["K"].T / sympy.sqrt(D_K)}
+    return {
+        "U": lambda i: frozenset(range(1, int(i) + 1)),
+        "S": base["Q"] * base["K"].T / sympy.sqrt(D_K),
+    }
 
 
 @CHAPTER.notation
@@ -124,12 +146,21 @@ def environment(number: str | None = None) -> Evaluator:
     """The names of the chapter at the explicit sizes above; in 命題 4.4 the coordinates of
     q and k are random."""
     random = number == "命題 4.4"
-    names = {**_base(), **(_random() if random else {}),
-             **(_causal() if number in ("定義 4.1", "命題 4.2") else {})}
+    names = {
+        **_base(),
+        **(_random() if random else {}),
+        **(_causal() if number in ("定義 4.1", "命題 4.2") else {}),
+    }
     indices = (lambda _: range(1, D_K + 1)) if random else _indices
     return Evaluator(
         names,
         index_ranges={name: indices for name in "ijklt"},
-        entries={"z": "bold z", "sigma": "bold sigma", "m": "bold m", "q": "bold q",
-                 "k": "bold k", "s": "S"},
+        entries={
+            "z": "bold z",
+            "sigma": "bold sigma",
+            "m": "bold m",
+            "q": "bold q",
+            "k": "bold k",
+            "s": "S",
+        },
     )

@@ -22,9 +22,12 @@ MONTE_CARLO_SIGMAS = 5  # a fresh seed would miss by 5 standard errors with prob
 
 
 def _within(sample_value: float, stated: float, standard_error: float, what: str) -> str:
-    gap = judge_within(sample_value - stated, MONTE_CARLO_SIGMAS * standard_error,
-                       f"{what}: sample {sample_value:.4f} vs stated {stated}, against "
-                       f"{MONTE_CARLO_SIGMAS} standard errors ({standard_error:.4f})").error
+    gap = judge_within(
+        sample_value - stated,
+        MONTE_CARLO_SIGMAS * standard_error,
+        f"{what}: sample {sample_value:.4f} vs stated {stated}, against "
+        f"{MONTE_CARLO_SIGMAS} standard errors ({standard_error:.4f})",
+    ).error
     return f"{what} {sample_value:.3f} (stated {stated}, {gap / standard_error:.1f} SE)"
 
 
@@ -32,9 +35,11 @@ def _within(sample_value: float, stated: float, standard_error: float, what: str
 def dot_moments() -> tuple:
     """(distribution, d_k, DotMoments) for symbolic d_k and d_k = 1..3 and each of
     symbolic.probability's unit-variance distributions; derived once per process."""
-    return tuple((name, size, probability.dot_product_moments(size, distribution))
-                 for name, distribution in probability.DISTRIBUTIONS.items()
-                 for size in (symbols.d_k, 1, 2, 3))
+    return tuple(
+        (name, size, probability.dot_product_moments(size, distribution))
+        for name, distribution in probability.DISTRIBUTIONS.items()
+        for size in (symbols.d_k, 1, 2, 3)
+    )
 
 
 @functools.cache
@@ -44,40 +49,48 @@ def product_expectations() -> tuple:
     from sympy.stats import E, Exponential, Normal, Uniform
 
     variables = [Normal("X1", 1, 2), Exponential("X2", 3), Uniform("X3", 0, 2)]
-    return tuple((m, probability.product_expectation(variables[:m])[0],
-                  tuple(E(x) for x in variables[:m])) for m in (2, 3))
+    return tuple(
+        (m, probability.product_expectation(variables[:m])[0], tuple(E(x) for x in variables[:m]))
+        for m in (2, 3)
+    )
 
 
-@CHAPTER.element("prop-scaling-variance", "命題 4.4", "内積の分散は次元に比例する", "proposition",
-         ("symbolic", "numeric"),
-                 claims=(
-                     Claim(
-                         r"E[\langle \boldsymbol{q}, \boldsymbol{k}\rangle] = 0",
-                         lhs=r"E[\langle \boldsymbol{q}, \boldsymbol{k}\rangle]",
-                         argument="stated_mean",
-                         read=number,
-                     ),
-                     Claim(
-                         r"\mathrm{Var}\big(\langle \boldsymbol{q}, \boldsymbol{k}\rangle\big) = "
-                         "d_k",
-                         lhs=r"\mathrm{Var}\big(\langle \boldsymbol{q}, \boldsymbol{k}\rangle\big)",
-                         argument="stated_variance",
-                         read=function_of("d_k"),
-                     ),
-                     Claim(
-                         r"\mathrm{Var}\!\left(\frac{\langle \boldsymbol{q}, "
-                         r"\boldsymbol{k}\rangle}{\sqrt{d_k}}\right) = 1",
-                         lhs=(
-                             r"\mathrm{Var}\!\left(\frac{\langle \boldsymbol{q}, "
-                             r"\boldsymbol{k}\rangle}{\sqrt{d_k}}\right)"
-                         ),
-                         argument="stated_scaled_variance",
-                         read=number,
-                     ),
-                     Claim("を独立な確率変数とし、どれも平均 0・分散 1 とする", phrase=True),
-                 ))
-def prop_scaling_variance(stated_variance=lambda d_k: d_k, stated_mean=0,
-                          stated_scaled_variance=1) -> list[str]:
+@CHAPTER.element(
+    "prop-scaling-variance",
+    "命題 4.4",
+    "内積の分散は次元に比例する",
+    "proposition",
+    ("symbolic", "numeric"),
+    claims=(
+        Claim(
+            r"E[\langle \boldsymbol{q}, \boldsymbol{k}\rangle] = 0",
+            lhs=r"E[\langle \boldsymbol{q}, \boldsymbol{k}\rangle]",
+            argument="stated_mean",
+            read=number,
+        ),
+        Claim(
+            r"\mathrm{Var}\big(\langle \boldsymbol{q}, \boldsymbol{k}\rangle\big) = "
+            "d_k",
+            lhs=r"\mathrm{Var}\big(\langle \boldsymbol{q}, \boldsymbol{k}\rangle\big)",
+            argument="stated_variance",
+            read=function_of("d_k"),
+        ),
+        Claim(
+            r"\mathrm{Var}\!\left(\frac{\langle \boldsymbol{q}, "
+            r"\boldsymbol{k}\rangle}{\sqrt{d_k}}\right) = 1",
+            lhs=(
+                r"\mathrm{Var}\!\left(\frac{\langle \boldsymbol{q}, "
+                r"\boldsymbol{k}\rangle}{\sqrt{d_k}}\right)"
+            ),
+            argument="stated_scaled_variance",
+            read=number,
+        ),
+        Claim("を独立な確率変数とし、どれも平均 0・分散 1 とする", phrase=True),
+    ),
+)
+def prop_scaling_variance(
+    stated_variance=lambda d_k: d_k, stated_mean=0, stated_scaled_variance=1
+) -> list[str]:
     """E<q,k> = 0, Var<q,k> = d_k, Var(<q,k>/sqrt d_k) = 1: symbolic from
     symbolic.probability.dot_product_moments for symbolic d_k and d_k = 1..3 with normal,
     Rademacher and uniform coordinates. Monte Carlo, seeded (default_rng(2024)), 20,000 pairs for
@@ -90,24 +103,31 @@ def prop_scaling_variance(stated_variance=lambda d_k: d_k, stated_mean=0,
     # derivation implies the explicit distributions' moments, so judged one after another
     # only the first could ever fail
     derivation = probability.dot_product_variance(symbols.d_k)
-    disagreements = [f"Var(<q, k>): the step {step.claim} fails ({step.difference})"
-                     for step in derivation.steps if not step.holds]
-    cases = [("generic moments", symbols.d_k, derivation),
-             *((f"{name}, d_k = {size}", size, moments)
-               for name, size, moments in dot_moments())]
+    disagreements = [
+        f"Var(<q, k>): the step {step.claim} fails ({step.difference})"
+        for step in derivation.steps
+        if not step.holds
+    ]
+    cases = [
+        ("generic moments", symbols.d_k, derivation),
+        *((f"{name}, d_k = {size}", size, moments) for name, size, moments in dot_moments()),
+    ]
     for label, size, moments in cases:
-        for what, got, want in (("mean", moments.mean, stated_mean),
-                                ("variance", moments.variance, stated_variance(size)),
-                                ("scaled variance", moments.scaled_variance,
-                                 stated_scaled_variance)):
+        for what, got, want in (
+            ("mean", moments.mean, stated_mean),
+            ("variance", moments.variance, stated_variance(size)),
+            ("scaled variance", moments.scaled_variance, stated_scaled_variance),
+        ):
             if not equal(got, want):
                 disagreements.append(f"{label}: the {what} is {got}, the chapter states {want}")
     require(not disagreements, "; ".join(disagreements))
-    evidence.append(f"symbolic: from generic moments (E = 0, E[x^2] = 1, independent), in "
-                    f"{len(derivation.steps)} checked steps (S^2 split into i = j and i != j "
-                    "terms, 補題 A.1 on each), Var<q, k> = d_k; and mean 0, variance d_k, "
-                    "scaled variance 1 for symbolic d_k and d_k = 1..3, normal, Rademacher and "
-                    "uniform coordinates")
+    evidence.append(
+        f"symbolic: from generic moments (E = 0, E[x^2] = 1, independent), in "
+        f"{len(derivation.steps)} checked steps (S^2 split into i = j and i != j "
+        "terms, 補題 A.1 on each), Var<q, k> = d_k; and mean 0, variance d_k, "
+        "scaled variance 1 for symbolic d_k and d_k = 1..3, normal, Rademacher and "
+        "uniform coordinates"
+    )
     rng = np.random.default_rng(2024)
     draws = {
         "normal": lambda size: rng.standard_normal(size),
@@ -126,24 +146,31 @@ def prop_scaling_variance(stated_variance=lambda d_k: d_k, stated_mean=0,
             _within(float(s.mean()), stated_mean, math.sqrt(var / count), "mean")
             _within(var, stated_variance(d_k), se_var, "variance")
             _within(float(scaled.var()), stated_scaled_variance, se_scaled, "scaled variance")
-        evidence.append(f"{name}: mean, variance and scaled variance within 5 SE for d_k = 1, 4, "
-                        "16, 64")
+        evidence.append(
+            f"{name}: mean, variance and scaled variance within 5 SE for d_k = 1, 4, 16, 64"
+        )
     return evidence
 
 
-SCALING_TABLE = "\n".join((
-    r"$d_k$ | $\langle\boldsymbol{q},\boldsymbol{k}\rangle$ の分散 "
-    r"| $\sqrt{d_k}$ で割ったあとの分散 | 最大の重み（割らない） | 最大の重み（割る）",
-    "4 | 4.00 | 1.001 | 0.532 | 0.347",
-    "16 | 16.18 | 1.011 | 0.743 | 0.353",
-    "64 | 62.92 | 0.983 | 0.878 | 0.361",
-    "256 | 255.84 | 0.999 | 0.939 | 0.366",
-    "1024 | 1036.38 | 1.012 | 0.971 | 0.361",
-))
+SCALING_TABLE = "\n".join(
+    (
+        r"$d_k$ | $\langle\boldsymbol{q},\boldsymbol{k}\rangle$ の分散 "
+        r"| $\sqrt{d_k}$ で割ったあとの分散 | 最大の重み（割らない） | 最大の重み（割る）",
+        "4 | 4.00 | 1.001 | 0.532 | 0.347",
+        "16 | 16.18 | 1.011 | 0.743 | 0.353",
+        "64 | 62.92 | 0.983 | 0.878 | 0.361",
+        "256 | 255.84 | 0.999 | 0.939 | 0.366",
+        "1024 | 1036.38 | 1.012 | 0.971 | 0.361",
+    )
+)
 
 
 @CHAPTER.element(
-    "ex-scaling-numeric", "例 4.5", "割らないと重みが 1 点に集中する", "example", ("numeric",),
+    "ex-scaling-numeric",
+    "例 4.5",
+    "割らないと重みが 1 点に集中する",
+    "example",
+    ("numeric",),
     claims=(
         Claim(SCALING_TABLE, table=True, argument="printed", read=table_rows),
         Claim(r"d_k = 1024"),
@@ -161,17 +188,23 @@ def ex_scaling_numeric(printed: tuple, table=None) -> list[str]:
         require(tuple(row) == tuple(want), f"row {row} != printed {want}")
     raw = [float(v[3]) for v in got.values]  # the raw max weights
     require(all(a < b for a, b in itertools.pairwise(raw)), f"raw max weights {raw} not increasing")
-    return [f"{len(printed)} rows equal the printed cells: " +
-            "; ".join(" ".join(r) for r in got.rows)]
+    return [
+        f"{len(printed)} rows equal the printed cells: " + "; ".join(" ".join(r) for r in got.rows)
+    ]
 
 
-@CHAPTER.element("lem-product-expectation", "補題 A.1", "独立な可積分確率変数の積の期待値（m 個）",
-                 "lemma", ("symbolic", "numeric"),
-                 claims=(
-                     Claim(r"E[X_1 X_2 \cdots X_m] = E[X_1]\,E[X_2]\cdots E[X_m]"),
-                     Claim(r"m \ge 2"),
-                     Claim("を独立な確率変数で、どれも可積分とする", phrase=True),
-                 ))
+@CHAPTER.element(
+    "lem-product-expectation",
+    "補題 A.1",
+    "独立な可積分確率変数の積の期待値（m 個）",
+    "lemma",
+    ("symbolic", "numeric"),
+    claims=(
+        Claim(r"E[X_1 X_2 \cdots X_m] = E[X_1]\,E[X_2]\cdots E[X_m]"),
+        Claim(r"m \ge 2"),
+        Claim("を独立な確率変数で、どれも可積分とする", phrase=True),
+    ),
+)
 def lem_product_expectation(stated=math.prod) -> list[str]:
     """E[X_1...X_m] = prod E[X_i] for independent integrable X_i: symbolic, E of the
     product on the joint distribution (symbolic.probability.product_expectation, m = 2, 3:
@@ -181,10 +214,14 @@ def lem_product_expectation(stated=math.prod) -> list[str]:
     within 5 standard errors of stated(means)."""
     evidence = []
     for m, joint, means in product_expectations():
-        require(equal(joint, stated(means)),
-                f"m = {m}: E[X_1...X_m] = {joint} but the stated value is {stated(means)}")
-    evidence.append("symbolic: E[X_1 X_2] and E[X_1 X_2 X_3] on the joint distribution of "
-                    "independent normal, exponential and uniform variables = the stated value")
+        require(
+            equal(joint, stated(means)),
+            f"m = {m}: E[X_1...X_m] = {joint} but the stated value is {stated(means)}",
+        )
+    evidence.append(
+        "symbolic: E[X_1 X_2] and E[X_1 X_2 X_3] on the joint distribution of "
+        "independent normal, exponential and uniform variables = the stated value"
+    )
     rng = np.random.default_rng(7)
     count = 200_000
     makers = [
@@ -197,7 +234,13 @@ def lem_product_expectation(stated=math.prod) -> list[str]:
     for m in range(2, 6):
         product = np.prod([make() for make, _ in makers[:m]], axis=0)
         want = stated([mean for _, mean in makers[:m]])
-        evidence.append(f"m = {m}: " + _within(float(product.mean()), want,
-                                                float(product.std()) / math.sqrt(count),
-                                                "sample mean of the product"))
+        evidence.append(
+            f"m = {m}: "
+            + _within(
+                float(product.mean()),
+                want,
+                float(product.std()) / math.sqrt(count),
+                "sample mean of the product",
+            )
+        )
     return evidence

@@ -60,23 +60,29 @@ class _Shifted:
         return self.z[k] + self.c
 
 
-@CHAPTER.element("prop-softmax-basic", "命題 3.1", "softmax の基本性質", "proposition",
-         ("symbolic", "numeric"),
-                 claims=(
-                     Claim(r"\sigma(\boldsymbol{z})_i > 0"),
-                     Claim(r"\sum_{i=1}^{n} \sigma(\boldsymbol{z})_i = 1"),
-                     Claim(r"\sigma(\boldsymbol{z} + c\boldsymbol{1}) = \sigma(\boldsymbol{z})"),
-                     Claim(r"z_i < z_j"),
-                     Claim(r"\sigma(\boldsymbol{z})_i < \sigma(\boldsymbol{z})_j"),
-                     Claim(r"z_i = z_j"),
-                     Claim(r"\sigma(\boldsymbol{z})_i = \sigma(\boldsymbol{z})_j"),
-                     Claim(r"\sigma(P\boldsymbol{z}) = P\sigma(\boldsymbol{z})"),
-                     Claim("（平行移動不変）任意の", phrase=True),
-                     Claim("（大小を保つ）", phrase=True),
-                     Claim("（置換同変）任意の置換行列", phrase=True),
-                 ))
-def prop_softmax_basic(softmax=softmax, symbolic=symbolic_softmax,
-                       indexed=indexed_softmax) -> list[str]:
+@CHAPTER.element(
+    "prop-softmax-basic",
+    "命題 3.1",
+    "softmax の基本性質",
+    "proposition",
+    ("symbolic", "numeric"),
+    claims=(
+        Claim(r"\sigma(\boldsymbol{z})_i > 0"),
+        Claim(r"\sum_{i=1}^{n} \sigma(\boldsymbol{z})_i = 1"),
+        Claim(r"\sigma(\boldsymbol{z} + c\boldsymbol{1}) = \sigma(\boldsymbol{z})"),
+        Claim(r"z_i < z_j"),
+        Claim(r"\sigma(\boldsymbol{z})_i < \sigma(\boldsymbol{z})_j"),
+        Claim(r"z_i = z_j"),
+        Claim(r"\sigma(\boldsymbol{z})_i = \sigma(\boldsymbol{z})_j"),
+        Claim(r"\sigma(P\boldsymbol{z}) = P\sigma(\boldsymbol{z})"),
+        Claim("（平行移動不変）任意の", phrase=True),
+        Claim("（大小を保つ）", phrase=True),
+        Claim("（置換同変）任意の置換行列", phrase=True),
+    ),
+)
+def prop_softmax_basic(
+    softmax=softmax, symbolic=symbolic_softmax, indexed=indexed_softmax
+) -> list[str]:
     """Symbolic for symbolic n, on `indexed` (the softmax of an IndexedBase that the
     Jacobian's derivation differentiates): sum_i sigma_i = 1 and sigma(z + c1) = sigma(z);
     symbolic for n = 1..6, on `symbolic` (symbolic/'s softmax of a
@@ -96,11 +102,15 @@ def prop_softmax_basic(softmax=softmax, symbolic=symbolic_softmax,
     z = sp.IndexedBase("z", real=True)
     c = sp.Symbol("c", real=True)
     total = sp.Sum(indexed(z, j, n), (j, 1, n))
-    require(is_zero(normalise_sums(total - 1, n, {}, (i, j, k))),
-            f"sum_i sigma_i = {total} does not reduce to 1 for symbolic n")
+    require(
+        is_zero(normalise_sums(total - 1, n, {}, (i, j, k))),
+        f"sum_i sigma_i = {total} does not reduce to 1 for symbolic n",
+    )
     shifted = indexed(_Shifted(z, c), i, n) - indexed(z, i, n)
-    require(is_zero(sp.factor_terms(sp.expand(shifted))),
-            f"sigma(z + c1)_i - sigma(z)_i = {shifted} does not reduce to 0 for symbolic n")
+    require(
+        is_zero(sp.factor_terms(sp.expand(shifted))),
+        f"sigma(z + c1)_i - sigma(z)_i = {shifted} does not reduce to 0 for symbolic n",
+    )
     evidence.append("symbolic n: sum sigma_i = 1 and sigma(z + c1) = sigma(z)")
 
     t = sp.Symbol("t", real=True)
@@ -118,17 +128,24 @@ def prop_softmax_basic(softmax=softmax, symbolic=symbolic_softmax,
         if size <= 4:
             for pi in itertools.permutations(range(size)):
                 permuted = list(symbolic(sp.Matrix([zs[k] for k in pi])))
-                require(all(equal(permuted[k], sigma[pi[k]])
-                            for k in range(size)), f"sigma(Pz) != P sigma(z) for pi = {pi}")
+                require(
+                    all(equal(permuted[k], sigma[pi[k]]) for k in range(size)),
+                    f"sigma(Pz) != P sigma(z) for pi = {pi}",
+                )
         # the order: sigma_j - sigma_i = (e^z_j - e^z_i) / S, S > 0 and exp increasing, so
         # sigma_j - sigma_i has the sign of z_j - z_i (one clause: the facts are its steps)
         for a, b in itertools.combinations(range(size), 2):
-            require(equal(sp.together(sigma[b] - sigma[a]) * s, e[b] - e[a])
-                    and bool(s.is_positive) and increasing,
-                    f"sigma_j - sigma_i != (e^z_j - e^z_i)/S with S > 0 and exp increasing at "
-                    f"n = {size}")
-    evidence.append("symbolic n = 1..6: sigma_i > 0, order through exp' > 0; sigma(Pz) = "
-                    "P sigma(z) for every permutation of n <= 4")
+            require(
+                equal(sp.together(sigma[b] - sigma[a]) * s, e[b] - e[a])
+                and bool(s.is_positive)
+                and increasing,
+                f"sigma_j - sigma_i != (e^z_j - e^z_i)/S with S > 0 and exp increasing at "
+                f"n = {size}",
+            )
+    evidence.append(
+        "symbolic n = 1..6: sigma_i > 0, order through exp' > 0; sigma(Pz) = "
+        "P sigma(z) for every permutation of n <= 4"
+    )
 
     u64 = unit_roundoff(np.float64)
     stats = {"cases": 0, "underflowed": 0, "strict": 0}
@@ -141,8 +158,10 @@ def prop_softmax_basic(softmax=softmax, symbolic=symbolic_softmax,
             x = z.astype(np.float64) - float(z.max())
         tiny = float(np.finfo(z.dtype).tiny)
         safe = x > math.log(tiny * z.size)
-        require(bool(np.all(got[safe] > 0)),
-                f"softmax({z.tolist()}) has a zero entry that cannot underflow: {got.tolist()}")
+        require(
+            bool(np.all(got[safe] > 0)),
+            f"softmax({z.tolist()}) has a zero entry that cannot underflow: {got.tolist()}",
+        )
         stats["underflowed"] += int(np.sum(got[~safe] == 0))
         total = math.fsum(got.astype(np.float64))
         judge_within(total - 1, b.sum() + u64, f"softmax({z.tolist()}) sums to {total!r}")
@@ -155,35 +174,53 @@ def prop_softmax_basic(softmax=softmax, symbolic=symbolic_softmax,
         # every ordered pair [a, b] at once: sigma_a - sigma_b against b_a + b_b
         rise = got.astype(np.float64)[:, None] - got.astype(np.float64)[None, :]
         pair_bound = b[:, None] + b[None, :]
-        judge_within(np.where(z[:, None] < z[None, :], np.maximum(rise, 0.0), 0.0), pair_bound,
-                     f"z_a < z_b but sigma_a > sigma_b (at [a, b]) for z = {z.tolist()}")
+        judge_within(
+            np.where(z[:, None] < z[None, :], np.maximum(rise, 0.0), 0.0),
+            pair_bound,
+            f"z_a < z_b but sigma_a > sigma_b (at [a, b]) for z = {z.tolist()}",
+        )
         for a, bb in itertools.permutations(range(z.size), 2):
             if z[a] < z[bb]:
                 gap = float(got[a]) * math.expm1(min(float(z[bb]) - float(z[a]), 700.0))
                 if gap > 2 * (b[a] + b[bb]):
-                    require(got[a] < got[bb],
-                            f"z_{a} < z_{bb} but sigma_{a} = sigma_{bb} at z = {z.tolist()}")
+                    require(
+                        got[a] < got[bb],
+                        f"z_{a} < z_{bb} but sigma_{a} = sigma_{bb} at z = {z.tolist()}",
+                    )
                     stats["strict"] += 1
-        judge_within(np.where(z[:, None] == z[None, :], rise, 0.0), pair_bound,
-                     f"z_a = z_b but sigma differs (at [a, b]) for z = {z.tolist()}")
+        judge_within(
+            np.where(z[:, None] == z[None, :], rise, 0.0),
+            pair_bound,
+            f"z_a = z_b but sigma differs (at [a, b]) for z = {z.tolist()}",
+        )
         gp = np.asarray(softmax(z[pi]))
-        judge_within(gp - got[pi], softmax_error_bound(z[pi], gp) + b[pi],
-                     f"softmax(Pz) != P softmax(z) at z = {z.tolist()}, pi = {pi}")
+        judge_within(
+            gp - got[pi],
+            softmax_error_bound(z[pi], gp) + b[pi],
+            f"softmax(Pz) != P softmax(z) at z = {z.tolist()}, pi = {pi}",
+        )
         stats["cases"] += 1
 
     for z in FIXED_SOFTMAX_INPUTS:
         judge(z, 1e3, list(range(z.size))[::-1])
 
-    @given(softmax_inputs().flatmap(lambda z: st.tuples(
-        st.just(z), bounded_floats(1e3), st.permutations(list(range(z.size))))))
+    @given(
+        softmax_inputs().flatmap(
+            lambda z: st.tuples(
+                st.just(z), bounded_floats(1e3), st.permutations(list(range(z.size)))
+            )
+        )
+    )
     def numeric(case):
         judge(*case)
 
     numeric()
-    evidence.append(f"numeric float64/float32 on {stats['cases']} inputs: positivity "
-                    f"({stats['underflowed']} entries underflowed to 0 beyond the normal "
-                    f"range), sum 1, shift invariance, {stats['strict']} strict order "
-                    "pairs, ties and permutations, all within the rounding bound")
+    evidence.append(
+        f"numeric float64/float32 on {stats['cases']} inputs: positivity "
+        f"({stats['underflowed']} entries underflowed to 0 beyond the normal "
+        f"range), sum 1, shift invariance, {stats['strict']} strict order "
+        "pairs, ties and permutations, all within the rounding bound"
+    )
     return evidence
 
 
@@ -214,8 +251,12 @@ def softmax_jacobian_derivation_failure(stated_entry: Callable, stated_matrix: C
         return f"derived - stated does not vanish for symbolic n: {general.difference}"
     bound = sym.entry_bound_general(stated_entry)
     if not bound.holds:
-        failing = [(case.pattern, cert.claim) for case in bound.cases
-                   for cert in case.certificates if not cert.holds]
+        failing = [
+            (case.pattern, cert.claim)
+            for case in bound.cases
+            for cert in case.certificates
+            if not cert.holds
+        ]
         return f"|J_ij| <= 1 - max sigma not certified for symbolic n: {failing}"
     for n in range(1, 5):
         derived = sym.derive_softmax_jacobian(n, stated=stated_entry)
@@ -234,31 +275,37 @@ def softmax_jacobian_derivation_failure(stated_entry: Callable, stated_matrix: C
     return ""
 
 
-@CHAPTER.element("prop-softmax-jacobian", "命題 3.2", "softmax のヤコビ行列", "proposition",
-         ("symbolic", "numeric", "high precision"),
-                 claims=(
-                     Claim(r"i = j"),
-                     Claim(r"\boldsymbol{\sigma} := \sigma(\boldsymbol{z})"),
-                     Claim(
-                         r"\frac{\partial \sigma_i}{\partial z_j} = \sigma_i(\delta_{ij} - "
-                         r"\sigma_j)",
-                         lhs=r"\frac{\partial \sigma_i}{\partial z_j}",
-                         argument="stated_entry",
-                         read=entry_formula("bold sigma", "i", "j"),
-                     ),
-                     Claim(
-                         r"J(\boldsymbol{z}) = \mathrm{diag}(\boldsymbol{\sigma}) - "
-                         r"\boldsymbol{\sigma}\boldsymbol{\sigma}^{\mathsf{T}}",
-                         lhs=r"J(\boldsymbol{z})",
-                         argument="stated_matrix",
-                         read=matrix_formula(sigma="bold sigma"),
-                     ),
-                     Claim(r"J(\boldsymbol{z})\boldsymbol{1} = \boldsymbol{0}"),
-                     Claim(r"|J(\boldsymbol{z})_{ij}| \le 1 - \max_k \sigma_k"),
-                     Claim("は対称で半正定値である", phrase=True),
-                 ))
-def prop_softmax_jacobian(jacobian=softmax_jacobian, stated_entry=None,
-                          stated_matrix=None) -> list[str]:
+@CHAPTER.element(
+    "prop-softmax-jacobian",
+    "命題 3.2",
+    "softmax のヤコビ行列",
+    "proposition",
+    ("symbolic", "numeric", "high precision"),
+    claims=(
+        Claim(r"i = j"),
+        Claim(r"\boldsymbol{\sigma} := \sigma(\boldsymbol{z})"),
+        Claim(
+            r"\frac{\partial \sigma_i}{\partial z_j} = \sigma_i(\delta_{ij} - "
+            r"\sigma_j)",
+            lhs=r"\frac{\partial \sigma_i}{\partial z_j}",
+            argument="stated_entry",
+            read=entry_formula("bold sigma", "i", "j"),
+        ),
+        Claim(
+            r"J(\boldsymbol{z}) = \mathrm{diag}(\boldsymbol{\sigma}) - "
+            r"\boldsymbol{\sigma}\boldsymbol{\sigma}^{\mathsf{T}}",
+            lhs=r"J(\boldsymbol{z})",
+            argument="stated_matrix",
+            read=matrix_formula(sigma="bold sigma"),
+        ),
+        Claim(r"J(\boldsymbol{z})\boldsymbol{1} = \boldsymbol{0}"),
+        Claim(r"|J(\boldsymbol{z})_{ij}| \le 1 - \max_k \sigma_k"),
+        Claim("は対称で半正定値である", phrase=True),
+    ),
+)
+def prop_softmax_jacobian(
+    jacobian=softmax_jacobian, stated_entry=None, stated_matrix=None
+) -> list[str]:
     """dsigma_i/dz_j = sigma_i(delta_ij - sigma_j): derived by SymPy for symbolic n
     (IndexedBase, KroneckerDelta) and for n = 1..4 against the stated entry formula;
     for n = 1..4 the stated matrix diag(sigma) - sigma sigma^T is symmetric, has J1 = 0,
@@ -275,8 +322,10 @@ def prop_softmax_jacobian(jacobian=softmax_jacobian, stated_entry=None,
     evidence = []
     failure = softmax_jacobian_derivation_failure(stated_entry, stated_matrix)
     require(not failure, failure)
-    evidence.append("symbolic n: J_ij = sigma_i(delta_ij - sigma_j) derived; n = 1..4: derived,"
-                    " symmetric, J1 = 0, PSD and entry-bound certificates")
+    evidence.append(
+        "symbolic n: J_ij = sigma_i(delta_ij - sigma_j) derived; n = 1..4: derived,"
+        " symmetric, J1 = 0, PSD and entry-bound certificates"
+    )
 
     # every property weighed on every case, then judged in this order, so that each can fail
     # on its own: the derivative (last) implies the others within its bound
@@ -301,13 +350,16 @@ def prop_softmax_jacobian(jacobian=softmax_jacobian, stated_entry=None,
         vectors = [v / np.linalg.norm(v) for v in vectors if np.linalg.norm(v) > 0]
         with mpmath.workdps(DIGITS):
             for v in vectors:
-                quad = mpmath.fsum(mpmath.mpf(float(v[a])) * mpmath.mpf(float(jac[a, b]))
-                                   * mpmath.mpf(float(v[b]))
-                                   for a in range(z.size) for b in range(z.size))
+                quad = mpmath.fsum(
+                    mpmath.mpf(float(v[a])) * mpmath.mpf(float(jac[a, b])) * mpmath.mpf(float(v[b]))
+                    for a in range(z.size)
+                    for b in range(z.size)
+                )
                 slack = float(np.abs(v) @ bound @ np.abs(v))
                 # only a negative v^T J v is a defect
-                semidefinite.append(weigh(min(float(quad), 0.0), slack,
-                                          f"v^T J v = {float(quad):.2e} at {at}"))
+                semidefinite.append(
+                    weigh(min(float(quad), 0.0), slack, f"v^T J v = {float(quad):.2e} at {at}")
+                )
         rows = np.array([math.fsum(r) for r in jac])
         rows_zero.append(weigh(rows, bound.sum(axis=1) + u64, at))
         top = float(sigma.max())
@@ -318,24 +370,31 @@ def prop_softmax_jacobian(jacobian=softmax_jacobian, stated_entry=None,
         derivative.append(weigh(err, bound + FD_ERROR, at))
 
     numeric((np.array([0.0, 1.0, 2.0]), np.array([1.0, -1.0, 0.5])))
-    scaled(0.5)(given(st.integers(1, 8).flatmap(
-        lambda n: st.tuples(float_arrays((n,), 30.0), float_arrays((n,), 1.0))))(numeric))()
+    scaled(0.5)(
+        given(
+            st.integers(1, 8).flatmap(
+                lambda n: st.tuples(float_arrays((n,), 30.0), float_arrays((n,), 1.0))
+            )
+        )(numeric)
+    )()
     judge_cases(symmetric, "J not symmetric")
     psd = judge_cases(semidefinite, "v^T J v < 0 beyond its rounding slack")
     judge_cases(rows_zero, "J1 != 0")
     judge_cases(entries, "|J_ij| > 1 - max sigma")
     fd = judge_cases(derivative, "J(z) against the 80-digit finite differences")
-    evidence.append(f"numeric on {len(fd.verdicts)} drawn z (n <= 8, |z| <= 30): J against "
-                    f"80-digit central differences (largest error/bound {fd.ratio:.2f}); "
-                    f"symmetric, PSD (lowest v^T J v {-psd.largest:.1e}), J1 = 0, |J_ij| <= 1 - "
-                    "max sigma, all within the rounding bound")
+    evidence.append(
+        f"numeric on {len(fd.verdicts)} drawn z (n <= 8, |z| <= 30): J against "
+        f"80-digit central differences (largest error/bound {fd.ratio:.2f}); "
+        f"symmetric, PSD (lowest v^T J v {-psd.largest:.1e}), J1 = 0, |J_ij| <= 1 - "
+        "max sigma, all within the rounding bound"
+    )
     return evidence
 
 
 @functools.cache
-def symbolic_mask_results(target: Callable = sym_mask.masked_softmax,
-                          bound: Callable = sym_mask.chapter_bound
-                          ) -> tuple[tuple[int, tuple[int, ...], bool, bool], ...]:
+def symbolic_mask_results(
+    target: Callable = sym_mask.masked_softmax, bound: Callable = sym_mask.chapter_bound
+) -> tuple[tuple[int, tuple[int, ...], bool, bool], ...]:
     """(n, U, limit = target, every masked bound certified) for n = 2..3 and every proper
     non-empty U (0-based), from symbolic.mask; derived once per process and pair of
     formulas (about 3 s)."""
@@ -344,29 +403,39 @@ def symbolic_mask_results(target: Callable = sym_mask.masked_softmax,
         for r in range(1, n):
             for allowed in itertools.combinations(range(n), r):
                 limit = sym_mask.mask_limit(n, allowed, target).holds
-                bounds = all(sym_mask.mask_bound(n, allowed, i, bound).holds
-                             for i in range(n) if i not in allowed)
+                bounds = all(
+                    sym_mask.mask_bound(n, allowed, i, bound).holds
+                    for i in range(n)
+                    if i not in allowed
+                )
                 results.append((n, allowed, limit, bounds))
     return tuple(results)
 
 
-@CHAPTER.element("prop-mask-as-limit", "命題 3.3", "マスクは極限として正当化できる", "proposition",
-         ("symbolic", "numeric", "high precision"),
-                 claims=(
-                     Claim(r"m_i = 1"),
-                     Claim(r"m_i = 0"),
-                     Claim(
-                         r"\lim_{c \to \infty} \sigma(\boldsymbol{z} - c\,\boldsymbol{m}) = "
-                         r"\sigma^{U}(\boldsymbol{z})",
-                     ),
-                     Claim(
-                         r"0 < \sigma(\boldsymbol{z} - c\boldsymbol{m})_i \le e^{-c}\, e^{z_i} "
-                         r"\big/ \sum_{j \in U} e^{z_j}",
-                     ),
-                 ))
-def prop_mask_as_limit(stated_bound: Callable = sym_mask.chapter_bound,
-                       masked_softmax: Callable = masked_softmax,
-                       stated_masked: Callable = sym_mask.masked_softmax) -> list[str]:
+@CHAPTER.element(
+    "prop-mask-as-limit",
+    "命題 3.3",
+    "マスクは極限として正当化できる",
+    "proposition",
+    ("symbolic", "numeric", "high precision"),
+    claims=(
+        Claim(r"m_i = 1"),
+        Claim(r"m_i = 0"),
+        Claim(
+            r"\lim_{c \to \infty} \sigma(\boldsymbol{z} - c\,\boldsymbol{m}) = "
+            r"\sigma^{U}(\boldsymbol{z})",
+        ),
+        Claim(
+            r"0 < \sigma(\boldsymbol{z} - c\boldsymbol{m})_i \le e^{-c}\, e^{z_i} "
+            r"\big/ \sum_{j \in U} e^{z_j}",
+        ),
+    ),
+)
+def prop_mask_as_limit(
+    stated_bound: Callable = sym_mask.chapter_bound,
+    masked_softmax: Callable = masked_softmax,
+    stated_masked: Callable = sym_mask.masked_softmax,
+) -> list[str]:
     """lim_{c -> oo} sigma(z - c m) = sigma^U(z): SymPy limits for n = 2..3 and every
     proper non-empty U equal `stated_masked` (symbolic.mask.mask_limit), and certificates
     that stated_bound - sigma_i >= 0 for i not in U (symbolic.mask.mask_bound; the bound
@@ -383,16 +452,17 @@ def prop_mask_as_limit(stated_bound: Callable = sym_mask.chapter_bound,
     for n, allowed, limit_holds, bounds_hold in symbolic:
         require(limit_holds, f"lim sigma(z - c m) != sigma^U(z) for n = {n}, U = {allowed}")
         require(bounds_hold, f"the e^(-c) bound is not certified for n = {n}, U = {allowed}")
-    evidence.append(f"symbolic: the limit equals sigma^U and the e^(-c) bound is certified "
-                    f"for all {len(symbolic)} proper non-empty U of n = 2..3")
+    evidence.append(
+        f"symbolic: the limit equals sigma^U and the e^(-c) bound is certified "
+        f"for all {len(symbolic)} proper non-empty U of n = 2..3"
+    )
     bounds: dict[tuple[int, frozenset[int], int], Callable] = {}
 
     def bound_at(n: int, allowed: frozenset[int], i: int) -> Callable:
         """The stated bound as an mpmath function of (c, z_1, ..., z_n)."""
         if (n, allowed, i) not in bounds:
             z, c = sym_mask.logits(n), sp.Symbol("c", positive=True)
-            bounds[n, allowed, i] = sp.lambdify((c, *z), stated_bound(z, allowed, i, c),
-                                                "mpmath")
+            bounds[n, allowed, i] = sp.lambdify((c, *z), stated_bound(z, allowed, i, c), "mpmath")
         return bounds[n, allowed, i]
 
     limits: dict[tuple[int, frozenset[int]], Callable] = {}
@@ -414,29 +484,35 @@ def prop_mask_as_limit(stated_bound: Callable = sym_mask.chapter_bound,
         with mpmath.workdps(digits):
             rounding = mpmath.mpf(10) ** (-(digits - 5))
             cm = mpmath.mpf(c)
-            shifted = [mpmath.mpf(float(t)) - (0 if ok else cm) for t, ok in zip(z, allowed,
-                                                                                 strict=True)]
+            shifted = [
+                mpmath.mpf(float(t)) - (0 if ok else cm) for t, ok in zip(z, allowed, strict=True)
+            ]
             sig = mp_softmax_exact(shifted)
             inside = frozenset(j for j, on in enumerate(allowed) if on)
             at = [mpmath.mpf(float(t)) for t in z]
             target = limit_at(len(z), inside)(*at)
-            s_u = mpmath.fsum(mpmath.exp(mpmath.mpf(float(t))) for t, ok in zip(z, allowed,
-                                                                               strict=True) if ok)
-            s_out = mpmath.fsum(mpmath.exp(mpmath.mpf(float(t))) for t, ok in zip(z, allowed,
-                                                                                 strict=True)
-                                if not ok)
+            s_u = mpmath.fsum(
+                mpmath.exp(mpmath.mpf(float(t))) for t, ok in zip(z, allowed, strict=True) if ok
+            )
+            s_out = mpmath.fsum(
+                mpmath.exp(mpmath.mpf(float(t))) for t, ok in zip(z, allowed, strict=True) if not ok
+            )
             for i, ok in enumerate(allowed):
                 if ok:
                     gap = abs(sig[i] - target[i])
-                    require(gap <= target[i] * mpmath.exp(-cm) * s_out / s_u + rounding,
-                            f"|sigma_i - sigma^U_i| = {mpmath.nstr(gap, 5)} exceeds the "
-                            f"e^(-c) rate at c = {c}, z = {z.tolist()}")
+                    require(
+                        gap <= target[i] * mpmath.exp(-cm) * s_out / s_u + rounding,
+                        f"|sigma_i - sigma^U_i| = {mpmath.nstr(gap, 5)} exceeds the "
+                        f"e^(-c) rate at c = {c}, z = {z.tolist()}",
+                    )
                 else:
                     bound = bound_at(len(z), inside, i)(cm, *at)
-                    require(0 < sig[i] <= bound + rounding,
-                            f"sigma_{i} = {mpmath.nstr(sig[i], 5)} not in (0, "
-                            f"{mpmath.nstr(bound, 5)}] at c = {c}, z = {z.tolist()}, U = "
-                            f"{allowed}")
+                    require(
+                        0 < sig[i] <= bound + rounding,
+                        f"sigma_{i} = {mpmath.nstr(sig[i], 5)} not in (0, "
+                        f"{mpmath.nstr(bound, 5)}] at c = {c}, z = {z.tolist()}, U = "
+                        f"{allowed}",
+                    )
                     if c >= 745 and (stats["smallest"] is None or sig[i] < stats["smallest"]):
                         stats["smallest"] = sig[i]
         stats["cases"] += 1
@@ -448,20 +524,32 @@ def prop_mask_as_limit(stated_bound: Callable = sym_mask.chapter_bound,
     # one fixed case beyond the symbolic limits' n = 2..3, whatever the draws
     judge(np.array([1.0, 2.0, 0.5, -1.0]), [True, False, True, False], 10.0)
 
-    @given(st.integers(2, 6).flatmap(lambda n: st.tuples(
-        float_arrays((n,), 20.0),
-        st.lists(st.booleans(), min_size=n, max_size=n).filter(lambda a: any(a) and not all(a)),
-        st.floats(0.0, 1000.0))))
+    @given(
+        st.integers(2, 6).flatmap(
+            lambda n: st.tuples(
+                float_arrays((n,), 20.0),
+                st.lists(st.booleans(), min_size=n, max_size=n).filter(
+                    lambda a: any(a) and not all(a)
+                ),
+                st.floats(0.0, 1000.0),
+            )
+        )
+    )
     def limit(case):
         judge(*case)
 
     limit()
-    evidence.append(f"high precision on {stats['cases']} (z, U, c) with c up to "
-                    f"{stats['max_c']:.0f}: "
-                    "0 < sigma_i <= e^(-c) e^(z_i) / S_U off U, convergence at rate e^(-c) on U"
-                    + ("" if stats["smallest"] is None else
-                       f"; smallest masked weight {mpmath.nstr(stats['smallest'], 3)}, far "
-                       "below float64's range"))
+    evidence.append(
+        f"high precision on {stats['cases']} (z, U, c) with c up to "
+        f"{stats['max_c']:.0f}: "
+        "0 < sigma_i <= e^(-c) e^(z_i) / S_U off U, convergence at rate e^(-c) on U"
+        + (
+            ""
+            if stats["smallest"] is None
+            else f"; smallest masked weight {mpmath.nstr(stats['smallest'], 3)}, far "
+            "below float64's range"
+        )
+    )
 
     def numpy_limit(case):
         z, allowed = case
@@ -469,8 +557,9 @@ def prop_mask_as_limit(stated_bound: Callable = sym_mask.chapter_bound,
         got = np.asarray(masked_softmax(z, mask))
         require(bool(np.all(got[~mask] == 0.0)), f"masked entries {got[~mask]} are not 0")
         with mpmath.workdps(DIGITS):
-            shifted = [mpmath.mpf(float(t)) - (0 if ok else 1000) for t, ok in zip(z, allowed,
-                                                                                  strict=True)]
+            shifted = [
+                mpmath.mpf(float(t)) - (0 if ok else 1000) for t, ok in zip(z, allowed, strict=True)
+            ]
             err = mp_error(got, mp_softmax_exact(shifted))
         bound = softmax_error_bound(z[mask], got[mask])
         judge_within(err[mask], bound, f"masked_softmax off the c = 1000 limit at {z.tolist()}")
@@ -478,9 +567,16 @@ def prop_mask_as_limit(stated_bound: Callable = sym_mask.chapter_bound,
         # e^{z_i}/S_U <= e^-960 for |z| <= 20, below the smallest float: 0 is the nearest one
 
     numpy_limit((np.array([1.0, 2.0, 0.5]), [True, True, False]))
-    given(st.integers(1, 6).flatmap(lambda n: st.tuples(
-        float_arrays((n,), 20.0), st.lists(st.booleans(), min_size=n, max_size=n).filter(any)))
+    given(
+        st.integers(1, 6).flatmap(
+            lambda n: st.tuples(
+                float_arrays((n,), 20.0),
+                st.lists(st.booleans(), min_size=n, max_size=n).filter(any),
+            )
+        )
     )(numpy_limit)()
-    evidence.append("NumPy masked_softmax = sigma(z - 1000 m) at 50 digits within the rounding "
-                    "bound, masked entries exactly 0")
+    evidence.append(
+        "NumPy masked_softmax = sigma(z - 1000 m) at 50 digits within the rounding "
+        "bound, masked entries exactly 0"
+    )
     return evidence

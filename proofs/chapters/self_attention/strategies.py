@@ -18,8 +18,13 @@ def bounded_floats(bound: float, width: int = 64) -> st.SearchStrategy[float]:
     """Finite floats in [-bound, bound] (bound rounded to the nearest float of `width`:
     32 or 64)."""
     if width == 32:
-        return st.floats(-float(np.float32(bound)), float(np.float32(bound)), allow_nan=False,
-                         allow_infinity=False, width=32)
+        return st.floats(
+            -float(np.float32(bound)),
+            float(np.float32(bound)),
+            allow_nan=False,
+            allow_infinity=False,
+            width=32,
+        )
     return st.floats(-bound, bound, allow_nan=False, allow_infinity=False, width=64)
 
 
@@ -73,8 +78,7 @@ def softmax_inputs(max_n: int = 8) -> st.SearchStrategy:
     def arrays(dtype):
         bound, width = _float_case(dtype)
         elements = st.one_of(bounded_floats(30.0, width), bounded_floats(bound, width))
-        return st.integers(1, max_n).flatmap(
-            lambda n: hnp.arrays(dtype, (n,), elements=elements))
+        return st.integers(1, max_n).flatmap(lambda n: hnp.arrays(dtype, (n,), elements=elements))
 
     return st.one_of(arrays(np.float64), arrays(np.float32))
 
@@ -92,8 +96,7 @@ def qkv_case(draw, max_n: int = 5, max_m: int = 5, max_heads: int = 3, max_width
     if kind == "causal":
         return q, k, v, causal_mask(n, m) if m >= n else None
     if kind == "drawn":
-        rows = [draw(st.lists(st.booleans(), min_size=m, max_size=m).filter(any))
-                for _ in range(n)]
+        rows = [draw(st.lists(st.booleans(), min_size=m, max_size=m).filter(any)) for _ in range(n)]
         return q, k, v, np.array(rows)
     return q, k, v, None
 
@@ -110,10 +113,17 @@ def stack_case(draw, max_layers: int = 3, max_n: int = 5):
             layers.append((kind, draw(attention_parameters_strategy(h, d))))
         else:
             f = draw(st.integers(1, 4))
-            layers.append((kind, {"w_1": draw(float_arrays((d, f), 1.0)),
-                                  "b_1": draw(float_arrays((f,), 1.0)),
-                                  "w_2": draw(float_arrays((f, d), 1.0)),
-                                  "b_2": draw(float_arrays((d,), 1.0))}))
+            layers.append(
+                (
+                    kind,
+                    {
+                        "w_1": draw(float_arrays((d, f), 1.0)),
+                        "b_1": draw(float_arrays((f,), 1.0)),
+                        "w_2": draw(float_arrays((f, d), 1.0)),
+                        "b_2": draw(float_arrays((d,), 1.0)),
+                    },
+                )
+            )
     return layers, draw(float_arrays((n, d), 2.0))
 
 
@@ -123,14 +133,21 @@ def seeded_stack(seed: int, n: int = 6, d: int = 8, h: int = 2, kinds=("attn",))
     layers = []
     for kind in kinds:
         if kind.endswith("attn"):
-            p = {name: rng.standard_normal((h, d, d // h)) / math.sqrt(d)
-                 for name in ("w_q", "w_k", "w_v")}
+            p = {
+                name: rng.standard_normal((h, d, d // h)) / math.sqrt(d)
+                for name in ("w_q", "w_k", "w_v")
+            }
             p["w_o"] = rng.standard_normal((h, d // h, d)) / math.sqrt(d)
-            p.update({name: 0.1 * rng.standard_normal((h, d // h))
-                      for name in ("b_q", "b_k", "b_v")})
+            p.update(
+                {name: 0.1 * rng.standard_normal((h, d // h)) for name in ("b_q", "b_k", "b_v")}
+            )
             p["b_o"] = 0.1 * rng.standard_normal(d)
         else:
-            p = {"w_1": rng.standard_normal((d, 4 * d)) / math.sqrt(d), "b_1": np.zeros(4 * d),
-                 "w_2": rng.standard_normal((4 * d, d)) / math.sqrt(4 * d), "b_2": np.zeros(d)}
+            p = {
+                "w_1": rng.standard_normal((d, 4 * d)) / math.sqrt(d),
+                "b_1": np.zeros(4 * d),
+                "w_2": rng.standard_normal((4 * d, d)) / math.sqrt(4 * d),
+                "b_2": np.zeros(d),
+            }
         layers.append((kind, p))
     return layers, rng.standard_normal((n, d))

@@ -55,10 +55,12 @@ COMPLEXITY_COLUMNS = (
 
 
 @CHAPTER.table(
-    "scaling", "例 4.5",
+    "scaling",
+    "例 4.5",
     r"variances of $\langle\boldsymbol{q},\boldsymbol{k}\rangle$ and the mean largest softmax "
     "weight, by $d_k$",
-    columns=SCALING_COLUMNS, keyed_by="dims",
+    columns=SCALING_COLUMNS,
+    keyed_by="dims",
 )
 def scaling_table(
     dims: tuple[int, ...] = (4, 16, 64, 256, 1024),
@@ -81,8 +83,9 @@ def scaling_table(
     return _scaling_table(int_tuple("dims", dims), pairs, trials, keys, seed)
 
 
-def paired_draws(rng: np.random.Generator, rows: int, first: tuple[int, ...],
-                 second: tuple[int, ...]) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+def paired_draws(
+    rng: np.random.Generator, rows: int, first: tuple[int, ...], second: tuple[int, ...]
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Two arrays of standard normals drawn one after the other from `rng` — shape
     (rows, *first) whole, then (rows, *second) — given as pieces of a few rows of each,
     side by side, without either array being held whole.
@@ -117,12 +120,14 @@ def _require_scaling_budget(dims: tuple[int, ...], pairs: int, trials: int, keys
     if trial > SCALING_MEMORY:
         raise ValueError(
             f"the scaling table at d_k = {largest} would need {trial:,} bytes for one trial's "
-            f"{keys} keys, more than its {SCALING_MEMORY:,} bytes of working memory")
+            f"{keys} keys, more than its {SCALING_MEMORY:,} bytes of working memory"
+        )
     draws = sum(dims) * (3 * pairs + (2 + keys) * trials)  # each q twice: to skip, to use
     if draws > SCALING_DRAWS:
         raise ValueError(
             f"the scaling table at d_k = {', '.join(map(str, dims))} would draw {draws:,} "
-            f"normal numbers, more than the {SCALING_DRAWS:,} it draws at most")
+            f"normal numbers, more than the {SCALING_DRAWS:,} it draws at most"
+        )
 
 
 @functools.cache
@@ -135,10 +140,18 @@ def _scaling_table(dims: tuple, pairs: int, trials: int, keys: int, seed: int) -
     rows, values, listing = [], [], []
     listing.append("  d_k  Var(q.k)  Var(q.k/sqrt(d_k))  max weight: raw  scaled")
     for dk in dims:
-        s = np.concatenate([(q * k).sum(axis=1) for q, k in  # (pairs,)
-                            paired_draws(rng, pairs, (dk,), (dk,))])
-        scores = np.concatenate([(q1 * kk).sum(axis=-1) for q1, kk in  # (trials, keys)
-                                 paired_draws(rng, trials, (1, dk), (keys, dk))])
+        s = np.concatenate(
+            [
+                (q * k).sum(axis=1)
+                for q, k in paired_draws(rng, pairs, (dk,), (dk,))  # (pairs,)
+            ]
+        )
+        scores = np.concatenate(
+            [
+                (q1 * kk).sum(axis=-1)
+                for q1, kk in paired_draws(rng, trials, (1, dk), (keys, dk))  # (trials, keys)
+            ]
+        )
         raw = float(softmax(scores).max(axis=-1).mean())
         scaled = float(softmax(scores / np.sqrt(dk)).max(axis=-1).mean())
         var, var_scaled = float(s.var()), float((s / np.sqrt(dk)).var())
@@ -159,9 +172,11 @@ def _scaling_table(dims: tuple, pairs: int, trials: int, keys: int, seed: int) -
 
 
 @CHAPTER.table(
-    "attention-complexity", "命題 7.2",
+    "attention-complexity",
+    "命題 7.2",
     "multiplications of one attention layer by $n$: $4nd^2$, $2n^2d$, their sum, the ratios",
-    columns=COMPLEXITY_COLUMNS, keyed_by="ns",
+    columns=COMPLEXITY_COLUMNS,
+    keyed_by="ns",
 )
 def attention_complexity_table(
     d: int = 64, ns: tuple[int, ...] = (64, 128, 256, 512, 1024)
@@ -212,7 +227,8 @@ def _attention_complexity_table(d: int, ns: tuple) -> Table:
 
 
 @CHAPTER.table(
-    "attention-parameters", "命題 7.1",
+    "attention-parameters",
+    "命題 7.1",
     "parameters of one attention layer: its arrays counted, and $4d^2 + 4d$",
 )
 @functools.cache

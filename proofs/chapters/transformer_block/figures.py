@@ -62,7 +62,12 @@ def residual_paths(layers: int = 3) -> list[tuple[tuple[bool, ...], str]]:
 
 
 RESIDUAL_STAGES = Stages(
-    width=520, left=150, top=56, row=28, box=64, gap=28,
+    width=520,
+    left=150,
+    top=56,
+    row=28,
+    box=64,
+    gap=28,
     label="3 段の Pre-LN の積を展開した 8 つの項。各段で迂回するか J を通るか",
     heading=("通る段（塗った箱が J）", "項"),
     names=tuple(f"J{k}".translate(SUBSCRIPTS) for k in (1, 2, 3)),
@@ -103,10 +108,14 @@ def activation_curves(points: int = 401) -> dict[str, np.ndarray]:
     def evaluate(form: Callable[[sympy.Expr], sympy.Expr]) -> np.ndarray:
         return sympy.lambdify(symbolic_gelu.t, form(symbolic_gelu.t), ["scipy", "numpy"])(t)
 
-    return {"t": t, "relu": relu(t), "gelu": gelu(t),
-            "gelu'": evaluate(symbolic_gelu.chapter_first),
-            "gelu''": evaluate(symbolic_gelu.chapter_second),
-            "relu'": np.where(t > 0, 1.0, 0.0)}
+    return {
+        "t": t,
+        "relu": relu(t),
+        "gelu": gelu(t),
+        "gelu'": evaluate(symbolic_gelu.chapter_first),
+        "gelu''": evaluate(symbolic_gelu.chapter_second),
+        "relu'": np.where(t > 0, 1.0, 0.0),
+    }
 
 
 @CHAPTER.plot("gelu", "命題 8.1", "GELU, GELU' and GELU'' against ReLU; GELU'' = 0 at t = ±√2")
@@ -117,13 +126,14 @@ def gelu_figure() -> Figure:
     left, right = figure.subplots(1, 2)
     left.plot(c["t"], c["relu"], color=COLOURS[1], label=r"$\mathrm{ReLU}(t)$")
     left.plot(c["t"], c["gelu"], color=COLOURS[0], label=r"$\mathrm{GELU}(t) = t\,\Phi(t)$")
-    right.plot(c["t"], c["relu'"], color=COLOURS[1], drawstyle="steps-mid",
-               label=r"$\mathrm{ReLU}'(t)$")
+    right.plot(
+        c["t"], c["relu'"], color=COLOURS[1], drawstyle="steps-mid", label=r"$\mathrm{ReLU}'(t)$"
+    )
     right.plot(c["t"], c["gelu'"], color=COLOURS[0], label=r"$\mathrm{GELU}'(t)$")
-    right.plot(c["t"], c["gelu''"], color=COLOURS[2],
-               label=r"$\mathrm{GELU}''(t) = (2 - t^2)\,\varphi(t)$")
-    right.plot(zeros, [0.0, 0.0], "o", color="black", gid="inflections",
-               label=r"$t = \pm\sqrt{2}$")
+    right.plot(
+        c["t"], c["gelu''"], color=COLOURS[2], label=r"$\mathrm{GELU}''(t) = (2 - t^2)\,\varphi(t)$"
+    )
+    right.plot(zeros, [0.0, 0.0], "o", color="black", gid="inflections", label=r"$t = \pm\sqrt{2}$")
     for ax, title in ((left, "命題 8.1: the activations"), (right, "their derivatives")):
         ax.set_xlabel("$t$")
         ax.set_title(title)
@@ -134,9 +144,11 @@ def gelu_figure() -> Figure:
 # 命題 8.1's example: 7 of the 8 activation patterns ---------------------------------------
 
 
-def relu_regions(example: dict = RELU_EXAMPLE, steps: int = 301,
-                 decide: Callable[..., list[str]] = activation_regions
-                 ) -> tuple[np.ndarray, np.ndarray, list[str]]:
+def relu_regions(
+    example: dict = RELU_EXAMPLE,
+    steps: int = 301,
+    decide: Callable[..., list[str]] = activation_regions,
+) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """(the axis of the listing's square [-3, 3]², the pattern at each grid point as an
     index into the patterns, the patterns `decide` finds non-empty). The grid and the exact
     decision must agree: a pattern the decision finds and the grid misses (or the reverse)
@@ -160,21 +172,34 @@ def relu_regions_figure() -> Figure:
     figure = new_figure(4.6, 4.2)
     ax = figure.add_subplot()
     extent = (axis[0], axis[-1], axis[0], axis[-1])
-    ax.imshow(image, origin="lower", extent=extent, interpolation="nearest", alpha=0.45,
-              cmap=ListedColormap(COLOURS[: len(patterns)]), vmin=-0.5,
-              vmax=len(patterns) - 0.5, gid="regions")
+    ax.imshow(
+        image,
+        origin="lower",
+        extent=extent,
+        interpolation="nearest",
+        alpha=0.45,
+        cmap=ListedColormap(COLOURS[: len(patterns)]),
+        vmin=-0.5,
+        vmax=len(patterns) - 0.5,
+        gid="regions",
+    )
     x, y = np.meshgrid(axis, axis)
     for k, pattern in enumerate(patterns):
         inside = image == k
-        ax.text(float(x[inside].mean()), float(y[inside].mean()), f"s = {pattern}",
-                ha="center", va="center", fontsize=9)
+        ax.text(
+            float(x[inside].mean()),
+            float(y[inside].mean()),
+            f"s = {pattern}",
+            ha="center",
+            va="center",
+            fontsize=9,
+        )
     example: dict = RELU_EXAMPLE
     for w, b in zip(example["w_1"], example["b_1"], strict=True):
         ax.contour(x, y, w[0] * x + w[1] * y + b, levels=[0], colors="black", linewidths=1)
     m = len(example["b_1"])
     missing = sorted({format(k, f"0{m}b") for k in range(2**m)} - set(patterns))
-    ax.set_title(f"命題 8.1: {len(patterns)} of {2**m} patterns ({', '.join(missing)} is "
-                 "empty)")
+    ax.set_title(f"命題 8.1: {len(patterns)} of {2**m} patterns ({', '.join(missing)} is empty)")
     ax.set_xlabel("$x_1$")
     ax.set_ylabel("$x_2$")
     ax.set_aspect("equal")

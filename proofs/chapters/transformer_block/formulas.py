@@ -20,7 +20,9 @@ def layer_norm_jacobian() -> sympy.Basic:
 
 
 @CHAPTER.formula(
-    "model-parameters", "定理 5.1", "parameters of the decoder-only model",
+    "model-parameters",
+    "定理 5.1",
+    "parameters of the decoder-only model",
     printer="model_parameters_latex",
 )
 def model_parameters() -> object:

@@ -56,31 +56,40 @@ def _moments_bound(x: np.ndarray) -> tuple[float, float, float]:
     d = x.size
     dy = float(layer_norm_error_bound(x).max())
     root = math.sqrt(d)
-    return (dy + gamma(d + 1) * root, 2 * root * dy + dy * dy + 2 * gamma(d + 2),
-            root * dy + gamma(d + 2) * root)
+    return (
+        dy + gamma(d + 1) * root,
+        2 * root * dy + dy * dy + 2 * gamma(d + 2),
+        root * dy + gamma(d + 2) * root,
+    )
 
 
-@CHAPTER.element("prop-layer-norm-invariance", "命題 3.1", "層正規化はスケールと平行移動に不変",
-                 "proposition", ("symbolic", "numeric", "witness"),
-                 claims=(
-                     Claim(r"\varepsilon = 0"),
-                     Claim(r"\boldsymbol{\gamma} = \boldsymbol{1}"),
-                     Claim(r"\boldsymbol{\beta} = \boldsymbol{0}"),
-                     Claim(
-                         r"\mathrm{LN}(a\boldsymbol{x} + b\boldsymbol{1}) = "
-                         r"\mathrm{LN}(\boldsymbol{x})",
-                     ),
-                     Claim(r"\boldsymbol{y} := \mathrm{LN}(\boldsymbol{x})"),
-                     Claim(r"\mu(\boldsymbol{y}) = 0"),
-                     Claim(r"\sigma^2(\boldsymbol{y}) = 1"),
-                     Claim(r"\|\boldsymbol{y}\| = \sqrt{d}"),
-                     Claim(r"a > 0"),
-                 ))
-def prop_layer_norm_invariance(normalise: Callable = layer_norm,
-                               symbolic_normalise: Callable = symbolic_layer_norm.layer_norm,
-                               widths: tuple[int, ...] = (2, 3, 4, 5),
-                               indexed_normalise: Callable = symbolic_layer_norm
-                               .indexed_layer_norm) -> list[str]:
+@CHAPTER.element(
+    "prop-layer-norm-invariance",
+    "命題 3.1",
+    "層正規化はスケールと平行移動に不変",
+    "proposition",
+    ("symbolic", "numeric", "witness"),
+    claims=(
+        Claim(r"\varepsilon = 0"),
+        Claim(r"\boldsymbol{\gamma} = \boldsymbol{1}"),
+        Claim(r"\boldsymbol{\beta} = \boldsymbol{0}"),
+        Claim(
+            r"\mathrm{LN}(a\boldsymbol{x} + b\boldsymbol{1}) = "
+            r"\mathrm{LN}(\boldsymbol{x})",
+        ),
+        Claim(r"\boldsymbol{y} := \mathrm{LN}(\boldsymbol{x})"),
+        Claim(r"\mu(\boldsymbol{y}) = 0"),
+        Claim(r"\sigma^2(\boldsymbol{y}) = 1"),
+        Claim(r"\|\boldsymbol{y}\| = \sqrt{d}"),
+        Claim(r"a > 0"),
+    ),
+)
+def prop_layer_norm_invariance(
+    normalise: Callable = layer_norm,
+    symbolic_normalise: Callable = symbolic_layer_norm.layer_norm,
+    widths: tuple[int, ...] = (2, 3, 4, 5),
+    indexed_normalise: Callable = symbolic_layer_norm.indexed_layer_norm,
+) -> list[str]:
     """(1) LN(a x + b 1) = LN(x) for a > 0, b real; (2) with gamma = 1, beta = 0, eps = 0:
     mean 0, variance 1, norm sqrt d. Symbolic: for d in `widths` explicit variables, the
     difference normalise(a x + b 1) - normalise(x) with a > 0 and the moments of
@@ -101,19 +110,25 @@ def prop_layer_norm_invariance(normalise: Callable = layer_norm,
     for d in widths:
         x = symbolic_layer_norm.variables(d)
         y = symbolic_normalise(x)
-        require(is_zero(symbolic_layer_norm.invariance_difference(d, symbolic_normalise)),
-                f"LN(a x + b 1) - LN(x) does not reduce to 0 for d = {d}")
+        require(
+            is_zero(symbolic_layer_norm.invariance_difference(d, symbolic_normalise)),
+            f"LN(a x + b 1) - LN(x) does not reduce to 0 for d = {d}",
+        )
         require(is_zero(symbolic_normalise(-x) + y), f"LN(-x) != -LN(x) for d = {d}")
         require(is_zero(symbolic_layer_norm.mean(y)), f"mean of LN(x) is not 0 for d = {d}")
-        require(equal(symbolic_layer_norm.variance(y), 1),
-                f"variance of LN(x) is not 1 for d = {d}")  # so ||y||^2 = d (var + mu^2) = d
-    evidence.append(f"symbolic, d = {', '.join(map(str, widths))}: LN(a x + b 1) - LN(x) = 0 "
-                    "(a > 0), LN(-x) = -LN(x), mean 0, variance 1, ||LN(x)||^2 = d")
+        require(
+            equal(symbolic_layer_norm.variance(y), 1), f"variance of LN(x) is not 1 for d = {d}"
+        )  # so ||y||^2 = d (var + mu^2) = d
+    evidence.append(
+        f"symbolic, d = {', '.join(map(str, widths))}: LN(a x + b 1) - LN(x) = 0 "
+        "(a > 0), LN(-x) = -LN(x), mean 0, variance 1, ||LN(x)||^2 = d"
+    )
     total, squares = symbolic_layer_norm.output_sums(indexed_normalise)
-    require(is_zero(total) and is_zero(squares - sym.d),
-            f"symbolic d: sum y_k = {total}, sum y_k^2 = {squares}, not 0 and d")
-    evidence.append("symbolic d: sum y_k = 0 and sum y_k^2 = d, so mean 0, variance 1, "
-                    "norm sqrt d")
+    require(
+        is_zero(total) and is_zero(squares - sym.d),
+        f"symbolic d: sum y_k = {total}, sum y_k^2 = {squares}, not 0 and d",
+    )
+    evidence.append("symbolic d: sum y_k = 0 and sum y_k^2 = d, so mean 0, variance 1, norm sqrt d")
     # measured on every draw, then judged in this order: invariance, the moments, the map
     invariance: list[Verdict] = []
     moments: list[Verdict] = []
@@ -129,99 +144,118 @@ def prop_layer_norm_invariance(normalise: Callable = layer_norm,
         y = normalise(x, eps=0.0)
         for sign in (1, -1):
             moved = sign * scale * x + shift
-            bound = (layer_norm_error_bound(x) + layer_norm_error_bound(moved)
-                     + math.sqrt(d) * 2 * U * (scale * np.abs(x).max() + abs(shift))
-                     / (scale * sigma))
-            invariance.append(weigh(normalise(moved, eps=0.0) - sign * y, bound,
-                                    f"LN({sign * scale} x + {shift}) against {sign} LN(x) at "
-                                    f"x = {x.tolist()}"))
+            bound = (
+                layer_norm_error_bound(x)
+                + layer_norm_error_bound(moved)
+                + math.sqrt(d) * 2 * U * (scale * np.abs(x).max() + abs(shift)) / (scale * sigma)
+            )
+            invariance.append(
+                weigh(
+                    normalise(moved, eps=0.0) - sign * y,
+                    bound,
+                    f"LN({sign * scale} x + {shift}) against {sign} LN(x) at x = {x.tolist()}",
+                )
+            )
         negated.append(float(np.abs(normalise(-scale * x + shift, eps=0.0) - y).max()))
-        moments.append(weigh((y.mean(), y.var() - 1, np.linalg.norm(y) - math.sqrt(d)),
-                             _moments_bound(x), f"x = {x.tolist()}"))
+        moments.append(
+            weigh(
+                (y.mean(), y.var() - 1, np.linalg.norm(y) - math.sqrt(d)),
+                _moments_bound(x),
+                f"x = {x.tolist()}",
+            )
+        )
         defined.append(weigh(*layer_norm_off_definition(normalise, x), f"x = {x.tolist()}"))
 
     invariant()
-    invariant_cases = judge_cases(invariance, "LN(a x + b 1) against LN(x), LN(-a x + b 1) "
-                                              "against -LN(x)")
+    invariant_cases = judge_cases(
+        invariance, "LN(a x + b 1) against LN(x), LN(-a x + b 1) against -LN(x)"
+    )
     moment_cases = judge_cases(moments, "mean, variance - 1, norm - sqrt d of LN(x)")
     judge_cases(defined, "normalise is not 定義 2.1's LN at 50 digits")
-    evidence.append(f"numeric: LN(a x + b 1) = LN(x) and LN(-a x + b 1) = -LN(x) within the "
-                    f"rounding bounds (worst gap / bound = {invariant_cases.ratio:.2e}); "
-                    f"LN(-a x + b 1) differs from LN(x) by at least {min(negated):.3f} (max "
-                    f"entry) at every drawn point, so a > 0 is needed; mean 0, variance 1, norm "
-                    f"sqrt d to {moment_cases.largest:.1e}")
+    evidence.append(
+        f"numeric: LN(a x + b 1) = LN(x) and LN(-a x + b 1) = -LN(x) within the "
+        f"rounding bounds (worst gap / bound = {invariant_cases.ratio:.2e}); "
+        f"LN(-a x + b 1) differs from LN(x) by at least {min(negated):.3f} (max "
+        f"entry) at every drawn point, so a > 0 is needed; mean 0, variance 1, norm "
+        f"sqrt d to {moment_cases.largest:.1e}"
+    )
     return evidence
 
 
-@CHAPTER.element("ex-layer-norm-scale", "例 3.2", "3 倍しても出力は変わらない", "example",
-         ("symbolic", "numeric"),
-                 claims=(
-                     Claim(r"\boldsymbol{\gamma} = \boldsymbol{1}"),
-                     Claim(r"\boldsymbol{\beta} = \boldsymbol{0}"),
-                     Claim(r"\varepsilon = 0"),
-                     Claim(
-                         r"\boldsymbol{x} = (1, 2, 3, 6)",
-                         lhs=r"\boldsymbol{x}",
-                         argument="stated.x",
-                         read=integers,
-                     ),
-                     Claim(r"\mu = 3", lhs=r"\mu", argument="stated.mean", read=printed),
-                     Claim(
-                         r"\sigma^2 = \frac14(4 + 1 + 0 + 9) = 3.5",
-                         lhs=r"\sigma^2",
-                         argument="stated.variance",
-                         read=member(2, printed),
-                     ),
-                     Claim(
-                         r"\sigma = 1.8708",
-                         lhs=r"\sigma",
-                         argument="stated.sigma",
-                         read=printed,
-                     ),
-                     Claim(
-                         r"\mathrm{LN}(\boldsymbol{x}) = \frac{(-2, -1, 0, 3)}{1.8708} = "
-                         r"(-1.0690,\ -0.5345,\ 0,\ 1.6036)",
-                         lhs=r"\mathrm{LN}(\boldsymbol{x})",
-                         argument="stated.output",
-                         read=printed_tuple,
-                     ),
-                     Claim(
-                         r"3\boldsymbol{x} + 5\cdot\boldsymbol{1} = (8, 11, 14, 23)",
-                         argument="stated.shift",
-                         read=affine_coefficients,
-                     ),
-                     Claim(
-                         r"\mu = 14",
-                         lhs=r"\mu",
-                         occurrence=2,
-                         argument="stated.scaled_mean",
-                         read=printed,
-                     ),
-                     Claim(
-                         r"\sigma^2 = \frac14(36 + 9 + 0 + 81) = 31.5 = 9 \times 3.5",
-                         lhs=r"\sigma^2",
-                         occurrence=2,
-                         argument="stated.scaled_variance",
-                         read=member(2, printed),
-                     ),
-                     Claim(
-                         r"\sigma = 5.6125",
-                         lhs=r"\sigma",
-                         occurrence=2,
-                         argument="stated.scaled_sigma",
-                         read=printed,
-                     ),
-                     Claim(
-                         r"\sqrt{1.1428 + 0.2857 + 0 + 2.5714} = \sqrt{4} = 2 = \sqrt{d}",
-                         argument="stated.norm",
-                         read=member(2, printed),
-                     ),
-                     Claim(
-                         r"\sqrt{1.1428 + 0.2857 + 0 + 2.5714} = \sqrt{4} = 2 = \sqrt{d}",
-                         argument="stated.squares",
-                         read=radicand_terms,
-                     ),
-                 ))
+@CHAPTER.element(
+    "ex-layer-norm-scale",
+    "例 3.2",
+    "3 倍しても出力は変わらない",
+    "example",
+    ("symbolic", "numeric"),
+    claims=(
+        Claim(r"\boldsymbol{\gamma} = \boldsymbol{1}"),
+        Claim(r"\boldsymbol{\beta} = \boldsymbol{0}"),
+        Claim(r"\varepsilon = 0"),
+        Claim(
+            r"\boldsymbol{x} = (1, 2, 3, 6)",
+            lhs=r"\boldsymbol{x}",
+            argument="stated.x",
+            read=integers,
+        ),
+        Claim(r"\mu = 3", lhs=r"\mu", argument="stated.mean", read=printed),
+        Claim(
+            r"\sigma^2 = \frac14(4 + 1 + 0 + 9) = 3.5",
+            lhs=r"\sigma^2",
+            argument="stated.variance",
+            read=member(2, printed),
+        ),
+        Claim(
+            r"\sigma = 1.8708",
+            lhs=r"\sigma",
+            argument="stated.sigma",
+            read=printed,
+        ),
+        Claim(
+            r"\mathrm{LN}(\boldsymbol{x}) = \frac{(-2, -1, 0, 3)}{1.8708} = "
+            r"(-1.0690,\ -0.5345,\ 0,\ 1.6036)",
+            lhs=r"\mathrm{LN}(\boldsymbol{x})",
+            argument="stated.output",
+            read=printed_tuple,
+        ),
+        Claim(
+            r"3\boldsymbol{x} + 5\cdot\boldsymbol{1} = (8, 11, 14, 23)",
+            argument="stated.shift",
+            read=affine_coefficients,
+        ),
+        Claim(
+            r"\mu = 14",
+            lhs=r"\mu",
+            occurrence=2,
+            argument="stated.scaled_mean",
+            read=printed,
+        ),
+        Claim(
+            r"\sigma^2 = \frac14(36 + 9 + 0 + 81) = 31.5 = 9 \times 3.5",
+            lhs=r"\sigma^2",
+            occurrence=2,
+            argument="stated.scaled_variance",
+            read=member(2, printed),
+        ),
+        Claim(
+            r"\sigma = 5.6125",
+            lhs=r"\sigma",
+            occurrence=2,
+            argument="stated.scaled_sigma",
+            read=printed,
+        ),
+        Claim(
+            r"\sqrt{1.1428 + 0.2857 + 0 + 2.5714} = \sqrt{4} = 2 = \sqrt{d}",
+            argument="stated.norm",
+            read=member(2, printed),
+        ),
+        Claim(
+            r"\sqrt{1.1428 + 0.2857 + 0 + 2.5714} = \sqrt{4} = 2 = \sqrt{d}",
+            argument="stated.squares",
+            read=radicand_terms,
+        ),
+    ),
+)
 def ex_layer_norm_scale(stated: Mapping, normalise: Callable = layer_norm) -> list[str | Finding]:
     """x = (1, 2, 3, 6) and 3x + 5: the mean, variance, sigma and LN computed exactly
     (SymPy rationals and square roots) and compared with the printed numbers at their
@@ -231,41 +265,59 @@ def ex_layer_norm_scale(stated: Mapping, normalise: Callable = layer_norm) -> li
     a, b = stated["shift"]
     moved = a * x + b * sympy.ones(x.rows, 1)
     evidence: list[str | Finding] = []
-    for label, vec, keys in (("x", x, ("mean", "variance", "sigma")),
-                             (f"{a}x + {b}", moved,
-                              ("scaled_mean", "scaled_variance", "scaled_sigma"))):
+    for label, vec, keys in (
+        ("x", x, ("mean", "variance", "sigma")),
+        (f"{a}x + {b}", moved, ("scaled_mean", "scaled_variance", "scaled_sigma")),
+    ):
         mu, var = symbolic_layer_norm.mean(vec), symbolic_layer_norm.variance(vec)
         for key, value in zip(keys, (mu, var, sympy.sqrt(var)), strict=True):
-            require(stated[key].agrees(float(value)),
-                    f"{key} of {label}: printed {stated[key].value}, exact {value} = "
-                    f"{float(value):.6f}")
-        evidence.append(f"{label}: mu = {mu}, sigma^2 = {var}, sigma = {sympy.sqrt(var)} "
-                        f"= {float(sympy.sqrt(var)):.4f}")
+            require(
+                stated[key].agrees(float(value)),
+                f"{key} of {label}: printed {stated[key].value}, exact {value} = "
+                f"{float(value):.6f}",
+            )
+        evidence.append(
+            f"{label}: mu = {mu}, sigma^2 = {var}, sigma = {sympy.sqrt(var)} "
+            f"= {float(sympy.sqrt(var)):.4f}"
+        )
     y = symbolic_layer_norm.layer_norm(x)
     require(equal(symbolic_layer_norm.layer_norm(moved), y), "LN(3x + 5) != LN(x)")
     numeric_y = normalise(np.array(stated["x"], dtype=float), eps=0.0)
     for shown, exact, computed in zip(stated["output"], y, numeric_y, strict=True):
-        require(shown.agrees(float(exact)) and shown.agrees(float(computed)),
-                f"LN(x) entry printed {shown.value}, exact {exact} = {float(exact):.6f}, "
-                f"numeric {computed:.6f}")
-    evidence.append(f"LN(x) = LN(3x + 5) = {[str(v) for v in y]} = "
-                    f"{[round(float(v), 4) for v in y]}, as printed")
+        require(
+            shown.agrees(float(exact)) and shown.agrees(float(computed)),
+            f"LN(x) entry printed {shown.value}, exact {exact} = {float(exact):.6f}, "
+            f"numeric {computed:.6f}",
+        )
+    evidence.append(
+        f"LN(x) = LN(3x + 5) = {[str(v) for v in y]} = "
+        f"{[round(float(v), 4) for v in y]}, as printed"
+    )
     norm = sympy.sqrt(sum(v**2 for v in y))
-    require(equal(norm**2, 4) and stated["norm"].agrees(float(norm)),
-            f"||LN(x)|| = {norm}, printed {stated['norm'].value}")
+    require(
+        equal(norm**2, 4) and stated["norm"].agrees(float(norm)),
+        f"||LN(x)|| = {norm}, printed {stated['norm'].value}",
+    )
     squares = [sympy.nsimplify(v**2) for v in y]
     evidence.append(f"||LN(x)|| = sqrt({' + '.join(map(str, squares))}) = 2 = sqrt d exactly")
     for shown, exact in zip(stated["squares"], squares, strict=True):
         if shown.agrees(float(exact)):
             continue
         places = shown.decimals
-        require(shown.truncates(float(exact)),
-                f"the square {exact} = {float(exact):.6f} is printed {shown.value}")
+        require(
+            shown.truncates(float(exact)),
+            f"the square {exact} = {float(exact):.6f} is printed {shown.value}",
+        )
         printed = f"{shown.value:.{places}f}"
-        evidence.append(finding(printed, f"the chapter prints {printed} for {exact} = "
-                        f"{float(exact):.6f}..., which rounds to {float(exact):.{places}f}: the "
-                        f"printed value is truncated, not rounded (the exact squares still sum to "
-                        f"{x.rows} = d)"))
+        evidence.append(
+            finding(
+                printed,
+                f"the chapter prints {printed} for {exact} = "
+                f"{float(exact):.6f}..., which rounds to {float(exact):.{places}f}: the "
+                f"printed value is truncated, not rounded (the exact squares still sum to "
+                f"{x.rows} = d)",
+            )
+        )
     return evidence
 
 
@@ -279,36 +331,41 @@ def _mp_jacobian(x: np.ndarray, eps: float = 0.0) -> list[list]:
     return mp_central_jacobian(lambda v: mp_layer_norm(v, eps=eps), [float(v) for v in x], step)
 
 
-@CHAPTER.element("prop-layer-norm-jacobian", "命題 3.3", "層正規化のヤコビ行列", "proposition",
-         ("symbolic", "numeric", "high precision"),
-                 claims=(
-                     Claim(r"\varepsilon = 0"),
-                     Claim(r"\boldsymbol{\gamma} = \boldsymbol{1}"),
-                     Claim(r"\boldsymbol{\beta} = \boldsymbol{0}"),
-                     Claim(r"a > 0"),
-                     Claim(r"\sigma := \sqrt{\sigma^2(\boldsymbol{x})}"),
-                     Claim(r"\boldsymbol{y} := \mathrm{LN}(\boldsymbol{x})"),
-                     Claim(
-                         r"J(\boldsymbol{x}) = \frac{1}{\sigma}\Big( I - "
-                         r"\frac{1}{d}\boldsymbol{1}\boldsymbol{1}^{\mathsf{T}} - "
-                         r"\frac{1}{d}\boldsymbol{y}\boldsymbol{y}^{\mathsf{T}} \Big)",
-                         lhs=r"J(\boldsymbol{x})",
-                         argument="stated",
-                         read=matrix_formula(y="bold y", sigma="sigma"),
-                     ),
-                     Claim(r"J(\boldsymbol{x})\boldsymbol{1} = \boldsymbol{0}"),
-                     Claim(
-                         r"J(\boldsymbol{x})\big(\boldsymbol{x} - "
-                         r"\mu(\boldsymbol{x})\boldsymbol{1}\big) = \boldsymbol{0}",
-                     ),
-                     Claim(r"J(\boldsymbol{x})\boldsymbol{v} = \boldsymbol{v}/\sigma"),
-                     Claim(r"J(a\boldsymbol{x}) = J(\boldsymbol{x})/a"),
-                     Claim(
-                         r"W := \mathrm{span}\{\boldsymbol{1},\ \boldsymbol{x} - "
-                         r"\mu(\boldsymbol{x})\boldsymbol{1}\}",
-                     ),
-                     Claim(r"は $W$ の直交補空間 $W^{\perp}$ への直交射影である", phrase=True),
-                 ))
+@CHAPTER.element(
+    "prop-layer-norm-jacobian",
+    "命題 3.3",
+    "層正規化のヤコビ行列",
+    "proposition",
+    ("symbolic", "numeric", "high precision"),
+    claims=(
+        Claim(r"\varepsilon = 0"),
+        Claim(r"\boldsymbol{\gamma} = \boldsymbol{1}"),
+        Claim(r"\boldsymbol{\beta} = \boldsymbol{0}"),
+        Claim(r"a > 0"),
+        Claim(r"\sigma := \sqrt{\sigma^2(\boldsymbol{x})}"),
+        Claim(r"\boldsymbol{y} := \mathrm{LN}(\boldsymbol{x})"),
+        Claim(
+            r"J(\boldsymbol{x}) = \frac{1}{\sigma}\Big( I - "
+            r"\frac{1}{d}\boldsymbol{1}\boldsymbol{1}^{\mathsf{T}} - "
+            r"\frac{1}{d}\boldsymbol{y}\boldsymbol{y}^{\mathsf{T}} \Big)",
+            lhs=r"J(\boldsymbol{x})",
+            argument="stated",
+            read=matrix_formula(y="bold y", sigma="sigma"),
+        ),
+        Claim(r"J(\boldsymbol{x})\boldsymbol{1} = \boldsymbol{0}"),
+        Claim(
+            r"J(\boldsymbol{x})\big(\boldsymbol{x} - "
+            r"\mu(\boldsymbol{x})\boldsymbol{1}\big) = \boldsymbol{0}",
+        ),
+        Claim(r"J(\boldsymbol{x})\boldsymbol{v} = \boldsymbol{v}/\sigma"),
+        Claim(r"J(a\boldsymbol{x}) = J(\boldsymbol{x})/a"),
+        Claim(
+            r"W := \mathrm{span}\{\boldsymbol{1},\ \boldsymbol{x} - "
+            r"\mu(\boldsymbol{x})\boldsymbol{1}\}",
+        ),
+        Claim(r"は $W$ の直交補空間 $W^{\perp}$ への直交射影である", phrase=True),
+    ),
+)
 def prop_layer_norm_jacobian(
     jacobian: Callable = layer_norm_jacobian,
     stated: Callable = symbolic_layer_norm.chapter_jacobian,
@@ -339,28 +396,40 @@ def prop_layer_norm_jacobian(
     # and y), so the stated entry has them exactly when it equals the derived one
     general = symbolic_layer_norm.derive_layer_norm_jacobian_general(stated_entry)
     properties = symbolic_layer_norm.general_jacobian_properties(stated_entry)
-    failing = ([] if general.holds else
-               [f"dLN/dx differs from the stated J by {general.difference}"])
-    failing += [f"{name} fails for the stated J ({defect})"
-                for name, defect in properties.items() if not is_zero(defect)]
+    failing = [] if general.holds else [f"dLN/dx differs from the stated J by {general.difference}"]
+    failing += [
+        f"{name} fails for the stated J ({defect})"
+        for name, defect in properties.items()
+        if not is_zero(defect)
+    ]
     require(not failing, f"symbolic d: {'; '.join(failing)}")
-    evidence.append("symbolic d: the derived entry (delta_ij - 1/d - y_i y_j/d)/sigma equals "
-                    f"the stated one, which has {', '.join(properties)}")
+    evidence.append(
+        "symbolic d: the derived entry (delta_ij - 1/d - y_i y_j/d)/sigma equals "
+        f"the stated one, which has {', '.join(properties)}"
+    )
     for d in widths:
         derivation = symbolic_layer_norm.derive_layer_norm_jacobian(d, stated)
         require(derivation.holds, f"d = {d}: dLN/dx differs from the stated J")
     if widths:
         evidence.append(f"explicit d = {min(widths)}..{max(widths)}: dLN/dx equals the stated J")
-    wanted = ("J 1 = 0", "J c = 0", "s J symmetric", "s J idempotent", "tr(s J) = d - 2",
-              "J(a x) = J(x) / a")
+    wanted = (
+        "J 1 = 0",
+        "J c = 0",
+        "s J symmetric",
+        "s J idempotent",
+        "tr(s J) = d - 2",
+        "J(a x) = J(x) / a",
+    )
     for d in property_widths:
         for which, formula in (("derived", None), ("stated", stated)):
             holds = symbolic_layer_norm.jacobian_properties(d, stated=formula).holds
             for name in wanted + (("J = 0",) if d == 2 else ()):
                 require(holds[name], f"d = {d}: {name} does not hold for the {which} J")
-    evidence.append(f"symbolic, d = {', '.join(map(str, property_widths))}, for the derived and "
-                    "the stated J: J1 = 0, J(x - mu 1) = 0, sigma J symmetric, idempotent, "
-                    "trace d - 2, J(a x) = J(x)/a; d = 2: J = 0")
+    evidence.append(
+        f"symbolic, d = {', '.join(map(str, property_widths))}, for the derived and "
+        "the stated J: J1 = 0, J(x - mu 1) = 0, sigma J symmetric, idempotent, "
+        "trace d - 2, J(a x) = J(x)/a; d = 2: J = 0"
+    )
     # judged draw by draw, each clause before the next (the mpmath values last): a wrong J
     # fails at its own clause before a later draw could make an earlier clause fail too
     eigenvalues: list[Verdict] = []
@@ -381,18 +450,29 @@ def prop_layer_norm_jacobian(
             # |J v| <= |(J - fl J) v| + rounding of the product, |v| bounded by its 1-norm
             # (centred entries err by 3 gamma_{d+1} max|x| and J by at most 3/sigma)
             v_err = 3 * gamma(d + 1) * np.abs(x).max() if name != "1" else 0.0
-            tol = (bound + gamma(d) * np.abs(got).max()) * np.abs(v).sum() \
-                + 3 / spread(x) * v_err * d
+            tol = (bound + gamma(d) * np.abs(got).max()) * np.abs(v).sum() + 3 / spread(
+                x
+            ) * v_err * d
             judge_within(got @ v, tol, f"|J ({name})| for x = {x.tolist()}")
         sigma = spread(x)
         eigen = np.sort(np.linalg.eigvalsh(sigma * got))
         want = np.array([0.0, 0.0] + [1.0] * (d - 2))
-        eigenvalues.append(judge_within(eigen - want, d * sigma * bound + gamma(d) * d,
-                                        f"eigenvalues of sigma J are {eigen}, not {want}"))
+        eigenvalues.append(
+            judge_within(
+                eigen - want,
+                d * sigma * bound + gamma(d) * d,
+                f"eigenvalues of sigma J are {eigen}, not {want}",
+            )
+        )
         a = 2.0**k
         # times a = 2^k, exactly: a J(a x) = J(x) to 2 bound
-        scalings.append(judge_within(a * (jacobian(a * x) - got / a), 2 * bound,
-                                     f"J({a} x) - J(x)/{a}, times {a}, at x = {x.tolist()}"))
+        scalings.append(
+            judge_within(
+                a * (jacobian(a * x) - got / a),
+                2 * bound,
+                f"J({a} x) - J(x)/{a}, times {a}, at x = {x.tolist()}",
+            )
+        )
         if d == 2:
             judge_within(got, bound, f"d = 2 but J = {got}")
             y = normalise(x, eps=0.0)  # (1, -1) or (-1, 1): the only outputs at d = 2
@@ -403,11 +483,13 @@ def prop_layer_norm_jacobian(
         values.append(judge_within(err, bound, f"J differs from mpmath's at x = {x.tolist()}"))
 
     numeric_properties()
-    evidence.append(f"numeric J equals mpmath's 50-digit central differences within the "
-                    f"rounding bound (worst error / bound = {Cases(tuple(values)).ratio:.2e}); "
-                    f"J1 = 0, J(x - mu 1) = 0; eigenvalues of sigma J: d - 2 ones, 2 zeros (to "
-                    f"{Cases(tuple(eigenvalues)).largest:.1e}); a J(a x) = J(x) (to "
-                    f"{Cases(tuple(scalings)).largest:.1e}); at d = 2, J = 0 and LN(x) = +-(1, -1)")
+    evidence.append(
+        f"numeric J equals mpmath's 50-digit central differences within the "
+        f"rounding bound (worst error / bound = {Cases(tuple(values)).ratio:.2e}); "
+        f"J1 = 0, J(x - mu 1) = 0; eigenvalues of sigma J: d - 2 ones, 2 zeros (to "
+        f"{Cases(tuple(eigenvalues)).largest:.1e}); a J(a x) = J(x) (to "
+        f"{Cases(tuple(scalings)).largest:.1e}); at d = 2, J = 0 and LN(x) = +-(1, -1)"
+    )
     rng = np.random.default_rng(0)
     x = 3.0 + 1e-9 * 3.0 * rng.standard_normal(6)
     got = jacobian(x)
@@ -415,8 +497,10 @@ def prop_layer_norm_jacobian(
     with mpmath.workdps(50):
         err = mp_error(got, _mp_jacobian(x))
     near = judge_within(err, bound, "near-constant row: J differs from mpmath's")
-    evidence.append(f"near-constant row (sigma / max|x| = {x.std() / 3:.1e}): |J| = "
-                    f"{np.abs(got).max():.2e}, error {near.largest:.1e} <= bound {bound:.1e}")
+    evidence.append(
+        f"near-constant row (sigma / max|x| = {x.std() / 3:.1e}): |J| = "
+        f"{np.abs(got).max():.2e}, error {near.largest:.1e} <= bound {bound:.1e}"
+    )
     try:
         jacobian(np.full(4, 1.5))
     except ValueError:
@@ -426,7 +510,10 @@ def prop_layer_norm_jacobian(
     eps = 1e-2
     got = jacobian(np.full(4, 1.5), eps=eps)
     want = (np.eye(4) - 0.25) / math.sqrt(eps)
-    judge_within(got - want, 8 * U / math.sqrt(eps),
-                 f"constant row, eps = {eps}: J = {got}, not (I - 11^T/d)/sqrt(eps)")
+    judge_within(
+        got - want,
+        8 * U / math.sqrt(eps),
+        f"constant row, eps = {eps}: J = {got}, not (I - 11^T/d)/sqrt(eps)",
+    )
     evidence.append("a constant row with eps = 1e-2 gives J = (I - 11^T/d)/sqrt(eps)")
     return evidence

@@ -29,13 +29,13 @@ def _vector(name: str, size: int) -> sympy.Matrix:
 
 
 def _matrix(name: str, rows: int, cols: int) -> sympy.Matrix:
-    return sympy.Matrix(rows, cols, lambda i, j: sympy.Symbol(f"{name}_{i + 1}{j + 1}",
-                                                              real=True))
+    return sympy.Matrix(rows, cols, lambda i, j: sympy.Symbol(f"{name}_{i + 1}{j + 1}", real=True))
 
 
 def _entrywise(f: Any) -> Any:
     def apply(v: Any) -> Any:
         return v.applyfunc(f) if isinstance(v, sympy.MatrixBase) else f(v)
+
     return apply
 
 
@@ -60,16 +60,30 @@ def _names(normalised: bool) -> dict[str, Any]:
         return symbolic_layer_norm.layer_norm(v, eps, gamma, beta)
 
     names: dict[str, Any] = {
-        "d": sympy.Integer(D), "n": sympy.Integer(N), "d_ff": sympy.Integer(D_FF),
-        "bold x": x, "mu": mean, "sigma^2": variance, "LN": normalise,
-        "bold gamma": gamma, "bold beta": beta, "epsilon": eps,
-        "bold 1": sympy.ones(D, 1), "bold 0": sympy.zeros(D, 1), "I": sympy.eye(D),
-        "a": sympy.Symbol("a", positive=True), "b": sympy.Symbol("b", real=True),
+        "d": sympy.Integer(D),
+        "n": sympy.Integer(N),
+        "d_ff": sympy.Integer(D_FF),
+        "bold x": x,
+        "mu": mean,
+        "sigma^2": variance,
+        "LN": normalise,
+        "bold gamma": gamma,
+        "bold beta": beta,
+        "epsilon": eps,
+        "bold 1": sympy.ones(D, 1),
+        "bold 0": sympy.zeros(D, 1),
+        "I": sympy.eye(D),
+        "a": sympy.Symbol("a", positive=True),
+        "b": sympy.Symbol("b", real=True),
         "g": sympy.Symbol("g", positive=True),
         "ReLU": _entrywise(lambda t: sympy.Max(0, t)),
-        "GELU": _entrywise(lambda t: t * _cdf(t)), "Phi": _entrywise(_cdf),
-        "X": _matrix("x", N, D), "W_1": _matrix("w", D, D_FF), "W_2": _matrix("v", D_FF, D),
-        "bold b_1": _vector("b", D_FF), "bold b_2": _vector("c", D),
+        "GELU": _entrywise(lambda t: t * _cdf(t)),
+        "Phi": _entrywise(_cdf),
+        "X": _matrix("x", N, D),
+        "W_1": _matrix("w", D, D_FF),
+        "W_2": _matrix("v", D_FF, D),
+        "bold b_1": _vector("b", D_FF),
+        "bold b_2": _vector("c", D),
         "bold v": _vector("v", D),
     }
     if normalised:

@@ -71,8 +71,10 @@ def _parts(params: Mapping, config: spec.ModelConfig) -> list[tuple[str, Mapping
     out: list[tuple[str, Mapping, Mapping]] = []
     for layer in range(config.n_layer):
         p = sub_parameters(params, f"blocks.{layer}")
-        out += [(part, sub_parameters(p, part), sub_parameters(p, ln))
-                for part, ln in (("attn", "ln_1"), ("mlp", "ln_2"))]
+        out += [
+            (part, sub_parameters(p, part), sub_parameters(p, ln))
+            for part, ln in (("attn", "ln_1"), ("mlp", "ln_2"))
+        ]
     return out
 
 
@@ -82,8 +84,9 @@ def _part(kernels: Kernels, part: str, q: Mapping, activation: str) -> Callable:
     return lambda x: kernels.mlp(x, q, activation)
 
 
-def pre_ln_sublayers(params: Mapping, config: spec.ModelConfig,
-                     kernels: Kernels = FLOAT) -> list[Callable]:
+def pre_ln_sublayers(
+    params: Mapping, config: spec.ModelConfig, kernels: Kernels = FLOAT
+) -> list[Callable]:
     """G_1..G_M of 命題 4.1 for the model's Pre-LN blocks: block b gives G = MHA o LN_1
     (causal) and G = MLP o LN_2, so that x_k = x_{k-1} + G_k(x_{k-1})."""
     eps, out = config.layer_norm_eps, []
@@ -93,13 +96,16 @@ def pre_ln_sublayers(params: Mapping, config: spec.ModelConfig,
     return out
 
 
-def post_ln_sublayers(params: Mapping, config: spec.ModelConfig,
-                      kernels: Kernels = FLOAT) -> list[tuple]:
+def post_ln_sublayers(
+    params: Mapping, config: spec.ModelConfig, kernels: Kernels = FLOAT
+) -> list[tuple]:
     """(F_k, N_k, LN parameters) of 命題 4.1's Post-LN form: x_k = N_k(x_{k-1} + F_k(x_{k-1}))
     with F = MHA (causal) then MLP, N = LN_1 then LN_2 of each block."""
     eps = config.layer_norm_eps
-    return [(_part(kernels, part, q, config.activation),
-             lambda x, g=g: kernels.norm(x, g, eps), g) for part, q, g in _parts(params, config)]
+    return [
+        (_part(kernels, part, q, config.activation), lambda x, g=g: kernels.norm(x, g, eps), g)
+        for part, q, g in _parts(params, config)
+    ]
 
 
 def _residual_step(x: np.ndarray, g: Callable) -> np.ndarray:
@@ -115,6 +121,7 @@ FD_ERROR = 1e-20
 def mp_jacobian(f: Callable[[np.ndarray], np.ndarray], x: np.ndarray) -> np.ndarray:
     """(nd, nd) central-difference Jacobian of f: (n, d) -> (n, d) at x, in mpmath at the
     caller's precision with step FD_STEP: within FD_ERROR of d f / d x entrywise."""
+
     def flat(values: list) -> list:
         return list(f(np.array(values, dtype=object).reshape(x.shape)).ravel())
 
@@ -131,16 +138,16 @@ def largest(a: np.ndarray) -> float:
     return float(max(abs(v) for v in a.ravel()))
 
 
-def _block_diagonal_layer_norm_jacobian(s: np.ndarray, norm: Mapping, eps: float,
-                                        jacobian: Callable = layer_norm_jacobian
-                                        ) -> np.ndarray:
+def _block_diagonal_layer_norm_jacobian(
+    s: np.ndarray, norm: Mapping, eps: float, jacobian: Callable = layer_norm_jacobian
+) -> np.ndarray:
     """K = d LN(S) / dS for a row-wise LN with gain gamma: block-diagonal, block i =
     diag(gamma) J(s_i) with J of 命題 3.3 (`jacobian`, numeric.layer_norm_jacobian)."""
     n, d = s.shape
     blocks = norm["gamma"][None, :, None] * jacobian(s, eps)  # (n, d, d)
     out = np.zeros((n * d, n * d))
     for i in range(n):
-        out[i * d:(i + 1) * d, i * d:(i + 1) * d] = blocks[i]
+        out[i * d : (i + 1) * d, i * d : (i + 1) * d] = blocks[i]
     return out
 
 
@@ -149,12 +156,16 @@ def _product_error(factors: list[np.ndarray], errors: list[float]) -> float:
     sum_k e_k N prod_{j != k} ||A_j||_2 (an N x N matrix with entries <= e has norm <= N e)."""
     size = factors[0].shape[0]
     norms = [float(np.linalg.norm(a, 2)) for a in factors]
-    return sum(e * size * math.prod(norms[:k] + norms[k + 1:]) for k, e in enumerate(errors))
+    return sum(e * size * math.prod(norms[:k] + norms[k + 1 :]) for k, e in enumerate(errors))
 
 
-def residual_jacobians(step: Callable = _residual_step, seed: int = 0,
-                       config: spec.ModelConfig = STACK, depth: int | None = None,
-                       identity: bool = True) -> dict:
+def residual_jacobians(
+    step: Callable = _residual_step,
+    seed: int = 0,
+    config: spec.ModelConfig = STACK,
+    depth: int | None = None,
+    identity: bool = True,
+) -> dict:
     """The Pre-LN stack at a drawn x_0 (n = n_ctx): its points in float64
     (`pre_ln_sublayers`), and at 50 digits (the same with `MP`), for
     every l, the central difference D_l of x_l -> x_M and the product P_l = (I + J_M)...
@@ -169,8 +180,7 @@ def residual_jacobians(step: Callable = _residual_step, seed: int = 0,
     points = [x]
     for g in subs:
         points.append(step(points[-1], g))
-    out: dict[str, Any] = {"points": points, "sublayers": subs, "params": params,
-                           "stages": []}
+    out: dict[str, Any] = {"points": points, "sublayers": subs, "params": params, "stages": []}
     with mpmath.workdps(DIGITS):
         mp_subs = pre_ln_sublayers(params, config, MP)[:depth]
         mp_points = [x.astype(object)]
@@ -179,17 +189,20 @@ def residual_jacobians(step: Callable = _residual_step, seed: int = 0,
         jacobians = [mp_jacobian(g, z) for g, z in zip(mp_subs, mp_points[:-1], strict=True)]
         size = x.size
         for start in range(len(mp_subs)):
+
             def rest(z, start=start):
                 for g in mp_subs[start:]:
                     z = step(z, g)
                 return z
 
             direct = mp_jacobian(rest, mp_points[start])
-            factors = [identity * np.eye(size, dtype=int).astype(object) + j
-                       for j in jacobians[start:]][::-1]  # M first
+            factors = [
+                identity * np.eye(size, dtype=int).astype(object) + j for j in jacobians[start:]
+            ][::-1]  # M first
             product = functools.reduce(np.matmul, factors)
-            bound = FD_ERROR + _product_error([f.astype(float) for f in factors],
-                                              [FD_ERROR] * len(factors))
+            bound = FD_ERROR + _product_error(
+                [f.astype(float) for f in factors], [FD_ERROR] * len(factors)
+            )
             out["stages"].append((start, largest(direct - product), bound))
     return out
 
@@ -202,44 +215,60 @@ def post_ln_factor(k: np.ndarray, d: np.ndarray) -> np.ndarray:
 DEPTH_M, DEPTH_L = sympy.symbols("M l", integer=True, nonnegative=True)
 
 
-@CHAPTER.element("prop-residual-identity-path", "命題 4.1", "残差接続の恒等経路", "proposition",
-         ("symbolic", "numeric"),
-                 claims=(
-                     Claim(
-                         r"\boldsymbol{x}_l := \boldsymbol{x}_{l-1} + "
-                         r"F_l\big(N_l(\boldsymbol{x}_{l-1})\big)",
-                     ),
-                     Claim(r"G_l := F_l \circ N_l"),
-                     Claim(
-                         r"\boldsymbol{x}_M = \boldsymbol{x}_0 + \sum_{l=1}^{M} "
-                         r"G_l(\boldsymbol{x}_{l-1})",
-                     ),
-                     Claim(
-                         r"\frac{\partial \boldsymbol{x}_M}{\partial \boldsymbol{x}_l} = (I + "
-                         r"J_M)(I + J_{M-1})\cdots(I + J_{l+1}) = I + \sum_{\emptyset \ne S "
-                         r"\subset \{l+1, \ldots, M\}} \ \prod_{k \in S}^{\leftarrow} J_k",
-                     ),
-                     Claim(
-                         r"\boldsymbol{x}_l := N_l\big(\boldsymbol{x}_{l-1} + "
-                         r"F_l(\boldsymbol{x}_{l-1})\big)",
-                     ),
-                     Claim(
-                         r"\frac{\partial \boldsymbol{x}_M}{\partial \boldsymbol{x}_l} = K_M(I + "
-                         r"D_M)\,K_{M-1}(I + D_{M-1})\cdots K_{l+1}(I + D_{l+1})",
-                     ),
-                     Claim("恒等行列 $I$ がちょうど 1 つある", phrase=True,
-                           argument="identity_count", read=prose_integer),
-                     Claim(r"2^{M-l}", where="proof", argument="term_count",
-                           read=expression_in(M=DEPTH_M, l=DEPTH_L)),
-                 ))
-def prop_residual_identity_path(identity_count: int, term_count: sympy.Expr,
-                                step: Callable = _residual_step,
-                                pre_ln_product: Callable = residual.pre_ln_product,
-                                post_ln_product: Callable = residual.post_ln_product,
-                                depths: tuple[int, ...] = (1, 2, 3, 4),
-                                block: Callable = pre_ln_block,
-                                factor: Callable = post_ln_factor,
-                                jacobian: Callable = layer_norm_jacobian) -> list[str]:
+@CHAPTER.element(
+    "prop-residual-identity-path",
+    "命題 4.1",
+    "残差接続の恒等経路",
+    "proposition",
+    ("symbolic", "numeric"),
+    claims=(
+        Claim(
+            r"\boldsymbol{x}_l := \boldsymbol{x}_{l-1} + "
+            r"F_l\big(N_l(\boldsymbol{x}_{l-1})\big)",
+        ),
+        Claim(r"G_l := F_l \circ N_l"),
+        Claim(
+            r"\boldsymbol{x}_M = \boldsymbol{x}_0 + \sum_{l=1}^{M} "
+            r"G_l(\boldsymbol{x}_{l-1})",
+        ),
+        Claim(
+            r"\frac{\partial \boldsymbol{x}_M}{\partial \boldsymbol{x}_l} = (I + "
+            r"J_M)(I + J_{M-1})\cdots(I + J_{l+1}) = I + \sum_{\emptyset \ne S "
+            r"\subset \{l+1, \ldots, M\}} \ \prod_{k \in S}^{\leftarrow} J_k",
+        ),
+        Claim(
+            r"\boldsymbol{x}_l := N_l\big(\boldsymbol{x}_{l-1} + "
+            r"F_l(\boldsymbol{x}_{l-1})\big)",
+        ),
+        Claim(
+            r"\frac{\partial \boldsymbol{x}_M}{\partial \boldsymbol{x}_l} = K_M(I + "
+            r"D_M)\,K_{M-1}(I + D_{M-1})\cdots K_{l+1}(I + D_{l+1})",
+        ),
+        Claim(
+            "恒等行列 $I$ がちょうど 1 つある",
+            phrase=True,
+            argument="identity_count",
+            read=prose_integer,
+        ),
+        Claim(
+            r"2^{M-l}",
+            where="proof",
+            argument="term_count",
+            read=expression_in(M=DEPTH_M, l=DEPTH_L),
+        ),
+    ),
+)
+def prop_residual_identity_path(
+    identity_count: int,
+    term_count: sympy.Expr,
+    step: Callable = _residual_step,
+    pre_ln_product: Callable = residual.pre_ln_product,
+    post_ln_product: Callable = residual.post_ln_product,
+    depths: tuple[int, ...] = (1, 2, 3, 4),
+    block: Callable = pre_ln_block,
+    factor: Callable = post_ln_factor,
+    jacobian: Callable = layer_norm_jacobian,
+) -> list[str]:
     """Pre-LN: x_M = x_0 + sum G_l(x_{l-1}) and dx_M/dx_l = (I + J_M)...(I + J_{l+1}) = I + sum
     over non-empty S of the ordered products, 2^(M-l) terms with exactly one bare I;
     Post-LN: dx_M/dx_l = K_M (I + D_M)...K_{l+1}(I + D_{l+1}), whose D-free term is
@@ -260,20 +289,28 @@ def prop_residual_identity_path(identity_count: int, term_count: sympy.Expr,
     for depth in depths:
         expansion = residual.expand_product(pre_ln_product(depth, 0))
         terms = term_count.subs({DEPTH_M: depth, DEPTH_L: 0})
-        require(len(expansion.terms) == terms and expansion.distinct,
-                f"M - l = {depth}: {len(expansion.terms)} terms "
-                f"({'' if expansion.distinct else 'not '}distinct), stated {terms}")
-        require(expansion.bare_identity_count == identity_count,
-                f"M - l = {depth}: {expansion.bare_identity_count} bare I terms, stated "
-                f"{identity_count}")
+        require(
+            len(expansion.terms) == terms and expansion.distinct,
+            f"M - l = {depth}: {len(expansion.terms)} terms "
+            f"({'' if expansion.distinct else 'not '}distinct), stated {terms}",
+        )
+        require(
+            expansion.bare_identity_count == identity_count,
+            f"M - l = {depth}: {expansion.bare_identity_count} bare I terms, stated "
+            f"{identity_count}",
+        )
         post = residual.expand_product(post_ln_product(depth, 0))
-        require(post.bare_identity_count == 0,
-                f"Post-LN, M - l = {depth}: {post.bare_identity_count} bare I terms")
+        require(
+            post.bare_identity_count == 0,
+            f"Post-LN, M - l = {depth}: {post.bare_identity_count} bare I terms",
+        )
     if depths:
-        evidence.append(f"symbolic, M - l = {', '.join(map(str, depths))}: the Pre-LN product "
-                        f"expands to 2^(M-l) distinct terms with exactly one bare I; the "
-                        f"Post-LN product has none (for M - l = 2 its D-free term is "
-                        f"{residual.d_free_term(post_ln_product(2, 0))})")
+        evidence.append(
+            f"symbolic, M - l = {', '.join(map(str, depths))}: the Pre-LN product "
+            f"expands to 2^(M-l) distinct terms with exactly one bare I; the "
+            f"Post-LN product has none (for M - l = 2 its D-free term is "
+            f"{residual.d_free_term(post_ln_product(2, 0))})"
+        )
     stages: list[Verdict] = []
     post_ln: list[Verdict] = []
     for seed in (0, 1):
@@ -282,30 +319,41 @@ def prop_residual_identity_path(identity_count: int, term_count: sympy.Expr,
         x_0, x_m = points[0], points[-1]
         telescoped = x_0 + sum(g(x) for g, x in zip(subs, points[:-1], strict=True))
         scale = np.abs(x_0) + sum(np.abs(g(x)) for g, x in zip(subs, points[:-1], strict=True))
-        judge_within(telescoped - x_m, 2 * gamma(len(subs) + 1) * scale,
-                     f"x_M != x_0 + sum G_l(x_(l-1)) (seed {seed})")
+        judge_within(
+            telescoped - x_m,
+            2 * gamma(len(subs) + 1) * scale,
+            f"x_M != x_0 + sum G_l(x_(l-1)) (seed {seed})",
+        )
         blocks, tangents = x_0, np.zeros((0, *x_0.shape))  # (n, d), (S, n, d)
         for layer in range(STACK.n_layer):
             p = sub_parameters(params, f"blocks.{layer}")
-            tangents = block_tangents(blocks, tangents, p, STACK.activation,
-                                      STACK.layer_norm_eps)[1]
+            tangents = block_tangents(blocks, tangents, p, STACK.activation, STACK.layer_norm_eps)[
+                1
+            ]
             blocks = block(blocks, p)
-        judge_within(blocks - x_m, 2 * np.abs(tangents).sum(axis=0),
-                     f"the sublayer stack differs from the blocks (seed {seed})")
-        stages.extend(judge_within(gap, bound, f"dx_M/dx_{start} differs from prod (I + J_k) "
-                                               f"(seed {seed})")
-                      for start, gap, bound in result["stages"])
+        judge_within(
+            blocks - x_m,
+            2 * np.abs(tangents).sum(axis=0),
+            f"the sublayer stack differs from the blocks (seed {seed})",
+        )
+        stages.extend(
+            judge_within(gap, bound, f"dx_M/dx_{start} differs from prod (I + J_k) (seed {seed})")
+            for start, gap, bound in result["stages"]
+        )
         post_ln.append(_post_ln_stack(seed, factor, jacobian))
-    evidence.append(f"numeric (2 blocks, M = 4, seeds 0, 1): the sublayers compose to the "
-                    f"blocks and telescope; dx_M/dx_l = prod (I + J_k) for l = 0..3 (worst "
-                    f"gap / bound = {Cases(tuple(stages)).ratio:.2e}); Post-LN: dx_M/dx_0 = prod "
-                    f"K_k (I + D_k) (worst gap / bound = {Cases(tuple(post_ln)).ratio:.2e}); its "
-                    f"D-free term K_4...K_1 is not I: K_1 already sends 'add 1 to row 1' to 0")
+    evidence.append(
+        f"numeric (2 blocks, M = 4, seeds 0, 1): the sublayers compose to the "
+        f"blocks and telescope; dx_M/dx_l = prod (I + J_k) for l = 0..3 (worst "
+        f"gap / bound = {Cases(tuple(stages)).ratio:.2e}); Post-LN: dx_M/dx_0 = prod "
+        f"K_k (I + D_k) (worst gap / bound = {Cases(tuple(post_ln)).ratio:.2e}); its "
+        f"D-free term K_4...K_1 is not I: K_1 already sends 'add 1 to row 1' to 0"
+    )
     return evidence
 
 
-def _post_ln_stack(seed: int, factor: Callable, jacobian: Callable,
-                   config: spec.ModelConfig = STACK) -> Verdict:
+def _post_ln_stack(
+    seed: int, factor: Callable, jacobian: Callable, config: spec.ModelConfig = STACK
+) -> Verdict:
     """Post-LN half of 命題 4.1 at a drawn point; returns the verdict on the product."""
     rng = np.random.default_rng(seed)
     params = init_parameters(config, rng)
@@ -332,8 +380,9 @@ def _post_ln_stack(seed: int, factor: Callable, jacobian: Callable,
 
         gap = largest(mp_jacobian(stack, x.astype(object)) - functools.reduce(np.matmul, factors))
     bound = FD_ERROR + _product_error([a.astype(float) for a in factors], errors)
-    verdict = judge_within(gap, bound, f"Post-LN: dx_M/dx_0 differs from prod K_k (I + D_k) "
-                                       f"(seed {seed})")
+    verdict = judge_within(
+        gap, bound, f"Post-LN: dx_M/dx_0 differs from prod K_k (I + D_k) (seed {seed})"
+    )
     # The D-free term K_M...K_1 is not I: already K_1 sends v = "add 1 to row 1" to 0, since
     # J(s) 1 = 0 (命題 3.3); computed, |K_1 v| <= |gamma| (d max|fl J - J| + gamma_d sum|J|).
     f, _, ln = post_ln_sublayers(params, config)[0]
@@ -344,18 +393,23 @@ def _post_ln_stack(seed: int, factor: Callable, jacobian: Callable,
     d = config.d
     allowed = float(np.abs(ln["gamma"]).max()) * (
         d * float(layer_norm_jacobian_error_bound(first_s[0], eps))
-        + gamma(d) * float(np.abs(k_1[:d, :d]).sum(axis=1).max()))
+        + gamma(d) * float(np.abs(k_1[:d, :d]).sum(axis=1).max())
+    )
     judge_within(k_1 @ row.ravel(), allowed, "K_1 does not annihilate 'add 1 to row 1'")
     return verdict
 
 
-@CHAPTER.element("rem-pre-post-ln-empirical", "注意 4.2", "どちらが学習しやすいかは経験的な事柄",
-                 "remark", ("not a theorem",),
-                 claims=(
-                     Claim("定理ではありません", phrase=True, where="text"),
-                 ))
-def rem_pre_post_ln_empirical(refers_to: str = "命題 4.1",
-                              statement_id: str = "prop-residual-identity-path") -> list[str]:
+@CHAPTER.element(
+    "rem-pre-post-ln-empirical",
+    "注意 4.2",
+    "どちらが学習しやすいかは経験的な事柄",
+    "remark",
+    ("not a theorem",),
+    claims=(Claim("定理ではありません", phrase=True, where="text"),),
+)
+def rem_pre_post_ln_empirical(
+    refers_to: str = "命題 4.1", statement_id: str = "prop-residual-identity-path"
+) -> list[str]:
     """Not a theorem: which placement (Pre-LN or Post-LN) trains better is an empirical
     matter (the chapter cites Xiong et al. and He et al. for particular initialisations
     and settings), so there is nothing to prove. What the remark does assert is that
@@ -365,7 +419,11 @@ def rem_pre_post_ln_empirical(refers_to: str = "命題 4.1",
     target = REGISTRY.get(statement_id)
     if target is None:
         raise CheckFailed(f"the remark refers to {statement_id!r}, which is not registered")
-    require(target.number == refers_to and target.chapter == CHAPTER.key,
-            f"the remark refers to {refers_to}, but {statement_id} is {target.number}")
-    return [f"not a theorem: the training behaviour of Pre-LN vs Post-LN is empirical; the "
-            f"formal fact it qualifies is {refers_to} ({statement_id}), checked there"]
+    require(
+        target.number == refers_to and target.chapter == CHAPTER.key,
+        f"the remark refers to {refers_to}, but {statement_id} is {target.number}",
+    )
+    return [
+        f"not a theorem: the training behaviour of Pre-LN vs Post-LN is empirical; the "
+        f"formal fact it qualifies is {refers_to} ({statement_id}), checked there"
+    ]

@@ -26,9 +26,12 @@ def vectors(d_min: int = 2, d_max: int = 16, bound: float = 100.0):
     def spread_out(x: np.ndarray) -> bool:
         return spread(x) >= 1e-3 * max(float(np.abs(x).max()), 1e-300)
 
-    return (st.integers(d_min, d_max)
-            .flatmap(lambda d: st.lists(element_, min_size=d, max_size=d))
-            .map(np.array).filter(spread_out))
+    return (
+        st.integers(d_min, d_max)
+        .flatmap(lambda d: st.lists(element_, min_size=d, max_size=d))
+        .map(np.array)
+        .filter(spread_out)
+    )
 
 
 def seeds():
@@ -44,8 +47,12 @@ def block_cases(draw):
     n, (d, h) = draw(st.integers(1, 6)), draw(st.sampled_from([(2, 1), (2, 2), (4, 2), (6, 3)]))
     d_ff, rng = draw(st.integers(1, 8)), np.random.default_rng(draw(seeds()))
     p = block_parameters(d, h, d_ff, rng)
-    return p, rng.standard_normal((n, d)), draw(st.sampled_from(["relu", "gelu"])), draw(
-        st.booleans())
+    return (
+        p,
+        rng.standard_normal((n, d)),
+        draw(st.sampled_from(["relu", "gelu"])),
+        draw(st.booleans()),
+    )
 
 
 def configurations(max_layers: int = 2):
@@ -54,10 +61,25 @@ def configurations(max_layers: int = 2):
     widths = st.sampled_from([(2, 1), (2, 2), (4, 1), (4, 2), (6, 3)])
     return st.builds(
         lambda dh, vocab, layers, d_ff, n_ctx, bias, tied, positions: spec.ModelConfig(
-            vocab=vocab, d=dh[0], n_layer=layers, n_head=dh[1], d_ff=d_ff, n_ctx=n_ctx,
-            bias=bias, tied=tied, positions=positions),
-        widths, st.integers(2, 12), st.integers(1, max_layers), st.integers(1, 8),
-        st.integers(1, 8), st.booleans(), st.booleans(), st.booleans())
+            vocab=vocab,
+            d=dh[0],
+            n_layer=layers,
+            n_head=dh[1],
+            d_ff=d_ff,
+            n_ctx=n_ctx,
+            bias=bias,
+            tied=tied,
+            positions=positions,
+        ),
+        widths,
+        st.integers(2, 12),
+        st.integers(1, max_layers),
+        st.integers(1, 8),
+        st.integers(1, 8),
+        st.booleans(),
+        st.booleans(),
+        st.booleans(),
+    )
 
 
 @st.composite

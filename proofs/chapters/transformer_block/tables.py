@@ -108,8 +108,13 @@ def gpt2_parameter_table(
 )
 @functools.cache
 def small_model_count(
-    vocab: int = 10, d: int = 4, n_layer: int = 2, d_ff: int = 16, n_ctx: int = 8,
-    n_head: int = 2, allocate: Callable = init_parameters
+    vocab: int = 10,
+    d: int = 4,
+    n_layer: int = 2,
+    d_ff: int = 16,
+    n_ctx: int = 8,
+    n_head: int = 2,
+    allocate: Callable = init_parameters,
 ) -> Table:
     """例 5.2 and the block listing's first line: the arrays of a real model allocated
     by `allocate` (`numeric.model.init_parameters`), counted, against 定理 5.1's
@@ -132,7 +137,8 @@ def small_model_count(
 
 
 @CHAPTER.table(
-    "block-cost", "命題 6.1",
+    "block-cost",
+    "命題 6.1",
     "the leading terms $12nd^2$ and $2n^2d$ of one block, their ratio and $n/(6d)$",
 )
 @functools.cache
@@ -159,8 +165,12 @@ def block_cost_comparison(d: int = 768, n: int = 1024) -> Table:
             ("比", f"{ratio:.3f}"),
             ("$n/(6d)$", f"{ratio_by_crossover:.3f}"),
         ),
-        values=(("$12nd^2$", lin), ("$2n^2d$", quad), ("比", ratio),
-                ("$n/(6d)$", ratio_by_crossover)),
+        values=(
+            ("$12nd^2$", lin),
+            ("$2n^2d$", quad),
+            ("比", ratio),
+            ("$n/(6d)$", ratio_by_crossover),
+        ),
         listing=(
             f"MLP+proj 12nd^2 = {lin}   attention 2n^2d = {quad}   "
             f"ratio = {ratio:.3f}   n/(6d) = {ratio_by_crossover:.3f}",

@@ -262,9 +262,7 @@ class _Walk:
             return False
         if self.paragraph[-1][0] == "display":
             return True
-        following = next(
-            (line.strip() for line in self.document.lines[blank:] if line.strip()), ""
-        )
+        following = next((line.strip() for line in self.document.lines[blank:] if line.strip()), "")
         return following.startswith("$$")
 
     # The walk ------------------------------------------------------------------------------
