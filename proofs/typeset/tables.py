@@ -14,7 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -191,3 +191,10 @@ class ListingLine:
     text: str
     source: str  # what computed it
     rounding: float = 0.0  # values at or below this are rounding errors
+
+
+def listing_lines(make: Callable[[], Table]) -> list[ListingLine]:
+    """The lines a listing prints of the table `make()` builds with its defaults, each
+    naming the function that computed it."""
+    source = f"{make.__module__}.{make.__qualname__}"
+    return [ListingLine(text, source) for text in make().listing]

@@ -15,7 +15,7 @@ from numeric.softmax import softmax
 from proofs.chapters.self_attention import tables as sa_tables
 from proofs.chapters.transformer_block import tables as tb_tables
 from proofs.reader import read_chapter
-from proofs.typeset.tables import Table
+from proofs.typeset.tables import Table, listing_lines
 
 SELF_ATTENTION = SEEDS / "000_ce182fefa314a82b.txt"
 BLOCK = SEEDS / "002_1f7cf506cffefce0.txt"
@@ -284,3 +284,11 @@ def test_render_rejects_an_unknown_format():
 def test_bad_table_arguments_name_the_argument(build, kwargs, name):
     with pytest.raises(ValueError, match=name):
         build(**kwargs)
+
+
+def test_listing_lines_are_the_tables_listing_named_after_the_function_that_made_it():
+    lines = listing_lines(tb_tables.block_cost_comparison)
+    assert tuple(line.text for line in lines) == tb_tables.block_cost_comparison().listing
+    assert {line.source for line in lines} == {
+        "proofs.chapters.transformer_block.tables.block_cost_comparison"
+    }

@@ -127,24 +127,26 @@ def def_attention(
     return evidence
 
 
-def convexity_violation(
+def convexity_violations(
     out: np.ndarray,
     v: np.ndarray,
     weights: np.ndarray,
     mask: np.ndarray | None,
     bound: np.ndarray,
     scores: np.ndarray,
-) -> str:
-    """'' when the computed head outputs satisfy 命題 4.2 within the bounds, else a reason.
+) -> list[str]:
+    """How the computed head outputs break 命題 4.2 beyond the bounds, each way once (at
+    its first place); none when they satisfy it.
 
     Weights: >= 0, exactly 0 where masked, row sums within the summed softmax bounds of
     1. Outputs: the exact output is a convex combination, and the computed one is within
     `bound` of it, so ||out_i|| <= max_j ||v_j|| + ||bound_i|| and each component lies in
     [min_j v_jl - bound_il, max_j v_jl + bound_il]."""
+    found: dict[str, str] = {}  # the first violation of each kind
     if np.any(weights < 0):
-        return f"a negative weight {weights.min():.2e}"
+        found["negative"] = f"a negative weight {weights.min():.2e}"
     if mask is not None and np.any(np.broadcast_to(~mask, weights.shape) & (weights != 0)):
-        return "a masked weight is not exactly 0"
+        found["masked"] = "a masked weight is not exactly 0"
     u64 = unit_roundoff(np.float64)
     for index in np.ndindex(weights.shape[:-1]):
         row = weights[index]
@@ -155,19 +157,22 @@ def convexity_violation(
         )
         b = softmax_error_bound(scores[index][allowed], row[allowed])
         if abs(math.fsum(row) - 1) > b.sum() + u64:
-            return f"weights of row {index} sum to {math.fsum(row)!r}"
+            found.setdefault("sum", f"weights of row {index} sum to {math.fsum(row)!r}")
     for a in range(out.shape[0]):
         top = np.linalg.norm(v[a], axis=-1).max()
+        low, high = v[a].min(axis=0), v[a].max(axis=0)
         for i in range(out.shape[1]):
             norm = np.linalg.norm(out[a, i])
             if norm > top * (1 + 2 * u64 * v.shape[-1]) + np.linalg.norm(bound[a, i]):
-                return (
-                    f"||out|| = {float(norm)!r} > max ||v_j|| = {float(top)!r} (head {a}, row {i})"
+                found.setdefault(
+                    "norm",
+                    f"||out|| = {float(norm)!r} > max ||v_j|| = {float(top)!r} (head {a}, row {i})",
                 )
-            low, high = v[a].min(axis=0), v[a].max(axis=0)
             if np.any(out[a, i] < low - bound[a, i]) or np.any(out[a, i] > high + bound[a, i]):
-                return f"a component leaves [min v, max v] (head {a}, row {i})"
-    return ""
+                found.setdefault(
+                    "component", f"a component leaves [min v, max v] (head {a}, row {i})"
+                )
+    return list(found.values())
 
 
 @CHAPTER.element(
@@ -213,12 +218,12 @@ def prop_attention_convex_combination(
         out, weights = attention(q, k, v, mask)
         out, weights = np.asarray(out), np.asarray(weights)
         scores = q @ k.transpose(0, 2, 1) / math.sqrt(q.shape[-1])
-        reason = convexity_violation(
+        violations = convexity_violations(
             out, v, weights, mask, attention_error_bound(q, k, v, weights), scores
         )
         require(
-            not reason,
-            f"命題 4.2 fails: {reason} (q {q.shape}, k {k.shape}, mask "
+            not violations,
+            f"命題 4.2 fails: {'; '.join(violations)} (q {q.shape}, k {k.shape}, mask "
             f"{None if mask is None else mask.astype(int).tolist()})",
         )
         judge_within(

@@ -20,7 +20,7 @@ from proofs.book.claims import Claim
 from proofs.book.judge import Verdict, judge_cases, require, weigh
 from proofs.book.profiles import scaled
 from proofs.book.stated import crossover, integer, polynomial, prose_integer, table_rows
-from proofs.chapters.self_attention.attention import convexity_violation
+from proofs.chapters.self_attention.attention import convexity_violations
 from proofs.chapters.self_attention.chapter import CHAPTER
 from proofs.chapters.self_attention.strategies import float_arrays, mha_case, seeded_stack
 from proofs.chapters.self_attention.tables import attention_complexity_table
@@ -301,8 +301,9 @@ def rem_cross_attention(
         o, w = attention(q, k, v)
         o, w = np.asarray(o), np.asarray(w)
         scores = q @ k.transpose(0, 2, 1) / math.sqrt(q.shape[-1])
-        reason = convexity_violation(o, v, w, None, attention_error_bound(q, k, v, w), scores)
-        require(not reason, f"cross-attention breaks 命題 4.2: {reason}")
+        bound = attention_error_bound(q, k, v, w)
+        violations = convexity_violations(o, v, w, None, bound, scores)
+        require(not violations, f"cross-attention breaks 命題 4.2: {'; '.join(violations)}")
 
     layers, x = seeded_stack(0, n=2, d=4, h=2)
     cross(x, layers[0][1], np.random.default_rng(1).standard_normal((3, 4)))

@@ -12,10 +12,7 @@ from proofs.chapters.self_attention.tables import (
     scaling_table,
 )
 from proofs.evidence.measures import listing_attention_parameters
-from proofs.typeset.tables import (
-    EPS,
-    ListingLine,
-)
+from proofs.typeset.tables import EPS, ListingLine, listing_lines
 
 
 @CHAPTER.listing
@@ -69,11 +66,7 @@ def self_attention_listing_lines() -> list[ListingLine]:
             source,
         ),
     ]
-    lines += [ListingLine(t, "proofs.tables.scaling_table") for t in scaling_table().listing]
-    lines += [
-        ListingLine(t, "proofs.tables.attention_complexity_table")
-        for t in attention_complexity_table().listing
-    ]
+    lines += listing_lines(scaling_table) + listing_lines(attention_complexity_table)
     # 演習 10.4: two causal layers with parameters drawn one after the other.
     rng = np.random.default_rng(0)
     p1, p2 = listing_attention_parameters(d, h, rng), listing_attention_parameters(d, h, rng)

@@ -241,14 +241,17 @@ def mp_jacobian_fd(z: np.ndarray) -> list:
 
 
 @functools.cache
-def softmax_jacobian_derivation_failure(stated_entry: Callable, stated_matrix: Callable) -> str:
-    """'' when symbolic.softmax derives the stated entry formula for symbolic n and n = 1..4,
-    certifies |J_ij| <= 1 - max sigma for the stated entry for symbolic n (case by case),
-    and proves the stated matrix symmetric, J1 = 0, PSD and entrywise bounded for n = 1..4;
-    else what failed. Derived once per pair of formulas."""
+def softmax_jacobian_derivation_failures(
+    stated_entry: Callable, stated_matrix: Callable
+) -> tuple[str, ...]:
+    """What fails of the derivation, none when symbolic.softmax derives the stated entry
+    formula for symbolic n and n = 1..4, certifies |J_ij| <= 1 - max sigma for the stated
+    entry for symbolic n (case by case), and proves the stated matrix symmetric, J1 = 0,
+    PSD and entrywise bounded for n = 1..4. Derived once per pair of formulas."""
+    failures = []
     general = sym.derive_softmax_jacobian_general(stated=stated_entry)
     if not general.holds:
-        return f"derived - stated does not vanish for symbolic n: {general.difference}"
+        failures.append(f"derived - stated does not vanish for symbolic n: {general.difference}")
     bound = sym.entry_bound_general(stated_entry)
     if not bound.holds:
         failing = [
@@ -257,22 +260,22 @@ def softmax_jacobian_derivation_failure(stated_entry: Callable, stated_matrix: C
             for cert in case.certificates
             if not cert.holds
         ]
-        return f"|J_ij| <= 1 - max sigma not certified for symbolic n: {failing}"
+        failures.append(f"|J_ij| <= 1 - max sigma not certified for symbolic n: {failing}")
     for n in range(1, 5):
         derived = sym.derive_softmax_jacobian(n, stated=stated_entry)
         if not derived.holds:
-            return f"n = {n}: derived - stated = {derived.difference}"
+            failures.append(f"n = {n}: derived - stated = {derived.difference}")
         if not sym.is_zero(sym.jacobian_asymmetry(n, stated_matrix)):
-            return f"J != J^T at n = {n}"
+            failures.append(f"J != J^T at n = {n}")
         if not sym.is_zero(sym.jacobian_times_ones(n, stated_matrix)):
-            return f"J1 != 0 at n = {n}"
+            failures.append(f"J1 != 0 at n = {n}")
         cert = sym.psd_certificate(n, stated_matrix)
         if not cert.holds:
-            return f"no PSD certificate at n = {n}: {cert.difference}"
+            failures.append(f"no PSD certificate at n = {n}: {cert.difference}")
         bad = [c.claim for c in sym.entry_bound_certificates(n, stated_matrix) if not c.holds]
         if bad:
-            return f"entry bound not certified at n = {n}: {bad}"
-    return ""
+            failures.append(f"entry bound not certified at n = {n}: {bad}")
+    return tuple(failures)
 
 
 @CHAPTER.element(
@@ -320,8 +323,8 @@ def prop_softmax_jacobian(
     stated_entry = sym.chapter_entry if stated_entry is None else stated_entry
     stated_matrix = sym.chapter_matrix if stated_matrix is None else stated_matrix
     evidence = []
-    failure = softmax_jacobian_derivation_failure(stated_entry, stated_matrix)
-    require(not failure, failure)
+    failures = softmax_jacobian_derivation_failures(stated_entry, stated_matrix)
+    require(not failures, "; ".join(failures))
     evidence.append(
         "symbolic n: J_ij = sigma_i(delta_ij - sigma_j) derived; n = 1..4: derived,"
         " symmetric, J1 = 0, PSD and entry-bound certificates"

@@ -14,10 +14,7 @@ from proofs.chapters.transformer_block.tables import (
     small_model_count,
 )
 from proofs.evidence.measures import grid_activation_patterns, listing_attention_parameters
-from proofs.typeset.tables import (
-    EPS,
-    ListingLine,
-)
+from proofs.typeset.tables import EPS, ListingLine, listing_lines
 
 
 def _chapter_model_parameters(config: spec.ModelConfig, rng: np.random.Generator) -> dict:
@@ -71,9 +68,7 @@ def transformer_block_listing_lines() -> list[ListingLine]:
         ),
         ListingLine(f"prefix consistency: {prefix:.1e}", source, level),
     ]
-    lines += [
-        ListingLine(t, "proofs.tables.gpt2_parameter_table") for t in gpt2_parameter_table().listing
-    ]
+    lines += listing_lines(gpt2_parameter_table)
 
     ln_source = "numeric.layer_norm"
     x = np.array([1.0, 2.0, 3.0, 6.0])
@@ -132,8 +127,5 @@ def transformer_block_listing_lines() -> list[ListingLine]:
             "the ReLU activation patterns on the listing's grid",
         )
     )
-    lines += [
-        ListingLine(t, "proofs.tables.block_cost_comparison")
-        for t in block_cost_comparison().listing
-    ]
+    lines += listing_lines(block_cost_comparison)
     return lines

@@ -18,7 +18,7 @@ from numeric.attention import attention, multi_head_attention
 from proofs.book.judge import CheckFailed, Finding
 from proofs.book.registry import REGISTRY, claim_arguments
 from proofs.chapters.self_attention.attention import (
-    convexity_violation,
+    convexity_violations,
     def_attention,
     ex_attention_by_hand,
     prop_attention_convex_combination,
@@ -131,29 +131,43 @@ def _one_head(weights, v):
 
 @numeric
 def test_prop_attention_convex_combination_judge_accepts_a_convex_combination():
-    assert convexity_violation(*_one_head([[0.25, 0.75]], [[1.0, 0.0], [0.0, 1.0]])) == ""
+    assert convexity_violations(*_one_head([[0.25, 0.75]], [[1.0, 0.0], [0.0, 1.0]])) == []
 
 
 @numeric
-def test_prop_attention_convex_combination_judge_names_a_negative_weight():
-    assert (
-        convexity_violation(*_one_head([[-0.5, 1.5]], [[1.0, 0.0], [0.0, 1.0]]))
-        == "a negative weight -5.00e-01"
-    )
+def test_prop_attention_convex_combination_judge_names_every_way_a_negative_weight_breaks_it():
+    # out = -0.5 v_1 + 1.5 v_2 = (-0.5, 1.5): longer than every value and outside their box
+    assert convexity_violations(*_one_head([[-0.5, 1.5]], [[1.0, 0.0], [0.0, 1.0]])) == [
+        "a negative weight -5.00e-01",
+        f"||out|| = {float(np.linalg.norm([-0.5, 1.5]))!r} > max ||v_j|| = 1.0 (head 0, row 0)",
+        "a component leaves [min v, max v] (head 0, row 0)",
+    ]
 
 
 @numeric
 def test_prop_attention_convex_combination_judge_rejects_an_output_beyond_the_values():
     out, v, weights, mask, bound, scores = _one_head([[0.5, 0.5]], [[1.0, 0.0], [0.0, 1.0]])
-    assert (
-        convexity_violation(3 * out, v, weights, mask, bound, scores)
-        == f"||out|| = {float(np.linalg.norm([1.5, 1.5]))!r} > max ||v_j|| = 1.0 (head 0, row 0)"
-    )
+    assert convexity_violations(3 * out, v, weights, mask, bound, scores) == [
+        f"||out|| = {float(np.linalg.norm([1.5, 1.5]))!r} > max ||v_j|| = 1.0 (head 0, row 0)",
+        "a component leaves [min v, max v] (head 0, row 0)",
+    ]
     beside = np.array([[[0.8, -0.5]]])  # ||.|| <= 1, but below min_j (v_j)_2 = 0
-    assert (
-        convexity_violation(beside, v, weights, mask, bound, scores)
-        == "a component leaves [min v, max v] (head 0, row 0)"
-    )
+    assert convexity_violations(beside, v, weights, mask, bound, scores) == [
+        "a component leaves [min v, max v] (head 0, row 0)"
+    ]
+
+
+@numeric
+def test_prop_attention_convex_combination_judge_rejects_a_masked_weight_and_a_row_sum():
+    out, v, weights, _, bound, scores = _one_head([[0.5, 0.5]], [[1.0, 0.0], [0.0, 1.0]])
+    first_only = np.array([[True, False]])
+    assert convexity_violations(out, v, weights, first_only, bound, scores) == [
+        "a masked weight is not exactly 0"
+    ]
+    heavy = weights * 1.25  # out = (0.625, 0.625) stays within the values' norm and box
+    assert convexity_violations(heavy @ v, v, heavy, None, bound, scores) == [
+        "weights of row (0, 0) sum to 1.25"
+    ]
 
 
 @numeric
