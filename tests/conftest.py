@@ -9,6 +9,8 @@ every test of 命題 3.2 and `pytest -m element` every test of some element.
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 from hypothesis import Phase, settings
 
@@ -36,6 +38,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.element(*sorted(named)))
         for element_id in marked | named:
             item.extra_keyword_matches.update({element_id, element_id.replace("-", "_")})
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Everything collection made (the modules, SymPy's, NumPy's and the chapters' objects)
+    lives until the end: moved out of the collector's reach, the full collections during the
+    run and the five pytest makes at its end no longer walk it (about 2 s of a `-k <id>` run
+    that selects one test; benchmarks/latency.py measures it)."""
+    gc.freeze()
 
 
 @pytest.fixture(autouse=True)

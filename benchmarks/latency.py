@@ -1,0 +1,240 @@
+"""The latency of the everyday commands, each beside its goal, measured in one run.
+
+- collection: `python -m pytest --collect-only -q`, the part of every pytest command paid
+  before a test runs, the best and the median of --repeats runs;
+- the suite: the README's test command, `python -m pytest` in one process (no -n), once,
+  with a plugin (benchmarks/latency_record.py) that records each test's time and the
+  element ids conftest gave it;
+- `pytest -k <id>` for every element id, estimated from that one run: the collection's
+  median plus the time of the tests the id selects (their setup, call and teardown); the
+  --sample slowest estimates are then run as `pytest -k <id>` and timed, beside the
+  estimate, to show how far the estimate is off;
+- `python -m proofs verify` (the whole registry, the default --jobs) with an empty cache
+  directory (XDG_CACHE_HOME, the first run after an install or an upgrade) and again with
+  the cache that run left (every later run), and the checks that took longest.
+
+Every command runs in a fresh interpreter under the Hypothesis profile --profile, in the
+environment this benchmark was started in. When that environment keeps Python from writing
+bytecode (PYTHONDONTWRITEBYTECODE, as some containers set), every command compiles the
+package and rewrites the tests' asserts again; the collection is then also timed with the
+bytecode kept in a temporary folder (PYTHONPYCACHEPREFIX), as on an ordinary install.
+Times are compared within one run, never asserted.
+
+Run from the repository root:
+
+    python -m benchmarks.latency [--repeats 3] [--sample 3] [--profile ci]
+                                 [--skip-suite] [--skip-verify]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+GOALS = {"pytest -k <id>": 5.0, "python -m pytest": 120.0, "python -m proofs verify": 12.0}
+"""Seconds, on a 2-core machine under the ci profile (the speed issue's targets)."""
+
+PYTEST = (sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider")
+
+
+@dataclass(frozen=True)
+class Timed:
+    """A command's wall time, exit code and the last line it printed."""
+
+    seconds: float
+    returncode: int
+    last_line: str
+
+
+def timed(command: Sequence[str], environment: Mapping[str, str]) -> Timed:
+    """Run `command` from the repository root and time it, wall clock."""
+    start = time.perf_counter()
+    done = subprocess.run(
+        list(command), cwd=ROOT, env=dict(environment), capture_output=True, text=True
+    )
+    seconds = time.perf_counter() - start
+    lines = [line for line in done.stdout.splitlines() if line.strip()]
+    return Timed(seconds, done.returncode, lines[-1] if lines else done.stderr.strip()[-200:])
+
+
+def keyword(element_id: str) -> str:
+    """The -k expression of an element id: its tests carry it with _ for -.
+
+    >>> keyword("prop-softmax-jacobian")
+    'prop_softmax_jacobian'
+    """
+    return element_id.replace("-", "_")
+
+
+def per_element(
+    tests: Sequence[Mapping], ids: Sequence[str], collection: float
+) -> list[tuple[str, int, float]]:
+    """(id, its number of tests, the estimated seconds of `pytest -k <id>`) for each id,
+    slowest first: `collection` plus the recorded seconds of the tests the id selects.
+
+    >>> tests = [{"elements": ["a"], "seconds": 1.0}, {"elements": ["a", "b"], "seconds": 0.5}]
+    >>> per_element(tests, ["a", "b", "c"], 2.0)
+    [('a', 2, 3.5), ('b', 1, 2.5), ('c', 0, 2.0)]
+    """
+    rows = []
+    for element_id in ids:
+        chosen = [t["seconds"] for t in tests if element_id in t["elements"]]
+        rows.append((element_id, len(chosen), collection + sum(chosen)))
+    return sorted(rows, key=lambda row: (-row[2], row[0]))
+
+
+def verdict(seconds: float, goal: float) -> str:
+    """`seconds` beside `goal`: within it or over it, and by what factor.
+
+    >>> verdict(3.0, 5.0), verdict(7.5, 5.0)
+    ('goal <= 5 s: met', 'goal <= 5 s: 1.50x over')
+    """
+    met = "met" if seconds <= goal else f"{seconds / goal:.2f}x over"
+    return f"goal <= {goal:g} s: {met}"
+
+
+def element_ids() -> list[str]:
+    """Every registered element id."""
+    from proofs.book.registry import load_all
+
+    return sorted(load_all())
+
+
+def measure_collection(
+    environment: Mapping[str, str], repeats: int, write: Callable[[str], object], label: str
+) -> float:
+    """Time `pytest --collect-only` `repeats` times; print and return the median."""
+    runs = [timed([*PYTEST, "--collect-only"], environment) for _ in range(repeats)]
+    if any(r.returncode != 0 for r in runs):
+        failed = next(r for r in runs if r.returncode != 0)
+        raise SystemExit(f"collection failed ({failed.returncode}): {failed.last_line}")
+    seconds = sorted(r.seconds for r in runs)
+    median = statistics.median(seconds)
+    write(
+        f"collection ({label}): best {seconds[0]:.2f} s, median {median:.2f} s of {repeats} "
+        f"runs; {runs[-1].last_line}"
+    )
+    return median
+
+
+def measure_suite(
+    environment: Mapping[str, str], folder: Path, write: Callable[[str], object]
+) -> list[Mapping]:
+    """Run the README's test command once, recording each test; print its time."""
+    record = folder / "suite.json"
+    run = timed(
+        [*PYTEST, "-p", "benchmarks.latency_record"],
+        {**environment, "LATENCY_RECORD": str(record)},
+    )
+    write(
+        f"python -m pytest (one process): {run.seconds:.1f} s, exit code {run.returncode}; "
+        f"{run.last_line}   ({verdict(run.seconds, GOALS['python -m pytest'])})"
+    )
+    recorded = json.loads(record.read_text())
+    write(f"  of which collection {recorded['collection_seconds']:.1f} s (in the run)")
+    return recorded["tests"]
+
+
+def measure_ids(
+    environment: Mapping[str, str],
+    tests: Sequence[Mapping],
+    collection: float,
+    sample: int,
+    write: Callable[[str], object],
+) -> None:
+    """Estimate `pytest -k <id>` for every id, then time the `sample` slowest estimates."""
+    ids = element_ids()
+    rows = per_element(tests, ids, collection)
+    goal = GOALS["pytest -k <id>"]
+    over = sum(seconds > goal for _, _, seconds in rows)
+    write(
+        f"pytest -k <id>, estimated for {len(ids)} ids (collection {collection:.2f} s + the "
+        f"recorded time of the id's tests): {over} over the goal; the slowest:"
+    )
+    for element_id, count, seconds in rows[:10]:
+        write(f"  {element_id:<36} {count:>4} tests  {seconds:6.2f} s")
+    untested = [element_id for element_id, count, _ in rows if count == 0]
+    if untested:
+        write(f"  ids no test carries: {', '.join(untested)}")
+    if sample:
+        write(f"pytest -k <id>, timed, for the {sample} slowest estimates:")
+    for element_id, _, estimate in rows[:sample]:
+        run = timed([*PYTEST, "-k", keyword(element_id)], environment)
+        write(
+            f"  -k {keyword(element_id):<36} {run.seconds:6.2f} s (estimated {estimate:.2f}), "
+            f"exit code {run.returncode}; {run.last_line}   ({verdict(run.seconds, goal)})"
+        )
+
+
+def measure_verify(environment: Mapping[str, str], write: Callable[[str], object]) -> None:
+    """Time `proofs verify` with an empty cache directory, then with the one it left."""
+    goal = GOALS["python -m proofs verify"]
+    with tempfile.TemporaryDirectory(prefix="latency-cache-") as cache:
+        env = {**environment, "XDG_CACHE_HOME": cache}
+        for label in ("empty cache", "its cache kept"):
+            start = time.perf_counter()
+            done = subprocess.run(
+                [sys.executable, "-m", "proofs", "verify", "--json"],
+                cwd=ROOT,
+                env=env,
+                capture_output=True,
+                text=True,
+            )
+            seconds = time.perf_counter() - start
+            report = json.loads(done.stdout) if done.stdout.strip() else {}
+            slowest = sorted(report.get("elements", []), key=lambda e: -e["seconds"])[:3]
+            checks = ", ".join(f"{e['id']} {e['seconds']:.1f} s" for e in slowest)
+            write(
+                f"python -m proofs verify ({label}): {seconds:.1f} s, exit code "
+                f"{done.returncode}, {report.get('passed', '?')} of {report.get('checks', '?')} "
+                f"passed   ({verdict(seconds, goal)})"
+            )
+            write(f"  longest checks: {checks}")
+
+
+def main(argv: list[str] | None = None, write: Callable[[str], object] = print) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3, help="collections timed (default 3)")
+    parser.add_argument(
+        "--sample", type=int, default=3, help="slowest ids run as pytest -k <id> (default 3)"
+    )
+    parser.add_argument("--profile", default="ci", help="HYPOTHESIS_PROFILE (default ci)")
+    parser.add_argument("--skip-suite", action="store_true", help="no suite, no -k <id>")
+    parser.add_argument("--skip-verify", action="store_true", help="no proofs verify")
+    args = parser.parse_args(argv)
+    if args.repeats < 1 or args.sample < 0:
+        parser.error("--repeats must be >= 1 and --sample >= 0")
+    environment = {**os.environ, "HYPOTHESIS_PROFILE": args.profile}
+    no_bytecode = bool(environment.get("PYTHONDONTWRITEBYTECODE"))
+    write(
+        f"{os.cpu_count()} cores, Python {sys.version.split()[0]}, profile {args.profile}; "
+        f"bytecode {'not written (PYTHONDONTWRITEBYTECODE)' if no_bytecode else 'written'}"
+    )
+    with tempfile.TemporaryDirectory(prefix="latency-") as scratch:
+        folder = Path(scratch)
+        collection = measure_collection(environment, args.repeats, write, "as started")
+        if no_bytecode:
+            kept = {k: v for k, v in environment.items() if k != "PYTHONDONTWRITEBYTECODE"}
+            kept["PYTHONPYCACHEPREFIX"] = str(folder / "bytecode")
+            timed([*PYTEST, "--collect-only"], kept)  # writes the bytecode
+            measure_collection(kept, args.repeats, write, "bytecode kept")
+        if not args.skip_suite:
+            tests = measure_suite(environment, folder, write)
+            measure_ids(environment, tests, collection, args.sample, write)
+        if not args.skip_verify:
+            measure_verify(environment, write)
+
+
+if __name__ == "__main__":
+    main()
