@@ -45,6 +45,7 @@ from proofs.audit.outputs import audit_outputs
 from proofs.audit.prose import audit_prose
 from proofs.audit.report import SECTIONS, Finding, Report, Section, Status
 from proofs.audit.restated import audit_restated, audit_restated_tuples
+from proofs.audit.rounded import audit_rounded
 from proofs.audit.tables import audit_tables
 from proofs.audit.tally import tally_elements
 from proofs.book.claims import normalise_tex
@@ -117,6 +118,7 @@ def audit_document(
     report.findings += _with_runs(audit_outputs(document, chapter), document, runs)
     report.findings += audit_restated(document, produced)
     report.findings += audit_restated_tuples(document, produced)
+    report.findings += audit_rounded(document, produced)
     report.findings += audit_prose(document)
     report.listings = sum(bool(listing.code) for listing in document.listings)
     report.listings_run = run

@@ -10,10 +10,10 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from proofs.audit.notation import decide_open
+from proofs.audit.notation import OpenFacts, decide_open
 from proofs.audit.readings import DECIMAL, read_exactly, reading
 from proofs.audit.report import Finding, Section, Status
-from proofs.audit.sentence import LARGE_LITERAL, condition_of, is_hypothesis
+from proofs.audit.sentence import LARGE_LITERAL, condition_of, is_hypothesis, is_setting
 from proofs.book.claims import normalise_tex
 from proofs.reader import Document
 from proofs.reader.math import split_relations, statement_lines
@@ -64,6 +64,7 @@ def audit_equalities(
     settings_by_line: dict[int, Settings] = {}
     recomputed: dict[tuple[str, int], list[Finding]] = {}
     defined: dict[int, Definitions] = {}  # element line -> names it defines
+    facts: dict[int, OpenFacts] = {}  # element line -> names it sets (the open notation)
     for formula in document.math:
         settings = settings_by_line.setdefault(formula.line, Settings())
         element = document.element_at(formula.line)
@@ -75,6 +76,11 @@ def audit_equalities(
                 and not _is_numeric_setting(statement)
             )
             found = _audit_once(recomputed, line, statement, settings)
+            known = facts.setdefault(element.line if element else 0, OpenFacts())
+            if open_notation and (
+                ":=" in statement or (hypothesis and is_setting(document, line, statement.strip()))
+            ):
+                known.learn(statement)
             if hypothesis:  # a setting or a hypothesis (「$\\pi(1) = 2$ … とすると」) claims
                 # nothing of its symbols, but its arithmetic on numbers (「… = 0.30 で、」) holds
                 findings.extend(f for f in found if f.status != Status.NOT_CHECKABLE)
@@ -87,7 +93,7 @@ def audit_equalities(
             if open_notation and element is not None and not too_large and (symbolic or not found):
                 conditional, _ = condition_of(document, line, statement.strip())
                 if not conditional:
-                    found = _decided_open(line, statement, found)
+                    found = _decided_open(line, statement, found, known)
             elif (
                 environment is not None
                 and element is not None
@@ -272,10 +278,13 @@ def _decided(
     ]
 
 
-def _decided_open(line: int, statement: str, found: list[Finding]) -> list[Finding]:
+def _decided_open(
+    line: int, statement: str, found: list[Finding], facts: OpenFacts
+) -> list[Finding]:
     """The not-checkable findings of a statement replaced by its decision in the open
-    notation, when it is decided (a step it cannot judge keeps the reasons it had)."""
-    status, detail = decide_open(statement)
+    notation with its element's facts, when it is decided (a step it cannot judge keeps
+    the reasons it had)."""
+    status, detail = decide_open(statement, facts)
     if status == "not checkable":
         return found
     kept = [f for f in found if f.status != Status.NOT_CHECKABLE]

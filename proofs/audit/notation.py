@@ -18,6 +18,8 @@ only of positive numbers is confirmed where the chapter may have meant it of oth
 from __future__ import annotations
 
 import functools
+import re
+from collections.abc import Mapping
 from typing import Any
 
 import sympy
@@ -45,8 +47,10 @@ class OpenEvaluator(Evaluator):
     an application of one (P(S)) for a number of its own, unless the name also stands
     alone in the statement (`quantities`): N(N + 1) beside 12Nd^2 is a product."""
 
-    def __init__(self, quantities: frozenset[str] = frozenset()) -> None:
-        super().__init__({**FUNCTIONS, **CONSTANTS}, {}, {})
+    def __init__(
+        self, quantities: frozenset[str] = frozenset(), facts: Mapping[str, Value] | None = None
+    ) -> None:
+        super().__init__({**FUNCTIONS, **CONSTANTS, **(facts or {})}, {}, {})
         self.quantities = quantities
 
     def bound(self, **values: Value) -> Evaluator:
@@ -58,6 +62,10 @@ class OpenEvaluator(Evaluator):
         return self.names[name] if name in self.names else _number(name)
 
     def _sub(self, base: Node, index: Node) -> Value:
+        if base.op == "name" and index.op == "text":
+            named = f"{base.args[0]}_{index.args[0]}"  # d_k, d_ff as the chapter set them
+            if named in self.names:
+                return self.names[named]
         if base.op != "name" or base.args[0] in self.names:
             return super()._sub(base, index)
         if index.op == "text":
@@ -80,12 +88,17 @@ class OpenEvaluator(Evaluator):
     def _sum(
         self, index: str, low: Node | None, high: Node | None, over: Node | None, body: Node
     ) -> Value:
-        """A sum over a..b for symbols a, b: SymPy's closed form, where it has one."""
+        """A sum over a..b for symbols a, b: SymPy's closed form, where it has one, in its
+        generic case (Σ_{s=1}^t β^{t-s} for β ≠ 1: every name is a number in general
+        position, as the identities the chapter states are)."""
         if low is not None and high is not None and over is None:
             a, b = self(low), self(high)
             if not (getattr(a, "is_Integer", False) and getattr(b, "is_Integer", False)):
                 k = sympy.Symbol(index, integer=True, positive=True)
-                return sympy.summation(self.bound(**{index: k})(body), (k, a, b))
+                total = sympy.summation(self.bound(**{index: k})(body), (k, a, b))
+                return total.replace(
+                    lambda e: isinstance(e, sympy.Piecewise), lambda e: e.args[-1].expr
+                )
         return super()._sum(index, low, high, over, body)
 
 
@@ -94,23 +107,59 @@ def _number(name: str) -> sympy.Symbol:
     return sympy.Symbol(name, positive=True)
 
 
-def decide_open(tex: str) -> tuple[str, str]:
-    """(status, detail) of a statement under the open notation, step by step (each member
-    read on its own, so that one the reader cannot read leaves the others judged):
-    mismatched at the first step that is no identity between the same quantities,
-    confirmed when some step is an identity and none is wrong, else not checkable with
-    the reason of its first step."""
+class OpenFacts:
+    """What an element sets for the rest of it: a name defined (`u := \\pi t/S`) or set
+    by a hypothesis (「$d_k = d/h$ とする」) to a formula of other names. A formula with a
+    sum, a product, a maximum or a minimum is not taken: over SUM_TERMS terms it would
+    stand for a sum the chapter ranges otherwise, and its facts (the p_j sum to 1) are
+    not known here."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, Value] = {}
+
+    def learn(self, statement: str) -> bool:
+        """Take the statement as a fact when it sets one name; whether it did."""
+        members, relations = split_relations(statement.strip().rstrip(".,"))
+        if len(members) != 2 or relations[0] not in ("=", ":="):
+            return False
+        name = _SET_NAME.fullmatch(members[0].strip())
+        if name is None or _UNRANGED.search(members[1]) or not re.search("[A-Za-z]", members[1]):
+            return False
+        value = _value(members[1], frozenset(), self.values)
+        if isinstance(value, str):
+            return False
+        index = name.group(2) or name.group(3)
+        self.values[f"{name.group(1)}_{index}" if index else name.group(1)] = value
+        return True
+
+
+_SET_NAME = re.compile(r"\\?([A-Za-z]+)(?:_\{\\mathrm\{([A-Za-z]+)\}\}|_([A-Za-z]))?")
+_UNRANGED = re.compile(r"\\(?:sum|prod|max|min|int)(?![A-Za-z])")
+
+
+def decide_open(tex: str, facts: OpenFacts | None = None) -> tuple[str, str]:
+    """(status, detail) of a statement under the open notation, with the element's facts
+    so far, step by step (each member read on its own, so that one the reader cannot read
+    leaves the others judged): mismatched at the first step that is no identity between
+    the same quantities, or between two exact numbers that differ, confirmed when some
+    step is an identity and none is wrong, else not checkable with the reason of its
+    first step."""
     members, relations = split_relations(tex.strip().rstrip(".,"))
     quantities = frozenset().union(*(_bare_names(m) for m in members))
-    values = [_value(member, quantities) for member in members]
+    known = facts.values if facts is not None else {}
+    values = [_value(member, quantities, known) for member in members]
     confirmed, reasons = 0, []
-    for (a, b), relation in zip(zip(values, values[1:], strict=False), relations, strict=True):
+    pairs = zip(members, members[1:], strict=False)
+    steps = zip(zip(values, values[1:], strict=False), pairs, strict=True)
+    for ((a, b), pair), relation in zip(steps, relations, strict=True):
         if relation != "=":
             reasons.append("only equalities are decided without the chapter's notation")
         elif isinstance(a, str) or isinstance(b, str):
             reasons.append(a if isinstance(a, str) else str(b))
         elif _zero(sympy.expand(a - b)):
             confirmed += 1
+        elif _differ_exactly(a, b, pair):
+            return "mismatched", f"{a} = {b} is false: two exact numbers that differ"
         elif _quantities(a) != _quantities(b) or not _quantities(a):
             reasons.append(
                 "a step between different quantities uses facts of the chapter "
@@ -126,10 +175,45 @@ def decide_open(tex: str) -> tuple[str, str]:
     return "not checkable", reasons[0] if reasons else "no relation to judge"
 
 
-def _value(member: str, quantities: frozenset[str]) -> sympy.Expr | str:
+def _differ_exactly(a: sympy.Expr, b: sympy.Expr, members: tuple[str, str]) -> bool:
+    """Whether two sides are numbers, no name in them and no printed decimal (whose
+    rounding an equality may carry), and differ: the step is false whatever the
+    chapter's notation."""
+    if a.free_symbols or b.free_symbols or any(_PRINTED_DECIMAL.search(m) for m in members):
+        return False
+    try:
+        return bool(abs(sympy.N(a - b, 30)) > sympy.Float(10) ** -20)
+    except (TypeError, ValueError):
+        return False
+
+
+def with_calls(tex: str) -> str:
+    """The TeX with `\\sin x`, `\\cos\\pi`, `\\tan(u/2)` written as applications
+    (`\\mathrm{sin}(x)`), the form the TeX reader takes an elementary function in: the
+    argument a bracketed group, a command, or a number or a letter with its subscript."""
+    return _TRIG.sub(lambda m: rf"\mathrm{{{m.group(1)}}}({_unbraced(m.group(2))})", tex)
+
+
+def _unbraced(argument: str) -> str:
+    argument = argument.strip()
+    if argument[:1] in "({" and argument[-1:] in ")}":
+        return argument[1:-1]
+    return argument
+
+
+_PRINTED_DECIMAL = re.compile(r"\d\.\d")
+_TRIG = re.compile(
+    r"\\(sin|cos|tan)(?![A-Za-z])\s*"
+    r"(\((?:[^()]|\([^()]*\))*\)|\{(?:[^{}]|\{[^{}]*\})*\}|\\[A-Za-z]+|\d+|[A-Za-z](?:_\{[^{}]*\}|_\w)?)"
+)
+
+
+def _value(
+    member: str, quantities: frozenset[str], facts: Mapping[str, Value] | None = None
+) -> sympy.Expr | str:
     """A member's value in the open notation, or why it has none."""
     try:
-        return _scalar(OpenEvaluator(quantities)(parse(member)))
+        return _scalar(OpenEvaluator(quantities, facts)(parse(with_calls(member))))
     except (TexError, TypeError, ValueError, ArithmeticError, AttributeError) as why:
         return f"not read: {why}"
 
@@ -137,7 +221,7 @@ def _value(member: str, quantities: frozenset[str]) -> sympy.Expr | str:
 def _bare_names(member: str) -> set[str]:
     """The names a member uses as quantities: standing alone, not applied to arguments."""
     try:
-        tree = parse(member)
+        tree = parse(with_calls(member))
     except TexError:
         return set()
     found: set[str] = set()

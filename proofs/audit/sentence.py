@@ -34,6 +34,8 @@ CONDITIONS = (
     "の場合",
     "となる",
 )
+# A formula followed by one of these sets its name for the rest of the element.
+SETTING = ("とする", "とし", "と置", "とお", "と書")
 # A formula after a hypothesis and one of these is its conclusion.
 CONCLUDING = ("ならば", "なら", "のとき", "とき")
 # a number other than 0, 1, 2 in a relation of symbols: a setting of an illustration or a
@@ -54,6 +56,15 @@ def is_hypothesis(document: Document, line: int, statement: str) -> bool:
     if place is None or place.closing is None:
         return False
     return _sentence(document.line(line)).is_hypothesis_after(place.closing)
+
+
+def is_setting(document: Document, line: int, statement: str) -> bool:
+    """Whether the statement is a setting for what follows (「$d_k = d/h$ とする」), not a
+    condition of one sentence (「$t = W$ では」)."""
+    place = document.place(line, statement)
+    if place is None or place.closing is None:
+        return False
+    return _sentence(document.line(line)).is_hypothesis_after(place.closing, SETTING)
 
 
 def condition_of(document: Document, line: int, statement: str) -> tuple[bool, Node | None]:
@@ -92,24 +103,24 @@ class _Sentence:
         self.hypotheses = [m.group(1) for m in found]
         self.brackets = [m.start() for m in re.finditer("）", text)]
         self._list_ends: dict[int, int] = {}  # where a list of settings starting there ends
-        self._after_closing: dict[int, bool] = {}  # is_hypothesis_after, by closing `$`
+        self._after_closing: dict[tuple[int, tuple[str, ...]], bool] = {}  # by closing `$`
 
     def hypothesis_before(self, column: int) -> str | None:
         """The last 「$…$ のとき」 of the line ending at or before the column (its formula)."""
         k = bisect_right(self.hypothesis_ends, column)
         return self.hypotheses[k - 1] if k else None
 
-    def is_hypothesis_after(self, closing: int) -> bool:
-        """Whether one of CONDITIONS follows the `$` at `closing`, after a list of settings
+    def is_hypothesis_after(self, closing: int, words: tuple[str, ...] = CONDITIONS) -> bool:
+        """Whether one of `words` follows the `$` at `closing`, after a list of settings
         「、$\\pi(2) = 1$、$\\pi(3) = 3$」 and a remark in brackets （…）."""
-        if closing not in self._after_closing:
+        if (closing, words) not in self._after_closing:
             text = self.text
             at = self._spaces(self._list_end(closing + 1))
             if text.startswith("（", at):
                 k = bisect_right(self.brackets, at)
                 at = self._spaces(self.brackets[k] + 1) if k < len(self.brackets) else at
-            self._after_closing[closing] = text.startswith(CONDITIONS, at)
-        return self._after_closing[closing]
+            self._after_closing[closing, words] = text.startswith(words, at)
+        return self._after_closing[closing, words]
 
     def _list_end(self, start: int) -> int:
         """Where the list of settings 「、$…$、$…$」 from `start` ends; each item is read

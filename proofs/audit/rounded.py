@@ -1,0 +1,139 @@
+"""A number restated at a coarser precision: it must be the finer one rounded.
+
+A chapter works a value out with many digits and then says it in fewer: 「… ≈ 709.78
+なので、成分が 710 を超えると」, a table's ratio 0.7750 read in the prose as 「最大値の
+77.5 %」. Which number restates which the text does not say; the slip shows it: a number
+that agrees with no other of the chapter, one digit away from the rounding of a finer
+number it would restate, is that number with a digit slipped. The finer numbers looked
+at are those of its own line (a value and its rounding stand together), and for a
+percentage the ratios printed anywhere in the chapter (a table's column and the prose
+that reads it). Only numbers of at least SIGNIFICANT digits are judged: shorter ones (a
+count, 3 倍) are one digit from many numbers by chance.
+
+Two printed numbers agree when the intervals their printed precision stands for meet
+(0.62853 and 0.6285; 0.125 and 0.13 or 0.12).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from proofs.audit.report import Finding, Section, Status
+from proofs.reader import Document
+
+SIGNIFICANT = 3  # digits a restating number must have (710, 77.5 %)
+
+# a printed number: digits grouped by , or {,} or not, a decimal part or not
+_NUMBER = re.compile(
+    r"(?<![\w.,{}\\^_])-?\d{1,3}(?:(?:,|\{,\})\d{3})+(?:\.\d+)?(?![\w.])"
+    r"|(?<![\w.\\^_])-?\d+(?:\.\d+)?(?![\w.])"
+)
+_PERCENT = re.compile(r"\s*\\?%")
+
+
+@dataclass(frozen=True)
+class Printed:
+    """A number as printed: its line, text, exact value and its unit in the last place
+    (a percentage's taken as the fraction it stands for: 77.5 % is 0.775 ± 0.0005)."""
+
+    line: int
+    text: str
+    value: Fraction
+    unit: Fraction
+    percent: bool
+
+    def meets(self, other: Printed) -> bool:
+        return abs(self.value - other.value) <= (self.unit + other.unit) / 2
+
+    @property
+    def significant(self) -> int:
+        return len(_digits(self.value, self.unit).lstrip("0"))
+
+
+def printed_numbers(document: Document, produced: Sequence[tuple[int, str]] = ()) -> list[Printed]:
+    """Every number the chapter prints outside its code (its printed output kept), and
+    every number its listings printed when they ran."""
+    output = {
+        line
+        for listing in document.listings
+        if listing.output_line
+        for line in range(listing.output_line, listing.output_line + len(listing.output))
+    }
+    lines = [
+        (number, text)
+        for number, text in enumerate(document.lines, 1)
+        if number not in document.code or number in output
+    ]
+    return [p for number, text in [*lines, *produced] for p in _numbers(number, text)]
+
+
+def _numbers(line: int, text: str) -> list[Printed]:
+    out = []
+    for m in _NUMBER.finditer(text):
+        bare = m.group(0).replace("{,}", "").replace(",", "")
+        decimals = len(bare.partition(".")[2])
+        value, unit = Fraction(bare), Fraction(1, 10**decimals)
+        percent = _PERCENT.match(text, m.end()) is not None
+        if percent:
+            value, unit = value / 100, unit / 100
+        out.append(Printed(line, m.group(0), value, unit, percent))
+    return out
+
+
+def _digits(value: Fraction, unit: Fraction) -> str:
+    """The digits of |value| in units of `unit`, rounded to the nearest (half up)."""
+    return str(int(abs(value) / unit + Fraction(1, 2)))
+
+
+def _one_digit_apart(a: str, b: str) -> bool:
+    return len(a) == len(b) and sum(x != y for x, y in zip(a, b, strict=True)) == 1
+
+
+def audit_rounded(document: Document, produced: Sequence[tuple[int, str]] = ()) -> list[Finding]:
+    """A mismatch at each number that agrees with no other of the chapter and is one digit
+    away from a finer number of its line (a ratio anywhere, for a percentage) rounded to
+    its precision."""
+    found = printed_numbers(document, produced)
+    by_line: dict[int, list[Printed]] = defaultdict(list)
+    for p in found:
+        by_line[p.line].append(p)
+    ratios = [p for p in found if not p.percent]
+    out = []
+    for a in found:
+        if a.line in document.code or a.significant < SIGNIFICANT:
+            continue
+        finer = [
+            b
+            for b in (ratios if a.percent else by_line[a.line])
+            if b.unit < a.unit and (b.value < 0) == (a.value < 0)
+        ]
+        if not finer or any(b is not a and b.unit <= a.unit and a.meets(b) for b in found):
+            continue
+        for b in finer:
+            rounded = _digits(b.value, a.unit)
+            if _one_digit_apart(rounded, _digits(a.value, a.unit)):
+                shown = f"{Fraction(int(rounded)) * a.unit * (100 if a.percent else 1)}"
+                out.append(
+                    Finding(
+                        Section.RESTATED,
+                        a.line,
+                        a.text,
+                        Status.MISMATCHED,
+                        f"agrees with no other number of the chapter, and one digit away from "
+                        f"{b.text} (line {b.line}) at its precision, which rounds to "
+                        f"{_decimal(shown, a)}: a digit slipped",
+                    )
+                )
+                break
+    return out
+
+
+def _decimal(fraction: str, a: Printed) -> str:
+    """The rounded value written with a's decimals."""
+    value = Fraction(fraction)
+    decimals = len(a.text.replace("{,}", "").replace(",", "").partition(".")[2])
+    return f"{float(value):.{decimals}f}"

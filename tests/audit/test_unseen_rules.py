@@ -1,0 +1,120 @@
+"""The audit's rules for a chapter no package registers, each on a small chapter of its
+own: the chapter as written is quiet, one slip is a mismatch at its line, and a neutral
+rewrite (the same mathematics written otherwise) is quiet too."""
+
+from __future__ import annotations
+
+from proofs.audit import audit_document
+from proofs.audit.notation import OpenFacts, decide_open, with_calls
+from proofs.reader import parse
+
+
+def mismatches(text: str, name: str = "unseen.txt") -> list[tuple[int, str]]:
+    """(line, section) of each mismatch the audit reports on the chapter's text."""
+    report = audit_document(parse(text, name))
+    return sorted((f.line, str(f.section)) for f in report.mismatched)
+
+
+def rendered(*body: str) -> str:
+    """A rendered chapter whose 命題 3.1 has the lines `body` as its proof."""
+    return "\n".join(
+        [
+            "第 9 章 試し",
+            "",
+            "3. 節",
+            "",
+            "命題 3.1（例）✓",
+            "",
+            "ある命題。",
+            "",
+            "証明（命題 3.1）",
+            "",
+        ]
+        + [line for b in body for line in (b, "")]
+        + ["∎", ""]
+    )
+
+
+# the elementary functions applied without brackets, and two exact numbers that differ
+
+
+def test_sin_cos_tan_without_brackets_are_read_as_applications():
+    assert with_calls(r"\cos u\,du = \sin\pi - \sin 0") == (
+        r"\mathrm{cos}(u)\,du = \mathrm{sin}(\pi) - \mathrm{sin}(0)"
+    )
+    assert with_calls(r"\tan(x/2) + \cos{2x}") == r"\mathrm{tan}(x/2) + \mathrm{cos}(2x)"
+    assert with_calls(r"\sinh x") == r"\sinh x"
+
+
+def test_a_step_between_exact_numbers_that_differ_is_a_slip():
+    chain = r"積分は $\int_0^{{\pi}}\cos u\,du = {} = 0$ です。"
+    right = rendered(chain.format(r"\sin\pi - \sin 0"))
+    slipped = rendered(chain.format(r"\cos\pi - \cos 0"))
+    neutral = rendered(chain.format(r"\sin(\pi) - \sin(0)"))
+    assert mismatches(right) == []
+    assert mismatches(neutral) == []
+    assert mismatches(slipped) == [(11, "equality")]
+
+
+def test_a_printed_decimal_is_never_taken_as_exact():
+    assert decide_open(r"\sqrt{2} = 1.4142")[0] == "not checkable"
+    assert decide_open(r"\cos\pi = -1")[0] == "confirmed"
+    assert decide_open(r"\cos\pi = 1")[0] == "mismatched"
+
+
+# the names an element sets (「…とする」, :=) stand for their formulas in what follows
+
+
+def test_a_setting_of_the_element_decides_a_later_step():
+    def chapter(step: str, setting: str = r"$d_k = d/h$ とする。") -> str:
+        return rendered(setting, f"$h$ ヘッドで ${step}$ 個です。")
+
+    assert mismatches(chapter(r"2i\,hd_k = 2id")) == []
+    assert mismatches(chapter(r"2i\,hd_k = 2i^2d")) == [(13, "equality")]
+    assert mismatches(chapter(r"2i\,d_k h = 2di")) == []  # the same step written otherwise
+    # without the setting, the step relates other quantities and is left alone
+    assert mismatches(chapter(r"2i\,hd_k = 2i^2d", setting="前置き。")) == []
+
+
+def test_a_condition_of_one_sentence_is_no_setting():
+    """「$t = W$ では」 holds in its sentence only: the later step is judged without it."""
+    text = rendered(r"$t = W$ では値は $\eta$ です。", r"$\eta t = \eta t$ で、$2t - t = t$ です。")
+    assert mismatches(text) == []
+    facts = OpenFacts()
+    assert facts.learn(r"d_k = d/h") and facts.learn(r"\beta := 1/T")
+    assert not facts.learn(r"\mu := \sum_j p_j z_j")  # a sum: its range is not known here
+    assert not facts.learn(r"d = 768")  # a number: the line's settings bind it
+    assert decide_open(r"2i\,hd_k = 2id", facts)[0] == "confirmed"
+
+
+def test_a_sum_to_a_symbol_is_decided_in_its_generic_case():
+    geometric = r"(1 - \beta)\sum_{s=1}^{t}\beta^{t-s}\mu = (1 - \beta^{POWER})\mu"
+    assert decide_open(geometric.replace("POWER", "t"))[0] == "confirmed"
+    assert decide_open(geometric.replace("POWER", "t-1"))[0] == "mismatched"
+
+
+# a number restated at a coarser precision
+
+
+def test_a_rounded_restatement_on_its_line_must_be_the_rounding():
+    line = (
+        r"$\log(1.7977 \times 10^{{308}}) \approx 709.78$ なので、成分が {} を超えると表せません。"
+    )
+    assert mismatches(rendered(line.format("710"))) == []
+    assert mismatches(rendered(line.format("310"))) == [(11, "restated")]
+    assert mismatches(rendered(line.format("709.8"))) == []  # another rounding of it
+
+
+def test_a_percentage_must_round_a_ratio_the_chapter_prints():
+    table = "$t$\t比\n8000\t0.7750\n11000\t0.5500"
+    prose = "$t = 8000$ では最大値の {} です。"
+    assert mismatches(rendered(table, prose.format("77.5 %"))) == []
+    assert mismatches(rendered(table, prose.format("77.4 %"))) == [(15, "restated")]
+    assert mismatches(rendered(table, prose.format("77.50 %"))) == []
+
+
+def test_numbers_of_few_digits_or_far_apart_are_not_restatements():
+    # 3 differs from 2.7183 rounded by one digit, but a short number recurs by chance
+    assert mismatches(rendered(r"$e \approx 2.7183$ で、3 倍より小さい。")) == []
+    # 1431 and 2048 are other numbers, more than one digit apart
+    assert mismatches(rendered(r"$\sqrt{2{,}048{,}000} \approx 1431.08$ と 2048 は別の数。")) == []
