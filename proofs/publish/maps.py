@@ -5,20 +5,25 @@ edge from what it uses to it.
 The graph is read from the chapter file (proofs.reader: its elements and every `<Ref>`,
 or rendered `命題 3.1` citation, inside an element, statement or proof) and from the
 checks' results (`run_results`, or `results_from_report` of `verify --json`). A
-reference to another chapter or book is a node of its own, drawn dashed. The layout is
-layered by dependency: an element stands one layer below the lowest element before it
-that it uses, and within a layer near the elements it uses; the SVG is written
-directly, in the book's figure style (proofs.typeset.figures).
+reference to another chapter or book is a node of its own, drawn dashed, inside a frame
+of the chapter or book it cites. proofs.publish.map_layout places the nodes (Graphviz
+dot when installed); the SVG is written here, in the book's figure style
+(proofs.typeset.figures), every label whole (wrapped over lines, never cut), with a
+legend of the nodes' shapes and colours.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from xml.sax.saxutils import escape
 
+from proofs.publish.map_layout import GROUP_PAD, Box, Layout, Sketch, layer_of, layered_layout
+from proofs.publish.map_layout import layout as laid_out
 from proofs.reader import Document
 
 RESULTS = ("passed", "finding", "failed", "unchecked")
@@ -43,9 +48,20 @@ SHAPES = {  # the kinds' shapes: a definition a box, a claim an ellipse, …
     "remark": "note",
     "external": "rounded",
 }
-WIDTH, HEIGHT, GAP, LAYER = 104, 34, 14, 74  # a node, between nodes, between layers' tops
-MARGIN = 24
-ROW = 9  # nodes in a row at most
+# the legend's words for the shapes, in the order the legend shows them
+SHAPE_NAMES = {
+    "box": "definition",
+    "ellipse": "proposition, lemma, theorem, corollary",
+    "rounded": "example, exercise",
+    "note": "remark",
+}
+EXTERNAL_NAME = "another chapter or book"
+ELSEWHERE = "elsewhere"  # the group of a reference that names no chapter or book
+WIDTH, HEIGHT = 104, 34  # a node of one line
+FONT, LINE = 12, 15  # a label's size and the distance between its lines' baselines
+PAD = 6  # between a label and its node's outline
+FRAME = 'fill="none"'  # a group's frame
+LEGEND_SWATCH, LEGEND_GAP = 30, 18  # a legend sample's width, between two entries
 
 
 @dataclass(frozen=True)
@@ -55,6 +71,7 @@ class Node:
     kind: str  # a kind of proofs.book.registry.KINDS, or "external"
     result: str  # one of RESULTS, or "external"
     title: str = ""  # the element's title, or the reference in full (a tooltip in the SVG)
+    group: str = ""  # an external node's chapter or book, as cited
 
 
 @dataclass(frozen=True)
@@ -65,15 +82,26 @@ class ChapterMap:
 
 
 def _external_label(target: str, chapter: str) -> str:
-    """命題 3.1［別の章］ as the rendered text has it; an MDX path by its anchor."""
+    """命題 3.1 of 命題 3.1［別の章］ (its chapter names its group); an MDX path by its
+    anchor."""
     if "#" in target:
         return target.partition("#")[2]
-    return f"{target}［{chapter}］" if chapter else target
+    return target
 
 
-def references(document: Document) -> list[tuple[str, str, str]]:
-    """(the citing element's number, the node cited, its label) of every reference inside
-    an element; a reference to the chapter's own element is cited by its number."""
+def _external_group(target: str, chapter: str) -> str:
+    """The chapter or book a reference cites: 別の章 of 命題 3.1［別の章］, the page of
+    an MDX path (mathematics/linear-algebra/determinants#def-sign); "" when it names
+    none."""
+    if "#" in target:
+        return target.partition("#")[0]
+    return chapter
+
+
+def references(document: Document) -> list[tuple[str, str, str, str]]:
+    """(the citing element's number, the node cited, its label, the chapter or book it
+    is in, "" for this one) of every reference inside an element; a reference to the
+    chapter's own element is cited by its number."""
     out = []
     for ref in document.refs:
         source = document.element_at(ref.line)
@@ -81,11 +109,12 @@ def references(document: Document) -> list[tuple[str, str, str]]:
             continue
         target = None if ref.external else document.element(ref.target)
         if target is not None:
-            out.append((source.number, target.number, target.number))
+            out.append((source.number, target.number, target.number, ""))
         else:
             cited_as = ref.chapter and ref.chapter not in ref.target  # rendered: 命題 3.1［…］
             key = f"{ref.target}［{ref.chapter}］" if cited_as else ref.target
-            out.append((source.number, key, _external_label(ref.target, ref.chapter)))
+            group = _external_group(ref.target, ref.chapter)
+            out.append((source.number, key, _external_label(ref.target, ref.chapter), group))
     return out
 
 
@@ -102,11 +131,14 @@ def chapter_map(document: Document, results: Mapping[str, str]) -> ChapterMap:
     ]
     cited = references(document)
     own = {n.key for n in nodes}
-    external = dict.fromkeys((key, label) for _, key, label in cited if key not in own)
+    external = dict.fromkeys(
+        (key, label, group) for _, key, label, group in cited if key not in own
+    )
     nodes += [
-        Node(key, label, "external", results.get(key, "external"), key) for key, label in external
+        Node(key, label, "external", results.get(key, "external"), key, group or ELSEWHERE)
+        for key, label, group in external
     ]
-    edges = sorted({(source, target) for source, target, _ in cited})
+    edges = sorted({(source, target) for source, target, _, _ in cited})
     return ChapterMap(document.title, tuple(nodes), tuple(edges))
 
 
@@ -176,126 +208,220 @@ def run_results(chapter: str) -> dict[str, str]:
 # Layout --------------------------------------------------------------------------------
 
 
+def text_width(text: str) -> int:
+    """The width of text at 12 px: a wide character 12, another 7 (a bound on DejaVu
+    Sans and Noto Sans CJK at that size, as drawn in the PNGs)."""
+    return sum(12 if unicodedata.east_asian_width(c) in "WF" else 7 for c in text)
+
+
+BREAKS = "-/_ ・、，,"  # a line may break after these
+NO_START = "ー・、。，）」』ぁぃぅぇぉゃゅょっァィゥェォャュョッ"  # nor may a line open with these
+
+
+def _greedy(text: str, room: int) -> list[str]:
+    """The text over lines of at most `room` px, each filled as far as it goes, broken
+    after the last break character on it when there is one."""
+    lines: list[str] = []
+    line = ""
+    for char in text:
+        if line and text_width(line + char) > room:
+            cut = max(line.rfind(b) for b in BREAKS) + 1
+            if not 0 < cut < len(line):
+                cut = len(line)
+                while cut > 1 and (line + char)[cut] in NO_START:
+                    cut -= 1
+            lines.append(line[:cut])
+            line = line[cut:].lstrip(" ")
+            if char == " " and not line:
+                continue
+        line += char
+    lines.append(line)
+    return [part.rstrip() for part in lines if part.strip()] or [""]
+
+
+def wrapped(text: str, room: int = WIDTH - 2 * PAD) -> list[str]:
+    """The text whole over as few lines as fit `room` at 12 px: broken after a hyphen,
+    slash, space or comma where the line has one; a text without any, in lines as even
+    as they can be, none opening with a prolonged sound mark or a small kana.
+
+    >>> wrapped("prop-inner-product-variance")
+    ['prop-inner-', 'product-', 'variance']
+    >>> wrapped("ニューラルネットワークと逆伝播", 108)
+    ['ニューラルネット', 'ワークと逆伝播']
+    """
+    lines = _greedy(text, room)
+    if any(b in text for b in BREAKS):
+        return lines
+    narrow = room
+    while narrow > 12 and len(_greedy(text, narrow - 1)) == len(lines):
+        narrow -= 1
+    return _greedy(text, narrow)
+
+
+def node_size(node: Node) -> tuple[int, int]:
+    """A node's width and height: WIDTH wide, tall enough for its label's lines (an
+    ellipse enough for the lines' box to stand inside it)."""
+    lines = wrapped(node.label)
+    half_height = len(lines) * LINE / 2
+    height = max(HEIGHT, 2 * half_height + 2 * PAD)
+    if SHAPES[node.kind] == "ellipse":
+        half_width = max(text_width(line) for line in lines) / 2
+        inside = 1 - (half_width / (WIDTH / 2)) ** 2  # (x/a)^2 + (y/b)^2 <= 1 at the corner
+        height = max(HEIGHT, 2 * half_height / math.sqrt(inside) + 2)
+    return WIDTH, int(math.ceil(height))
+
+
+def group_label(group: str) -> list[str]:
+    """A group's frame label: the chapter or book, over lines as narrow as one node."""
+    return wrapped(group, WIDTH + 2 * GROUP_PAD - 2 * PAD)
+
+
+def sketch_of(graph: ChapterMap) -> Sketch:
+    """What the layout places: every node at its size, the external nodes in their
+    chapter's or book's group, an edge from each node cited to the node citing it."""
+    index = {n.key: k for k, n in enumerate(graph.nodes)}
+    groups = tuple(n.group for n in graph.nodes)
+    return Sketch(
+        tuple(node_size(n) for n in graph.nodes),
+        groups,
+        tuple((index[target], index[source]) for source, target in graph.edges),
+        tuple(
+            (g, max(map(text_width, group_label(g))) + 4.0, len(group_label(g)) * LINE + 4.0)
+            for g in dict.fromkeys(groups)
+            if g
+        ),
+        frozenset(k for k, n in enumerate(graph.nodes) if SHAPES[n.kind] == "ellipse"),
+    )
+
+
+@lru_cache(maxsize=16)
+def map_layout(graph: ChapterMap) -> Layout:
+    """The map's layout: dot's when Graphviz is installed, else the layered one."""
+    return laid_out(sketch_of(graph))
+
+
 def layers(graph: ChapterMap) -> dict[str, int]:
-    """Each node's layer: the external nodes in 0, an element one below the lowest element
-    before it that it uses (in 1 when it uses none; a forward citation does not move it,
-    so the layering has no cycle)."""
-    order = {n.key: i for i, n in enumerate(graph.nodes)}
-    external = {n.key for n in graph.nodes if n.kind == "external"}
-    uses: dict[str, list[str]] = {n.key: [] for n in graph.nodes}
-    for source, target in graph.edges:
-        if target not in external and order[target] < order[source]:
-            uses[source].append(target)
-    layer = dict.fromkeys(external, 0)
-    for node in graph.nodes:
-        if node.key not in external:
-            layer[node.key] = 1 + max((layer[t] for t in uses[node.key]), default=0)
-    return layer
+    """Each node's layer in the layered layout (map_layout.layer_of), by key."""
+    return dict(zip((n.key for n in graph.nodes), layer_of(sketch_of(graph)), strict=True))
 
 
-def positions(graph: ChapterMap) -> dict[str, tuple[int, int]]:
-    """The centre of each node: layers top to bottom, each layer's nodes ordered by the
-    mean place of the nodes they use above them (the chapter's order breaking ties) and
-    wrapped after ROW nodes."""
-    layer = layers(graph)
-    order = {n.key: i for i, n in enumerate(graph.nodes)}
-    place: dict[str, float] = {}
-    out: dict[str, tuple[int, int]] = {}
-    row = 0
-    for depth in range(max(layer.values(), default=-1) + 1):
-        here = [n.key for n in graph.nodes if layer[n.key] == depth]
+def positions(graph: ChapterMap) -> dict[str, tuple[float, float]]:
+    """The centre of each node, by key, as map_svg draws it."""
+    drawn = map_layout(graph)
+    return {n.key: (b.x, b.y) for n, b in zip(graph.nodes, drawn.boxes, strict=True)}
 
-        def anchor(key: str) -> tuple[float, int]:
-            above = [place[t] for s, t in graph.edges if s == key and t in place]
-            return (sum(above) / len(above) if above else float(order[key]) / ROW, order[key])
 
-        for k, key in enumerate(sorted(here, key=anchor)):
-            place[key] = float(k % ROW)
-            out[key] = (
-                MARGIN + WIDTH // 2 + (k % ROW) * (WIDTH + GAP),
-                MARGIN + HEIGHT // 2 + (row + k // ROW) * LAYER,
-            )
-        row += -(-len(here) // ROW)
-    return out
+def previous_layout(graph: ChapterMap) -> Layout:
+    """The layered layout without the groups: the external nodes in the order they are
+    first cited, as the maps were laid out before dot (benchmarks/map_layout.py)."""
+    sketch = sketch_of(graph)
+    ungrouped = Sketch(
+        sketch.sizes, tuple("" for _ in sketch.groups), sketch.edges, (), sketch.ellipses
+    )
+    external = tuple(n.kind == "external" for n in graph.nodes)
+    return layered_layout(ungrouped, external)
 
 
 # SVG -----------------------------------------------------------------------------------
 
 
-def _shape(node: Node, x: int, y: int) -> str:
-    """The node's outline, centred at (x, y)."""
-    style = f'fill="{FILL[node.result]}"'
-    if node.kind == "external":
-        style += ' stroke-dasharray="4 3"'
-    left, top = x - WIDTH // 2, y - HEIGHT // 2
-    shape = SHAPES[node.kind]
+def _number(value: float) -> str:
+    """A coordinate as the SVG writes it: a whole number bare, else to 2 places."""
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def _shape(shape: str, box: Box, style: str) -> str:
+    """An outline of a shape filling the box."""
+    x, y, w, h = (_number(v) for v in (box.x, box.y, box.width, box.height))
+    left, top = _number(box.left), _number(box.top)
     if shape == "ellipse":
-        return f'    <ellipse cx="{x}" cy="{y}" rx="{WIDTH // 2}" ry="{HEIGHT // 2}" {style} />'
+        rx, ry = _number(box.width / 2), _number(box.height / 2)
+        return f'<ellipse cx="{x}" cy="{y}" rx="{rx}" ry="{ry}" {style} />'
     if shape == "note":  # a box with its top-right corner cut
+        corner = min(10.0, box.height / 3)
         points = [
-            (left, top),
-            (left + WIDTH - 10, top),
-            (left + WIDTH, top + 10),
-            (left + WIDTH, top + HEIGHT),
-            (left, top + HEIGHT),
+            (box.left, box.top),
+            (box.right - corner, box.top),
+            (box.right, box.top + corner),
+            (box.right, box.bottom),
+            (box.left, box.bottom),
         ]
-        listed = " ".join(f"{px},{py}" for px, py in points)
-        return f'    <polygon points="{listed}" {style} />'
-    rounded = ' rx="10"' if shape == "rounded" else ""
-    return f'    <rect x="{left}" y="{top}" width="{WIDTH}" height="{HEIGHT}"{rounded} {style} />'
+        listed = " ".join(f"{_number(px)},{_number(py)}" for px, py in points)
+        return f'<polygon points="{listed}" {style} />'
+    rounded = f' rx="{_number(min(10.0, box.height / 3))}"' if shape == "rounded" else ""
+    return f'<rect x="{left}" y="{top}" width="{w}" height="{h}"{rounded} {style} />'
 
 
-def _edge(start: tuple[int, int], end: tuple[int, int]) -> list[str]:
-    """A line from the bottom of the node used to the top of the node using it (or
-    between the sides of two nodes of one layer), an arrowhead at its end."""
-    (x1, y1), (x2, y2) = start, end
-    if y1 == y2:
-        step = WIDTH // 2 if x2 > x1 else -WIDTH // 2
-        a, b = (x1 + step, y1), (x2 - step, y2)
-    elif y1 < y2:
-        a, b = (x1, y1 + HEIGHT // 2), (x2, y2 - HEIGHT // 2)
-    else:  # a citation of a later element
-        a, b = (x1, y1 - HEIGHT // 2), (x2, y2 + HEIGHT // 2)
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    length = max((dx * dx + dy * dy) ** 0.5, 1.0)
+def _node_style(kind: str, result: str) -> str:
+    style = f'fill="{FILL[result]}"'
+    return style + (' stroke-dasharray="4 3"' if kind == "external" else "")
+
+
+def _edge(curve: tuple[tuple[float, float], ...]) -> list[str]:
+    """The edge's curve and its arrowhead, from the curve's end to its tip."""
+    *spline, tip = curve
+    moves = [f"M{_number(spline[0][0])},{_number(spline[0][1])}"]
+    for k in range(1, len(spline), 3):
+        points = " ".join(f"{_number(px)},{_number(py)}" for px, py in spline[k : k + 3])
+        moves.append(f"C{points}")
+    base = spline[-1]
+    dx, dy = tip[0] - base[0], tip[1] - base[1]
+    length = max(math.hypot(dx, dy), 1e-9)
     ux, uy = dx / length, dy / length
-    tip = [
-        b,
-        (round(b[0] - 8 * ux + 4 * uy, 1), round(b[1] - 8 * uy - 4 * ux, 1)),
-        (round(b[0] - 8 * ux - 4 * uy, 1), round(b[1] - 8 * uy + 4 * ux, 1)),
+    head = [
+        tip,
+        (base[0] + 4 * uy, base[1] - 4 * ux),
+        (base[0] - 4 * uy, base[1] + 4 * ux),
     ]
-    listed = " ".join(f"{px},{py}" for px, py in tip)
+    listed = " ".join(f"{_number(px)},{_number(py)}" for px, py in head)
     return [
-        f'    <line x1="{a[0]}" y1="{a[1]}" x2="{b[0]}" y2="{b[1]}" />',
+        f'    <path d="{" ".join(moves)}" />',
         f'    <polygon points="{listed}" fill="currentColor" />',
     ]
 
 
+def _lines(lines: list[str], x: float, middle: float, anchor: str = "") -> list[str]:
+    """Text lines centred on `middle`, one below the other."""
+    first = middle - (len(lines) - 1) * LINE / 2 + FONT / 3
+    extra = f' text-anchor="{anchor}"' if anchor else ""
+    return [
+        f'    <text x="{_number(x)}" y="{_number(first + k * LINE)}"{extra}>{_xml(line)}</text>'
+        for k, line in enumerate(lines)
+    ]
+
+
 def map_svg(graph: ChapterMap) -> str:
-    """The map as SVG: the edges under the nodes, a legend of the results below."""
-    at = positions(graph)
-    width = max((x for x, _ in at.values()), default=0) + WIDTH // 2 + MARGIN
-    bottom = max((y for _, y in at.values()), default=0) + HEIGHT // 2
-    width = max(width, 560)
-    height = bottom + 2 * MARGIN + 20
+    """The map as SVG: the groups' frames, the edges under the nodes, every label whole,
+    the legend below."""
+    drawn = map_layout(graph)
+    entries = legend_entries(graph)
+    legend_top = drawn.height
+    width = max(drawn.width, 560.0)
+    rows = _legend_rows(entries, width)
+    height = legend_top + len(rows) * (LINE + 8) + 16
     label = _xml(f"{graph.title}: 要素と参照の地図", {'"': "&quot;"})
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-        f'width="{width}" role="img" aria-label="{label}">',
-        '  <g fill="none" stroke="currentColor" stroke-width="0.8" opacity="0.6">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_number(width)} '
+        f'{_number(height)}" width="{_number(width)}" role="img" aria-label="{label}">',
+        '  <g fill="none" stroke="currentColor" stroke-width="0.8" opacity="0.5">',
     ]
-    for source, target in graph.edges:
-        out += _edge(at[target], at[source])
+    out += [f"    {_shape('rounded', box, FRAME)}" for _, box, _ in drawn.groups]
+    out += ["  </g>", '  <g fill="currentColor" font-size="11" text-anchor="middle">']
+    for group, _, (x, y) in drawn.groups:
+        out += _lines(group_label(group), x, y)
+    out += ["  </g>", '  <g fill="none" stroke="currentColor" stroke-width="0.8" opacity="0.6">']
+    for curve in drawn.curves:
+        out += _edge(curve)
     out += ["  </g>", '  <g stroke="currentColor" stroke-width="1.2">']
-    for node in graph.nodes:  # each outline in a group of its own, with its tooltip
+    for node, box in zip(graph.nodes, drawn.boxes, strict=True):  # each with its tooltip
         named = node.kind != "external" and node.title
         tooltip = _xml(f"{node.key}（{node.title}）" if named else node.title or node.key)
-        out += [f"    <g><title>{tooltip}</title>", _shape(node, *at[node.key]), "    </g>"]
-    out += ["  </g>", '  <g fill="currentColor" font-size="12" text-anchor="middle">']
-    for node in graph.nodes:
-        x, y = at[node.key]
-        out.append(f'    <text x="{x}" y="{y + 4}">{_xml(_fitted(node.label))}</text>')
-    out += ["  </g>", _legend(height - MARGIN), "</svg>"]
+        shape = _shape(SHAPES[node.kind], box, _node_style(node.kind, node.result))
+        out += [f"    <g><title>{tooltip}</title>", f"    {shape}", "    </g>"]
+    out += ["  </g>", f'  <g fill="currentColor" font-size="{FONT}" text-anchor="middle">']
+    for node, box in zip(graph.nodes, drawn.boxes, strict=True):
+        out += _lines(wrapped(node.label), box.x, box.y)
+    out += ["  </g>", *_legend(rows, legend_top), "</svg>"]
     return "\n".join(out)
 
 
@@ -310,27 +436,53 @@ def _xml(text: str, entities: Mapping[str, str] | None = None) -> str:
     return escape(_NOT_XML.sub("\ufffd", text), entities or {})
 
 
-def _fitted(label: str, room: int = WIDTH - 12) -> str:
-    """The label, cut with … to fit the room at 12 px (a wide character counts 12 px,
-    another 7)."""
-    used = 0
-    for k, char in enumerate(label):
-        used += 12 if unicodedata.east_asian_width(char) in "WF" else 7
-        if used > room:
-            return label[: k - 1] + "…"
-    return label
+# Legend --------------------------------------------------------------------------------
 
 
-def _legend(y: int) -> str:
-    """A swatch and the name of each result, in a row."""
+def legend_entries(graph: ChapterMap) -> list[tuple[str, str, str]]:
+    """(shape, fill, words) of each entry: every shape and the dashed outline of another
+    chapter's node, then every result's colour."""
+    shapes = [(shape, FILL["unchecked"], words) for shape, words in SHAPE_NAMES.items()]
+    shapes.append(("external", "none", EXTERNAL_NAME))
+    return shapes + [("swatch", FILL[result], result) for result in RESULTS]
+
+
+def _legend_rows(entries: list[tuple[str, str, str]], width: float) -> list[list[tuple]]:
+    """The entries in rows that fit the width, the shapes and the colours apart."""
+    rows: list[list[tuple]] = []
+    for part in (entries[: -len(RESULTS)], entries[-len(RESULTS) :]):
+        used = width
+        for entry in part:
+            wide = LEGEND_SWATCH + 6 + text_width(entry[2]) + LEGEND_GAP
+            if used + wide > width - 24:
+                rows.append([])
+                used = 24.0
+            rows[-1].append(entry)
+            used += wide
+    return rows
+
+
+def _legend(rows: list[list[tuple]], top: float) -> list[str]:
+    """The legend: a sample of each shape and colour with its words."""
     out = ['  <g stroke="currentColor" stroke-width="1.2" font-size="12">']
-    for k, result in enumerate(RESULTS):
-        x = MARGIN + k * 120
-        out.append(
-            f'    <rect x="{x}" y="{y - 11}" width="14" height="14" fill="{FILL[result]}" />'
-        )
-        out.append(
-            f'    <text x="{x + 20}" y="{y}" fill="currentColor" stroke="none">{result}</text>'
-        )
+    for r, row in enumerate(rows):
+        y = top + r * (LINE + 8) + 8
+        x = 24.0
+        for shape, fill, words in row:
+            box = Box(x + LEGEND_SWATCH / 2, y + 7, LEGEND_SWATCH, 14)
+            if shape == "swatch":
+                box = Box(x + 7, y + 7, 14, 14)
+                drawn = _shape("box", box, f'fill="{fill}"')
+            elif shape == "external":
+                drawn = _shape("rounded", box, _node_style("external", "external"))
+            else:
+                drawn = _shape(shape, box, f'fill="{fill}"')
+            out.append(f"    {drawn}")
+            text_x = box.right + 6
+            out.append(
+                f'    <text x="{_number(text_x)}" y="{_number(y + 11)}" fill="currentColor" '
+                f'stroke="none">{_xml(words)}</text>'
+            )
+            x = text_x + text_width(words) + LEGEND_GAP
     out.append("  </g>")
-    return "\n".join(out)
+    return out

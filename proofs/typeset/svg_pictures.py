@@ -4,13 +4,15 @@ matplotlib, for the PDF and PNG files of the `figures` command.
 Those SVGs use a small subset, which this module reads with ElementTree: `<g>` groups
 whose fill, stroke, stroke-width, opacity, font-size and text-anchor their children
 inherit, and `<rect>` (rx for rounded corners), `<ellipse>`, `<polygon>`, `<line>`,
-`<text>` in viewBox units (one unit = one CSS pixel, 1/96 inch). The theme's colours are
+`<path>` (absolute M and C commands: the maps' curved edges), `<text>` in viewBox units
+(one unit = one CSS pixel, 1/96 inch). The theme's colours are
 fixed for paper: var(--sl-color-accent) is `plotting.ACCENT`, currentColor black. An
 element outside the subset is a ValueError, never a silently missing stroke.
 """
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING, Any
 
@@ -96,6 +98,8 @@ def _draw(ax: Axes, node: ET.Element, style: dict[str, str]) -> None:
         ax.add_patch(
             patches.Polygon(list(zip(values[::2], values[1::2], strict=True)), closed=True, **paint)
         )
+    elif tag == "path":
+        ax.add_patch(patches.PathPatch(path_of(node.attrib["d"]), **{**paint, "facecolor": "none"}))
     elif tag == "line":
         ax.plot(
             [number["x1"], number["x2"]],
@@ -120,6 +124,33 @@ def _draw(ax: Axes, node: ET.Element, style: dict[str, str]) -> None:
         )
     else:
         raise ValueError(f"the SVG element <{tag}> is outside the subset drawn here")
+
+
+def path_of(d: str) -> Any:
+    """A matplotlib Path of an SVG path's data made of absolute M (move) and C (cubic
+    Bézier) commands; any other command is a ValueError.
+
+    >>> path_of("M0,0 C1,0 2,1 2,2").codes.tolist()
+    [1, 4, 4, 4]
+    """
+    from matplotlib.path import Path
+
+    vertices: list[tuple[float, float]] = []
+    codes: list[Any] = []  # matplotlib's codes are numpy integers
+    for command in re.findall(r"[A-Za-z][^A-Za-z]*", d.strip()):
+        values = [float(v) for v in command[1:].replace(",", " ").split()]
+        letter = command[0]
+        if letter not in "MC" or len(values) % 2 or (letter == "C" and len(values) % 6):
+            raise ValueError(f"the SVG path command {command.strip()!r} is outside the subset")
+        pairs = list(zip(values[::2], values[1::2], strict=True))
+        if letter == "M":
+            codes += [Path.MOVETO] + [Path.LINETO] * (len(pairs) - 1)
+        else:
+            codes += [Path.CURVE4] * len(pairs)
+        vertices += pairs
+    if not codes or codes[0] != Path.MOVETO:
+        raise ValueError(f"an SVG path must start with M, got {d!r}")
+    return Path(vertices, codes)
 
 
 def svg_figure(svg: str) -> Figure:
