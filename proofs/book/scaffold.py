@@ -15,6 +15,7 @@ import keyword
 import re
 from pathlib import Path
 
+from proofs.book.declarations import Declaration, declarations, sizes
 from proofs.reader import Document
 from proofs.reader.records import ID_PREFIXES, Element
 
@@ -111,6 +112,71 @@ def _stub(element: Element, lines: tuple[str, ...]) -> str:
     )
 
 
+NOTATION_IMPORTS = """\
+from __future__ import annotations
+
+import sympy
+
+from proofs.audit.notation import OpenEvaluator
+from proofs.tex.symbolic import Evaluator
+
+from .chapter import CHAPTER
+
+"""
+
+NOTATION_FUNCTIONS = """\
+
+
+def _value(name: str, shape: tuple[str | int, ...]) -> sympy.Expr | sympy.Matrix:
+    \"\"\"A declared name at the sizes above: a real symbol, a column of them, or a matrix.\"\"\"
+    if not shape:
+        return sympy.Symbol(name, real=True)
+    rows, cols = (*(SIZES[s] if isinstance(s, str) else s for s in shape), 1)[:2]
+    return sympy.Matrix(
+        rows, cols, lambda i, j: sympy.Symbol(f"{name}[{i + 1},{j + 1}]", real=True)
+    )
+
+
+# To decide the chapter's formulas in this notation instead of the open one, register it:
+# put @CHAPTER.notation on the line above `def environment`, and import this module in
+# __init__.py. Check the sizes first: they must satisfy the chapter's relations between
+# sizes (d = h d_k, say). The sizes themselves stay symbols in the formulas.
+def environment(number: str | None = None) -> Evaluator:
+    \"\"\"The chapter's names at an element (its number; one notation for them all here):
+    the declared vectors and matrices at the sizes above, every other name a positive
+    number, as in the open notation (proofs.audit.notation).\"\"\"
+    return OpenEvaluator(facts={name: _value(name, shape) for name, shape in DECLARED.items()})
+
+
+__all__ = ["CHAPTER", "DECLARED", "SIZES", "environment"]
+"""
+
+
+def _shape(shape: tuple[str | int, ...]) -> str:
+    items = [_quoted(s) if isinstance(s, str) else str(s) for s in shape]
+    return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+
+
+def _notation(title: str, found: list[Declaration]) -> str:
+    """The chapter's notation module, pre-filled with its declarations and not registered:
+    the open notation decides its formulas until the author registers this one."""
+    size_lines = "".join(f"    {_quoted(n)}: {v},\n" for n, v in sizes(found).items())
+    declared = "".join(
+        f"    {_quoted(d.name)}: {_shape(d.shape)},  # line {d.line}: {_comment(d.tex)}\n"
+        for d in found
+    )
+    return (
+        f"{_quoted(title + ': the notation, pre-filled from the declarations of its file.')}\n\n"
+        + NOTATION_IMPORTS
+        + "# the sizes the declared vectors and matrices take: small, and distinct so that a\n"
+        + "# product of mismatched shapes fails\n"
+        + f"SIZES: dict[str, int] = {{\n{size_lines}}}\n"
+        + "# the names the chapter declares, with their shapes and where it declares them\n"
+        + f"DECLARED: dict[str, tuple[str | int, ...]] = {{\n{declared}}}\n"
+        + NOTATION_FUNCTIONS
+    )
+
+
 def _tests(elements: list[Element]) -> str:
     """The test file of a section: each element's check run, to pass once written."""
     names = [_function_name(element_id(e)) for e in elements]
@@ -180,6 +246,7 @@ def skeleton(document: Document, key: str, taken: frozenset[str] = frozenset()) 
             + '__all__ = ["CHAPTER"]\n'
         ),
     }
+    files["notation.py"] = _notation(title, declarations(document))
     for module, elements in modules.items():
         numbers = ", ".join(e.number for e in elements)
         files[f"{module}.py"] = (

@@ -134,6 +134,7 @@ def test_skeleton_ids_come_from_mdx_or_from_kind_and_number():
     assert set(skeleton(document, "kv-cache")) == {
         "__init__.py",
         "chapter.py",
+        "notation.py",
         "section_1.py",
         "tests/test_section_1.py",
     }
