@@ -137,10 +137,14 @@ def _value(name: str, shape: tuple[str | int, ...]) -> sympy.Expr | sympy.Matrix
     )
 
 
-# To decide the chapter's formulas in this notation instead of the open one, register it:
-# put @CHAPTER.notation on the line above `def environment`, and import this module in
-# __init__.py. Check the sizes first: they must satisfy the chapter's relations between
-# sizes (d = h d_k, say). The sizes themselves stay symbols in the formulas.
+# Until this module is registered, the audit decides the chapter's formulas in the open
+# notation, which reports a step as wrong only when it relates the same quantities. A
+# registered notation is trusted: each relation of a statement is decided at random values
+# of the names, so every name the statements use must first mean what the chapter says
+# (its := definitions, functions, index ranges; a name left open takes values of its own,
+# and i = s then fails). Then put @CHAPTER.notation above `def environment`, import this
+# module in __init__.py, and compare the audit before and after. The sizes must satisfy
+# the chapter's relations between sizes (d = h d_k, say); they stay symbols in formulas.
 def environment(number: str | None = None) -> Evaluator:
     \"\"\"The chapter's names at an element (its number; one notation for them all here):
     the declared vectors and matrices at the sizes above, every other name a positive
