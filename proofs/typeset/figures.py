@@ -98,7 +98,9 @@ class Stages:
     label: str  # the SVG's aria-label
     heading: tuple[str, str]  # written above the stages' column numbers and the terms
     names: tuple[str, ...]  # written in a stage's box
-    stage: str = "l"  # the stage index, named before the first column's number
+    # the stage index, named before the first column's number: ℓ, the script l, since a
+    # sans-serif l is the identity's I
+    stage: str = "ℓ"
 
 
 def stage_rows(

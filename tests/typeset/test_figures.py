@@ -160,6 +160,17 @@ def test_the_svg_drawing_refuses_an_element_outside_its_subset():
         svg_figure('<svg viewBox="0 0 10 10"><circle cx="1" cy="1" r="1" /></svg>')
 
 
+def test_the_svg_drawing_reads_a_paths_moves_and_curves_and_refuses_other_commands():
+    from proofs.typeset.svg_pictures import path_of
+
+    figure = svg_figure('<svg viewBox="0 0 10 10"><path d="M0,0 C1,0 2,1 2,2" fill="none" /></svg>')
+    (patch,) = figure.axes[0].patches
+    assert patch.get_path().vertices.tolist() == [[0, 0], [1, 0], [2, 1], [2, 2]]
+    for bad in ("M0,0 L1,1", "M0,0 C1,0 2,1", "C1,0 2,1 2,2", "m0,0 c1,0 2,1 2,2"):
+        with pytest.raises(ValueError, match="SVG path"):
+            path_of(bad)
+
+
 def test_the_svg_drawing_draws_every_rect_line_and_text():
     figure = svg_figure(attention_figures.causal_mask_figure())
     ax = figure.axes[0]
@@ -219,6 +230,27 @@ def test_the_residual_figure_is_registered_under_the_rendered_chapters_caption()
         "各段で I（迂回）か J（通る）を選ぶ。"
     )
     assert caption.startswith(entry.caption)
+
+
+def ambiguous_letters(svg: str) -> list[str]:
+    """The texts of an SVG figure holding a lone Latin l, which sans-serif fonts draw as
+    the identity's I."""
+    texts = [t.text or "" for t in ET.fromstring(svg).iter() if t.tag.endswith("text")]
+    return [t for t in texts if re.search(r"(?<![A-Za-z])l(?![A-Za-z])", t)]
+
+
+@pytest.mark.element("prop-residual-identity-path")
+def test_the_residual_figure_names_its_stages_with_a_script_l_not_an_l_like_i():
+    svg = block_figures.residual_paths_figure()
+    texts = [t.text for t in ET.fromstring(svg).iter("text")]
+    assert "ℓ = 1" in texts and "I" in texts  # the stage index beside the identity term
+    assert ambiguous_letters(svg) == []
+    import dataclasses
+
+    from proofs.typeset.figures import stage_rows
+
+    plain = dataclasses.replace(block_figures.RESIDUAL_STAGES, stage="l")
+    assert ambiguous_letters(stage_rows(block_figures.residual_paths(3), plain)) == ["l = 1"]
 
 
 # 命題 7.2 and 命題 6.1: where the quadratic term overtakes -------------------------------
@@ -307,10 +339,68 @@ def test_the_region_figure_colours_the_7_exact_regions():
     drawn = block_figures.relu_regions_figure().axes[0]
     (shading,) = drawn.images
     assert sorted(np.unique(shading.get_array())) == list(range(7))
-    assert [t.get_text() for t in drawn.texts] == [f"s = {p}" for p in patterns]
+    assert [t.get_text() for t in drawn.texts] == patterns
     # the point (1, 1) has a = (1, 1, 1): pattern 111
     i = j = int(np.flatnonzero(np.isclose(axis, 1.0))[0])
     assert patterns[image[i, j]] == "111"
+
+
+def labels_crossed(ax) -> list[str]:
+    """The texts on the axes whose box (as drawn) meets a line of its contours, or
+    leaves the axes' view."""
+    from matplotlib.transforms import Bbox
+
+    (left, right), (bottom, top) = ax.get_xlim(), ax.get_ylim()
+    view = Bbox.from_extents(left, bottom, right, top)
+    lines = [path for drawn in ax.collections for path in drawn.get_paths() if len(path)]
+    crossed = []
+    for text in ax.texts:
+        box = text.get_window_extent().transformed(ax.transData.inverted())
+        outside = not (view.contains(box.x0, box.y0) and view.contains(box.x1, box.y1))
+        if outside or any(line.intersects_bbox(box, filled=False) for line in lines):
+            crossed.append(text.get_text())
+    return crossed
+
+
+@pytest.mark.element("prop-relu-piecewise-linear")
+def test_no_line_of_the_region_figure_crosses_a_label():
+    from proofs.typeset.plotting import STYLE
+
+    matplotlib = pytest.importorskip("matplotlib")
+    with matplotlib.rc_context(STYLE):  # the fonts the files are drawn with
+        ax = block_figures.relu_regions_figure().axes[0]
+        assert len(ax.texts) == 7 and labels_crossed(ax) == []
+        # the place the labels had, each region's centroid, puts 110 across x_1 = 0
+        axis, image, patterns = block_figures.relu_regions()
+        x, y = np.meshgrid(axis, axis)
+        inside = image == patterns.index("110")
+        ax.texts[patterns.index("110")].set_position((x[inside].mean(), y[inside].mean()))
+        ax.texts[patterns.index("110")].set_text("s = 110")
+        assert labels_crossed(ax) == ["s = 110"]
+
+
+def test_a_label_is_placed_where_its_box_fits_inside_its_region_or_refused():
+    from proofs.typeset.region_labels import fitting_centre, label_regions
+
+    axis = np.linspace(-1.0, 1.0, 21)
+    x, y = np.meshgrid(axis, axis)
+    corner = (x > 0.4) & (y > 0.4)  # a square of side 0.6 at the top right
+    cx, cy = fitting_centre(corner, axis, 0.3, 0.2)
+    assert 0.4 < cx - 0.15 < cx + 0.15 <= 1 and 0.4 < cy - 0.1 < cy + 0.1 <= 1
+    half_step = 0.05 + 1e-12  # centres stand on a half-step lattice
+    assert abs(cx - 0.75) <= half_step and abs(cy - 0.75) <= half_step
+    assert fitting_centre(corner, axis, 0.7, 0.2) is None
+    with pytest.raises(ValueError, match=r"region must be a boolean grid of shape \(21, 21\)"):
+        fitting_centre(corner.astype(int), axis, 0.3, 0.2)
+    with pytest.raises(ValueError, match="width and height must be positive, got 0"):
+        fitting_centre(corner, axis, 0, 0.2)
+    from proofs.typeset.plotting import new_figure
+
+    ax = new_figure(2, 2).add_subplot()
+    ax.set_xlim(-1, 1)
+    ax.set_ylim(-1, 1)
+    with pytest.raises(ValueError, match="the label 'a long label' fits inside its region"):
+        label_regions(ax, corner.astype(np.int64) - 1, axis, ["a long label"])
 
 
 def test_the_region_figure_refuses_a_decision_the_grid_contradicts():

@@ -26,6 +26,7 @@ from proofs.evidence.measures import activation_pattern_map
 from proofs.typeset.crossovers import Crossover, crossover_curves, draw_crossover
 from proofs.typeset.figures import Stages, stage_rows
 from proofs.typeset.plotting import COLOURS, new_figure
+from proofs.typeset.region_labels import label_regions
 from symbolic import counts, residual
 from symbolic import gelu as symbolic_gelu
 from symbolic import symbols as sym
@@ -184,24 +185,17 @@ def relu_regions_figure() -> Figure:
         gid="regions",
     )
     x, y = np.meshgrid(axis, axis)
-    for k, pattern in enumerate(patterns):
-        inside = image == k
-        ax.text(
-            float(x[inside].mean()),
-            float(y[inside].mean()),
-            f"s = {pattern}",
-            ha="center",
-            va="center",
-            fontsize=9,
-        )
     example: dict = RELU_EXAMPLE
     for w, b in zip(example["w_1"], example["b_1"], strict=True):
         ax.contour(x, y, w[0] * x + w[1] * y + b, levels=[0], colors="black", linewidths=1)
     m = len(example["b_1"])
     missing = sorted({format(k, f"0{m}b") for k in range(2**m)} - set(patterns))
-    ax.set_title(f"命題 8.1: {len(patterns)} of {2**m} patterns ({', '.join(missing)} is empty)")
+    ax.set_title(f"命題 8.1: patterns s, {len(patterns)} of {2**m} ({', '.join(missing)} is empty)")
     ax.set_xlabel("$x_1$")
     ax.set_ylabel("$x_2$")
     ax.set_aspect("equal")
     ax.grid(False)
+    # each pattern inside its region, clear of the lines (at the 110 triangle's centroid
+    # a label crossed the line x_1 = 0; "s = 110" fits in that triangle at no size)
+    label_regions(ax, image, axis, patterns)
     return figure
