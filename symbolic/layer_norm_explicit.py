@@ -9,8 +9,11 @@ second. For eps != 0 or another normalisation the same entry points differentiat
 
 from __future__ import annotations
 
-from sympy import Dummy, Expr, KroneckerDelta, Matrix, S, Symbol
+import functools
 
+from sympy import Dummy, Expr, KroneckerDelta, Matrix, MatrixBase, S, Symbol
+
+from symbolic.cache import polynomials_key, remembered
 from symbolic.identities import Derivation
 from symbolic.layer_norm_definition import (
     JacobianFormula,
@@ -84,33 +87,50 @@ def derive_layer_norm_jacobian(
         )
     y, sigma = output_symbols(d)
     quotient = SphereQuotient(d)
-    names = {yi: v for v, yi in enumerate(y)} | {sigma: quotient.s}
     claimed = stated(y, sigma)  # (d, d) in the chapter's own symbols
+    stated_entries = _entries(claimed, d, y, sigma, quotient)
+    proved = functools.cache(lambda: _proved_jacobian(d, quotient))
+    rows = range(d)
+
+    def compare() -> bool:
+        J = proved()
+        return all(
+            J[a][b] == stated_entries[a][b] or quotient.is_zero(J[a][b] - stated_entries[a][b])
+            for a in rows
+            for b in rows
+        )
+
+    holds = remembered(
+        "derive_layer_norm_jacobian", f"{d}\n{polynomials_key(stated_entries)}", compare
+    )
+    letters = [*y, sigma, 1 / sigma]
+    return Derivation(
+        f"LayerNorm Jacobian, d = {d}",
+        lambda: Matrix(d, d, lambda a, b: proved()[a][b].to_expr(letters)),
+        claimed,
+        lambda: Matrix(
+            d,
+            d,
+            lambda a, b: quotient.reduce(proved()[a][b] - stated_entries[a][b]).to_expr(letters),
+        ),
+        holds,
+    )
+
+
+def _entries(
+    claimed: MatrixBase, d: int, y: list[Symbol], sigma: Symbol, quotient: SphereQuotient
+) -> list[list[SparsePolynomial]]:
+    """A stated (d, d) matrix in y and sigma as SparsePolynomials in `quotient`'s variables
+    (a TypeError where an entry is not a polynomial in y, sigma and 1/sigma over Q)."""
+    names = {yi: v for v, yi in enumerate(y)} | {sigma: quotient.s}
     memo: dict[Expr, SparsePolynomial] = {}
-    stated_entries = [
+    return [
         [
             SparsePolynomial.from_expr(claimed[a, b], names, {sigma: quotient.u}, memo)
             for b in range(d)
         ]
         for a in range(d)
     ]
-    J = _proved_jacobian(d, quotient)
-    rows = range(d)
-    holds = all(
-        J[a][b] == stated_entries[a][b] or quotient.is_zero(J[a][b] - stated_entries[a][b])
-        for a in rows
-        for b in rows
-    )
-    letters = [*y, sigma, 1 / sigma]
-    return Derivation(
-        f"LayerNorm Jacobian, d = {d}",
-        lambda: Matrix(d, d, lambda a, b: J[a][b].to_expr(letters)),
-        claimed,
-        lambda: Matrix(
-            d, d, lambda a, b: quotient.reduce(J[a][b] - stated_entries[a][b]).to_expr(letters)
-        ),
-        holds,
-    )
 
 
 def jacobian_properties(
@@ -147,17 +167,24 @@ def jacobian_properties(
     y, sigma = output_symbols(d)
     if stated is None:
         J = _proved_jacobian(d, quotient)
+        inputs = f"{d}\nproved"
     else:
-        names = {yi: v for v, yi in enumerate(y)} | {sigma: quotient.s}
-        claimed = stated(y, sigma)
-        memo: dict[Expr, SparsePolynomial] = {}
-        J = [
-            [
-                SparsePolynomial.from_expr(claimed[a, b], names, {sigma: quotient.u}, memo)
-                for b in range(d)
-            ]
-            for a in range(d)
-        ]
+        J = _entries(stated(y, sigma), d, y, sigma, quotient)
+        inputs = f"{d}\n{polynomials_key(J)}"
+    defects, holds = remembered(
+        "jacobian_properties", inputs, lambda: _properties(d, J, quotient, y, sigma)
+    )
+    return JacobianProperties(d, eps, defects, holds)
+
+
+def _properties(
+    d: int,
+    J: list[list[SparsePolynomial]],
+    quotient: SphereQuotient,
+    y: list[Symbol],
+    sigma: Symbol,
+) -> tuple[dict[str, list[Expr]], dict[str, bool]]:
+    """jacobian_properties' defects and verdicts for the entries J of a width-d Jacobian."""
     rows = range(d)
     zero = SparsePolynomial()
     s = SparsePolynomial.variable(quotient.s)
@@ -199,7 +226,7 @@ def jacobian_properties(
     holds["J(a x) = J(x) / a"] = not any(
         quotient.reduce(part) for parts in by_weight for part in parts.values()
     )
-    return JacobianProperties(d, eps, defects, holds)
+    return defects, holds
 
 
 def _split_by_weight(e: SparsePolynomial, weights: dict[int, Expr]) -> dict[Expr, SparsePolynomial]:

@@ -29,6 +29,7 @@ from sympy import (
 )
 from sympy.polys.polyerrors import PolynomialError
 
+from symbolic.cache import remembered
 from symbolic.identities import Derivation, compare
 from symbolic.sums import indices_in_range, normalise_sums
 from symbolic.symbols import d as d_symbol
@@ -113,7 +114,12 @@ class GeneralEntry:
 
 @lru_cache(maxsize=1)
 def general_entry() -> GeneralEntry:
-    """dLN(x)_i/dx_j differentiated by SymPy once per process, for indices i, j in 1..d."""
+    """dLN(x)_i/dx_j differentiated by SymPy once per process (and, where the command
+    line keeps derivations, once per version: `symbolic.cache`), for indices i, j in 1..d."""
+    return remembered("general_entry", "", _differentiate_general_entry)
+
+
+def _differentiate_general_entry() -> GeneralEntry:
     d = d_symbol
     i, j = symbols("i j", integer=True, positive=True)
     sums = indexed_sums()

@@ -101,6 +101,24 @@ def _environment(names: Iterable[str], value: str) -> Iterator[None]:
             os.environ.pop(name, None)
 
 
+def remember_derivations() -> None:
+    """Keep the symbolic derivations between runs, in the user's cache directory under
+    transformer-proofs/derivations (`symbolic.cache`: keyed by the version and the inputs,
+    safe to delete); where that folder cannot be made, derive every time."""
+    from proofs.book.profiles import cache_directory
+    from symbolic.cache import remember_in
+
+    remember_in(cache_directory("derivations"))
+
+
+def _start_worker(profile: str) -> None:
+    """A worker process: the Hypothesis profile loaded and the derivations kept, as here."""
+    from proofs.book.profiles import load_profile
+
+    load_profile(profile, True)
+    remember_derivations()
+
+
 def _runs(elements: list, profile: str, jobs: int) -> Iterator:
     """Each element's CheckRun, in the order of `elements`. With `jobs` > 1, the checks
     run in that many spawned worker processes, each with the Hypothesis profile loaded,
@@ -115,13 +133,11 @@ def _runs(elements: list, profile: str, jobs: int) -> Iterator:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    from proofs.book.profiles import load_profile
-
     pool = ProcessPoolExecutor(
         workers,
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=load_profile,
-        initargs=(profile, True),
+        initializer=_start_worker,
+        initargs=(profile,),
     )
     try:
         # The workers start during the submissions, and the BLAS libraries they load read
@@ -145,6 +161,7 @@ def verify(args: argparse.Namespace) -> int:
     from proofs.book.profiles import load_profile
 
     profile = load_profile(args.profile, in_cache=True)
+    remember_derivations()
     elements = _select(args.selectors)
     start = time.perf_counter()
     results = []

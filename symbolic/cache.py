@@ -1,0 +1,139 @@
+"""A persistent cache of costly derivations: what a derivation returned, kept in a folder
+between runs, keyed by the code that computed it and the inputs it was given.
+
+Off until a folder is chosen (`remember_in`): the command line (`proofs verify`) keeps it in
+the user's cache directory; the tests derive everything afresh. An entry's key is a SHA-256
+of the derivation's name and a text of its inputs, under the version's fingerprint (the
+package's version, SymPy's and Python's, and the text of every module of symbolic/ and spec/:
+an edit without a new version number is another version). The entry holds the fingerprint,
+the name and the inputs' digest beside the value, and is used only when all three are those
+asked for: an entry of another version, or one written for other inputs, is recomputed and
+replaced. Deleting the folder, or any file in it, is always safe; a file that cannot be read
+or written is a miss, never an error. Entries are pickles, read only from the folder the
+user's own commands write.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import os
+import pickle
+import platform
+import tempfile
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TypeVar
+
+import sympy
+
+from symbolic.polynomials import SparsePolynomial
+
+T = TypeVar("T")
+
+_SOURCES = ("symbolic", "spec")
+_folder: Path | None = None
+
+
+def remember_in(folder: Path | None) -> None:
+    """Keep derivations in `folder` from now on (None: compute every time, keep nothing)."""
+    global _folder
+    if folder is not None and not isinstance(folder, Path):
+        raise TypeError(f"remember_in: folder must be a Path or None, got {type(folder).__name__}")
+    _folder = folder
+
+
+def remembering() -> Path | None:
+    """The folder derivations are kept in, or None."""
+    return _folder
+
+
+def version_fingerprint(root: Path, versions: Iterable[str]) -> str:
+    """A SHA-256 of `versions` and of the text of every module of symbolic/ and spec/
+    under `root`: another version number or an edited module gives another fingerprint."""
+    digest = hashlib.sha256()
+    for part in versions:
+        digest.update(part.encode() + b"\0")
+    for source in sorted(p for name in _SOURCES for p in (root / name).glob("*.py")):
+        digest.update(f"{source.parent.name}/{source.name}".encode() + b"\0")
+        digest.update(source.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def fingerprint() -> str:
+    """This version's fingerprint: the package's, SymPy's and Python's versions and the
+    text of the modules of symbolic/ and spec/ (`version_fingerprint`).
+
+    >>> len(fingerprint()), fingerprint() == fingerprint()
+    (64, True)
+    """
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        package = version("transformer-proofs")
+    except PackageNotFoundError:
+        package = "not installed"
+    root = Path(__file__).resolve().parents[1]
+    return version_fingerprint(root, (package, sympy.__version__, platform.python_version()))
+
+
+def polynomials_key(rows: Iterable[Iterable[SparsePolynomial]]) -> str:
+    """A text of a matrix of SparsePolynomials that two matrices share exactly when they
+    are equal (terms sorted, so the order they were built in does not matter).
+
+    >>> p = SparsePolynomial.variable(0)
+    >>> polynomials_key([[p + 1]]) == polynomials_key([[1 + p]])
+    True
+    >>> polynomials_key([[p]]) == polynomials_key([[p * 2]])
+    False
+    """
+    return "\n".join("|".join(repr(sorted(entry.terms.items())) for entry in row) for row in rows)
+
+
+def _path(name: str, inputs: str) -> tuple[Path, str]:
+    """The entry's file under the chosen folder and the inputs' digest."""
+    assert _folder is not None
+    digest = hashlib.sha256(f"{name}\0{inputs}".encode()).hexdigest()
+    return _folder / fingerprint()[:16] / name / f"{digest}.pickle", digest
+
+
+def remembered(name: str, inputs: str, compute: Callable[[], T]) -> T:
+    """compute(), or what it returned for the same `name` and `inputs` under this version
+    when a folder is chosen. `inputs` must say everything the result depends on besides
+    the code of symbolic/ and spec/."""
+    if not isinstance(name, str) or not name or "/" in name:
+        raise ValueError(f"remembered: name must be a non-empty word without '/', got {name!r}")
+    if not isinstance(inputs, str):
+        raise TypeError(f"remembered: inputs must be a str, got {type(inputs).__name__}")
+    if _folder is None:
+        return compute()
+    path, digest = _path(name, inputs)
+    try:
+        stored = pickle.loads(path.read_bytes())
+        if stored[:3] == (fingerprint(), name, digest):
+            return stored[3]
+    except Exception:  # noqa: BLE001, S301 - missing, unreadable or foreign: recompute
+        pass
+    value = compute()
+    _write(path, (fingerprint(), name, digest, value))
+    return value
+
+
+def _write(path: Path, entry: tuple) -> None:
+    """Write the entry whole or not at all (a temporary file renamed over it); a value
+    that cannot be pickled, or a folder that cannot be written, keeps nothing."""
+    try:
+        data = pickle.dumps(entry)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".part")
+    except (OSError, pickle.PicklingError, TypeError, AttributeError):
+        return
+    try:
+        with os.fdopen(handle, "wb") as f:
+            f.write(data)
+        os.replace(temporary, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
