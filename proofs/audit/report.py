@@ -192,11 +192,18 @@ class Report:
 
 
 def _annotation(level: str, path: str, f: Finding) -> str:
-    title = f"{f.section} {f.status}"
-    return (
-        f"::{level} file={_property(path)},line={f.line},col={f.column},"
-        f"title={_property(title)}::{_data(f'{f.text} — {f.detail}')}"
+    return workflow_command(
+        level, path, f.line, f"{f.section} {f.status}", f"{f.text} — {f.detail}", f.column
     )
+
+
+def workflow_command(
+    level: str, path: str, line: int, title: str, message: str, column: int | None = None
+) -> str:
+    """A GitHub workflow command (`::error file=…,line=…::message`) that annotates a line
+    of a file in a pull request, its properties and message escaped as GitHub documents."""
+    where = f"line={line}" + (f",col={column}" if column is not None else "")
+    return f"::{level} file={_property(path)},{where},title={_property(title)}::{_data(message)}"
 
 
 def _data(text: str) -> str:

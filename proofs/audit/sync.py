@@ -256,6 +256,30 @@ class Sync:
         )
         return f"{self.path}: in sync ({made_by_kind} regenerated; {alone} left alone)"
 
+    def to_github(self, written: bool) -> str:
+        """GitHub workflow commands: an error at each drifted region (a notice once it is
+        rewritten) and at each problem to fix by hand, so that a pull request shows them."""
+        from proofs.audit.report import workflow_command
+
+        path = str(self.path)
+        level, verb = ("notice", "rewritten") if written else ("error", "drifted")
+        lines = [
+            workflow_command(
+                level,
+                path,
+                r.line,
+                f"sync: {r.kind} {verb}",
+                f"{r.kind} {r.name} {verb}"
+                + ("" if written else f": python -m proofs sync {path} --write regenerates it"),
+            )
+            for r in self.drifted
+        ]
+        lines += [
+            workflow_command("error", path, p.line, "sync: not in sync", p.message)
+            for p in self.problems
+        ]
+        return "\n".join(lines)
+
     def diff(self) -> str:
         """A unified diff from the file to the synced text (three lines of context)."""
         lines = difflib.unified_diff(

@@ -395,6 +395,13 @@ def parser() -> argparse.ArgumentParser:
         action="store_true",
         help="list every region on stderr: in sync, drifted, or left alone and why",
     )
+    sync.add_argument(
+        "--format",
+        choices=("text", "github"),
+        default="text",
+        help="text (the default: a unified diff of the drift) or github (a workflow "
+        "annotation at each drifted region and each problem to fix by hand)",
+    )
 
     figures = sub.add_parser(
         "figures",

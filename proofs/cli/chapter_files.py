@@ -103,7 +103,10 @@ def sync(args: argparse.Namespace) -> int:
     for result in synced:
         if args.verbose:
             print(result.listing(), file=sys.stderr, flush=True)
-        if result.drifted and not args.write:
+        if args.format == "github":
+            if result.drifted or result.problems:
+                print(result.to_github(written=args.write), flush=True)
+        elif result.drifted and not args.write:
             print(result.diff(), flush=True)
         if args.write:
             try:
