@@ -17,6 +17,7 @@ from collections.abc import Callable
 from functools import partial
 
 from proofs.audit.elements import registered
+from proofs.audit.meaning import by_meaning
 from proofs.audit.report import Finding, Section, Status
 from proofs.audit.sentence import LARGE_LITERAL, condition_of, is_hypothesis
 from proofs.book.claims import Claim, Located, locate, normalise_tex
@@ -86,7 +87,9 @@ def audit_claims(document: Document, chapter: str) -> list[Finding]:
     for record, element in registered_pairs(document, chapter):
         texts = [normalise_tex(c.text) for c in element.claims]
         located = [
-            locate(c, document, record, frozenset(texts[:k] + texts[k + 1 :]))
+            by_meaning(
+                locate(c, document, record, frozenset(texts[:k] + texts[k + 1 :])), document, record
+            )
             for k, c in enumerate(element.claims)
         ]
         out += _judge(element, located, environment)

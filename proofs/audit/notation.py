@@ -218,6 +218,12 @@ def _value(
         return f"not read: {why}"
 
 
+def open_value(member: str) -> sympy.Expr | None:
+    """A formula's value in the open notation (its names positive numbers), or None."""
+    value = _value(member, frozenset(_bare_names(member)))
+    return None if isinstance(value, str) else value
+
+
 def _bare_names(member: str) -> set[str]:
     """The names a member uses as quantities: standing alone, not applied to arguments."""
     try:

@@ -8,7 +8,11 @@ number of the prose, or the value a formula ends with):
 - 「…で、約 530 倍」「ちょうど 4 倍」 (not 「倍にする」, not 「以上」): the last two numbers,
   the later over the earlier;
 - 「ちょうど前者の $i$ 倍」: of the last two formulas that are more than a symbol, the later
-  is the earlier times the formula, decided in the open notation (proofs.audit.notation).
+  is the earlier times the formula, decided in the open notation (proofs.audit.notation);
+- 「平均は $\\beta/(1 - \\beta)$ ステップ前です。$\\beta_1 = 0.9$ なら 9 ステップ前」: a
+  formula of one name followed by its unit, then worked at a value of that name (or of
+  the name with a subscript) with the same unit after the number: the number is the
+  formula's value there.
 
 A number printed with 約 stands for itself rounded to its significant digits (530: 525 to
 535; 15.2: 15.15 to 15.25); without it, to its printed precision. A paragraph without the
@@ -22,12 +26,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import mpmath
+import sympy
 
-from proofs.audit.notation import decide_open
+from proofs.audit.notation import decide_open, open_value
 from proofs.audit.report import Finding, Section, Status
 from proofs.reader import Document
 from proofs.reader.math import split_relations
-from proofs.tex.arithmetic import NotNumeric, TooLarge, evaluate
+from proofs.tex.arithmetic import MAX_DIGITS, NotNumeric, TooLarge, evaluate
 
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 PERCENT = re.compile(
@@ -35,6 +40,15 @@ PERCENT = re.compile(
 )
 TIMES = re.compile(rf"(?P<about>約|ちょうど)\s*(?P<n>{_NUMBER})\s*倍(?!にす|にし|を|以|未|近|ほど)")
 FORMER = re.compile(r"(?:ちょうど|約)?前者の\s*\$(?P<x>[^$]+)\$\s*倍")
+# a formula and the unit words after it, up to the copula or the punctuation that ends them
+_FORMULA_UNIT = re.compile(
+    r"\$(?P<f>[^$]+)\$\s*(?P<unit>[^\s$、。,.()（）\d]{1,8}?)(?:です|である|となる|になる|[、。がでとは])"
+)
+# a name set to a number, then 「なら」 and a number with its unit: 「$\beta_1 = 0.9$ なら 9 …」
+_INSTANCE = re.compile(
+    rf"\$\s*\\?(?P<name>[A-Za-z]+)(?:_\{{?\w+\}}?)?\s*=\s*(?P<at>{_NUMBER})\s*\$\s*(?:なら|では|のとき)"
+    rf"(?P<words>[^$。\d]{{0,12}}?)(?P<n>{_NUMBER})\s*"
+)
 _PROSE_NUMBER = re.compile(rf"(?<![\w.$,{{}}]){_NUMBER}(?![\w.])")
 _MATH = re.compile(r"\$([^$]+)\$")
 _SYMBOL = re.compile(r"\s*\\?[A-Za-z]+(?:_\{?\\?[A-Za-z0-9]+\}?)?\s*")  # i, d_k: no quantity
@@ -111,7 +125,51 @@ def _relations(line: int, text: str) -> list[Finding]:
                     f"the later formula over the earlier: {detail}",
                 )
             )
+    out += _instances(line, text)
     return out
+
+
+def _instances(line: int, text: str) -> list[Finding]:
+    """The values of a formula of one name that its paragraph works out in words."""
+    out = []
+    for match in _INSTANCE.finditer(text):
+        if max(len(match.group("at")), len(match.group("n"))) > MAX_DIGITS:
+            continue  # too large to be read (proofs.tex.arithmetic's bound)
+        unit_here = text[match.end() :]
+        formulas = [
+            m
+            for m in _FORMULA_UNIT.finditer(text[: match.start()])
+            if unit_here.startswith(m.group("unit"))
+        ]
+        if not formulas:
+            continue
+        formula = formulas[-1].group("f")
+        value = open_value(formula)
+        if value is None or {str(x) for x in value.free_symbols} != {match.group("name")}:
+            continue
+        (name,) = value.free_symbols
+        at = Fraction(match.group("at").replace(",", ""))
+        worked = value.subs(name, sympy.Rational(at.numerator, at.denominator))
+        if not worked.is_number:
+            continue
+        out.append(
+            _judged(
+                line,
+                match.group(0).strip() + " " + formulas[-1].group("unit"),
+                _fraction(worked),
+                match.group("n"),
+                False,
+                f"${formula}$ at {match.group('name')} = {match.group('at')}",
+            )
+        )
+    return out
+
+
+def _fraction(value: sympy.Expr) -> Fraction:
+    """An exact value as a Fraction; any other to 30 digits, far past a printed one's."""
+    if value.is_Rational:
+        return Fraction(int(value.p), int(value.q))
+    return Fraction(str(sympy.N(value, 30)))
 
 
 def _judged(line: int, text: str, value: Fraction, printed: str, about: bool, what: str) -> Finding:

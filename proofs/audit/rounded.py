@@ -24,6 +24,7 @@ from fractions import Fraction
 
 from proofs.audit.report import Finding, Section, Status
 from proofs.reader import Document
+from proofs.tex.arithmetic import MAX_DIGITS
 
 SIGNIFICANT = 3  # digits a restating number must have (710, 77.5 %)
 
@@ -75,6 +76,8 @@ def _numbers(line: int, text: str) -> list[Printed]:
     out = []
     for m in _NUMBER.finditer(text):
         bare = m.group(0).replace("{,}", "").replace(",", "")
+        if len(bare) > MAX_DIGITS:  # not a number a chapter restates: too large to read
+            continue
         decimals = len(bare.partition(".")[2])
         value, unit = Fraction(bare), Fraction(1, 10**decimals)
         percent = _PERCENT.match(text, m.end()) is not None

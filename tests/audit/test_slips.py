@@ -342,6 +342,18 @@ NEUTRAL = [
         r"\|\boldsymbol{y}\| = \sqrt{d}",
         r"\|\boldsymbol{y}\| = d^{1/2}",
     ),
+    # a number in another notation of the chapter: its value and printed precision kept
+    Edit("vocabulary-ungrouped", "tb", 239, "語彙は 50,257", "語彙は 50257"),
+    Edit("context-ungrouped", "tb", 239, "文脈長は 1,024", "文脈長は 1024"),
+    Edit("context-full-width", "tb", 239, "文脈長は 1,024", "文脈長は １，０２４"),
+    Edit("count-ungrouped", "tb", 251, "結果は 124,439,808 です", "結果は 124439808 です"),
+    Edit(
+        "total-tex-grouped", "tb", 251, "結果は 124,439,808 です", "結果は $124{,}439{,}808$ です"
+    ),
+    Edit("size-grouped", "sa", 320, "$d_k = 1024$", "$d_k = 1{,}024$"),
+    Edit("parameters-ungrouped", "sa", 550, "= 1{,}050{,}624$", "= 1050624$"),
+    Edit("without-bias-ungrouped", "sa", 550, "$1{,}048{,}576$", "$1048576$"),
+    Edit("length-grouped", "tb", 277, "$n = 1024$", "$n = 1{,}024$"),
 ]
 
 

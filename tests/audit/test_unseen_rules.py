@@ -118,3 +118,21 @@ def test_numbers_of_few_digits_or_far_apart_are_not_restatements():
     assert mismatches(rendered(r"$e \approx 2.7183$ で、3 倍より小さい。")) == []
     # 1431 and 2048 are other numbers, more than one digit apart
     assert mismatches(rendered(r"$\sqrt{2{,}048{,}000} \approx 1431.08$ と 2048 は別の数。")) == []
+
+
+# a formula of one name with its unit, worked in words at a value of that name
+
+
+def test_a_formula_worked_at_a_value_in_words_must_give_the_number():
+    line = r"平均は $\beta/(1 - \beta)$ ステップ前です。$\beta_1 = 0.9$ なら {} ステップ前です。"
+    assert mismatches(rendered(line.format("9"))) == []
+    assert mismatches(rendered(line.format("10"))) == [(11, "prose")]
+    # the same value reached in other words, and a number with another unit, are left alone
+    assert mismatches(rendered(line.format("9").replace("平均は", "その平均は、"))) == []
+    other = r"平均は $\beta/(1 - \beta)$ ステップ前です。$\beta_1 = 0.9$ なら 10 倍速い。"
+    assert mismatches(rendered(other)) == []
+
+
+def test_a_formula_of_two_names_is_not_worked_at_one():
+    line = r"長さは $\beta/(1 - \gamma)$ 個です。$\beta = 0.9$ なら 5 個です。"
+    assert mismatches(rendered(line)) == []
