@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -50,22 +51,39 @@ PYTEST = (sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider")
 
 @dataclass(frozen=True)
 class Timed:
-    """A command's wall time, exit code and the last line it printed."""
+    """A command's wall time, the processor time it and its subprocesses used (which other
+    work on the machine inflates far less), its exit code, what it printed."""
 
     seconds: float
+    cpu: float
     returncode: int
+    stdout: str
     last_line: str
 
 
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def timed(command: Sequence[str], environment: Mapping[str, str]) -> Timed:
-    """Run `command` from the repository root and time it, wall clock."""
-    start = time.perf_counter()
+    """Run `command` from the repository root and time it."""
+    cpu, start = _children_cpu(), time.perf_counter()
     done = subprocess.run(
         list(command), cwd=ROOT, env=dict(environment), capture_output=True, text=True
     )
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, _children_cpu() - cpu
     lines = [line for line in done.stdout.splitlines() if line.strip()]
-    return Timed(seconds, done.returncode, lines[-1] if lines else done.stderr.strip()[-200:])
+    last = lines[-1] if lines else done.stderr.strip()[-200:]
+    return Timed(seconds, cpu, done.returncode, done.stdout, last)
+
+
+def load() -> str:
+    """The machine's load averages over 1, 5 and 15 minutes, where the system says."""
+    try:
+        return "load average " + ", ".join(f"{v:.2f}" for v in os.getloadavg())
+    except OSError:
+        return "load average unknown"
 
 
 def keyword(element_id: str) -> str:
@@ -121,9 +139,10 @@ def measure_collection(
         raise SystemExit(f"collection failed ({failed.returncode}): {failed.last_line}")
     seconds = sorted(r.seconds for r in runs)
     median = statistics.median(seconds)
+    cpu = statistics.median(r.cpu for r in runs)
     write(
-        f"collection ({label}): best {seconds[0]:.2f} s, median {median:.2f} s of {repeats} "
-        f"runs; {runs[-1].last_line}"
+        f"collection ({label}): best {seconds[0]:.2f} s, median {median:.2f} s "
+        f"(processor {cpu:.2f} s) of {repeats} runs; {runs[-1].last_line}"
     )
     return median
 
@@ -138,8 +157,9 @@ def measure_suite(
         {**environment, "LATENCY_RECORD": str(record)},
     )
     write(
-        f"python -m pytest (one process): {run.seconds:.1f} s, exit code {run.returncode}; "
-        f"{run.last_line}   ({verdict(run.seconds, GOALS['python -m pytest'])})"
+        f"python -m pytest (one process): {run.seconds:.1f} s (processor {run.cpu:.1f} s), "
+        f"exit code {run.returncode}; {run.last_line}   "
+        f"({verdict(run.seconds, GOALS['python -m pytest'])})"
     )
     recorded = json.loads(record.read_text())
     write(f"  of which collection {recorded['collection_seconds']:.1f} s (in the run)")
@@ -172,8 +192,9 @@ def measure_ids(
     for element_id, _, estimate in rows[:sample]:
         run = timed([*PYTEST, "-k", keyword(element_id)], environment)
         write(
-            f"  -k {keyword(element_id):<36} {run.seconds:6.2f} s (estimated {estimate:.2f}), "
-            f"exit code {run.returncode}; {run.last_line}   ({verdict(run.seconds, goal)})"
+            f"  -k {keyword(element_id):<34} {run.seconds:6.2f} s (estimated {estimate:.2f}, "
+            f"processor {run.cpu:.2f}), exit code {run.returncode}; {run.last_line}   "
+            f"({verdict(run.seconds, goal)})"
         )
 
 
@@ -183,22 +204,14 @@ def measure_verify(environment: Mapping[str, str], write: Callable[[str], object
     with tempfile.TemporaryDirectory(prefix="latency-cache-") as cache:
         env = {**environment, "XDG_CACHE_HOME": cache}
         for label in ("empty cache", "its cache kept"):
-            start = time.perf_counter()
-            done = subprocess.run(
-                [sys.executable, "-m", "proofs", "verify", "--json"],
-                cwd=ROOT,
-                env=env,
-                capture_output=True,
-                text=True,
-            )
-            seconds = time.perf_counter() - start
-            report = json.loads(done.stdout) if done.stdout.strip() else {}
+            run = timed([sys.executable, "-m", "proofs", "verify", "--json"], env)
+            report = json.loads(run.stdout) if run.stdout.strip() else {}
             slowest = sorted(report.get("elements", []), key=lambda e: -e["seconds"])[:3]
             checks = ", ".join(f"{e['id']} {e['seconds']:.1f} s" for e in slowest)
             write(
-                f"python -m proofs verify ({label}): {seconds:.1f} s, exit code "
-                f"{done.returncode}, {report.get('passed', '?')} of {report.get('checks', '?')} "
-                f"passed   ({verdict(seconds, goal)})"
+                f"python -m proofs verify ({label}): {run.seconds:.1f} s (processor "
+                f"{run.cpu:.1f} s), exit code {run.returncode}, {report.get('passed', '?')} of "
+                f"{report.get('checks', '?')} passed   ({verdict(run.seconds, goal)})"
             )
             write(f"  longest checks: {checks}")
 
@@ -219,7 +232,8 @@ def main(argv: list[str] | None = None, write: Callable[[str], object] = print) 
     no_bytecode = bool(environment.get("PYTHONDONTWRITEBYTECODE"))
     write(
         f"{os.cpu_count()} cores, Python {sys.version.split()[0]}, profile {args.profile}; "
-        f"bytecode {'not written (PYTHONDONTWRITEBYTECODE)' if no_bytecode else 'written'}"
+        f"bytecode {'not written (PYTHONDONTWRITEBYTECODE)' if no_bytecode else 'written'}; "
+        f"{load()}"
     )
     with tempfile.TemporaryDirectory(prefix="latency-") as scratch:
         folder = Path(scratch)
@@ -234,6 +248,7 @@ def main(argv: list[str] | None = None, write: Callable[[str], object] = print) 
             measure_ids(environment, tests, collection, args.sample, write)
         if not args.skip_verify:
             measure_verify(environment, write)
+        write(f"at the end: {load()}")
 
 
 if __name__ == "__main__":
