@@ -268,6 +268,7 @@ def _layered(sketch: Sketch, on_top: Sequence[bool] | None, where: Mapping[str, 
     """The layered layout, the groups ordered by `where` (then by name)."""
     layer = layer_of(sketch, on_top)
     heads = {group: height for group, _, height in sketch.group_heads}
+    label_widths = {group: width for group, width, _ in sketch.group_heads}
     place: dict[int, float] = {}
     boxes: dict[int, Box] = {}
     y_top = float(MARGIN)
@@ -286,19 +287,26 @@ def _layered(sketch: Sketch, on_top: Sequence[bool] | None, where: Mapping[str, 
             y = y_top + pad + head + tall / 2
             x = float(MARGIN + pad)
             for j, k in enumerate(row):
-                if j and sketch.groups[k] != sketch.groups[row[j - 1]]:
+                group = sketch.groups[k]
+                if j and group != sketch.groups[row[j - 1]]:
                     x += 2 * GROUP_PAD  # room for two frames between groups
+                if group and (j == 0 or group != sketch.groups[row[j - 1]]):
+                    x += _spare(sketch, row, j, label_widths.get(group, 0.0)) / 2
                 width, height = sketch.sizes[k]
                 boxes[k] = Box(x + width / 2, y, width, height)
                 place[k] = float(j)
                 x += width + GAP
+                if group and (j == len(row) - 1 or group != sketch.groups[row[j + 1]]):
+                    first = next(i for i in range(j + 1) if sketch.groups[row[i]] == group)
+                    x += _spare(sketch, row, first, label_widths.get(group, 0.0)) / 2
             y_top = y + tall / 2 + pad + LAYER_GAP
     frames = []
     for group in dict.fromkeys(g for g in sketch.groups if g):
         members = [boxes[k] for k, g in enumerate(sketch.groups) if g == group]
         head = heads.get(group, 0.0)
-        left = min(b.left for b in members) - GROUP_PAD
-        right = max(b.right for b in members) + GROUP_PAD
+        middle = (min(b.left for b in members) + max(b.right for b in members)) / 2
+        half = max(max(b.right for b in members) - middle, label_widths.get(group, 0.0) / 2)
+        left, right = middle - half - GROUP_PAD, middle + half + GROUP_PAD
         up = min(b.top for b in members) - GROUP_PAD - head
         down = max(b.bottom for b in members) + GROUP_PAD
         frame = Box((left + right) / 2, (up + down) / 2, right - left, down - up)
@@ -315,6 +323,17 @@ def _layered(sketch: Sketch, on_top: Sequence[bool] | None, where: Mapping[str, 
         tuple(frames),
         "layered",
     )
+
+
+def _spare(sketch: Sketch, row: list[int], first: int, label: float) -> float:
+    """How much wider than the nodes of its group from row[first] on its label is."""
+    group = sketch.groups[row[first]]
+    widths = []
+    for k in row[first:]:
+        if sketch.groups[k] != group:
+            break
+        widths.append(sketch.sizes[k][0])
+    return max(0.0, label - (sum(widths) + GAP * (len(widths) - 1)))
 
 
 def _straight(start: Box, end: Box) -> tuple[Point, ...]:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from xml.sax.saxutils import escape
 
-from proofs.publish.map_layout import GROUP_PAD, Box, Layout, Sketch, layer_of, layered_layout
+from proofs.publish.map_layout import Box, Layout, Sketch, layer_of, layered_layout
 from proofs.publish.map_layout import layout as laid_out
 from proofs.reader import Document
 
@@ -58,6 +58,7 @@ SHAPE_NAMES = {
 EXTERNAL_NAME = "another chapter or book"
 ELSEWHERE = "elsewhere"  # the group of a reference that names no chapter or book
 WIDTH, HEIGHT = 104, 34  # a node of one line
+GROUP_ROOM = 150  # a group's label's lines at most (dot widens the frame to hold them)
 FONT, LINE = 12, 15  # a label's size and the distance between its lines' baselines
 PAD = 6  # between a label and its node's outline
 FRAME = 'fill="none"'  # a group's frame
@@ -214,7 +215,8 @@ def text_width(text: str) -> int:
     return sum(12 if unicodedata.east_asian_width(c) in "WF" else 7 for c in text)
 
 
-BREAKS = "-/_ ・、，,"  # a line may break after these
+BREAKS = "-/_ ・、，,"  # a line may break after these, best after a slash or a space
+FIRST_BREAKS = "/ "
 NO_START = "ー・、。，）」』ぁぃぅぇぉゃゅょっァィゥェォャュョッ"  # nor may a line open with these
 
 
@@ -225,7 +227,9 @@ def _greedy(text: str, room: int) -> list[str]:
     line = ""
     for char in text:
         if line and text_width(line + char) > room:
-            cut = max(line.rfind(b) for b in BREAKS) + 1
+            cut = max(line.rfind(b) for b in FIRST_BREAKS) + 1
+            if cut <= 0:
+                cut = max(line.rfind(b) for b in BREAKS) + 1
             if not 0 < cut < len(line):
                 cut = len(line)
                 while cut > 1 and (line + char)[cut] in NO_START:
@@ -272,8 +276,8 @@ def node_size(node: Node) -> tuple[int, int]:
 
 
 def group_label(group: str) -> list[str]:
-    """A group's frame label: the chapter or book, over lines as narrow as one node."""
-    return wrapped(group, WIDTH + 2 * GROUP_PAD - 2 * PAD)
+    """A group's frame label: the chapter or book, over lines at most GROUP_ROOM wide."""
+    return wrapped(group, GROUP_ROOM)
 
 
 def sketch_of(graph: ChapterMap) -> Sketch:

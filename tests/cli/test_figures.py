@@ -4,6 +4,7 @@ with one line on stderr and exit code 2 (matplotlib missing included)."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -87,6 +88,39 @@ def test_map_with_a_chapter_and_results_colours_that_chapters_map(capsys, tmp_pa
     assert svg.count(f'fill="{FILL["finding"]}"') == 1 + 1  # 例 3.2, the legend
     assert svg.count(f'fill="{FILL["failed"]}"') == 1 + 1 + 1  # 命題 3.3, 命題 7.2［自己注意］,
     assert svg.count(f'fill="{FILL["failed"]}" stroke-dasharray') == 1  # the legend
+
+
+@needs_chapters
+def test_without_graphviz_a_map_is_still_drawn_by_the_layered_layout(
+    capsys, monkeypatch, tmp_path, report
+):
+    from proofs.publish import maps
+
+    monkeypatch.setenv("PATH", str(tmp_path / "no-programs"))  # dot is not found
+    maps.map_layout.cache_clear()
+    try:
+        code, _, err = run(
+            capsys,
+            "figures",
+            "map-transformer-block",
+            "--results",
+            report,
+            "--out",
+            tmp_path,
+            "--chapters",
+            SEEDS,
+        )
+        assert code == 0 and err.startswith("wrote map-transformer-block")
+        svg = (tmp_path / "map-transformer-block.svg").read_text(encoding="utf-8")
+        assert "自己注意" in svg  # the cited chapter's frame
+        for d in re.findall(r'<path d="M([^"]*)"', svg):  # every edge straight, as laid out
+            points = [tuple(map(float, p.split(","))) for p in d.replace("C", "").split()]
+            (x0, y0), (x3, y3) = points[0], points[-1]
+            length = max(((x3 - x0) ** 2 + (y3 - y0) ** 2) ** 0.5, 1.0)
+            for x, y in points:  # each point's distance from the line, to the 0.01 written
+                assert abs((x3 - x0) * (y - y0) - (y3 - y0) * (x - x0)) / length < 0.02
+    finally:
+        maps.map_layout.cache_clear()
 
 
 def test_an_existing_file_is_kept_without_force(capsys, tmp_path):
