@@ -22,6 +22,7 @@ numbers the form needs is left alone.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -67,8 +68,8 @@ def audit_prose(document: Document) -> list[Finding]:
     numbers before a relation are those of its line (its paragraph) up to it."""
     out = []
     for number, line in enumerate(document.lines, 1):
-        if number not in document.code:
-            out += _relations(number, line)
+        if number not in document.code:  # full-width digits and signs read as ASCII ones
+            out += _relations(number, unicodedata.normalize("NFKC", line))
     return out
 
 

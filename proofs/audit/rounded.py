@@ -17,6 +17,7 @@ Two printed numbers agree when the intervals their printed precision stands for 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -69,7 +70,11 @@ def printed_numbers(document: Document, produced: Sequence[tuple[int, str]] = ()
         for number, text in enumerate(document.lines, 1)
         if number not in document.code or number in output
     ]
-    return [p for number, text in [*lines, *produced] for p in _numbers(number, text)]
+    return [
+        p
+        for number, text in [*lines, *produced]
+        for p in _numbers(number, unicodedata.normalize("NFKC", text))  # １０２４ is 1024
+    ]
 
 
 def _numbers(line: int, text: str) -> list[Printed]:

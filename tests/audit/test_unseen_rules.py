@@ -136,3 +136,12 @@ def test_a_formula_worked_at_a_value_in_words_must_give_the_number():
 def test_a_formula_of_two_names_is_not_worked_at_one():
     line = r"長さは $\beta/(1 - \gamma)$ 個です。$\beta = 0.9$ なら 5 個です。"
     assert mismatches(rendered(line)) == []
+
+
+def test_full_width_digits_are_read_as_numbers():
+    table = "$t$\t比\n8000\t0.7750\n11000\t0.5500"
+    assert mismatches(rendered(table, "最大値の ７７．５ ％ です。")) == []
+    assert mismatches(rendered(table, "最大値の ７７．４ ％ です。")) == [(15, "restated")]
+    line = "平均は $\\beta/(1 - \\beta)$ ステップ前です。$\\beta_1 = 0.9$ なら {} ステップ前です。"
+    assert mismatches(rendered(line.format("９"))) == []
+    assert mismatches(rendered(line.format("１０"))) == [(11, "prose")]

@@ -606,7 +606,26 @@ INFERENCE = [
         r"$\ln 2 \approx 0.6931$",
         "neutral",
         None,
+    ),  # a number in another of the chapter's notations (issue: claims compared by meaning)
+    (
+        "parameters-ungrouped",
+        "inference.mdx",
+        218,
+        "パラメータ数 124,439,808 の約",
+        "パラメータ数 124439808 の約",
+        "neutral",
+        None,
     ),
+    (
+        "bytes-ungrouped",
+        "inference.mdx",
+        218,
+        r"$2 \times 18{,}432 = 36{,}864$",
+        r"$2 \times 18432 = 36864$",
+        "neutral",
+        None,
+    ),
+    ("kib-full-width", "inference.mdx", 218, "（36 KiB）", "（３６ KiB）", "neutral", None),
 ]
 
 TRAINING = [
@@ -1224,6 +1243,25 @@ TRAINING = [
         231,
         r"その平均は $\beta/(1 - \beta)$ ステップ前",
         r"その平均は $\frac{\beta}{1 - \beta}$ ステップ前",
+        "neutral",
+        None,
+    ),  # a number in another of the chapter's notations (issue: claims compared by meaning)
+    (
+        "root-ungrouped",
+        "training.txt",
+        162,
+        r"= 1/\sqrt{2{,}048{,}000} \approx",
+        r"= 1/\sqrt{2048000} \approx",
+        "neutral",
+        None,
+    ),
+    ("midpoint-grouped", "training.txt", 178, "$t = 11000$", "$t = 11{,}000$", "neutral", None),
+    (
+        "share-full-width",
+        "training.txt",
+        178,
+        "最大値の 77.5 %",
+        "最大値の ７７．５ ％",
         "neutral",
         None,
     ),
