@@ -97,8 +97,14 @@ def dot_available() -> bool:
 
 
 def layout(sketch: Sketch) -> Layout:
-    """The sketch laid out by dot when it is installed, else by the layered layout."""
-    return dot_layout(sketch) if dot_available() else layered_layout(sketch)
+    """The sketch laid out by dot when it is installed and works, else by the layered
+    layout: a map is drawn whatever the machine has."""
+    if dot_available():
+        try:
+            return dot_layout(sketch)
+        except RuntimeError:
+            pass
+    return layered_layout(sketch)
 
 
 # Graphviz dot --------------------------------------------------------------------------
@@ -149,7 +155,7 @@ def dot_layout(sketch: Sketch, rankdir: str = "LR") -> Layout:
             timeout=120,
             check=False,
         )
-    except OSError as exc:
+    except (OSError, subprocess.TimeoutExpired) as exc:
         raise RuntimeError(f"Graphviz dot could not run: {exc}") from exc
     if run.returncode:
         raise RuntimeError(f"Graphviz dot failed: {run.stderr.strip()}")

@@ -394,11 +394,16 @@ def test_without_dot_the_map_is_drawn_by_the_layered_layout(monkeypatch):
         laid_out_map.cache_clear()
 
 
-def test_a_dot_that_fails_is_a_runtime_error_naming_it(monkeypatch):
+def test_a_dot_that_fails_is_a_runtime_error_naming_it_and_the_map_is_laid_out_without(
+    monkeypatch,
+):
     monkeypatch.setattr(map_layout, "DOT", "false")
     sketch = Sketch(((104, 34),), ("",), ())
     with pytest.raises(RuntimeError, match="Graphviz dot failed"):
         dot_layout.__wrapped__(sketch)
+    monkeypatch.setattr(map_layout, "dot_layout", dot_layout.__wrapped__)  # not the cache
+    monkeypatch.setattr(map_layout.shutil, "which", lambda name: "/usr/bin/false")
+    assert map_layout.layout(sketch).engine == "layered"
     monkeypatch.setattr(map_layout, "DOT", "/nonexistent/dot")
     with pytest.raises(RuntimeError, match="Graphviz dot could not run"):
         dot_layout.__wrapped__(sketch)

@@ -336,7 +336,10 @@ def test_the_region_figure_colours_the_7_exact_regions():
     assert patterns == activation_regions(RELU_EXAMPLE["w_1"], RELU_EXAMPLE["b_1"])
     assert patterns == ["000", "010", "011", "100", "101", "110", "111"]
     assert sorted(np.unique(image)) == list(range(7))
-    drawn = block_figures.relu_regions_figure().axes[0]
+    from proofs.typeset.plotting import STYLE
+
+    with pytest.importorskip("matplotlib").rc_context(STYLE):  # the title's Japanese font
+        drawn = block_figures.relu_regions_figure().axes[0]
     (shading,) = drawn.images
     assert sorted(np.unique(shading.get_array())) == list(range(7))
     assert [t.get_text() for t in drawn.texts] == patterns
