@@ -224,9 +224,10 @@ def _greedy(text: str, room: int) -> list[str]:
     """The text over lines of at most `room` px, each filled as far as it goes, broken
     after the last break character on it when there is one."""
     lines: list[str] = []
-    line = ""
+    line, used = "", 0
     for char in text:
-        if line and text_width(line + char) > room:
+        wide = text_width(char)
+        if line and used + wide > room:
             cut = max(line.rfind(b) for b in FIRST_BREAKS) + 1
             if cut <= 0:
                 cut = max(line.rfind(b) for b in BREAKS) + 1
@@ -236,9 +237,11 @@ def _greedy(text: str, room: int) -> list[str]:
                     cut -= 1
             lines.append(line[:cut])
             line = line[cut:].lstrip(" ")
+            used = text_width(line)
             if char == " " and not line:
                 continue
         line += char
+        used += wide
     lines.append(line)
     return [part.rstrip() for part in lines if part.strip()] or [""]
 
