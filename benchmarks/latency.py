@@ -18,7 +18,9 @@ environment this benchmark was started in. When that environment keeps Python fr
 bytecode (PYTHONDONTWRITEBYTECODE, as some containers set), every command compiles the
 package and rewrites the tests' asserts again; the collection is then also timed with the
 bytecode kept in a temporary folder (PYTHONPYCACHEPREFIX), as on an ordinary install.
-Times are compared within one run, never asserted.
+Beside each wall time: the processor time (user and system) of the command and the
+processes it started, which other work on a shared machine inflates far less, and the load
+average at the start and the end. Times are compared within one run, never asserted.
 
 Run from the repository root:
 

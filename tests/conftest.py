@@ -5,6 +5,9 @@ A test verifies an element when its name carries the element's id (with `_` for 
 or it is marked `@pytest.mark.element("<id>", ...)`; either way the id, in both
 spellings, becomes one of its keywords, so `pytest -k prop_softmax_jacobian` selects
 every test of 命題 3.2 and `pytest -m element` every test of some element.
+
+A test marked `thorough` runs only under the thorough profile: a costly case (命題 3.2 at
+n = 256) whose every killed mutant the other tests kill too.
 """
 
 from __future__ import annotations
@@ -17,16 +20,24 @@ from hypothesis import Phase, settings
 from proofs.book.profiles import load_profile
 from proofs.book.registry import load_all
 
-load_profile()
+PROFILE = load_profile()
 
 # the corpus's scripts are inputs, not tests: importing them for --doctest-modules would run
 # their command line (they read sys.argv, and take pytest's arguments for a chapter file)
 collect_ignore = ["corpus"]
 
 
+THOROUGH_ONLY = pytest.mark.skip(
+    reason="marked thorough: runs under HYPOTHESIS_PROFILE=thorough only (costly; the "
+    "other tests kill every mutant it kills, benchmarks/thorough_power.py)"
+)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     registry = load_all()
     for item in items:
+        if PROFILE != "thorough" and item.get_closest_marker("thorough"):
+            item.add_marker(THOROUGH_ONLY)
         marked = {i for mark in item.iter_markers("element") for i in mark.args}
         unknown = marked - set(registry)
         if unknown:

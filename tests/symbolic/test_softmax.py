@@ -293,6 +293,27 @@ def test_prop_softmax_jacobian_explicit_n_agrees_with_differentiation_on_wrong_f
     )
 
 
+def test_prop_softmax_jacobian_the_size_limit_is_the_largest_n_derived(monkeypatch):
+    """n = SIZE_LIMIT is derived and one more refused, with the limit set to 6 so that the
+    boundary costs what n = 6 does (n = 256 itself: the thorough test below)."""
+    assert SIZE_LIMIT == 256
+    monkeypatch.setattr(softmax_module, "SIZE_LIMIT", 6)
+    assert derive_softmax_jacobian(6).holds
+    with pytest.raises(ValueError, match="n = 7 is above SIZE_LIMIT = 6"):
+        derive_softmax_jacobian(7)
+
+
+def test_prop_softmax_jacobian_explicit_n_rejects_one_entry_off_in_the_last_row():
+    n = 6
+
+    def one_entry_off(sigma, i, j):  # wrong only at (n - 1, 0)
+        return chapter_entry(sigma, i, j) + (sigma[0] if (i, j) == (n - 1, 0) else 0)
+
+    assert not derive_softmax_jacobian(n, one_entry_off).holds
+    assert not derive_softmax_jacobian(n, without_sigma_sigma_t).holds
+
+
+@pytest.mark.thorough
 def test_prop_softmax_jacobian_n_256_the_size_limit_and_its_wrong_formulas():
     assert SIZE_LIMIT == 256
     assert derive_softmax_jacobian(256).holds
