@@ -21,6 +21,7 @@ Run from the repository root:
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 
 from proofs.book.locations import CHECKOUT_SEEDS
@@ -95,35 +96,45 @@ def grandalf_layout(sketch: Sketch) -> Layout:
     return Layout(width, height, boxes, tuple(curves), (), "grandalf")
 
 
-def main() -> None:
+def measure(path: Path) -> dict[str, tuple[int, int, Layout]]:
+    """Each layout of the chapter file's map: (crossings, edges through nodes, the
+    layout), the ones whose program or package is missing left out."""
+    graph = chapter_map(read_chapter(path), {})
+    sketch = sketch_of(graph)
+    layouts = {"previous": previous_layout(graph), "layered": layered_layout(sketch)}
+    if dot_available():
+        layouts["dot TB"] = dot_layout(sketch, "TB")
+        layouts["dot LR"] = dot_layout(sketch, "LR")
+    try:
+        layouts["grandalf"] = grandalf_layout(sketch)
+    except ImportError:
+        pass
+    return {
+        name: (crossings(sketch, drawn), edges_through_nodes(sketch, drawn), drawn)
+        for name, drawn in layouts.items()
+    }
+
+
+def main(argv: list[str] | None = None, write: Callable[[str], None] = print) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--chapters", type=Path, default=CHECKOUT_SEEDS)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     files = {key: args.chapters / name for key, name in SEED_FILES.items()}
     missing = [str(path) for path in files.values() if not path.is_file()]
     if missing:
         parser.error(f"--chapters: no seed chapter at {', '.join(missing)}")
-    print(f"{'chapter':<18} {'layout':<10} {'crossings':>9} {'through':>8} {'size':>11}")
+    write(f"{'chapter':<18} {'layout':<10} {'crossings':>9} {'through':>8} {'size':>11}")
     for key, path in files.items():
-        graph = chapter_map(read_chapter(path), {})
-        sketch = sketch_of(graph)
-        layouts = {"previous": previous_layout(graph), "layered": layered_layout(sketch)}
-        if dot_available():
-            layouts["dot TB"] = dot_layout(sketch, "TB")
-            layouts["dot LR"] = dot_layout(sketch, "LR")
-        else:
-            print(f"{key:<18} dot        (not installed: apt-get install graphviz)")
-        try:
-            layouts["grandalf"] = grandalf_layout(sketch)
-        except ImportError:
-            print(f"{key:<18} grandalf   (not installed: pip install grandalf==0.8)")
-        before = crossings(sketch, layouts["previous"])
-        for name, drawn in layouts.items():
-            count = crossings(sketch, drawn)
+        measured = measure(path)
+        if "dot LR" not in measured:
+            write(f"{key:<18} dot        (not installed: apt-get install graphviz)")
+        if "grandalf" not in measured:
+            write(f"{key:<18} grandalf   (not installed: pip install grandalf==0.8)")
+        before = measured["previous"][0]
+        for name, (count, through, drawn) in measured.items():
             ratio = f"{count / before:.2f}x" if before else "-"
             size = f"{drawn.width:.0f}x{drawn.height:.0f}"
-            through = edges_through_nodes(sketch, drawn)
-            print(f"{key:<18} {name:<10} {count:>9} {through:>8} {size:>11}  {ratio} of previous")
+            write(f"{key:<18} {name:<10} {count:>9} {through:>8} {size:>11}  {ratio} of previous")
 
 
 if __name__ == "__main__":
