@@ -37,6 +37,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from proofs.audit.claims import audit_claims, registered_pairs
+from proofs.audit.conclusions import audit_conclusions
 from proofs.audit.coverage import coverage
 from proofs.audit.elements import audit_checks, audit_elements, audit_refs
 from proofs.audit.equalities import audit_equalities
@@ -120,6 +121,7 @@ def audit_document(
     report.findings += audit_restated_tuples(document, produced)
     report.findings += audit_rounded(document, produced)
     report.findings += audit_prose(document)
+    report.findings += audit_conclusions(document)
     report.listings = sum(bool(listing.code) for listing in document.listings)
     report.listings_run = run
     _place(report.findings, document)

@@ -25,8 +25,10 @@ from proofs.audit.report import Finding, Section, Status
 from proofs.reader import Document
 
 # a decimal number with a point, its digits grouped or not (12.1239, 1,234.5, 1{,}234.5)
+# (a mantissa too: 4.941 of the output's 4.941e-4, which a table prints in units of 10^-4)
+_END = r"(?:(?![\w.])|(?=e[-+]?\d))"
 _DECIMAL = re.compile(
-    r"(?<![\w.,{}])-?\d{1,3}(?:(?:,|\{,\})\d{3})*\.\d+(?![\w.])|(?<![\w.])-?\d+\.\d+(?![\w.])"
+    rf"(?<![\w.,{{}}])-?\d{{1,3}}(?:(?:,|\{{,\}})\d{{3}})*\.\d+{_END}|(?<![\w.])-?\d+\.\d+{_END}"
 )
 SIGNIFICANT = 4  # digits a number must have to be compared: shorter ones recur by chance
 
@@ -107,7 +109,8 @@ def audit_restated(document: Document, produced: Sequence[tuple[int, str]] = ())
                     continue
                 twins = [c for c in group if _equal(b, c)]
                 if b.produced or len(twins) >= 2:
-                    where = ", ".join(str(c.line) for c in twins[:3])
+                    lines = sorted({c.line for c in twins})[:3]
+                    where = f"line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))}"
                     out.append(
                         Finding(
                             Section.RESTATED,
@@ -115,7 +118,7 @@ def audit_restated(document: Document, produced: Sequence[tuple[int, str]] = ())
                             a.text,
                             Status.MISMATCHED,
                             f"printed nowhere else, one slip away from {b.text}, "
-                            f"which the chapter prints at lines {where}"
+                            f"which the chapter prints at {where}"
                             + (" (as its listing prints it)" if b.produced else ""),
                         )
                     )

@@ -5,10 +5,12 @@ A chapter works a value out with many digits and then says it in fewer: 「… �
 77.5 %」. Which number restates which the text does not say; the slip shows it: a number
 that agrees with no other of the chapter, one digit away from the rounding of a finer
 number it would restate, is that number with a digit slipped. The finer numbers looked
-at are those of its own line (a value and its rounding stand together), and for a
-percentage the ratios printed anywhere in the chapter (a table's column and the prose
-that reads it). Only numbers of at least SIGNIFICANT digits are judged: shorter ones (a
-count, 3 倍) are one digit from many numbers by chance.
+at are those of its own line (a value and its rounding stand together), the cells of a
+table row its line names by the table's key (「$t = 10$ で最大の約 6.57」 after a table
+whose first column is $t$: the row t = 10, in the table before the line and in its
+section), and for a percentage the ratios printed anywhere in the chapter (a table's
+column and the prose that reads it). Only numbers of at least SIGNIFICANT digits are
+judged: shorter ones (a count, 3 倍) are one digit from many numbers by chance.
 
 Two printed numbers agree when the intervals their printed precision stands for meet
 (0.62853 and 0.6285; 0.125 and 0.13 or 0.12).
@@ -92,6 +94,37 @@ def _numbers(line: int, text: str) -> list[Printed]:
     return out
 
 
+_KEY = re.compile(r"\$\s*(\\?[A-Za-z]+(?:_\{?\w+\}?)?)\s*\$")  # a table's first header cell
+
+
+def named_rows(document: Document) -> dict[int, list[Printed]]:
+    """For each line that names a row of the table before it by the table's key
+    (「$t = 10$」 when the table's first column is $t$ and has a row 10), the numbers of
+    that row; the table and the line in one section."""
+    out: dict[int, list[Printed]] = defaultdict(list)
+    headings = sorted(h.line for h in document.headings)
+    for k, table in enumerate(document.tables):
+        key = _KEY.fullmatch(table.rows[0][0].strip())
+        if key is None:
+            continue
+        cells = {
+            _plain(row[0]): [p for cell in row[1:] for p in _numbers(line, cell)]
+            for row, line in zip(table.rows[1:], table.row_lines[1:], strict=True)
+        }
+        following = [t.line for t in document.tables[k + 1 :]]
+        end = min([h for h in headings if h > table.line] + following + [len(document.lines) + 1])
+        naming = re.compile(r"\$\s*" + re.escape(key.group(1)) + r"\s*=\s*([\d,{}]+)\s*\$")
+        last = table.row_lines[-1]
+        for line in range(last + 1, end):
+            for m in naming.finditer(document.line(line)):
+                out[line] += cells.get(_plain(m.group(1)), [])
+    return out
+
+
+def _plain(number: str) -> str:
+    return number.strip().replace("{,}", "").replace(",", "")
+
+
 def _digits(value: Fraction, unit: Fraction) -> str:
     """The digits of |value| in units of `unit`, rounded to the nearest (half up)."""
     return str(int(abs(value) / unit + Fraction(1, 2)))
@@ -110,13 +143,14 @@ def audit_rounded(document: Document, produced: Sequence[tuple[int, str]] = ()) 
     for p in found:
         by_line[p.line].append(p)
     ratios = [p for p in found if not p.percent]
+    rows = named_rows(document)
     out = []
     for a in found:
         if a.line in document.code or a.significant < SIGNIFICANT:
             continue
         finer = [
             b
-            for b in (ratios if a.percent else by_line[a.line])
+            for b in (ratios if a.percent else [*by_line[a.line], *rows.get(a.line, [])])
             if b.unit < a.unit and (b.value < 0) == (a.value < 0)
         ]
         if not finer or any(b is not a and b.unit <= a.unit and a.meets(b) for b in found):

@@ -145,3 +145,62 @@ def test_full_width_digits_are_read_as_numbers():
     line = "平均は $\\beta/(1 - \\beta)$ ステップ前です。$\\beta_1 = 0.9$ なら {} ステップ前です。"
     assert mismatches(rendered(line.format("９"))) == []
     assert mismatches(rendered(line.format("１０"))) == [(11, "prose")]
+
+
+# a table's row named in the prose by its key
+
+
+def test_a_number_read_off_a_named_row_must_be_that_rows_rounded():
+    table = "$t$\tx\t更新量\n2\t0.1900\t4.2496\n10\t0.6513\t6.5279"
+    prose = "更新量は $t = {}$ で約 {} になります。"
+    assert mismatches(rendered(table, prose.format("10", "6.53"))) == []
+    assert mismatches(rendered(table, prose.format("10", "6.57"))) == [(15, "restated")]
+    assert mismatches(rendered(table, prose.format("12", "6.57"))) == []  # no such row
+    assert mismatches(rendered(table, prose.format("2", "4.25"))) == []
+
+
+# a number printed in scientific notation restates a table in units of its power of ten
+
+
+def test_a_table_cell_one_swap_from_a_mantissa_printed_twice():
+    def chapter(cell: str) -> str:
+        table = f"$t$\t逆平方根（$\\times 10^{{-4}}$）\n8000\t{cell}\n20000\t3.125"
+        return rendered(table, "出力は 4.941e-4 です。", "もう一度 4.941e-4 と出ます。")
+
+    assert mismatches(chapter("4.941")) == []
+    assert mismatches(chapter("4.914")) == [(12, "restated")]
+
+
+# a statement's item and its proof's item: the count the proof arrives at
+
+
+def proposition(count: str, proof: str = r"$L$ 層で $2Lid$ 個です。") -> str:
+    return "\n".join(
+        [
+            "第 9 章 試し",
+            "",
+            "3. 節",
+            "",
+            "命題 3.1（例）✓",
+            "",
+            r"$d_k = d/h$ とする。",
+            "",
+            f"2. キャッシュは ${count}$ 個の数からなる。",
+            "",
+            "証明（命題 3.1）",
+            "",
+            rf"2. $h$ ヘッドで $2i\,hd_k = 2id$ 個、{proof}",
+            "",
+            "∎",
+            "",
+        ]
+    )
+
+
+def test_a_statement_item_states_the_count_its_proof_item_arrives_at():
+    assert mismatches(proposition("2Lid")) == []
+    assert mismatches(proposition("Lid")) == [(9, "formula")]
+    assert mismatches(proposition("2dLi")) == []  # the same count written otherwise
+    # a proof item that ends otherwise than with a count, or counts other names
+    assert mismatches(proposition("Lid", proof="よって示された。")) == []
+    assert mismatches(proposition("Lnd")) == []
