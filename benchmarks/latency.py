@@ -98,10 +98,10 @@ def keyword(element_id: str) -> str:
 
 
 def per_element(
-    tests: Sequence[Mapping], ids: Sequence[str], collection: float
+    tests: Sequence[Mapping], ids: Sequence[str], collection: float, key: str = "seconds"
 ) -> list[tuple[str, int, float]]:
-    """(id, its number of tests, the estimated seconds of `pytest -k <id>`) for each id,
-    slowest first: `collection` plus the recorded seconds of the tests the id selects.
+    """(id, its number of tests, the estimated `key` time of `pytest -k <id>`) for each id,
+    slowest first: `collection` plus the recorded `key` times of the tests the id selects.
 
     >>> tests = [{"elements": ["a"], "seconds": 1.0}, {"elements": ["a", "b"], "seconds": 0.5}]
     >>> per_element(tests, ["a", "b", "c"], 2.0)
@@ -109,7 +109,7 @@ def per_element(
     """
     rows = []
     for element_id in ids:
-        chosen = [t["seconds"] for t in tests if element_id in t["elements"]]
+        chosen = [t[key] for t in tests if element_id in t["elements"]]
         rows.append((element_id, len(chosen), collection + sum(chosen)))
     return sorted(rows, key=lambda row: (-row[2], row[0]))
 
@@ -133,8 +133,9 @@ def element_ids() -> list[str]:
 
 def measure_collection(
     environment: Mapping[str, str], repeats: int, write: Callable[[str], object], label: str
-) -> float:
-    """Time `pytest --collect-only` `repeats` times; print and return the median."""
+) -> tuple[float, float]:
+    """Time `pytest --collect-only` `repeats` times; print and return the medians of the
+    wall and the processor times."""
     runs = [timed([*PYTEST, "--collect-only"], environment) for _ in range(repeats)]
     if any(r.returncode != 0 for r in runs):
         failed = next(r for r in runs if r.returncode != 0)
@@ -146,7 +147,7 @@ def measure_collection(
         f"collection ({label}): best {seconds[0]:.2f} s, median {median:.2f} s "
         f"(processor {cpu:.2f} s) of {repeats} runs; {runs[-1].last_line}"
     )
-    return median
+    return median, cpu
 
 
 def measure_suite(
@@ -164,28 +165,41 @@ def measure_suite(
         f"({verdict(run.seconds, GOALS['python -m pytest'])})"
     )
     recorded = json.loads(record.read_text())
-    write(f"  of which collection {recorded['collection_seconds']:.1f} s (in the run)")
-    return recorded["tests"]
+    tests = recorded["tests"]
+    processor = sum(t["processor"] for t in tests)
+    write(
+        f"  collection {recorded['collection_seconds']:.1f} s; the tests' processor time "
+        f"{processor:.1f} s"
+    )
+    for test in tests:
+        if test["failed"]:
+            write(f"  failed: {test['nodeid']}")
+    return tests
 
 
 def measure_ids(
     environment: Mapping[str, str],
     tests: Sequence[Mapping],
-    collection: float,
+    collection: tuple[float, float],
     sample: int,
     write: Callable[[str], object],
 ) -> None:
-    """Estimate `pytest -k <id>` for every id, then time the `sample` slowest estimates."""
+    """Estimate `pytest -k <id>` for every id, then time the `sample` slowest estimates.
+    The estimates are ranked by processor time, which a busy machine inflates less."""
     ids = element_ids()
-    rows = per_element(tests, ids, collection)
+    rows = per_element(tests, ids, collection[1], "processor")
+    walls = {row[0]: row[2] for row in per_element(tests, ids, collection[0])}
     goal = GOALS["pytest -k <id>"]
     over = sum(seconds > goal for _, _, seconds in rows)
     write(
-        f"pytest -k <id>, estimated for {len(ids)} ids (collection {collection:.2f} s + the "
-        f"recorded time of the id's tests): {over} over the goal; the slowest:"
+        f"pytest -k <id>, estimated for {len(ids)} ids (collection + the recorded time of the "
+        f"id's tests): {over} over the goal in processor time; the slowest:"
     )
     for element_id, count, seconds in rows[:10]:
-        write(f"  {element_id:<36} {count:>4} tests  {seconds:6.2f} s")
+        write(
+            f"  {element_id:<36} {count:>4} tests  processor {seconds:6.2f} s, "
+            f"wall {walls[element_id]:6.2f} s"
+        )
     untested = [element_id for element_id, count, _ in rows if count == 0]
     if untested:
         write(f"  ids no test carries: {', '.join(untested)}")
@@ -194,8 +208,8 @@ def measure_ids(
     for element_id, _, estimate in rows[:sample]:
         run = timed([*PYTEST, "-k", keyword(element_id)], environment)
         write(
-            f"  -k {keyword(element_id):<34} {run.seconds:6.2f} s (estimated {estimate:.2f}, "
-            f"processor {run.cpu:.2f}), exit code {run.returncode}; {run.last_line}   "
+            f"  -k {keyword(element_id):<34} {run.seconds:6.2f} s (processor {run.cpu:.2f} s, "
+            f"estimated {estimate:.2f}), exit code {run.returncode}; {run.last_line}   "
             f"({verdict(run.seconds, goal)})"
         )
 

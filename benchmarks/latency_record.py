@@ -1,6 +1,7 @@
 """A pytest plugin for benchmarks/latency.py: it writes, for every test that ran, its node id,
-the element keywords conftest gave it and its time (setup, call and teardown), and the
-time collection took, to the JSON file named by $LATENCY_RECORD.
+the element keywords conftest gave it, its wall time and its processor time (setup, call and
+teardown; the processor time also counts the subprocesses it waited for) and whether it
+failed, and the time collection took, to the JSON file named by $LATENCY_RECORD.
 
 Loaded with `-p benchmarks.latency_record`; it records and never changes what runs.
 """
@@ -9,7 +10,9 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,7 +20,15 @@ import pytest
 _started = time.perf_counter()
 _collected_at: float | None = None
 _elements: dict[str, list[str]] = {}
-_seconds: dict[str, float] = {}
+_times: dict[str, tuple[float, float]] = {}
+_failed: set[str] = set()
+
+
+def processor_seconds() -> float:
+    """User and system time of this process and of the subprocesses it has waited for."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 @pytest.hookimpl(trylast=True)
@@ -34,8 +45,16 @@ def pytest_collection_finish() -> None:
     _collected_at = time.perf_counter()
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+    wall, processor = time.perf_counter(), processor_seconds()
+    yield
+    _times[item.nodeid] = (time.perf_counter() - wall, processor_seconds() - processor)
+
+
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    _seconds[report.nodeid] = _seconds.get(report.nodeid, 0.0) + report.duration
+    if report.failed:
+        _failed.add(report.nodeid)
 
 
 def pytest_sessionfinish() -> None:
@@ -47,7 +66,13 @@ def pytest_sessionfinish() -> None:
         "collection_seconds": collected - _started,
         "session_seconds": time.perf_counter() - _started,
         "tests": [
-            {"nodeid": nodeid, "elements": elements, "seconds": _seconds.get(nodeid, 0.0)}
+            {
+                "nodeid": nodeid,
+                "elements": elements,
+                "seconds": _times.get(nodeid, (0.0, 0.0))[0],
+                "processor": _times.get(nodeid, (0.0, 0.0))[1],
+                "failed": nodeid in _failed,
+            }
             for nodeid, elements in _elements.items()
         ],
     }

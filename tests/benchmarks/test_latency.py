@@ -21,6 +21,9 @@ def test_an_id_is_estimated_from_the_tests_it_selects_and_nothing_else():
     ]
     rows = latency.per_element(tests, ["b", "a", "c"], 0.5)
     assert rows == [("a", 1, 2.5), ("b", 1, 1.5), ("c", 0, 0.5)]
+    for test, processor in zip(tests, (0.5, 3.0, 1.0), strict=True):
+        test["processor"] = processor
+    assert latency.per_element(tests, ["a", "b"], 0.5, "processor")[0] == ("b", 1, 3.5)
 
 
 def test_a_time_over_its_goal_is_not_reported_met():
@@ -38,5 +41,5 @@ def test_the_plugin_records_each_selected_test_with_its_elements(tmp_path):
     recorded = json.loads(record.read_text())
     tests = recorded["tests"]
     assert tests and all("exr-jacobian-two" in t["elements"] for t in tests)
-    assert all(t["seconds"] > 0 for t in tests)
+    assert all(t["seconds"] > 0 and t["processor"] > 0 and not t["failed"] for t in tests)
     assert 0 < recorded["collection_seconds"] < recorded["session_seconds"]
