@@ -13,7 +13,13 @@ from typing import Any, ClassVar
 from proofs.audit.notation import OpenFacts, decide_open
 from proofs.audit.readings import DECIMAL, read_exactly, reading
 from proofs.audit.report import Finding, Section, Status
-from proofs.audit.sentence import LARGE_LITERAL, condition_of, is_hypothesis, is_setting
+from proofs.audit.sentence import (
+    LARGE_LITERAL,
+    cases_before,
+    condition_of,
+    is_hypothesis,
+    is_setting,
+)
 from proofs.book.claims import normalise_tex
 from proofs.reader import Document
 from proofs.reader.math import split_relations, statement_lines
@@ -65,6 +71,7 @@ def audit_equalities(
     recomputed: dict[tuple[str, int], list[Finding]] = {}
     defined: dict[int, Definitions] = {}  # element line -> names it defines
     facts: dict[int, OpenFacts] = {}  # element line -> names it sets (the open notation)
+    defined_in_chapter = OpenFacts()  # what the chapter's definitions name, for what follows
     for formula in document.math:
         settings = settings_by_line.setdefault(formula.line, Settings())
         element = document.element_at(formula.line)
@@ -76,11 +83,13 @@ def audit_equalities(
                 and not _is_numeric_setting(statement)
             )
             found = _audit_once(recomputed, line, statement, settings)
-            known = facts.setdefault(element.line if element else 0, OpenFacts())
+            known = facts.setdefault(element.line if element else 0, defined_in_chapter.copy())
             if open_notation and (
                 ":=" in statement or (hypothesis and is_setting(document, line, statement.strip()))
             ):
                 known.learn(statement)
+                if element is not None and element.kind == "definition":
+                    defined_in_chapter.learn(statement, chapter_wide=True)
             if hypothesis:  # a setting or a hypothesis (「$\\pi(1) = 2$ … とすると」) claims
                 # nothing of its symbols, but its arithmetic on numbers (「… = 0.30 で、」) holds
                 findings.extend(f for f in found if f.status != Status.NOT_CHECKABLE)
@@ -92,8 +101,12 @@ def audit_equalities(
             symbolic = any(f.status == Status.NOT_CHECKABLE for f in found)
             if open_notation and element is not None and not too_large and (symbolic or not found):
                 conditional, _ = condition_of(document, line, statement.strip())
-                if not conditional:
-                    found = _decided_open(line, statement, found, known)
+                case = known.copy()
+                assumed = [
+                    c for c in cases_before(document, line, statement.strip()) if case.learn(c)
+                ]
+                if not conditional or assumed:
+                    found = _decided_open(line, statement, found, case)
             elif (
                 environment is not None
                 and element is not None

@@ -109,32 +109,46 @@ def _number(name: str) -> sympy.Symbol:
 
 class OpenFacts:
     """What an element sets for the rest of it: a name defined (`u := \\pi t/S`) or set
-    by a hypothesis (「$d_k = d/h$ とする」) to a formula of other names. A formula with a
-    sum, a product, a maximum or a minimum is not taken: over SUM_TERMS terms it would
-    stand for a sum the chapter ranges otherwise, and its facts (the p_j sum to 1) are
-    not known here."""
+    by a hypothesis (「$d_k = d/h$ とする」) to a formula of other names, and what a
+    definition of the chapter names for the rest of the chapter (`\\mathrm{PPL} :=
+    \\exp(-\\frac{1}{N}\\sum_{i=1}^{N}\\log p_i)`). A formula with a sum without its range,
+    a product, a maximum or a minimum is not taken: over SUM_TERMS terms it would stand
+    for a sum the chapter ranges otherwise, and its facts (the p_j sum to 1) are not known
+    here."""
 
-    def __init__(self) -> None:
-        self.values: dict[str, Value] = {}
+    def __init__(self, values: dict[str, Value] | None = None) -> None:
+        self.values: dict[str, Value] = dict(values or {})
 
-    def learn(self, statement: str) -> bool:
-        """Take the statement as a fact when it sets one name; whether it did."""
+    def copy(self) -> OpenFacts:
+        return OpenFacts(self.values)
+
+    def learn(self, statement: str, chapter_wide: bool = False) -> bool:
+        """Take the statement as a fact when it sets one name; whether it did.
+        `chapter_wide`: a definition of the chapter, which names a quantity (PPL, not p_i:
+        an indexed name's formula is one of its index) and may sum over a stated range."""
         members, relations = split_relations(statement.strip().rstrip(".,"))
         if len(members) != 2 or relations[0] not in ("=", ":="):
             return False
         name = _SET_NAME.fullmatch(members[0].strip())
-        if name is None or _UNRANGED.search(members[1]) or not re.search("[A-Za-z]", members[1]):
+        unknown = _UNRANGED_SUM if chapter_wide else _UNRANGED
+        if name is None or unknown.search(members[1]) or not re.search("[A-Za-z]", members[1]):
+            return False
+        if chapter_wide and name.group(4):
             return False
         value = _value(members[1], frozenset(), self.values)
         if isinstance(value, str):
             return False
-        index = name.group(2) or name.group(3)
-        self.values[f"{name.group(1)}_{index}" if index else name.group(1)] = value
+        base, index = name.group(1) or name.group(2), name.group(3) or name.group(4)
+        self.values[f"{base}_{index}" if index else base] = value
         return True
 
 
-_SET_NAME = re.compile(r"\\?([A-Za-z]+)(?:_\{\\mathrm\{([A-Za-z]+)\}\}|_([A-Za-z]))?")
+_SET_NAME = re.compile(
+    r"(?:\\mathrm\{([A-Za-z]+)\}|\\?([A-Za-z]+))(?:_\{\\mathrm\{([A-Za-z]+)\}\}|_([A-Za-z]))?"
+)
 _UNRANGED = re.compile(r"\\(?:sum|prod|max|min|int)(?![A-Za-z])")
+# a sum whose range is not stated (\sum_j, \sum_{j}), a product, a maximum, a minimum
+_UNRANGED_SUM = re.compile(r"\\sum(?![A-Za-z])(?!_\{\s*\w+\s*=)|\\(?:prod|max|min|int)(?![A-Za-z])")
 
 
 def decide_open(tex: str, facts: OpenFacts | None = None) -> tuple[str, str]:
@@ -147,7 +161,7 @@ def decide_open(tex: str, facts: OpenFacts | None = None) -> tuple[str, str]:
     members, relations = split_relations(tex.strip().rstrip(".,"))
     quantities = frozenset().union(*(_bare_names(m) for m in members))
     known = facts.values if facts is not None else {}
-    values = [_value(member, quantities, known) for member in members]
+    values = [_settled(_value(member, quantities, known), known) for member in members]
     confirmed, reasons = 0, []
     pairs = zip(members, members[1:], strict=False)
     steps = zip(zip(values, values[1:], strict=False), pairs, strict=True)
@@ -173,6 +187,15 @@ def decide_open(tex: str, facts: OpenFacts | None = None) -> tuple[str, str]:
     if confirmed:
         return "confirmed", f"{confirmed} step{'s' if confirmed != 1 else ''}, each an identity"
     return "not checkable", reasons[0] if reasons else "no relation to judge"
+
+
+def _settled(value: sympy.Expr | str, facts: Mapping[str, Value]) -> sympy.Expr | str:
+    """The value with the names set since it was formed set too (a definition read
+    before the sentence's 「$p_i = 1/|V|$ では」)."""
+    if isinstance(value, str) or not facts:
+        return value
+    names = {_number(k): v for k, v in facts.items() if isinstance(v, sympy.Expr)}
+    return value.subs(names) if names.keys() & value.free_symbols else value
 
 
 def _differ_exactly(a: sympy.Expr, b: sympy.Expr, members: tuple[str, str]) -> bool:

@@ -67,6 +67,21 @@ def is_setting(document: Document, line: int, statement: str) -> bool:
     return _sentence(document.line(line)).is_hypothesis_after(place.closing, SETTING)
 
 
+# a formula the rest of its sentence assumes: 「（$p_i = 1/|V|$）では」「$t = W$ では」
+_CASE = re.compile(r"\$([^$]+)\$）?\s*(?:では|ならば|なら|のとき|とき)")
+
+
+def cases_before(document: Document, line: int, statement: str) -> list[str]:
+    """The formulas of the statement's sentence, before it, that the rest of the sentence
+    assumes (a special case: 「…（$p_i = 1/|V|$）では $\\mathrm{PPL} = |V|$」)."""
+    place = document.place(line, statement)
+    if place is None:
+        return []
+    text = document.line(line)[: place.column]
+    sentence = text[text.rfind("。") + 1 :]
+    return [m.group(1) for m in _CASE.finditer(sentence)]
+
+
 def condition_of(document: Document, line: int, statement: str) -> tuple[bool, Node | None]:
     """(conditional, index condition): whether an earlier formula of the paragraph is a
     hypothesis the statement follows from (the paragraph's sentences continue an

@@ -204,3 +204,42 @@ def test_a_statement_item_states_the_count_its_proof_item_arrives_at():
     # a proof item that ends otherwise than with a count, or counts other names
     assert mismatches(proposition("Lid", proof="よって示された。")) == []
     assert mismatches(proposition("Lnd")) == []
+
+
+# a definition of the chapter, and a special case stated in the sentence that uses it
+
+
+def perplexity(claim: str, case: str = r"（$p_i = 1/|V|$）では") -> str:
+    return "\n".join(
+        [
+            "第 9 章 試し",
+            "",
+            "3. 節",
+            "",
+            "定義 3.1（パープレキシティ）",
+            "",
+            r"$\mathrm{PPL} := \exp\Big(-\frac{1}{N}\sum_{i=1}^{N}\log p_i\Big)$ という。",
+            "",
+            "命題 3.2（一様なモデル）✓",
+            "",
+            f"一様分布を予測するモデル{case} ${claim}$ である。",
+            "",
+        ]
+    )
+
+
+def test_a_special_case_of_a_definition_is_decided_with_it():
+    assert mismatches(perplexity(r"\mathrm{PPL} = |V|")) == []
+    assert mismatches(perplexity(r"\mathrm{PPL} = |V|^2")) == [(11, "equality")]
+    assert mismatches(perplexity(r"\mathrm{PPL} = |V|^{1}")) == []
+    # without the case, the claim relates other quantities and is left alone
+    assert mismatches(perplexity(r"\mathrm{PPL} = |V|^2", case="では")) == []
+
+
+def test_a_definition_of_an_indexed_name_or_an_unranged_sum_is_not_carried():
+    facts = OpenFacts()
+    assert not facts.learn(r"p_i := \sigma(z_i)", chapter_wide=True)
+    assert not facts.learn(r"\mu := \sum_j p_j z_j", chapter_wide=True)
+    assert facts.learn(
+        r"\mathrm{PPL} := \exp(-\frac{1}{N}\sum_{i=1}^{N}\log p_i)", chapter_wide=True
+    )
