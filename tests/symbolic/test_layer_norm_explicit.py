@@ -85,6 +85,7 @@ def test_prop_layer_norm_jacobian_explicit_d_agrees_with_differentiation_on_wron
     )
 
 
+@pytest.mark.thorough
 @pytest.mark.parametrize("wrong", [without_y_y_t, without_one_one_t])
 def test_prop_layer_norm_jacobian_d_64_and_its_wrong_formulas(wrong):
     assert derive_layer_norm_jacobian(64).holds
@@ -162,6 +163,7 @@ def test_prop_layer_norm_jacobian_properties_equal_those_by_differentiation(d):
     assert fast.holds == slow.holds
 
 
+@pytest.mark.thorough
 def test_prop_layer_norm_jacobian_properties_at_d_16():
     p = jacobian_properties(16)
     assert {name for name, holds in p.holds.items() if not holds} == {"J = 0"}
