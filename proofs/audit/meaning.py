@@ -35,9 +35,12 @@ def normalised(text: str) -> str:
 def by_meaning(located: Located, document: Document, record: Record) -> Located:
     """The claim found where the chapter states it in another notation; as located when
     the chapter does not."""
-    if located.status == "found" or located.claim.table:
+    if located.status == "found":
         return located
     claim: Claim = located.claim
+    if claim.table:
+        same = located.status == "changed" and _cells(located.text) == _cells(claim.text)
+        return Located(claim, "found", located.line, located.text) if same else located
     want = normalised(claim.text)
     if not want:
         return located
@@ -51,3 +54,8 @@ def by_meaning(located: Located, document: Document, record: Record) -> Located:
         if want in normalised(document.line(line)):
             return Located(claim, "found", line, claim.text)
     return located
+
+
+def _cells(table: str) -> list[list[str]]:
+    """A table claim's text (rows of cells joined by " | ") cell by cell, by meaning."""
+    return [[normalised(cell) for cell in row.split(" | ")] for row in table.splitlines()]

@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from proofs.audit.meaning import normalised
 from proofs.audit.report import Finding, Section, Status
 from proofs.audit.table_content import audit_reproduced_rows, audit_table_content
 from proofs.book.registry import CHAPTERS
@@ -18,7 +19,8 @@ EMPTY = "the table has a header and no rows"
 
 
 def normalise_cell(cell: str) -> str:
-    """Cells compare without whitespace inside math and at the ends."""
+    """Cells compare without whitespace inside math and at the ends (and by meaning:
+    1,048,576 is 1048576 and 1{,}048{,}576, proofs.audit.meaning)."""
     parts = cell.strip().split("$")
     return "$".join(re.sub(r"\s+", "", p) if i % 2 else p.strip() for i, p in enumerate(parts))
 
@@ -172,7 +174,7 @@ def _compare(printed: Printed, table: Table) -> list[Finding]:
     for k, (cells, ours, line) in enumerate(rows, 1):
         for column, (a, b) in enumerate(zip(cells, ours, strict=True)):
             label = f"{title}, row {k} ({cells[0]}), column {table.columns[column]}"
-            if normalise_cell(a) == normalise_cell(b):
+            if normalise_cell(a) == normalise_cell(b) or normalised(a) == normalised(b):
                 findings.append(
                     Finding(
                         Section.TABLE, line, f"{label}: {a}", Status.CONFIRMED, "as regenerated"

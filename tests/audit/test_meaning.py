@@ -47,3 +47,16 @@ def test_a_phrase_claim_is_found_in_another_notation_and_not_when_changed():
 def test_a_formula_claim_is_found_in_another_notation_and_not_when_changed():
     assert located(False, "n = 1024", "50,257", "1{,}024").status == "found"
     assert located(False, "n = 1024", "50,257", "1{,}042").status == "missing"
+
+
+def table_claim(rows: str) -> Located:
+    document = parse("第 9 章 試し\n\n3. 節\n\n例 3.1（表）\n\n$n$\t個数\n64\t1,048,576\n", "t.txt")
+    record = document.elements[0]
+    claim = Claim("$n$ | 個数\n64 | 1,048,576", where="statement", table=True)
+    return by_meaning(Located(claim, "changed", 7, rows), document, record)
+
+
+def test_a_table_claim_is_found_when_its_cells_say_the_same():
+    assert table_claim("$n$ | 個数\n64 | 1048576").status == "found"
+    assert table_claim("$n$ | 個数\n６４ | 1{,}048{,}576").status == "found"
+    assert table_claim("$n$ | 個数\n64 | 1,048,567").status == "changed"

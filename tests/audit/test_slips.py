@@ -354,6 +354,9 @@ NEUTRAL = [
     Edit("parameters-ungrouped", "sa", 550, "= 1{,}050{,}624$", "= 1050624$"),
     Edit("without-bias-ungrouped", "sa", 550, "$1{,}048{,}576$", "$1048576$"),
     Edit("length-grouped", "tb", 277, "$n = 1024$", "$n = 1{,}024$"),
+    Edit("cell-ungrouped", "sa", 583, "| 1,048,576 |", "| 1048576 |"),
+    Edit("cell-full-width", "sa", 583, "| 1,048,576 |", "| １，０４８，５７６ |"),
+    Edit("tab-cell-tex-grouped", "tb", 244, "\t7,087,872", "\t7{,}087{,}872"),
 ]
 
 
