@@ -10,7 +10,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from proofs.audit.notation import OpenFacts, decide_open
+from proofs.audit.notation import OpenFacts, decide_open, set_name
 from proofs.audit.readings import DECIMAL, read_exactly, reading
 from proofs.audit.report import Finding, Section, Status
 from proofs.audit.sentence import (
@@ -24,6 +24,7 @@ from proofs.book.claims import normalise_tex
 from proofs.reader import Document
 from proofs.reader.math import split_relations, statement_lines
 from proofs.reader.records import THEORY_KINDS as DECIDED_KINDS
+from proofs.reader.records import Element
 from proofs.tex.arithmetic import MAX_DIGITS, NotNumeric, TooLarge, Value, evaluate, gap, meet, show
 from proofs.tex.decide import decide_once
 from proofs.tex.symbolic import Evaluator
@@ -83,7 +84,10 @@ def audit_equalities(
                 and not _is_numeric_setting(statement)
             )
             found = _audit_once(recomputed, line, statement, settings)
-            known = facts.setdefault(element.line if element else 0, defined_in_chapter.copy())
+            key = element.line if element else 0
+            if key not in facts:
+                facts[key] = _element_facts(document, element, defined_in_chapter, open_notation)
+            known = facts[key]
             if open_notation and (
                 ":=" in statement or (hypothesis and is_setting(document, line, statement.strip()))
             ):
@@ -102,10 +106,11 @@ def audit_equalities(
             if open_notation and element is not None and not too_large and (symbolic or not found):
                 conditional, _ = condition_of(document, line, statement.strip())
                 case = known.copy()
-                assumed = [
-                    c for c in cases_before(document, line, statement.strip()) if case.learn(c)
-                ]
-                if not conditional or assumed:
+                cases = cases_before(document, line, statement.strip())
+                assumed = {set_name(c) for c in cases if case.learn(c)}
+                # 「$u = \pi$ では …、$u = \pi/2$ で」: another case, not a claim about u
+                another_case = set_name(statement) in assumed
+                if (not conditional or assumed) and not another_case:
                     found = _decided_open(line, statement, found, case)
             elif (
                 environment is not None
@@ -121,6 +126,21 @@ def audit_equalities(
                     )
             findings.extend(found)
     return findings
+
+
+def _element_facts(
+    document: Document, element: Element | None, chapter: OpenFacts, open_notation: bool
+) -> OpenFacts:
+    """An element's facts to start from: what the chapter's definitions so far name and,
+    under the open notation, the equalities its statements state (Σ_i σ_i = 1 in its
+    proof), which a step elsewhere in it may use."""
+    facts = chapter.copy()
+    if open_notation and element is not None:
+        last = element.proof[1] if element.proof else element.statement[1]
+        for m in document.math_in(element.line, last):
+            for _, statement in statement_lines(m.line, m.tex):
+                facts.state(statement)
+    return facts
 
 
 class Settings:

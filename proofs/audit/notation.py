@@ -30,6 +30,7 @@ from proofs.tex.tree import Node, TexError, parse
 from symbolic.identities import is_zero
 
 SUM_TERMS = 4  # the terms of a sum whose range the chapter does not state
+MAX_STATED_MEMBERS = 8  # members of a statement whose steps are kept as facts of its element
 FUNCTIONS = {  # the elementary functions, by the names the TeX reader gives them
     "log": sympy.log,
     "ln": sympy.log,
@@ -118,9 +119,39 @@ class OpenFacts:
 
     def __init__(self, values: dict[str, Value] | None = None) -> None:
         self.values: dict[str, Value] = dict(values or {})
+        self.stated: list[tuple[str, sympy.Expr]] = []  # (statement, a - b of a step of it)
 
     def copy(self) -> OpenFacts:
-        return OpenFacts(self.values)
+        copy = OpenFacts(self.values)
+        copy.stated = list(self.stated)
+        return copy
+
+    def state(self, statement: str) -> None:
+        """Record the equalities a statement of the element states (Σ_i σ_i = 1), which a
+        step elsewhere in the element may use."""
+        members, relations = split_relations(statement.strip().rstrip(".,"))
+        if len(members) > MAX_STATED_MEMBERS:
+            return
+        values = [_value(m, frozenset()) for m in members]
+        for (a, b), relation in zip(zip(values, values[1:], strict=False), relations, strict=True):
+            if relation == "=" and not isinstance(a, str) and not isinstance(b, str):
+                difference = sympy.expand(a - b)
+                if difference.free_symbols and not _zero(difference):
+                    self.stated.append((statement.strip(), difference))
+
+    def implies(self, difference: sympy.Expr, statement: str) -> str | None:
+        """The statement of the element (another than `statement`) whose equality makes
+        the difference zero, solved for one of its names; None if none does."""
+        for source, relation in self.stated:
+            if source == statement.strip():
+                continue
+            for name in relation.free_symbols & difference.free_symbols:
+                if not relation.is_polynomial(name) or sympy.degree(relation, name) != 1:
+                    continue  # solved for a name it holds linearly: one solution
+                solved = sympy.solve(relation, name)
+                if solved and _zero(sympy.expand(difference.subs(name, solved[0]))):
+                    return source
+        return None
 
     def learn(self, statement: str, chapter_wide: bool = False) -> bool:
         """Take the statement as a fact when it sets one name; whether it did.
@@ -138,9 +169,22 @@ class OpenFacts:
         value = _value(members[1], frozenset(), self.values)
         if isinstance(value, str):
             return False
-        base, index = name.group(1) or name.group(2), name.group(3) or name.group(4)
-        self.values[f"{base}_{index}" if index else base] = value
+        self.values[_key(name)] = value
         return True
+
+
+def set_name(statement: str) -> str | None:
+    """The name a statement `X = …` or `X := …` sets, as OpenFacts keys it; else None."""
+    members, relations = split_relations(statement.strip().rstrip(".,"))
+    if len(members) != 2 or relations[0] not in ("=", ":="):
+        return None
+    name = _SET_NAME.fullmatch(members[0].strip())
+    return _key(name) if name is not None else None
+
+
+def _key(name: re.Match[str]) -> str:
+    base, index = name.group(1) or name.group(2), name.group(3) or name.group(4)
+    return f"{base}_{index}" if index else base
 
 
 _SET_NAME = re.compile(
@@ -179,6 +223,8 @@ def decide_open(tex: str, facts: OpenFacts | None = None) -> tuple[str, str]:
                 "a step between different quantities uses facts of the chapter "
                 "that its own formulas do not state"
             )
+        elif facts is not None and (source := facts.implies(sympy.expand(a - b), tex)):
+            reasons.append(f"a step that uses ${source}$, which the element states")
         else:
             return (
                 "mismatched",
@@ -224,6 +270,7 @@ def _unbraced(argument: str) -> str:
     return argument
 
 
+_BLOCKS = re.compile(r"\[[^\[\]]*\\ [^\[\]]*\]")  # [f(X)\ g(X)]: blocks side by side
 _PRINTED_DECIMAL = re.compile(r"\d\.\d")
 _TRIG = re.compile(
     r"\\(sin|cos|tan)(?![A-Za-z])\s*"
@@ -235,6 +282,8 @@ def _value(
     member: str, quantities: frozenset[str], facts: Mapping[str, Value] | None = None
 ) -> sympy.Expr | str:
     """A member's value in the open notation, or why it has none."""
+    if _BLOCKS.search(member):
+        return "not read: a block matrix [A\\ B] is no product"
     try:
         return _scalar(OpenEvaluator(quantities, facts)(parse(with_calls(member))))
     except (TexError, TypeError, ValueError, ArithmeticError, AttributeError) as why:

@@ -243,3 +243,29 @@ def test_a_definition_of_an_indexed_name_or_an_unranged_sum_is_not_carried():
     assert facts.learn(
         r"\mathrm{PPL} := \exp(-\frac{1}{N}\sum_{i=1}^{N}\log p_i)", chapter_wide=True
     )
+
+
+# a step that uses an equality its element states elsewhere, and blocks side by side
+
+
+def test_a_step_that_uses_an_equality_of_its_element_is_no_slip():
+    chain = r"$\big(\sum_i \sigma_i\big)\big(\sum_i \sigma_i v_i^2\big) = {}$"
+    fact = r"（$\sum_i\sigma_i = 1$）。"
+    assert mismatches(rendered(chain.format(r"\sum_i \sigma_i v_i^2") + fact)) == []
+    # without the equality stated, the same step relates the same quantities and is wrong
+    assert mismatches(rendered(chain.format(r"\sum_i \sigma_i v_i^2") + "。")) == [(11, "equality")]
+    # a slip that no equality of the element gives is still a slip
+    assert mismatches(rendered(chain.format(r"\sum_i \sigma_i^2 v_i^2") + fact)) == [
+        (11, "equality")
+    ]
+
+
+def test_blocks_side_by_side_are_not_read_as_a_product():
+    assert decide_open(r"[f(PX)\ g(PX)] = [Pf(X)\ Pg(X)] = P[f(X)\ g(X)]")[0] == "not checkable"
+    assert mismatches(rendered(r"よって $[f(PX)\ g(PX)] = P[f(X)\ g(X)]$ です。")) == []
+
+
+def test_a_name_set_again_in_the_sentence_is_another_case_not_a_claim():
+    line = r"$u = \pi$ では $\cos\pi = -1$、中点では $u = \pi/2$ で $\cos(\pi/2) = {}$ です。"
+    assert mismatches(rendered(line.format("0"))) == []
+    assert mismatches(rendered(line.format("1"))) == [(11, "equality")]
