@@ -22,7 +22,7 @@ import os
 import pickle
 import platform
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
@@ -42,6 +42,18 @@ def remember_in(folder: Path | None) -> None:
     if folder is not None and not isinstance(folder, Path):
         raise TypeError(f"remember_in: folder must be a Path or None, got {type(folder).__name__}")
     _folder = folder
+
+
+@contextlib.contextmanager
+def kept_in(folder: Path | None) -> Iterator[None]:
+    """Keep derivations in `folder` for the duration, then as before (a command run inside
+    another program, a test, leaves the setting as it found it)."""
+    previous = _folder
+    remember_in(folder)
+    try:
+        yield
+    finally:
+        remember_in(previous)
 
 
 def remembering() -> Path | None:

@@ -36,7 +36,7 @@ THOROUGH_ONLY = pytest.mark.skip(
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     registry = load_all()
     for item in items:
-        if PROFILE != "thorough" and item.get_closest_marker("thorough"):
+        if PROFILE != "thorough" and any(item.iter_markers("thorough")):
             item.add_marker(THOROUGH_ONLY)
         marked = {i for mark in item.iter_markers("element") for i in mark.args}
         unknown = marked - set(registry)

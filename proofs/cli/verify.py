@@ -10,6 +10,7 @@ import os
 import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
 
 from proofs.book.registry import RESULTS
 from proofs.cli.arguments import UsageError, cores
@@ -101,22 +102,22 @@ def _environment(names: Iterable[str], value: str) -> Iterator[None]:
             os.environ.pop(name, None)
 
 
-def remember_derivations() -> None:
-    """Keep the symbolic derivations between runs, in the user's cache directory under
-    transformer-proofs/derivations (`symbolic.cache`: keyed by the version and the inputs,
-    safe to delete); where that folder cannot be made, derive every time."""
+def derivations_folder() -> Path | None:
+    """Where verify keeps the symbolic derivations between runs: the user's cache directory,
+    under transformer-proofs/derivations (`symbolic.cache`: keyed by the version and the
+    inputs, safe to delete); None, deriving every time, where it cannot be made."""
     from proofs.book.profiles import cache_directory
-    from symbolic.cache import remember_in
 
-    remember_in(cache_directory("derivations"))
+    return cache_directory("derivations")
 
 
 def _start_worker(profile: str) -> None:
     """A worker process: the Hypothesis profile loaded and the derivations kept, as here."""
     from proofs.book.profiles import load_profile
+    from symbolic.cache import remember_in
 
     load_profile(profile, True)
-    remember_derivations()
+    remember_in(derivations_folder())
 
 
 def _runs(elements: list, profile: str, jobs: int) -> Iterator:
@@ -159,16 +160,17 @@ def _runs(elements: list, profile: str, jobs: int) -> Iterator:
 
 def verify(args: argparse.Namespace) -> int:
     from proofs.book.profiles import load_profile
+    from symbolic.cache import kept_in
 
     profile = load_profile(args.profile, in_cache=True)
-    remember_derivations()
     elements = _select(args.selectors)
     start = time.perf_counter()
     results = []
-    runs = _runs(elements, profile, args.jobs)
-    for i, element in enumerate(elements, 1):
-        _progress(i, len(elements), element)
-        results.append(_result(element, next(runs)))
+    with kept_in(derivations_folder()):
+        runs = _runs(elements, profile, args.jobs)
+        for i, element in enumerate(elements, 1):
+            _progress(i, len(elements), element)
+            results.append(_result(element, next(runs)))
     if elements and sys.stderr.isatty():
         sys.stderr.write(" " * 60 + "\r")
     seconds = time.perf_counter() - start

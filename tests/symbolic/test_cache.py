@@ -87,6 +87,18 @@ def test_an_entry_written_for_other_inputs_or_unreadable_is_not_used(kept):
     assert len(calls) == 4
 
 
+def test_kept_in_restores_the_setting_it_found(tmp_path):
+    with cache.kept_in(tmp_path):
+        assert cache.remembering() == tmp_path
+        with cache.kept_in(None):
+            assert cache.remembering() is None
+        assert cache.remembering() == tmp_path
+    assert cache.remembering() is None
+    with pytest.raises(RuntimeError), cache.kept_in(tmp_path):
+        raise RuntimeError
+    assert cache.remembering() is None
+
+
 def test_a_folder_that_cannot_be_written_keeps_nothing_and_derives(tmp_path):
     blocked = tmp_path / "file"
     blocked.write_text("")

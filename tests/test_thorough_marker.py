@@ -1,0 +1,35 @@
+"""A test marked `thorough` (conftest) is skipped under the ci profile, with the reason, and
+set up under the thorough one; the test beside it runs under both."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+MOVED = "tests/symbolic/test_softmax.py"  # 命題 3.2 at n = 256 is marked thorough
+
+
+def set_up(profile: str) -> str:
+    """pytest --setup-only of the n = 256 test and the size limit's, under `profile`."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs", "--setup-only"]
+        + [MOVED, "-k", "n_256 or size_limit_is"],
+        cwd=ROOT,
+        env={**os.environ, "HYPOTHESIS_PROFILE": profile},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout[-2000:]
+    return done.stdout
+
+
+def test_a_thorough_test_is_skipped_under_ci_and_set_up_under_thorough():
+    ci = set_up("ci")
+    assert "1 skipped" in ci and "marked thorough" in ci
+    assert ci.count("SETUP    F no_shrinking") == 1  # the size limit's test only
+    thorough = set_up("thorough")
+    assert "skipped" not in thorough
+    assert thorough.count("SETUP    F no_shrinking") == 2
