@@ -114,6 +114,23 @@ def per_element(
     return sorted(rows, key=lambda row: (-row[2], row[0]))
 
 
+def folders(tests: Sequence[Mapping]) -> list[tuple[str, float]]:
+    """The tests' processor time by folder (tests/<room>, or the package of a doctest),
+    largest first.
+
+    >>> folders([{"nodeid": "tests/a/test_x.py::t", "processor": 1.0},
+    ...          {"nodeid": "tests/a/test_y.py::t", "processor": 2.0},
+    ...          {"nodeid": "symbolic/mask.py::symbolic.mask.f", "processor": 0.5}])
+    [('tests/a', 3.0), ('symbolic', 0.5)]
+    """
+    sums: dict[str, float] = {}
+    for test in tests:
+        path = test["nodeid"].split("::")[0].split("/")
+        name = "/".join(path[:2]) if path[0] == "tests" and len(path) > 2 else path[0]
+        sums[name] = sums.get(name, 0.0) + test["processor"]
+    return sorted(sums.items(), key=lambda item: (-item[1], item[0]))
+
+
 def verdict(seconds: float, goal: float) -> str:
     """`seconds` beside `goal`: within it or over it, and by what factor.
 
@@ -170,6 +187,11 @@ def measure_suite(
     write(
         f"  collection {recorded['collection_seconds']:.1f} s; the tests' processor time "
         f"{processor:.1f} s"
+    )
+    by_folder = folders(tests)
+    write(
+        "  processor time by folder: "
+        + ", ".join(f"{name} {seconds:.0f} s" for name, seconds in by_folder[:8])
     )
     for test in tests:
         if test["failed"]:
