@@ -4,6 +4,8 @@ rewrite (the same mathematics written otherwise) is quiet too."""
 
 from __future__ import annotations
 
+import pytest
+
 from proofs.audit import audit_document
 from proofs.audit.notation import OpenFacts, decide_open, with_calls
 from proofs.reader import parse
@@ -269,3 +271,18 @@ def test_a_name_set_again_in_the_sentence_is_another_case_not_a_claim():
     line = r"$u = \pi$ では $\cos\pi = -1$、中点では $u = \pi/2$ で $\cos(\pi/2) = {}$ です。"
     assert mismatches(rendered(line.format("0"))) == []
     assert mismatches(rendered(line.format("1"))) == [(11, "equality")]
+
+
+def test_the_block_chapter_audited_without_its_checks_shows_only_its_slip():
+    """Text the rules were not written on: the seed chapter, its checks set aside."""
+    from places import SEEDS
+
+    from proofs.audit import UNREGISTERED
+    from proofs.reader import read_chapter
+
+    path = SEEDS / "002_1f7cf506cffefce0.txt"
+    if not path.is_file():
+        pytest.skip(f"{path} is not here: no chapter to audit")
+    report = audit_document(read_chapter(path), with_checks=False)
+    assert report.chapter == UNREGISTERED
+    assert sorted((f.line, str(f.section)) for f in report.mismatched) == [(114, "equality")]
