@@ -34,11 +34,13 @@ from sympy import (
     expand,
     simplify,
     sqrt,
+    srepr,
     symbols,
     sympify,
 )
 from sympy.stats import E, Normal, Rademacher, Uniform
 
+from symbolic.cache import remembered
 from symbolic.identities import is_zero
 from symbolic.sums import normalise_sums
 from symbolic.symbols import d_k as d_k_symbol
@@ -91,8 +93,12 @@ class DotMoments:
 
 @lru_cache(maxsize=64)
 def _moment(distribution: Distribution, power: int) -> Expr:
-    """E[X^power] for one coordinate (cached: sympy.stats integrates each time)."""
-    return E(distribution("X") ** power) if power else 1
+    """E[X^power] for one coordinate (cached, and kept where the command line keeps
+    derivations, `symbolic.cache`: sympy.stats integrates each time)."""
+    if not power:
+        return 1
+    x = distribution("X")
+    return remembered("moment", f"{srepr(x)}\n{power}", lambda: E(x**power))
 
 
 def dot_product_moments(

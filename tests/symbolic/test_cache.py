@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from sympy import eye, ones
+from sympy.stats import Normal
 
 from symbolic import cache
 from symbolic.layer_norm_definition import chapter_jacobian
@@ -16,6 +17,7 @@ from symbolic.layer_norm_explicit import derive_layer_norm_jacobian, jacobian_pr
 from symbolic.layer_norm_general import _differentiate_general_entry, general_entry
 from symbolic.mask import mask_limit
 from symbolic.polynomials import SparsePolynomial
+from symbolic.probability import _moment, standard_normal
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -169,3 +171,16 @@ def test_general_entry_and_the_mask_limit_kept_equal_the_derived_ones(kept):
     again = mask_limit(3, [0, 2])
     assert again.limit == fresh.limit and again.holds and fresh.holds
     assert not mask_limit(3, [0, 2], lambda z, U: z).holds  # a wrong target, limit read back
+
+
+def test_lem_product_expectation_moments_kept_equal_the_derived_ones_per_distribution(kept):
+    _moment.cache_clear()  # the process's own cache in front of the kept one
+    fresh = _moment(standard_normal, 2)
+    _moment.cache_clear()
+    again = _moment(standard_normal, 2)  # read back
+    _moment.cache_clear()
+    wider = _moment(lambda name: Normal(name, 0, 2), 2)  # another distribution, its own
+    _moment.cache_clear()
+    assert fresh == again == 1 and wider == 4
+    assert {path.parent.name for path in entry_files(kept)} == {"moment"}
+    assert len(entry_files(kept)) == 2
