@@ -134,7 +134,7 @@ def _element_facts(
     """An element's facts to start from: what the chapter's definitions so far name and,
     under the open notation, the equalities its statements state (Σ_i σ_i = 1 in its
     proof), which a step elsewhere in it may use."""
-    facts = chapter.copy()
+    facts = chapter.copy(same_element=False)
     if open_notation and element is not None:
         last = element.proof[1] if element.proof else element.statement[1]
         for m in document.math_in(element.line, last):

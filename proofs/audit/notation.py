@@ -30,7 +30,8 @@ from proofs.tex.tree import Node, TexError, parse
 from symbolic.identities import is_zero
 
 SUM_TERMS = 4  # the terms of a sum whose range the chapter does not state
-MAX_STATED_MEMBERS = 8  # members of a statement whose steps are kept as facts of its element
+MAX_STATED = 200  # statements of an element whose equalities a step of it may use
+MAX_STATED_MEMBERS = 8  # members of such a statement, at most
 FUNCTIONS = {  # the elementary functions, by the names the TeX reader gives them
     "log": sympy.log,
     "ln": sympy.log,
@@ -119,30 +120,45 @@ class OpenFacts:
 
     def __init__(self, values: dict[str, Value] | None = None) -> None:
         self.values: dict[str, Value] = dict(values or {})
-        self.stated: list[tuple[str, sympy.Expr]] = []  # (statement, a - b of a step of it)
+        # the element's statements, read only when a step needs them, and what they state
+        self.statements: list[str] = []
+        self._stated: list[tuple[str, sympy.Expr]] = []
 
-    def copy(self) -> OpenFacts:
+    def copy(self, same_element: bool = True) -> OpenFacts:
+        """A copy to learn more into; of the same element (sharing its statements and
+        what they state, read once) or, `same_element=False`, for another element."""
         copy = OpenFacts(self.values)
-        copy.stated = list(self.stated)
+        if same_element:
+            copy.statements, copy._stated = self.statements, self._stated
         return copy
 
     def state(self, statement: str) -> None:
-        """Record the equalities a statement of the element states (Σ_i σ_i = 1), which a
-        step elsewhere in the element may use."""
-        members, relations = split_relations(statement.strip().rstrip(".,"))
-        if len(members) > MAX_STATED_MEMBERS:
-            return
-        values = [_value(m, frozenset()) for m in members]
-        for (a, b), relation in zip(zip(values, values[1:], strict=False), relations, strict=True):
-            if relation == "=" and not isinstance(a, str) and not isinstance(b, str):
-                difference = sympy.expand(a - b)
-                if difference.free_symbols and not _zero(difference):
-                    self.stated.append((statement.strip(), difference))
+        """Keep a statement of the element (Σ_i σ_i = 1), whose equalities a step
+        elsewhere in the element may use; the first MAX_STATED of them are kept."""
+        if len(self.statements) < MAX_STATED:
+            self.statements.append(statement.strip())
+
+    def _relations(self) -> list[tuple[str, sympy.Expr]]:
+        """(statement, a - b) of each equality step the kept statements state, read once."""
+        if self.statements and not self._stated:
+            for statement in self.statements:
+                members, relations = split_relations(statement.rstrip(".,"))
+                if len(members) > MAX_STATED_MEMBERS:
+                    continue
+                values = [_value(m, frozenset()) for m in members]
+                steps = zip(zip(values, values[1:], strict=False), relations, strict=True)
+                for (a, b), relation in steps:
+                    if relation == "=" and not isinstance(a, str) and not isinstance(b, str):
+                        difference = sympy.expand(a - b)
+                        if difference.free_symbols and not _zero(difference):
+                            self._stated.append((statement, difference))
+            self._stated.append(("", sympy.Integer(0)))  # read: never read again
+        return self._stated
 
     def implies(self, difference: sympy.Expr, statement: str) -> str | None:
         """The statement of the element (another than `statement`) whose equality makes
         the difference zero, solved for one of its names; None if none does."""
-        for source, relation in self.stated:
+        for source, relation in self._relations():
             if source == statement.strip():
                 continue
             for name in relation.free_symbols & difference.free_symbols:

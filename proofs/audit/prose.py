@@ -41,7 +41,10 @@ PERCENT = re.compile(
 )
 TIMES = re.compile(rf"(?P<about>約|ちょうど)\s*(?P<n>{_NUMBER})\s*倍(?!にす|にし|を|以|未|近|ほど)")
 FORMER = re.compile(r"(?:ちょうど|約)?前者の\s*\$(?P<x>[^$]+)\$\s*倍")
-# a formula and the unit words after it, up to the copula or the punctuation that ends them
+# a formula and the unit words after it, up to the copula or the punctuation that ends them,
+# looked for in the FORMULA_REACH characters before its worked value (a line of thousands of
+# values costs time linear in its length)
+FORMULA_REACH = 1000
 _FORMULA_UNIT = re.compile(
     r"\$(?P<f>[^$]+)\$\s*(?P<unit>[^\s$、。,.()（）\d]{1,8}?)(?:です|である|となる|になる|[、。がでとは])"
 )
@@ -137,10 +140,9 @@ def _instances(line: int, text: str) -> list[Finding]:
         if max(len(match.group("at")), len(match.group("n"))) > MAX_DIGITS:
             continue  # too large to be read (proofs.tex.arithmetic's bound)
         unit_here = text[match.end() :]
+        before = text[max(0, match.start() - FORMULA_REACH) : match.start()]
         formulas = [
-            m
-            for m in _FORMULA_UNIT.finditer(text[: match.start()])
-            if unit_here.startswith(m.group("unit"))
+            m for m in _FORMULA_UNIT.finditer(before) if unit_here.startswith(m.group("unit"))
         ]
         if not formulas:
             continue

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -130,8 +131,39 @@ def _digits(value: Fraction, unit: Fraction) -> str:
     return str(int(abs(value) / unit + Fraction(1, 2)))
 
 
-def _one_digit_apart(a: str, b: str) -> bool:
-    return len(a) == len(b) and sum(x != y for x, y in zip(a, b, strict=True)) == 1
+def _one_digit_away(digits: str) -> list[str]:
+    """The digit strings of the same length that differ from `digits` in one digit."""
+    return [
+        digits[:k] + d + digits[k + 1 :]
+        for k in range(len(digits))
+        for d in "0123456789"
+        if d != digits[k]
+    ]
+
+
+class _Rounded:
+    """The numbers of a pool by their rounding to a unit (the finer ones only), built once
+    per unit asked: a number then finds the finer numbers one digit away from it in time
+    independent of the pool's size (a line of thousands of numbers stays linear)."""
+
+    def __init__(self, pool: list[Printed]) -> None:
+        self.pool = pool
+        self._by_unit: dict[Fraction, dict[tuple[bool, str], Printed]] = {}
+
+    def one_digit_from(self, a: Printed) -> Printed | None:
+        """A finer number of the pool whose rounding to a's unit is one digit from a."""
+        if a.unit not in self._by_unit:
+            index: dict[tuple[bool, str], Printed] = {}
+            for b in self.pool:
+                if b.unit < a.unit:
+                    index.setdefault((b.value < 0, _digits(b.value, a.unit)), b)
+            self._by_unit[a.unit] = index
+        index = self._by_unit[a.unit]
+        negative = a.value < 0
+        for digits in _one_digit_away(_digits(a.value, a.unit)):
+            if (negative, digits) in index:
+                return index[negative, digits]
+        return None
 
 
 def audit_rounded(document: Document, produced: Sequence[tuple[int, str]] = ()) -> list[Finding]:
@@ -139,38 +171,39 @@ def audit_rounded(document: Document, produced: Sequence[tuple[int, str]] = ()) 
     away from a finer number of its line (a ratio anywhere, for a percentage) rounded to
     its precision."""
     found = printed_numbers(document, produced)
+    rows = named_rows(document)
     by_line: dict[int, list[Printed]] = defaultdict(list)
     for p in found:
         by_line[p.line].append(p)
-    ratios = [p for p in found if not p.percent]
-    rows = named_rows(document)
+    pools = {line: _Rounded([*numbers, *rows.get(line, [])]) for line, numbers in by_line.items()}
+    ratios = _Rounded([p for p in found if not p.percent])
+    ordered = sorted(found, key=lambda p: p.value)
+    values = [p.value for p in ordered]
+
+    def agrees(a: Printed) -> bool:  # with a number as fine or finer, printed elsewhere
+        low, high = bisect_left(values, a.value - a.unit), bisect_right(values, a.value + a.unit)
+        return any(b is not a and b.unit <= a.unit and a.meets(b) for b in ordered[low:high])
+
     out = []
     for a in found:
         if a.line in document.code or a.significant < SIGNIFICANT:
             continue
-        finer = [
-            b
-            for b in (ratios if a.percent else [*by_line[a.line], *rows.get(a.line, [])])
-            if b.unit < a.unit and (b.value < 0) == (a.value < 0)
-        ]
-        if not finer or any(b is not a and b.unit <= a.unit and a.meets(b) for b in found):
+        b = (ratios if a.percent else pools[a.line]).one_digit_from(a)
+        if b is None or agrees(a):
             continue
-        for b in finer:
-            rounded = _digits(b.value, a.unit)
-            if _one_digit_apart(rounded, _digits(a.value, a.unit)):
-                shown = f"{Fraction(int(rounded)) * a.unit * (100 if a.percent else 1)}"
-                out.append(
-                    Finding(
-                        Section.RESTATED,
-                        a.line,
-                        a.text,
-                        Status.MISMATCHED,
-                        f"agrees with no other number of the chapter, and one digit away from "
-                        f"{b.text} (line {b.line}) at its precision, which rounds to "
-                        f"{_decimal(shown, a)}: a digit slipped",
-                    )
-                )
-                break
+        rounded = _digits(b.value, a.unit)
+        shown = f"{Fraction(int(rounded)) * a.unit * (100 if a.percent else 1)}"
+        out.append(
+            Finding(
+                Section.RESTATED,
+                a.line,
+                a.text,
+                Status.MISMATCHED,
+                f"agrees with no other number of the chapter, and one digit away from "
+                f"{b.text} (line {b.line}) at its precision, which rounds to "
+                f"{_decimal(shown, a)}: a digit slipped",
+            )
+        )
     return out
 
 

@@ -67,7 +67,10 @@ def is_setting(document: Document, line: int, statement: str) -> bool:
     return _sentence(document.line(line)).is_hypothesis_after(place.closing, SETTING)
 
 
-# a formula the rest of its sentence assumes: 「（$p_i = 1/|V|$）では」「$t = W$ では」
+# a formula the rest of its sentence assumes: 「（$p_i = 1/|V|$）では」「$t = W$ では」, looked
+# for in the CASE_REACH characters before a statement (so that a line of thousands of
+# formulas costs time linear in its length)
+CASE_REACH = 400
 _CASE = re.compile(r"\$([^$]+)\$）?\s*(?:では|ならば|なら|のとき|とき)")
 
 
@@ -77,7 +80,7 @@ def cases_before(document: Document, line: int, statement: str) -> list[str]:
     place = document.place(line, statement)
     if place is None:
         return []
-    text = document.line(line)[: place.column]
+    text = document.line(line)[max(0, place.column - CASE_REACH) : place.column]
     sentence = text[text.rfind("。") + 1 :]
     return [m.group(1) for m in _CASE.finditer(sentence)]
 
