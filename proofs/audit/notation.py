@@ -13,6 +13,12 @@ vectors and matrices as numbers, and every number as positive, are specialisatio
 (numbers commute; log(p^a) = a log p for p > 0): a relation true in general stays true,
 so no true step is reported as a mismatch; some wrong ones pass, and a relation true
 only of positive numbers is confirmed where the chapter may have meant it of others.
+
+What the chapter sets is used (OpenFacts): the names an element sets (「$d_k = d/h$
+とする」, `u := …`), the quantities the chapter's definitions name, a case its sentence
+assumes (「（$p_i = 1/|V|$）では」). A step between the same quantities that an equality
+stated elsewhere in its element gives (Σ_i σ_i = 1) is not a mismatch; a step between two
+exact numbers that differ (`\\cos\\pi - \\cos 0 = 0`) is one.
 """
 
 from __future__ import annotations
