@@ -17,6 +17,7 @@ from proofs.audit.sentence import (
     LARGE_LITERAL,
     cases_before,
     condition_of,
+    is_conjoined,
     is_hypothesis,
     is_setting,
 )
@@ -94,6 +95,14 @@ def audit_equalities(
                 known.learn(statement)
                 if element is not None and element.kind == "definition":
                     defined_in_chapter.learn(statement, chapter_wide=True)
+            if (
+                hypothesis
+                and open_notation
+                and len(split_relations(statement)[1]) >= 2
+                and is_conjoined(document, line, statement.strip())
+                and known.ranges_every_sum(statement)
+            ):
+                hypothesis = False  # 「$A = B = C$ で、」: a derivation, decided as one
             if hypothesis:  # a setting or a hypothesis (「$\\pi(1) = 2$ … とすると」) claims
                 # nothing of its symbols, but its arithmetic on numbers (「… = 0.30 で、」) holds
                 findings.extend(f for f in found if f.status != Status.NOT_CHECKABLE)

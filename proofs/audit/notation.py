@@ -56,13 +56,17 @@ class OpenEvaluator(Evaluator):
     alone in the statement (`quantities`): N(N + 1) beside 12Nd^2 is a product."""
 
     def __init__(
-        self, quantities: frozenset[str] = frozenset(), facts: Mapping[str, Value] | None = None
+        self,
+        quantities: frozenset[str] = frozenset(),
+        facts: Mapping[str, Value] | None = None,
+        ranges: Mapping[str, tuple[Node, Node]] | None = None,
     ) -> None:
         super().__init__({**FUNCTIONS, **CONSTANTS, **(facts or {})}, {}, {})
         self.quantities = quantities
+        self.ranges = dict(ranges or {})
 
     def bound(self, **values: Value) -> Evaluator:
-        copy = OpenEvaluator(self.quantities)
+        copy = OpenEvaluator(self.quantities, ranges=self.ranges)
         copy.names = {**self.names, **values}
         return copy
 
@@ -99,6 +103,8 @@ class OpenEvaluator(Evaluator):
         """A sum over a..b for symbols a, b: SymPy's closed form, where it has one, in its
         generic case (Σ_{s=1}^t β^{t-s} for β ≠ 1: every name is a number in general
         position, as the identities the chapter states are)."""
+        if low is None and high is None and over is None and index in self.ranges:
+            low, high = self.ranges[index]  # the range its element states for the index
         if low is not None and high is not None and over is None:
             a, b = self(low), self(high)
             if not (getattr(a, "is_Integer", False) and getattr(b, "is_Integer", False)):
@@ -129,13 +135,14 @@ class OpenFacts:
         # the element's statements, read only when a step needs them, and what they state
         self.statements: list[str] = []
         self._stated: list[tuple[str, sympy.Expr]] = []
+        self.ranges: dict[str, tuple[Node, Node]] = {}  # index -> the range a sum states
 
     def copy(self, same_element: bool = True) -> OpenFacts:
         """A copy to learn more into; of the same element (sharing its statements and
         what they state, read once) or, `same_element=False`, for another element."""
         copy = OpenFacts(self.values)
         if same_element:
-            copy.statements, copy._stated = self.statements, self._stated
+            copy.statements, copy._stated, copy.ranges = self.statements, self._stated, self.ranges
         return copy
 
     def state(self, statement: str) -> None:
@@ -143,6 +150,22 @@ class OpenFacts:
         elsewhere in the element may use; the first MAX_STATED of them are kept."""
         if len(self.statements) < MAX_STATED:
             self.statements.append(statement.strip())
+            for m in _RANGED_SUM.finditer(statement):
+                index, low, high = m.group(1), m.group(2), m.group(3) or m.group(4)
+                try:
+                    self.ranges.setdefault(index, (parse(low), parse(high)))
+                except TexError:
+                    continue
+
+    def ranges_every_sum(self, statement: str) -> bool:
+        """Whether each sum of the statement without its range (\\sum_s) has one its
+        element states (\\sum_{s=1}^{t}): over SUM_TERMS terms instead, a step that holds
+        for its range (a geometric sum) would be no identity."""
+        for m in _SUM_BELOW.finditer(statement):
+            below = (m.group(1) or m.group(2)).strip()
+            if not re.match(r"[A-Za-z]\s*=", below) and below not in self.ranges:
+                return False  # \sum_s, \sum_{j \ne y}: a range the element does not state
+        return True
 
     def _relations(self) -> list[tuple[str, sympy.Expr]]:
         """(statement, a - b) of each equality step the kept statements state, read once."""
@@ -227,7 +250,8 @@ def decide_open(tex: str, facts: OpenFacts | None = None) -> tuple[str, str]:
     members, relations = split_relations(tex.strip().rstrip(".,"))
     quantities = frozenset().union(*(_bare_names(m) for m in members))
     known = facts.values if facts is not None else {}
-    values = [_settled(_value(member, quantities, known), known) for member in members]
+    ranges = facts.ranges if facts is not None else {}
+    values = [_settled(_value(member, quantities, known, ranges), known) for member in members]
     confirmed, reasons = 0, []
     pairs = zip(members, members[1:], strict=False)
     steps = zip(zip(values, values[1:], strict=False), pairs, strict=True)
@@ -292,6 +316,10 @@ def _unbraced(argument: str) -> str:
     return argument
 
 
+# a sum with its range: \sum_{s=1}^{t}, \sum_{i=1}^N
+_RANGED_SUM = re.compile(r"\\sum_\{\s*([A-Za-z])\s*=\s*([^{}]+?)\s*\}\^(?:\{([^{}]+)\}|(\w))")
+# what stands below a sum: s = 1 (then its range follows), s, j \ne y
+_SUM_BELOW = re.compile(r"\\sum_(?:\{([^{}]*)\}|([A-Za-z]))")
 _BLOCKS = re.compile(r"\[[^\[\]]*\\ [^\[\]]*\]")  # [f(X)\ g(X)]: blocks side by side
 _PRINTED_DECIMAL = re.compile(r"\d\.\d")
 _TRIG = re.compile(
@@ -301,13 +329,16 @@ _TRIG = re.compile(
 
 
 def _value(
-    member: str, quantities: frozenset[str], facts: Mapping[str, Value] | None = None
+    member: str,
+    quantities: frozenset[str],
+    facts: Mapping[str, Value] | None = None,
+    ranges: Mapping[str, tuple[Node, Node]] | None = None,
 ) -> sympy.Expr | str:
     """A member's value in the open notation, or why it has none."""
     if _BLOCKS.search(member):
         return "not read: a block matrix [A\\ B] is no product"
     try:
-        return _scalar(OpenEvaluator(quantities, facts)(parse(with_calls(member))))
+        return _scalar(OpenEvaluator(quantities, facts, ranges)(parse(with_calls(member))))
     except (TexError, TypeError, ValueError, ArithmeticError, AttributeError) as why:
         return f"not read: {why}"
 

@@ -58,6 +58,15 @@ def is_hypothesis(document: Document, line: int, statement: str) -> bool:
     return _sentence(document.line(line)).is_hypothesis_after(place.closing)
 
 
+def is_conjoined(document: Document, line: int, statement: str) -> bool:
+    """Whether the statement is followed by 「で、」, which joins it to what follows (「$A =
+    B = C$ で、…」: a step of an argument) as often as it makes it a hypothesis."""
+    place = document.place(line, statement)
+    if place is None or place.closing is None:
+        return False
+    return _sentence(document.line(line)).is_hypothesis_after(place.closing, ("で、",))
+
+
 def is_setting(document: Document, line: int, statement: str) -> bool:
     """Whether the statement is a setting for what follows (「$d_k = d/h$ とする」), not a
     condition of one sentence (「$t = W$ では」)."""

@@ -286,3 +286,27 @@ def test_the_block_chapter_audited_without_its_checks_shows_only_its_slip():
     report = audit_document(read_chapter(path), with_checks=False)
     assert report.chapter == UNREGISTERED
     assert sorted((f.line, str(f.section)) for f in report.mismatched) == [(114, "equality")]
+
+
+# a chain joined by 「で、」 is a derivation; a sum without its range takes its element's
+
+
+def adam(step: str) -> str:
+    statement = r"1. $m_t = (1 - \beta_1)\sum_{s=1}^{t}\beta_1^{t-s}g_s$ である。"
+    return rendered(f"{statement[3:]}", f"2. 1 より $E[m_t] = {step}$ で、割れば $\\mu$ です。")
+
+
+def test_a_chain_joined_by_de_is_decided_with_the_range_its_element_states():
+    right = r"(1 - \beta_1)\sum_{s}\beta_1^{t-s}\mu = (1 - \beta_1^t)\mu"
+    assert mismatches(adam(right)) == []
+    assert mismatches(adam(right.replace("^t)", "^{t-1})"))) == [(13, "equality")]
+    assert mismatches(adam(right.replace(r"\sum_{s}", r"\sum_{s=1}^{t}"))) == []
+
+
+def test_a_sum_without_a_stated_range_and_a_single_relation_stay_as_they_were():
+    # no range stated for s: over SUM_TERMS terms the true chain would be no identity, so
+    # it is left as a hypothesis of its sentence
+    chain = r"(1 - \beta)\sum_{s}\beta^{t-s}\mu = (1 - \beta^t)\mu"
+    assert mismatches(rendered(f"$E[m_t] = {chain}$ で、割ります。")) == []
+    # one relation before 「で、」 is a setting or a hypothesis, as before
+    assert mismatches(rendered(r"$x = 2y$ で、$y = 1$ です。")) == []
