@@ -103,13 +103,14 @@ def per_element(
     """(id, its number of tests, the estimated `key` time of `pytest -k <id>`) for each id,
     slowest first: `collection` plus the recorded `key` times of the tests the id selects.
 
-    >>> tests = [{"elements": ["a"], "seconds": 1.0}, {"elements": ["a", "b"], "seconds": 0.5}]
+    >>> tests = [{"selected_by": ["a"], "seconds": 1.0},
+    ...          {"selected_by": ["a", "b"], "seconds": 0.5}]
     >>> per_element(tests, ["a", "b", "c"], 2.0)
     [('a', 2, 3.5), ('b', 1, 2.5), ('c', 0, 2.0)]
     """
     rows = []
     for element_id in ids:
-        chosen = [t[key] for t in tests if element_id in t["elements"]]
+        chosen = [t[key] for t in tests if element_id in t["selected_by"]]
         rows.append((element_id, len(chosen), collection + sum(chosen)))
     return sorted(rows, key=lambda row: (-row[2], row[0]))
 
@@ -214,8 +215,9 @@ def measure_ids(
     goal = GOALS["pytest -k <id>"]
     over = sum(seconds > goal for _, _, seconds in rows)
     write(
-        f"pytest -k <id>, estimated for {len(ids)} ids (collection + the recorded time of the "
-        f"id's tests): {over} over the goal in processor time; the slowest:"
+        f"pytest -k <id>, estimated for {len(ids)} ids (the whole suite's collection, more "
+        f"than -k <id> collects, + the recorded time of the id's tests): {over} over the goal "
+        "in processor time; the slowest:"
     )
     for element_id, count, seconds in rows[:10]:
         write(

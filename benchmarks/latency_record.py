@@ -1,7 +1,9 @@
-"""A pytest plugin for benchmarks/latency.py: it writes, for every test that ran, its node id,
-the element keywords conftest gave it, its wall time and its processor time (setup, call and
-teardown; the processor time also counts the subprocesses it waited for) and whether it
-failed, and the time collection took, to the JSON file named by $LATENCY_RECORD.
+"""A pytest plugin for benchmarks/latency.py: it writes, for every test collected, its node
+id, the element keywords conftest gave it, the element ids whose `-k <id>` selects it (by
+pytest's own matching), its wall time and its processor time (setup, call and teardown; the
+processor time also counts the subprocesses it waited for; zero for a test that did not
+run) and whether it failed, and the time collection took, to the JSON file named by
+$LATENCY_RECORD.
 
 Loaded with `-p benchmarks.latency_record`; it records and never changes what runs.
 """
@@ -20,6 +22,7 @@ import pytest
 _started = time.perf_counter()
 _collected_at: float | None = None
 _elements: dict[str, list[str]] = {}
+_selected_by: dict[str, list[str]] = {}
 _times: dict[str, tuple[float, float]] = {}
 _failed: set[str] = set()
 
@@ -33,11 +36,19 @@ def processor_seconds() -> float:
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """After conftest has marked each test with its elements: remember them."""
+    """After conftest has marked each test with its elements: remember them, and the ids
+    whose `-k <id>` (either spelling) selects it, by pytest's own matching."""
+    from _pytest.mark import KeywordMatcher
+
+    from proofs.book.registry import load_all
+
+    ids = sorted(load_all())
     for item in items:
         _elements[item.nodeid] = sorted(
             {i for mark in item.iter_markers("element") for i in mark.args}
         )
+        matches = KeywordMatcher.from_item(item)
+        _selected_by[item.nodeid] = [i for i in ids if matches(i) or matches(i.replace("-", "_"))]
 
 
 def pytest_collection_finish() -> None:
@@ -69,6 +80,7 @@ def pytest_sessionfinish() -> None:
             {
                 "nodeid": nodeid,
                 "elements": elements,
+                "selected_by": _selected_by.get(nodeid, []),
                 "seconds": _times.get(nodeid, (0.0, 0.0))[0],
                 "processor": _times.get(nodeid, (0.0, 0.0))[1],
                 "failed": nodeid in _failed,

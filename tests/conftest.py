@@ -13,6 +13,7 @@ n = 256) whose every killed mutant the other tests kill too.
 from __future__ import annotations
 
 import gc
+from pathlib import Path
 
 import pytest
 from hypothesis import Phase, settings
@@ -25,6 +26,44 @@ PROFILE = load_profile()
 # the corpus's scripts are inputs, not tests: importing them for --doctest-modules would run
 # their command line (they read sys.argv, and take pytest's arguments for a chapter file)
 collect_ignore = ["corpus"]
+
+
+def named_element(config: pytest.Config) -> str | None:
+    """The element id that `-k` names alone, in either spelling (`pytest -k <id>`), else
+    None. Read once per run."""
+    if not hasattr(config, "_named_element"):
+        expression = (config.option.keyword or "").strip().replace("-", "_").lower()
+        ids = {i.replace("-", "_"): i for i in load_all()}
+        config._named_element = ids.get(expression)  # type: ignore[attr-defined]
+    return config._named_element  # type: ignore[attr-defined]
+
+
+def may_hold_tests_of(path: Path, element_id: str) -> bool:
+    """Whether a test file can hold a test `-k <id>` selects: the id, in either spelling and
+    any case, is in its path or its text (a test's name, its module's or its class's, or its
+    element marker). tests/test_keyword_selection.py holds every test of every id to it."""
+    spellings = {element_id, element_id.replace("-", "_")}
+    text = (str(path) + "\n" + path.read_text(encoding="utf-8", errors="replace")).lower()
+    return any(spelling in text for spelling in spellings)
+
+
+class KeywordSelection:
+    """`pytest -k <id>` imports only the files that can hold the element's tests (test
+    files, and the packages' modules for their doctests): the others would be imported and
+    searched to be deselected. Registered for every path, the packages' included."""
+
+    @staticmethod
+    def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+        if collection_path.suffix != ".py" or collection_path.name == "conftest.py":
+            return None
+        element_id = named_element(config)
+        if element_id is None or may_hold_tests_of(collection_path, element_id):
+            return None
+        return True
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(KeywordSelection(), "element-keyword-selection")
 
 
 THOROUGH_ONLY = pytest.mark.skip(

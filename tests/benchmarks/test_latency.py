@@ -15,9 +15,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_an_id_is_estimated_from_the_tests_it_selects_and_nothing_else():
     tests = [
-        {"elements": ["a"], "seconds": 2.0},
-        {"elements": ["b"], "seconds": 1.0},
-        {"elements": [], "seconds": 9.0},
+        {"selected_by": ["a"], "seconds": 2.0},
+        {"selected_by": ["b"], "seconds": 1.0},
+        {"selected_by": [], "seconds": 9.0},
     ]
     rows = latency.per_element(tests, ["b", "a", "c"], 0.5)
     assert rows == [("a", 1, 2.5), ("b", 1, 1.5), ("c", 0, 0.5)]
@@ -41,5 +41,6 @@ def test_the_plugin_records_each_selected_test_with_its_elements(tmp_path):
     recorded = json.loads(record.read_text())
     tests = recorded["tests"]
     assert tests and all("exr-jacobian-two" in t["elements"] for t in tests)
+    assert all("exr-jacobian-two" in t["selected_by"] for t in tests)
     assert all(t["seconds"] > 0 and t["processor"] > 0 and not t["failed"] for t in tests)
     assert 0 < recorded["collection_seconds"] < recorded["session_seconds"]

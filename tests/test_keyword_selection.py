@@ -1,0 +1,61 @@
+"""`pytest -k <id>` collects only the files that can hold the element's tests (conftest's
+KeywordSelection): every test that `-k <id>` selects in a collection of the whole suite is
+in a file it keeps, for every element id in both spellings, and the selection is the one
+pytest makes without it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import may_hold_tests_of
+
+ROOT = Path(__file__).resolve().parents[1]
+PYTEST = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--collect-only"]
+
+
+def collected(*arguments: str, record: Path | None = None) -> list[str]:
+    """The node ids a collection with these arguments keeps."""
+    environment = {**os.environ, "HYPOTHESIS_PROFILE": "ci"}
+    if record is not None:
+        environment["LATENCY_RECORD"] = str(record)
+    done = subprocess.run(
+        [*PYTEST, *arguments], cwd=ROOT, env=environment, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stdout[-2000:]
+    return [line for line in done.stdout.splitlines() if "::" in line]
+
+
+def test_every_test_an_id_selects_is_in_a_file_kept_for_it(tmp_path):
+    record = tmp_path / "record.json"
+    collected("-p", "benchmarks.latency_record", record=record)
+    tests = json.loads(record.read_text())["tests"]
+    missed = [
+        (element_id, test["nodeid"])
+        for test in tests
+        for element_id in test["selected_by"]
+        if not may_hold_tests_of(ROOT / test["nodeid"].split("::")[0], element_id)
+    ]
+    assert missed == []
+    assert sum(bool(test["selected_by"]) for test in tests) > 500  # the record is real
+
+
+def test_a_file_without_the_id_is_not_kept_and_one_with_it_in_any_spelling_is(tmp_path):
+    test_file = tmp_path / "test_x.py"
+    test_file.write_text("def test_softmax():\n    pass\n")
+    assert not may_hold_tests_of(test_file, "prop-softmax-jacobian")
+    for spelling in ("PROP_SOFTMAX_JACOBIAN", "prop-softmax-jacobian"):
+        test_file.write_text(f"def test_x():\n    '''{spelling}'''\n")
+        assert may_hold_tests_of(test_file, "prop-softmax-jacobian")
+    named = tmp_path / "test_exr_jacobian_two.py"  # the id in the path only
+    named.write_text("def test_x():\n    pass\n")
+    assert may_hold_tests_of(named, "exr-jacobian-two")
+
+
+def test_exr_jacobian_two_selects_what_pytest_selects_reading_every_file():
+    fast = collected("-k", "exr_jacobian_two")
+    slow = collected("-k", "exr_jacobian_two or exr_jacobian_two")  # not one id: every file
+    assert fast == slow and len(fast) > 5
