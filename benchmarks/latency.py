@@ -8,7 +8,8 @@
 - `pytest -k <id>` for every element id, estimated from that one run: the collection's
   median plus the time of the tests the id selects (their setup, call and teardown); the
   --sample slowest estimates are then run as `pytest -k <id>` and timed, beside the
-  estimate, to show how far the estimate is off;
+  estimate, and as `pytest -k "<id> or <id>"`, the same selection from every file
+  collected (conftest reads only the files naming the id when -k is one id alone);
 - `python -m proofs verify` (the whole registry, the default --jobs) with an empty cache
   directory (XDG_CACHE_HOME, the first run after an install or an upgrade) and again with
   the cache that run left (every later run), and the checks that took longest.
@@ -235,6 +236,13 @@ def measure_ids(
             f"  -k {keyword(element_id):<34} {run.seconds:6.2f} s (processor {run.cpu:.2f} s, "
             f"estimated {estimate:.2f}), exit code {run.returncode}; {run.last_line}   "
             f"({verdict(run.seconds, goal)})"
+        )
+        # the same selection with every file collected: an expression that is not one id
+        either = f"{keyword(element_id)} or {keyword(element_id)}"
+        every = timed([*PYTEST, "-k", either], environment)
+        write(
+            f"     every file collected: {every.seconds:6.2f} s (processor {every.cpu:.2f} s); "
+            f"{every.last_line}"
         )
 
 
