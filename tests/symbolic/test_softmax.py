@@ -357,6 +357,17 @@ def test_prop_softmax_jacobian_explicit_n_differentiates_up_to_n_32(monkeypatch)
     assert calls == [32]
 
 
+def test_prop_softmax_jacobian_by_differentiation_up_to_its_limit(monkeypatch):
+    """n = DIFFERENTIATION_LIMIT is differentiated and one more refused, with the limit set
+    to 4 so that the boundary costs what n = 4 does (n = 32 itself: the thorough test)."""
+    assert DIFFERENTIATION_LIMIT == 32
+    monkeypatch.setattr(softmax_module, "DIFFERENTIATION_LIMIT", 4)
+    assert derive_softmax_jacobian_by_differentiation(4).holds
+    with pytest.raises(ValueError, match="n = 5 is above DIFFERENTIATION_LIMIT = 4"):
+        derive_softmax_jacobian_by_differentiation(5)
+
+
+@pytest.mark.thorough
 def test_prop_softmax_jacobian_by_differentiation_at_n_32():
     assert DIFFERENTIATION_LIMIT == 32
     assert derive_softmax_jacobian_by_differentiation(32).holds
