@@ -20,6 +20,7 @@ from proofs.audit.sentence import (
     is_conjoined,
     is_hypothesis,
     is_setting,
+    regime_before,
 )
 from proofs.book.claims import normalise_tex
 from proofs.reader import Document
@@ -119,8 +120,10 @@ def audit_equalities(
                 assumed = {set_name(c) for c in cases if case.learn(c)}
                 # 「$u = \pi$ では …、$u = \pi/2$ で」: another case, not a claim about u
                 another_case = set_name(statement) in assumed
-                if (not conditional or assumed) and not another_case:
-                    found = _decided_open(line, statement, found, case)
+                regime = regime_before(document, line, statement.strip())
+                limit = regime is not None and r"\to" in split_relations(statement)[1]
+                if (not conditional or assumed or limit) and not another_case:
+                    found = _decided_open(line, statement, found, case, regime)
             elif (
                 environment is not None
                 and element is not None
@@ -321,12 +324,17 @@ def _decided(
 
 
 def _decided_open(
-    line: int, statement: str, found: list[Finding], facts: OpenFacts
+    line: int,
+    statement: str,
+    found: list[Finding],
+    facts: OpenFacts,
+    regime: tuple[str, str] | None = None,
 ) -> list[Finding]:
     """The not-checkable findings of a statement replaced by its decision in the open
-    notation with its element's facts, when it is decided (a step it cannot judge keeps
-    the reasons it had)."""
-    status, detail = decide_open(statement, facts)
+    notation with its element's facts (and the regime 「$c \\to \\infty$ で」 its sentence
+    states for a limit), when it is decided (a step it cannot judge keeps the reasons it
+    had)."""
+    status, detail = decide_open(statement, facts, regime)
     if status == "not checkable":
         return found
     kept = [f for f in found if f.status != Status.NOT_CHECKABLE]

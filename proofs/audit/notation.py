@@ -240,7 +240,45 @@ _UNRANGED = re.compile(r"\\(?:sum|prod|max|min|int)(?![A-Za-z])")
 _UNRANGED_SUM = re.compile(r"\\sum(?![A-Za-z])(?!_\{\s*\w+\s*=)|\\(?:prod|max|min|int)(?![A-Za-z])")
 
 
-def decide_open(tex: str, facts: OpenFacts | None = None) -> tuple[str, str]:
+def limit_step(a: sympy.Expr, b: sympy.Expr, regime: tuple[str, str]) -> tuple[str, str]:
+    """(status, detail) of a step `a \\to b` under the regime (name, where it goes) its
+    sentence states (「$c \\to \\infty$ で」): SymPy's limit of a, compared with b."""
+    name, where = regime
+    symbol = _number(name)
+    if a.is_Symbol:  # 「$T \\to \\infty$」: where a name goes, another regime, not a limit
+        return "not checkable", "a regime, not a limit"
+    if symbol not in a.free_symbols or symbol in b.free_symbols:
+        return "not checkable", f"a limit of something other than {name}'s"
+    point, side = _limit_point(where)
+    if point is None:
+        return "not checkable", f"{name} \\to {where}: not a point read"
+    try:
+        derived = sympy.limit(a, symbol, point, side)
+    except (NotImplementedError, ValueError, TypeError):
+        return "not checkable", "SymPy finds no limit"
+    if derived.has(sympy.Limit, sympy.AccumBounds):
+        return "not checkable", "SymPy finds no limit"
+    if _zero(sympy.expand(derived - b)):
+        return "confirmed", f"the limit as {name} \\to {where} is {derived}"
+    if derived.free_symbols == b.free_symbols:
+        return "mismatched", f"the limit as {name} \\to {where} is {derived}, not {b}"
+    return "not checkable", f"the limit as {name} \\to {where} is {derived}, another quantity"
+
+
+def _limit_point(where: str) -> tuple[sympy.Expr | None, str]:
+    """Where a name goes (`\\infty`, `+0`, `1`) as a point and a side for sympy.limit."""
+    where = where.strip()
+    if where in (r"\infty", r"+\infty"):
+        return sympy.oo, "+"
+    if where in ("+0", "-0"):
+        return sympy.Integer(0), where[0]
+    value = _value(where, frozenset())
+    return (None, "+") if isinstance(value, str) or value.free_symbols else (value, "+-")
+
+
+def decide_open(
+    tex: str, facts: OpenFacts | None = None, regime: tuple[str, str] | None = None
+) -> tuple[str, str]:
     """(status, detail) of a statement under the open notation, with the element's facts
     so far, step by step (each member read on its own, so that one the reader cannot read
     leaves the others judged): mismatched at the first step that is no identity between
@@ -256,7 +294,15 @@ def decide_open(tex: str, facts: OpenFacts | None = None) -> tuple[str, str]:
     pairs = zip(members, members[1:], strict=False)
     steps = zip(zip(values, values[1:], strict=False), pairs, strict=True)
     for ((a, b), pair), relation in zip(steps, relations, strict=True):
-        if relation != "=":
+        if relation == r"\to" and regime and not isinstance(a, str) and not isinstance(b, str):
+            status, detail = limit_step(a, b, regime)
+            if status == "mismatched":
+                return status, detail
+            if status == "confirmed":
+                confirmed += 1
+            else:
+                reasons.append(detail)
+        elif relation != "=":
             reasons.append("only equalities are decided without the chapter's notation")
         elif isinstance(a, str) or isinstance(b, str):
             reasons.append(a if isinstance(a, str) else str(b))

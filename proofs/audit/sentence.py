@@ -94,6 +94,21 @@ def cases_before(document: Document, line: int, statement: str) -> list[str]:
     return [m.group(1) for m in _CASE.finditer(sentence)]
 
 
+# where a name goes, stated before what tends with it: 「$c \to \infty$ で」
+_REGIME = re.compile(r"\$\s*\\?([A-Za-z]+)\s*\\to\s*([^$]+?)\s*\$")
+
+
+def regime_before(document: Document, line: int, statement: str) -> tuple[str, str] | None:
+    """(name, where it goes) of the last 「$x \\to a$」 of the statement's sentence before
+    it, within CASE_REACH characters; None when there is none."""
+    place = document.place(line, statement)
+    if place is None:
+        return None
+    text = document.line(line)[max(0, place.column - CASE_REACH) : place.column]
+    found = list(_REGIME.finditer(text[text.rfind("。") + 1 :]))
+    return (found[-1].group(1), found[-1].group(2)) if found else None
+
+
 def condition_of(document: Document, line: int, statement: str) -> tuple[bool, Node | None]:
     """(conditional, index condition): whether an earlier formula of the paragraph is a
     hypothesis the statement follows from (the paragraph's sentences continue an

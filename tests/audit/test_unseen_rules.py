@@ -310,3 +310,22 @@ def test_a_sum_without_a_stated_range_and_a_single_relation_stay_as_they_were():
     assert mismatches(rendered(f"$E[m_t] = {chain}$ で、割ります。")) == []
     # one relation before 「で、」 is a setting or a hypothesis, as before
     assert mismatches(rendered(r"$x = 2y$ で、$y = 1$ です。")) == []
+
+
+# a limit, under the regime its sentence states
+
+
+def test_a_limit_under_the_stated_regime_is_derived():
+    line = r"$k \to \infty$ のとき、$(1 - 1/k)^k \to {}$ が成り立つ。"
+    assert mismatches(rendered(line.format("e^{-1}"))) == []
+    assert mismatches(rendered(line.format("e^{-2}"))) == [(11, "equality")]
+    assert mismatches(rendered(line.format(r"1/e"))) == []  # the same limit written otherwise
+    # without a regime stated, or where SymPy finds no limit, nothing is said
+    assert mismatches(rendered(r"だから $(1 - 1/k)^k \to e^{-2}$ が成り立つ。")) == []
+    assert decide_open(r"e^{(z - M)/T} \to 1", None, ("T", "+0"))[0] == "not checkable"
+    assert decide_open(r"e^{-c} = 1/e^{c} \to 0", None, ("c", r"\infty"))[0] == "confirmed"
+
+
+def test_a_name_going_somewhere_is_a_regime_not_a_limit():
+    line = r"$T \to +0$ では集まり、$T \to \infty$ では一様になる。"
+    assert mismatches(rendered(line)) == []
