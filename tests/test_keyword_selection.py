@@ -17,8 +17,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PYTEST = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--collect-only"]
 
 
-def collected(*arguments: str, record: Path | None = None) -> list[str]:
-    """The node ids a collection with these arguments keeps."""
+def collected(*arguments: str, record: Path | None = None) -> tuple[list[str], str]:
+    """The node ids a collection with these arguments keeps, and its summary line."""
     environment = {**os.environ, "HYPOTHESIS_PROFILE": "ci"}
     if record is not None:
         environment["LATENCY_RECORD"] = str(record)
@@ -26,12 +26,17 @@ def collected(*arguments: str, record: Path | None = None) -> list[str]:
         [*PYTEST, *arguments], cwd=ROOT, env=environment, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stdout[-2000:]
-    return [line for line in done.stdout.splitlines() if "::" in line]
+    lines = done.stdout.splitlines()
+    return [line for line in lines if "::" in line], lines[-1]
 
 
-def test_every_test_an_id_selects_is_in_a_file_kept_for_it(tmp_path):
+def test_every_test_an_id_selects_is_in_a_file_kept_for_it_and_one_ids_selection_is_pytests(
+    tmp_path,
+):
+    """The whole suite collected once, with each test's ids whose -k selects it (pytest's
+    own matching); then one id's filtered collection gives the same tests, from fewer."""
     record = tmp_path / "record.json"
-    collected("-p", "benchmarks.latency_record", record=record)
+    whole, _ = collected("-p", "benchmarks.latency_record", record=record)
     tests = json.loads(record.read_text())["tests"]
     missed = [
         (element_id, test["nodeid"])
@@ -41,6 +46,11 @@ def test_every_test_an_id_selects_is_in_a_file_kept_for_it(tmp_path):
     ]
     assert missed == []
     assert sum(bool(test["selected_by"]) for test in tests) > 500  # the record is real
+    element_id = "exr-jacobian-two"
+    fast, summary = collected("-k", element_id.replace("-", "_"))
+    assert fast == [t["nodeid"] for t in tests if element_id in t["selected_by"]]
+    total = int(summary.split("/")[1].split()[0])  # "20/117 tests collected (97 deselected)"
+    assert len(fast) > 5 and total < len(whole) / 4
 
 
 def test_a_file_without_the_id_is_not_kept_and_one_with_it_in_any_spelling_is(tmp_path):
@@ -53,9 +63,3 @@ def test_a_file_without_the_id_is_not_kept_and_one_with_it_in_any_spelling_is(tm
     named = tmp_path / "test_exr_jacobian_two.py"  # the id in the path only
     named.write_text("def test_x():\n    pass\n")
     assert may_hold_tests_of(named, "exr-jacobian-two")
-
-
-def test_exr_jacobian_two_selects_what_pytest_selects_reading_every_file():
-    fast = collected("-k", "exr_jacobian_two")
-    slow = collected("-k", "exr_jacobian_two or exr_jacobian_two")  # not one id: every file
-    assert fast == slow and len(fast) > 5
