@@ -30,8 +30,8 @@ def verify(cache: Path, *selectors: str) -> tuple[int, list[dict]]:
 
 
 def test_verify_again_ignores_kept_derivations_of_another_version(tmp_path):
-    """On 命題 3.3 of 自己注意 (its name not carrying the id, so that `-k prop_mask_as_limit` does not
-    select this run of the command line)."""
+    """On 命題 3.3 of 自己注意 (the name does not carry its id, so that
+    `-k prop_mask_as_limit` does not select this run of the command line)."""
     code, first = verify(tmp_path, "prop-mask-as-limit")
     assert code == 0 and [e["result"] for e in first] == ["passed"]
     entries = sorted((tmp_path / "transformer-proofs" / "derivations").rglob("*.pickle"))
