@@ -8,7 +8,8 @@ package's version, SymPy's and Python's, and the text of every module of symboli
 an edit without a new version number is another version). The entry holds the fingerprint,
 the name and the inputs' digest beside the value, and is used only when all three are those
 asked for: an entry of another version, or one written for other inputs, is recomputed and
-replaced. Deleting the folder, or any file in it, is always safe; a file that cannot be read
+replaced, and the first entry a version writes removes the other versions' folders. Deleting
+the folder, or any file in it, is always safe; a file that cannot be read
 or written is a miss, never an error. Entries are pickles, read only from the folder the
 user's own commands write.
 """
@@ -21,6 +22,7 @@ import hashlib
 import os
 import pickle
 import platform
+import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -136,12 +138,16 @@ def remembered(name: str, inputs: str, compute: Callable[[], T]) -> T:
 def _write(path: Path, entry: tuple) -> None:
     """Write the entry whole or not at all (a temporary file renamed over it); a value
     that cannot be pickled, or a folder that cannot be written, keeps nothing."""
+    version = path.parent.parent
     try:
         data = pickle.dumps(entry)
+        first = not version.exists()
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".part")
     except (OSError, pickle.PicklingError, TypeError, AttributeError):
         return
+    if first:
+        _forget_other_versions(version)
     try:
         with os.fdopen(handle, "wb") as f:
             f.write(data)
@@ -149,3 +155,13 @@ def _write(path: Path, entry: tuple) -> None:
     except OSError:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
+
+
+def _forget_other_versions(version: Path) -> None:
+    """Remove the folders of other versions beside `version` (when it gets its first entry:
+    an edited module makes a new one, and the old ones would only grow). Only folders named
+    as this module names them, 16 hexadecimal digits, are touched."""
+    for other in version.parent.iterdir():
+        name = other.name
+        if other != version and len(name) == 16 and all(c in "0123456789abcdef" for c in name):
+            shutil.rmtree(other, ignore_errors=True)

@@ -75,6 +75,17 @@ def test_an_entry_of_another_version_at_the_same_place_is_not_used(kept):
     assert pickle.loads(path.read_bytes())[3] == "derived"  # replaced
 
 
+def test_the_first_entry_of_a_version_removes_other_versions_folders_and_nothing_else(kept):
+    older = kept / "0123456789abcdef" / "f"
+    older.mkdir(parents=True)
+    (older / "entry.pickle").write_bytes(b"")
+    notes = kept / "notes"  # not a version's folder
+    notes.mkdir()
+    cache.remembered("f", "x", lambda: 1)
+    assert not (kept / "0123456789abcdef").exists() and notes.exists()
+    assert [p.parent.parent.name for p in entry_files(kept)] == [cache.fingerprint()[:16]]
+
+
 def test_an_entry_written_for_other_inputs_or_unreadable_is_not_used(kept):
     compute, calls = counted("derived")
     cache.remembered("f", "x", compute)
