@@ -157,7 +157,7 @@ def test_prop_layer_norm_jacobian_explicit_d_limits_are_the_documented_ones(
         run(limit + 1, **kwargs)
 
 
-@pytest.mark.parametrize("d", range(2, 6))
+@pytest.mark.parametrize("d", [2, 3, 4, pytest.param(5, marks=pytest.mark.thorough)])
 def test_prop_layer_norm_jacobian_properties_equal_those_by_differentiation(d):
     fast, slow = jacobian_properties(d), jacobian_properties_by_differentiation(d)
     assert fast.holds == slow.holds
