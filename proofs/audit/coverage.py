@@ -90,18 +90,8 @@ def coverage(document: Document, findings: list[Finding]) -> Coverage:
 def _number_lines(document: Document) -> list[tuple[int, str]]:
     """The lines whose numbers count: every line of text (headings and element tags
     aside, whose numbers are the chapter's numbering) and of printed output."""
-    output = {
-        line
-        for listing in document.listings
-        if listing.output_line
-        for line in range(listing.output_line, listing.output_line + len(listing.output))
-    }
     numbering = {h.line for h in document.headings} | {e.line for e in document.elements}
-    return [
-        (k, _CITATION.sub(" ", text))
-        for k, text in enumerate(document.lines, 1)
-        if (k not in document.code or k in output) and k not in numbering
-    ]
+    return [(k, _CITATION.sub(" ", text)) for k, text in document.text_lines if k not in numbering]
 
 
 def _quotes(text: str, digits: str) -> bool:

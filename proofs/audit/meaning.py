@@ -46,8 +46,9 @@ def by_meaning(located: Located, document: Document, record: Record) -> Located:
         return located
     first, last = region(document, record, claim.where)
     if not claim.phrase:
+        want = normalised(normalise_tex(claim.text))
         for line, statement in statements_in(document, first, last):
-            if normalised(normalise_tex(statement)) == normalised(normalise_tex(claim.text)):
+            if normalised(normalise_tex(statement)) == want:
                 return Located(claim, "found", line, statement)
         return located
     for line in range(first, last + 1):

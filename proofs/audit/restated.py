@@ -45,16 +45,8 @@ class Occurrence:
 def occurrences(document: Document, produced: Sequence[tuple[int, str]] = ()) -> list[Occurrence]:
     """Every decimal number the chapter prints (code aside, its printed output kept) and
     every one its listings printed when they ran."""
-    output = {
-        line
-        for listing in document.listings
-        if listing.output_line
-        for line in range(listing.output_line, listing.output_line + len(listing.output))
-    }
     out = []
-    for number, text in enumerate(document.lines, 1):
-        if number in document.code and number not in output:
-            continue
+    for number, text in document.text_lines:
         out += [_occurrence(number, m.group(0)) for m in _DECIMAL.finditer(text)]
     for number, text in produced:
         out += [_occurrence(number, m.group(0), True) for m in _DECIMAL.finditer(text)]

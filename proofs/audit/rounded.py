@@ -62,20 +62,9 @@ class Printed:
 def printed_numbers(document: Document, produced: Sequence[tuple[int, str]] = ()) -> list[Printed]:
     """Every number the chapter prints outside its code (its printed output kept), and
     every number its listings printed when they ran."""
-    output = {
-        line
-        for listing in document.listings
-        if listing.output_line
-        for line in range(listing.output_line, listing.output_line + len(listing.output))
-    }
-    lines = [
-        (number, text)
-        for number, text in enumerate(document.lines, 1)
-        if number not in document.code or number in output
-    ]
     return [
         p
-        for number, text in [*lines, *produced]
+        for number, text in [*document.text_lines, *produced]
         for p in _numbers(number, unicodedata.normalize("NFKC", text))  # １０２４ is 1024
     ]
 

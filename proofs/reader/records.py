@@ -167,6 +167,22 @@ class Document:
     # compares and hashes as before.
 
     @cached_property
+    def text_lines(self) -> tuple[tuple[int, str], ...]:
+        """(number, text) of each line the chapter prints as text: every line outside its
+        listings, and the listings' printed output (not their code)."""
+        output = {
+            line
+            for listing in self.listings
+            if listing.output_line
+            for line in range(listing.output_line, listing.output_line + len(listing.output))
+        }
+        return tuple(
+            (number, text)
+            for number, text in enumerate(self.lines, 1)
+            if number not in self.code or number in output
+        )
+
+    @cached_property
     def _element_spans(self) -> tuple[list[int], list[int], list[Element]]:
         """The elements by first line (in document order where two share one), their first
         lines, and the running maximum of their last lines in that order."""
