@@ -1,15 +1,20 @@
 """How much of a chapter the audit examined: its printed numbers and its relations.
 
-A number the chapter prints (in prose, math, tables and printed output; code aside) is
-examined when a finding that judged it (confirmed or mismatched, not "not checkable")
-stands at its line and quotes it. A relation (a statement of a formula with =, ≈, <, ≤,
-…) is examined when such a finding quotes it. What is left is listed, so that the list
-can only shrink as the audit learns to read more.
+A number the chapter prints (in prose, math, tables, figure labels and printed output;
+code and markup attributes aside) is examined when a finding that judged it (confirmed
+or mismatched, not "not checkable") stands at its line and quotes it. A relation (a
+statement of a formula with =, ≈, <, ≤, …) is examined when such a finding quotes it.
+Every number left is listed with why: a finding's reason it could not be judged, or
+what the number is where it stands — notation (an index or exponent of a symbol), a
+name of a section, an item or a cited work, an ordinal, a figure's label, or a quantity
+no relation reads — so that the list can only shrink as the audit learns to read more.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from proofs.audit.report import Finding, Status
@@ -24,10 +29,34 @@ _NUMBER = re.compile(
     r"|(?<![\w.])\d+(?:\.\d+)?(?![\w.])"
 )
 
+# why a number was not examined, when no finding said why
+NOTATION = "notation: an index, exponent or range bound of a formula's symbols"
+NAMES = "names a section, an item, an output line or a cited work"
+ORDINAL = "an ordinal: a position, not an amount"
+BIBLIOGRAPHY = "in a bibliography entry: its number, year or identifier"
+FIGURE_LABEL = "a label of a figure"
+IN_FORMULA = "a quantity in a formula no relation of it is judged"
+IN_PROSE = "a quantity in prose, where no relation reads it"
+
+_CITED = "\x00"  # stands for a citation removed from a line, so that 「<Ref/> の 2」 reads
+_NAMES = re.compile(
+    r"\d+(?:\.\d+)*(?:\s?[・〜~,、-]\s?\d+(?:\.\d+)*)*\s?(?:節|章|行目|項)"
+    r"|\[\d+\]|(?:" + _CITED + r"|証明|命題|定理|補題)\s?の\s?\d+(?:\s?[・、と]\s?\d+)*"
+    r"|^\s*\d+\s?は(?=[^\d\s])"  # 「2 は実装で重要です」: the item of the statement above
+)
+_ORDINAL = re.compile(r"第\s?\d+|\d+(?:\s?[・〜~]\s?\d+)*\s?(?:番目|つ目|段目)")
+_BIBLIOGRAPHY = re.compile(r"^\s*(?:[-*•]\s*)?\[\d+\]\s")
+_TAG = re.compile(r"<[^<>]*>")
+_SHOWN_ATTRIBUTE = re.compile(r"""\b(?:caption|aria-label|alt|title)\s*=\s*(["'])(.*?)\1""")
+_INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\$)(.+?)(?<!\\)\$")
+_DOTS = r"\\(?:l|c)?dots"
+_RANGE = re.compile(rf"\d+\s*,\s*{_DOTS}|{_DOTS}\s*,\s*\d+")
+
 
 @dataclass(frozen=True)
 class Coverage:
-    """Counts of a chapter's numbers and relations, and those not examined (line, text)."""
+    """Counts of a chapter's numbers and relations, and those not examined (line, text,
+    why)."""
 
     numbers: int
     numbers_examined: int
@@ -40,6 +69,10 @@ class Coverage:
             f"{self.numbers_examined} of {self.numbers} numbers and "
             f"{self.relations_examined} of {self.relations} relations examined"
         )
+
+    def reasons(self) -> Counter[str]:
+        """How many numbers were left for each reason."""
+        return Counter(why for _, _, why in self.unexamined)
 
     def to_dict(self) -> dict:
         return {
@@ -62,16 +95,16 @@ def coverage(document: Document, findings: list[Finding]) -> Coverage:
             judged[f.line] = judged.get(f.line, "") + " " + _digits(f.text)
         elif f.status == Status.NOT_CHECKABLE:
             unjudged.setdefault(f.line, []).append(f)
-    maths = {m.line for m in document.math}
     numbers, missing = 0, []
-    for line, text in _number_lines(document):
-        for m in _NUMBER.finditer(text):
-            numbers += 1
-            digits = _digits(m.group(0))
-            if not _quotes(judged.get(line, ""), digits):
-                missing.append(
-                    (line, m.group(0), _why(unjudged.get(line, []), digits, line in maths))
-                )
+    for line, number, role in printed_numbers(document):
+        numbers += 1
+        digits = _digits(number)
+        if not _quotes(judged.get(line, ""), digits):
+            said = next(
+                (f.detail for f in unjudged.get(line, []) if _quotes(_digits(f.text), digits)),
+                None,
+            )
+            missing.append((line, number, said or role))
     relations = examined = 0
     quoted: dict[int, list[str]] = {}
     for f in findings:
@@ -87,28 +120,85 @@ def coverage(document: Document, findings: list[Finding]) -> Coverage:
     return Coverage(numbers, numbers - len(missing), relations, examined, tuple(missing))
 
 
-def _number_lines(document: Document) -> list[tuple[int, str]]:
-    """The lines whose numbers count: every line of text (headings and element tags
-    aside, whose numbers are the chapter's numbering) and of printed output."""
+def printed_numbers(document: Document) -> list[tuple[int, str, str]]:
+    """(line, number, what it is where it stands) of every number the chapter
+    prints: every line of text (headings and element tags aside, whose numbers are the
+    chapter's numbering; markup attributes aside, which are not printed) and of printed
+    output."""
     numbering = {h.line for h in document.headings} | {e.line for e in document.elements}
-    return [(k, _CITATION.sub(" ", text)) for k, text in document.text_lines if k not in numbering]
+    display = {
+        line
+        for m in document.math
+        if m.display
+        for line in range(m.line, m.line + m.tex.strip().count("\n") + 1)
+    }
+    figures = {line for f in document.figures for line in range(f.line, f.end + 1)}
+    out = []
+    for line, raw in document.text_lines:
+        if line in numbering:
+            continue
+        text = _CITATION.sub(_CITED, _TAG.sub(_shown, raw))
+        roles = _roles(text, line in display, line in figures)
+        for m in _NUMBER.finditer(text):
+            out.append((line, m.group(0), roles(m.start())))
+    return out
+
+
+def _shown(tag: re.Match[str]) -> str:
+    """A tag as the page shows it: the values of its caption and label attributes (or
+    the tag itself when it is a citation), nothing of its markup."""
+    if tag.group(0).startswith("<Ref"):
+        return tag.group(0)
+    return " ".join(m.group(2) for m in _SHOWN_ATTRIBUTE.finditer(tag.group(0))) or " "
+
+
+def _roles(text: str, display: bool, figure: bool) -> Callable[[int], str]:
+    """A function from a number's position in `text` to what the number is there."""
+    maths = [(0, len(text))] if display else [m.span(1) for m in _INLINE_MATH.finditer(text)]
+    names = [m.span() for m in _NAMES.finditer(text)]
+    ordinals = [m.span() for m in _ORDINAL.finditer(text)]
+    cited = _BIBLIOGRAPHY.match(text) is not None
+
+    def role(at: int) -> str:
+        inside = next(((a, b) for a, b in maths if a <= at < b), None)
+        if cited:
+            return BIBLIOGRAPHY
+        if inside is not None:
+            return (
+                NOTATION if _notation(text[inside[0] : inside[1]], at - inside[0]) else IN_FORMULA
+            )
+        if any(a <= at < b for a, b in names):
+            return NAMES
+        if any(a <= at < b for a, b in ordinals):
+            return ORDINAL
+        return FIGURE_LABEL if figure else IN_PROSE
+
+    return role
+
+
+def _notation(tex: str, at: int) -> bool:
+    """Whether the number at `at` in `tex` is notation: a subscript or superscript, the
+    argument of \\boldsymbol/\\mathbf (the all-ones vector), or a bound of a range written
+    with dots (1, \\ldots, n)."""
+    before = tex[:at].rstrip()
+    if before.endswith(("_", "^")):
+        return True
+    depth = 0
+    for k in range(at - 1, -1, -1):  # the groups the number stands in, innermost first
+        if tex[k] == "}":
+            depth += 1
+        elif tex[k] == "{":
+            if depth:
+                depth -= 1
+                continue
+            opener = tex[:k].rstrip()
+            if opener.endswith(("_", "^", "\\boldsymbol", "\\mathbf")):
+                return True
+    return any(m.start() <= at < m.end() for m in _RANGE.finditer(tex))
 
 
 def _quotes(text: str, digits: str) -> bool:
     return re.search(rf"(?<!\d){re.escape(digits)}(?!\d)", text) is not None
-
-
-def _why(unjudged: list[Finding], digits: str, math: bool) -> str:
-    """Why a number was not examined: the reason of a finding that read it and could not
-    judge it, else where it stands."""
-    said = next((f.detail for f in unjudged if _quotes(_digits(f.text), digits)), None)
-    if said is not None:
-        return said
-    return (
-        "in a formula no relation of it is judged"
-        if math
-        else "in prose, where no relation reads it"
-    )
 
 
 def _digits(text: str) -> str:

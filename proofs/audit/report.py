@@ -143,7 +143,8 @@ class Report:
         lines = []
         if uncovered and self.coverage is not None:
             left = self.coverage.unexamined
-            lines += ["", f"numbers not examined ({len(left)}):"]
+            lines += ["", f"numbers not examined ({len(left)}), by why:"]
+            lines += [f"  {n:4d}  {why}" for why, n in self.coverage.reasons().most_common()]
             lines += [f"  line {line:4d}  {text}  —  {why}" for line, text, why in left]
         if by_element:
             lines += ["", f"by element ({len(self.elements)}):"]
