@@ -244,11 +244,18 @@ def _locate_table(claim: Claim, document: Document, first: int, last: int) -> Lo
 
 
 def _locate_phrase(claim: Claim, document: Document, first: int, last: int) -> Located:
+    """A phrase is found as transcribed; a phrase whose numbers the check reads is also
+    found reworded (「高々 7 個」 for 「多くても 7 個」): its numbers, the same, in their
+    places among most of its words. A number changed is never a rewording."""
     want = normalise_text(claim.text)
     lines = [(i, normalise_text(document.line(i))) for i in range(first, last + 1)]
     for i, text in lines:
         if want in text:
             return Located(claim, "found", i, claim.text)
+    if claim.read is not None:
+        reworded = [i for i, text in lines if _reworded(want, text)]
+        if len(reworded) == 1:  # one line only: two would leave the choice to chance
+            return Located(claim, "found", reworded[0], claim.text)
     best, line = 0, first  # the line holding most of the phrase, in order
     for i, text in lines:
         blocks = difflib.SequenceMatcher(None, want, text, autojunk=False)
@@ -256,6 +263,40 @@ def _locate_phrase(claim: Claim, document: Document, first: int, last: int) -> L
         if matched > best:
             best, line = matched, i
     return Located(claim, "missing", line, document.line(line).strip())
+
+
+_DIGITS = re.compile(r"\d(?:[\d,.]*\d)?")
+_NEGATION = re.compile(r"ない|ません|ず[、。に]|なく")
+# the share of a phrase's words (its characters other than numbers) a reworded version keeps
+KEPT_WORDS = 0.5
+
+
+def _reworded(want: str, text: str) -> bool:
+    """Whether `text` (without spaces) rewords the phrase `want`: a window of it holds the
+    phrase's numbers, the same and in order, at least KEPT_WORDS of the phrase's other
+    characters matched in order, and a negation where the phrase has one only."""
+    words = _DIGITS.sub("#", want)
+    line = _DIGITS.sub(lambda m: "#" * len(m.group(0)), text)  # positions kept
+    matcher = difflib.SequenceMatcher(None, words, line, autojunk=False)
+    blocks = [b for b in matcher.get_matching_blocks() if b.size]
+    if not blocks:
+        return False
+    kept = sum(b.size for b in blocks) - sum(line[b.b : b.b + b.size].count("#") for b in blocks)
+    start, end = blocks[0].b, blocks[-1].b + blocks[-1].size
+    while start > 0 and line[start - 1] == "#":  # a number cut at either end is taken whole
+        start -= 1
+    while end < len(line) and line[end] == "#":
+        end += 1
+    window = text[start:end]
+    return (
+        kept >= KEPT_WORDS * len(words.replace("#", ""))
+        and _numbers(window) == _numbers(want)
+        and bool(_NEGATION.search(window)) == bool(_NEGATION.search(want))
+    )
+
+
+def _numbers(text: str) -> list[str]:
+    return [n.replace(",", "") for n in _DIGITS.findall(text)]
 
 
 # A statement at least this like the transcription (difflib's ratio) is taken as the claim,

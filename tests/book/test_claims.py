@@ -129,6 +129,35 @@ def test_locate_finds_changes_misses():
     )
 
 
+REWORDED = parse(
+    '# T\n\n## 1. S\n\n<Proposition id="prop-y" title="t">\n\n'
+    "ある命題。\n\n</Proposition>\n\nしたがって領域は高々 7 個で、8 通りのうち現れたのは 7 通りでした。\n\n"
+    "比は長くなるにつれて 4 倍に近づいていきます。\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("phrase", "status"),
+    [
+        ("領域は多くても 7 個", "found"),  # other words, the same number
+        ("8 通りのうち現れるのは 7 通り", "found"),
+        ("長くなるにつれて 4 倍に近づきます", "found"),
+        ("領域は多くても 6 個", "missing"),  # a number changed is never a rewording
+        ("8 通りのうち現れるのは 6 通り", "missing"),
+        ("比は長くなっても 4 倍に近づきません", "missing"),  # a negation the text does not have
+        ("まったく別の 7 個の話", "missing"),  # too few of the words
+    ],
+)
+def test_a_phrase_the_check_reads_is_found_reworded_with_the_same_numbers(phrase, status):
+    claim = Claim(phrase, phrase=True, where="text", argument="x", read=prose_integer)
+    assert locate(claim, REWORDED, REWORDED.elements[0]).status == status
+
+
+def test_a_phrase_the_check_does_not_read_must_stand_as_written():
+    claim = Claim("領域は多くても 7 個", phrase=True, where="text")
+    assert locate(claim, REWORDED, REWORDED.elements[0]).status == "missing"
+
+
 def test_a_claim_is_well_formed():
     with pytest.raises(ValueError, match="where"):
         Claim("x = 1", where="nowhere")
