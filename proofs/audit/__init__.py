@@ -38,6 +38,7 @@ from pathlib import Path
 
 from proofs.audit.claims import audit_claims, registered_pairs
 from proofs.audit.conclusions import audit_conclusions
+from proofs.audit.counted import audit_counted
 from proofs.audit.coverage import coverage
 from proofs.audit.elements import audit_checks, audit_elements, audit_refs
 from proofs.audit.equalities import audit_equalities
@@ -125,6 +126,7 @@ def audit_document(
     report.findings += audit_restated_tuples(document, produced)
     report.findings += audit_rounded(document, produced)
     report.findings += audit_prose(document)
+    report.findings += audit_counted(document)
     report.findings += audit_conclusions(document)
     report.listings = sum(bool(listing.code) for listing in document.listings)
     report.listings_run = run

@@ -46,8 +46,6 @@ _NAMES = re.compile(
 )
 _ORDINAL = re.compile(r"第\s?\d+|\d+(?:\s?[・〜~]\s?\d+)*\s?(?:番目|つ目|段目)")
 _BIBLIOGRAPHY = re.compile(r"^\s*(?:[-*•]\s*)?\[\d+\]\s")
-_TAG = re.compile(r"<[^<>]*>")
-_SHOWN_ATTRIBUTE = re.compile(r"""\b(?:caption|aria-label|alt|title)\s*=\s*(["'])(.*?)\1""")
 _INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\$)(.+?)(?<!\\)\$")
 _DOTS = r"\\(?:l|c)?dots"
 _RANGE = re.compile(rf"\d+\s*,\s*{_DOTS}|{_DOTS}\s*,\s*\d+")
@@ -96,7 +94,7 @@ def coverage(document: Document, findings: list[Finding]) -> Coverage:
         elif f.status == Status.NOT_CHECKABLE:
             unjudged.setdefault(f.line, []).append(f)
     numbers, missing = 0, []
-    for line, number, role in printed_numbers(document):
+    for line, number, role in numbers_and_roles(document):
         numbers += 1
         digits = _digits(number)
         if not _quotes(judged.get(line, ""), digits):
@@ -120,7 +118,7 @@ def coverage(document: Document, findings: list[Finding]) -> Coverage:
     return Coverage(numbers, numbers - len(missing), relations, examined, tuple(missing))
 
 
-def printed_numbers(document: Document) -> list[tuple[int, str, str]]:
+def numbers_and_roles(document: Document) -> list[tuple[int, str, str]]:
     """(line, number, what it is where it stands) of every number the chapter
     prints: every line of text (headings and element tags aside, whose numbers are the
     chapter's numbering; markup attributes aside, which are not printed) and of printed
@@ -134,22 +132,14 @@ def printed_numbers(document: Document) -> list[tuple[int, str, str]]:
     }
     figures = {line for f in document.figures for line in range(f.line, f.end + 1)}
     out = []
-    for line, raw in document.text_lines:
+    for line, shown in document.shown_lines:
         if line in numbering:
             continue
-        text = _CITATION.sub(_CITED, _TAG.sub(_shown, raw))
+        text = _CITATION.sub(_CITED, shown)
         roles = _roles(text, line in display, line in figures)
         for m in _NUMBER.finditer(text):
             out.append((line, m.group(0), roles(m.start())))
     return out
-
-
-def _shown(tag: re.Match[str]) -> str:
-    """A tag as the page shows it: the values of its caption and label attributes (or
-    the tag itself when it is a citation), nothing of its markup."""
-    if tag.group(0).startswith("<Ref"):
-        return tag.group(0)
-    return " ".join(m.group(2) for m in _SHOWN_ATTRIBUTE.finditer(tag.group(0))) or " "
 
 
 def _roles(text: str, display: bool, figure: bool) -> Callable[[int], str]:

@@ -1,17 +1,18 @@
 """Numbers a chapter prints in two places: they must agree.
 
 A value worked out once is printed again: a table cell read in the prose, an example's
-result in its exercise's solution, a listing's output quoted in the text. The chapter's
-decimal numbers (in math, prose, tables and printed output; in what its listings printed
+result in its exercise's solution, a listing's output quoted in the text, a count in the
+chapter's summary. The chapter's decimal numbers and its integers of three digits or more
+(in math, prose, tables and printed output, markup aside; in what its listings printed
 when they ran) are compared at the coarser of two precisions: 0.62853 and 0.6285 agree.
 Which printed numbers are the same quantity the text does not say, so a number is taken
 for a restatement when it is another with two neighbouring digits swapped, the commonest
-slip of typing (0.8240 for 0.8420, 0.6258 for 0.6285; same number of digits and
-decimals, at least SIGNIFICANT of them), is printed nowhere else (at any precision), and
-the other is printed at least twice, or by a listing that ran: the number printed once is
-the slip. A pair each printed once is left alone (either could be the slip, or neither),
-and so are numbers one digit apart, which chapters print side by side on purpose
-(a probability and its Monte Carlo estimate, 0.6095 and 0.6098).
+slip of typing (0.8240 for 0.8420, 586 for 568; same number of digits and decimals, at
+least SIGNIFICANT of them, INTEGER_SIGNIFICANT for an integer), is printed nowhere else
+(at any precision), and the other is printed at least twice, or by a listing that ran:
+the number printed once is the slip. A pair each printed once is left alone (either
+could be the slip, or neither), and so are numbers one digit apart, which chapters print
+side by side on purpose (a probability and its Monte Carlo estimate, 0.6095 and 0.6098).
 """
 
 from __future__ import annotations
@@ -31,6 +32,12 @@ _DECIMAL = re.compile(
     rf"(?<![\w.,{{}}])-?\d{{1,3}}(?:(?:,|\{{,\}})\d{{3}})*\.\d+{_END}|(?<![\w.])-?\d+\.\d+{_END}"
 )
 SIGNIFICANT = 4  # digits a number must have to be compared: shorter ones recur by chance
+# an integer of three digits or more, grouped or not (568, 124,439,808, 7{,}087{,}872), not
+# a part of a decimal, of a name (GPT-2), of a citation (1706.03762) or of a range (1〜4)
+_INTEGER = re.compile(
+    r"(?<![\w.,{}])\d{1,3}(?:(?:,|\{,\})\d{3})+(?![\w.]|\{,\})|(?<![\w.,{}-])\d{3,}(?![\w.,])"
+)
+INTEGER_SIGNIFICANT = 3  # an integer is exact: three digits are enough to be compared
 
 
 @dataclass(frozen=True)
@@ -46,11 +53,15 @@ def occurrences(document: Document, produced: Sequence[tuple[int, str]] = ()) ->
     """Every decimal number the chapter prints (code aside, its printed output kept) and
     every one its listings printed when they ran."""
     out = []
-    for number, text in document.text_lines:
-        out += [_occurrence(number, m.group(0)) for m in _DECIMAL.finditer(text)]
-    for number, text in produced:
-        out += [_occurrence(number, m.group(0), True) for m in _DECIMAL.finditer(text)]
-    return [o for o in out if len(o.digits.lstrip("0")) >= SIGNIFICANT]
+    for where, produced_here in ((document.shown_lines, False), (produced, True)):
+        for number, text in where:
+            out += [_occurrence(number, m.group(0), produced_here) for m in _DECIMAL.finditer(text)]
+            out += [_occurrence(number, m.group(0), produced_here) for m in _INTEGER.finditer(text)]
+    return [
+        o
+        for o in out
+        if len(o.digits.lstrip("0")) >= (SIGNIFICANT if o.decimals else INTEGER_SIGNIFICANT)
+    ]
 
 
 def _occurrence(line: int, text: str, produced: bool = False) -> Occurrence:

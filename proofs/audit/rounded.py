@@ -64,7 +64,7 @@ def printed_numbers(document: Document, produced: Sequence[tuple[int, str]] = ()
     every number its listings printed when they ran."""
     return [
         p
-        for number, text in [*document.text_lines, *produced]
+        for number, text in [*document.shown_lines, *produced]
         for p in _numbers(number, unicodedata.normalize("NFKC", text))  # １０２４ is 1024
     ]
 

@@ -6,6 +6,7 @@ claims all use; nothing else parses chapter text. Records never judge.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -39,6 +40,17 @@ ID_PREFIXES = {  # kind -> the prefix of its ids, as the book writes them (prop-
 # the kinds whose formulas state mathematics in general; an example's or an exercise's
 # formulas hold settings and computations of their own
 THEORY_KINDS = ("definition", "proposition", "lemma", "theorem", "corollary", "remark")
+
+
+_TAG = re.compile(r"<[^<>]*>")
+_SHOWN_ATTRIBUTE = re.compile(r"""\b(?:caption|aria-label|alt|title)\s*=\s*(["'])(.*?)\1""")
+
+
+def _shown(tag: re.Match[str]) -> str:
+    """What the page shows of a tag: its caption and label values, or the citation."""
+    if tag.group(0).startswith("<Ref"):
+        return tag.group(0)
+    return " ".join(m.group(2) for m in _SHOWN_ATTRIBUTE.finditer(tag.group(0))) or " "
 
 
 class ChapterInputError(ValueError):
@@ -181,6 +193,13 @@ class Document:
             for number, text in enumerate(self.lines, 1)
             if number not in self.code or number in output
         )
+
+    @cached_property
+    def shown_lines(self) -> tuple[tuple[int, str], ...]:
+        """`text_lines` as a page shows them: each tag replaced by the values of its
+        caption and label attributes (a figure's size and geometry are not printed
+        numbers); a citation `<Ref …/>`, which prints a link, kept."""
+        return tuple((number, _TAG.sub(_shown, text)) for number, text in self.text_lines)
 
     @cached_property
     def _element_spans(self) -> tuple[list[int], list[int], list[Element]]:

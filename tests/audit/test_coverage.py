@@ -16,7 +16,7 @@ from proofs.audit.coverage import (
     NAMES,
     NOTATION,
     ORDINAL,
-    printed_numbers,
+    numbers_and_roles,
 )
 from proofs.reader import parse
 
@@ -37,7 +37,7 @@ title: 試し
 def roles(body: str) -> list[tuple[str, str]]:
     """(number, what it is) of each number the chapter prints in `body`."""
     document = parse(MDX.format(body=body), "trial.mdx")
-    return [(number, role) for _, number, role in printed_numbers(document)]
+    return [(number, role) for _, number, role in numbers_and_roles(document)]
 
 
 def test_indices_exponents_and_range_bounds_are_notation():

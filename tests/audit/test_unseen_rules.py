@@ -173,6 +173,32 @@ def test_a_table_cell_one_swap_from_a_mantissa_printed_twice():
     assert mismatches(chapter("4.914")) == [(12, "restated")]
 
 
+# an integer of three digits or more printed once, one swap from one printed twice
+
+
+def test_an_integer_printed_once_one_swap_from_one_printed_twice():
+    def chapter(summary: str) -> str:
+        return rendered(
+            f"パラメータ数は {summary} です。",
+            "数え上げると 124,439,808 個。",
+            "実装の配列の成分も $124{,}439{,}808$ 個です。",
+        )
+
+    assert mismatches(chapter("124,439,808")) == []
+    assert mismatches(chapter("124439808")) == []  # the same number, ungrouped
+    assert mismatches(chapter("124,439,880")) == [(11, "restated")]
+    assert mismatches(chapter("124,439,807")) == []  # one digit apart: not a swap
+
+
+def test_an_integer_in_markup_or_of_two_digits_is_no_restatement():
+    small = rendered("値は 68 です。", "値は 86 です。", "また 86 です。")
+    assert mismatches(small) == []  # two digits recur by chance
+    prose = rendered("高さは 132 です。", "幅は 312 です。", "長さも 312 です。")
+    assert mismatches(prose) == [(11, "restated")]
+    markup = rendered('<rect height="132" />', "幅は 312 です。", "長さも 312 です。")
+    assert mismatches(markup) == []  # a figure's geometry is not printed
+
+
 # a statement's item and its proof's item: the count the proof arrives at
 
 

@@ -1,0 +1,86 @@
+"""Counts a chapter announces of its own items: 「次の 3 つの問いに答えます。」 before a
+list of three, 「2 つ挙げます。1 つ目に…2 つ目に…」.
+
+Two forms are read, each in a chapter the package has never seen:
+
+- a line that ends its paragraph (no list item, no heading) whose last sentence says
+  「N つ」 (N ≥ 2), followed after blank lines by a list: the list has N items
+  (numbered 1. 2. … or bulleted -, *, •; continuation lines and nested items are not);
+- a line announcing 「N つ」 followed, in its own paragraph, by 「1 つ目」…「k つ目」:
+  k = N.
+
+Anything else that says 「N つ」 (a count of things the text does not list, or 「…の 3 つです」
+summing up the items of its own sentence) is left alone.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from proofs.audit.report import Finding, Section, Status
+from proofs.reader import Document
+
+# 「N つ」, not 「N つ目」 and not 「…の N つです」, which sums up its own sentence's items
+_ANNOUNCED = re.compile(r"(?<![\d.])(?P<n>\d+)\s?つ(?!目|です|である|でした)")
+_ITEM = re.compile(r"(?:\d+\.|[-*•])\s")
+_ORDINAL = re.compile(r"(?<![\d.])(?P<k>\d+)\s?つ目")
+_OTHER = "\x00"  # a line of code or a heading
+
+
+def audit_counted(document: Document) -> list[Finding]:
+    """Every announced count of a list or of ordinals, confirmed or mismatched at the
+    announcing line."""
+    out = []
+    headings = {h.line for h in document.headings}
+    lines = [  # code and headings end a list: they stand as a line that is no item
+        _OTHER if k in document.code or k in headings else unicodedata.normalize("NFKC", text)
+        for k, text in enumerate(document.lines, 1)
+    ]
+    for k, text in enumerate(lines, 1):
+        announced = list(_ANNOUNCED.finditer(text))
+        if _ITEM.match(text) or not announced:
+            continue  # a list's own item announces nothing of the lines after it
+        match = announced[-1]
+        n = int(match.group("n"))
+        ordinals = [int(m.group("k")) for m in _ORDINAL.finditer(text, match.end())]
+        counted = (
+            (max(ordinals), "the ordinals 「k つ目」 after it count")
+            if ordinals
+            else _list_after(lines, k)
+        )
+        last_sentence = "。" not in text[match.end() :].rstrip().rstrip("。:：")
+        if n < 2 or counted is None or not (ordinals or last_sentence):
+            continue
+        got, what = counted
+        out.append(
+            Finding(
+                Section.PROSE,
+                k,
+                match.group(0),
+                Status.CONFIRMED if got == n else Status.MISMATCHED,
+                f"the text announces {n}; {what} {got}",
+            )
+        )
+    return out
+
+
+def _list_after(lines: list[str], k: int) -> tuple[int, str] | None:
+    """(items, what) of the list that follows line k (1-based) after blank lines, when
+    line k ends its paragraph and one does."""
+    j = k  # index of the line after k
+    if j < len(lines) and lines[j].strip():
+        return None  # the paragraph goes on
+    while j < len(lines) and not lines[j].strip():
+        j += 1
+    items = 0
+    while j < len(lines) and lines[j].strip():
+        if _ITEM.match(lines[j]):  # at the margin: an item; indented: a nested one
+            items += 1
+        elif not lines[j].startswith((" ", "\t")):
+            break
+        j += 1
+        if j < len(lines) and not lines[j].strip() and j + 1 < len(lines):
+            if _ITEM.match(lines[j + 1]):  # a loose list: items apart by a blank line
+                j += 1
+    return (items, "the list after it has") if items else None

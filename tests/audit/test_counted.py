@@ -1,0 +1,64 @@
+"""Counts a chapter announces of its own items, on small chapters: each form confirmed
+when the count holds, mismatched at the announcing line when it does not, and left alone
+where the text lists nothing."""
+
+from __future__ import annotations
+
+from proofs.audit.counted import audit_counted
+from proofs.reader import parse
+
+HEAD = '# T\n\n## 1. S\n\n<Proposition id="prop-x" title="t">\n\nある命題。\n\n</Proposition>\n\n'
+
+
+def verdicts(body: str) -> list[tuple[int, str, str]]:
+    """(line, status, detail) of each announced count in a chapter ending with `body`."""
+    document = parse(HEAD + body, "counted.mdx")
+    offset = HEAD.count("\n")
+    return [(f.line - offset, str(f.status), f.detail) for f in audit_counted(document)]
+
+
+def test_a_list_of_as_many_items_as_announced_confirms():
+    body = "次の 3 つの問いに答えます。\n\n1. 一つ。\n2. 二つ。\n3. 三つ。\n"
+    assert verdicts(body) == [(1, "confirmed", "the text announces 3; the list after it has 3")]
+
+
+def test_a_list_of_another_length_is_a_mismatch_at_the_announcing_line():
+    body = "事実を 4 つ確認しておきます。\n\n- 一つ。\n- 二つ。\n- 三つ。\n"
+    assert verdicts(body) == [(1, "mismatched", "the text announces 4; the list after it has 3")]
+
+
+def test_continuation_lines_and_nested_items_are_not_items():
+    body = "次の 2 つです：\n\n1. 一つ、\n   続き。\n   - 入れ子。\n2. 二つ。\n"
+    assert verdicts(body) == []  # 「2 つです」 sums up, it announces nothing
+    body = body.replace("2 つです：", "2 つを挙げます：")
+    assert verdicts(body) == [(1, "confirmed", "the text announces 2; the list after it has 2")]
+
+
+def test_a_loose_list_counts_its_items_apart():
+    body = (
+        "次の 3 つです。\n\n".replace("3 つです", "3 つを述べます")
+        + "1. 一。\n\n2. 二。\n\n3. 三。\n"
+    )
+    assert verdicts(body) == [(1, "confirmed", "the text announces 3; the list after it has 3")]
+
+
+def test_ordinals_count_the_items_of_their_paragraph():
+    body = "読み取れることを 2 つ挙げます。1 つ目に、A。2 つ目に、B。\n"
+    assert verdicts(body) == [
+        (1, "confirmed", "the text announces 2; the ordinals 「k つ目」 after it count 2")
+    ]
+    assert verdicts(body.replace("2 つ挙げ", "3 つ挙げ"))[0][1] == "mismatched"
+
+
+def test_no_list_no_finding():
+    assert verdicts("この 2 つで層を作りました。ほかに何もありません。\n\n- 一つ。\n") == []
+    assert verdicts("2 つの部品があります。\n続く文。\n\n- 一つ。\n") == []  # the paragraph goes on
+    assert verdicts("- 2 つの部品を重ねる。\n- もう一つ。\n") == []  # an item announces nothing
+    assert verdicts("1 つを選びます。\n\n- 一つ。\n") == []  # one is no list
+
+
+def test_code_and_headings_end_a_list():
+    body = "次の 2 つを確かめます。\n\n```python\nprint(1)\n```\n\n- 一つ。\n- 二つ。\n"
+    assert verdicts(body) == []
+    body = "次の 2 つを確かめます。\n\n## 2. 次の節\n\n- 一つ。\n- 二つ。\n"
+    assert verdicts(body) == []
