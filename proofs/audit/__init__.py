@@ -36,6 +36,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from proofs.audit.cited import audit_cited
 from proofs.audit.claims import audit_claims, registered_pairs
 from proofs.audit.conclusions import audit_conclusions
 from proofs.audit.counted import audit_counted
@@ -127,6 +128,7 @@ def audit_document(
     report.findings += audit_rounded(document, produced)
     report.findings += audit_prose(document)
     report.findings += audit_counted(document)
+    report.findings += audit_cited(document)
     report.findings += audit_conclusions(document)
     report.listings = sum(bool(listing.code) for listing in document.listings)
     report.listings_run = run

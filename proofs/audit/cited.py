@@ -1,0 +1,151 @@
+"""Formulas a line restates from the elements it cites: 「パラメータ数は $4d^2 + 4d$ …
+（<Ref to="prop-attention-parameters"/>）」 must be what 命題 7.1 states.
+
+A chapter's summary, remarks and later sections repeat an element's formula beside a
+citation of it. Each formula of a line that cites elements of the same chapter (by MDX
+`<Ref>` or by a printed number, 命題 6.1) is compared with the statement formulas of those
+elements — each member of a chain, the relation whole when it is one — and with the
+most alike of those it can restate (a relation with the same left side, or a sum; difflib's
+ratio at least ALIKE, sizing and \\underbrace labels aside; the one relation of its left
+side whatever its likeness):
+decided equal in the open notation, it is confirmed; decided different, a mismatch;
+undecided (an O(·) term, a symbol the open notation cannot read), left alone. A formula
+like none is another quantity, and is left alone too.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from proofs.audit.notation import decide_open
+from proofs.audit.report import Finding, Section, Status
+from proofs.book.claims import normalise_tex
+from proofs.reader import Document
+from proofs.reader.math import split_relations, statement_lines
+from proofs.reader.records import Element
+
+ALIKE = 0.8  # a restatement with one slip stays this like its original
+_UNDERBRACE = "\\underbrace"
+_INLINE = re.compile(r"(?<![\\$])\$([^$]+)\$")
+_SUM = re.compile(r"\w\s*[+-]\s*[\w\\(|]")  # a term, a sign, a term
+
+
+def audit_cited(document: Document) -> list[Finding]:
+    """Each formula restated beside a citation of its element, judged against it."""
+    cited: dict[int, list[Element]] = {}
+    for ref in document.refs:
+        element = None if ref.external else document.element(ref.target)
+        if element is not None and not element.line <= ref.line <= _end(element):
+            cited.setdefault(ref.line, []).append(element)
+    out = []
+    for line, elements in sorted(cited.items()):
+        originals = [g for e in elements for g in _statement_parts(document, e)]
+        for tex in _INLINE.findall(document.line(line)):
+            finding = _judged(line, tex, originals)
+            if finding is not None:
+                out.append(finding)
+    return out
+
+
+def _end(element: Element) -> int:
+    return (element.proof or element.statement)[1]
+
+
+def _plain(tex: str) -> str:
+    """A formula compared: each \\underbrace{X}_{label} read as X, normalised."""
+    out, at = [], 0
+    while (start := tex.find(_UNDERBRACE + "{", at)) >= 0:
+        body = _group(tex, start + len(_UNDERBRACE))
+        if body < 0:
+            break  # unclosed: the rest is kept as written
+        label = _group(tex, body + 1) if tex.startswith("_{", body) else body
+        label = label if label >= 0 else len(tex)
+        out += [tex[at:start], tex[start + len(_UNDERBRACE) + 1 : body - 1]]  # X without braces
+        at = label
+    return normalise_tex("".join(out) + tex[at:])
+
+
+def _group(tex: str, start: int) -> int:
+    """The index after the brace group that opens at `start`; -1 when it is unclosed."""
+    depth = 0
+    for k in range(start, len(tex)):
+        depth += {"{": 1, "}": -1}.get(tex[k], 0)
+        if depth == 0:
+            return k + 1
+    return -1
+
+
+def _parts(tex: str) -> list[str]:
+    """A statement's relation whole (when it is one relation) and each of its members."""
+    members, relations = split_relations(tex)
+    whole = [tex] if len(relations) == 1 else []
+    return whole + [m for m in members if m.strip()]
+
+
+def _statement_parts(document: Document, element: Element) -> list[tuple[str, str]]:
+    """(element number, part) of every formula of the element's statement."""
+    first, last = element.statement
+    return [
+        (element.number, _plain(part))
+        for m in document.math_in(first, last)
+        for _, statement in statement_lines(m.line, m.tex)
+        for part in _parts(statement)
+    ]
+
+
+def _comparable(a: str, b: str) -> bool:
+    """Whether two formulas can restate each other: two relations with the same left side
+    and relations, or two sums (a lone symbol or product is too short to tell a slip from
+    another quantity: 1/σ is not σ slipped)."""
+    members_a, relations_a = split_relations(a)
+    members_b, relations_b = split_relations(b)
+    if relations_a or relations_b:
+        return relations_a == relations_b and members_a[0] == members_b[0]
+    return all(_SUM.search(x) for x in (a, b))
+
+
+def _judged(line: int, tex: str, originals: list[tuple[str, str]]) -> Finding | None:
+    mine = _plain(tex)
+    alike = [
+        (difflib.SequenceMatcher(None, mine, g, autojunk=False).ratio(), (n, g))
+        for n, g in originals
+        if _comparable(mine, g)
+    ]
+    if not alike:
+        return None
+    likeness, (number, original) = max(alike)
+    one_relation = len(alike) == 1 and split_relations(mine)[1]
+    if likeness < ALIKE and not one_relation:  # the one relation of its left side is it
+        return None
+    if mine == original:
+        return Finding(Section.RESTATED, line, tex, Status.CONFIRMED, f"as {number} states it")
+    status, detail = _decided(mine, original)
+    if status == "not checkable":
+        return None
+    said = f"{number} states ${original}$"
+    return Finding(
+        Section.RESTATED,
+        line,
+        tex,
+        Status(status),
+        said if status == "confirmed" else f"{said}; restated here otherwise: {detail}",
+    )
+
+
+def _decided(mine: str, original: str) -> tuple[str, str]:
+    """Whether two formulas say the same: members decided equal, a relation's sides
+    decided pairwise under the same relation."""
+    a, relations_a = split_relations(mine)
+    b, relations_b = split_relations(original)
+    if relations_a != relations_b or len(a) != len(b):
+        return "not checkable", "not the same relations"
+    if not relations_a:
+        return decide_open(f"{mine} = {original}")
+    verdicts = [decide_open(f"{x} = {y}") for x, y in zip(a, b, strict=True)]
+    wrong = next((v for v in verdicts if v[0] == "mismatched"), None)
+    if wrong is not None:
+        return wrong
+    if all(v[0] == "confirmed" for v in verdicts):
+        return "confirmed", verdicts[0][1]
+    return "not checkable", "a side undecided"

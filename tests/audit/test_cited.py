@@ -1,0 +1,71 @@
+"""Formulas restated beside a citation of their element, on small chapters: the same
+formula (or the same value rewritten) is confirmed, a slipped one is a mismatch at the
+citing line, and another quantity is left alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from proofs.audit.cited import _plain, audit_cited
+from proofs.reader import parse
+
+CHAPTER = """# T
+
+- 要点：パラメータ数は ${summary}$ です（<Ref to="prop-count" />）。
+
+## 1. S
+
+<Proposition id="prop-count" title="数">
+
+数は $\\underbrace{{4d^2}}_{{\\text{{重み}}}} + \\underbrace{{4d}}_{{\\text{{偏り}}}}$ で、
+$n < 6d$ のとき小さい。
+
+</Proposition>
+"""
+
+
+def verdicts(summary: str) -> list[tuple[int, str]]:
+    document = parse(CHAPTER.format(summary=summary), "cited.mdx")
+    return [(f.line, str(f.status)) for f in audit_cited(document)]
+
+
+@pytest.mark.parametrize("summary", ["4d^2 + 4d", "4d^2+4d", r"4\,d^2 + 4\,d"])
+def test_the_formula_or_its_value_rewritten_is_confirmed(summary):
+    assert verdicts(summary) == [(3, "confirmed")]
+
+
+@pytest.mark.parametrize("summary", ["4d(d + 1)", "4d + 4d^2"])
+def test_a_rewriting_is_never_a_mismatch(summary):
+    assert "mismatched" not in {status for _, status in verdicts(summary)}
+
+
+@pytest.mark.parametrize("summary", ["4d^2 + 3d", "4d^2 + 4d^3", "3d^2 + 4d"])
+def test_a_slipped_formula_is_a_mismatch_at_the_citing_line(summary):
+    assert verdicts(summary) == [(3, "mismatched")]
+
+
+def test_a_relation_with_the_same_left_side_is_compared_however_short():
+    assert verdicts("n < 6d") == [(3, "confirmed")]
+    assert verdicts("n < 4d") == [(3, "mismatched")]
+    assert verdicts("m < 4d") == []  # another left side: another relation
+
+
+def test_another_quantity_or_a_lone_symbol_is_left_alone():
+    assert verdicts("12nd^2 + 2n^2d") == []  # like nothing the element states
+    assert verdicts("d") == []
+    assert verdicts("1/d") == []
+
+
+def test_a_citation_inside_its_own_element_restates_nothing():
+    text = CHAPTER.format(summary="4d^2 + 4d").replace(
+        "のとき小さい。", 'のとき小さい（<Ref to="prop-count" />、$4d^2 + 3d$）。'
+    )
+    assert [f.line for f in audit_cited(parse(text, "cited.mdx"))] == [3]
+
+
+def test_underbrace_labels_are_dropped_and_an_unclosed_one_kept():
+    assert _plain(r"\underbrace{4nd^2}_{\text{射影}} + \underbrace{2n^2 d}_{\text{点}}") == (
+        "4nd^2+2n^2d"
+    )
+    assert _plain(r"L(\underbrace{2d\,d_{\mathrm{ff}}}_{\text{MLP}})") == r"L(2dd_{\mathrm{ff}})"
+    assert _plain(r"a + \underbrace{x") == r"a+\underbrace{x"
