@@ -6,18 +6,39 @@ and a regime x ≥ y is the half-space u_x ≥ u_y, so the sizes allowed form a 
 u ≥ 0. A polynomial p with nonnegative coefficients is O(q) when p/q stays bounded on
 C: for each monomial m of p, the exponents e_m - e_j (j over q's monomials) must never
 be positive all at once on C, and by homogeneity that is the infeasibility of the
-linear program {u ∈ C, (e_m - e_j)·u ≥ 1 for every j}, decided exactly by SymPy's
-simplex. Θ is O both ways.
+linear system {u ∈ C, (e_m - e_j)·u ≥ 1 for every j}, decided exactly by Fourier-Motzkin
+elimination in rationals (a count has a handful of sizes, so the elimination stays small;
+SymPy's simplex returns points outside such systems once every variable is bounded at 0).
+Θ is O both ways.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from fractions import Fraction
 
 import sympy
-from sympy.solvers.simplex import InfeasibleLPError, lpmax
 
 Regime = Iterable[tuple[sympy.Symbol, sympy.Symbol]]  # (x, y): x ≥ y
+Inequality = tuple[tuple[Fraction, ...], Fraction]  # (a, b): a·u ≥ b
+
+
+def feasible(system: list[Inequality]) -> bool:
+    """Whether some real u satisfies every a·u ≥ b: Fourier-Motzkin elimination, one
+    variable at a time, exact."""
+    while system and len(system[0][0]):
+        k = len(system[0][0]) - 1  # the last variable goes
+        rest = [(a[:k], b) for a, b in system if a[k] == 0]
+        upper = [(a, b) for a, b in system if a[k] < 0]
+        lower = [(a, b) for a, b in system if a[k] > 0]
+        for a, b in lower:
+            for c, e in upper:
+                p, q = -c[k], a[k]  # p·(a·u ≥ b) + q·(c·u ≥ e) has no u_k
+                rest.append(
+                    (tuple(p * x + q * y for x, y in zip(a[:k], c[:k], strict=True)), p * b + q * e)
+                )
+        system = rest
+    return all(b <= 0 for _, b in system)
 
 
 def _exponents(p: sympy.Expr, variables: list[sympy.Symbol], name: str) -> list[tuple[int, ...]]:
@@ -47,18 +68,22 @@ def is_big_o(p: sympy.Expr, q: sympy.Expr, regime: Regime = ()) -> bool:
     if not variables:  # O(1) against O(1)
         variables = [sympy.Symbol("x")]
     mine, theirs = _exponents(p, variables, "p"), _exponents(q, variables, "q")
-    u = sympy.symbols(f"u0:{len(variables)}")
     at = {v: k for k, v in enumerate(variables)}
-    cone = [x >= 0 for x in u] + [u[at[x]] - u[at[y]] >= 0 for x, y in pairs]
+
+    def unit(k: int, sign: int = 1) -> tuple[Fraction, ...]:
+        return tuple(Fraction(sign * (j == k)) for j in range(len(variables)))
+
+    cone = [(unit(k), Fraction(0)) for k in range(len(variables))]  # sizes ≥ 1
+    cone += [  # x ≥ y
+        (tuple(a + b for a, b in zip(unit(at[x]), unit(at[y], -1), strict=True)), Fraction(0))
+        for x, y in pairs
+    ]
     for m in mine:
-        grows = [sum((a - b) * x for a, b, x in zip(m, e, u, strict=True)) >= 1 for e in theirs]
-        if any(g is sympy.false for g in grows):
-            continue  # some monomial of q has every exponent of m: m/q is bounded
-        try:
-            lpmax(sympy.Integer(0), cone + grows)
-        except InfeasibleLPError:
-            continue
-        return False
+        grows = [
+            (tuple(Fraction(a - b) for a, b in zip(m, e, strict=True)), Fraction(1)) for e in theirs
+        ]
+        if feasible(cone + grows):
+            return False  # along some direction m outgrows every monomial of q
     return True
 
 

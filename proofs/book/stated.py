@@ -166,6 +166,39 @@ def crossover(tex: str) -> sympy.Expr:
     return sympy.expand(Evaluator(SIZES)(parse(members[1].strip())))
 
 
+def order(tex: str) -> sympy.Expr:
+    """The argument of an O(·) the chapter states: `O(nd^2 + n^2 d)` -> n d^2 + n^2 d."""
+    match = re.fullmatch(r"\s*O\s*\((.*)\)\s*", right_side(tex), re.DOTALL)
+    if match is None:
+        raise TexError(f"{tex!r} states no O(·)")
+    return polynomial(match.group(1))
+
+
+def regime(tex: str) -> tuple[sympy.Symbol, sympy.Symbol]:
+    """A regime between two sizes as (larger, smaller): `n \\ge d` -> (n, d), `h \\le d`
+    -> (d, h)."""
+    members, relations = split_relations(tex)
+    if len(members) != 2 or relations[0] not in (r"\ge", r"\le", r"\geq", r"\leq", "<", ">"):
+        raise TexError(f"{tex!r} states no regime between two sizes")
+    a, b = (Evaluator(SIZES)(parse(m.strip())) for m in members)
+    if not all(isinstance(x, sympy.Symbol) for x in (a, b)):
+        raise TexError(f"{tex!r} relates no two sizes")
+    return (a, b) if relations[0] in (r"\ge", r"\geq", ">") else (b, a)
+
+
+def formula_in_phrase(k: int) -> Callable[[str], sympy.Expr]:
+    """A reader of the k-th formula (1-based) of a phrase as a polynomial in the sizes:
+    「$n$ が $d$ より小さいあいだ」 with k = 2 -> d."""
+
+    def read(text: str) -> sympy.Expr:
+        formulas = re.findall(r"\$([^$]+)\$", text)
+        if len(formulas) < k:
+            raise TexError(f"{text!r} has no formula {k}")
+        return polynomial(formulas[k - 1])
+
+    return read
+
+
 def tuple_of_numbers(tex: str) -> tuple[sympy.Expr, ...]:
     """A tuple on the right side as exact numbers: `(1/6, 1/3, 1/2)`."""
     value = Evaluator(SIZES)(parse(right_side(tex)))

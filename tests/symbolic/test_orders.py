@@ -3,12 +3,14 @@ each verdict that a polynomial is not O of another (the ratio grows along a ray)
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from symbolic.orders import is_big_o, same_order
+from symbolic.orders import feasible, is_big_o, same_order
 from symbolic.symbols import d, h, n
 
 ATTENTION = 4 * n * d**2 + 2 * n**2 * d
@@ -86,3 +88,16 @@ def test_big_o_agrees_with_the_directions_along_which_a_ratio_grows(mine, theirs
     p = sum(n**a * d**b for a, b in mine)
     q = sum(n**a * d**b for a, b in theirs)
     assert is_big_o(p, q) == (not outgrows(mine, theirs))
+
+
+def test_fourier_motzkin_decides_small_systems_exactly():
+    one, zero = Fraction(1), Fraction(0)
+    # u0 ≥ u1, u1 - u0 ≥ 1: empty; u0 + u1 ≥ 1 alone: not
+    assert not feasible([((one, -one), zero), ((-one, one), one)])
+    assert feasible([((one, one), one)])
+    # with every variable bounded at 0, the system SymPy's simplex gets wrong
+    u0, u1, u2 = (tuple(Fraction(int(j == k)) for j in range(3)) for k in range(3))
+    cone = [(u0, zero), (u1, zero), (u2, zero), ((one, -one, zero), zero)]
+    grows = [((-2 * one, one, one), one), ((-one, one, zero), one)]
+    assert not feasible(cone + grows)
+    assert feasible(cone + grows[:1])

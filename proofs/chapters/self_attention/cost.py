@@ -19,7 +19,17 @@ from numeric.parameters import parameter_count, sub_parameters
 from proofs.book.claims import Claim
 from proofs.book.judge import Verdict, judge_cases, require, weigh
 from proofs.book.profiles import scaled
-from proofs.book.stated import crossover, integer, polynomial, prose_integer, table_rows
+from proofs.book.stated import (
+    crossover,
+    formula_in_phrase,
+    integer,
+    member,
+    order,
+    polynomial,
+    prose_integer,
+    regime,
+    table_rows,
+)
 from proofs.chapters.self_attention.attention import convexity_violations
 from proofs.chapters.self_attention.chapter import CHAPTER
 from proofs.chapters.self_attention.strategies import float_arrays, mha_case, seeded_stack
@@ -33,6 +43,7 @@ from spec.config import ModelConfig
 from spec.contractions import ATTENTION_WEIGHTS_MEMORY
 from symbolic import counts, symbols
 from symbolic.identities import equal
+from symbolic.orders import same_order
 
 
 @CHAPTER.element(
@@ -119,6 +130,31 @@ def _has_h(expr: sp.Expr) -> bool:
     return any(s.name == "h" for s in expr.free_symbols)
 
 
+def _orders(derived: sp.Expr, quadratic: sp.Expr, softmax: sp.Expr, orders, regimes) -> str:
+    """The stated orders against the derived counts: the softmax's exponentials and
+    divisions (one each per weight) Θ(orders.softmax); the time, products and softmax,
+    Θ(orders.time) when h ≤ d and Θ(orders.long) when also n ≥ d; the quadratic term
+    Θ(orders.paper), the order Vaswani et al. give."""
+    time = derived + softmax
+    heads, long = [regimes["heads"]], [regimes["heads"], regimes["long"]]
+    for count, stated, within, what in (
+        (softmax, orders["softmax"], [], "the softmax's exponentials and divisions"),
+        (time, orders["time"], heads, "the time"),
+        (time, orders["long"], long, "the time"),
+        (quadratic, orders["paper"], [], "the quadratic term"),
+    ):
+        where = " and ".join(f"{a} >= {b}" for a, b in within)
+        require(
+            same_order(count, stated, within),
+            f"{what}, {count}, is not Θ({stated})" + (f" when {where}" if where else ""),
+        )
+    return (
+        f"orders: softmax Θ({orders['softmax']}); time {time} is Θ({orders['time']}) when "
+        f"{regimes['heads'][0]} >= {regimes['heads'][1]} and Θ({orders['long']}) when also "
+        f"{regimes['long'][0]} >= {regimes['long'][1]}; the quadratic term Θ({orders['paper']})"
+    )
+
+
 @CHAPTER.element(
     "prop-attention-complexity",
     "命題 7.2",
@@ -137,15 +173,33 @@ def _has_h(expr: sp.Expr) -> bool:
             read=polynomial,
         ),
         Claim("ヘッド数 $h$ に依らない", phrase=True),
-        Claim(r"O(hn^2)"),
+        Claim(r"O(hn^2)", argument="orders.softmax", read=order),
         Claim(r"hn^2", argument="stated_memory", read=polynomial),
-        Claim(r"h \le d"),
-        Claim(r"n \ge d"),
+        Claim(r"h \le d", argument="regimes.heads", read=regime),
+        Claim(r"O(nd^2 + n^2 d)", argument="orders.time", read=order),
+        Claim(r"n \ge d", argument="regimes.long", read=regime),
+        Claim(r"O(n^2 d)", argument="orders.long", read=order),
         Claim(
             "$2n^2d$ の項は 4 倍", phrase=True, argument="doubling.quadratic", read=prose_integer
         ),
         Claim(
             "$4nd^2$ の項は 2 倍になる", phrase=True, argument="doubling.linear", read=prose_integer
+        ),
+        Claim(r"O(n^2 \cdot d)", where="text", argument="orders.paper", read=order),
+        Claim(
+            "$n$ が $d$ より小さいあいだは",
+            phrase=True,
+            where="text",
+            argument="linear_larger_below",
+            read=formula_in_phrase(2),
+        ),
+        Claim(r"d = 64", where="text", lhs="d", argument="table_d", read=integer),
+        Claim(
+            "4 に近づきます",
+            phrase=True,
+            where="text",
+            argument="total_ratio_limit",
+            read=prose_integer,
         ),
         Claim(
             "n = 2d = 128",
@@ -153,6 +207,13 @@ def _has_h(expr: sp.Expr) -> bool:
             lhs="n",
             argument="stated_crossover",
             read=crossover,
+        ),
+        Claim(
+            "n = 2d = 128",
+            where="text",
+            lhs="n",
+            argument="crossover_at_table_d",
+            read=member(2, integer),
         ),
     ),
 )
@@ -162,6 +223,12 @@ def prop_attention_complexity(
     printed_table,
     stated_memory,
     doubling,
+    orders,
+    regimes,
+    linear_larger_below,
+    table_d,
+    total_ratio_limit,
+    crossover_at_table_d,
     multi_head_attention=multi_head_attention,
 ) -> list[str]:
     """4nd^2 + 2n^2 d multiplications, independent of h: symbolic, the stated polynomial
@@ -195,9 +262,28 @@ def prop_attention_complexity(
     )
     memory = counts.attention_weights_memory()
     require(equal(memory, stated_memory), f"weights memory {memory} != stated {stated_memory}")
+    at_table = cross.subs(d, table_d)
+    require(
+        at_table == crossover_at_table_d,
+        f"at d = {table_d} the terms are equal at n = {at_table}, the chapter prints "
+        f"{crossover_at_table_d}",
+    )
+    require(
+        sp.simplify(cross - linear_larger_below).is_nonnegative is True,
+        f"the projections' term is the larger only below n = {cross}, the chapter says "
+        f"below n = {linear_larger_below}",
+    )
+    limit = counts.doubling_limit(derived)
+    require(
+        limit == total_ratio_limit,
+        f"doubling n multiplies the total by {limit} as n grows, the chapter says "
+        f"{total_ratio_limit}",
+    )
     evidence = [
         f"derived {derived} = stated, no h; doubling ratios {ratios[0]} and "
-        f"{ratios[1]}; terms equal at n = {cross}; weights memory {memory}"
+        f"{ratios[1]}, the total's tends to {limit}; terms equal at n = {cross} "
+        f"({at_table} at d = {table_d}); weights memory {memory}",
+        _orders(derived, quadratic, memory, orders, regimes),
     ]
     stats = {"cases": 0}
 
@@ -251,10 +337,10 @@ def prop_attention_complexity(
         f"{executed}, skipping masked blocks"
     )
 
-    table = attention_complexity_table(d=64, ns=tuple(int(r[0]) for r in printed_table))
+    table = attention_complexity_table(d=table_d, ns=tuple(int(r[0]) for r in printed_table))
     for got, want in zip(table.rows, printed_table, strict=True):
         require(tuple(got) == tuple(want), f"table row {got} != printed {want}")
-    evidence.append("the d = 64 table regenerated equals the printed cells")
+    evidence.append(f"the d = {table_d} table regenerated equals the printed cells")
     return evidence
 
 

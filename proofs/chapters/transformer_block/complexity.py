@@ -20,6 +20,7 @@ from proofs.book.stated import (
     crossover,
     integer,
     leading_terms,
+    order,
     polynomial,
     printed,
 )
@@ -30,6 +31,7 @@ from spec.contractions import BLOCK
 from symbolic import counts
 from symbolic import symbols as sym
 from symbolic.identities import is_zero
+from symbolic.orders import same_order
 
 
 def counted_multiplications(run: Callable[[], object]) -> dict[str, int]:
@@ -58,6 +60,7 @@ def counted_multiplications(run: Callable[[], object]) -> dict[str, int]:
             argument="stated_at_four_d",
             read=leading_terms,
         ),
+        Claim(r"O(nd^2 + n^2d)", argument="stated_order", read=order),
         Claim(r"n < 6d", argument="stated_crossover", read=crossover),
         Claim(r"nd\,|V|", argument="stated_head", read=polynomial),
         Claim(r"d = 768", where="text", lhs="d", argument="figures.d", read=integer),
@@ -89,6 +92,7 @@ def counted_multiplications(run: Callable[[], object]) -> dict[str, int]:
 def prop_block_complexity(
     stated: sympy.Expr,
     stated_at_four_d: sympy.Expr,
+    stated_order: sympy.Expr,
     stated_crossover: sympy.Expr,
     stated_head: sympy.Expr,
     figures: Mapping,
@@ -97,8 +101,8 @@ def prop_block_complexity(
     model: Callable = forward,
 ) -> list[str]:
     """One block costs 4nd^2 + 2n^2 d + 2 n d d_ff multiplications plus O(nd) (LayerNorm,
-    biases); 12nd^2 + 2n^2 d at d_ff = 4d; the term linear in n is the larger iff n < 6d;
-    the model adds L blocks and n d |V| for the output. Symbolic: symbolic.counts
+    biases); 12nd^2 + 2n^2 d at d_ff = 4d, Θ(`stated_order`); the term linear in n is the
+    larger iff n < 6d; the model adds L blocks and n d |V| for the output. Symbolic: symbolic.counts
     multiplies out the sizes of spec's declared contractions (BLOCK, LM_HEAD); the result
     equals `stated`; the crossover of the two terms at d_ff = 4d is
     solved, n = 6d, and linear - quadratic = 2nd (6d - n) (so the sign is that of 6d - n).
@@ -118,6 +122,10 @@ def prop_block_complexity(
         is_zero(at_4d - stated_at_four_d),
         f"at d_ff = 4d the block costs {at_4d}, stated {stated_at_four_d}",
     )
+    require(
+        same_order(at_4d, stated_order),
+        f"at d_ff = 4d the block's {at_4d} is not Θ({stated_order})",
+    )
     crossover = counts.crossover(at_4d, sym.n)
     require(
         is_zero(crossover - stated_crossover),
@@ -130,7 +138,7 @@ def prop_block_complexity(
     head = counts.lm_head_multiplications()
     require(is_zero(head - stated_head), f"the output layer costs {head}, stated {stated_head}")
     evidence.append(
-        f"symbolic: {derived}; at d_ff = 4d: {at_4d}; linear - quadratic = "
+        f"symbolic: {derived}; at d_ff = 4d: {at_4d}, Θ({stated_order}); linear - quadratic = "
         f"{sympy.factor(linear - quadratic)}, positive iff n < {crossover}; "
         f"output layer {head}"
     )

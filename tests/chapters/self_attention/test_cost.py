@@ -16,6 +16,7 @@ from proofs.chapters.self_attention.cost import (
     prop_attention_parameters,
     rem_cross_attention,
 )
+from symbolic.symbols import d, h, n
 
 symbolic = pytest.mark.symbolic
 numeric = pytest.mark.numeric
@@ -58,11 +59,11 @@ def test_prop_attention_parameters_rejects_arrays_the_formula_does_not_count(mon
 
 @symbolic
 def test_prop_attention_complexity_holds():
-    assert len(prop_attention_complexity()) == 4
+    assert len(prop_attention_complexity()) == 5
 
 
 def test_prop_attention_complexity_states_the_products_the_causal_pass_executes():
-    evidence = prop_attention_complexity()[2]
+    evidence = prop_attention_complexity()[3]
     # n = 300, d = 2, h = 1 in blocks of 128 query rows: rows [r0, r1) meet r1 keys
     scores = 128 * 128 + 128 * 256 + 44 * 300
     executed = 4 * 300 * 2**2 + 2 * 2 * scores  # projections, scores and weighted sums
@@ -196,3 +197,37 @@ def test_rem_cross_attention_rejects_weights_summing_to_1_01():
 
     with pytest.raises(CheckFailed, match="cross-attention breaks 命題 4.2"):
         rem_cross_attention(attention=unnormalised)
+
+
+ORDERS = {"softmax": h * n**2, "time": n * d**2 + n**2 * d, "long": n**2 * d, "paper": n**2 * d}
+REGIMES = {"heads": (d, h), "long": (n, d)}
+
+
+@symbolic
+@pytest.mark.parametrize(
+    ("orders", "regimes", "message"),
+    [
+        ({**ORDERS, "time": n**2 * d}, REGIMES, r"the time, .*, is not Θ\(d\*n\*\*2\) when d >= h"),
+        ({**ORDERS, "long": n * d**2}, REGIMES, r"is not Θ\(d\*\*2\*n\) when d >= h and n >= d"),
+        (ORDERS, {**REGIMES, "long": (d, n)}, r"is not Θ\(d\*n\*\*2\) when d >= h and d >= n"),
+        (ORDERS, {**REGIMES, "heads": (h, d)}, r"the time, .*, is not Θ"),
+        ({**ORDERS, "softmax": n**2}, REGIMES, r"the softmax's exponentials and divisions"),
+        ({**ORDERS, "paper": n * d**2}, REGIMES, r"the quadratic term, 2\*d\*n\*\*2, is not"),
+    ],
+    ids=["time", "long", "regime", "heads", "softmax", "paper"],
+)
+def test_prop_attention_complexity_rejects_a_wrong_order(orders, regimes, message):
+    with pytest.raises(CheckFailed, match=message):
+        prop_attention_complexity(orders=orders, regimes=regimes)
+
+
+@symbolic
+def test_prop_attention_complexity_rejects_a_wrong_crossover_value_or_limit():
+    with pytest.raises(CheckFailed, match="at d = 64 the terms are equal at n = 128"):
+        prop_attention_complexity(crossover_at_table_d=256)
+    with pytest.raises(CheckFailed, match="at d = 32 the terms are equal at n = 64"):
+        prop_attention_complexity(table_d=32)
+    with pytest.raises(CheckFailed, match="multiplies the total by 4 as n grows"):
+        prop_attention_complexity(total_ratio_limit=3)
+    with pytest.raises(CheckFailed, match="only below n = 2\\*d, the chapter says below n = 4\\*d"):
+        prop_attention_complexity(linear_larger_below=4 * d)

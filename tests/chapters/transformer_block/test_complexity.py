@@ -85,8 +85,10 @@ def test_prop_block_complexity_figures():
         ({"stated_at_four_d": 12 * sym.n * sym.d**2 + sym.n**2 * sym.d}, "at d_ff = 4d the block"),
         ({"stated_crossover": 8 * sym.d}, "the two terms cross at n = 6"),
         ({"stated_head": 2 * sym.n * sym.d * sym.V}, "the output layer costs"),
+        ({"stated_order": sym.n**2 * sym.d}, r"is not Θ\(d\*n\*\*2\)"),
+        ({"stated_order": sym.n * sym.d**2 + sym.n * sym.d}, r"is not Θ\(d\*\*2\*n \+ d\*n\)"),
     ],
-    ids=["at-4d", "crossover", "head"],
+    ids=["at-4d", "crossover", "head", "order-one-term", "order-linear"],
 )
 def test_prop_block_complexity_rejects_each_wrong_stated_formula(stated, match):
     with pytest.raises(CheckFailed, match=match):
