@@ -232,13 +232,20 @@ def model_parts(sizes: Mapping[str, int]) -> dict[str, int]:
             argument="stated.parts.mlp",
             read=integer,
         ),
-        Claim(r"16", argument="stated.parts.layer_norms", read=integer),
+        Claim(
+            "層正規化：$16$", phrase=True, argument="stated.parts.layer_norms", read=prose_integer
+        ),
         Claim(
             "12d^2 + 13d = 192 + 52 = 244",
             argument="stated.parts.per_layer",
             read=integer,
         ),
-        Claim(r"8", argument="stated.parts.final_layer_norm", read=integer),
+        Claim(
+            "最後の層正規化：$8$",
+            phrase=True,
+            argument="stated.parts.final_layer_norm",
+            read=prose_integer,
+        ),
         Claim(
             r"40 + 32 + 2\times244 + 8 = 568",
             argument="stated.total",
