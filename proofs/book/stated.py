@@ -290,6 +290,14 @@ def prose_integer(text: str) -> int:
     return value * 1_000_000 if match.group(2) else value
 
 
+def prose_integers(text: str) -> tuple[int, ...]:
+    """Every integer a phrase prints, in order: 「固有値は 0 と 2」 -> (0, 2)."""
+    found = tuple(int(m.replace(",", "")) for m in re.findall(r"\d{1,3}(?:,\d{3})+|\d+", text))
+    if not found:
+        raise TexError(f"{text!r} prints no integer")
+    return found
+
+
 def percentage(tex: str) -> Printed:
     """A printed percentage on the right side as a fraction: `\\\\approx 31\\\\%` -> 0.31 at 2
     decimals."""

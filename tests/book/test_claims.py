@@ -13,8 +13,10 @@ from proofs.book.registry import CHAPTERS, claim_arguments, load_all
 from proofs.book.stated import (
     crossover,
     entry_formula,
+    formula_in_phrase,
     integer,
     member,
+    order,
     percentage,
     plus_minus,
     polynomial,
@@ -22,6 +24,8 @@ from proofs.book.stated import (
     printed_texts,
     product_terms,
     prose_integer,
+    prose_integers,
+    regime,
     table_rows,
 )
 from proofs.reader import parse, read_chapter
@@ -131,7 +135,8 @@ def test_locate_finds_changes_misses():
 
 REWORDED = parse(
     '# T\n\n## 1. S\n\n<Proposition id="prop-y" title="t">\n\n'
-    "ある命題。\n\n</Proposition>\n\nしたがって領域は高々 7 個で、8 通りのうち現れたのは 7 通りでした。\n\n"
+    "ある命題。\n\n</Proposition>\n\n"
+    "したがって領域は高々 7 個で、8 通りのうち現れたのは 7 通りでした。\n\n"
     "比は長くなるにつれて 4 倍に近づいていきます。\n"
 )
 
@@ -180,6 +185,12 @@ def test_readers():
     assert polynomial(r"4nd^2 + 2n^2 d") == 4 * n * d**2 + 2 * n**2 * d
     assert polynomial(r"|V|\,d") == symbols.V * d
     assert crossover("n = 2d = 128") == 2 * d
+    assert order(r"O(nd^2 + n^2 d)") == n * d**2 + n**2 * d
+    assert order(r"O(n^2 \cdot d)") == n**2 * d
+    assert regime(r"n \ge d") == (n, d)
+    assert regime(r"h \le d") == (d, symbols.h)
+    assert formula_in_phrase(2)("$n$ が $d$ より小さいあいだ") == d
+    assert prose_integers("固有値は 0 と 2 です") == (0, 2)
     assert integer(r"4 \times 512^2 = 1{,}050{,}624") == 1050624
     assert printed(r"\sigma = 1.8708") == Printed(1.8708, 4)
     assert member(2, printed)(r"\sigma^2 = \frac14(36) = 31.5 = 9 \times 3.5") == Printed(31.5, 1)
@@ -205,6 +216,11 @@ def test_readers():
         (product_terms, "I + K_1"),
         (prose_integer, "なし"),
         (crossover, "n"),
+        (order, "nd^2 + n^2 d"),
+        (regime, "n = d"),
+        (regime, r"n \ge 2d"),
+        (formula_in_phrase(2), "$n$ だけ"),
+        (prose_integers, "なし"),
         (plus_minus, r"t = \sqrt2"),
         (plus_minus, r"t = \pm n"),
     ],

@@ -22,6 +22,7 @@ from proofs.book.stated import (
     member_text,
     printed_text,
     printed_texts,
+    prose_integers,
     tuple_of_numbers,
 )
 from proofs.chapters.self_attention.chapter import CHAPTER
@@ -105,11 +106,25 @@ S = sp.Symbol("s", positive=True)  # sigma(z) = (s, 1 - s): symbolic.softmax.two
             argument="stated_closed",
             read=expression_in(s=S),
         ),
+        Claim(
+            "固有値は 0 と 2 です",
+            phrase=True,
+            where="proof",
+            argument="pattern_eigenvalues",
+            read=prose_integers,
+        ),
         Claim(r"2s(1-s)", where="proof", argument="stated_eigenvalue", read=expression_in(s=S)),
         Claim(
             r"s = 1/2", where="proof", lhs="s", argument="stated_maximiser", read=expression_in()
         ),
         Claim(r"1/2", where="proof", argument="stated_maximum", read=expression_in()),
+        Claim(
+            "$s$ が 0 か 1 に近づくと 0 に近づきます",
+            phrase=True,
+            where="proof",
+            argument="edges",
+            read=prose_integers,
+        ),
     ),
 )
 def exr_jacobian_two(
@@ -117,11 +132,15 @@ def exr_jacobian_two(
     stated_eigenvalue: sp.Expr,
     stated_maximiser: sp.Expr,
     stated_maximum: sp.Expr,
+    pattern_eigenvalues: tuple[int, ...],
+    edges: tuple[int, ...],
     jacobian=None,
 ) -> list[str]:
     """n = 2, sigma = (s, 1 - s): J = s(1 - s)[[1, -1], [-1, 1]], eigenvalues 0 (vector 1)
-    and 2s(1 - s), whose maximum 1/2 is at s = 1/2: symbolic.softmax.two_by_two on the
-    stated matrix formula, each compared exactly with the chapter's answer."""
+    and 2s(1 - s), whose maximum 1/2 is at s = 1/2 and which tends to 0 as s tends to 0 or
+    1 (SymPy's limit); the pattern [[1, -1], [-1, 1]] has eigenvalues 0 and 2:
+    symbolic.softmax.two_by_two on the stated matrix formula, each compared exactly with
+    the chapter's answer."""
 
     r = sym.two_by_two(sym.chapter_matrix if jacobian is None else jacobian)
     require(sym.is_zero(r.jacobian - stated_closed), f"J = {r.jacobian} != {stated_closed}")
@@ -136,9 +155,21 @@ def exr_jacobian_two(
         tuple(r.maximiser) == (stated_maximiser,) and r.maximum == stated_maximum,
         f"maximum {r.maximum} at {r.maximiser}, stated {stated_maximum} at {stated_maximiser}",
     )
+    pattern = sp.Matrix([[1, -1], [-1, 1]]).eigenvals()
+    require(
+        sorted(pattern) == sorted(pattern_eigenvalues),
+        f"[[1, -1], [-1, 1]] has eigenvalues {sorted(pattern)}, stated {pattern_eigenvalues}",
+    )
+    *ends, tends_to = edges
+    limits = [sp.limit(stated_eigenvalue, S, end) for end in ends]
+    require(
+        ends and all(limit == tends_to for limit in limits),
+        f"as s tends to {ends}, {stated_eigenvalue} tends to {limits}, stated {tends_to}",
+    )
     return [
-        f"J = {stated_closed}; eigenvalues 0 and {stated_eigenvalue}; max "
-        f"{stated_maximum} at s = {stated_maximiser}"
+        f"J = {stated_closed}; eigenvalues 0 and {stated_eigenvalue} (the pattern's "
+        f"{sorted(pattern)}); max {stated_maximum} at s = {stated_maximiser}; "
+        f"{stated_eigenvalue} -> {tends_to} as s -> {ends}"
     ]
 
 

@@ -65,6 +65,19 @@ def test_exr_jacobian_two_rejects_a_wrong_stated_eigenvalue():
 
 
 @symbolic
+def test_exr_jacobian_two_rejects_wrong_pattern_eigenvalues():
+    with pytest.raises(CheckFailed, match=r"has eigenvalues \[0, 2\], stated \(0, 1\)"):
+        exr_jacobian_two(pattern_eigenvalues=(0, 1))
+
+
+@symbolic
+@pytest.mark.parametrize("edges", [(0, 1, 1), (0, 1, 2), (1,)])
+def test_exr_jacobian_two_rejects_a_wrong_limit_at_the_ends(edges):
+    with pytest.raises(CheckFailed, match="as s tends to"):
+        exr_jacobian_two(edges=edges)
+
+
+@symbolic
 @pytest.mark.parametrize(
     "stated", [{"stated_maximiser": sp.Rational(1, 3)}, {"stated_maximum": sp.Rational(1, 4)}]
 )
