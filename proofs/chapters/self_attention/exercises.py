@@ -163,7 +163,7 @@ def exr_jacobian_two(
     *ends, tends_to = edges
     limits = [sp.limit(stated_eigenvalue, S, end) for end in ends]
     require(
-        ends and all(limit == tends_to for limit in limits),
+        bool(ends) and all(limit == tends_to for limit in limits),
         f"as s tends to {ends}, {stated_eigenvalue} tends to {limits}, stated {tends_to}",
     )
     return [
