@@ -38,6 +38,7 @@ from proofs.book.stated import (
     member,
     printed,
     printed_tuple,
+    prose_integers,
     radicand_terms,
 )
 from proofs.chapters.transformer_block.chapter import CHAPTER
@@ -364,9 +365,17 @@ def _mp_jacobian(x: np.ndarray, eps: float = 0.0) -> list[list]:
             r"\mu(\boldsymbol{x})\boldsymbol{1}\}",
         ),
         Claim(r"は $W$ の直交補空間 $W^{\perp}$ への直交射影である", phrase=True),
+        Claim(
+            "その 2 方向の微分が 0 になります",
+            phrase=True,
+            where="text",
+            argument="vanishing",
+            read=prose_integers,
+        ),
     ),
 )
 def prop_layer_norm_jacobian(
+    vanishing: tuple[int, ...],
     jacobian: Callable = layer_norm_jacobian,
     stated: Callable = symbolic_layer_norm.chapter_jacobian,
     stated_entry: Callable = symbolic_layer_norm.chapter_entry,
@@ -384,13 +393,15 @@ def prop_layer_norm_jacobian(
     Numeric, on Hypothesis-drawn rows (d = 2..8, entries in [-100, 100],
     sigma >= 1e-3 max|x|): `jacobian` against mpmath central differences of 定義 2.1 at
     50 digits within `layer_norm_jacobian_error_bound`; J1 = 0 and J(x - mu 1) = 0
-    within that bound times the vectors' 1-norms; the eigenvalues of sigma J are d - 2
-    ones and 2 zeros (Weyl: within d times the entry bound times sigma); J(a x) = J(x)/a
-    for a = 2^k, k in -8..8 (a x exact in float); at d = 2, J = 0 and `normalise`(x) = +-(1, -1).
-    Near-constant rows, outside the
-    domain: with sigma = 1e-9 max|x| the NumPy Jacobian still matches mpmath within the
+    within that bound times the vectors' 1-norms; the eigenvalues of sigma J are d - k
+    ones and k zeros (Weyl: within d times the entry bound times sigma), where
+    `vanishing` = (k, 0) is the text's 「その 2 方向の微分が 0」 (J 1 and J(x - mu 1) are
+    judged against 0 times the vector); J(a x) = J(x)/a for a = 2^k, k in -8..8 (a x exact
+    in float); at d = 2, J = 0 and `normalise`(x) = +-(1, -1). Near-constant rows, outside
+    the domain: with sigma = 1e-9 max|x| the NumPy Jacobian still matches mpmath within the
     same bound (which grows with max|x| / sigma), a constant row with eps = 0 is a
     ValueError, and with eps > 0 J = (I - 11^T/d)/sqrt(eps)."""
+    vanishing_directions, derivative = vanishing
     evidence = []
     # one judgement: the properties pin sigma J (the projection onto the complement of 1
     # and y), so the stated entry has them exactly when it equals the derived one
@@ -453,10 +464,15 @@ def prop_layer_norm_jacobian(
             tol = (bound + gamma(d) * np.abs(got).max()) * np.abs(v).sum() + 3 / spread(
                 x
             ) * v_err * d
-            judge_within(got @ v, tol, f"|J ({name})| for x = {x.tolist()}")
+            judge_within(
+                got @ v - derivative * v,
+                tol,
+                f"|J ({name}) - {derivative} ({name})| at x = {x.tolist()}",
+            )
         sigma = spread(x)
         eigen = np.sort(np.linalg.eigvalsh(sigma * got))
-        want = np.array([0.0, 0.0] + [1.0] * (d - 2))
+        require(vanishing_directions <= d, f"{vanishing_directions} directions in d = {d}")
+        want = np.array([0.0] * vanishing_directions + [1.0] * (d - vanishing_directions))
         eigenvalues.append(
             judge_within(
                 eigen - want,
@@ -486,7 +502,8 @@ def prop_layer_norm_jacobian(
     evidence.append(
         f"numeric J equals mpmath's 50-digit central differences within the "
         f"rounding bound (worst error / bound = {Cases(tuple(values)).ratio:.2e}); "
-        f"J1 = 0, J(x - mu 1) = 0; eigenvalues of sigma J: d - 2 ones, 2 zeros (to "
+        f"J1 = 0, J(x - mu 1) = 0; eigenvalues of sigma J: d - {vanishing_directions} "
+        f"ones, {vanishing_directions} zeros (to "
         f"{Cases(tuple(eigenvalues)).largest:.1e}); a J(a x) = J(x) (to "
         f"{Cases(tuple(scalings)).largest:.1e}); at d = 2, J = 0 and LN(x) = +-(1, -1)"
     )

@@ -280,6 +280,21 @@ def test_prop_layer_norm_jacobian_rejects_a_layer_norm_with_the_sign_flipped():
         prop_layer_norm_jacobian(normalise=flipped, widths=(), property_widths=())
 
 
+@pytest.mark.numeric
+@pytest.mark.parametrize(
+    ("vanishing", "match"),
+    [
+        ((1, 0), r"eigenvalues of sigma J are .*, not \[0\. 1\.\]"),
+        ((3, 0), r"3 directions in d = 2"),
+        ((2, 1), r"\|J \(1\) - 1 \(1\)\|"),
+    ],
+    ids=["one-direction", "three-directions", "derivative-one"],
+)
+def test_prop_layer_norm_jacobian_rejects_the_texts_wrong_vanishing_directions(vanishing, match):
+    with pytest.raises(CheckFailed, match=match):
+        prop_layer_norm_jacobian(vanishing=vanishing, widths=(), property_widths=())
+
+
 @pytest.mark.symbolic
 def test_prop_layer_norm_jacobian_rejects_missing_yy_t_symbolically():
     def stated(y, sigma):
