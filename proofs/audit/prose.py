@@ -1,6 +1,6 @@
 """Relations a chapter states in words between the numbers of a paragraph.
 
-Three forms are read, each about the numbers that come before it in its paragraph (a
+These forms are read, each about the numbers that come before it in its paragraph (a
 number of the prose, or the value a formula ends with):
 
 - 「…、パラメータ数 124,439,808 の約 15.2 %」: the number before 「の」 is the whole and
@@ -12,7 +12,9 @@ number of the prose, or the value a formula ends with):
 - 「平均は $\\beta/(1 - \\beta)$ ステップ前です。$\\beta_1 = 0.9$ なら 9 ステップ前」: a
   formula of one name followed by its unit, then worked at a value of that name (or of
   the name with a subscript) with the same unit after the number: the number is the
-  formula's value there.
+  formula's value there;
+- 「$e^{0} = 1$、$e^{\\log 2} = 2$、$e^{\\log 3} = 3$ で和は 6」: a clause of nothing but
+  formulas ending with numbers, then 「で和は」 or 「の合計は」: the number is their sum.
 
 A number printed with 約 stands for itself rounded to its significant digits (530: 525 to
 535; 15.2: 15.15 to 15.25); without it, to its printed precision. A paragraph without the
@@ -40,6 +42,11 @@ PERCENT = re.compile(
     rf"(?P<whole>{_NUMBER}|\$[^$]+\$)\s*の(?P<about>約|ちょうど)?\s*(?P<p>{_NUMBER})\s*%"
 )
 TIMES = re.compile(rf"(?P<about>約|ちょうど)\s*(?P<n>{_NUMBER})\s*倍(?!にす|にし|を|以|未|近|ほど)")
+# a clause that is only formulas, each ending with a number, then their sum in words
+SUM = re.compile(
+    rf"(?:^|(?<=[。：:（(]))\s*(?P<items>\$[^$]+\$(?:\s*(?:、|,|と)\s*\$[^$]+\$)+)\s*"
+    rf"(?:で|の)(?:和|合計)は\s*(?P<about>約)?\s*(?P<n>{_NUMBER})(?![\d.])"
+)
 FORMER = re.compile(r"(?:ちょうど|約)?前者の\s*\$(?P<x>[^$]+)\$\s*倍")
 # a formula and the unit words after it, up to the copula or the punctuation that ends them,
 # looked for in the FORMULA_REACH characters before its worked value (a line of thousands of
@@ -130,6 +137,31 @@ def _relations(line: int, text: str) -> list[Finding]:
                 )
             )
     out += _instances(line, text)
+    out += _sums(line, text)
+    return out
+
+
+def _sums(line: int, text: str) -> list[Finding]:
+    """「$e^{0} = 1$、$e^{\\log 2} = 2$、$e^{\\log 3} = 3$ で和は 6」: a list of two or more
+    formulas that end with numbers, the whole clause before 「で和は」/「の合計は」, sums to
+    the number after it."""
+    out = []
+    for match in SUM.finditer(text):
+        items = re.split(r"\s*(?:、|,|と)\s*", match.group("items").strip())
+        values = [_value(item) for item in items]
+        if len(values) < 2 or any(v is None for v in values):
+            continue
+        total = sum(v for v in values if v is not None)
+        out.append(
+            _judged(
+                line,
+                match.group(0).strip(),
+                total,
+                match.group("n"),
+                bool(match.group("about")),
+                f"the sum of the {len(values)} values before it",
+            )
+        )
     return out
 
 

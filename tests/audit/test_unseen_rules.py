@@ -173,6 +173,23 @@ def test_a_table_cell_one_swap_from_a_mantissa_printed_twice():
     assert mismatches(chapter("4.914")) == [(12, "restated")]
 
 
+# a clause of formulas ending with numbers, then their sum in words
+
+
+def test_the_sum_of_a_clause_of_formulas():
+    line = r"$e^{{0}} = 1$、$e^{{\log 2}} = 2$、$e^{{\log 3}} = 3$ で和は {} なので割ります。"
+    assert mismatches(rendered(line.format("6"))) == []
+    assert mismatches(rendered(line.format("5"))) == [(11, "prose")]
+    assert mismatches(rendered("$a = 2$ と $b = 3.25$ の合計は 6 です。")) == [(11, "prose")]
+    assert mismatches(rendered("$a = 2$ と $b = 3.25$ の合計は 5.25 です。")) == []
+
+
+def test_a_sum_over_a_clause_with_words_is_left_alone():
+    # the clause holds more than formulas: which numbers are summed, the text does not say
+    assert mismatches(rendered("長さ $n = 3$ の列で $x = 2$ の和は 7 です。")) == []
+    assert mismatches(rendered("$x = 2$ で和は 7 です。")) == []  # one value: no sum
+
+
 # an integer of three digits or more printed once, one swap from one printed twice
 
 
