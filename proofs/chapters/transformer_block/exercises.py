@@ -32,6 +32,7 @@ from proofs.book.stated import (
     printed,
     product_terms,
     prose_integer,
+    prose_integers,
     sized_expression,
 )
 from proofs.chapters.transformer_block.chapter import CHAPTER
@@ -330,6 +331,7 @@ def _no_residual_step(x: np.ndarray, g: Callable) -> np.ndarray:
     claims=(
         Claim(r"M = 3"),
         Claim(r"l = 0"),
+        Claim("展開した 8 個の項", phrase=True, argument="counts.asked", read=prose_integer),
         Claim(r"\boldsymbol{x}_l = G_l(\boldsymbol{x}_{l-1})"),
         Claim(
             "I + J_1 + J_2 + J_3 + J_2J_1 + J_3J_1 + J_3J_2 + J_3J_2J_1",
@@ -337,25 +339,46 @@ def _no_residual_step(x: np.ndarray, g: Callable) -> np.ndarray:
             argument="stated",
             read=product_terms,
         ),
+        Claim(
+            "の 8 項です", phrase=True, where="proof", argument="counts.found", read=prose_integer
+        ),
+        Claim(
+            "1 元集合 3 つ、2 元集合 3 つ",
+            phrase=True,
+            where="proof",
+            argument="counts.by_size",
+            read=prose_integers,
+        ),
         Claim("すべての層を通る最後の 1 項だけです", phrase=True, where="proof"),
     ),
 )
 def exr_residual_expansion(
     stated: tuple,
+    counts: Mapping,
     pre_ln_product: Callable = residual.pre_ln_product,
     step: Callable = _no_residual_step,
 ) -> list[str]:
     """(I + J_3)(I + J_2)(I + J_1) = I + J_1 + J_2 + J_3 + J_2J_1 + J_3J_1 + J_3J_2 + J_3J_2J_1,
     and without residuals only J_3J_2J_1 remains. Symbolic: symbolic.residual expands the
     product in non-commutative symbols; its terms are exactly the stated ones, in the
-    stated order of factors. Numeric, on the package's model (first three sublayers
-    MHA o LN_1, MLP o LN_2, MHA o LN_1 of its Pre-LN blocks, n = 3, d = 4, seed 0): the
-    central-difference Jacobian of G_3 o G_2 o G_1 (`step` = no residual) equals J_3 J_2 J_1
-    of the central differences at the chain's own points, within the propagated error
-    bounds; witness: it differs from (I + J_3)(I + J_2)(I + J_1) by far more."""
+    stated order of factors, as many as the statement and the answer count (8), as many of
+    each number of factors as the answer counts subsets of each size (3 and 3). Numeric, on
+    the package's model (first three sublayers MHA o LN_1, MLP o LN_2, MHA o LN_1 of its
+    Pre-LN blocks, n = 3, d = 4, seed 0): the central-difference Jacobian of G_3 o G_2 o G_1
+    (`step` = no residual) equals J_3 J_2 J_1 of the central differences at the chain's own
+    points, within the propagated error bounds; witness: it differs from
+    (I + J_3)(I + J_2)(I + J_1) by far more."""
     expansion = residual.expand_product(pre_ln_product(3, 0))
     got = sorted(_factor_indices(term) for term in expansion.terms)
     require(got == sorted(stated), f"the expansion has the terms {got}, stated {sorted(stated)}")
+    for said in ("asked", "found"):
+        require(
+            counts[said] == len(got), f"the expansion has {len(got)} terms, stated {counts[said]}"
+        )
+    by_size = dict(zip(counts["by_size"][::2], counts["by_size"][1::2], strict=True))
+    for size, count in by_size.items():
+        have = sum(len(term) == size for term in got)
+        require(have == count, f"{have} terms have {size} factors, stated {count}")
     evidence = [f"symbolic: the 8 terms {', '.join(_term_name(t) for t in stated)}"]
     # the witness first: a chain with residuals fails it, and a chain that is neither
     # product (2 g) fails the equality with J_3 J_2 J_1, which would imply the witness

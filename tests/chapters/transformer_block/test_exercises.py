@@ -200,6 +200,21 @@ def test_exr_layer_norm_affine_rejects_a_symbolic_map_wrong_only_under_a_varying
 
 @pytest.mark.symbolic
 @pytest.mark.numeric
+@pytest.mark.symbolic
+@pytest.mark.parametrize(
+    ("counts", "match"),
+    [
+        ({"asked": 9, "found": 8, "by_size": (1, 3, 2, 3)}, "has 8 terms, stated 9"),
+        ({"asked": 8, "found": 7, "by_size": (1, 3, 2, 3)}, "has 8 terms, stated 7"),
+        ({"asked": 8, "found": 8, "by_size": (1, 3, 2, 2)}, "3 terms have 2 factors, stated 2"),
+    ],
+    ids=["asked", "found", "by-size"],
+)
+def test_exr_residual_expansion_rejects_wrong_counts(counts, match):
+    with pytest.raises(CheckFailed, match=match):
+        exr_residual_expansion(counts=counts)
+
+
 def test_exr_residual_expansion_holds():
     assert exr_residual_expansion()
 
