@@ -151,7 +151,7 @@ def _sums(line: int, text: str) -> list[Finding]:
         values = [_value(item) for item in items]
         if len(values) < 2 or any(v is None for v in values):
             continue
-        total = sum(v for v in values if v is not None)
+        total = sum((v for v in values if v is not None), Fraction(0))
         out.append(
             _judged(
                 line,
