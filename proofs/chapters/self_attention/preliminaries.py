@@ -19,6 +19,7 @@ from numeric.error_bounds import (
 from numeric.softmax import masked_softmax, softmax
 from proofs.book.claims import Claim
 from proofs.book.judge import Verdict, judge_cases, judge_within, require, weigh
+from proofs.book.stated import prose_integers
 from proofs.chapters.self_attention.chapter import CHAPTER
 from proofs.chapters.self_attention.strategies import (
     FIXED_SOFTMAX_INPUTS,
@@ -77,19 +78,30 @@ NOTION_EXAMPLES = {
         ),
         Claim(r"P_\pi^{\mathsf{T}} P_\pi = I", where="text"),
         Claim(r"P_\pi \boldsymbol{1} = \boldsymbol{1}", where="text"),
+        Claim(
+            "各行に 1 がちょうど 1 個ある",
+            phrase=True,
+            where="text",
+            argument="ones_per_row",
+            read=prose_integers,
+        ),
     ),
 )
 def def_permutation_matrix(
-    permutation_matrix=permutation_matrix, examples: dict = NOTION_EXAMPLES
+    ones_per_row: tuple[int, ...],
+    permutation_matrix=permutation_matrix,
+    examples: dict = NOTION_EXAMPLES,
 ) -> list[str]:
     """(P_pi)_ij = 1 iff j = pi(i): symbolic for every permutation of n = 1..4 (SymPy
     matrices of symbols): P_pi X has row i = x_pi(i), A P_pi^T has column j = a_pi(j),
-    P_pi^T P_pi = I, P_pi 1 = 1. Numeric on Hypothesis-drawn permutations (n <= 8) and
-    float64 X: the same four facts hold bit for bit (products by 0 and 1 and sums with
-    exact zeros are exact). The notions defined, on `examples`: a row-wise map (tanh per
+    P_pi^T P_pi = I, P_pi 1 = 1, and each row holds as many 1s as the text says
+    (`ones_per_row`, 「各行に 1 がちょうど 1 個」). Numeric on Hypothesis-drawn
+    permutations (n <= 8) and float64 X: the same four facts hold bit for bit (products by
+    0 and 1 and sums with exact zeros are exact). The notions defined, on `examples`: a row-wise map (tanh per
     row) has zero equivariance defect, an invariant map (column sums) f(PX) = f(X) within
     the rounding of two sums, and a map that is neither (cumulative row sums) has a defect
     above that bound, on a witness (4 x 3, rows swapped in pairs)."""
+    entry, count_per_row = ones_per_row  # 「各行に 1 がちょうど 1 個」
     evidence = []
     count = 0
     for n in range(1, 5):
@@ -109,6 +121,9 @@ def def_permutation_matrix(
                     "A P_pi^T = A[:, pi]": a * p.T == a.extract(list(range(n)), list(pi)),
                     "P_pi^T P_pi = I": p.T * p == sp.eye(n),
                     "P_pi 1 = 1": p * sp.ones(n, 1) == sp.ones(n, 1),
+                    f"each row holds {count_per_row} entries {entry}": all(
+                        list(p.row(i)).count(entry) == count_per_row for i in range(n)
+                    ),
                 },
             )
             count += 1

@@ -26,6 +26,11 @@ def test_def_permutation_matrix_holds():
     assert len(def_permutation_matrix()) == 3
 
 
+def test_def_permutation_matrix_rejects_a_wrong_count_of_ones_per_row():
+    with pytest.raises(CheckFailed, match="each row holds 2 entries 1"):
+        def_permutation_matrix(ones_per_row=(1, 2))
+
+
 @symbolic
 def test_def_permutation_matrix_rejects_the_column_permuting_transpose():
     def transposed(pi):
