@@ -92,15 +92,15 @@ def def_permutation_matrix(
     permutation_matrix=permutation_matrix,
     examples: dict = NOTION_EXAMPLES,
 ) -> list[str]:
-    """(P_pi)_ij = 1 iff j = pi(i): symbolic for every permutation of n = 1..4 (SymPy
-    matrices of symbols): P_pi X has row i = x_pi(i), A P_pi^T has column j = a_pi(j),
-    P_pi^T P_pi = I, P_pi 1 = 1, and each row holds as many 1s as the text says
-    (`ones_per_row`, 「各行に 1 がちょうど 1 個」). Numeric on Hypothesis-drawn
-    permutations (n <= 8) and float64 X: the same four facts hold bit for bit (products by
-    0 and 1 and sums with exact zeros are exact). The notions defined, on `examples`: a row-wise map (tanh per
-    row) has zero equivariance defect, an invariant map (column sums) f(PX) = f(X) within
-    the rounding of two sums, and a map that is neither (cumulative row sums) has a defect
-    above that bound, on a witness (4 x 3, rows swapped in pairs)."""
+    """(P_pi)_ij = 1 iff j = pi(i): symbolic for every permutation of n = 1..4 (SymPy matrices
+    of symbols): P_pi X has row i = x_pi(i), A P_pi^T has column j = a_pi(j), P_pi^T P_pi =
+    I, P_pi 1 = 1, and each row holds as many 1s as the text says (`ones_per_row`, 「各行に 1
+    がちょうど 1 個」). Numeric on Hypothesis-drawn permutations (n <= 8) and float64 X: the same
+    four facts hold bit for bit (products by 0 and 1 and sums with exact zeros are exact).
+    The notions defined, on `examples`: a row-wise map (tanh per row) has zero equivariance
+    defect, an invariant map (column sums) f(PX) = f(X) within the rounding of two sums, and
+    a map that is neither (cumulative row sums) has a defect above that bound, on a witness
+    (4 x 3, rows swapped in pairs)."""
     entry, count_per_row = ones_per_row  # 「各行に 1 がちょうど 1 個」
     evidence = []
     count = 0
