@@ -69,7 +69,8 @@ def test_def_permutation_matrix_rejects_a_matrix_that_leaves_the_rows_in_place()
         ),
         (
             lambda n: np.zeros(n),
-            "P_pi X = X\\[pi\\], A P_pi\\^T = A\\[:, pi\\], P_pi\\^T P_pi = I, P_pi 1 = 1 fail",
+            "P_pi X = X\\[pi\\], A P_pi\\^T = A\\[:, pi\\], P_pi\\^T P_pi = I, P_pi 1 = 1, "
+            "each row holds 1 entries 1 fail",
         ),
     ],
     ids=["a repeated row", "a zero row"],
