@@ -1,5 +1,7 @@
 """What the audit catches in chapters it has no checks for: the one-slip edits of
-tests/corpus/slips.py, applied one at a time to the corpus chapters.
+tests/corpus/slips.py, applied one at a time to the corpus chapters; with
+--seed-chapters, in the two seed chapters with their checks: the edits of
+tests/seed_slips.py, the prose-claim slips it does not catch yet (NOT_YET) counted too.
 
 A slip is caught when the audit of the edited chapter reports a mismatch at the slip's
 line (or the line its entry names: where a broken element opens) that the audit of the
@@ -11,6 +13,7 @@ false alarm).
 Run from the repository root:
 
     python -m benchmarks.corpus_detection [--run-listings] [--show-missed] [--seeds]
+    python -m benchmarks.corpus_detection --seed-chapters [--show-missed]
 
 --seeds also audits the two seed chapters as chapters without checks (text the rules
 were not written on) and lists every mismatch: a measure of false alarms.
@@ -24,6 +27,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 from proofs.audit import audit_document
 from proofs.book.profiles import load_profile
@@ -43,19 +47,49 @@ class Edit:
     expect_line: int | None
 
 
-def edits() -> list[Edit]:
-    """Every edit of the corpus, read from its data file."""
-    sys.path.insert(0, str(CORPUS))
+def corpus() -> tuple[dict[str, str], list[Edit]]:
+    """The corpus chapters' texts by file name, and every edit of its data file."""
+    slips = _data("slips", CORPUS)
+    chapters = {
+        name: (CORPUS / name).read_text(encoding="utf-8")
+        for name in ("inference.mdx", "training.txt")
+    }
+    return chapters, [Edit(*entry) for entry in [*slips.INFERENCE, *slips.TRAINING]]
+
+
+def seed_corpus() -> tuple[dict[str, str], list[Edit]]:
+    """The seed chapters' texts by the keys tests/seed_slips.py names them with (sa, tb),
+    and its edits: the slips, the neutral edits, and the slips not caught yet."""
+    from proofs.book.locations import chapter_folders, find_chapter_file
+    from proofs.book.registry import CHAPTERS, load_all
+
+    load_all()
+    slips = _data("seed_slips", CORPUS.parent)
+    chapters = {}
+    for key, registered in zip(("sa", "tb"), CHAPTERS.values(), strict=True):
+        path = find_chapter_file(registered.title, "", chapter_folders())
+        if path is None:
+            raise SystemExit(f"{registered.title}: no chapter file found")
+        chapters[key] = path.read_text(encoding="utf-8")
+    entries = [*slips.SLIPS, *slips.NEUTRAL, *slips.NOT_YET]
+    edits = [
+        Edit(e.name, e.chapter, e.line, e.old, e.new, e.category, e.expect_line) for e in entries
+    ]
+    return chapters, edits
+
+
+def _data(module: str, folder: Path) -> ModuleType:
+    """A data module of the tests, imported from its folder."""
+    sys.path.insert(0, str(folder))
     try:
-        import slips
+        return __import__(module)
     finally:
-        sys.path.remove(str(CORPUS))
-    return [Edit(*entry) for entry in [*slips.INFERENCE, *slips.TRAINING]]
+        sys.path.remove(str(folder))
 
 
-def applied(edit: Edit) -> str:
+def applied(edit: Edit, text: str) -> str:
     """The chapter's text with the edit made on its line."""
-    lines = (CORPUS / edit.chapter).read_text(encoding="utf-8").split("\n")
+    lines = text.split("\n")
     assert edit.old in lines[edit.line - 1], edit.name
     lines[edit.line - 1] = lines[edit.line - 1].replace(edit.old, edit.new, 1)
     return "\n".join(lines)
@@ -68,19 +102,19 @@ def mismatches(text: str, name: str, run: bool) -> set[tuple[int, str, str]]:
     return {(f.line, f.section, f.text) for f in report.mismatched}
 
 
-def measure(show_missed: bool, run: bool, seeds: bool = False) -> int:
+def measure(show_missed: bool, run: bool, seeds: bool = False, seed_chapters: bool = False) -> int:
     load_profile("ci", in_cache=True)
-    pristine = {
-        name: mismatches((CORPUS / name).read_text(encoding="utf-8"), name, run)
-        for name in ("inference.mdx", "training.txt")
-    }
+    chapters, all_edits = seed_corpus() if seed_chapters else corpus()
+    pristine = {name: mismatches(text, name, run) for name, text in chapters.items()}
     caught: Counter[str] = Counter()
     total: Counter[str] = Counter()
     missed, alarms = [], []
-    for name, found in pristine.items():
-        alarms += [(name, "pristine", line, text) for line, _, text in sorted(found)]
-    for edit in edits():
-        new = mismatches(applied(edit), edit.chapter, run) - pristine[edit.chapter]
+    if not seed_chapters:  # a seed chapter's one real slip is no alarm: it is the chapter's
+        for name, found in pristine.items():
+            alarms += [(name, "pristine", line, text) for line, _, text in sorted(found)]
+    for edit in all_edits:
+        text = applied(edit, chapters[edit.chapter])
+        new = mismatches(text, edit.chapter, run) - pristine[edit.chapter]
         total[edit.category] += 1
         if edit.category == "neutral":
             alarms += [(edit.chapter, edit.name, line, text) for line, _, text in sorted(new)]
@@ -145,8 +179,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="also audit the seed chapters without their checks and list the mismatches",
     )
+    parser.add_argument(
+        "--seed-chapters",
+        action="store_true",
+        help="measure on the seed chapters with their checks (tests/seed_slips.py)",
+    )
     args = parser.parse_args(argv)
-    return measure(args.show_missed, args.run_listings, args.seeds)
+    return measure(args.show_missed, args.run_listings, args.seeds, args.seed_chapters)
 
 
 if __name__ == "__main__":

@@ -123,9 +123,12 @@ def audit_document(
         document, environment, bound, open_notation=environment is None
     )
     report.findings += _with_runs(audit_outputs(document, chapter), document, runs)
-    report.findings += audit_restated(document, produced)
-    report.findings += audit_restated_tuples(document, produced)
-    report.findings += audit_rounded(document, produced)
+    restated = [
+        *audit_restated(document, produced),
+        *audit_restated_tuples(document, produced),
+        *audit_rounded(document, produced),
+    ]
+    report.findings += _said_once(restated, report.findings)
     report.findings += audit_prose(document)
     report.findings += audit_counted(document)
     report.findings += audit_cited(document)
@@ -230,6 +233,25 @@ def _not_again(claims: list[Finding], cells: list[Finding], document: Document) 
         for line in [t.line for t in document.tables if f.line in t.row_lines]
     }
     return [f for f in claims if not (f.status == Status.MISMATCHED and f.line in wrong)]
+
+
+def _said_once(restated: list[Finding], before: list[Finding]) -> list[Finding]:
+    """The restatement rules' findings but a mismatch at a number that a finding before
+    (a table cell against its regenerated value, a claim, an equality) already reports
+    mismatched at its line: one slip, one finding, the one that knows the right value."""
+    said = {(f.line, _bare(f.text)) for f in before if f.status == Status.MISMATCHED}
+    return [
+        f
+        for f in restated
+        if not (
+            f.status == Status.MISMATCHED
+            and any(line == f.line and _bare(f.text) in text for line, text in said)
+        )
+    ]
+
+
+def _bare(text: str) -> str:
+    return text.replace("{,}", "").replace(",", "")
 
 
 def audit_file(path: Path | str) -> Report:
