@@ -10,7 +10,9 @@ table row its line names by the table's key (「$t = 10$ で最大の約 6.57」
 whose first column is $t$: the row t = 10, in the table before the line and in its
 section), and for a percentage the ratios printed anywhere in the chapter (a table's
 column and the prose that reads it). Only numbers of at least SIGNIFICANT digits are
-judged: shorter ones (a count, 3 倍) are one digit from many numbers by chance.
+judged: shorter ones (a count, 3 倍) are one digit from many numbers by chance; a number
+of NAMED_ROW_SIGNIFICANT digits is judged against the named row's cells alone (「$d_k =
+1024$ では最大の重みが平均 0.97」), unless the text says it is approximate (前後, 程度).
 
 Two printed numbers agree when the intervals their printed precision stands for meet
 (0.62853 and 0.6285; 0.125 and 0.13 or 0.12).
@@ -31,6 +33,11 @@ from proofs.reader import Document
 from proofs.tex.arithmetic import MAX_DIGITS
 
 SIGNIFICANT = 3  # digits a restating number must have (710, 77.5 %)
+# digits enough for a number read off the table row its line names (0.97 of the row
+# d_k = 1024's 0.971), compared with that row's cells only, unless the text says it is
+# approximate (「0.35 前後」 speaks of every row)
+NAMED_ROW_SIGNIFICANT = 2
+_APPROXIMATE = re.compile(r"\s*(?:前後|程度|ほど|くらい|ぐらい|付近)")
 
 # a printed number: digits grouped by , or {,} or not, a decimal part or not
 _NUMBER = re.compile(
@@ -50,6 +57,7 @@ class Printed:
     value: Fraction
     unit: Fraction
     percent: bool
+    approximate: bool = False  # 「0.35 前後」
 
     def meets(self, other: Printed) -> bool:
         return abs(self.value - other.value) <= (self.unit + other.unit) / 2
@@ -80,7 +88,8 @@ def _numbers(line: int, text: str) -> list[Printed]:
         percent = _PERCENT.match(text, m.end()) is not None
         if percent:
             value, unit = value / 100, unit / 100
-        out.append(Printed(line, m.group(0), value, unit, percent))
+        approximate = _APPROXIMATE.match(text, m.end()) is not None
+        out.append(Printed(line, m.group(0), value, unit, percent, approximate))
     return out
 
 
@@ -173,11 +182,18 @@ def audit_rounded(document: Document, produced: Sequence[tuple[int, str]] = ()) 
         low, high = bisect_left(values, a.value - a.unit), bisect_right(values, a.value + a.unit)
         return any(b is not a and b.unit <= a.unit and a.meets(b) for b in ordered[low:high])
 
+    named = {line: _Rounded(cells) for line, cells in rows.items()}
     out = []
     for a in found:
-        if a.line in document.code or a.significant < SIGNIFICANT:
+        if a.line in document.code:
             continue
-        b = (ratios if a.percent else pools[a.line]).one_digit_from(a)
+        if a.significant >= SIGNIFICANT:
+            pool = ratios if a.percent else pools[a.line]
+        elif a.significant >= NAMED_ROW_SIGNIFICANT and a.line in named and not a.approximate:
+            pool = named[a.line]
+        else:
+            continue
+        b = pool.one_digit_from(a)
         if b is None or agrees(a):
             continue
         rounded = _digits(b.value, a.unit)

@@ -161,6 +161,15 @@ def test_a_number_read_off_a_named_row_must_be_that_rows_rounded():
     assert mismatches(rendered(table, prose.format("2", "4.25"))) == []
 
 
+def test_two_digits_read_off_a_named_row_are_judged_against_that_row_alone():
+    table = "$d_k$\t割らない\t割る\n4\t0.532\t0.347\n1024\t0.971\t0.361"
+    prose = "$d_k = 1024$ では最大の重みが平均 {} です。"
+    assert mismatches(rendered(table, prose.format("0.97"))) == []
+    assert mismatches(rendered(table, prose.format("0.93"))) == [(15, "restated")]
+    assert mismatches(rendered(table, prose.format("0.35 前後"))) == []  # approximate
+    assert mismatches(rendered(table, "最大の重みは平均 0.93 です。")) == []  # no row named
+
+
 # a number printed in scientific notation restates a table in units of its power of ten
 
 
