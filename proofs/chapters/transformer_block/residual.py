@@ -181,21 +181,10 @@ def residual_jacobians(
     for g in subs:
         points.append(step(points[-1], g))
     out: dict[str, Any] = {"points": points, "sublayers": subs, "params": params, "stages": []}
+    jacobians, directs = _central_differences(step, seed, config, depth)
+    size = x.size
     with mpmath.workdps(DIGITS):
-        mp_subs = pre_ln_sublayers(params, config, MP)[:depth]
-        mp_points = [x.astype(object)]
-        for g in mp_subs:
-            mp_points.append(step(mp_points[-1], g))
-        jacobians = [mp_jacobian(g, z) for g, z in zip(mp_subs, mp_points[:-1], strict=True)]
-        size = x.size
-        for start in range(len(mp_subs)):
-
-            def rest(z, start=start):
-                for g in mp_subs[start:]:
-                    z = step(z, g)
-                return z
-
-            direct = mp_jacobian(rest, mp_points[start])
+        for start, direct in enumerate(directs):
             factors = [
                 identity * np.eye(size, dtype=int).astype(object) + j for j in jacobians[start:]
             ][::-1]  # M first
@@ -205,6 +194,34 @@ def residual_jacobians(
             )
             out["stages"].append((start, largest(direct - product), bound))
     return out
+
+
+@functools.lru_cache(maxsize=8)
+def _central_differences(
+    step: Callable, seed: int, config: spec.ModelConfig, depth: int | None
+) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
+    """At 50 digits, for the stack `residual_jacobians` draws: the central differences J_k
+    of each G_k at x_{k-1}, and D_l of x_l -> x_M for each l. The costly part of a check,
+    computed once per process for the same stack (the arrays are only read)."""
+    rng = np.random.default_rng(seed)
+    params = init_parameters(config, rng)
+    x = rng.standard_normal((config.n_ctx, config.d))
+    with mpmath.workdps(DIGITS):
+        mp_subs = pre_ln_sublayers(params, config, MP)[:depth]
+        mp_points = [x.astype(object)]
+        for g in mp_subs:
+            mp_points.append(step(mp_points[-1], g))
+        jacobians = tuple(mp_jacobian(g, z) for g, z in zip(mp_subs, mp_points[:-1], strict=True))
+        directs = []
+        for start in range(len(mp_subs)):
+
+            def rest(z, start=start):
+                for g in mp_subs[start:]:
+                    z = step(z, g)
+                return z
+
+            directs.append(mp_jacobian(rest, mp_points[start]))
+    return jacobians, tuple(directs)
 
 
 def post_ln_factor(k: np.ndarray, d: np.ndarray) -> np.ndarray:
