@@ -3,14 +3,13 @@
 
 A chapter's summary, remarks and later sections repeat an element's formula beside a
 citation of it. Each formula of a line that cites elements of the same chapter (by MDX
-`<Ref>` or by a printed number, 命題 6.1) is compared with the statement formulas of those
-elements — each member of a chain, the relation whole when it is one — and with the
-most alike of those it can restate (a relation with the same left side, or a sum; difflib's
-ratio at least ALIKE, sizing and \\underbrace labels aside; the one relation of its left
-side whatever its likeness):
-decided equal in the open notation, it is confirmed; decided different, a mismatch;
-undecided (an O(·) term, a symbol the open notation cannot read), left alone. A formula
-like none is another quantity, and is left alone too.
+`<Ref>` or by a printed number, 命題 6.1) is compared with the formulas of those elements'
+statements it can restate — a relation with the same left side, or a sum; each member of
+a chain, and the relation whole when it is one; sizing and \\underbrace labels aside.
+Decided equal in the open notation to any of them, it is confirmed; else decided
+different from the most alike (difflib's ratio at least ALIKE, or the one relation of its
+left side whatever its likeness), a mismatch; undecided (an O(·) term, a symbol the open
+notation cannot read), or like none, it is another quantity and is left alone.
 """
 
 from __future__ import annotations
@@ -106,30 +105,39 @@ def _comparable(a: str, b: str) -> bool:
 
 
 def _judged(line: int, tex: str, originals: list[tuple[str, str]]) -> Finding | None:
+    """Confirmed when the formula is, or is decided equal to, any formula of the cited
+    statements it can restate; a mismatch when the most alike of them is decided different
+    and none is equal; else nothing."""
     mine = _plain(tex)
-    alike = [
-        (difflib.SequenceMatcher(None, mine, g, autojunk=False).ratio(), (n, g))
-        for n, g in originals
-        if _comparable(mine, g)
-    ]
+    alike = sorted(
+        (
+            (difflib.SequenceMatcher(None, mine, g, autojunk=False).ratio(), (n, g))
+            for n, g in originals
+            if _comparable(mine, g)
+        ),
+        reverse=True,
+    )
     if not alike:
         return None
-    likeness, (number, original) = max(alike)
+    verdicts = [
+        (n, g, _decided(mine, g) if mine != g else ("confirmed", "")) for _, (n, g) in alike
+    ]
+    same = next(((n, g) for n, g, (status, _) in verdicts if status == "confirmed"), None)
+    if same is not None:
+        number, original = same
+        said = "as {} states it" if mine == original else "{} states ${}$"
+        return Finding(Section.RESTATED, line, tex, Status.CONFIRMED, said.format(number, original))
+    likeness = alike[0][0]
+    number, original, (status, detail) = verdicts[0]
     one_relation = len(alike) == 1 and split_relations(mine)[1]
-    if likeness < ALIKE and not one_relation:  # the one relation of its left side is it
-        return None
-    if mine == original:
-        return Finding(Section.RESTATED, line, tex, Status.CONFIRMED, f"as {number} states it")
-    status, detail = _decided(mine, original)
-    if status == "not checkable":
-        return None
-    said = f"{number} states ${original}$"
+    if status != "mismatched" or (likeness < ALIKE and not one_relation):
+        return None  # the one relation of its left side is it, whatever its likeness
     return Finding(
         Section.RESTATED,
         line,
         tex,
-        Status(status),
-        said if status == "confirmed" else f"{said}; restated here otherwise: {detail}",
+        Status.MISMATCHED,
+        f"{number} states ${original}$; restated here otherwise: {detail}",
     )
 
 

@@ -11,8 +11,9 @@ whose first column is $t$: the row t = 10, in the table before the line and in i
 section), and for a percentage the ratios printed anywhere in the chapter (a table's
 column and the prose that reads it). Only numbers of at least SIGNIFICANT digits are
 judged: shorter ones (a count, 3 倍) are one digit from many numbers by chance; a number
-of NAMED_ROW_SIGNIFICANT digits is judged against the named row's cells alone (「$d_k =
-1024$ では最大の重みが平均 0.97」), unless the text says it is approximate (前後, 程度).
+of NAMED_ROW_SIGNIFICANT digits in the prose is judged against the named row's cells alone
+(「$d_k = 1024$ では最大の重みが平均 0.97」), unless the text says it is approximate (前後,
+程度).
 
 Two printed numbers agree when the intervals their printed precision stands for meet
 (0.62853 and 0.6285; 0.125 and 0.13 or 0.12).
@@ -33,11 +34,13 @@ from proofs.reader import Document
 from proofs.tex.arithmetic import MAX_DIGITS
 
 SIGNIFICANT = 3  # digits a restating number must have (710, 77.5 %)
-# digits enough for a number read off the table row its line names (0.97 of the row
-# d_k = 1024's 0.971), compared with that row's cells only, unless the text says it is
-# approximate (「0.35 前後」 speaks of every row)
+# digits enough for a number of the prose read off the table row its line names (0.97
+# of the row d_k = 1024's 0.971), compared with that row's cells only, unless the text
+# says it is approximate (「0.35 前後」 speaks of every row); not one in a formula, where
+# a two-digit number is as often a coefficient (0.75 (η_max - η_min))
 NAMED_ROW_SIGNIFICANT = 2
 _APPROXIMATE = re.compile(r"\s*(?:前後|程度|ほど|くらい|ぐらい|付近)")
+_MATH = re.compile(r"\$[^$]+\$")
 
 # a printed number: digits grouped by , or {,} or not, a decimal part or not
 _NUMBER = re.compile(
@@ -58,6 +61,7 @@ class Printed:
     unit: Fraction
     percent: bool
     approximate: bool = False  # 「0.35 前後」
+    in_math: bool = False  # inside $…$: a coefficient (0.75\,(η_max - η_min)) as often as a value
 
     def meets(self, other: Printed) -> bool:
         return abs(self.value - other.value) <= (self.unit + other.unit) / 2
@@ -79,6 +83,7 @@ def printed_numbers(document: Document, produced: Sequence[tuple[int, str]] = ()
 
 def _numbers(line: int, text: str) -> list[Printed]:
     out = []
+    maths = [m.span() for m in _MATH.finditer(text)]
     for m in _NUMBER.finditer(text):
         bare = m.group(0).replace("{,}", "").replace(",", "")
         if len(bare) > MAX_DIGITS:  # not a number a chapter restates: too large to read
@@ -89,7 +94,8 @@ def _numbers(line: int, text: str) -> list[Printed]:
         if percent:
             value, unit = value / 100, unit / 100
         approximate = _APPROXIMATE.match(text, m.end()) is not None
-        out.append(Printed(line, m.group(0), value, unit, percent, approximate))
+        in_math = any(a <= m.start() < b for a, b in maths)
+        out.append(Printed(line, m.group(0), value, unit, percent, approximate, in_math))
     return out
 
 
@@ -189,7 +195,11 @@ def audit_rounded(document: Document, produced: Sequence[tuple[int, str]] = ()) 
             continue
         if a.significant >= SIGNIFICANT:
             pool = ratios if a.percent else pools[a.line]
-        elif a.significant >= NAMED_ROW_SIGNIFICANT and a.line in named and not a.approximate:
+        elif (
+            a.significant >= NAMED_ROW_SIGNIFICANT
+            and a.line in named
+            and not (a.approximate or a.in_math)
+        ):
             pool = named[a.line]
         else:
             continue

@@ -69,3 +69,15 @@ def test_underbrace_labels_are_dropped_and_an_unclosed_one_kept():
     )
     assert _plain(r"L(\underbrace{2d\,d_{\mathrm{ff}}}_{\text{MLP}})") == r"L(2dd_{\mathrm{ff}})"
     assert _plain(r"a + \underbrace{x") == r"a+\underbrace{x"
+
+
+def test_a_formula_equal_to_any_of_the_statements_is_confirmed_however_alike():
+    text = (
+        CHAPTER.format(summary="4d^2 + 4d")
+        .replace(
+            "$n < 6d$ のとき小さい。", "$n < 6d$ のとき小さい。別の数は $4d^2 + 4d^3$ である。"
+        )
+        .replace(r"\underbrace{4d^2}_{\text{重み}} + \underbrace{4d}_{\text{偏り}}", "4d + 4d^2")
+    )
+    document = parse(text, "cited.mdx")
+    assert [(f.line, str(f.status)) for f in audit_cited(document)] == [(3, "confirmed")]

@@ -168,6 +168,8 @@ def test_two_digits_read_off_a_named_row_are_judged_against_that_row_alone():
     assert mismatches(rendered(table, prose.format("0.93"))) == [(15, "restated")]
     assert mismatches(rendered(table, prose.format("0.35 前後"))) == []  # approximate
     assert mismatches(rendered(table, "最大の重みは平均 0.93 です。")) == []  # no row named
+    coefficient = "$d_k = 1024$ では $w = 0.93\\,(a - b)$ です。"
+    assert mismatches(rendered(table, coefficient)) == []  # in a formula: a coefficient
 
 
 # a number printed in scientific notation restates a table in units of its power of ten
