@@ -23,6 +23,7 @@ from proofs.chapters.transformer_block.chapter import CHAPTER
 from proofs.chapters.transformer_block.strategies import block_parameters, model_cases, seeds
 from proofs.evidence.anchors import layer_norm_off_definition, mlp_off_definition
 from proofs.evidence.measures import decoded_in_chunks
+from proofs.evidence.remembered import by_content
 
 
 @CHAPTER.element(
@@ -120,6 +121,12 @@ def prop_row_wise_maps(
     return evidence
 
 
+# the rounding bounds are the reference of every draw: a test that feeds the check a wrong
+# block or model draws the same inputs and finds them computed
+_block_bound = by_content(block_rounding_bound)
+_model_bound = by_content(model_rounding_bound)
+
+
 @CHAPTER.element(
     "prop-block-equivariance-causality",
     "命題 7.2",
@@ -183,7 +190,7 @@ def prop_block_equivariance_causality(
             name = "Post-LN" if post else "Pre-LN"
 
             def rounding(z, causal, post=post):
-                return block_rounding_bound(z, p, post, causal, activation)[1]  # (n, d)
+                return _block_bound(z, p, post, causal, activation)[1]  # (n, d)
 
             out = block(x, p, causal=False, activation=activation)
             gap = block(x[perm], p, causal=False, activation=activation) - out[perm]
@@ -227,16 +234,16 @@ def prop_block_equivariance_causality(
         n = len(tokens)
         i = data.draw(st.integers(1, n))
         logits = model(tokens, params, config)
-        full = model_rounding_bound(tokens, params, config)[1]  # (n, |V|)
+        full = _model_bound(tokens, params, config)[1]  # (n, |V|)
         changed = tokens.copy()
         changed[i:] = rng.integers(0, config.vocab, n - i)
         gap = model(changed, params, config)[:i] - logits[:i]
-        bound = full[:i] + model_rounding_bound(changed, params, config)[1][:i]
+        bound = full[:i] + _model_bound(changed, params, config)[1][:i]
         at = f"tokens {tokens.tolist()}, {config}"
         unmoved.append(weigh(gap, bound, f"logits 1..{i}, tokens after {i} changed, {at}"))
         for k in range(1, n + 1):
             prefix = model(tokens[:k], params, config)[-1]
-            bound = full[k - 1] + model_rounding_bound(tokens[:k], params, config)[1][-1]
+            bound = full[k - 1] + _model_bound(tokens[:k], params, config)[1][-1]
             prefixes.append(
                 weigh(prefix - logits[k - 1], bound, f"the prefix 1..{k} against row {k}, {at}")
             )
