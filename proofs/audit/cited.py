@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from dataclasses import dataclass
 
 from proofs.audit.notation import decide_open
 from proofs.audit.report import Finding, Section, Status
@@ -37,9 +38,12 @@ def audit_cited(document: Document) -> list[Finding]:
         element = None if ref.external else document.element(ref.target)
         if element is not None and not element.line <= ref.line <= _end(element):
             cited.setdefault(ref.line, []).append(element)
+    parts: dict[int, list[_Formula]] = {}  # each element's, read once
     out = []
     for line, elements in sorted(cited.items()):
-        originals = [g for e in elements for g in _statement_parts(document, e)]
+        originals = [
+            g for e in elements for g in parts.setdefault(e.line, _statement_parts(document, e))
+        ]
         for tex in _INLINE.findall(document.line(line)):
             finding = _judged(line, tex, originals)
             if finding is not None:
@@ -82,54 +86,69 @@ def _parts(tex: str) -> list[str]:
     return whole + [m for m in members if m.strip()]
 
 
-def _statement_parts(document: Document, element: Element) -> list[tuple[str, str]]:
-    """(element number, part) of every formula of the element's statement."""
+@dataclass(frozen=True)
+class _Formula:
+    """A formula read for comparison: the element it is of, its normalised TeX, its
+    members and relations."""
+
+    number: str
+    tex: str
+    members: tuple[str, ...]
+    relations: tuple[str, ...]
+
+    @classmethod
+    def read(cls, number: str, tex: str) -> _Formula:
+        members, relations = split_relations(tex)
+        return cls(number, tex, tuple(members), tuple(relations))
+
+    def restates(self, other: _Formula) -> bool:
+        """Whether the two can restate each other: two relations with the same left side
+        and relations, or two sums (a lone symbol or product is too short to tell a slip
+        from another quantity: 1/σ is not σ slipped)."""
+        if self.relations or other.relations:
+            return self.relations == other.relations and self.members[0] == other.members[0]
+        return bool(_SUM.search(self.tex) and _SUM.search(other.tex))
+
+
+def _statement_parts(document: Document, element: Element) -> list[_Formula]:
+    """Every formula of the element's statement, each of its parts read."""
     first, last = element.statement
     return [
-        (element.number, _plain(part))
+        _Formula.read(element.number, _plain(part))
         for m in document.math_in(first, last)
         for _, statement in statement_lines(m.line, m.tex)
         for part in _parts(statement)
     ]
 
 
-def _comparable(a: str, b: str) -> bool:
-    """Whether two formulas can restate each other: two relations with the same left side
-    and relations, or two sums (a lone symbol or product is too short to tell a slip from
-    another quantity: 1/σ is not σ slipped)."""
-    members_a, relations_a = split_relations(a)
-    members_b, relations_b = split_relations(b)
-    if relations_a or relations_b:
-        return relations_a == relations_b and members_a[0] == members_b[0]
-    return all(_SUM.search(x) for x in (a, b))
-
-
-def _judged(line: int, tex: str, originals: list[tuple[str, str]]) -> Finding | None:
+def _judged(line: int, tex: str, originals: list[_Formula]) -> Finding | None:
     """Confirmed when the formula is, or is decided equal to, any formula of the cited
     statements it can restate; a mismatch when the most alike of them is decided different
     and none is equal; else nothing."""
-    mine = _plain(tex)
+    mine = _Formula.read("", _plain(tex))
+    if not mine.relations and not _SUM.search(mine.tex):
+        return None  # a lone symbol or product restates nothing it could be told from
     alike = sorted(
         (
-            (difflib.SequenceMatcher(None, mine, g, autojunk=False).ratio(), (n, g))
-            for n, g in originals
-            if _comparable(mine, g)
+            (difflib.SequenceMatcher(None, mine.tex, g.tex, autojunk=False).ratio(), k, g)
+            for k, g in enumerate(originals)
+            if mine.restates(g)
         ),
-        reverse=True,
+        key=lambda x: (-x[0], x[1]),
     )
     if not alike:
         return None
-    verdicts = [
-        (n, g, _decided(mine, g) if mine != g else ("confirmed", "")) for _, (n, g) in alike
-    ]
-    same = next(((n, g) for n, g, (status, _) in verdicts if status == "confirmed"), None)
+    same = next((g for _, _, g in alike if g.tex == mine.tex), None)
+    verdicts = [] if same is not None else [(g, _decided(mine.tex, g.tex)) for _, _, g in alike]
+    same = same or next((g for g, (status, _) in verdicts if status == "confirmed"), None)
     if same is not None:
-        number, original = same
-        said = "as {} states it" if mine == original else "{} states ${}$"
-        return Finding(Section.RESTATED, line, tex, Status.CONFIRMED, said.format(number, original))
+        said = "as {} states it" if same.tex == mine.tex else "{} states ${}$"
+        return Finding(
+            Section.RESTATED, line, tex, Status.CONFIRMED, said.format(same.number, same.tex)
+        )
     likeness = alike[0][0]
-    number, original, (status, detail) = verdicts[0]
-    one_relation = len(alike) == 1 and split_relations(mine)[1]
+    original, (status, detail) = verdicts[0]
+    one_relation = len(alike) == 1 and mine.relations
     if status != "mismatched" or (likeness < ALIKE and not one_relation):
         return None  # the one relation of its left side is it, whatever its likeness
     return Finding(
@@ -137,7 +156,7 @@ def _judged(line: int, tex: str, originals: list[tuple[str, str]]) -> Finding | 
         line,
         tex,
         Status.MISMATCHED,
-        f"{number} states ${original}$; restated here otherwise: {detail}",
+        f"{original.number} states ${original.tex}$; restated here otherwise: {detail}",
     )
 
 
