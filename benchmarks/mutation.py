@@ -93,6 +93,10 @@ TESTS = {
         "tests/symbolic/test_sums.py",
         "tests/symbolic/test_identities_of_chapters.py",
     ],
+    "symbolic/orders.py": ["tests/symbolic/test_orders.py"],
+    "proofs/audit/counted.py": ["tests/audit/test_counted.py"],
+    "proofs/audit/cited.py": ["tests/audit/test_cited.py"],
+    "proofs/evidence/remembered.py": ["tests/evidence/test_remembered.py"],
 }
 
 TEST_FOLDERS = ("tests",)
