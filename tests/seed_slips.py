@@ -410,6 +410,14 @@ SLIPS = [
         "prose claim",
     ),  # read-off
     Edit(
+        "tb-postln-two-dirs",
+        "tb",
+        194,
+        "行ごとに 2 方向を消して",
+        "行ごとに 3 方向を消して",
+        "prose claim",
+    ),  # count
+    Edit(
         "sa-time-order",
         "sa",
         560,
@@ -695,14 +703,6 @@ NOT_YET = [
         "prose claim",
     ),  # count
     Edit("tb-caption-eight", "tb", 162, "8 つの項", "9 つの項", "prose claim"),  # count
-    Edit(
-        "tb-postln-two-dirs",
-        "tb",
-        194,
-        "行ごとに 2 方向を消して",
-        "行ごとに 3 方向を消して",
-        "prose claim",
-    ),  # count
     Edit(
         "tb-blocks-d-square",
         "tb",

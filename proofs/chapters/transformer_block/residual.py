@@ -273,11 +273,19 @@ DEPTH_M, DEPTH_L = sympy.symbols("M l", integer=True, nonnegative=True)
             argument="term_count",
             read=expression_in(M=DEPTH_M, l=DEPTH_L),
         ),
+        Claim(
+            "行ごとに 2 方向を消して",
+            phrase=True,
+            where="text",
+            argument="vanishing_per_row",
+            read=prose_integer,
+        ),
     ),
 )
 def prop_residual_identity_path(
     identity_count: int,
     term_count: sympy.Expr,
+    vanishing_per_row: int,
     step: Callable = _residual_step,
     pre_ln_product: Callable = residual.pre_ln_product,
     post_ln_product: Callable = residual.post_ln_product,
@@ -357,7 +365,7 @@ def prop_residual_identity_path(
             judge_within(gap, bound, f"dx_M/dx_{start} differs from prod (I + J_k) (seed {seed})")
             for start, gap, bound in result["stages"]
         )
-        post_ln.append(_post_ln_stack(seed, factor, jacobian))
+        post_ln.append(_post_ln_stack(seed, factor, jacobian, vanishing_per_row))
     evidence.append(
         f"numeric (2 blocks, M = 4, seeds 0, 1): the sublayers compose to the "
         f"blocks and telescope; dx_M/dx_l = prod (I + J_k) for l = 0..3 (worst "
@@ -369,9 +377,16 @@ def prop_residual_identity_path(
 
 
 def _post_ln_stack(
-    seed: int, factor: Callable, jacobian: Callable, config: spec.ModelConfig = STACK
+    seed: int,
+    factor: Callable,
+    jacobian: Callable,
+    vanishing_per_row: int,
+    config: spec.ModelConfig = STACK,
 ) -> Verdict:
-    """Post-LN half of 命題 4.1 at a drawn point; returns the verdict on the product."""
+    """Post-LN half of 命題 4.1 at a drawn point; returns the verdict on the product. K_1
+    must take 「add 1 to row 1」 to 0 and, at ε = 0 (命題 3.3's setting), row by row have
+    `vanishing_per_row` singular values of 0 (the directions it removes) and the others
+    clear of 0."""
     rng = np.random.default_rng(seed)
     params = init_parameters(config, rng)
     x = rng.standard_normal((config.n_ctx, config.d))
@@ -413,6 +428,21 @@ def _post_ln_stack(
         + gamma(d) * float(np.abs(k_1[:d, :d]).sum(axis=1).max())
     )
     judge_within(k_1 @ row.ravel(), allowed, "K_1 does not annihilate 'add 1 to row 1'")
+    # each row's block of K_1 at ε = 0, 命題 3.3's setting (with ε > 0 the direction x - μ1
+    # is only shrunk, by about ε/σ²): its zero singular values, within Weyl's bound
+    exact = _block_diagonal_layer_norm_jacobian(first_s, ln, 0.0, jacobian)
+    for i in range(len(x)):
+        values = np.linalg.svd(exact[i * d : (i + 1) * d, i * d : (i + 1) * d], compute_uv=False)
+        zero = float(np.abs(ln["gamma"]).max()) * d * float(
+            layer_norm_jacobian_error_bound(first_s[i], 0.0)
+        ) + gamma(d) * float(values.max())
+        removed = int((values <= zero).sum())
+        require(
+            removed == vanishing_per_row and values[values > zero].min() > 2 * zero,
+            f"K_1's row {i + 1} removes {removed} directions (singular values "
+            f"{np.round(values, 6).tolist()}, zero below {zero:.1e}), the text says "
+            f"{vanishing_per_row}",
+        )
     return verdict
 
 

@@ -173,3 +173,10 @@ def test_rem_pre_post_ln_empirical_holds():
 def test_rem_pre_post_ln_empirical_rejects_a_wrong_reference():
     with pytest.raises(CheckFailed, match="refers to"):
         rem_pre_post_ln_empirical(refers_to="命題 4.2")
+
+
+@pytest.mark.numeric
+@pytest.mark.parametrize("count", [1, 3])
+def test_prop_residual_identity_path_rejects_a_wrong_count_of_removed_directions(count):
+    with pytest.raises(CheckFailed, match=f"removes 2 directions .*, the text says {count}"):
+        prop_residual_identity_path(vanishing_per_row=count, depths=())
