@@ -132,6 +132,26 @@ SPLIT_ONLY = (
 # (module, source line stripped, mutation) -> why no input tells the mutant apart
 EQUIVALENT: dict[tuple[str, str, str], str] = {
     (
+        "proofs/evidence/remembered.py",
+        "SIZE = 4096  # entries kept per function, the least recently used dropped first",
+        "4096 -> 4097",
+    ): "only how many entries stay; a test sets the size to see the eviction order",
+    (
+        "proofs/evidence/remembered.py",
+        "SIZE = 4096  # entries kept per function, the least recently used dropped first",
+        "4096 -> 4095",
+    ): "only how many entries stay; a test sets the size to see the eviction order",
+    (
+        "proofs/evidence/remembered.py",
+        "h = hashlib.blake2b(digest_size=16)",
+        "16 -> 17",
+    ): "another digest length keys the same contents apart just as well",
+    (
+        "proofs/evidence/remembered.py",
+        "h = hashlib.blake2b(digest_size=16)",
+        "16 -> 15",
+    ): "another digest length keys the same contents apart just as well",
+    (
         "numeric/attention.py",
         "CAUSAL_BLOCK = 128  # query rows per block of causal attention",
         "128 -> 129",

@@ -60,23 +60,23 @@ def _plain(tex: str) -> str:
     out, at = [], 0
     while (start := tex.find(_UNDERBRACE + "{", at)) >= 0:
         body = _group(tex, start + len(_UNDERBRACE))
-        if body < 0:
+        if body is None:
             break  # unclosed: the rest is kept as written
         label = _group(tex, body + 1) if tex.startswith("_{", body) else body
-        label = label if label >= 0 else len(tex)
+        label = len(tex) if label is None else label
         out += [tex[at:start], tex[start + len(_UNDERBRACE) + 1 : body - 1]]  # X without braces
         at = label
     return normalise_tex("".join(out) + tex[at:])
 
 
-def _group(tex: str, start: int) -> int:
-    """The index after the brace group that opens at `start`; -1 when it is unclosed."""
+def _group(tex: str, start: int) -> int | None:
+    """The index after the brace group that opens at `start`; None when it is unclosed."""
     depth = 0
     for k in range(start, len(tex)):
         depth += {"{": 1, "}": -1}.get(tex[k], 0)
         if depth == 0:
             return k + 1
-    return -1
+    return None
 
 
 def _parts(tex: str) -> list[str]:
@@ -174,5 +174,5 @@ def _decided(mine: str, original: str) -> tuple[str, str]:
     if wrong is not None:
         return wrong
     if all(v[0] == "confirmed" for v in verdicts):
-        return "confirmed", verdicts[0][1]
+        return "confirmed", ""
     return "not checkable", "a side undecided"
