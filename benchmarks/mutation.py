@@ -98,7 +98,10 @@ TESTS = {
     "proofs/audit/cited.py": ["tests/audit/test_cited.py"],
     "proofs/evidence/remembered.py": ["tests/evidence/test_remembered.py"],
     "proofs/audit/coverage.py": ["tests/audit/test_coverage.py"],
-    "proofs/audit/restated.py": ["tests/audit/test_unseen_rules.py"],
+    "proofs/audit/restated.py": [
+        "tests/audit/test_restated.py",
+        "tests/audit/test_unseen_rules.py",
+    ],
 }
 
 TEST_FOLDERS = ("tests",)

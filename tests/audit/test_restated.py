@@ -66,3 +66,9 @@ def test_integers_of_two_digits_and_decimals_of_three_are_not_compared():
 )
 def test_two_numbers_are_a_slip_apart_only_alike_in_sign_digits_and_lead(a, b, apart):
     assert _slip_apart(_occurrence(0, a), _occurrence(0, b)) is apart
+
+
+def test_a_number_a_listing_printed_when_it_ran_is_enough_and_said():
+    document = parse(HEAD + "数は 586 です。\n", "restated.mdx")
+    (finding,) = audit_restated(document, produced=[(OFFSET + 3, "count: 568")])
+    assert finding.detail.endswith(f"at line {OFFSET + 3} (as its listing prints it)")
