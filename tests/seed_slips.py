@@ -418,6 +418,14 @@ SLIPS = [
         "prose claim",
     ),  # count
     Edit(
+        "sa-exponent-at-most-one",
+        "sa",
+        106,
+        "すべての指数が 1 以下",
+        "すべての指数が 0 以下",
+        "prose claim",
+    ),  # bound
+    Edit(
         "sa-time-order",
         "sa",
         560,
@@ -587,14 +595,6 @@ NEUTRAL = [
 # of a formula or a limit outside any element's region (the summary's 2 方向, M = 2L), a
 # value approximate over a table's rows (0.35 前後), a cited result of another chapter (1/d)
 NOT_YET = [
-    Edit(
-        "sa-exponent-at-most-one",
-        "sa",
-        106,
-        "すべての指数が 1 以下",
-        "すべての指数が 0 以下",
-        "prose claim",
-    ),  # bound
     Edit(
         "sa-jacobian-to-zero",
         "sa",

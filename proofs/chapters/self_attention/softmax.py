@@ -28,6 +28,7 @@ from proofs.book.profiles import scaled
 from proofs.book.stated import (
     entry_formula,
     matrix_formula,
+    prose_integer,
 )
 from proofs.chapters.self_attention.chapter import CHAPTER
 from proofs.chapters.self_attention.strategies import (
@@ -78,10 +79,17 @@ class _Shifted:
         Claim("（平行移動不変）任意の", phrase=True),
         Claim("（大小を保つ）", phrase=True),
         Claim("（置換同変）任意の置換行列", phrase=True),
+        Claim(
+            "すべての指数が 1 以下になり",
+            phrase=True,
+            where="text",
+            argument="shifted_bound",
+            read=prose_integer,
+        ),
     ),
 )
 def prop_softmax_basic(
-    softmax=softmax, symbolic=symbolic_softmax, indexed=indexed_softmax
+    shifted_bound: int, softmax=softmax, symbolic=symbolic_softmax, indexed=indexed_softmax
 ) -> list[str]:
     """Symbolic for symbolic n, on `indexed` (the softmax of an IndexedBase that the
     Jacobian's derivation differentiates): sum_i sigma_i = 1 and sigma(z + c1) = sigma(z);
@@ -96,7 +104,8 @@ def prop_softmax_basic(
     |sum - 1| within the summed bounds; shift by drawn c within the bounds plus the
     rounding of z + c; z_i < z_j gives sigma_i <= sigma_j within the bounds and strictly
     when the exact gap exceeds them; z_i = z_j gives equal weights within the bounds;
-    sigma(Pz) = P sigma(z) within the bounds."""
+    sigma(Pz) = P sigma(z) within the bounds; e^(z - max z) is at most `shifted_bound` and
+    reaches it (the remark after the proof: 「すべての指数が 1 以下」)."""
     evidence = []
     n, i, j, k = sp.symbols("n i j k", integer=True, positive=True)
     z = sp.IndexedBase("z", real=True)
@@ -156,6 +165,12 @@ def prop_softmax_basic(
         require(bool(np.all(got >= 0)), f"softmax({z.tolist()}) has a negative entry")
         with np.errstate(over="ignore"):
             x = z.astype(np.float64) - float(z.max())
+        top = np.exp(x)  # the remark after the proof: every exponent at most shifted_bound
+        require(
+            bool(np.all(top <= shifted_bound)) and float(top.max()) == shifted_bound,
+            f"e^(z - max z) at z = {z.tolist()} reaches {float(top.max())!r}, "
+            f"the text says at most {shifted_bound}",
+        )
         tiny = float(np.finfo(z.dtype).tiny)
         safe = x > math.log(tiny * z.size)
         require(

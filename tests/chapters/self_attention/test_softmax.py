@@ -34,6 +34,13 @@ def test_prop_softmax_basic_holds():
 
 
 @numeric
+@pytest.mark.parametrize("bound", [0, 2])
+def test_prop_softmax_basic_rejects_a_wrong_bound_of_the_shifted_exponents(bound):
+    with pytest.raises(CheckFailed, match=f"reaches 1.0, the text says at most {bound}"):
+        prop_softmax_basic(shifted_bound=bound)
+
+
+@numeric
 def test_prop_softmax_basic_positivity_fails_only_by_underflow():
     """Outside the stated domain: e^(z_i - max z) below the smallest float gives exactly 0."""
     assert softmax(np.array([0.0, -800.0]))[1] == 0.0
