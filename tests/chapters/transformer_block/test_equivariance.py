@@ -184,3 +184,24 @@ def test_prop_block_equivariance_causality_rejects_a_block_without_attention():
 
     with pytest.raises(CheckFailed, match="witness lost: without the mask the first row"):
         prop_block_equivariance_causality(pre_ln=without_attention)
+
+
+def test_the_remembered_rounding_bounds_equal_fresh_ones():
+    from numeric.model import init_parameters
+    from numeric.running_error import block_rounding_bound, model_rounding_bound
+    from proofs.chapters.transformer_block.equivariance import _block_bound, _model_bound
+    from proofs.chapters.transformer_block.strategies import block_parameters
+    from spec.config import ModelConfig
+
+    rng = np.random.default_rng(3)
+    p, x = block_parameters(4, 2, 8, rng), rng.standard_normal((3, 4))
+    for post in (False, True):
+        kept = _block_bound(x, p, post, True, "gelu")
+        fresh = block_rounding_bound(x, p, post, True, "gelu")
+        assert all((a == b).all() for a, b in zip(kept, fresh, strict=True))
+    config = ModelConfig(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
+    params, tokens = init_parameters(config, rng), np.array([0, 4, 2])
+    kept = _model_bound(tokens, params, config)
+    fresh = model_rounding_bound(tokens, params, config)
+    assert all((a == b).all() for a, b in zip(kept, fresh, strict=True))
+    assert _model_bound(tokens.copy(), dict(params), config) is kept  # the same contents

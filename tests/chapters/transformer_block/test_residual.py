@@ -180,3 +180,15 @@ def test_rem_pre_post_ln_empirical_rejects_a_wrong_reference():
 def test_prop_residual_identity_path_rejects_a_wrong_count_of_removed_directions(count):
     with pytest.raises(CheckFailed, match=f"removes 2 directions .*, the text says {count}"):
         prop_residual_identity_path(vanishing_per_row=count, depths=())
+
+
+def test_the_kept_central_differences_equal_a_fresh_computation():
+    from proofs.chapters.transformer_block.residual import _central_differences, _residual_step
+
+    args = (_residual_step, 0, STACK, 1)
+    kept = _central_differences(*args)
+    again = _central_differences(*args)
+    fresh = _central_differences.__wrapped__(*args)
+    assert again is kept
+    for ours, theirs in zip([*kept[0], *kept[1]], [*fresh[0], *fresh[1]], strict=True):
+        assert ours.shape == theirs.shape and (ours == theirs).all()
