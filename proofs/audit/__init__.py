@@ -52,6 +52,7 @@ from proofs.audit.rounded import audit_rounded
 from proofs.audit.tables import audit_tables
 from proofs.audit.tally import tally_elements
 from proofs.book.claims import normalise_tex
+from proofs.book.printed import ungrouped
 from proofs.reader import Document, read_chapter
 
 __all__ = [
@@ -239,19 +240,15 @@ def _said_once(restated: list[Finding], before: list[Finding]) -> list[Finding]:
     """The restatement rules' findings but a mismatch at a number that a finding before
     (a table cell against its regenerated value, a claim, an equality) already reports
     mismatched at its line: one slip, one finding, the one that knows the right value."""
-    said = {(f.line, _bare(f.text)) for f in before if f.status == Status.MISMATCHED}
+    said = {(f.line, ungrouped(f.text)) for f in before if f.status == Status.MISMATCHED}
     return [
         f
         for f in restated
         if not (
             f.status == Status.MISMATCHED
-            and any(line == f.line and _bare(f.text) in text for line, text in said)
+            and any(line == f.line and ungrouped(f.text) in text for line, text in said)
         )
     ]
-
-
-def _bare(text: str) -> str:
-    return text.replace("{,}", "").replace(",", "")
 
 
 def audit_file(path: Path | str) -> Report:

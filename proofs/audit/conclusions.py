@@ -18,11 +18,11 @@ from proofs.audit.notation import OpenFacts, decide_open
 from proofs.audit.report import Finding, Section, Status
 from proofs.audit.sentence import is_setting
 from proofs.reader import Document
+from proofs.reader.math import INLINE_MATH
 from proofs.reader.records import Element
 
 COUNTERS = ("個", "回", "本", "バイト")
 _COUNTED = re.compile(r"\$([^$]+)\$\s*(" + "|".join(COUNTERS) + ")")
-_MATH = re.compile(r"\$([^$]+)\$")
 _ITEM = re.compile(r"^\s*(\d+)\.\s")
 
 
@@ -60,7 +60,7 @@ def _settings(document: Document, element: Element) -> OpenFacts:
         text = document.line(line)
         if _ITEM.match(text):
             break
-        for m in _MATH.finditer(text):
+        for m in INLINE_MATH.finditer(text):
             if is_setting(document, line, m.group(1).strip()):
                 facts.learn(m.group(1))
     return facts
@@ -70,7 +70,7 @@ def _compared(line: int, stated: str, proved: tuple[int, str], facts: OpenFacts)
     """The statement item's count against the proof item's, when the proof item ends
     with a count."""
     proof_line, proof = proved
-    formulas = list(_MATH.finditer(proof))
+    formulas = list(INLINE_MATH.finditer(proof))
     ending = list(_COUNTED.finditer(proof))
     if not formulas or not ending or ending[-1].start() != formulas[-1].start():
         return []  # the proof's item does not end with a count

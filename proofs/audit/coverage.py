@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from proofs.audit.report import Finding, Status
+from proofs.book.printed import ungrouped
 from proofs.reader import Document
 from proofs.reader.math import split_relations, statement_lines
 from proofs.reader.records import LABELS
@@ -90,16 +91,16 @@ def coverage(document: Document, findings: list[Finding]) -> Coverage:
     unjudged: dict[int, list[Finding]] = {}
     for f in findings:
         if f.status in (Status.CONFIRMED, Status.MISMATCHED):
-            judged[f.line] = judged.get(f.line, "") + " " + _digits(f.text)
+            judged[f.line] = judged.get(f.line, "") + " " + ungrouped(f.text)
         elif f.status == Status.NOT_CHECKABLE:
             unjudged.setdefault(f.line, []).append(f)
     numbers, missing = 0, []
     for line, number, role in numbers_and_roles(document):
         numbers += 1
-        digits = _digits(number)
+        digits = ungrouped(number)
         if not _quotes(judged.get(line, ""), digits):
             said = next(
-                (f.detail for f in unjudged.get(line, []) if _quotes(_digits(f.text), digits)),
+                (f.detail for f in unjudged.get(line, []) if _quotes(ungrouped(f.text), digits)),
                 None,
             )
             missing.append((line, number, said or role))
@@ -189,7 +190,3 @@ def _notation(tex: str, at: int) -> bool:
 
 def _quotes(text: str, digits: str) -> bool:
     return re.search(rf"(?<!\d){re.escape(digits)}(?!\d)", text) is not None
-
-
-def _digits(text: str) -> str:
-    return text.replace("{,}", "").replace(",", "")

@@ -34,7 +34,7 @@ import sympy
 from proofs.audit.notation import decide_open, open_value
 from proofs.audit.report import Finding, Section, Status
 from proofs.reader import Document
-from proofs.reader.math import split_relations
+from proofs.reader.math import INLINE_MATH, split_relations
 from proofs.tex.arithmetic import MAX_DIGITS, NotNumeric, TooLarge, evaluate
 
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
@@ -61,7 +61,6 @@ _INSTANCE = re.compile(
     rf"(?P<words>[^$。\d]{{0,12}}?)(?P<n>{_NUMBER})\s*"
 )
 _PROSE_NUMBER = re.compile(rf"(?<![\w.$,{{}}]){_NUMBER}(?![\w.])")
-_MATH = re.compile(r"\$([^$]+)\$")
 _SYMBOL = re.compile(r"\s*\\?[A-Za-z]+(?:_\{?\\?[A-Za-z0-9]+\}?)?\s*")  # i, d_k: no quantity
 
 
@@ -119,7 +118,7 @@ def _relations(line: int, text: str) -> list[Finding]:
     for match in FORMER.finditer(text):
         formulas = [
             m.group(1)
-            for m in _MATH.finditer(text[: match.start()])
+            for m in INLINE_MATH.finditer(text[: match.start()])
             if not _SYMBOL.fullmatch(m.group(1))
         ]
         if len(formulas) < 2:
@@ -238,11 +237,11 @@ def _numbers(text: str) -> list[Stated]:
     """The numbers of a sentence's beginning, in order: each prose number, and each
     formula's last member when it is a number."""
     found: list[Stated] = []
-    for m in _MATH.finditer(text):
+    for m in INLINE_MATH.finditer(text):
         value = _value(m.group(0))
         if value is not None:
             found.append(Stated(m.start(), value))
-    prose = _MATH.sub(lambda m: " " * len(m.group(0)), text)
+    prose = INLINE_MATH.sub(lambda m: " " * len(m.group(0)), text)
     for m in _PROSE_NUMBER.finditer(prose):
         found.append(Stated(m.start(), Fraction(m.group(0).replace(",", ""))))
     return sorted(found, key=lambda s: s.start)

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from proofs.audit.report import Finding, Section, Status
+from proofs.book.printed import ungrouped
 from proofs.reader import Document
 
 # a decimal number with a point, its digits grouped or not (12.1239, 1,234.5, 1{,}234.5)
@@ -65,7 +66,7 @@ def occurrences(document: Document, produced: Sequence[tuple[int, str]] = ()) ->
 
 
 def _occurrence(line: int, text: str, produced: bool = False) -> Occurrence:
-    bare = text.replace("{,}", "").replace(",", "").lstrip("-")
+    bare = ungrouped(text).lstrip("-")
     whole, _, fraction = bare.partition(".")
     return Occurrence(line, text, whole + fraction, len(fraction), produced)
 

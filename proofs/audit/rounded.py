@@ -30,7 +30,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from proofs.audit.report import Finding, Section, Status
+from proofs.book.printed import ungrouped
 from proofs.reader import Document
+from proofs.reader.math import INLINE_MATH
 from proofs.tex.arithmetic import MAX_DIGITS
 
 SIGNIFICANT = 3  # digits a restating number must have (710, 77.5 %)
@@ -40,7 +42,6 @@ SIGNIFICANT = 3  # digits a restating number must have (710, 77.5 %)
 # a two-digit number is as often a coefficient (0.75 (η_max - η_min))
 NAMED_ROW_SIGNIFICANT = 2
 _APPROXIMATE = re.compile(r"\s*(?:前後|程度|ほど|くらい|ぐらい|付近)")
-_MATH = re.compile(r"\$[^$]+\$")
 
 # a printed number: digits grouped by , or {,} or not, a decimal part or not
 _NUMBER = re.compile(
@@ -83,9 +84,9 @@ def printed_numbers(document: Document, produced: Sequence[tuple[int, str]] = ()
 
 def _numbers(line: int, text: str) -> list[Printed]:
     out = []
-    maths = [m.span() for m in _MATH.finditer(text)]
+    maths = [m.span() for m in INLINE_MATH.finditer(text)]
     for m in _NUMBER.finditer(text):
-        bare = m.group(0).replace("{,}", "").replace(",", "")
+        bare = ungrouped(m.group(0))
         if len(bare) > MAX_DIGITS:  # not a number a chapter restates: too large to read
             continue
         decimals = len(bare.partition(".")[2])
@@ -113,7 +114,7 @@ def named_rows(document: Document) -> dict[int, list[Printed]]:
         if key is None:
             continue
         cells = {
-            _plain(row[0]): [p for cell in row[1:] for p in _numbers(line, cell)]
+            ungrouped(row[0].strip()): [p for cell in row[1:] for p in _numbers(line, cell)]
             for row, line in zip(table.rows[1:], table.row_lines[1:], strict=True)
         }
         following = [t.line for t in document.tables[k + 1 :]]
@@ -122,12 +123,8 @@ def named_rows(document: Document) -> dict[int, list[Printed]]:
         last = table.row_lines[-1]
         for line in range(last + 1, end):
             for m in naming.finditer(document.line(line)):
-                out[line] += cells.get(_plain(m.group(1)), [])
+                out[line] += cells.get(ungrouped(m.group(1).strip()), [])
     return out
-
-
-def _plain(number: str) -> str:
-    return number.strip().replace("{,}", "").replace(",", "")
 
 
 def _digits(value: Fraction, unit: Fraction) -> str:
@@ -225,5 +222,5 @@ def audit_rounded(document: Document, produced: Sequence[tuple[int, str]] = ()) 
 def _decimal(fraction: str, a: Printed) -> str:
     """The rounded value written with a's decimals."""
     value = Fraction(fraction)
-    decimals = len(a.text.replace("{,}", "").replace(",", "").partition(".")[2])
+    decimals = len(ungrouped(a.text).partition(".")[2])
     return f"{float(value):.{decimals}f}"

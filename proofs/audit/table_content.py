@@ -27,8 +27,9 @@ import sympy
 
 from proofs.audit.notation import OpenEvaluator
 from proofs.audit.report import Finding, Section, Status
+from proofs.book.printed import ungrouped
 from proofs.reader import Document
-from proofs.reader.math import split_relations
+from proofs.reader.math import INLINE_MATH, split_relations
 from proofs.reader.records import Table
 from proofs.tex.tree import TexError, parse
 
@@ -36,7 +37,6 @@ CONTEXT = 12  # lines before a table searched for its settings
 CORNERS = 4  # printed inputs of a formula taken at both ends of their rounding, at most
 _NUMBER = re.compile(r"^[-−]?\d{1,3}(?:(?:,|\{,\})\d{3})+(?:\.\d+)?$|^[-−]?\d+(?:\.\d+)?$")
 _IN_TEXT = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?![\w.])")
-_MATH = re.compile(r"\$([^$]+)\$")
 _UNIT = re.compile(r"\\times\s*10\^\{?(-?\d+)\}?")
 _SYMBOL = re.compile(r"\s*\\?[A-Za-z]+(?:_\{?\\?[A-Za-z0-9]+\}?)?\s*")
 
@@ -50,7 +50,7 @@ class Printed:
 
     @classmethod
     def read(cls, text: str) -> Printed | None:
-        bare = text.strip().replace("{,}", "").replace(",", "").replace("−", "-")
+        bare = ungrouped(text.strip()).replace("−", "-")
         if not _NUMBER.match(text.strip()) and not re.fullmatch(r"-?\d+(?:\.\d+)?", bare):
             return None
         decimals = len(bare.partition(".")[2])
@@ -70,7 +70,7 @@ def columns(table: Table) -> list[Column]:
     """What each column's header says: a symbol, a formula, and the unit of its cells."""
     out = []
     for k, cell in enumerate(table.rows[0]):
-        maths = _MATH.findall(cell)
+        maths = INLINE_MATH.findall(cell)
         unit = Fraction(1)
         named = [m for m in maths if not _UNIT.search(m)]
         for m in maths:

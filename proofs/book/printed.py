@@ -28,6 +28,11 @@ class Printed:
         ).quantize(places)
 
 
+def ungrouped(printed: str) -> str:
+    """A printed number without its thousands separators: `1,024` and `1{,}024` -> `1024`."""
+    return printed.replace("{,}", "").replace(",", "")
+
+
 def half_unit(printed: str) -> float:
     """Half a unit in the last printed digit: the precision of a printed number."""
     exponent = Decimal(printed).as_tuple().exponent

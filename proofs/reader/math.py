@@ -18,6 +18,7 @@ RELATION = re.compile(
 
 
 # environments that only lay statements out: read as a space
+INLINE_MATH = re.compile(r"\$([^$]+)\$")  # `$…$` on a line, its TeX the group
 LAYOUT = re.compile(r"\\(begin|end)\{(aligned|align\*?|gathered|cases)\}")
 # a run of characters that split nothing and open or close nothing
 PLAIN = re.compile(r"[^\\(){}\[\],;&]+")
