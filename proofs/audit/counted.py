@@ -44,15 +44,14 @@ def audit_counted(document: Document) -> list[Finding]:
         match = announced[-1]
         n = int(match.group("n"))
         ordinals = [int(m.group("k")) for m in _ORDINAL.finditer(text, match.end())]
-        counted = (
-            (max(ordinals), "the ordinals 「k つ目」 after it count")
-            if ordinals
-            else _list_after(lines, k)
-        )
+        got: int | None
+        if ordinals:
+            got, what = max(ordinals), "the ordinals 「k つ目」 after it count"
+        else:
+            got, what = _list_after(lines, k), "the list after it has"
         last_sentence = "。" not in text[match.end() :].rstrip().rstrip("。:：")
-        if n < 2 or counted is None or not (ordinals or last_sentence):
+        if n < 2 or got is None or not (ordinals or last_sentence):
             continue
-        got, what = counted
         out.append(
             Finding(
                 Section.PROSE,
@@ -65,9 +64,9 @@ def audit_counted(document: Document) -> list[Finding]:
     return out
 
 
-def _list_after(lines: list[str], k: int) -> tuple[int, str] | None:
-    """(items, what) of the list that follows line k (1-based) after blank lines, when
-    line k ends its paragraph and one does."""
+def _list_after(lines: list[str], k: int) -> int | None:
+    """The items of the list that follows line k (1-based) after blank lines, when line k
+    ends its paragraph and one does."""
     j = k  # index of the line after k
     if j < len(lines) and lines[j].strip():
         return None  # the paragraph goes on
@@ -83,4 +82,4 @@ def _list_after(lines: list[str], k: int) -> tuple[int, str] | None:
         if j < len(lines) and not lines[j].strip() and j + 1 < len(lines):
             if _ITEM.match(lines[j + 1]):  # a loose list: items apart by a blank line
                 j += 1
-    return (items, "the list after it has") if items else None
+    return items or None

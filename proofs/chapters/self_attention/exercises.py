@@ -155,10 +155,11 @@ def exr_jacobian_two(
         tuple(r.maximiser) == (stated_maximiser,) and r.maximum == stated_maximum,
         f"maximum {r.maximum} at {r.maximiser}, stated {stated_maximum} at {stated_maximiser}",
     )
-    pattern = sp.Matrix([[1, -1], [-1, 1]]).eigenvals()
+    shape = (r.jacobian / r.jacobian[0, 0]).applyfunc(sp.cancel)  # J over s(1 - s)
+    pattern = shape.eigenvals()
     require(
         sorted(pattern) == sorted(pattern_eigenvalues),
-        f"[[1, -1], [-1, 1]] has eigenvalues {sorted(pattern)}, stated {pattern_eigenvalues}",
+        f"{shape.tolist()} has eigenvalues {sorted(pattern)}, stated {pattern_eigenvalues}",
     )
     *ends, tends_to = edges
     limits = [sp.limit(stated_eigenvalue, S, end) for end in ends]
