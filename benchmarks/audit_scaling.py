@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import resource
 import subprocess
 import sys
@@ -37,6 +36,8 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+
+from benchmarks.growth import growth_exponent
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -49,18 +50,6 @@ def repeated(text: str, copies: int) -> str:
 def with_equalities(text: str, count: int) -> str:
     """The chapter with one more line of `count` distinct equalities `$k = k$`."""
     return text.rstrip("\n") + "\n\n" + "、".join(f"${k} = {k}$" for k in range(count)) + "\n"
-
-
-def growth_exponent(sizes: Sequence[float], seconds: Sequence[float]) -> float:
-    """The least-squares slope of log(seconds) against log(sizes).
-
-    >>> round(growth_exponent([1, 2, 4], [3.0, 12.0, 48.0]), 6)
-    2.0
-    """
-    xs, ys = [math.log(s) for s in sizes], [math.log(max(t, 1e-6)) for t in seconds]
-    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
-    covariance = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
-    return covariance / sum((x - mx) ** 2 for x in xs)
 
 
 def _reset_peak() -> None:

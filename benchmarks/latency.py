@@ -12,7 +12,12 @@
   collected (conftest reads only the files naming the id when -k is one id alone);
 - `python -m proofs verify` (the whole registry, the default --jobs) with an empty cache
   directory (XDG_CACHE_HOME, the first run after an install or an upgrade) and again with
-  the cache that run left (every later run), and the checks that took longest.
+  the cache that run left (every later run), and the checks that took longest;
+- `python -m proofs audit` of every registered chapter's file (found where the package
+  looks for them), its time and its peak resident memory;
+- the forward pass (benchmarks/forward_speed.py) under each BLAS kernel setting, the AVX2
+  kernel (OPENBLAS_CORETYPE=Haswell) and the one OpenBLAS picks for the processor: its
+  multiply rate over np.matmul's and its time over GPT2LMHeadModel's, each beside its goal.
 
 Every command runs in a fresh interpreter under the Hypothesis profile --profile, in the
 environment this benchmark was started in. When that environment keeps Python from writing
@@ -26,7 +31,8 @@ average at the start and the end. Times are compared within one run, never asser
 Run from the repository root:
 
     python -m benchmarks.latency [--repeats 3] [--sample 3] [--profile ci]
-                                 [--skip-suite] [--skip-verify]
+                                 [--skip-suite] [--skip-verify] [--skip-audit]
+                                 [--skip-forward]
 """
 
 from __future__ import annotations
@@ -34,7 +40,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -46,8 +51,19 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-GOALS = {"pytest -k <id>": 5.0, "python -m pytest": 120.0, "python -m proofs verify": 12.0}
+GOALS = {
+    "pytest -k <id>": 5.0,
+    "python -m pytest": 120.0,
+    "python -m proofs verify": 12.0,
+    "python -m proofs audit": 3.0,
+}
 """Seconds, on a 2-core machine under the ci profile (the speed issue's targets)."""
+
+AUDIT_MEMORY_GOAL = 300  # MB of peak resident memory for the audit of the chapters
+
+KERNELS = {"AVX2 kernel (OPENBLAS_CORETYPE=Haswell)": "Haswell", "the processor's own kernel": None}
+"""The BLAS kernel settings the forward pass is measured under: OPENBLAS_CORETYPE's value,
+None for OpenBLAS's own choice."""
 
 PYTEST = (sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider")
 
@@ -62,23 +78,27 @@ class Timed:
     returncode: int
     stdout: str
     last_line: str
-
-
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
+    peak: int = 0  # bytes: the largest resident memory of the command or a process it waited on
 
 
 def timed(command: Sequence[str], environment: Mapping[str, str]) -> Timed:
     """Run `command` from the repository root and time it."""
-    cpu, start = _children_cpu(), time.perf_counter()
-    done = subprocess.run(
-        list(command), cwd=ROOT, env=dict(environment), capture_output=True, text=True
-    )
-    seconds, cpu = time.perf_counter() - start, _children_cpu() - cpu
-    lines = [line for line in done.stdout.splitlines() if line.strip()]
-    last = lines[-1] if lines else done.stderr.strip()[-200:]
-    return Timed(seconds, cpu, done.returncode, done.stdout, last)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        process = subprocess.Popen(
+            list(command), cwd=ROOT, env=dict(environment), stdout=out, stderr=err
+        )
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - start
+        process.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read().decode(errors="replace"), err.read().decode(errors="replace")
+    lines = [line for line in stdout.splitlines() if line.strip()]
+    last = lines[-1] if lines else stderr.strip()[-200:]
+    scale = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes there, KiB on Linux
+    cpu = usage.ru_utime + usage.ru_stime
+    return Timed(seconds, cpu, process.returncode, stdout, last, usage.ru_maxrss * scale)
 
 
 def load() -> str:
@@ -264,6 +284,50 @@ def measure_verify(environment: Mapping[str, str], write: Callable[[str], object
             write(f"  longest checks: {checks}")
 
 
+def chapter_files() -> list[Path]:
+    """Every registered chapter's file, where the package looks for it (none found: none)."""
+    from proofs.book.locations import chapter_folders, find_chapter_file
+    from proofs.book.registry import CHAPTERS, load_all
+
+    load_all()
+    found = (find_chapter_file(c.title, c.file, chapter_folders()) for c in CHAPTERS.values())
+    return [path for path in found if path is not None]
+
+
+def measure_audit(environment: Mapping[str, str], write: Callable[[str], object]) -> None:
+    """Time `proofs audit` of every chapter's file, and its peak memory."""
+    files = chapter_files()
+    if not files:
+        write("python -m proofs audit: no chapter file found (see proofs.book.locations)")
+        return
+    run = timed([sys.executable, "-m", "proofs", "audit", "--quiet", *map(str, files)], environment)
+    megabytes = run.peak / 1e6
+    memory = (
+        "met" if megabytes <= AUDIT_MEMORY_GOAL else f"{megabytes / AUDIT_MEMORY_GOAL:.2f}x over"
+    )
+    write(
+        f"python -m proofs audit ({len(files)} chapters): {run.seconds:.2f} s (processor "
+        f"{run.cpu:.2f} s), peak {megabytes:.0f} MB, exit code {run.returncode}   "
+        f"({verdict(run.seconds, GOALS['python -m proofs audit'])}; "
+        f"goal <= {AUDIT_MEMORY_GOAL} MB: {memory})"
+    )
+
+
+def measure_forward(
+    environment: Mapping[str, str], repeats: int, write: Callable[[str], object]
+) -> None:
+    """Run benchmarks/forward_speed.py under each kernel setting; relay what it printed."""
+    for label, coretype in KERNELS.items():
+        env = {k: v for k, v in environment.items() if k != "OPENBLAS_CORETYPE"}
+        if coretype is not None:
+            env["OPENBLAS_CORETYPE"] = coretype
+        command = [sys.executable, "-m", "benchmarks.forward_speed", "--repeats", str(repeats)]
+        run = timed(command, env)
+        write(f"the forward pass, {label} ({run.seconds:.0f} s, exit code {run.returncode}):")
+        for line in run.stdout.splitlines() or [run.last_line]:
+            write(f"  {line}")
+
+
 def main(argv: list[str] | None = None, write: Callable[[str], object] = print) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3, help="collections timed (default 3)")
@@ -273,9 +337,14 @@ def main(argv: list[str] | None = None, write: Callable[[str], object] = print) 
     parser.add_argument("--profile", default="ci", help="HYPOTHESIS_PROFILE (default ci)")
     parser.add_argument("--skip-suite", action="store_true", help="no suite, no -k <id>")
     parser.add_argument("--skip-verify", action="store_true", help="no proofs verify")
+    parser.add_argument("--skip-audit", action="store_true", help="no proofs audit")
+    parser.add_argument("--skip-forward", action="store_true", help="no forward pass")
+    parser.add_argument(
+        "--forward-repeats", type=int, default=3, help="forward_speed's --repeats (default 3)"
+    )
     args = parser.parse_args(argv)
-    if args.repeats < 1 or args.sample < 0:
-        parser.error("--repeats must be >= 1 and --sample >= 0")
+    if args.repeats < 1 or args.sample < 0 or args.forward_repeats < 1:
+        parser.error("--repeats and --forward-repeats must be >= 1 and --sample >= 0")
     environment = {**os.environ, "HYPOTHESIS_PROFILE": args.profile}
     no_bytecode = bool(environment.get("PYTHONDONTWRITEBYTECODE"))
     write(
@@ -296,6 +365,10 @@ def main(argv: list[str] | None = None, write: Callable[[str], object] = print) 
             measure_ids(environment, tests, collection, args.sample, write)
         if not args.skip_verify:
             measure_verify(environment, write)
+        if not args.skip_audit:
+            measure_audit(environment, write)
+        if not args.skip_forward:
+            measure_forward(environment, args.forward_repeats, write)
         write(f"at the end: {load()}")
 
 

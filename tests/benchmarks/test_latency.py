@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 from benchmarks import latency
@@ -44,3 +45,25 @@ def test_the_plugin_records_each_selected_test_with_its_elements(tmp_path):
     assert all("exr-jacobian-two" in t["selected_by"] for t in tests)
     assert all(t["seconds"] > 0 and t["processor"] > 0 and not t["failed"] for t in tests)
     assert 0 < recorded["collection_seconds"] < recorded["session_seconds"]
+
+
+def test_timed_reports_the_commands_own_exit_code_output_and_peak_memory():
+    grow = "import sys; block = bytearray(200_000_000); print('done'); sys.exit(3)"
+    run = latency.timed([sys.executable, "-c", grow], os.environ)
+    assert (run.returncode, run.last_line) == (3, "done")
+    assert run.peak >= 200_000_000 > latency.timed([sys.executable, "-c", "pass"], os.environ).peak
+    assert run.cpu > 0 and run.seconds > 0
+
+
+def test_the_forward_pass_is_measured_under_both_kernel_settings(monkeypatch):
+    seen = []
+
+    def fake(command, environment):
+        seen.append(environment.get("OPENBLAS_CORETYPE"))
+        return latency.Timed(1.0, 1.0, 0, "ratio 0.9\n", "ratio 0.9")
+
+    monkeypatch.setattr(latency, "timed", fake)
+    lines: list[str] = []
+    latency.measure_forward({"OPENBLAS_CORETYPE": "Zen"}, 1, lines.append)
+    assert seen == ["Haswell", None]
+    assert lines[1::2] == ["  ratio 0.9", "  ratio 0.9"]
