@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import subprocess
 import sys
 import tempfile
@@ -38,6 +37,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from benchmarks.growth import growth_exponent
+from benchmarks.peak_memory import peak_bytes, reset_peak
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -50,26 +50,6 @@ def repeated(text: str, copies: int) -> str:
 def with_equalities(text: str, count: int) -> str:
     """The chapter with one more line of `count` distinct equalities `$k = k$`."""
     return text.rstrip("\n") + "\n\n" + "、".join(f"${k} = {k}$" for k in range(count)) + "\n"
-
-
-def _reset_peak() -> None:
-    """Reset the process's resident high-water mark, where the system lets it (Linux)."""
-    try:
-        Path("/proc/self/clear_refs").write_text("5")
-    except OSError:
-        pass
-
-
-def _peak_bytes() -> int:
-    """The process's resident high-water mark: VmHWM (Linux) or ru_maxrss."""
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    scale = 1 if sys.platform == "darwin" else 1024  # bytes on macOS, KiB elsewhere
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale
 
 
 def measure_case(chapter: Path, case: Path, line: bool) -> dict[str, float]:
@@ -97,12 +77,12 @@ def measure_case(chapter: Path, case: Path, line: bool) -> dict[str, float]:
     if line:
         audit(chapter)
         alone = audit(chapter)
-        _reset_peak()
+        reset_peak()
         times = {"line": audit(case) - alone}
     else:
-        _reset_peak()
+        reset_peak()
         times = {"first": audit(case), "again": audit(case)}
-    return {**times, "peak": _peak_bytes()}
+    return {**times, "peak": peak_bytes()}
 
 
 def run_case(chapter: Path, case: Path, line: bool) -> dict[str, float]:

@@ -40,6 +40,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -78,27 +79,23 @@ class Timed:
     returncode: int
     stdout: str
     last_line: str
-    peak: int = 0  # bytes: the largest resident memory of the command or a process it waited on
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def timed(command: Sequence[str], environment: Mapping[str, str]) -> Timed:
     """Run `command` from the repository root and time it."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        start = time.perf_counter()
-        process = subprocess.Popen(
-            list(command), cwd=ROOT, env=dict(environment), stdout=out, stderr=err
-        )
-        _, status, usage = os.wait4(process.pid, 0)
-        seconds = time.perf_counter() - start
-        process.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        stdout, stderr = out.read().decode(errors="replace"), err.read().decode(errors="replace")
-    lines = [line for line in stdout.splitlines() if line.strip()]
-    last = lines[-1] if lines else stderr.strip()[-200:]
-    scale = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes there, KiB on Linux
-    cpu = usage.ru_utime + usage.ru_stime
-    return Timed(seconds, cpu, process.returncode, stdout, last, usage.ru_maxrss * scale)
+    cpu, start = _children_cpu(), time.perf_counter()
+    done = subprocess.run(
+        list(command), cwd=ROOT, env=dict(environment), capture_output=True, text=True
+    )
+    seconds, cpu = time.perf_counter() - start, _children_cpu() - cpu
+    lines = [line for line in done.stdout.splitlines() if line.strip()]
+    last = lines[-1] if lines else done.stderr.strip()[-200:]
+    return Timed(seconds, cpu, done.returncode, done.stdout, last)
 
 
 def load() -> str:
@@ -300,8 +297,11 @@ def measure_audit(environment: Mapping[str, str], write: Callable[[str], object]
     if not files:
         write("python -m proofs audit: no chapter file found (see proofs.book.locations)")
         return
-    run = timed([sys.executable, "-m", "proofs", "audit", "--quiet", *map(str, files)], environment)
-    megabytes = run.peak / 1e6
+    with tempfile.TemporaryDirectory(prefix="latency-peak-") as folder:
+        peak = Path(folder) / "peak"
+        command = [sys.executable, "-m", "benchmarks.peak_memory", str(peak), "proofs", "audit"]
+        run = timed([*command, "--quiet", *map(str, files)], environment)
+        megabytes = int(peak.read_text()) / 1e6 if peak.exists() else float("nan")
     memory = (
         "met" if megabytes <= AUDIT_MEMORY_GOAL else f"{megabytes / AUDIT_MEMORY_GOAL:.2f}x over"
     )

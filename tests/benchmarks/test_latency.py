@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 from benchmarks import latency
@@ -45,14 +44,6 @@ def test_the_plugin_records_each_selected_test_with_its_elements(tmp_path):
     assert all("exr-jacobian-two" in t["selected_by"] for t in tests)
     assert all(t["seconds"] > 0 and t["processor"] > 0 and not t["failed"] for t in tests)
     assert 0 < recorded["collection_seconds"] < recorded["session_seconds"]
-
-
-def test_timed_reports_the_commands_own_exit_code_output_and_peak_memory():
-    grow = "import sys; block = bytearray(200_000_000); print('done'); sys.exit(3)"
-    run = latency.timed([sys.executable, "-c", grow], os.environ)
-    assert (run.returncode, run.last_line) == (3, "done")
-    assert run.peak >= 200_000_000 > latency.timed([sys.executable, "-c", "pass"], os.environ).peak
-    assert run.cpu > 0 and run.seconds > 0
 
 
 def test_the_forward_pass_is_measured_under_both_kernel_settings(monkeypatch):

@@ -1,0 +1,34 @@
+"""The peak memory of a module run (benchmarks/peak_memory.py): its own, not its parent's."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def peak_of(code: str, folder: Path) -> tuple[int, int, str]:
+    """(exit code, peak bytes written down, stderr) of a module holding `code`."""
+    (folder / "program.py").write_text(code)
+    out = folder / "peak"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(folder), str(ROOT)])}
+    command = [sys.executable, "-m", "benchmarks.peak_memory", str(out), "program", "a b"]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, cwd=ROOT)
+    return done.returncode, int(out.read_text()), done.stderr
+
+
+def test_a_module_that_holds_200_mb_peaks_above_them_and_one_that_does_not_below(tmp_path):
+    big = "import sys\nblock = bytearray(200_000_000)\n"
+    big += "sys.exit(3 if sys.argv[1:] == ['a b'] else 4)\n"
+    code, peak, _ = peak_of(big, tmp_path)
+    assert code == 3 and peak >= 200_000_000
+    code, peak, _ = peak_of("pass\n", tmp_path)
+    assert code == 0 and peak < 200_000_000
+
+
+def test_an_exit_with_a_message_is_exit_code_1_with_the_message(tmp_path):
+    code, peak, err = peak_of("raise SystemExit('no chapter')\n", tmp_path)
+    assert (code, err.strip()) == (1, "no chapter") and peak > 0
