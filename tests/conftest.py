@@ -13,8 +13,12 @@ n = 256) whose every killed mutant the other tests kill too.
 from __future__ import annotations
 
 import gc
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
+import early
 import pytest
 from hypothesis import Phase, settings
 
@@ -26,6 +30,8 @@ PROFILE = load_profile()
 # the corpus's scripts are inputs, not tests: importing them for --doctest-modules would run
 # their command line (they read sys.argv, and take pytest's arguments for a chapter file)
 collect_ignore = ["corpus"]
+
+BYTECODE_OFF = "PYTHONDONTWRITEBYTECODE"
 
 
 def named_element(config: pytest.Config) -> str | None:
@@ -64,6 +70,31 @@ class KeywordSelection:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(KeywordSelection(), "element-keyword-selection")
+    keep_bytecode_of_subprocesses(config)
+
+
+def keep_bytecode_of_subprocesses(config: pytest.Config) -> None:
+    """The Python processes the tests start (`python -m proofs`, `pytest`, the listings)
+    compile the package once, into a folder of this run, instead of at every start when
+    the environment forbids bytecode (PYTHONDONTWRITEBYTECODE, as some containers set).
+    The folder is outside the checkout and removed at the end; this process is unchanged.
+    A prefix the caller set is kept, and the variables are restored at the end."""
+    if os.environ.get("PYTHONPYCACHEPREFIX"):
+        return
+    saved = {name: os.environ.get(name) for name in ("PYTHONPYCACHEPREFIX", BYTECODE_OFF)}
+    folder = tempfile.mkdtemp(prefix="proofs-tests-bytecode-")
+    os.environ["PYTHONPYCACHEPREFIX"] = folder
+    os.environ.pop(BYTECODE_OFF, None)
+
+    def restore() -> None:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        shutil.rmtree(folder, ignore_errors=True)
+
+    config.add_cleanup(restore)
 
 
 THOROUGH_ONLY = pytest.mark.skip(
@@ -96,6 +127,13 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     run and the five pytest makes at its end no longer walk it (about 2 s of a `-k <id>` run
     that selects one test; benchmarks/latency.py measures it)."""
     gc.freeze()
+    option = session.config.option
+    if not (option.collectonly or option.setuponly or option.setupplan):
+        early.start(session.items)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    early.stop()
 
 
 @pytest.fixture(autouse=True)

@@ -3,21 +3,28 @@
 a rounding, the structure, a table cell, a printed output line, a claim in the prose
 around the elements), are each reported at the slip's line; neutral edits (spacing, an
 equivalent formula, another notation for a number, a reworded sentence) change nothing.
-The copies are made in a temporary directory; the chapters are only read.
+The copies are audited in a process of their own, started once collection is done
+(tests/early.py, tests/audit_copies.py); the chapters are only read.
 """
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
+import early
 import pytest
-from places import SEEDS
+from places import SEEDS, TESTS
 from seed_slips import NEUTRAL, SLIPS, Edit
 
-from proofs.audit import Report, audit_file
-
 FILES = {"sa": SEEDS / "000_ce182fefa314a82b.txt", "tb": SEEDS / "002_1f7cf506cffefce0.txt"}
+
+
+AUDITS = "the slips' and neutral edits' audits"
 
 
 def chapter(key: str) -> Path:
@@ -27,52 +34,73 @@ def chapter(key: str) -> Path:
     return path
 
 
-_PRISTINE: dict[str, Report] = {}
+@early.job(AUDITS)
+def audit_copies(items: Sequence[pytest.Item]) -> dict:
+    """Every selected edit's copy audited, and each chapter as it is, in one process of
+    their own (tests/audit_copies.py)."""
+    edits = [item.callspec.params.get("slip") or item.callspec.params["edit"] for item in items]
+    present = [e for e in edits if FILES[e.chapter].is_file()]
+    entries = [
+        {"name": f"pristine {key}", "path": str(FILES[key]), "line": 0, "old": None, "new": None}
+        for key in sorted({e.chapter for e in present})
+    ]
+    entries += [
+        {"name": e.name, "path": str(FILES[e.chapter]), "line": e.line, "old": e.old, "new": e.new}
+        for e in present
+    ]
+    done = subprocess.run(
+        [sys.executable, "-P", str(TESTS / "audit_copies.py")],  # -P: tests/spec is no package
+        input=json.dumps(entries),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"tests/audit_copies.py exited {done.returncode}: {done.stderr[-3000:]}")
+    return json.loads(done.stdout)
 
 
-def pristine(key: str) -> Report:
-    if key not in _PRISTINE:
-        _PRISTINE[key] = audit_file(chapter(key))
-    return _PRISTINE[key]
+def audit_of(edit: Edit) -> dict:
+    """What the audit of the edit's copy found (tests/audit_copies.py)."""
+    chapter(edit.chapter)
+    found = early.result(AUDITS)[edit.name]
+    assert "error" not in found, found["error"]
+    return found
 
 
-def edited(edit: Edit, directory: Path) -> Report:
-    path = chapter(edit.chapter)
-    lines = path.read_text(encoding="utf-8").split("\n")
-    assert edit.old in lines[edit.line - 1], f"{edit.name}: {edit.old!r} not on line {edit.line}"
-    lines[edit.line - 1] = lines[edit.line - 1].replace(edit.old, edit.new, 1)
-    copy = directory / path.name
-    copy.write_text("\n".join(lines), encoding="utf-8")
-    return audit_file(copy)
+def pristine(key: str) -> dict:
+    return early.result(AUDITS)[f"pristine {key}"]
 
 
-def signature(report: Report) -> Counter:
+def signature(found: dict) -> Counter:
     """What an audit says, without where: section, status and what was audited."""
-    return Counter((f.section, f.status, f.text) for f in report.findings)
+    return Counter(tuple(finding) for finding in found["findings"])
 
 
 @pytest.mark.slow
+@pytest.mark.early(AUDITS)
 @pytest.mark.parametrize("slip", SLIPS, ids=[s.name for s in SLIPS])
-def test_each_slip_is_reported_at_its_line(slip, tmp_path):
-    known = {(f.section, f.line, f.text) for f in pristine(slip.chapter).mismatched}
-    report = edited(slip, tmp_path)
-    new = [f for f in report.mismatched if (f.section, f.line, f.text) not in known]
+def test_each_slip_is_reported_at_its_line(slip):
+    found = audit_of(slip)
+    known = {tuple(m[:3]) for m in pristine(slip.chapter)["mismatched"]}
+    new = [m for m in found["mismatched"] if tuple(m[:3]) not in known]
     line = slip.expect_line or slip.line
-    assert any(f.line == line for f in new), (
+    assert any(m[1] == line for m in new), (
         f"{slip.name}: no new mismatch at line {line}; new: "
-        f"{[(f.section, f.line, f.detail[:80]) for f in new]}"
+        f"{[(section, at, detail[:80]) for section, at, _, detail in new]}"
     )
 
 
 @pytest.mark.slow
+@pytest.mark.early(AUDITS)
 @pytest.mark.parametrize("edit", NEUTRAL, ids=[e.name for e in NEUTRAL])
-def test_a_neutral_edit_changes_nothing(edit, tmp_path):
-    report = edited(edit, tmp_path)
+def test_a_neutral_edit_changes_nothing(edit):
+    found = audit_of(edit)
     before = pristine(edit.chapter)
-    assert [(f.section, f.line, f.detail) for f in report.mismatched] == [
-        (f.section, f.line, f.detail) for f in before.mismatched
+    assert [(s, at, d) for s, at, _, d in found["mismatched"]] == [
+        (s, at, d) for s, at, _, d in before["mismatched"]
     ]
-    changed = {(s, st, t) for (s, st, t) in signature(report) - signature(before)}
+    changed = signature(found) - signature(before)
     assert all(status != "mismatched" for _, status, _ in changed), changed
 
 

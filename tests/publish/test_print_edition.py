@@ -3,19 +3,26 @@ LaTeX, every element an environment under its number and title with its check's 
 piece of text escaped; and the files compile with LuaLaTeX without an error, a missing
 character, an overfull box or an undefined reference, every element and table in the PDF.
 
-The compiling tests are marked slow (a LuaLaTeX run of a seed chapter takes 8 to 13 s, of a
-sample 3 s; they take about a minute together); without lualatex or pdftotext they are
-skipped, saying what to install (.ci/run installs both)."""
+The compiling tests are marked slow (two LuaLaTeX runs of a seed chapter take 6 to 13 s, of
+a sample 3 s; about twenty seconds together): their files are written and compiled in the
+background once collection is done (tests/early.py), while other tests run. Without lualatex
+or pdftotext they are skipped, saying what to install (.ci/run installs both)."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
+import sys
+import tempfile
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
+import early
 import pytest
 from places import CORPUS, SAMPLES, SEEDS
 
@@ -43,6 +50,7 @@ needs_tex = pytest.mark.skipif(
     "texlive-lang-japanese texlive-latex-recommended texlive-latex-extra poppler-utils)",
 )
 OVERFULL_LIMIT = 1.0  # pt
+COMPILES = "the print edition's compiles"
 
 HOSTILE_TITLE = r"100% \ {x} $ & y_1 #2 ~ ^"
 HOSTILE_MDX = f"""# 敵対的な章：{HOSTILE_TITLE}
@@ -389,25 +397,38 @@ def problems(log: str, references: bool = True) -> list[str]:
     return found
 
 
-def compile_tex(tex: Path, runs: int) -> tuple[str, int, float]:
-    """Compile the file `runs` times (2 resolves the references); the text of the PDF
-    (pdftotext), its page count and the seconds taken, once the last run's log shows no
-    problem."""
+@dataclass(frozen=True)
+class Compiled:
+    """What compiling a file gave: the PDF's text (pdftotext), its page count and the
+    seconds taken; or, when the command writing the file or a LuaLaTeX run failed, or the
+    last run's log shows a problem, `failure` saying what."""
+
+    text: str = ""
+    pages: int = 0
+    seconds: float = 0.0
+    failure: str | None = None
+
+
+def compile_tex(tex: Path, runs: int) -> Compiled:
+    """Compile the file `runs` times (2 resolves the references)."""
     start = time.perf_counter()
-    env = {"max_print_line": "100000"}  # a log line per message, unwrapped
+    env = {**os.environ, "max_print_line": "100000"}  # a log line per message, unwrapped
     for _ in range(runs):
         run = subprocess.run(
             [str(LUALATEX), "-interaction=nonstopmode", "-halt-on-error", tex.name],
             cwd=tex.parent,
-            env={**__import__("os").environ, **env},
+            env=env,
             capture_output=True,
             text=True,
             timeout=600,
         )
         log = tex.with_suffix(".log").read_text(encoding="utf-8", errors="replace")
-        assert run.returncode == 0, problems(log) or run.stdout[-3000:]
+        if run.returncode != 0:
+            return Compiled(failure=str(problems(log) or run.stdout[-3000:]))
     seconds = time.perf_counter() - start
-    assert problems(log, references=runs > 1) == [], tex.name
+    found = problems(log, references=runs > 1)
+    if found:
+        return Compiled(failure=f"{tex.name}: {found}")
     pages = int(re.search(r"Output written on .*?\((\d+) pages?", log).group(1))
     text = subprocess.run(
         [str(PDFTOTEXT), "-enc", "UTF-8", tex.with_suffix(".pdf").name, "-"],
@@ -416,7 +437,65 @@ def compile_tex(tex: Path, runs: int) -> tuple[str, int, float]:
         text=True,
         check=True,
     ).stdout
-    return text, pages, seconds
+    return Compiled(text, pages, seconds)
+
+
+def written_and_compiled(arguments: list[str], tex: Path, runs: int) -> Compiled:
+    """`proofs latex ARGUMENTS` in a process of its own, then `tex` compiled."""
+    made = subprocess.run(
+        [sys.executable, "-m", "proofs", "latex", *arguments],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    if made.returncode != 0:
+        return Compiled(failure=f"proofs latex exited {made.returncode}: {made.stderr[-3000:]}")
+    return compile_tex(tex, runs)
+
+
+def compilation(folder: Path, name: str, key: str | None) -> Compiled:
+    """The compile a test of this module takes (its name, its chapter key), in `folder`."""
+    if name == "test_a_seed_chapter_compiles_with_every_element_and_table_in_the_pdf":
+        tex = folder / f"{key}.tex"
+        report = report_file(folder)
+        arguments = ["--chapter", str(SEED_FILES[key]), "--out", str(tex), "--results", str(report)]
+        return written_and_compiled(arguments, tex, runs=2)
+    if name == "test_a_chapter_the_package_has_no_checks_for_compiles":
+        tex = folder / "inference.tex"
+        arguments = ["--chapter", str(CORPUS / "inference.mdx"), "--out", str(tex)]
+        return written_and_compiled(arguments, tex, runs=1)
+    if name == "test_hostile_text_is_escaped_and_appears_in_the_pdf":
+        chapter = folder / "hostile.mdx"
+        chapter.write_text(HOSTILE_MDX, encoding="utf-8")
+        tex = folder / "hostile.tex"
+        return written_and_compiled(["--chapter", str(chapter), "--out", str(tex)], tex, runs=1)
+    assert name == "test_a_book_of_two_chapters_numbered_alike_compiles_with_its_contents"
+    out = folder / "print"
+    arguments = ["--book", str(out)]
+    for sample in ("chapter.mdx", "chapter.txt"):
+        arguments += ["--chapter", str(SAMPLES / sample)]
+    return written_and_compiled(arguments, out / "book.tex", runs=2)
+
+
+@early.job(COMPILES)
+def compile_all(items: Sequence[pytest.Item]) -> dict[str, Compiled]:
+    """Each selected compiling test's files written and compiled, by the test's node id, in
+    a folder of its own that the compiles leave behind for a failure's inspection."""
+    folder = Path(tempfile.mkdtemp(prefix="print-edition-"))
+    found = {}
+    for number, item in enumerate(items):
+        place = folder / str(number)
+        place.mkdir()
+        key = item.callspec.params.get("key") if hasattr(item, "callspec") else None
+        found[item.nodeid] = compilation(place, item.originalname, key)
+    return found
+
+
+def compiled(request: pytest.FixtureRequest) -> Compiled:
+    """The compile of the requesting test, done in the background (tests/early.py)."""
+    result = early.result(COMPILES)[request.node.nodeid]
+    assert result.failure is None, result.failure
+    return result
 
 
 def squeezed(text: str) -> str:
@@ -448,40 +527,33 @@ def report_file(folder: Path) -> Path:
 @pytest.mark.slow
 @needs_tex
 @needs_seeds
+@pytest.mark.early(COMPILES)
 @pytest.mark.parametrize("key", SEED_FILES)
 def test_a_seed_chapter_compiles_with_every_element_and_table_in_the_pdf(
-    key, tmp_path, record_property
+    key, request, record_property
 ):
-    tex = tmp_path / f"{key}.tex"
-    arguments = ["--chapter", str(SEED_FILES[key]), "--out", str(tex)]
-    assert cli.main(["latex", *arguments, "--results", str(report_file(tmp_path))]) == 0
-    text, pages, seconds = compile_tex(tex, runs=2)
-    assert_printed(read_chapter(SEED_FILES[key]), text)
-    assert "passed" in text and "図はこの版に描かれていない" not in text
-    record_property("pages", pages)
-    print(f"{key}: {pages} pages, 2 runs of lualatex in {seconds:.1f} s")
+    done = compiled(request)
+    assert_printed(read_chapter(SEED_FILES[key]), done.text)
+    assert "passed" in done.text and "図はこの版に描かれていない" not in done.text
+    record_property("pages", done.pages)
+    print(f"{key}: {done.pages} pages, 2 runs of lualatex in {done.seconds:.1f} s")
 
 
 @pytest.mark.slow
 @needs_tex
-def test_a_chapter_the_package_has_no_checks_for_compiles(tmp_path):
-    tex = tmp_path / "inference.tex"
-    assert cli.main(["latex", "--chapter", str(CORPUS / "inference.mdx"), "--out", str(tex)]) == 0
-    text, pages, seconds = compile_tex(tex, runs=1)
-    assert_printed(read_chapter(CORPUS / "inference.mdx"), text)
-    assert squeezed("この記事で使う事前知識") in squeezed(text)  # the <Aside>'s title
-    print(f"inference.mdx: {pages} pages, 1 run of lualatex in {seconds:.1f} s")
+@pytest.mark.early(COMPILES)
+def test_a_chapter_the_package_has_no_checks_for_compiles(request):
+    done = compiled(request)
+    assert_printed(read_chapter(CORPUS / "inference.mdx"), done.text)
+    assert squeezed("この記事で使う事前知識") in squeezed(done.text)  # the <Aside>'s title
+    print(f"inference.mdx: {done.pages} pages, 1 run of lualatex in {done.seconds:.1f} s")
 
 
 @pytest.mark.slow
 @needs_tex
-def test_hostile_text_is_escaped_and_appears_in_the_pdf(tmp_path):
-    chapter = tmp_path / "hostile.mdx"
-    chapter.write_text(HOSTILE_MDX, encoding="utf-8")
-    tex = tmp_path / "hostile.tex"
-    assert cli.main(["latex", "--chapter", str(chapter), "--out", str(tex)]) == 0
-    text, _, _ = compile_tex(tex, runs=1)
-    pdf = squeezed(text)
+@pytest.mark.early(COMPILES)
+def test_hostile_text_is_escaped_and_appears_in_the_pdf(request):
+    pdf = squeezed(compiled(request).text)
     for shown in (
         f"命題1.1（{squeezed(HOSTILE_TITLE)}）",
         r"記号\section{x}と50%の節",
@@ -498,16 +570,14 @@ def test_hostile_text_is_escaped_and_appears_in_the_pdf(tmp_path):
 
 @pytest.mark.slow
 @needs_tex
-def test_a_book_of_two_chapters_numbered_alike_compiles_with_its_contents(tmp_path):
+@pytest.mark.early(COMPILES)
+def test_a_book_of_two_chapters_numbered_alike_compiles_with_its_contents(request):
     """The two samples number their elements alike (定義 1.1, 命題 1.2, 演習 2.1): in one
     book each keeps its numbers, under its own chapter, and no label is defined twice."""
-    out = tmp_path / "print"
-    arguments = ["--book", str(out)]
-    for name in ("chapter.mdx", "chapter.txt"):
-        arguments += ["--chapter", str(SAMPLES / name)]
-    assert cli.main(["latex", *arguments]) == 0
-    text, pages, seconds = compile_tex(out / "book.tex", runs=2)
-    pdf = squeezed(text)
+    done = compiled(request)
+    pdf = squeezed(done.text)
     assert pdf.index("目次") < pdf.index("第1章") < pdf.index("第2章")
     assert pdf.count("命題1.2（ずらしの値）") == 2 and pdf.count("演習2.1［易］") == 2
-    print(f"book of the two samples: {pages} pages, 2 runs of lualatex in {seconds:.1f} s")
+    print(
+        f"book of the two samples: {done.pages} pages, 2 runs of lualatex in {done.seconds:.1f} s"
+    )

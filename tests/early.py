@@ -1,0 +1,74 @@
+"""Slow work in subprocesses that the tests will need, started once collection is done so
+that it runs on a core the test process leaves idle.
+
+The suite runs in one process, whose work is nearly all on one core; a LuaLaTeX compile or
+a batch of audits in a subprocess leaves that process waiting. A job is a function of the
+selected tests marked `@pytest.mark.early(name)`, registered with `@job(name)`. Once
+collection is done, conftest starts each job whose tests were selected, one at a time on
+a background thread, in the order its tests come; a test takes the job's result with
+`result(name)`, waiting while it runs, and an exception of the job is raised in every test
+that asks. A job whose tests were not selected never runs. Under pytest-xdist each worker
+starts the jobs of its own collection, so that a job may run in more than one worker.
+
+A job should spend its time in subprocesses: its thread shares the interpreter with the
+tests, which a job computing in Python would slow down.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+import pytest
+
+Job = Callable[[Sequence[pytest.Item]], Any]
+
+_JOBS: dict[str, Job] = {}
+_STARTED: dict[str, Future] = {}
+_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="early-job")
+
+
+def job(name: str) -> Callable[[Job], Job]:
+    """Register `function(items)` as the job `name`, run for the selected items marked
+    `early(name)`."""
+
+    def register(function: Job) -> Job:
+        if name in _JOBS and _JOBS[name] is not function:
+            raise ValueError(f"the early job {name!r} is registered twice")
+        _JOBS[name] = function
+        return function
+
+    return register
+
+
+def marked(item: pytest.Item) -> list[str]:
+    """The job names an item is marked with."""
+    return [name for mark in item.iter_markers("early") for name in mark.args]
+
+
+def start(items: Sequence[pytest.Item]) -> None:
+    """Start, in the order the items come, the job of every name they are marked with."""
+    names = list(dict.fromkeys(name for item in items for name in marked(item)))
+    for name in names:
+        if name not in _JOBS:
+            raise pytest.UsageError(f"no early job is registered as {name!r}")
+        chosen = [item for item in items if name in marked(item)]
+        _STARTED[name] = _POOL.submit(_JOBS[name], chosen)
+
+
+def result(name: str) -> Any:
+    """The job's result, once it is done; a job not started (its tests were selected by no
+    collection, as when a test is called directly) is an error naming it."""
+    if name not in _STARTED:
+        raise LookupError(f"the early job {name!r} was not started: is its test marked early?")
+    error = _STARTED[name].exception()  # waits for the job
+    if error is not None:  # a new exception per test: raising the job's own again and
+        # again would lengthen its traceback at every test
+        raise RuntimeError(f"the early job {name!r} failed: {error}") from error
+    return _STARTED[name].result()
+
+
+def stop() -> None:
+    """Drop the jobs not started yet (a run stopped early needs none of them)."""
+    _POOL.shutdown(wait=False, cancel_futures=True)
