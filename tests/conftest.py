@@ -119,6 +119,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.element(*sorted(named)))
         for element_id in marked | named:
             item.extra_keyword_matches.update({element_id, element_id.replace("-", "_")})
+    # the tests that take a background job's result run last, when the jobs are done
+    items.sort(key=lambda item: bool(early.marked(item)))
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -129,11 +131,11 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.freeze()
     option = session.config.option
     if not (option.collectonly or option.setuponly or option.setupplan):
-        early.start(session.items)
+        early.start(session.items, session)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    early.stop()
+    early.stop(session)
 
 
 @pytest.fixture(autouse=True)

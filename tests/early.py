@@ -5,7 +5,8 @@ The suite runs in one process, whose work is nearly all on one core; a LuaLaTeX 
 a batch of audits in a subprocess leaves that process waiting. A job is a function of the
 selected tests marked `@pytest.mark.early(name)`, registered with `@job(name)`. Once
 collection is done, conftest starts each job whose tests were selected, one at a time on
-a background thread, in the order its tests come; a test takes the job's result with
+a background thread, in the order its tests come, and runs those tests last, after every
+test that needs no job; a test takes the job's result with
 `result(name)`, waiting while it runs, and an exception of the job is raised in every test
 that asks. A job whose tests were not selected never runs. Under pytest-xdist each worker
 starts the jobs of its own collection, so that a job may run in more than one worker.
@@ -26,6 +27,7 @@ Job = Callable[[Sequence[pytest.Item]], Any]
 
 _JOBS: dict[str, Job] = {}
 _STARTED: dict[str, Future] = {}
+_OWNERS: list[object] = []  # the session that started the jobs
 _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="early-job")
 
 
@@ -47,8 +49,10 @@ def marked(item: pytest.Item) -> list[str]:
     return [name for mark in item.iter_markers("early") for name in mark.args]
 
 
-def start(items: Sequence[pytest.Item]) -> None:
-    """Start, in the order the items come, the job of every name they are marked with."""
+def start(items: Sequence[pytest.Item], owner: object) -> None:
+    """Start, in the order the items come, the job of every name they are marked with, for
+    `owner`, the session whose tests they are."""
+    _OWNERS.append(owner)
     names = list(dict.fromkeys(name for item in items for name in marked(item)))
     for name in names:
         if name not in _JOBS:
@@ -69,6 +73,9 @@ def result(name: str) -> Any:
     return _STARTED[name].result()
 
 
-def stop() -> None:
-    """Drop the jobs not started yet (a run stopped early needs none of them)."""
-    _POOL.shutdown(wait=False, cancel_futures=True)
+def stop(owner: object) -> None:
+    """Drop the jobs not started yet once `owner`, the session that started them, ends (a
+    run stopped early needs none of them); the end of another session (a collection run
+    in-process by a test) changes nothing."""
+    if owner in _OWNERS:
+        _POOL.shutdown(wait=False, cancel_futures=True)

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
+import early
 import pytest
 
 from tests.conftest import pytest_collection_modifyitems
@@ -14,9 +16,27 @@ from tests.conftest import pytest_collection_modifyitems
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def selected(expression: str, *files: str) -> set[str]:
-    """The node ids `pytest --co -q -k expression` collects from the given test files."""
-    run = subprocess.run(
+SELECTIONS = {  # each test's -k expression and the files it collects from
+    "test_k_of_an_id_selects_the_50_digit_test_of_the_numeric_jacobian": (
+        "prop_softmax_jacobian",
+        "tests/numeric/test_softmax.py",
+        "tests/chapters/self_attention/test_softmax.py",
+    ),
+    "test_k_ex_scaling_numeric_selects_the_test_of_the_printed_table": (
+        "ex_scaling_numeric",
+        "tests/typeset/test_tables.py",
+    ),
+    "test_k_def_layer_norm_selects_the_numeric_tests_but_not_the_jacobians": (
+        "def_layer_norm",
+        "tests/numeric/test_layer_norm.py",
+    ),
+}
+COLLECTIONS = "the collections of -k <id>"
+
+
+def collection(expression: str, *files: str) -> subprocess.CompletedProcess:
+    """`pytest --co -q -k expression` of the given test files."""
+    return subprocess.run(
         [
             sys.executable,
             "-m",
@@ -35,17 +55,25 @@ def selected(expression: str, *files: str) -> set[str]:
         check=False,
         timeout=300,
     )
+
+
+@early.job(COLLECTIONS)
+def collections(items: Sequence[pytest.Item]) -> dict[str, subprocess.CompletedProcess]:
+    """Each selected test's collection, by the test's name."""
+    return {item.name: collection(*SELECTIONS[item.name]) for item in items}
+
+
+def selected(request: pytest.FixtureRequest) -> set[str]:
+    """The node ids the requesting test's collection kept."""
+    run = early.result(COLLECTIONS)[request.node.name]
     assert run.returncode == 0, run.stdout + run.stderr
     return {line for line in run.stdout.splitlines() if "::" in line}
 
 
-def test_k_of_an_id_selects_the_50_digit_test_of_the_numeric_jacobian():
+@pytest.mark.early(COLLECTIONS)
+def test_k_of_an_id_selects_the_50_digit_test_of_the_numeric_jacobian(request):
     # named without the id, so that `-k prop_softmax_jacobian` does not run this subprocess
-    got = selected(
-        "prop_softmax_jacobian",
-        "tests/numeric/test_softmax.py",
-        "tests/chapters/self_attention/test_softmax.py",
-    )
+    got = selected(request)
     marked = {node for node in got if node.startswith("tests/numeric/test_softmax.py")}
     assert marked == {
         "tests/numeric/test_softmax.py::test_softmax_jacobian_matches_50_digit_derivative",
@@ -58,8 +86,9 @@ def test_k_of_an_id_selects_the_50_digit_test_of_the_numeric_jacobian():
 
 
 @pytest.mark.element("ex-scaling-numeric")
-def test_k_ex_scaling_numeric_selects_the_test_of_the_printed_table():
-    got = selected("ex_scaling_numeric", "tests/typeset/test_tables.py")
+@pytest.mark.early(COLLECTIONS)
+def test_k_ex_scaling_numeric_selects_the_test_of_the_printed_table(request):
+    got = selected(request)
     assert got == {
         "tests/typeset/test_tables.py::test_scaling_table_equals_the_chapters_cell_for_cell",
         "tests/typeset/test_tables.py::test_scaling_table_listing_lines_are_the_chapters",
@@ -68,8 +97,9 @@ def test_k_ex_scaling_numeric_selects_the_test_of_the_printed_table():
 
 
 @pytest.mark.element("def-layer-norm")
-def test_k_def_layer_norm_selects_the_numeric_tests_but_not_the_jacobians():
-    got = selected("def_layer_norm", "tests/numeric/test_layer_norm.py")
+@pytest.mark.early(COLLECTIONS)
+def test_k_def_layer_norm_selects_the_numeric_tests_but_not_the_jacobians(request):
+    got = selected(request)
     assert "tests/numeric/test_layer_norm.py::test_layer_norm_is_applied_to_each_row" in got
     assert not any("jacobian" in node for node in got)
     assert len(got) == 14  # 8 tests, 6 of them in two or more parametrisations

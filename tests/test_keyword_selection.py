@@ -9,35 +9,55 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
+import early
+import pytest
 from conftest import may_hold_tests_of
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTEST = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--collect-only"]
+COLLECTIONS = "the whole suite's collection and one id's"
+Completed = subprocess.CompletedProcess
+ELEMENT_ID = "exr-jacobian-two"
 
 
-def collected(*arguments: str, record: Path | None = None) -> tuple[list[str], str]:
-    """The node ids a collection with these arguments keeps, and its summary line."""
+def collection(*arguments: str, record: Path | None = None) -> subprocess.CompletedProcess:
+    """pytest --collect-only with these arguments (and the latency plugin's record)."""
     environment = {**os.environ, "HYPOTHESIS_PROFILE": "ci"}
     if record is not None:
         environment["LATENCY_RECORD"] = str(record)
-    done = subprocess.run(
-        [*PYTEST, *arguments], cwd=ROOT, env=environment, capture_output=True, text=True
-    )
+    command = [*PYTEST, *arguments]
+    return subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True)
+
+
+@early.job(COLLECTIONS)
+def collections(
+    items: object,
+) -> tuple[subprocess.CompletedProcess, list, subprocess.CompletedProcess]:
+    """The whole suite collected with each test's ids recorded, the record's tests, and
+    ELEMENT_ID's filtered collection."""
+    with tempfile.TemporaryDirectory(prefix="keyword-selection-") as folder:
+        record = Path(folder) / "record.json"
+        whole = collection("-p", "benchmarks.latency_record", record=record)
+        tests = json.loads(record.read_text())["tests"] if record.exists() else []
+    return whole, tests, collection("-k", ELEMENT_ID.replace("-", "_"))
+
+
+def collected(done: subprocess.CompletedProcess) -> tuple[list[str], str]:
+    """The node ids a collection kept, and its summary line."""
     assert done.returncode == 0, done.stdout[-2000:]
     lines = done.stdout.splitlines()
     return [line for line in lines if "::" in line], lines[-1]
 
 
-def test_every_test_an_id_selects_is_in_a_file_kept_for_it_and_one_ids_selection_is_pytests(
-    tmp_path,
-):
+@pytest.mark.early(COLLECTIONS)
+def test_every_test_an_id_selects_is_in_a_file_kept_for_it_and_one_ids_selection_is_pytests():
     """The whole suite collected once, with each test's ids whose -k selects it (pytest's
     own matching); then one id's filtered collection gives the same tests, from fewer."""
-    record = tmp_path / "record.json"
-    whole, _ = collected("-p", "benchmarks.latency_record", record=record)
-    tests = json.loads(record.read_text())["tests"]
+    done, tests, filtered = early.result(COLLECTIONS)
+    whole, _ = collected(done)
     missed = [
         (element_id, test["nodeid"])
         for test in tests
@@ -46,9 +66,8 @@ def test_every_test_an_id_selects_is_in_a_file_kept_for_it_and_one_ids_selection
     ]
     assert missed == []
     assert sum(bool(test["selected_by"]) for test in tests) > 500  # the record is real
-    element_id = "exr-jacobian-two"
-    fast, summary = collected("-k", element_id.replace("-", "_"))
-    assert fast == [t["nodeid"] for t in tests if element_id in t["selected_by"]]
+    fast, summary = collected(filtered)
+    assert fast == [t["nodeid"] for t in tests if ELEMENT_ID in t["selected_by"]]
     total = int(summary.split("/")[1].split()[0])  # "20/117 tests collected (97 deselected)"
     assert len(fast) > 5 and total < len(whole) / 4
 

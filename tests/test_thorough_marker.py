@@ -8,13 +8,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+import early
+import pytest
+
+SET_UPS = "the set-ups under ci and thorough"
 ROOT = Path(__file__).resolve().parents[1]
 MOVED = "tests/symbolic/test_softmax.py"  # 命題 3.2 at n = 256 is marked thorough
 
 
-def set_up(profile: str) -> str:
+def set_up(profile: str) -> subprocess.CompletedProcess:
     """pytest --setup-only of the n = 256 test and the size limit's, under `profile`."""
-    done = subprocess.run(
+    return subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs", "--setup-only"]
         + [MOVED, "-k", "n_256 or size_limit_is"],
         cwd=ROOT,
@@ -22,14 +26,22 @@ def set_up(profile: str) -> str:
         capture_output=True,
         text=True,
     )
+
+
+@early.job(SET_UPS)
+def set_ups(items: object) -> tuple[subprocess.CompletedProcess, subprocess.CompletedProcess]:
+    return set_up("ci"), set_up("thorough")
+
+
+def output(done: subprocess.CompletedProcess) -> str:
     assert done.returncode == 0, done.stdout[-2000:]
     return done.stdout
 
 
+@pytest.mark.early(SET_UPS)
 def test_a_thorough_test_is_skipped_under_ci_and_set_up_under_thorough():
-    ci = set_up("ci")
+    ci, thorough = map(output, early.result(SET_UPS))
     assert "1 skipped" in ci and "marked thorough" in ci
     assert ci.count("SETUP    F no_shrinking") == 1  # the size limit's test only
-    thorough = set_up("thorough")
     assert "skipped" not in thorough
     assert thorough.count("SETUP    F no_shrinking") == 2

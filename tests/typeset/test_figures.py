@@ -5,13 +5,21 @@ shaded mask cells exactly j <= i, 7 regions coloured, the 8 residual paths)."""
 from __future__ import annotations
 
 import io
+import json
 import math
 import re
+import subprocess
+import sys
+import tempfile
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from pathlib import Path
 
+import early
 import numpy as np
 import pytest
-from places import SAMPLES
+from places import TESTS
+from render_pictures import sample_map
 
 from numeric.activations import gelu, relu
 from proofs.book.registry import CHAPTERS, load_all
@@ -24,17 +32,7 @@ from proofs.typeset.plotting import FORMATS, render
 from proofs.typeset.svg_pictures import standalone_svg, svg_figure
 from symbolic.arrangements import activation_regions
 
-SAMPLE = SAMPLES / "chapter.mdx"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-
-
-def sample_map(chapter: str) -> str:
-    """A small map (the sample chapter's) in place of a chapter's, which would run every
-    check: the pictures' files are judged here, the maps' graphs in test_chapter_map."""
-    from proofs.publish.maps import chapter_map, map_svg
-    from proofs.reader import read_chapter
-
-    return map_svg(chapter_map(read_chapter(SAMPLE), {"命題 1.2": "passed"}))
 
 
 def accent_rects(svg: str) -> list[tuple[float, float, float, float]]:
@@ -71,12 +69,37 @@ CASES = [(name, fmt) for name in catalogue() for fmt in ("svg", "png")] + [
 ]
 
 
+RENDERS = "every picture's file, twice"
+
+
+@early.job(RENDERS)
+def render_twice(items: Sequence[pytest.Item]) -> dict[tuple[str, str], tuple[bytes, bytes]]:
+    """Each selected case's file rendered twice in a process of its own
+    (tests/render_pictures.py), by (name, format)."""
+    cases = [(item.callspec.params["name"], item.callspec.params["fmt"]) for item in items]
+    with tempfile.TemporaryDirectory(prefix="pictures-") as folder:
+        done = subprocess.run(
+            [sys.executable, "-P", str(TESTS / "render_pictures.py"), folder],
+            input=json.dumps(cases),
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"tests/render_pictures.py exited {done.returncode}: {done.stderr}")
+        files = {
+            (name, fmt): tuple((Path(folder) / f"{name}.{fmt}.{k}").read_bytes() for k in (1, 2))
+            for name, fmt in cases
+        }
+    return files
+
+
+@pytest.mark.early(RENDERS)
 @pytest.mark.parametrize(("name", "fmt"), CASES)
 def test_each_picture_is_a_valid_file_with_the_same_bytes_twice(name, fmt):
-    picture = catalogue()[name]
-    first = picture_file(picture, fmt, sample_map)
+    first, second = early.result(RENDERS)[name, fmt]
     require_valid(first, fmt)
-    assert picture_file(picture, fmt, sample_map) == first
+    assert second == first
 
 
 def test_the_command_line_offers_the_formats_render_writes():
