@@ -1,21 +1,26 @@
 """The command line. Through its real entry point (`python -m proofs …` in a subprocess)
 only what concerns the entry point itself: each exit code, bad input on one line, an
-atomic write, one verify of a small selection, one audit. Those runs start together
-when the module starts, alongside the in-process tests, and each test collects its own.
+atomic write, one verify of a small selection, one audit. Those runs are made in the
+background once collection is done (tests/early.py), alongside the in-process tests, and
+each test collects its own.
 Everything else runs in-process through `cli.main`, sharing the process's caches
 (tables, listings, the checks the audit runs)."""
 
+import atexit
 import contextlib
 import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
-from dataclasses import replace
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+import early
 import pytest
 from commands import one_line
 from commands import run as main
@@ -28,48 +33,24 @@ from proofs.cli.arguments import cores
 from proofs.publish import screen
 
 CHAPTERS = sorted(SEEDS.glob("00*_*.txt"))
+ENTRY_POINT = "the runs of python -m proofs"
 
 
-class EntryPoint:
-    """Runs of `python -m proofs …` in subprocesses, started at once (or, when planned,
-    at their first result), collected by name."""
+@dataclass
+class EntryPointRuns:
+    """The runs of `python -m proofs …` the selected tests take, by name, and the folder
+    they may read and write files in."""
 
-    def __init__(self, directory: Path) -> None:
-        self.directory = directory  # where the runs may read and write files
-        self.runs: dict[str, subprocess.Popen] = {}
-        self.planned: dict[str, Callable[[], tuple[str, ...]]] = {}
-
-    def start(self, name: str, *args: str) -> None:
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "HYPOTHESIS_PROFILE": "ci"}
-        self.runs[name] = subprocess.Popen(
-            [sys.executable, "-m", "proofs", *args],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+    directory: Path
+    done: dict[str, subprocess.CompletedProcess]
 
     def result(self, name: str) -> subprocess.CompletedProcess:
-        if name not in self.runs:
-            self.start(name, *self.planned[name]())
-        process = self.runs[name]
-        out, err = process.communicate(timeout=300)
-        return subprocess.CompletedProcess(process.args, process.returncode, out, err)
-
-    def stop(self) -> None:
-        for process in self.runs.values():
-            if process.poll() is None:
-                process.kill()
-            process.communicate()
+        return self.done[name]
 
 
-@pytest.fixture(scope="module", autouse=True)
-def entry_point(request, tmp_path_factory) -> Iterator[EntryPoint]:
-    """Start the entry-point runs of the selected tests (so that `-k` starts only those)."""
-    runs = EntryPoint(tmp_path_factory.mktemp("entry-point"))
-    (runs.directory / "kept.json").write_text("kept")
-    planned: dict[str, dict[str, Callable[[], tuple[str, ...]]]] = {
+def planned_runs(directory: Path) -> dict[str, dict[str, Callable[[], tuple[str, ...]]]]:
+    """Each test's runs of the entry point: their names and arguments."""
+    return {
         "test_verify_runs_the_selected_checks_and_reports_json": {
             "verify": lambda: ("verify", *quick_ids(), "--json", "--profile", "ci"),
         },
@@ -79,31 +60,48 @@ def entry_point(request, tmp_path_factory) -> Iterator[EntryPoint]:
                 "attention-parameters",
                 "block-parameters",
                 "--out",
-                str(runs.directory / "formulas.json"),
+                str(directory / "formulas.json"),
             ),
-            "latex-refused": lambda: ("latex", "--out", str(runs.directory / "kept.json")),
+            "latex-refused": lambda: ("latex", "--out", str(directory / "kept.json")),
         },
         "test_audit_through_the_entry_point_exits_1_on_the_block_chapters_slip": {
             "audit": lambda: ("audit", str(block_chapter()), "--json"),
         },
         "test_audit_of_a_missing_file_exits_2_through_the_entry_point": {
-            "audit-missing": lambda: ("audit", str(runs.directory / "absent.mdx")),
+            "audit-missing": lambda: ("audit", str(directory / "absent.mdx")),
         },
     }
-    runs.planned = {
-        name: arguments for commands in planned.values() for name, arguments in commands.items()
-    }
-    # Under pytest-xdist a worker runs only some of the selected tests, and the workers
-    # already keep the cores busy: each run starts when its test asks for it.
-    eager = not hasattr(request.config, "workerinput")
-    selected = {getattr(item, "originalname", item.name) for item in request.session.items}
-    for test, commands in planned.items():
-        if eager and test in selected:
-            for name, arguments in commands.items():
-                with contextlib.suppress(pytest.skip.Exception):  # the test skips itself
-                    runs.start(name, *arguments())
-    yield runs
-    runs.stop()
+
+
+@early.job(ENTRY_POINT)
+def entry_point_runs(items: Sequence[pytest.Item]) -> EntryPointRuns:
+    """The selected tests' runs of the entry point, one after the other, in a folder removed
+    when the tests end."""
+    directory = Path(tempfile.mkdtemp(prefix="entry-point-"))
+    atexit.register(shutil.rmtree, directory, ignore_errors=True)
+    (directory / "kept.json").write_text("kept")
+    planned = planned_runs(directory)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "HYPOTHESIS_PROFILE": "ci"}
+    done = {}
+    for item in items:
+        for name, arguments in planned[item.originalname].items():
+            with contextlib.suppress(pytest.skip.Exception):  # the test skips itself
+                done[name] = subprocess.run(
+                    [sys.executable, "-m", "proofs", *arguments()],
+                    cwd=ROOT,
+                    env=env,
+                    capture_output=True,
+                    text=True,
+                    timeout=300,
+                )
+    return EntryPointRuns(directory, done)
+
+
+@pytest.fixture
+def entry_point() -> EntryPointRuns:
+    """The entry point's runs, made in the background (tests/early.py); the test taking
+    them is marked early(ENTRY_POINT)."""
+    return early.result(ENTRY_POINT)
 
 
 def test_every_subcommand_has_help_with_an_example():
@@ -179,6 +177,7 @@ def quick_ids(k: int = 2) -> list[str]:
     return [e.id for e in elements[:k]]
 
 
+@pytest.mark.early(ENTRY_POINT)
 def test_verify_runs_the_selected_checks_and_reports_json(entry_point):
     ids = quick_ids()
     result = entry_point.result("verify")
@@ -663,6 +662,7 @@ def test_latex_forms_refuse_what_does_not_fit_them(tmp_path, capsys, args, messa
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.early(ENTRY_POINT)
 def test_latex_out_is_written_atomically_and_refused_without_force(entry_point, capsys):
     target, kept = entry_point.directory / "formulas.json", entry_point.directory / "kept.json"
     written = entry_point.result("latex-write")
@@ -725,6 +725,7 @@ def block_chapter() -> Path:
     return found[0]
 
 
+@pytest.mark.early(ENTRY_POINT)
 def test_audit_through_the_entry_point_exits_1_on_the_block_chapters_slip(entry_point):
     block_chapter()
     result = entry_point.result("audit")
@@ -803,6 +804,7 @@ def test_audit_reports_an_unregistered_id_as_a_mismatch_with_the_nearest_ids(tmp
     ) in out
 
 
+@pytest.mark.early(ENTRY_POINT)
 def test_audit_of_a_missing_file_exits_2_through_the_entry_point(entry_point):
     result = entry_point.result("audit-missing")
     absent = entry_point.directory / "absent.mdx"

@@ -10,6 +10,7 @@ or pdftotext they are skipped, saying what to install (.ci/run installs both).""
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import re
@@ -480,8 +481,9 @@ def compilation(folder: Path, name: str, key: str | None) -> Compiled:
 @early.job(COMPILES)
 def compile_all(items: Sequence[pytest.Item]) -> dict[str, Compiled]:
     """Each selected compiling test's files written and compiled, by the test's node id, in
-    a folder of its own that the compiles leave behind for a failure's inspection."""
+    a folder removed when the tests end."""
     folder = Path(tempfile.mkdtemp(prefix="print-edition-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
     found = {}
     for number, item in enumerate(items):
         place = folder / str(number)
