@@ -37,6 +37,7 @@ WHERE = ("statement", "proof", "text", "section")
 _RELATION = r"(=|:=|\\approx|\\le|\\ge|<|>)"
 
 
+@functools.lru_cache(maxsize=8192)
 def normalise_tex(tex: str) -> str:
     """TeX compared without spacing, sizing and bold-font noise: `\\sigma_i(\\delta_{ij} -
     \\sigma_j)` equals `\\sigma_i (\\delta_{ij}-\\sigma_j)`; a trailing period is dropped."""

@@ -22,8 +22,10 @@ import difflib
 import functools
 import importlib
 import inspect
+import os
 import pkgutil
 import re
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -359,8 +361,27 @@ def chapter_modules() -> Iterator[str]:
     for module in pkgutil.iter_modules(proofs.chapters.__path__):
         if module.ispkg:
             yield f"proofs.chapters.{module.name}"
-    for point in entry_points(group=ENTRY_POINT_GROUP):
-        yield point.value
+    yield from _entry_point_values(_import_path_state())
+
+
+def _import_path_state() -> tuple[tuple[str, int], ...]:
+    """Each folder of the import path with the time it last changed: a distribution
+    installed or removed adds or drops an entry in one of them."""
+    state = []
+    for folder in sys.path:
+        try:
+            state.append((folder, os.stat(folder or ".").st_mtime_ns))
+        except OSError:
+            state.append((folder, -1))
+    return tuple(state)
+
+
+@functools.lru_cache(maxsize=16)
+def _entry_point_values(path_state: tuple[tuple[str, int], ...]) -> tuple[str, ...]:
+    """The modules the entry points of ENTRY_POINT_GROUP name, read once per state of the
+    import path (reading every installed distribution's metadata takes milliseconds, and
+    an audit asks for the chapters several times)."""
+    return tuple(point.value for point in entry_points(group=ENTRY_POINT_GROUP))
 
 
 _loaded: set[str] = set()

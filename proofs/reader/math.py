@@ -116,6 +116,14 @@ def _ranges_kept(pieces: list[tuple[int, str]]) -> tuple[tuple[int, str], ...]:
 
 def split_relations(statement: str) -> tuple[list[str], list[str]]:
     """Members and the relations between them, splitting only outside braces."""
+    members, relations = _split_relations(statement)
+    return list(members), list(relations)
+
+
+@functools.lru_cache(maxsize=4096)
+def _split_relations(statement: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """split_relations, kept per statement: the audit's rules split the same formulas
+    again and again, and a chapter's formulas are the same from one audit to the next."""
     members, relations, current, depth, i = [], [], "", 0, 0
     while i < len(statement):
         ch = statement[i]
@@ -130,7 +138,7 @@ def split_relations(statement: str) -> tuple[list[str], list[str]]:
         current += ch
         i += 1
     members.append(current)
-    return members, relations
+    return tuple(members), tuple(relations)
 
 
 def statement_lines(line: int, tex: str) -> list[tuple[int, str]]:

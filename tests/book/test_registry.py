@@ -5,6 +5,7 @@ import re
 import pytest
 from places import SEEDS
 
+from proofs.book import registry as registry_module
 from proofs.book.judge import finding
 from proofs.book.registry import (
     CHAPTERS,
@@ -127,3 +128,19 @@ def test_a_checks_findings_are_kept_apart_from_its_evidence_lines():
     run = run_check(element)
     assert (run.result, run.evidence, run.findings) == ("passed", ("J1 = 0 exactly",), (slip,))
     assert (slip.printed, str(slip)) == ("1.1428", "the chapter prints 1.1428 for 8/7")
+
+
+def test_a_chapter_installed_on_the_import_path_is_found_at_the_next_look(tmp_path, monkeypatch):
+    """The entry points are read once per state of the import path, and again when a folder
+    of it changes (a distribution installed there)."""
+    monkeypatch.syspath_prepend(str(tmp_path))
+    before = list(registry_module.chapter_modules())
+    assert "kv_cache_module" not in before
+    assert list(registry_module.chapter_modules()) == before  # the same state: the same answer
+    info = tmp_path / "kv_cache_chapter-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: kv-cache-chapter\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(
+        "[transformer_proofs.chapters]\nkv-cache = kv_cache_module\n"
+    )
+    assert list(registry_module.chapter_modules()) == [*before, "kv_cache_module"]
