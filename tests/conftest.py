@@ -71,6 +71,21 @@ class KeywordSelection:
 def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(KeywordSelection(), "element-keyword-selection")
     keep_bytecode_of_subprocesses(config)
+    group_background_tests(config)
+
+
+def group_background_tests(config: pytest.Config) -> None:
+    """Under pytest-xdist's -n, unless the command line names a --dist, the distribution is
+    loadgroup, each background job's tests one group (pytest_itemcollected): one worker
+    runs a job, once, where its tests are. A worker parses the command line again, so it
+    is told here too (pytest-xdist then adds each group to its tests' node ids)."""
+    arguments = [str(a) for a in config.invocation_params.args]
+    if any(a in ("--dist", "-d") or a.startswith("--dist=") for a in arguments):
+        return
+    if hasattr(config, "workerinput"):
+        config.option.loadgroup = True
+    elif getattr(config.option, "dist", "no") == "load":  # -n without --dist
+        config.option.dist = "loadgroup"
 
 
 def keep_bytecode_of_subprocesses(config: pytest.Config) -> None:
@@ -123,6 +138,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=lambda item: bool(early.marked(item)))
 
 
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Under pytest-xdist (group_background_tests) the tests of a background job form one
+    group, which one worker runs."""
+    if getattr(item.config.option, "loadgroup", False):
+        for name in early.marked(item)[:1]:
+            item.add_marker(pytest.mark.xdist_group(name))
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Everything collection made (the modules, SymPy's, NumPy's and the chapters' objects)
     lives until the end: moved out of the collector's reach, the full collections during the
@@ -131,7 +154,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.freeze()
     option = session.config.option
     if not (option.collectonly or option.setuponly or option.setupplan):
-        early.start(session.items, session)
+        # a pytest-xdist worker runs some of the tests: each job when its first test asks
+        early.start(session.items, session, now=not hasattr(session.config, "workerinput"))
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

@@ -8,8 +8,10 @@ collection is done, conftest starts each job whose tests were selected, one at a
 a background thread, in the order its tests come, and runs those tests last, after every
 test that needs no job; a test takes the job's result with
 `result(name)`, waiting while it runs, and an exception of the job is raised in every test
-that asks. A job whose tests were not selected never runs. Under pytest-xdist each worker
-starts the jobs of its own collection, so that a job may run in more than one worker.
+that asks. A job whose tests were not selected never runs. Under pytest-xdist, whose
+workers already keep the cores busy, the tests of a job go to one worker (conftest makes
+the distribution `loadgroup`, each job's tests one group), which runs the job when its
+first test asks: once, where its tests are.
 
 A job should spend its time in subprocesses: its thread shares the interpreter with the
 tests, which a job computing in Python would slow down.
@@ -17,6 +19,7 @@ tests, which a job computing in Python would slow down.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
@@ -28,6 +31,7 @@ Job = Callable[[Sequence[pytest.Item]], Any]
 _JOBS: dict[str, Job] = {}
 _STARTED: dict[str, Future] = {}
 _OWNERS: list[object] = []  # the session that started the jobs
+_DEFERRED: dict[str, Callable[[], Future]] = {}  # jobs started when a test first asks
 _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="early-job")
 
 
@@ -49,21 +53,27 @@ def marked(item: pytest.Item) -> list[str]:
     return [name for mark in item.iter_markers("early") for name in mark.args]
 
 
-def start(items: Sequence[pytest.Item], owner: object) -> None:
+def start(items: Sequence[pytest.Item], owner: object, now: bool = True) -> None:
     """Start, in the order the items come, the job of every name they are marked with, for
-    `owner`, the session whose tests they are."""
+    `owner`, the session whose tests they are; with `now` False, each when its first test
+    asks for its result."""
     _OWNERS.append(owner)
     names = list(dict.fromkeys(name for item in items for name in marked(item)))
     for name in names:
         if name not in _JOBS:
             raise pytest.UsageError(f"no early job is registered as {name!r}")
         chosen = [item for item in items if name in marked(item)]
-        _STARTED[name] = _POOL.submit(_JOBS[name], chosen)
+        if now:
+            _STARTED[name] = _POOL.submit(_JOBS[name], chosen)
+        else:
+            _DEFERRED[name] = functools.partial(_POOL.submit, _JOBS[name], chosen)
 
 
 def result(name: str) -> Any:
     """The job's result, once it is done; a job not started (its tests were selected by no
     collection, as when a test is called directly) is an error naming it."""
+    if name in _DEFERRED:
+        _STARTED[name] = _DEFERRED.pop(name)()
     if name not in _STARTED:
         raise LookupError(f"the early job {name!r} was not started: is its test marked early?")
     error = _STARTED[name].exception()  # waits for the job

@@ -26,6 +26,7 @@ def jobs(monkeypatch):
     monkeypatch.setattr(early, "_JOBS", {})
     monkeypatch.setattr(early, "_STARTED", {})
     monkeypatch.setattr(early, "_OWNERS", [])
+    monkeypatch.setattr(early, "_DEFERRED", {})
     pool = ThreadPoolExecutor(max_workers=1)
     monkeypatch.setattr(early, "_POOL", pool)
     yield early._JOBS
@@ -51,6 +52,15 @@ def test_a_job_runs_once_for_the_selected_items_marked_with_it_and_nothing_else(
     assert calls == [("a", [("a",), ("a", "c")])]  # b: no selected test is marked with it
     with pytest.raises(LookupError, match="'b' was not started"):
         early.result("b")
+
+
+def test_a_deferred_job_starts_when_its_first_test_asks_and_runs_once(jobs):
+    calls = []
+    early.job("later")(lambda items: calls.append(len(items)) or len(calls))
+    early.start([Item("later"), Item("later")], owner="worker", now=False)
+    assert calls == []
+    assert early.result("later") == early.result("later") == 1
+    assert calls == [2]
 
 
 def test_the_jobs_start_in_the_order_their_first_tests_come(jobs):
