@@ -20,8 +20,12 @@ tests, which a job computing in Python would slow down.
 from __future__ import annotations
 
 import functools
+import json
+import subprocess
+import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -81,6 +85,23 @@ def result(name: str) -> Any:
         # again would lengthen its traceback at every test
         raise RuntimeError(f"the early job {name!r} failed: {error}") from error
     return _STARTED[name].result()
+
+
+def run_script(script: str, data: object, *arguments: str) -> str:
+    """What a script of tests/ printed, given `data` as JSON on its input: a job's work in
+    a process of its own. Python runs it with -P, tests/ not first on the import path (its
+    folders, tests/spec among them, are not the packages); a failure is a RuntimeError
+    with the script's error output."""
+    done = subprocess.run(
+        [sys.executable, "-P", str(Path(__file__).parent / script), *arguments],
+        input=json.dumps(data),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"tests/{script} exited {done.returncode}: {done.stderr[-3000:]}")
+    return done.stdout
 
 
 def stop(owner: object) -> None:

@@ -10,15 +10,13 @@ The copies are audited in a process of their own, started once collection is don
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
 import early
 import pytest
-from places import SEEDS, TESTS
+from places import SEEDS
 from seed_slips import NEUTRAL, SLIPS, Edit
 
 FILES = {"sa": SEEDS / "000_ce182fefa314a82b.txt", "tb": SEEDS / "002_1f7cf506cffefce0.txt"}
@@ -48,16 +46,7 @@ def audit_copies(items: Sequence[pytest.Item]) -> dict:
         {"name": e.name, "path": str(FILES[e.chapter]), "line": e.line, "old": e.old, "new": e.new}
         for e in present
     ]
-    done = subprocess.run(
-        [sys.executable, "-P", str(TESTS / "audit_copies.py")],  # -P: tests/spec is no package
-        input=json.dumps(entries),
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"tests/audit_copies.py exited {done.returncode}: {done.stderr[-3000:]}")
-    return json.loads(done.stdout)
+    return json.loads(early.run_script("audit_copies.py", entries))
 
 
 def audit_of(edit: Edit) -> dict:

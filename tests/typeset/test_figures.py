@@ -5,11 +5,8 @@ shaded mask cells exactly j <= i, 7 regions coloured, the 8 residual paths)."""
 from __future__ import annotations
 
 import io
-import json
 import math
 import re
-import subprocess
-import sys
 import tempfile
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
@@ -18,7 +15,6 @@ from pathlib import Path
 import early
 import numpy as np
 import pytest
-from places import TESTS
 from render_pictures import sample_map
 
 from numeric.activations import gelu, relu
@@ -78,15 +74,7 @@ def render_twice(items: Sequence[pytest.Item]) -> dict[tuple[str, str], tuple[by
     (tests/render_pictures.py), by (name, format)."""
     cases = [(item.callspec.params["name"], item.callspec.params["fmt"]) for item in items]
     with tempfile.TemporaryDirectory(prefix="pictures-") as folder:
-        done = subprocess.run(
-            [sys.executable, "-P", str(TESTS / "render_pictures.py"), folder],
-            input=json.dumps(cases),
-            capture_output=True,
-            text=True,
-            timeout=900,
-        )
-        if done.returncode != 0:
-            raise RuntimeError(f"tests/render_pictures.py exited {done.returncode}: {done.stderr}")
+        early.run_script("render_pictures.py", cases, folder)
         files = {
             (name, fmt): tuple((Path(folder) / f"{name}.{fmt}.{k}").read_bytes() for k in (1, 2))
             for name, fmt in cases
