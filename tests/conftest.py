@@ -32,6 +32,7 @@ PROFILE = load_profile()
 collect_ignore = ["corpus"]
 
 BYTECODE_OFF = "PYTHONDONTWRITEBYTECODE"
+RUN_FOLDER = "PROOFS_TESTS_RUN_FOLDER"  # set while a run of the suite has its own folder
 
 
 def named_element(config: pytest.Config) -> str | None:
@@ -70,7 +71,7 @@ class KeywordSelection:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(KeywordSelection(), "element-keyword-selection")
-    keep_bytecode_of_subprocesses(config)
+    a_folder_of_the_run(config)
     group_background_tests(config)
 
 
@@ -88,18 +89,24 @@ def group_background_tests(config: pytest.Config) -> None:
         config.option.dist = "loadgroup"
 
 
-def keep_bytecode_of_subprocesses(config: pytest.Config) -> None:
-    """The Python processes the tests start (`python -m proofs`, `pytest`, the listings)
-    compile the package once, into a folder of this run, instead of at every start when
-    the environment forbids bytecode (PYTHONDONTWRITEBYTECODE, as some containers set).
-    The folder is outside the checkout and removed at the end; this process is unchanged.
-    A prefix the caller set is kept, and the variables are restored at the end."""
-    if os.environ.get("PYTHONPYCACHEPREFIX"):
+def a_folder_of_the_run(config: pytest.Config) -> None:
+    """The run's own folder, outside the checkout and removed at the end, for what the
+    tests and the processes they start would otherwise write in the user's places:
+    bytecode (PYTHONPYCACHEPREFIX; where the environment forbids bytecode with
+    PYTHONDONTWRITEBYTECODE, as some containers do, every `python -m proofs` or `pytest` a
+    test started compiled the package again) and the cache directory (XDG_CACHE_HOME:
+    verify's kept derivations and Hypothesis' examples, so that no run reads what another
+    run, or the user, left there). The variables are restored at the end; a run started
+    inside a test (pytest.main) keeps the folder of the run that started it."""
+    if os.environ.get(RUN_FOLDER):
         return
-    saved = {name: os.environ.get(name) for name in ("PYTHONPYCACHEPREFIX", BYTECODE_OFF)}
-    folder = tempfile.mkdtemp(prefix="proofs-tests-bytecode-")
-    os.environ["PYTHONPYCACHEPREFIX"] = folder
+    names = ("PYTHONPYCACHEPREFIX", BYTECODE_OFF, "XDG_CACHE_HOME", RUN_FOLDER)
+    saved = {name: os.environ.get(name) for name in names}
+    folder = Path(tempfile.mkdtemp(prefix="proofs-tests-"))
+    os.environ[RUN_FOLDER] = str(folder)
+    os.environ["PYTHONPYCACHEPREFIX"] = str(folder / "bytecode")
     os.environ.pop(BYTECODE_OFF, None)
+    os.environ["XDG_CACHE_HOME"] = str(folder / "cache")
 
     def restore() -> None:
         for name, value in saved.items():
