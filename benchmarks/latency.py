@@ -287,11 +287,13 @@ def measure_verify(environment: Mapping[str, str], write: Callable[[str], object
 
 def chapter_files() -> list[Path]:
     """Every registered chapter's file, where the package looks for it (none found: none)."""
-    from proofs.book.locations import chapter_folders, find_chapter_file
+    from proofs.book.locations import chapter_folders
     from proofs.book.registry import CHAPTERS, load_all
+    from proofs.publish.pictures import chapter_file
 
     load_all()
-    found = (find_chapter_file(c.title, c.file, chapter_folders()) for c in CHAPTERS.values())
+    folders = chapter_folders()
+    found = (chapter_file(key, folders) for key in CHAPTERS)
     return [path for path in found if path is not None]
 
 

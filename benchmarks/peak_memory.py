@@ -37,9 +37,12 @@ def peak_bytes() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale
 
 
+USAGE = "usage: python -m benchmarks.peak_memory FILE MODULE [ARGUMENT ...]"
+
+
 def main(argv: list[str]) -> int:
     if len(argv) < 2:
-        print(__doc__.strip().splitlines()[-3].strip(), file=sys.stderr)
+        print(USAGE, file=sys.stderr)
         return 2
     out, module, *arguments = argv
     sys.argv = [module, *arguments]

@@ -27,6 +27,7 @@ from typing import Any
 
 import sympy
 
+from proofs.book.printed import ungrouped
 from proofs.reader import Document
 from proofs.reader.math import split_relations, statement_lines
 from proofs.reader.records import Element as Record
@@ -297,7 +298,7 @@ def _reworded(want: str, text: str) -> bool:
 
 
 def _numbers(text: str) -> list[str]:
-    return [n.replace(",", "") for n in _DIGITS.findall(text)]
+    return [ungrouped(n) for n in _DIGITS.findall(text)]
 
 
 # A statement at least this like the transcription (difflib's ratio) is taken as the claim,

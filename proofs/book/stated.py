@@ -15,8 +15,8 @@ from typing import Any
 
 import sympy
 
-from proofs.book.printed import Printed
-from proofs.reader.math import split_relations
+from proofs.book.printed import Printed, ungrouped
+from proofs.reader.math import INLINE_MATH, split_relations
 from proofs.tex.symbolic import Evaluator, Indexed
 from proofs.tex.tree import TexError, parse
 from symbolic import symbols
@@ -191,7 +191,7 @@ def formula_in_phrase(k: int) -> Callable[[str], sympy.Expr]:
     「$n$ が $d$ より小さいあいだ」 with k = 2 -> d."""
 
     def read(text: str) -> sympy.Expr:
-        formulas = re.findall(r"\$([^$]+)\$", text)
+        formulas = INLINE_MATH.findall(text)
         if len(formulas) < k:
             raise TexError(f"{text!r} has no formula {k}")
         return polynomial(formulas[k - 1])
@@ -292,7 +292,7 @@ def prose_integer(text: str) -> int:
 
 def prose_integers(text: str) -> tuple[int, ...]:
     """Every integer a phrase prints, in order: 「固有値は 0 と 2」 -> (0, 2)."""
-    found = tuple(int(m.replace(",", "")) for m in re.findall(r"\d{1,3}(?:,\d{3})+|\d+", text))
+    found = tuple(int(ungrouped(m)) for m in re.findall(r"\d{1,3}(?:,\d{3})+|\d+", text))
     if not found:
         raise TexError(f"{text!r} prints no integer")
     return found

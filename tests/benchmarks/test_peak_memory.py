@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from benchmarks import peak_memory
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -32,3 +34,13 @@ def test_a_module_that_holds_200_mb_peaks_above_them_and_one_that_does_not_below
 def test_an_exit_with_a_message_is_exit_code_1_with_the_message(tmp_path):
     code, peak, err = peak_of("raise SystemExit('no chapter')\n", tmp_path)
     assert (code, err.strip()) == (1, "no chapter") and peak > 0
+
+
+def test_without_a_file_and_a_module_it_prints_its_usage_and_exits_2():
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.peak_memory", "only-a-file"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert (done.returncode, done.stderr.strip()) == (2, peak_memory.USAGE)
