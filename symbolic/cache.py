@@ -4,8 +4,10 @@ between runs, keyed by the code that computed it and the inputs it was given.
 Off until a folder is chosen (`remember_in`): the command line (`proofs verify`) keeps it in
 the user's cache directory; the tests derive everything afresh. An entry's key is a SHA-256
 of the derivation's name and a text of its inputs, under the version's fingerprint (the
-package's version, SymPy's and Python's, and the text of every module of symbolic/ and spec/:
-an edit without a new version number is another version). The entry holds the fingerprint,
+package's version, SymPy's, NumPy's and Python's, and the text of every module of the
+package, symbolic/, spec/, numeric/ and proofs/ with its subpackages: an edit without a new
+version number is another version, and a value computed by code anywhere in the package is
+never read by another version of that code). The entry holds the fingerprint,
 the name and the inputs' digest beside the value, and is used only when all three are those
 asked for: an entry of another version, or one written for other inputs, is recomputed and
 replaced, and the first entry a version writes removes the other versions' folders. Deleting
@@ -28,13 +30,14 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
+import numpy
 import sympy
 
 from symbolic.polynomials import SparsePolynomial
 
 T = TypeVar("T")
 
-_SOURCES = ("symbolic", "spec")
+_SOURCES = ("symbolic", "spec", "numeric", "proofs")
 _folder: Path | None = None
 
 
@@ -64,21 +67,22 @@ def remembering() -> Path | None:
 
 
 def version_fingerprint(root: Path, versions: Iterable[str]) -> str:
-    """A SHA-256 of `versions` and of the text of every module of symbolic/ and spec/
-    under `root`: another version number or an edited module gives another fingerprint."""
+    """A SHA-256 of `versions` and of the text of every module of the package's folders
+    (_SOURCES, with their subfolders) under `root`: another version number, or an edited,
+    added or moved module, gives another fingerprint."""
     digest = hashlib.sha256()
     for part in versions:
         digest.update(part.encode() + b"\0")
-    for source in sorted(p for name in _SOURCES for p in (root / name).glob("*.py")):
-        digest.update(f"{source.parent.name}/{source.name}".encode() + b"\0")
+    for source in sorted(p for name in _SOURCES for p in (root / name).rglob("*.py")):
+        digest.update(source.relative_to(root).as_posix().encode() + b"\0")
         digest.update(source.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
 @functools.lru_cache(maxsize=1)
 def fingerprint() -> str:
-    """This version's fingerprint: the package's, SymPy's and Python's versions and the
-    text of the modules of symbolic/ and spec/ (`version_fingerprint`).
+    """This version's fingerprint: the package's, SymPy's, NumPy's and Python's versions and
+    the text of the package's modules (`version_fingerprint`).
 
     >>> len(fingerprint()), fingerprint() == fingerprint()
     (64, True)
@@ -90,7 +94,8 @@ def fingerprint() -> str:
     except PackageNotFoundError:
         package = "not installed"
     root = Path(__file__).resolve().parents[1]
-    return version_fingerprint(root, (package, sympy.__version__, platform.python_version()))
+    versions = (package, sympy.__version__, numpy.__version__, platform.python_version())
+    return version_fingerprint(root, versions)
 
 
 def polynomials_key(rows: Iterable[Iterable[SparsePolynomial]]) -> str:
@@ -116,7 +121,7 @@ def _path(name: str, inputs: str) -> tuple[Path, str]:
 def remembered(name: str, inputs: str, compute: Callable[[], T]) -> T:
     """compute(), or what it returned for the same `name` and `inputs` under this version
     when a folder is chosen. `inputs` must say everything the result depends on besides
-    the code of symbolic/ and spec/."""
+    the package's code and the versions the fingerprint names."""
     if not isinstance(name, str) or not name or "/" in name:
         raise ValueError(f"remembered: name must be a non-empty word without '/', got {name!r}")
     if not isinstance(inputs, str):

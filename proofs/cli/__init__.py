@@ -92,9 +92,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = grammar.parse_args(argv)
     except SystemExit as exit_:
         return int(exit_.code or 0)
+    from symbolic.cache import kept_in
+
     stdout, sys.stdout = sys.stdout, _Output(sys.stdout)
     try:
-        code = COMMANDS[args.command](args)
+        with kept_in(verify.derivations_folder()):  # what a command derives, kept for the next
+            code = COMMANDS[args.command](args)
         sys.stdout.flush()  # a full stream fails here, not after the exit code is chosen
         return code
     except (UsageError, OutputError) as exc:

@@ -103,9 +103,10 @@ def _environment(names: Iterable[str], value: str) -> Iterator[None]:
 
 
 def derivations_folder() -> Path | None:
-    """Where verify keeps the symbolic derivations between runs: the user's cache directory,
-    under transformer-proofs/derivations (`symbolic.cache`: keyed by the version and the
-    inputs, safe to delete); None, deriving every time, where it cannot be made."""
+    """Where the commands keep their costly derivations between runs (the symbolic ones,
+    例 4.5's table): the user's cache directory, under transformer-proofs/derivations
+    (`symbolic.cache`: keyed by the version and the inputs, safe to delete); None,
+    deriving every time, where it cannot be made."""
     from proofs.book.profiles import cache_directory
 
     return cache_directory("derivations")
@@ -160,17 +161,15 @@ def _runs(elements: list, profile: str, jobs: int) -> Iterator:
 
 def verify(args: argparse.Namespace) -> int:
     from proofs.book.profiles import load_profile
-    from symbolic.cache import kept_in
 
     profile = load_profile(args.profile, in_cache=True)
     elements = _select(args.selectors)
     start = time.perf_counter()
     results = []
-    with kept_in(derivations_folder()):
-        runs = _runs(elements, profile, args.jobs)
-        for i, element in enumerate(elements, 1):
-            _progress(i, len(elements), element)
-            results.append(_result(element, next(runs)))
+    runs = _runs(elements, profile, args.jobs)
+    for i, element in enumerate(elements, 1):
+        _progress(i, len(elements), element)
+        results.append(_result(element, next(runs)))
     if elements and sys.stderr.isatty():
         sys.stderr.write(" " * 60 + "\r")
     seconds = time.perf_counter() - start

@@ -520,6 +520,30 @@ def test_tables_with_other_settings_and_formats(capsys):
     assert lines[2].startswith("256,16777216,16777216,33554432,4.0,")
 
 
+def test_a_command_keeps_the_table_it_drew_and_the_next_run_prints_it_again(
+    capsys, monkeypatch, tmp_path
+):
+    """例 4.5's table at two d_k, drawn by `proofs tables`, is kept in the user's cache
+    directory; the next run reads it without drawing and prints the same table."""
+    from proofs.chapters.self_attention import tables as sa_tables
+    from symbolic.cache import remembering
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(sa_tables, "_scaling_table", sa_tables._scaling_table.__wrapped__)
+    command = ("tables", "scaling", "--dims", "4", "16", "--seed", "5")
+    code, drawn, err = main(capsys, *command)
+    assert code == 0, err
+    kept = list((tmp_path / "transformer-proofs" / "derivations").rglob("*.pickle"))
+    assert [path.parent.name for path in kept] == ["scaling_table"]
+
+    def not_drawn(*settings: object) -> None:
+        raise AssertionError("drawn again")
+
+    monkeypatch.setattr(sa_tables, "_drawn_table", not_drawn)
+    assert main(capsys, *command) == (0, drawn, "")
+    assert remembering() is None  # as the test found it
+
+
 def test_tables_bad_arguments_exit_2_on_one_line(capsys):
     code, _, err = main(capsys, "tables", "no-such-table")
     assert code == 2 and "unknown table 'no-such-table'" in one_line(err)

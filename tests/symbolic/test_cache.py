@@ -4,10 +4,13 @@ another version, of other inputs or unreadable is never used."""
 from __future__ import annotations
 
 import pickle
+import platform
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
+import sympy
 from sympy import eye, ones
 from sympy.stats import Normal
 
@@ -124,16 +127,49 @@ def test_a_folder_that_cannot_be_written_keeps_nothing_and_derives(tmp_path):
         cache.remember_in(None)
 
 
-def test_the_fingerprint_changes_with_a_version_and_with_an_edited_module(tmp_path):
-    for name in ("symbolic", "spec"):
+@pytest.mark.parametrize(
+    "module",
+    [
+        "symbolic/mask.py",
+        "spec/config.py",
+        "numeric/softmax.py",
+        "proofs/chapters/self_attention/tables.py",  # a subpackage's module
+    ],
+)
+def test_the_fingerprint_changes_with_a_version_and_with_an_edited_module(tmp_path, module):
+    for name in ("symbolic", "spec", "numeric", "proofs"):
         shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
     first = cache.version_fingerprint(tmp_path, ("0.1.0",))
     assert cache.version_fingerprint(tmp_path, ("0.1.0",)) == first
     assert cache.version_fingerprint(tmp_path, ("0.1.1",)) != first
-    module = tmp_path / "symbolic" / "mask.py"
-    module.write_text(module.read_text() + "\n# edited\n")
+    edited = tmp_path / module
+    edited.write_text(edited.read_text() + "\n# edited\n")
     assert cache.version_fingerprint(tmp_path, ("0.1.0",)) != first
     assert len(cache.fingerprint()) == 64
+
+
+def test_the_fingerprint_changes_with_a_moved_module(tmp_path):
+    (tmp_path / "proofs" / "a").mkdir(parents=True)
+    (tmp_path / "proofs" / "a" / "m.py").write_text("x = 1\n")
+    first = cache.version_fingerprint(tmp_path, ())
+    (tmp_path / "proofs" / "a" / "m.py").rename(tmp_path / "proofs" / "m.py")
+    assert cache.version_fingerprint(tmp_path, ()) != first
+
+
+def test_the_fingerprint_names_the_versions_of_what_computes(monkeypatch):
+    named = []
+
+    def fingerprint_of(root: Path, versions: tuple[str, ...]) -> str:
+        named.extend(versions)
+        return "0" * 64
+
+    monkeypatch.setattr(cache, "version_fingerprint", fingerprint_of)
+    cache.fingerprint.cache_clear()
+    try:
+        cache.fingerprint()
+    finally:
+        cache.fingerprint.cache_clear()
+    assert {sympy.__version__, np.__version__, platform.python_version()} <= set(named)
 
 
 def test_bad_arguments_name_themselves():

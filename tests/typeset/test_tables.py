@@ -16,6 +16,7 @@ from proofs.chapters.self_attention import tables as sa_tables
 from proofs.chapters.transformer_block import tables as tb_tables
 from proofs.reader import read_chapter
 from proofs.typeset.tables import Table, listing_lines
+from symbolic.cache import kept_in
 
 SELF_ATTENTION = SEEDS / "000_ce182fefa314a82b.txt"
 BLOCK = SEEDS / "002_1f7cf506cffefce0.txt"
@@ -73,6 +74,24 @@ def test_scaling_table_drawn_in_pieces_is_bit_for_bit_the_whole_draw(monkeypatch
     monkeypatch.setattr("numeric.chunks.CACHE_ENTRIES", 100)
     table = sa_tables.scaling_table(dims=(5, 64, 3), pairs=37, trials=11, keys=3, seed=7)
     assert table.values == whole_draw_scaling((5, 64, 3), 37, 11, 3, 7)
+
+
+@pytest.mark.element("ex-scaling-numeric")
+def test_scaling_table_kept_between_runs_is_the_table_drawn(monkeypatch, tmp_path):
+    """Kept by `symbolic.cache` under its settings: read back equal to the table drawn
+    afresh; other settings are another entry, drawn."""
+    monkeypatch.setattr(sa_tables, "_scaling_table", sa_tables._scaling_table.__wrapped__)
+    settings = {"dims": (5, 64), "pairs": 37, "trials": 11, "keys": 3, "seed": 7}
+    drawn = sa_tables.scaling_table(**settings)
+    draws = []
+    counted = sa_tables._drawn_table
+    monkeypatch.setattr(sa_tables, "_drawn_table", lambda *a: draws.append(a) or counted(*a))
+    with kept_in(tmp_path):
+        assert sa_tables.scaling_table(**settings) == drawn
+        assert sa_tables.scaling_table(**settings) == drawn
+        other = sa_tables.scaling_table(**{**settings, "seed": 8})
+    assert draws == [((5, 64), 37, 11, 3, 7), ((5, 64), 37, 11, 3, 8)]
+    assert other.values != drawn.values
 
 
 def test_paired_draws_hold_a_few_rows_at_a_time_and_leave_the_generator_where_whole_draws_do():

@@ -25,6 +25,7 @@ from proofs.typeset.tables import (
 )
 from symbolic import counts
 from symbolic import symbols as sym
+from symbolic.cache import remembered
 
 # The chapters' headers (labels, not results).
 SCALING_COLUMNS = (
@@ -136,6 +137,15 @@ def _scaling_table(dims: tuple, pairs: int, trials: int, keys: int, seed: int) -
     for dk in dims:
         positive_ints(d_k=dk)
     _require_scaling_budget(dims, pairs, trials, keys)
+    settings = repr((dims, pairs, trials, keys, seed))
+    return remembered(
+        "scaling_table", settings, lambda: _drawn_table(dims, pairs, trials, keys, seed)
+    )
+
+
+def _drawn_table(dims: tuple, pairs: int, trials: int, keys: int, seed: int) -> Table:
+    """The table drawn afresh (about a second at the chapter's settings: kept between the
+    command line's runs, as verify keeps its derivations, by `remembered`)."""
     rng = np.random.default_rng(seed)
     rows, values, listing = [], [], []
     listing.append("  d_k  Var(q.k)  Var(q.k/sqrt(d_k))  max weight: raw  scaled")
