@@ -14,7 +14,8 @@
   directory (XDG_CACHE_HOME, the first run after an install or an upgrade) and again with
   the cache that run left (every later run), and the checks that took longest;
 - `python -m proofs audit` of every registered chapter's file (found where the package
-  looks for them), its time and its peak resident memory;
+  looks for them), its time and its peak resident memory, with an empty cache directory
+  and again with the one that run left (例 4.5's table kept);
 - the forward pass (benchmarks/forward_speed.py) under each BLAS kernel setting, the AVX2
   kernel (OPENBLAS_CORETYPE=Haswell) and the one OpenBLAS picks for the processor: its
   multiply rate over np.matmul's and its time over GPT2LMHeadModel's, each beside its goal.
@@ -46,7 +47,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -267,22 +268,30 @@ def measure_ids(
         )
 
 
-def measure_verify(environment: Mapping[str, str], write: Callable[[str], object]) -> None:
-    """Time `proofs verify` with an empty cache directory, then with the one it left."""
-    goal = GOALS["python -m proofs verify"]
+def cache_states(environment: Mapping[str, str]) -> Iterator[tuple[str, dict[str, str]]]:
+    """The environment with an empty cache directory (the first run after an install, an
+    upgrade or an edit of the package), then with the one the first run left (every
+    later run), each with its label."""
     with tempfile.TemporaryDirectory(prefix="latency-cache-") as cache:
         env = {**environment, "XDG_CACHE_HOME": cache}
         for label in ("empty cache", "its cache kept"):
-            run = timed([sys.executable, "-m", "proofs", "verify", "--json"], env)
-            report = json.loads(run.stdout) if run.stdout.strip() else {}
-            slowest = sorted(report.get("elements", []), key=lambda e: -e["seconds"])[:3]
-            checks = ", ".join(f"{e['id']} {e['seconds']:.1f} s" for e in slowest)
-            write(
-                f"python -m proofs verify ({label}): {run.seconds:.1f} s (processor "
-                f"{run.cpu:.1f} s), exit code {run.returncode}, {report.get('passed', '?')} of "
-                f"{report.get('checks', '?')} passed   ({verdict(run.seconds, goal)})"
-            )
-            write(f"  longest checks: {checks}")
+            yield label, env
+
+
+def measure_verify(environment: Mapping[str, str], write: Callable[[str], object]) -> None:
+    """Time `proofs verify` with an empty cache directory, then with the one it left."""
+    goal = GOALS["python -m proofs verify"]
+    for label, env in cache_states(environment):
+        run = timed([sys.executable, "-m", "proofs", "verify", "--json"], env)
+        report = json.loads(run.stdout) if run.stdout.strip() else {}
+        slowest = sorted(report.get("elements", []), key=lambda e: -e["seconds"])[:3]
+        checks = ", ".join(f"{e['id']} {e['seconds']:.1f} s" for e in slowest)
+        write(
+            f"python -m proofs verify ({label}): {run.seconds:.1f} s (processor "
+            f"{run.cpu:.1f} s), exit code {run.returncode}, {report.get('passed', '?')} of "
+            f"{report.get('checks', '?')} passed   ({verdict(run.seconds, goal)})"
+        )
+        write(f"  longest checks: {checks}")
 
 
 def chapter_files() -> list[Path]:
@@ -298,25 +307,26 @@ def chapter_files() -> list[Path]:
 
 
 def measure_audit(environment: Mapping[str, str], write: Callable[[str], object]) -> None:
-    """Time `proofs audit` of every chapter's file, and its peak memory."""
+    """Time `proofs audit` of every chapter's file, and its peak memory, with an empty
+    cache directory, then with the one it left (an author's every later audit)."""
     files = chapter_files()
     if not files:
         write("python -m proofs audit: no chapter file found (see proofs.book.locations)")
         return
-    with tempfile.TemporaryDirectory(prefix="latency-peak-") as folder:
-        peak = Path(folder) / "peak"
-        command = [sys.executable, "-m", "benchmarks.peak_memory", str(peak), "proofs", "audit"]
-        run = timed([*command, "--quiet", *map(str, files)], environment)
-        megabytes = int(peak.read_text()) / 1e6 if peak.exists() else float("nan")
-    memory = (
-        "met" if megabytes <= AUDIT_MEMORY_GOAL else f"{megabytes / AUDIT_MEMORY_GOAL:.2f}x over"
-    )
-    write(
-        f"python -m proofs audit ({len(files)} chapters): {run.seconds:.2f} s (processor "
-        f"{run.cpu:.2f} s), peak {megabytes:.0f} MB, exit code {run.returncode}   "
-        f"({verdict(run.seconds, GOALS['python -m proofs audit'])}; "
-        f"goal <= {AUDIT_MEMORY_GOAL} MB: {memory})"
-    )
+    for label, env in cache_states(environment):
+        with tempfile.TemporaryDirectory(prefix="latency-peak-") as folder:
+            peak = Path(folder) / "peak"
+            command = [sys.executable, "-m", "benchmarks.peak_memory", str(peak), "proofs"]
+            run = timed([*command, "audit", "--quiet", *map(str, files)], env)
+            megabytes = int(peak.read_text()) / 1e6 if peak.exists() else float("nan")
+        over = megabytes / AUDIT_MEMORY_GOAL
+        memory = "met" if megabytes <= AUDIT_MEMORY_GOAL else f"{over:.2f}x over"
+        write(
+            f"python -m proofs audit ({len(files)} chapters, {label}): {run.seconds:.2f} s "
+            f"(processor {run.cpu:.2f} s), peak {megabytes:.0f} MB, exit code "
+            f"{run.returncode}   ({verdict(run.seconds, GOALS['python -m proofs audit'])}; "
+            f"goal <= {AUDIT_MEMORY_GOAL} MB: {memory})"
+        )
 
 
 def measure_forward(
