@@ -9,6 +9,7 @@ the difference taken against it are both at that precision.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import mpmath
@@ -20,6 +21,33 @@ DIGITS = 50  # the working precision of the references (far beyond float64's 16 
 def mp_value(v: object) -> mpmath.mpf:
     """v as an mpf without rounding: an mpf as it is, a float (or NumPy float) exactly."""
     return v if isinstance(v, mpmath.mpf) else mpmath.mpf(float(v))  # type: ignore[arg-type]
+
+
+def mp_entries(a: np.ndarray) -> list:
+    """An array's entries as nested lists of mpf (`mp_value`: without rounding), converted
+    once for the loops that read each entry many times. A float array's are kept by its
+    bytes (a reference at many points reads the same weights each time); the lists are
+    shared, and read only."""
+    if a.dtype == object:
+        return _converted(a)
+    return _kept_conversion(a.tobytes(), a.shape, a.dtype.str, mpmath.mp.prec)
+
+
+def _converted(a: np.ndarray) -> list:
+    if a.ndim == 0:
+        return mp_value(a[()])  # type: ignore[return-value]
+    return [_converted(row) for row in a] if a.ndim > 1 else [mp_value(v) for v in a]
+
+
+@functools.lru_cache(maxsize=256)
+def _kept_conversion(data: bytes, shape: tuple[int, ...], dtype: str, prec: int) -> list:
+    """(keyed by the working precision too: below 53 bits a float's conversion rounds)"""
+    return _converted(np.frombuffer(data, dtype=dtype).reshape(shape))
+
+
+def mp_column(rows: list, col: int) -> list:
+    """The column `col` of nested lists (a matrix's rows)."""
+    return [row[col] for row in rows]
 
 
 def mp_softmax_exact(z: Sequence, allowed: Sequence[bool] | None = None) -> list:
@@ -48,24 +76,13 @@ def mp_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray |
     root = mpmath.sqrt(d_k)
     out = []
     for a in range(h):
+        qa, ka, va = (mp_entries(np.asarray(t[a], dtype=float)) for t in (q, k, v))
         rows = []
         for i in range(n):
-            s = [
-                mpmath.fsum(
-                    mpmath.mpf(float(q[a, i, t])) * mpmath.mpf(float(k[a, j, t]))
-                    for t in range(d_k)
-                )
-                / root
-                for j in range(m)
-            ]
+            s = [mpmath.fdot(qa[i], ka[j]) / root for j in range(m)]
             allowed = None if mask is None else [bool(x) for x in mask[i]]
             weights = mp_softmax_exact(s, allowed)
-            rows.append(
-                [
-                    mpmath.fsum(weights[j] * mpmath.mpf(float(v[a, j, t])) for j in range(m))
-                    for t in range(v.shape[2])
-                ]
-            )
+            rows.append([mpmath.fdot(weights, mp_column(va, t)) for t in range(v.shape[2])])
         out.append(rows)
     return out
 
@@ -83,43 +100,33 @@ def mp_multi_head_attention(
     h, d, d_k = params["w_q"].shape
     n, m = x.shape[0], c.shape[0]
 
-    def project(rows: np.ndarray, w: str, b: str, a: int) -> list:
+    xs, cs = mp_entries(x), mp_entries(c)
+
+    def project(rows: list, w: str, b: str, a: int) -> list:
+        columns = list(zip(*mp_entries(params[w][a]), strict=True))  # (d_k, d)
         bias = params.get(b)
-        return [
-            [
-                mpmath.fsum(
-                    mp_value(rows[i, t]) * mpmath.mpf(float(params[w][a, t, c_])) for t in range(d)
-                )
-                + (0 if bias is None else mpmath.mpf(float(bias[a, c_])))
-                for c_ in range(d_k)
-            ]
-            for i in range(rows.shape[0])
-        ]
+        shift = [0] * d_k if bias is None else mp_entries(bias[a])
+        return [[mpmath.fdot(row, columns[c_]) + shift[c_] for c_ in range(d_k)] for row in rows]
 
     root = mpmath.sqrt(d_k)
     heads = []
     for a in range(h):
-        q = project(x, "w_q", "b_q", a)
-        k, v = project(c, "w_k", "b_k", a), project(c, "w_v", "b_v", a)
+        q = project(xs, "w_q", "b_q", a)
+        k, v = project(cs, "w_k", "b_k", a), project(cs, "w_v", "b_v", a)
         rows = []
         for i in range(n):
-            s = [
-                mpmath.fsum(qi * kj for qi, kj in zip(q[i], k[j], strict=True)) / root
-                for j in range(m)
-            ]
+            s = [mpmath.fdot(q[i], k[j]) / root for j in range(m)]
             allowed = [j <= i + (m - n) for j in range(m)] if causal else None
             w = mp_softmax_exact(s, allowed)
-            rows.append([mpmath.fsum(w[j] * v[j][t] for j in range(m)) for t in range(d_k)])
+            rows.append([mpmath.fdot(w, mp_column(v, t)) for t in range(d_k)])
         heads.append(rows)
+    w_o = mp_entries(params["w_o"].reshape(h * d_k, d))  # (h d_k, d): the heads side by side
     b_o = params.get("b_o")
+    shift = [0] * d if b_o is None else mp_entries(b_o)
     return [
         [
-            mpmath.fsum(
-                heads[a][i][t] * mpmath.mpf(float(params["w_o"][a, t, col]))
-                for a in range(h)
-                for t in range(d_k)
-            )
-            + (0 if b_o is None else mpmath.mpf(float(b_o[col])))
+            mpmath.fdot([heads[a][i][t] for a in range(h) for t in range(d_k)], mp_column(w_o, col))
+            + shift[col]
             for col in range(d)
         ]
         for i in range(n)
@@ -164,22 +171,14 @@ def mp_mlp(x: np.ndarray, params: Mapping[str, np.ndarray], activation: str) -> 
             else t * mpmath.erfc(-t / mpmath.sqrt(2)) / 2
         )
 
+    into = list(zip(*mp_entries(w_1), strict=True))  # (d_ff, d)
+    back = list(zip(*mp_entries(w_2), strict=True))  # (d, d_ff)
+    shift_1 = [0] * d_ff if b_1 is None else mp_entries(b_1)
+    shift_2 = [0] * len(back) if b_2 is None else mp_entries(b_2)
     out = []
-    for row in x:
-        hidden = [
-            phi(
-                mpmath.fsum(mp_value(row[t]) * mpmath.mpf(float(w_1[t, c])) for t in range(d))
-                + (0 if b_1 is None else mpmath.mpf(float(b_1[c])))
-            )
-            for c in range(d_ff)
-        ]
-        out.append(
-            [
-                mpmath.fsum(hidden[c] * mpmath.mpf(float(w_2[c, col])) for c in range(d_ff))
-                + (0 if b_2 is None else mpmath.mpf(float(b_2[col])))
-                for col in range(w_2.shape[1])
-            ]
-        )
+    for row in mp_entries(x):
+        hidden = [phi(mpmath.fdot(row, into[c]) + shift_1[c]) for c in range(d_ff)]
+        out.append([mpmath.fdot(hidden, back[col]) + shift_2[col] for col in range(len(back))])
     return out
 
 

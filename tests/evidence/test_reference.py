@@ -13,6 +13,7 @@ from proofs.evidence.reference import (
     DIGITS,
     mp_attention,
     mp_central_jacobian,
+    mp_entries,
     mp_error,
     mp_gelu,
     mp_layer_norm,
@@ -111,3 +112,93 @@ def test_mlp_is_the_definition_for_relu_and_gelu():
 def test_mlp_refuses_an_activation_it_does_not_define():
     with pytest.raises(ValueError, match="activation must be 'relu' or 'gelu'"):
         mp_mlp(np.ones((1, 1)), {"w_1": np.ones((1, 1)), "w_2": np.ones((1, 1))}, "gelu_tanh")
+
+
+def _matrix(a: np.ndarray) -> mpmath.matrix:
+    return mpmath.matrix([[mpmath.mpf(float(v)) for v in row] for row in np.atleast_2d(a)])
+
+
+def _rows(m: mpmath.matrix) -> list:
+    return [[m[i, j] for j in range(m.cols)] for i in range(m.rows)]
+
+
+def _close(a: list, b: list) -> bool:
+    return all(
+        abs(u - v) < TINY for ra, rb in zip(a, b, strict=True) for u, v in zip(ra, rb, strict=True)
+    )
+
+
+def _matrix_attention(x: np.ndarray, params: dict, causal: bool) -> list:
+    """MHA(X) with mpmath's matrices: each product a matrix product, the other way round
+    from the reference's dot products of converted rows."""
+    h = params["w_q"].shape[0]
+    n = x.shape[0]
+    ones = mpmath.matrix([[1]] * n)
+    heads = []
+    for a in range(h):
+        q, k, v = (
+            _matrix(x) * _matrix(params[f"w_{t}"][a]) + ones * _matrix(params[f"b_{t}"][a])
+            for t in "qkv"
+        )
+        scores = q * k.T / mpmath.sqrt(q.cols)
+        weights = mpmath.matrix(n, n)
+        for i in range(n):
+            row = [scores[i, j] for j in range(n)]
+            allowed = [j <= i for j in range(n)] if causal else None
+            for j, w in enumerate(mp_softmax_exact(row, allowed)):
+                weights[i, j] = w
+        heads.append(weights * v)
+    joined = mpmath.matrix(n, h * heads[0].cols)
+    for a, head in enumerate(heads):
+        for i in range(n):
+            for t in range(head.cols):
+                joined[i, a * head.cols + t] = head[i, t]
+    w_o = _matrix(params["w_o"].reshape(-1, params["w_o"].shape[-1]))
+    return _rows(joined * w_o + ones * _matrix(params["b_o"]))
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_multi_head_attention_is_the_matrix_products_of_the_definition(causal):
+    rng = np.random.default_rng(3)
+    h, d, d_k, n = 2, 4, 3, 3
+    params = {
+        **{f"w_{t}": rng.standard_normal((h, d, d_k)) for t in "qkv"},
+        **{f"b_{t}": rng.standard_normal((h, d_k)) for t in "qkv"},
+        "w_o": rng.standard_normal((h, d_k, d)),
+        "b_o": rng.standard_normal(d),
+    }
+    x = rng.standard_normal((n, d))
+    with mpmath.workdps(DIGITS):
+        assert _close(
+            mp_multi_head_attention(x, params, causal), _matrix_attention(x, params, causal)
+        )
+
+
+def test_mlp_is_the_matrix_products_of_the_definition():
+    rng = np.random.default_rng(4)
+    params = {
+        "w_1": rng.standard_normal((3, 5)),
+        "b_1": rng.standard_normal(5),
+        "w_2": rng.standard_normal((5, 3)),
+        "b_2": rng.standard_normal(3),
+    }
+    x = rng.standard_normal((2, 3))
+    ones = mpmath.matrix([[1]] * 2)
+    with mpmath.workdps(DIGITS):
+        hidden = _matrix(x) * _matrix(params["w_1"]) + ones * _matrix(params["b_1"])
+        relu = hidden.apply(lambda t: max(t, 0))
+        want = _rows(relu * _matrix(params["w_2"]) + ones * _matrix(params["b_2"]))
+        assert _close(mp_mlp(x, params, "relu"), want)
+
+
+def test_entries_are_converted_anew_when_the_array_or_the_precision_changes():
+    a = np.array([[0.1, 0.2]])
+    with mpmath.workdps(DIGITS):
+        assert mp_entries(a) == [[mpmath.mpf(0.1), mpmath.mpf(0.2)]]
+        a[0, 0] = 0.3  # the same array, changed in place
+        assert mp_entries(a)[0][0] == mpmath.mpf(0.3)
+    with mpmath.workprec(10):  # below a float's 53 bits the conversion rounds
+        assert mp_entries(a)[0][0] == mpmath.mpf(0.3) != 0.3
+    with mpmath.workdps(DIGITS):
+        assert mp_entries(a)[0][0] == 0.3
+        assert mp_entries(np.array([mpmath.mpf(1) / 3], dtype=object)) == [mpmath.mpf(1) / 3]
