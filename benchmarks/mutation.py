@@ -97,6 +97,8 @@ TESTS = {
     "proofs/audit/counted.py": ["tests/audit/test_counted.py"],
     "proofs/audit/cited.py": ["tests/audit/test_cited.py"],
     "proofs/evidence/remembered.py": ["tests/evidence/test_remembered.py"],
+    "proofs/evidence/reference.py": ["tests/evidence/test_reference.py"],
+    "symbolic/cache.py": ["tests/symbolic/test_cache.py"],
     "proofs/audit/coverage.py": ["tests/audit/test_coverage.py"],
     "proofs/audit/restated.py": [
         "tests/audit/test_restated.py",
@@ -135,7 +137,28 @@ SPLIT_ONLY = (
     "operations"
 )
 # (module, source line stripped, mutation) -> why no input tells the mutant apart
+_KEPT_SIZE = "only how many entries stay kept; every entry is recomputed the same when dropped"
+_REFERENCE = "proofs/evidence/reference.py"
 EQUIVALENT: dict[tuple[str, str, str], str] = {
+    (_REFERENCE, "@functools.lru_cache(maxsize=256)", "256 -> 257"): _KEPT_SIZE,
+    (_REFERENCE, "@functools.lru_cache(maxsize=256)", "256 -> 255"): _KEPT_SIZE,
+    ("symbolic/cache.py", "@functools.lru_cache(maxsize=1)", "1 -> 2"): _KEPT_SIZE,
+    ("symbolic/cache.py", "@functools.lru_cache(maxsize=1)", "1 -> 0"): _KEPT_SIZE,
+    (
+        _REFERENCE,
+        "DIGITS = 50  # the working precision of the references (far beyond float64's 16 digits)",
+        "50 -> 51",
+    ): "a digit more or less of a precision 34 digits beyond float64's moves no verdict",
+    (
+        _REFERENCE,
+        "DIGITS = 50  # the working precision of the references (far beyond float64's 16 digits)",
+        "50 -> 49",
+    ): "a digit more or less of a precision 34 digits beyond float64's moves no verdict",
+    (
+        _REFERENCE,
+        "return [[columns[j][i] for j in range(len(base))] for i in range(len(columns[0]))]",
+        "0 -> -1",
+    ): "every column has the same length: the last one's is the first one's",
     (
         "proofs/evidence/remembered.py",
         "SIZE = 4096  # entries kept per function, the least recently used dropped first",

@@ -34,8 +34,6 @@ def mp_entries(a: np.ndarray) -> list:
 
 
 def _converted(a: np.ndarray) -> list:
-    if a.ndim == 0:
-        return mp_value(a[()])  # type: ignore[return-value]
     return [_converted(row) for row in a] if a.ndim > 1 else [mp_value(v) for v in a]
 
 

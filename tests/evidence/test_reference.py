@@ -191,6 +191,15 @@ def test_mlp_is_the_matrix_products_of_the_definition():
         assert _close(mp_mlp(x, params, "relu"), want)
 
 
+def test_mlp_without_biases_is_the_matrix_products_of_the_definition():
+    rng = np.random.default_rng(5)
+    params = {"w_1": rng.standard_normal((3, 4)), "w_2": rng.standard_normal((4, 2))}
+    x = rng.standard_normal((2, 3))
+    with mpmath.workdps(DIGITS):
+        hidden = (_matrix(x) * _matrix(params["w_1"])).apply(lambda t: max(t, 0))
+        assert _close(mp_mlp(x, params, "relu"), _rows(hidden * _matrix(params["w_2"])))
+
+
 def test_entries_are_converted_anew_when_the_array_or_the_precision_changes():
     a = np.array([[0.1, 0.2]])
     with mpmath.workdps(DIGITS):

@@ -156,10 +156,30 @@ def test_the_fingerprint_changes_with_a_moved_module(tmp_path):
     assert cache.version_fingerprint(tmp_path, ()) != first
 
 
+def test_the_fingerprints_parts_cannot_run_into_each_other(tmp_path):
+    """Versions, paths and texts are each closed by a NUL: no two different packages give
+    the same stream of bytes."""
+    assert cache.version_fingerprint(tmp_path, ("ab", "c")) != cache.version_fingerprint(
+        tmp_path, ("a", "bc")
+    )
+
+    def package(**modules: str) -> str:
+        root = tmp_path / str(len(list(tmp_path.iterdir())))
+        (root / "proofs").mkdir(parents=True)
+        for name, text in modules.items():
+            (root / "proofs" / f"{name}.py").write_text(text)
+        return cache.version_fingerprint(root, ())
+
+    two = package(a="X", b="Y")
+    assert package(a="X\0proofs/b.pyY") != two  # a path read as text
+    assert package(a="Xproofs/b.py\0Y") != two  # a text read as a path
+
+
 def test_the_fingerprint_names_the_versions_of_what_computes(monkeypatch):
     named = []
 
     def fingerprint_of(root: Path, versions: tuple[str, ...]) -> str:
+        assert (root / "symbolic" / "cache.py").samefile(cache.__file__)  # the package's
         named.extend(versions)
         return "0" * 64
 
