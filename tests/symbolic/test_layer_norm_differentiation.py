@@ -19,7 +19,7 @@ def test_prop_layer_norm_jacobian_rejects_unbiased_variance():
 
 
 def test_prop_layer_norm_jacobian_properties_reject_unbiased_variance():
-    p = jacobian_properties(4, normalise=unbiased_layer_norm)
+    p = jacobian_properties(3, normalise=unbiased_layer_norm)
     assert not p.holds["s J idempotent"]
     assert not p.holds["tr(s J) = d - 2"]
 
@@ -29,7 +29,7 @@ def test_prop_layer_norm_jacobian_with_eps_keeps_the_formula_with_sqrt_sigma2_pl
 
 
 def test_prop_layer_norm_jacobian_with_eps_what_survives():
-    p = jacobian_properties(4, eps)
+    p = jacobian_properties(3, eps)
     assert p.holds["J 1 = 0"] and p.holds["s J symmetric"]
     assert p.holds["J c = eps c / s^3"]  # replaces J c = 0
     assert not p.holds["J c = 0"]
