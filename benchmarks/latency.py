@@ -215,7 +215,7 @@ def measure_suite(
     )
     for test in tests:
         if test["failed"]:
-            write(f"  failed: {test['nodeid']}")
+            write(f"  failed: {test['nodeid']}: {test.get('why', '')}")
     return tests
 
 

@@ -2,8 +2,8 @@
 id, the element keywords conftest gave it, the element ids whose `-k <id>` selects it (by
 pytest's own matching), its wall time and its processor time (setup, call and teardown; the
 processor time also counts the subprocesses it waited for; zero for a test that did not
-run) and whether it failed, and the time collection took, to the JSON file named by
-$LATENCY_RECORD.
+run) and, for a test that failed, the first error line of its report (why, in a line), and the
+time collection took, to the JSON file named by $LATENCY_RECORD.
 
 Loaded with `-p benchmarks.latency_record`; it records and never changes what runs.
 """
@@ -24,7 +24,7 @@ _collected_at: float | None = None
 _elements: dict[str, list[str]] = {}
 _selected_by: dict[str, list[str]] = {}
 _times: dict[str, tuple[float, float]] = {}
-_failed: set[str] = set()
+_failed: dict[str, str] = {}  # node id -> the first error line of its report
 
 
 def processor_seconds() -> float:
@@ -64,8 +64,12 @@ def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    if report.failed:
-        _failed.add(report.nodeid)
+    if report.failed and report.nodeid not in _failed:
+        lines = report.longreprtext.splitlines()
+        errors = [line[1:].strip() for line in lines if line.startswith("E ")]
+        _failed[report.nodeid] = (errors or [line for line in lines if line.strip()] or [""])[0][
+            :300
+        ]
 
 
 def pytest_sessionfinish() -> None:
@@ -84,6 +88,7 @@ def pytest_sessionfinish() -> None:
                 "seconds": _times.get(nodeid, (0.0, 0.0))[0],
                 "processor": _times.get(nodeid, (0.0, 0.0))[1],
                 "failed": nodeid in _failed,
+                "why": _failed.get(nodeid, ""),
             }
             for nodeid, elements in _elements.items()
         ],

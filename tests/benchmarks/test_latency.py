@@ -46,6 +46,21 @@ def test_the_plugin_records_each_selected_test_with_its_elements(tmp_path):
     assert 0 < recorded["collection_seconds"] < recorded["session_seconds"]
 
 
+def test_the_plugin_records_why_a_test_failed(tmp_path):
+    (tmp_path / "test_one.py").write_text(
+        "def test_passes():\n    pass\n\n"
+        "def test_fails():\n    assert 1 == 2, 'the reason, in a line'\n"
+    )
+    record = tmp_path / "record.json"
+    environment = {**os.environ, "LATENCY_RECORD": str(record)}
+    command = [*latency.PYTEST, "-p", "benchmarks.latency_record", str(tmp_path / "test_one.py")]
+    subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True)
+    tests = {t["nodeid"].rpartition("::")[2]: t for t in json.loads(record.read_text())["tests"]}
+    assert not tests["test_passes"]["failed"] and tests["test_passes"]["why"] == ""
+    assert tests["test_fails"]["failed"]
+    assert "the reason, in a line" in tests["test_fails"]["why"]
+
+
 def test_the_forward_pass_is_measured_under_both_kernel_settings(monkeypatch):
     seen = []
 
