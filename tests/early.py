@@ -14,13 +14,17 @@ the distribution `loadgroup`, each job's tests one group), which runs the job wh
 first test asks: once, where its tests are.
 
 A job should spend its time in subprocesses: its thread shares the interpreter with the
-tests, which a job computing in Python would slow down.
+tests, which a job computing in Python would slow down. Its subprocesses run in
+`environment()`, the environment as the session started its jobs: a test running meanwhile
+may change os.environ (monkeypatch.setenv of PATH, of HYPOTHESIS_PROFILE), and a
+subprocess started then would inherit the change.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
@@ -37,6 +41,7 @@ _STARTED: dict[str, Future] = {}
 _OWNERS: list[object] = []  # the session that started the jobs
 _DEFERRED: dict[str, Callable[[], Future]] = {}  # jobs started when a test first asks
 _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="early-job")
+_ENVIRONMENT: dict[str, str] = {}  # os.environ when the session started its jobs
 
 
 def job(name: str) -> Callable[[Job], Job]:
@@ -62,6 +67,8 @@ def start(items: Sequence[pytest.Item], owner: object, now: bool = True) -> None
     `owner`, the session whose tests they are; with `now` False, each when its first test
     asks for its result."""
     _OWNERS.append(owner)
+    _ENVIRONMENT.clear()
+    _ENVIRONMENT.update(os.environ)
     names = list(dict.fromkeys(name for item in items for name in marked(item)))
     for name in names:
         if name not in _JOBS:
@@ -87,6 +94,12 @@ def result(name: str) -> Any:
     return _STARTED[name].result()
 
 
+def environment(**changes: str) -> dict[str, str]:
+    """The environment for a job's subprocess: os.environ as the session started its jobs
+    (as it is now, when no session did), with `changes`."""
+    return {**(_ENVIRONMENT or os.environ), **changes}
+
+
 def run_script(script: str, data: object, *arguments: str) -> str:
     """What a script of tests/ printed, given `data` as JSON on its input: a job's work in
     a process of its own. Python runs it with -P, tests/ not first on the import path (its
@@ -95,6 +108,7 @@ def run_script(script: str, data: object, *arguments: str) -> str:
     done = subprocess.run(
         [sys.executable, "-P", str(Path(__file__).parent / script), *arguments],
         input=json.dumps(data),
+        env=environment(),
         capture_output=True,
         text=True,
         timeout=900,

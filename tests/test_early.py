@@ -1,6 +1,7 @@
 """The background jobs of the suite (tests/early.py): started only for the selected tests
 marked with them, in the order those come; a job's failure reaches every test that asks,
-as a new exception each time; ending another session leaves them running."""
+as a new exception each time; ending another session leaves them running; their
+subprocesses run in the environment the session started them in."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ def jobs(monkeypatch):
     monkeypatch.setattr(early, "_STARTED", {})
     monkeypatch.setattr(early, "_OWNERS", [])
     monkeypatch.setattr(early, "_DEFERRED", {})
+    monkeypatch.setattr(early, "_ENVIRONMENT", {})
     pool = ThreadPoolExecutor(max_workers=1)
     monkeypatch.setattr(early, "_POOL", pool)
     yield early._JOBS
@@ -105,6 +107,22 @@ def test_only_the_session_that_started_the_jobs_stops_them(jobs):
     early.stop("outer")
     with pytest.raises(RuntimeError):  # the pool is shut: nothing more starts
         early._POOL.submit(print)
+
+
+def test_a_jobs_subprocess_runs_in_the_environment_the_session_started_with(
+    jobs, monkeypatch, tmp_path
+):
+    """A test that changes os.environ while a job runs (PATH, HYPOTHESIS_PROFILE) does not
+    change the environment of the job's subprocesses."""
+    monkeypatch.setenv("EARLY_PROBE", "at the start")
+    assert early.environment()["EARLY_PROBE"] == "at the start"  # no session yet: as it is
+    early.start([], owner="session")
+    monkeypatch.setenv("EARLY_PROBE", "changed by a test meanwhile")
+    assert early.environment()["EARLY_PROBE"] == "at the start"
+    assert early.environment(EARLY_PROBE="asked")["EARLY_PROBE"] == "asked"
+    probe = tmp_path / "probe.py"
+    probe.write_text("import os\nprint(os.environ['EARLY_PROBE'], end='')\n")
+    assert early.run_script(str(probe), {}) == "at the start"
 
 
 def test_the_tests_taking_a_jobs_result_run_after_every_other(request):

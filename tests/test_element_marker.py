@@ -50,6 +50,7 @@ def collection(expression: str, *files: str) -> subprocess.CompletedProcess:
             *files,
         ],
         cwd=ROOT,
+        env=early.environment(),
         capture_output=True,
         text=True,
         check=False,

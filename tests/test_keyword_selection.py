@@ -6,7 +6,6 @@ pytest makes without it."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -25,7 +24,7 @@ ELEMENT_ID = "exr-jacobian-two"
 
 def collection(*arguments: str, record: Path | None = None) -> subprocess.CompletedProcess:
     """pytest --collect-only with these arguments (and the latency plugin's record)."""
-    environment = {**os.environ, "HYPOTHESIS_PROFILE": "ci"}
+    environment = early.environment(HYPOTHESIS_PROFILE="ci")
     if record is not None:
         environment["LATENCY_RECORD"] = str(record)
     command = [*PYTEST, *arguments]

@@ -3,7 +3,6 @@ set up under the thorough one; the test beside it runs under both."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -22,7 +21,7 @@ def set_up(profile: str) -> subprocess.CompletedProcess:
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs", "--setup-only"]
         + [MOVED, "-k", "n_256 or size_limit_is"],
         cwd=ROOT,
-        env={**os.environ, "HYPOTHESIS_PROFILE": profile},
+        env=early.environment(HYPOTHESIS_PROFILE=profile),
         capture_output=True,
         text=True,
     )

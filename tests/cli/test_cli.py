@@ -81,7 +81,7 @@ def entry_point_runs(items: Sequence[pytest.Item]) -> EntryPointRuns:
     atexit.register(shutil.rmtree, directory, ignore_errors=True)
     (directory / "kept.json").write_text("kept")
     planned = planned_runs(directory)
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "HYPOTHESIS_PROFILE": "ci"}
+    env = early.environment(PYTHONPATH=str(ROOT), HYPOTHESIS_PROFILE="ci")
     done = {}
     for item in items:
         for name, arguments in planned[item.originalname].items():

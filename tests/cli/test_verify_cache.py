@@ -5,7 +5,6 @@ what the first did."""
 from __future__ import annotations
 
 import json
-import os
 import pickle
 import subprocess
 import sys
@@ -20,7 +19,7 @@ RUNS = "verify with an empty cache, then with wrong entries of another version"
 
 
 def verify(cache: Path, *selectors: str) -> tuple[int, list[dict]]:
-    environment = {**os.environ, "XDG_CACHE_HOME": str(cache), "HYPOTHESIS_PROFILE": "ci"}
+    environment = early.environment(XDG_CACHE_HOME=str(cache), HYPOTHESIS_PROFILE="ci")
     done = subprocess.run(
         [sys.executable, "-m", "proofs", "verify", "--json", *selectors],
         cwd=ROOT,

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import atexit
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -413,7 +412,7 @@ class Compiled:
 def compile_tex(tex: Path, runs: int) -> Compiled:
     """Compile the file `runs` times (2 resolves the references)."""
     start = time.perf_counter()
-    env = {**os.environ, "max_print_line": "100000"}  # a log line per message, unwrapped
+    env = early.environment(max_print_line="100000")  # a log line per message, unwrapped
     for _ in range(runs):
         run = subprocess.run(
             [str(LUALATEX), "-interaction=nonstopmode", "-halt-on-error", tex.name],
@@ -434,6 +433,7 @@ def compile_tex(tex: Path, runs: int) -> Compiled:
     text = subprocess.run(
         [str(PDFTOTEXT), "-enc", "UTF-8", tex.with_suffix(".pdf").name, "-"],
         cwd=tex.parent,
+        env=early.environment(),
         capture_output=True,
         text=True,
         check=True,
@@ -445,6 +445,7 @@ def written_and_compiled(arguments: list[str], tex: Path, runs: int) -> Compiled
     """`proofs latex ARGUMENTS` in a process of its own, then `tex` compiled."""
     made = subprocess.run(
         [sys.executable, "-m", "proofs", "latex", *arguments],
+        env=early.environment(),
         capture_output=True,
         text=True,
         timeout=600,
@@ -489,7 +490,11 @@ def compile_all(items: Sequence[pytest.Item]) -> dict[str, Compiled]:
         place = folder / str(number)
         place.mkdir()
         key = item.callspec.params.get("key") if hasattr(item, "callspec") else None
-        found[item.nodeid] = compilation(place, item.originalname, key)
+        try:
+            found[item.nodeid] = compilation(place, item.originalname, key)
+        except (OSError, ValueError, AttributeError, subprocess.SubprocessError) as why:
+            # one compile's error is its test's failure, saying what, not every test's
+            found[item.nodeid] = Compiled(failure=f"{type(why).__name__}: {why}")
     return found
 
 
