@@ -16,8 +16,9 @@ first test asks: once, where its tests are.
 A job should spend its time in subprocesses: its thread shares the interpreter with the
 tests, which a job computing in Python would slow down. Its subprocesses run in
 `environment()`, the environment as the session started its jobs: a test running meanwhile
-may change os.environ (monkeypatch.setenv of PATH, of HYPOTHESIS_PROFILE), and a
-subprocess started then would inherit the change.
+may change os.environ (monkeypatch.setenv of PATH, of HYPOTHESIS_PROFILE) or the working
+directory (monkeypatch.chdir), and a subprocess started then would inherit the change: a
+job's subprocesses run in the checkout's folder, named.
 """
 
 from __future__ import annotations
@@ -108,6 +109,7 @@ def run_script(script: str, data: object, *arguments: str) -> str:
     done = subprocess.run(
         [sys.executable, "-P", str(Path(__file__).parent / script), *arguments],
         input=json.dumps(data),
+        cwd=Path(__file__).parents[1],  # the checkout, whatever folder a test moved to
         env=environment(),
         capture_output=True,
         text=True,

@@ -6,6 +6,7 @@ subprocesses run in the environment the session started them in."""
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import early
 import pytest
@@ -112,8 +113,8 @@ def test_only_the_session_that_started_the_jobs_stops_them(jobs):
 def test_a_jobs_subprocess_runs_in_the_environment_the_session_started_with(
     jobs, monkeypatch, tmp_path
 ):
-    """A test that changes os.environ while a job runs (PATH, HYPOTHESIS_PROFILE) does not
-    change the environment of the job's subprocesses."""
+    """A test that changes os.environ (PATH, HYPOTHESIS_PROFILE) or the working directory
+    while a job runs does not change them for the job's subprocesses."""
     monkeypatch.setenv("EARLY_PROBE", "at the start")
     assert early.environment()["EARLY_PROBE"] == "at the start"  # no session yet: as it is
     early.start([], owner="session")
@@ -121,8 +122,10 @@ def test_a_jobs_subprocess_runs_in_the_environment_the_session_started_with(
     assert early.environment()["EARLY_PROBE"] == "at the start"
     assert early.environment(EARLY_PROBE="asked")["EARLY_PROBE"] == "asked"
     probe = tmp_path / "probe.py"
-    probe.write_text("import os\nprint(os.environ['EARLY_PROBE'], end='')\n")
-    assert early.run_script(str(probe), {}) == "at the start"
+    probe.write_text("import os\nprint(os.environ['EARLY_PROBE'], os.getcwd(), sep='\\n')\n")
+    monkeypatch.chdir(tmp_path)  # a test's move does not move the job
+    checkout = str(Path(early.__file__).resolve().parents[1])
+    assert early.run_script(str(probe), {}).splitlines() == ["at the start", checkout]
 
 
 def test_the_tests_taking_a_jobs_result_run_after_every_other(request):

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import early
 import pytest
-from places import CORPUS, SAMPLES, SEEDS
+from places import CORPUS, ROOT, SAMPLES, SEEDS
 
 from proofs import cli
 from proofs.book.registry import CheckRun, load_all
@@ -445,6 +445,7 @@ def written_and_compiled(arguments: list[str], tex: Path, runs: int) -> Compiled
     """`proofs latex ARGUMENTS` in a process of its own, then `tex` compiled."""
     made = subprocess.run(
         [sys.executable, "-m", "proofs", "latex", *arguments],
+        cwd=ROOT,
         env=early.environment(),
         capture_output=True,
         text=True,
