@@ -28,7 +28,9 @@ def entry_point(*args: str, env: dict | None = None, **popen) -> subprocess.Pope
     return subprocess.Popen(
         [sys.executable, *command],
         cwd=ROOT,
-        env=early.environment(PYTHONPATH=str(ROOT), HYPOTHESIS_PROFILE="ci", **(env or {})),
+        env=early.environment(
+            **{"PYTHONPATH": str(ROOT), "HYPOTHESIS_PROFILE": "ci", **(env or {})}
+        ),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
