@@ -1,7 +1,7 @@
 """A persistent cache of costly derivations: what a derivation returned, kept in a folder
 between runs, keyed by the code that computed it and the inputs it was given.
 
-Off until a folder is chosen (`remember_in`): the command line (`proofs verify`) keeps it in
+Off until a folder is chosen (`remember_in`): every command of the command line keeps it in
 the user's cache directory; the tests derive everything afresh. An entry's key is a SHA-256
 of the derivation's name and a text of its inputs, under the version's fingerprint (the
 package's version, SymPy's, NumPy's and Python's, and the text of every module of the
