@@ -2,8 +2,9 @@
 between runs, keyed by the code that computed it and the inputs it was given.
 
 Off until a folder is chosen (`remember_in`): every command of the command line keeps it in
-the user's cache directory; the tests derive everything afresh. An entry's key is a SHA-256
-of the derivation's name and a text of its inputs, under the version's fingerprint (the
+the user's cache directory (a run of the test suite, in an empty folder of its own). An
+entry's key is a SHA-256 of the derivation's name and a text of its inputs, under the
+version's fingerprint (the
 package's version, SymPy's, NumPy's and Python's, and the text of every module of the
 package, symbolic/, spec/, numeric/ and proofs/ with its subpackages: an edit without a new
 version number is another version, and a value computed by code anywhere in the package is
