@@ -4,15 +4,14 @@ between runs, keyed by the code that computed it and the inputs it was given.
 Off until a folder is chosen (`remember_in`): every command of the command line keeps it in
 the user's cache directory (a run of the test suite, in an empty folder of its own). An
 entry's key is a SHA-256 of the derivation's name and a text of its inputs, under the
-version's fingerprint (the
-package's version, SymPy's, NumPy's and Python's, and the text of every module of the
-package, symbolic/, spec/, numeric/ and proofs/ with its subpackages: an edit without a new
-version number is another version, and a value computed by code anywhere in the package is
-never read by another version of that code). The entry holds the fingerprint,
-the name and the inputs' digest beside the value, and is used only when all three are those
-asked for: an entry of another version, or one written for other inputs, is recomputed and
-replaced, and the first entry a version writes removes the other versions' folders. Deleting
-the folder, or any file in it, is always safe; a file that cannot be read
+version's fingerprint (the package's version, SymPy's, NumPy's and Python's, and the text of
+every module of the package, symbolic/, spec/, numeric/ and proofs/ with its subpackages: an
+edit without a new version number is another version, and a value computed by code anywhere
+in the package is never read by another version of that code). The entry holds the
+fingerprint, the name and the inputs' digest beside the value, and is used only when all
+three are those asked for: an entry of another version, or one written for other inputs, is
+recomputed and replaced, and the first entry a version writes removes the other versions'
+folders. Deleting the folder, or any file in it, is always safe; a file that cannot be read
 or written is a miss, never an error. Entries are pickles, read only from the folder the
 user's own commands write.
 """
