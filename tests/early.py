@@ -14,11 +14,11 @@ the distribution `loadgroup`, each job's tests one group), which runs the job wh
 first test asks: once, where its tests are.
 
 A job should spend its time in subprocesses: its thread shares the interpreter with the
-tests, which a job computing in Python would slow down. Its subprocesses run in
-`environment()`, the environment as the session started its jobs: a test running meanwhile
-may change os.environ (monkeypatch.setenv of PATH, of HYPOTHESIS_PROFILE) or the working
-directory (monkeypatch.chdir), and a subprocess started then would inherit the change: a
-job's subprocesses run in the checkout's folder, named.
+tests, which a job computing in Python would slow down. A test running meanwhile may change
+os.environ (monkeypatch.setenv of PATH, of HYPOTHESIS_PROFILE) or the working directory
+(monkeypatch.chdir), which a subprocess started then would inherit: a job's subprocesses
+run in `environment()`, the environment as the session started its jobs, and in a folder
+they name (the checkout's).
 """
 
 from __future__ import annotations
@@ -68,8 +68,8 @@ def start(items: Sequence[pytest.Item], owner: object, now: bool = True) -> None
     `owner`, the session whose tests they are; with `now` False, each when its first test
     asks for its result."""
     _OWNERS.append(owner)
-    _ENVIRONMENT.clear()
-    _ENVIRONMENT.update(os.environ)
+    if not _ENVIRONMENT:  # the first session's: a test's own session must not change it
+        _ENVIRONMENT.update(os.environ)
     names = list(dict.fromkeys(name for item in items for name in marked(item)))
     for name in names:
         if name not in _JOBS:

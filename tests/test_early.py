@@ -120,6 +120,8 @@ def test_a_jobs_subprocess_runs_in_the_environment_the_session_started_with(
     early.start([], owner="session")
     monkeypatch.setenv("EARLY_PROBE", "changed by a test meanwhile")
     assert early.environment()["EARLY_PROBE"] == "at the start"
+    early.start([], owner="a session a test runs in-process")
+    assert early.environment()["EARLY_PROBE"] == "at the start"
     assert early.environment(EARLY_PROBE="asked")["EARLY_PROBE"] == "asked"
     probe = tmp_path / "probe.py"
     probe.write_text("import os\nprint(os.environ['EARLY_PROBE'], os.getcwd(), sep='\\n')\n")
