@@ -9,11 +9,12 @@ the difference taken against it are both at that precision.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import mpmath
 import numpy as np
+
+from proofs.evidence.remembered import by_content
 
 DIGITS = 50  # the working precision of the references (far beyond float64's 16 digits)
 
@@ -26,26 +27,26 @@ def mp_value(v: object) -> mpmath.mpf:
 def mp_entries(a: np.ndarray) -> list:
     """An array's entries as nested lists of mpf (`mp_value`: without rounding), converted
     once for the loops that read each entry many times. A float array's are kept by its
-    bytes (a reference at many points reads the same weights each time); the lists are
-    shared, and read only."""
+    content (`by_content`: a reference at many points reads the same weights each time);
+    the lists are shared, and read only."""
     if a.dtype == object:
         return _converted(a)
-    return _kept_conversion(a.tobytes(), a.shape, a.dtype.str, mpmath.mp.prec)
+    return _kept_conversion(a, mpmath.mp.prec)
+
+
+def mp_columns(a: np.ndarray) -> list[tuple]:
+    """The columns of a matrix, each a tuple of mpf (`mp_entries`)."""
+    return list(zip(*mp_entries(a), strict=True))
 
 
 def _converted(a: np.ndarray) -> list:
     return [_converted(row) for row in a] if a.ndim > 1 else [mp_value(v) for v in a]
 
 
-@functools.lru_cache(maxsize=256)
-def _kept_conversion(data: bytes, shape: tuple[int, ...], dtype: str, prec: int) -> list:
+@by_content
+def _kept_conversion(a: np.ndarray, prec: int) -> list:
     """(keyed by the working precision too: below 53 bits a float's conversion rounds)"""
-    return _converted(np.frombuffer(data, dtype=dtype).reshape(shape))
-
-
-def mp_column(rows: list, col: int) -> list:
-    """The column `col` of nested lists (a matrix's rows)."""
-    return [row[col] for row in rows]
+    return _converted(a)
 
 
 def mp_softmax_exact(z: Sequence, allowed: Sequence[bool] | None = None) -> list:
@@ -74,13 +75,14 @@ def mp_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray |
     root = mpmath.sqrt(d_k)
     out = []
     for a in range(h):
-        qa, ka, va = (mp_entries(np.asarray(t[a], dtype=float)) for t in (q, k, v))
+        qa, ka = (mp_entries(np.asarray(t[a], dtype=float)) for t in (q, k))
+        va = mp_columns(np.asarray(v[a], dtype=float))  # (d_v, m)
         rows = []
         for i in range(n):
             s = [mpmath.fdot(qa[i], ka[j]) / root for j in range(m)]
             allowed = None if mask is None else [bool(x) for x in mask[i]]
             weights = mp_softmax_exact(s, allowed)
-            rows.append([mpmath.fdot(weights, mp_column(va, t)) for t in range(v.shape[2])])
+            rows.append([mpmath.fdot(weights, column) for column in va])
         out.append(rows)
     return out
 
@@ -101,7 +103,7 @@ def mp_multi_head_attention(
     xs, cs = mp_entries(x), mp_entries(c)
 
     def project(rows: list, w: str, b: str, a: int) -> list:
-        columns = list(zip(*mp_entries(params[w][a]), strict=True))  # (d_k, d)
+        columns = mp_columns(params[w][a])  # (d_k, d)
         bias = params.get(b)
         shift = [0] * d_k if bias is None else mp_entries(bias[a])
         return [[mpmath.fdot(row, columns[c_]) + shift[c_] for c_ in range(d_k)] for row in rows]
@@ -116,19 +118,13 @@ def mp_multi_head_attention(
             s = [mpmath.fdot(q[i], k[j]) / root for j in range(m)]
             allowed = [j <= i + (m - n) for j in range(m)] if causal else None
             w = mp_softmax_exact(s, allowed)
-            rows.append([mpmath.fdot(w, mp_column(v, t)) for t in range(d_k)])
+            rows.append([mpmath.fdot(w, column) for column in zip(*v, strict=True)])
         heads.append(rows)
-    w_o = mp_entries(params["w_o"].reshape(h * d_k, d))  # (h d_k, d): the heads side by side
+    w_o = mp_columns(params["w_o"].reshape(h * d_k, d))  # (d, h d_k): the heads side by side
     b_o = params.get("b_o")
     shift = [0] * d if b_o is None else mp_entries(b_o)
-    return [
-        [
-            mpmath.fdot([heads[a][i][t] for a in range(h) for t in range(d_k)], mp_column(w_o, col))
-            + shift[col]
-            for col in range(d)
-        ]
-        for i in range(n)
-    ]
+    joined = ([heads[a][i][t] for a in range(h) for t in range(d_k)] for i in range(n))
+    return [[mpmath.fdot(row, w_o[col]) + shift[col] for col in range(d)] for row in joined]
 
 
 def mp_layer_norm(
@@ -160,7 +156,7 @@ def mp_mlp(x: np.ndarray, params: Mapping[str, np.ndarray], activation: str) -> 
         raise ValueError(f"activation must be 'relu' or 'gelu', got {activation!r}")
     w_1, w_2 = params["w_1"], params["w_2"]
     b_1, b_2 = params.get("b_1"), params.get("b_2")
-    d, d_ff = w_1.shape
+    d_ff = w_1.shape[1]
 
     def phi(t):
         return (
@@ -169,8 +165,7 @@ def mp_mlp(x: np.ndarray, params: Mapping[str, np.ndarray], activation: str) -> 
             else t * mpmath.erfc(-t / mpmath.sqrt(2)) / 2
         )
 
-    into = list(zip(*mp_entries(w_1), strict=True))  # (d_ff, d)
-    back = list(zip(*mp_entries(w_2), strict=True))  # (d, d_ff)
+    into, back = mp_columns(w_1), mp_columns(w_2)  # (d_ff, d), (d, d_ff)
     shift_1 = [0] * d_ff if b_1 is None else mp_entries(b_1)
     shift_2 = [0] * len(back) if b_2 is None else mp_entries(b_2)
     out = []
