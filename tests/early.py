@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from places import ROOT
 
 Job = Callable[[Sequence[pytest.Item]], Any]
 
@@ -109,7 +110,7 @@ def run_script(script: str, data: object, *arguments: str) -> str:
     done = subprocess.run(
         [sys.executable, "-P", str(Path(__file__).parent / script), *arguments],
         input=json.dumps(data),
-        cwd=Path(__file__).parents[1],  # the checkout, whatever folder a test moved to
+        cwd=ROOT,  # the checkout, whatever folder a test moved to
         env=environment(),
         capture_output=True,
         text=True,
@@ -118,6 +119,19 @@ def run_script(script: str, data: object, *arguments: str) -> str:
     if done.returncode != 0:
         raise RuntimeError(f"tests/{script} exited {done.returncode}: {done.stderr[-3000:]}")
     return done.stdout
+
+
+def run_pytest(*arguments: str, **changes: str) -> subprocess.CompletedProcess:
+    """`python -m pytest -q -p no:cacheprovider ARGUMENTS` in the checkout, in
+    `environment(**changes)`: a job's nested run of the suite (a collection, a set-up)."""
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *arguments],
+        cwd=ROOT,
+        env=environment(**changes),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 def stop(owner: object) -> None:

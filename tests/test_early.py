@@ -6,10 +6,10 @@ subprocesses run in the environment the session started them in."""
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import early
 import pytest
+from places import ROOT
 
 
 class Item:
@@ -126,7 +126,7 @@ def test_a_jobs_subprocess_runs_in_the_environment_the_session_started_with(
     probe = tmp_path / "probe.py"
     probe.write_text("import os\nprint(os.environ['EARLY_PROBE'], os.getcwd(), sep='\\n')\n")
     monkeypatch.chdir(tmp_path)  # a test's move does not move the job
-    checkout = str(Path(early.__file__).resolve().parents[1])
+    checkout = str(ROOT)
     assert early.run_script(str(probe), {}).splitlines() == ["at the start", checkout]
 
 

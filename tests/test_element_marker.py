@@ -4,17 +4,12 @@ marked `@pytest.mark.element(<id>)` (tests/conftest.py adds the id to their keyw
 from __future__ import annotations
 
 import subprocess
-import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 import early
 import pytest
 
 from tests.conftest import pytest_collection_modifyitems
-
-ROOT = Path(__file__).resolve().parents[1]
-
 
 SELECTIONS = {  # each test's -k expression and the files it collects from
     "test_k_of_an_id_selects_the_50_digit_test_of_the_numeric_jacobian": (
@@ -36,26 +31,7 @@ COLLECTIONS = "the collections of -k <id>"
 
 def collection(expression: str, *files: str) -> subprocess.CompletedProcess:
     """`pytest --co -q -k expression` of the given test files."""
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "--co",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "-k",
-            expression,
-            *files,
-        ],
-        cwd=ROOT,
-        env=early.environment(),
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
+    return early.run_pytest("--co", "-k", expression, *files)
 
 
 @early.job(COLLECTIONS)

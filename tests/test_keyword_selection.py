@@ -7,28 +7,22 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
 import early
 import pytest
 from conftest import may_hold_tests_of
+from places import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
-PYTEST = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--collect-only"]
 COLLECTIONS = "the whole suite's collection and one id's"
-Completed = subprocess.CompletedProcess
 ELEMENT_ID = "exr-jacobian-two"
 
 
 def collection(*arguments: str, record: Path | None = None) -> subprocess.CompletedProcess:
     """pytest --collect-only with these arguments (and the latency plugin's record)."""
-    environment = early.environment(HYPOTHESIS_PROFILE="ci")
-    if record is not None:
-        environment["LATENCY_RECORD"] = str(record)
-    command = [*PYTEST, *arguments]
-    return subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True)
+    recording = {} if record is None else {"LATENCY_RECORD": str(record)}
+    return early.run_pytest("--collect-only", *arguments, HYPOTHESIS_PROFILE="ci", **recording)
 
 
 @early.job(COLLECTIONS)

@@ -4,26 +4,18 @@ set up under the thorough one; the test beside it runs under both."""
 from __future__ import annotations
 
 import subprocess
-import sys
-from pathlib import Path
 
 import early
 import pytest
 
 SET_UPS = "the set-ups under ci and thorough"
-ROOT = Path(__file__).resolve().parents[1]
 MOVED = "tests/symbolic/test_softmax.py"  # 命題 3.2 at n = 256 is marked thorough
 
 
 def set_up(profile: str) -> subprocess.CompletedProcess:
     """pytest --setup-only of the n = 256 test and the size limit's, under `profile`."""
-    return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs", "--setup-only"]
-        + [MOVED, "-k", "n_256 or size_limit_is"],
-        cwd=ROOT,
-        env=early.environment(HYPOTHESIS_PROFILE=profile),
-        capture_output=True,
-        text=True,
+    return early.run_pytest(
+        "-rs", "--setup-only", MOVED, "-k", "n_256 or size_limit_is", HYPOTHESIS_PROFILE=profile
     )
 
 
