@@ -151,14 +151,14 @@ def folders(tests: Sequence[Mapping]) -> list[tuple[str, float]]:
     return sorted(sums.items(), key=lambda item: (-item[1], item[0]))
 
 
-def verdict(seconds: float, goal: float) -> str:
-    """`seconds` beside `goal`: within it or over it, and by what factor.
+def verdict(measured: float, goal: float, unit: str = "s") -> str:
+    """`measured` beside `goal` (both in `unit`): within it or over it, and by what factor.
 
-    >>> verdict(3.0, 5.0), verdict(7.5, 5.0)
-    ('goal <= 5 s: met', 'goal <= 5 s: 1.50x over')
+    >>> verdict(3.0, 5.0), verdict(7.5, 5.0), verdict(450, 300, "MB")
+    ('goal <= 5 s: met', 'goal <= 5 s: 1.50x over', 'goal <= 300 MB: 1.50x over')
     """
-    met = "met" if seconds <= goal else f"{seconds / goal:.2f}x over"
-    return f"goal <= {goal:g} s: {met}"
+    met = "met" if measured <= goal else f"{measured / goal:.2f}x over"
+    return f"goal <= {goal:g} {unit}: {met}"
 
 
 def element_ids() -> list[str]:
@@ -215,7 +215,7 @@ def measure_suite(
     )
     for test in tests:
         if test["failed"]:
-            write(f"  failed: {test['nodeid']}: {test.get('why', '')}")
+            write(f"  failed: {test['nodeid']}: {test['why']}")
     return tests
 
 
@@ -319,13 +319,11 @@ def measure_audit(environment: Mapping[str, str], write: Callable[[str], object]
             command = [sys.executable, "-m", "benchmarks.peak_memory", str(peak), "proofs"]
             run = timed([*command, "audit", "--quiet", *map(str, files)], env)
             megabytes = int(peak.read_text()) / 1e6 if peak.exists() else float("nan")
-        over = megabytes / AUDIT_MEMORY_GOAL
-        memory = "met" if megabytes <= AUDIT_MEMORY_GOAL else f"{over:.2f}x over"
         write(
             f"python -m proofs audit ({len(files)} chapters, {label}): {run.seconds:.2f} s "
             f"(processor {run.cpu:.2f} s), peak {megabytes:.0f} MB, exit code "
             f"{run.returncode}   ({verdict(run.seconds, GOALS['python -m proofs audit'])}; "
-            f"goal <= {AUDIT_MEMORY_GOAL} MB: {memory})"
+            f"{verdict(megabytes, AUDIT_MEMORY_GOAL, 'MB')})"
         )
 
 

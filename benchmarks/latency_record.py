@@ -67,9 +67,8 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if report.failed and report.nodeid not in _failed:
         lines = report.longreprtext.splitlines()
         errors = [line[1:].strip() for line in lines if line.startswith("E ")]
-        _failed[report.nodeid] = (errors or [line for line in lines if line.strip()] or [""])[0][
-            :300
-        ]
+        said = errors or [line for line in lines if line.strip()] or [""]
+        _failed[report.nodeid] = said[0][:300]
 
 
 def pytest_sessionfinish() -> None:
