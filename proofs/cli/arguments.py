@@ -355,6 +355,16 @@ def parser() -> argparse.ArgumentParser:
         "(also: run-listings = true under [tool.proofs] in pyproject.toml)",
     )
     audit.add_argument(
+        "--jobs",
+        type=jobs,
+        default=cores(),
+        metavar="N",
+        help=(
+            f"audit up to N files at once, in processes forked from this one (Linux; default: "
+            f"the cores, {cores()} here); the reports are the same; 1 audits them one by one"
+        ),
+    )
+    audit.add_argument(
         "--html",
         type=file_name("the site is a folder of files"),
         metavar="DIR",

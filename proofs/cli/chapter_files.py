@@ -37,6 +37,7 @@ def _report_text(report: Report, args: argparse.Namespace) -> str:
 def audit(args: argparse.Namespace) -> int:
     from proofs import audit
     from proofs.audit.baseline import BaselineError, compare, read_baseline, write_baseline
+    from proofs.audit.several import audit_documents
     from proofs.book.profiles import load_profile
     from proofs.publish.site import INDEX, check_site, write_site
     from proofs.reader import ChapterInputError
@@ -53,10 +54,7 @@ def audit(args: argparse.Namespace) -> int:
         for document in documents:  # bad input is reported before any check runs
             audit.identify(document)
         run = args.run_listings or run_listings_setting()
-        reports = [
-            audit.audit_document(document, run, documents[:k])
-            for k, document in enumerate(documents)
-        ]
+        reports = audit_documents(documents, run, args.jobs)
     except (ChapterInputError, BaselineError) as exc:
         raise UsageError(str(exc)) from exc
     audited = list(zip(reports, documents, strict=True))

@@ -67,6 +67,10 @@ def planned_runs(directory: Path) -> dict[str, dict[str, Callable[[], tuple[str,
         "test_audit_through_the_entry_point_exits_1_on_the_block_chapters_slip": {
             "audit": lambda: ("audit", str(block_chapter()), "--json"),
         },
+        "test_audit_of_both_chapters_forked_is_the_audit_one_by_one": {
+            "audit-forked": lambda: ("audit", *both_chapters(), "--json", "--jobs", "2"),
+            "audit-one-by-one": lambda: ("audit", *both_chapters(), "--json", "--jobs", "1"),
+        },
         "test_audit_of_a_missing_file_exits_2_through_the_entry_point": {
             "audit-missing": lambda: ("audit", str(directory / "absent.mdx")),
         },
@@ -747,6 +751,26 @@ def block_chapter() -> Path:
     if not found:
         pytest.skip("../shared/seeds is not here: no chapter to audit")
     return found[0]
+
+
+def both_chapters() -> list[str]:
+    if len(CHAPTERS) < 2:
+        pytest.skip("../shared/seeds is not here: no chapters to audit")
+    return [str(path) for path in CHAPTERS]
+
+
+@pytest.mark.early(ENTRY_POINT)
+def test_audit_of_both_chapters_forked_is_the_audit_one_by_one(entry_point):
+    both_chapters()
+    forked, one_by_one = entry_point.result("audit-forked"), entry_point.result("audit-one-by-one")
+    assert (forked.returncode, one_by_one.returncode) == (1, 1)  # the block chapter's slip
+    timed = re.compile(r"passed in \d+\.\d\d s")
+    assert timed.search(one_by_one.stdout)
+    assert timed.sub("", forked.stdout) == timed.sub("", one_by_one.stdout)
+    assert [r["chapter"] for r in json.loads(forked.stdout)] == [
+        "self-attention",
+        "transformer-block",
+    ]
 
 
 @pytest.mark.early(ENTRY_POINT)
