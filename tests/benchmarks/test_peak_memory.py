@@ -44,3 +44,30 @@ def test_without_a_file_and_a_module_it_prints_its_usage_and_exits_2():
         cwd=ROOT,
     )
     assert (done.returncode, done.stderr.strip()) == (2, peak_memory.USAGE)
+
+
+FORKS_A_CHILD_HOLDING_200_MB = """
+import os, time
+if os.fork() == 0:
+    block = bytearray(200_000_000)
+    block[::4096] = b"x" * len(block[::4096])  # every page touched: resident
+    time.sleep(0.3)
+    os._exit(0)
+os.wait()
+print("x" * 200_000)  # more than a pipe holds
+"""
+
+
+def test_the_sampled_peak_counts_a_forked_childs_memory_and_not_a_pipes_limit():
+    done, peak = peak_memory.sampled_peak([sys.executable, "-c", FORKS_A_CHILD_HOLDING_200_MB])
+    assert done.returncode == 0 and done.stdout == "x" * 200_000 + "\n"
+    assert peak >= 200_000_000
+    done, peak = peak_memory.sampled_peak([sys.executable, "-c", "import sys; sys.exit(5)"])
+    assert done.returncode == 5 and peak < 200_000_000
+
+
+def test_a_process_that_is_not_running_has_no_memory_and_no_children():
+    absent = 2**22 + 1  # above Linux's largest process id
+    assert peak_memory.descendants(absent) == [absent]
+    assert peak_memory.proportional_size(absent) == 0
+    assert peak_memory.tree_memory(os.getpid()) > 0
