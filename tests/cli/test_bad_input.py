@@ -100,6 +100,10 @@ CASES = {  # id: (arguments, with {tmp} for the test's directory, what the line 
     "audit-a-directory": (["audit", "{tmp}"], "{tmp}: is a directory, expected a chapter file"),
     "audit-unknown-option": (["audit", "--bogus", "x.mdx"], "unrecognized arguments: --bogus"),
     "verify-empty-selector": (["verify", ""], "verify: no element matches ''"),
+    "audit-jobs-zero": (
+        ["audit", "--jobs", "0", "chapter.txt"],
+        "argument --jobs: expected an integer >= 1, got '0'",
+    ),
     "verify-jobs-zero": (
         ["verify", "--jobs", "0"],
         "argument --jobs: expected an integer >= 1, got '0'",
