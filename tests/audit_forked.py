@@ -2,9 +2,9 @@
 suite's process runs other threads, with which the audit never forks.
 
 Writes on stdout a first line, unflushed when the workers fork, then a JSON object: for
-each way of auditing, which processes audited each sample, in turn ("worker", "here"),
-and whether the reports equal those of the samples audited one by one here; for a worker
-whose audit raises, the error raised here.
+each way of auditing three chapters, which processes audited each, in turn ("worker",
+"here"), and whether the reports equal those of the chapters audited one by one here; for
+a worker whose audit raises, the error raised here.
 
     python -P tests/audit_forked.py   (-P: not tests/ first on the path)
 """
@@ -22,7 +22,8 @@ from pathlib import Path
 from proofs import reader
 from proofs.audit import audit_document, several
 
-SAMPLES = [Path("tests/samples/chapter.mdx"), Path("tests/samples/chapter.txt")]
+MDX, TEXT = Path("tests/samples/chapter.mdx"), Path("tests/samples/chapter.txt")
+SAMPLES = [MDX, TEXT, MDX]  # three chapters: the two samples, then the first again
 HERE = os.getpid()
 
 
@@ -31,11 +32,11 @@ FAIL: list[Callable[[], None]] = []  # what a worker calls before auditing
 
 
 def audit(document: reader.Document, run: bool, earlier: list) -> object:
-    """audit_document, recording in FOLDER whether this process or a worker audits
-    `document`, and
-    calling FAIL first in a process other than this one (a module's function, which the
-    workers find by name)."""
-    with (FOLDER[0] / Path(document.path).name).open("a") as record:
+    """audit_document, recording whether this process or a worker audits `document`
+    under the number of documents it is given as the ones before it (its place, when they
+    are right), and calling FAIL first in a process other than this one (a module's
+    function, which the workers find by name)."""
+    with (FOLDER[0] / str(len(earlier))).open("a") as record:
         record.write("here\n" if os.getpid() == HERE else "worker\n")
     if os.getpid() != HERE:
         FAIL[0]()
@@ -60,7 +61,8 @@ def audited(documents: list, jobs: int, fail: Callable[[], None] = lambda: None)
             reports = several.audit_documents(documents, False, jobs)
         finally:
             several.audit_document = audit_document
-        by = [(Path(name) / p.name).read_text().split() for p in SAMPLES]
+        places = [Path(name) / str(k) for k in range(len(documents))]
+        by = [p.read_text().split() if p.exists() else [] for p in places]
     alone = [audit_document(d, False, documents[:k]).to_dict() for k, d in enumerate(documents)]
     return {"audited by": by, "same": [r.to_dict() for r in reports] == alone}
 
@@ -70,7 +72,8 @@ def main() -> None:
     documents = [reader.read_chapter(path) for path in SAMPLES]
     out = {
         "can fork": several.can_fork(),
-        "forked": audited(documents, 2),
+        "forked": audited(documents, 3),
+        "fewer jobs than chapters": audited(documents, 2),
         "one job": audited(documents, 1),
         "worker died": audited(documents, 2, dies),
     }
