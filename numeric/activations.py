@@ -55,10 +55,16 @@ def _pool(workers: int) -> ThreadPoolExecutor:
     return ThreadPoolExecutor(max_workers=workers, thread_name_prefix="numeric-ufunc")
 
 
-def _gelu(t: np.ndarray) -> np.ndarray:
-    from scipy.special import ndtr  # here: SciPy's import is a tenth of a second
+def normal_cdf() -> np.ufunc:
+    """Phi, the standard normal distribution function: SciPy's ndtr, imported at its first
+    use rather than with this module (SciPy's import is a tenth of a second)."""
+    from scipy.special import ndtr
 
-    phi = _chunked(ndtr, t)  # (...), Phi(t)
+    return ndtr
+
+
+def _gelu(t: np.ndarray) -> np.ndarray:
+    phi = _chunked(normal_cdf(), t)  # (...), Phi(t)
     phi *= t
     return phi
 

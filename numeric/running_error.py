@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from numeric.activations import TANH_CUBIC, TANH_SCALE
+from numeric.activations import TANH_CUBIC, TANH_SCALE, normal_cdf
 from numeric.attention import multi_head_attention
 from numeric.error_bounds import (
     gamma,
@@ -55,9 +55,7 @@ def _gelu_tanh_slope(t: np.ndarray) -> np.ndarray:
 
 
 def _gelu_slope(t: np.ndarray) -> np.ndarray:
-    from scipy.special import ndtr  # here: SciPy's import is a tenth of a second
-
-    return ndtr(t) + t * np.exp(-t * t / 2) / math.sqrt(2 * math.pi)
+    return normal_cdf()(t) + t * np.exp(-t * t / 2) / math.sqrt(2 * math.pi)
 
 
 SLOPES: dict[str, Callable[[np.ndarray], np.ndarray]] = {

@@ -39,6 +39,11 @@ def mp_columns(a: np.ndarray) -> list[tuple]:
     return list(zip(*mp_entries(a), strict=True))
 
 
+def _bias(b: np.ndarray | None, size: int) -> list:
+    """A bias vector's entries as mpf (`mp_entries`), or `size` zeros when there is none."""
+    return [0] * size if b is None else mp_entries(b)
+
+
 def _converted(a: np.ndarray) -> list:
     return [_converted(row) for row in a] if a.ndim > 1 else [mp_value(v) for v in a]
 
@@ -105,7 +110,7 @@ def mp_multi_head_attention(
     def project(rows: list, w: str, b: str, a: int) -> list:
         columns = mp_columns(params[w][a])  # (d_k, d)
         bias = params.get(b)
-        shift = [0] * d_k if bias is None else mp_entries(bias[a])
+        shift = _bias(None if bias is None else bias[a], d_k)
         return [[mpmath.fdot(row, columns[c_]) + shift[c_] for c_ in range(d_k)] for row in rows]
 
     root = mpmath.sqrt(d_k)
@@ -122,7 +127,7 @@ def mp_multi_head_attention(
         heads.append(rows)
     w_o = mp_columns(params["w_o"].reshape(h * d_k, d))  # (d, h d_k): the heads side by side
     b_o = params.get("b_o")
-    shift = [0] * d if b_o is None else mp_entries(b_o)
+    shift = _bias(b_o, d)
     joined = ([heads[a][i][t] for a in range(h) for t in range(d_k)] for i in range(n))
     return [[mpmath.fdot(row, w_o[col]) + shift[col] for col in range(d)] for row in joined]
 
@@ -166,8 +171,8 @@ def mp_mlp(x: np.ndarray, params: Mapping[str, np.ndarray], activation: str) -> 
         )
 
     into, back = mp_columns(w_1), mp_columns(w_2)  # (d_ff, d), (d, d_ff)
-    shift_1 = [0] * d_ff if b_1 is None else mp_entries(b_1)
-    shift_2 = [0] * len(back) if b_2 is None else mp_entries(b_2)
+    shift_1 = _bias(b_1, d_ff)
+    shift_2 = _bias(b_2, len(back))
     out = []
     for row in mp_entries(x):
         hidden = [phi(mpmath.fdot(row, into[c]) + shift_1[c]) for c in range(d_ff)]
