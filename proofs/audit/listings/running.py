@@ -125,7 +125,7 @@ def _problem(
     if outcome.stopped == "time":
         if seconds < limits.timeout:
             return (
-                f"stopped after {seconds:g} s, when the chapter's listings had run their "
+                f"stopped after {seconds:.1f} s, when the chapter's listings had run their "
                 f"{limits.total:g} s"
             )
         return f"stopped after {limits.timeout:g} s"

@@ -23,6 +23,7 @@ import math
 import os
 import selectors
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -153,7 +154,7 @@ class Sandbox:
                 return
             except NotStarted as exc:
                 if contain:
-                    raise
+                    raise NotStarted(f"contain=True: no sandbox for the listings: {exc}") from exc
                 self.why = str(exc)
         self._start(False, scratch, memory)
 
@@ -209,7 +210,10 @@ class Sandbox:
     def _receive(self) -> bool:
         """Read what the socket holds now into the messages; False when the supervisor is
         gone or said what it never says."""
-        chunk = self.control.recv(65536)
+        try:
+            chunk = self.control.recv(65536)
+        except OSError:
+            return False
         if not chunk:
             return False
         self._buffer += chunk
@@ -266,7 +270,7 @@ class Sandbox:
                     for key, _ in selector.select(min(left, MEASURING)):
                         if key.data is None:
                             if not self._receive():
-                                return self._lost(bytes(out), "it ended or said what it never says")
+                                return self._lost(bytes(out), "it ended, or said what it never says")
                             continue
                         chunk = os.read(key.fd, 65536)
                         if not chunk:
@@ -317,6 +321,12 @@ class Sandbox:
 
     def _lost(self, printed: bytes, why: str) -> Outcome:
         """The supervisor is gone or no longer to be trusted: end everything it ran."""
+        try:
+            status = self.process.wait(0.1)
+        except subprocess.TimeoutExpired:
+            status = 0
+        if status < 0:
+            why = f"it was killed by {signal.Signals(-status).name}"
         self._end()
         return Outcome(printed, lost=why)
 

@@ -151,7 +151,7 @@ def save(folder: int, name: str, text: str) -> str:
         with open(handle, "w", encoding="utf-8") as out:
             out.write(text)
     except OSError as exc:
-        return type(exc).__name__
+        return exc.strerror or type(exc).__name__
     return ""
 
 
