@@ -29,7 +29,7 @@ from places import TESTS
 from proofs.audit.listings import run_listings
 from proofs.audit.listings.bubblewrap import python_installation
 from proofs.audit.listings.running import DISK, MEMORY
-from proofs.audit.listings.sandbox import NotStarted, Sandbox
+from proofs.audit.listings.sandbox import NotStarted, why_not_contained
 from proofs.reader import parse
 
 FENCE = "```"
@@ -38,16 +38,7 @@ HEAD = (
 )
 
 
-def why_not_contained() -> str:
-    """Why this machine cannot run the listings in a sandbox ("" when it can)."""
-    try:
-        Sandbox(True, None, MEMORY, DISK).close()
-    except NotStarted as exc:
-        return str(exc)
-    return ""
-
-
-NOT_CONTAINED = why_not_contained()
+NOT_CONTAINED = why_not_contained(MEMORY, DISK)
 contained_only = pytest.mark.skipif(
     bool(NOT_CONTAINED), reason=f"the machine allows no sandbox for listings: {NOT_CONTAINED}"
 )

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from proofs.audit.listings.naming import FILE_NAME, file_names
 from proofs.audit.listings.record import read_record, shown
-from proofs.audit.listings.sandbox import Outcome, Sandbox
+from proofs.audit.listings.sandbox import NotStarted, Outcome, Sandbox
 from proofs.reader import Document
 from proofs.reader.records import Listing
 
@@ -226,7 +226,10 @@ def run_listings(
     if not listings:
         return []
     runs: list[ListingRun] = []
-    sandbox = Sandbox(contain, scratch, memory, disk)
+    try:
+        sandbox = Sandbox(contain, scratch, memory, disk)
+    except NotStarted as exc:
+        raise NotStarted(f"contain: the machine allows no sandbox for listings: {exc}") from exc
     said = containment(sandbox, disk)
     start, lost = time.monotonic(), ""
     try:

@@ -154,7 +154,7 @@ class Sandbox:
                 return
             except NotStarted as exc:
                 if contain:
-                    raise NotStarted(f"contain=True: no sandbox for the listings: {exc}") from exc
+                    raise
                 self.why = str(exc)
         self._start(False, scratch, memory)
 
@@ -355,3 +355,13 @@ class Sandbox:
     def _remove_folder(self) -> None:
         if self.folder:
             shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def why_not_contained(memory: int, disk: int) -> str:
+    """Why this machine runs no sandbox for listings ("" when it does): one started, then
+    ended."""
+    try:
+        Sandbox(True, None, memory, disk).close()
+    except NotStarted as exc:
+        return str(exc)
+    return ""
