@@ -132,7 +132,10 @@ def _problem(
     if outcome.stopped == "output":
         return f"printed more than {_size(limits.output)}; stopped"
     if outcome.stopped == "disk":
-        return f"stopped: the listings' folder held more than {_size(limits.disk)}"
+        return (
+            f"stopped: the listings' folder held more than {_size(limits.disk)}, or too many "
+            "files to measure"
+        )
     unread = " (its error record could not be read)" if outcome.record else ""
     if outcome.exit == 1:
         raised = _raised(outcome.record, limits, files, own, mentioned)
@@ -230,9 +233,9 @@ def run_listings(
         sandbox = Sandbox(contain, scratch, memory, disk)
     except NotStarted as exc:
         raise NotStarted(f"contain: the machine allows no sandbox for listings: {exc}") from exc
-    said = containment(sandbox, disk)
     start, lost = time.monotonic(), ""
     try:
+        said = containment(sandbox, disk)
         for listing in listings:
             name = names[listing.line]
             files[name] = (listing, "")

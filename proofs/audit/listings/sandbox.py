@@ -22,7 +22,6 @@ import json
 import math
 import os
 import selectors
-import shutil
 import signal
 import socket
 import subprocess
@@ -34,6 +33,7 @@ from pathlib import Path
 
 from proofs.audit.listings import bubblewrap
 from proofs.audit.listings.reaping import descendants, in_session, kill_all
+from proofs.audit.listings.record import shown
 
 FILE_LIMIT = 64 * 2**20  # the largest file a listing may write
 PROCESSES = 256  # processes (threads included) of a contained listing at once
@@ -144,9 +144,6 @@ class Sandbox:
     def __init__(self, contain: bool | None, scratch: Path | None, memory: int, disk: int) -> None:
         self.disk = disk
         self.why = "contain=False"
-        self._buffer = b""
-        self._messages: list[dict] = []
-        self._listing = 0  # the pid of the listing running, as the supervisor said
         if contain is not False:
             try:
                 self._start(True, scratch, memory)
@@ -163,12 +160,20 @@ class Sandbox:
         return not self.why
 
     def _start(self, contained: bool, scratch: Path | None, memory: int) -> None:
+        """Start the supervisor and wait for its first word."""
         bwrap = bubblewrap.bwrap()
         if contained and bwrap is None:
             raise NotStarted("bubblewrap (bwrap) is not installed")
-        self.folder = None if contained else tempfile.mkdtemp(prefix="listings-", dir=scratch)
+        self._buffer = b""
+        self._messages: list[dict] = []
+        self._listing = 0  # the pid of the listing running, as the supervisor said
+        self._folder = None
+        if not contained:
+            self._folder = tempfile.TemporaryDirectory(
+                prefix="listings-", dir=scratch, ignore_cleanup_errors=True
+            )
+        self.folder = self._folder.name if self._folder else None
         inside = self.folder or INSIDE
-        ours, theirs = socket.socketpair()
         settings = {
             "python": sys.executable,
             "bootstrap": _script("bootstrap.py"),
@@ -178,11 +183,11 @@ class Sandbox:
             "file": FILE_LIMIT,
             "processes": PROCESSES if contained else None,
         }
+        self.control, theirs = socket.socketpair()
         command = [sys.executable, "-I", "-S", "-c", _script("supervisor.py")]
         command += [str(theirs.fileno()), json.dumps(settings)]
         if bwrap is not None and contained:
             command = [bwrap, *bubblewrap.arguments(self.disk), "--", *command]
-        self.control = ours
         try:
             with theirs:
                 self.process = subprocess.Popen(
@@ -196,16 +201,22 @@ class Sandbox:
                     start_new_session=True,
                 )
         except OSError as exc:
-            ours.close()
+            self.control.close()
             self._remove_folder()
             raise NotStarted(f"{Path(command[0]).name}: {exc.strerror}") from exc
-        if self._next(time.monotonic() + STARTING) != {"ready": True}:
+        try:
+            ready = self._next(time.monotonic() + STARTING) == {"ready": True}
+        except BaseException:
+            self._end()
+            self.close()
+            raise
+        if not ready:
             self._end()
             said = self.process.stderr.read() if self.process.stderr else b""
             self.close()
             lines = said.decode("utf-8", "replace").strip().splitlines()
             why = lines[-1][:200] if lines else "it did not start"
-            raise NotStarted(f"{Path(command[0]).name}: {why}")
+            raise NotStarted(f"{Path(command[0]).name}: {shown(why)}")
 
     def _receive(self) -> bool:
         """Read what the socket holds now into the messages; False when the supervisor is
@@ -270,7 +281,9 @@ class Sandbox:
                     for key, _ in selector.select(min(left, MEASURING)):
                         if key.data is None:
                             if not self._receive():
-                                return self._lost(bytes(out), "it ended, or said what it never says")
+                                return self._lost(
+                                    bytes(out), "it ended, or said what it never says"
+                                )
                             continue
                         chunk = os.read(key.fd, 65536)
                         if not chunk:
@@ -279,7 +292,7 @@ class Sandbox:
                             os.close(key.fd)
                             continue
                         read += len(chunk)
-                        if key.data:
+                        if key.data and len(out) <= output_limit:
                             out += chunk
                         if read > output_limit and not stopped:
                             stopped = "output"
@@ -353,8 +366,8 @@ class Sandbox:
         self._remove_folder()
 
     def _remove_folder(self) -> None:
-        if self.folder:
-            shutil.rmtree(self.folder, ignore_errors=True)
+        if self._folder is not None:
+            self._folder.cleanup()
 
 
 def why_not_contained(memory: int, disk: int) -> str:

@@ -38,6 +38,7 @@ import time
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
+PR_SET_NO_NEW_PRIVS = 38
 RECORD = 3  # the listing's descriptor for its bootstrap's record
 RECORD_LIMIT = 16384  # bytes of a record kept
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\.py")
@@ -164,6 +165,7 @@ def start(settings: dict, folder: int, name: str, seconds: float, out: int, err:
         return pid
     try:
         prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        prctl(PR_SET_NO_NEW_PRIVS, 1)  # no set-user-ID program it starts escapes its kill
         if os.getppid() != parent:
             os._exit(1)
         os.setsid()
