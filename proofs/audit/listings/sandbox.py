@@ -184,6 +184,7 @@ class Sandbox:
             "processes": PROCESSES if contained else None,
         }
         self.control, theirs = socket.socketpair()
+        self.control.settimeout(GRACE)  # a send to a supervisor that no longer reads fails
         command = [sys.executable, "-I", "-S", "-c", _script("supervisor.py")]
         command += [str(theirs.fileno()), json.dumps(settings)]
         if bwrap is not None and contained:
