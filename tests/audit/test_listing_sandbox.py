@@ -30,6 +30,7 @@ from proofs.audit.listings import run_listings
 from proofs.audit.listings.bubblewrap import python_installation
 from proofs.audit.listings.running import DISK, MEMORY
 from proofs.audit.listings.sandbox import NotStarted, why_not_contained
+from proofs.audit.report import Report
 from proofs.reader import parse
 
 FENCE = "```"
@@ -525,3 +526,17 @@ def test_not_contained_the_audit_of_chapters_whose_listing_kills_its_parent_surv
     assert "hunter2" not in done.stdout + done.stderr
     assert survivors(mark) == []
     assert list((tmp_path / "tmp").iterdir()) == []
+
+
+@pytest.mark.parametrize("contain", MODES)
+def test_the_report_says_in_one_line_where_the_listings_ran(contain, scratch):
+    (run,) = run_listings(chapter("print(1)"), contain=contain, scratch=scratch)
+    report = Report("c.mdx", "MDX", "", listings=1, listings_run=True)
+    report.listings_contained, report.listings_containment = run.contained, run.containment
+    assert report.to_lint().splitlines()[-1] == f"c.mdx: {run.containment}"
+    level = "notice" if contain else "warning"
+    assert report.to_github().splitlines()[-1] == f"::{level} file=c.mdx::{run.containment}"
+    assert report.to_dict()["listings"]["contained"] is contain
+    assert run.containment.startswith(
+        "listings ran contained (bubblewrap)" if contain else "listings ran NOT contained"
+    )

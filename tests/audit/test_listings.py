@@ -268,6 +268,10 @@ def test_the_limits_are_checked():
         run_listings(document, timeout=0)
     with pytest.raises(ValueError, match="^memory: expected at least 64 MiB, got 1000$"):
         run_listings(document, memory=1000)
+    with pytest.raises(ValueError, match="^total_timeout: expected a positive number"):
+        run_listings(document, total_timeout=float("inf"))
+    with pytest.raises(ValueError, match="^disk: expected at least 1 MiB, got 4096$"):
+        run_listings(document, disk=4096)
     with pytest.raises(TypeError, match="^document: expected a Document, got str$"):
         run_listings("sample.mdx")  # type: ignore[arg-type]
 
