@@ -136,6 +136,9 @@ def audit_document(
     report.findings += audit_conclusions(document)
     report.listings = sum(bool(listing.code) for listing in document.listings)
     report.listings_run = run
+    if runs:
+        report.listings_contained = runs[0].contained
+        report.listings_containment = runs[0].containment
     _place(report.findings, document)
     report.coverage = coverage(document, report.findings)
     report.elements = tally_elements(document, registered_pairs(document, chapter), report.findings)

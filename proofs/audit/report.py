@@ -72,6 +72,8 @@ class Report:
     elements: list[Any] = field(default_factory=list)  # proofs.audit.tally.ElementTally
     listings: int = 0  # the chapter's listings with code
     listings_run: bool = False  # whether they ran (audit --run-listings)
+    listings_contained: bool = False  # whether they ran in a sandbox
+    listings_containment: str = ""  # where they ran, in one line ("" when they did not run)
     coverage: Any = None  # proofs.audit.coverage.Coverage
 
     def of(self, status: Status, section: Section | None = None) -> list[Finding]:
@@ -91,7 +93,12 @@ class Report:
             "form": self.form,
             "chapter": self.chapter,
             "summary": self.summary(),
-            "listings": {"with code": self.listings, "run": self.listings_run},
+            "listings": {
+                "with code": self.listings,
+                "run": self.listings_run,
+                "contained": self.listings_contained,
+                "containment": self.listings_containment,
+            },
             "coverage": self.coverage.to_dict() if self.coverage else None,
             "findings": [asdict(f) for f in self.findings],
             "elements": [asdict(e) for e in self.elements],
@@ -125,7 +132,10 @@ class Report:
         lines = [self._lint(f, "") for f in self.mismatched]
         if not quiet:
             lines += [self._lint(f, "not checkable: ") for f in self.of(Status.NOT_CHECKABLE)]
-        return "\n".join([*lines, self.counts()])
+        lines.append(self.counts())
+        if self.listings_containment:
+            lines.append(f"{self.path}: {self.listings_containment}")
+        return "\n".join(lines)
 
     def _lint(self, f: Finding, status: str) -> str:
         return f"{self.path}:{f.line}:{f.column}: {status}{f.section}: {f.text} — {f.detail}"
@@ -135,7 +145,13 @@ class Report:
         not checkable, so that a pull request shows them at their lines."""
         lines = [_annotation("error", self.path, f) for f in self.mismatched]
         lines += [_annotation("notice", self.path, f) for f in self.of(Status.NOT_CHECKABLE)]
-        return "\n".join([*lines, f"::notice file={_property(self.path)}::" + _data(self.counts())])
+        lines.append(f"::notice file={_property(self.path)}::" + _data(self.counts()))
+        if self.listings_containment:
+            level = "notice" if self.listings_contained else "warning"
+            lines.append(
+                f"::{level} file={_property(self.path)}::{_data(self.listings_containment)}"
+            )
+        return "\n".join(lines)
 
     def lists(self, by_element: bool, uncovered: bool) -> list[str]:
         """The lines of the numbers not examined (`uncovered`) and of the elements'
@@ -165,6 +181,7 @@ class Report:
             )
         if self.listings:
             ran = "run" if self.listings_run else "not run (audit --run-listings runs them)"
+            ran += f": {self.listings_containment}" if self.listings_containment else ""
             lines.append(f"  {'listings':22} {self.listings:4d} {ran}")
         if self.coverage is not None:
             lines.append(f"  {'coverage':22} {self.coverage.to_text()}")

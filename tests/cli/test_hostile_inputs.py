@@ -7,6 +7,7 @@ catalogue as a table, regenerated from CASES (`python tests/cli/test_hostile_inp
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import json
@@ -20,6 +21,8 @@ from pathlib import Path
 import pytest
 
 from proofs import cli
+from proofs.audit.listings.running import DISK, MEMORY
+from proofs.audit.listings.sandbox import why_not_contained
 
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = ROOT.parent / "shared" / "seeds"
@@ -121,6 +124,32 @@ WORDS = "\tエンコーダの層\tデコーダの層（エンコーダ・デコ�
 
 def hostile_title(title: str) -> Callable[[Path], None]:
     return lambda target: target.write_text(SMALL.replace("三つ目", title), encoding="utf-8")
+
+
+def listings(*codes: tuple[str, str | None]) -> Callable[[Path], None]:
+    """SMALL with these listings, each (code, the line the chapter prints for it or None);
+    {file} in a code is the chapter file's own path. The case needs the listings' sandbox."""
+
+    def make(target: Path) -> None:
+        text = SMALL
+        for code, printed in codes:
+            text += f"\n```python\n{code.replace('{file}', repr(str(target)))}\n```\n"
+            text += f"\n```text\n{printed}\n```\n" if printed is not None else ""
+        target.write_text(text, encoding="utf-8")
+
+    make.contained = True  # type: ignore[attr-defined]  # what the case needs to be run
+    return make
+
+
+RUN = ("audit", "{dir}/c.mdx", "--run-listings", "--quiet")
+RAN = "c.mdx: 0 mismatches, 1 not checkable, 2 confirmed"  # the listing and the next one
+NEXT = ("print('next')", "next")
+FORGED = "exited with status 1 (its error record could not be read)"
+
+
+def forges(record: str) -> tuple[str, None]:
+    """A listing that writes `record` where its bootstrap writes its error record."""
+    return f"import os, sys\nos.write(3, {record.encode()!r})\nsys.exit(1)", None
 
 
 CASES = [
@@ -594,6 +623,175 @@ CASES = [
         {"b.txt": seed(BLOCK)},
         stdout="full",
     ),
+    # audit --run-listings: listings written by an adversary (a pull request's), run in
+    # their sandbox (tests/audit/test_listing_sandbox.py has the cases without one)
+    Case(
+        "audit-listings",
+        "reads-its-parents-environment",
+        RUN,
+        1,
+        "raised PermissionError: [Errno 13] Permission denied: '/proc/1/environ'",
+        {"c.mdx": listings(("import os\nopen(f'/proc/{os.getppid()}/environ').read()", None))},
+        out="out",
+    ),
+    Case(
+        "audit-listings",
+        "kills-its-parent",
+        RUN,
+        0,
+        RAN,
+        {"c.mdx": listings(("import os\nos.kill(os.getppid(), 9)\nprint('alive')", "alive"), NEXT)},
+        out="out",
+    ),
+    Case(
+        "audit-listings",
+        "stops-its-parent",
+        RUN,
+        0,
+        RAN,
+        {
+            "c.mdx": listings(
+                ("import os\nos.kill(os.getppid(), 19)\nprint('alive')", "alive"), NEXT
+            )
+        },
+        out="out",
+    ),
+    Case(
+        "audit-listings",
+        "kills-every-process-it-may",
+        RUN,
+        0,
+        RAN,
+        {
+            "c.mdx": listings(
+                ("import os\ntry: os.kill(-1, 9)\nexcept OSError: print('alive')", "alive"), NEXT
+            )
+        },
+        out="out",
+    ),
+    Case(
+        "audit-listings",
+        "leaves-a-process-in-a-new-session",
+        RUN,
+        0,
+        RAN,
+        {
+            "c.mdx": listings(
+                (
+                    "import subprocess, sys\nforever = [sys.executable, '-c', 'while True: pass']"
+                    "\nsubprocess.Popen(forever, start_new_session=True)\nprint('left it')",
+                    "left it",
+                ),
+                NEXT,
+            )
+        },
+        out="out",
+    ),
+    Case(
+        "audit-listings",
+        "forges-an-error-record-not-json",
+        RUN,
+        1,
+        FORGED,
+        {"c.mdx": listings(forges("{"))},
+        out="out",
+    ),
+    Case(
+        "audit-listings",
+        "forges-an-error-record-without-its-fields",
+        RUN,
+        1,
+        FORGED,
+        {"c.mdx": listings(forges('{"type": "ValueError"}'))},
+        out="out",
+    ),
+    Case(
+        "audit-listings",
+        "forges-an-error-record-with-a-line-break",
+        RUN,
+        1,
+        FORGED,
+        {
+            "c.mdx": listings(
+                forges(
+                    '{"type": "X\\n::error::forged", "memory": false, "message": "", '
+                    '"module": null, "frames": []}'
+                )
+            )
+        },
+        out="out",
+    ),
+    Case(
+        "audit-listings",
+        "raises-with-control-characters",
+        RUN,
+        1,
+        "raised ValueError: a\\x1b[2Kb\\u202e (line 1 of the listing, line 12 of the chapter)",
+        {"c.mdx": listings(("raise ValueError('a\\x1b[2Kb\\u202e')", None))},
+        out="out",
+    ),
+    Case(
+        "audit-listings",
+        "leaves-a-folder-where-the-record-was",
+        RUN,
+        1,
+        "the listing does not run: exited with status 1",
+        {"c.mdx": listings(("import os, sys\nos.mkdir('.listing-error.json')\nsys.exit(1)", None))},
+        out="out",
+    ),
+    Case(
+        "audit-listings",
+        "looks-for-the-network",
+        RUN,
+        1,
+        "the chapter prints eth0, the listing prints lo",
+        {
+            "c.mdx": listings(
+                ("import socket\nprint('up:', *[n for _, n in socket.if_nameindex()])", "up: eth0")
+            )
+        },
+        out="out",
+    ),
+    Case(
+        "audit-listings",
+        "reads-the-chapters-folder",
+        RUN,
+        1,
+        "the chapter prints True, the listing prints False",
+        {"c.mdx": listings(("import os\nprint('seen:', os.path.exists({file}))", "seen: True"))},
+        out="out",
+    ),
+    Case(
+        "audit-listings",
+        "writes-in-the-working-directory",
+        RUN,
+        1,
+        "raised FileNotFoundError: [Errno 2] No such file or directory: '{dir}/HACKED'",
+        {"c.mdx": listings(("open({file}.replace('c.mdx', 'HACKED'), 'w')", None))},
+        out="out",
+    ),
+    Case(
+        "audit-listings",
+        "fills-the-disk",
+        RUN,
+        1,
+        "raised OSError: [Errno 28] No space left on device",
+        {
+            "c.mdx": listings(
+                ("for k in range(9):\n    open(f'{k}', 'wb').write(bytes(60 << 20))", None)
+            )
+        },
+        out="out",
+    ),
+    Case(
+        "audit-listings",
+        "writes-a-file-past-64-mib",
+        RUN,
+        1,
+        "raised OSError: [Errno 27] File too large",
+        {"c.mdx": listings(("open('big', 'wb').write(bytes(65 << 20))", None))},
+        out="out",
+    ),
     # sync: in sync only when the audit has nothing to say of its regions and structure
     Case(
         "sync",
@@ -926,6 +1124,12 @@ CASES = [
 ]
 
 
+@functools.cache
+def no_sandbox() -> str:
+    """Why this machine runs no sandbox for listings ("" when it does)."""
+    return why_not_contained(MEMORY, DISK)
+
+
 def digests(folder: Path) -> dict[str, str]:
     """Every entry of the folder by name: a file's SHA-256, a link's target, a FIFO or a
     folder by kind (a FIFO is never opened)."""
@@ -975,6 +1179,8 @@ def test_each_case_is_answered_in_one_line_and_leaves_its_inputs(
     missing = [path for path in needs if path is not None and not path.is_file()]
     if missing:
         pytest.skip(f"{missing[0]} is not here: the case needs the seed chapters")
+    if any(getattr(f, "contained", False) for f in case.files.values()) and no_sandbox():
+        pytest.skip(f"the machine allows no sandbox for listings: {no_sandbox()}")
     prepare(case, tmp_path)
     before = digests(tmp_path)
     code, out, err = run(case, tmp_path, monkeypatch, capsys)
