@@ -1,8 +1,8 @@
 """What a chapter, or a careless command line, can do to the package: a catalogue of
 cases over new-chapter, the audit and its baseline, sync, figures, verify, the output
-streams and the cache folder. Each case states the exit code, the one line that says why (on stderr
-for a refusal, in the report for a finding), and that every file it was given is
-unchanged unless it asked for that file to be written. docs/hostile-inputs.md is the
+streams and the cache folder. Each case states the exit code, the one line that says
+why (on stderr for a refusal, in the report for a finding), and that every file it was
+given is unchanged unless it asked for that file to be written. docs/hostile-inputs.md is the
 catalogue as a table, regenerated from CASES (`python tests/cli/test_hostile_inputs.py`)."""
 
 from __future__ import annotations
