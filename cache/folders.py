@@ -5,8 +5,8 @@ Every level below the root (and the root itself, its last component) is opened w
 O_NOFOLLOW relative to the level above, so a link planted anywhere in the tree, or swapped
 in while a run walks it, makes the operation fail instead of reaching the folder it
 points to: nothing is read from, written into or deleted from outside the tree. An entry
-is opened without blocking (a FIFO in its place cannot hang a run), and only a regular
-file of at most LIMIT bytes is read.
+is opened and read without blocking (a FIFO in its place cannot hang a run), and at most
+LIMIT bytes of it are read: a larger one does not verify (`cache.seal`).
 
 A version's first entry removes the other versions' entries: in each folder of the root
 named as a version is named (16 hexadecimal digits), in each of its folders named as an
@@ -24,14 +24,13 @@ import contextlib
 import os
 import re
 import secrets
-import stat
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 VERSION = re.compile(r"[0-9a-f]{16}")
 NAME = re.compile(r"[a-z][a-z0-9_]*")
 ENTRY = re.compile(r"[0-9a-f]{64}\.json")
-OWN = re.compile(r"[0-9a-f]{64}\.(json|pickle)|\.[0-9a-f]{64}\.json\.[0-9a-f]{16}\.part")
+OWN = re.compile(r"[0-9a-f]{64}\.(json|pickle)|\.[0-9a-f]{64}\.json\.[0-9a-f]+\.part")
 LIMIT = 1 << 24  # bytes of an entry read at most (the largest today is about 60 kB)
 
 _FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -71,21 +70,17 @@ def _opened(root: Path, names: Sequence[str], make: bool) -> Iterator[tuple[int,
 
 
 def read_entry(root: Path, version: str, name: str, entry: str) -> bytes | None:
-    """The bytes of root/version/name/entry, or None: missing, not a regular file, larger
-    than LIMIT, a link anywhere on the way, or unreadable."""
+    """The first LIMIT bytes of root/version/name/entry, or None: missing, a link anywhere
+    on the way, or unreadable. Read without waiting: a FIFO gives what it holds, or None."""
     try:
         with _opened(root, (version, name), make=False) as (_, folder, _):
             handle = os.open(
                 entry, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=folder
             )
             with os.fdopen(handle, "rb") as f:
-                status = os.fstat(f.fileno())
-                if not stat.S_ISREG(status.st_mode) or status.st_size > LIMIT:
-                    return None
-                data = f.read(LIMIT + 1)
+                return f.read(LIMIT)  # more is cut short, and will not verify
     except OSError:
         return None
-    return data if len(data) <= LIMIT else None
 
 
 def write_entry(root: Path, version: str, name: str, entry: str, data: bytes) -> None:

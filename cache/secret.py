@@ -72,7 +72,7 @@ def _read(path: Path) -> bytes | None:
     try:
         if not usable(os.fstat(handle), os.geteuid()):
             return None
-        key = os.read(handle, SIZE + 1)
+        key = os.read(handle, SIZE)
     finally:
         os.close(handle)
     return key if len(key) == SIZE else None

@@ -124,7 +124,7 @@ def _node(node: Any, built: list[Basic]) -> Basic:
     if tag == "s" and len(args) == 2:
         return _symbol(*args)
     if type(tag) is not str or tag not in TAGS:
-        raise ValueError(f"not a node the cache writes: {str(node)[:40]}")
+        raise ValueError("not a node the cache writes")
     return TAGS[tag](*(built[_index(a, len(built))] for a in args))
 
 
@@ -141,10 +141,8 @@ def _list(data: Any) -> list:
 
 
 def _symbol(name: Any, assumptions: Any) -> Symbol:
-    if type(name) is not str or type(assumptions) is not dict:
-        raise TypeError("a symbol is ['s', name, {assumption: true or false}]")
-    if not all(type(k) is str and type(v) is bool for k, v in assumptions.items()):
-        raise TypeError("a symbol's assumptions are names and true or false")
+    """The symbol `name` with `assumptions`, which must be all of its own (a TypeError from
+    Symbol for a name that is not text or assumptions that are not a mapping of names)."""
     symbol = Symbol(name, **assumptions)
     if symbol.assumptions0 != assumptions:
         raise ValueError(f"the assumptions of {name!r} are not a symbol's own")

@@ -8,6 +8,7 @@ import hashlib
 import json
 import os
 import pickle
+import stat
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from cache.fingerprint import fingerprint
 from cache.seal import FORMAT, sealed, unsealed
 from cache.secret import secret
 
+DIGEST = hashlib.sha256(b"f\0x").hexdigest()  # of the name "f" and the inputs "x"
 NUMBERS: Codec[list] = Codec(
     lambda v: v, lambda d: d if type(d) is list and all(type(x) is int for x in d) else [][0]
 )  # lists of ints; anything else an IndexError, as a decoder's own check would raise
@@ -78,8 +80,7 @@ def test_a_kept_value_is_read_back_for_the_same_name_and_inputs_only(kept):
     assert [p.relative_to(kept).parts[:2] for p in files] == [
         (fingerprint()[:16], name) for name in sorted(("f", "f", "g"))
     ]
-    digest = hashlib.sha256(b"f\0x").hexdigest()
-    assert kept / fingerprint()[:16] / "f" / f"{digest}.json" in files
+    assert kept / fingerprint()[:16] / "f" / f"{DIGEST}.json" in files
 
 
 @pytest.mark.parametrize(
@@ -141,12 +142,14 @@ def test_a_value_of_the_wrong_type_is_a_miss_even_under_the_key(kept, value):
         b"not json",
         b"[1, 2]",  # not an object
         b'{"fingerprint": "f"}',  # fields missing
+        b'{"fingerprint":"F","name":"f","inputs":"I","value":[1],"more":0}',  # a field more
+        b'{"name":"f","fingerprint":"F","inputs":"I","value":[1]}',  # in another order
         b"[" * 100_000 + b"]" * 100_000,  # nested deeper than the parser goes
         b'{"fingerprint":"F","name":"f","inputs":"I","value":[NaN]}',  # not a value it writes
         b'{"fingerprint":"F","name":"f","inputs":"I","value":[' + b"9" * 5000 + b"]}",
         b"\xff\xfe",
     ],
-    ids=["text", "list", "fields", "deep", "nan", "long-integer", "not-utf-8"],
+    ids=["text", "list", "fields", "more", "order", "deep", "nan", "long-integer", "not-utf-8"],
 )
 def test_a_sealed_entry_that_is_not_an_entry_is_a_miss(kept, body):
     compute, calls = counted([1])
@@ -177,12 +180,11 @@ def test_a_planted_pickle_never_runs(kept, tmp_path):
     shown, marker = tmp_path / "shown", tmp_path / "HACKED"
     pickle.loads(planted_pickle(shown))  # what loading it would do
     assert shown.exists()
-    digest = hashlib.sha256(b"f\0x").hexdigest()
     folder = kept / fingerprint()[:16] / "f"
     folder.mkdir(parents=True)
-    (folder / f"{digest}.pickle").write_bytes(planted_pickle(marker))
+    (folder / f"{DIGEST}.pickle").write_bytes(planted_pickle(marker))
     for planted in (planted_pickle(marker), FORMAT + b"0" * 64 + b"\n" + planted_pickle(marker)):
-        (folder / f"{digest}.json").write_bytes(planted)
+        (folder / f"{DIGEST}.json").write_bytes(planted)
         compute, calls = counted([1])
         assert cache.remembered("f", "x", compute, NUMBERS) == [1]
         assert len(calls) == 1
@@ -190,13 +192,27 @@ def test_a_planted_pickle_never_runs(kept, tmp_path):
 
 
 def test_a_fifo_in_place_of_an_entry_is_a_miss_without_waiting(kept):
-    digest = hashlib.sha256(b"f\0x").hexdigest()
-    folder = kept / fingerprint()[:16] / "f"
-    folder.mkdir(parents=True)
-    os.mkfifo(folder / f"{digest}.json")
+    """With no writer, or with one that holds it open and writes nothing."""
+    path = kept / fingerprint()[:16] / "f" / f"{DIGEST}.json"
+    path.parent.mkdir(parents=True)
     compute, calls = counted([1])
-    assert cache.remembered("f", "x", compute, NUMBERS) == [1]
-    assert len(calls) == 1
+    for held in (False, True):
+        path.unlink(missing_ok=True)  # the entry the last miss wrote
+        os.mkfifo(path)
+        writer = os.open(path, os.O_RDWR | os.O_NONBLOCK) if held else None
+        try:
+            assert cache.remembered("f", "x", compute, NUMBERS) == [1]
+        finally:
+            if writer is not None:
+                os.close(writer)
+    assert len(calls) == 2
+
+
+def test_entries_and_their_folders_are_the_users_alone(kept):
+    cache.remembered("f", "x", lambda: [1], NUMBERS)
+    (path,) = entry_files(kept)
+    modes = [stat.S_IMODE(p.stat().st_mode) for p in (path, path.parent, path.parent.parent)]
+    assert modes == [0o600, 0o700, 0o700]
 
 
 def test_a_link_in_place_of_an_entry_is_not_followed_nor_written_through(kept, tmp_path):

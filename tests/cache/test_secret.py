@@ -17,6 +17,7 @@ def test_the_key_is_made_once_with_mode_0600_and_read_back(tmp_path):
     key = secret(path)
     assert key is not None and len(key) == SIZE == 32
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
     assert secret(path) == key == path.read_bytes()
     assert [p.name for p in path.parent.iterdir()] == ["cache-key"]  # its scratch file gone
 
@@ -34,10 +35,11 @@ def test_a_key_made_first_by_another_process_is_kept(tmp_path):
     [
         lambda path: path.chmod(0o640),  # its group can read it
         lambda path: path.chmod(0o602),  # others can write it
+        lambda path: path.chmod(0o601),  # others have a right to it at all
         lambda path: path.write_bytes(bytes(SIZE + 1)),  # not a key's size
         lambda path: path.write_bytes(b""),
     ],
-    ids=["group-readable", "others-writable", "longer", "empty"],
+    ids=["group-readable", "others-writable", "others-executable", "longer", "empty"],
 )
 def test_a_key_file_others_could_read_or_change_is_not_used_nor_replaced(tmp_path, spoil):
     path = tmp_path / "cache-key"

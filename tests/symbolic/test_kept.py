@@ -110,6 +110,7 @@ def test_a_node_outside_the_allow_list_is_not_kept(value):
         [["s", "x", {"positive": True, "negative": True}]],  # contradicting assumptions
         [["s", "x", {"positive": "yes"}]],
         [["s", 3, {}]],
+        [["s", "x", ["positive"]]],  # assumptions that are not a mapping
         [["s", "x", {"real": True}]],  # not all of the symbol's own assumptions
         [["^", 0]],  # a power of one argument
         ["x + 1"],  # text is never parsed
@@ -125,6 +126,7 @@ def test_a_node_outside_the_allow_list_is_not_kept(value):
         "contradiction",
         "assumption-type",
         "name-type",
+        "assumptions-type",
         "partial",
         "arity",
         "text",
@@ -134,6 +136,13 @@ def test_a_node_outside_the_allow_list_is_not_kept(value):
 def test_data_that_is_not_what_the_cache_writes_is_refused(nodes):
     with pytest.raises((ValueError, TypeError)):
         decode_expressions({"nodes": nodes, "roots": [len(nodes) - 1]})
+
+
+def test_a_rational_is_read_back_in_its_lowest_terms():
+    assert decode_expressions({"nodes": [["q", 6, 4], ["q", 3, 1]], "roots": [0, 1]}) == [
+        Rational(3, 2),
+        3,
+    ]
 
 
 def test_the_number_of_expressions_and_the_matrix_shape_are_checked():
