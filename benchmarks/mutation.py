@@ -150,9 +150,7 @@ _TOKEN_LENGTH = (
     "(that write is skipped); the cleanup knows an entry's scratch file by a random part of "
     "any length"
 )
-_ENTRY_LIMIT = (
-    "LIMIT = 1 << 24  # bytes of an entry read at most (the largest today is about 60 kB)"
-)
+_ENTRY_LIMIT = "LIMIT = 1 << 24  # bytes of an entry read at most (the largest today: 14 kB)"
 EQUIVALENT: dict[tuple[str, str, str], str] = {
     (_REFERENCE, "if a.dtype == object:", "Eq -> NotEq"): (
         "which arrays' conversions are kept, not their values: a point of mpf (each one new in a "
