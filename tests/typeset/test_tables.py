@@ -94,7 +94,6 @@ def test_scaling_table_kept_between_runs_is_the_table_drawn(monkeypatch, tmp_pat
     assert other.values != drawn.values
 
 
-@pytest.mark.element("ex-scaling-numeric")
 def test_scaling_table_kept_with_a_changed_number_is_drawn_again(monkeypatch, tmp_path):
     """The adversary's edit of a kept table: a number changed, the entry's first line kept.
     It does not verify, so the table is drawn again and its cells are the drawn ones."""
@@ -111,7 +110,6 @@ def test_scaling_table_kept_with_a_changed_number_is_drawn_again(monkeypatch, tm
     assert again == drawn and again.rows[0][1] == f"{drawn.values[0][1]:.2f}" != "9.99"
 
 
-@pytest.mark.element("ex-scaling-numeric")
 @pytest.mark.parametrize(
     "rows",
     [
