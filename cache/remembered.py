@@ -29,7 +29,7 @@ from cache.secret import key_file, secret
 T = TypeVar("T")
 
 FIELDS = ("fingerprint", "name", "inputs", "value")  # an entry's JSON object, in order
-UNREADABLE = (ValueError, TypeError, KeyError, IndexError, RecursionError)
+UNWRITABLE = (ValueError, TypeError, KeyError, IndexError, RecursionError)
 
 
 @dataclass(frozen=True)
@@ -89,7 +89,7 @@ def remembered(name: str, inputs: str, compute: Callable[[], T], codec: Codec[T]
     where = (place.folder, fingerprint()[:16], name, entry_name(digest))
     data = read_entry(*where)
     if data is not None:
-        with contextlib.suppress(*UNREADABLE):
+        with contextlib.suppress(Exception):  # whatever reading it raises, it is a miss
             return _value(unsealed(data, key), header, codec)
     value = compute()
     body = _body(value, header, codec)
@@ -99,8 +99,8 @@ def remembered(name: str, inputs: str, compute: Callable[[], T], codec: Codec[T]
 
 
 def _value(body: bytes | None, header: dict[str, str], codec: Codec[T]) -> T:
-    """The value an entry's verified body holds for `header`; ValueError (or another of
-    UNREADABLE) for a body that is missing, not this JSON, of another header, or whose
+    """The value an entry's verified body holds for `header`; ValueError (or whatever the
+    decoder raises) for a body that is missing, not this JSON, of another header, or whose
     value does not decode."""
     if body is None:
         raise ValueError("the entry does not verify")
@@ -120,7 +120,7 @@ def _body(value: T, header: dict[str, str], codec: Codec[T]) -> bytes | None:
         body = json.dumps({**header, "value": encoded}, allow_nan=False, separators=(",", ":"))
         if codec.decode(json.loads(body)["value"]) != value:
             return None
-    except UNREADABLE:
+    except UNWRITABLE:
         return None
     return body.encode("utf-8")
 

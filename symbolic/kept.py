@@ -53,7 +53,7 @@ TAGS: dict[str, Callable[..., Basic]] = {
     "^": lambda base, power: Pow(base, power, evaluate=False),
     "exp": lambda argument: exp(argument, evaluate=False),
     "delta": lambda i, j: KroneckerDelta(i, j, evaluate=False),
-    "[]": lambda base, *indices: Indexed(base, *indices),
+    "[]": lambda base, index, *more: Indexed(base, index, *more),
     "base": lambda label: IndexedBase(label),
 }
 _TAG_OF: dict[type, str] = {

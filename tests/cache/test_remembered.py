@@ -164,6 +164,23 @@ def test_a_sealed_entry_that_is_not_an_entry_is_a_miss(kept, body):
     assert len(calls) == 2
 
 
+def test_whatever_a_decoder_raises_on_what_it_reads_is_a_miss(kept):
+    class Unforeseen(Exception):
+        pass
+
+    def decode(data):
+        if data == [2]:
+            raise Unforeseen
+        return data
+
+    compute, calls = counted([1])
+    cache.remembered("f", "x", compute, Codec(lambda v: v, decode))
+    (path,) = entry_files(kept)
+    rewritten(path, key_of(kept), value=[2])
+    assert cache.remembered("f", "x", compute, Codec(lambda v: v, decode)) == [1]
+    assert len(calls) == 2
+
+
 def planted_pickle(marker: Path) -> bytes:
     """A pickle that, loaded, would make the file `marker`."""
 

@@ -113,6 +113,7 @@ def test_a_node_outside_the_allow_list_is_not_kept(value):
         [["s", "x", ["positive"]]],  # assumptions that are not a mapping
         [["s", "x", {"real": True}]],  # not all of the symbol's own assumptions
         [["^", 0]],  # a power of one argument
+        [["s", "x", {"commutative": True}], ["[]", 0]],  # an indexed symbol without an index
         ["x + 1"],  # text is never parsed
         [{"+": [0]}],
     ],
@@ -129,6 +130,7 @@ def test_a_node_outside_the_allow_list_is_not_kept(value):
         "assumptions-type",
         "partial",
         "arity",
+        "no-index",
         "text",
         "object",
     ],
