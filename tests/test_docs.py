@@ -79,8 +79,18 @@ FENCE = re.compile(r"^(`{3,}|~{3,})\s*([^`\s]*)")
 INLINE = re.compile(r"`(python -m proofs [^`]+)`")  # the program alone is a name
 LINK = re.compile(r"\]\(([^)\s]+)\)|\bsrc=\"([^\"]+)\"")
 REFERENCE = re.compile(r"`([^`\s]+)`")
-PATH_ROOTS = ("proofs/", "numeric/", "symbolic/", "spec/", "tests/", "benchmarks/", "docs/", ".ci/")
-DOTTED = re.compile(r"((?:proofs|numeric|symbolic|spec)(?:\.\w+)+)(?:\(|$)")
+PATH_ROOTS = (
+    "proofs/",
+    "numeric/",
+    "symbolic/",
+    "spec/",
+    "cache/",
+    "tests/",
+    "benchmarks/",
+    "docs/",
+    ".ci/",
+)
+DOTTED = re.compile(r"((?:proofs|numeric|symbolic|spec|cache)(?:\.\w+)+)(?:\(|$)")
 TIME = re.compile(r"\b\d+(?:\.\d+)? s\b")
 PROFILE = re.compile(r"\(Hypothesis profile \w+\)")
 PROGRESS = re.compile(r"^\[\d+/\d+\] \S+ …$")

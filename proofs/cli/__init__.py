@@ -92,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = grammar.parse_args(argv)
     except SystemExit as exit_:
         return int(exit_.code or 0)
-    from symbolic.cache import kept_in
+    from cache.remembered import kept_in
 
     stdout, sys.stdout = sys.stdout, _Output(sys.stdout)
     try:

@@ -529,15 +529,15 @@ def test_a_command_keeps_the_table_it_drew_and_the_next_run_prints_it_again(
 ):
     """例 4.5's table at two d_k, drawn by `proofs tables`, is kept in the user's cache
     directory; the next run reads it without drawing and prints the same table."""
+    from cache.remembered import remembering
     from proofs.chapters.self_attention import tables as sa_tables
-    from symbolic.cache import remembering
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setattr(sa_tables, "_scaling_table", sa_tables._scaling_table.__wrapped__)
     command = ("tables", "scaling", "--dims", "4", "16", "--seed", "5")
     code, drawn, err = main(capsys, *command)
     assert code == 0, err
-    kept = list((tmp_path / "transformer-proofs" / "derivations").rglob("*.pickle"))
+    kept = list((tmp_path / "transformer-proofs" / "derivations").rglob("*.json"))
     assert [path.parent.name for path in kept] == ["scaling_table"]
 
     def not_drawn(*settings: object) -> None:

@@ -1,17 +1,19 @@
 """What a chapter, or a careless command line, can do to the package: a catalogue of
-cases over new-chapter, the audit and its baseline, sync, figures, verify and the
-output streams. Each case states the exit code, the one line that says why (on stderr
-for a refusal, in the report for a finding), and that every file it was given is
-unchanged unless it asked for that file to be written. docs/hostile-inputs.md is the
+cases over new-chapter, the audit and its baseline, sync, figures, verify, the output
+streams and the cache folder. Each case states the exit code, the one line that says
+why (on stderr for a refusal, in the report for a finding), and that every file it was
+given is unchanged unless it asked for that file to be written. docs/hostile-inputs.md is the
 catalogue as a table, regenerated from CASES (`python tests/cli/test_hostile_inputs.py`)."""
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import inspect
 import io
 import json
 import os
+import pickle
 import re
 import sys
 from collections.abc import Callable
@@ -20,9 +22,13 @@ from pathlib import Path
 
 import pytest
 
+from cache.remembered import kept_in
+from cache.seal import FORMAT, sealed, unsealed
+from cache.secret import key_file, secret
 from proofs import cli
 from proofs.audit.listings.running import DISK, MEMORY
 from proofs.audit.listings.sandbox import why_not_contained
+from proofs.chapters.self_attention import tables as sa_tables
 
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = ROOT.parent / "shared" / "seeds"
@@ -52,7 +58,9 @@ class Case:
     by name in its folder (text, or a callable that makes the file at a path); `command`
     with {dir} for that folder; `out`: the stream the message is on ("err" for one line
     on stderr, "out" for a line of the report); `writes`: the files it may change or
-    create; `stdout`: "closed" or "full" to run with standard output so."""
+    create; `stdout`: "closed" or "full" to run with standard output so; `cache`: the
+    command keeps its derivations in the folder `derivations` of the case (its files make
+    it), and 例 4.5's table is read from there, not from the process's memory of it."""
 
     surface: str
     name: str
@@ -63,6 +71,7 @@ class Case:
     out: str = "err"
     writes: tuple[str, ...] = ()
     stdout: str = ""
+    cache: bool = False
 
 
 def seed(path: Path, *edits: tuple[str, str]) -> Callable[[Path], None]:
@@ -120,6 +129,89 @@ ROWS = "\n".join(
     ]
 )
 WORDS = "\tエンコーダの層\tデコーダの層（エンコーダ・デコーダ型）\tデコーダのみのモデルの層"
+
+
+def kept(dims: tuple[int, ...], change: Callable[[Path, bytes], None]) -> Callable[[Path], None]:
+    """A derivations folder holding 例 4.5's table at `dims` (the other settings the
+    command's defaults) as a run keeps it, then change(path, bytes) done to each entry."""
+
+    def make(target: Path) -> None:
+        target.mkdir()
+        settings = inspect.signature(sa_tables.scaling_table).parameters
+        others = (settings[name].default for name in ("pairs", "trials", "keys", "seed"))
+        with kept_in(target):
+            sa_tables._scaling_table.__wrapped__(dims, *others)
+        for path in sorted(target.rglob("*.json")):
+            change(path, path.read_bytes())
+
+    make.seed = ATTENTION if dims == CHAPTER_DIMS else None  # type: ignore[attr-defined]
+    return make
+
+
+class Planted:
+    """Pickled, a file that would make the file HACKED beside the cache folder if loaded."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self):
+        return (Path.touch, (self.marker,))
+
+
+def pickled(path: Path, data: bytes) -> None:
+    """The entry replaced by a pickle that runs code, and one at the earlier format's place."""
+    planted = pickle.dumps(Planted(path.parents[3] / "HACKED"))
+    path.write_bytes(planted)
+    path.with_suffix(".pickle").write_bytes(planted)
+
+
+def changed_variance(data: bytes) -> bytes:
+    """An entry's bytes with its first variance (4.00 printed) made 9.99, the first line kept."""
+    variance = json.loads(data.partition(b"\n")[2])["value"][0][1]
+    changed = data.replace(f"[[4,{variance!r},".encode(), b"[[4,9.99,", 1)
+    assert changed != data
+    return changed
+
+
+def old_digest(path: Path, data: bytes) -> None:
+    """The first variance changed, the digest left as it was."""
+    path.write_bytes(changed_variance(data))
+
+
+def plain_digest(path: Path, data: bytes) -> None:
+    """The first variance changed, and the digest made again as a plain SHA-256."""
+    body = changed_variance(data).partition(b"\n")[2]
+    path.write_bytes(FORMAT + hashlib.sha256(FORMAT + body).hexdigest().encode() + b"\n" + body)
+
+
+def wrong_type(path: Path, data: bytes) -> None:
+    """The value replaced by text, sealed under the user's own key (a bug's entry, say)."""
+    key = secret(key_file())
+    assert key is not None
+    entry = json.loads(unsealed(data, key) or b"")
+    path.write_bytes(sealed(json.dumps({**entry, "value": "4.00"}).encode(), key))
+
+
+def fifo_entry(path: Path, data: bytes) -> None:
+    path.unlink()
+    os.mkfifo(path)
+
+
+def users_folder(target: Path) -> None:
+    """A folder of the user's that holds what the cleanup of other versions would remove
+    were it the cache's own: a version's folder, a kind's folder, an entry's file."""
+    (target / "0123456789abcdef" / "scaling_table").mkdir(parents=True)
+    (target / "0123456789abcdef" / "scaling_table" / f"{'0' * 64}.json").write_text("mine")
+    (target / "notes.txt").write_text("mine")
+
+
+def linked_version(target: Path) -> None:
+    """A derivations folder whose only version's folder is a link to the user's folder."""
+    target.mkdir()
+    (target / "fedcba9876543210").symlink_to(target.parent / "mine")
+
+
+CHAPTER_DIMS = (4, 16, 64, 256, 1024)  # 例 4.5's d_k, which sync asks the table for
 
 
 def hostile_title(title: str) -> Callable[[Path], None]:
@@ -1121,6 +1213,83 @@ CASES = [
         "directory {dir}/f.tex does not exist",
         {"f.tex": "kept"},
     ),
+    # the cache folder: an entry is data, sealed with a key kept elsewhere; never code, never
+    # believed when changed, and the folder is never left through a link
+    Case(
+        "cache",
+        "planted-pickle-never-runs",
+        ("tables", "scaling", "--dims", "4", "16"),
+        0,
+        "| 4 | 4.00 | 1.001 |",
+        {"derivations": kept((4, 16), pickled)},
+        out="out",
+        writes=("derivations",),
+        cache=True,
+    ),
+    Case(
+        "cache",
+        "changed-value-under-its-digest",
+        ("sync", "{dir}/a.mdx", "--write"),
+        0,
+        "{dir}/a.mdx: in sync (2 tables, 22 output lines, 1 figure regenerated",
+        {"a.mdx": seed(ATTENTION), "derivations": kept(CHAPTER_DIMS, old_digest)},
+        writes=("derivations",),
+        cache=True,
+    ),
+    Case(
+        "cache",
+        "changed-value-plain-sha256-digest",
+        ("tables", "scaling", "--dims", "4", "16"),
+        0,
+        "| 4 | 4.00 | 1.001 |",
+        {"derivations": kept((4, 16), plain_digest)},
+        out="out",
+        writes=("derivations",),
+        cache=True,
+    ),
+    Case(
+        "cache",
+        "value-of-the-wrong-type",
+        ("tables", "scaling", "--dims", "4", "16"),
+        0,
+        "| 4 | 4.00 | 1.001 |",
+        {"derivations": kept((4, 16), wrong_type)},
+        out="out",
+        writes=("derivations",),
+        cache=True,
+    ),
+    Case(
+        "cache",
+        "fifo-for-an-entry",
+        ("tables", "scaling", "--dims", "4", "16"),
+        0,
+        "| 4 | 4.00 | 1.001 |",
+        {"derivations": kept((4, 16), fifo_entry)},
+        out="out",
+        writes=("derivations",),
+        cache=True,
+    ),
+    Case(
+        "cache",
+        "linked-derivations-folder",
+        ("tables", "scaling", "--dims", "4"),
+        0,
+        "| 4 | 4.00 | 1.001 |",
+        {"mine": users_folder, "derivations": lambda t: t.symlink_to(t.parent / "mine")},
+        out="out",
+        cache=True,
+    ),
+    Case(
+        "cache",
+        "linked-version-folder",
+        ("tables", "scaling", "--dims", "4"),
+        0,
+        "| 4 | 4.00 | 1.001 |",
+        {"mine": users_folder, "derivations": linked_version},
+        out="out",
+        writes=("derivations",),
+        cache=True,
+    ),
 ]
 
 
@@ -1165,6 +1334,9 @@ def run(case: Case, folder: Path, monkeypatch, capsys) -> tuple[int, str, str]:
         monkeypatch.setattr(sys, "stdout", None)
     elif case.stdout == "full":
         monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(open("/dev/full", "wb")))
+    if case.cache:
+        monkeypatch.setattr(cli.verify, "derivations_folder", lambda: folder / "derivations")
+        monkeypatch.setattr(sa_tables, "_scaling_table", sa_tables._scaling_table.__wrapped__)
     code = cli.main(arguments)
     captured = capsys.readouterr()
     return code, captured.out, captured.err
