@@ -9,18 +9,16 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import io
 import json
 import os
 import re
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from commands import run_in
 
-from proofs import cli
 from proofs.audit.listings.running import DISK, MEMORY
 from proofs.audit.listings.sandbox import why_not_contained
 
@@ -52,7 +50,8 @@ class Case:
     by name in its folder (text, or a callable that makes the file at a path); `command`
     with {dir} for that folder; `out`: the stream the message is on ("err" for one line
     on stderr, "out" for a line of the report); `writes`: the files it may change or
-    create; `stdout`: "closed" or "full" to run with standard output so."""
+    create; `stdout`: "closed" or "full" to run with standard output so; `environ`: the
+    variables set (None: unset) for the command."""
 
     surface: str
     name: str
@@ -63,6 +62,7 @@ class Case:
     out: str = "err"
     writes: tuple[str, ...] = ()
     stdout: str = ""
+    environ: dict[str, str | None] = field(default_factory=dict)
 
 
 def seed(path: Path, *edits: tuple[str, str]) -> Callable[[Path], None]:
@@ -1157,23 +1157,18 @@ def prepare(case: Case, folder: Path) -> None:
             target.write_text(content, encoding="utf-8")
 
 
-def run(case: Case, folder: Path, monkeypatch, capsys) -> tuple[int, str, str]:
-    """The case's command in-process, in `folder` as the working directory."""
-    monkeypatch.chdir(folder)
+def run(case: Case, folder: Path) -> tuple[int, str, str]:
+    """The case's command with `folder` as the working directory (tests/command_worker.py:
+    the test process never moves)."""
     arguments = [a.replace("{dir}", str(folder)) for a in case.command]
-    if case.stdout == "closed":
-        monkeypatch.setattr(sys, "stdout", None)
-    elif case.stdout == "full":
-        monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(open("/dev/full", "wb")))
-    code = cli.main(arguments)
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
+    environ = {
+        k: v if v is None else v.replace("{dir}", str(folder)) for k, v in case.environ.items()
+    }
+    return run_in(folder, *arguments, environ=environ, stdout=case.stdout)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{c.surface}-{c.name}" for c in CASES])
-def test_each_case_is_answered_in_one_line_and_leaves_its_inputs(
-    case, tmp_path, monkeypatch, capsys
-):
+def test_each_case_is_answered_in_one_line_and_leaves_its_inputs(case, tmp_path):
     needs = [getattr(f, "seed", None) for f in case.files.values()]
     needs += [ATTENTION, BLOCK] if "map" in case.command else []  # maps find the chapters
     missing = [path for path in needs if path is not None and not path.is_file()]
@@ -1183,7 +1178,7 @@ def test_each_case_is_answered_in_one_line_and_leaves_its_inputs(
         pytest.skip(f"the machine allows no sandbox for listings: {no_sandbox()}")
     prepare(case, tmp_path)
     before = digests(tmp_path)
-    code, out, err = run(case, tmp_path, monkeypatch, capsys)
+    code, out, err = run(case, tmp_path)
     message = case.message.replace("{dir}", str(tmp_path))
     assert code == case.code, (code, out[-2000:], err)
     if case.out == "err" and code == 2:
