@@ -21,6 +21,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from proofs.typeset.shown import shortened
+
 VARIABLE = "TRANSFORMER_PROOFS_CHAPTERS"
 SUFFIXES = (".mdx", ".md", ".txt")  # what a chapter file may be called
 CHECKOUT_SEEDS = Path(__file__).resolve().parents[2].parent / "shared" / "seeds"
@@ -29,6 +31,7 @@ HOW = (
     "in pyproject.toml"
 )
 SETTINGS = ("chapters", "run-listings")  # the keys [tool.proofs] may hold
+QUOTED = 200  # characters of a value a message quotes at most
 
 
 class SettingsError(ValueError):
@@ -47,9 +50,9 @@ def chapter_folders(
     seeds when they are there. SettingsError when a folder named in one of the first three
     is not a folder."""
     environ = os.environ if environ is None else environ
-    folders = [_folder(Path(f), f"--chapters {f}") for f in given]
+    folders = [_folder(Path(f), f"--chapters {shortened(str(f), QUOTED)}") for f in given]
     named = [p for p in environ.get(VARIABLE, "").split(os.pathsep) if p]
-    folders += [_folder(Path(p), f"{VARIABLE}: {p!r}") for p in named]
+    folders += [_folder(Path(p), f"{VARIABLE}: {shortened(repr(p), QUOTED)}") for p in named]
     folders += _configured(Path.cwd() if start is None else start)
     if CHECKOUT_SEEDS.is_dir():
         folders.append(CHECKOUT_SEEDS)
@@ -81,9 +84,14 @@ def _configured(start: Path) -> list[Path]:
     if not isinstance(named, list) or not all(isinstance(n, str) and n for n in named):
         raise SettingsError(
             f"{project}: [tool.proofs] chapters: expected a folder name or a list of them, "
-            f"got {named!r}"
+            f"got {shortened(repr(named), QUOTED)}"
         )
-    return [_folder(project.parent / n, f"{project}: [tool.proofs] chapters: {n!r}") for n in named]
+    return [
+        _folder(
+            project.parent / n, f"{project}: [tool.proofs] chapters: {shortened(repr(n), QUOTED)}"
+        )
+        for n in named
+    ]
 
 
 def run_listings_setting(start: Path | None = None) -> bool:
@@ -93,7 +101,8 @@ def run_listings_setting(start: Path | None = None) -> bool:
     value = setting.get("run-listings", False)
     if not isinstance(value, bool):
         raise SettingsError(
-            f"{project}: [tool.proofs] run-listings: expected true or false, got {value!r}"
+            f"{project}: [tool.proofs] run-listings: expected true or false, got "
+            f"{shortened(repr(value), QUOTED)}"
         )
     return value
 
@@ -119,17 +128,19 @@ def _settings(start: Path) -> tuple[Path, dict[str, Any]]:
         raise SettingsError(f"{project}: not TOML ({exc})") from None
     tool = setting.get("tool", {})
     if not isinstance(tool, dict):
-        raise SettingsError(f"{project}: tool: expected a table ([tool]), got {tool!r}")
+        said = shortened(repr(tool), QUOTED)
+        raise SettingsError(f"{project}: tool: expected a table ([tool]), got {said}")
     table = tool.get("proofs", {})
     if not isinstance(table, dict):
         raise SettingsError(
-            f"{project}: tool.proofs: expected a table ([tool.proofs]), got {table!r}"
+            f"{project}: tool.proofs: expected a table ([tool.proofs]), got "
+            f"{shortened(repr(table), QUOTED)}"
         )
     unknown = sorted(set(table) - set(SETTINGS))
     if unknown:
         raise SettingsError(
-            f"{project}: [tool.proofs] {unknown[0]}: not a setting; expected one of "
-            f"{', '.join(SETTINGS)}"
+            f"{project}: [tool.proofs] {shortened(unknown[0], QUOTED)}: not a setting; "
+            f"expected one of {', '.join(SETTINGS)}"
         )
     return project, table
 

@@ -78,6 +78,12 @@ def shown(text: str) -> str:
     return "\n".join(inert(visible(line)) for line in text.split("\n"))
 
 
+def shortened(text: str, width: int = 60) -> str:
+    """`text` cut to `width` characters, the last of them an ellipsis, when it is longer:
+    a quotation in a one-line message (a chapter's line, a setting's value)."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def _json_line(line: str) -> str:
     if line.isprintable():
         return line

@@ -17,6 +17,7 @@ from places import SEEDS
 
 from proofs.audit import audit_document
 from proofs.audit.report import Section, Status
+from proofs.book.claims import Claim
 from proofs.book.profiles import scaled
 from proofs.reader import ChapterInputError, parse
 
@@ -96,3 +97,14 @@ def test_prop_layer_norm_invariance_proof_after_a_stray_opening_tag_is_read_not_
         f for f in report.findings if f.section == Section.STRUCTURE and f.text == STRAY[0]
     ]
     assert [f.status for f in never_closed] == [Status.MISMATCHED]
+
+
+def test_a_claim_whose_left_side_does_not_start_it_is_refused_when_made():
+    """A declared left side finds the claim's formula when its right side changed: one that
+    does not start the claim with a relation it is matched by is a check's mistake, told
+    when the check registers its claim, not when an audit cannot find the formula."""
+    assert Claim("\\mu = 3", lhs="\\mu").lhs == "\\mu"
+    with pytest.raises(ValueError, match="does not start with its left side"):
+        Claim("i \\ne j", lhs="i")
+    with pytest.raises(ValueError, match="does not start with its left side"):
+        Claim("\\sigma = 1", lhs="\\mu")

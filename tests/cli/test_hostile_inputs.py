@@ -12,15 +12,17 @@ import hashlib
 import json
 import os
 import re
+import shlex
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from commands import run_in
 
 from proofs.audit.listings.running import DISK, MEMORY
 from proofs.audit.listings.sandbox import why_not_contained
+from proofs.typeset.shown import shortened, visible
 
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = ROOT.parent / "shared" / "seeds"
@@ -77,6 +79,28 @@ def seed(path: Path, *edits: tuple[str, str]) -> Callable[[Path], None]:
 
     make.seed = path  # type: ignore[attr-defined]  # what the case needs to be run
     return make
+
+
+def seed_without(path: Path, start: str) -> Callable[[Path], None]:
+    """A copy of a seed chapter without its first line that starts with `start`."""
+
+    def make(target: Path) -> None:
+        lines = path.read_text(encoding="utf-8").split("\n")
+        at = next(k for k, line in enumerate(lines) if line.startswith(start))
+        target.write_text("\n".join(lines[:at] + lines[at + 1 :]), encoding="utf-8")
+
+    make.seed = path  # type: ignore[attr-defined]
+    return make
+
+
+def link(to: str) -> Callable[[Path], None]:
+    """A symbolic link to `to` (relative to the link's folder)."""
+    return lambda target: target.symlink_to(to)
+
+
+def hard_link(to: str) -> Callable[[Path], None]:
+    """A hard link to the file `to` of the case's folder."""
+    return lambda target: os.link(target.parent.parent / to, target)
 
 
 def fifo(target: Path) -> None:
@@ -150,6 +174,31 @@ FORGED = "exited with status 1 (its error record could not be read)"
 def forges(record: str) -> tuple[str, None]:
     """A listing that writes `record` where its bootstrap writes its error record."""
     return f"import os, sys\nos.write(3, {record.encode()!r})\nsys.exit(1)", None
+
+
+def unclosed_titled(title: str) -> str:
+    """KNOWN with its element never closed and titled `title`: the structure finding
+    quotes the opening tag, title and all."""
+    return KNOWN.replace("</Definition>\n", "").replace('title="見本"', f'title="{title}"')
+
+
+NOT_UTF8 = os.fsdecode(b"b\xff.txt")  # a file name with a byte that is not UTF-8
+NAMED_COMMAND = "b\n::error::forged.txt"  # a file name: a line break, a workflow command
+UNCLOSED = SMALL.replace("</Definition>\n", "")  # a chapter no package registers
+# its one mismatch, as audit --write-baseline records it, and an entry it does not find
+UNCLOSED_ENTRY = {
+    "chapter": "",
+    "section": "structure",
+    "element": "def-sample",
+    "found": '<Definition id="def-sample" title="見本">',
+}
+STALE_ENTRY = {"chapter": "", "section": "equality", "element": "", "found": "1 = 2"}
+BLOCK_STATEMENT_7_1 = "位置ごとの MLP と層正規化は行ごとに働く写像である。"
+BLOCK_TOP = "\n\n0. この記事の要点"
+
+
+def baseline(*entries: dict) -> str:
+    return json.dumps({"accepted": list(entries)}, ensure_ascii=False)
 
 
 CASES = [
@@ -1047,6 +1096,317 @@ CASES = [
         2,
         "no chapter 'kv'",
     ),
+    # the site of an audit: written into a folder, never through a link, every name shown
+    Case(
+        "audit-site",
+        "a-page-is-a-link-to-a-file-outside",
+        ("audit", "{dir}/b.txt", "--html", "{dir}/site", "--quiet"),
+        1,
+        "wrote 2 pages; open {dir}/site/index.html",
+        {
+            "b.txt": seed(BLOCK),
+            "victim": "kept",
+            "site": folder,
+            "site/index.html": link("../victim"),
+        },
+        writes=("site",),
+    ),
+    Case(
+        "audit-site",
+        "a-page-is-a-hard-link-to-a-file-outside",
+        ("audit", "{dir}/b.txt", "--html", "{dir}/site", "--quiet"),
+        1,
+        "wrote 2 pages; open {dir}/site/index.html",
+        {
+            "b.txt": seed(BLOCK),
+            "victim": "kept",
+            "site": folder,
+            "site/b.html": hard_link("victim"),
+        },
+        writes=("site",),
+    ),
+    Case(
+        "audit-site",
+        "the-folder-is-a-link",
+        ("audit", "{dir}/b.txt", "--html", "{dir}/site"),
+        2,
+        "{dir}/site: is a symbolic link (to elsewhere); the site is written only into a folder "
+        "itself: give its path",
+        {"b.txt": seed(BLOCK), "elsewhere": folder, "site": link("elsewhere")},
+    ),
+    Case(
+        "audit-site",
+        "a-chapter-named-with-a-byte-not-utf8",
+        ("audit", f"{{dir}}/{NOT_UTF8}", "--html", "{dir}/site", "--quiet"),
+        1,
+        "{dir}/b\\xff.txt:114:1: check: 例 3.2 ex-layer-norm-scale",
+        {NOT_UTF8: seed(BLOCK)},
+        out="out",
+        writes=("site",),
+    ),
+    # reports: every name and every piece of chapter text escaped for its format
+    Case(
+        "reports",
+        "a-name-with-a-line-break-in-github-annotations",
+        ("audit", f"{{dir}}/{NAMED_COMMAND}", "--format", "github"),
+        1,
+        "::error file={dir}/b\\n%3A%3Aerror%3A%3Aforged.txt,line=114,col=1,title=check "
+        "mismatched::例 3.2",
+        {NAMED_COMMAND: seed(BLOCK)},
+        out="out",
+    ),
+    Case(
+        "reports",
+        "a-name-with-a-line-break-in-the-text-report",
+        ("audit", f"{{dir}}/{NAMED_COMMAND}", "--quiet"),
+        1,
+        "{dir}/b\\n::error::forged.txt:114:1: check:",
+        {NAMED_COMMAND: seed(BLOCK)},
+        out="out",
+    ),
+    Case(
+        "reports",
+        "a-name-starting-with-a-workflow-command",
+        ("audit", "::error::forged.txt", "--quiet"),
+        1,
+        "\\x3a:error::forged.txt:114:1: check:",
+        {"::error::forged.txt": seed(BLOCK)},
+        out="out",
+    ),
+    Case(
+        "reports",
+        "a-name-with-a-byte-not-utf8-in-json",
+        ("audit", f"{{dir}}/{NOT_UTF8}", "--json"),
+        1,
+        '"path": "{dir}/b\\udcff.txt"',
+        {NOT_UTF8: seed(BLOCK)},
+        out="out",
+    ),
+    Case(
+        "reports",
+        "a-name-with-a-line-break-in-sync-annotations",
+        ("sync", f"{{dir}}/{NAMED_COMMAND}", "--format", "github"),
+        1,
+        "::error file={dir}/b\\n%3A%3Aerror%3A%3Aforged.txt,line=241,title=sync%3A table drifted",
+        {NAMED_COMMAND: seed(BLOCK, ("38,597,376", "38,597,377"))},
+        out="out",
+    ),
+    Case(
+        "reports",
+        "a-name-with-a-line-break-in-the-sync-diff",
+        ("sync", f"{{dir}}/{NAMED_COMMAND}"),
+        1,
+        "--- {dir}/b\\n::error::forged.txt",
+        {NAMED_COMMAND: seed(BLOCK, ("38,597,376", "38,597,377"))},
+        out="out",
+    ),
+    Case(
+        "reports",
+        "chapter-text-with-terminal-escape-sequences",
+        ("audit", "{dir}/c.mdx", "--quiet"),
+        1,
+        'structure: <Definition id="def-softmax" title="見本\\x1b[2J\\x1b]0;x\\x07"> — '
+        "<Definition> is never closed",
+        {"c.mdx": unclosed_titled("見本\x1b[2J\x1b]0;x\x07")},
+        out="out",
+    ),
+    Case(
+        "reports",
+        "chapter-text-with-a-bidirectional-override",
+        ("audit", "{dir}/c.mdx", "--quiet"),
+        1,
+        'title="見本\\u202e\\u2066">',
+        {"c.mdx": unclosed_titled("見本\u202e\u2066")},
+        out="out",
+    ),
+    Case(
+        "reports",
+        "chapter-text-with-a-workflow-command-of-the-old-form",
+        ("audit", "{dir}/c.mdx", "--quiet"),
+        1,
+        'title="##\\x5berror]forged">',
+        {"c.mdx": unclosed_titled("##[error]forged")},
+        out="out",
+    ),
+    Case(
+        "reports",
+        "chapter-text-with-escape-sequences-in-github-annotations",
+        ("audit", "{dir}/c.mdx", "--format", "github"),
+        1,
+        'title="見本\\x1b[2J">',
+        {"c.mdx": unclosed_titled("見本\x1b[2J")},
+        out="out",
+    ),
+    Case(
+        "reports",
+        "chapter-text-with-escape-sequences-in-json",
+        ("audit", "{dir}/c.mdx", "--json"),
+        1,
+        'title=\\"見本\\u001b[2J\\u202e\\"',
+        {"c.mdx": unclosed_titled("見本\x1b[2J\u202e")},
+        out="out",
+    ),
+    # --format github against a baseline: accepted mismatches are notices, new ones errors
+    Case(
+        "audit-github",
+        "an-accepted-mismatch-is-a-notice",
+        ("audit", "{dir}/c.mdx", "--baseline", "{dir}/base.json", "--format", "github"),
+        0,
+        "::notice file={dir}/c.mdx,line=5,col=1,title=structure mismatched (accepted by the "
+        "baseline)::",
+        {"c.mdx": UNCLOSED, "base.json": baseline(UNCLOSED_ENTRY)},
+        out="out",
+    ),
+    Case(
+        "audit-github",
+        "a-new-mismatch-is-an-error",
+        ("audit", "{dir}/c.mdx", "--baseline", "{dir}/base.json", "--format", "github"),
+        1,
+        "::error file={dir}/c.mdx,line=5,col=1,title=structure mismatched::",
+        {"c.mdx": UNCLOSED, "base.json": baseline()},
+        out="out",
+    ),
+    Case(
+        "audit-github",
+        "a-stale-entry-is-a-warning",
+        ("audit", "{dir}/c.mdx", "--baseline", "{dir}/base.json", "--format", "github"),
+        0,
+        "::warning file={dir}/base.json,title=baseline entry stale::[equality] (outside the "
+        "elements): 1 = 2 — no longer found in {dir}/c.mdx",
+        {"c.mdx": UNCLOSED, "base.json": baseline(UNCLOSED_ENTRY, STALE_ENTRY)},
+        out="out",
+    ),
+    Case(
+        "audit-github",
+        "the-counts-of-the-baseline",
+        ("audit", "{dir}/c.mdx", "--baseline", "{dir}/base.json", "--format", "github"),
+        0,
+        "::notice file={dir}/base.json,title=baseline::baseline {dir}/base.json: 1 accepted, "
+        "0 new, 1 stale",
+        {"c.mdx": UNCLOSED, "base.json": baseline(UNCLOSED_ENTRY, STALE_ENTRY)},
+        out="out",
+    ),
+    # small edits of a chapter: a report, never a crash
+    Case(
+        "audit",
+        "a-paragraph-deleted-the-statement-of-a-claim",
+        ("audit", "{dir}/b.txt", "--quiet"),
+        1,
+        "b.txt:283:1: claim: $i \\ne j$ — 命題 7.1 prop-row-wise-maps: the check proves "
+        "$i \\ne j$, which the chapter no longer states",
+        {"b.txt": seed_without(BLOCK, BLOCK_STATEMENT_7_1)},
+        out="out",
+    ),
+    Case(
+        "audit",
+        "a-stray-opening-tag",
+        ("audit", "{dir}/b.txt", "--quiet"),
+        1,
+        'b.txt:2:1: structure: <Definition id="d" title="t"> — <Definition> is never closed',
+        {"b.txt": seed(BLOCK, (BLOCK_TOP, '\n<Definition id="d" title="t">' + BLOCK_TOP))},
+        out="out",
+    ),
+    # settings: one that cannot be read is refused in one line naming where it is
+    Case(
+        "settings",
+        "pyproject-tool-not-a-table",
+        ("audit", "{dir}/c.mdx"),
+        2,
+        "{dir}/pyproject.toml: tool: expected a table ([tool]), got 5",
+        {"pyproject.toml": "tool = 5\n", "c.mdx": KNOWN},
+    ),
+    Case(
+        "settings",
+        "pyproject-tool-proofs-not-a-table",
+        ("audit", "{dir}/c.mdx"),
+        2,
+        "{dir}/pyproject.toml: tool.proofs: expected a table ([tool.proofs]), got [1]",
+        {"pyproject.toml": "[tool]\nproofs = [1]\n", "c.mdx": KNOWN},
+    ),
+    Case(
+        "settings",
+        "pyproject-chapters-a-number",
+        ("figures", "map", "--out", "{dir}/out"),
+        2,
+        "{dir}/pyproject.toml: [tool.proofs] chapters: expected a folder name or a list of "
+        "them, got 5",
+        {"pyproject.toml": "[tool.proofs]\nchapters = 5\n"},
+    ),
+    Case(
+        "settings",
+        "pyproject-chapters-no-folder",
+        ("figures", "map", "--out", "{dir}/out"),
+        2,
+        "{dir}/pyproject.toml: [tool.proofs] chapters: 'nowhere': no such folder; expected a "
+        "folder of chapter files",
+        {"pyproject.toml": '[tool.proofs]\nchapters = ["nowhere"]\n'},
+    ),
+    Case(
+        "settings",
+        "pyproject-run-listings-a-string",
+        ("audit", "{dir}/c.mdx"),
+        2,
+        "{dir}/pyproject.toml: [tool.proofs] run-listings: expected true or false, got 'yes'",
+        {"pyproject.toml": '[tool.proofs]\nrun-listings = "yes"\n', "c.mdx": KNOWN},
+    ),
+    Case(
+        "settings",
+        "pyproject-a-key-misspelt",
+        ("audit", "{dir}/c.mdx"),
+        2,
+        "{dir}/pyproject.toml: [tool.proofs] chapter: not a setting; expected one of chapters, "
+        "run-listings",
+        {"pyproject.toml": '[tool.proofs]\nchapter = "."\n', "c.mdx": KNOWN},
+    ),
+    Case(
+        "settings",
+        "pyproject-not-toml",
+        ("audit", "{dir}/c.mdx"),
+        2,
+        "{dir}/pyproject.toml: not TOML (",
+        {"pyproject.toml": "[tool.proofs\n", "c.mdx": KNOWN},
+    ),
+    Case(
+        "settings",
+        "pyproject-not-utf8",
+        ("audit", "{dir}/c.mdx"),
+        2,
+        "{dir}/pyproject.toml: not UTF-8 text (byte 26)",
+        {"pyproject.toml": raw(b"[tool.proofs]\nchapters = '\xff'\n"), "c.mdx": KNOWN},
+    ),
+    Case(
+        "settings",
+        "variable-a-name-too-long",
+        ("figures", "map", "--out", "{dir}/out"),
+        2,
+        "x…: cannot be examined (File name too long)",
+        environ={"TRANSFORMER_PROOFS_CHAPTERS": "x" * 5000},
+    ),
+    Case(
+        "settings",
+        "variable-no-folder",
+        ("figures", "map", "--out", "{dir}/out"),
+        2,
+        "TRANSFORMER_PROOFS_CHAPTERS: '{dir}/nowhere': no such folder; expected a folder of "
+        "chapter files",
+        environ={"TRANSFORMER_PROOFS_CHAPTERS": "{dir}/nowhere"},
+    ),
+    Case(
+        "settings",
+        "variable-a-file",
+        ("figures", "map", "--out", "{dir}/out"),
+        2,
+        "TRANSFORMER_PROOFS_CHAPTERS: '{dir}/f': not a folder; expected a folder of chapter files",
+        {"f": "x"},
+        environ={"TRANSFORMER_PROOFS_CHAPTERS": "{dir}/f"},
+    ),
+    Case(
+        "settings",
+        "chapters-option-no-folder",
+        ("figures", "map", "--chapters", "{dir}/nowhere", "--out", "{dir}/out"),
+        2,
+        "--chapters {dir}/nowhere: no such folder; expected a folder of chapter files",
+    ),
     # verify and the other commands' streams
     Case("verify", "jobs-zero", ("verify", "def-softmax", "--jobs", "0"), 2, "argument --jobs"),
     Case(
@@ -1160,6 +1520,8 @@ def prepare(case: Case, folder: Path) -> None:
 def run(case: Case, folder: Path) -> tuple[int, str, str]:
     """The case's command with `folder` as the working directory (tests/command_worker.py:
     the test process never moves)."""
+    from commands import run_in  # tests/, on pytest's path (not the table's, run as a script)
+
     arguments = [a.replace("{dir}", str(folder)) for a in case.command]
     environ = {
         k: v if v is None else v.replace("{dir}", str(folder)) for k, v in case.environ.items()
@@ -1195,6 +1557,34 @@ def test_each_case_is_answered_in_one_line_and_leaves_its_inputs(case, tmp_path)
         n: d for n, d in before.items() if given(n)
     }
     assert not (tmp_path / "HACKED").exists() and not (tmp_path / ".hypothesis").exists()
+    annotations = "github" in case.command
+    assert shown_as_it_is(err) and shown_as_it_is(out, annotations), (out[-3000:], err)
+
+
+def shown_as_it_is(stream: str, annotations: bool = False) -> bool:
+    """Whether a stream holds nothing a terminal acts on or a CI runner takes for a command:
+    no control character but TAB and the line breaks, no format character (a
+    bidirectional override), no lone surrogate, no `##[`, and no line starting with `::`
+    (after spaces) but, in `annotations`, the workflow commands of --format github."""
+    hidden = {"Cc", "Cf", "Cs", "Zl", "Zp"}
+    for line in stream.split("\n"):
+        if any(ch != "\t" and unicodedata.category(ch) in hidden for ch in line):
+            return False
+        if "##[" in line:
+            return False
+        if line.lstrip().startswith("::") and not (
+            annotations and re.match(r"::(error|warning|notice) file=", line)
+        ):
+            return False
+    return True
+
+
+@pytest.mark.parametrize(
+    "stream",
+    ["a\x1bb", "a\u202eb", "a\udcffb", "x ##[error]y", "::error::x", "  ::warning::x", "a\rb"],
+)
+def test_a_stream_with_what_a_terminal_or_a_runner_acts_on_is_caught(stream):
+    assert not shown_as_it_is(stream) and shown_as_it_is("a\tb\n第 1 章　x")
 
 
 def test_the_catalogue_has_eighty_cases_over_every_surface():
@@ -1204,6 +1594,11 @@ def test_the_catalogue_has_eighty_cases_over_every_surface():
         and {"new-chapter", "audit", "audit-baseline", "sync", "figures", "verify"} <= surfaces
     )
     assert len({(c.surface, c.name) for c in CASES}) == len(CASES)
+
+
+def here(text: str) -> str:
+    """A case's argument as the docs show it: {dir} the current directory."""
+    return text.replace("{dir}/", "").replace("{dir}", ".")
 
 
 def table() -> str:
@@ -1221,11 +1616,12 @@ def table() -> str:
         "|---|---|---|---|---|",
     ]
     for c in CASES:
-        command = " ".join(a if a else "''" for a in c.command).replace("{dir}/", "")
-        command = command.replace("{dir}", ".")
+        words = [shlex.quote(here(visible(a))) for a in c.command]
+        variables = [f"{k}={shortened(here(v), 20)}" for k, v in c.environ.items() if v]
+        command = " ".join([*variables, "proofs", *words])
         stream = {"closed": " >&-", "full": " > /dev/full"}.get(c.stdout, "")
         said = c.message.replace("{dir}/", "").replace("|", "\\|")
-        lines.append(f"| {c.surface} | {c.name} | `proofs {command}{stream}` | {c.code} | {said} |")
+        lines.append(f"| {c.surface} | {c.name} | `{command}{stream}` | {c.code} | {said} |")
     return "\n".join(lines) + "\n"
 
 
