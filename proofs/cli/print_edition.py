@@ -12,7 +12,7 @@ from pathlib import Path
 
 from proofs.cli.arguments import UsageError
 from proofs.files import check_target, read_json, write_atomically
-from proofs.typeset.shown import shown, visible
+from proofs.typeset.shown import inert, visible
 
 
 def _refuse_mixed(args: argparse.Namespace) -> None:
@@ -84,7 +84,7 @@ def _pictures(names: set[str]) -> dict[str, bytes]:
     try:
         matplotlib_module()
     except FiguresUnavailable as exc:
-        print(shown(f"figures left as placeholders: {exc}"), file=sys.stderr)
+        print(inert(visible(f"figures left as placeholders: {exc}")), file=sys.stderr)
         return {}
     known = catalogue()
 
@@ -136,7 +136,7 @@ def print_edition(args: argparse.Namespace) -> int:
     for chapter in printed:
         counts = ", ".join(f"{n} {result}" for result, n in tally(chapter.marks).items())
         said = f"{visible(chapter.part.document.path)}: {counts or 'no elements'}"
-        print(shown(said), file=sys.stderr)
+        print(inert(said), file=sys.stderr)
     if folder is None:
         print(standalone(printed[0], paper), end="")
         return 0
@@ -148,5 +148,6 @@ def print_edition(args: argparse.Namespace) -> int:
     for name, data in files.items():
         write_atomically(folder / name, data, args.force)
     written = ", ".join(str(folder / name) for name in files)
-    print(shown(f"wrote {written} ({time.perf_counter() - start:.1f} s)"), file=sys.stderr)
+    said = f"wrote {written} ({time.perf_counter() - start:.1f} s)"
+    print(inert(visible(said)), file=sys.stderr)
     return 0
