@@ -25,7 +25,8 @@ def _close_quietly(stream: io.TextIOBase) -> None:
 
 
 def serve() -> None:
-    answers = os.fdopen(os.dup(1), "w", encoding="utf-8")  # cli may point fd 1 at /dev/null
+    answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # a child of a command writes no answer
     sys.stdin.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
     requests = sys.stdin
     sys.stdin = open(os.devnull, encoding="utf-8")  # a command reads no request

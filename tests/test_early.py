@@ -131,7 +131,7 @@ def test_a_jobs_subprocess_runs_in_the_environment_the_session_started_with(jobs
 
 
 def test_a_jobs_folder_is_made_in_the_runs_own_folder(jobs):
-    early.start([], owner="session", environ={early.RUN_FOLDER: str(RUN)})
+    early.start([], owner="session", environ={**os.environ, early.RUN_FOLDER: str(RUN)})
     folder = early.scratch("probe-")
     assert folder.parent == RUN and folder.name.startswith("probe-") and folder.is_dir()
     folder.rmdir()

@@ -234,19 +234,19 @@ def _annotation(level: str, path: str, f: Finding, said: str = "") -> str:
 
 def workflow_command(
     level: str,
-    path: str | None,
+    path: str,
     line: int | None,
     title: str,
     message: str,
     column: int | None = None,
 ) -> str:
     """A GitHub workflow command (`::error file=…,line=…::message`) that annotates a line
-    of a file in a pull request (the file without `line`, nothing without `path`), its
+    of a file in a pull request (the whole file without `line`), its
     properties and message escaped as GitHub's runner reads them (actions/toolkit's
     command.ts: %, CR and LF in the message; also : and , in a property), after every
     character a log would not show as it is was made visible (proofs.typeset.shown): a
     name's line break can neither end the command nor start another."""
-    where = [f"file={_property(path)}"] if path is not None else []
+    where = [f"file={_property(path)}"]
     where += [f"line={line}"] if line is not None else []
     where += [f"col={column}"] if column is not None else []
     properties = ",".join([*where, f"title={_property(title)}"])
