@@ -32,7 +32,7 @@ PROFILE = load_profile()
 collect_ignore = ["corpus"]
 
 BYTECODE_OFF = "PYTHONDONTWRITEBYTECODE"
-RUN_FOLDER = "PROOFS_TESTS_RUN_FOLDER"  # set while a run of the suite has its own folder
+RUN_FOLDER = early.RUN_FOLDER  # set while a run of the suite has its own folder
 
 
 def named_element(config: pytest.Config) -> str | None:
