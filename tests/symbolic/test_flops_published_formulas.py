@@ -165,6 +165,11 @@ def maxtext_published():
     return learnable_weight_flops + attention_flops
 
 
+def test_megatron_formula_rejects_the_whole_attention():
+    whole = replace(CONVENTIONS["megatron"].switches, causal_half=False)
+    assert expand(training_flops(whole) - megatron_published()) == 6 * L * d * n**2
+
+
 def test_prop_attention_complexity_maxtext_is_megatrons_convention():
     assert expand(training("maxtext") - maxtext_published()) == 0
     assert expand(maxtext_published() - megatron_published()) == 0
@@ -190,6 +195,12 @@ def test_prop_block_complexity_torch_and_fvcore():
     assert expand(forward("fvcore") - fvcore_published()) == 0
     # fvcore is half of torch's count but for its LayerNorms, 5 n d each, 2L + 1 of them
     assert expand(forward("fvcore") - forward("torch") / 2) == expand(5 * n * d * (2 * L + 1))
+
+
+def test_torch_and_fvcore_formulas_reject_the_other_multiply_add():
+    assert expand(forward("fvcore") - torch_published()) != 0
+    one = replace(CONVENTIONS["torch"].switches, multiply_add=1)
+    assert expand(forward_flops(one) - torch_published()) != 0
 
 
 def test_prop_attention_complexity_an_unseen_fused_kernel_drops_the_two_n2_products():
