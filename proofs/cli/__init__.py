@@ -1,5 +1,5 @@
 """The command line: `python -m proofs verify | tables | latex | audit | sync | figures |
-new-chapter`, one module per group of subcommands beside their grammar (`arguments`).
+new-chapter | flops`, one module per group of subcommands beside their grammar (`arguments`).
 
 Exit codes: 0 all passed / nothing mismatched / in sync; 1 a check failed or
 errored, or the audit found a mismatch (a finding of an example's or exercise's
@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from proofs.book.locations import SettingsError
-from proofs.cli import chapter_files, figures, tables, verify
+from proofs.cli import chapter_files, figures, flops, tables, verify
 from proofs.cli.arguments import PROG, UsageError, parser
 from proofs.files import OutputError
 from proofs.typeset.shown import inert, visible
@@ -34,6 +34,7 @@ COMMANDS = {
     "sync": chapter_files.sync,
     "figures": figures.figures,
     "new-chapter": chapter_files.new_chapter,
+    "flops": flops.flops,
 }
 
 

@@ -1653,6 +1653,59 @@ CASES = [
     ),
 ]
 
+# proofs flops: a configuration's sizes, the conventions' names, a run's figures
+CASES += [
+    Case(
+        "flops",
+        "non-integer-size",
+        ("flops", "--d", "7.5", "--layers", "2", "--heads", "2", "--context", "8", "--vocab", "9"),
+        2,
+        "argument --d: expected an integer >= 1, got '7.5'",
+    ),
+    Case(
+        "flops",
+        "negative-size",
+        ("flops", "--model", "gpt2", "--layers", "-12"),
+        2,
+        "argument --layers: expected an integer >= 1, got '-12'",
+    ),
+    Case(
+        "flops",
+        "heads-not-dividing-d",
+        ("flops", "--model", "gpt2", "--heads", "7"),
+        2,
+        "flops: --heads must divide --d, got d = 768 and 7 heads",
+    ),
+    Case(
+        "flops",
+        "unknown-convention",
+        ("flops", "--model", "gpt2", "--convention", "chinchila"),
+        2,
+        "flops: unknown convention 'chinchila'; nearest: chinchilla",
+    ),
+    Case(
+        "flops",
+        "unknown-model",
+        ("flops", "--model", "gpt-2"),
+        2,
+        "flops: unknown model 'gpt-2'; nearest: gpt2",
+    ),
+    Case(
+        "flops",
+        "zero-peak",
+        ("flops", "--model", "gpt2", "--tokens", "1024", "--seconds", "1", "--peak", "0"),
+        2,
+        "argument --peak: expected a finite number > 0, got '0'",
+    ),
+    Case(
+        "flops",
+        "mfu-without-seconds",
+        ("flops", "--model", "gpt2", "--tokens", "1024", "--peak", "312e12"),
+        2,
+        "flops: an MFU needs --tokens, --seconds and --peak (missing --seconds)",
+    ),
+]
+
 
 @functools.cache
 def no_sandbox() -> str:
