@@ -34,7 +34,7 @@ from proofs.publish.edition.files import Printed, book, standalone
 from proofs.publish.edition.marks import Mark, report_marks, run_marks
 from proofs.publish.edition.parts import part_of
 from proofs.publish.edition.tables import table_tex
-from proofs.publish.edition.text import escape, inline_math, safe_math
+from proofs.publish.edition.text import escape, inline_math
 from proofs.reader import read_chapter
 from proofs.reader.records import ID_PREFIXES
 
@@ -128,20 +128,22 @@ def test_escape_leaves_no_character_latex_treats_specially(text, tex):
 
 
 @pytest.mark.parametrize(
-    ("formula", "safe"),
+    ("formula", "why"),
     [
-        (r"J(\boldsymbol{z}) = \mathrm{diag}(\boldsymbol{\sigma})", True),
-        (r"\begin{pmatrix} 1 & -1 \\ -1 & 1 \end{pmatrix}", True),
-        (r"\sigma^{U", False),
-        (r"x \end{document}", False),
-        (r"\begin{aligned} a \end{pmatrix}", False),
-        (r"a \par b", False),
-        (r"\def\x{1}", False),
+        (r"J(\boldsymbol{z}) = \mathrm{diag}(\boldsymbol{\sigma})", None),
+        (r"\begin{pmatrix} 1 & -1 \\ -1 & 1 \end{pmatrix}", None),
+        (r"\sigma^{U", "{ is not closed"),
+        (r"x \end{document}", r"\end closes no environment"),
+        (r"\begin{aligned} a \end{pmatrix}", r"\begin{aligned} is closed by another \end"),
+        (r"a \par b", r"\par is not a command of the edition's math"),
+        (r"\def\x{1}", r"\def is not a command of the edition's math"),
     ],
 )
-def test_a_formula_that_cannot_be_set_as_written_is_printed_as_text(formula, safe):
-    assert safe_math(formula) is safe
-    assert inline_math(formula) == (f"${formula}$" if safe else escape(f"${formula}$"))
+def test_a_formula_that_cannot_be_set_as_written_is_printed_as_text(formula, why):
+    told = []
+    tex = inline_math(formula, lambda piece, reason: told.append((piece, reason)))
+    assert tex == (f"${formula}$" if why is None else escape(f"${formula}$"))
+    assert told == ([] if why is None else [(f"${formula}$", why)])
 
 
 def test_a_bare_percent_or_hash_in_a_formula_is_escaped():
@@ -252,11 +254,15 @@ def test_the_rendered_figure_caption_is_the_figure_the_package_draws():
 
 def test_a_wide_table_wraps_its_wordy_columns_and_a_narrow_one_keeps_its_width():
     words = "デコーダのみのモデルの層と、その説明の長い文"
+
+    def cell(text: str, row: int) -> str:
+        return escape(text)
+
     wide = table_tex(
-        [("", "A", "B"), ("自己注意", words, words), ("MLP", "あり", "あり")], escape, 42
+        [("", "A", "B"), ("自己注意", words, words), ("MLP", "あり", "あり")], cell, 42
     )
     assert r"\begin{tabularx}{\linewidth}{l>{\raggedright\arraybackslash}X" in wide
-    narrow = table_tex([("n", "合計"), ("64", "1,572,864")], escape, 42)
+    narrow = table_tex([("n", "合計"), ("64", "1,572,864")], cell, 42)
     assert r"\begin{tabular}{rr}" in narrow and r"max width=\linewidth" in narrow
 
 
