@@ -124,8 +124,9 @@ class _Walk:
         self.paragraph: list[tuple[str, str, int]] = []
         self.quote: list[tuple[str, int]] = []
         self.references = references_start(self.document)
-        self.before: dict[int, list[str]] = {}
-        self.after: dict[int, list[str]] = {}
+        self.before: dict[int, list[tuple[str, str]]] = {}  # (environment, its \\begin)
+        self.after: dict[int, list[str]] = {}  # the environments that end there
+        self.opened: list[str] = []  # the environments open across lines, innermost last
         self.elements = {e.line: e for e in self.document.elements}
         for element in self.document.elements:
             self._bracket(element)
@@ -138,7 +139,7 @@ class _Walk:
         """The environments an element opens and closes, at the lines of its statement
         and its proof or solution."""
         last = element.statement[1]
-        self.after.setdefault(max(last, element.line), []).append(r"\end{bookelement}")
+        self.after.setdefault(max(last, element.line), []).append("bookelement")
         if element.proof is None:
             return
         start, end = element.proof
@@ -148,8 +149,9 @@ class _Walk:
         if any(self._content(i) for i in between):  # the proof stands apart: name its element
             name += f"（{element.number}）"
         environment = "booksolution" if solution else "bookproof"
-        self.before.setdefault(start, []).append(f"\\begin{{{environment}}}{{{escape(name)}}}")
-        self.after.setdefault(max(start, end), []).append(f"\\end{{{environment}}}")
+        opening = f"\\begin{{{environment}}}{{{escape(name)}}}"
+        self.before.setdefault(start, []).append((environment, opening))
+        self.after.setdefault(max(start, end), []).append(environment)
 
     def _anchor(self, listing: Listing) -> int:
         """The first line a listing takes: its opening fence or its `# Python` line."""
@@ -176,11 +178,11 @@ class _Walk:
 
     def heading(self, text: str, line: int) -> str:
         """A heading's text as \\chapter and \\section take it: what LaTeX writes to the
-        .aux and .toc files too, and, for the PDF's bookmarks, the text alone."""
+        .aux and .toc files too, and, for the PDF's bookmarks, the text alone (hyperref
+        cannot read a formula or a link into one)."""
         title = self.inline(text, line, moving=True)
-        if "$" not in text:
-            return title
-        return f"\\texorpdfstring{{{title}}}{{{escape(text.replace('$', ''))}}}"
+        plain = escape(text.replace("$", ""))
+        return title if title == plain else f"\\texorpdfstring{{{title}}}{{{plain}}}"
 
     def notice(self, line: int) -> Notice:
         def printed_as_text(piece: str, why: str) -> None:
@@ -330,15 +332,31 @@ class _Walk:
             self.current = number
             if number in self.before:
                 self.flush()
-                self.out += self.before[number]
+                for environment, opening in self.before[number]:
+                    self.out.append(opening)
+                    self.opened.append(environment)
             if number > skip_to:
                 skip_to = self._line(number, title)
             if number in self.after:  # in the paragraph it ends: ■ at the end of its line
                 self.flush()
-                for text in self.after[number]:
-                    self.out[-1:] = ["\n".join([*self.out[-1:], text])]
+                for environment in self.after[number]:
+                    self.close(environment)
         self.flush()
+        while self.opened:
+            self.close(self.opened[-1])
         return "\n\n".join(self.out) + "\n"
+
+    def close(self, environment: str) -> None:
+        """End an open environment, and first those opened inside it and left open (an
+        <Aside> whose closing tag is missing, or comes after its element's end): the
+        environments of the LaTeX nest, whatever the chapter's tags do."""
+        if environment not in self.opened:
+            return
+        while self.opened:
+            inner = self.opened.pop()
+            self.out[-1:] = ["\n".join([*self.out[-1:], f"\\end{{{inner}}}"])]
+            if inner == environment:
+                return
 
     def _line(self, number: int, title: int) -> int:
         """Write what the line starts; the last line it takes (itself, or the end of its
@@ -351,6 +369,7 @@ class _Walk:
             block = f"\\chapter{{{self.heading(self.document.title, number)}}}\n{self.lead}"
         elif number in self.elements:
             block = self._element(self.elements[number])
+            self.opened.append("bookelement")
         elif number in self.headings:
             block = self._heading(number)
         elif number in self.listings:
@@ -373,8 +392,12 @@ class _Walk:
         elif self.form == "MDX" and (aside := _ASIDE.match(stripped)) is not None:
             named = dict(mdx.ATTRIBUTE.findall(aside.group(1))).get("title") or ASIDE
             block = f"\\begin{{bookaside}}{{{self.inline(named, number)}}}"
+            self.opened.append("bookaside")
         elif self.form == "MDX" and stripped == "</Aside>":
-            block = r"\end{bookaside}"
+            self.flush()
+            if self.opened[-1:] == ["bookaside"]:
+                self.close("bookaside")
+            return number
         elif number == self.references:
             block = f"\\bookunnumbered{{{self.heading(stripped.lstrip('#').strip(), number)}}}"
         elif self.form == "MDX" and (heading := _HEADING.match(stripped)) is not None:

@@ -35,11 +35,16 @@ def reference_label(part: Part, number: str) -> str:
 
 
 def url_tex(url: str) -> str:
-    """A URL as \\href's first argument takes it in any context: # and % escaped, the
-    characters TeX would read as commands, groups or white space, and the glyphless ones,
-    percent-encoded."""
-    encoded = "".join(_percent(ch) if ch in "\\{}^~ \t" or glyphless(ch) else ch for ch in url)
-    return re.sub(r"([#%])", r"\\\1", encoded)
+    """A URL as \\href and \\url take it in any context (a table cell, a heading, a bold
+    span): # % & _ escaped, which hyperref reads back as the characters, and the characters
+    TeX would read as commands, groups, math or white space, and the glyphless ones,
+    percent-encoded.
+
+    >>> print(url_tex("https://example.com/a_b?c=1&d=$2#e f"))
+    https://example.com/a\\_b?c=1\\&d=\\%242\\#e\\%20f
+    """
+    encoded = "".join(_percent(ch) if ch in "\\{}^~$ \t" or glyphless(ch) else ch for ch in url)
+    return re.sub(r"([#%&_])", r"\\\1", encoded)
 
 
 def _percent(ch: str) -> str:
