@@ -30,7 +30,7 @@ from proofs import cli
 from proofs.book.registry import CheckRun, load_all
 from proofs.publish.edition import marks as marks_module
 from proofs.publish.edition.blocks import mark_tex, verbatim
-from proofs.publish.edition.files import Printed, book, standalone
+from proofs.publish.edition.files import LUALATEX, RESTRICTIONS, Printed, book, standalone
 from proofs.publish.edition.marks import Mark, report_marks, run_marks
 from proofs.publish.edition.parts import part_of
 from proofs.publish.edition.tables import table_tex
@@ -43,9 +43,9 @@ SEED_FILES = {
     "transformer-block": SEEDS / "002_1f7cf506cffefce0.txt",
 }
 needs_seeds = pytest.mark.skipif(not SEEDS.is_dir(), reason="../shared/seeds is not here")
-LUALATEX, PDFTOTEXT = shutil.which("lualatex"), shutil.which("pdftotext")
+PDFTOTEXT = shutil.which("pdftotext")
 needs_tex = pytest.mark.skipif(
-    LUALATEX is None or PDFTOTEXT is None,
+    shutil.which(LUALATEX[0]) is None or PDFTOTEXT is None,
     reason="lualatex or pdftotext is not installed (apt-get install texlive-luatex "
     "texlive-lang-japanese texlive-latex-recommended texlive-latex-extra poppler-utils)",
 )
@@ -418,10 +418,11 @@ class Compiled:
 def compile_tex(tex: Path, runs: int) -> Compiled:
     """Compile the file `runs` times (2 resolves the references)."""
     start = time.perf_counter()
-    env = early.environment(max_print_line="100000")  # a log line per message, unwrapped
+    # a log line per message, unwrapped; the restrictions the edition's files state
+    env = early.environment(max_print_line="100000", **RESTRICTIONS)
     for _ in range(runs):
         run = subprocess.run(
-            [str(LUALATEX), "-interaction=nonstopmode", "-halt-on-error", tex.name],
+            [*LUALATEX, "-interaction=nonstopmode", "-halt-on-error", tex.name],
             cwd=tex.parent,
             env=env,
             capture_output=True,
