@@ -24,6 +24,7 @@ from proofs.publish.edition.formulas import (
     ENVIRONMENTS,
     LIMITED,
     NAMED_DELIMITERS,
+    ONE_CHARACTER,
     SIZES,
     SYMBOLS,
     Unsettable,
@@ -98,6 +99,9 @@ def test_the_chapters_print_with_nothing_said_of_a_line(path):
         (r"x' ^2", "a double superscript"),
         (r"\frac{a}", r"\frac without its argument"),
         (r"\frac{a}\mathrm{b}", r"\frac without its argument"),
+        (r"x_\bmod", "_ without its argument"),
+        (r"x^\sum", "^ without its argument"),
+        (r"\hat\sin", r"\hat without its argument"),
         (r"x^", "^ without its argument"),
         (r"x^'", "^ without its argument"),
         (r"\left( x", r"\left without its \right"),
@@ -155,6 +159,7 @@ def every_allowed_formula() -> list[str]:
     the allow-list, each in a use TeX accepts."""
     arguments = {"m": "{x}", "t": "{あ x}", "o": "[3]"}
     formulas = [" ".join(f"\\{name}" for name in sorted(SYMBOLS - LIMITED))]
+    formulas += [f"x^\\{name}_\\{name} \\hat\\{name}" for name in sorted(ONE_CHARACTER)]
     formulas += [f"\\{name}\\limits_{{i}}^{{n}} x" for name in sorted(LIMITED)]
     formulas.append(r"\sum\nolimits_{i} x")
     formulas += [

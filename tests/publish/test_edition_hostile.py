@@ -42,6 +42,7 @@ from proofs.publish.edition.formulas import (
 )
 from proofs.publish.edition.marks import Mark
 from proofs.publish.edition.parts import part_of
+from proofs.publish.edition.preamble import preamble
 from proofs.publish.edition.text import glyphless
 from proofs.reader import parse
 
@@ -422,3 +423,42 @@ EVERY_SLOT_EVERY_FRAGMENT = dict.fromkeys(SLOTS, EVERY_FRAGMENT)
 def test_hostile_text_compiles_and_reads_and_writes_nothing_outside_the_output(texts):
     seconds = compile_book(texts)
     print(f"a book of two hostile chapters: two runs of lualatex in {seconds:.1f} s")
+
+
+def compiled_text(folder: Path, body: str) -> str:
+    """The PDF's text of a document of the edition's preamble and `body`, compiled once as
+    the edition documents in `folder`."""
+    (folder / "caret.tex").write_text(
+        "\n".join([preamble(), r"\begin{document}", body, r"\end{document}", ""]),
+        encoding="utf-8",
+    )
+    run = subprocess.run(
+        [*LUALATEX, "-interaction=nonstopmode", "-halt-on-error", "caret.tex"],
+        cwd=folder,
+        env={**os.environ, **RESTRICTIONS},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stdout[-3000:]
+    return subprocess.run(
+        ["pdftotext", "-enc", "UTF-8", "caret.pdf", "-"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+
+
+@pytest.mark.slow
+@needs_tex
+def test_a_caret_that_slipped_into_the_body_is_no_caret_notation(tmp_path):
+    """The preamble makes ^ an ordinary character in the body: ^^5c there is no backslash,
+    and \\input does not read the file beside it; with ^ the superscript character again,
+    the same line reads it (the reason for the catcode)."""
+    secret = f"SECRET-{time.time_ns()}"
+    (tmp_path / "secret.txt").write_text(secret, encoding="utf-8")
+    line = "a ^^5cinput{secret.txt} b"
+    text = compiled_text(tmp_path, line)
+    assert secret not in text and "^^5cinput" in text
+    assert secret in compiled_text(tmp_path, "\\catcode`\\^=7 " + line)

@@ -35,7 +35,7 @@ from proofs.publish.edition.marks import Mark, report_marks, run_marks
 from proofs.publish.edition.parts import part_of
 from proofs.publish.edition.tables import table_tex
 from proofs.publish.edition.text import escape, inline_math
-from proofs.reader import read_chapter
+from proofs.reader import parse, read_chapter
 from proofs.reader.records import ID_PREFIXES
 
 SEED_FILES = {
@@ -264,6 +264,22 @@ def test_a_wide_table_wraps_its_wordy_columns_and_a_narrow_one_keeps_its_width()
     assert r"\begin{tabularx}{\linewidth}{l>{\raggedright\arraybackslash}X" in wide
     narrow = table_tex([("n", "合計"), ("64", "1,572,864")], cell, 42)
     assert r"\begin{tabular}{rr}" in narrow and r"max width=\linewidth" in narrow
+
+
+def test_an_aside_closed_after_its_element_or_never_still_nests_in_the_latex():
+    chapter = (
+        '# 章\n\n## 1. 節\n\n<Definition id="def-a" title="a">\n\n<Aside title="b">\n\n'
+        "本文\n\n</Definition>\n\n</Aside>\n\n</Aside>\n\n<Aside>\n\n残り\n"
+    )
+    tex = body(standalone(Printed(part_of(parse(chapter, "c.mdx"), 1), {}, {}, "test")))
+    tex = tex.removesuffix("\\end{document}\n")
+    opened = []
+    for kind, name in re.findall(r"\\(begin|end)\{(\w+)\}", tex):
+        if kind == "begin":
+            opened.append(name)
+        else:
+            assert opened.pop() == name
+    assert opened == [] and tex.count(r"\begin{bookaside}") == 2
 
 
 def test_a_listing_line_cannot_end_its_listing():

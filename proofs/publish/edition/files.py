@@ -81,13 +81,13 @@ def standalone(printed: Printed, paper: str = "a4", notes: list[Note] | None = N
 
 def figure_file_name(stem: str, name: str) -> str:
     """The PDF of a figure beside the chapter's file `stem`.tex (or in a book's folder, with
-    no stem): STEM-NAME.pdf, every character of the stem that LaTeX would read specially
-    in \\includegraphics written -.
+    no stem): STEM-NAME.pdf, every character of the stem but letters, digits, _ . and -
+    written -, so that \\includegraphics reads the name as it is.
 
     >>> figure_file_name("第 1 章 100%", "residual-paths")
     '第-1-章-100--residual-paths.pdf'
     """
-    kept = re.sub(r"[^\w.-]|_", "-", stem)
+    kept = re.sub(r"[^\w.-]", "-", stem)
     return f"{kept}-{name}.pdf" if kept else f"{name}.pdf"
 
 

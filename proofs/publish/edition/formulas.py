@@ -87,6 +87,18 @@ SYMBOLS = frozenset(
 )
 # the operators \limits and \nolimits may follow
 LIMITED = frozenset((_BIG_OPERATORS + " " + _FUNCTIONS).split()) - {"bmod"}
+# the symbols that are one math character (\mathchar or \delimiter, as \meaning shows in
+# the edition's preamble), which TeX takes alone as a script (x^\top) or an accent's
+# argument; the others are macros of several tokens (\sum is \DOTSB\sum@\slimits@, \ne
+# is \not=, \sin is \qopname…) and need braces there
+ONE_CHARACTER = SYMBOLS - frozenset(
+    (
+        f"{_DOTS} {_BIG_OPERATORS} {_FUNCTIONS} {_SPACING} checkmark cong doteq ne neq notin "
+        "models coloneqq mapsto longmapsto longrightarrow longleftarrow Longrightarrow "
+        "Longleftarrow longleftrightarrow Longleftrightarrow hookrightarrow hookleftarrow "
+        "implies iff"
+    ).split()
+)
 
 # Commands with arguments, by what they take: m a formula, t text (\text{…}), o an optional
 # formula in [..]. The chapters use: boldsymbol dfrac frac hat bar mathbb mathcal mathrm
@@ -406,7 +418,7 @@ class _Formula:
         """A space after a command followed by a character that is not ASCII: TeX would
         read a letter of it as part of the command's name."""
         token = self.peek()
-        if not self.moving and token is not None and not token[0].isascii():
+        if token is not None and not token[0].isascii() and not self.out[-1].endswith(" "):
             self.out.append(" ")
 
     def parameter(self, name: str, kind: str) -> None:
@@ -431,15 +443,15 @@ class _Formula:
             self.text_argument(name)
 
     def argument(self, missing: str) -> None:
-        """A script's or a command's argument: a group, a character or a command that
-        takes no argument (braced in a heading)."""
+        """A script's or a command's argument: a group, a character or a symbol that is
+        one math character (braced in a heading)."""
         token = self.next_significant()
         if token == "{":
             self.at += 1
             self.group()
             return
         plain = token is not None and not token.startswith("\\") and token not in "{}^_&'$%#~"
-        word = token is not None and token[1:] in SYMBOLS and token.startswith("\\")
+        word = token is not None and token[1:] in ONE_CHARACTER and token.startswith("\\")
         if not (plain or word) or token is None:
             raise Unsettable(missing)
         self.at += 1
