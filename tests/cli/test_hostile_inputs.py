@@ -1016,7 +1016,7 @@ CASES = [
         "line-longer-than-tex-reads",
         ("latex", "--chapter", "{dir}/c.mdx", "--out", "{dir}/c.tex"),
         2,
-        "c.mdx:7: a line of 250,014 characters; the print edition sets lines of up to 10,000",
+        "c.mdx:7: a line of 250,014 characters; the print edition sets lines of up to 5,000",
         {"c.mdx": SMALL.replace("と定める", "\\" * 250_000)},
     ),
 ]

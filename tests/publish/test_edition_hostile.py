@@ -41,7 +41,7 @@ from proofs.publish.edition.formulas import (
     TEXT_COMMANDS,
 )
 from proofs.publish.edition.marks import Mark
-from proofs.publish.edition.parts import part_of
+from proofs.publish.edition.parts import MAX_LINE, part_of
 from proofs.publish.edition.preamble import preamble
 from proofs.publish.edition.text import glyphless
 from proofs.reader import parse
@@ -462,3 +462,33 @@ def test_a_caret_that_slipped_into_the_body_is_no_caret_notation(tmp_path):
     text = compiled_text(tmp_path, line)
     assert secret not in text and "^^5cinput" in text
     assert secret in compiled_text(tmp_path, "\\catcode`\\^=7 " + line)
+
+
+def longest(slot: str, unit: str, around: str = "") -> str:
+    """The slot's text: `unit` repeated, between the halves of `around`, as often as the
+    slot's longest line allows (MAX_LINE)."""
+    marker = "\x00"
+    chapter = chapter_text("MDX", {**dict.fromkeys(SLOTS, "x"), slot: marker})
+    width = max(len(line) for line in chapter.splitlines() if marker in line) - len(marker)
+    half = len(around) // 2
+    count = (MAX_LINE - width - len(around)) // len(unit)
+    return around[:half] + unit * count + around[half:]
+
+
+@pytest.mark.parametrize(
+    ("slot", "unit", "around"),
+    [
+        ("title", "\x7f", ""),  # on the page and in the bookmarks
+        ("section", "\U000fffff", ""),
+        ("title", "\\,", "$$"),  # a formula, each command protected
+        ("title", "\\", "$$"),  # a formula refused: its text, twice
+        ("cell", "\\", ""),
+        ("code", "\\", ""),
+        ("output", "\x7f", ""),
+    ],
+)
+def test_the_longest_line_of_the_costliest_characters_stays_a_line_luatex_reads(slot, unit, around):
+    text = longest(slot, unit, around)
+    chapter = chapter_text("MDX", {**dict.fromkeys(SLOTS, "x"), slot: text})
+    assert MAX_LINE - len(unit) < max(map(len, chapter.splitlines())) <= MAX_LINE
+    read_as_tex(standalone(Printed(part_of(parse(chapter, "c.mdx"), 1), {}, {}, "test")))

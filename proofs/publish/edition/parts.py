@@ -15,9 +15,10 @@ _ADDRESS = re.compile(r"^>\s*(https?://\S+)\s*$")
 _REFERENCES_HEADING = re.compile(rf"^(?:#+\s*)?{REFERENCES}\s*$")
 _ENTRY = re.compile(r"^\s*(?:[-*•]\s*)?\[(\d+)\]")
 # characters of a chapter's line the edition sets: escaped (a backslash is written in 16
-# characters, a glyphless one in 17), a line stays under the 200,000 bytes LuaTeX reads
-# of one line of its input; the chapters' longest is under 1,000
-MAX_LINE = 10_000
+# characters, a glyphless one in 17) and written twice (a heading's text for the page and
+# for the PDF's bookmarks), a line stays under the 200,000 bytes LuaTeX reads of one line
+# of its input; the chapters' longest is under 1,000
+MAX_LINE = 5_000
 
 
 class Unprintable(ValueError):
