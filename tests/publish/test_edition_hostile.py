@@ -45,6 +45,7 @@ from proofs.publish.edition.parts import MAX_LINE, part_of
 from proofs.publish.edition.preamble import preamble
 from proofs.publish.edition.text import glyphless
 from proofs.reader import parse
+from proofs.typeset.shown import visible
 
 OUTSIDE = "OUTSIDE"  # the canary's folder, an absolute path once a compile names it
 FRAGMENTS = [
@@ -266,7 +267,9 @@ def read_as_tex(tex: str) -> None:
     """Assert that the LaTeX holds the chapter's text as data (the module's docstring)."""
     lines = tex.split("\n")
     header = list(itertools.takewhile(lambda line: line.startswith("%"), lines))
-    assert header and not any(glyphless(ch) for line in header for ch in line), f"header {header}"
+    # comment lines, each one line as a terminal shows it (TeX skips the rest of a line
+    # after %, but not a line break in it)
+    assert header and all(visible(line) == line for line in header), f"header {header}"
     opened = []
     if r"\begin{document}" in lines:  # the preamble, the edition's own, is not read
         first = lines.index(r"\begin{document}") + 1

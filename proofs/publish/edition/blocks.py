@@ -29,6 +29,7 @@ from proofs.publish.edition.text import (
 )
 from proofs.reader import mdx, rendered
 from proofs.reader.records import Element, Listing
+from proofs.typeset.shown import shortened, visible
 
 # a list item; its number fits LaTeX's counters (below 2^31)
 _ITEM = re.compile(r"^\s*(?:(?P<bullet>[-*•])|(?P<number>\d{1,9})\.)\s+")
@@ -37,7 +38,6 @@ _HEADING = re.compile(r"^#{1,6}\s+(?P<title>.+?)\s*$")
 PROOF, SOLUTION = "証明", "解答"
 ASIDE = "補足"  # the title of an <Aside> that has none
 MAX_MESSAGE = 1000  # characters of a mark's message printed (a report's may be any length)
-SHOWN = 60  # characters of a piece of the chapter a note quotes
 
 
 @dataclass(frozen=True)
@@ -50,13 +50,6 @@ class Note:
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}: {self.message}"
-
-
-def quoted(piece: str) -> str:
-    """A piece of the chapter as a note quotes it on a terminal: its glyphless characters
-    by their code points, cut at SHOWN characters."""
-    shown = "".join(f"<U+{ord(ch):04X}>" if glyphless(ch) else ch for ch in piece)
-    return shown if len(shown) <= SHOWN else shown[: SHOWN - 1] + "…"
 
 
 _VERBATIM = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}"}
@@ -186,7 +179,7 @@ class _Walk:
 
     def notice(self, line: int) -> Notice:
         def printed_as_text(piece: str, why: str) -> None:
-            said = f"{quoted(piece)} is printed as text: {why}"
+            said = f"{shortened(visible(piece))} is printed as text: {why}"
             self.notes.append(Note(self.document.path, line, said))
 
         return printed_as_text

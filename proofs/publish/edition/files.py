@@ -10,13 +10,14 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from proofs.publish.edition.blocks import Note, chapter_body, quoted
+from proofs.publish.edition.blocks import Note, chapter_body
 from proofs.publish.edition.links import Links
 from proofs.publish.edition.marks import Mark, tally
 from proofs.publish.edition.parts import Part
 from proofs.publish.edition.preamble import line_em, preamble
 from proofs.publish.edition.text import escape
 from proofs.typeset.latex import header
+from proofs.typeset.shown import shortened, visible
 
 # The compile every file of the edition states and every test runs (docs/print-edition.md
 # says why): no Lua socket library, no shell command (not even texmf.cnf's list), and
@@ -42,6 +43,11 @@ class Printed:
     marks: Mapping[int, Mark]
     pictures: Mapping[str, str]
     source: str  # how the results were had: "checks run here", "report.json"
+
+
+def _named(title: str) -> str:
+    """A chapter's title as a comment line of a file names it: one line, cut short."""
+    return shortened(visible(title))
 
 
 def results_line(printed: Printed) -> str:
@@ -75,7 +81,7 @@ def standalone(printed: Printed, paper: str = "a4", notes: list[Note] | None = N
     as written, in `notes`."""
     body = chapter_tex(printed, [printed.part], paper, notes)
     text = "\n".join([preamble(paper), r"\begin{document}", body, r"\end{document}"]) + "\n"
-    what = f"the print edition of the chapter {quoted(printed.part.document.title)}"
+    what = f"the print edition of the chapter {_named(printed.part.document.title)}"
     return header(text, what) + BUILD + text
 
 
@@ -108,7 +114,7 @@ def book(
     files: dict[str, str] = {}
     for name, chapter in zip(names, printed, strict=True):
         body = chapter_tex(chapter, parts, paper, notes)
-        what = f"chapter {quoted(chapter.part.document.title)}, \\include'd by {MAIN}.tex"
+        what = f"chapter {_named(chapter.part.document.title)}, \\include'd by {MAIN}.tex"
         files[f"{name}.tex"] = header(body, what) + body
     main = (
         "\n".join(
@@ -122,7 +128,7 @@ def book(
         )
         + "\n"
     )
-    titles = "; ".join(quoted(p.document.title) for p in parts)
+    titles = "; ".join(_named(p.document.title) for p in parts)
     what = f"the print edition of {len(parts)} chapters ({titles})"
     files[f"{MAIN}.tex"] = header(main, what) + BUILD.replace("FILE", f"{MAIN}.tex") + main
     return files

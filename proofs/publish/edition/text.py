@@ -32,10 +32,13 @@ from typing import Protocol
 from proofs.publish.edition.formulas import Unsettable, formula_tex
 from proofs.reader.rendered import REF as CITATION
 from proofs.typeset.latex import tex_text
+from proofs.typeset.shown import HIDDEN
 
 _OTHERS = {"\\": r"\textbackslash{}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
 _SYMBOLS = {"∎": r"\ensuremath{\blacksquare}"}  # drawn by no text font of the edition
-NOT_GLYPHS = frozenset(["Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"])  # Unicode categories
+# Unicode categories of no glyph: what a report never prints as it is, and the private-use
+# and unassigned code points besides (U+FFFFF is a comment character in LuaLaTeX)
+NOT_GLYPHS = HIDDEN | {"Co", "Cn"}
 
 # What the running text tells of a piece it prints as text: the piece, and why.
 Notice = Callable[[str, str], None]
