@@ -143,8 +143,10 @@ MDX = """\
 
 ## 1. 節 {section}
 
-本文 {statement}、式 ${inline}$ と [{link_text}](https://example.com/{url})
-と **{item}** と `{code}` と <Ref to="{ref}" /> と https://example.com/{url} 。
+本文 {statement}、式 ${inline}$
+と [{link_text}](https://example.com/{url})
+と **{item}** と `{code}`
+と <Ref to="{ref}" /> と https://example.com/{url} 。
 
 $$
 d {display}
@@ -202,7 +204,8 @@ RENDERED = """\
 
 1. 節 {section}
 
-本文 {statement}、式 ${inline}$ と 命題 1.1［{ref}］と https://example.com/{url} 。
+本文 {statement}、式 ${inline}$
+と 命題 1.1［{ref}］と https://example.com/{url} 。
 
 定義 1.1（固定）
 
@@ -410,7 +413,7 @@ def compile_book(texts: tuple[dict[str, str], dict[str, str]]) -> float:
         return seconds
 
 
-EVERY_SLOT_EVERY_FRAGMENT = dict.fromkeys(SLOTS, EVERY_FRAGMENT)
+EVERY_SLOT_EVERY_FRAGMENT = dict.fromkeys(SLOTS, EVERY_FRAGMENT)  # two to a line at most
 
 
 @pytest.mark.slow
