@@ -271,7 +271,7 @@ def test_an_aside_closed_after_its_element_or_never_still_nests_in_the_latex():
         '# 章\n\n## 1. 節\n\n<Definition id="def-a" title="a">\n\n<Aside title="b">\n\n'
         "本文\n\n</Definition>\n\n</Aside>\n\n</Aside>\n\n<Aside>\n\n残り\n"
     )
-    tex = body(standalone(Printed(part_of(parse(chapter, "c.mdx"), 1), {}, {}, "test")))
+    tex = body(standalone(printed_text(chapter)))
     tex = tex.removesuffix("\\end{document}\n")
     opened = []
     for kind, name in re.findall(r"\\(begin|end)\{(\w+)\}", tex):
@@ -280,6 +280,16 @@ def test_an_aside_closed_after_its_element_or_never_still_nests_in_the_latex():
         else:
             assert opened.pop() == name
     assert opened == [] and tex.count(r"\begin{bookaside}") == 2
+
+
+def test_an_item_number_past_latexs_counters_stays_text():
+    chapter = '# 章\n\n<Definition id="def-a" title="a">\n\nx\n\n</Definition>\n\n'
+    tex = body(standalone(printed_text(chapter + "12. 項\n99999999999. 項\n")))
+    assert r"\setcounter{enumi}{11}\item{}項" in tex and "99999999999. 項" in tex
+
+
+def printed_text(chapter: str) -> Printed:
+    return Printed(part_of(parse(chapter, "c.mdx"), 1), {}, {}, "test")
 
 
 def test_a_listing_line_cannot_end_its_listing():
