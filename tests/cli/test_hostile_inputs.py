@@ -239,6 +239,10 @@ CHAPTER_DIMS = (4, 16, 64, 256, 1024)  # 例 4.5's d_k, which sync asks the tabl
 CACHE = "xdg/transformer-proofs/derivations"  # a case's derivations, XDG_CACHE_HOME its xdg
 
 
+LUA_WRITE = r"\directlua{io.open('/tmp/x','w'):write('x')}"  # writes under plain lualatex
+NOT_MATH = "\\%s is not a command of the edition's math"
+
+
 def hostile_title(title: str) -> Callable[[Path], None]:
     return lambda target: target.write_text(SMALL.replace("三つ目", title), encoding="utf-8")
 
@@ -1650,6 +1654,98 @@ CASES = [
         out="out",
         writes=(CACHE.split("/")[0],),
         cache=True,
+    ),
+    # the print edition: a chapter's text reaches the LaTeX as data, a formula only through
+    # the allow-list of the chapters' math; what is not printed as written is said, by line
+    *(
+        Case(
+            "latex",
+            name,
+            ("latex", "--chapter", "{dir}/c.mdx", "--out", "{dir}/c.tex"),
+            0,
+            message,
+            {"c.mdx": SMALL.replace(old, new)},
+            writes=("c.tex",),
+        )
+        for name, old, new, message in [
+            (
+                "directlua-in-a-formula",
+                "$f(x) := 2x$",
+                LUA_WRITE.join("$$"),
+                f"{{dir}}/c.mdx:7: ${LUA_WRITE}$ is printed as text: {NOT_MATH % 'directlua'}",
+            ),
+            (
+                "directlua-in-the-title",
+                "三つ目",
+                LUA_WRITE,
+                "wrote {dir}/c.tex",
+            ),
+            (
+                "directlua-in-a-formula-of-the-title",
+                "三つ目",
+                LUA_WRITE.join("$$"),
+                f"{{dir}}/c.mdx:1: ${LUA_WRITE}$ is printed as text: {NOT_MATH % 'directlua'}",
+            ),
+            (
+                "directlua-in-a-formula-of-an-element-title",
+                'title="見本"',
+                f'title="${LUA_WRITE}$"',
+                f"{{dir}}/c.mdx:5: ${LUA_WRITE}$ is printed as text: {NOT_MATH % 'directlua'}",
+            ),
+            (
+                "directlua-in-a-table-cell",
+                "</Definition>\n",
+                f"</Definition>\n\n| a | b |\n|---|---|\n| {LUA_WRITE} | ${LUA_WRITE}$ |\n",
+                f"{{dir}}/c.mdx:13: ${LUA_WRITE}$ is printed as text: {NOT_MATH % 'directlua'}",
+            ),
+            (
+                "caret-notation-in-a-formula",
+                "$f(x) := 2x$",
+                "$^^5cinput{/etc/hostname}$",
+                "c.mdx:7: $^^5cinput{/etc/hostname}$ is printed as text: ^^, TeX's caret "
+                "notation for a character",
+            ),
+            (
+                "input-if-file-exists-in-a-formula",
+                "$f(x) := 2x$",
+                r"$\InputIfFileExists{/etc/hostname}{}{}$",
+                NOT_MATH % "InputIfFileExists",
+            ),
+            ("enddocument-in-a-formula", "2x$", r"2x \enddocument$", NOT_MATH % "enddocument"),
+            ("endinput-in-a-formula", "2x$", r"2x \endinput$", NOT_MATH % "endinput"),
+            (
+                "begincsname-in-a-formula",
+                "2x$",
+                r"2x \begincsname enddocument\endcsname$",
+                NOT_MATH % "begincsname",
+            ),
+            (
+                "del-in-prose",
+                "と定める",
+                "と\x7f定める",
+                "c.mdx:7: U+007F: no glyph, printed as code point",
+            ),
+            (
+                "nul-in-prose",
+                "と定める",
+                "と\x00定める",
+                "c.mdx:7: U+0000: no glyph, printed as code point",
+            ),
+            (
+                "escape-and-bidi-override-in-the-title",
+                "三つ目",
+                "\x1b[2J\u202e",
+                "c.mdx:1: U+001B, U+202E: no glyph, printed as code point",
+            ),
+        ]
+    ),
+    Case(
+        "latex",
+        "line-longer-than-tex-reads",
+        ("latex", "--chapter", "{dir}/c.mdx", "--out", "{dir}/c.tex"),
+        2,
+        "c.mdx:7: a line of 250,014 characters; the print edition sets lines of up to 5,000",
+        {"c.mdx": SMALL.replace("と定める", "\\" * 250_000)},
     ),
 ]
 
