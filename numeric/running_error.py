@@ -93,15 +93,21 @@ def _layer_norm_tangent(x: np.ndarray, t: np.ndarray, gain: np.ndarray, eps: flo
     return moved * gain.astype(np.float64)
 
 
+LayerNormBound = Callable[[np.ndarray, np.ndarray, np.ndarray, float], np.ndarray]
+
+
 def _normed(
-    x: np.ndarray, t: np.ndarray, ln: Mapping[str, np.ndarray], eps: float
+    x: np.ndarray,
+    t: np.ndarray,
+    ln: Mapping[str, np.ndarray],
+    eps: float,
+    bound: LayerNormBound = layer_norm_error_bound,
 ) -> tuple[np.ndarray, np.ndarray]:
     """LN(x) (n, d) and its tangents: those of x (S, n, d) moved by the LN Jacobian, and
-    LN's own rounding."""
+    LN's own rounding (`bound`: numeric.layer_norm's unless another algorithm's is given)."""
     z = layer_norm(x, ln["gamma"], ln["beta"], eps)
     return z, _with(
-        _layer_norm_tangent(x, t, ln["gamma"], eps),
-        layer_norm_error_bound(x, ln["gamma"], ln["beta"], eps),
+        _layer_norm_tangent(x, t, ln["gamma"], eps), bound(x, ln["gamma"], ln["beta"], eps)
     )
 
 
@@ -164,11 +170,13 @@ def block_tangents(
     eps: float,
     causal: bool = True,
     post: bool = False,
+    layer_norm_bound: LayerNormBound = layer_norm_error_bound,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(X' (n, d), its tangents (S', n, d)) of one block of 定義 2.2 at the computed X (n, d):
     Pre-LN Y = X + MHA(LN_1(X)), X' = Y + MLP(LN_2(Y)), or Post-LN Y = LN_1(X + MHA(X)),
     X' = LN_2(Y + MLP(Y)), evaluated by the package's parts; the tangents (S, n, d) of X
-    are carried through each stage's Jacobian and every stage's own rounding is added.
+    are carried through each stage's Jacobian and every stage's own rounding is added
+    (a LayerNorm's by `layer_norm_bound`, for another algorithm than numeric.layer_norm's).
 
     >>> from numeric.model import init_parameters
     >>> config = ModelConfig(vocab=2, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
@@ -197,11 +205,12 @@ def block_tangents(
             ),
         )
 
+    bound = layer_norm_bound
     if post:
-        y, t_y = _normed(*_added(x, tangents, *attend(x, tangents)), ln_1, eps)
-        return _normed(*_added(y, t_y, *feed(y, t_y)), ln_2, eps)
-    y, t_y = _added(x, tangents, *attend(*_normed(x, tangents, ln_1, eps)))
-    return _added(y, t_y, *feed(*_normed(y, t_y, ln_2, eps)))
+        y, t_y = _normed(*_added(x, tangents, *attend(x, tangents)), ln_1, eps, bound)
+        return _normed(*_added(y, t_y, *feed(y, t_y)), ln_2, eps, bound)
+    y, t_y = _added(x, tangents, *attend(*_normed(x, tangents, ln_1, eps, bound)))
+    return _added(y, t_y, *feed(*_normed(y, t_y, ln_2, eps, bound)))
 
 
 def block_rounding_bound(
@@ -211,9 +220,11 @@ def block_rounding_bound(
     causal: bool = True,
     activation: str = "gelu",
     eps: float = 1e-5,
+    layer_norm_bound: LayerNormBound = layer_norm_error_bound,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(X' (n, d), entrywise first-order bound on |X' - exact X'|) of one Pre-LN (or
-    Post-LN) block evaluated in x's dtype at x (n, d), taken as exact.
+    Post-LN) block evaluated in x's dtype at x (n, d), taken as exact (its LayerNorms'
+    rounding by `layer_norm_bound`).
 
     >>> from numeric.block import post_ln_block
     >>> from numeric.model import init_parameters
@@ -229,17 +240,21 @@ def block_rounding_bound(
     """
     x = as_array(x, "x", ndim=2)
     out, tangents = block_tangents(
-        x, np.zeros((0, *x.shape)), params, activation, eps, causal, post
+        x, np.zeros((0, *x.shape)), params, activation, eps, causal, post, layer_norm_bound
     )
     return out, np.abs(tangents).sum(axis=0)
 
 
 def model_rounding_bound(
-    tokens: np.ndarray, params: Mapping[str, np.ndarray], config: ModelConfig
+    tokens: np.ndarray,
+    params: Mapping[str, np.ndarray],
+    config: ModelConfig,
+    layer_norm_bound: LayerNormBound = layer_norm_error_bound,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(logits (n, |V|), entrywise first-order bound on |logits - exact logits|) of the
     decoder-only model in the parameters' dtype: X0 = E_t + P, L causal Pre-LN blocks,
-    LN_f and the product with E (or the LM head), composed from the package's parts.
+    LN_f and the product with E (or the LM head), composed from the package's parts (each
+    LayerNorm's rounding by `layer_norm_bound`).
 
     >>> from numeric.model import forward, init_parameters
     >>> config = ModelConfig(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
@@ -259,9 +274,15 @@ def model_rounding_bound(
         tangents = _with(tangents, u * np.abs(x))
     for layer in range(config.n_layer):
         x, tangents = block_tangents(
-            x, tangents, sub_parameters(params, f"blocks.{layer}"), activation, eps
+            x,
+            tangents,
+            sub_parameters(params, f"blocks.{layer}"),
+            activation,
+            eps,
+            layer_norm_bound=layer_norm_bound,
         )
-    z, tangents = _normed(x, tangents, sub_parameters(params, "ln_f"), eps)  # (n, d)
+    ln_f = sub_parameters(params, "ln_f")
+    z, tangents = _normed(x, tangents, ln_f, eps, layer_norm_bound)  # (n, d)
     head = params.get("lm_head", params["wte"])  # (|V|, d)
     logits = z @ head.T  # (n, |V|)
     carried = np.abs(tangents @ head.T.astype(np.float64)).sum(axis=0)  # (n, |V|)

@@ -1,0 +1,16 @@
+"""The readers' bench: `proofs check` judges a reader's own softmax, LayerNorm, attention,
+blocks and counts with the clauses of the chapters' elements, each against the exact
+value (mpmath) within a bound any backward-stable implementation meets, the reader's code
+contained in the listings' sandbox. Modules:
+
+functions   the functions a reader writes, by the package's names and signatures
+harness     the script that imports the reader's file and answers calls (in the sandbox)
+wire        the messages between the judge and the harness, read strictly
+session     the reader's file running: calls and their replies
+tolerances  the bounds of any backward-stable implementation
+reading     a reply read as an array and compared, every failure in one line
+results     the verdict on one clause, with its witness
+clauses     a clause: its cases (Hypothesis), its judge, its known slips; the driver
+*_clauses   the clauses of each family of functions, in the chapters' order
+judge       every clause that takes one of the reader's functions, run on a file
+"""

@@ -138,7 +138,9 @@ def changed(before: object, after: object) -> bool:
             and bool(np.array_equal(before, after, equal_nan=True))
         )
     if isinstance(before, dict):
-        return not isinstance(after, dict) or any(changed(v, after.get(k)) for k, v in before.items())
+        return not isinstance(after, dict) or any(
+            changed(v, after.get(k)) for k, v in before.items()
+        )
     if isinstance(before, list):
         return not isinstance(after, (list, tuple)) or any(
             changed(b, a) for b, a in zip(before, after, strict=False)
@@ -223,11 +225,15 @@ def call(module: types.ModuleType, request: dict, folder: str) -> dict:
         if isinstance(exc, (SystemExit, KeyboardInterrupt)):
             return {"raised": {"type": type(exc).__name__, "message": "", "at": []}}
         message = first_line(exc)
-        return {"raised": {"type": type(exc).__name__, "message": message, "at": where(exc, folder)}}
+        return {
+            "raised": {"type": type(exc).__name__, "message": message, "at": where(exc, folder)}
+        }
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         sys.stdout, sys.stderr = streams
-    mutated = [str(i) for i, (b, a) in enumerate(zip(before[0], args, strict=True)) if changed(b, a)]
+    mutated = [
+        str(i) for i, (b, a) in enumerate(zip(before[0], args, strict=True)) if changed(b, a)
+    ]
     mutated += [k for k, b in before[1].items() if changed(b, kwargs[k])]
     return {"ok": encode(result), "seconds": spent, "mutated": mutated}
 
@@ -265,7 +271,13 @@ def main(settings: dict) -> None:
             at.append([os.path.basename(exc.filename or file), exc.lineno])
         send(
             channel,
-            {"import_failed": {"type": kind or type(exc).__name__, "message": first_line(exc), "at": at}},
+            {
+                "import_failed": {
+                    "type": kind or type(exc).__name__,
+                    "message": first_line(exc),
+                    "at": at,
+                }
+            },
         )
         return
     while (request := receive(channel)) is not None:
@@ -278,4 +290,3 @@ def main(settings: dict) -> None:
             send(channel, {"functions": found})
         else:
             send(channel, call(module, request, folder))
-

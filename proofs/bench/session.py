@@ -68,6 +68,7 @@ class Session:
         session_seconds: float = SESSION_SECONDS,
     ) -> None:
         self.call_seconds = call_seconds
+        self.last: Reply | None = None  # the latest call's answer, for the slips' hints
         self.lost = ""
         self.outcome: Outcome | None = None
         settings = {"file": name, "seconds": IMPORT_SECONDS}
@@ -188,6 +189,10 @@ class Session:
 
     def call(self, name: str, *args: object, **kwargs: object) -> Reply:
         """The reader's `name` on these arguments, within the call's time."""
+        self.last = self._call(name, args, kwargs)
+        return self.last
+
+    def _call(self, name: str, args: tuple, kwargs: dict) -> Reply:
         if self.imported.problem:
             return Reply(name, False, problem=f"{name}: the file {self.imported.problem}")
         request = {

@@ -37,7 +37,9 @@ def encode(value: object) -> object:
     if isinstance(value, SimpleNamespace):
         return {"config": {k: encode(v) for k, v in vars(value).items()}}
     if isinstance(value, bool | str) or value is None:
-        return {"bool" if isinstance(value, bool) else "str" if value is not None else "none": value}
+        return {
+            "bool" if isinstance(value, bool) else "str" if value is not None else "none": value
+        }
     if isinstance(value, int | np.integer):
         return {"int": str(int(value))}
     if isinstance(value, float | np.floating):
@@ -90,7 +92,12 @@ def decode(data: object, depth: int = 0) -> object:
             return float(value)
         except ValueError:
             raise Garbled("a float that is not a number") from None
-    if kind == "int" and isinstance(value, str) and value.lstrip("-").isdigit() and len(value) < 400:
+    if (
+        kind == "int"
+        and isinstance(value, str)
+        and value.lstrip("-").isdigit()
+        and len(value) < 400
+    ):
         return int(value)
     if kind == "bool" and isinstance(value, bool):
         return value

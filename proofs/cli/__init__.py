@@ -20,7 +20,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-from proofs.cli import chapter_files, figures, tables, verify
+from proofs.cli import chapter_files, check, figures, tables, verify
 from proofs.cli.arguments import PROG, UsageError, parser
 from proofs.files import OutputError
 
@@ -32,6 +32,7 @@ COMMANDS = {
     "sync": chapter_files.sync,
     "figures": figures.figures,
     "new-chapter": chapter_files.new_chapter,
+    "check": check.check,
 }
 
 

@@ -483,4 +483,7 @@ def parser() -> argparse.ArgumentParser:
     new_chapter.add_argument(
         "--out", type=Path, default=Path("."), help="the directory to write the package in"
     )
+    from proofs.cli import check  # its grammar beside the command
+
+    check.add_parser(sub)
     return parser
