@@ -178,4 +178,9 @@ symbolic.printing
     softmax_jacobian_expression(size=n); layer_norm_jacobian_expression(size=d)
     model_parameters_latex(parts) -> str     定理 5.1 with its groups kept apart
     normalise_tex(s) -> str                  drops spacing, sizing and redundant braces
+
+symbolic.kept                                 what the persistent cache (`cache`) keeps
+    EXPRESSION, expressions(count), matrix(rows, columns)   codecs: SymPy values as JSON
+        over an allow-list of nodes, rebuilt unevaluated; anything else NotKept
+    encode_expressions(exprs), decode_expressions(data); polynomials_key(rows) -> str
 """

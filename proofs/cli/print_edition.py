@@ -12,6 +12,7 @@ from pathlib import Path
 
 from proofs.cli.arguments import UsageError
 from proofs.files import check_target, read_json, write_atomically
+from proofs.typeset.shown import inert, visible
 
 
 def _refuse_mixed(args: argparse.Namespace) -> None:
@@ -83,7 +84,7 @@ def _pictures(names: set[str]) -> dict[str, bytes]:
     try:
         matplotlib_module()
     except FiguresUnavailable as exc:
-        print(f"figures left as placeholders: {exc}", file=sys.stderr)
+        print(inert(visible(f"figures left as placeholders: {exc}")), file=sys.stderr)
         return {}
     known = catalogue()
 
@@ -134,7 +135,8 @@ def print_edition(args: argparse.Namespace) -> int:
     printed = [Printed(p, m, shown, source) for p, m in zip(parts, marks, strict=True)]
     for chapter in printed:
         counts = ", ".join(f"{n} {result}" for result, n in tally(chapter.marks).items())
-        print(f"{chapter.part.document.path}: {counts or 'no elements'}", file=sys.stderr)
+        said = f"{visible(chapter.part.document.path)}: {counts or 'no elements'}"
+        print(inert(said), file=sys.stderr)
     if folder is None:
         print(standalone(printed[0], paper), end="")
         return 0
@@ -146,5 +148,6 @@ def print_edition(args: argparse.Namespace) -> int:
     for name, data in files.items():
         write_atomically(folder / name, data, args.force)
     written = ", ".join(str(folder / name) for name in files)
-    print(f"wrote {written} ({time.perf_counter() - start:.1f} s)", file=sys.stderr)
+    said = f"wrote {written} ({time.perf_counter() - start:.1f} s)"
+    print(inert(visible(said)), file=sys.stderr)
     return 0
