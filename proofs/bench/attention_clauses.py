@@ -8,24 +8,20 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from numeric.attention import multi_head_attention
-from proofs.bench.clauses import Slip, clause
-from proofs.bench.reading import as_array, compare, short, working_dtype
+from proofs.bench.clauses import clause
+from proofs.bench.reading import as_array, compare, lowered, rounded, short, working_dtype
 from proofs.bench.session import Reply, Session
-from proofs.bench.softmax_clauses import _near, _output
+from proofs.bench.slips import Slip, answer_array, close_to, softmax_rows
 from proofs.bench.tolerances import attention_tolerance, mha_tolerance
 from proofs.chapters.self_attention.strategies import mha_case, qkv_case
 from proofs.evidence.reference import mp_attention, mp_multi_head_attention
 
-SOURCE = "a bound any backward-stable attention meets in {dtype} (docs/bench.md#attention)"
+SOURCE = (
+    "a bound any attention meets in {dtype}, its products in any order and its softmax in "
+    "either form (docs/bench.md#attention)"
+)
 DEFINITION = "def-attention 定義 4.1［自己注意］"
 CAUSAL = "thm-causal-mask 定理 6.3［自己注意］"
-
-
-def _softmax_rows(s: np.ndarray) -> np.ndarray:
-    with np.errstate(invalid="ignore"):
-        e = np.exp(s - s.max(axis=-1, keepdims=True))
-        return e / e.sum(axis=-1, keepdims=True)
 
 
 def model_attention(q, k, v, mask, scale: float | None = None, after: bool = False) -> np.ndarray:
@@ -33,13 +29,13 @@ def model_attention(q, k, v, mask, scale: float | None = None, after: bool = Fal
     s = q @ k.transpose(0, 2, 1) * (1 / math.sqrt(q.shape[-1]) if scale is None else scale)
     if mask is not None and not after:
         s = np.where(mask, s, -np.inf)
-    w = _softmax_rows(s)
+    w = softmax_rows(s)
     if mask is not None and after:
         w = w * mask
     return w @ v
 
 
-def judge_attention(session: Session, case: tuple) -> None:
+def judge_attention(session: Session, case: tuple) -> str:
     q, k, v, mask = case
     inputs = f"q = {short(q)}, k = {short(k)}, v = {short(v)}, mask = {short(mask)}"
     reply = (
@@ -47,38 +43,28 @@ def judge_attention(session: Session, case: tuple) -> None:
         if mask is None
         else session.call("attention", q, k, v, mask=mask)
     )
+    dtype = working_dtype(reply, q, k, v, first=True)
+    held = rounded((q, k, v), dtype)
     shape = q.shape[:2] + v.shape[-1:]
     out = as_array(
         reply,
         shape,
-        "q, k, v of shapes " + f"{q.shape}, {k.shape}, {v.shape}",
+        f"q, k, v of shapes {q.shape}, {k.shape}, {v.shape}",
         first=True,
         inputs=inputs,
     )
-    exact = np.array(mp_attention(q, k, v, mask), dtype=float)
-    s = q @ k.transpose(0, 2, 1) / math.sqrt(q.shape[-1])
-    weights = _softmax_rows(s if mask is None else np.where(mask, s, -np.inf))
-    dtype = working_dtype(out)
-    compare(
-        "attention",
-        out,
-        exact,
-        attention_tolerance(q, k, v, weights, dtype),
-        inputs,
-        SOURCE.format(dtype=dtype),
-    )
+    exact = np.array(mp_attention(*held, mask), dtype=float)  # type: ignore[misc]
+    tolerance = attention_tolerance(*held, mask, dtype)  # type: ignore[misc]
+    compare("attention", out, exact, tolerance, inputs, SOURCE.format(dtype=dtype))
+    return lowered(dtype, q, k, v)
 
 
 def _attention_slip(**change: object) -> object:
     def matches(case: tuple, reply: Reply) -> bool:
         q, k, v, mask = case
-        out = (
-            _output(reply)
-            if not isinstance(reply.value, tuple | list)
-            else np.asarray(reply.value[0], float)
-        )
+        out = answer_array(reply)
         if change.get("transposed") and mask is not None:
-            return _near(
+            return close_to(
                 out,
                 model_attention(
                     q,
@@ -89,9 +75,11 @@ def _attention_slip(**change: object) -> object:
                     else mask,
                 ),
             )
-        return _near(
-            out, model_attention(q, k, v, mask, change.get("scale"), bool(change.get("after")))
-        )  # type: ignore[arg-type]
+        scale = change.get("scale")
+        return close_to(
+            out,
+            model_attention(q, k, v, mask, scale, bool(change.get("after"))),  # type: ignore[arg-type]
+        )
 
     return matches
 
@@ -104,7 +92,8 @@ ATTENTION_SLIPS = (
     ),
     Slip(
         _attention_slip(after=True),
-        "the mask is applied after the softmax: σ^U normalises over the allowed positions only (定義 2.2, 定義 4.1)",
+        "the mask is applied after the softmax: σ^U normalises over the allowed positions only "
+        "(定義 2.2, 定義 4.1)",
         DEFINITION,
     ),
 )
@@ -123,36 +112,37 @@ clause(
 )
 
 
-def exact_mha(x: np.ndarray, params: dict, causal: bool) -> tuple[np.ndarray, np.ndarray]:
-    out = np.array(mp_multi_head_attention(x, params, causal), dtype=float)
-    _, weights = multi_head_attention(x, params, causal=causal)
-    return out, weights
+def exact_mha(x: np.ndarray, params: dict, causal: bool) -> np.ndarray:
+    return np.array(mp_multi_head_attention(x, params, causal), dtype=float)
 
 
-def _call_mha(session: Session, x: np.ndarray, params: dict, causal: bool) -> Reply:
-    return session.call("multi_head_attention", x, params, causal=causal)
+def judged_mha(
+    session: Session, x: np.ndarray, params: dict, causal: bool, what: str, inputs: str
+) -> tuple[np.ndarray, np.ndarray, dict, np.dtype, str]:
+    """The reader's MHA(x) read as an array, the inputs as it holds them (x, params), its
+    working precision and the remark on it."""
+    reply = session.call("multi_head_attention", x, params, causal=causal)
+    dtype = working_dtype(reply, x, params, first=True)
+    held_x, held_params = rounded((x, params), dtype)  # type: ignore[misc]
+    out = as_array(reply, x.shape, what, first=True, inputs=inputs)
+    return out, held_x, held_params, dtype, lowered(dtype, x, params)
 
 
-def judge_mha(session: Session, case: tuple) -> None:
+def judge_mha(session: Session, case: tuple) -> str:
     (x, params), causal = case
     inputs = f"x = {short(x)}, params = {short(params)}, causal = {causal}"
-    out = as_array(
-        _call_mha(session, x, params, causal),
-        x.shape,
-        f"x of shape {x.shape}",
-        first=True,
-        inputs=inputs,
+    out, held_x, held, dtype, remark = judged_mha(
+        session, x, params, causal, f"x of shape {x.shape}", inputs
     )
-    exact, weights = exact_mha(x, params, causal)
-    dtype = working_dtype(out)
     compare(
         "multi_head_attention",
         out,
-        exact,
-        mha_tolerance(x, params, weights, dtype),
+        exact_mha(held_x, held, causal),
+        mha_tolerance(held_x, held, causal, dtype),
         inputs,
         SOURCE.format(dtype=dtype),
     )
+    return remark
 
 
 def _mha_model(
@@ -171,18 +161,17 @@ def _mha_model(
             "transposed": np.tri(n, dtype=bool).T,
         }[mask]
         s = np.where(allowed, s, -np.inf)
-    heads = _softmax_rows(s) @ v
+    heads = softmax_rows(s) @ v
     return np.einsum("hnk,hkd->nd", heads, p["w_o"]) + p.get("b_o", np.zeros(d))
 
 
 def _mha_slip(**change: str) -> object:
     def matches(case: tuple, reply: Reply) -> bool:
         (x, params), causal = case
-        value = reply.value[0] if isinstance(reply.value, tuple | list) else reply.value
-        out = np.asarray(value, dtype=float) if reply.returned else None
+        out = answer_array(reply)
         if change.get("ignored"):
-            return causal and _near(out, _mha_model(x, params, False))
-        return _near(out, _mha_model(x, params, causal, **change))
+            return causal and close_to(out, _mha_model(x, params, False))
+        return close_to(out, _mha_model(x, params, causal, **change))
 
     return matches
 
@@ -190,12 +179,14 @@ def _mha_slip(**change: str) -> object:
 MHA_SLIPS = (
     Slip(
         _mha_slip(scale="d"),
-        "the scores are divided by √d: 定義 4.1 divides each head's QKᵀ by √d_k, d_k = d/h the width of a head",
+        "the scores are divided by √d: 定義 4.1 divides each head's QKᵀ by √d_k, d_k = d/h the "
+        "width of a head",
         DEFINITION,
     ),
     Slip(
         _mha_slip(mask="strict"),
-        "the causal mask leaves out the diagonal: position i may attend to j ≤ i, itself included (定義 4.1's causal mask; 定理 6.3)",
+        "the causal mask leaves out the diagonal: position i may attend to j ≤ i, itself "
+        "included (定義 4.1's causal mask; 定理 6.3)",
         CAUSAL,
     ),
     Slip(
@@ -205,7 +196,8 @@ MHA_SLIPS = (
     ),
     Slip(
         _mha_slip(ignored="yes"),
-        "causal=True gives the unmasked output: the causal mask sets the scores of j > i to −∞ before the softmax (定義 4.1)",
+        "causal=True gives the unmasked output: the causal mask sets the scores of j > i to −∞ "
+        "before the softmax (定義 4.1)",
         CAUSAL,
     ),
 )
@@ -228,26 +220,22 @@ clause(
 )
 
 
-def judge_equivariance(session: Session, case: tuple) -> None:
+def judge_equivariance(session: Session, case: tuple) -> str:
     (x, params), pi = case
     pi = np.array(pi[: x.shape[0]]) if len(pi) >= x.shape[0] else np.arange(x.shape[0])
     order = np.argsort(pi, kind="stable")  # a permutation of the rows
     moved = x[order]
     inputs = f"PX = {short(moved)} (P from the order {order.tolist()}), params = {short(params)}"
-    out = as_array(
-        _call_mha(session, moved, params, False), x.shape, "PX", first=True, inputs=inputs
-    )
-    exact, weights = exact_mha(x, params, False)
-    dtype = working_dtype(out)
-    tolerance = mha_tolerance(moved, params, weights[:, order][:, :, order], dtype)
+    out, held_x, held, dtype, remark = judged_mha(session, moved, params, False, "PX", inputs)
     compare(
         "multi_head_attention(PX) against P MHA(X)",
         out,
-        exact[order],
-        tolerance,
+        exact_mha(held_x[np.argsort(order)], held, False)[order],
+        mha_tolerance(held_x, held, False, dtype),
         inputs,
         SOURCE.format(dtype=dtype),
     )
+    return remark
 
 
 clause(
@@ -271,32 +259,32 @@ def causal_cases(draw: st.DrawFn) -> tuple:
     return x, params, i, later
 
 
-def judge_causal(session: Session, case: tuple) -> None:
-    """Rows after i changed (or cut off) leave rows 1..i of the causal MHA unchanged."""
+def judge_causal(session: Session, case: tuple) -> str:
+    """Rows after i changed (or cut off) leave rows 1..i of the causal MHA unchanged: each
+    is judged against the exact causal MHA of X itself, rows 1..i."""
     x, params, i, later = case
     changed = x.copy()
     changed[i + 1 :] = later
-    exact, weights = exact_mha(x, params, True)
-    for what, given, rows in (
-        ("X with its rows after i changed", changed, x.shape[0]),
-        ("the prefix X_{1:i}", x[: i + 1], i + 1),
+    remarks = []
+    for what, given in (
+        ("X with its rows after i changed", changed),
+        ("the prefix X_{1:i}", x[: i + 1]),
     ):
         inputs = f"{what}: {short(given)}, i = {i + 1}, params = {short(params)}"
-        out = as_array(
-            _call_mha(session, given, params, True), given.shape, what, first=True, inputs=inputs
+        out, held_given, held, dtype, remark = judged_mha(
+            session, given, params, True, what, inputs
         )
-        _, own_weights = exact_mha(given, params, True)
-        dtype = working_dtype(out)
-        tolerance = mha_tolerance(given, params, own_weights, dtype)
+        exact = exact_mha(rounded(x, dtype)[: i + 1], held, True)  # type: ignore[index]
         compare(
             f"causal multi_head_attention of {what}, rows 1..{i + 1}",
             out[: i + 1],
-            exact[: i + 1],
-            tolerance[: i + 1],
+            exact,
+            mha_tolerance(held_given, held, True, dtype)[: i + 1],
             inputs,
             SOURCE.format(dtype=dtype),
         )
-        del rows
+        remarks.append(remark)
+    return remarks[0]
 
 
 clause(

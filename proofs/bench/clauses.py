@@ -17,26 +17,20 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
-from proofs.bench.reading import Rejected
+from proofs.bench.reading import Beyond, Rejected
 from proofs.bench.results import ClauseResult, Witness
 from proofs.bench.session import Reply, Session
+from proofs.bench.slips import Slip
 from proofs.evidence.reference import DIGITS
 
 Judge = Callable[[Session, object], object]  # raises Rejected; returns an optional remark
 
 
 @dataclass(frozen=True)
-class Slip:
-    """A known slip: `matches(session, case, reply)` says whether the reader's answer on the
-    failing case is the slip's; `hint` in the book's words; `reread` the element."""
-
-    matches: Callable[[object, Reply], bool]
-    hint: str
-    reread: str
-
-
-@dataclass(frozen=True)
 class Clause:
+    """A clause of an element judged on one of the reader's functions: its cases (a
+    Hypothesis strategy; None for the fixed cases alone), its judge, its known slips."""
+
     element: str
     number: str
     clause: str
@@ -64,8 +58,10 @@ class _Failed(Exception):
     pass
 
 
-def _slip(c: Clause, case: object, reply: Reply | None) -> tuple[str, str]:
-    if reply is None:
+def _slip(c: Clause, case: object, reply: Reply | None, witness: Witness) -> tuple[str, str]:
+    """(hint, element to reread) of the first known slip whose output the reader's is,
+    ("", "") when none is or the failure is a rounding one (`Witness.slight`)."""
+    if reply is None or witness.slight:
         return "", ""
     for slip in c.slips:
         try:
@@ -90,6 +86,8 @@ def run_clause(c: Clause, session: Session, seed: int, scale: float = 1.0) -> Cl
         try:
             with mpmath.workdps(DIGITS):
                 remark = c.judge(session, case)
+        except Beyond as exc:
+            remark = str(exc)
         except Rejected as exc:
             failure["witness"], failure["case"] = exc.witness, case
             failure["reply"] = session.last
@@ -143,7 +141,7 @@ def run_clause(c: Clause, session: Session, seed: int, scale: float = 1.0) -> Cl
         if c.cases is None:
             seed = None  # type: ignore[assignment]  # a fixed case needs no seed
         assert isinstance(witness, Witness)
-        hint, reread = _slip(c, failure["case"], failure.get("reply"))  # type: ignore[arg-type]
+        hint, reread = _slip(c, failure["case"], failure.get("reply"), witness)  # type: ignore[arg-type]
         verdict = "note" if c.note_only else "failed"
         return done(verdict, witness=witness, seed=seed, hint=hint, reread=reread)
     except HypothesisException as exc:

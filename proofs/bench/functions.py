@@ -125,7 +125,10 @@ def mismatch(expected: Expected, found: object) -> str:
     extra += [name for name, kind, default in params if kind == "KEYWORD_ONLY" and not default]
     extra = [name for name in extra if name not in expected.keywords]
     if extra:
-        return f"{expected.name} needs an argument {extra[0]!r} the bench does not give; expected {expected.signature}"
+        return (
+            f"{expected.name} needs an argument {extra[0]!r} the bench does not give; "
+            f"expected {expected.signature}"
+        )
     missing = [k for k in expected.keywords if k not in names and not varkw]
     if missing:
         return f"{expected.name} has no parameter {missing[0]!r}; expected {expected.signature}"

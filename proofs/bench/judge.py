@@ -101,7 +101,8 @@ def judge_file(
         unknown = [n for n in names if n not in BY_NAME]
         if unknown:
             raise BadInput(
-                f"{unknown[0]}: not a function the bench judges; expected one of {', '.join(BY_NAME)}"
+                f"{unknown[0]}: not a function the bench judges; expected one of "
+                + ", ".join(BY_NAME)
             )
     clauses = chosen(names, elements)
     files = reader_files(path)

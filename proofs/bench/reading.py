@@ -1,17 +1,31 @@
 """A reader's answer read as an array, and compared with the exact value: every way it can
 fail said in one line naming the function (it raised, it changed its argument, it
-returned a str or the wrong shape, a NaN), and a wrong value as the worst entry beside
-the exact one and its tolerance."""
+returned a str or the wrong shape, a NaN, a precision below float32), and a wrong value
+as the worst entry beside the exact one and its tolerance.
+
+The working precision is the one the reader computed in: the lowest of its output's and
+its float inputs' (a float32 input may be computed on in float32 whatever the output's
+dtype; a float32 output of a float64 input was computed in float32). The exact value is
+taken at the inputs rounded to that precision, as the reader's code holds them; an input
+beyond that precision's range lies outside what such code can compute (`Beyond`)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
 import numpy as np
 
 from proofs.bench.results import Witness
 from proofs.bench.session import Reply
+from proofs.bench.slips import CLOSE
 from proofs.bench.wire import Unsendable
+
+JUDGED = (np.dtype(np.float32), np.dtype(np.float64))  # the precisions numeric computes in
+
+
+class Beyond(Exception):  # noqa: N818 - a case left out, said in the clause's remark
+    """The case's inputs lie beyond the range of the reader's working precision."""
 
 
 class Rejected(Exception):  # noqa: N818 - a verdict, carried to the clause's driver
@@ -74,6 +88,13 @@ def _read(reply: Reply, shape: tuple[int, ...], what: str, first: bool) -> np.nd
         raise Rejected(Witness(f"{name} returned what is not an array of numbers"))
     if out.shape != shape:
         raise Rejected(Witness(f"{name} returned shape {out.shape} for {what}; expected {shape}"))
+    if out.dtype.kind == "f" and out.dtype not in JUDGED:
+        raise Rejected(
+            Witness(
+                f"{name} returned {out.dtype} for {what}: it computes in a precision below "
+                "float32's (the bench judges float32 and float64 results)"
+            )
+        )
     if out.dtype.kind == "f" and np.isnan(out).any():
         where = tuple(int(i) for i in np.argwhere(np.isnan(out))[0])
         raise Rejected(Witness(f"{name} returned NaN at index {where} for {what}"))
@@ -83,9 +104,49 @@ def _read(reply: Reply, shape: tuple[int, ...], what: str, first: bool) -> np.nd
     return out
 
 
-def working_dtype(out: np.ndarray) -> np.dtype:
-    """The precision the tolerance is taken in: the reader's output's (integers: float64)."""
-    return out.dtype if out.dtype.kind == "f" else np.dtype(np.float64)
+def _floats(value: object) -> list[np.dtype]:
+    """The float dtypes of the arrays in an argument (nested in dicts and tuples)."""
+    if isinstance(value, np.ndarray):
+        return [value.dtype] if value.dtype.kind == "f" else []
+    if isinstance(value, Mapping):
+        return [t for v in value.values() for t in _floats(v)]
+    if isinstance(value, tuple | list):
+        return [t for v in value for t in _floats(v)]
+    return []
+
+
+def working_dtype(reply: Reply, *given: object, first: bool = False) -> np.dtype:
+    """The precision the reader computed in: the lowest of its output's (a float32 or
+    float64 array; anything else counts as float64) and its float inputs'."""
+    value = reply.value if reply.returned else None
+    if first and isinstance(value, tuple | list) and len(value) == 2 and np.ndim(value[0]) > 0:
+        value = value[0]
+    found = [value.dtype] if isinstance(value, np.ndarray) and value.dtype in JUDGED else []
+    found += [t for g in given for t in _floats(g) if t in JUDGED]
+    return min(found, key=lambda t: t.itemsize, default=np.dtype(np.float64))
+
+
+def rounded(value: object, dtype: np.dtype) -> object:
+    """An argument's float arrays rounded to `dtype` (held as float64), or Beyond when one
+    of them leaves its range."""
+    if isinstance(value, np.ndarray) and value.dtype.kind == "f":
+        with np.errstate(over="ignore"):
+            low = value.astype(dtype)
+        if not np.all(np.isfinite(low) | ~np.isfinite(value)):
+            raise Beyond(f"inputs beyond {dtype}'s range (the precision it computes in) left out")
+        return low.astype(np.float64) if value.dtype == np.float64 else low
+    if isinstance(value, Mapping):
+        return {k: rounded(v, dtype) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return tuple(rounded(v, dtype) for v in value)
+    return value
+
+
+def lowered(dtype: np.dtype, *given: object) -> str:
+    """The remark when the reader computed in a lower precision than it was given."""
+    if any(t.itemsize > dtype.itemsize for g in given for t in _floats(g)):
+        return f"computed in {dtype}: judged at its inputs rounded to {dtype}"
+    return ""
 
 
 def compare(
@@ -116,5 +177,6 @@ def compare(
             exact=f"{float(exact[worst])!r} (mpmath, 50 digits)",
             tolerance=f"{bound[worst]:.3e}",
             source=source,
+            slight=bool(np.all(error <= CLOSE * (1 + np.abs(exact)))),
         )
     )

@@ -21,6 +21,7 @@ class Witness:
     exact: str = ""
     tolerance: str = ""
     source: str = ""
+    slight: bool = False  # every entry within a relative 1e-5: rounding, which no slip explains
 
 
 @dataclass(frozen=True)

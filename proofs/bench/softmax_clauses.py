@@ -9,15 +9,27 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from proofs.bench.clauses import Slip, clause
-from proofs.bench.reading import Rejected, as_array, compare, short, working_dtype
+from proofs.bench.clauses import clause
+from proofs.bench.reading import (
+    Rejected,
+    as_array,
+    compare,
+    lowered,
+    rounded,
+    short,
+    working_dtype,
+)
 from proofs.bench.results import Witness
 from proofs.bench.session import Reply, Session
+from proofs.bench.slips import Slip, answer_array, close_to, softmax_rows
 from proofs.bench.tolerances import softmax_tolerance
 from proofs.chapters.self_attention.strategies import FIXED_SOFTMAX_INPUTS, bounded_floats
 from proofs.evidence.reference import mp_softmax
 
-SOURCE = "a bound any max-shifted (shift-invariant backward-stable) softmax meets in {dtype} (docs/bench.md#softmax)"
+SOURCE = (
+    "a bound any max-shifted softmax (e^x / S or e^(x - log S)) meets in {dtype} "
+    "(docs/bench.md#softmax)"
+)
 DEFINITION = "def-softmax 定義 2.2［自己注意］"
 BASIC = "prop-softmax-basic 命題 3.1［自己注意］"
 
@@ -59,39 +71,25 @@ def extreme() -> st.SearchStrategy:
     return st.one_of(mixed(np.float64, 1e300), mixed(np.float32, 1e30))
 
 
-def judge_softmax(session: Session, z: np.ndarray) -> None:
-    out = as_array(
-        session.call("softmax", z), z.shape, f"z of shape {z.shape}", inputs=f"z = {short(z)}"
-    )
-    exact = exact_softmax(z)
-    dtype = working_dtype(out)
-    tolerance = softmax_tolerance(z, exact, dtype)
+def judge_softmax(session: Session, z: np.ndarray) -> str:
+    reply = session.call("softmax", z)
+    dtype = working_dtype(reply, z)
+    held = rounded(z, dtype)
+    out = as_array(reply, z.shape, f"z of shape {z.shape}", inputs=f"z = {short(z)}")
+    exact = exact_softmax(held)
+    tolerance = softmax_tolerance(held, exact, dtype)
     compare("softmax", out, exact, tolerance, f"z = {short(z)}", SOURCE.format(dtype=dtype))
-
-
-def _output(reply: Reply) -> np.ndarray | None:
-    try:
-        return np.asarray(reply.value, dtype=np.float64) if reply.returned else None
-    except (TypeError, ValueError):
-        return None
-
-
-def _near(out: np.ndarray | None, model: np.ndarray) -> bool:
-    if out is None or out.shape != model.shape:
-        return False
-    both_bad = ~np.isfinite(out) & ~np.isfinite(model)
-    close = np.abs(out - model) <= 1e-5 * (1 + np.abs(model))
-    return bool(np.all(both_bad | (np.isfinite(out) & close)))
+    return lowered(dtype, z)
 
 
 def _overflowed(z: np.ndarray, reply: Reply) -> bool:
-    out = _output(reply)
+    out = answer_array(reply)
     limit = math.log(float(np.finfo(z.dtype).max))
     return (out is None or not np.all(np.isfinite(out))) and bool(np.max(z) > limit)
 
 
 def _unshifted_underflow(z: np.ndarray, reply: Reply) -> bool:
-    out = _output(reply)
+    out = answer_array(reply)
     low = math.log(float(np.finfo(z.dtype).tiny))
     return (out is None or not np.all(np.isfinite(out))) and bool(np.max(z) < low)
 
@@ -99,10 +97,21 @@ def _unshifted_underflow(z: np.ndarray, reply: Reply) -> bool:
 def _other_axis(z: np.ndarray, reply: Reply) -> bool:
     if z.ndim < 2:
         return False
-    e = np.exp(z - z.max(axis=0, keepdims=True))
-    return _near(_output(reply), e / e.sum(axis=0, keepdims=True))
+    return close_to(answer_array(reply), softmax_rows(z.T).T)
 
 
+def _half(z: np.ndarray, reply: Reply) -> bool:
+    value = reply.value if reply.returned else None
+    return isinstance(value, np.ndarray) and value.dtype == np.float16
+
+
+HALF = Slip(
+    _half,
+    "σ is computed in float16, 11 significant bits, where e^t overflows past t ≈ 11.1: "
+    "定義 2.2's σ(z)_i = e^{z_i} / Σ_j e^{z_j} is evaluated in the precision of z (NumPy's "
+    "float64, as §8's code does) or in float32",
+    DEFINITION,
+)
 OVERFLOW = Slip(
     _overflowed,
     "e^{z_i} overflows the float range: the maximum is not subtracted before the "
@@ -131,7 +140,7 @@ clause(
     cases=moderate(),
     judge=judge_softmax,
     fixed=(np.array([0.0, 1.0, 2.0]), np.array([[1.0, 2.0, 3.0], [0.0, 0.0, 5.0]])),
-    slips=(AXIS, OVERFLOW),
+    slips=(HALF, AXIS, OVERFLOW),
     examples=60,
 )
 clause(
@@ -142,19 +151,19 @@ clause(
     cases=extreme(),
     judge=judge_softmax,
     fixed=(*FIXED_SOFTMAX_INPUTS, np.array([-800.0, -801.0])),
-    slips=(OVERFLOW, UNDERFLOW, AXIS),
+    slips=(HALF, OVERFLOW, UNDERFLOW, AXIS),
     examples=60,
 )
 
 
-def judge_basic(session: Session, z: np.ndarray) -> None:
+def judge_basic(session: Session, z: np.ndarray) -> str:
     """(1) positive where the exact value is, rows summing to 1; (3) order; (4) P."""
-    out = as_array(
-        session.call("softmax", z), z.shape, f"z of shape {z.shape}", inputs=f"z = {short(z)}"
-    )
-    exact = exact_softmax(z)
-    dtype = working_dtype(out)
-    tolerance = softmax_tolerance(z, exact, dtype)
+    reply = session.call("softmax", z)
+    dtype = working_dtype(reply, z)
+    held = rounded(z, dtype)
+    out = as_array(reply, z.shape, f"z of shape {z.shape}", inputs=f"z = {short(z)}")
+    exact = exact_softmax(held)
+    tolerance = softmax_tolerance(held, exact, dtype)
     source = SOURCE.format(dtype=dtype)
     if np.any(out < 0):
         at = tuple(int(i) for i in np.argwhere(out < 0)[0])
@@ -169,7 +178,7 @@ def judge_basic(session: Session, z: np.ndarray) -> None:
         source,
     )
     flat = z.reshape(-1, z.shape[-1])
-    order = np.argsort(flat, axis=-1, kind="stable")
+    order = np.argsort(np.asarray(held).reshape(flat.shape), axis=-1, kind="stable")
     permuted = np.take_along_axis(flat, order, axis=-1).reshape(z.shape)
     moved = as_array(session.call("softmax", permuted), z.shape, f"z sorted, of shape {z.shape}")
     want = np.take_along_axis(exact.reshape(flat.shape), order, axis=-1).reshape(z.shape)
@@ -193,6 +202,7 @@ def judge_basic(session: Session, z: np.ndarray) -> None:
                 f"Pz = {short(permuted)}",
             )
         )
+    return lowered(dtype, z)
 
 
 clause(
@@ -202,13 +212,13 @@ clause(
     function="softmax",
     cases=moderate(),
     judge=judge_basic,
-    slips=(AXIS,),
+    slips=(HALF, AXIS),
     examples=40,
 )
 
 
-def judge_exercise(session: Session, z: np.ndarray) -> None:
-    judge_softmax(session, z)
+def judge_exercise(session: Session, z: np.ndarray) -> str:
+    return judge_softmax(session, z)
 
 
 clause(
@@ -223,7 +233,7 @@ clause(
         100.0 + np.log(np.array([1.0, 2.0, 3.0])),
         np.float32(100.0) + np.log(np.array([1.0, 2.0, 3.0], np.float32)),
     ),
-    slips=(OVERFLOW,),
+    slips=(HALF, OVERFLOW),
     examples=1,
 )
 
@@ -237,17 +247,16 @@ def masked_cases() -> st.SearchStrategy:
     return st.integers(1, 6).flatmap(one)
 
 
-def judge_masked(session: Session, case: tuple) -> None:
+def judge_masked(session: Session, case: tuple) -> str:
     z, mask = case
+    reply = session.call("masked_softmax", z, mask)
+    dtype = working_dtype(reply, z)
+    held = rounded(z, dtype)
     out = as_array(
-        session.call("masked_softmax", z, mask),
-        z.shape,
-        f"z of shape {z.shape}",
-        inputs=f"z = {short(z)}, mask = {short(mask)}",
+        reply, z.shape, f"z of shape {z.shape}", inputs=f"z = {short(z)}, mask = {short(mask)}"
     )
-    exact = exact_softmax(z, mask)
-    dtype = working_dtype(out)
-    tolerance = softmax_tolerance(np.where(mask, z, -np.inf), exact, dtype)
+    exact = exact_softmax(held, mask)
+    tolerance = softmax_tolerance(np.where(mask, held, -np.inf), exact, dtype)
     compare(
         "masked_softmax",
         out,
@@ -256,19 +265,32 @@ def judge_masked(session: Session, case: tuple) -> None:
         f"z = {short(z)}, mask = {short(mask)}",
         SOURCE.format(dtype=dtype),
     )
+    return lowered(dtype, z)
 
 
 def _after(case: tuple, reply: Reply) -> bool:
     z, mask = case
-    e = np.exp(z - z.max())
-    return _near(_output(reply), e / e.sum() * mask)
+    return close_to(answer_array(reply), softmax_rows(z) * mask)
 
 
 def _inverted(case: tuple, reply: Reply) -> bool:
     z, mask = case
-    return _near(_output(reply), exact_softmax(z, ~mask)) if (~mask).any() else False
+    return close_to(answer_array(reply), exact_softmax(z, ~mask)) if (~mask).any() else False
 
 
+def _filled(case: tuple, reply: Reply) -> bool:
+    z, mask = case
+    out = answer_array(reply)
+    return any(close_to(out, softmax_rows(np.where(mask, z, c))) for c in (0.0, -1.0))
+
+
+MASK_FILLED = Slip(
+    _filled,
+    "the scores off U are set to a finite value, so their e^{z_j} still count in the sum: "
+    "σ^U sums over U alone (定義 2.2); σ(z − c m) reaches σ^U only as c → ∞ (命題 3.3), so "
+    "the left-out scores are −∞, or the row is normalised over U",
+    "def-softmax 定義 2.2［自己注意］",
+)
 MASK_AFTER = Slip(
     _after,
     "the mask is applied after the softmax: σ^U divides by Σ_{j∈U} e^{z_j}, the sum over U "
@@ -290,7 +312,7 @@ clause(
     cases=masked_cases(),
     judge=judge_masked,
     fixed=((np.array([1.0, 2.0, 0.5]), np.array([True, True, False])),),
-    slips=(MASK_AFTER, MASK_INVERTED),
+    slips=(MASK_AFTER, MASK_INVERTED, MASK_FILLED),
     examples=40,
 )
 
@@ -301,12 +323,12 @@ def judge_empty(session: Session, case: object) -> None:
     reply = session.call("masked_softmax", z, mask)
     if not reply.returned:
         return  # an error: U is empty, σ^U is not defined
-    out = _output(reply)
+    out = answer_array(reply)
     if out is None or out.shape != z.shape or not np.all(np.isfinite(out)):
         raise Rejected(
             Witness(
-                "masked_softmax returned NaN or inf for a row with U = ∅; σ^U is defined for a "
-                "non-empty U only: raise an error naming the row (or return a finite row)",
+                "masked_softmax returned NaN or inf for a row with U = ∅, where 定義 2.2 "
+                "defines no σ^U (U is non-empty): an error naming the row says so",
                 f"z = {short(z)}, mask = {short(mask)}",
                 short(out) if out is not None else "",
             )
@@ -316,10 +338,11 @@ def judge_empty(session: Session, case: object) -> None:
 clause(
     element="def-softmax",
     number="定義 2.2［自己注意］",
-    clause="σ^U needs U ≠ ∅: no silent NaN for a fully masked row",
+    clause="beyond the definition's domain (U ≠ ∅): a fully masked row",
     function="masked_softmax",
     cases=None,
     judge=judge_empty,
     fixed=(None,),
+    note_only=True,
     examples=1,
 )

@@ -1,5 +1,6 @@
 """Attention with einsum, the keys scaled instead of the queries, the mask by a large
 negative number."""
+
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 """GELU through erfc, free of cancellation in the left tail."""
+
 import numpy as np
 from scipy.special import erfc
 

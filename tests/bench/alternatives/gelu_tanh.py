@@ -1,4 +1,5 @@
 """GPT-2's tanh approximation of GELU (judged as such, and said so)."""
+
 import numpy as np
 
 

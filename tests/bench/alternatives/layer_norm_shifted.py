@@ -1,4 +1,5 @@
 """LayerNorm by the shifted-data variance (the first entry subtracted first)."""
+
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 """LayerNorm through np.std and a multiplication by the reciprocal."""
+
 import numpy as np
 
 

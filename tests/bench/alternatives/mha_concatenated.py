@@ -1,5 +1,6 @@
 """Multi-head attention with the heads' weights joined into (d, d) matrices, one matmul
 each, the heads split by a reshape of the columns and joined again."""
+
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 """Multi-head attention head by head in a Python loop, returning the output alone."""
+
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 """A softmax computing in float32 whatever it is given (judged in float32)."""
+
 import numpy as np
 
 

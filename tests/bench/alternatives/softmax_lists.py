@@ -1,4 +1,5 @@
 """softmax as plain Python lists, row by row, the maximum subtracted (math.exp)."""
+
 import math
 
 import numpy as np

@@ -1,4 +1,5 @@
 """softmax as exp(x - log sum exp x), x = z - max z."""
+
 import numpy as np
 
 

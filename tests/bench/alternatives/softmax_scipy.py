@@ -1,4 +1,5 @@
 """SciPy's softmax along the last axis."""
+
 import numpy as np
 from scipy.special import softmax as scipy_softmax
 

@@ -1,5 +1,6 @@
 """A reader's slip: count untied always; rejected, naming thm-transformer-parameters."""
-import numpy as np
+
+
 def model_parameters(config):
     d, f, L = config.d, config.d_ff, config.n_layer
     per = 4 * d * d + 2 * d * f + 4 * d

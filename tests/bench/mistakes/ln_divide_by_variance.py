@@ -1,5 +1,6 @@
 """A reader's slip: ln divide by variance; rejected, naming def-layer-norm."""
-import numpy as np
+
+
 def layer_norm(x, gamma, beta, eps):
     mu = x.mean(axis=-1, keepdims=True)
     var = x.var(axis=-1, keepdims=True)

@@ -1,5 +1,8 @@
 """A reader's slip: softmax no normalise; rejected, naming def-softmax."""
+
 import numpy as np
+
+
 def softmax(z):
     z = np.asarray(z)
     e = np.exp(z - z.max(axis=-1, keepdims=True))
