@@ -13,7 +13,7 @@ import argparse
 import time
 from pathlib import Path
 
-from proofs.bench.judge import Report, judge_file
+from proofs.bench.judging import Report, judge_file
 
 ROOT = Path(__file__).resolve().parents[1] / "tests" / "bench"
 

@@ -296,8 +296,8 @@ def judge_parameters(session: Session, config: spec.ModelConfig) -> None:
     if got != want:
         raise Rejected(
             Witness(
-                f"model_parameters is off by {got - want:+,}"
-                + explain(got - want, poly, sizes_of(config)),
+                f"model_parameters is off by {got - want:+,}; "
+                + (explain(got - want, poly, sizes_of(config)) or "not one part's count"),
                 f"config = {reader_config(config)}",
                 f"{got:,}",
             )
@@ -340,8 +340,8 @@ def judge_multiplications(session: Session, case: tuple) -> None:
     if got != want:
         raise Rejected(
             Witness(
-                f"block_multiplications is off by {got - want:+,}"
-                + explain(got - want, poly, sizes_of(config, n)),
+                f"block_multiplications is off by {got - want:+,}; "
+                + (explain(got - want, poly, sizes_of(config, n)) or "not one product's count"),
                 inputs,
                 f"{got:,}",
             )

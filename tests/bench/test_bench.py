@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from proofs.bench.judge import BadInput, judge_file
+from proofs.bench.judging import BadInput, judge_file
 
 HERE = Path(__file__).parent
 EXPECTED = dict(

@@ -1,6 +1,6 @@
 """Judge a reader's file: find its functions by the package's names and signatures, run
-every clause that takes one of them in one contained session, and return the results
-(`from proofs.bench import judge`: `judge.judge_file("solution.py")`)."""
+every clause that takes one of them in one contained session (`ReaderRun`), and return
+the results (`judge_file`)."""
 
 from __future__ import annotations
 
@@ -86,6 +86,40 @@ def chosen(names: list[str] | None, elements: list[str] | None) -> list[Clause]:
     return wanted
 
 
+class ReaderRun:
+    """The reader's file at `path` imported in a contained session, its functions matched
+    with the expected ones (`usable`, and why the others are not: `unmatched`), ready to
+    judge clauses one by one (`run`); `close()` ends it. BadInput when it does not import."""
+
+    def __init__(self, path: str | Path, contain: bool | None = None) -> None:
+        self.path = Path(path)
+        self.session = Session(reader_files(self.path), self.path.name, contain=contain)
+        if self.session.imported.problem:
+            self.session.close()
+            raise BadInput(f"{self.path.name} {self.session.imported.problem}")
+        found = self.session.probe([e.name for e in EXPECTED])
+        self.unmatched: dict[str, str] = {}
+        self.usable: set[str] = set()
+        for expected in EXPECTED:
+            why = mismatch(expected, found.get(expected.name, {"missing": True}))
+            if why:
+                self.unmatched[expected.name] = why
+            else:
+                self.usable.add(expected.name)
+
+    def run(self, c: Clause, seed: int = 0, scale: float = 1.0) -> ClauseResult:
+        """Clause `c` judged on the reader's function (not run when it has none)."""
+        if c.function in self.usable:
+            return run_clause(c, self.session, seed, scale)
+        why = self.unmatched.get(c.function, "")
+        return ClauseResult(
+            c.element, c.number, c.clause, c.function, "not run", witness=Witness(why)
+        )
+
+    def close(self) -> None:
+        self.session.close()
+
+
 def judge_file(
     path: str | Path,
     names: list[str] | None = None,
@@ -96,7 +130,6 @@ def judge_file(
 ) -> Report:
     """Run the clauses of the reader's functions in `path` (`names` restricts the functions
     and `elements` the elements), drawing cases from `seed`."""
-    path = Path(path)
     if names:
         unknown = [n for n in names if n not in BY_NAME]
         if unknown:
@@ -105,44 +138,21 @@ def judge_file(
                 + ", ".join(BY_NAME)
             )
     clauses = chosen(names, elements)
-    files = reader_files(path)
-    report = Report(str(path))
-    with Session(files, path.name, contain=contain) as session:
-        report.contained = session.contained
-        if session.imported.problem:
-            raise BadInput(f"{path.name} {session.imported.problem}")
-        found = session.probe([e.name for e in EXPECTED])
-        usable = set()
-        for expected in EXPECTED:
-            if names and expected.name not in names:
-                continue
-            why = mismatch(expected, found.get(expected.name, {"missing": True}))
-            if why:
-                report.unmatched[expected.name] = why
-            else:
-                usable.add(expected.name)
-        if names:
-            for name in names:
-                if name in report.unmatched:
-                    raise BadInput(report.unmatched[name])
-        for c in clauses:
-            if c.function in usable:
-                report.results.append(run_clause(c, session, seed, scale))
-            elif names:
-                report.results.append(
-                    ClauseResult(
-                        c.element,
-                        c.number,
-                        c.clause,
-                        c.function,
-                        "not run",
-                        witness=Witness(report.unmatched.get(c.function, "")),
-                    )
-                )
-    if not report.results and not report.unmatched.keys() - set(BY_NAME):
-        if len(report.unmatched) == len(EXPECTED):
+    run = ReaderRun(path, contain)
+    report = Report(str(path), contained=run.session.contained)
+    try:
+        report.unmatched = {n: why for n, why in run.unmatched.items() if not names or n in names}
+        for name in names or ():
+            if name in report.unmatched:
+                raise BadInput(report.unmatched[name])
+        if not names and not run.usable:
             raise BadInput(
-                f"{path.name} defines none of the functions the bench judges "
+                f"{run.path.name} defines none of the functions the bench judges "
                 f"({', '.join(BY_NAME)}); see docs/bench.md for the template"
             )
+        for c in clauses:
+            if c.function in run.usable or names:
+                report.results.append(run.run(c, seed, scale))
+    finally:
+        run.close()
     return report
