@@ -1689,7 +1689,7 @@ CASES = [
                 "raises",
                 "def softmax(z):\n    raise ValueError('not yet')\n",
                 1,
-                "softmax raised ValueError: not yet (line 3 of solution.py)",
+                "softmax raised ValueError: not yet (line 4 of solution.py)",
             ),
             (
                 "loops",
@@ -1713,7 +1713,7 @@ CASES = [
                 "wrong-type",
                 "def softmax(z):\n    return 'softmax'\n",
                 1,
-                "softmax returned 'softmax', not an array of shape (3,)",
+                "softmax returned a str, not an array of shape (3,)",
             ),
             (
                 "mutates-its-input",
