@@ -160,7 +160,7 @@ def compare(
     """The largest error/tolerance ratio, or Rejected naming the worst entry."""
     error = np.abs(out.astype(np.float64) - exact)
     bound = np.broadcast_to(tolerance, error.shape)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         ratio = np.where(error == 0, 0.0, error / bound)
     if error.size == 0:
         return 0.0
