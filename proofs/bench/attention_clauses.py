@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 from hypothesis import strategies as st
@@ -53,13 +54,13 @@ def judge_attention(session: Session, case: tuple) -> str:
         first=True,
         inputs=inputs,
     )
-    exact = np.array(mp_attention(*held, mask), dtype=float)  # type: ignore[misc]
-    tolerance = attention_tolerance(*held, mask, dtype)  # type: ignore[misc]
+    exact = np.array(mp_attention(*held, mask), dtype=float)
+    tolerance = attention_tolerance(*held, mask, dtype)
     compare("attention", out, exact, tolerance, inputs, SOURCE.format(dtype=dtype))
     return lowered(dtype, q, k, v)
 
 
-def _attention_slip(**change: object) -> object:
+def _attention_slip(**change: object) -> Callable[[tuple, Reply], bool]:
     def matches(case: tuple, reply: Reply) -> bool:
         q, k, v, mask = case
         out = answer_array(reply)
@@ -123,7 +124,7 @@ def judged_mha(
     working precision and the remark on it."""
     reply = session.call("multi_head_attention", x, params, causal=causal)
     dtype = working_dtype(reply, x, params, first=True)
-    held_x, held_params = rounded((x, params), dtype)  # type: ignore[misc]
+    held_x, held_params = rounded((x, params), dtype)
     out = as_array(reply, x.shape, what, first=True, inputs=inputs)
     return out, held_x, held_params, dtype, lowered(dtype, x, params)
 
@@ -165,7 +166,7 @@ def _mha_model(
     return np.einsum("hnk,hkd->nd", heads, p["w_o"]) + p.get("b_o", np.zeros(d))
 
 
-def _mha_slip(**change: str) -> object:
+def _mha_slip(**change: str) -> Callable[[tuple, Reply], bool]:
     def matches(case: tuple, reply: Reply) -> bool:
         (x, params), causal = case
         out = answer_array(reply)
@@ -274,7 +275,7 @@ def judge_causal(session: Session, case: tuple) -> str:
         out, held_given, held, dtype, remark = judged_mha(
             session, given, params, True, what, inputs
         )
-        exact = exact_mha(rounded(x, dtype)[: i + 1], held, True)  # type: ignore[index]
+        exact = exact_mha(rounded(x, dtype)[: i + 1], held, True)
         compare(
             f"causal multi_head_attention of {what}, rows 1..{i + 1}",
             out[: i + 1],

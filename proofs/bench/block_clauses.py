@@ -63,7 +63,7 @@ def judge_mlp(session: Session, case: tuple) -> str:
     inputs = f"x = {short(x)}, params = {short(ffn)}, activation = {activation!r}"
     reply = session.call("mlp", x, ffn, activation=activation)
     dtype = working_dtype(reply, x, ffn)
-    held_x, held = rounded((x, ffn), dtype)  # type: ignore[misc]
+    held_x, held = rounded((x, ffn), dtype)
     out = as_array(reply, x.shape, f"x of shape {x.shape}", inputs=inputs)
     low = {k: v.astype(dtype) for k, v in held.items()}
     form = judged(
@@ -107,7 +107,7 @@ def judge_block(post: bool) -> Callable[[Session, tuple], str]:
         )
         reply = session.call(name, x, p, causal=causal, activation=activation, eps=EPS)
         dtype = working_dtype(reply, x, p, first=True)
-        held_x, held = rounded((x, p), dtype)  # type: ignore[misc]
+        held_x, held = rounded((x, p), dtype)
         out = as_array(reply, x.shape, f"x of shape {x.shape}", first=True, inputs=inputs)
         low_x, low = held_x.astype(dtype), {k: v.astype(dtype) for k, v in held.items()}
         forms = ("gelu", "gelu_tanh") if activation == "gelu" else (activation,)
@@ -128,9 +128,9 @@ def judge_block(post: bool) -> Callable[[Session, tuple], str]:
     return judge
 
 
-def _block_slip(as_post: bool) -> Callable[[object, Reply], bool]:
-    def matches(case: object, reply: Reply) -> bool:
-        p, x, activation, causal = case  # type: ignore[misc]
+def _block_slip(as_post: bool) -> Callable[[tuple, Reply], bool]:
+    def matches(case: tuple, reply: Reply) -> bool:
+        p, x, activation, causal = case
         return close_to(answer_array(reply), _exact_block(x, p, as_post, causal, activation))
 
     return matches
@@ -198,7 +198,7 @@ def judged_forward(
     two forms'), its working precision and the remark on it."""
     reply = session.call("forward", tokens, params, reader_config(config))
     dtype = working_dtype(reply, params)
-    held: dict = rounded(params, dtype)  # type: ignore[assignment]
+    held: dict = rounded(params, dtype)
     out = as_array(reply, (len(tokens), config.vocab), "the logits", inputs=inputs)
     low = {k: v.astype(dtype) for k, v in held.items()}
     forms = ("gelu", "gelu_tanh") if config.activation == "gelu" else (config.activation,)
@@ -207,7 +207,7 @@ def judged_forward(
     )
 
     def exact_of(form: str) -> np.ndarray:
-        logits = mp_forward(tokens, held, config.n_layer, form, config.layer_norm_eps)
+        logits = mp_forward(tokens.tolist(), held, config.n_layer, form, config.layer_norm_eps)
         return np.array(logits, dtype=float)
 
     return out, exact_of, tolerance, dtype, lowered(dtype, params)
@@ -252,7 +252,8 @@ def judge_prefix(session: Session, case: tuple) -> str:
         out,
         config.activation,
         lambda form: np.array(
-            mp_forward(tokens, held, config.n_layer, form, config.layer_norm_eps), dtype=float
+            mp_forward(tokens.tolist(), held, config.n_layer, form, config.layer_norm_eps),
+            dtype=float,
         )[: len(prefix)],
         tolerance,
         inputs,

@@ -66,7 +66,7 @@ def judge_layer_norm(session: Session, case: tuple) -> str:
     inputs = f"x = {short(x)}, gamma = {short(gamma)}, beta = {short(beta)}, eps = {eps!r}"
     reply = session.call("layer_norm", x, gamma, beta, eps)
     dtype = working_dtype(reply, x, gamma, beta)
-    held_x, held_gamma, held_beta = rounded((x, gamma, beta), dtype)  # type: ignore[misc]
+    held_x, held_gamma, held_beta = rounded((x, gamma, beta), dtype)
     out = as_array(reply, x.shape, f"x of shape {x.shape}", inputs=inputs)
     exact = exact_layer_norm(held_x, held_gamma, held_beta, eps)
     tolerance = layer_norm_tolerance(held_x, held_gamma, held_beta, eps, dtype)

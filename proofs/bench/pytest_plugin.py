@@ -29,7 +29,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 class ReaderFile(pytest.File):
     """The reader's file as a collector of one item per clause."""
 
-    def collect(self):  # type: ignore[no-untyped-def]
+    def collect(self):
         from proofs.bench.judging import chosen
         from proofs.bench.testing import clause_ids
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import TypeVar, cast
 
 import numpy as np
 
@@ -21,6 +22,7 @@ from proofs.bench.session import Reply
 from proofs.bench.slips import CLOSE
 from proofs.bench.wire import Unsendable
 
+T = TypeVar("T")
 JUDGED = (np.dtype(np.float32), np.dtype(np.float64))  # the precisions numeric computes in
 
 
@@ -126,9 +128,13 @@ def working_dtype(reply: Reply, *given: object, first: bool = False) -> np.dtype
     return min(found, key=lambda t: t.itemsize, default=np.dtype(np.float64))
 
 
-def rounded(value: object, dtype: np.dtype) -> object:
+def rounded(value: T, dtype: np.dtype) -> T:
     """An argument's float arrays rounded to `dtype` (held as float64), or Beyond when one
     of them leaves its range."""
+    return cast(T, _rounded(value, dtype))
+
+
+def _rounded(value: object, dtype: np.dtype) -> object:
     if isinstance(value, np.ndarray) and value.dtype.kind == "f":
         with np.errstate(over="ignore"):
             low = value.astype(dtype)
@@ -136,9 +142,9 @@ def rounded(value: object, dtype: np.dtype) -> object:
             raise Beyond(f"inputs beyond {dtype}'s range (the precision it computes in) left out")
         return low.astype(np.float64) if value.dtype == np.float64 else low
     if isinstance(value, Mapping):
-        return {k: rounded(v, dtype) for k, v in value.items()}
+        return {k: _rounded(v, dtype) for k, v in value.items()}
     if isinstance(value, tuple):
-        return tuple(rounded(v, dtype) for v in value)
+        return tuple(_rounded(v, dtype) for v in value)
     return value
 
 

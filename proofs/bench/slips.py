@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -20,7 +21,7 @@ class Slip:
     """A known slip: `matches(case, reply)`; `hint` in the book's words; `reread` the
     element (its id and number)."""
 
-    matches: Callable[[object, Reply], bool]
+    matches: Callable[[Any, Reply], bool]  # (the failing case, the reader's reply)
     hint: str
     reread: str
 

@@ -32,9 +32,14 @@ def reader_run(path: Path) -> ReaderRun:
     path = path.resolve()
     if path not in _RUNS:
         if not _RUNS:
-            atexit.register(lambda: [run.close() for run in _RUNS.values()])
+            atexit.register(_close_all)
         _RUNS[path] = ReaderRun(path)
     return _RUNS[path]
+
+
+def _close_all() -> None:
+    for run in _RUNS.values():
+        run.close()
 
 
 def clause_ids(clauses: list[Clause]) -> list[str]:

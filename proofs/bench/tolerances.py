@@ -204,9 +204,9 @@ def attention_tolerance(
     >>> bool(np.all(attention_tolerance(q, k, v, None, np.dtype(np.float64)) < 1e-14))
     True
     """
-    arrays = [a.astype(np.float64) for a in (q, k, v)]
-    errors = (np.zeros_like(arrays[0]), np.zeros_like(arrays[1]), np.zeros_like(arrays[2]))
-    return head_bound(*arrays, errors, mask, dtype)[1]
+    q, k, v = (a.astype(np.float64) for a in (q, k, v))
+    errors = (np.zeros_like(q), np.zeros_like(k), np.zeros_like(v))
+    return head_bound(q, k, v, errors, mask, dtype)[1]
 
 
 def mha_tolerance(
