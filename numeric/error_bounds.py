@@ -184,7 +184,7 @@ def attention_error_bound(
     return _head_bound(q, k, v, *zero, weights, u, subnormal(q.dtype))[1]
 
 
-def _projection_bound(
+def projection_error_bound(
     x: np.ndarray, dx: np.ndarray, w: np.ndarray, b: np.ndarray | None, u: float
 ) -> tuple[np.ndarray, np.ndarray]:
     """(y, error bound) of y = x w + b per head: w (h, d, k), b (h, k) or None; y in float64.
@@ -211,7 +211,7 @@ def mha_error_bound(
 ) -> np.ndarray:
     """Entrywise bound (n, d) on |MHA_computed(x) - MHA(x_exact)| where |x - x_exact| <= dx.
 
-    Projections by `_projection_bound`, each head by `_head_bound`, then the merge
+    Projections by `projection_error_bound`, each head by `_head_bound`, then the merge
     sum_h H_h W_O,h + b_O: |dH||W_O| + gamma_{d+1}(|H||W_O| + |b_O|).
 
     >>> from numeric.attention import multi_head_attention
@@ -231,9 +231,9 @@ def mha_error_bound(
         if context is None
         else (context, np.zeros(context.shape) if d_context is None else d_context)
     )
-    q, dq = _projection_bound(x, dx, params["w_q"], params.get("b_q"), u)
-    k, dk = _projection_bound(c, dc, params["w_k"], params.get("b_k"), u)
-    v, dv = _projection_bound(c, dc, params["w_v"], params.get("b_v"), u)
+    q, dq = projection_error_bound(x, dx, params["w_q"], params.get("b_q"), u)
+    k, dk = projection_error_bound(c, dc, params["w_k"], params.get("b_k"), u)
+    v, dv = projection_error_bound(c, dc, params["w_v"], params.get("b_v"), u)
     tiny = subnormal(x.dtype)
     heads, d_h = _head_bound(q, k, v, dq, dk, dv, weights.astype(np.float64), u, tiny)
     w_o = np.abs(params["w_o"].astype(np.float64))  # (h, k, d)
@@ -317,7 +317,7 @@ def mlp_error_bound(
     x: np.ndarray, dx: np.ndarray, p: Mapping[str, np.ndarray], u: float, activation: str = "relu"
 ) -> np.ndarray:
     """Bound for phi(x W_1 + b_1) W_2 + b_2 with |x - x_exact| <= dx: the first product as
-    in `_projection_bound`; phi moves an error by at most its slope and adds its own
+    in `projection_error_bound`; phi moves an error by at most its slope and adds its own
     rounding (ACTIVATION_ERRORS) at the pre-activation t, and |phi(t)| <= |t| for all three
     activations, so the second product adds gamma_{f+1}(|t||W_2| + |b_2|) (t taken at the
     computed input: first order). For ReLU (slope 1, exact) this is the plain product

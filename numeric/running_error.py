@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -93,15 +94,48 @@ def _layer_norm_tangent(x: np.ndarray, t: np.ndarray, gain: np.ndarray, eps: flo
     return moved * gain.astype(np.float64)
 
 
+def _package_attention(z: np.ndarray, p: Mapping[str, np.ndarray], causal: bool) -> np.ndarray:
+    _, weights = multi_head_attention(z, p, causal=causal)
+    return mha_error_bound(z, p, np.asarray(weights))
+
+
+def _package_mlp(z: np.ndarray, p: Mapping[str, np.ndarray], activation: str) -> np.ndarray:
+    return mlp_error_bound(z, np.zeros(z.shape), p, unit_roundoff(z.dtype), activation)
+
+
+@dataclass(frozen=True)
+class StageBounds:
+    """The rounding bound of each stage at its computed input, in the input's dtype:
+    numeric's own algorithms by default; another evaluation of the stages (a reader's,
+    proofs.bench) gives its own, and the composition carries them all the same."""
+
+    layer_norm: Callable[[np.ndarray, np.ndarray, np.ndarray, float], np.ndarray] = (
+        layer_norm_error_bound  # (x, gamma, beta, eps)
+    )
+    attention: Callable[[np.ndarray, Mapping[str, np.ndarray], bool], np.ndarray] = (
+        _package_attention  # (z, the attention's parameters, causal)
+    )
+    mlp: Callable[[np.ndarray, Mapping[str, np.ndarray], str], np.ndarray] = (
+        _package_mlp  # (z, the MLP's parameters, activation)
+    )
+
+
+PACKAGE = StageBounds()
+
+
 def _normed(
-    x: np.ndarray, t: np.ndarray, ln: Mapping[str, np.ndarray], eps: float
+    x: np.ndarray,
+    t: np.ndarray,
+    ln: Mapping[str, np.ndarray],
+    eps: float,
+    bounds: StageBounds = PACKAGE,
 ) -> tuple[np.ndarray, np.ndarray]:
     """LN(x) (n, d) and its tangents: those of x (S, n, d) moved by the LN Jacobian, and
-    LN's own rounding."""
+    LN's own rounding (`bounds.layer_norm`)."""
     z = layer_norm(x, ln["gamma"], ln["beta"], eps)
     return z, _with(
         _layer_norm_tangent(x, t, ln["gamma"], eps),
-        layer_norm_error_bound(x, ln["gamma"], ln["beta"], eps),
+        bounds.layer_norm(x, ln["gamma"], ln["beta"], eps),
     )
 
 
@@ -164,11 +198,13 @@ def block_tangents(
     eps: float,
     causal: bool = True,
     post: bool = False,
+    bounds: StageBounds = PACKAGE,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(X' (n, d), its tangents (S', n, d)) of one block of 定義 2.2 at the computed X (n, d):
     Pre-LN Y = X + MHA(LN_1(X)), X' = Y + MLP(LN_2(Y)), or Post-LN Y = LN_1(X + MHA(X)),
     X' = LN_2(Y + MLP(Y)), evaluated by the package's parts; the tangents (S, n, d) of X
-    are carried through each stage's Jacobian and every stage's own rounding is added.
+    are carried through each stage's Jacobian and every stage's own rounding is added
+    (`bounds`: numeric's algorithms' unless another evaluation's are given).
 
     >>> from numeric.model import init_parameters
     >>> config = ModelConfig(vocab=2, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
@@ -177,31 +213,25 @@ def block_tangents(
     >>> tangents.shape[1:]
     (3, 4)
     """
-    u = unit_roundoff(x.dtype)
     ln_1, ln_2 = sub_parameters(p, "ln_1"), sub_parameters(p, "ln_2")
     attn, ffn = sub_parameters(p, "attn"), sub_parameters(p, "mlp")
 
     def attend(z: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        a, weights = multi_head_attention(z, attn, causal=causal)
-        return a, _with(
-            _attention_tangent(z, attn, t, causal), mha_error_bound(z, attn, np.asarray(weights))
-        )
+        a, _ = multi_head_attention(z, attn, causal=causal)
+        return a, _with(_attention_tangent(z, attn, t, causal), bounds.attention(z, attn, causal))
 
     def feed(z: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         moved, kinks = _mlp_tangent(z, ffn, activation, t)
         return (
             np.asarray(mlp(z, ffn, activation=activation)),
-            _with(
-                np.concatenate([moved, kinks]),
-                mlp_error_bound(z, np.zeros(z.shape), ffn, u, activation),
-            ),
+            _with(np.concatenate([moved, kinks]), bounds.mlp(z, ffn, activation)),
         )
 
     if post:
-        y, t_y = _normed(*_added(x, tangents, *attend(x, tangents)), ln_1, eps)
-        return _normed(*_added(y, t_y, *feed(y, t_y)), ln_2, eps)
-    y, t_y = _added(x, tangents, *attend(*_normed(x, tangents, ln_1, eps)))
-    return _added(y, t_y, *feed(*_normed(y, t_y, ln_2, eps)))
+        y, t_y = _normed(*_added(x, tangents, *attend(x, tangents)), ln_1, eps, bounds)
+        return _normed(*_added(y, t_y, *feed(y, t_y)), ln_2, eps, bounds)
+    y, t_y = _added(x, tangents, *attend(*_normed(x, tangents, ln_1, eps, bounds)))
+    return _added(y, t_y, *feed(*_normed(y, t_y, ln_2, eps, bounds)))
 
 
 def block_rounding_bound(
@@ -211,9 +241,11 @@ def block_rounding_bound(
     causal: bool = True,
     activation: str = "gelu",
     eps: float = 1e-5,
+    bounds: StageBounds = PACKAGE,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(X' (n, d), entrywise first-order bound on |X' - exact X'|) of one Pre-LN (or
-    Post-LN) block evaluated in x's dtype at x (n, d), taken as exact.
+    Post-LN) block evaluated in x's dtype at x (n, d), taken as exact (each stage's
+    rounding by `bounds`).
 
     >>> from numeric.block import post_ln_block
     >>> from numeric.model import init_parameters
@@ -229,17 +261,21 @@ def block_rounding_bound(
     """
     x = as_array(x, "x", ndim=2)
     out, tangents = block_tangents(
-        x, np.zeros((0, *x.shape)), params, activation, eps, causal, post
+        x, np.zeros((0, *x.shape)), params, activation, eps, causal, post, bounds
     )
     return out, np.abs(tangents).sum(axis=0)
 
 
 def model_rounding_bound(
-    tokens: np.ndarray, params: Mapping[str, np.ndarray], config: ModelConfig
+    tokens: np.ndarray,
+    params: Mapping[str, np.ndarray],
+    config: ModelConfig,
+    bounds: StageBounds = PACKAGE,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(logits (n, |V|), entrywise first-order bound on |logits - exact logits|) of the
     decoder-only model in the parameters' dtype: X0 = E_t + P, L causal Pre-LN blocks,
-    LN_f and the product with E (or the LM head), composed from the package's parts.
+    LN_f and the product with E (or the LM head), composed from the package's parts (each
+    stage's rounding by `bounds`).
 
     >>> from numeric.model import forward, init_parameters
     >>> config = ModelConfig(vocab=5, d=4, n_layer=1, n_head=2, d_ff=8, n_ctx=3)
@@ -259,9 +295,15 @@ def model_rounding_bound(
         tangents = _with(tangents, u * np.abs(x))
     for layer in range(config.n_layer):
         x, tangents = block_tangents(
-            x, tangents, sub_parameters(params, f"blocks.{layer}"), activation, eps
+            x,
+            tangents,
+            sub_parameters(params, f"blocks.{layer}"),
+            activation,
+            eps,
+            bounds=bounds,
         )
-    z, tangents = _normed(x, tangents, sub_parameters(params, "ln_f"), eps)  # (n, d)
+    ln_f = sub_parameters(params, "ln_f")
+    z, tangents = _normed(x, tangents, ln_f, eps, bounds)  # (n, d)
     head = params.get("lm_head", params["wte"])  # (|V|, d)
     logits = z @ head.T  # (n, |V|)
     carried = np.abs(tangents @ head.T.astype(np.float64)).sum(axis=0)  # (n, |V|)

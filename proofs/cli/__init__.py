@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from proofs.book.locations import SettingsError
-from proofs.cli import chapter_files, figures, flops, tables, verify
+from proofs.cli import chapter_files, check, figures, flops, tables, verify
 from proofs.cli.arguments import PROG, UsageError, parser
 from proofs.files import OutputError
 from proofs.typeset.shown import inert, visible
@@ -35,6 +35,7 @@ COMMANDS = {
     "figures": figures.figures,
     "new-chapter": chapter_files.new_chapter,
     "flops": flops.flops,
+    "check": check.check,
 }
 
 

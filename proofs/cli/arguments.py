@@ -486,4 +486,8 @@ def parser() -> argparse.ArgumentParser:
     from proofs.cli.flops import add_parser as add_flops  # its grammar beside the command
 
     add_flops(sub, formatter)
+
+    from proofs.cli import check  # its grammar beside the command
+
+    check.add_parser(sub)
     return parser

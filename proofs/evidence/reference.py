@@ -154,16 +154,26 @@ def mp_gelu(t: Iterable[float]) -> list:
     return [mpmath.mpf(v) * mpmath.erfc(-mpmath.mpf(v) / mpmath.sqrt(2)) / 2 for v in t]
 
 
+def mp_gelu_tanh(t: object) -> mpmath.mpf:
+    """GPT-2's approximation t (1 + tanh(sqrt(2/pi) (t + 0.044715 t^3))) / 2 of one float or
+    mpf t, the constant 0.044715 taken as the decimal it is written as."""
+    v = mp_value(t)
+    inner = mpmath.sqrt(2 / mpmath.pi) * (v + mpmath.mpf("0.044715") * v**3)
+    return v * (1 + mpmath.tanh(inner)) / 2
+
+
 def mp_mlp(x: np.ndarray, params: Mapping[str, np.ndarray], activation: str) -> list:
     """MLP(X) of 定義 2.2［Transformer ブロック］ as written: phi(X W_1 + 1 b_1^T) W_2 + 1 b_2^T
-    with phi = ReLU or the exact GELU, (n, d) nested lists of mpf."""
-    if activation not in ("relu", "gelu"):
-        raise ValueError(f"activation must be 'relu' or 'gelu', got {activation!r}")
+    with phi = ReLU, the exact GELU or its tanh approximation, (n, d) nested lists of mpf."""
+    if activation not in ("relu", "gelu", "gelu_tanh"):
+        raise ValueError(f"activation must be 'relu', 'gelu' or 'gelu_tanh', got {activation!r}")
     w_1, w_2 = params["w_1"], params["w_2"]
     b_1, b_2 = params.get("b_1"), params.get("b_2")
     d_ff = w_1.shape[1]
 
     def phi(t):
+        if activation == "gelu_tanh":
+            return mp_gelu_tanh(t)
         return (
             max(t, mpmath.mpf(0))
             if activation == "relu"
@@ -178,6 +188,65 @@ def mp_mlp(x: np.ndarray, params: Mapping[str, np.ndarray], activation: str) -> 
         hidden = [phi(mpmath.fdot(row, into[c]) + shift_1[c]) for c in range(d_ff)]
         out.append([mpmath.fdot(hidden, back[col]) + shift_2[col] for col in range(len(back))])
     return out
+
+
+def mp_block(
+    x: np.ndarray,
+    params: Mapping[str, np.ndarray],
+    post: bool,
+    causal: bool,
+    activation: str,
+    eps: float,
+) -> np.ndarray:
+    """A block of 定義 2.2［Transformer ブロック］ as written, (n, d) of mpf (dtype object):
+    Pre-LN Y = X + MHA(LN_1(X)), X' = Y + MLP(LN_2(Y)); Post-LN Y = LN_1(X + MHA(X)),
+    X' = LN_2(Y + MLP(Y)); params keyed as numeric.block's ("attn.w_q", "ln_1.gamma", ...)."""
+
+    def part(prefix: str) -> dict:
+        return {k[len(prefix) + 1 :]: v for k, v in params.items() if k.startswith(prefix + ".")}
+
+    def norm(rows: np.ndarray, which: str) -> np.ndarray:
+        ln = part(which)
+        return np.array([mp_layer_norm(r, ln["gamma"], ln["beta"], eps) for r in rows], object)
+
+    def attend(rows: np.ndarray) -> np.ndarray:
+        return np.array(mp_multi_head_attention(rows, part("attn"), causal), dtype=object)
+
+    def feed(rows: np.ndarray) -> np.ndarray:
+        return np.array(mp_mlp(rows, part("mlp"), activation), dtype=object)
+
+    xs = np.array(_converted(np.asarray(x)), dtype=object)
+    if post:
+        y = norm(xs + attend(xs), "ln_1")
+        return norm(y + feed(y), "ln_2")
+    y = xs + attend(norm(xs, "ln_1"))
+    return y + feed(norm(y, "ln_2"))
+
+
+def mp_forward(
+    tokens: Sequence[int],
+    params: Mapping[str, np.ndarray],
+    n_layer: int,
+    activation: str,
+    eps: float,
+) -> np.ndarray:
+    """定義 2.3［Transformer ブロック］ as written: X^(0) = E_t + P, n_layer causal Pre-LN
+    blocks, Z = LN_f(X^(L)) E^T (or the LM head when params has one), (n, |V|) of mpf."""
+    wte = params["wte"]
+    rows = [[mp_value(v) for v in wte[t]] for t in tokens]
+    if "wpe" in params:
+        rows = [
+            [a + mp_value(b) for a, b in zip(r, params["wpe"][i], strict=True)]
+            for i, r in enumerate(rows)
+        ]
+    x = np.array(rows, dtype=object)
+    for layer in range(n_layer):
+        prefix = f"blocks.{layer}."
+        block = {k[len(prefix) :]: v for k, v in params.items() if k.startswith(prefix)}
+        x = mp_block(x, block, post=False, causal=True, activation=activation, eps=eps)
+    z = [mp_layer_norm(r, params["ln_f.gamma"], params["ln_f.beta"], eps) for r in x]
+    head = mp_entries(params.get("lm_head", wte))
+    return np.array([[mpmath.fdot(r, e) for e in head] for r in z], dtype=object)
 
 
 def mp_central_jacobian(f: Callable[[list], list], point: Sequence, step) -> list[list]:

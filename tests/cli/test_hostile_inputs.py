@@ -294,6 +294,9 @@ BLOCK_STATEMENT_7_1 = "位置ごとの MLP と層正規化は行ごとに働く�
 BLOCK_TOP = "\n\n0. この記事の要点"
 
 
+READER_HEAD = "import numpy as np\n\n"  # a reader's file for `check`
+
+
 def baseline(*entries: dict) -> str:
     return json.dumps({"accepted": list(entries)}, ensure_ascii=False)
 
@@ -1799,6 +1802,129 @@ CASES += [
         ("flops", "--model", "gpt2", "--tokens", "1024", "--peak", "312e12"),
         2,
         "flops: an MFU needs --tokens, --seconds and --peak (missing --seconds)",
+    ),
+    # a reader's file for the bench: run contained, every way it can go wrong told in one
+    # line naming the function (a refusal on stderr, a failure in the report)
+    *(
+        Case(
+            "check",
+            name,
+            ("check", "{dir}/solution.py", "--element", "def-softmax"),
+            code,
+            message,
+            {"solution.py": READER_HEAD + body},
+            out="out" if code == 1 else "err",
+        )
+        for name, body, code, message in (
+            (
+                "does-not-import",
+                "def softmax(z)\n    return z\n",
+                2,
+                "did not import: raised SyntaxError",
+            ),
+            (
+                "raises-on-import",
+                "raise RuntimeError('no softmax today')\n",
+                2,
+                "did not import: raised RuntimeError: no softmax today",
+            ),
+            (
+                "defines-none",
+                "def soft_max(z):\n    return z\n",
+                2,
+                "solution.py defines none of the functions the bench judges",
+            ),
+            (
+                "raises",
+                "def softmax(z):\n    raise ValueError('not yet')\n",
+                1,
+                "softmax raised ValueError: not yet (line 4 of solution.py)",
+            ),
+            (
+                "loops",
+                "def softmax(z):\n    while True:\n        pass\n",
+                1,
+                "softmax ran past its 10 s; stopped",
+            ),
+            (
+                "prints-megabytes",
+                "def softmax(z):\n    print('x' * 2**21)\n    return z\n",
+                1,
+                "softmax printed more than 1 MiB in one call; stopped",
+            ),
+            (
+                "wrong-shape",
+                "def softmax(z):\n    return np.exp(z)[..., :-1]\n",
+                1,
+                "softmax returned shape (2,) for z of shape (3,); expected (3,)",
+            ),
+            (
+                "wrong-type",
+                "def softmax(z):\n    return 'softmax'\n",
+                1,
+                "softmax returned a str, not an array of shape (3,)",
+            ),
+            (
+                "mutates-its-input",
+                "def softmax(z):\n    z -= z.max()\n    np.exp(z, out=z)\n    z /= z.sum()\n"
+                "    return z\n",
+                1,
+                "softmax changed its argument 0 in place; z of shape (3,) must not",
+            ),
+            (
+                "returns-nan",
+                "def softmax(z):\n    return z * np.nan\n",
+                1,
+                "softmax returned NaN at index (0,) for z of shape (3,)",
+            ),
+            (
+                "float16",
+                "def softmax(z):\n    e = np.exp(z - z.max()).astype(np.float16)\n"
+                "    return e / e.sum()\n",
+                1,
+                "softmax returned float16 for z of shape (3,): it computes in a precision below",
+            ),
+        )
+    ),
+    Case(
+        "check",
+        "unknown-function",
+        ("check", "{dir}/solution.py:softmx"),
+        2,
+        "check: softmx: not a function the bench judges; expected one of softmax,",
+        {"solution.py": READER_HEAD + "def softmax(z):\n    return z\n"},
+    ),
+    Case(
+        "check",
+        "not-a-python-file",
+        ("check", "{dir}/solution.txt"),
+        2,
+        "solution.txt: expected a Python file (.py)",
+        {"solution.txt": "def softmax(z):\n    return z\n"},
+    ),
+    Case(
+        "check",
+        "answers-not-toml",
+        ("check", "--answers", "{dir}/answers.toml"),
+        2,
+        "check --answers: {dir}/answers.toml: not TOML",
+        {"answers.toml": "[[parameters]\nd = 64\n"},
+    ),
+    Case(
+        "check",
+        "answers-unknown-key",
+        ("check", "--answers", "{dir}/answers.toml"),
+        2,
+        "[[parameters]] number 1: unknown key 'layers'",
+        {"answers.toml": "[[parameters]]\nlayers = 4\nanswer = 1\n"},
+    ),
+    Case(
+        "check",
+        "answers-not-a-count",
+        ("check", "--answers", "{dir}/answers.toml"),
+        2,
+        "[[multiplications]] number 1: n must be a whole number >= 1, got -3",
+        {"answers.toml": "[[multiplications]]\nd = 4\nd_ff = 16\nn = -3\nanswer = 1\n"},
     ),
 ]
 

@@ -247,14 +247,30 @@ class Sandbox:
                     return None
         return self._messages.pop(0)
 
-    def run(self, files: dict[str, str], name: str, seconds: float, output_limit: int) -> Outcome:
+    def run(
+        self,
+        files: dict[str, str],
+        name: str,
+        seconds: float,
+        output_limit: int,
+        channel: socket.socket | None = None,
+    ) -> Outcome:
         """Save `files` in the folder and run `name` for at most `seconds`, reading at most
-        `output_limit` bytes of what it prints (stdout and stderr together)."""
+        `output_limit` bytes of what it prints (stdout and stderr together).
+
+        `channel`, one end of a socket pair, is given to the program as its descriptor 4
+        (supervisor.CHANNEL): a program that answers requests while it runs (a reader's
+        functions, called by `proofs check`) talks over it with the caller, which keeps
+        the other end; `run` itself only hands it over."""
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
-        request = json.dumps({"files": files, "run": name, "seconds": seconds}).encode() + b"\n"
+        asked = {"files": files, "run": name, "seconds": seconds}
+        if channel is not None:
+            asked["channel"] = True
+        request = json.dumps(asked).encode() + b"\n"
+        given = [out_w, err_w] + ([channel.fileno()] if channel is not None else [])
         try:
-            socket.send_fds(self.control, [request[:1]], [out_w, err_w])
+            socket.send_fds(self.control, [request[:1]], given)
             self.control.sendall(request[1:])
         except OSError:
             os.close(out_r)
@@ -297,7 +313,7 @@ class Sandbox:
                             out += chunk
                         if read > output_limit and not stopped:
                             stopped = "output"
-                            self._stop()
+                            self.stop()
                     while ended is None and self._messages:
                         message = self._messages.pop(0)
                         if "started" in message:
@@ -312,7 +328,7 @@ class Sandbox:
                         measure = time.monotonic() + MEASURING
                         if used(self.folder) > self.disk:
                             stopped = "disk"
-                            self._stop()
+                            self.stop()
             finally:
                 for fd in pipes:
                     os.close(fd)
@@ -326,8 +342,9 @@ class Sandbox:
             record=ended["record"],
         )
 
-    def _stop(self) -> None:
-        """Ask the supervisor to stop the listing (if it is gone, `run` finds out)."""
+    def stop(self) -> None:
+        """Ask the supervisor to stop the listing running (if it is gone, `run` finds out);
+        safe from another thread than the one in `run`."""
         try:
             self.control.sendall(b'{"stop": true}\n')
         except OSError:

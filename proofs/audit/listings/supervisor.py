@@ -40,6 +40,7 @@ PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
 PR_SET_NO_NEW_PRIVS = 38
 RECORD = 3  # the listing's descriptor for its bootstrap's record
+CHANNEL = 4  # the descriptor of a channel to the audit's side, when a request brings one
 RECORD_LIMIT = 16384  # bytes of a record kept
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\.py")
 LIBC = ctypes.CDLL(None, use_errno=True)
@@ -156,9 +157,19 @@ def save(folder: int, name: str, text: str) -> str:
     return ""
 
 
-def start(settings: dict, folder: int, name: str, seconds: float, out: int, err: int, record: int):
+def start(
+    settings: dict,
+    folder: int,
+    name: str,
+    seconds: float,
+    out: int,
+    err: int,
+    record: int,
+    channel: int | None = None,
+):
     """Fork the listing's process: its own session, the settings' limits and environment,
-    its standard streams the audit's pipes, its record descriptor 3, nothing else open."""
+    its standard streams the audit's pipes, its record descriptor 3, the channel the
+    request brought (if any) descriptor 4, nothing else open."""
     parent = os.getpid()
     pid = os.fork()
     if pid:
@@ -171,10 +182,14 @@ def start(settings: dict, folder: int, name: str, seconds: float, out: int, err:
         os.setsid()
         os.fchdir(folder)
         stdin = os.open(os.devnull, os.O_RDONLY)
-        for source, target in ((stdin, 0), (out, 1), (err, 2), (record, RECORD)):
+        given = [(stdin, 0), (out, 1), (err, 2), (record, RECORD)]
+        if channel is not None:
+            kept = os.dup(channel)  # above every target, so that no dup2 below overwrites it
+            given.append((kept, CHANNEL))
+        for source, target in given:
             os.dup2(source, target)
             os.set_inheritable(target, True)
-        os.closerange(RECORD + 1, 1 << 16)
+        os.closerange(CHANNEL + 1 if channel is not None else RECORD + 1, 1 << 16)
         limits = {
             resource.RLIMIT_AS: settings["memory"],
             resource.RLIMIT_CPU: int(seconds) + 2,  # a backstop to the wall clock
@@ -198,18 +213,20 @@ def start(settings: dict, folder: int, name: str, seconds: float, out: int, err:
 
 def run(settings: dict, folder: int, request: dict, fds: list[int], lines: Lines) -> dict:
     """Save the request's files, run its listing until it ends, its time is up or the
-    audit asks to stop it, then end everything it started."""
-    out, err = fds
+    audit asks to stop it, then end everything it started. `fds` are the write ends of
+    its standard output and error, and a channel when the request says it brings one."""
+    out, err = fds[:2]
+    channel = fds[2] if len(fds) > 2 else None
     for name, text in request["files"].items():
         why = save(folder, name, text)
         if why:
-            os.close(out)
-            os.close(err)
+            for fd in fds:
+                os.close(fd)
             return {"ended": {"unsaved": why}, "record": ""}
     seconds = float(request["seconds"])
     reading, writing = os.pipe()
-    pid = start(settings, folder, request["run"], seconds, out, err, writing)
-    for fd in (out, err, writing):
+    pid = start(settings, folder, request["run"], seconds, out, err, writing, channel)
+    for fd in (*fds, writing):
         os.close(fd)
     send(lines.control, {"started": pid})
     try:
@@ -266,7 +283,8 @@ def main() -> None:
     while (request := lines.next()) is not None:
         if "run" not in request:
             continue  # a stop that came after its listing had ended
-        fds, lines.fds = lines.fds[:2], lines.fds[2:]
+        count = 3 if request.get("channel") else 2
+        fds, lines.fds = lines.fds[:count], lines.fds[count:]
         send(control, run(settings, folder, request, fds, lines))
     end_descendants()
 

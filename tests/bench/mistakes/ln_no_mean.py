@@ -1,0 +1,9 @@
+"""A reader's slip: ln no mean; rejected, naming def-layer-norm."""
+
+import numpy as np
+
+
+def layer_norm(x, gamma, beta, eps):
+    mu = x.mean(axis=-1, keepdims=True)
+    var = x.var(axis=-1, keepdims=True)
+    return gamma * x / np.sqrt(var + eps) + beta
