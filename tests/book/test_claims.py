@@ -54,9 +54,7 @@ def test_every_claim_is_the_pristine_chapters_text(chapter):
 
 def test_a_claim_changed_in_the_chapter_is_a_difference():
     document = pristine("transformer-block")
-    changed = parse(
-        "\n".join(document.lines).replace("4d^2 + 4d", "4d^2 + 5d"), document.path
-    )
+    changed = parse("\n".join(document.lines).replace("4d^2 + 4d", "4d^2 + 5d"), document.path)
     differences = [
         d for i in element_ids("transformer-block") for d in claims_differences(i, changed)
     ]
