@@ -267,6 +267,14 @@ def parser() -> argparse.ArgumentParser:
         "running checks",
     )
     latex.add_argument(
+        "--marks",
+        choices=("none", "ja", "en"),
+        default=None,
+        help="the marks of the checks' results: none (a reader's edition without them), ja "
+        "(in Japanese, without the report's messages; the default for a Japanese chapter) or "
+        "en (the results and messages as verify reports them; the default otherwise)",
+    )
+    latex.add_argument(
         "--profile",
         choices=("ci", "dev", "thorough"),
         default=None,
