@@ -414,6 +414,13 @@ def parser() -> argparse.ArgumentParser:
         help="list every region on stderr: in sync, drifted, or left alone and why",
     )
     sync.add_argument(
+        "--run-listings",
+        action="store_true",
+        help="run the chapter's own code listings (as audit --run-listings does: each in its "
+        "own process, contained, with limits) and regenerate the output lines no package "
+        "computes from what they print (also: run-listings = true under [tool.proofs])",
+    )
+    sync.add_argument(
         "--format",
         choices=("text", "github"),
         default="text",

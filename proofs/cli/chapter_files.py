@@ -107,7 +107,8 @@ def sync(args: argparse.Namespace) -> int:
 
     load_registry()
     try:
-        synced = [sync_file(path) for path in args.files]  # all read before any is written
+        run = args.run_listings or run_listings_setting()
+        synced = [sync_file(path, run) for path in args.files]  # all read before any is written
     except ChapterInputError as exc:
         raise UsageError(str(exc)) from exc
     ok = True
