@@ -5,9 +5,6 @@ checks written elsewhere (`new-chapter --package` writes a test that uses them).
 Run without a chapter file, a check judges its claims' transcriptions. These say whether
 the transcriptions are the chapter's text: every claim found as transcribed in the
 pristine file, and every argument a claim feeds what the file, read, gives the check.
-
->>> "prop-softmax-jacobian" in element_ids("self-attention")
-True
 """
 
 from __future__ import annotations
@@ -22,7 +19,11 @@ from proofs.reader import Document, read_chapter
 
 def element_ids(key: str) -> list[str]:
     """The ids of the chapter's registered elements, in the order of their numbers (for
-    `pytest.mark.parametrize`); KeyError naming the known chapters for an unknown key."""
+    `pytest.mark.parametrize`); KeyError naming the known chapters for an unknown key.
+
+    >>> element_ids("self-attention")[:2]
+    ['def-permutation-matrix', 'def-softmax']
+    """
     chapter_of(key)
     return [e.id for e in load_all().values() if e.chapter == key]
 
@@ -30,7 +31,11 @@ def element_ids(key: str) -> list[str]:
 def pristine(key: str) -> Document:
     """The chapter's file, read, from the folders the settings name
     (proofs.book.locations); the test that asks for it is skipped, saying how to point at
-    the file, when none holds it."""
+    the file, when none holds it.
+
+    >>> pristine("self-attention").title.split("：")[0]  # the checkout's ../shared/seeds
+    '自己注意'
+    """
     import pytest
 
     chapter = chapter_of(key)
