@@ -102,7 +102,8 @@ def matrix_formula(**names: str) -> Callable[[str], Callable]:
 
     >>> J = matrix_formula(sigma="bold sigma")(
     ...     r"J = \\mathrm{diag}(\\boldsymbol{\\sigma}) - \\boldsymbol{\\sigma}"
-    ...     r"\\boldsymbol{\\sigma}^T")
+    ...     r"\\boldsymbol{\\sigma}^T"
+    ... )
     >>> J(sympy.Matrix([sympy.Rational(1, 2), sympy.Rational(1, 2)]))
     Matrix([
     [ 1/4, -1/4],
