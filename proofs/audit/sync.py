@@ -8,19 +8,23 @@ cell is rewritten in place in its row (the pipes, TABs and spacing around it kep
 with the rows the package has and the chapter lacks added as the package prints them;
 a drifted number of an output line is rewritten in place in its line (two numbers
 that are both measured rounding errors are not a drift); a figure's SVG is rewritten
-whole. A region the package cannot produce (a table of words, a line no computation
-prints) is left alone. Every byte outside the drifted regions is kept: a byte-order
-mark, each line's own end (LF, CRLF), the rest of the text.
+whole. Where the package produces nothing, the chapter's own text may: a table column
+its header's formula computes, an output line its listing prints when run with
+`--run-listings` (proofs.audit.sync_computed). A region neither can produce (a table of
+words, a line no computation prints) is left alone. Every byte outside the drifted
+regions is kept: a byte-order mark, each line's own end (LF, CRLF), the rest of the text.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from proofs.audit import identify
+from proofs.audit.listings import ListingRun, run_listings
 from proofs.audit.outputs import printed_lines
 from proofs.audit.tables import (
     EMPTY,
@@ -59,7 +63,7 @@ class Region:
         return self.new is not None and self.new != self.old
 
 
-def _spliced(line: str, edits: list[tuple[tuple[int, int], str]]) -> str:
+def spliced(line: str, edits: list[tuple[tuple[int, int], str]]) -> str:
     """The line with each (start, end) span replaced by its text."""
     for (start, end), text in sorted(edits, reverse=True):
         line = line[:start] + text + line[end:]
@@ -117,7 +121,7 @@ def table_regions(document: Document, chapter: str) -> list[Region]:
                 for span, cell, theirs in zip(spans, cells, row, strict=True)
                 if normalise_cell(cell) != normalise_cell(theirs)
             ]
-            new[line - first] = _spliced(new[line - first], edits)
+            new[line - first] = spliced(new[line - first], edits)
         if len(printed.rows) - 1 > len(body):  # rows the package does not have
             del new[printed.row_lines[1 + len(body)] - first :]
         new += _package_rows(ours, document.form)[header_rows + len(body) :]
@@ -140,7 +144,7 @@ def output_regions(document: Document, chapter: str) -> list[Region]:
             for group, _, ours, rounding in printed.differing()
             if not rounding
         ]
-        out.append(Region("output", printed.line, name, old, (_spliced(printed.text, edits),)))
+        out.append(Region("output", printed.line, name, old, (spliced(printed.text, edits),)))
     return out
 
 
@@ -160,14 +164,18 @@ def figure_regions(document: Document, chapter: str) -> list[Region]:
     return out
 
 
-def regions(document: Document, chapter: str) -> list[Region]:
-    """Every region of the document, in the order of its lines."""
+def regions(document: Document, chapter: str, runs: Sequence[ListingRun] = ()) -> list[Region]:
+    """Every region of the document, in the order of its lines: the package's, and where
+    the package regenerates nothing, what the chapter's own text computes (its tables'
+    header formulas, and its listings' output from `runs`: proofs.audit.sync_computed)."""
+    from proofs.audit.sync_computed import computed
+
     found = [
         *table_regions(document, chapter),
         *output_regions(document, chapter),
         *figure_regions(document, chapter),
     ]
-    return sorted(found, key=lambda r: r.line)
+    return sorted(computed(document, found, runs), key=lambda r: r.line)
 
 
 def _ending(line: str) -> str:
@@ -312,13 +320,15 @@ class Sync:
             write_atomically(self.path, self.bom + self.synced, force=True, expected=self.data)
 
 
-def sync_file(path: Path) -> Sync:
-    """Read a chapter file (either form) and regenerate its regions; ChapterInputError
-    names the file and line of bad input."""
+def sync_file(path: Path, run: bool = False) -> Sync:
+    """Read a chapter file (either form) and regenerate its regions; `run`: run the
+    chapter's listings (proofs.audit.listings) for the output lines no package computes.
+    ChapterInputError names the file and line of bad input."""
     data = read_bytes(path)
     text = decode(data, str(path))
     document = parse(text, str(path))
-    found = regions(document, identify(document))
+    runs = run_listings(document) if run else []
+    found = regions(document, identify(document), runs)
     bom = BOM if data.startswith(BOM.encode()) else ""
     empty = [Problem(r.line, r.why) for r in found if r.kind == "table" and r.why == EMPTY]
     problems = sorted([*document.problems, *empty], key=lambda p: p.line)

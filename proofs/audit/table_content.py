@@ -269,3 +269,60 @@ def _half_of(text: str) -> Fraction:
     mantissa = text.lower().partition("e")[0]
     decimals = len(mantissa.partition(".")[2])
     return Fraction(1, 2 * 10**decimals) if decimals else Fraction(0)
+
+
+@dataclass(frozen=True)
+class FormulaCell:
+    """A cell of a column whose header holds a formula: the formula's value at the row's
+    printed inputs taken as printed, and whether the printed cell agrees with the formula
+    at some choice of its inputs within their rounding (as the audit judges it)."""
+
+    row: int  # the index of the row in the table's rows (1: the first under the header)
+    column: int
+    value: Fraction
+    agrees: bool
+
+
+def formula_cells(document: Document, table: Table) -> list[FormulaCell]:
+    """Every cell of the table that a column's header formula computes from what the
+    table and the paragraphs before it print (see audit_table_content), row by row."""
+    cols = columns(table)
+    if not any(c.symbol is not None for c in cols):
+        return []
+    settings = settings_before(document, table)
+    out = []
+    for column in cols:
+        if column.formula is None:
+            continue
+        nearest = _nearest_symbols(cols, column.index)
+        for k, row in enumerate(table.rows[1:], 1):
+            given: dict[str, Printed] = dict(settings)
+            for name, c in nearest.items():
+                cell = Printed.read(row[c.index])
+                if cell is not None:
+                    given[name] = Printed(cell.value * c.unit, cell.half * c.unit)
+            printed = Printed.read(row[column.index])
+            value = _value_at(column, given)
+            if printed is None or value is None:
+                continue
+            verdict = _judge(column, given, printed)
+            agrees = verdict is not None and verdict[0] is Status.CONFIRMED
+            out.append(FormulaCell(k, column.index, value / column.unit, agrees))
+    return out
+
+
+def _value_at(column: Column, given: dict[str, Printed]) -> Fraction | None:
+    """The header's formula at the given values as printed (None when it names anything
+    they do not give, or is not a number there)."""
+    assert column.formula is not None
+    try:
+        expr = OpenEvaluator()(parse(column.formula))
+    except (TexError, TypeError, ValueError, ArithmeticError):
+        return None
+    if not isinstance(expr, sympy.Expr) or not {str(s) for s in expr.free_symbols} <= set(given):
+        return None
+    at = {s: sympy.Rational(given[str(s)].value) for s in expr.free_symbols}
+    value = expr.subs(at)
+    if value.is_Rational:
+        return Fraction(int(value.p), int(value.q))
+    return Fraction(str(sympy.N(value, 30))) if value.is_real else None

@@ -63,6 +63,11 @@ class Claim:
     whose right side the check judges, the left side that finds the formula when the
     right side has changed. `argument` and `read`: the check's keyword argument that
     receives the chapter's version, and how to read it from the located TeX or words.
+
+    >>> from proofs.book.stated import polynomial
+    >>> claim = Claim("T = 4nd^2 + 2n^2 d", lhs="T", argument="stated", read=polynomial)
+    >>> claim.value(), claim.value("T = 4nd^2 + 3n^2 d")
+    (4*d**2*n + 2*d*n**2, 4*d**2*n + 3*d*n**2)
     """
 
     text: str

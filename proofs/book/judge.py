@@ -19,15 +19,31 @@ from numpy.typing import ArrayLike
 
 
 class CheckFailed(AssertionError):
-    """A chapter's statement does not hold for the objects the check was given."""
+    """A chapter's statement does not hold for the objects the check was given: an
+    AssertionError, which pytest reports as a failed assertion.
+
+    >>> issubclass(CheckFailed, AssertionError)
+    True
+    """
 
 
 class Unchecked(Exception):  # noqa: N818 - a result, like CheckFailed, not an error
-    """The element has no check yet (a skeleton's stub): never reported as passed."""
+    """The element has no check yet (a skeleton's stub): never reported as passed.
+
+    >>> print(Unchecked("定義 1.1 has no check yet"))
+    定義 1.1 has no check yet
+    """
 
 
 def require(condition: bool, message: str) -> None:
-    """Raise CheckFailed with `message` unless `condition` holds."""
+    """Raise CheckFailed with `message` unless `condition` holds.
+
+    >>> require(2 + 2 == 4, "2 + 2 is not 4")
+    >>> require(2 + 2 == 5, "2 + 2 is not 5")
+    Traceback (most recent call last):
+    ...
+    proofs.book.judge.CheckFailed: 2 + 2 is not 5
+    """
     __tracebackhide__ = True  # pytest shows the check's line, not the judge's
     if not condition:
         raise CheckFailed(message)
@@ -80,6 +96,10 @@ def weigh(error: ArrayLike, bound: ArrayLike, what: str) -> Verdict:
 
     The bound broadcasts to the error's shape, never the error to the bound's (that would
     judge entries the error does not have): a ValueError names both shapes.
+
+    >>> verdict = weigh([1e-17, -3e-16], 2.2e-16, "softmax sums")
+    >>> verdict.holds, verdict.index, round(verdict.ratio, 2)
+    (False, (1,), 1.36)
     """
     e = np.abs(np.asarray(error, dtype=float))
     b = np.asarray(bound, dtype=float)
@@ -113,7 +133,15 @@ def weigh(error: ArrayLike, bound: ArrayLike, what: str) -> Verdict:
 def judge_within(error: ArrayLike, bound: ArrayLike, what: str) -> Verdict:
     """Judge |error| <= bound entrywise: the verdict (its ratio for the evidence line), or
     CheckFailed naming `what`, how many entries exceed their bound and the worst one (its
-    index, error, bound and error/bound), so one line says where and by how much."""
+    index, error, bound and error/bound), so one line says where and by how much.
+
+    >>> judge_within([1e-17, 2e-16], 2.2e-16, "softmax sums").ratio
+    0.9090909090909091
+    >>> judge_within([1e-17, 3e-16], [2.2e-16, 2.2e-16], "softmax sums")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    proofs.book.judge.CheckFailed: softmax sums: 1 of 2 entries exceed their bound; worst at ...
+    """
     __tracebackhide__ = True
     verdict = weigh(error, bound, what)
     if not verdict.holds:
@@ -181,5 +209,9 @@ class Finding:
 
 def finding(printed: str, message: str) -> Finding:
     """A check's report that the chapter prints `printed` wrong, to return among its
-    evidence lines."""
+    evidence lines.
+
+    >>> print(finding("1.1428", "8/7 = 1.142857... rounds to 1.1429"))
+    8/7 = 1.142857... rounds to 1.1429
+    """
     return Finding(printed, message)

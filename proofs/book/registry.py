@@ -294,7 +294,13 @@ def _filling(check: Check, claims: tuple[Claim, ...]) -> Check:
         raise ValueError(f"{check.__name__} takes no argument {sorted(unknown)} its claims feed")
 
     @functools.wraps(check)
-    def with_claims(**kwargs: Any) -> Sequence[str | Finding]:
+    def with_claims(*args: Any, **kwargs: Any) -> Sequence[str | Finding]:
+        if args:
+            given = ", ".join(f"{name}=…" for name in sorted(names))
+            raise TypeError(
+                f"{check.__name__} takes its claims by keyword ({check.__name__}({given})), "
+                f"got {len(args)} positional argument{'s' if len(args) > 1 else ''}"
+            )
         defaults = claim_arguments(claims)
         return check(**{**defaults, **kwargs})
 

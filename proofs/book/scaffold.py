@@ -47,7 +47,7 @@ def element_id(element: Element) -> str:
     return f"{ID_PREFIXES[element.kind]}-{element.number.split()[1].replace('.', '-').lower()}"
 
 
-def _quoted(text: str) -> str:
+def quoted(text: str) -> str:
     """A Python string literal in double quotes holding `text`, whatever it holds: quotes,
     backslashes and every character that is not printable (line breaks, NUL, a lone
     surrogate) escaped; Japanese and other printable characters kept as they are. The
@@ -84,31 +84,33 @@ TEMPLATE = """\
 #   @CHAPTER.element("prop-x", "命題 3.2", "...", "proposition", ("symbolic",),
 #                    claims=(Claim(r"<the formula as printed>", argument="stated",
 #                                  read=polynomial),))
-#   def prop_x(stated) -> list[str]:
+#   def prop_x(*, stated) -> list[str]:
 #       \"\"\"What it proves and how.\"\"\"
 #       derived = ...  # the statement derived with SymPy, or computed with NumPy
 #       require(equal(derived, stated), f"derived {derived}, stated {stated}")
 #       return [f"{stated} derived"]
 #
-# Claim: proofs.book.claims; polynomial and the other readers: proofs.book.stated; require
-# and the judge of a rounding bound: proofs.book.judge; equal: symbolic.identities.
+# A check takes its claims by keyword (prop_x(stated=...) judges another version; prop_x()
+# the chapter's, as transcribed). Claim: proofs.book.claims; polynomial and the other
+# readers: proofs.book.stated; require and the judge of a rounding bound: proofs.book.judge;
+# equal: symbolic.identities; each with examples in docs/api.md.
 """
 
 
 def _stub(element: Element, lines: tuple[str, ...]) -> str:
     heading = element.number + (f"（{element.title}）" if element.title else "")
     first, last = element.statement
-    quoted = [f"    # {_comment(line)}".rstrip() for line in lines[first - 1 : last]]
-    if len(quoted) > STATEMENT_LINES:
-        quoted = [*quoted[:STATEMENT_LINES], "    # …"]
+    statement = [f"    # {_comment(line)}".rstrip() for line in lines[first - 1 : last]]
+    if len(statement) > STATEMENT_LINES:
+        statement = [*statement[:STATEMENT_LINES], "    # …"]
     return (
-        f"@CHAPTER.element({_quoted(element_id(element))}, {_quoted(element.number)}, "
-        f"{_quoted(element.title)}, {_quoted(element.kind)}, ())\n"
+        f"@CHAPTER.element({quoted(element_id(element))}, {quoted(element.number)}, "
+        f"{quoted(element.title)}, {quoted(element.kind)}, ())\n"
         f"def {_function_name(element_id(element))}() -> list[str]:\n"
-        f"    {_quoted(heading + ': not checked yet.')}\n"
+        f"    {quoted(heading + ': not checked yet.')}\n"
         f"    # The statement, as the chapter prints it (line {first}):\n"
-        + "".join(f"{q}\n" for q in quoted)
-        + f"    raise Unchecked({_quoted(element.number + ' has no check yet')})\n"
+        + "".join(f"{q}\n" for q in statement)
+        + f"    raise Unchecked({quoted(element.number + ' has no check yet')})\n"
     )
 
 
@@ -157,20 +159,20 @@ __all__ = ["CHAPTER", "DECLARED", "SIZES", "environment"]
 
 
 def _shape(shape: tuple[str | int, ...]) -> str:
-    items = [_quoted(s) if isinstance(s, str) else str(s) for s in shape]
+    items = [quoted(s) if isinstance(s, str) else str(s) for s in shape]
     return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
 
 
 def _notation(title: str, found: list[Declaration]) -> str:
     """The chapter's notation module, pre-filled with its declarations and not registered:
     the open notation decides its formulas until the author registers this one."""
-    size_lines = "".join(f"    {_quoted(n)}: {v},\n" for n, v in sizes(found).items())
+    size_lines = "".join(f"    {quoted(n)}: {v},\n" for n, v in sizes(found).items())
     declared = "".join(
-        f"    {_quoted(d.name)}: {_shape(d.shape)},  # line {d.line}: {_comment(d.tex)}\n"
+        f"    {quoted(d.name)}: {_shape(d.shape)},  # line {d.line}: {_comment(d.tex)}\n"
         for d in found
     )
     return (
-        f"{_quoted(title + ': the notation, pre-filled from the declarations of its file.')}\n\n"
+        f"{quoted(title + ': the notation, pre-filled from the declarations of its file.')}\n\n"
         + NOTATION_IMPORTS
         + "# the sizes the declared vectors and matrices take: small, and distinct so that a\n"
         + "# product of mismatched shapes fails\n"
@@ -185,14 +187,14 @@ def _tests(elements: list[Element]) -> str:
     """The test file of a section: each element's check run, to pass once written."""
     names = [_function_name(element_id(e)) for e in elements]
     return (
-        f"{_quoted(', '.join(e.number for e in elements) + ': each check, run.')}\n\n"
+        f"{quoted(', '.join(e.number for e in elements) + ': each check, run.')}\n\n"
         "import pytest\n\n"
         "from proofs.book.registry import load_all, run_check\n\n\n"
         + "\n\n".join(
             f"def test_{name}_holds():\n"
-            f"    run = run_check(load_all()[{_quoted(element_id(e))}])\n"
+            f"    run = run_check(load_all()[{quoted(element_id(e))}])\n"
             '    if run.result == "unchecked":\n'
-            f"        pytest.skip({_quoted(e.number + ' has no check yet')})\n"
+            f"        pytest.skip({quoted(e.number + ' has no check yet')})\n"
             '    assert run.result == "passed", run.message\n'
             for name, e in zip(names, elements, strict=True)
         )
@@ -234,17 +236,17 @@ def skeleton(document: Document, key: str, taken: frozenset[str] = frozenset()) 
     modules = {f"section_{s.lower()}": elements for s, elements in sections.items()}
     files = {
         "chapter.py": (
-            f"{_quoted(title + ': how its file is recognised and cited.')}\n\n"
+            f"{quoted(title + ': how its file is recognised and cited.')}\n\n"
             "from proofs.book.registry import Chapter\n\n"
             "CHAPTER = Chapter(\n"
-            f"    key={_quoted(key)},\n"
-            f"    file={_quoted(Path(document.path).name)},\n"
-            f"    title={_quoted(title)},\n"
-            f"    short={_quoted(short)},\n"
+            f"    key={quoted(key)},\n"
+            f"    file={quoted(Path(document.path).name)},\n"
+            f"    title={quoted(title)},\n"
+            f"    short={quoted(short)},\n"
             ")\n"
         ),
         "__init__.py": (
-            f"{_quoted(title + ', one check per element (skeleton: every check unchecked).')}\n\n"
+            f"{quoted(title + ', one check per element (skeleton: every check unchecked).')}\n\n"
             + "".join(f"from . import {m}  # noqa: F401 - registers\n" for m in modules)
             + "from .chapter import CHAPTER\n\n"
             + '__all__ = ["CHAPTER"]\n'
@@ -254,7 +256,7 @@ def skeleton(document: Document, key: str, taken: frozenset[str] = frozenset()) 
     for module, elements in modules.items():
         numbers = ", ".join(e.number for e in elements)
         files[f"{module}.py"] = (
-            f"{_quoted(numbers + '.')}\n\n"
+            f"{quoted(numbers + '.')}\n\n"
             "from __future__ import annotations\n\n"
             "from proofs.book.judge import Unchecked\n\n"
             "from .chapter import CHAPTER\n\n"

@@ -36,18 +36,31 @@ SIZES = {  # the chapters' size names -> symbolic.symbols
 
 
 def right_side(tex: str) -> str:
-    """The last member of a relation chain (the whole text when it has no relation)."""
+    """The last member of a relation chain (the whole text when it has no relation).
+
+    >>> right_side(r"a = b + 1 = 3")
+    '3'
+    """
     members, _ = split_relations(tex)
     return members[-1].strip()
 
 
 def left_side(tex: str) -> str:
+    """The first member of a relation chain (the whole text when it has no relation).
+
+    >>> left_side(r"\\sigma^2 = 31.5")
+    '\\\\sigma^2'
+    """
     members, _ = split_relations(tex)
     return members[0].strip()
 
 
 def polynomial(tex: str) -> sympy.Expr:
-    """A count's right side in the chapters' size symbols: 4nd^2 + 2n^2 d."""
+    """A count's right side in the chapters' size symbols: 4nd^2 + 2n^2 d.
+
+    >>> polynomial(r"T = 4nd^2 + 2n^2 d")
+    4*d**2*n + 2*d*n**2
+    """
     value = Evaluator(SIZES)(parse(right_side(tex)))
     if not isinstance(value, sympy.Expr):
         raise TexError(f"{tex!r} is not a polynomial in the sizes")
@@ -57,7 +70,12 @@ def polynomial(tex: str) -> sympy.Expr:
 def entry_formula(sigma: str, *indices: str, **constants: Any) -> Callable[[str], Callable]:
     """A reader of an entry formula's right side as a function of (sigma, *indices):
     `\\sigma_i(\\delta_{ij} - \\sigma_j)` -> (sigma, i, j) -> sigma[i] (delta_ij - sigma[j]),
-    with the caller's own index convention."""
+    with the caller's own index convention.
+
+    >>> J = entry_formula("bold sigma", "i", "j")(r"J_{ij} = \\sigma_i(\\delta_{ij} - \\sigma_j)")
+    >>> J([sympy.Rational(1, 4), sympy.Rational(3, 4)], 0, 0)
+    3/16
+    """
 
     def read(tex: str) -> Callable:
         tree = parse(right_side(tex))
@@ -80,7 +98,17 @@ def matrix_formula(**names: str) -> Callable[[str], Callable]:
     """A reader of a matrix formula's right side as a function of the named arguments:
     matrix_formula(sigma="bold sigma") reads `diag(sigma) - sigma sigma^T` as
     sigma -> diag(sigma) - sigma sigma^T. The size d, the identity I and the vectors 1
-    and 0 take the size of the first argument."""
+    and 0 take the size of the first argument.
+
+    >>> J = matrix_formula(sigma="bold sigma")(
+    ...     r"J = \\mathrm{diag}(\\boldsymbol{\\sigma}) - \\boldsymbol{\\sigma}"
+    ...     r"\\boldsymbol{\\sigma}^T"
+    ... )
+    >>> J(sympy.Matrix([sympy.Rational(1, 2), sympy.Rational(1, 2)]))
+    Matrix([
+    [ 1/4, -1/4],
+    [-1/4,  1/4]])
+    """
 
     def read(tex: str) -> Callable:
         tree = parse(right_side(tex))
@@ -106,7 +134,11 @@ _NUMBER = re.compile(r"-?\d+(?:\{,\}\d{3})*(?:\.\d+)?")
 
 
 def printed(tex: str) -> Printed:
-    """The number on the right of the last relation, with its printed decimals."""
+    """The number on the right of the last relation, with its printed decimals.
+
+    >>> printed(r"\\sigma = 1.8708")
+    Printed(value=1.8708, decimals=4)
+    """
     text = right_side(tex).replace(r"\,", "").strip()
     match = _NUMBER.fullmatch(text.replace(" ", ""))
     if match is None:
@@ -117,7 +149,11 @@ def printed(tex: str) -> Printed:
 
 
 def integer(tex: str) -> int:
-    """An integer on the right of the last relation: 1{,}050{,}624 -> 1050624."""
+    """An integer on the right of the last relation: 1{,}050{,}624 -> 1050624.
+
+    >>> integer(r"4 \\times 512^2 = 1{,}050{,}624")
+    1050624
+    """
     text = right_side(tex).replace(" ", "")
     if not re.fullmatch(r"\d+(?:\{,\}\d{3})*", text):
         raise TexError(f"{text!r} is not a printed integer")
@@ -126,7 +162,12 @@ def integer(tex: str) -> int:
 
 def function_of(*names: str) -> Callable[[str], Callable]:
     """A reader of a right side in the chapters' sizes as a function of the named ones:
-    function_of("d_k") reads `d_k` as d_k -> d_k and `1` as d_k -> 1."""
+    function_of("d_k") reads `d_k` as d_k -> d_k and `1` as d_k -> 1.
+
+    >>> f = function_of("d_k")(r"\\mathrm{Var}(q \\cdot k) = d_k")
+    >>> f(64)
+    64
+    """
 
     def read(tex: str) -> Callable:
         value = Evaluator(SIZES)(parse(right_side(tex)))
@@ -141,7 +182,11 @@ def function_of(*names: str) -> Callable[[str], Callable]:
 
 
 def number(tex: str) -> sympy.Expr:
-    """The right side as an exact number: `0`, `1`, `1/2`."""
+    """The right side as an exact number: `0`, `1`, `1/2`.
+
+    >>> number(r"\\sigma_1 + \\sigma_2 = 1/2")
+    1/2
+    """
     value = Evaluator(SIZES)(parse(right_side(tex)))
     if not isinstance(value, sympy.Expr) or not value.is_number:
         raise TexError(f"{right_side(tex)!r} is not a number")
@@ -149,7 +194,11 @@ def number(tex: str) -> sympy.Expr:
 
 
 def plus_minus(tex: str) -> frozenset[sympy.Expr]:
-    """The right side `\\pm a` as the set {-a, a} of exact numbers: `t = \\pm\\sqrt2`."""
+    """The right side `\\pm a` as the set {-a, a} of exact numbers: `t = \\pm\\sqrt2`.
+
+    >>> sorted(plus_minus(r"t = \\pm\\sqrt2"))
+    [-sqrt(2), sqrt(2)]
+    """
     side = right_side(tex).strip()
     if not side.startswith(r"\pm"):
         raise TexError(f"{side!r} does not start with \\pm")
@@ -159,7 +208,11 @@ def plus_minus(tex: str) -> frozenset[sympy.Expr]:
 
 def crossover(tex: str) -> sympy.Expr:
     """The size where two terms meet, as the chapter writes it: `n = 2d = 128` -> 2d (the
-    first member in other sizes)."""
+    first member in other sizes).
+
+    >>> crossover("n = 2d = 128")
+    2*d
+    """
     members, _ = split_relations(tex)
     if len(members) < 2:
         raise TexError(f"{tex!r} states no crossover")
@@ -167,7 +220,11 @@ def crossover(tex: str) -> sympy.Expr:
 
 
 def order(tex: str) -> sympy.Expr:
-    """The argument of an O(·) the chapter states: `O(nd^2 + n^2 d)` -> n d^2 + n^2 d."""
+    """The argument of an O(·) the chapter states: `O(nd^2 + n^2 d)` -> n d^2 + n^2 d.
+
+    >>> order(r"T = O(nd^2 + n^2 d)")
+    d**2*n + d*n**2
+    """
     match = re.fullmatch(r"\s*O\s*\((.*)\)\s*", right_side(tex), re.DOTALL)
     if match is None:
         raise TexError(f"{tex!r} states no O(·)")
@@ -176,7 +233,11 @@ def order(tex: str) -> sympy.Expr:
 
 def regime(tex: str) -> tuple[sympy.Symbol, sympy.Symbol]:
     """A regime between two sizes as (larger, smaller): `n \\ge d` -> (n, d), `h \\le d`
-    -> (d, h)."""
+    -> (d, h).
+
+    >>> regime(r"n \\ge d")
+    (n, d)
+    """
     members, relations = split_relations(tex)
     if len(members) != 2 or relations[0] not in (r"\ge", r"\le", r"\geq", r"\leq", "<", ">"):
         raise TexError(f"{tex!r} states no regime between two sizes")
@@ -188,7 +249,11 @@ def regime(tex: str) -> tuple[sympy.Symbol, sympy.Symbol]:
 
 def formula_in_phrase(k: int) -> Callable[[str], sympy.Expr]:
     """A reader of the k-th formula (1-based) of a phrase as a polynomial in the sizes:
-    「$n$ が $d$ より小さいあいだ」 with k = 2 -> d."""
+    「$n$ が $d$ より小さいあいだ」 with k = 2 -> d.
+
+    >>> formula_in_phrase(2)("$n$ が $d$ より小さいあいだ")
+    d
+    """
 
     def read(text: str) -> sympy.Expr:
         formulas = INLINE_MATH.findall(text)
@@ -200,7 +265,11 @@ def formula_in_phrase(k: int) -> Callable[[str], sympy.Expr]:
 
 
 def tuple_of_numbers(tex: str) -> tuple[sympy.Expr, ...]:
-    """A tuple on the right side as exact numbers: `(1/6, 1/3, 1/2)`."""
+    """A tuple on the right side as exact numbers: `(1/6, 1/3, 1/2)`.
+
+    >>> tuple_of_numbers(r"p = (1/6, 1/3, 1/2)")
+    (1/6, 1/3, 1/2)
+    """
     value = Evaluator(SIZES)(parse(right_side(tex)))
     if not isinstance(value, sympy.MatrixBase) or not all(v.is_number for v in value):
         raise TexError(f"{right_side(tex)!r} is not a tuple of numbers")
@@ -209,7 +278,13 @@ def tuple_of_numbers(tex: str) -> tuple[sympy.Expr, ...]:
 
 def values(tex: str) -> Any:
     """The printed numbers on the right side, nested as written: a pmatrix is a list of
-    rows, a tuple of tuples a list of lists, a tuple a list, a number a float."""
+    rows, a tuple of tuples a list of lists, a tuple a list, a number a float.
+
+    >>> values(r"A = \\begin{pmatrix} 1 & 0.5 \\\\ 0 & 2 \\end{pmatrix}")
+    [[1.0, 0.5], [0.0, 2.0]]
+    >>> values("p = (0.2, 0.8)")
+    [0.2, 0.8]
+    """
     value = Evaluator({})(parse(right_side(tex)))
     if not isinstance(value, sympy.MatrixBase):
         return float(value)
@@ -219,7 +294,11 @@ def values(tex: str) -> Any:
 
 
 def divisor(tex: str) -> float:
-    """The divisor of the left side `(a, b, c)/x`: the row sum the chapter divides by."""
+    """The divisor of the left side `(a, b, c)/x`: the row sum the chapter divides by.
+
+    >>> divisor("(1, 2, 3)/6 = (0.17, 0.33, 0.5)")
+    6.0
+    """
     value = parse(left_side(tex))
     if value.op != "div":
         raise TexError(f"{left_side(tex)!r} is not a division")
@@ -227,13 +306,21 @@ def divisor(tex: str) -> float:
 
 
 def expression(tex: str) -> sympy.Expr:
-    """The right side as an exact SymPy expression of numbers: `29/\\sqrt2`."""
+    """The right side as an exact SymPy expression of numbers: `29/\\sqrt2`.
+
+    >>> expression(r"x = 29/\\sqrt2")
+    29*sqrt(2)/2
+    """
     return sympy.sympify(Evaluator({})(parse(right_side(tex))))
 
 
 def member(k: int, reader: Callable[[str], Any]) -> Callable[[str], Any]:
     """A reader of the k-th member (0-based) of a relation chain: member(1, printed) reads
-    31.5 from `\\sigma^2 = \\frac14(36 + 9 + 0 + 81) = 31.5 = 9 \\times 3.5`."""
+    31.5 from `\\sigma^2 = \\frac14(36 + 9 + 0 + 81) = 31.5 = 9 \\times 3.5`.
+
+    >>> member(2, printed)(r"\\sigma^2 = \\frac14(36 + 9 + 0 + 81) = 31.5 = 9 \\times 3.5")
+    Printed(value=31.5, decimals=1)
+    """
 
     def read(tex: str) -> Any:
         members, _ = split_relations(tex)
@@ -245,7 +332,11 @@ def member(k: int, reader: Callable[[str], Any]) -> Callable[[str], Any]:
 
 
 def printed_tuple(tex: str) -> tuple[Printed, ...]:
-    """A printed tuple on the right side, each entry with its decimals: (-1.0690, 0, ...)."""
+    """A printed tuple on the right side, each entry with its decimals: (-1.0690, 0, ...).
+
+    >>> [(p.value, p.decimals) for p in printed_tuple(r"y = (-1.0690, 0, 1.3363)")]
+    [(-1.069, 4), (0.0, 0), (1.3363, 4)]
+    """
     text = right_side(tex)
     inner = re.fullmatch(r"\s*\((.*)\)\s*", text.replace(r"\ ", " "), re.S)
     if inner is None:
@@ -254,12 +345,20 @@ def printed_tuple(tex: str) -> tuple[Printed, ...]:
 
 
 def integers(tex: str) -> tuple[int, ...]:
-    """A tuple of integers on the right side: (1, 2, 3, 6)."""
+    """A tuple of integers on the right side: (1, 2, 3, 6).
+
+    >>> integers("d = (1, 2, 3, 6)")
+    (1, 2, 3, 6)
+    """
     return tuple(int(v) for v in Evaluator({})(parse(right_side(tex))))
 
 
 def radicand_terms(tex: str) -> tuple[Printed, ...]:
-    """The printed terms under the first member's root: √(1.1428 + 0.2857 + 0 + 2.5714)."""
+    """The printed terms under the first member's root: √(1.1428 + 0.2857 + 0 + 2.5714).
+
+    >>> [p.value for p in radicand_terms(r"\\sqrt{1.1428 + 0.2857 + 0 + 2.5714} = 2")]
+    [1.1428, 0.2857, 0.0, 2.5714]
+    """
     members, _ = split_relations(tex)
     inner = re.fullmatch(r"\s*\\sqrt\{(.*)\}\s*", members[0], re.S)
     if inner is None:
@@ -268,7 +367,11 @@ def radicand_terms(tex: str) -> tuple[Printed, ...]:
 
 
 def affine_coefficients(tex: str) -> tuple[int, int]:
-    """(a, b) of `a\\boldsymbol{x} + b\\cdot\\boldsymbol{1}` on the left side."""
+    """(a, b) of `a\\boldsymbol{x} + b\\cdot\\boldsymbol{1}` on the left side.
+
+    >>> affine_coefficients(r"2\\boldsymbol{x} + 3\\cdot\\boldsymbol{1} = y")
+    (2, 3)
+    """
     match = re.fullmatch(
         r"\s*(\d+)\s*\\boldsymbol\{x\}\s*\+\s*(\d+)\s*\\cdot\s*"
         r"\\boldsymbol\{1\}\s*",
@@ -281,7 +384,13 @@ def affine_coefficients(tex: str) -> tuple[int, int]:
 
 def prose_integer(text: str) -> int:
     """The (last) integer a phrase of the prose prints: 「語彙は 50,257」 -> 50257,
-    「例 5.3 の…結果は 124,439,808」 -> 124439808, 117M -> 117000000."""
+    「例 5.3 の…結果は 124,439,808」 -> 124439808, 117M -> 117000000.
+
+    >>> prose_integer("語彙は 50,257 です")
+    50257
+    >>> prose_integer("117M のパラメータ")
+    117000000
+    """
     matches = list(re.finditer(r"(\d{1,3}(?:,\d{3})+|\d+)\s*(M)?", text))
     if not matches:
         raise TexError(f"{text!r} prints no integer")
@@ -291,7 +400,11 @@ def prose_integer(text: str) -> int:
 
 
 def prose_integers(text: str) -> tuple[int, ...]:
-    """Every integer a phrase prints, in order: 「固有値は 0 と 2」 -> (0, 2)."""
+    """Every integer a phrase prints, in order: 「固有値は 0 と 2」 -> (0, 2).
+
+    >>> prose_integers("固有値は 0 と 2 です")
+    (0, 2)
+    """
     found = tuple(int(ungrouped(m)) for m in re.findall(r"\d{1,3}(?:,\d{3})+|\d+", text))
     if not found:
         raise TexError(f"{text!r} prints no integer")
@@ -300,14 +413,22 @@ def prose_integers(text: str) -> tuple[int, ...]:
 
 def percentage(tex: str) -> Printed:
     """A printed percentage on the right side as a fraction: `\\\\approx 31\\\\%` -> 0.31 at 2
-    decimals."""
+    decimals.
+
+    >>> percentage(r"a/b \\approx 23.5\\%")
+    Printed(value=0.235, decimals=3)
+    """
     text = right_side(tex).replace(r"\%", "").strip()
     share = printed(text)
     return Printed(round(share.value / 100, share.decimals + 2), share.decimals + 2)
 
 
 def prose_integer_last(text: str) -> int:
-    """The last integer a phrase prints: 「8 通りのパターンのうち現れるのは 7 通り」 -> 7."""
+    """The last integer a phrase prints: 「8 通りのパターンのうち現れるのは 7 通り」 -> 7.
+
+    >>> prose_integer_last("8 通りのパターンのうち現れるのは 7 通り")
+    7
+    """
     numbers = re.findall(r"\d+", text)
     if not numbers:
         raise TexError(f"{text!r} prints no integer")
@@ -315,19 +436,31 @@ def prose_integer_last(text: str) -> int:
 
 
 def prose_rounded(text: str) -> tuple[int, int]:
-    """An integer a phrase prints with its rounding: 「117M」 -> (117000000, 500000)."""
+    """An integer a phrase prints with its rounding: 「117M」 -> (117000000, 500000).
+
+    >>> prose_rounded("およそ 117M")
+    (117000000, 500000)
+    """
     value = prose_integer(text)
     return value, (500_000 if re.search(r"\d\s*M", text) else 0)
 
 
 def leading_terms(tex: str) -> sympy.Expr:
-    """A count's leading terms: `… + O(nd)` with the O term dropped."""
+    """A count's leading terms: `… + O(nd)` with the O term dropped.
+
+    >>> leading_terms(r"T = 4nd^2 + 2n^2 d + O(nd)")
+    4*d**2*n + 2*d*n**2
+    """
     kept = re.sub(r"\+\s*O\((?:[^()]|\([^()]*\))*\)\s*$", "", right_side(tex).strip())
     return polynomial(kept)
 
 
 def sized_expression(tex: str) -> sympy.Expr:
-    """The right side in the chapters' sizes, as written (a ratio is not expanded)."""
+    """The right side in the chapters' sizes, as written (a ratio is not expanded).
+
+    >>> sized_expression(r"r = \\frac{2n^2 d}{4nd^2}")
+    n/(2*d)
+    """
     value = Evaluator(SIZES)(parse(right_side(tex)))
     if not isinstance(value, sympy.Expr):
         raise TexError(f"{right_side(tex)!r} is not an expression in the sizes")
@@ -336,7 +469,12 @@ def sized_expression(tex: str) -> sympy.Expr:
 
 def formula_of(*arguments: str, **constants: Any) -> Callable[[str], Callable]:
     """A reader of the right side as a function of the named arguments, the other names
-    given: formula_of("t", varphi=phi) reads `(2 - t^2)\\\\varphi(t)` as t -> (2 - t^2) phi(t)."""
+    given: formula_of("t", varphi=phi) reads `(2 - t^2)\\\\varphi(t)` as t -> (2 - t^2) phi(t).
+
+    >>> f = formula_of("t", varphi=sympy.Function("phi"))(r"g(t) = (2 - t^2)\\varphi(t)")
+    >>> f(sympy.Symbol("t"))
+    (2 - t**2)*phi(t)
+    """
 
     def read(tex: str) -> Callable:
         tree = parse(right_side(tex))
@@ -351,7 +489,11 @@ def formula_of(*arguments: str, **constants: Any) -> Callable[[str], Callable]:
 
 
 def product_terms(tex: str) -> tuple[tuple[int, ...], ...]:
-    """The terms of an expanded product of (I + J_k): `I + J_1 + J_2J_1` -> ((), (1,), (2, 1))."""
+    """The terms of an expanded product of (I + J_k): `I + J_1 + J_2J_1` -> ((), (1,), (2, 1)).
+
+    >>> product_terms("P = I + J_1 + J_2J_1")
+    ((), (1,), (2, 1))
+    """
     terms: list[tuple[int, ...]] = []
     for term in right_side(tex).split("+"):
         term = term.strip()
@@ -367,7 +509,14 @@ def product_terms(tex: str) -> tuple[tuple[int, ...], ...]:
 
 def expression_in(**names: Any) -> Callable[[str], Any]:
     """A reader of the right side with the given names: expression_in(s=Symbol("s")) reads
-    `s(1-s)\\\\begin{pmatrix}1 & -1\\\\\\\\ -1 & 1\\\\end{pmatrix}` as that matrix of s."""
+    `s(1-s)\\\\begin{pmatrix}1 & -1\\\\\\\\ -1 & 1\\\\end{pmatrix}` as that matrix of s.
+
+    >>> s = sympy.Symbol("s")
+    >>> expression_in(s=s)(r"H = s(1-s)\\begin{pmatrix}1 & -1 \\\\ -1 & 1\\end{pmatrix}")
+    Matrix([
+    [ s*(1 - s), -s*(1 - s)],
+    [-s*(1 - s),  s*(1 - s)]])
+    """
 
     def read(tex: str) -> Any:
         return Evaluator(dict(names))(parse(right_side(tex)))
@@ -380,7 +529,11 @@ _DECIMAL = r"-?\d+(?:\.\d+)?(?:\s*\\times\s*10\^\{-?\d+\})?"
 
 def printed_texts(tex: str) -> tuple[str, ...]:
     """The printed numbers of the right side as written, in Python's notation:
-    `(0.2689, 0.7311, 0)` -> ("0.2689", "0.7311", "0"); `4.54 × 10^{-5}` -> "4.54e-5"."""
+    `(0.2689, 0.7311, 0)` -> ("0.2689", "0.7311", "0"); `4.54 × 10^{-5}` -> "4.54e-5".
+
+    >>> printed_texts(r"p = (0.2689, 0.7311, 4.54 \\times 10^{-5})")
+    ('0.2689', '0.7311', '4.54e-5')
+    """
     found = re.findall(_DECIMAL, right_side(tex).replace(r"\ ", " "))
     if not found:
         raise TexError(f"{right_side(tex)!r} prints no number")
@@ -388,7 +541,11 @@ def printed_texts(tex: str) -> tuple[str, ...]:
 
 
 def printed_text(tex: str) -> str:
-    """The one printed number of the right side, as written (see printed_texts)."""
+    """The one printed number of the right side, as written (see printed_texts).
+
+    >>> printed_text(r"\\varepsilon \\approx 2.2 \\times 10^{-16}")
+    '2.2e-16'
+    """
     found = printed_texts(tex)
     if len(found) != 1:
         raise TexError(f"{right_side(tex)!r} prints {len(found)} numbers, expected one")
@@ -397,7 +554,11 @@ def printed_text(tex: str) -> str:
 
 def member_text(k: int, index: int) -> Callable[[str], str]:
     """The index-th printed number of the k-th member, as written: member_text(1, 0) reads
-    "4.54e-5" from `e^{-10}e^{0.5}/10.1073 = 4.54\\\\times10^{-5} \\\\times 1.6487 / …`."""
+    "4.54e-5" from `e^{-10}e^{0.5}/10.1073 = 4.54\\\\times10^{-5} \\\\times 1.6487 / …`.
+
+    >>> member_text(1, 0)(r"e^{-10}e^{0.5}/10.1073 = 4.54\\times10^{-5} \\times 1.6487 / 10.1073")
+    '4.54e-5'
+    """
 
     def read(tex: str) -> str:
         members, _ = split_relations(tex)
@@ -410,7 +571,11 @@ def member_text(k: int, index: int) -> Callable[[str], str]:
 
 
 def table_rows(text: str) -> tuple[tuple[str, ...], ...]:
-    """A table claim's body rows (the header dropped), each a tuple of its cells."""
+    """A table claim's body rows (the header dropped), each a tuple of its cells.
+
+    >>> table_rows("$n$ | 合計\\n64 | 1,572,864\\n128 | 4,194,304")
+    (('64', '1,572,864'), ('128', '4,194,304'))
+    """
     rows = [tuple(cell.strip() for cell in line.split(" | ")) for line in text.splitlines()]
     if len(rows) < 2:
         raise TexError("a table claim needs a header and at least one row")

@@ -267,6 +267,14 @@ def parser() -> argparse.ArgumentParser:
         "running checks",
     )
     latex.add_argument(
+        "--marks",
+        choices=("none", "ja", "en"),
+        default=None,
+        help="the marks of the checks' results: none (a reader's edition without them), ja "
+        "(in Japanese, without the report's messages; the default for a Japanese chapter) or "
+        "en (the results and messages as verify reports them; the default otherwise)",
+    )
+    latex.add_argument(
         "--profile",
         choices=("ci", "dev", "thorough"),
         default=None,
@@ -406,6 +414,13 @@ def parser() -> argparse.ArgumentParser:
         help="list every region on stderr: in sync, drifted, or left alone and why",
     )
     sync.add_argument(
+        "--run-listings",
+        action="store_true",
+        help="run the chapter's own code listings (as audit --run-listings does: each in its "
+        "own process, contained, with limits) and regenerate the output lines no package "
+        "computes from what they print (also: run-listings = true under [tool.proofs])",
+    )
+    sync.add_argument(
         "--format",
         choices=("text", "github"),
         default="text",
@@ -464,24 +479,39 @@ def parser() -> argparse.ArgumentParser:
 
     new_chapter = sub.add_parser(
         "new-chapter",
-        help="write the skeleton package of a new chapter, one unchecked stub per element",
+        help="write the skeleton of a new chapter's checks, one unchecked stub per element",
         description=(
-            "Read a chapter file (either form) and write the skeleton of its chapter package:\n"
-            "chapter.py (key, file name, title, short name) and one module per section with a\n"
+            "Read a chapter file (either form) and write the skeleton of its checks: chapter.py\n"
+            "(key, file name, title, short name), notation.py, and one module per section with a\n"
             "registered stub per element, reported as unchecked until its check is written.\n"
-            "Put the folder under proofs/chapters/, or name it in an entry point of the group\n"
-            "transformer_proofs.chapters of your own package."
+            "--package DIR writes them as a project to install (pip install -e DIR): its\n"
+            "pyproject.toml names the package in the entry point the registry discovers, and\n"
+            "tests/ holds a test file per section and a test holding every check's claims to\n"
+            "the chapter's text. --out DIR writes the package folder alone (in a checkout:\n"
+            "--out proofs/chapters). Without either, a checkout writes the package folder here,\n"
+            "and anywhere else the project KEY-checks."
         ),
         epilog=(
-            "example:\n"
+            "examples:\n"
+            "  python -m proofs new-chapter kv-cache.mdx --key kv-cache --package kv-cache-checks\n"
             "  python -m proofs new-chapter kv-cache.mdx --key kv-cache --out proofs/chapters"
         ),
         formatter_class=formatter,
     )
     new_chapter.add_argument("file", type=Path, metavar="FILE")
     new_chapter.add_argument("--key", required=True, help="the chapter key, e.g. kv-cache")
-    new_chapter.add_argument(
-        "--out", type=Path, default=Path("."), help="the directory to write the package in"
+    where = new_chapter.add_mutually_exclusive_group()
+    where.add_argument(
+        "--out",
+        type=file_name("the package is a folder of files"),
+        metavar="DIR",
+        help="the directory to write the package folder in",
+    )
+    where.add_argument(
+        "--package",
+        type=file_name("the project is a folder of files"),
+        metavar="DIR",
+        help="write an installable project of the chapter's checks in DIR (which must not exist)",
     )
     from proofs.cli.flops import add_parser as add_flops  # its grammar beside the command
 

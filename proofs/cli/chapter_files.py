@@ -107,7 +107,8 @@ def sync(args: argparse.Namespace) -> int:
 
     load_registry()
     try:
-        synced = [sync_file(path) for path in args.files]  # all read before any is written
+        run = args.run_listings or run_listings_setting()
+        synced = [sync_file(path, run) for path in args.files]  # all read before any is written
     except ChapterInputError as exc:
         raise UsageError(str(exc)) from exc
     ok = True
@@ -131,19 +132,42 @@ def sync(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
+def in_checkout(start: Path | None = None) -> bool:
+    """Whether `start` (the working directory) is in a checkout of this package, where a
+    chapter's checks go under proofs/chapters/: the package is imported from a source
+    tree that holds it, not from an installation."""
+    import proofs
+
+    root = Path(proofs.__file__).resolve().parents[1]
+    if not (root / "pyproject.toml").is_file() or not (root / "proofs" / "chapters").is_dir():
+        return False
+    here = (Path.cwd() if start is None else start).resolve()
+    return here == root or root in here.parents
+
+
 def new_chapter(args: argparse.Namespace) -> int:
-    from proofs.book import scaffold
+    from proofs.book import project, scaffold
     from proofs.reader import ChapterInputError
 
     taken = frozenset(load_registry())
+    package = args.package
     try:
+        if package is None and args.out is None and not in_checkout():
+            package = project.default_folder(args.key)
         document = _read_document(args.file)
-        target = scaffold.write_skeleton(document, args.key, args.out, taken)
+        if package is not None:
+            target = project.write_project(document, args.key, package, taken)
+        else:
+            target = scaffold.write_skeleton(document, args.key, args.out or Path("."), taken)
     except (ChapterInputError, ValueError, OSError) as exc:
         raise UsageError(f"new-chapter: {exc}") from exc
-    said = (
-        f"wrote {target} with {len(document.elements)} unchecked elements; put it under "
-        "proofs/chapters/ or name it in an entry point of transformer_proofs.chapters"
-    )
+    count = f"{len(document.elements)} unchecked elements"
+    if package is not None:
+        said = f"wrote {target} with {count}; install it with pip install -e {target}"
+    else:
+        said = (
+            f"wrote {target} with {count}; put it under proofs/chapters/ or name it in an "
+            "entry point of transformer_proofs.chapters"
+        )
     print(shown(said), file=sys.stderr)
     return 0

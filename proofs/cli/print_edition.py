@@ -26,6 +26,7 @@ def _refuse_mixed(args: argparse.Namespace) -> None:
                 ("--run-checks", args.run_checks),
                 ("--results", args.results),
                 ("--profile", args.profile),
+                ("--marks", args.marks),
             )
             if value
         ]
@@ -63,14 +64,14 @@ def _marks(args: argparse.Namespace, parts: list) -> tuple[list[dict], str]:
     if args.results is not None:
         report = read_json(args.results, "a report of verify --json")
         try:
-            return [report_marks(part, report) for part in parts], args.results.name
+            return [report_marks(part, report) for part in parts], "report"
         except ValueError as exc:
             raise UsageError(f"{args.results}: {exc}") from exc
     from proofs.book.profiles import load_profile
 
     profile = load_profile(args.profile, in_cache=True)
-    which = "すべての検査を実行" if args.run_checks else "例と演習の検査を実行"
-    return [run_marks(part, args.run_checks) for part in parts], f"{which}、profile {profile}"
+    which = "all" if args.run_checks else "examples"
+    return [run_marks(part, args.run_checks) for part in parts], f"{which}, profile {profile}"
 
 
 def _pictures(names: set[str]) -> dict[str, bytes]:
@@ -105,7 +106,9 @@ def _folder(path: Path) -> None:
 
 
 def print_edition(args: argparse.Namespace) -> int:
+    from proofs.book.locations import chapter_folders
     from proofs.publish.edition.blocks import Note
+    from proofs.publish.edition.book_map import BookMap
     from proofs.publish.edition.files import (
         MAIN,
         Printed,
@@ -116,6 +119,7 @@ def print_edition(args: argparse.Namespace) -> int:
     )
     from proofs.publish.edition.marks import tally
     from proofs.publish.edition.parts import Unprintable, part_of
+    from proofs.publish.edition.wording import default_language
 
     _refuse_mixed(args)
     start = time.perf_counter()
@@ -143,16 +147,20 @@ def print_edition(args: argparse.Namespace) -> int:
     marks, source = _marks(args, parts)
     pictures = _pictures(drawn)
     shown = {name: path for name, path in figure_files.items() if name in pictures}
-    printed = [Printed(p, m, shown, source) for p, m in zip(parts, marks, strict=True)]
+    printed = [
+        Printed(p, m, shown, source, args.marks or default_language(p.document))
+        for p, m in zip(parts, marks, strict=True)
+    ]
     for chapter in printed:
         counts = ", ".join(f"{n} {result}" for result, n in tally(chapter.marks).items())
         said = f"{visible(chapter.part.document.path)}: {counts or 'no elements'}"
         print(inert(said), file=sys.stderr)
     notes: list[Note] = []  # the lines not printed as written, said on stderr
+    book_map = BookMap.found(chapter_folders())
     if args.book is not None:
-        files: dict[str, str | bytes] = {**book(printed, paper, notes)}
+        files: dict[str, str | bytes] = {**book(printed, paper, notes, book_map)}
     else:
-        text = standalone(printed[0], paper, notes)
+        text = standalone(printed[0], paper, notes, book_map)
         files = {names[0]: text} if names else {}
     for note in notes:
         print(inert(visible(str(note))), file=sys.stderr)

@@ -144,7 +144,7 @@ def latex(args: argparse.Namespace) -> int:
     from proofs.book.formulas import FormulaNotProved
     from proofs.publish import latex_files
 
-    if args.chapter or args.book or args.run_checks or args.results or args.profile:
+    if args.chapter or args.book or args.run_checks or args.results or args.profile or args.marks:
         from proofs.cli.print_edition import print_edition
 
         return print_edition(args)

@@ -12,12 +12,14 @@ compute is refused with `TexError`, as anything the notation cannot evaluate.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import sympy
 
+from proofs.tex.functions import KNOWN, known
 from proofs.tex.tree import Node, TexError
 
 MAX_POWER_DIGITS = 4_000  # decimal digits of a number's power: 10^{10^{10}} is refused
@@ -88,9 +90,16 @@ class Evaluator:
         raise TexError(f"subscript {text!r} is not a bound index")
 
     def _name(self, name: str) -> Value:
-        if name not in self.names:
-            raise TexError(f"{name!r} has no meaning in this notation")
-        return self.names[name]
+        if name in self.names:
+            return self.names[name]
+        value = known(name)
+        if value is None:
+            nearest = difflib.get_close_matches(
+                name, list(dict.fromkeys([*self.names, *KNOWN])), n=3, cutoff=0.5
+            )
+            said = f"; nearest: {', '.join(nearest)}" if nearest else ""
+            raise TexError(f"{name!r} has no meaning in this notation{said}")
+        return value
 
     def _matrix(self, *rows: tuple[Node, ...]) -> Value:
         return sympy.Matrix([[self(x) for x in row] for row in rows])

@@ -535,8 +535,8 @@ def test_sync_write_keeps_an_edit_saved_while_it_ran(capsys, monkeypatch, block)
     edit(block, (242, "38,597,376", "38,597,377"))
     read = sync.sync_file
 
-    def read_then_saved(path):
-        result = read(path)
+    def read_then_saved(path, run=False):
+        result = read(path, run)
         path.write_text(path.read_text(encoding="utf-8") + "\n追記。\n", encoding="utf-8")
         return result
 

@@ -144,3 +144,10 @@ def test_a_chapter_installed_on_the_import_path_is_found_at_the_next_look(tmp_pa
         "[transformer_proofs.chapters]\nkv-cache = kv_cache_module\n"
     )
     assert list(registry_module.chapter_modules()) == [*before, "kv_cache_module"]
+
+
+def test_a_check_refuses_its_claims_by_position_and_names_them():
+    from proofs.chapters.transformer_block.parameters import thm_transformer_parameters
+
+    with pytest.raises(TypeError, match=r"takes its claims by keyword \(thm_transformer_param"):
+        thm_transformer_parameters(1)

@@ -1752,6 +1752,76 @@ CASES = [
     ),
 ]
 
+# a second author: a package of checks written outside a checkout, a reader's edition, sync
+# of what a chapter's own text computes
+CASES += [
+    Case(
+        "new-chapter",
+        "package-over-an-existing-folder",
+        ("new-chapter", "{dir}/c.mdx", "--key", "third", "--package", "{dir}/pkg"),
+        2,
+        "new-chapter: {dir}/pkg: exists; choose another --package folder",
+        {"c.mdx": SMALL, "pkg/keep.txt": "the author's file\n"},
+    ),
+    Case(
+        "new-chapter",
+        "package-over-the-chapter-file",
+        ("new-chapter", "{dir}/c.mdx", "--key", "third", "--package", "{dir}/c.mdx"),
+        2,
+        "new-chapter: {dir}/c.mdx: exists; choose another --package folder",
+        {"c.mdx": SMALL},
+    ),
+    Case(
+        "new-chapter",
+        "package-and-out-together",
+        ("new-chapter", "{dir}/c.mdx", "--key", "third", "--package", "p", "--out", "o"),
+        2,
+        "argument --out: not allowed with argument --package",
+        {"c.mdx": SMALL},
+    ),
+    Case(
+        "new-chapter",
+        "package-of-a-title-breaking-toml",
+        ("new-chapter", "{dir}/c.mdx", "--key", "third", "--package", "{dir}/pkg"),
+        0,
+        "wrote {dir}/pkg with 1 unchecked elements; install it with pip install -e {dir}/pkg",
+        {"c.mdx": hostile_title('" [tool.proofs] chapters = "/" \\ \u2028 \x7f')},
+        writes=("pkg",),
+    ),
+    Case(
+        "latex",
+        "marks-of-no-language",
+        ("latex", "--chapter", "{dir}/c.mdx", "--marks", "xx"),
+        2,
+        "argument --marks: invalid choice: 'xx' (choose from 'none', 'ja', 'en')",
+        {"c.mdx": SMALL},
+    ),
+    Case(
+        "latex",
+        "marks-without-a-chapter",
+        ("latex", "--marks", "ja"),
+        2,
+        "latex: --marks sets the print edition of --chapter FILE, not given",
+    ),
+    Case(
+        "sync",
+        "run-listings-restores-an-output-line",
+        ("sync", "{dir}/c.mdx", "--run-listings", "--write"),
+        0,
+        "rewrote {dir}/c.mdx: 1 region drifted: output line 16",
+        {"c.mdx": listings(("print(6 * 7, 2 ** 0.5)", "41 1.4142"))},
+        writes=("c.mdx",),
+    ),
+    Case(
+        "sync",
+        "run-listings-leaves-a-line-in-other-words",
+        ("sync", "{dir}/c.mdx", "--run-listings", "--write"),
+        0,
+        "c.mdx: in sync (0 tables, 0 output lines, 0 figures regenerated; 1 left alone)",
+        {"c.mdx": listings(("print('answer', 42)", "the answer is 41"))},
+    ),
+]
+
 # proofs flops: a configuration's sizes, the conventions' names, a run's figures
 CASES += [
     Case(

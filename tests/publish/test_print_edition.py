@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import early
@@ -29,12 +29,14 @@ from places import CORPUS, ROOT, SAMPLES, SEEDS
 from proofs import cli
 from proofs.book.registry import CheckRun, load_all
 from proofs.publish.edition import marks as marks_module
-from proofs.publish.edition.blocks import mark_tex, verbatim
+from proofs.publish.edition.blocks import verbatim
+from proofs.publish.edition.book_map import BookMap
 from proofs.publish.edition.files import LUALATEX, RESTRICTIONS, Printed, book, standalone
 from proofs.publish.edition.marks import Mark, report_marks, run_marks
 from proofs.publish.edition.parts import part_of
 from proofs.publish.edition.tables import table_tex
 from proofs.publish.edition.text import escape, inline_math
+from proofs.publish.edition.wording import mark_tex
 from proofs.reader import parse, read_chapter
 from proofs.reader.records import ID_PREFIXES
 
@@ -170,7 +172,10 @@ def test_the_two_forms_of_the_sample_become_the_same_latex():
     text = body(standalone(printed(SAMPLES / "chapter.txt"))).splitlines()
     differ = [(a, b) for a, b in zip(mdx, text, strict=False) if a != b]
     assert differ == [
-        (r"$f(2) = 3$ です（sample\#def-other）。", r"$f(2) = 3$ です（定義 3.1［別の章］）。"),
+        (
+            r"$f(2) = 3$ です（定義「other」［sample］）。",
+            r"$f(2) = 3$ です（定義 3.1［別の章］）。",
+        ),
         ("print(1 + 1)", "# Python 3.12"),
         (r"\end{bookcode}", "print(1 + 1)"),
         (r"\begin{bookoutput}", r"\end{bookcode}"),
@@ -186,7 +191,7 @@ def test_the_sample_mdx_prints_each_piece_in_its_environment():
     assert "\\booksection{1}{準備}" in tex
     assert (
         "\\begin{bookelement}{definition}{定義 1.1（ずらし）}\n"
-        "\\booklabel{c1:def-1.1}{1.1}\\bookcheck{no-check}{no check}{}\n\n"
+        "\\booklabel{c1:def-1.1}{1.1}\\bookcheck{no-check}{検査なし}{}\n\n"
         "$x \\in \\mathbb{R}$ に対し\n\\[\\fitdisplay{f(x) := x + 1}\\]\n"
         "と定める。\n\\end{bookelement}"
     ) in tex
@@ -205,7 +210,7 @@ def test_the_sample_mdx_prints_each_piece_in_its_environment():
 def test_every_element_of_a_seed_is_an_environment_with_its_number_title_and_mark(key):
     document = read_chapter(SEED_FILES[key])
     part = part_of(document, 1)
-    tex = standalone(Printed(part, report_marks(part, report()), {}, "report.json"))
+    tex = standalone(Printed(part, report_marks(part, report()), {}, "report", "en"))
     opened = re.findall(r"\\begin\{bookelement\}\{(\w+)\}\{(.*)\}\n\\booklabel\{([^}]*)\}", tex)
     assert [(kind, label) for kind, _, label in opened] == [
         (e.kind, f"c1:{ID_PREFIXES[e.kind]}-{e.number.split()[-1]}") for e in document.elements
@@ -238,7 +243,7 @@ def test_an_mdx_reference_outside_the_edition_leads_to_the_chapters_site():
     tex = standalone(printed(SEED_FILES["self-attention"]))
     assert (
         r"\href{https://rikai.mugen-giken.com/mathematics/linear-algebra/determinants\#def-sign}"
-        r"{determinants\#def-sign}"
+        r"{定義「sign」［determinants］}"
     ) in tex
     assert r"[\hyperlink{c1:ref-1}{1}]" in tex  # a citation of the references list
 
@@ -310,7 +315,29 @@ def test_a_listing_line_cannot_end_its_listing():
     ],
 )
 def test_a_mark_says_the_result_and_what_was_verified_or_went_wrong(mark, tex):
-    assert mark_tex(mark) == tex
+    assert mark_tex(mark, "en") == tex
+
+
+@pytest.mark.parametrize(
+    ("mark", "tex"),
+    [
+        (
+            Mark("passed", ("symbolic", "numeric")),
+            r"\bookcheck{passed}{検証済み}{記号計算・数値検証}",
+        ),
+        (
+            Mark("finding", ("symbolic",), "1.1428 for 8/7"),
+            r"\bookcheck{finding}{所見あり}{記号計算}",
+        ),
+        (Mark("failed", (), "x_1 > 100%"), r"\bookcheck{failed}{検証失敗}{}"),
+        (Mark("unchecked", (), "定義 1.1 has no check yet"), r"\bookcheck{unchecked}{未検証}{}"),
+        (Mark("not run", ("witness",)), r"\bookcheck{not-run}{未実行}{反例}"),
+        (Mark("no check"), r"\bookcheck{no-check}{検査なし}{}"),
+    ],
+)
+def test_a_japanese_mark_says_the_result_in_japanese_without_the_reports_message(mark, tex):
+    assert mark_tex(mark, "ja") == tex
+    assert mark_tex(mark, "none") == ""
 
 
 @needs_seeds
@@ -622,3 +649,43 @@ def test_a_book_of_two_chapters_numbered_alike_compiles_with_its_contents(reques
     print(
         f"book of the two samples: {done.pages} pages, 2 runs of lualatex in {done.seconds:.1f} s"
     )
+
+
+# A reader's edition -----------------------------------------------------------------------
+
+DETERMINANTS = (
+    "# 行列式：符号と展開\n\n> https://example.org/mathematics/determinants\n\n## 2. 符号\n\n"
+    '<Definition id="def-sign" title="置換の符号">\n\n$\\mathrm{sgn}(\\sigma)$ を定める。\n\n'
+    "</Definition>\n"
+)
+CITING = (
+    "# 置換：見本\n\n## 1. 準備\n\n"
+    '<Definition id="def-x" title="x">\n\n'
+    '<Ref to="mathematics/determinants#def-sign" /> と <Ref to="other/cycles#lem-cycle-count" />'
+    ' と <Ref to="mathematics/determinants" /> を使う。\n\n</Definition>\n'
+)
+
+
+def test_a_reference_outside_the_edition_is_named_by_the_book_map_or_a_readable_title(tmp_path):
+    (tmp_path / "determinants.mdx").write_text(DETERMINANTS, encoding="utf-8")
+    (tmp_path / "notes.txt").write_text("not a chapter\n", encoding="utf-8")
+    book_map = BookMap.found([tmp_path])
+    part = part_of(parse(CITING, "c.mdx"), 1)
+    tex = standalone(Printed(part, {}, {}, "report"), book_map=book_map)
+    assert "定義 2.1［行列式］ と 補題「cycle count」［cycles］ と ［行列式］ を使う。" in tex
+    assert "def-sign" not in tex and "lem-cycle" not in tex
+    alone = standalone(Printed(part, {}, {}, "report"))
+    assert "定義「sign」［determinants］ と 補題「cycle count」［cycles］" in alone
+
+
+def test_the_marks_of_a_readers_edition_name_no_file_and_none_prints_no_mark():
+    part = replace(part_of(read_chapter(SAMPLES / "chapter.mdx"), 1), key="sample")
+    marks = {e.line: Mark("passed", ("symbolic",)) for e in part.document.elements}
+    ja = standalone(Printed(part, marks, {}, "report"))
+    assert r"\bookresults{検証：検証済み 3（verify の報告による）}" in ja
+    assert ja.count(r"\bookcheck{passed}{検証済み}{記号計算}") == 3
+    en = standalone(Printed(part, marks, {}, "examples, profile ci", "en"))
+    assert r"\bookresults{Checks: passed 3 (examples and exercises run, profile ci)}" in en
+    none = standalone(Printed(part, marks, {}, "report", "none"))
+    assert r"\bookcheck{" not in body(none) and r"\bookresults{" not in body(none)
+    assert "report.json" not in ja + en

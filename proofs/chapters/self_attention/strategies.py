@@ -16,7 +16,12 @@ from proofs.evidence.measures import (
 
 def bounded_floats(bound: float, width: int = 64) -> st.SearchStrategy[float]:
     """Finite floats in [-bound, bound] (bound rounded to the nearest float of `width`:
-    32 or 64)."""
+    32 or 64).
+
+    >>> from hypothesis import find
+    >>> find(bounded_floats(2.0), lambda x: x <= -2.0)
+    -2.0
+    """
     if width == 32:
         return st.floats(
             -float(np.float32(bound)),
@@ -29,6 +34,13 @@ def bounded_floats(bound: float, width: int = 64) -> st.SearchStrategy[float]:
 
 
 def float_arrays(shape: tuple[int, ...], bound: float = 3.0, dtype=np.float64) -> st.SearchStrategy:
+    """Arrays of `shape` and `dtype` with finite entries in [-bound, bound].
+
+    >>> from hypothesis import find
+    >>> x = find(float_arrays((2, 3), bound=1.0), lambda a: True)
+    >>> x.shape, x.dtype.name, bool((abs(x) <= 1.0).all())
+    ((2, 3), 'float64', True)
+    """
     width = 32 if np.dtype(dtype) == np.float32 else 64
     return hnp.arrays(dtype, shape, elements=bounded_floats(bound, width))
 
@@ -73,7 +85,13 @@ FIXED_SOFTMAX_INPUTS = (
 
 def softmax_inputs(max_n: int = 8) -> st.SearchStrategy:
     """z of 1..max_n entries, float64 (|z| <= 1e300) or float32 (|z| <= 1e30), mixing
-    moderate values with huge ones."""
+    moderate values with huge ones.
+
+    >>> from hypothesis import find
+    >>> z = find(softmax_inputs(4), lambda z: len(z) == 3 and z.dtype.name == "float32")
+    >>> z.shape, z.dtype.name
+    ((3,), 'float32')
+    """
 
     def arrays(dtype):
         bound, width = _float_case(dtype)

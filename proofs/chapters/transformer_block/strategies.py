@@ -20,7 +20,13 @@ def block_parameters(d: int, h: int, d_ff: int, rng: np.random.Generator) -> dic
 def vectors(d_min: int = 2, d_max: int = 16, bound: float = 100.0):
     """Hypothesis: float64 vectors of width d_min..d_max, entries in [-bound, bound],
     not constant (sigma >= 1e-3 max|x|, so that the condition number max|x| / sigma of
-    LN is at most 1e3; rows closer to constant are tested apart)."""
+    LN is at most 1e3; rows closer to constant are tested apart).
+
+    >>> from hypothesis import find
+    >>> x = find(vectors(3, 5, bound=1.0), lambda x: len(x) == 4)
+    >>> x.shape, bool(x.std() > 0)
+    ((4,), True)
+    """
     element_ = st.floats(-bound, bound, allow_nan=False, allow_infinity=False)
 
     def spread_out(x: np.ndarray) -> bool:
@@ -35,7 +41,12 @@ def vectors(d_min: int = 2, d_max: int = 16, bound: float = 100.0):
 
 
 def seeds():
-    """Hypothesis: seeds of the NumPy generators that draw parameters and inputs."""
+    """Hypothesis: seeds of the NumPy generators that draw parameters and inputs.
+
+    >>> from hypothesis import find
+    >>> find(seeds(), lambda s: s > 10)
+    11
+    """
     return st.integers(0, 2**32 - 1)
 
 

@@ -27,6 +27,7 @@ from proofs.publish.edition.text import (
     glyphless,
     inline,
 )
+from proofs.publish.edition.wording import mark_tex
 from proofs.reader import mdx, rendered
 from proofs.reader.records import Element, Listing
 from proofs.typeset.shown import shortened, visible
@@ -37,7 +38,6 @@ _ASIDE = re.compile(r"^<Aside\b([^>]*)>\s*$")
 _HEADING = re.compile(r"^#{1,6}\s+(?P<title>.+?)\s*$")
 PROOF, SOLUTION = "証明", "解答"
 ASIDE = "補足"  # the title of an <Aside> that has none
-MAX_MESSAGE = 1000  # characters of a mark's message printed (a report's may be any length)
 
 
 @dataclass(frozen=True)
@@ -68,18 +68,6 @@ def verbatim(line: str) -> str:
     return "".join(_VERBATIM.get(ch) or (code_point(ch) if glyphless(ch) else ch) for ch in line)
 
 
-def mark_tex(mark: Mark) -> str:
-    """The line under an element's heading: its result, then the check's methods, or the
-    message of a finding, a failure or a stub."""
-    methods = ", ".join(mark.methods)
-    detail = {"passed": methods, "not run": methods, "no check": ""}.get(mark.result, mark.message)
-    detail = " ".join(detail.split())
-    if len(detail) > MAX_MESSAGE:
-        detail = detail[: MAX_MESSAGE - 1] + "…"
-    key = mark.result.replace(" ", "-")
-    return f"\\bookcheck{{{key}}}{{{mark.result}}}{{{escape(detail)}}}"
-
-
 def element_heading(element: Element, title: str) -> str:
     """命題 3.2（title）, an exercise's difficulty in ［］ after its number; `title` is the
     element's title in LaTeX."""
@@ -101,8 +89,10 @@ class _Walk:
         line: float,
         lead: str,
         notes: list[Note],
+        language: str,
     ) -> None:
         self.part = part
+        self.language = language  # of the marks: proofs.publish.edition.wording
         self.notes = notes
         self.links = links
         self.marks = marks
@@ -263,7 +253,7 @@ class _Walk:
             f"\\begin{{bookelement}}{{{kind}}}"
             f"{{{element_heading(element, self.inline(element.title, element.line))}}}",
             f"\\booklabel{{{label(self.part, element)}}}{{{escape(element.number.split()[-1])}}}"
-            + mark_tex(self.marks.get(element.line, Mark("no check"))),
+            + mark_tex(self.marks.get(element.line, Mark("no check")), self.language),
         ]
         return "\n".join(parts)
 
@@ -421,18 +411,20 @@ def chapter_body(
     line: float,
     lead: str = "",
     notes: list[Note] | None = None,
+    language: str = "en",
 ) -> str:
     """The LaTeX of a chapter, from its \\chapter to its references, on a line of `line` em;
     `marks` by the line of each element's heading, `pictures` the PDF file of each figure
-    drawn (by name), `lead` what follows the \\chapter (the results' tally). Each line it
-    does not print as written gets a Note in `notes`."""
+    drawn (by name), `lead` what follows the \\chapter (the results' tally), `language` the
+    marks' (proofs.publish.edition.wording.LANGUAGES). Each line it does not print as
+    written gets a Note in `notes`."""
     found = []
     for number, text in enumerate(part.document.lines, 1):
         shown = sorted({f"U+{ord(ch):04X}" for ch in text if glyphless(ch)})
         if shown:
             said = f"{', '.join(shown)}: no glyph, printed as code point"
             found.append(Note(part.document.path, number, said))
-    body = _Walk(part, links, marks, pictures, line, lead, found).walk()
+    body = _Walk(part, links, marks, pictures, line, lead, found, language).walk()
     if notes is not None:
         notes += sorted(found, key=lambda note: note.line)
     return body

@@ -11,11 +11,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from proofs.publish.edition.blocks import Note, chapter_body
+from proofs.publish.edition.book_map import BookMap
 from proofs.publish.edition.links import Links
-from proofs.publish.edition.marks import Mark, tally
+from proofs.publish.edition.marks import Mark
 from proofs.publish.edition.parts import Part
 from proofs.publish.edition.preamble import line_em, preamble
-from proofs.publish.edition.text import escape
+from proofs.publish.edition.wording import default_language
+from proofs.publish.edition.wording import results_line as results_line_of
 from proofs.typeset.latex import header
 from proofs.typeset.shown import shortened, visible
 
@@ -42,7 +44,9 @@ class Printed:
     part: Part
     marks: Mapping[int, Mark]
     pictures: Mapping[str, str]
-    source: str  # how the results were had: "checks run here", "report.json"
+    source: str  # how the results were had: "report", "examples, profile dev", "all, …"
+    # of the marks: proofs.publish.edition.wording.LANGUAGES; "" for the chapter's default
+    language: str = ""
 
 
 def _named(title: str) -> str:
@@ -53,18 +57,25 @@ def _named(title: str) -> str:
 def results_line(printed: Printed) -> str:
     """The line under the chapter's title: how many elements have each result, and where
     the results come from."""
-    if not printed.part.key:
-        return r"\bookresults{" + escape("検証：この章の検査は登録されていない（no check）") + "}"
-    counts = "、".join(f"{result} {n}" for result, n in tally(printed.marks).items())
-    return r"\bookresults{" + escape(f"検証（{printed.source}）：{counts}") + "}"
+    registered = bool(printed.part.key)
+    language = printed.language or default_language(printed.part.document)
+    return results_line_of(printed.marks, registered, printed.source, language)
 
 
 def chapter_tex(
-    printed: Printed, parts: Sequence[Part], paper: str, notes: list[Note] | None = None
+    printed: Printed,
+    parts: Sequence[Part],
+    paper: str,
+    notes: list[Note] | None = None,
+    book_map: BookMap | None = None,
 ) -> str:
     """A chapter's body (\\chapter … its references); `parts` are the chapters printed with
-    it, which its citations may lead to; what it does not print as written, in `notes`."""
-    links = Links(printed.part, parts)
+    it, which its citations may lead to, `book_map` the book's other chapters, which its
+    references name; what it does not print as written, in `notes`."""
+    chapters_language = default_language(printed.part.document)
+    marks_language = printed.language or chapters_language
+    words = chapters_language if marks_language == "none" else marks_language
+    links = Links(printed.part, parts, book_map, words)
     return chapter_body(
         printed.part,
         links,
@@ -73,13 +84,19 @@ def chapter_tex(
         line_em(paper),
         results_line(printed),
         notes,
+        marks_language,
     )
 
 
-def standalone(printed: Printed, paper: str = "a4", notes: list[Note] | None = None) -> str:
+def standalone(
+    printed: Printed,
+    paper: str = "a4",
+    notes: list[Note] | None = None,
+    book_map: BookMap | None = None,
+) -> str:
     """A chapter as a document that compiles as it is (LuaLaTeX); what it does not print
-    as written, in `notes`."""
-    body = chapter_tex(printed, [printed.part], paper, notes)
+    as written, in `notes`; `book_map`: the book's chapters, which its references name."""
+    body = chapter_tex(printed, [printed.part], paper, notes, book_map)
     text = "\n".join([preamble(paper), r"\begin{document}", body, r"\end{document}"]) + "\n"
     what = f"the print edition of the chapter {_named(printed.part.document.title)}"
     return header(text, what) + BUILD + text
@@ -104,7 +121,10 @@ def chapter_file_name(part: Part, index: int) -> str:
 
 
 def book(
-    printed: Sequence[Printed], paper: str = "a4", notes: list[Note] | None = None
+    printed: Sequence[Printed],
+    paper: str = "a4",
+    notes: list[Note] | None = None,
+    book_map: BookMap | None = None,
 ) -> dict[str, str]:
     """The files of a book of the chapters, by name: the main file (book.tex) and one file
     per chapter, which the main file \\includes in order; what they do not print as
@@ -113,7 +133,7 @@ def book(
     names = [chapter_file_name(p.part, k) for k, p in enumerate(printed, 1)]
     files: dict[str, str] = {}
     for name, chapter in zip(names, printed, strict=True):
-        body = chapter_tex(chapter, parts, paper, notes)
+        body = chapter_tex(chapter, parts, paper, notes, book_map)
         what = f"chapter {_named(chapter.part.document.title)}, \\include'd by {MAIN}.tex"
         files[f"{name}.tex"] = header(body, what) + body
     main = (

@@ -1,6 +1,7 @@
 """Where a reference of a chapter leads in print: to an element of the edition (its own
 chapter's, or another chapter's printed in the same book) as a \\hyperref, to the web as
-a \\href when the chapter states its address, else to nothing, as plain text.
+a \\href when the chapter states its address, else to nothing, as plain text; a chapter
+outside the edition is named as the book's map (`book_map`) finds it, never by its raw id.
 
 Every element of a chapter is labelled `<part>:<kind>-<number>` (c1:prop-3.2), so that
 two chapters of a book, which number their elements alike, never share a label.
@@ -11,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from proofs.publish.edition.book_map import BookMap, readable
 from proofs.publish.edition.parts import Part
 from proofs.publish.edition.text import escape, glyphless
 from proofs.reader.records import ID_PREFIXES, Element
@@ -54,9 +56,20 @@ def _percent(ch: str) -> str:
 class Links:
     """The references of one chapter (`part`) of an edition of `parts`."""
 
-    def __init__(self, part: Part, parts: Sequence[Part]) -> None:
+    def __init__(
+        self,
+        part: Part,
+        parts: Sequence[Part],
+        book: BookMap | None = None,
+        language: str = "ja",
+    ) -> None:
+        """`book`: the chapters of the book outside the edition, which a reference to one
+        of them names by its element's number and the chapter's name; `language` (ja or
+        en) of the title made from a reference that no chapter holds."""
         self.part = part
         self.parts = parts
+        self.book = book
+        self.language = language
 
     def _to(self, part: Part, element: Element | None, text: str) -> str | None:
         if element is None:
@@ -64,7 +77,10 @@ class Links:
         return f"\\hyperref[{label(part, element)}]{{{text}}}"
 
     def ref(self, target: str) -> str:
-        """An MDX `<Ref to=…/>`: an id of this chapter, or a site path `a/b/page#id`."""
+        """An MDX `<Ref to=…/>`: an id of this chapter, or a site path `a/b/page#id`: an
+        element of a chapter the edition prints is linked, one of another chapter of the
+        book printed by its number and chapter, and any other by a title made from the
+        target (book_map.readable), never the target itself."""
         own = self.part.document.element(target)
         if own is not None:
             return self._to(self.part, own, escape(own.number)) or ""
@@ -76,7 +92,13 @@ class Links:
                 linked = self._to(other, found, shown)
                 if linked is not None:
                     return linked
-        shown = escape(f"{page.split('/')[-1]}#{anchor}" if anchor else page)
+        placed = self.book.element(page, anchor) if self.book is not None else None
+        if placed is not None:
+            shown = escape(f"{placed[0]}［{placed[1]}］")
+        elif self.book is not None and not anchor and (name := self.book.chapter(page)):
+            shown = escape(f"［{name}］")
+        else:
+            shown = escape(readable(target, self.language))
         return self.href(f"/{target}", shown) if "/" in target else shown
 
     def cited(self, label_word: str, number: str, chapter: str) -> str:

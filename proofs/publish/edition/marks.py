@@ -7,7 +7,7 @@ examples and exercises that the audit runs too, or every one) or from a report o
 - passed: its check passed; the mark names the check's methods;
 - finding: its check passed but found a number the chapter prints wrong (the message);
 - failed: its check failed or raised (the message);
-- unchecked: its check is a stub not yet written;
+- unchecked: its check is a stub not yet written (run or not: a stub declares no methods);
 - not run: it has a check that was not run here (nor found in the report);
 - no check: the registry has no check for it (a chapter without checks, or an element
   the chapter's package does not register).
@@ -70,6 +70,8 @@ def run_marks(part: Part, every: bool = False) -> dict[int, Mark]:
         check = checks.get(element.line)
         if check is None:
             out[element.line] = Mark("no check")
+        elif not check.methods:  # a stub: unchecked, as verify says, whether it runs or not
+            out[element.line] = Mark("unchecked", (), f"{check.number} has no check yet")
         elif every or check.kind in CHECKED_KINDS:
             run = run_check(check)
             findings = [f.message for f in run.findings]
@@ -94,7 +96,11 @@ def report_marks(part: Part, report: object) -> dict[int, Mark]:
             continue
         entry = entries.get(check.number)
         if entry is None:
-            out[element.line] = Mark("not run", check.methods)
+            out[element.line] = (
+                Mark("not run", check.methods)
+                if check.methods
+                else Mark("unchecked", (), f"{check.number} has no check yet")
+            )
             continue
         findings = [str(f) for f in entry["findings"]]
         message = str(entry.get("message", ""))
