@@ -110,8 +110,8 @@ def test_mlp_is_the_definition_for_relu_and_gelu():
 
 
 def test_mlp_refuses_an_activation_it_does_not_define():
-    with pytest.raises(ValueError, match="activation must be 'relu' or 'gelu'"):
-        mp_mlp(np.ones((1, 1)), {"w_1": np.ones((1, 1)), "w_2": np.ones((1, 1))}, "gelu_tanh")
+    with pytest.raises(ValueError, match="activation must be 'relu', 'gelu' or 'gelu_tanh'"):
+        mp_mlp(np.ones((1, 1)), {"w_1": np.ones((1, 1)), "w_2": np.ones((1, 1))}, "silu")
 
 
 def _matrix(a: np.ndarray) -> mpmath.matrix:
