@@ -10,6 +10,8 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from proofs.audit.defined import Notation, read_notation
+from proofs.audit.instances import try_statement
 from proofs.audit.notation import OpenFacts, decide_open, set_name
 from proofs.audit.readings import DECIMAL, read_exactly, reading
 from proofs.audit.report import Finding, Section, Status
@@ -75,6 +77,7 @@ def audit_equalities(
     defined: dict[int, Definitions] = {}  # element line -> names it defines
     facts: dict[int, OpenFacts] = {}  # element line -> names it sets (the open notation)
     defined_in_chapter = OpenFacts()  # what the chapter's definitions name, for what follows
+    chapter_notation = read_notation(document) if open_notation else None
     for formula in document.math:
         settings = settings_by_line.setdefault(formula.line, Settings())
         element = document.element_at(formula.line)
@@ -123,7 +126,12 @@ def audit_equalities(
                 regime = regime_before(document, line, statement.strip())
                 limit = regime is not None and r"\to" in split_relations(statement)[1]
                 if (not conditional or assumed or limit) and not another_case:
-                    found = _decided_open(line, statement, found, case, regime)
+                    tried = (
+                        None
+                        if assumed or limit or ":=" in statement
+                        else _tried(line, statement, found, chapter_notation(line), element)
+                    )
+                    found = tried or _decided_open(line, statement, found, case, regime)
             elif (
                 environment is not None
                 and element is not None
@@ -321,6 +329,22 @@ def _decided(
             f"decided in the notation: {verdict.detail}",
         )
     ]
+
+
+def _tried(
+    line: int, statement: str, found: list[Finding], notation: Notation, element: Element
+) -> list[Finding] | None:
+    """The statement tried at points with the chapter's own definitions
+    (proofs.audit.instances), at the values the text sets in an example or an exercise:
+    a mismatch with its witness, or confirmed numerically; None when it was not tried or
+    nothing was decided, for the open notation to decide."""
+    concrete = element.kind in ("example", "exercise")
+    tried = try_statement(statement.strip(), notation, concrete=concrete)
+    if isinstance(tried, str) or tried.judgement.outcome not in ("fails", "holds"):
+        return None
+    status = Status.MISMATCHED if tried.judgement.outcome == "fails" else Status.CONFIRMED
+    kept = [f for f in found if f.status != Status.NOT_CHECKABLE]
+    return [*kept, Finding(Section.EQUALITY, line, statement.strip(), status, tried.detail())]
 
 
 def _decided_open(

@@ -33,6 +33,7 @@ import sympy
 from proofs.reader.math import split_relations
 from proofs.tex.symbolic import Evaluator, Value
 from proofs.tex.tree import Node, TexError, parse
+from proofs.tex.witness import judge
 from symbolic.identities import is_zero
 
 SUM_TERMS = 4  # the terms of a sum whose range the chapter does not state
@@ -290,7 +291,7 @@ def decide_open(
     known = facts.values if facts is not None else {}
     ranges = facts.ranges if facts is not None else {}
     values = [_settled(_value(member, quantities, known, ranges), known) for member in members]
-    confirmed, reasons = 0, []
+    confirmed, numerically, reasons = 0, 0, []
     pairs = zip(members, members[1:], strict=False)
     steps = zip(zip(values, values[1:], strict=False), pairs, strict=True)
     for ((a, b), pair), relation in zip(steps, relations, strict=True):
@@ -317,14 +318,32 @@ def decide_open(
             )
         elif facts is not None and (source := facts.implies(sympy.expand(a - b), tex)):
             reasons.append(f"a step that uses ${source}$, which the element states")
-        else:
-            return (
-                "mismatched",
-                f"{a} = {b} is no identity: their difference is {sympy.expand(a - b)}",
+        else:  # SymPy did not reduce it: that proves nothing; a witness would
+            judged = judge("=", a, b)
+            if judged.outcome == "fails":
+                return "mismatched", f"{_shown_step(pair)} is {judged.detail()}"
+            if judged.outcome == "holds":
+                numerically += 1
+            else:
+                reasons.append(f"{_shown_step(pair)}: {judged.detail()}")
+    if confirmed or numerically:
+        said = (
+            [f"{confirmed} step{'s' if confirmed != 1 else ''}, each an identity"]
+            if confirmed
+            else []
+        )
+        if numerically:
+            said.append(
+                f"{numerically} step{'s' if numerically != 1 else ''} confirmed numerically "
+                "(SymPy did not reduce the difference; equal at every point tried)"
             )
-    if confirmed:
-        return "confirmed", f"{confirmed} step{'s' if confirmed != 1 else ''}, each an identity"
+        return "confirmed", "; ".join(said)
     return "not checkable", reasons[0] if reasons else "no relation to judge"
+
+
+def _shown_step(pair: tuple[str, str]) -> str:
+    """A step as the chapter writes it: `$a = b$`."""
+    return f"${pair[0].strip()} = {pair[1].strip()}$"
 
 
 def _settled(value: sympy.Expr | str, facts: Mapping[str, Value]) -> sympy.Expr | str:
