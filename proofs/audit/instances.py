@@ -35,7 +35,7 @@ class Tried:
     """A statement's verdict at points, and where its sizes and indices stood."""
 
     judgement: Judgement
-    sizes: tuple[tuple[str, int], ...]
+    sizes: tuple[tuple[str, int], ...]  # the sizes, and the free indices of the witness
 
     def detail(self) -> str:
         sizes = ", ".join(f"{name} = {value}" for name, value in self.sizes)
@@ -86,14 +86,14 @@ def try_statement(
     pairs = _sides(ops, parts, evaluator, indices)
     if isinstance(pairs, str):
         return pairs
-    if concrete and any(e.free_symbols for _, left, right in pairs for e in (*left, *right)):
+    if concrete and any(e.free_symbols for r in pairs for e in (*r.left, *r.right)):
         return "about a value the example does not set"
     integers = frozenset(n for n, s in notation.shapes.items() if s.range.integer)
-    judgement = _judged(pairs, integers, notation, seed, printed_rounding(statement))
+    judgement, place = _judged(pairs, integers, notation, seed, printed_rounding(statement))
     shown = tuple(
         (name, value) for name, value in sizes.items() if name in _all_names(tree, notation)
     )
-    return Tried(judgement, shown)
+    return Tried(judgement, shown + place)
 
 
 _DECIMAL = re.compile(r"(?<![\d.])(\d+)\.(\d+)")
@@ -145,6 +145,16 @@ def _used(node: object, indices: set[str]) -> set[str]:
     elif isinstance(node, Node):
         if node.op == "name":
             found.add(node.args[0])
+        elif (
+            node.op == "call"
+            and node.args[0].op == "sub"
+            and node.args[0].args[0].op == "name"
+            and node.args[0].args[1].op == "text"
+        ):  # σ_T(z): the function σ with T below it; p_j(T): entry j of p(T)
+            function, below = node.args[0].args[0].args[0], node.args[0].args[1].args[0]
+            found.add(function)
+            found |= {c for c in below if c.isalpha() and c not in indices and len(below) == 1}
+            found |= _used(node.args[1], indices)
         elif node.op == "sub" and node.args[0].op == "name" and node.args[1].op == "text":
             base, below = node.args[0].args[0], node.args[1].args[0]
             if all(c in indices or c.isdigit() for c in below):
@@ -172,8 +182,9 @@ def _reached(used: set[str], notation: Notation) -> set[str]:
         seen.add(name)
         definition = notation.definitions.get(name) or notation.definitions.get(f"bold {name}")
         if definition is not None:
-            bound = {*definition.params, definition.subscript, definition.index}
-            todo += [n for n in _used(definition.body, _summed(definition.body)) if n not in bound]
+            bound = {*definition.params, definition.subscript, definition.index} - {None}
+            inner = _used(definition.body, _summed(definition.body) | bound)  # type: ignore[operator]
+            todo += [n for n in inner if n not in bound]
     return seen
 
 
@@ -186,10 +197,10 @@ def _all_names(tree: Node, notation: Notation) -> set[str]:
         if name in seen:
             continue
         seen.add(name)
-        definition = notation.definitions.get(name)
+        definition = notation.definitions.get(name) or notation.definitions.get(f"bold {name}")
         if definition is not None:
             todo += list(_tree_names(definition.body))
-        shape = notation.shapes.get(name)
+        shape = notation.shapes.get(name) or notation.shapes.get(f"bold {name}")
         if shape is not None:
             for dimension in shape.dimensions:
                 try:
@@ -242,27 +253,38 @@ def _free_indices(tree: Node, evaluator: Evaluator) -> list[str]:
     return found
 
 
+@dataclass(frozen=True)
+class Relation:
+    """One relation of a chain, entry by entry over every value of the free indices:
+    `places[k]` the index values of entry k."""
+
+    op: str
+    left: list[sympy.Expr]
+    right: list[sympy.Expr]
+    places: list[tuple[tuple[str, int], ...]]
+
+
 def _sides(
     ops: tuple[str, ...], parts: tuple[Node, ...], evaluator: Evaluator, indices: list[str]
-) -> list[tuple[str, list[sympy.Expr], list[sympy.Expr]]] | str:
+) -> list[Relation] | str:
     """For each relation of the chain, its left and right sides at every value of the
     free indices (each over 1..SIZE), or why a side cannot be evaluated."""
     combinations = list(itertools.product(range(1, SIZE + 1), repeat=len(indices)))
     if len(combinations) > MAX_INDEX_VALUES:
         return f"{len(indices)} free indices"
-    pairs: list[tuple[str, list[sympy.Expr], list[sympy.Expr]]] = [(op, [], []) for op in ops]
+    pairs = [Relation(op, [], [], []) for op in ops]
     try:
         for values in combinations:
-            bound = evaluator.bound(
-                **{i: sympy.Integer(v) for i, v in zip(indices, values, strict=True)}
-            )
+            where = tuple(zip(indices, values, strict=True))
+            bound = evaluator.bound(**{i: sympy.Integer(v) for i, v in where})
             members = [bound(p) for p in parts]
-            for k, (_, left, right) in enumerate(pairs):
-                a, b = members[k], members[k + 1]
-                left.extend(_entries(a))
-                right.extend(_entries(b))
+            for relation, a, b in zip(pairs, members, members[1:], strict=False):
+                left, right = _entries(a), _entries(b)
                 if len(left) != len(right):
                     return "sides of different shapes"
+                relation.left.extend(left)
+                relation.right.extend(right)
+                relation.places.extend([where] * len(left))
     except (
         TexError,
         TypeError,
@@ -285,27 +307,29 @@ def _entries(value: object) -> list[sympy.Expr]:
 
 
 def _judged(
-    pairs: list[tuple[str, list[sympy.Expr], list[sympy.Expr]]],
+    pairs: list[Relation],
     integers: frozenset[str],
     notation: Notation,
     seed: int,
     relative: sympy.Rational | None,
-) -> Judgement:
-    """The chain's verdict: the first relation that fails, or the weakest of the others."""
+) -> tuple[Judgement, tuple[tuple[str, int], ...]]:
+    """The chain's verdict — the first relation that fails, or the weakest of the others —
+    and the index values of the entry its witness is."""
     verdicts = [
         judge(
-            op,
-            sympy.Matrix(left),
-            sympy.Matrix(right),
+            r.op,
+            sympy.Matrix(r.left),
+            sympy.Matrix(r.right),
             integers,
             notation.ranges,
             relative,
             seed=seed,
         )
-        for op, left, right in pairs
+        for r in pairs
     ]
     for outcome in ("fails", "partly", "unknown"):
-        for verdict in verdicts:
+        for relation, verdict in zip(pairs, verdicts, strict=True):
             if verdict.outcome == outcome:
-                return verdict
-    return min(verdicts, key=lambda v: v.points)
+                entry = verdict.witness.entry if verdict.witness is not None else 0
+                return verdict, relation.places[entry] if relation.places else ()
+    return min(verdicts, key=lambda v: v.points), ()

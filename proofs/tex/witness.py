@@ -78,6 +78,7 @@ class Point:
     values: tuple[tuple[str, Fraction], ...]
     left: sympy.Float | None
     right: sympy.Float | None
+    entry: int = 0  # which entry of the sides (matrices compared entry by entry) these are
 
     def __str__(self) -> str:
         where = ", ".join(f"{name} = {_shown(v)}" for name, v in self.values)
@@ -241,9 +242,9 @@ def _at(
         if k == 0:
             first = (x, y)
         if x is None or y is None:
-            return Point(shown, x, y), None
+            return Point(shown, x, y, k), None
         if not _compare(op, x, y, tolerance):
-            return Point(shown, x, y), False
+            return Point(shown, x, y, k), False
     return Point(shown, *first), holds
 
 
