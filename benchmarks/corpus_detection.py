@@ -170,32 +170,41 @@ def measure(
     missed, alarms = [], []
     if not seed_chapters:  # a seed chapter's one real slip is no alarm: it is the chapter's
         for name, mismatched in pristine.items():
-            alarms += [(name, "pristine", line, text) for line, _, text in sorted(mismatched)]
+            alarms += [(name, "pristine", *m) for m in sorted(mismatched)]
     for edit, edited in zip(all_edits, found[len(names) :], strict=True):
         new = edited - pristine[edit.chapter]
         total[edit.chapter, edit.category] += 1
         if edit.category == "neutral":
-            alarms += [(edit.chapter, edit.name, line, text) for line, _, text in sorted(new)]
+            alarms += [(edit.chapter, edit.name, *m) for m in sorted(new)]
             caught[edit.chapter, edit.category] += not new
             continue
         at = edit.expect_line or edit.line
-        if any(line == at for line, _, _ in new):
+        if any(line == at for line, *_ in new):
             caught[edit.chapter, edit.category] += 1
         else:
             missed.append((edit, sorted(new)))
     _table(names, caught, total, chapters)
+    lines = sum(chapters[n].count("\n") + 1 for n in names)
+    errors = [a for a in alarms if a[-1] == "error"]
+    warnings = [a for a in alarms if a[-1] == "warning" and a[1] == "pristine"]
+    print(
+        f"\non the correct chapters ({lines} lines): {len(errors)} false alarms (errors, the "
+        f"neutral edits' included), {len(warnings)} warnings "
+        f"({200 * len(warnings) / lines:.2f} per 200 lines)"
+    )
     if show_missed:
         print("\nmissed:")
         for edit, others in missed:
-            elsewhere = f"; new elsewhere: {[line for line, _, _ in others]}" if others else ""
+            elsewhere = f"; new elsewhere: {[m[0] for m in others]}" if others else ""
             print(
                 f"  {edit.chapter:20} {edit.category:16} {edit.name:32} line {edit.line}{elsewhere}"
             )
-    for chapter, name, line, text in alarms:
-        print(f"false alarm: {chapter} {name}: line {line}: {text}")
+    for chapter, name, line, _, text, severity in alarms:
+        said = "false alarm" if severity == "error" else "warning"
+        print(f"{said}: {chapter} {name}: line {line}: {text}")
     if seeds:
         _seeds_without_checks(run)
-    return 1 if alarms else 0
+    return 1 if errors else 0
 
 
 def _table(
@@ -256,7 +265,7 @@ def _seeds_without_checks(run: bool) -> None:
         report = audit_document(document, run, tuple(earlier), False)
         earlier.append(document)  # a later chapter's listing imports an earlier one's file
         found = sorted(  # an MDX id of a registered element is the registry's, not the text's
-            {(f.line, f.section, f.text) for f in report.mismatched if f.section != "element"}
+            {(f.line, f.section, f.text) for f in report.errors if f.section != "element"}
         )
         print(f"  {key} ({path.name}): {len(found)} mismatches")
         for line, section, text in found:
