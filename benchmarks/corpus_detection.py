@@ -129,14 +129,14 @@ def applied(edit: Edit, text: str) -> str:
     return "\n".join(lines)
 
 
-def mismatches(text: str, name: str, run: bool) -> set[tuple[int, str, str]]:
-    """(line, section, text) of every mismatch the audit reports (`run`: with the
-    chapter's listings run)."""
+def mismatches(text: str, name: str, run: bool) -> set[tuple[int, str, str, str]]:
+    """(line, section, text, severity) of every mismatch the audit reports, an error or a
+    warning (`run`: with the chapter's listings run)."""
     report = audit_document(parse(text, name), run)
-    return {(f.line, f.section, f.text) for f in report.mismatched}
+    return {(f.line, f.section, f.text, str(f.severity)) for f in report.mismatched}
 
 
-def _audited(job: tuple[str, str, bool]) -> set[tuple[int, str, str]]:
+def _audited(job: tuple[str, str, bool]) -> set[tuple[int, str, str, str]]:
     text, name, run = job
     return mismatches(text, name, run)
 
