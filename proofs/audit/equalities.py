@@ -231,11 +231,28 @@ def _audit_once(
         for name in named:  # set again, to a value that is not an integer: now varying
             settings.set(name, None)
         return []
+    again = _set_again(statement, settings)
+    if again is not None:  # 「$C = 2$ …、$C = \lceil 1 \rceil = 1$」: another case of C
+        settings.set(again, None)
     key = (statement, settings.key)
     if key not in recomputed:
         recomputed[key] = audit_statement(line, statement, settings.values)
         return recomputed[key]
     return [replace(f, line=line) for f in recomputed[key]]
+
+
+def _set_again(statement: str, settings: Settings) -> str | None:
+    """The name a statement gives a value again, computed from numbers alone
+    (`C = \\lceil 1 \\rceil = 1` after `C = 2` on the line); None for any other statement."""
+    members, relations = split_relations(statement)
+    first = _BARE_SYMBOL.fullmatch(members[0]) if members else None
+    if first is None or not relations or any(r != "=" for r in relations):
+        return None
+    name = first.group(1) + (f"_{first.group(2)}" if first.group(2) else "")
+    if name not in settings.values:
+        return None
+    names = [re.sub(r"\\[A-Za-z]+", "", m) for m in members[1:]]
+    return None if any(re.search("[A-Za-z]", m) for m in names) else name
 
 
 @functools.lru_cache(maxsize=1 << 12)
