@@ -14,6 +14,10 @@ Run from the repository root:
 
     python -m benchmarks.corpus_detection [--run-listings] [--show-missed] [--seeds]
     python -m benchmarks.corpus_detection --seed-chapters [--show-missed]
+    python -m benchmarks.corpus_detection --unseen [--folder DIR] [--run-listings] [--jobs N]
+
+--unseen measures on benchmarks/unseen (or DIR): chapters written by authors who had not read
+the audit's rules, with one-slip edits written the same way (benchmarks/unseen/README.md).
 
 --seeds also audits the two seed chapters as chapters without checks (text the rules
 were not written on) and lists every mismatch: a measure of false alarms.
@@ -22,6 +26,7 @@ were not written on) and lists every mismatch: a measure of false alarms.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -34,6 +39,20 @@ from proofs.book.profiles import load_profile
 from proofs.reader import parse
 
 CORPUS = Path(__file__).resolve().parents[1] / "tests" / "corpus"
+UNSEEN = Path(__file__).resolve().parent / "unseen"
+CATEGORIES = (  # the order the table prints them in
+    "prose arithmetic",
+    "rounding",
+    "example number",
+    "example numbers",
+    "table cell",
+    "listing output",
+    "formula",
+    "proof chain",
+    "claim",
+    "claim number",
+    "structure",
+)
 
 
 @dataclass(frozen=True)
@@ -55,6 +74,21 @@ def corpus() -> tuple[dict[str, str], list[Edit]]:
         for name in ("inference.mdx", "training.txt")
     }
     return chapters, [Edit(*entry) for entry in [*slips.INFERENCE, *slips.TRAINING]]
+
+
+def unseen_corpus(folder: Path) -> tuple[dict[str, str], list[Edit]]:
+    """The chapters of `folder` (each `NAME.mdx` or `NAME.txt` with its `slips_NAME.py`) by
+    file name, and every edit of their slips files."""
+    chapters: dict[str, str] = {}
+    edits: list[Edit] = []
+    for path in sorted(folder.glob("slips_*.py")):
+        data = _data(path.stem, folder)
+        for entry in data.SLIPS:
+            edit = Edit(*entry)
+            if edit.chapter not in chapters:
+                chapters[edit.chapter] = (folder / edit.chapter).read_text(encoding="utf-8")
+            edits.append(edit)
+    return chapters, edits
 
 
 def seed_corpus() -> tuple[dict[str, str], list[Edit]]:
@@ -95,54 +129,122 @@ def applied(edit: Edit, text: str) -> str:
     return "\n".join(lines)
 
 
-def mismatches(text: str, name: str, run: bool) -> set[tuple[int, str, str]]:
-    """(line, section, text) of every mismatch the audit reports (`run`: with the
-    chapter's listings run)."""
+def mismatches(text: str, name: str, run: bool) -> set[tuple[int, str, str, str]]:
+    """(line, section, text, severity) of every mismatch the audit reports, an error or a
+    warning (`run`: with the chapter's listings run)."""
     report = audit_document(parse(text, name), run)
-    return {(f.line, f.section, f.text) for f in report.mismatched}
+    return {(f.line, f.section, f.text, str(f.severity)) for f in report.mismatched}
 
 
-def measure(show_missed: bool, run: bool, seeds: bool = False, seed_chapters: bool = False) -> int:
+def _audited(job: tuple[str, str, bool]) -> set[tuple[int, str, str, str]]:
+    text, name, run = job
+    return mismatches(text, name, run)
+
+
+def measure(
+    show_missed: bool,
+    run: bool,
+    seeds: bool = False,
+    seed_chapters: bool = False,
+    unseen: Path | None = None,
+    jobs: int = 1,
+) -> int:
     load_profile("ci", in_cache=True)
-    chapters, all_edits = seed_corpus() if seed_chapters else corpus()
-    pristine = {name: mismatches(text, name, run) for name, text in chapters.items()}
-    caught: Counter[str] = Counter()
-    total: Counter[str] = Counter()
+    if unseen is not None:
+        chapters, all_edits = unseen_corpus(unseen)
+    else:
+        chapters, all_edits = seed_corpus() if seed_chapters else corpus()
+    names = list(chapters)
+    texts = [applied(e, chapters[e.chapter]) for e in all_edits]
+    work = [(chapters[n], n, run) for n in names] + [
+        (t, e.chapter, run) for t, e in zip(texts, all_edits, strict=True)
+    ]
+    if jobs > 1:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            found = pool.map(_audited, work, chunksize=1)
+    else:
+        found = [_audited(job) for job in work]
+    pristine = dict(zip(names, found[: len(names)], strict=True))
+    caught: Counter[tuple[str, str]] = Counter()
+    total: Counter[tuple[str, str]] = Counter()
     missed, alarms = [], []
     if not seed_chapters:  # a seed chapter's one real slip is no alarm: it is the chapter's
-        for name, found in pristine.items():
-            alarms += [(name, "pristine", line, text) for line, _, text in sorted(found)]
-    for edit in all_edits:
-        text = applied(edit, chapters[edit.chapter])
-        new = mismatches(text, edit.chapter, run) - pristine[edit.chapter]
-        total[edit.category] += 1
+        for name, mismatched in pristine.items():
+            alarms += [(name, "pristine", *m) for m in sorted(mismatched)]
+    for edit, edited in zip(all_edits, found[len(names) :], strict=True):
+        new = edited - pristine[edit.chapter]
+        total[edit.chapter, edit.category] += 1
         if edit.category == "neutral":
-            alarms += [(edit.chapter, edit.name, line, text) for line, _, text in sorted(new)]
-            caught[edit.category] += not new
+            alarms += [(edit.chapter, edit.name, *m) for m in sorted(new)]
+            caught[edit.chapter, edit.category] += not new
             continue
         at = edit.expect_line or edit.line
-        if any(line == at for line, _, _ in new):
-            caught[edit.category] += 1
+        if any(line == at for line, *_ in new):
+            caught[edit.chapter, edit.category] += 1
         else:
             missed.append((edit, sorted(new)))
-    print(f"{'category':18} {'caught':>7} {'of':>4} {'share':>7}")
-    slips = [c for c in total if c != "neutral"]
-    for category in slips:
-        share = caught[category] / total[category]
-        print(f"{category:18} {caught[category]:7d} {total[category]:4d} {share:7.0%}")
-    all_caught, all_slips = sum(caught[c] for c in slips), sum(total[c] for c in slips)
-    print(f"{'all slips':18} {all_caught:7d} {all_slips:4d} {all_caught / all_slips:7.0%}")
-    print(f"{'neutral (quiet)':18} {caught['neutral']:7d} {total['neutral']:4d}")
+    _table(names, caught, total, chapters)
+    lines = sum(chapters[n].count("\n") + 1 for n in names)
+    errors = [a for a in alarms if a[-1] == "error"]
+    warnings = [a for a in alarms if a[-1] == "warning" and a[1] == "pristine"]
+    print(
+        f"\non the correct chapters ({lines} lines): {len(errors)} false alarms (errors, the "
+        f"neutral edits' included), {len(warnings)} warnings "
+        f"({200 * len(warnings) / lines:.2f} per 200 lines)"
+    )
     if show_missed:
         print("\nmissed:")
         for edit, others in missed:
-            elsewhere = f"; new elsewhere: {[line for line, _, _ in others]}" if others else ""
-            print(f"  {edit.category:16} {edit.name:28} line {edit.line}{elsewhere}")
-    for chapter, name, line, text in alarms:
-        print(f"false alarm: {chapter} {name}: line {line}: {text}")
+            elsewhere = f"; new elsewhere: {[m[0] for m in others]}" if others else ""
+            print(
+                f"  {edit.chapter:20} {edit.category:16} {edit.name:32} line {edit.line}{elsewhere}"
+            )
+    for chapter, name, line, _, text, severity in alarms:
+        said = "false alarm" if severity == "error" else "warning"
+        print(f"{said}: {chapter} {name}: line {line}: {text}")
     if seeds:
         _seeds_without_checks(run)
-    return 1 if alarms else 0
+    return 1 if errors else 0
+
+
+def _table(
+    names: list[str],
+    caught: Counter[tuple[str, str]],
+    total: Counter[tuple[str, str]],
+    chapters: dict[str, str],
+) -> None:
+    """Caught of all per category, a column per chapter and one for all of them."""
+    categories = sorted(
+        {c for _, c in total}, key=lambda c: CATEGORIES.index(c) if c in CATEGORIES else 99
+    )
+    width = max(12, *(len(n) for n in names))
+    print(f"{'':18} " + " ".join(f"{n:>{width}}" for n in names) + f" {'all':>12}")
+    lines = [str(chapters[n].count(chr(10)) + 1) for n in names]
+    print(f"{'lines':18} " + " ".join(f"{x:>{width}}" for x in lines))
+
+    def cell(got: int, of: int) -> str:
+        return f"{got} of {of} ({got / of:.0%})" if of else "-"
+
+    rows = [c for c in categories if c != "neutral"]
+    for category in rows:
+        cells = [cell(caught[n, category], total[n, category]) for n in names]
+        got = sum(caught[n, category] for n in names)
+        of = sum(total[n, category] for n in names)
+        print(
+            f"{category:18} " + " ".join(f"{x:>{width}}" for x in cells) + f" {cell(got, of):>12}"
+        )
+    slips = [cell(sum(caught[n, c] for c in rows), sum(total[n, c] for c in rows)) for n in names]
+    got = sum(caught[n, c] for n in names for c in rows)
+    of = sum(total[n, c] for n in names for c in rows)
+    print(f"{'all slips':18} " + " ".join(f"{x:>{width}}" for x in slips) + f" {cell(got, of):>12}")
+    quiet = [cell(caught[n, "neutral"], total[n, "neutral"]) for n in names]
+    got = sum(caught[n, "neutral"] for n in names)
+    of = sum(total[n, "neutral"] for n in names)
+    print(
+        f"{'neutral (quiet)':18} "
+        + " ".join(f"{x:>{width}}" for x in quiet)
+        + f" {cell(got, of):>12}"
+    )
 
 
 def _seeds_without_checks(run: bool) -> None:
@@ -163,7 +265,7 @@ def _seeds_without_checks(run: bool) -> None:
         report = audit_document(document, run, tuple(earlier), False)
         earlier.append(document)  # a later chapter's listing imports an earlier one's file
         found = sorted(  # an MDX id of a registered element is the registry's, not the text's
-            {(f.line, f.section, f.text) for f in report.mismatched if f.section != "element"}
+            {(f.line, f.section, f.text) for f in report.errors if f.section != "element"}
         )
         print(f"  {key} ({path.name}): {len(found)} mismatches")
         for line, section, text in found:
@@ -184,8 +286,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="measure on the seed chapters with their checks (tests/seed_slips.py)",
     )
+    parser.add_argument(
+        "--unseen",
+        action="store_true",
+        help="measure on the chapters of benchmarks/unseen (or --folder)",
+    )
+    parser.add_argument("--folder", type=Path, default=UNSEEN, help="the chapters of --unseen")
+    parser.add_argument("--jobs", type=int, default=1, help="audits side by side")
     args = parser.parse_args(argv)
-    return measure(args.show_missed, args.run_listings, args.seeds, args.seed_chapters)
+    unseen = args.folder if args.unseen else None
+    return measure(
+        args.show_missed, args.run_listings, args.seeds, args.seed_chapters, unseen, args.jobs
+    )
 
 
 if __name__ == "__main__":

@@ -46,7 +46,7 @@ from proofs.audit.equalities import audit_equalities
 from proofs.audit.listings import ListingRun, OutputComparison, compare_run, run_listings
 from proofs.audit.outputs import audit_outputs
 from proofs.audit.prose import audit_prose
-from proofs.audit.report import SECTIONS, Finding, Report, Section, Status
+from proofs.audit.report import SECTIONS, Finding, Report, Section, Status, warned
 from proofs.audit.restated import audit_restated, audit_restated_tuples
 from proofs.audit.rounded import audit_rounded
 from proofs.audit.tables import audit_tables
@@ -130,11 +130,17 @@ def audit_document(
         *audit_restated_tuples(document, produced),
         *audit_rounded(document, produced),
     ]
-    report.findings += _said_once(restated, report.findings)
-    report.findings += audit_prose(document)
-    report.findings += audit_counted(document)
-    report.findings += audit_cited(document)
-    report.findings += audit_conclusions(document)
+    # the rules that read which numbers or formulas a sentence relates by where they stand,
+    # or take a digit slip between two numbers the text does not say are one quantity:
+    # heuristics, whose mismatches are warnings (report.Severity)
+    heuristic = [
+        *_said_once(restated, report.findings),
+        *audit_prose(document),
+        *audit_counted(document),
+        *audit_cited(document),
+        *audit_conclusions(document),
+    ]
+    report.findings += [warned(f) for f in heuristic]
     report.listings = sum(bool(listing.code) for listing in document.listings)
     report.listings_run = run
     if runs:

@@ -10,9 +10,11 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from proofs.audit.defined import Notation, read_notation
+from proofs.audit.instances import try_statement
 from proofs.audit.notation import OpenFacts, decide_open, set_name
 from proofs.audit.readings import DECIMAL, read_exactly, reading
-from proofs.audit.report import Finding, Section, Status
+from proofs.audit.report import Finding, Section, Status, warned
 from proofs.audit.sentence import (
     LARGE_LITERAL,
     cases_before,
@@ -75,6 +77,7 @@ def audit_equalities(
     defined: dict[int, Definitions] = {}  # element line -> names it defines
     facts: dict[int, OpenFacts] = {}  # element line -> names it sets (the open notation)
     defined_in_chapter = OpenFacts()  # what the chapter's definitions name, for what follows
+    chapter_notation = read_notation(document) if open_notation else None
     for formula in document.math:
         settings = settings_by_line.setdefault(formula.line, Settings())
         element = document.element_at(formula.line)
@@ -123,7 +126,12 @@ def audit_equalities(
                 regime = regime_before(document, line, statement.strip())
                 limit = regime is not None and r"\to" in split_relations(statement)[1]
                 if (not conditional or assumed or limit) and not another_case:
-                    found = _decided_open(line, statement, found, case, regime)
+                    tried = (
+                        None
+                        if assumed or limit or ":=" in statement
+                        else _tried(line, statement, found, chapter_notation(line), element)
+                    )
+                    found = tried or _decided_open(line, statement, found, case, regime)
             elif (
                 environment is not None
                 and element is not None
@@ -223,11 +231,28 @@ def _audit_once(
         for name in named:  # set again, to a value that is not an integer: now varying
             settings.set(name, None)
         return []
+    again = _set_again(statement, settings)
+    if again is not None:  # 「$C = 2$ …、$C = \lceil 1 \rceil = 1$」: another case of C
+        settings.set(again, None)
     key = (statement, settings.key)
     if key not in recomputed:
         recomputed[key] = audit_statement(line, statement, settings.values)
         return recomputed[key]
     return [replace(f, line=line) for f in recomputed[key]]
+
+
+def _set_again(statement: str, settings: Settings) -> str | None:
+    """The name a statement gives a value again, computed from numbers alone
+    (`C = \\lceil 1 \\rceil = 1` after `C = 2` on the line); None for any other statement."""
+    members, relations = split_relations(statement)
+    first = _BARE_SYMBOL.fullmatch(members[0]) if members else None
+    if first is None or not relations or any(r != "=" for r in relations):
+        return None
+    name = first.group(1) + (f"_{first.group(2)}" if first.group(2) else "")
+    if name not in settings.values:
+        return None
+    names = [re.sub(r"\\[A-Za-z]+", "", m) for m in members[1:]]
+    return None if any(re.search("[A-Za-z]", m) for m in names) else name
 
 
 @functools.lru_cache(maxsize=1 << 12)
@@ -321,6 +346,22 @@ def _decided(
             f"decided in the notation: {verdict.detail}",
         )
     ]
+
+
+def _tried(
+    line: int, statement: str, found: list[Finding], notation: Notation, element: Element
+) -> list[Finding] | None:
+    """The statement tried at points with the chapter's own definitions
+    (proofs.audit.instances), at the values the text sets in an example or an exercise:
+    a mismatch with its witness, or confirmed numerically; None when it was not tried or
+    nothing was decided, for the open notation to decide."""
+    concrete = element.kind in ("example", "exercise")
+    tried = try_statement(statement.strip(), notation, concrete=concrete)
+    if isinstance(tried, str) or tried.judgement.outcome not in ("fails", "holds"):
+        return None
+    status = Status.MISMATCHED if tried.judgement.outcome == "fails" else Status.CONFIRMED
+    kept = [f for f in found if f.status != Status.NOT_CHECKABLE]
+    return [*kept, Finding(Section.EQUALITY, line, statement.strip(), status, tried.detail())]
 
 
 def _decided_open(
@@ -505,6 +546,8 @@ def audit_statement(line: int, statement: str, bindings: dict[str, int]) -> list
                     )
                 )
                 continue
+            # the sides meet within their rounding: a result that holds only so is a
+            # heuristic's finding (the author may have worked with more digits than printed)
             status, detail = _at_printed_precision(m1, m2, v1, v2, bindings)
-            findings.append(Finding(Section.EQUALITY, line, pair, status, detail))
+            findings.append(warned(Finding(Section.EQUALITY, line, pair, status, detail)))
     return findings

@@ -33,6 +33,7 @@ import sympy
 from proofs.reader.math import split_relations
 from proofs.tex.symbolic import Evaluator, Value
 from proofs.tex.tree import Node, TexError, parse
+from proofs.tex.witness import judge
 from symbolic.identities import is_zero
 
 SUM_TERMS = 4  # the terms of a sum whose range the chapter does not state
@@ -290,7 +291,7 @@ def decide_open(
     known = facts.values if facts is not None else {}
     ranges = facts.ranges if facts is not None else {}
     values = [_settled(_value(member, quantities, known, ranges), known) for member in members]
-    confirmed, reasons = 0, []
+    confirmed, numerically, reasons = 0, 0, []
     pairs = zip(members, members[1:], strict=False)
     steps = zip(zip(values, values[1:], strict=False), pairs, strict=True)
     for ((a, b), pair), relation in zip(steps, relations, strict=True):
@@ -317,14 +318,83 @@ def decide_open(
             )
         elif facts is not None and (source := facts.implies(sympy.expand(a - b), tex)):
             reasons.append(f"a step that uses ${source}$, which the element states")
-        else:
-            return (
-                "mismatched",
-                f"{a} = {b} is no identity: their difference is {sympy.expand(a - b)}",
+        else:  # SymPy did not reduce it: that proves nothing; a witness would
+            judged = judge("=", a, b)
+            constraint = _constraint(facts, pair, tex) if facts is not None else None
+            if judged.outcome == "fails" and constraint is not None:
+                statement, scaled = constraint
+                if scaled:  # Σ_i σ_i = 1: the points scaled to meet it
+                    judged = judge("=", a.xreplace(scaled), b.xreplace(scaled))
+                    if judged.outcome == "fails":
+                        return "mismatched", (
+                            f"{_shown_step(pair)} is {judged.detail()}, the values scaled to "
+                            f"meet ${statement}$, which the element states"
+                        )
+                else:
+                    reasons.append(
+                        f"{_shown_step(pair)}: false at points that need not meet "
+                        f"${statement}$, which the element states"
+                    )
+            elif judged.outcome == "fails":
+                return "mismatched", f"{_shown_step(pair)} is {judged.detail()}"
+            if judged.outcome == "holds":
+                numerically += 1
+            else:
+                reasons.append(f"{_shown_step(pair)}: {judged.detail()}")
+    if confirmed or numerically:
+        said = (
+            [f"{confirmed} step{'s' if confirmed != 1 else ''}, each an identity"]
+            if confirmed
+            else []
+        )
+        if numerically:
+            said.append(
+                f"{numerically} step{'s' if numerically != 1 else ''} confirmed numerically "
+                "(SymPy did not reduce the difference; equal at every point tried)"
             )
-    if confirmed:
-        return "confirmed", f"{confirmed} step{'s' if confirmed != 1 else ''}, each an identity"
+        return "confirmed", "; ".join(said)
     return "not checkable", reasons[0] if reasons else "no relation to judge"
+
+
+def _constraint(
+    facts: OpenFacts, pair: tuple[str, str], tex: str
+) -> tuple[str, dict[sympy.Symbol, sympy.Expr]] | None:
+    """A statement of the element that constrains names of the step to an exact number
+    (`\\sum_i f_i = 1`, `\\|u\\| = 1`), with the scaling of its names that meets it when
+    it is a sum of names (f_k -> f_k / (f_1 + … + f_n)), else an empty one: points drawn
+    for those names need not meet it otherwise. None when no statement constrains them."""
+    names = _bare_names(pair[0]) | _bare_names(pair[1])
+    for statement in facts.statements:
+        if statement == tex.strip():
+            continue
+        members, relations = split_relations(statement.rstrip(".,"))
+        if relations != ["="] or not _EXACT_NUMBER.fullmatch(members[1].strip()):
+            continue
+        if _SET_NAME.fullmatch(members[0].strip()):
+            continue  # d = 8: a setting, whose value the facts substitute
+        if _bare_names(members[0]) & names:
+            return statement, _scaling(members[0], members[1])
+    return None
+
+
+def _scaling(total: str, target: str) -> dict[sympy.Symbol, sympy.Expr]:
+    """The scaling that makes a sum of positive names equal the target: each name times
+    target over the sum; empty when `total` is not such a sum."""
+    value = _value(total, frozenset())
+    number = _value(target, frozenset())
+    if isinstance(value, str) or isinstance(number, str) or not value.is_Add:
+        return {}
+    if not all(term.is_Symbol for term in value.args):
+        return {}
+    return {s: s * number / value for s in value.args}
+
+
+_EXACT_NUMBER = re.compile(r"-?\d+(?:/\d+)?|\\frac\{\d+\}\{\d+\}")
+
+
+def _shown_step(pair: tuple[str, str]) -> str:
+    """A step as the chapter writes it: `$a = b$`."""
+    return f"${pair[0].strip()} = {pair[1].strip()}$"
 
 
 def _settled(value: sympy.Expr | str, facts: Mapping[str, Value]) -> sympy.Expr | str:

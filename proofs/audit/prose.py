@@ -105,6 +105,9 @@ def _relations(line: int, text: str) -> list[Finding]:
         if len(before) < 2 or before[-2].value == 0:
             continue
         ratio = before[-1].value / before[-2].value
+        printed = _value(match.group("n"))
+        if printed is None or not _same_magnitude(ratio, printed):
+            continue  # 約 5.66 倍 after numbers whose ratio is 7 × 10^6: not the numbers it relates
         out.append(
             _judged(
                 line,
@@ -218,6 +221,12 @@ def _judged(line: int, text: str, value: Fraction, printed: str, about: bool, wh
         Status.MISMATCHED,
         f"{what} is {shown}, not {printed}{' (about)' if about else ''}",
     )
+
+
+def _same_magnitude(a: Fraction, b: Fraction) -> bool:
+    """Whether two positive ratios are within a factor of 3 of each other: a slipped digit
+    of a ratio keeps its magnitude, a sentence read with the wrong numbers does not."""
+    return a > 0 and b > 0 and Fraction(1, 3) <= a / b <= 3
 
 
 def _span(printed: str, about: bool) -> tuple[Fraction, Fraction]:

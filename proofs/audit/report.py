@@ -36,9 +36,26 @@ class Status(StrEnum):
     EXTERNAL = "external"
 
 
+class Severity(StrEnum):
+    """How much a finding weighs. An error is a mismatch with a witness a reader can check
+    by hand (a recomputed value, two printed numbers that cannot both hold, a point where
+    two sides differ): it fails the run. A warning is a mismatch only a heuristic sees (a
+    digit slip between two numbers the text does not say are the same, an announced count,
+    a result that holds only within its inputs' rounding): reported, failing the run only
+    under --strict. A notice is an item that could not be checked. Confirmed and external
+    items weigh nothing."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    NOTICE = "notice"
+    NONE = ""
+
+
 @dataclass
 class Finding:
-    """One audited item: an element, a table cell, an equality, a printed line."""
+    """One audited item: an element, a table cell, an equality, a printed line. Its
+    severity, unless a rule gives one, follows from its status: a mismatch is an error,
+    an item not checkable a notice."""
 
     section: Section
     line: int
@@ -47,6 +64,31 @@ class Finding:
     detail: str
     ref: str = ""  # the element id an element finding resolved to
     column: int = 1  # where its text stands on the line, 1-based (1 when not found)
+    severity: Severity = Severity.NONE
+
+    def __post_init__(self) -> None:
+        if self.severity == Severity.NONE or self.status != Status.MISMATCHED:
+            self.severity = _SEVERITIES[self.status]
+
+    @property
+    def fails(self) -> bool:
+        """Whether it fails a run: an error."""
+        return self.severity == Severity.ERROR
+
+
+_SEVERITIES = {
+    Status.MISMATCHED: Severity.ERROR,
+    Status.NOT_CHECKABLE: Severity.NOTICE,
+    Status.CONFIRMED: Severity.NONE,
+    Status.EXTERNAL: Severity.NONE,
+}
+
+
+def warned(finding: Finding) -> Finding:
+    """The finding as a heuristic's: a mismatch only a warning (Severity)."""
+    if finding.status == Status.MISMATCHED:
+        finding.severity = Severity.WARNING
+    return finding
 
 
 SECTIONS = {  # section -> its name in the text report
@@ -89,6 +131,16 @@ class Report:
     def mismatched(self) -> list[Finding]:
         return self.of(Status.MISMATCHED)
 
+    @property
+    def errors(self) -> list[Finding]:
+        """The mismatches with a witness: what fails a run."""
+        return [f for f in self.findings if f.severity == Severity.ERROR]
+
+    @property
+    def warnings(self) -> list[Finding]:
+        """The mismatches only a heuristic sees."""
+        return [f for f in self.findings if f.severity == Severity.WARNING]
+
     def to_dict(self) -> dict:
         return {
             "path": self.path,
@@ -111,13 +163,16 @@ class Report:
         for section in SECTIONS:
             items = [f for f in self.findings if f.section == section]
             out[section] = {status: sum(f.status == status for f in items) for status in STATUSES}
+            out[section]["warnings"] = sum(f.severity == Severity.WARNING for f in items)
         return out
 
     def counts(self) -> str:
-        """One line: the mismatches, not checkable and confirmed items, and the coverage."""
+        """One line: the errors, warnings, not checkable and confirmed items, and the
+        coverage."""
         tally = {status: len(self.of(status)) for status in STATUSES}
         said = [
-            counted(tally[Status.MISMATCHED], "mismatch", "mismatches"),
+            counted(len(self.errors), "error"),
+            counted(len(self.warnings), "warning"),
             f"{tally[Status.NOT_CHECKABLE]} not checkable",
             f"{tally[Status.CONFIRMED]} confirmed",
         ]
@@ -129,9 +184,9 @@ class Report:
 
     def to_lint(self, quiet: bool = False) -> str:
         """The report an author reads first: one line per mismatch, `path:line:column:
-        kind: what the chapter says — what it should say`, then (unless `quiet`) what is not
-        checkable, then the counts."""
-        lines = [self._lint(f, "") for f in self.mismatched]
+        severity: kind: what the chapter says — what it should say`, errors first, then
+        (unless `quiet`) what is not checkable, then the counts."""
+        lines = [self._lint(f, f"{f.severity}: ") for f in (*self.errors, *self.warnings)]
         if not quiet:
             lines += [self._lint(f, "not checkable: ") for f in self.of(Status.NOT_CHECKABLE)]
         lines.append(self.counts())
@@ -144,12 +199,15 @@ class Report:
         return f"{where}: {status}{f.section}: {visible(f.text)} — {visible(f.detail)}"
 
     def to_github(self, new: Sequence[Finding] | None = None) -> str:
-        """GitHub workflow commands: an error annotation per mismatch, a notice per item
-        not checkable, so that a pull request shows them at their lines. With `new` (the
-        audit compared with a baseline), only the mismatches among `new` are errors; the
-        others, which the baseline accepts, are notices that say so."""
+        """GitHub workflow commands: an error or a warning annotation per mismatch (its
+        severity), a notice per item not checkable, so that a pull request shows them at
+        their lines. With `new` (the audit compared with a baseline), only the mismatches
+        among `new` are annotated so; the others, which the baseline accepts, are notices
+        that say so."""
         fresh = {id(f) for f in (self.mismatched if new is None else new)}
-        lines = [_annotation("error", self.path, f) for f in self.mismatched if id(f) in fresh]
+        lines = [
+            _annotation(str(f.severity), self.path, f) for f in self.mismatched if id(f) in fresh
+        ]
         lines += [
             _annotation("notice", self.path, f, " (accepted by the baseline)")
             for f in self.mismatched
@@ -187,10 +245,11 @@ class Report:
         lines = [f"audit of {visible(self.path)} ({self.form}, {chapter})"]
         for section, tally in self.summary().items():
             external = f", {tally['external']:3d} external" if section == "ref" else ""
+            warnings = f" ({tally['warnings']} warnings)" if tally["warnings"] else ""
             lines.append(
                 f"  {SECTIONS[section]:22} {tally['confirmed']:4d} confirmed, "
-                f"{tally['mismatched']:3d} mismatched, {tally['not checkable']:3d} not checkable"
-                + external
+                f"{tally['mismatched']:3d} mismatched{warnings}, "
+                f"{tally['not checkable']:3d} not checkable" + external
             )
         if self.listings:
             ran = "run" if self.listings_run else "not run (audit --run-listings runs them)"
@@ -223,8 +282,10 @@ class Report:
 
 
 def finding_text(f: Finding) -> str:
-    """A finding on one line of a text report, after its line: `[section] text — detail`."""
-    return f"[{f.section}] {visible(f.text)}  —  {visible(f.detail)}"
+    """A finding on one line of a text report, after its line: `[section] text — detail`,
+    a warning said so."""
+    warning = "warning: " if f.severity == Severity.WARNING else ""
+    return f"[{f.section}] {warning}{visible(f.text)}  —  {visible(f.detail)}"
 
 
 def _annotation(level: str, path: str, f: Finding, said: str = "") -> str:

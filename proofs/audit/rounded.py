@@ -4,13 +4,14 @@ A chapter works a value out with many digits and then says it in fewer: 「… �
 なので、成分が 710 を超えると」, a table's ratio 0.7750 read in the prose as 「最大値の
 77.5 %」. Which number restates which the text does not say; the slip shows it: a number
 that agrees with no other of the chapter, one digit away from the rounding of a finer
-number it would restate, is that number with a digit slipped. The finer numbers looked
+number it would restate, is that number with its last digit slipped (truncated, rounded
+the wrong way). The finer numbers looked
 at are those of its own line (a value and its rounding stand together), the cells of a
 table row its line names by the table's key (「$t = 10$ で最大の約 6.57」 after a table
 whose first column is $t$: the row t = 10, in the table before the line and in its
 section), and for a percentage the ratios printed anywhere in the chapter (a table's
 column and the prose that reads it). Only numbers of at least SIGNIFICANT digits are
-judged: shorter ones (a count, 3 倍) are one digit from many numbers by chance; a number
+judged: shorter ones (a count, 3 倍) are a last digit from many numbers by chance; a number
 of NAMED_ROW_SIGNIFICANT digits in the prose is judged against the named row's cells alone
 (「$d_k = 1024$ では最大の重みが平均 0.97」), unless the text says it is approximate (前後,
 程度).
@@ -133,13 +134,11 @@ def _digits(value: Fraction, unit: Fraction) -> str:
 
 
 def _one_digit_away(digits: str) -> list[str]:
-    """The digit strings of the same length that differ from `digits` in one digit."""
-    return [
-        digits[:k] + d + digits[k + 1 :]
-        for k in range(len(digits))
-        for d in "0123456789"
-        if d != digits[k]
-    ]
+    """The digit strings of the same length that differ from `digits` in its last digit:
+    what a rounding slips to (truncated, rounded the wrong way, the last digit mistyped).
+    A digit elsewhere that differs is no rounding of the finer number: two numbers of a
+    chapter one digit apart somewhere are common by chance (1.60 and 1.20, 47.2 and 37.2)."""
+    return [digits[:-1] + d for d in "0123456789" if d != digits[-1]]
 
 
 class _Rounded:
@@ -211,7 +210,7 @@ def audit_rounded(document: Document, produced: Sequence[tuple[int, str]] = ()) 
                 a.line,
                 a.text,
                 Status.MISMATCHED,
-                f"agrees with no other number of the chapter, and one digit away from "
+                f"agrees with no other number of the chapter, and its last digit away from "
                 f"{b.text} (line {b.line}) at its precision, which rounds to "
                 f"{_decimal(shown, a)}: a digit slipped",
             )

@@ -314,6 +314,11 @@ def parser() -> argparse.ArgumentParser:
     audit.add_argument("--json", action="store_true", help="the same as --format json")
     audit.add_argument("--quiet", action="store_true", help="list the mismatches only")
     audit.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 on a warning too (a mismatch only a heuristic sees), not only on an error",
+    )
+    audit.add_argument(
         "--verbose",
         action="store_true",
         help="every finding, confirmed ones too, by section, after the counts of each",

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from proofs.audit.report import Report
+from proofs.audit.report import Finding, Report, Severity
 from proofs.book.locations import run_listings_setting
 from proofs.cli.arguments import PROG, UsageError
 from proofs.cli.verify import load_registry
@@ -88,8 +89,13 @@ def audit(args: argparse.Namespace) -> int:
         print(shown(said), file=sys.stderr)
         return 0
     if accepted is not None:
-        return 1 if any(c.new for c in kept.values()) else 0
-    return 1 if any(r.mismatched for r in reports) else 0
+        return 1 if any(_fails(c.new, args.strict) for c in kept.values()) else 0
+    return 1 if any(_fails(r.findings, args.strict) for r in reports) else 0
+
+
+def _fails(findings: Sequence[Finding], strict: bool) -> bool:
+    """Whether the findings fail a run: an error, or with --strict a warning too."""
+    return any(f.fails or (strict and f.severity == Severity.WARNING) for f in findings)
 
 
 def _github(report: Report, kept: Comparison | None, baseline: Path | None) -> str:

@@ -494,7 +494,7 @@ def test_contained_the_audit_of_a_pull_requests_chapters_survives_them_and_keeps
     done = audit(tmp_path, ["-m", "proofs"], "a.mdx", "b.mdx")
     assert done.returncode == 1, done.stderr  # the environments' lines, which the chapter lacks
     for name in ("a.mdx", "b.mdx"):
-        assert f"{name}: 1 mismatch, " in done.stdout
+        assert f"{name}: 1 error, " in done.stdout
         assert f"{name}: listings ran contained (bubblewrap)" in done.stdout
     said = "output: 環境 — the chapter prints '環境', the listing prints 'own ['HOME=/tmp/listings/"
     assert said in done.stdout

@@ -103,7 +103,8 @@ def test_a_rounded_restatement_on_its_line_must_be_the_rounding():
         r"$\log(1.7977 \times 10^{{308}}) \approx 709.78$ なので、成分が {} を超えると表せません。"
     )
     assert mismatches(rendered(line.format("710"))) == []
-    assert mismatches(rendered(line.format("310"))) == [(11, "restated")]
+    assert mismatches(rendered(line.format("711"))) == [(11, "restated")]
+    assert mismatches(rendered(line.format("310"))) == []  # a first digit: no rounding of it
     assert mismatches(rendered(line.format("709.8"))) == []  # another rounding of it
 
 

@@ -263,7 +263,7 @@ def listings(*codes: tuple[str, str | None]) -> Callable[[Path], None]:
 
 
 RUN = ("audit", "{dir}/c.mdx", "--run-listings", "--quiet")
-RAN = "c.mdx: 0 mismatches, 1 not checkable, 2 confirmed"  # the listing and the next one
+RAN = "c.mdx: 0 errors, 0 warnings, 1 not checkable, 2 confirmed"  # the listing and the next one
 NEXT = ("print('next')", "next")
 FORGED = "exited with status 1 (its error record could not be read)"
 

@@ -134,7 +134,9 @@ def _notes(mark: LineMark, element: ElementMark | None, tally: ElementTally | No
 
 def _note(note: Note) -> str:
     section = f" [{html_text(note.section)}]" if note.section else ""
+    status = f"{note.status} ({note.severity})" if note.severity == "warning" else note.status
     return (
-        f'<li class="{css_class(note.status)}"><span class="status">{html_text(note.status)}</span>'
+        f'<li class="{css_class(note.status)}{" warning" if note.severity == "warning" else ""}">'
+        f'<span class="status">{html_text(status)}</span>'
         f"{section} <code>{html_text(note.text)}</code> — {html_text(note.detail)}</li>"
     )

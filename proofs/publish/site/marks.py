@@ -29,6 +29,7 @@ class Note:
     text: str
     detail: str
     column: int = 1
+    severity: str = ""  # a Severity value: a mismatch an error or a warning
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ def line_marks(document: Document, report: Report) -> list[LineMark]:
     """Every line of the document with its mark and notes, in order."""
     notes: dict[int, list[Note]] = {}
     for f in report.findings:
-        note = Note(str(f.status), str(f.section), f.text, f.detail, f.column)
+        note = Note(str(f.status), str(f.section), f.text, f.detail, f.column, str(f.severity))
         notes.setdefault(f.line, []).append(note)
     left = report.coverage.unexamined if report.coverage is not None else ()
     for line, text, why in left:

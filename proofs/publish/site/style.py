@@ -81,6 +81,7 @@ details li.mismatched, details li.not-checkable, details li.confirmed,
 details li.not-examined {{ background: none; }}
 details li .status {{ font-weight: 600; }}
 details li.mismatched .status {{ color: var(--mismatched-bar); }}
+details li.mismatched.warning .status {{ color: #8a5a00; font-style: italic; }}
 details li.not-checkable .status {{ color: var(--not-checkable-bar); }}
 details li.confirmed .status {{ color: var(--confirmed-bar); }}
 details li.not-examined .status {{ color: var(--not-examined-bar); }}

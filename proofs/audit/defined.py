@@ -1,0 +1,549 @@
+"""A chapter's own notation, read from what it declares and defines: the names its
+formulas use become values an evaluator can compute with, so that a statement can be
+tried at points of the space the chapter states.
+
+Read from every formula of the chapter, in order:
+
+- declarations: `\\boldsymbol{z} \\in \\mathbb{R}^{|V|}` (a vector of |V| entries),
+  `X \\in \\mathbb{R}^{n \\times d}` (a matrix), `T > 0`, `0 < \\lambda < 1`,
+  `\\lambda \\in (0, 1)` (a number in a range), `k \\in \\{1, \\ldots, n\\}`,
+  `n \\in \\mathbb{N}` (an integer); a size is a name a shape uses (|V|, n, d);
+- definitions: `f(x) := …`, `f_T(\\boldsymbol{z})_j := …` (a function, defined entry by
+  entry when its left side has an index), `p_j := …`, `S := …`; in a 定義 also `f(x) = …`
+  for a name no earlier formula gives a meaning;
+- settings: `d = 8`, `\\boldsymbol{z} = (2, 1, 0.5, -1)` (a value the text works with).
+
+What a definition or a declaration inside a proposition, a lemma, … says holds in that
+element only (「$\\boldsymbol{p} := \\sigma_T(\\boldsymbol{z})$ とする」); in a 定義, or
+between elements, for the rest of the chapter. A name is defined once: a second
+definition of it (the same object written two ways, σ_T(z) := σ(z/T) then entry by entry)
+is kept only when the first could not be evaluated.
+
+`Notation.at(sizes)` gives an Evaluator in which each size is an integer, each declared
+vector or matrix a column or matrix of real symbols, each declared number a positive
+symbol, each function what its definition computes; `Notation.ranges` what a witness
+must respect. Nothing here judges: proofs.audit.instances tries statements with it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import sympy
+
+from proofs.audit.notation import CONSTANTS, FUNCTIONS
+from proofs.reader import Document
+from proofs.reader.math import split_relations, statement_lines
+from proofs.reader.records import Element, Math
+from proofs.tex.symbolic import Evaluator, Value
+from proofs.tex.tree import Node, TexError, parse
+from proofs.tex.witness import Range
+
+# a name as the chapters write one: \boldsymbol{z}, \mathbf{x}, \lambda, \mathrm{RMS},
+# x, |V|, with a subscript of letters (d_k, d_{\mathrm{ff}})
+_NAME = (
+    r"(?:\\(?:boldsymbol|mathbf|bm)\{\\?[A-Za-z]+\}|\\mathrm\{[A-Za-z]+\}|\|[A-Za-z]\|"
+    r"|\\[A-Za-z]+|[A-Za-z])(?:_\{\\mathrm\{[A-Za-z]+\}\}|_\{[A-Za-z]\}|_[A-Za-z])?"
+)
+_NAMES = rf"({_NAME}(?:\s*,\s*{_NAME})*)"
+_SPACE = re.compile(rf"^\s*{_NAMES}\s*\\in\s*(.+?)\s*$", re.S)
+_REAL_POWER = re.compile(r"^\\mathbb\{R\}\^(?:\{(.+)\}|(\S))$", re.S)
+_INTERVAL = re.compile(r"^([(\[])\s*(-?[\d./]+)\s*,\s*(-?[\d./]+|\\infty)\s*([)\]])$")
+_INDEX_SET = re.compile(r"^\\\{\s*(-?\d+)\s*,\s*\\[lc]dots\s*,\s*(.+?)\s*\\\}$")
+_INTEGERS = re.compile(r"^\\mathbb\{[NZ]\}(?:_\{?[>\\]?(?:ge|geq)?\s*[01]\}?)?$")
+_REALS = re.compile(r"^\\mathbb\{R\}$")
+_POSITIVE_REALS = re.compile(r"^\\mathbb\{R\}_\{?(?:>|\\gt)\s*0\}?$")
+_BOUND = re.compile(
+    rf"^\s*(?:(-?[\d./]+)\s*(<|\\le|\\leq)\s*)?({_NAME})\s*(<|>|\\le|\\leq|\\ge|\\geq)\s*(-?[\d./]+)\s*$"
+)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A declared object: its dimensions (none for a number, one for a vector, two for a
+    matrix) as TeX of sizes, and for a number its range."""
+
+    dimensions: tuple[str, ...] = ()
+    range: Range = field(default_factory=Range)
+    words: str = ""  # what the text says of it besides its space (「を確率分布とし」): no point
+    # may be drawn for it then, since the words may restrict it
+
+
+@dataclass(frozen=True)
+class Definition:
+    """`name(params)_index := body` (params and index may be absent), at its line."""
+
+    name: str
+    params: tuple[str, ...]
+    subscript: str | None  # σ_T: a parameter written below the name
+    index: str | None  # the entry the body gives (…)_j
+    body: Node
+    line: int
+
+
+@dataclass
+class Notation:
+    """The names of a part of a chapter, as declared, defined and set."""
+
+    shapes: dict[str, Shape] = field(default_factory=dict)
+    definitions: dict[str, Definition] = field(default_factory=dict)
+    settings: dict[str, Node] = field(default_factory=dict)
+    rebound: set[str] = field(default_factory=set)  # chapter's names an element re-means
+    fixed: dict[str, Node] = field(default_factory=dict)  # what the element sets (ε = 0 とし)
+
+    def copy(self) -> Notation:
+        return Notation(
+            dict(self.shapes),
+            dict(self.definitions),
+            dict(self.settings),
+            set(self.rebound),
+            dict(self.fixed),
+        )
+
+    @property
+    def sizes(self) -> list[str]:
+        """The names the declared shapes are measured in, in the order first declared."""
+        out: list[str] = []
+        for shape in self.shapes.values():
+            for dimension in shape.dimensions:
+                for name in _size_names(dimension):
+                    if name not in out:
+                        out.append(name)
+        return out
+
+    @property
+    def ranges(self) -> dict[str, Range]:
+        return {name: s.range for name, s in self.shapes.items() if not s.dimensions}
+
+    def knows(self, name: str) -> bool:
+        """Whether the name has a meaning here: declared (with nothing said of it in
+        words), defined, a size, an elementary function or constant (e, π), or the entries
+        of a declared or defined vector."""
+        return (
+            any(
+                (n in self.shapes and not self.shapes[n].words)
+                or n in self.definitions
+                or n in self.sizes
+                for n in (name, f"bold {name}")
+            )
+            or name in FUNCTIONS
+            or name in CONSTANTS
+            or name in ("e", "bold 1", "bold 0")
+        )
+
+    def set_sizes(self) -> dict[str, int]:
+        """The sizes the settings give: an integer set for a size (`d = 8`), or the number
+        of entries of a vector set for a name declared with that size."""
+        sizes: dict[str, int] = {}
+        for name, node in self.settings.items():
+            if name in self.sizes and node.op == "num" and node.args[0] == int(node.args[0]):
+                sizes[name] = int(node.args[0])
+        for name, shape in self.shapes.items():
+            setting = self.settings.get(name)
+            if setting is not None and setting.op == "tuple" and len(shape.dimensions) == 1:
+                sizes.setdefault(shape.dimensions[0].strip(), len(setting.args))
+        return sizes
+
+    def at(self, sizes: dict[str, int], concrete: bool = False) -> DefinedEvaluator:
+        """An evaluator of this notation with each size set to an integer (`concrete`: and
+        each name the text sets, to the value it sets)."""
+        names: dict[str, Value] = {**FUNCTIONS, **CONSTANTS}
+        names.update({name: sympy.Integer(v) for name, v in sizes.items()})
+        every = max(sizes.values(), default=0)
+        if every:  # 1 and 0 as vectors of that many entries (every size is the same)
+            names.update({"bold 1": sympy.ones(every, 1), "bold 0": sympy.zeros(every, 1)})
+        entries: dict[str, str] = {}
+        evaluator = DefinedEvaluator(names, {}, entries)
+        for name, shape in self.shapes.items():
+            if name in sizes:
+                continue
+            if shape.dimensions:
+                names[name] = _Lazy(lambda n=name, s=shape: _array(n, s, evaluator))
+            else:
+                integer = shape.range.integer
+                names[name] = sympy.Symbol(name, positive=True, integer=integer or None)
+            if shape.dimensions and name.startswith("bold "):
+                entries[name[5:]] = name
+        for name, definition in self.definitions.items():
+            names[name] = _meaning(definition, evaluator)
+            if name.startswith("bold "):  # p := σ_T(z): p_j its entries
+                entries.setdefault(name[5:], name)
+        evaluator.names, evaluator.entries = names, entries
+        for name, node in (self.settings if concrete else self.fixed).items():
+            if name not in sizes:  # an example's values; a statement's hypotheses (ε = 0)
+                names[name] = evaluator(node)
+        # a sum whose range the formula does not write runs over the entries (every size
+        # is the same here, so every vector has that many)
+        evaluator.index_ranges = {c: (lambda _e, n=every: range(1, n + 1)) for c in _LETTERS}
+        return evaluator
+
+
+MAX_ENTRIES = 64  # entries of a declared vector or matrix made into symbols, at most
+
+
+def _array(name: str, shape: Shape, evaluator: Evaluator) -> sympy.Matrix:
+    """A declared vector or matrix as symbols, at the evaluator's sizes."""
+    dims = [int(evaluator(parse(d))) for d in shape.dimensions]
+    if any(d < 1 for d in dims) or sympy.prod(dims) > MAX_ENTRIES:
+        raise TexError(f"{name} would have {' x '.join(map(str, dims))} entries")
+    if len(dims) == 1:
+        return sympy.Matrix([_symbol(f"{_plain(name)}_{i + 1}") for i in range(dims[0])])
+    return sympy.Matrix(dims[0], dims[1], lambda i, j: _symbol(f"{_plain(name)}_{i + 1}{j + 1}"))
+
+
+def _symbol(name: str) -> sympy.Symbol:
+    """An entry of a declared vector or matrix: a positive real symbol (a point drawn for
+    it is inside any space of reals the chapter declares)."""
+    return sympy.Symbol(name, positive=True)
+
+
+def _plain(name: str) -> str:
+    return name[5:] if name.startswith("bold ") else name
+
+
+def _size_names(dimension: str) -> list[str]:
+    try:
+        tree = parse(dimension)
+    except TexError:
+        return []
+    return sorted(_tree_names(tree))
+
+
+def _tree_names(node: Any) -> set[str]:
+    """The names a tree uses (not the indices of its sums)."""
+    found: set[str] = set()
+    if isinstance(node, tuple):
+        for item in node:
+            found |= _tree_names(item)
+    elif isinstance(node, Node):
+        if node.op == "name":
+            found.add(node.args[0])
+        elif node.op == "sub" and node.args[0].op == "name" and node.args[1].op == "text":
+            found.add(f"{node.args[0].args[0]}_{node.args[1].args[0]}")
+            found.add(node.args[0].args[0])
+        else:
+            for arg in node.args:
+                found |= _tree_names(arg)
+    return found
+
+
+class DefinedEvaluator(Evaluator):
+    """An Evaluator in which a defined function applied to an entry is that entry of its
+    value: p_j(T) is p(T)_j when p is a function of T whose values are vectors."""
+
+    def bound(self, **values: Value) -> Evaluator:
+        return DefinedEvaluator({**self.names, **values}, self.index_ranges, self.entries)
+
+    def _name(self, name: str) -> Value:
+        value = super()._name(name)
+        return value.value() if isinstance(value, _Lazy) else value
+
+    def _index(self, value: Value, index: Node) -> Value:
+        return super()._index(value.value() if isinstance(value, _Lazy) else value, index)
+
+    def _call(self, function: Node, args: tuple[Node, ...]) -> Value:
+        """σ_T(z): the defined σ with its subscript parameter T, then z; p_j(T): entry j
+        of p(T)."""
+        if function.op == "sub" and function.args[0].op == "name":
+            name = function.args[0].args[0]
+            base = self.names.get(name, self.names.get(f"bold {name}"))
+            if isinstance(base, Defined):
+                values = [self(a) for a in args]
+                if base.definition.subscript:
+                    return base(self(Node("name", (function.args[1].args[0],))), *values)
+                return self._index(base(*values), function.args[1])
+        return super()._call(function, args)
+
+
+def _meaning(definition: Definition, evaluator: Evaluator) -> Value:
+    """The value a definition gives its name in the evaluator: a function of its
+    parameters (entry by entry when it has an index), or the value of its body."""
+    if not definition.params and not definition.subscript and definition.index is None:
+        return _Lazy(lambda: evaluator(definition.body))
+    return Defined(definition, evaluator)
+
+
+class Defined:
+    """A function the chapter defines: its subscript parameter first (σ_T), then its
+    arguments; defined entry by entry when its left side has an index, as many entries as
+    its first vector argument has."""
+
+    def __init__(self, definition: Definition, evaluator: Evaluator) -> None:
+        self.definition, self.evaluator = definition, evaluator
+        self.params = ((definition.subscript,) if definition.subscript else ()) + definition.params
+
+    def __call__(self, *args: Value) -> Value:
+        definition = self.definition
+        if len(args) != len(self.params):
+            raise TexError(f"{definition.name} takes {len(self.params)} arguments, got {len(args)}")
+        bound = self.evaluator.bound(**dict(zip(self.params, args, strict=True)))
+        if definition.index is None:
+            return bound(definition.body)
+        size = next((len(a) for a in args if isinstance(a, sympy.MatrixBase) and a.cols == 1), None)
+        if size is None:
+            raise TexError(f"the entries of {definition.name} have no stated number")
+        return sympy.Matrix(
+            [
+                bound.bound(**{definition.index: sympy.Integer(k)})(definition.body)
+                for k in range(1, size + 1)
+            ]
+        )
+
+
+class _Lazy:
+    """A value computed when first used: a definition's (which may use names set later,
+    such as the sizes), a declared array's (made only when a formula uses it)."""
+
+    def __init__(self, compute: Callable[[], Value]) -> None:
+        self.compute = compute
+        self.computing = False
+
+    def value(self) -> Value:
+        if self.computing:  # μ := μ(x): a name defined in terms of itself has no value here
+            raise TexError("a name defined in terms of itself")
+        self.computing = True
+        try:
+            return self.compute()
+        finally:
+            self.computing = False
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+# reading -------------------------------------------------------------------------------
+
+
+def read_notation(document: Document) -> Callable[[int], Notation]:
+    """The notation in force at each line of the chapter: what the chapter declared and
+    defined before it, and what its element did before it."""
+    chapter = Notation()
+    by_element: dict[int, Notation] = {}
+    snapshots: list[tuple[int, Notation, int | None]] = []  # (line, chapter so far, element)
+    for formula in document.math:
+        element = document.element_at(formula.line)
+        local = element is not None and element.kind != "definition"
+        if local:
+            assert element is not None
+            target = by_element.setdefault(element.line, Notation())
+        else:
+            target = chapter
+        for line, statement in statement_lines(formula.line, formula.tex):
+            _read_statement(statement, line, target, chapter, element)
+        _read_spaces(formula.tex, target, _words_after(document, formula))
+        snapshots.append(
+            (formula.line, chapter.copy(), element.line if local and element else None)
+        )
+
+    def notation_at(line: int) -> Notation:
+        so_far = Notation()
+        for first, seen, _ in snapshots:
+            if first >= line:
+                break
+            so_far = seen
+        element = document.element_at(line)
+        merged = so_far.copy()
+        if element is not None and element.line in by_element:
+            local = by_element[element.line]
+            for name in local.rebound:
+                merged.definitions.pop(name, None)
+            merged.shapes.update(local.shapes)
+            merged.settings.update(local.settings)
+            merged.fixed.update(local.settings)
+            for name, definition in local.definitions.items():
+                if definition.line <= line:
+                    merged.definitions[name] = definition
+        return merged
+
+    return notation_at
+
+
+# what makes a declaration say more of its names than their space: a particle that opens
+# a description (「$\\boldsymbol{p} \\in \\mathbb{R}^{|V|}$ を確率分布とし」「… の各成分が正の
+# とき」「… は単位ベクトル」); 「と」「に対し」「で」「、」 add nothing
+_DESCRIBED = re.compile(r"^\s*(?:を|は|が|の|も)")
+
+
+def _words_after(document: Document, formula: Math) -> str:
+    """What the text says right after an inline formula, when it says more of its names
+    than a connective (「を確率分布とし」); "" for a connective or a display."""
+    if formula.display:
+        return ""
+    text = document.line(formula.line)
+    at = text.find(f"${formula.tex}$")
+    if at < 0:
+        return ""
+    after = text[at + len(formula.tex) + 2 :]
+    return after[:12] if _DESCRIBED.match(after) else ""
+
+
+def _read_spaces(tex: str, notation: Notation, words: str = "") -> None:
+    """Each `names \\in space` of a formula, whole (its commas list names), with the
+    words the text says of them right after it."""
+    for piece in re.split(r"\\qquad|\\quad|\\\\|、", tex):
+        match = _SPACE.match(piece.strip().rstrip(".,"))
+        if match is None:
+            continue
+        shape = _shape(match.group(2).strip())
+        if shape is None:
+            continue
+        for name in re.split(r"\s*,\s*", match.group(1)):
+            key = _key(name)
+            if key is not None:
+                notation.shapes[key] = Shape(shape.dimensions, shape.range, words)
+
+
+def _shape(space: str) -> Shape | None:
+    if _REALS.match(space):
+        return Shape(range=Range())
+    if _POSITIVE_REALS.match(space):
+        return Shape(range=Range(low=Fraction(0)))
+    if _INTEGERS.match(space):
+        return Shape(range=Range(low=Fraction(0), integer=True))
+    power = _REAL_POWER.match(space)
+    if power is not None:
+        dims = re.split(r"\\times", power.group(1) or power.group(2))
+        return Shape(tuple(d.strip() for d in dims)) if len(dims) <= 2 else None
+    interval = _INTERVAL.match(space)
+    if interval is not None:
+        low, high = _fraction(interval.group(2)), _fraction(interval.group(3))
+        return Shape(range=Range(low=low, high=high))
+    index = _INDEX_SET.match(space)
+    if index is not None:
+        return Shape(range=Range(low=Fraction(int(index.group(1)) - 1), integer=True))
+    return None
+
+
+def _fraction(text: str) -> Fraction | None:
+    if text == r"\infty":
+        return None
+    try:
+        return Fraction(text)
+    except ValueError:
+        return None
+
+
+def _key(tex: str) -> str | None:
+    """The evaluator's name for a name as written (\\boldsymbol{z} -> "bold z")."""
+    try:
+        tree = parse(tex)
+    except TexError:
+        return None
+    if tree.op == "name":
+        return tree.args[0]
+    if tree.op == "sub" and tree.args[0].op == "name" and tree.args[1].op == "text":
+        return f"{tree.args[0].args[0]}_{tree.args[1].args[0]}"
+    return None
+
+
+def _read_statement(
+    statement: str, line: int, target: Notation, chapter: Notation, element: Element | None
+) -> None:
+    """A definition, a bound or a setting the statement makes, into `target`."""
+    bound = _BOUND.match(statement)
+    if bound is not None:
+        key = _key(bound.group(3))
+        if key is not None and key not in target.shapes:
+            target.shapes[key] = Shape(range=_range(bound))
+        return
+    members, relations = split_relations(statement.strip().rstrip(".,"))
+    if len(members) != 2 or relations[0] not in (":=", "="):
+        return
+    try:
+        left, right = parse(members[0]), parse(members[1])
+    except TexError:
+        return
+    definition = _definition(left, right, line)
+    in_definition = element is not None and element.kind == "definition"
+    by_equality = in_definition and left.op != "name"  # f(x) = … in a 定義; i = s is no definition
+    if definition is not None and (relations[0] == ":=" or by_equality):
+        known = target.definitions.get(definition.name) or chapter.definitions.get(definition.name)
+        if known is None or _unusable(known):
+            target.definitions[definition.name] = definition
+        return
+    key = _key(members[0])
+    if relations[0] == "=" and key is not None and (_is_literal(right) or _is_unit(right)):
+        target.settings[key] = right
+    elif relations[0] == "=" and element is not None and element.kind != "definition":
+        # 「$y_i = c_i/\sigma$ に商の微分を使うと」: the element gives y a meaning of its own
+        named = _definition(left, right, line)
+        if named is not None:
+            for name in (named.name, f"bold {named.name}"):
+                if name in chapter.definitions:
+                    target.rebound.add(name)
+
+
+def _range(bound: re.Match[str]) -> Range:
+    """The range `0 < λ < 1`, `T > 0`, `x \\ge 1` states."""
+    low_text, low_op, _, op, value = bound.groups()
+    number = _fraction(value)
+    if low_text is not None:
+        return Range(low=_fraction(low_text), high=number)
+    if op in (">", r"\ge", r"\geq"):
+        return Range(low=number)
+    return Range(high=number)
+
+
+def _definition(left: Node, right: Node, line: int) -> Definition | None:
+    """The definition `left := right` makes, if its left side is a name, a function of
+    names, or either with an index."""
+    index = None
+    if left.op == "sub" and left.args[1].op == "text" and len(left.args[1].args[0]) == 1:
+        inner, index = left.args[0], left.args[1].args[0]
+        if inner.op == "name":  # p_j := …: the entries of p
+            return Definition(inner.args[0], (), None, index, right, line)
+        left = inner
+    if left.op == "name":
+        return Definition(left.args[0], (), None, index, right, line) if index is None else None
+    if left.op != "call":
+        return None
+    function, args = left.args
+    params = tuple(a.args[0] for a in args if a.op == "name")
+    if len(params) != len(args):
+        return None
+    if function.op == "name":
+        return Definition(function.args[0], params, None, index, right, line)
+    if (
+        function.op == "sub"
+        and function.args[0].op == "name"
+        and function.args[1].op == "text"
+        and len(function.args[1].args[0]) == 1
+    ):
+        return Definition(
+            function.args[0].args[0], params, function.args[1].args[0], index, right, line
+        )
+    return None
+
+
+def _unusable(definition: Definition) -> bool:
+    """A definition in terms of a name the chapter does not define (σ(z/T) with σ from
+    another chapter), which a later one of the same name may replace."""
+    used = _tree_names(definition.body) - set(definition.params) - {definition.subscript}
+    return any(n not in FUNCTIONS and n not in CONSTANTS and len(n) > 1 for n in used)
+
+
+def _is_unit(node: Node) -> bool:
+    """\\boldsymbol{1} or \\boldsymbol{0}: a vector of ones or zeros, as a setting's value."""
+    return node.op == "name" and node.args[0] in ("bold 1", "bold 0")
+
+
+def _is_literal(node: Node) -> bool:
+    """A number, or a tuple or matrix of numbers."""
+    if node.op == "num":
+        return True
+    if node.op == "add":
+        return all(_is_literal(n) for _, n in node.args)
+    if node.op == "tuple":
+        return all(_is_literal(n) for n in node.args)
+    if node.op == "matrix":
+        return all(_is_literal(n) for row in node.args for n in row)
+    return False
+
+
+def names_of(tree: Node) -> Iterator[str]:
+    """The names a formula uses, for asking whether a notation knows them all."""
+    yield from sorted(_tree_names(tree))

@@ -1,0 +1,335 @@
+"""A statement of a chapter tried at points: its names given the meanings the chapter's
+own declarations and definitions give them (proofs.audit.defined), each size set to
+SIZE, each free index run over its range, and the symbols left (the entries of a
+declared vector, a declared number) drawn by proofs.tex.witness in the ranges the
+chapter states.
+
+A statement is tried only when the chapter gives every name in it a meaning and it uses
+at least one thing the chapter defines or a declared vector or matrix (a relation
+between plain numbers is the open notation's, proofs.audit.notation). Its verdict is the
+witness module's: false with a witness (the sizes, the indices and the values at which
+its sides differ), confirmed numerically at so many points, or not decided with the
+reason.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+
+import sympy
+
+from proofs.audit.defined import Notation, _tree_names
+from proofs.tex.symbolic import Evaluator
+from proofs.tex.tree import Node, TexError, parse
+from proofs.tex.witness import Judgement, judge
+
+SIZE = 3  # every size of the chapter, when a statement is tried
+MAX_INDEX_VALUES = 27  # index assignments tried at most (three free indices over 1..3)
+RELATIONS = ("=", "<=", ">=", "<", ">", "!=")
+
+
+@dataclass(frozen=True)
+class Tried:
+    """A statement's verdict at points, and where its sizes and indices stood."""
+
+    judgement: Judgement
+    sizes: tuple[tuple[str, int], ...]  # the sizes, and the free indices of the witness
+
+    def detail(self) -> str:
+        sizes = ", ".join(f"{name} = {value}" for name, value in self.sizes)
+        said = self.judgement.detail()
+        where = f"with {sizes}, " if sizes else ""
+        return f"tried with the chapter's definitions, {where}{said}"
+
+
+def try_statement(
+    statement: str, notation: Notation, seed: int = 0, concrete: bool = False
+) -> Tried | str:
+    """The statement's verdict at points, or why it is not tried: the chapter does not
+    give each of its names a meaning, it uses nothing the chapter defines, a side cannot
+    be evaluated. `concrete`: a statement of an example or an exercise, about the values
+    the text set (`z = (1, 2, 0.5)`, `T = 0.5`), tried there only, and only when those
+    values leave nothing free."""
+    try:
+        tree = parse(statement)
+    except TexError as why:
+        return f"not read: {why}"
+    if tree.op != "chain":
+        return "no relation"
+    ops, parts = tree.args
+    if any(op not in RELATIONS for op in ops):
+        return "a relation other than =, <, ≤, >, ≥, ≠"
+    sizes = notation.set_sizes() if concrete else {name: SIZE for name in notation.sizes}
+    try:
+        evaluator = notation.at(sizes, concrete)
+    except (TexError, TypeError, ValueError, ZeroDivisionError) as why:
+        return f"the chapter's notation is not evaluated: {why}"
+    if _is_setting(parts):
+        return "a setting"
+    bare = [n for n in map(_bare_name, parts) if n is not None and not _defined(notation, n)]
+    if bare and "=" in ops:  # 「$c = m$ と取ると」「（$p_i = 1/|V|$）では」: a choice or a case
+        return f"gives {bare[0]} a value: a choice or a case, not a claim"
+    indices = _free_indices(tree, evaluator)
+    used = _used(tree, set(indices) | _summed(tree))
+    reached = _reached(used, notation)
+    unknown = sorted(n for n in reached if not notation.knows(n))
+    if not used:
+        return "no names: arithmetic on numbers"
+    if unknown:
+        return f"the chapter gives {', '.join(unknown)} no meaning"
+    if not any(
+        k in notation.definitions or _is_array(notation, k) for n in used for k in (n, f"bold {n}")
+    ):
+        return "it uses nothing the chapter defines"
+    pairs = _sides(ops, parts, evaluator, indices)
+    if isinstance(pairs, str):
+        return pairs
+    if concrete and any(e.free_symbols for r in pairs for e in (*r.left, *r.right)):
+        return "about a value the example does not set"
+    integers = frozenset(n for n, s in notation.shapes.items() if s.range.integer)
+    judgement, place = _judged(pairs, integers, notation, seed, printed_rounding(statement))
+    shown = tuple(
+        (name, value) for name, value in sizes.items() if name in _all_names(tree, notation)
+    )
+    return Tried(judgement, shown + place)
+
+
+_DECIMAL = re.compile(r"(?<![\d.])(\d+)\.(\d+)")
+
+
+def printed_rounding(statement: str) -> sympy.Rational | None:
+    """How far apart, relative to their size, two sides may be when the statement prints
+    decimals (a decimal stands for half a unit of its last digit around it): that half
+    unit over the least such decimal, doubled for the rounding of the other side; None
+    when it prints none."""
+    widths = [
+        sympy.Rational(1, 2 * 10 ** len(m.group(2)))
+        / max(sympy.Rational(m.group()), sympy.Rational(1, 10 ** len(m.group(2))))
+        for m in _DECIMAL.finditer(statement)
+    ]
+    return 2 * max(widths) if widths else None
+
+
+def _bare_name(node: Node) -> str | None:
+    """The name a member is, alone (c, p_i, d_k); None for anything else."""
+    if node.op == "name":
+        return node.args[0]
+    if node.op == "sub" and node.args[0].op == "name" and node.args[1].op == "text":
+        return f"{node.args[0].args[0]}_{node.args[1].args[0]}"
+    return None
+
+
+def _defined(notation: Notation, name: str) -> bool:
+    return name in notation.definitions or f"bold {name}" in notation.definitions
+
+
+def _is_array(notation: Notation, name: str) -> bool:
+    shape = notation.shapes.get(name)
+    return shape is not None and bool(shape.dimensions)
+
+
+def _is_setting(parts: tuple[Node, ...]) -> bool:
+    """`z = (2, 1, 0.5, -1)`, `d = 8`: a name given a value, not a claim."""
+    return len(parts) == 2 and parts[0].op == "name" and parts[1].op in ("num", "tuple", "matrix")
+
+
+def _used(node: object, indices: set[str]) -> set[str]:
+    """The names a tree uses: z of z_j when j is an index, d_k as a name of its own, f of
+    f(x); the indices themselves aside."""
+    found: set[str] = set()
+    if isinstance(node, tuple):
+        for item in node:
+            found |= _used(item, indices)
+    elif isinstance(node, Node):
+        if node.op == "name":
+            found.add(node.args[0])
+        elif (
+            node.op == "call"
+            and node.args[0].op == "sub"
+            and node.args[0].args[0].op == "name"
+            and node.args[0].args[1].op == "text"
+        ):  # σ_T(z): the function σ with T below it; p_j(T): entry j of p(T)
+            function, below = node.args[0].args[0].args[0], node.args[0].args[1].args[0]
+            found.add(function)
+            found |= {c for c in below if c.isalpha() and c not in indices and len(below) == 1}
+            found |= _used(node.args[1], indices)
+        elif node.op == "sub" and node.args[0].op == "name" and node.args[1].op == "text":
+            base, below = node.args[0].args[0], node.args[1].args[0]
+            if all(c in indices or c.isdigit() for c in below):
+                found.add(base)
+            else:
+                found.add(f"{base}_{below}")
+        elif node.op in ("sum", "prod", "max", "min") and isinstance(node.args[0], str):
+            found |= _used(node.args[1:], indices | {node.args[0]})
+        else:
+            found |= _used(node.args, indices)
+    return found
+
+
+def _reached(used: set[str], notation: Notation) -> set[str]:
+    """The names used, and those the definitions of the used names use in turn (their
+    parameters and indices aside): a name described in words (「$\\boldsymbol{x}$ は成分が
+    すべて等しくはない」) reached through a definition restricts the statement as much as
+    one it names."""
+    seen: set[str] = set()
+    todo = list(used)
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        definition = notation.definitions.get(name) or notation.definitions.get(f"bold {name}")
+        if definition is not None:
+            bound = {*definition.params, definition.subscript, definition.index} - {None}
+            inner = _used(definition.body, _summed(definition.body) | bound)  # type: ignore[operator]
+            todo += [n for n in inner if n not in bound]
+    return seen
+
+
+def _all_names(tree: Node, notation: Notation) -> set[str]:
+    """The names the tree uses, and those its definitions use in turn."""
+    seen: set[str] = set()
+    todo = list(_tree_names(tree))
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        definition = notation.definitions.get(name) or notation.definitions.get(f"bold {name}")
+        if definition is not None:
+            todo += list(_tree_names(definition.body))
+        shape = notation.shapes.get(name) or notation.shapes.get(f"bold {name}")
+        if shape is not None:
+            for dimension in shape.dimensions:
+                try:
+                    todo += list(_tree_names(parse(dimension)))
+                except TexError:
+                    continue
+    return seen
+
+
+def _summed(node: object) -> set[str]:
+    """The indices the tree's sums, products, maxima and minima bind."""
+    found: set[str] = set()
+    if isinstance(node, tuple):
+        for item in node:
+            found |= _summed(item)
+    elif isinstance(node, Node):
+        if node.op in ("sum", "prod", "max", "min") and isinstance(node.args[0], str):
+            found.add(node.args[0])
+        for arg in node.args:
+            found |= _summed(arg)
+    return found
+
+
+def _free_indices(tree: Node, evaluator: Evaluator) -> list[str]:
+    """The one-letter subscripts of the tree that no sum binds and no name of the
+    notation is: the indices a statement holds for every value of."""
+    summed = _summed(tree)
+    found: list[str] = []
+
+    def visit(node: object) -> None:
+        if isinstance(node, tuple):
+            for item in node:
+                visit(item)
+        elif isinstance(node, Node):
+            if node.op == "sub" and node.args[1].op == "text":
+                for letter in node.args[1].args[0]:
+                    if (
+                        letter.isalpha()
+                        and letter not in summed
+                        and letter not in evaluator.names
+                        and letter not in found
+                    ):
+                        found.append(letter)
+                visit(node.args[0])
+                return
+            for arg in node.args:
+                visit(arg)
+
+    visit(tree)
+    return found
+
+
+@dataclass(frozen=True)
+class Relation:
+    """One relation of a chain, entry by entry over every value of the free indices:
+    `places[k]` the index values of entry k."""
+
+    op: str
+    left: list[sympy.Expr]
+    right: list[sympy.Expr]
+    places: list[tuple[tuple[str, int], ...]]
+
+
+def _sides(
+    ops: tuple[str, ...], parts: tuple[Node, ...], evaluator: Evaluator, indices: list[str]
+) -> list[Relation] | str:
+    """For each relation of the chain, its left and right sides at every value of the
+    free indices (each over 1..SIZE), or why a side cannot be evaluated."""
+    combinations = list(itertools.product(range(1, SIZE + 1), repeat=len(indices)))
+    if len(combinations) > MAX_INDEX_VALUES:
+        return f"{len(indices)} free indices"
+    pairs = [Relation(op, [], [], []) for op in ops]
+    try:
+        for values in combinations:
+            where = tuple(zip(indices, values, strict=True))
+            bound = evaluator.bound(**{i: sympy.Integer(v) for i, v in where})
+            members = [bound(p) for p in parts]
+            for relation, a, b in zip(pairs, members, members[1:], strict=False):
+                left, right = _entries(a), _entries(b)
+                if len(left) != len(right):
+                    return "sides of different shapes"
+                relation.left.extend(left)
+                relation.right.extend(right)
+                relation.places.extend([where] * len(left))
+    except (
+        TexError,
+        TypeError,
+        ValueError,
+        ZeroDivisionError,
+        AttributeError,
+        IndexError,
+        RecursionError,
+    ) as why:
+        return f"not evaluated: {why}"
+    return pairs
+
+
+def _entries(value: object) -> list[sympy.Expr]:
+    if isinstance(value, sympy.MatrixBase):
+        return list(value)
+    if isinstance(value, sympy.Expr):
+        return [value]
+    raise TypeError(f"not a number: {type(value).__name__}")
+
+
+def _judged(
+    pairs: list[Relation],
+    integers: frozenset[str],
+    notation: Notation,
+    seed: int,
+    relative: sympy.Rational | None,
+) -> tuple[Judgement, tuple[tuple[str, int], ...]]:
+    """The chain's verdict — the first relation that fails, or the weakest of the others —
+    and the index values of the entry its witness is."""
+    verdicts = [
+        judge(
+            r.op,
+            sympy.Matrix(r.left),
+            sympy.Matrix(r.right),
+            integers,
+            notation.ranges,
+            relative,
+            seed=seed,
+        )
+        for r in pairs
+    ]
+    for outcome in ("fails", "partly", "unknown"):
+        for relation, verdict in zip(pairs, verdicts, strict=True):
+            if verdict.outcome == outcome:
+                entry = verdict.witness.entry if verdict.witness is not None else 0
+                return verdict, relation.places[entry] if relation.places else ()
+    return min(verdicts, key=lambda v: v.points), ()
