@@ -27,6 +27,7 @@ must respect. Nothing here judges: proofs.audit.instances tries statements with 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -162,7 +163,7 @@ class Notation:
             if name in sizes:
                 continue
             if shape.dimensions:
-                names[name] = _Lazy(lambda n=name, s=shape: _array(n, s, evaluator))
+                names[name] = _Lazy(functools.partial(_array, name, shape, evaluator))
             else:
                 integer = shape.range.integer
                 names[name] = sympy.Symbol(name, positive=True, integer=integer or None)
@@ -178,8 +179,13 @@ class Notation:
                 names[name] = evaluator(node)
         # a sum whose range the formula does not write runs over the entries (every size
         # is the same here, so every vector has that many)
-        evaluator.index_ranges = {c: (lambda _e, n=every: range(1, n + 1)) for c in _LETTERS}
+        evaluator.index_ranges = dict.fromkeys(_LETTERS, functools.partial(_entries_of, every))
         return evaluator
+
+
+def _entries_of(size: int, _evaluator: Evaluator) -> range:
+    """The range of an index a formula does not state: 1..size."""
+    return range(1, size + 1)
 
 
 MAX_ENTRIES = 64  # entries of a declared vector or matrix made into symbols, at most

@@ -77,7 +77,7 @@ def audit_equalities(
     defined: dict[int, Definitions] = {}  # element line -> names it defines
     facts: dict[int, OpenFacts] = {}  # element line -> names it sets (the open notation)
     defined_in_chapter = OpenFacts()  # what the chapter's definitions name, for what follows
-    chapter_notation = read_notation(document) if open_notation else None
+    chapter_notation = functools.cache(lambda: read_notation(document))  # read once, if asked
     for formula in document.math:
         settings = settings_by_line.setdefault(formula.line, Settings())
         element = document.element_at(formula.line)
@@ -129,7 +129,7 @@ def audit_equalities(
                     tried = (
                         None
                         if assumed or limit or ":=" in statement
-                        else _tried(line, statement, found, chapter_notation(line), element)
+                        else _tried(line, statement, found, chapter_notation()(line), element)
                     )
                     found = tried or _decided_open(line, statement, found, case, regime)
             elif (

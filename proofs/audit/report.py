@@ -159,11 +159,12 @@ class Report:
         }
 
     def summary(self) -> dict:
-        out = {}
+        out: dict[str, dict[str, int]] = {}
         for section in SECTIONS:
             items = [f for f in self.findings if f.section == section]
-            out[section] = {status: sum(f.status == status for f in items) for status in STATUSES}
-            out[section]["warnings"] = sum(f.severity == Severity.WARNING for f in items)
+            tally = {str(status): sum(f.status == status for f in items) for status in STATUSES}
+            tally["warnings"] = sum(f.severity == Severity.WARNING for f in items)
+            out[section] = tally
         return out
 
     def counts(self) -> str:
