@@ -27,6 +27,7 @@ must respect. Nothing here judges: proofs.audit.instances tries statements with 
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections.abc import Callable, Iterator
@@ -329,7 +330,8 @@ def read_notation(document: Document) -> Callable[[int], Notation]:
     defined before it, and what its element did before it."""
     chapter = Notation()
     by_element: dict[int, Notation] = {}
-    snapshots: list[tuple[int, Notation, int | None]] = []  # (line, chapter so far, element)
+    lines: list[int] = []  # the lines where what the chapter says so far changed
+    seen: list[Notation] = []  # what it says from each of them on
     for formula in document.math:
         element = document.element_at(formula.line)
         local = element is not None and element.kind != "definition"
@@ -338,21 +340,18 @@ def read_notation(document: Document) -> Callable[[int], Notation]:
             target = by_element.setdefault(element.line, Notation())
         else:
             target = chapter
+        before = None if local else chapter.copy()
         for line, statement in statement_lines(formula.line, formula.tex):
             _read_statement(statement, line, target, chapter, element)
         _read_spaces(formula.tex, target, _words_after(document, formula))
-        snapshots.append(
-            (formula.line, chapter.copy(), element.line if local and element else None)
-        )
+        if before is not None and before != chapter:  # a copy only where it changed
+            lines.append(formula.line + 1)
+            seen.append(chapter.copy())
 
     def notation_at(line: int) -> Notation:
-        so_far = Notation()
-        for first, seen, _ in snapshots:
-            if first >= line:
-                break
-            so_far = seen
+        at = bisect.bisect_right(lines, line) - 1
+        merged = seen[at].copy() if at >= 0 else Notation()
         element = document.element_at(line)
-        merged = so_far.copy()
         if element is not None and element.line in by_element:
             local = by_element[element.line]
             for name in local.rebound:
@@ -498,7 +497,12 @@ def _definition(left: Node, right: Node, line: int) -> Definition | None:
     """The definition `left := right` makes, if its left side is a name, a function of
     names, or either with an index."""
     index = None
-    if left.op == "sub" and left.args[1].op == "text" and len(left.args[1].args[0]) == 1:
+    if (
+        left.op == "sub"
+        and left.args[1].op == "text"
+        and len(left.args[1].args[0]) == 1
+        and left.args[1].args[0].isalpha()  # p_j defines the entries; p_1 is one of them
+    ):
         inner, index = left.args[0], left.args[1].args[0]
         if inner.op == "name":  # p_j := …: the entries of p
             return Definition(inner.args[0], (), None, index, right, line)

@@ -323,7 +323,7 @@ def decide_open(
             constraint = _constraint(facts, pair, tex) if facts is not None else None
             if judged.outcome == "fails" and constraint is not None:
                 statement, scaled = constraint
-                if scaled:  # Σ_i σ_i = 1: the points scaled to meet it
+                if scaled.keys() & (a - b).free_symbols:  # Σ_i σ_i = 1: points scaled to it
                     judged = judge("=", a.xreplace(scaled), b.xreplace(scaled))
                     if judged.outcome == "fails":
                         return "mismatched", (

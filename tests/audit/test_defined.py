@@ -1,0 +1,152 @@
+"""A chapter's own notation (proofs.audit.defined) and its statements tried at points with
+it (proofs.audit.instances), on small MDX chapters written for the tests: what the
+chapter defines is computed, a true statement is confirmed numerically, a slipped one is
+an error with a witness a reader can put back in, and a statement whose names the
+chapter constrains in words, or whose case the text sets, is not tried."""
+
+from __future__ import annotations
+
+import re
+
+import sympy
+
+from proofs.audit import audit_document
+from proofs.audit.defined import MAX_ENTRIES, read_notation
+from proofs.audit.instances import try_statement
+from proofs.reader import parse
+
+TEMPLATE = """\
+# 試しの章
+
+## 2. 定義
+
+<Definition id="def-tempered" title="温度つき softmax">
+
+$\\boldsymbol{{z}} \\in \\mathbb{{R}}^{{n}}$ と $T > 0$ に対し
+
+$$
+\\sigma_T(\\boldsymbol{{z}})_j := \\frac{{e^{{z_j/T}}}}{{\\sum_{{k=1}}^{{n}} e^{{z_k/T}}}}
+$$
+
+とする。
+
+</Definition>
+
+## 3. 性質
+
+<Lemma id="lem-ratio" title="比">
+
+$\\boldsymbol{{p}} := \\sigma_T(\\boldsymbol{{z}})$ とする。すべての $j, k$ について {claim} である。
+
+</Lemma>
+"""
+
+
+def chapter(claim: str) -> str:
+    return TEMPLATE.format(claim=claim)
+
+
+def findings(text: str) -> list[tuple[int, str, str]]:
+    report = audit_document(parse(text, "c.mdx"), with_checks=False)
+    return [(f.line, str(f.severity), f.detail) for f in report.findings if f.line == 21]
+
+
+def test_a_true_statement_of_the_definitions_is_confirmed_numerically():
+    (found,) = findings(chapter(r"$p_j/p_k = e^{(z_j - z_k)/T}$"))
+    assert found[1] == ""  # confirmed
+    assert found[2] == (
+        "tried with the chapter's definitions, with n = 3, confirmed numerically at 16 points, "
+        "not proved"
+    )
+
+
+def test_a_slipped_statement_is_an_error_whose_witness_replays():
+    (found,) = findings(chapter(r"$p_j/p_k = e^{(z_j + z_k)/T}$"))
+    assert found[1] == "error"
+    witness = re.search(r"j = (\d), k = (\d), false at T = ([\d./]+), (.*): left", found[2])
+    assert witness is not None, found[2]
+    j, k = int(witness.group(1)), int(witness.group(2))
+    values = {
+        name: sympy.Rational(value)
+        for name, value in re.findall(
+            r"(\w+) = ([\d./]+)", f"T = {witness.group(3)}, {witness.group(4)}"
+        )
+    }
+    z = [values[f"z_{i}"] for i in (1, 2, 3)]
+    t = values["T"]
+    total = sum(sympy.exp(v / t) for v in z)
+    left = (sympy.exp(z[j - 1] / t) / total) / (sympy.exp(z[k - 1] / t) / total)
+    right = sympy.exp((z[j - 1] + z[k - 1]) / t)
+    assert abs(sympy.N(left - right, 30)) > 1e-6  # the reader's own arithmetic shows it
+
+
+def test_a_vector_described_in_words_is_not_drawn_for():
+    described = chapter(r"$p_j/p_k = e^{(z_j + z_k)/T}$").replace(
+        r"$\boldsymbol{p} := \sigma_T(\boldsymbol{z})$ とする。",
+        r"$\boldsymbol{q} \in \mathbb{R}^{n}$ を確率分布とし、$\boldsymbol{p} := \boldsymbol{q}$ とする。",
+    )
+    assert [f for f in findings(described) if f[1] == "error"] == []
+
+
+def test_the_notation_reads_declarations_definitions_and_words():
+    document = parse(chapter(r"$p_j/p_k = e^{(z_j - z_k)/T}$"), "c.mdx")
+    notation = read_notation(document)(21)
+    assert notation.shapes["bold z"].dimensions == ("n",)
+    assert notation.shapes["T"].range.low == 0
+    assert set(notation.definitions) == {"sigma", "bold p"}
+    assert notation.definitions["sigma"].subscript == "T"
+    assert notation.definitions["sigma"].index == "j"
+    assert notation.knows("z") and notation.knows("p") and not notation.knows("q")
+
+
+def test_a_choice_or_a_case_is_not_a_claim():
+    notation = read_notation(parse(chapter("$p_1 = 1$"), "c.mdx"))(21)
+    assert try_statement("c = p_1", notation) == "gives c a value: a choice or a case, not a claim"
+    assert try_statement(r"\boldsymbol{z} = (1, 2, 3)", notation) == "a setting"
+
+
+def test_an_example_is_tried_at_the_values_it_sets_only():
+    text = chapter("$p_1 = 1$").replace(
+        "</Lemma>",
+        '</Lemma>\n\n<Example id="ex-two" title="例">\n\n'
+        r"$\boldsymbol{z} = (0, 0, 0)$、$T = 1$ とすると $\sigma_T(\boldsymbol{z})_1 = 1/3$ です。"
+        "\n\n</Example>",
+    )
+    document = parse(text, "c.mdx")
+    line = next(n for n, t in enumerate(document.lines, 1) if "1/3" in t)
+    notation = read_notation(document)(line)
+    tried = try_statement(r"\sigma_T(\boldsymbol{z})_1 = 1/3", notation, concrete=True)
+    assert not isinstance(tried, str) and tried.judgement.outcome == "holds"
+    wrong = try_statement(r"\sigma_T(\boldsymbol{z})_1 = 1/4", notation, concrete=True)
+    assert not isinstance(wrong, str) and wrong.judgement.outcome == "fails"
+    free = try_statement(r"\sigma_T(\boldsymbol{q})_1 = 1/3", notation, concrete=True)
+    assert free == "the chapter gives bold q no meaning"
+
+
+def test_a_name_defined_by_itself_is_not_evaluated():
+    text = chapter(r"$\mu = 2\mu$").replace(
+        r"$\boldsymbol{p} := \sigma_T(\boldsymbol{z})$ とする。", r"$\mu := \mu + 1$ とする。"
+    )
+    notation = read_notation(parse(text, "c.mdx"))(21)
+    assert try_statement(r"\mu + \sigma_T(\boldsymbol{z})_1 = 2", notation).startswith(
+        "not evaluated: a name defined in terms of itself"
+    )
+
+
+def test_a_declared_array_larger_than_the_bound_is_not_made():
+    text = chapter(r"$p_1 = 1$").replace(r"\mathbb{R}^{n}", r"\mathbb{R}^{n \times n \times n}")
+    notation = read_notation(parse(text, "c.mdx"))(21)
+    assert "bold z" not in notation.shapes  # three dimensions: no shape read
+    wide = chapter(r"$p_1 = 1$").replace(r"\mathbb{R}^{n}", r"\mathbb{R}^{n \times m}")
+    notation = read_notation(parse(wide, "c.mdx"))(21)
+    evaluator = notation.at({"n": 9, "m": 9})
+    assert 9 * 9 > MAX_ENTRIES
+    assert "would have 9 x 9 entries" in str(_refusal(evaluator))
+
+
+def _refusal(evaluator) -> Exception:
+    try:
+        evaluator.names["bold z"].value()
+    except Exception as exc:  # noqa: BLE001 - the refusal is what is asserted
+        return exc
+    raise AssertionError("made")
