@@ -1,3 +1,4 @@
+# ruff: noqa: E501 - the chapters are lines of TeX and Japanese, kept whole so that they read as written
 """A chapter's own notation (proofs.audit.defined) and its statements tried at points with
 it (proofs.audit.instances), on small MDX chapters written for the tests: what the
 chapter defines is computed, a true statement is confirmed numerically, a slipped one is
