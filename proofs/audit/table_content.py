@@ -40,6 +40,7 @@ _IN_TEXT = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?![\w.])")
 _UNIT = re.compile(r"\\times\s*10\^\{?(-?\d+)\}?")
 _SYMBOL = re.compile(r"\s*\\?[A-Za-z]+(?:_\{?\\?[A-Za-z0-9]+\}?)?\s*")
 _SCALED = re.compile(r"\$?\s*([-−]?[\d.]+)\s*\\times\s*10\^\{?([-−]?\d+)\}?\s*\$?")
+_TITLE_SETTING = re.compile(r"(?<![\w.])[A-Za-z](?:_\{?\w+\}?)?\s*=\s*\d+(?:\.\d+)?(?![\w.])")
 _PERCENT = re.compile(r"([-−]?[\d.,]+)\s*(?:%|\\%|％)")
 
 
@@ -106,8 +107,8 @@ def settings_before(document: Document, table: Table) -> dict[str, Printed]:
     found: dict[str, Printed | None] = {}
     statements = [s for m in _math_before(document, table) for s in m.split(",")]
     element = document.element_at(table.line)
-    if element is not None:
-        statements = [s for s in re.split(r"[、，,]", element.title)] + statements
+    if element is not None:  # the title is words around settings: d = 8、h = 2 の場合
+        statements = [m.group() for m in _TITLE_SETTING.finditer(element.title)] + statements
     for statement in statements:
         members, relations = split_relations(statement)
         if len(members) < 2 or any(r != "=" for r in relations):

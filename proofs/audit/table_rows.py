@@ -110,28 +110,27 @@ def _inferred(table: Table) -> list[Finding]:
     ]
     grid = [[Printed.read(cell) for cell in row] for row in body]
     width = len(table.rows[0])
-    out = []
+    slipped: dict[int, tuple[int, str]] = {}  # row -> (column, the relation): one a row
     for c in range(1, width):
         if any(row[c] is None for row in grid):
             continue
         found = _explained(grid, c, width)
-        if found is None:
-            continue
-        what, outlier = found
-        row = body[outlier]
-        out.append(
-            warned(
-                Finding(
-                    Section.TABLE,
-                    lines[outlier],
-                    f"{table.rows[0][c].strip()}: {row[c].strip()} (row {row[0].strip()})",
-                    Status.MISMATCHED,
-                    f"every other row prints {what}; this row does not (this cell, or one it "
-                    "is computed from, slipped)",
-                )
+        if found is not None:
+            what, outlier = found
+            slipped.setdefault(outlier, (c, what))
+    return [
+        warned(
+            Finding(
+                Section.TABLE,
+                lines[r],
+                f"{table.rows[0][c].strip()}: {body[r][c].strip()} (row {body[r][0].strip()})",
+                Status.MISMATCHED,
+                f"every other row prints {what}; this row does not (this cell, or one it "
+                "is computed from, slipped)",
             )
         )
-    return out
+        for r, (c, what) in sorted(slipped.items())
+    ]
 
 
 def _explained(grid: list[list[Printed | None]], c: int, width: int) -> tuple[str, int] | None:
