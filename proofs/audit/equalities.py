@@ -58,6 +58,7 @@ def audit_equalities(
     environment: Callable[[str], Evaluator] | None = None,
     bound: frozenset[tuple[int, str]] = frozenset(),
     open_notation: bool = False,
+    owned: frozenset[tuple[int, str]] = frozenset(),
 ) -> list[Finding]:
     """Every numeric equality of the document's formulas; a setting such as `d = 768`
     binds d for the rest of its line. An equality of symbols that is not arithmetic on
@@ -68,10 +69,17 @@ def audit_equalities(
     judged alone); an example's or exercise's settings are its check's. A chapter with
     no notation (`open_notation`: none registered) has the chains of equalities of its
     elements, examples and exercises included, decided in the open notation
-    (proofs.audit.notation)."""
+    (proofs.audit.notation).
+
+    `bound`: the (line, statement) of the relations a claim of a check states; `owned`:
+    those whose printed numbers the check reads and judges against their exact values. A
+    printed number of an owned relation is the check's to judge: the rule still says when
+    no choice of its printed inputs within their rounding makes the relation hold (a
+    witness), but not that a last digit slipped because the relation fails at face value
+    (1.143 for 8/7 in a sum that must be 4 is a correct rounding, which the check knows)."""
     findings: list[Finding] = []
     settings_by_line: dict[int, Settings] = {}
-    recomputed: dict[tuple[str, int], list[Finding]] = {}
+    recomputed: dict[tuple[str, int, bool], list[Finding]] = {}
     defined: dict[int, Definitions] = {}  # element line -> names it defines
     facts: dict[int, OpenFacts] = {}  # element line -> names it sets (the open notation)
     defined_in_chapter = OpenFacts()  # what the chapter's definitions name, for what follows
@@ -85,7 +93,8 @@ def audit_equalities(
                 and is_hypothesis(document, line, statement.strip())
                 and not _is_numeric_setting(statement)
             )
-            found = _audit_once(recomputed, line, statement, settings)
+            relation = (line, normalise_tex(statement))
+            found = _audit_once(recomputed, line, statement, settings, relation in owned)
             key = element.line if element else 0
             if key not in facts:
                 facts[key] = _element_facts(document, element, defined_in_chapter, open_notation)
@@ -108,7 +117,7 @@ def audit_equalities(
                 # nothing of its symbols, but its arithmetic on numbers (「… = 0.30 で、」) holds
                 findings.extend(f for f in found if f.status != Status.NOT_CHECKABLE)
                 continue
-            if (line, normalise_tex(statement)) in bound:  # a claim of a check, which the
+            if relation in bound:  # a claim of a check, which the
                 findings.extend(f for f in found if f.status != Status.NOT_CHECKABLE)  # claims'
                 continue  # audit judged; its arithmetic is still recomputed here
             too_large = any(f.detail.startswith("too large") for f in found)
@@ -208,7 +217,11 @@ class Definitions:
 
 
 def _audit_once(
-    recomputed: dict[tuple[str, int], list[Finding]], line: int, statement: str, settings: Settings
+    recomputed: dict[tuple[str, int, bool], list[Finding]],
+    line: int,
+    statement: str,
+    settings: Settings,
+    owned: bool = False,
 ) -> list[Finding]:
     """audit_statement, computed once for a statement met again under the same settings
     (a chapter repeating a line thousands of times is audited in the time of one)."""
@@ -223,9 +236,9 @@ def _audit_once(
         for name in named:  # set again, to a value that is not an integer: now varying
             settings.set(name, None)
         return []
-    key = (statement, settings.key)
+    key = (statement, settings.key, owned)
     if key not in recomputed:
-        recomputed[key] = audit_statement(line, statement, settings.values)
+        recomputed[key] = audit_statement(line, statement, settings.values, owned)
         return recomputed[key]
     return [replace(f, line=line) for f in recomputed[key]]
 
@@ -436,7 +449,11 @@ def _last_digit_slip(member: str, target: Value, face: Callable[[str], Value]) -
     return f" (with {suspects[0]} it holds)" if len(suspects) == 1 else ""
 
 
-def audit_statement(line: int, statement: str, bindings: dict[str, int]) -> list[Finding]:
+def audit_statement(
+    line: int, statement: str, bindings: dict[str, int], owned: bool = False
+) -> list[Finding]:
+    """The findings of each pair of neighbouring members joined by = or \\approx; `owned`:
+    its printed numbers are a check's to judge (no face-value slip is said of them)."""
     members, relations = split_relations(statement)
     setting = _setting(members, relations)
     if setting is not None:
@@ -506,5 +523,6 @@ def audit_statement(line: int, statement: str, bindings: dict[str, int]) -> list
                 )
                 continue
             status, detail = _at_printed_precision(m1, m2, v1, v2, bindings)
-            findings.append(Finding(Section.EQUALITY, line, pair, status, detail))
+            if not (owned and status == Status.MISMATCHED):
+                findings.append(Finding(Section.EQUALITY, line, pair, status, detail))
     return findings

@@ -93,9 +93,14 @@ def one_slip(a: str, b: str) -> bool:
     )
 
 
-def audit_restated(document: Document, produced: Sequence[tuple[int, str]] = ()) -> list[Finding]:
+def audit_restated(
+    document: Document,
+    produced: Sequence[tuple[int, str]] = (),
+    owned: frozenset[tuple[int, str]] = frozenset(),
+) -> list[Finding]:
     """A mismatch at each number printed once that one slip away from a number printed
-    twice or more (or printed by a listing that ran) at their coarser precision."""
+    twice or more (or printed by a listing that ran) at their coarser precision; not at a
+    number a check reads (`owned`: (line, text)), which the check judges."""
     found = occurrences(document, produced)
     by_magnitude: dict[tuple[int, int], list[Occurrence]] = defaultdict(list)
     for o in found:  # the same number of digits before the point
@@ -103,7 +108,7 @@ def audit_restated(document: Document, produced: Sequence[tuple[int, str]] = ())
     out = []
     for group in by_magnitude.values():
         for a in group:
-            if a.produced:
+            if a.produced or (a.line, a.text) in owned:
                 continue
             same = [b for b in group if b is not a and _equal(a, b)]
             if same:

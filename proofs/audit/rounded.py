@@ -167,10 +167,15 @@ class _Rounded:
         return None
 
 
-def audit_rounded(document: Document, produced: Sequence[tuple[int, str]] = ()) -> list[Finding]:
+def audit_rounded(
+    document: Document,
+    produced: Sequence[tuple[int, str]] = (),
+    owned: frozenset[tuple[int, str]] = frozenset(),
+) -> list[Finding]:
     """A mismatch at each number that agrees with no other of the chapter and is one digit
     away from a finer number of its line (a ratio anywhere, for a percentage) rounded to
-    its precision."""
+    its precision; not at a number a check reads (`owned`: (line, text)), which the check
+    judges against its exact value."""
     found = printed_numbers(document, produced)
     rows = named_rows(document)
     by_line: dict[int, list[Printed]] = defaultdict(list)
@@ -188,7 +193,7 @@ def audit_rounded(document: Document, produced: Sequence[tuple[int, str]] = ()) 
     named = {line: _Rounded(cells) for line, cells in rows.items()}
     out = []
     for a in found:
-        if a.line in document.code:
+        if a.line in document.code or (a.line, a.text) in owned:
             continue
         if a.significant >= SIGNIFICANT:
             pool = ratios if a.percent else pools[a.line]
