@@ -20,7 +20,7 @@ from typing import Any
 
 import sympy
 
-from proofs.tex.tokens import LETTER, NUMBER, tokens
+from proofs.tex.tokens import JUXTAPOSED, LETTER, NUMBER, tokens
 
 MAX_TOKENS = 2000  # a formula of a chapter has at most a few hundred tokens
 MAX_DEPTH = 60  # nesting of groups, far beyond the chapters' (about 8)
@@ -60,7 +60,7 @@ EXPONENT = "^{…}"  # in `TexError.before`: an exponent being read
 # what continues a product of printed numbers, besides numbers and letters
 ARITHMETIC_FACTORS = frozenset(
     ["(", "{", r"\frac", r"\dfrac", r"\tfrac", r"\sqrt", r"\exp", r"\log", r"\ln"]
-    + [r"\begin{pmatrix}"]
+    + [r"\begin{pmatrix}", JUXTAPOSED]
 )
 
 
@@ -318,7 +318,9 @@ class _Parser:
             depth += token == "{"
             depth -= token == "}"
         inner = self.tokens[start : self.pos - 1]
-        text = "".join(t for t in inner if t not in _NAMED_FONTS and t not in "{}")
+        text = "".join(
+            t for t in inner if t not in _NAMED_FONTS and t not in ("{", "}", JUXTAPOSED)
+        )
         return Node("text", (text,))
 
     def argument(self) -> Node:
@@ -338,7 +340,10 @@ class _Parser:
         return self.atom()
 
     def atom(self) -> Node:
-        """One factor, recorded with its span."""
+        """One factor, recorded with its span (after the spacing that set it apart from a
+        name before it, `K\\,(x)`, which is read as nothing but that)."""
+        if self.peek() == JUXTAPOSED:
+            self.take()
         token = self.peek()
         start = self.enter(token or "")
         if token is None:
