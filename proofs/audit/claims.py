@@ -13,6 +13,7 @@ claim binds is decided in the notation, or listed with the reason it is not.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -52,6 +53,20 @@ DECLARATION = (
     "\\mathbb",
     "\\perp",
 )
+
+
+def notation_at(number: str) -> str:
+    """What a chapter's notation at the element `number` depends on, as a key of its
+    decisions: the number when some chapter registers an element with it (a notation
+    gives such an element names of its own: 命題 4.4's random q and k), else nothing, as
+    every other element has the chapter's names. A formula met again (a chapter repeating
+    its paragraphs under other numbers) is then decided once."""
+    return number if number in _registered_numbers() else ""
+
+
+@functools.cache
+def _registered_numbers() -> frozenset[str]:
+    return frozenset(e.number for e in load_all().values())
 
 
 def kind_of(statement: str) -> str:
@@ -283,6 +298,13 @@ def _verdict(
             )
         return Status.NOT_CHECKABLE, f"{name}: not checked: {j.why_not_run()}", x.line
     if claim.argument is not None and j.run is not None:
+        if claim.phrase and x.status == "changed" and _reads_the_same(x):
+            return (
+                Status.MISMATCHED,
+                f"{name}: the chapter states {claim.quote(x.text)} where the check proves "
+                f"{claim.label}: a number the check does not read from it changed",
+                x.line,
+            )
         return (*_verdict_of_run(j.run, x, name), x.line)
     if x.status == "found":
         return Status.CONFIRMED, f"{name}: as the check proves it", x.line
@@ -291,7 +313,7 @@ def _verdict(
         if verdict.status == "confirmed":
             return Status.CONFIRMED, verdict.detail, x.line
         return (
-            Status(verdict.status),
+            Status.MISMATCHED,
             f"{name}: the chapter states {claim.quote(x.text)}, the check proves "
             f"{claim.label} ({verdict.detail})",
             x.line,
@@ -302,6 +324,12 @@ def _verdict(
         f"{name}: the check proves {claim.label}, which the chapter no longer states{said}",
         x.line,
     )
+
+
+def _reads_the_same(x: Located) -> bool:
+    """Whether the claim's reader reads the same from the chapter's version as from the
+    transcription: what the chapter changed is not what the check reads."""
+    return repr(x.claim.value(x.text)) == repr(x.claim.value())
 
 
 def _verdict_of_run(run: CheckRun, x: Located, name: str) -> tuple[Status, str]:
@@ -379,7 +407,7 @@ def _statement_formulas(
                 out.append(Finding(Section.FORMULA, line, text, Status.NOT_CHECKABLE, undecided))
                 continue
             verdict = decide_once(
-                (id(environment), record.number),
+                (id(environment), notation_at(record.number)),
                 statement,
                 partial(environment, record.number),
                 given,

@@ -10,6 +10,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from proofs.audit.claims import notation_at
 from proofs.audit.notation import OpenFacts, decide_open, set_name
 from proofs.audit.readings import DECIMAL, read_exactly, reading
 from proofs.audit.report import Finding, Section, Status
@@ -305,7 +306,7 @@ def _decided(
     if LARGE_LITERAL.search(statement):
         return found
     verdict = decide_once(
-        (id(environment), number, names.key),
+        (id(environment), notation_at(number), names.key),
         statement.strip(),
         lambda: environment(number).bound(**names.values),
         given,

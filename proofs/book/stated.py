@@ -302,12 +302,13 @@ def affine_coefficients(tex: str) -> tuple[int, int]:
 
 def prose_integer(text: str) -> int:
     """The (last) integer a phrase of the prose prints: 「語彙は 50,257」 -> 50257,
+    「4 層で $199{,}936$」 -> 199936,
     「例 5.3 の…結果は 124,439,808」 -> 124439808, 117M -> 117000000."""
-    matches = list(re.finditer(r"(\d{1,3}(?:,\d{3})+|\d+)\s*(M)?", text))
+    matches = list(re.finditer(r"(\d{1,3}(?:(?:,|\{,\})\d{3})+|\d+)\s*(M)?", text))
     if not matches:
         raise TexError(f"{text!r} prints no integer")
     match = matches[-1]
-    value = int(match.group(1).replace(",", ""))
+    value = int(ungrouped(match.group(1)))
     return value * 1_000_000 if match.group(2) else value
 
 

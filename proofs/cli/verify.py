@@ -209,7 +209,14 @@ def _on_chapter_files(elements: list) -> tuple[list, dict[str, str]]:
 def _judged_line(judged: dict[str, str]) -> str:
     """What the checks judged, one chapter after the other."""
     said = [
-        f"{key} {os.path.relpath(path) if path else '(the transcriptions: no file found)'}"
+        f"{key} {_shown(path) if path else '(the transcriptions: no file found)'}"
         for key, path in judged.items()
     ]
     return "judged: " + "; ".join(said)
+
+
+def _shown(path: str) -> str:
+    """A chapter file as the screen names it: relative to here when that is short (in
+    this folder or the one above), else by its name (the JSON report has it whole)."""
+    relative = os.path.relpath(path)
+    return relative if not relative.startswith(f"..{os.sep}..") else Path(path).name
