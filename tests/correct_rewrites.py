@@ -159,7 +159,9 @@ def _read_cells(claim: Claim, document: Document, line: int) -> Iterator[_Read]:
                 if changed != base:
                     start = table.spans[r][c][0] if table.spans else -1
                     if start >= 0:
-                        yield _Read(claim, cell, m.start(), m.end(), table.row_lines[r], start, False)
+                        yield _Read(
+                            claim, cell, m.start(), m.end(), table.row_lines[r], start, False
+                        )
 
 
 def _changes(claim: Claim, text: str, start: int, end: int, base: str) -> bool:

@@ -174,8 +174,12 @@ def locate(
         if len(same) >= claim.occurrence:
             line, statement = same[claim.occurrence - 1]
             return Located(claim, "changed", line, statement)
+    if claim.read is not None and claim.lhs is not None:
+        # the value the check reads stands on the right of its left side, never another's
+        line, closest, _ = _closest(want, found, first)
+        return Located(claim, "missing", line, normalise_tex(closest))
     lhs = _left_side(claim.text)
-    same = _same_left_side(lhs, want, found) if lhs is not None else []
+    same = _same_left_side(lhs, want, found, declared=False) if lhs is not None else []
     line, closest, likeness = _closest(want, same or found, first)
     if likeness >= LIKE:  # the claim, changed: the chapter's version is judged
         return Located(claim, "changed", line, closest)
@@ -214,9 +218,15 @@ def _equal_values(a: Any, b: Any) -> bool:
     return False
 
 
-def _same_left_side(lhs: str, want: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
-    """The statements with the claim's left side and relation."""
+def _same_left_side(
+    lhs: str, want: str, found: list[tuple[int, str]], declared: bool = True
+) -> list[tuple[int, str]]:
+    """The statements with the claim's left side and relation. A left side the claim
+    declares must start it (ValueError otherwise: the claim is miswritten); one read from
+    its text finds none when its relation is not one looked for (`i \\ne j`)."""
     own = re.match(re.escape(normalise_tex(lhs)) + _RELATION, want)
+    if own is None and not declared:
+        return []
     if own is None:
         raise ValueError(f"claim {want!r} does not start with its left side {lhs!r}")
     relation = re.compile(re.escape(normalise_tex(lhs)) + re.escape(own.group(1)))
