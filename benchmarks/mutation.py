@@ -98,7 +98,13 @@ TESTS = {
     "proofs/audit/cited.py": ["tests/audit/test_cited.py"],
     "proofs/evidence/remembered.py": ["tests/evidence/test_remembered.py"],
     "proofs/evidence/reference.py": ["tests/evidence/test_reference.py"],
-    "symbolic/cache.py": ["tests/symbolic/test_cache.py"],
+    "cache/remembered.py": ["tests/cache/test_remembered.py", "tests/cache/test_folders.py"],
+    "cache/folders.py": ["tests/cache/test_folders.py", "tests/cache/test_remembered.py"],
+    "cache/seal.py": ["tests/cache/test_seal.py", "tests/cache/test_remembered.py"],
+    "cache/secret.py": ["tests/cache/test_secret.py", "tests/cache/test_remembered.py"],
+    "cache/fingerprint.py": ["tests/cache/test_fingerprint.py"],
+    "cache/codec.py": ["tests/cache/test_remembered.py"],
+    "symbolic/kept.py": ["tests/symbolic/test_kept.py"],
     "proofs/audit/coverage.py": ["tests/audit/test_coverage.py"],
     "proofs/audit/restated.py": [
         "tests/audit/test_restated.py",
@@ -139,13 +145,34 @@ SPLIT_ONLY = (
 # (module, source line stripped, mutation) -> why no input tells the mutant apart
 _KEPT_SIZE = "only how many entries stay kept; every entry is recomputed the same when dropped"
 _REFERENCE = "proofs/evidence/reference.py"
+_TOKEN_LENGTH = (
+    "only how unlikely two writers are to pick the same scratch name, which O_EXCL refuses "
+    "(that write is skipped); the cleanup knows an entry's scratch file by a random part of "
+    "any length"
+)
+_ENTRY_LIMIT = "LIMIT = 1 << 24  # bytes of an entry read at most (the largest today: 14 kB)"
 EQUIVALENT: dict[tuple[str, str, str], str] = {
     (_REFERENCE, "if a.dtype == object:", "Eq -> NotEq"): (
         "which arrays' conversions are kept, not their values: a point of mpf (each one new in a "
         "central difference) is converted every time rather than filling the kept ones"
     ),
-    ("symbolic/cache.py", "@functools.lru_cache(maxsize=1)", "1 -> 2"): _KEPT_SIZE,
-    ("symbolic/cache.py", "@functools.lru_cache(maxsize=1)", "1 -> 0"): _KEPT_SIZE,
+    ("cache/fingerprint.py", "@functools.lru_cache(maxsize=1)", "1 -> 2"): _KEPT_SIZE,
+    ("cache/fingerprint.py", "@functools.lru_cache(maxsize=1)", "1 -> 0"): _KEPT_SIZE,
+    **{
+        (module, line, change): _TOKEN_LENGTH
+        for module, line in (
+            ("cache/folders.py", 'scratch = f".{entry}.{secrets.token_hex(8)}.part"'),
+            ("cache/secret.py", 'scratch = path.with_name(f".{path.name}.{secrets.token_hex(8)}")'),
+        )
+        for change in ("8 -> 9", "8 -> 7")
+    },
+    **{
+        ("cache/folders.py", _ENTRY_LIMIT, change): (
+            "only how large an entry may be before it is not read: the tests set the limit "
+            "on either side of an entry's size"
+        )
+        for change in ("1 -> 2", "24 -> 25", "24 -> 23")
+    },
     (
         _REFERENCE,
         "DIGITS = 50  # the working precision of the references (far beyond float64's 16 digits)",
@@ -676,7 +703,13 @@ def _code_named(code: types.CodeType, qualname: str) -> types.CodeType | None:
 def _clear_caches() -> None:
     """Empty the package's caches: the parent may have filled them with unmutated code."""
     for name, module in list(sys.modules.items()):
-        if module is None or name.split(".")[0] not in {"numeric", "symbolic", "proofs", "spec"}:
+        if module is None or name.split(".")[0] not in {
+            "cache",
+            "numeric",
+            "symbolic",
+            "proofs",
+            "spec",
+        }:
             continue
         for value in list(vars(module).values()):
             if callable(clear := getattr(value, "cache_clear", None)):
@@ -861,7 +894,9 @@ def main(argv: list[str] | None = None) -> int:
         shutil.copytree(
             ROOT,
             copy,
-            ignore=shutil.ignore_patterns(".git", "__pycache__", "*.egg-info", "node_modules"),
+            ignore=shutil.ignore_patterns(
+                ".git", "__pycache__", "*.egg-info", "node_modules", ".venv"
+            ),
         )
         for mutant, tests in chosen:
             if outcome[mutant] in {"survived", "unapplied"}:

@@ -7,7 +7,9 @@ two writers at the same moment exactly one wins and the other is told the file
 exists (a check followed by a rename would let both succeed); with `force` by
 os.replace. A new file gets the mode a plain open gives (0666 less the umask), a
 replaced file keeps its mode. An existing symbolic link is refused without `force`
-and followed with it: the file it points to is replaced, the link stays.
+and followed with it: the file it points to is replaced, the link stays; with
+`follow=False` (files a command owns, such as the pages of a site) a link is never
+followed but replaced itself, atomically, by the new file.
 
 A file rewritten in place (`sync --write`) can be replaced only if it still holds the
 bytes it was read with (`expected`): just before the rename its content is compared
@@ -77,11 +79,14 @@ _SIGNALS = tuple(
 _NO_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS, errno.EMLINK}
 
 
-def check_target(path: Path, force: bool, inputs: Iterable[Path] = ()) -> None:
+def check_target(
+    path: Path, force: bool, inputs: Iterable[Path] = (), *, follow: bool = True
+) -> None:
     """OutputError when `path` cannot receive the output: a directory, a name taken
     (a file, a link, even a dangling one) without `force`, one of the command's `inputs`
     (with `force` too: an input is never overwritten), or a directory that does not
-    exist. Cheap, so that a command can refuse before it does its work."""
+    exist (the link's, when `force` follows it). Cheap, so that a command can refuse
+    before it does its work."""
     try:
         for given in inputs:
             if path.exists() and given.exists() and os.path.samefile(path, given):
@@ -92,11 +97,21 @@ def check_target(path: Path, force: bool, inputs: Iterable[Path] = ()) -> None:
             raise OutputError(f"{path}: is a directory")
         if (path.is_symlink() or path.exists()) and not force:
             raise OutputError(f"{path}: exists; pass --force to replace it")
-        target = _followed(path) if force else path
+        target = _followed(path) if force and follow else path
         if not target.parent.is_dir():
             raise OutputError(f"{path}: directory {target.parent} does not exist")
     except OSError as exc:
         raise OutputError(f"{path}: cannot be examined ({exc.strerror or exc})") from exc
+
+
+def _kept_mode(target: Path) -> int | None:
+    """The mode of the file `target` names, which its replacement keeps; None when there
+    is none (absent, or a link, which is replaced and not followed)."""
+    try:
+        status = os.lstat(target)
+    except FileNotFoundError:
+        return None
+    return stat.S_IMODE(status.st_mode) if stat.S_ISREG(status.st_mode) else None
 
 
 def _followed(path: Path) -> Path:
@@ -105,18 +120,24 @@ def _followed(path: Path) -> Path:
 
 
 def write_atomically(
-    path: Path, text: str | bytes, force: bool, expected: bytes | None = None
+    path: Path,
+    text: str | bytes,
+    force: bool,
+    expected: bytes | None = None,
+    *,
+    follow: bool = True,
 ) -> None:
     """Write `text` (str as UTF-8, or bytes) to `path` whole or not at all, as the module
-    describes; refuse an existing name unless `force`. OutputError on any failure;
+    describes; refuse an existing name unless `force`; with `follow` False, replace a
+    symbolic link at `path` instead of the file it leads to. OutputError on any failure;
     Changed when `expected` is given and the file no longer holds it."""
-    check_target(path, force)
-    target = _followed(path) if force else path
+    check_target(path, force, follow=follow)
+    target = _followed(path) if force and follow else path
     data = memoryview(text.encode("utf-8") if isinstance(text, str) else text)
     step = "read the mode of the file it replaces"
     with _Scratch(path) as scratch:
         try:
-            mode = stat.S_IMODE(os.stat(target).st_mode) if force and target.exists() else None
+            mode = _kept_mode(target) if force else None
             step = f"create a file in {target.parent}"
             fd, temporary = scratch.create(target)
             step = "write"

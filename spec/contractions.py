@@ -129,4 +129,9 @@ BLOCK = ATTENTION + MLP
 
 LM_HEAD = Contraction("lm_head", "nd,vd->nv")
 
+# The embedding lookup written as the product of the tokens' one-hot rows with E: the
+# forward pass looks the rows up and runs no such product, but some FLOP conventions
+# count it (docs/flops.md).
+ONE_HOT_EMBEDDING = Contraction("one_hot_embedding", "nv,vd->nd")
+
 ATTENTION_WEIGHTS_MEMORY = SCORES.output_dims  # (h, n, m): h n^2 numbers stored

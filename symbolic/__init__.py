@@ -138,10 +138,14 @@ symbolic.counts                               命題 7.1, 7.2, 定理 5.1, 命�
         model_multiplications(width=d_ff); attention_weights_memory()
     linear_quadratic(poly, var=n); crossover(poly, var=n); quadratic_share(poly, var=n)
     doubling_ratio(poly, var=n); doubling_limit(poly, var=n)
-    Convention(name, source, flops, passes, accounted) .forward_multiplications
-    kaplan_forward(), chinchilla_forward(), palm_training() -> Convention
-    compare_convention(convention, ours=None) -> ConventionComparison(convention, ours,
-        theirs, difference, unexplained)
+
+symbolic.flops                                the published FLOP conventions (docs/flops.md)
+    forward_terms(switches, sizes=SIZES) -> dict[name, Expr]   the declared contractions
+                                            under spec.flop_conventions.Switches, term by term
+    forward_flops(switches, sizes); training_flops(switches, sizes)   (3 forward passes)
+    explain(a, b, sizes) -> list[Step(switch, before, after, flops)]   forward(a) -
+                                            forward(b), one switch at a time (exact)
+    layer_norms(sizes) -> 2L + 1; values(config sizes, tokens) -> {symbol: int}
 
 symbolic.gelu                                 命題 8.1 (2)
     t, Phi(x), phi(x), gelu(x); derivatives() -> (GELU', GELU'')
@@ -178,4 +182,9 @@ symbolic.printing
     softmax_jacobian_expression(size=n); layer_norm_jacobian_expression(size=d)
     model_parameters_latex(parts) -> str     定理 5.1 with its groups kept apart
     normalise_tex(s) -> str                  drops spacing, sizing and redundant braces
+
+symbolic.kept                                 what the persistent cache (`cache`) keeps
+    EXPRESSION, expressions(count), matrix(rows, columns)   codecs: SymPy values as JSON
+        over an allow-list of nodes, rebuilt unevaluated; anything else NotKept
+    encode_expressions(exprs), decode_expressions(data); polynomials_key(rows) -> str
 """

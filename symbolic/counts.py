@@ -10,15 +10,14 @@ and the crossovers come out of these two rules (命題 7.1, 7.2, 定理 5.1, 命
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
-from sympy import Expr, Mul, Poly, Rational, Symbol, cancel, expand, limit, oo, solve
+from sympy import Expr, Mul, Poly, Symbol, cancel, expand, limit, oo, solve
 
 from spec import contractions as declared
 from spec import parameters as spec_parameters
 from spec.contractions import Contraction
 from spec.parameters import Parameter
-from symbolic.symbols import SIZES, L, V, d, d_ff, h, n
+from symbolic.symbols import SIZES, L, d, d_ff, h, n  # noqa: F401 (d and h: the doctests')
 
 # ---------------------------------------------------------------- parameters
 
@@ -227,154 +226,3 @@ def doubling_limit(poly: Expr, var: Symbol = n) -> Expr:
     4
     """
     return limit(doubling_ratio(poly, var), var, oo)
-
-
-# ------------------------------------------------------ published conventions
-
-
-@dataclass(frozen=True)
-class Convention:
-    """A published FLOP estimate for one sequence of n tokens, as a SymPy expression.
-
-    `flops` is the estimate as published (n_ctx = T = n, d_attn = h d_k = d);
-    `passes` is 1 for a forward estimate and 3 for training (forward + backward,
-    backward = 2 x forward); FLOPs = 2 x multiplications, so the implied forward
-    multiplications are flops / (2 passes). `accounted` names the pieces that the
-    package's count has and the convention lacks (positive) or the reverse
-    (negative), each built from this package's own polynomials.
-
-    >>> palm_training().passes, kaplan_forward().passes
-    (3, 1)
-    """
-
-    name: str
-    source: str
-    flops: Expr
-    passes: int
-    accounted: dict
-
-    @property
-    def forward_multiplications(self) -> Expr:
-        return expand(self.flops / (2 * self.passes))
-
-
-def _matmul_weights() -> Expr:
-    """Parameters that enter a matrix product: the weights W of attention and MLP."""
-    weights = [p for p in spec_parameters.block_parameters(bias=False) if ".w_" in p.name]
-    return parameter_polynomial([Parameter(p.name, p.dims, True) for p in weights])
-
-
-def kaplan_forward() -> Convention:
-    """Kaplan et al. 2020, Table 1: C_forward = 2N + 2 n_layer n_ctx d_attn per token,
-    N = 2 d n_layer (2 d_attn + d_ff) (non-embedding, no biases).
-
-    >>> kaplan_forward().name
-    'Kaplan et al. 2020'
-    """
-    N = 2 * d * L * (2 * d + d_ff)
-    per = contraction_multiplications(declared.BLOCK)
-    return Convention(
-        "Kaplan et al. 2020",
-        "Scaling Laws for Neural Language Models, Table 1 and eq. 2.2",
-        n * (2 * N + 2 * L * n * d),
-        1,
-        {
-            # Table 1 has one n_ctx d_attn product per token ("Attention: Mask"): read as
-            # Q K^T with A V left out, or as both products halved for the causal mask;
-            # the two readings give the same polynomial L n^2 d.
-            "one of the two n^2 d products (A V) missing, or both halved as causal": L
-            * per["weighted_sum"],
-            "the output layer (de-embedding) is left out of C_forward": lm_head_multiplications(),
-        },
-    )
-
-
-def chinchilla_forward() -> Convention:
-    """Hoffmann et al. 2022, Appendix F, forward FLOPs of one sequence.
-
-    >>> chinchilla_forward().name
-    'Hoffmann et al. 2022 (Chinchilla)'
-    """
-    d_k = d / h
-    embeddings = 2 * n * V * d
-    attention = (
-        2 * 3 * n * d * (d_k * h)  # key, query, value projections
-        + 2 * n * n * (d_k * h)  # K @ Q logits
-        + 3 * h * n * n  # softmax
-        + 2 * n * n * (d_k * h)  # softmax @ value reductions
-        + 2 * n * (d_k * h) * d  # final linear
-    )
-    dense = 2 * n * (d * d_ff + d * d_ff)
-    logits = 2 * n * d * V
-    return Convention(
-        "Hoffmann et al. 2022 (Chinchilla)",
-        "Training Compute-Optimal Large Language Models, Appendix F",
-        embeddings + L * (attention + dense) + logits,
-        1,
-        {
-            "embeddings counted as a one-hot matmul (a lookup here)": -lm_head_multiplications(),
-            "softmax counted as 3 h n^2 FLOPs (not a multiplication of a contraction)": -L
-            * Rational(3, 2)
-            * attention_weights_memory(),
-        },
-    )
-
-
-def palm_training() -> Convention:
-    """Chowdhery et al. 2022 (PaLM, Appendix B) and nanoGPT's estimate_mfu: training
-    FLOPs per token 6N + 12 L H Q T, N the parameters without position embeddings.
-
-    >>> palm_training().name
-    'PaLM / nanoGPT'
-    """
-    N = model_parameters(positions=False)
-    non_matmul = N - _matmul_weights() - V * d  # biases and LayerNorm gains/offsets
-    return Convention(
-        "PaLM / nanoGPT",
-        "PaLM, Appendix B; nanoGPT model.py estimate_mfu",
-        n * (6 * N + 12 * L * h * (d / h) * n),
-        3,
-        {"N counts biases and LayerNorm parameters, which are not in a matmul": -n * non_matmul},
-    )
-
-
-@dataclass(frozen=True)
-class ConventionComparison:
-    """This package's forward multiplications beside a published convention's.
-
-    >>> compare_convention(kaplan_forward()).unexplained
-    0
-    """
-
-    convention: Convention
-    ours: Expr  # this package's forward multiplications for n tokens
-    theirs: Expr  # the convention's, converted to forward multiplications
-    difference: Expr  # ours - theirs
-    unexplained: Expr  # difference - sum of the accounted pieces (0 when fully explained)
-
-    def describe(self) -> list[str]:
-        """The comparison as lines of text: both counts, the difference, its pieces."""
-        c = self.convention
-        lines = [
-            f"{c.name} ({c.source})",
-            f"  published: {c.flops} FLOPs ({'training' if c.passes == 3 else 'forward'})",
-            f"  as forward multiplications: {self.theirs}",
-            f"  this package: {self.ours}",
-            f"  difference (package - convention): {self.difference}",
-        ]
-        lines += [f"    {expr}: {why}" for why, expr in c.accounted.items()]
-        lines.append(f"  unexplained: {self.unexplained}")
-        return lines
-
-
-def compare_convention(convention: Convention, ours: Expr | None = None) -> ConventionComparison:
-    """ours - theirs, and what is left after the convention's accounted pieces.
-
-    >>> compare_convention(palm_training()).unexplained
-    0
-    """
-    ours = model_multiplications() if ours is None else ours
-    theirs = convention.forward_multiplications
-    difference = expand(ours - theirs)
-    unexplained = expand(difference - sum(convention.accounted.values(), 0))
-    return ConventionComparison(convention, ours, theirs, difference, unexplained)

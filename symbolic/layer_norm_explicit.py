@@ -13,8 +13,10 @@ import functools
 
 from sympy import Dummy, Expr, KroneckerDelta, Matrix, MatrixBase, S, Symbol
 
-from symbolic.cache import polynomials_key, remembered
+from cache.codec import BOOL, Codec
+from cache.remembered import remembered
 from symbolic.identities import Derivation
+from symbolic.kept import decode_expressions, encode_expressions, polynomials_key
 from symbolic.layer_norm_definition import (
     JacobianFormula,
     Normalise,
@@ -24,6 +26,7 @@ from symbolic.layer_norm_definition import (
     output_symbols,
 )
 from symbolic.layer_norm_differentiation import (
+    PROPERTY_NAMES,
     JacobianProperties,
     derive_layer_norm_jacobian_by_differentiation,
     jacobian_properties_by_differentiation,
@@ -101,7 +104,7 @@ def derive_layer_norm_jacobian(
         )
 
     holds = remembered(
-        "derive_layer_norm_jacobian", f"{d}\n{polynomials_key(stated_entries)}", compare
+        "derive_layer_norm_jacobian", f"{d}\n{polynomials_key(stated_entries)}", compare, BOOL
     )
     letters = [*y, sigma, 1 / sigma]
     return Derivation(
@@ -172,9 +175,41 @@ def jacobian_properties(
         J = _entries(stated(y, sigma), d, y, sigma, quotient)
         inputs = f"{d}\n{polynomials_key(J)}"
     defects, holds = remembered(
-        "jacobian_properties", inputs, lambda: _properties(d, J, quotient, y, sigma)
+        "jacobian_properties",
+        inputs,
+        lambda: _properties(d, J, quotient, y, sigma),
+        _properties_codec(d),
     )
     return JacobianProperties(d, eps, defects, holds)
+
+
+Properties = tuple[dict[str, list[Expr]], dict[str, bool]]
+
+
+def _properties_codec(d: int) -> Codec[Properties]:
+    """The defects of `_properties` at width d, kept in PROPERTY_NAMES' order; the verdicts
+    are read back from them (a property holds when its defects are all zero), and each
+    property's number of defects is checked: d for J 1 and J c, one trace, d^2 for the
+    others."""
+    counts = {"J 1 = 0": d, "J c = 0": d, "J c = eps c / s^3": d, "tr(s J) = d - 2": 1}
+    sizes = [counts.get(name, d * d) for name in PROPERTY_NAMES]
+
+    def encode(properties: Properties) -> dict[str, list]:
+        defects, _ = properties
+        return encode_expressions(e for name in PROPERTY_NAMES for e in defects[name])
+
+    def decode(data: object) -> Properties:
+        flat = decode_expressions(data)
+        if len(flat) != sum(sizes):
+            raise ValueError(f"expected {sum(sizes)} defects, got {len(flat)}")
+        ends = [sum(sizes[: k + 1]) for k in range(len(sizes))]
+        defects = {
+            name: flat[end - size : end]
+            for name, size, end in zip(PROPERTY_NAMES, sizes, ends, strict=True)
+        }
+        return defects, {name: not any(v) for name, v in defects.items()}
+
+    return Codec(encode, decode)
 
 
 def _properties(

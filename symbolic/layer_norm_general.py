@@ -29,8 +29,9 @@ from sympy import (
 )
 from sympy.polys.polyerrors import PolynomialError
 
-from symbolic.cache import remembered
+from cache.remembered import remembered
 from symbolic.identities import Derivation, compare
+from symbolic.kept import EXPRESSION
 from symbolic.sums import indices_in_range, normalise_sums
 from symbolic.symbols import d as d_symbol
 
@@ -112,16 +113,27 @@ class GeneralEntry:
     sums: IndexedSums
 
 
+def _entry_indices() -> tuple[Symbol, Symbol]:
+    """The indices i, j of the entry for symbolic d: positive integers."""
+    i, j = symbols("i j", integer=True, positive=True)
+    return i, j
+
+
 @lru_cache(maxsize=1)
 def general_entry() -> GeneralEntry:
     """dLN(x)_i/dx_j differentiated by SymPy once per process (and, where the command
-    line keeps derivations, once per version: `symbolic.cache`), for indices i, j in 1..d."""
-    return remembered("general_entry", "", _differentiate_general_entry)
+    line keeps derivations, once per version: `cache`, the expression alone, its indices
+    and sums made again), for indices i, j in 1..d."""
+    i, j = _entry_indices()
+    derived = remembered(
+        "general_entry", "", lambda: _differentiate_general_entry().derived, EXPRESSION
+    )
+    return GeneralEntry(derived, i, j, indexed_sums())
 
 
 def _differentiate_general_entry() -> GeneralEntry:
     d = d_symbol
-    i, j = symbols("i j", integer=True, positive=True)
+    i, j = _entry_indices()
     sums = indexed_sums()
     x, k = sums.x, sums.k_range[0]
     total = Sum(x[k], sums.k_range)

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 
 from sympy import Expr, Matrix, Symbol, exp, limit, oo, symbols
 
-from symbolic.cache import remembered
+from cache.remembered import remembered
 from symbolic.certificates import Certificate
 from symbolic.identities import is_zero
+from symbolic.kept import matrix
 
 
 def _check(n: object, allowed: Iterable[int]) -> tuple[int, frozenset[int]]:
@@ -88,6 +89,7 @@ def mask_limit(
         "mask_limit",
         f"{n} {sorted(U)}",
         lambda: shifted_softmax(z, U, c).applyfunc(lambda e: limit(e, c, oo)),
+        matrix(n, 1),
     )
     stated = target(z, U)
     return MaskLimit(lim, stated, is_zero(lim - stated))

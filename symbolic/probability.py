@@ -40,8 +40,9 @@ from sympy import (
 )
 from sympy.stats import E, Normal, Rademacher, Uniform
 
-from symbolic.cache import remembered
+from cache.remembered import remembered
 from symbolic.identities import is_zero
+from symbolic.kept import EXPRESSION
 from symbolic.sums import normalise_sums
 from symbolic.symbols import d_k as d_k_symbol
 
@@ -94,11 +95,11 @@ class DotMoments:
 @lru_cache(maxsize=64)
 def _moment(distribution: Distribution, power: int) -> Expr:
     """E[X^power] for one coordinate (cached, and kept where the command line keeps
-    derivations, `symbolic.cache`: sympy.stats integrates each time)."""
+    derivations, `cache`: sympy.stats integrates each time)."""
     if not power:
         return 1
     x = distribution("X")
-    return remembered("moment", f"{srepr(x)}\n{power}", lambda: E(x**power))
+    return remembered("moment", f"{srepr(x)}\n{power}", lambda: E(x**power), EXPRESSION)
 
 
 def dot_product_moments(

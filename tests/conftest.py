@@ -32,7 +32,7 @@ PROFILE = load_profile()
 collect_ignore = ["corpus"]
 
 BYTECODE_OFF = "PYTHONDONTWRITEBYTECODE"
-RUN_FOLDER = "PROOFS_TESTS_RUN_FOLDER"  # set while a run of the suite has its own folder
+RUN_FOLDER = early.RUN_FOLDER  # set while a run of the suite has its own folder
 
 
 def named_element(config: pytest.Config) -> str | None:
@@ -94,19 +94,21 @@ def a_folder_of_the_run(config: pytest.Config) -> None:
     tests and the processes they start would otherwise write in the user's places:
     bytecode (PYTHONPYCACHEPREFIX; where the environment forbids bytecode with
     PYTHONDONTWRITEBYTECODE, as some containers do, every `python -m proofs` or `pytest` a
-    test started compiled the package again) and the cache directory (XDG_CACHE_HOME:
+    test started compiled the package again), the cache directory (XDG_CACHE_HOME:
     verify's kept derivations and Hypothesis' examples, so that no run reads what another
-    run, or the user, left there). The variables are restored at the end; a run started
+    run, or the user, left there) and the configuration directory (XDG_CONFIG_HOME: the
+    key that seals the kept derivations). The variables are restored at the end; a run started
     inside a test (pytest.main) keeps the folder of the run that started it."""
     if os.environ.get(RUN_FOLDER):
         return
-    names = ("PYTHONPYCACHEPREFIX", BYTECODE_OFF, "XDG_CACHE_HOME", RUN_FOLDER)
+    names = ("PYTHONPYCACHEPREFIX", BYTECODE_OFF, "XDG_CACHE_HOME", "XDG_CONFIG_HOME", RUN_FOLDER)
     saved = {name: os.environ.get(name) for name in names}
     folder = Path(tempfile.mkdtemp(prefix="proofs-tests-"))
     os.environ[RUN_FOLDER] = str(folder)
     os.environ["PYTHONPYCACHEPREFIX"] = str(folder / "bytecode")
     os.environ.pop(BYTECODE_OFF, None)
     os.environ["XDG_CACHE_HOME"] = str(folder / "cache")
+    os.environ["XDG_CONFIG_HOME"] = str(folder / "config")
 
     def restore() -> None:
         for name, value in saved.items():

@@ -14,11 +14,12 @@ the distribution `loadgroup`, each job's tests one group), which runs the job wh
 first test asks: once, where its tests are.
 
 A job should spend its time in subprocesses: its thread shares the interpreter with the
-tests, which a job computing in Python would slow down. A test running meanwhile may change
-os.environ (monkeypatch.setenv of PATH, of HYPOTHESIS_PROFILE) or the working directory
-(monkeypatch.chdir), which a subprocess started then would inherit: a job's subprocesses
-run in `environment()`, the environment as the session started its jobs, and in a folder
-they name (the checkout's).
+tests, which a job computing in Python would slow down. It reads no state of the process
+that a test could change meanwhile: its subprocesses run in `environment()`, the
+environment as the session started its jobs, and in a folder they name (the checkout's);
+its files go in a `scratch` folder of the run's own. The tests change none of it either
+(tests/test_process_state.py: no test sets os.environ, tempfile's folder or the working
+directory; a command that reads them runs in tests/command_worker.py).
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -44,6 +46,7 @@ _OWNERS: list[object] = []  # the session that started the jobs
 _DEFERRED: dict[str, Callable[[], Future]] = {}  # jobs started when a test first asks
 _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="early-job")
 _ENVIRONMENT: dict[str, str] = {}  # os.environ when the session started its jobs
+RUN_FOLDER = "PROOFS_TESTS_RUN_FOLDER"  # the run's own folder, set by conftest
 
 
 def job(name: str) -> Callable[[Job], Job]:
@@ -64,13 +67,19 @@ def marked(item: pytest.Item) -> list[str]:
     return [name for mark in item.iter_markers("early") for name in mark.args]
 
 
-def start(items: Sequence[pytest.Item], owner: object, now: bool = True) -> None:
+def start(
+    items: Sequence[pytest.Item],
+    owner: object,
+    now: bool = True,
+    environ: Mapping[str, str] | None = None,
+) -> None:
     """Start, in the order the items come, the job of every name they are marked with, for
     `owner`, the session whose tests they are; with `now` False, each when its first test
-    asks for its result."""
+    asks for its result. `environ` (os.environ by default): the environment of the jobs'
+    subprocesses, copied now."""
     _OWNERS.append(owner)
     if not _ENVIRONMENT:  # the first session's: a test's own session must not change it
-        _ENVIRONMENT.update(os.environ)
+        _ENVIRONMENT.update(os.environ if environ is None else environ)
     names = list(dict.fromkeys(name for item in items for name in marked(item)))
     for name in names:
         if name not in _JOBS:
@@ -100,6 +109,13 @@ def environment(**changes: str) -> dict[str, str]:
     """The environment for a job's subprocess: os.environ as the session started its jobs
     (as it is now, when no session did), with `changes`."""
     return {**(_ENVIRONMENT or os.environ), **changes}
+
+
+def scratch(prefix: str) -> Path:
+    """A new folder for a job's files, in the run's own folder (conftest's, named in the
+    environment the session started with): a job never asks tempfile, whose folder a test
+    might have changed meanwhile."""
+    return Path(tempfile.mkdtemp(prefix=prefix, dir=environment().get(RUN_FOLDER)))
 
 
 def run_script(script: str, data: object, *arguments: str) -> str:

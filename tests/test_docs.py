@@ -10,9 +10,11 @@ What counts as an example, and how it is judged:
   entries are links to the checkout's, and ../shared/seeds is the chapters' folder), so
   that paths read as in a checkout while the files a transcript writes (block.txt,
   gpt2.csv, …) stay in the temporary directory. `python -m proofs …` (or `proofs …`)
-  runs in this process through proofs.cli.main; `echo $?` prints the exit code of the
-  command before it; any other command (cp, sed, cat, cmp) runs in bash, with `python`
-  the interpreter running the tests and LC_ALL=C (so that `sort` orders bytes).
+  runs through proofs.cli.main in tests/command_worker.py, in that directory and with
+  the variables the line sets (this process never moves nor changes its environment);
+  `echo $?` prints the exit code of the command before it; any other command (cp, sed,
+  cat, cmp) runs in bash, with `python` the interpreter running the tests and LC_ALL=C
+  (so that `sort` orders bytes).
 - A fenced block marked ```sh holds commands too long to run here (the whole verify, the
   thorough profile, the benchmarks, the test suite). It is checked for syntax only:
   `bash -n` on the block, every `python -m proofs …` parsed by
@@ -79,8 +81,18 @@ FENCE = re.compile(r"^(`{3,}|~{3,})\s*([^`\s]*)")
 INLINE = re.compile(r"`(python -m proofs [^`]+)`")  # the program alone is a name
 LINK = re.compile(r"\]\(([^)\s]+)\)|\bsrc=\"([^\"]+)\"")
 REFERENCE = re.compile(r"`([^`\s]+)`")
-PATH_ROOTS = ("proofs/", "numeric/", "symbolic/", "spec/", "tests/", "benchmarks/", "docs/", ".ci/")
-DOTTED = re.compile(r"((?:proofs|numeric|symbolic|spec)(?:\.\w+)+)(?:\(|$)")
+PATH_ROOTS = (
+    "proofs/",
+    "numeric/",
+    "symbolic/",
+    "spec/",
+    "cache/",
+    "tests/",
+    "benchmarks/",
+    "docs/",
+    ".ci/",
+)
+DOTTED = re.compile(r"((?:proofs|numeric|symbolic|spec|cache)(?:\.\w+)+)(?:\(|$)")
 TIME = re.compile(r"\b\d+(?:\.\d+)? s\b")
 PROFILE = re.compile(r"\(Hypothesis profile \w+\)")
 PROGRESS = re.compile(r"^\[\d+/\d+\] \S+ …$")
@@ -258,20 +270,6 @@ def layout(directory: Path) -> Path:
     return main
 
 
-@contextlib.contextmanager
-def _environment(values: dict[str, str]) -> Iterator[None]:
-    before = {name: os.environ.get(name) for name in values}
-    os.environ.update(values)
-    try:
-        yield
-    finally:
-        for name, value in before.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-
-
 def _words(text: str) -> list[str]:
     lexer = shlex.shlex(text, posix=True, punctuation_chars=True)
     lexer.whitespace_split = True
@@ -309,25 +307,11 @@ class Session:
         return self._shell(text)
 
     def _proofs(self, args: list[str], assignments: dict[str, str]) -> list[str]:
-        from hypothesis import settings
+        from commands import run_in  # tests/ is on the path (pytest's, or __main__'s)
 
-        from proofs import cli
-
-        out, err = io.StringIO(), io.StringIO()
-        current = settings.default
         variables = {"HYPOTHESIS_STORAGE_DIRECTORY": str(self.scratch), **assignments}
-        try:
-            with (
-                contextlib.chdir(self.directory),
-                _environment(variables),
-                contextlib.redirect_stdout(out),
-                contextlib.redirect_stderr(err),
-            ):
-                self.code = cli.main(args)
-        finally:  # the command loads its profile; the suite's comes back
-            settings.register_profile("docs-restored", parent=current)
-            settings.load_profile("docs-restored")
-        return out.getvalue().splitlines() + err.getvalue().splitlines()
+        self.code, out, err = run_in(self.directory, *args, environ=variables)
+        return out.splitlines() + err.splitlines()
 
     def _shell(self, text: str) -> list[str]:
         env = {
@@ -743,6 +727,7 @@ def rewrite(page: Path) -> int:
 
 
 if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT / "tests"))  # commands, early and places, as under pytest
     chosen = [Path(a).resolve() for a in sys.argv[1:]] or PAGES
     for page in chosen:
         print(f"{_name(page)}: {rewrite(page)} outputs rewritten")

@@ -5,11 +5,15 @@ subprocesses run in the environment the session started them in."""
 
 from __future__ import annotations
 
+import os
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import early
 import pytest
 from places import ROOT
+
+RUN = Path(os.environ.get(early.RUN_FOLDER) or ROOT)  # the run's folder (conftest's)
 
 
 class Item:
@@ -110,24 +114,27 @@ def test_only_the_session_that_started_the_jobs_stops_them(jobs):
         early._POOL.submit(print)
 
 
-def test_a_jobs_subprocess_runs_in_the_environment_the_session_started_with(
-    jobs, monkeypatch, tmp_path
-):
-    """A test that changes os.environ (PATH, HYPOTHESIS_PROFILE) or the working directory
-    while a job runs does not change them for the job's subprocesses."""
-    monkeypatch.setenv("EARLY_PROBE", "at the start")
-    assert early.environment()["EARLY_PROBE"] == "at the start"  # no session yet: as it is
-    early.start([], owner="session")
-    monkeypatch.setenv("EARLY_PROBE", "changed by a test meanwhile")
+def test_a_jobs_subprocess_runs_in_the_environment_the_session_started_with(jobs, tmp_path):
+    """A job's subprocesses get os.environ as the first session started its jobs, a copy
+    that neither a later change (of the mapping it was taken from) nor the start of another
+    session (a collection run in-process by a test) changes, and the checkout's folder."""
+    started = {**os.environ, "EARLY_PROBE": "at the start"}
+    early.start([], owner="session", environ=started)
+    started["EARLY_PROBE"] = "changed meanwhile"
     assert early.environment()["EARLY_PROBE"] == "at the start"
-    early.start([], owner="a session a test runs in-process")
+    early.start([], owner="a session a test runs in-process", environ={"EARLY_PROBE": "later"})
     assert early.environment()["EARLY_PROBE"] == "at the start"
     assert early.environment(EARLY_PROBE="asked")["EARLY_PROBE"] == "asked"
     probe = tmp_path / "probe.py"
     probe.write_text("import os\nprint(os.environ['EARLY_PROBE'], os.getcwd(), sep='\\n')\n")
-    monkeypatch.chdir(tmp_path)  # a test's move does not move the job
-    checkout = str(ROOT)
-    assert early.run_script(str(probe), {}).splitlines() == ["at the start", checkout]
+    assert early.run_script(str(probe), {}).splitlines() == ["at the start", str(ROOT)]
+
+
+def test_a_jobs_folder_is_made_in_the_runs_own_folder(jobs):
+    early.start([], owner="session", environ={**os.environ, early.RUN_FOLDER: str(RUN)})
+    folder = early.scratch("probe-")
+    assert folder.parent == RUN and folder.name.startswith("probe-") and folder.is_dir()
+    folder.rmdir()
 
 
 def test_the_tests_taking_a_jobs_result_run_after_every_other(request):

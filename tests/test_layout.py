@@ -1,13 +1,14 @@
-"""The suite's shape: its folders mirror the packages (a room of proofs/, or spec, symbolic,
-numeric, benchmarks), a chapter's tests sit in the file of the section module that registers
-each element (tests/chapters/self_attention/test_softmax.py for
+"""The suite's shape: its folders mirror the packages (a room of proofs/, or cache, spec,
+symbolic, numeric, benchmarks), a chapter's tests sit in the file of the section module that
+registers each element (tests/chapters/self_attention/test_softmax.py for
 proofs/chapters/self_attention/softmax.py), no test name is defined twice, and a test's
 name carries at most one element id, so that `pytest -k <id>` selects exactly that
-element's tests."""
+element's tests. And the packages' layers: what each may import."""
 
 from __future__ import annotations
 
 import ast
+import sys
 from collections import defaultdict
 from pathlib import Path
 
@@ -17,7 +18,15 @@ from places import ROOT, TESTS
 from proofs.book.registry import load_all
 
 INPUTS = {"samples", "corpus", "mdx"}  # what the tests read, not tests
-PACKAGES = {"spec", "symbolic", "numeric", "benchmarks"}  # beside proofs/, whose rooms mirror
+PACKAGES = {"cache", "spec", "symbolic", "numeric", "benchmarks"}  # beside proofs/'s rooms
+# what each package may import besides the standard library: spec/ and cache/ nothing (any
+# package may use them), symbolic/ SymPy and never NumPy, numeric/ NumPy and never SymPy
+LAYERS = {
+    "spec": {"spec"},
+    "cache": {"cache"},
+    "symbolic": {"symbolic", "spec", "cache", "sympy"},
+    "numeric": {"numeric", "spec", "numpy", "scipy", "safetensors"},
+}
 
 
 def suite_files() -> list[Path]:
@@ -85,3 +94,35 @@ def test_selection_by_id_is_unambiguous(chapter):
         others = [p for p, carried in named.items() if element.test_name in carried]
         in_chapters = [p for p in others if p.is_relative_to(TESTS / "chapters")]
         assert in_chapters == [home], (element.id, in_chapters)
+
+
+def imported(text: str) -> set[str]:
+    """The top-level names of every package a module's text imports, at its top or in a
+    function (relative imports are of its own package)."""
+    names = set()
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_an_import_is_seen_wherever_it_is():
+    text = (
+        "import json, os.path\nfrom numpy import ones\nfrom . import x\n"
+        "def f():\n    import sympy.stats\n"
+    )
+    assert imported(text) == {"json", "os", "numpy", "sympy"}
+
+
+@pytest.mark.parametrize("package", sorted(LAYERS))
+def test_each_package_imports_only_its_layers(package):
+    allowed = LAYERS[package] | set(sys.stdlib_module_names)
+    found = {
+        path.relative_to(ROOT).as_posix(): sorted(
+            imported(path.read_text(encoding="utf-8")) - allowed
+        )
+        for path in sorted((ROOT / package).rglob("*.py"))
+    }
+    assert {module: names for module, names in found.items() if names} == {}

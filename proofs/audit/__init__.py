@@ -55,6 +55,7 @@ from proofs.audit.tally import tally_elements
 from proofs.book.claims import normalise_tex
 from proofs.book.printed import ungrouped
 from proofs.reader import Document, read_chapter
+from proofs.typeset.shown import shortened
 
 __all__ = [
     "SECTIONS",
@@ -147,6 +148,9 @@ def audit_document(
     report.findings += audit_conclusions(document)
     report.listings = sum(bool(listing.code) for listing in document.listings)
     report.listings_run = run
+    if runs:
+        report.listings_contained = runs[0].contained
+        report.listings_containment = runs[0].containment
     _place(report.findings, document)
     report.coverage = coverage(document, report.findings)
     report.elements = tally_elements(document, registered_pairs(document, chapter), report.findings)
@@ -223,16 +227,12 @@ def audit_structure(document: Document) -> list[Finding]:
         Finding(
             Section.STRUCTURE,
             p.line,
-            _shortened(document.line(p.line).strip()),
+            shortened(document.line(p.line).strip()),
             Status.MISMATCHED,
             p.message,
         )
         for p in document.problems
     ]
-
-
-def _shortened(text: str, width: int = 60) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _not_again(claims: list[Finding], cells: list[Finding], document: Document) -> list[Finding]:

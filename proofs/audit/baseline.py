@@ -17,9 +17,10 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from proofs.audit.report import Finding, Report
+from proofs.audit.report import Finding, Report, finding_text, workflow_command
 from proofs.files import InputError, read_json, write_atomically
 from proofs.reader import Document
+from proofs.typeset.shown import visible
 
 FIELDS = ("chapter", "section", "element", "found")
 Entry = tuple[str, str, str, str]  # by FIELDS
@@ -89,23 +90,46 @@ class Comparison:
             "stale": [dict(zip(FIELDS, e, strict=True)) for e in self.stale],
         }
 
-    def to_text(self, path: Path) -> str:
-        lines = [
-            f"baseline {path}: {self.accepted} accepted, {len(self.new)} new, "
+    def counts(self, path: Path) -> str:
+        return (
+            f"baseline {visible(str(path))}: {self.accepted} accepted, {len(self.new)} new, "
             f"{len(self.stale)} stale"
-        ]
+        )
+
+    def to_text(self, path: Path) -> str:
+        lines = [self.counts(path)]
         if self.new:
             lines.append(f"new ({len(self.new)}):")
-            lines += [
-                f"  line {f.line:4d}  [{f.section}] {f.text}  —  {f.detail}" for f in self.new
-            ]
+            lines += [f"  line {f.line:4d}  {finding_text(f)}" for f in self.new]
         if self.stale:
             lines.append(f"stale, no longer found ({len(self.stale)}):")
-            lines += [
-                f"  [{section}] {element or '(outside the elements)'}: {found}"
-                for _, section, element, found in self.stale
-            ]
+            lines += [f"  {_stale(e)}" for e in self.stale]
         return "\n".join(lines)
+
+    def to_github(self, path: Path, chapter: str) -> str:
+        """GitHub workflow commands for what the report's own annotations do not say: a
+        warning on the baseline file per stale entry (one the audit of `chapter`, a file,
+        no longer finds), and a notice of the counts."""
+        lines = [
+            workflow_command(
+                "warning",
+                str(path),
+                None,
+                "baseline entry stale",
+                f"{_stale(e)} — no longer found in {chapter}; audit --write-baseline "
+                "records the mismatches found now",
+            )
+            for e in self.stale
+        ]
+        return "\n".join(
+            [*lines, workflow_command("notice", str(path), None, "baseline", self.counts(path))]
+        )
+
+
+def _stale(entry: Entry) -> str:
+    """A baseline entry on one line: `[section] element: found`."""
+    _, section, element, found = entry
+    return f"[{visible(section)}] {visible(element) or '(outside the elements)'}: {visible(found)}"
 
 
 def compare(report: Report, document: Document, baseline: Counter[Entry]) -> Comparison:

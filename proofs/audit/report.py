@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from proofs.typeset.shown import visible, visible_lines
 from proofs.typeset.words import counted
 
 
@@ -72,6 +74,8 @@ class Report:
     elements: list[Any] = field(default_factory=list)  # proofs.audit.tally.ElementTally
     listings: int = 0  # the chapter's listings with code
     listings_run: bool = False  # whether they ran (audit --run-listings)
+    listings_contained: bool = False  # whether they ran in a sandbox
+    listings_containment: str = ""  # where they ran, in one line ("" when they did not run)
     coverage: Any = None  # proofs.audit.coverage.Coverage
 
     def of(self, status: Status, section: Section | None = None) -> list[Finding]:
@@ -91,7 +95,12 @@ class Report:
             "form": self.form,
             "chapter": self.chapter,
             "summary": self.summary(),
-            "listings": {"with code": self.listings, "run": self.listings_run},
+            "listings": {
+                "with code": self.listings,
+                "run": self.listings_run,
+                "contained": self.listings_contained,
+                "containment": self.listings_containment,
+            },
             "coverage": self.coverage.to_dict() if self.coverage else None,
             "findings": [asdict(f) for f in self.findings],
             "elements": [asdict(e) for e in self.elements],
@@ -116,7 +125,7 @@ class Report:
             said.append(f"{counted(self.listings, 'listing')} not run (--run-listings)")
         if self.coverage is not None:
             said.append(self.coverage.to_text())
-        return f"{self.path}: " + ", ".join(said)
+        return f"{visible(self.path)}: " + ", ".join(said)
 
     def to_lint(self, quiet: bool = False) -> str:
         """The report an author reads first: one line per mismatch, `path:line:column:
@@ -125,17 +134,33 @@ class Report:
         lines = [self._lint(f, "") for f in self.mismatched]
         if not quiet:
             lines += [self._lint(f, "not checkable: ") for f in self.of(Status.NOT_CHECKABLE)]
-        return "\n".join([*lines, self.counts()])
+        lines.append(self.counts())
+        if self.listings_containment:
+            lines.append(f"{visible(self.path)}: {self.listings_containment}")
+        return "\n".join(lines)
 
     def _lint(self, f: Finding, status: str) -> str:
-        return f"{self.path}:{f.line}:{f.column}: {status}{f.section}: {f.text} — {f.detail}"
+        where = f"{visible(self.path)}:{f.line}:{f.column}"
+        return f"{where}: {status}{f.section}: {visible(f.text)} — {visible(f.detail)}"
 
-    def to_github(self) -> str:
+    def to_github(self, new: Sequence[Finding] | None = None) -> str:
         """GitHub workflow commands: an error annotation per mismatch, a notice per item
-        not checkable, so that a pull request shows them at their lines."""
-        lines = [_annotation("error", self.path, f) for f in self.mismatched]
+        not checkable, so that a pull request shows them at their lines. With `new` (the
+        audit compared with a baseline), only the mismatches among `new` are errors; the
+        others, which the baseline accepts, are notices that say so."""
+        fresh = {id(f) for f in (self.mismatched if new is None else new)}
+        lines = [_annotation("error", self.path, f) for f in self.mismatched if id(f) in fresh]
+        lines += [
+            _annotation("notice", self.path, f, " (accepted by the baseline)")
+            for f in self.mismatched
+            if id(f) not in fresh
+        ]
         lines += [_annotation("notice", self.path, f) for f in self.of(Status.NOT_CHECKABLE)]
-        return "\n".join([*lines, f"::notice file={_property(self.path)}::" + _data(self.counts())])
+        lines.append(workflow_notice(self.path, self.counts()))
+        if self.listings_containment:
+            level = "notice" if self.listings_contained else "warning"
+            lines.append(workflow_notice(self.path, self.listings_containment, level))
+        return "\n".join(lines)
 
     def lists(self, by_element: bool, uncovered: bool) -> list[str]:
         """The lines of the numbers not examined (`uncovered`) and of the elements'
@@ -144,8 +169,12 @@ class Report:
         if uncovered and self.coverage is not None:
             left = self.coverage.unexamined
             lines += ["", f"numbers not examined ({len(left)}), by why:"]
-            lines += [f"  {n:4d}  {why}" for why, n in self.coverage.reasons().most_common()]
-            lines += [f"  line {line:4d}  {text}  —  {why}" for line, text, why in left]
+            lines += [
+                f"  {n:4d}  {visible(why)}" for why, n in self.coverage.reasons().most_common()
+            ]
+            lines += [
+                f"  line {line:4d}  {visible(text)}  —  {visible(why)}" for line, text, why in left
+            ]
         if by_element:
             lines += ["", f"by element ({len(self.elements)}):"]
             lines += [e.to_text() for e in self.elements]
@@ -155,7 +184,7 @@ class Report:
         self, quiet: bool = False, by_element: bool = False, uncovered: bool = False
     ) -> str:
         chapter = f"chapter {self.chapter}" if self.chapter else "a chapter without checks"
-        lines = [f"audit of {self.path} ({self.form}, {chapter})"]
+        lines = [f"audit of {visible(self.path)} ({self.form}, {chapter})"]
         for section, tally in self.summary().items():
             external = f", {tally['external']:3d} external" if section == "ref" else ""
             lines.append(
@@ -165,6 +194,7 @@ class Report:
             )
         if self.listings:
             ran = "run" if self.listings_run else "not run (audit --run-listings runs them)"
+            ran += f": {self.listings_containment}" if self.listings_containment else ""
             lines.append(f"  {'listings':22} {self.listings:4d} {ran}")
         if self.coverage is not None:
             lines.append(f"  {'coverage':22} {self.coverage.to_text()}")
@@ -188,23 +218,45 @@ class Report:
             lines.append("")
             lines.append(f"{title} ({len(items)}):")
             for f in items:
-                lines.append(f"  line {f.line:4d}  [{f.section}] {f.text}  —  {f.detail}")
+                lines.append(f"  line {f.line:4d}  {finding_text(f)}")
         return "\n".join(lines)
 
 
-def _annotation(level: str, path: str, f: Finding) -> str:
-    return workflow_command(
-        level, path, f.line, f"{f.section} {f.status}", f"{f.text} — {f.detail}", f.column
-    )
+def finding_text(f: Finding) -> str:
+    """A finding on one line of a text report, after its line: `[section] text — detail`."""
+    return f"[{f.section}] {visible(f.text)}  —  {visible(f.detail)}"
+
+
+def _annotation(level: str, path: str, f: Finding, said: str = "") -> str:
+    title = f"{f.section} {f.status}{said}"
+    return workflow_command(level, path, f.line, title, f"{f.text} — {f.detail}", f.column)
 
 
 def workflow_command(
-    level: str, path: str, line: int, title: str, message: str, column: int | None = None
+    level: str,
+    path: str,
+    line: int | None,
+    title: str,
+    message: str,
+    column: int | None = None,
 ) -> str:
     """A GitHub workflow command (`::error file=…,line=…::message`) that annotates a line
-    of a file in a pull request, its properties and message escaped as GitHub documents."""
-    where = f"line={line}" + (f",col={column}" if column is not None else "")
-    return f"::{level} file={_property(path)},{where},title={_property(title)}::{_data(message)}"
+    of a file in a pull request (the whole file without `line`), its
+    properties and message escaped as GitHub's runner reads them (actions/toolkit's
+    command.ts: %, CR and LF in the message; also : and , in a property), after every
+    character a log would not show as it is was made visible (proofs.typeset.shown): a
+    name's line break can neither end the command nor start another."""
+    where = [f"file={_property(path)}"]
+    where += [f"line={line}"] if line is not None else []
+    where += [f"col={column}"] if column is not None else []
+    properties = ",".join([*where, f"title={_property(title)}"])
+    return f"::{level} {properties}::{_data(visible_lines(message))}"
+
+
+def workflow_notice(path: str, message: str, level: str = "notice") -> str:
+    """A notice (or another `level`) about a whole file, such as a report's counts, its
+    message escaped."""
+    return f"::{level} file={_property(path)}::{_data(visible_lines(message))}"
 
 
 def _data(text: str) -> str:
@@ -213,5 +265,5 @@ def _data(text: str) -> str:
 
 
 def _property(text: str) -> str:
-    """A workflow command's property value: the message's escapes, and : and ,."""
-    return _data(text).replace(":", "%3A").replace(",", "%2C")
+    """A workflow command's property value: visible, the message's escapes, and : and ,."""
+    return _data(visible(text)).replace(":", "%3A").replace(",", "%2C")

@@ -34,6 +34,7 @@ from proofs.book.registry import CHAPTERS
 from proofs.files import write_atomically
 from proofs.reader import BOM, Document, decode, parse, read_bytes
 from proofs.reader.records import Problem
+from proofs.typeset.shown import visible
 from proofs.typeset.tables import Table
 from proofs.typeset.words import counted
 
@@ -208,19 +209,24 @@ class Sync:
         return [r for r in self.regions if r.drifted]
 
     @property
+    def shown_path(self) -> str:
+        """The file's name as a report prints it: every character it shows as it is."""
+        return visible(str(self.path))
+
+    @property
     def in_sync(self) -> bool:
         return not self.drifted and not self.problems
 
     def listing(self) -> str:
         """Every region on a line: in sync, drifted, or left alone and why."""
-        lines = [f"{self.path}:"]
+        lines = [f"{self.shown_path}:"]
         for r in self.regions:
             state = (
                 ("drifted" if r.drifted else "in sync")
                 if r.new is not None
-                else (f"left alone: {r.why}")
+                else (f"left alone: {visible(r.why)}")
             )
-            lines.append(f"  line {r.line:4d}  {r.kind:6}  {r.name}: {state}")
+            lines.append(f"  line {r.line:4d}  {r.kind:6}  {visible(r.name)}: {state}")
         return "\n".join(lines)
 
     def summary(self, written: bool) -> str:
@@ -233,16 +239,17 @@ class Sync:
                 where = ", ".join(
                     f"output line {r.line}"
                     if r.kind == "output"
-                    else f"{r.kind} {r.name} (line {r.line})"
+                    else f"{r.kind} {visible(r.name)} (line {r.line})"
                     for r in self.drifted
                 )
                 said.append(
-                    f"{verb} {self.path}: {counted(len(self.drifted), 'region')} drifted: {where}"
+                    f"{verb} {self.shown_path}: {counted(len(self.drifted), 'region')} "
+                    f"drifted: {where}"
                 )
             if self.problems:
-                problems = "; ".join(f"line {p.line}: {p.message}" for p in self.problems)
+                problems = "; ".join(f"line {p.line}: {visible(p.message)}" for p in self.problems)
                 said.append(
-                    f"{'' if said else f'{self.path}: '}not in sync, "
+                    f"{'' if said else f'{self.shown_path}: '}not in sync, "
                     f"{counted(len(self.problems), 'problem')} to fix by hand: {problems}"
                 )
             return "; ".join(said)
@@ -254,7 +261,7 @@ class Sync:
             counted(made[kind], noun)
             for kind, noun in (("table", "table"), ("output", "output line"), ("figure", "figure"))
         )
-        return f"{self.path}: in sync ({made_by_kind} regenerated; {alone} left alone)"
+        return f"{self.shown_path}: in sync ({made_by_kind} regenerated; {alone} left alone)"
 
     def to_github(self, written: bool) -> str:
         """GitHub workflow commands: an error at each drifted region (a notice once it is
@@ -269,8 +276,12 @@ class Sync:
                 path,
                 r.line,
                 f"sync: {r.kind} {verb}",
-                f"{r.kind} {r.name} {verb}"
-                + ("" if written else f": python -m proofs sync {path} --write regenerates it"),
+                f"{r.kind} {visible(r.name)} {verb}"
+                + (
+                    ""
+                    if written
+                    else f": python -m proofs sync {visible(path)} --write regenerates it"
+                ),
             )
             for r in self.drifted
         ]
@@ -285,8 +296,8 @@ class Sync:
         lines = difflib.unified_diff(
             self.text.splitlines(),
             self.synced.splitlines(),
-            str(self.path),
-            str(self.path),
+            self.shown_path,
+            self.shown_path,
             "(chapter)",
             "(regenerated)",
             lineterm="",

@@ -17,6 +17,7 @@ from proofs.book.registry import RegisteredElement
 from proofs.reader import Document
 from proofs.reader.math import statement_lines
 from proofs.reader.records import Element as Record
+from proofs.typeset.shown import visible
 
 
 @dataclass(frozen=True)
@@ -39,12 +40,12 @@ class ElementTally:
 
     def to_text(self) -> str:
         def counts(tally: dict[str, int]) -> str:
-            shown = [f"{n} {status}" for status, n in tally.items() if n]
-            return ", ".join(shown) if shown else "none"
+            said = [f"{n} {status}" for status, n in tally.items() if n]
+            return ", ".join(said) if said else "none"
 
         return "\n".join(
             (
-                f"  line {self.line:4d}  {self.number} {self.id}",
+                f"  line {self.line:4d}  {visible(self.number)} {visible(self.id)}",
                 f"      statement relations {self.relations}: {self.bound} bound to the check, "
                 f"the others {counts(self.unbound)}",
                 f"      claims of the check: {counts(self.claims)}; {self.read} fed to the check "

@@ -79,6 +79,10 @@ class Claim:
             raise ValueError(f"where must be one of {WHERE}, got {self.where!r}")
         if (self.argument is None) != (self.read is None):
             raise ValueError(f"claim {self.text!r}: argument and read go together")
+        if self.lhs is not None and not re.match(
+            re.escape(normalise_tex(self.lhs)) + _RELATION, normalise_tex(self.text)
+        ):
+            raise ValueError(f"claim {self.text!r} does not start with its left side {self.lhs!r}")
 
     @property
     def label(self) -> str:
@@ -179,7 +183,7 @@ def locate(
         line, closest, _ = _closest(want, found, first)
         return Located(claim, "missing", line, normalise_tex(closest))
     lhs = _left_side(claim.text)
-    same = _same_left_side(lhs, want, found, declared=False) if lhs is not None else []
+    same = _same_left_side(lhs, want, found) if lhs is not None else []
     line, closest, likeness = _closest(want, same or found, first)
     if likeness >= LIKE:  # the claim, changed: the chapter's version is judged
         return Located(claim, "changed", line, closest)
@@ -218,17 +222,13 @@ def _equal_values(a: Any, b: Any) -> bool:
     return False
 
 
-def _same_left_side(
-    lhs: str, want: str, found: list[tuple[int, str]], declared: bool = True
-) -> list[tuple[int, str]]:
-    """The statements with the claim's left side and relation. A left side the claim
-    declares must start it (ValueError otherwise: the claim is miswritten); one read from
-    its text finds none when its relation is not one looked for (`i \\ne j`)."""
+def _same_left_side(lhs: str, want: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The statements with the claim's left side and relation; none when the claim does
+    not start with its left side and one of the relations compared (_RELATION: a claim
+    `i \\ne j` is then located by its likeness alone)."""
     own = re.match(re.escape(normalise_tex(lhs)) + _RELATION, want)
-    if own is None and not declared:
-        return []
     if own is None:
-        raise ValueError(f"claim {want!r} does not start with its left side {lhs!r}")
+        return []
     relation = re.compile(re.escape(normalise_tex(lhs)) + re.escape(own.group(1)))
     return [(ln, s) for ln, s in found if relation.match(normalise_tex(s))]
 

@@ -4,7 +4,9 @@ The folders searched, first given first: `--chapters DIR` on the command line; t
 environment variable TRANSFORMER_PROOFS_CHAPTERS (folders separated by the system's
 path separator); `chapters = "…"` (a folder or a list of folders, relative to the file)
 under `[tool.proofs]` in the nearest pyproject.toml above the working directory; and, for
-development in a checkout, the folder `../shared/seeds` beside it when it exists. A
+development in a checkout, the folder `../shared/seeds` beside it when it exists. A folder
+named in one of the first three that is not one, a pyproject.toml that is not TOML, or a
+setting of another type or name is an error (SettingsError) naming where it was found. A
 chapter's file is found among them under any name: the one whose title (its first line
 that is not blank, `#` stripped) is the chapter's, else the file its package names.
 """
@@ -13,9 +15,13 @@ from __future__ import annotations
 
 import functools
 import os
+import stat
 import tomllib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
+
+from proofs.typeset.shown import shortened
 
 VARIABLE = "TRANSFORMER_PROOFS_CHAPTERS"
 SUFFIXES = (".mdx", ".md", ".txt")  # what a chapter file may be called
@@ -24,45 +30,119 @@ HOW = (
     f'pass --chapters DIR, set {VARIABLE}=DIR, or add chapters = "DIR" under [tool.proofs] '
     "in pyproject.toml"
 )
+SETTINGS = ("chapters", "run-listings")  # the keys [tool.proofs] may hold
+QUOTED = 200  # characters of a value a message quotes at most
 
 
-def chapter_folders(given: Sequence[Path] = (), start: Path | None = None) -> list[Path]:
-    """The folders the chapter files are looked for in, in order, those that exist."""
-    folders = list(given)
-    folders += [Path(p) for p in os.environ.get(VARIABLE, "").split(os.pathsep) if p]
-    folders += _configured(start or Path.cwd())
-    folders.append(CHECKOUT_SEEDS)
-    return [f for f in dict.fromkeys(folders) if f.is_dir()]
+class SettingsError(ValueError):
+    """A setting that cannot be read as what it should be: the message names where it is
+    (the option, the variable, or the file and its key) and what was expected."""
+
+
+def chapter_folders(
+    given: Sequence[Path] = (),
+    start: Path | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> list[Path]:
+    """The folders the chapter files are looked for in, in order: `given` (--chapters),
+    the variable's in `environ` (os.environ by default), the setting of the nearest
+    pyproject.toml above `start` (the working directory by default), and the checkout's
+    seeds when they are there. SettingsError when a folder named in one of the first three
+    is not a folder."""
+    environ = os.environ if environ is None else environ
+    folders = [_folder(Path(f), f"--chapters {shortened(str(f), QUOTED)}") for f in given]
+    named = [p for p in environ.get(VARIABLE, "").split(os.pathsep) if p]
+    folders += [_folder(Path(p), f"{VARIABLE}: {shortened(repr(p), QUOTED)}") for p in named]
+    folders += _configured(Path.cwd() if start is None else start)
+    if CHECKOUT_SEEDS.is_dir():
+        folders.append(CHECKOUT_SEEDS)
+    return list(dict.fromkeys(folders))
+
+
+def _folder(path: Path, where: str) -> Path:
+    """`path` when it is a folder; SettingsError saying `where` it was named otherwise."""
+    try:
+        is_folder = stat.S_ISDIR(path.stat().st_mode)
+    except FileNotFoundError:
+        raise SettingsError(
+            f"{where}: no such folder; expected a folder of chapter files"
+        ) from None
+    except OSError as exc:
+        raise SettingsError(f"{where}: cannot be examined ({exc.strerror or exc})") from None
+    if not is_folder:
+        raise SettingsError(f"{where}: not a folder; expected a folder of chapter files")
+    return path
 
 
 def _configured(start: Path) -> list[Path]:
     """The folders `[tool.proofs] chapters` names in the nearest pyproject.toml above
     `start` (relative to that file); none when there is no such setting."""
-    folder, setting = _settings(start)
+    project, setting = _settings(start)
     named = setting.get("chapters", [])
-    named = [named] if isinstance(named, str) else named
-    return [folder / n for n in named if isinstance(n, str)]
+    if isinstance(named, str):
+        named = [named]
+    if not isinstance(named, list) or not all(isinstance(n, str) and n for n in named):
+        raise SettingsError(
+            f"{project}: [tool.proofs] chapters: expected a folder name or a list of them, "
+            f"got {shortened(repr(named), QUOTED)}"
+        )
+    return [
+        _folder(
+            project.parent / n, f"{project}: [tool.proofs] chapters: {shortened(repr(n), QUOTED)}"
+        )
+        for n in named
+    ]
 
 
 def run_listings_setting(start: Path | None = None) -> bool:
-    """Whether `[tool.proofs] run-listings = true` asks the audit to run the listings."""
-    return _settings(start or Path.cwd())[1].get("run-listings") is True
+    """Whether `run-listings = true` under [tool.proofs] asks the audit to run the
+    listings; SettingsError when it is there and not true or false."""
+    project, setting = _settings(Path.cwd() if start is None else start)
+    value = setting.get("run-listings", False)
+    if not isinstance(value, bool):
+        raise SettingsError(
+            f"{project}: [tool.proofs] run-listings: expected true or false, got "
+            f"{shortened(repr(value), QUOTED)}"
+        )
+    return value
 
 
-def _settings(start: Path) -> tuple[Path, dict]:
-    """The folder of the nearest pyproject.toml above `start` and its [tool.proofs]
-    table (empty when it has none or cannot be read)."""
+def _settings(start: Path) -> tuple[Path, dict[str, Any]]:
+    """The nearest pyproject.toml above `start` and its [tool.proofs] table (empty when it
+    has none, or when there is no such file). SettingsError naming the file when it
+    cannot be read as TOML, when `tool` or `tool.proofs` is not a table, or when the
+    table holds a key that is no setting."""
     for folder in (start.resolve(), *start.resolve().parents):
         project = folder / "pyproject.toml"
-        if not project.is_file():
-            continue
-        try:
-            setting = tomllib.loads(project.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-            return folder, {}
-        table = setting.get("tool", {}).get("proofs", {})
-        return folder, table if isinstance(table, dict) else {}
-    return start, {}
+        if project.is_file():
+            break
+    else:
+        return start / "pyproject.toml", {}
+    try:
+        setting = tomllib.loads(project.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise SettingsError(f"{project}: cannot be read ({exc.strerror or exc})") from None
+    except UnicodeDecodeError as exc:
+        raise SettingsError(f"{project}: not UTF-8 text (byte {exc.start})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SettingsError(f"{project}: not TOML ({exc})") from None
+    tool = setting.get("tool", {})
+    if not isinstance(tool, dict):
+        said = shortened(repr(tool), QUOTED)
+        raise SettingsError(f"{project}: tool: expected a table ([tool]), got {said}")
+    table = tool.get("proofs", {})
+    if not isinstance(table, dict):
+        raise SettingsError(
+            f"{project}: tool.proofs: expected a table ([tool.proofs]), got "
+            f"{shortened(repr(table), QUOTED)}"
+        )
+    unknown = sorted(set(table) - set(SETTINGS))
+    if unknown:
+        raise SettingsError(
+            f"{project}: [tool.proofs] {shortened(unknown[0], QUOTED)}: not a setting; "
+            f"expected one of {', '.join(SETTINGS)}"
+        )
+    return project, table
 
 
 def find_chapter_file(title: str, file_name: str, folders: Iterable[Path]) -> Path | None:

@@ -1,5 +1,5 @@
 """The command line: `python -m proofs verify | tables | latex | audit | sync | figures |
-new-chapter`, one module per group of subcommands beside their grammar (`arguments`).
+new-chapter | flops`, one module per group of subcommands beside their grammar (`arguments`).
 
 Exit codes: 0 all passed / nothing mismatched / in sync; 1 a check failed or
 errored, or the audit found a mismatch (a finding of an example's or exercise's
@@ -20,9 +20,11 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-from proofs.cli import chapter_files, figures, tables, verify
+from proofs.book.locations import SettingsError
+from proofs.cli import chapter_files, figures, flops, tables, verify
 from proofs.cli.arguments import PROG, UsageError, parser
 from proofs.files import OutputError
+from proofs.typeset.shown import inert, visible
 
 COMMANDS = {
     "verify": verify.verify,
@@ -32,6 +34,7 @@ COMMANDS = {
     "sync": chapter_files.sync,
     "figures": figures.figures,
     "new-chapter": chapter_files.new_chapter,
+    "flops": flops.flops,
 }
 
 
@@ -79,6 +82,12 @@ def _silence_stdout() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.__stdout__.fileno())  # type: ignore[union-attr]
 
 
+def _refuse(exc: Exception) -> None:
+    """The one line of a refusal on stderr: the names and text it quotes made visible
+    (proofs.typeset.shown), so that it stays one line whatever a name holds."""
+    print(inert(visible(f"{PROG}: {exc}")), file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one subcommand; return its exit code (argparse's own errors give 2). Without
     any argument, the help on stderr and exit code 2, argparse's answer to a missing
@@ -92,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = grammar.parse_args(argv)
     except SystemExit as exit_:
         return int(exit_.code or 0)
-    from symbolic.cache import kept_in
+    from cache.remembered import kept_in
 
     stdout, sys.stdout = sys.stdout, _Output(sys.stdout)
     try:
@@ -100,14 +109,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             code = COMMANDS[args.command](args)
         sys.stdout.flush()  # a full stream fails here, not after the exit code is chosen
         return code
-    except (UsageError, OutputError) as exc:
-        print(f"{PROG}: {exc}", file=sys.stderr)
+    except (UsageError, OutputError, SettingsError) as exc:
+        _refuse(exc)
         return 2
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
     except verify.LoadError as exc:
-        print(f"{PROG}: {exc}", file=sys.stderr)
+        _refuse(exc)
         return 1
     except BrokenPipeError:
         _silence_stdout()
@@ -124,7 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         if not isinstance(exc, ProfileError):  # a bad HYPOTHESIS_PROFILE is bad input
             raise
-        print(f"{PROG}: {exc}", file=sys.stderr)
+        _refuse(exc)
         return 2
     finally:
         sys.stdout = stdout

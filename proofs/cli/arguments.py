@@ -483,4 +483,7 @@ def parser() -> argparse.ArgumentParser:
     new_chapter.add_argument(
         "--out", type=Path, default=Path("."), help="the directory to write the package in"
     )
+    from proofs.cli.flops import add_parser as add_flops  # its grammar beside the command
+
+    add_flops(sub, formatter)
     return parser

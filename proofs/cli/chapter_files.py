@@ -4,15 +4,19 @@ files."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from proofs.audit.report import Report
 from proofs.book.locations import run_listings_setting
 from proofs.cli.arguments import PROG, UsageError
 from proofs.cli.verify import load_registry
 from proofs.files import check_target
+from proofs.typeset.shown import json_shown, shown
+
+if TYPE_CHECKING:
+    from proofs.audit.baseline import Comparison
 
 
 def _read_document(path: Path):
@@ -65,26 +69,35 @@ def audit(args: argparse.Namespace) -> int:
         for report in out:
             if report["path"] in kept:
                 report["baseline"] = kept[report["path"]].to_dict(args.baseline)
-        print(json.dumps(out, ensure_ascii=False, indent=2))
+        print(json_shown(out))
     elif shape == "github":
-        print("\n".join(r.to_github() for r in reports))
+        print("\n".join(_github(r, kept.get(r.path), args.baseline) for r in reports))
     else:
         texts = [_report_text(r, args) for r in reports]
         texts = [
             t + (f"\n\n{kept[r.path].to_text(args.baseline)}" if r.path in kept else "")
             for t, r in zip(texts, reports, strict=True)
         ]
-        print(("\n\n" if args.verbose else "\n").join(texts))
+        print(shown(("\n\n" if args.verbose else "\n").join(texts)))
     if args.html:
         pages = write_site(args.html, audited)
-        print(f"wrote {len(pages)} pages; open {args.html / INDEX}", file=sys.stderr)
+        print(shown(f"wrote {len(pages)} pages; open {args.html / INDEX}"), file=sys.stderr)
     if args.write_baseline:
         count = write_baseline(args.write_baseline, audited, args.force)
-        print(f"wrote {count} accepted mismatches to {args.write_baseline}", file=sys.stderr)
+        said = f"wrote {count} accepted mismatches to {args.write_baseline}"
+        print(shown(said), file=sys.stderr)
         return 0
     if accepted is not None:
         return 1 if any(c.new for c in kept.values()) else 0
     return 1 if any(r.mismatched for r in reports) else 0
+
+
+def _github(report: Report, kept: Comparison | None, baseline: Path | None) -> str:
+    """One chapter's workflow commands; against a baseline, its accepted mismatches are
+    notices, its new ones errors, and its stale entries warnings on the baseline file."""
+    if kept is None or baseline is None:
+        return report.to_github()
+    return report.to_github(kept.new) + "\n" + kept.to_github(baseline, report.path)
 
 
 def sync(args: argparse.Namespace) -> int:
@@ -100,20 +113,20 @@ def sync(args: argparse.Namespace) -> int:
     ok = True
     for result in synced:
         if args.verbose:
-            print(result.listing(), file=sys.stderr, flush=True)
+            print(shown(result.listing()), file=sys.stderr, flush=True)
         if args.format == "github":
             if result.drifted or result.problems:
                 print(result.to_github(written=args.write), flush=True)
         elif result.drifted and not args.write:
-            print(result.diff(), flush=True)
+            print(shown(result.diff()), flush=True)
         if args.write:
             try:
                 result.write()
             except Changed as exc:
-                print(f"{PROG}: {exc}", file=sys.stderr, flush=True)
+                print(shown(f"{PROG}: {exc}"), file=sys.stderr, flush=True)
                 ok = False
                 continue
-        print(result.summary(written=args.write), file=sys.stderr, flush=True)
+        print(shown(result.summary(written=args.write)), file=sys.stderr, flush=True)
         ok = ok and (not result.problems if args.write else result.in_sync)
     return 0 if ok else 1
 
@@ -128,9 +141,9 @@ def new_chapter(args: argparse.Namespace) -> int:
         target = scaffold.write_skeleton(document, args.key, args.out, taken)
     except (ChapterInputError, ValueError, OSError) as exc:
         raise UsageError(f"new-chapter: {exc}") from exc
-    print(
+    said = (
         f"wrote {target} with {len(document.elements)} unchecked elements; put it under "
-        "proofs/chapters/ or name it in an entry point of transformer_proofs.chapters",
-        file=sys.stderr,
+        "proofs/chapters/ or name it in an entry point of transformer_proofs.chapters"
     )
+    print(shown(said), file=sys.stderr)
     return 0

@@ -13,6 +13,7 @@ from proofs.book.locations import HOW, chapter_folders
 from proofs.cli.arguments import UsageError
 from proofs.cli.tables import nearest
 from proofs.files import check_target, write_atomically
+from proofs.typeset.shown import shown
 
 
 def _chosen_pictures(args: argparse.Namespace, known: dict) -> list:
@@ -77,15 +78,24 @@ def figures(args: argparse.Namespace) -> int:
     chosen = _chosen_pictures(args, known)
     if args.out is None:
         raise UsageError("figures: --out DIR is required (the pictures are files)")
-    _make_folder(args.out)
     folders = chapter_folders([args.chapters] if args.chapters else [])
     files = {p.chapter: chapter_file(p.chapter, folders) for p in chosen if p.sort == "map"}
-    for picture in [p for p in chosen if p.sort == "map" and files[p.chapter] is None]:
+    unfound = [p for p in chosen if p.sort == "map" and files[p.chapter] is None]
+    chosen = [p for p in chosen if p not in unfound]
+    if unfound and not chosen:  # nothing left to draw: a refusal, not an empty success
+        keys = list(dict.fromkeys(p.chapter for p in unfound))
+        which = (
+            f"file of chapter {keys[0]} is"
+            if len(keys) == 1
+            else (f"files of chapters {', '.join(keys)} are")
+        )
+        raise UsageError(f"figures: the {which} not found; {HOW}")
+    for picture in unfound:
         print(
             f"skipped {picture.name}: the file of chapter {picture.chapter} is not found; {HOW}",
             file=sys.stderr,
         )
-    chosen = [p for p in chosen if p.sort != "map" or files[p.chapter] is not None]
+    _make_folder(args.out)
     try:
         matplotlib_module()
     except FiguresUnavailable as exc:  # the SVG of the book's figures and maps needs none
@@ -119,11 +129,11 @@ def figures(args: argparse.Namespace) -> int:
         start = time.perf_counter()
         data = picture_file(picture, args.format, svg_of_map)
         write_atomically(target, data, args.force)
-        print(
+        said = (
             f"wrote {picture.name} to {target} ({len(data):,} bytes, "
-            f"{time.perf_counter() - start:.1f} s)",
-            file=sys.stderr,
+            f"{time.perf_counter() - start:.1f} s)"
         )
+        print(shown(said), file=sys.stderr)
     return 0
 
 

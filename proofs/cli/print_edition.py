@@ -12,6 +12,7 @@ from pathlib import Path
 
 from proofs.cli.arguments import UsageError
 from proofs.files import check_target, read_json, write_atomically
+from proofs.typeset.shown import inert, visible
 
 
 def _refuse_mixed(args: argparse.Namespace) -> None:
@@ -83,7 +84,7 @@ def _pictures(names: set[str]) -> dict[str, bytes]:
     try:
         matplotlib_module()
     except FiguresUnavailable as exc:
-        print(f"figures left as placeholders: {exc}", file=sys.stderr)
+        print(inert(visible(f"figures left as placeholders: {exc}")), file=sys.stderr)
         return {}
     known = catalogue()
 
@@ -104,14 +105,25 @@ def _folder(path: Path) -> None:
 
 
 def print_edition(args: argparse.Namespace) -> int:
-    from proofs.publish.edition.files import MAIN, Printed, book, chapter_file_name, standalone
+    from proofs.publish.edition.blocks import Note
+    from proofs.publish.edition.files import (
+        MAIN,
+        Printed,
+        book,
+        chapter_file_name,
+        figure_file_name,
+        standalone,
+    )
     from proofs.publish.edition.marks import tally
-    from proofs.publish.edition.parts import part_of
+    from proofs.publish.edition.parts import Unprintable, part_of
 
     _refuse_mixed(args)
     start = time.perf_counter()
     paper = args.paper or "a4"
-    parts = [part_of(document, k) for k, document in enumerate(_documents(args.chapter), 1)]
+    try:
+        parts = [part_of(document, k) for k, document in enumerate(_documents(args.chapter), 1)]
+    except Unprintable as exc:
+        raise UsageError(str(exc)) from exc
     if args.book is not None:
         folder: Path | None = args.book
         names = [f"{MAIN}.tex", *(f"{chapter_file_name(p, k)}.tex" for k, p in enumerate(parts, 1))]
@@ -119,9 +131,9 @@ def print_edition(args: argparse.Namespace) -> int:
     else:
         folder = args.out.parent if args.out is not None else None
         names = [args.out.name] if args.out is not None else []
-        prefix = f"{args.out.stem}-" if args.out is not None else ""
+        prefix = args.out.stem if args.out is not None else ""
     drawn = {f.name for part in parts for f in part.figures if f.name} if folder else set()
-    figure_files = {name: f"{prefix}{name}.pdf" for name in sorted(drawn)}
+    figure_files = {name: figure_file_name(prefix, name) for name in sorted(drawn)}
     if args.book is not None:
         _folder(args.book)
     inputs = [*args.chapter, *([args.results] if args.results else [])]
@@ -134,17 +146,23 @@ def print_edition(args: argparse.Namespace) -> int:
     printed = [Printed(p, m, shown, source) for p, m in zip(parts, marks, strict=True)]
     for chapter in printed:
         counts = ", ".join(f"{n} {result}" for result, n in tally(chapter.marks).items())
-        print(f"{chapter.part.document.path}: {counts or 'no elements'}", file=sys.stderr)
-    if folder is None:
-        print(standalone(printed[0], paper), end="")
-        return 0
+        said = f"{visible(chapter.part.document.path)}: {counts or 'no elements'}"
+        print(inert(said), file=sys.stderr)
+    notes: list[Note] = []  # the lines not printed as written, said on stderr
     if args.book is not None:
-        files: dict[str, str | bytes] = {**book(printed, paper)}
+        files: dict[str, str | bytes] = {**book(printed, paper, notes)}
     else:
-        files = {names[0]: standalone(printed[0], paper)}
+        text = standalone(printed[0], paper, notes)
+        files = {names[0]: text} if names else {}
+    for note in notes:
+        print(inert(visible(str(note))), file=sys.stderr)
+    if folder is None:
+        print(text, end="")
+        return 0
     files.update((figure_files[name], data) for name, data in pictures.items())
     for name, data in files.items():
         write_atomically(folder / name, data, args.force)
     written = ", ".join(str(folder / name) for name in files)
-    print(f"wrote {written} ({time.perf_counter() - start:.1f} s)", file=sys.stderr)
+    said = f"wrote {written} ({time.perf_counter() - start:.1f} s)"
+    print(inert(visible(said)), file=sys.stderr)
     return 0

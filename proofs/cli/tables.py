@@ -13,6 +13,7 @@ from pathlib import Path
 from proofs.cli.arguments import TABLE_SUFFIXES, UsageError
 from proofs.cli.verify import LoadError
 from proofs.files import check_target, write_atomically
+from proofs.typeset.shown import shown
 
 # Each option of `tables` sets the builder parameters of these names (a builder takes
 # one of them or none); an option set for a table whose builder takes none is an error.
@@ -86,7 +87,7 @@ def _emit(text: str, out: Path | None, force: bool, what: str) -> None:
         print(text.rstrip("\n"))
         return
     write_atomically(out, text, force)
-    print(f"wrote {what} to {out}", file=sys.stderr)
+    print(shown(f"wrote {what} to {out}"), file=sys.stderr)
 
 
 def tables(args: argparse.Namespace) -> int:

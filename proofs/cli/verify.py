@@ -105,7 +105,7 @@ def _environment(names: Iterable[str], value: str) -> Iterator[None]:
 def derivations_folder() -> Path | None:
     """Where the commands keep their costly derivations between runs (the symbolic ones,
     例 4.5's table): the user's cache directory, under transformer-proofs/derivations
-    (`symbolic.cache`: keyed by the version and the inputs, safe to delete); None,
+    (`cache`: keyed by the version and the inputs, sealed, safe to delete); None,
     deriving every time, where it cannot be made."""
     from proofs.book.profiles import cache_directory
 
@@ -114,8 +114,8 @@ def derivations_folder() -> Path | None:
 
 def _start_worker(profile: str) -> None:
     """A worker process: the Hypothesis profile loaded and the derivations kept, as here."""
+    from cache.remembered import remember_in
     from proofs.book.profiles import load_profile
-    from symbolic.cache import remember_in
 
     load_profile(profile, True)
     remember_in(derivations_folder())

@@ -113,8 +113,8 @@ class Evaluator:
             if whole is not None and whole in self.names:
                 return self.names[whole]
             target = self.entries.get(base.args[0])
-            if target is not None and target in self.names:  # y_j, where y is a vector
-                return self._index(self.names[target], index)
+            if target is not None:
+                return self._index(self._name(target), index)
         value = self(base)
         if callable(value) and index.op == "text":  # delta_{ij}: a function of the indices
             return value(*(self._text(c) for c in index.args[0]))

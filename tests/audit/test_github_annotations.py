@@ -2,7 +2,8 @@
 form GitHub documents: `::error file={name},line={line},col={col},title={title}::{message}`,
 the message with %, CR and LF escaped (%25, %0D, %0A), property values with : and , escaped
 as well (%3A, %2C). Each line is parsed back by that grammar and must give the values the
-report holds, whatever text the chapter puts in them."""
+report holds, as a log shows them (every control character, a name's undecodable byte
+among them, made visible: proofs.typeset.shown), whatever text the chapter puts in them."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 from places import SEEDS
 
 from proofs.audit.report import workflow_command
+from proofs.typeset.shown import visible, visible_lines
 
 BLOCK = SEEDS / "002_1f7cf506cffefce0.txt"
 LEVELS = ("debug", "notice", "warning", "error")
@@ -51,8 +53,8 @@ def test_a_workflow_command_parses_back_to_what_it_says(path, title, message):
     assert "\n" not in line and "\r" not in line
     assert parsed(line) == (
         "error",
-        {"file": path, "line": "12", "col": "3", "title": title},
-        message,
+        {"file": visible(path), "line": "12", "col": "3", "title": visible(title)},
+        visible_lines(message),
     )
 
 

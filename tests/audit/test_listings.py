@@ -1,5 +1,6 @@
 """A chapter's own listings, run as a reader would (in the order of the text, one
-process each, in one temporary directory, under time, memory and output limits), and
+process each, in one folder, under time, memory and output limits; in a sandbox where the
+machine allows it, which tests/audit/test_listing_sandbox.py tests as an adversary), and
 what they print compared with what the chapter prints: line by line, words exactly,
 numbers at the printed precision, rounding errors as rounding errors.
 
@@ -11,8 +12,6 @@ mismatch at its line.
 from __future__ import annotations
 
 import importlib.util
-import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -27,7 +26,6 @@ from proofs.audit.listings import (
     file_names,
     run_listings,
 )
-from proofs.audit.listings import running as runner
 from proofs.reader import parse, read_chapter
 from proofs.reader.records import Listing
 
@@ -116,26 +114,22 @@ quarter 0.2500   eighth 0.1250
 
 
 @pytest.fixture
-def clean(tmp_path, monkeypatch):
-    """The temporary directories go under tmp/, the working directory is cwd/: both must
-    be empty afterwards."""
-    tmp, cwd = tmp_path / "tmp", tmp_path / "cwd"
-    tmp.mkdir()
-    cwd.mkdir()
-    monkeypatch.setattr("tempfile.tempdir", str(tmp))
-    monkeypatch.chdir(cwd)
-    yield tmp, cwd
-    assert not list(tmp.iterdir()), f"left in the temporary directory: {list(tmp.iterdir())}"
-    assert not list(cwd.iterdir()), f"left in the working directory: {list(cwd.iterdir())}"
+def scratch(tmp_path):
+    """Where the runner makes its folder when the listings run as the user's processes
+    (contained, it writes nothing on the machine): empty again afterwards."""
+    folder = tmp_path / "scratch"
+    folder.mkdir()
+    yield folder
+    assert list(folder.iterdir()) == [], "left in the scratch folder"
 
 
 # ---- small chapters ------------------------------------------------------------------
 
 
-def test_an_mdx_listing_prints_what_the_chapter_prints_and_a_later_one_imports_it(clean):
+def test_an_mdx_listing_prints_what_the_chapter_prints_and_a_later_one_imports_it(scratch):
     document = parse(MDX, "sample.mdx")
     assert file_names(document) == {14: "shift.py", 33: "listing_33.py"}
-    runs = run_listings(document)
+    runs = run_listings(document, scratch=scratch)
     assert [(r.file, r.problem) for r in runs] == [("shift.py", ""), ("listing_33.py", "")]
     found = [c for run in runs for c in compare_run(run)]
     assert [(c.line, c.status) for c in found] == [
@@ -149,19 +143,19 @@ def test_an_mdx_listing_prints_what_the_chapter_prints_and_a_later_one_imports_i
     assert found[2].printed == "t f(t)/3" and found[2].produced == "  t   f(t)/3"
 
 
-def test_a_rendered_listing_is_imported_by_the_name_the_text_gives_it(clean):
+def test_a_rendered_listing_is_imported_by_the_name_the_text_gives_it(scratch):
     document = parse(RENDERED, "sample.txt")
     assert document.form == "rendered text"
     assert list(file_names(document).values()) == ["halves.py", "listing_22.py"]
-    runs = run_listings(document)
+    runs = run_listings(document, scratch=scratch)
     assert all(run.ran for run in runs), [run.problem for run in runs]
     found = [c for run in runs for c in compare_run(run)]
     assert [(c.line, c.status) for c in found] == [(18, "confirmed"), (27, "confirmed")]
 
 
-def test_one_slip_in_a_printed_number_is_a_mismatch_at_its_line(clean):
+def test_one_slip_in_a_printed_number_is_a_mismatch_at_its_line(scratch):
     slipped = MDX.replace("  2   1.0000", "  2   1.0001")
-    runs = run_listings(parse(slipped, "sample.mdx"))
+    runs = run_listings(parse(slipped, "sample.mdx"), scratch=scratch)
     found = [c for run in runs for c in compare_run(run)]
     wrong = [c for c in found if c.status == "mismatched"]
     assert [(c.line, c.detail) for c in wrong] == [
@@ -169,9 +163,9 @@ def test_one_slip_in_a_printed_number_is_a_mismatch_at_its_line(clean):
     ]
 
 
-def test_a_listing_without_printed_output_still_runs_for_the_next_one(clean):
+def test_a_listing_without_printed_output_still_runs_for_the_next_one(scratch):
     text = MDX.replace(f"{FENCE}text\nshift(1) = 2\ne = 2.7183\n{FENCE}\n", "")
-    runs = run_listings(parse(text, "sample.mdx"))
+    runs = run_listings(parse(text, "sample.mdx"), scratch=scratch)
     assert [run.ran for run in runs] == [True, True]
     assert compare_run(runs[0]) == []
     assert all(c.status == "confirmed" for c in compare_run(runs[1]))
@@ -214,31 +208,30 @@ after all that: fine
 """
 
 
-@pytest.fixture(scope="module")
-def hostile(tmp_path_factory):
-    """The hostile chapter run once (256 MiB and 64 KiB per listing), its temporary
-    directory under tmp/ and the working directory cwd/: the runs by the listing's line,
-    and what was left in tmp/ and cwd/ (nothing)."""
-    tmp, cwd = tmp_path_factory.mktemp("tmp"), tmp_path_factory.mktemp("cwd")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("tempfile.tempdir", str(tmp))
-        patch.chdir(cwd)
-        runs = run_listings(parse(HOSTILE, "hostile.mdx"), memory=256 * 2**20, output_limit=65536)
-    left = [*tmp.iterdir(), *cwd.iterdir()]
-    return {run.listing.line: run for run in runs}, left
+@pytest.fixture(scope="module", params=[None, False], ids=["where-allowed", "not-contained"])
+def hostile(request, tmp_path_factory):
+    """The hostile chapter run once (256 MiB and 64 KiB per listing) in a sandbox where the
+    machine allows one, and once as the user's processes: the runs by the listing's line,
+    and what was left in the scratch folder (nothing)."""
+    scratch = tmp_path_factory.mktemp("scratch")
+    document = parse(HOSTILE, "hostile.mdx")
+    runs = run_listings(
+        document, memory=256 * 2**20, output_limit=65536, contain=request.param, scratch=scratch
+    )
+    return {run.listing.line: run for run in runs}, list(scratch.iterdir())
 
 
-def test_a_listing_that_loops_forever_is_stopped_at_the_time_limit(clean):
+def test_a_listing_that_loops_forever_is_stopped_at_the_time_limit(scratch):
     text = HOSTILE.split(f"{FENCE}python")[0] + f"{FENCE}python\nwhile True:\n    pass\n{FENCE}\n"
-    (run,) = run_listings(parse(text, "loop.mdx"), timeout=1.0)
+    (run,) = run_listings(parse(text, "loop.mdx"), timeout=1.0, scratch=scratch)
     assert run.problem == "stopped after 1 s"
-    assert 1.0 <= run.seconds < 3.0
+    assert run.seconds >= 1.0  # stopped by the limit, not before it
 
 
 def test_a_listing_that_prints_gigabytes_is_stopped_at_the_output_limit(hostile):
     run = hostile[0][10]
     assert run.problem == "printed more than 64 KiB; stopped"
-    assert len(run.stdout) == 65536 and run.seconds < 5.0
+    assert len(run.stdout) == 65536
 
 
 def test_a_listing_that_allocates_too_much_is_stopped_at_the_memory_limit(hostile):
@@ -275,48 +268,12 @@ def test_the_limits_are_checked():
         run_listings(document, timeout=0)
     with pytest.raises(ValueError, match="^memory: expected at least 64 MiB, got 1000$"):
         run_listings(document, memory=1000)
+    with pytest.raises(ValueError, match="^total_timeout: expected a positive number"):
+        run_listings(document, total_timeout=float("inf"))
+    with pytest.raises(ValueError, match="^disk: expected at least 1 MiB, got 4096$"):
+        run_listings(document, disk=4096)
     with pytest.raises(TypeError, match="^document: expected a Document, got str$"):
         run_listings("sample.mdx")  # type: ignore[arg-type]
-
-
-def test_an_interrupt_stops_the_listing_and_removes_the_directory(clean, monkeypatch):
-    started: list[subprocess.Popen] = []
-
-    class Recorded(subprocess.Popen):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            started.append(self)
-
-    class Interrupting(runner.selectors.DefaultSelector):  # type: ignore[name-defined,misc]
-        def select(self, timeout=None):
-            raise KeyboardInterrupt
-
-    monkeypatch.setattr(runner.subprocess, "Popen", Recorded)
-    monkeypatch.setattr(runner.selectors, "DefaultSelector", Interrupting)
-    with pytest.raises(KeyboardInterrupt):
-        run_listings(parse(HOSTILE, "hostile.mdx"), timeout=30)
-    assert len(started) == 1 and started[0].returncode is not None
-
-
-def test_a_listing_that_starts_a_process_is_stopped_with_it(clean):
-    text = (
-        HOSTILE.split(f"{FENCE}python")[0]
-        + f"""{FENCE}python
-import subprocess, sys
-child = subprocess.Popen([sys.executable, "-c", "while True: pass"])
-print(child.pid, flush=True)
-child.wait()
-{FENCE}
-"""
-    )
-    (run,) = run_listings(parse(text, "child.mdx"), timeout=1.0)
-    assert run.problem == "stopped after 1 s"
-    state = Path(f"/proc/{int(run.stdout)}/status")
-    for _ in range(1000):  # SIGKILL is delivered asynchronously: a loaded host takes a while
-        if not state.exists() or "zombie" in state.read_text():
-            break
-        time.sleep(0.01)
-    assert not state.exists() or "zombie" in state.read_text()
 
 
 # ---- comparing -----------------------------------------------------------------------

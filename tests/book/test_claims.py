@@ -265,10 +265,3 @@ def test_the_architecture_table_reader_refuses_unknown_cells():
         architectures(ARCHITECTURE_TABLE.replace("| 因果マスク |", "| 双方向 |", 1))
     with pytest.raises(TexError, match="rows"):
         architectures(ARCHITECTURE_TABLE.replace("交差注意 |", "交差 |"))
-
-
-def test_a_claim_whose_relation_no_changed_version_is_looked_for_by_is_missing_not_a_crash():
-    """`i \\ne j` deleted from its element: not found, and no other statement taken for it."""
-    document = parse("見本\n\n1. 節\n\n命題 1.1（値）\n\n$a = b$ である。\n")
-    located = locate(Claim(r"i \ne j"), document, document.elements[0])
-    assert located.status == "missing"

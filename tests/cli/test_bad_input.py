@@ -15,7 +15,7 @@ from pathlib import Path
 
 import early
 import pytest
-from commands import one_line, run
+from commands import one_line, run, run_in
 from places import ROOT, SEEDS
 
 from proofs.book.registry import load_all
@@ -146,13 +146,11 @@ def test_bad_input_is_one_line_and_exit_2(capsys, places, case):
 
 @pytest.mark.parametrize("command", ["verify", "audit"])
 @pytest.mark.parametrize("value", ["bogus", " ci", "CI"])
-def test_a_bogus_hypothesis_profile_is_named_with_its_variable(
-    capsys, monkeypatch, places, command, value
-):
-    monkeypatch.setenv("HYPOTHESIS_PROFILE", value)
+def test_a_bogus_hypothesis_profile_is_named_with_its_variable(places, command, value):
     chapter = places / "one.mdx"
     chapter.write_text('# T\n\n<Proposition id="x">\n', encoding="utf-8")
-    code, _, err = run(capsys, command, *([str(chapter)] if command == "audit" else ["x"]))
+    arguments = [command, *([str(chapter)] if command == "audit" else ["x"])]
+    code, _, err = run_in(places, *arguments, environ={"HYPOTHESIS_PROFILE": value})
     assert code == 2
     assert one_line(err) == (
         f"proofs: HYPOTHESIS_PROFILE={value!r} is not a Hypothesis profile; "

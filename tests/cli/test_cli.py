@@ -15,7 +15,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -81,7 +80,7 @@ def planned_runs(directory: Path) -> dict[str, dict[str, Callable[[], tuple[str,
 def entry_point_runs(items: Sequence[pytest.Item]) -> EntryPointRuns:
     """The selected tests' runs of the entry point, one after the other, in a folder removed
     when the tests end."""
-    directory = Path(tempfile.mkdtemp(prefix="entry-point-"))
+    directory = early.scratch("entry-point-")
     atexit.register(shutil.rmtree, directory, ignore_errors=True)
     (directory / "kept.json").write_text("kept")
     planned = planned_runs(directory)
@@ -529,15 +528,17 @@ def test_a_command_keeps_the_table_it_drew_and_the_next_run_prints_it_again(
 ):
     """例 4.5's table at two d_k, drawn by `proofs tables`, is kept in the user's cache
     directory; the next run reads it without drawing and prints the same table."""
+    from cache.remembered import remembering
     from proofs.chapters.self_attention import tables as sa_tables
-    from symbolic.cache import remembering
 
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    kept_in = tmp_path / "transformer-proofs" / "derivations"
+    kept_in.mkdir(parents=True)
+    monkeypatch.setattr(cli.verify, "derivations_folder", lambda: kept_in)
     monkeypatch.setattr(sa_tables, "_scaling_table", sa_tables._scaling_table.__wrapped__)
     command = ("tables", "scaling", "--dims", "4", "16", "--seed", "5")
     code, drawn, err = main(capsys, *command)
     assert code == 0, err
-    kept = list((tmp_path / "transformer-proofs" / "derivations").rglob("*.pickle"))
+    kept = list((tmp_path / "transformer-proofs" / "derivations").rglob("*.json"))
     assert [path.parent.name for path in kept] == ["scaling_table"]
 
     def not_drawn(*settings: object) -> None:

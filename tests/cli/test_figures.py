@@ -3,6 +3,7 @@ with one line on stderr and exit code 2 (matplotlib missing included)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import sys
@@ -94,9 +95,9 @@ def test_map_with_a_chapter_and_results_colours_that_chapters_map(capsys, tmp_pa
 def test_without_graphviz_a_map_is_still_drawn_by_the_layered_layout(
     capsys, monkeypatch, tmp_path, report
 ):
-    from proofs.publish import maps
+    from proofs.publish import map_layout, maps
 
-    monkeypatch.setenv("PATH", str(tmp_path / "no-programs"))  # dot is not found
+    monkeypatch.setattr(map_layout, "DOT", str(tmp_path / "no-dot"))  # dot is not found
     maps.map_layout.cache_clear()
     try:
         code, _, err = run(
@@ -217,12 +218,20 @@ def test_bad_figures_input_is_one_line_and_exit_2_and_writes_nothing(capsys, tmp
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.json", "list.json"]
 
 
+@pytest.fixture
+def no_chapters(monkeypatch, tmp_path):
+    """figures finds no chapter: no checkout seeds, no variable, no pyproject.toml (the
+    folders looked up in tmp_path's, with an empty environment, given explicitly)."""
+    from proofs.book import locations
+
+    monkeypatch.setattr(locations, "CHECKOUT_SEEDS", tmp_path / "no-seeds")
+    looked_up = functools.partial(locations.chapter_folders, start=tmp_path, environ={})
+    monkeypatch.setattr("proofs.cli.figures.chapter_folders", looked_up)
+
+
 def test_out_is_made_and_a_map_without_its_chapter_is_skipped_in_one_line(
-    capsys, monkeypatch, tmp_path
+    capsys, no_chapters, tmp_path
 ):
-    monkeypatch.setattr("proofs.book.locations.CHECKOUT_SEEDS", tmp_path / "no-seeds")
-    monkeypatch.delenv("TRANSFORMER_PROOFS_CHAPTERS", raising=False)
-    monkeypatch.chdir(tmp_path)
     out = tmp_path / "new" / "folder"
     code, _, err = run(capsys, "figures", "gelu", "map-self-attention", "--out", out)
     assert code == 0 and sorted(p.name for p in out.iterdir()) == ["gelu.svg"]
@@ -230,6 +239,17 @@ def test_out_is_made_and_a_map_without_its_chapter_is_skipped_in_one_line(
         "skipped map-self-attention: the file of chapter self-attention is not found; pass "
         '--chapters DIR, set TRANSFORMER_PROOFS_CHAPTERS=DIR, or add chapters = "DIR" under '
         "[tool.proofs] in pyproject.toml"
+    )
+
+
+def test_maps_of_no_chapter_found_are_refused_and_nothing_is_made(capsys, no_chapters, tmp_path):
+    out = tmp_path / "new"
+    code, _, err = run(capsys, "figures", "map", "--out", out)
+    assert code == 2 and not out.exists()
+    assert one_line(err) == (
+        "proofs: figures: the files of chapters self-attention, transformer-block are not "
+        'found; pass --chapters DIR, set TRANSFORMER_PROOFS_CHAPTERS=DIR, or add chapters = "DIR" '
+        "under [tool.proofs] in pyproject.toml"
     )
 
 

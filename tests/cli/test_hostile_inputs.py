@@ -1,25 +1,34 @@
 """What a chapter, or a careless command line, can do to the package: a catalogue of
-cases over new-chapter, the audit and its baseline, sync, figures, verify and the
-output streams. Each case states the exit code, the one line that says why (on stderr
-for a refusal, in the report for a finding), and that every file it was given is
-unchanged unless it asked for that file to be written. docs/hostile-inputs.md is the
+cases over new-chapter, the audit and its baseline, sync, figures, verify, the output
+streams and the cache folder. Each case states the exit code, the one line that says
+why (on stderr for a refusal, in the report for a finding), and that every file it was
+given is unchanged unless it asked for that file to be written. docs/hostile-inputs.md is the
 catalogue as a table, regenerated from CASES (`python tests/cli/test_hostile_inputs.py`)."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
-import io
+import inspect
 import json
 import os
+import pickle
 import re
-import sys
+import shlex
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-from proofs import cli
+from cache.remembered import kept_in
+from cache.seal import FORMAT, sealed, unsealed
+from cache.secret import key_file, secret
+from proofs.audit.listings.running import DISK, MEMORY
+from proofs.audit.listings.sandbox import why_not_contained
+from proofs.chapters.self_attention import tables as sa_tables
+from proofs.typeset.shown import shortened, visible
 
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = ROOT.parent / "shared" / "seeds"
@@ -49,7 +58,10 @@ class Case:
     by name in its folder (text, or a callable that makes the file at a path); `command`
     with {dir} for that folder; `out`: the stream the message is on ("err" for one line
     on stderr, "out" for a line of the report); `writes`: the files it may change or
-    create; `stdout`: "closed" or "full" to run with standard output so."""
+    create; `stdout`: "closed" or "full" to run with standard output so; `environ`: the
+    variables set (None: unset) for the command; `cache`: the command keeps its derivations
+    in the user's cache folder CACHE of the case (its files make it), in a process of its
+    own, so that 例 4.5's table is read from there, not from a memory of it."""
 
     surface: str
     name: str
@@ -60,6 +72,8 @@ class Case:
     out: str = "err"
     writes: tuple[str, ...] = ()
     stdout: str = ""
+    environ: dict[str, str | None] = field(default_factory=dict)
+    cache: bool = False
 
 
 def seed(path: Path, *edits: tuple[str, str]) -> Callable[[Path], None]:
@@ -74,6 +88,28 @@ def seed(path: Path, *edits: tuple[str, str]) -> Callable[[Path], None]:
 
     make.seed = path  # type: ignore[attr-defined]  # what the case needs to be run
     return make
+
+
+def seed_without(path: Path, start: str) -> Callable[[Path], None]:
+    """A copy of a seed chapter without its first line that starts with `start`."""
+
+    def make(target: Path) -> None:
+        lines = path.read_text(encoding="utf-8").split("\n")
+        at = next(k for k, line in enumerate(lines) if line.startswith(start))
+        target.write_text("\n".join(lines[:at] + lines[at + 1 :]), encoding="utf-8")
+
+    make.seed = path  # type: ignore[attr-defined]
+    return make
+
+
+def link(to: str) -> Callable[[Path], None]:
+    """A symbolic link to `to` (relative to the link's folder)."""
+    return lambda target: target.symlink_to(to)
+
+
+def hard_link(to: str) -> Callable[[Path], None]:
+    """A hard link to the file `to` of the case's folder."""
+    return lambda target: os.link(target.parent.parent / to, target)
 
 
 def fifo(target: Path) -> None:
@@ -119,8 +155,147 @@ ROWS = "\n".join(
 WORDS = "\tエンコーダの層\tデコーダの層（エンコーダ・デコーダ型）\tデコーダのみのモデルの層"
 
 
+def kept(dims: tuple[int, ...], change: Callable[[Path, bytes], None]) -> Callable[[Path], None]:
+    """A derivations folder holding 例 4.5's table at `dims` (the other settings the
+    command's defaults) as a run keeps it, then change(path, bytes) done to each entry."""
+
+    def make(target: Path) -> None:
+        target.mkdir()
+        settings = inspect.signature(sa_tables.scaling_table).parameters
+        others = (settings[name].default for name in ("pairs", "trials", "keys", "seed"))
+        with kept_in(target):
+            sa_tables._scaling_table.__wrapped__(dims, *others)
+        for path in sorted(target.rglob("*.json")):
+            change(path, path.read_bytes())
+
+    make.seed = ATTENTION if dims == CHAPTER_DIMS else None  # type: ignore[attr-defined]
+    return make
+
+
+class Planted:
+    """Pickled, a file that would make the file HACKED beside the cache folder if loaded."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self):
+        return (Path.touch, (self.marker,))
+
+
+def pickled(path: Path, data: bytes) -> None:
+    """The entry replaced by a pickle that runs code, and one at the earlier format's place."""
+    planted = pickle.dumps(Planted(path.parents[3] / "HACKED"))
+    path.write_bytes(planted)
+    path.with_suffix(".pickle").write_bytes(planted)
+
+
+def changed_variance(data: bytes) -> bytes:
+    """An entry's bytes with its first variance (4.00 printed) made 9.99, the first line kept."""
+    variance = json.loads(data.partition(b"\n")[2])["value"][0][1]
+    changed = data.replace(f"[[4,{variance!r},".encode(), b"[[4,9.99,", 1)
+    assert changed != data
+    return changed
+
+
+def old_digest(path: Path, data: bytes) -> None:
+    """The first variance changed, the digest left as it was."""
+    path.write_bytes(changed_variance(data))
+
+
+def plain_digest(path: Path, data: bytes) -> None:
+    """The first variance changed, and the digest made again as a plain SHA-256."""
+    body = changed_variance(data).partition(b"\n")[2]
+    path.write_bytes(FORMAT + hashlib.sha256(FORMAT + body).hexdigest().encode() + b"\n" + body)
+
+
+def wrong_type(path: Path, data: bytes) -> None:
+    """The value replaced by text, sealed under the user's own key (a bug's entry, say)."""
+    key = secret(key_file())
+    assert key is not None
+    entry = json.loads(unsealed(data, key) or b"")
+    path.write_bytes(sealed(json.dumps({**entry, "value": "4.00"}).encode(), key))
+
+
+def fifo_entry(path: Path, data: bytes) -> None:
+    path.unlink()
+    os.mkfifo(path)
+
+
+def users_folder(target: Path) -> None:
+    """A folder of the user's that holds what the cleanup of other versions would remove
+    were it the cache's own: a version's folder, a kind's folder, an entry's file."""
+    (target / "0123456789abcdef" / "scaling_table").mkdir(parents=True)
+    (target / "0123456789abcdef" / "scaling_table" / f"{'0' * 64}.json").write_text("mine")
+    (target / "notes.txt").write_text("mine")
+
+
+def linked_version(target: Path) -> None:
+    """A derivations folder whose only version's folder is a link to the user's folder."""
+    target.mkdir()
+    (target / "fedcba9876543210").symlink_to(target.parents[2] / "mine")
+
+
+CHAPTER_DIMS = (4, 16, 64, 256, 1024)  # 例 4.5's d_k, which sync asks the table for
+CACHE = "xdg/transformer-proofs/derivations"  # a case's derivations, XDG_CACHE_HOME its xdg
+
+
+LUA_WRITE = r"\directlua{io.open('/tmp/x','w'):write('x')}"  # writes under plain lualatex
+NOT_MATH = "\\%s is not a command of the edition's math"
+
+
 def hostile_title(title: str) -> Callable[[Path], None]:
     return lambda target: target.write_text(SMALL.replace("三つ目", title), encoding="utf-8")
+
+
+def listings(*codes: tuple[str, str | None]) -> Callable[[Path], None]:
+    """SMALL with these listings, each (code, the line the chapter prints for it or None);
+    {file} in a code is the chapter file's own path. The case needs the listings' sandbox."""
+
+    def make(target: Path) -> None:
+        text = SMALL
+        for code, printed in codes:
+            text += f"\n```python\n{code.replace('{file}', repr(str(target)))}\n```\n"
+            text += f"\n```text\n{printed}\n```\n" if printed is not None else ""
+        target.write_text(text, encoding="utf-8")
+
+    make.contained = True  # type: ignore[attr-defined]  # what the case needs to be run
+    return make
+
+
+RUN = ("audit", "{dir}/c.mdx", "--run-listings", "--quiet")
+RAN = "c.mdx: 0 mismatches, 1 not checkable, 2 confirmed"  # the listing and the next one
+NEXT = ("print('next')", "next")
+FORGED = "exited with status 1 (its error record could not be read)"
+
+
+def forges(record: str) -> tuple[str, None]:
+    """A listing that writes `record` where its bootstrap writes its error record."""
+    return f"import os, sys\nos.write(3, {record.encode()!r})\nsys.exit(1)", None
+
+
+def unclosed_titled(title: str) -> str:
+    """KNOWN with its element never closed and titled `title`: the structure finding
+    quotes the opening tag, title and all."""
+    return KNOWN.replace("</Definition>\n", "").replace('title="見本"', f'title="{title}"')
+
+
+NOT_UTF8 = os.fsdecode(b"b\xff.txt")  # a file name with a byte that is not UTF-8
+NAMED_COMMAND = "b\n::error::forged.txt"  # a file name: a line break, a workflow command
+UNCLOSED = SMALL.replace("</Definition>\n", "")  # a chapter no package registers
+# its one mismatch, as audit --write-baseline records it, and an entry it does not find
+UNCLOSED_ENTRY = {
+    "chapter": "",
+    "section": "structure",
+    "element": "def-sample",
+    "found": '<Definition id="def-sample" title="見本">',
+}
+STALE_ENTRY = {"chapter": "", "section": "equality", "element": "", "found": "1 = 2"}
+BLOCK_STATEMENT_7_1 = "位置ごとの MLP と層正規化は行ごとに働く写像である。"
+BLOCK_TOP = "\n\n0. この記事の要点"
+
+
+def baseline(*entries: dict) -> str:
+    return json.dumps({"accepted": list(entries)}, ensure_ascii=False)
 
 
 CASES = [
@@ -594,6 +769,175 @@ CASES = [
         {"b.txt": seed(BLOCK)},
         stdout="full",
     ),
+    # audit --run-listings: listings written by an adversary (a pull request's), run in
+    # their sandbox (tests/audit/test_listing_sandbox.py has the cases without one)
+    Case(
+        "audit-listings",
+        "reads-its-parents-environment",
+        RUN,
+        1,
+        "raised PermissionError: [Errno 13] Permission denied: '/proc/1/environ'",
+        {"c.mdx": listings(("import os\nopen(f'/proc/{os.getppid()}/environ').read()", None))},
+        out="out",
+    ),
+    Case(
+        "audit-listings",
+        "kills-its-parent",
+        RUN,
+        0,
+        RAN,
+        {"c.mdx": listings(("import os\nos.kill(os.getppid(), 9)\nprint('alive')", "alive"), NEXT)},
+        out="out",
+    ),
+    Case(
+        "audit-listings",
+        "stops-its-parent",
+        RUN,
+        0,
+        RAN,
+        {
+            "c.mdx": listings(
+                ("import os\nos.kill(os.getppid(), 19)\nprint('alive')", "alive"), NEXT
+            )
+        },
+        out="out",
+    ),
+    Case(
+        "audit-listings",
+        "kills-every-process-it-may",
+        RUN,
+        0,
+        RAN,
+        {
+            "c.mdx": listings(
+                ("import os\ntry: os.kill(-1, 9)\nexcept OSError: print('alive')", "alive"), NEXT
+            )
+        },
+        out="out",
+    ),
+    Case(
+        "audit-listings",
+        "leaves-a-process-in-a-new-session",
+        RUN,
+        0,
+        RAN,
+        {
+            "c.mdx": listings(
+                (
+                    "import subprocess, sys\nforever = [sys.executable, '-c', 'while True: pass']"
+                    "\nsubprocess.Popen(forever, start_new_session=True)\nprint('left it')",
+                    "left it",
+                ),
+                NEXT,
+            )
+        },
+        out="out",
+    ),
+    Case(
+        "audit-listings",
+        "forges-an-error-record-not-json",
+        RUN,
+        1,
+        FORGED,
+        {"c.mdx": listings(forges("{"))},
+        out="out",
+    ),
+    Case(
+        "audit-listings",
+        "forges-an-error-record-without-its-fields",
+        RUN,
+        1,
+        FORGED,
+        {"c.mdx": listings(forges('{"type": "ValueError"}'))},
+        out="out",
+    ),
+    Case(
+        "audit-listings",
+        "forges-an-error-record-with-a-line-break",
+        RUN,
+        1,
+        FORGED,
+        {
+            "c.mdx": listings(
+                forges(
+                    '{"type": "X\\n::error::forged", "memory": false, "message": "", '
+                    '"module": null, "frames": []}'
+                )
+            )
+        },
+        out="out",
+    ),
+    Case(
+        "audit-listings",
+        "raises-with-control-characters",
+        RUN,
+        1,
+        "raised ValueError: a\\x1b[2Kb\\u202e (line 1 of the listing, line 12 of the chapter)",
+        {"c.mdx": listings(("raise ValueError('a\\x1b[2Kb\\u202e')", None))},
+        out="out",
+    ),
+    Case(
+        "audit-listings",
+        "leaves-a-folder-where-the-record-was",
+        RUN,
+        1,
+        "the listing does not run: exited with status 1",
+        {"c.mdx": listings(("import os, sys\nos.mkdir('.listing-error.json')\nsys.exit(1)", None))},
+        out="out",
+    ),
+    Case(
+        "audit-listings",
+        "looks-for-the-network",
+        RUN,
+        1,
+        "the chapter prints eth0, the listing prints lo",
+        {
+            "c.mdx": listings(
+                ("import socket\nprint('up:', *[n for _, n in socket.if_nameindex()])", "up: eth0")
+            )
+        },
+        out="out",
+    ),
+    Case(
+        "audit-listings",
+        "reads-the-chapters-folder",
+        RUN,
+        1,
+        "the chapter prints True, the listing prints False",
+        {"c.mdx": listings(("import os\nprint('seen:', os.path.exists({file}))", "seen: True"))},
+        out="out",
+    ),
+    Case(
+        "audit-listings",
+        "writes-in-the-working-directory",
+        RUN,
+        1,
+        "raised FileNotFoundError: [Errno 2] No such file or directory: '{dir}/HACKED'",
+        {"c.mdx": listings(("open({file}.replace('c.mdx', 'HACKED'), 'w')", None))},
+        out="out",
+    ),
+    Case(
+        "audit-listings",
+        "fills-the-disk",
+        RUN,
+        1,
+        "raised OSError: [Errno 28] No space left on device",
+        {
+            "c.mdx": listings(
+                ("for k in range(9):\n    open(f'{k}', 'wb').write(bytes(60 << 20))", None)
+            )
+        },
+        out="out",
+    ),
+    Case(
+        "audit-listings",
+        "writes-a-file-past-64-mib",
+        RUN,
+        1,
+        "raised OSError: [Errno 27] File too large",
+        {"c.mdx": listings(("open('big', 'wb').write(bytes(65 << 20))", None))},
+        out="out",
+    ),
     # sync: in sync only when the audit has nothing to say of its regions and structure
     Case(
         "sync",
@@ -849,6 +1193,317 @@ CASES = [
         2,
         "no chapter 'kv'",
     ),
+    # the site of an audit: written into a folder, never through a link, every name shown
+    Case(
+        "audit-site",
+        "a-page-is-a-link-to-a-file-outside",
+        ("audit", "{dir}/b.txt", "--html", "{dir}/site", "--quiet"),
+        1,
+        "wrote 2 pages; open {dir}/site/index.html",
+        {
+            "b.txt": seed(BLOCK),
+            "victim": "kept",
+            "site": folder,
+            "site/index.html": link("../victim"),
+        },
+        writes=("site",),
+    ),
+    Case(
+        "audit-site",
+        "a-page-is-a-hard-link-to-a-file-outside",
+        ("audit", "{dir}/b.txt", "--html", "{dir}/site", "--quiet"),
+        1,
+        "wrote 2 pages; open {dir}/site/index.html",
+        {
+            "b.txt": seed(BLOCK),
+            "victim": "kept",
+            "site": folder,
+            "site/b.html": hard_link("victim"),
+        },
+        writes=("site",),
+    ),
+    Case(
+        "audit-site",
+        "the-folder-is-a-link",
+        ("audit", "{dir}/b.txt", "--html", "{dir}/site"),
+        2,
+        "{dir}/site: is a symbolic link (to elsewhere); the site is written only into a folder "
+        "itself: give its path",
+        {"b.txt": seed(BLOCK), "elsewhere": folder, "site": link("elsewhere")},
+    ),
+    Case(
+        "audit-site",
+        "a-chapter-named-with-a-byte-not-utf8",
+        ("audit", f"{{dir}}/{NOT_UTF8}", "--html", "{dir}/site", "--quiet"),
+        1,
+        "{dir}/b\\xff.txt:114:1: check: 例 3.2 ex-layer-norm-scale",
+        {NOT_UTF8: seed(BLOCK)},
+        out="out",
+        writes=("site",),
+    ),
+    # reports: every name and every piece of chapter text escaped for its format
+    Case(
+        "reports",
+        "a-name-with-a-line-break-in-github-annotations",
+        ("audit", f"{{dir}}/{NAMED_COMMAND}", "--format", "github"),
+        1,
+        "::error file={dir}/b\\n%3A%3Aerror%3A%3Aforged.txt,line=114,col=1,title=check "
+        "mismatched::例 3.2",
+        {NAMED_COMMAND: seed(BLOCK)},
+        out="out",
+    ),
+    Case(
+        "reports",
+        "a-name-with-a-line-break-in-the-text-report",
+        ("audit", f"{{dir}}/{NAMED_COMMAND}", "--quiet"),
+        1,
+        "{dir}/b\\n::error::forged.txt:114:1: check:",
+        {NAMED_COMMAND: seed(BLOCK)},
+        out="out",
+    ),
+    Case(
+        "reports",
+        "a-name-starting-with-a-workflow-command",
+        ("audit", "::error::forged.txt", "--quiet"),
+        1,
+        "\\x3a:error::forged.txt:114:1: check:",
+        {"::error::forged.txt": seed(BLOCK)},
+        out="out",
+    ),
+    Case(
+        "reports",
+        "a-name-with-a-byte-not-utf8-in-json",
+        ("audit", f"{{dir}}/{NOT_UTF8}", "--json"),
+        1,
+        '"path": "{dir}/b\\udcff.txt"',
+        {NOT_UTF8: seed(BLOCK)},
+        out="out",
+    ),
+    Case(
+        "reports",
+        "a-name-with-a-line-break-in-sync-annotations",
+        ("sync", f"{{dir}}/{NAMED_COMMAND}", "--format", "github"),
+        1,
+        "::error file={dir}/b\\n%3A%3Aerror%3A%3Aforged.txt,line=241,title=sync%3A table drifted",
+        {NAMED_COMMAND: seed(BLOCK, ("38,597,376", "38,597,377"))},
+        out="out",
+    ),
+    Case(
+        "reports",
+        "a-name-with-a-line-break-in-the-sync-diff",
+        ("sync", f"{{dir}}/{NAMED_COMMAND}"),
+        1,
+        "--- {dir}/b\\n::error::forged.txt",
+        {NAMED_COMMAND: seed(BLOCK, ("38,597,376", "38,597,377"))},
+        out="out",
+    ),
+    Case(
+        "reports",
+        "chapter-text-with-terminal-escape-sequences",
+        ("audit", "{dir}/c.mdx", "--quiet"),
+        1,
+        'structure: <Definition id="def-softmax" title="見本\\x1b[2J\\x1b]0;x\\x07"> — '
+        "<Definition> is never closed",
+        {"c.mdx": unclosed_titled("見本\x1b[2J\x1b]0;x\x07")},
+        out="out",
+    ),
+    Case(
+        "reports",
+        "chapter-text-with-a-bidirectional-override",
+        ("audit", "{dir}/c.mdx", "--quiet"),
+        1,
+        'title="見本\\u202e\\u2066">',
+        {"c.mdx": unclosed_titled("見本\u202e\u2066")},
+        out="out",
+    ),
+    Case(
+        "reports",
+        "chapter-text-with-a-workflow-command-of-the-old-form",
+        ("audit", "{dir}/c.mdx", "--quiet"),
+        1,
+        'title="##\\x5berror]forged">',
+        {"c.mdx": unclosed_titled("##[error]forged")},
+        out="out",
+    ),
+    Case(
+        "reports",
+        "chapter-text-with-escape-sequences-in-github-annotations",
+        ("audit", "{dir}/c.mdx", "--format", "github"),
+        1,
+        'title="見本\\x1b[2J">',
+        {"c.mdx": unclosed_titled("見本\x1b[2J")},
+        out="out",
+    ),
+    Case(
+        "reports",
+        "chapter-text-with-escape-sequences-in-json",
+        ("audit", "{dir}/c.mdx", "--json"),
+        1,
+        'title=\\"見本\\u001b[2J\\u202e\\"',
+        {"c.mdx": unclosed_titled("見本\x1b[2J\u202e")},
+        out="out",
+    ),
+    # --format github against a baseline: accepted mismatches are notices, new ones errors
+    Case(
+        "audit-github",
+        "an-accepted-mismatch-is-a-notice",
+        ("audit", "{dir}/c.mdx", "--baseline", "{dir}/base.json", "--format", "github"),
+        0,
+        "::notice file={dir}/c.mdx,line=5,col=1,title=structure mismatched (accepted by the "
+        "baseline)::",
+        {"c.mdx": UNCLOSED, "base.json": baseline(UNCLOSED_ENTRY)},
+        out="out",
+    ),
+    Case(
+        "audit-github",
+        "a-new-mismatch-is-an-error",
+        ("audit", "{dir}/c.mdx", "--baseline", "{dir}/base.json", "--format", "github"),
+        1,
+        "::error file={dir}/c.mdx,line=5,col=1,title=structure mismatched::",
+        {"c.mdx": UNCLOSED, "base.json": baseline()},
+        out="out",
+    ),
+    Case(
+        "audit-github",
+        "a-stale-entry-is-a-warning",
+        ("audit", "{dir}/c.mdx", "--baseline", "{dir}/base.json", "--format", "github"),
+        0,
+        "::warning file={dir}/base.json,title=baseline entry stale::[equality] (outside the "
+        "elements): 1 = 2 — no longer found in {dir}/c.mdx",
+        {"c.mdx": UNCLOSED, "base.json": baseline(UNCLOSED_ENTRY, STALE_ENTRY)},
+        out="out",
+    ),
+    Case(
+        "audit-github",
+        "the-counts-of-the-baseline",
+        ("audit", "{dir}/c.mdx", "--baseline", "{dir}/base.json", "--format", "github"),
+        0,
+        "::notice file={dir}/base.json,title=baseline::baseline {dir}/base.json: 1 accepted, "
+        "0 new, 1 stale",
+        {"c.mdx": UNCLOSED, "base.json": baseline(UNCLOSED_ENTRY, STALE_ENTRY)},
+        out="out",
+    ),
+    # small edits of a chapter: a report, never a crash
+    Case(
+        "audit",
+        "a-paragraph-deleted-the-statement-of-a-claim",
+        ("audit", "{dir}/b.txt", "--quiet"),
+        1,
+        "b.txt:283:1: claim: $i \\ne j$ — 命題 7.1 prop-row-wise-maps: the check proves "
+        "$i \\ne j$, which the chapter no longer states",
+        {"b.txt": seed_without(BLOCK, BLOCK_STATEMENT_7_1)},
+        out="out",
+    ),
+    Case(
+        "audit",
+        "a-stray-opening-tag",
+        ("audit", "{dir}/b.txt", "--quiet"),
+        1,
+        'b.txt:2:1: structure: <Definition id="d" title="t"> — <Definition> is never closed',
+        {"b.txt": seed(BLOCK, (BLOCK_TOP, '\n<Definition id="d" title="t">' + BLOCK_TOP))},
+        out="out",
+    ),
+    # settings: one that cannot be read is refused in one line naming where it is
+    Case(
+        "settings",
+        "pyproject-tool-not-a-table",
+        ("audit", "{dir}/c.mdx"),
+        2,
+        "{dir}/pyproject.toml: tool: expected a table ([tool]), got 5",
+        {"pyproject.toml": "tool = 5\n", "c.mdx": KNOWN},
+    ),
+    Case(
+        "settings",
+        "pyproject-tool-proofs-not-a-table",
+        ("audit", "{dir}/c.mdx"),
+        2,
+        "{dir}/pyproject.toml: tool.proofs: expected a table ([tool.proofs]), got [1]",
+        {"pyproject.toml": "[tool]\nproofs = [1]\n", "c.mdx": KNOWN},
+    ),
+    Case(
+        "settings",
+        "pyproject-chapters-a-number",
+        ("figures", "map", "--out", "{dir}/out"),
+        2,
+        "{dir}/pyproject.toml: [tool.proofs] chapters: expected a folder name or a list of "
+        "them, got 5",
+        {"pyproject.toml": "[tool.proofs]\nchapters = 5\n"},
+    ),
+    Case(
+        "settings",
+        "pyproject-chapters-no-folder",
+        ("figures", "map", "--out", "{dir}/out"),
+        2,
+        "{dir}/pyproject.toml: [tool.proofs] chapters: 'nowhere': no such folder; expected a "
+        "folder of chapter files",
+        {"pyproject.toml": '[tool.proofs]\nchapters = ["nowhere"]\n'},
+    ),
+    Case(
+        "settings",
+        "pyproject-run-listings-a-string",
+        ("audit", "{dir}/c.mdx"),
+        2,
+        "{dir}/pyproject.toml: [tool.proofs] run-listings: expected true or false, got 'yes'",
+        {"pyproject.toml": '[tool.proofs]\nrun-listings = "yes"\n', "c.mdx": KNOWN},
+    ),
+    Case(
+        "settings",
+        "pyproject-a-key-misspelt",
+        ("audit", "{dir}/c.mdx"),
+        2,
+        "{dir}/pyproject.toml: [tool.proofs] chapter: not a setting; expected one of chapters, "
+        "run-listings",
+        {"pyproject.toml": '[tool.proofs]\nchapter = "."\n', "c.mdx": KNOWN},
+    ),
+    Case(
+        "settings",
+        "pyproject-not-toml",
+        ("audit", "{dir}/c.mdx"),
+        2,
+        "{dir}/pyproject.toml: not TOML (",
+        {"pyproject.toml": "[tool.proofs\n", "c.mdx": KNOWN},
+    ),
+    Case(
+        "settings",
+        "pyproject-not-utf8",
+        ("audit", "{dir}/c.mdx"),
+        2,
+        "{dir}/pyproject.toml: not UTF-8 text (byte 26)",
+        {"pyproject.toml": raw(b"[tool.proofs]\nchapters = '\xff'\n"), "c.mdx": KNOWN},
+    ),
+    Case(
+        "settings",
+        "variable-a-name-too-long",
+        ("figures", "map", "--out", "{dir}/out"),
+        2,
+        "x…: cannot be examined (File name too long)",
+        environ={"TRANSFORMER_PROOFS_CHAPTERS": "x" * 5000},
+    ),
+    Case(
+        "settings",
+        "variable-no-folder",
+        ("figures", "map", "--out", "{dir}/out"),
+        2,
+        "TRANSFORMER_PROOFS_CHAPTERS: '{dir}/nowhere': no such folder; expected a folder of "
+        "chapter files",
+        environ={"TRANSFORMER_PROOFS_CHAPTERS": "{dir}/nowhere"},
+    ),
+    Case(
+        "settings",
+        "variable-a-file",
+        ("figures", "map", "--out", "{dir}/out"),
+        2,
+        "TRANSFORMER_PROOFS_CHAPTERS: '{dir}/f': not a folder; expected a folder of chapter files",
+        {"f": "x"},
+        environ={"TRANSFORMER_PROOFS_CHAPTERS": "{dir}/f"},
+    ),
+    Case(
+        "settings",
+        "chapters-option-no-folder",
+        ("figures", "map", "--chapters", "{dir}/nowhere", "--out", "{dir}/out"),
+        2,
+        "--chapters {dir}/nowhere: no such folder; expected a folder of chapter files",
+    ),
     # verify and the other commands' streams
     Case("verify", "jobs-zero", ("verify", "def-softmax", "--jobs", "0"), 2, "argument --jobs"),
     Case(
@@ -923,7 +1578,235 @@ CASES = [
         "directory {dir}/f.tex does not exist",
         {"f.tex": "kept"},
     ),
+    # the cache folder: an entry is data, sealed with a key kept elsewhere; never code, never
+    # believed when changed, and the folder is never left through a link
+    Case(
+        "cache",
+        "planted-pickle-never-runs",
+        ("tables", "scaling", "--dims", "4", "16"),
+        0,
+        "| 4 | 4.00 | 1.001 |",
+        {CACHE: kept((4, 16), pickled)},
+        out="out",
+        writes=(CACHE.split("/")[0],),
+        cache=True,
+    ),
+    Case(
+        "cache",
+        "changed-value-under-its-digest",
+        ("sync", "{dir}/a.mdx", "--write"),
+        0,
+        "{dir}/a.mdx: in sync (2 tables, 22 output lines, 1 figure regenerated",
+        {"a.mdx": seed(ATTENTION), CACHE: kept(CHAPTER_DIMS, old_digest)},
+        writes=(CACHE.split("/")[0],),
+        cache=True,
+    ),
+    Case(
+        "cache",
+        "changed-value-plain-sha256-digest",
+        ("tables", "scaling", "--dims", "4", "16"),
+        0,
+        "| 4 | 4.00 | 1.001 |",
+        {CACHE: kept((4, 16), plain_digest)},
+        out="out",
+        writes=(CACHE.split("/")[0],),
+        cache=True,
+    ),
+    Case(
+        "cache",
+        "value-of-the-wrong-type",
+        ("tables", "scaling", "--dims", "4", "16"),
+        0,
+        "| 4 | 4.00 | 1.001 |",
+        {CACHE: kept((4, 16), wrong_type)},
+        out="out",
+        writes=(CACHE.split("/")[0],),
+        cache=True,
+    ),
+    Case(
+        "cache",
+        "fifo-for-an-entry",
+        ("tables", "scaling", "--dims", "4", "16"),
+        0,
+        "| 4 | 4.00 | 1.001 |",
+        {CACHE: kept((4, 16), fifo_entry)},
+        out="out",
+        writes=(CACHE.split("/")[0],),
+        cache=True,
+    ),
+    Case(
+        "cache",
+        "linked-derivations-folder",
+        ("tables", "scaling", "--dims", "4"),
+        0,
+        "| 4 | 4.00 | 1.001 |",
+        {"mine": users_folder, CACHE: lambda t: t.symlink_to(t.parents[2] / "mine")},
+        out="out",
+        cache=True,
+    ),
+    Case(
+        "cache",
+        "linked-version-folder",
+        ("tables", "scaling", "--dims", "4"),
+        0,
+        "| 4 | 4.00 | 1.001 |",
+        {"mine": users_folder, CACHE: linked_version},
+        out="out",
+        writes=(CACHE.split("/")[0],),
+        cache=True,
+    ),
+    # the print edition: a chapter's text reaches the LaTeX as data, a formula only through
+    # the allow-list of the chapters' math; what is not printed as written is said, by line
+    *(
+        Case(
+            "latex",
+            name,
+            ("latex", "--chapter", "{dir}/c.mdx", "--out", "{dir}/c.tex"),
+            0,
+            message,
+            {"c.mdx": SMALL.replace(old, new)},
+            writes=("c.tex",),
+        )
+        for name, old, new, message in [
+            (
+                "directlua-in-a-formula",
+                "$f(x) := 2x$",
+                LUA_WRITE.join("$$"),
+                f"{{dir}}/c.mdx:7: ${LUA_WRITE}$ is printed as text: {NOT_MATH % 'directlua'}",
+            ),
+            (
+                "directlua-in-the-title",
+                "三つ目",
+                LUA_WRITE,
+                "wrote {dir}/c.tex",
+            ),
+            (
+                "directlua-in-a-formula-of-the-title",
+                "三つ目",
+                LUA_WRITE.join("$$"),
+                f"{{dir}}/c.mdx:1: ${LUA_WRITE}$ is printed as text: {NOT_MATH % 'directlua'}",
+            ),
+            (
+                "directlua-in-a-formula-of-an-element-title",
+                'title="見本"',
+                f'title="${LUA_WRITE}$"',
+                f"{{dir}}/c.mdx:5: ${LUA_WRITE}$ is printed as text: {NOT_MATH % 'directlua'}",
+            ),
+            (
+                "directlua-in-a-table-cell",
+                "</Definition>\n",
+                f"</Definition>\n\n| a | b |\n|---|---|\n| {LUA_WRITE} | ${LUA_WRITE}$ |\n",
+                f"{{dir}}/c.mdx:13: ${LUA_WRITE}$ is printed as text: {NOT_MATH % 'directlua'}",
+            ),
+            (
+                "caret-notation-in-a-formula",
+                "$f(x) := 2x$",
+                "$^^5cinput{/etc/hostname}$",
+                "c.mdx:7: $^^5cinput{/etc/hostname}$ is printed as text: ^^, TeX's caret "
+                "notation for a character",
+            ),
+            (
+                "input-if-file-exists-in-a-formula",
+                "$f(x) := 2x$",
+                r"$\InputIfFileExists{/etc/hostname}{}{}$",
+                NOT_MATH % "InputIfFileExists",
+            ),
+            ("enddocument-in-a-formula", "2x$", r"2x \enddocument$", NOT_MATH % "enddocument"),
+            ("endinput-in-a-formula", "2x$", r"2x \endinput$", NOT_MATH % "endinput"),
+            (
+                "begincsname-in-a-formula",
+                "2x$",
+                r"2x \begincsname enddocument\endcsname$",
+                NOT_MATH % "begincsname",
+            ),
+            (
+                "del-in-prose",
+                "と定める",
+                "と\x7f定める",
+                "c.mdx:7: U+007F: no glyph, printed as code point",
+            ),
+            (
+                "nul-in-prose",
+                "と定める",
+                "と\x00定める",
+                "c.mdx:7: U+0000: no glyph, printed as code point",
+            ),
+            (
+                "escape-and-bidi-override-in-the-title",
+                "三つ目",
+                "\x1b[2J\u202e",
+                "c.mdx:1: U+001B, U+202E: no glyph, printed as code point",
+            ),
+        ]
+    ),
+    Case(
+        "latex",
+        "line-longer-than-tex-reads",
+        ("latex", "--chapter", "{dir}/c.mdx", "--out", "{dir}/c.tex"),
+        2,
+        "c.mdx:7: a line of 250,014 characters; the print edition sets lines of up to 5,000",
+        {"c.mdx": SMALL.replace("と定める", "\\" * 250_000)},
+    ),
 ]
+
+# proofs flops: a configuration's sizes, the conventions' names, a run's figures
+CASES += [
+    Case(
+        "flops",
+        "non-integer-size",
+        ("flops", "--d", "7.5", "--layers", "2", "--heads", "2", "--context", "8", "--vocab", "9"),
+        2,
+        "argument --d: expected an integer >= 1, got '7.5'",
+    ),
+    Case(
+        "flops",
+        "negative-size",
+        ("flops", "--model", "gpt2", "--layers", "-12"),
+        2,
+        "argument --layers: expected an integer >= 1, got '-12'",
+    ),
+    Case(
+        "flops",
+        "heads-not-dividing-d",
+        ("flops", "--model", "gpt2", "--heads", "7"),
+        2,
+        "flops: --heads must divide --d, got d = 768 and 7 heads",
+    ),
+    Case(
+        "flops",
+        "unknown-convention",
+        ("flops", "--model", "gpt2", "--convention", "chinchila"),
+        2,
+        "flops: unknown convention 'chinchila'; nearest: chinchilla",
+    ),
+    Case(
+        "flops",
+        "unknown-model",
+        ("flops", "--model", "gpt-2"),
+        2,
+        "flops: unknown model 'gpt-2'; nearest: gpt2",
+    ),
+    Case(
+        "flops",
+        "zero-peak",
+        ("flops", "--model", "gpt2", "--tokens", "1024", "--seconds", "1", "--peak", "0"),
+        2,
+        "argument --peak: expected a finite number > 0, got '0'",
+    ),
+    Case(
+        "flops",
+        "mfu-without-seconds",
+        ("flops", "--model", "gpt2", "--tokens", "1024", "--peak", "312e12"),
+        2,
+        "flops: an MFU needs --tokens, --seconds and --peak (missing --seconds)",
+    ),
+]
+
+
+@functools.cache
+def no_sandbox() -> str:
+    """Why this machine runs no sandbox for listings ("" when it does)."""
+    return why_not_contained(MEMORY, DISK)
 
 
 def digests(folder: Path) -> dict[str, str]:
@@ -947,37 +1830,39 @@ def prepare(case: Case, folder: Path) -> None:
     """Make the case's files in `folder`."""
     for name, content in case.files.items():
         target = folder / name
+        target.parent.mkdir(parents=True, exist_ok=True)
         if callable(content):
             content(target)
         else:
             target.write_text(content, encoding="utf-8")
 
 
-def run(case: Case, folder: Path, monkeypatch, capsys) -> tuple[int, str, str]:
-    """The case's command in-process, in `folder` as the working directory."""
-    monkeypatch.chdir(folder)
+def run(case: Case, folder: Path) -> tuple[int, str, str]:
+    """The case's command with `folder` as the working directory (tests/command_worker.py:
+    the test process never moves)."""
+    from commands import run_in  # tests/, on pytest's path (not the table's, run as a script)
+
     arguments = [a.replace("{dir}", str(folder)) for a in case.command]
-    if case.stdout == "closed":
-        monkeypatch.setattr(sys, "stdout", None)
-    elif case.stdout == "full":
-        monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(open("/dev/full", "wb")))
-    code = cli.main(arguments)
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
+    environ = {
+        k: v if v is None else v.replace("{dir}", str(folder)) for k, v in case.environ.items()
+    }
+    if case.cache:
+        environ["XDG_CACHE_HOME"] = str(folder / CACHE.split("/")[0])
+    return run_in(folder, *arguments, environ=environ, stdout=case.stdout, fresh=case.cache)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{c.surface}-{c.name}" for c in CASES])
-def test_each_case_is_answered_in_one_line_and_leaves_its_inputs(
-    case, tmp_path, monkeypatch, capsys
-):
+def test_each_case_is_answered_in_one_line_and_leaves_its_inputs(case, tmp_path):
     needs = [getattr(f, "seed", None) for f in case.files.values()]
     needs += [ATTENTION, BLOCK] if "map" in case.command else []  # maps find the chapters
     missing = [path for path in needs if path is not None and not path.is_file()]
     if missing:
         pytest.skip(f"{missing[0]} is not here: the case needs the seed chapters")
+    if any(getattr(f, "contained", False) for f in case.files.values()) and no_sandbox():
+        pytest.skip(f"the machine allows no sandbox for listings: {no_sandbox()}")
     prepare(case, tmp_path)
     before = digests(tmp_path)
-    code, out, err = run(case, tmp_path, monkeypatch, capsys)
+    code, out, err = run(case, tmp_path)
     message = case.message.replace("{dir}", str(tmp_path))
     assert code == case.code, (code, out[-2000:], err)
     if case.out == "err" and code == 2:
@@ -994,6 +1879,34 @@ def test_each_case_is_answered_in_one_line_and_leaves_its_inputs(
         n: d for n, d in before.items() if given(n)
     }
     assert not (tmp_path / "HACKED").exists() and not (tmp_path / ".hypothesis").exists()
+    annotations = "github" in case.command
+    assert shown_as_it_is(err) and shown_as_it_is(out, annotations), (out[-3000:], err)
+
+
+def shown_as_it_is(stream: str, annotations: bool = False) -> bool:
+    """Whether a stream holds nothing a terminal acts on or a CI runner takes for a command:
+    no control character but TAB and the line breaks, no format character (a
+    bidirectional override), no lone surrogate, no `##[`, and no line starting with `::`
+    (after spaces) but, in `annotations`, the workflow commands of --format github."""
+    hidden = {"Cc", "Cf", "Cs", "Zl", "Zp"}
+    for line in stream.split("\n"):
+        if any(ch != "\t" and unicodedata.category(ch) in hidden for ch in line):
+            return False
+        if "##[" in line:
+            return False
+        if line.lstrip().startswith("::") and not (
+            annotations and re.match(r"::(error|warning|notice) file=", line)
+        ):
+            return False
+    return True
+
+
+@pytest.mark.parametrize(
+    "stream",
+    ["a\x1bb", "a\u202eb", "a\udcffb", "x ##[error]y", "::error::x", "  ::warning::x", "a\rb"],
+)
+def test_a_stream_with_what_a_terminal_or_a_runner_acts_on_is_caught(stream):
+    assert not shown_as_it_is(stream) and shown_as_it_is("a\tb\n第 1 章　x")
 
 
 def test_the_catalogue_has_eighty_cases_over_every_surface():
@@ -1003,6 +1916,11 @@ def test_the_catalogue_has_eighty_cases_over_every_surface():
         and {"new-chapter", "audit", "audit-baseline", "sync", "figures", "verify"} <= surfaces
     )
     assert len({(c.surface, c.name) for c in CASES}) == len(CASES)
+
+
+def here(text: str) -> str:
+    """A case's argument as the docs show it: {dir} the current directory."""
+    return text.replace("{dir}/", "").replace("{dir}", ".")
 
 
 def table() -> str:
@@ -1020,11 +1938,12 @@ def table() -> str:
         "|---|---|---|---|---|",
     ]
     for c in CASES:
-        command = " ".join(a if a else "''" for a in c.command).replace("{dir}/", "")
-        command = command.replace("{dir}", ".")
+        words = [shlex.quote(here(visible(a))) for a in c.command]
+        variables = [f"{k}={shortened(here(v), 20)}" for k, v in c.environ.items() if v]
+        command = " ".join([*variables, "proofs", *words])
         stream = {"closed": " >&-", "full": " > /dev/full"}.get(c.stdout, "")
         said = c.message.replace("{dir}/", "").replace("|", "\\|")
-        lines.append(f"| {c.surface} | {c.name} | `proofs {command}{stream}` | {c.code} | {said} |")
+        lines.append(f"| {c.surface} | {c.name} | `{command}{stream}` | {c.code} | {said} |")
     return "\n".join(lines) + "\n"
 
 

@@ -5,10 +5,12 @@ of a map reaches an anchor, and a chapter's hostile text stays text."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import struct
 import subprocess
 import tempfile
+import unicodedata
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote
@@ -250,6 +252,40 @@ def test_the_block_chapters_page_renders_to_a_screenshot(site):
     assert shot[:8] == b"\x89PNG\r\n\x1a\n"
     assert struct.unpack(">II", shot[16:24]) == SCREEN
     assert len(shot) > 50_000  # painted: a blank window of this size compresses to ~5 kB
+
+
+def test_control_characters_and_a_names_undecodable_byte_are_shown_as_escapes(tmp_path):
+    """A chapter whose text holds a terminal's escape sequence and a bidirectional override,
+    in a file whose name holds a line break and a byte that is not UTF-8: the pages show
+    each as its escape and hold no such character; the page is named from an allow-list."""
+    path = tmp_path / os.fsdecode(b"ch\xff\n.txt")
+    path.write_text(HOSTILE.replace("と書く。", "と書く\x1b[2J\u202e。"), encoding="utf-8")
+    document = read_chapter(path)
+    pages = write_site(tmp_path / "site", [(audit_document(document), document)])
+    assert [p.name for p in pages] == ["ch__.html", "index.html"]
+    chapter, index = (p.read_text(encoding="utf-8") for p in pages)
+    assert "と書く\\x1b[2J\\u202e。" in chapter and "ch\\xff\\n.txt" in index
+    hidden = [c for c in chapter + index if c != "\n" and unicodedata.category(c)[0] == "C"]
+    assert hidden == []
+
+
+def test_the_site_is_written_through_no_link(capsys, tmp_path):
+    """A page that is a symbolic link is replaced, the link itself; a folder that is one is
+    refused, naming where it leads."""
+    victim = tmp_path / "victim"
+    victim.write_text("kept", encoding="utf-8")
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "index.html").symlink_to(victim)
+    code, _, err = run(capsys, "audit", SAMPLES / "chapter.txt", "--html", tmp_path / "site")
+    assert code == 1 and victim.read_text(encoding="utf-8") == "kept"
+    assert not (tmp_path / "site" / "index.html").is_symlink()
+    (tmp_path / "elsewhere").symlink_to(tmp_path / "site")
+    code, out, err = run(capsys, "audit", SAMPLES / "chapter.txt", "--html", tmp_path / "elsewhere")
+    assert (code, out) == (2, "")
+    assert one_line(err) == (
+        f"proofs: {tmp_path / 'elsewhere'}: is a symbolic link (to {tmp_path / 'site'}); the "
+        "site is written only into a folder itself: give its path"
+    )
 
 
 # The command line --------------------------------------------------------------------------

@@ -15,6 +15,8 @@ import pytest
 
 from proofs import cli
 from proofs.book.registry import formulas, tables
+from proofs.publish.edition.files import LUALATEX as RESTRICTED_LUALATEX
+from proofs.publish.edition.files import RESTRICTIONS
 
 LUALATEX = shutil.which("lualatex")
 PDFLATEX = shutil.which("pdflatex")
@@ -45,10 +47,12 @@ def problems(log: str) -> list[str]:
 def compile_tex(directory: Path, name: str, engine: str = "lualatex", runs: int = 1) -> str:
     """Compile directory/name (`runs` times: 2 resolves references); the log of the last
     run, once it ended with exit code 0 and without problems."""
-    env = {**os.environ, "max_print_line": "100000"}  # a log line per message, unwrapped
+    # a log line per message, unwrapped; TeX opens no file outside the folder, runs no shell
+    env = {**os.environ, **RESTRICTIONS, "max_print_line": "100000"}
+    command = [*RESTRICTED_LUALATEX] if engine == "lualatex" else [engine, "-no-shell-escape"]
     for _ in range(runs):
         run = subprocess.run(
-            [engine, "-interaction=nonstopmode", "-halt-on-error", name],
+            [*command, "-interaction=nonstopmode", "-halt-on-error", name],
             cwd=directory,
             env=env,
             capture_output=True,
@@ -147,12 +151,12 @@ def test_the_log_check_finds_a_missing_character_and_an_overfull_box(tmp_path):
         encoding="utf-8",
     )
     run = subprocess.run(
-        ["lualatex", "-interaction=nonstopmode", "bad.tex"],
+        [*RESTRICTED_LUALATEX, "-interaction=nonstopmode", "bad.tex"],
         cwd=tmp_path,
         capture_output=True,
         text=True,
         timeout=600,
-        env={**os.environ, "max_print_line": "100000"},
+        env={**os.environ, **RESTRICTIONS, "max_print_line": "100000"},
     )
     assert run.returncode == 0
     found = problems((tmp_path / "bad.log").read_text(encoding="utf-8", errors="replace"))

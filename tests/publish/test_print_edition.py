@@ -30,12 +30,12 @@ from proofs import cli
 from proofs.book.registry import CheckRun, load_all
 from proofs.publish.edition import marks as marks_module
 from proofs.publish.edition.blocks import mark_tex, verbatim
-from proofs.publish.edition.files import Printed, book, standalone
+from proofs.publish.edition.files import LUALATEX, RESTRICTIONS, Printed, book, standalone
 from proofs.publish.edition.marks import Mark, report_marks, run_marks
 from proofs.publish.edition.parts import part_of
 from proofs.publish.edition.tables import table_tex
-from proofs.publish.edition.text import escape, inline_math, safe_math
-from proofs.reader import read_chapter
+from proofs.publish.edition.text import escape, inline_math
+from proofs.reader import parse, read_chapter
 from proofs.reader.records import ID_PREFIXES
 
 SEED_FILES = {
@@ -43,9 +43,9 @@ SEED_FILES = {
     "transformer-block": SEEDS / "002_1f7cf506cffefce0.txt",
 }
 needs_seeds = pytest.mark.skipif(not SEEDS.is_dir(), reason="../shared/seeds is not here")
-LUALATEX, PDFTOTEXT = shutil.which("lualatex"), shutil.which("pdftotext")
+PDFTOTEXT = shutil.which("pdftotext")
 needs_tex = pytest.mark.skipif(
-    LUALATEX is None or PDFTOTEXT is None,
+    shutil.which(LUALATEX[0]) is None or PDFTOTEXT is None,
     reason="lualatex or pdftotext is not installed (apt-get install texlive-luatex "
     "texlive-lang-japanese texlive-latex-recommended texlive-latex-extra poppler-utils)",
 )
@@ -128,20 +128,22 @@ def test_escape_leaves_no_character_latex_treats_specially(text, tex):
 
 
 @pytest.mark.parametrize(
-    ("formula", "safe"),
+    ("formula", "why"),
     [
-        (r"J(\boldsymbol{z}) = \mathrm{diag}(\boldsymbol{\sigma})", True),
-        (r"\begin{pmatrix} 1 & -1 \\ -1 & 1 \end{pmatrix}", True),
-        (r"\sigma^{U", False),
-        (r"x \end{document}", False),
-        (r"\begin{aligned} a \end{pmatrix}", False),
-        (r"a \par b", False),
-        (r"\def\x{1}", False),
+        (r"J(\boldsymbol{z}) = \mathrm{diag}(\boldsymbol{\sigma})", None),
+        (r"\begin{pmatrix} 1 & -1 \\ -1 & 1 \end{pmatrix}", None),
+        (r"\sigma^{U", "{ is not closed"),
+        (r"x \end{document}", r"\end closes no environment"),
+        (r"\begin{aligned} a \end{pmatrix}", r"\begin{aligned} is closed by another \end"),
+        (r"a \par b", r"\par is not a command of the edition's math"),
+        (r"\def\x{1}", r"\def is not a command of the edition's math"),
     ],
 )
-def test_a_formula_that_cannot_be_set_as_written_is_printed_as_text(formula, safe):
-    assert safe_math(formula) is safe
-    assert inline_math(formula) == (f"${formula}$" if safe else escape(f"${formula}$"))
+def test_a_formula_that_cannot_be_set_as_written_is_printed_as_text(formula, why):
+    told = []
+    tex = inline_math(formula, lambda piece, reason: told.append((piece, reason)))
+    assert tex == (f"${formula}$" if why is None else escape(f"${formula}$"))
+    assert told == ([] if why is None else [(f"${formula}$", why)])
 
 
 def test_a_bare_percent_or_hash_in_a_formula_is_escaped():
@@ -252,12 +254,42 @@ def test_the_rendered_figure_caption_is_the_figure_the_package_draws():
 
 def test_a_wide_table_wraps_its_wordy_columns_and_a_narrow_one_keeps_its_width():
     words = "デコーダのみのモデルの層と、その説明の長い文"
+
+    def cell(text: str, row: int) -> str:
+        return escape(text)
+
     wide = table_tex(
-        [("", "A", "B"), ("自己注意", words, words), ("MLP", "あり", "あり")], escape, 42
+        [("", "A", "B"), ("自己注意", words, words), ("MLP", "あり", "あり")], cell, 42
     )
     assert r"\begin{tabularx}{\linewidth}{l>{\raggedright\arraybackslash}X" in wide
-    narrow = table_tex([("n", "合計"), ("64", "1,572,864")], escape, 42)
+    narrow = table_tex([("n", "合計"), ("64", "1,572,864")], cell, 42)
     assert r"\begin{tabular}{rr}" in narrow and r"max width=\linewidth" in narrow
+
+
+def test_an_aside_closed_after_its_element_or_never_still_nests_in_the_latex():
+    chapter = (
+        '# 章\n\n## 1. 節\n\n<Definition id="def-a" title="a">\n\n<Aside title="b">\n\n'
+        "本文\n\n</Definition>\n\n</Aside>\n\n</Aside>\n\n<Aside>\n\n残り\n"
+    )
+    tex = body(standalone(printed_text(chapter)))
+    tex = tex.removesuffix("\\end{document}\n")
+    opened = []
+    for kind, name in re.findall(r"\\(begin|end)\{(\w+)\}", tex):
+        if kind == "begin":
+            opened.append(name)
+        else:
+            assert opened.pop() == name
+    assert opened == [] and tex.count(r"\begin{bookaside}") == 2
+
+
+def test_an_item_number_past_latexs_counters_stays_text():
+    chapter = '# 章\n\n<Definition id="def-a" title="a">\n\nx\n\n</Definition>\n\n'
+    tex = body(standalone(printed_text(chapter + "12. 項\n99999999999. 項\n")))
+    assert r"\setcounter{enumi}{11}\item{}項" in tex and "99999999999. 項" in tex
+
+
+def printed_text(chapter: str) -> Printed:
+    return Printed(part_of(parse(chapter, "c.mdx"), 1), {}, {}, "test")
 
 
 def test_a_listing_line_cannot_end_its_listing():
@@ -412,10 +444,11 @@ class Compiled:
 def compile_tex(tex: Path, runs: int) -> Compiled:
     """Compile the file `runs` times (2 resolves the references)."""
     start = time.perf_counter()
-    env = early.environment(max_print_line="100000")  # a log line per message, unwrapped
+    # a log line per message, unwrapped; the restrictions the edition's files state
+    env = early.environment(max_print_line="100000", **RESTRICTIONS)
     for _ in range(runs):
         run = subprocess.run(
-            [str(LUALATEX), "-interaction=nonstopmode", "-halt-on-error", tex.name],
+            [*LUALATEX, "-interaction=nonstopmode", "-halt-on-error", tex.name],
             cwd=tex.parent,
             env=env,
             capture_output=True,

@@ -157,11 +157,3 @@ def test_a_condition_on_the_index_restricts_where_the_relation_is_judged():
     )
     assert decide(r"\boldsymbol{x}_i = 1", env).status == "mismatched"
     assert isinstance(parse(r"\boldsymbol{x}_i = 1 \quad (i \in U)").args[0], Node)
-
-
-def test_an_entry_of_a_vector_the_notation_lacks_here_is_refused_not_a_crash():
-    """y_j reads the entry of bold y where the notation has it; at an element where it
-    has not (a stray tag moving a formula into another element), a TexError."""
-    reading = Evaluator({"j": sympy.Integer(1)}, entries={"y": "bold y"})
-    with pytest.raises(TexError, match="'y' has no meaning"):
-        reading(parse("y_j"))

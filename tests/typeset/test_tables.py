@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 from places import SEEDS
 
+from cache.remembered import kept_in
 from numeric.error_bounds import unit_roundoff
 from numeric.softmax import softmax
 from proofs.chapters.self_attention import tables as sa_tables
 from proofs.chapters.transformer_block import tables as tb_tables
 from proofs.reader import read_chapter
 from proofs.typeset.tables import Table, listing_lines
-from symbolic.cache import kept_in
 
 SELF_ATTENTION = SEEDS / "000_ce182fefa314a82b.txt"
 BLOCK = SEEDS / "002_1f7cf506cffefce0.txt"
@@ -78,7 +78,7 @@ def test_scaling_table_drawn_in_pieces_is_bit_for_bit_the_whole_draw(monkeypatch
 
 @pytest.mark.element("ex-scaling-numeric")
 def test_scaling_table_kept_between_runs_is_the_table_drawn(monkeypatch, tmp_path):
-    """Kept by `symbolic.cache` under its settings: read back equal to the table drawn
+    """Kept by `cache` under its settings: read back equal to the table drawn
     afresh; other settings are another entry, drawn."""
     monkeypatch.setattr(sa_tables, "_scaling_table", sa_tables._scaling_table.__wrapped__)
     settings = {"dims": (5, 64), "pairs": 37, "trials": 11, "keys": 3, "seed": 7}
@@ -92,6 +92,42 @@ def test_scaling_table_kept_between_runs_is_the_table_drawn(monkeypatch, tmp_pat
         other = sa_tables.scaling_table(**{**settings, "seed": 8})
     assert draws == [((5, 64), 37, 11, 3, 7), ((5, 64), 37, 11, 3, 8)]
     assert other.values != drawn.values
+
+
+def test_scaling_table_kept_with_a_changed_number_is_drawn_again(monkeypatch, tmp_path):
+    """The adversary's edit of a kept table: a number changed, the entry's first line kept.
+    It does not verify, so the table is drawn again and its cells are the drawn ones."""
+    monkeypatch.setattr(sa_tables, "_scaling_table", sa_tables._scaling_table.__wrapped__)
+    settings = {"dims": (5, 64), "pairs": 37, "trials": 11, "keys": 3, "seed": 7}
+    with kept_in(tmp_path):
+        drawn = sa_tables.scaling_table(**settings)
+        (entry,) = tmp_path.rglob("*.json")
+        variance = repr(drawn.values[0][1]).encode()
+        changed = entry.read_bytes().replace(variance, b"9.99", 1)
+        assert b"9.99" in changed
+        entry.write_bytes(changed)
+        again = sa_tables.scaling_table(**settings)
+    assert again == drawn and again.rows[0][1] == f"{drawn.values[0][1]:.2f}" != "9.99"
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        [[5, 5.1, 1.0, 0.5, 0.3]],  # a row less
+        [[5, 5.1, 1.0, 0.5, 0.3], [65, 64.2, 1.0, 0.9, 0.3]],  # another d_k
+        [[5, 5.1, 1.0, 0.5, 0.3], [64, 64.2, 1.0, 0.9]],  # a number less
+        [[5, 5.1, 1.0, 0.5, 0.3], [64, "64.2", 1.0, 0.9, 0.3]],  # text for a number
+        [[5, 5.1, 1.0, 0.5, 0.3], [64, float("nan"), 1.0, 0.9, 0.3]],
+        [[5, 5.1, 1.0, 0.5, 0.3], [64.0, 64.2, 1.0, 0.9, 0.3]],  # d_k not an integer
+        {"rows": []},
+    ],
+    ids=["rows", "d_k", "columns", "text", "nan", "float-d_k", "object"],
+)
+def test_scaling_table_kept_of_another_shape_is_refused(rows):
+    codec = sa_tables._scaling_codec((5, 64), 37, 11, 3)
+    assert codec.decode([[5, 5.1, 1.0, 0.5, 0.3], [64, 64.2, 1.0, 0.9, 0.3]]).rows[1][1] == "64.20"
+    with pytest.raises(ValueError, match="expected"):
+        codec.decode(rows)
 
 
 def test_paired_draws_hold_a_few_rows_at_a_time_and_leave_the_generator_where_whole_draws_do():

@@ -2,11 +2,16 @@
 what the chapter prints.
 
 Nothing runs unless `run_listings` is called. The listings of one chapter run in the
-order of the text, each in its own process (`sys.executable`, a clean environment:
-PATH, HOME and TMPDIR inside the directory, PYTHONHASHSEED=0, one BLAS/OpenMP thread),
-all in one fresh temporary directory that is removed afterwards (on an error or a
-KeyboardInterrupt too), each with a wall-clock time limit, an address-space limit and a
-limit on the bytes of output read.
+order of the text, each in its own process, all in one folder, under one supervisor
+(`supervisor.py`): in a sandbox of their own where the machine allows it (`sandbox.py`,
+`bubblewrap.py`: no network, no process of the machine, nothing of it but /usr and the
+Python installation, read-only, a folder of limited size on a tmpfs), else as the user's
+processes in a temporary folder removed afterwards. Either way each has a wall-clock time
+limit, an address-space limit, a limit on the bytes of output read and on the size of a
+file, all of them a time limit and a limit on their folder's size, and a clean
+environment (HOME and TMPDIR inside the folder, PYTHONHASHSEED=0, one BLAS/OpenMP
+thread); whatever a listing starts ends with it, and what it says of itself (its error
+record, what it prints) is data, read strictly and shown escaped (`record.py`).
 
 File names: a listing is saved under the name the text gives it, else as
 `listing_<line>.py`. A `name.py` in the listing's leading comments or in the paragraph

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import copy
 import functools
+import math
 from collections.abc import Iterator
 
 import numpy as np
 
 import spec
+from cache.codec import Codec
+from cache.remembered import remembered
 from numeric.chunks import row_chunks
 from numeric.model import init_parameters, parameter_count, sub_parameters
 from numeric.softmax import softmax
@@ -25,7 +28,6 @@ from proofs.typeset.tables import (
 )
 from symbolic import counts
 from symbolic import symbols as sym
-from symbolic.cache import remembered
 
 # The chapters' headers (labels, not results).
 SCALING_COLUMNS = (
@@ -139,16 +141,35 @@ def _scaling_table(dims: tuple, pairs: int, trials: int, keys: int, seed: int) -
     _require_scaling_budget(dims, pairs, trials, keys)
     settings = repr((dims, pairs, trials, keys, seed))
     return remembered(
-        "scaling_table", settings, lambda: _drawn_table(dims, pairs, trials, keys, seed)
+        "scaling_table",
+        settings,
+        lambda: _drawn_table(dims, pairs, trials, keys, seed),
+        _scaling_codec(dims, pairs, trials, keys),
     )
+
+
+def _scaling_codec(dims: tuple, pairs: int, trials: int, keys: int) -> Codec[Table]:
+    """The table kept as its numbers alone, one row [d_k, four finite floats] per d_k of
+    `dims`, and printed again from them: a kept cell cannot differ from its number."""
+
+    def decode(data: object) -> Table:
+        if type(data) is not list or len(data) != len(dims):
+            raise ValueError(f"expected {len(dims)} rows")
+        for row, dk in zip(data, dims, strict=True):
+            if type(row) is not list or len(row) != 5 or type(row[0]) is not int or row[0] != dk:
+                raise ValueError(f"expected a row [{dk}, four numbers]")
+            if not all(type(v) is float and math.isfinite(v) for v in row[1:]):
+                raise ValueError(f"expected four finite numbers in the row of d_k = {dk}")
+        return _scaling_printed(tuple(map(tuple, data)), pairs, trials, keys)
+
+    return Codec(lambda table: [list(row) for row in table.values], decode)
 
 
 def _drawn_table(dims: tuple, pairs: int, trials: int, keys: int, seed: int) -> Table:
     """The table drawn afresh (about a second at the chapter's settings: kept between the
     command line's runs, as verify keeps its derivations, by `remembered`)."""
     rng = np.random.default_rng(seed)
-    rows, values, listing = [], [], []
-    listing.append("  d_k  Var(q.k)  Var(q.k/sqrt(d_k))  max weight: raw  scaled")
+    values = []
     for dk in dims:
         s = np.concatenate(
             [
@@ -165,9 +186,21 @@ def _drawn_table(dims: tuple, pairs: int, trials: int, keys: int, seed: int) -> 
         raw = float(softmax(scores).max(axis=-1).mean())
         scaled = float(softmax(scores / np.sqrt(dk)).max(axis=-1).mean())
         var, var_scaled = float(s.var()), float((s / np.sqrt(dk)).var())
-        rows.append((str(dk), f"{var:.2f}", f"{var_scaled:.3f}", f"{raw:.3f}", f"{scaled:.3f}"))
         values.append((dk, var, var_scaled, raw, scaled))
-        listing.append(f"{dk:5d} {var:9.2f} {var_scaled:12.3f} {raw:18.3f} {scaled:7.3f}")
+    return _scaling_printed(tuple(values), pairs, trials, keys)
+
+
+def _scaling_printed(values: tuple, pairs: int, trials: int, keys: int) -> Table:
+    """The table of `values`, rows (d_k, Var, scaled Var, raw and scaled largest weight),
+    with its cells and listing lines printed as the chapter prints them."""
+    rows = tuple(
+        (str(dk), f"{var:.2f}", f"{var_scaled:.3f}", f"{raw:.3f}", f"{scaled:.3f}")
+        for dk, var, var_scaled, raw, scaled in values
+    )
+    listing = ("  d_k  Var(q.k)  Var(q.k/sqrt(d_k))  max weight: raw  scaled",) + tuple(
+        f"{dk:5d} {var:9.2f} {var_scaled:12.3f} {raw:18.3f} {scaled:7.3f}"
+        for dk, var, var_scaled, raw, scaled in values
+    )
     return Table(
         name="scaling",
         caption=(
@@ -175,9 +208,9 @@ def _drawn_table(dims: tuple, pairs: int, trials: int, keys: int, seed: int) -> 
             f"{keys} 個のキーの重みの最大値の平均（{thousands(trials)} 回）"
         ),
         columns=SCALING_COLUMNS,
-        rows=tuple(rows),
-        values=tuple(values),
-        listing=tuple(listing),
+        rows=rows,
+        values=values,
+        listing=listing,
     )
 
 

@@ -13,20 +13,43 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from proofs.publish.edition.links import Links, label, reference_label
 from proofs.publish.edition.marks import Mark
 from proofs.publish.edition.parts import FigureSpot, Part, reference_number, references_start
 from proofs.publish.edition.tables import table_tex
-from proofs.publish.edition.text import display_math, escape, inline
+from proofs.publish.edition.text import (
+    Notice,
+    code_point,
+    display_math,
+    escape,
+    glyphless,
+    inline,
+)
 from proofs.reader import mdx, rendered
 from proofs.reader.records import Element, Listing
+from proofs.typeset.shown import shortened, visible
 
-_ITEM = re.compile(r"^\s*(?:(?P<bullet>[-*•])|(?P<number>\d+)\.)\s+")
+# a list item; its number fits LaTeX's counters (below 2^31)
+_ITEM = re.compile(r"^\s*(?:(?P<bullet>[-*•])|(?P<number>\d{1,9})\.)\s+")
 _ASIDE = re.compile(r"^<Aside\b([^>]*)>\s*$")
 _HEADING = re.compile(r"^#{1,6}\s+(?P<title>.+?)\s*$")
 PROOF, SOLUTION = "証明", "解答"
 ASIDE = "補足"  # the title of an <Aside> that has none
+MAX_MESSAGE = 1000  # characters of a mark's message printed (a report's may be any length)
+
+
+@dataclass(frozen=True)
+class Note:
+    """What the edition tells of a line of a chapter it does not print as written."""
+
+    path: str
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.message}"
 
 
 _VERBATIM = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}"}
@@ -35,12 +58,14 @@ _VERBATIM = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}"}
 def verbatim(line: str) -> str:
     """A line of a listing as bookcode and bookoutput take it: every character as it is
     but the three their commandchars make commands, so that no line of the chapter's
-    code (not even one holding \\end{bookcode}) can end the listing early.
+    code (not even one holding \\end{bookcode}) can end the listing early, and the
+    glyphless ones, shown by their code points (TeX would read U+007F as an error, U+000C
+    as the end of a paragraph).
 
     >>> verbatim(r'print("\\end{bookcode}")  # 注釈')
     'print("\\\\textbackslash{}end\\\\{bookcode\\\\}")  # 注釈'
     """
-    return "".join(_VERBATIM.get(ch, ch) for ch in line)
+    return "".join(_VERBATIM.get(ch) or (code_point(ch) if glyphless(ch) else ch) for ch in line)
 
 
 def mark_tex(mark: Mark) -> str:
@@ -48,8 +73,11 @@ def mark_tex(mark: Mark) -> str:
     message of a finding, a failure or a stub."""
     methods = ", ".join(mark.methods)
     detail = {"passed": methods, "not run": methods, "no check": ""}.get(mark.result, mark.message)
+    detail = " ".join(detail.split())
+    if len(detail) > MAX_MESSAGE:
+        detail = detail[: MAX_MESSAGE - 1] + "…"
     key = mark.result.replace(" ", "-")
-    return f"\\bookcheck{{{key}}}{{{mark.result}}}{{{escape(' '.join(detail.split()))}}}"
+    return f"\\bookcheck{{{key}}}{{{mark.result}}}{{{escape(detail)}}}"
 
 
 def element_heading(element: Element, title: str) -> str:
@@ -72,8 +100,10 @@ class _Walk:
         pictures: Mapping[str, str],
         line: float,
         lead: str,
+        notes: list[Note],
     ) -> None:
         self.part = part
+        self.notes = notes
         self.links = links
         self.marks = marks
         self.pictures = pictures
@@ -83,11 +113,13 @@ class _Walk:
         self.document = part.document
         self.form = self.document.form
         self.out: list[str] = []
-        self.paragraph: list[tuple[str, str]] = []  # ("line", text) or ("display", TeX)
-        self.quote: list[str] = []
+        # ("line", text, its line) or ("display", TeX, its first line)
+        self.paragraph: list[tuple[str, str, int]] = []
+        self.quote: list[tuple[str, int]] = []
         self.references = references_start(self.document)
-        self.before: dict[int, list[str]] = {}
-        self.after: dict[int, list[str]] = {}
+        self.before: dict[int, list[tuple[str, str]]] = {}  # (environment, its \\begin)
+        self.after: dict[int, list[str]] = {}  # the environments that end there
+        self.opened: list[str] = []  # the environments open across lines, innermost last
         self.elements = {e.line: e for e in self.document.elements}
         for element in self.document.elements:
             self._bracket(element)
@@ -100,7 +132,7 @@ class _Walk:
         """The environments an element opens and closes, at the lines of its statement
         and its proof or solution."""
         last = element.statement[1]
-        self.after.setdefault(max(last, element.line), []).append(r"\end{bookelement}")
+        self.after.setdefault(max(last, element.line), []).append("bookelement")
         if element.proof is None:
             return
         start, end = element.proof
@@ -110,8 +142,9 @@ class _Walk:
         if any(self._content(i) for i in between):  # the proof stands apart: name its element
             name += f"（{element.number}）"
         environment = "booksolution" if solution else "bookproof"
-        self.before.setdefault(start, []).append(f"\\begin{{{environment}}}{{{escape(name)}}}")
-        self.after.setdefault(max(start, end), []).append(f"\\end{{{environment}}}")
+        opening = f"\\begin{{{environment}}}{{{escape(name)}}}"
+        self.before.setdefault(start, []).append((environment, opening))
+        self.after.setdefault(max(start, end), []).append(environment)
 
     def _anchor(self, listing: Listing) -> int:
         """The first line a listing takes: its opening fence or its `# Python` line."""
@@ -132,50 +165,70 @@ class _Walk:
 
     # Running text ------------------------------------------------------------------------
 
-    def inline(self, text: str) -> str:
-        return inline(text, self.links, self.form)
+    def inline(self, text: str, line: int, moving: bool = False) -> str:
+        """Running text of the line in LaTeX; `moving`, a heading's."""
+        return inline(text, self.links, self.form, self.notice(line), moving)
+
+    def heading(self, text: str, line: int) -> str:
+        """A heading's text as \\chapter and \\section take it: what LaTeX writes to the
+        .aux and .toc files too, and, for the PDF's bookmarks, the text alone (hyperref
+        cannot read a formula or a link into one)."""
+        title = self.inline(text, line, moving=True)
+        plain = escape(text.replace("$", ""))
+        return title if title == plain else f"\\texorpdfstring{{{title}}}{{{plain}}}"
+
+    def notice(self, line: int) -> Notice:
+        def printed_as_text(piece: str, why: str) -> None:
+            said = f"{shortened(visible(piece))} is printed as text: {why}"
+            self.notes.append(Note(self.document.path, line, said))
+
+        return printed_as_text
+
+    def display(self, tex: str, line: int) -> str:
+        return display_math(tex, self.notice(line))
 
     def flush(self) -> None:
         """Write the paragraph and the quotation gathered so far."""
         if self.quote:
-            lines = r"\par ".join(self.inline(q) for q in self.quote)
+            lines = "\\par\n".join(self.inline(q, number) for q, number in self.quote)
             self.out.append(f"\\begin{{booksummary}}\n{lines}\n\\end{{booksummary}}")
             self.quote = []
         if not self.paragraph:
             return
         entries, self.paragraph = self.paragraph, []
-        opening: list[tuple[str, str]] = []
-        items: list[tuple[str, list[tuple[str, str]]]] = []  # (marker, its lines)
-        for kind, text in entries:
+        opening: list[tuple[str, str, int]] = []
+        items: list[tuple[str, list[tuple[str, str, int]]]] = []  # (marker, its lines)
+        for kind, text, number in entries:
             item = _ITEM.match(text) if kind == "line" else None
             if item is not None:
-                items.append((item.group("number") or "", [(kind, text[item.end() :])]))
+                items.append((item.group("number") or "", [(kind, text[item.end() :], number)]))
             elif items:
-                items[-1][1].append((kind, text))
+                items[-1][1].append((kind, text, number))
             else:
-                opening.append((kind, text))
+                opening.append((kind, text, number))
         if opening:
             self.out.append(self._flow(opening))
         if items:
             self.out.append(self._list(items))
 
-    def _flow(self, entries: list[tuple[str, str]]) -> str:
+    def _flow(self, entries: list[tuple[str, str, int]]) -> str:
         return "\n".join(
-            self.inline(text) if kind == "line" else display_math(text) for kind, text in entries
+            self.inline(text, number) if kind == "line" else self.display(text, number)
+            for kind, text, number in entries
         )
 
-    def _list(self, items: list[tuple[str, list[tuple[str, str]]]]) -> str:
+    def _list(self, items: list[tuple[str, list[tuple[str, str, int]]]]) -> str:
         """Items, each kind of marker in its list (numbers kept as the chapter prints them);
         in the references, each entry [n] an anchor its citations link to."""
         out, open_kind = [], ""
         for number, entries in items:
             kind = "enumerate" if number else "itemize"
-            first = entries[0][1]
+            first, line = entries[0][1], entries[0][2]
             entry = reference_number(first) if self._in_references() else None
             if entry is not None:
                 kind = "bookreferences"
                 text = first[first.index("]") + 1 :].lstrip()
-                entries = [("line", text), *entries[1:]]
+                entries = [("line", text, line), *entries[1:]]
             if kind != open_kind:
                 if open_kind:
                     out.append(f"\\end{{{open_kind}}}")
@@ -201,17 +254,14 @@ class _Walk:
 
     def _heading(self, number: int) -> str:
         heading = self.headings[number]
-        title = self.inline(heading.title)
-        if "$" in heading.title:
-            title = f"\\texorpdfstring{{{title}}}{{{escape(heading.title.replace('$', ''))}}}"
         command = "booksubsection" if "." in heading.number else "booksection"
-        return f"\\{command}{{{escape(heading.number)}}}{{{title}}}"
+        return f"\\{command}{{{escape(heading.number)}}}{{{self.heading(heading.title, number)}}}"
 
     def _element(self, element: Element) -> str:
         kind = element.kind
         parts = [
             f"\\begin{{bookelement}}{{{kind}}}"
-            f"{{{element_heading(element, self.inline(element.title))}}}",
+            f"{{{element_heading(element, self.inline(element.title, element.line))}}}",
             f"\\booklabel{{{label(self.part, element)}}}{{{escape(element.number.split()[-1])}}}"
             + mark_tex(self.marks.get(element.line, Mark("no check"))),
         ]
@@ -229,7 +279,7 @@ class _Walk:
         return "\n".join(out)
 
     def _figure(self, figure: FigureSpot) -> str:
-        caption = "図　" + self.inline(figure.caption)
+        caption = "図　" + self.inline(figure.caption, figure.line)
         path = self.pictures.get(figure.name) if figure.name else None
         if path is None:
             return f"\\bookplaceholder{{{caption}}}"
@@ -242,7 +292,7 @@ class _Walk:
         text = lines[number - 1].strip()
         if text != "$$":
             if len(text) > 4 and text.endswith("$$") and text.count("$$") == 2:
-                self.paragraph.append(("display", text[2:-2]))
+                self.paragraph.append(("display", text[2:-2], number))
                 return number
             return None
         for end in range(number + 1, len(lines) + 1):
@@ -251,7 +301,7 @@ class _Walk:
                 return None
             if closing.endswith("$$"):
                 tex = "\n".join([*lines[number : end - 1], closing[:-2]])
-                self.paragraph.append(("display", tex))
+                self.paragraph.append(("display", tex, number))
                 return end
         return None
 
@@ -275,15 +325,31 @@ class _Walk:
             self.current = number
             if number in self.before:
                 self.flush()
-                self.out += self.before[number]
+                for environment, opening in self.before[number]:
+                    self.out.append(opening)
+                    self.opened.append(environment)
             if number > skip_to:
                 skip_to = self._line(number, title)
             if number in self.after:  # in the paragraph it ends: ■ at the end of its line
                 self.flush()
-                for text in self.after[number]:
-                    self.out[-1:] = ["\n".join([*self.out[-1:], text])]
+                for environment in self.after[number]:
+                    self.close(environment)
         self.flush()
+        while self.opened:
+            self.close(self.opened[-1])
         return "\n\n".join(self.out) + "\n"
+
+    def close(self, environment: str) -> None:
+        """End an open environment, and first those opened inside it and left open (an
+        <Aside> whose closing tag is missing, or comes after its element's end): the
+        environments of the LaTeX nest, whatever the chapter's tags do."""
+        if environment not in self.opened:
+            return
+        while self.opened:
+            inner = self.opened.pop()
+            self.out[-1:] = ["\n".join([*self.out[-1:], f"\\end{{{inner}}}"])]
+            if inner == environment:
+                return
 
     def _line(self, number: int, title: int) -> int:
         """Write what the line starts; the last line it takes (itself, or the end of its
@@ -293,9 +359,10 @@ class _Walk:
         block: str | None = None
         last = number
         if number == title:
-            block = f"\\chapter{{{self.inline(self.document.title)}}}\n{self.lead}"
+            block = f"\\chapter{{{self.heading(self.document.title, number)}}}\n{self.lead}"
         elif number in self.elements:
             block = self._element(self.elements[number])
+            self.opened.append("bookelement")
         elif number in self.headings:
             block = self._heading(number)
         elif number in self.listings:
@@ -304,7 +371,8 @@ class _Walk:
             return number
         elif number in self.tables:
             table = self.tables[number]
-            block = table_tex(table.rows, self.inline, self.line)
+            rows = table.row_lines
+            block = table_tex(table.rows, lambda text, row: self.inline(text, rows[row]), self.line)
             last = table.row_lines[-1]
         elif number in self.figures:
             block = self._figure(self.figures[number])
@@ -316,24 +384,28 @@ class _Walk:
             return number
         elif self.form == "MDX" and (aside := _ASIDE.match(stripped)) is not None:
             named = dict(mdx.ATTRIBUTE.findall(aside.group(1))).get("title") or ASIDE
-            block = f"\\begin{{bookaside}}{{{self.inline(named)}}}"
+            block = f"\\begin{{bookaside}}{{{self.inline(named, number)}}}"
+            self.opened.append("bookaside")
         elif self.form == "MDX" and stripped == "</Aside>":
-            block = r"\end{bookaside}"
+            self.flush()
+            if self.opened[-1:] == ["bookaside"]:
+                self.close("bookaside")
+            return number
         elif number == self.references:
-            block = f"\\bookunnumbered{{{self.inline(stripped.lstrip('#').strip())}}}"
+            block = f"\\bookunnumbered{{{self.heading(stripped.lstrip('#').strip(), number)}}}"
         elif self.form == "MDX" and (heading := _HEADING.match(stripped)) is not None:
-            block = f"\\bookunnumbered{{{self.inline(heading.group('title'))}}}"
+            block = f"\\bookunnumbered{{{self.heading(heading.group('title'), number)}}}"
         elif self.form == "MDX" and stripped.startswith(">"):
             if self.paragraph:
                 self.flush()
-            self.quote.append(stripped.lstrip(">").strip())
+            self.quote.append((stripped.lstrip(">").strip(), number))
             return number
         else:
             if self.quote:
                 self.flush()
             end = self._display(number) if stripped.startswith("$$") else None
             if end is None:
-                self.paragraph.append(("line", text))
+                self.paragraph.append(("line", text, number))
                 return number
             return end
         self.flush()
@@ -348,8 +420,19 @@ def chapter_body(
     pictures: Mapping[str, str],
     line: float,
     lead: str = "",
+    notes: list[Note] | None = None,
 ) -> str:
     """The LaTeX of a chapter, from its \\chapter to its references, on a line of `line` em;
     `marks` by the line of each element's heading, `pictures` the PDF file of each figure
-    drawn (by name), `lead` what follows the \\chapter (the results' tally)."""
-    return _Walk(part, links, marks, pictures, line, lead).walk()
+    drawn (by name), `lead` what follows the \\chapter (the results' tally). Each line it
+    does not print as written gets a Note in `notes`."""
+    found = []
+    for number, text in enumerate(part.document.lines, 1):
+        shown = sorted({f"U+{ord(ch):04X}" for ch in text if glyphless(ch)})
+        if shown:
+            said = f"{', '.join(shown)}: no glyph, printed as code point"
+            found.append(Note(part.document.path, number, said))
+    body = _Walk(part, links, marks, pictures, line, lead, found).walk()
+    if notes is not None:
+        notes += sorted(found, key=lambda note: note.line)
+    return body

@@ -12,25 +12,43 @@ import re
 from collections.abc import Sequence
 
 from proofs.publish.edition.parts import Part
-from proofs.publish.edition.text import escape
+from proofs.publish.edition.text import escape, glyphless
 from proofs.reader.records import ID_PREFIXES, Element
+
+MAX_URL = 2000  # characters of a link the edition writes as one; a longer one is text
+
+
+def _key(number: str) -> str:
+    """A number as a label holds it: its ASCII letters, digits and points, any other
+    character by its code point (the readers' numbers are digits, but \\d is Unicode's)."""
+    return re.sub(r"[^0-9A-Za-z.]", lambda m: f"+{ord(m.group()):X}", number)
 
 
 def label(part: Part, element: Element) -> str:
     """The LaTeX label of an element: c1:prop-3.2."""
-    return f"{part.label}:{ID_PREFIXES[element.kind]}-{element.number.split()[-1]}"
+    return f"{part.label}:{ID_PREFIXES[element.kind]}-{_key(element.number.split()[-1])}"
 
 
 def reference_label(part: Part, number: str) -> str:
     """The anchor of the entry [number] of a chapter's references list."""
-    return f"{part.label}:ref-{number}"
+    return f"{part.label}:ref-{_key(number)}"
 
 
 def url_tex(url: str) -> str:
-    """A URL as \\href's first argument takes it in any context: # and % escaped, the
-    characters TeX would read as commands or groups percent-encoded."""
-    encoded = "".join(f"%{ord(ch):02X}" if ch in "\\{}^~ " else ch for ch in url)
-    return re.sub(r"([#%])", r"\\\1", encoded)
+    """A URL as \\href and \\url take it in any context (a table cell, a heading, a bold
+    span): # % & _ escaped, which hyperref reads back as the characters, and the characters
+    TeX would read as commands, groups, math or white space, and the glyphless ones,
+    percent-encoded.
+
+    >>> print(url_tex("https://example.com/a_b?c=1&d=$2#e f"))
+    https://example.com/a\\_b?c=1\\&d=\\%242\\#e\\%20f
+    """
+    encoded = "".join(_percent(ch) if ch in "\\{}^~$ \t" or glyphless(ch) else ch for ch in url)
+    return re.sub(r"([#%&_])", r"\\\1", encoded)
+
+
+def _percent(ch: str) -> str:
+    return "".join(f"%{byte:02X}" for byte in ch.encode("utf-8", "surrogatepass"))
 
 
 class Links:
@@ -79,12 +97,14 @@ class Links:
             if not self.part.site:
                 return text
             url = self.part.site + url
-        if not re.match(r"https?://", url):
+        if not re.match(r"https?://", url) or len(url) > MAX_URL:
             return text
         return f"\\href{{{url_tex(url)}}}{{{text}}}"
 
     def url(self, url: str) -> str:
         """A URL written out in the text, broken anywhere at the end of a line (xurl)."""
+        if len(url) > MAX_URL:
+            return escape(url)
         return f"\\url{{{url_tex(url)}}}"
 
     def citation(self, numbers: str) -> str:

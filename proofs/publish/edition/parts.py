@@ -1,6 +1,7 @@
 """The chapters of a print edition, each with what the edition needs to know of it beyond
 its Document: the prefix of its labels, the name citations give it, its address on the
-web, its references list and the figures the package draws for it."""
+web, its references list and the figures the package draws for it. A chapter with a line
+too long to set (MAX_LINE) has none: LuaTeX stops at a line of more than 200,000 bytes."""
 
 from __future__ import annotations
 
@@ -13,6 +14,15 @@ from proofs.reader.rendered import REFERENCES
 _ADDRESS = re.compile(r"^>\s*(https?://\S+)\s*$")
 _REFERENCES_HEADING = re.compile(rf"^(?:#+\s*)?{REFERENCES}\s*$")
 _ENTRY = re.compile(r"^\s*(?:[-*•]\s*)?\[(\d+)\]")
+# characters of a chapter's line the edition sets: escaped (a backslash is written in 16
+# characters, a glyphless one in 17) and written twice (a heading's text for the page and
+# for the PDF's bookmarks), a line stays under the 200,000 bytes LuaTeX reads of one line
+# of its input; the chapters' longest is under 1,000
+MAX_LINE = 5_000
+
+
+class Unprintable(ValueError):
+    """A chapter the print edition cannot set, and the line that says why."""
 
 
 @dataclass(frozen=True)
@@ -48,8 +58,17 @@ class Part:
 
 def part_of(document: Document, number: int) -> Part:
     """The `number`-th chapter (from 1) of an edition, read from its Document and, for a
-    registered chapter, the figures its package draws."""
+    registered chapter, the figures its package draws; Unprintable when a line is longer
+    than MAX_LINE."""
     from proofs.audit import identify
+
+    for line, text in enumerate(document.lines, 1):
+        if len(text) > MAX_LINE:
+            raise Unprintable(
+                f"{document.path}:{line}: a line of {len(text):,} characters; the print "
+                f"edition sets lines of up to {MAX_LINE:,} (LuaTeX reads at most 200,000 "
+                "bytes of a line)"
+            )
 
     key = identify(document)
     return Part(

@@ -12,7 +12,13 @@ The environments, so that a chapter's LaTeX names what each piece is, not how it
 - `\\fitdisplay`: a display scaled to the line when it is wider;
 - `bookcode` and `bookoutput`: a listing and what it prints (fvextra, lines broken to the
   line; no shell escape), their \\ { } written \\textbackslash{} \\{ \\} (blocks.verbatim);
-- `booktable`, `\\bookfigure`, `\\bookplaceholder`, `bookreferences`.
+- `booktable`, `\\bookfigure`, `\\bookplaceholder`, `bookreferences`;
+- `\\bookchar{007F}`: a character that is no glyph, shown by its code point in a frame.
+
+In the body, ^ is an ordinary character: the chapter's text never holds one (prose writes
+it \\textasciicircum, a formula's superscript is \\sp), and TeX reads ^^ followed by two
+hex digits as the character they name before any command runs (^^5c is a backslash), so
+a ^ that slipped through would still begin no command.
 """
 
 from __future__ import annotations
@@ -92,6 +98,9 @@ _DEFINITIONS = r"""
   \parbox{0.9\linewidth}{\small #1}\end{center}}
 \newenvironment{bookreferences}{\begin{list}{}{\small\setlength\leftmargin{2.5em}%
   \setlength\labelwidth{2em}\setlength\labelsep{0.5em}}\raggedright}{\end{list}}
+\DeclareRobustCommand\bookchar[1]{{\fboxsep=0.5pt\fbox{\ttfamily\scriptsize U+#1}}}
+\pdfstringdefDisableCommands{\def\bookchar#1{U+#1}}
+\AddToHook{begindocument/end}{\catcode`\^=12 }
 """
 
 

@@ -30,9 +30,9 @@ def _row(cells: Sequence[str]) -> str:
     return ("{}" if text.startswith("[") else "") + text + r" \\"
 
 
-def table_tex(rows: Sequence[Sequence[str]], cell: Callable[[str], str], line: float) -> str:
+def table_tex(rows: Sequence[Sequence[str]], cell: Callable[[str, int], str], line: float) -> str:
     """The table whose rows (the header first) hold the chapter's cell texts, on a line of
-    `line` em; `cell` turns a cell's text into LaTeX."""
+    `line` em; `cell` turns a cell's text, in the row of that index, into LaTeX."""
     count = max(len(r) for r in rows)
     rows = [tuple(r) + ("",) * (count - len(r)) for r in rows]
     header, body = rows[0], rows[1:]
@@ -55,9 +55,9 @@ def table_tex(rows: Sequence[Sequence[str]], cell: Callable[[str], str], line: f
     )
     lines = [
         r"\toprule",
-        _row([cell(h) for h in header]),
+        _row([cell(h, 0) for h in header]),
         r"\midrule",
-        *(_row([cell(c) for c in r]) for r in body),
+        *(_row([cell(c, k) for c in r]) for k, r in enumerate(body, 1)),
         r"\bottomrule",
     ]
     if any(wraps):

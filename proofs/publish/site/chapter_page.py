@@ -10,7 +10,7 @@ from urllib.parse import quote
 
 from proofs.audit.report import Report, Status
 from proofs.audit.tally import ElementTally
-from proofs.publish.site.frame import counts, css_class, html_page, legend, where
+from proofs.publish.site.frame import counts, css_class, html_page, html_text, legend, where
 from proofs.publish.site.marks import MARKS, ElementMark, LineMark, Note
 from proofs.reader import Document
 
@@ -30,7 +30,7 @@ def chapter_page(
     body = [
         "<header>",
         f'<p class="where"><a href="{escape(index)}">← all chapters</a></p>',
-        f"<h1>{escape(document.title or report.path)}</h1>",
+        f"<h1>{html_text(document.title or report.path)}</h1>",
         where(report),
         counts(report),
         legend(),
@@ -58,8 +58,8 @@ def _look_here(document: Document, report: Report) -> str:
         line = f"line {f.line}"
         at = f'<a href="#L{f.line}">{line}</a>' if 1 <= f.line <= len(document.lines) else line
         items.append(
-            f"<li>{at} [{escape(str(f.section))}] <code>{escape(f.text)}</code> — "
-            f"{escape(f.detail)}</li>"
+            f"<li>{at} [{html_text(str(f.section))}] <code>{html_text(f.text)}</code> — "
+            f"{html_text(f.detail)}</li>"
         )
     return f'<h2>Mismatches</h2>\n<ul class="mismatches">{"".join(items)}</ul>'
 
@@ -69,7 +69,7 @@ def _element_list(elements: list[ElementMark]) -> str:
     if not elements:
         return ""
     items = [
-        f'<li><a class="badge {e.result}" href="{_href(e.anchor)}">{escape(e.number)} '
+        f'<li><a class="badge {e.result}" href="{_href(e.anchor)}">{html_text(e.number)} '
         f"· {e.result}</a></li>"
         for e in elements
     ]
@@ -101,9 +101,9 @@ def _text(mark: LineMark) -> str:
     for start, end in spans:
         if start < at:
             continue
-        out += [escape(mark.text[at:start]), f"<mark>{escape(mark.text[start:end])}</mark>"]
+        out += [html_text(mark.text[at:start]), f"<mark>{html_text(mark.text[start:end])}</mark>"]
         at = end
-    return "".join([*out, escape(mark.text[at:])])
+    return "".join([*out, html_text(mark.text[at:])])
 
 
 def _badge(element: ElementMark | None) -> str:
@@ -112,7 +112,7 @@ def _badge(element: ElementMark | None) -> str:
         return ""
     said = " · ".join(x for x in (element.check or "no check", element.result) if x)
     links = "".join(f' <a href="#L{line}">line {line}</a>' for line in element.mismatches)
-    anchor = escape(element.anchor)
+    anchor = html_text(element.anchor)
     return f'<span class="badge {element.result}" id="{anchor}">{said}{links}</span>'
 
 
@@ -127,14 +127,14 @@ def _notes(mark: LineMark, element: ElementMark | None, tally: ElementTally | No
     items = "".join(_note(note) for note in notes)
     evidence = f"<pre>{escape(tally.to_text())}</pre>" if tally is not None else ""
     return (
-        f"<details{opened}><summary>{escape(' · '.join(said))}</summary>"
+        f"<details{opened}><summary>{html_text(' · '.join(said))}</summary>"
         f"<ul>{items}</ul>{evidence}</details>"
     )
 
 
 def _note(note: Note) -> str:
-    section = f" [{escape(note.section)}]" if note.section else ""
+    section = f" [{html_text(note.section)}]" if note.section else ""
     return (
-        f'<li class="{css_class(note.status)}"><span class="status">{escape(note.status)}</span>'
-        f"{section} <code>{escape(note.text)}</code> — {escape(note.detail)}</li>"
+        f'<li class="{css_class(note.status)}"><span class="status">{html_text(note.status)}</span>'
+        f"{section} <code>{html_text(note.text)}</code> — {html_text(note.detail)}</li>"
     )

@@ -1,5 +1,8 @@
 """What every page of the site shares: the document around a body, a report's counts and
-the legend of the marks. Everything taken from a chapter goes through html.escape."""
+the legend of the marks. Everything taken from a chapter or a file's name goes through
+html_text: every character a page would hide or act on made visible (a control as \\x1b,
+a bidirectional override as \\u202e, a name's byte that is not UTF-8 as \\xff), then
+html.escape."""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ from html import escape
 
 from proofs.audit.report import Report, Status
 from proofs.publish.site.style import CSS
+from proofs.typeset.shown import visible
 
 MEANINGS = {  # a line's mark -> what it means, as the legend says it
     "mismatched": "mismatched: the chapter says what the package contradicts",
@@ -14,6 +18,12 @@ MEANINGS = {  # a line's mark -> what it means, as the legend says it
     "confirmed": "confirmed: what the chapter says is what the package computes or proves",
     "not examined": "not examined: a number or relation no finding judged",
 }
+
+
+def html_text(text: str) -> str:
+    """Text from a chapter, a report or a file's name as HTML character data or an
+    attribute's value: made visible (proofs.typeset.shown), then escaped."""
+    return escape(visible(text))
 
 
 def css_class(mark: str) -> str:
@@ -26,7 +36,7 @@ def html_page(title: str, body: str) -> str:
     return (
         '<!DOCTYPE html>\n<html lang="ja">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{escape(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
+        f"<title>{html_text(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
         f"{body}\n</body>\n</html>\n"
     )
 
@@ -43,7 +53,7 @@ def counts(report: Report) -> str:
     if report.listings and not report.listings_run:
         items.append(("listings", "listings", f"{report.listings} not run (--run-listings)"))
     shown = [
-        f'<div class="{css_class(key)}"><dt>{escape(name)}</dt><dd>{escape(value)}</dd></div>'
+        f'<div class="{css_class(key)}"><dt>{html_text(name)}</dt><dd>{html_text(value)}</dd></div>'
         for key, name, value in items
     ]
     return '<dl class="counts">' + "".join(shown) + "</dl>"
@@ -51,11 +61,12 @@ def counts(report: Report) -> str:
 
 def legend() -> str:
     """The marks' colours and what each means."""
-    shown = [f'<li class="{css_class(m)}">{escape(said)}</li>' for m, said in MEANINGS.items()]
+    shown = [f'<li class="{css_class(m)}">{html_text(said)}</li>' for m, said in MEANINGS.items()]
     return '<ul class="legend">' + "".join(shown) + "</ul>"
 
 
 def where(report: Report) -> str:
     """The file, its form and the chapter the audit took it for."""
     chapter = f"chapter {report.chapter}" if report.chapter else "a chapter without checks"
-    return f'<p class="where">{escape(report.path)} · {escape(report.form)} · {escape(chapter)}</p>'
+    said = f"{report.path} · {report.form} · {chapter}"
+    return f'<p class="where">{html_text(said)}</p>'

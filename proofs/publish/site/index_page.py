@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 from proofs.audit.report import Report, Status
 from proofs.publish.maps import HEIGHT, WIDTH, chapter_map, map_svg, positions
-from proofs.publish.site.frame import counts, html_page, where
+from proofs.publish.site.frame import counts, html_page, html_text, where
 from proofs.publish.site.marks import ElementMark
 from proofs.reader import Document
 
@@ -55,13 +55,13 @@ def _summary(chapters: Sequence[Chapter]) -> str:
         r = c.report
         mismatches = len(r.of(Status.MISMATCHED))
         cells = [
-            f'<td><a href="{escape(quote(c.page))}">{escape(c.document.title or r.path)}</a>'
+            f'<td><a href="{escape(quote(c.page))}">{html_text(c.document.title or r.path)}</a>'
             f' (<a href="#chapter-{k}">map</a>)</td>',
-            f"<td>{escape(r.path)}</td>",
+            f"<td>{html_text(r.path)}</td>",
             f'<td class="count{" mismatched" if mismatches else ""}">{mismatches}</td>',
             f'<td class="count">{len(r.of(Status.NOT_CHECKABLE))}</td>',
             f'<td class="count">{len(r.of(Status.CONFIRMED))}</td>',
-            f"<td>{escape(r.coverage.to_text()) if r.coverage is not None else ''}</td>",
+            f"<td>{html_text(r.coverage.to_text()) if r.coverage is not None else ''}</td>",
         ]
         rows.append("<tr>" + "".join(cells) + "</tr>")
     head = "".join(
@@ -76,7 +76,7 @@ def _section(k: int, chapter: Chapter) -> str:
     return "\n".join(
         [
             f'<section class="chapter" id="chapter-{k}">',
-            f'<h2><a href="{escape(quote(chapter.page))}">{escape(title)}</a></h2>',
+            f'<h2><a href="{escape(quote(chapter.page))}">{html_text(title)}</a></h2>',
             where(chapter.report),
             counts(chapter.report),
             f'<div class="map">{linked_map(chapter)}</div>',
@@ -100,7 +100,7 @@ def linked_map(chapter: Chapter) -> str:
             continue
         target = escape(f"{quote(chapter.page)}#{quote(element.anchor, safe='')}")
         named = f"{element.number}（{element.title}）" if element.title else element.number
-        said = escape(f"{named}: {element.result}")
+        said = html_text(f"{named}: {element.result}")
         links.append(
             f'    <a href="{target}"><title>{said}</title><rect x="{x - WIDTH // 2}" '
             f'y="{y - HEIGHT // 2}" width="{WIDTH}" height="{HEIGHT}" fill="#000" '

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from proofs.audit.report import Finding, Report, Section, Status
 from proofs.reader import Document
+from proofs.typeset.shown import visible
 
 NOT_EXAMINED = "not examined"  # a note's status for a number coverage.unexamined lists
 MARKS = ("mismatched", "not checkable", "confirmed", NOT_EXAMINED, "plain")
@@ -49,7 +50,7 @@ class ElementMark:
     number: str
     title: str
     line: int
-    anchor: str  # the MDX or registered id, else the number (例-3.2)
+    anchor: str  # the MDX or registered id, else the number (例-3.2), made visible
     check: str  # the registered id, "" when none
     result: str
     mismatches: tuple[int, ...]  # the lines of the mismatches of its check and claims
@@ -92,7 +93,8 @@ def element_marks(document: Document, report: Report) -> list[ElementMark]:
         found = own.get(record.line)
         check = found.ref if found is not None else ""
         judged = by_check.get(check, []) if check else []
-        anchor = _unique(re.sub(r"\s+", "-", record.id or check or record.number), taken)
+        named = visible(record.id or check or record.number)
+        anchor = _unique(re.sub(r"\s+", "-", named), taken)
         out.append(
             ElementMark(
                 record.number,
