@@ -8,7 +8,8 @@ Two series, measured in one run:
   examples, tables, listings and prose as the book writes them;
 - lines of equalities: the chapter with 500 … 4,000 more lines, each a sentence with an
   equality of its own numbers (「$1003 \\times 7 = 7021$ です。」), as a chapter of worked
-  computations prints them.
+  computations prints them; "added" is what they cost (the case's second audit less the
+  chapter's), whose growth is fitted against the lines added.
 
 Each case runs in a fresh interpreter, so that its peak memory is its own. What a process
 does once whatever it reads is done first, on the chapter: the examples' checks, the
@@ -66,21 +67,23 @@ def with_equality_lines(text: str, count: int) -> str:
 
 
 def measure_case(chapter: Path, case: Path) -> dict[str, float]:
-    """In this process: the chapter's checks, tables and outputs; then the case audited
-    twice ("first", "again"); and the peak resident bytes while the case ran."""
+    """In this process: the chapter audited twice (its checks, tables and outputs, then
+    "chapter": its second audit's seconds); then the case audited twice ("first",
+    "again"), "added" the second less the chapter's; and the peak resident bytes while the
+    case ran."""
     from proofs.audit import audit_document
     from proofs.reader import read_chapter
-
-    audit_document(read_chapter(chapter))
 
     def audit(path: Path) -> float:
         start = time.perf_counter()
         audit_document(read_chapter(path))
         return time.perf_counter() - start
 
+    audit(chapter)
+    alone = audit(chapter)
     reset_peak()
     times = {"first": audit(case), "again": audit(case)}
-    return {**times, "peak": peak_bytes()}
+    return {**times, "chapter": alone, "added": times["again"] - alone, "peak": peak_bytes()}
 
 
 def run_case(chapter: Path, case: Path) -> dict[str, float]:
@@ -94,13 +97,14 @@ def run_case(chapter: Path, case: Path) -> dict[str, float]:
 def series(
     title: str,
     label: str,
+    columns: Sequence[str],
     cases: Sequence[tuple[int, dict[str, float]]],
     write: Callable[[str], object],
+    against: str = "bytes",
 ) -> None:
-    """Print one series: each case's size, its bytes and lines, the seconds of each audit
-    with its ratio to the first case, and the peak MiB; then the growth exponents against
-    the bytes."""
-    columns = ("first", "again")
+    """Print one series: each case's size, its bytes and lines, the seconds of each column
+    with its ratio to the first case, and the peak MiB; then each column's growth exponent
+    against `against` (the bytes, or the case's size)."""
     write(title)
     heads = "".join(f" {name + ' s':>8} {'ratio':>6}" for name in columns)
     write(f"  {label:>10} {'bytes':>10} {'lines':>7}{heads} {'peak MiB':>8}")
@@ -111,11 +115,11 @@ def series(
             f"  {size:>10,} {case['bytes']:>10,.0f} {case['lines']:>7,.0f}{times} "
             f"{case['peak'] / 2**20:>8.0f}"
         )
-    sizes = [case["bytes"] for _, case in cases]
+    sizes = [case["bytes"] if against == "bytes" else size for size, case in cases]
     slopes = ", ".join(
         f"{name} {growth_exponent(sizes, [c[name] for _, c in cases]):.2f}" for name in columns
     )
-    write(f"  growth exponent against the bytes (log-log slope): {slopes}")
+    write(f"  growth exponent against the {against} (log-log slope): {slopes}")
 
 
 def main(argv: list[str] | None = None, write: Callable[[str], object] = print) -> None:
@@ -155,11 +159,11 @@ def main(argv: list[str] | None = None, write: Callable[[str], object] = print) 
             return {**out, "bytes": len(case_text.encode()), "lines": case_text.count("\n")}
 
         sizes = [(n, measured(f"copies-{n}.mdx", renumbered(text, n))) for n in args.copies]
-        series("chapter size: its sections repeated, renumbered", "copies", sizes, write)
-        lines = [
-            (n, measured(f"lines-{n}.mdx", with_equality_lines(text, n))) for n in args.lines
-        ]
-        series("lines of equalities added to the chapter", "lines", lines, write)
+        title = "chapter size: its sections repeated, renumbered"
+        series(title, "copies", ("first", "again"), sizes, write)
+        lines = [(n, measured(f"lines-{n}.mdx", with_equality_lines(text, n))) for n in args.lines]
+        title = "lines of equalities added to the chapter (added: what they cost)"
+        series(title, "lines", ("again", "added"), lines, write, against="lines added")
 
 
 if __name__ == "__main__":

@@ -138,9 +138,18 @@ class Evaluator:
 
     def _function(self, function: Node) -> Value:
         """What a name applied to arguments stands for: its meaning as a function (`mu()`,
-        when `mu` is also a value), else its meaning."""
-        applied = f"{function.args[0]}()" if function.op == "name" else None
-        return self.names[applied] if applied in self.names else self(function)
+        when `mu` is also a value), else its meaning; a name read as a function with its
+        power (sigma^2(x)) that the notation does not define is that power of the name."""
+        name = function.args[0] if function.op == "name" else None
+        if name is not None and f"{name}()" in self.names:
+            return self.names[f"{name}()"]
+        if name is not None and "^" in name and name not in self.names:
+            base, _, label = name.partition("^")
+            power = (
+                Node("num", (sympy.Integer(label),)) if label.isdigit() else Node("name", (label,))
+            )
+            return self._pow(Node("name", (base,)), power)
+        return self(function)
 
     def _call(self, function: Node, args: tuple[Node, ...]) -> Value:
         f = self._function(function)

@@ -31,7 +31,7 @@ _TOKEN = re.compile(
 )
 # digits grouped by three with thin spaces (38\,597\,376), not a part of a longer number
 _THIN_GROUPS = re.compile(r"(?<![\d.])\d{1,3}(?:\\,\d{3})+(?![\d])")
-_NAME_END = re.compile(r"[A-Za-z}]|\\[A-Za-z]+")
+_FACTOR_END = re.compile(r".*[A-Za-z0-9}]|\\[A-Za-z]+")  # a name, a number, a group, \\sigma
 
 
 def tokens(tex: str) -> list[str]:
@@ -49,7 +49,7 @@ def tokens(tex: str) -> list[str]:
         if token in SPACING:
             spaced = spaced or token in SPACES
             continue
-        if spaced and token in ("(", "[") and out and _NAME_END.fullmatch(out[-1]):
+        if spaced and token in ("(", "[") and out and _FACTOR_END.fullmatch(out[-1]):
             out.append(JUXTAPOSED)
         spaced = False
         out.append(token)

@@ -583,7 +583,8 @@ def parse(tex: str) -> Node:
 
     A trailing `\\quad (i \\in U)` restricts the formula's free index: the tree is then
     Node("where", (formula, (index, "in" or "notin", set name))); a trailing range
-    `\\quad (i = 1, \\ldots, n)` only repeats the index's range and is dropped.
+    `\\quad (i = 1, \\ldots, n)` only repeats the index's range and is dropped; any other
+    trailing group is a factor like any other.
 
     >>> parse(r"31\\% = 0.31")
     chain(('=',), (percent(num(31,),), num(31/100,)))
@@ -592,10 +593,14 @@ def parse(tex: str) -> Node:
     condition = _CONDITION.match(tex)
     if condition is None:
         return _relation(tex)
-    formula = _relation(condition.group("main"))
     membership = _MEMBERSHIP.match(condition.group("condition"))
     if membership is not None:
-        return Node("where", (formula, membership.groups()))
+        return Node("where", (_relation(condition.group("main")), membership.groups()))
     if _RANGE.fullmatch(condition.group("condition")):
-        return formula
-    raise TexError(f"condition {condition.group('condition')!r} is not a membership or a range")
+        return _relation(condition.group("main"))
+    try:  # no condition: a factor set apart by a quad, K \quad (x/6)
+        return _relation(tex)
+    except TexError:
+        raise TexError(
+            f"condition {condition.group('condition')!r} is not a membership or a range"
+        ) from None
