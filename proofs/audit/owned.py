@@ -74,8 +74,8 @@ def one_verdict(
     claims = list(claims)
     kept = []
     for f in equalities:
-        owner = _owner(f, by_line) if f.status == Status.MISMATCHED else None
-        k = records.get((f.line, *owner)) if owner is not None else None
+        owning = _owner(f, by_line) if f.status == Status.MISMATCHED else None
+        k = records.get((f.line, *owning)) if owning is not None else None
         if k is None or claims[k].status == Status.NOT_CHECKABLE:
             kept.append(f)
             continue
@@ -90,7 +90,9 @@ def one_verdict(
     return claims, kept
 
 
-def _owner(f: Finding, by_line: dict[int, list[tuple[str, tuple[str, str]]]]) -> tuple | None:
+def _owner(
+    f: Finding, by_line: dict[int, list[tuple[str, tuple[str, str]]]]
+) -> tuple[str, str] | None:
     """The owner of the relation an equality's finding judges a part of, if a claim owns it."""
     if f.section != Section.EQUALITY:
         return None

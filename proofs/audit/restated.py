@@ -250,9 +250,9 @@ def audit_restated_tuples(
         key = tuple(items)
         if key not in looked_up:
             looked_up[key] = index.differing_rows(key)
-        for row, k, theirs in looked_up[key]:
-            row_line = next((at for at in lines_of[row] if at != line), None)
-            if row_line is None:
+        for holding, k, theirs in looked_up[key]:
+            elsewhere = next((at for at in lines_of[holding] if at != line), None)
+            if elsewhere is None:
                 continue
             out.append(
                 Finding(
@@ -260,7 +260,7 @@ def audit_restated_tuples(
                     line,
                     items[k],
                     Status.MISMATCHED,
-                    f"line {row_line} prints the same numbers but this one, "
+                    f"line {elsewhere} prints the same numbers but this one, "
                     f"{theirs} where this tuple has {items[k]}",
                 )
             )
