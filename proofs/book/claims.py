@@ -179,8 +179,12 @@ def locate(
             line, statement = same[claim.occurrence - 1]
             return Located(claim, "changed", line, statement)
     if claim.read is not None and claim.lhs is not None:
-        # the value the check reads stands on the right of its left side, never another's
-        line, closest, _ = _closest(want, found, first)
+        # the value the check reads stands on the right of its own left side, its numbers
+        # perhaps rewritten ((1, 2.0281)/3.028 for (1, 2.0281)/3.0281), never another's
+        alike = [(ln, st) for ln, st in found if _same_but_numbers(_left_side(st), claim.lhs)]
+        line, closest, likeness = _closest(want, alike or found, first)
+        if alike and likeness >= LIKE:
+            return Located(claim, "changed", line, closest)
         return Located(claim, "missing", line, normalise_tex(closest))
     lhs = _left_side(claim.text)
     same = _same_left_side(lhs, want, found) if lhs is not None else []
@@ -231,6 +235,14 @@ def _same_left_side(lhs: str, want: str, found: list[tuple[int, str]]) -> list[t
         return []
     relation = re.compile(re.escape(normalise_tex(lhs)) + re.escape(own.group(1)))
     return [(ln, s) for ln, s in found if relation.match(normalise_tex(s))]
+
+
+def _same_but_numbers(side: str | None, lhs: str) -> bool:
+    """Whether a left side is the claim's but perhaps for its printed numbers."""
+    if side is None:
+        return False
+    masked = [_DIGITS.sub("#", normalise_tex(x)) for x in (side, lhs)]
+    return masked[0] == masked[1]
 
 
 def table_text(rows: tuple[tuple[str, ...], ...]) -> str:
