@@ -168,14 +168,11 @@ def _scaled(factor: Fraction) -> Callable[[Fraction, Fraction], Fraction | None]
 def _factor(grid: list[list[Printed | None]], a: int, c: int) -> Fraction | None:
     """The multiple of column a that column c is in most rows (the exact ratio of the
     integers of a row where both are exact), or None."""
+    pairs = [(row[a], row[c]) for row in grid]
     ratios = [
-        row[c].value / row[a].value  # type: ignore[union-attr]
-        for row in grid
-        if row[a] is not None
-        and row[c] is not None
-        and row[a].value
-        and not row[a].half
-        and not row[c].half
+        y.value / x.value
+        for x, y in pairs
+        if x is not None and y is not None and x.value and not x.half and not y.half
     ]
     if len(ratios) < MIN_ROWS - 1:
         return None
