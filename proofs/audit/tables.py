@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from proofs.audit.meaning import normalised
 from proofs.audit.report import Finding, Section, Status
 from proofs.audit.table_content import audit_reproduced_rows, audit_table_content
+from proofs.audit.table_rows import audit_table_rows
 from proofs.book.printed import agrees_as_printed
 from proofs.book.registry import CHAPTERS
 from proofs.reader import ChapterInputError, Document
@@ -151,6 +152,7 @@ def audit_tables(
         else:
             content = audit_table_content(document, printed)
             content += audit_reproduced_rows(printed, produced)
+            content += audit_table_rows(document, printed)
             findings += content or [
                 Finding(Section.TABLE, printed.line, header, Status.NOT_CHECKABLE, NO_COLUMNS)
             ]
