@@ -115,7 +115,10 @@ def test_an_inequality_of_what_the_chapter_defines_is_still_tried():
         assert found[1] == "error"
         assert "false at" in found[2]
     (found,) = findings(chapter(r"$0 < p_j < 1$"))
-    assert found[1:] == ("", "tried with the chapter's definitions, with n = 3, confirmed numerically at 16 points, not proved")
+    assert found[1:] == (
+        "",
+        "tried with the chapter's definitions, with n = 3, confirmed numerically at 16 points, not proved",
+    )
 
 
 def test_an_example_is_tried_at_the_values_it_sets_only():

@@ -185,19 +185,19 @@ def test_the_chapters_read_with_every_element_numbered(name):
 def test_a_display_line_that_starts_with_a_bar_is_not_a_table():
     text = "\n".join(
         [
-            '# 章',
-            '',
+            "# 章",
+            "",
             '<Proposition id="prop-a" title="a">',
-            '',
-            '$$',
-            r'|\mathrm{fl}(x) - x| = 2^k t',
-            '$$',
-            '',
-            '</Proposition>',
-            '',
-            '| $x$ | $y$ |',
-            '|---|---|',
-            '| 1 | 2 |',
+            "",
+            "$$",
+            r"|\mathrm{fl}(x) - x| = 2^k t",
+            "$$",
+            "",
+            "</Proposition>",
+            "",
+            "| $x$ | $y$ |",
+            "|---|---|",
+            "| 1 | 2 |",
         ]
     )
     document = parse(text, "c.mdx")
