@@ -256,14 +256,24 @@ def _not_again(claims: list[Finding], cells: list[Finding], document: Document) 
 def _said_once(restated: list[Finding], before: list[Finding]) -> list[Finding]:
     """The restatement rules' findings but a mismatch at a number that a finding before
     (a table cell against its regenerated value, a claim, an equality) already reports
-    mismatched at its line: one slip, one finding, the one that knows the right value."""
-    said = {(f.line, ungrouped(f.text)) for f in before if f.status == Status.MISMATCHED}
+    mismatched at its line: one slip, one finding, the one that knows the right value;
+    nor at a number of a relation recomputed and confirmed at its line, which a guess
+    of a slipped digit cannot outweigh."""
+    judged = {
+        (f.line, ungrouped(f.text))
+        for f in before
+        if f.status in (Status.MISMATCHED, Status.CONFIRMED) and f.section == Section.EQUALITY
+    } | {(f.line, ungrouped(f.text)) for f in before if f.status == Status.MISMATCHED}
+
+    def stands_in(number: str, text: str) -> bool:
+        return re.search(rf"(?<![\d.]){re.escape(number)}(?![\d])", text) is not None
+
     return [
         f
         for f in restated
         if not (
             f.status == Status.MISMATCHED
-            and any(line == f.line and ungrouped(f.text) in text for line, text in said)
+            and any(line == f.line and stands_in(ungrouped(f.text), text) for line, text in judged)
         )
     ]
 

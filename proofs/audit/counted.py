@@ -21,8 +21,11 @@ import unicodedata
 from proofs.audit.report import Finding, Section, Status
 from proofs.reader import Document
 
-# 「N つ」, not 「N つ目」 and not 「…の N つです」, which sums up its own sentence's items
-_ANNOUNCED = re.compile(r"(?<![\d.])(?P<n>\d+)\s?つ(?!目|です|である|でした)")
+# 「N つ」, not 「N つ目」, not 「…の N つです」, which sums up its own sentence's items, and not
+# 「行列 2 つだけ」「2 つずつ」「3 つ以上」, which quantify a noun rather than announce items
+_ANNOUNCED = re.compile(
+    r"(?<![\d.])(?P<n>\d+)\s?つ(?!目|です|である|でした|だけ|ずつ|とも|以上|以下|まで|ほど|程度)"
+)
 _ITEM = re.compile(r"(?:\d+\.|[-*•])\s")
 _ORDINAL = re.compile(r"(?<![\d.])(?P<k>\d+)\s?つ目")
 _OTHER = "\x00"  # a line of code or a heading

@@ -10,6 +10,8 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any, ClassVar
 
+import mpmath
+
 from proofs.audit.claims import notation_at
 from proofs.audit.defined import Notation, read_notation
 from proofs.audit.instances import try_statement
@@ -434,14 +436,16 @@ def _is_printed(member: str) -> bool:
 
 
 def _at_printed_precision(
-    m1: str, m2: str, v1: Value, v2: Value, bindings: dict[str, int]
+    m1: str, m2: str, v1: Value, v2: Value, bindings: dict[str, int], approximate: bool
 ) -> tuple[Status, str]:
     """The status and detail of a pair whose values meet within the rounding of every
     printed number, judged as the author meant it. A printed result (a number, a
     tuple) or an exact one (no decimal in it) must be what the other side gives with
     its printed inputs at face value, or else with the exact constants they round
     (proofs.audit.readings: 1.4142 as √2); if neither, the last digit of a printed
-    number slipped. Two computed sides with decimals need only meet."""
+    number slipped. Two computed sides with decimals need only meet, and so does a side
+    with decimals that `≈` says approximates an exact one (2/16 + 4/7000 ≈ 0.125 + 0.000571:
+    its terms are the exact side's, rounded)."""
 
     def face(member: str) -> Value:
         return evaluate(member, bindings, False, face=True)
@@ -463,7 +467,7 @@ def _at_printed_precision(
             f"value the left side is {show(f1)}, the right side {show(f2)}"
         )
     at_face = face(computed)
-    if meet(at_face, target):
+    if meet(_finest_rounding(computed, at_face) if approximate else at_face, target):
         return Status.CONFIRMED, f"recomputed {show(at_face)}"
     said = f"with its printed inputs at face value ${computed.strip()}$ is {show(at_face)}"
     exact, readings = read_exactly(computed)
@@ -478,6 +482,18 @@ def _at_printed_precision(
         f"{said}; neither is the printed {result.strip()}: a printed "
         f"number's last digit slipped{slip}"
     )
+
+
+def _finest_rounding(member: str, value: Value) -> Value:
+    """The member's value at face value widened by half a unit of its finest printed
+    decimal for each decimal it prints: what `≈` allows when each term is the exact
+    side's own term rounded (2/16 + 4/7000 ≈ 0.125 + 0.000571), without taking a coarse
+    term (0.125, ±0.0005) as room for a slip of a fine one (0.000517)."""
+    places = [len(m.group(2)) for m in DECIMAL.finditer(member)]
+    if not places:
+        return value
+    room = mpmath.mpf(len(places)) / (2 * mpmath.mpf(10) ** max(places))
+    return Value(tuple(mpmath.iv.mpf([x.a - room, x.b + room]) for x in value.items), value.vector)
 
 
 def _last_digit_slip(member: str, target: Value, face: Callable[[str], Value]) -> str:
@@ -582,7 +598,7 @@ def audit_statement(
                 continue
             # the sides meet within their rounding: a result that holds only so is a
             # heuristic's finding (the author may have worked with more digits than printed)
-            status, detail = _at_printed_precision(m1, m2, v1, v2, bindings)
+            status, detail = _at_printed_precision(m1, m2, v1, v2, bindings, relation == "≈")
             if not (owned and status == Status.MISMATCHED):
                 findings.append(warned(Finding(Section.EQUALITY, line, pair, status, detail)))
     return findings
