@@ -94,8 +94,8 @@ TESTS = {
         "tests/symbolic/test_identities_of_chapters.py",
     ],
     "symbolic/orders.py": ["tests/symbolic/test_orders.py"],
-    "proofs/audit/counted.py": ["tests/audit/test_counted.py"],
-    "proofs/audit/cited.py": ["tests/audit/test_cited.py"],
+    "proofs/audit/rules/counted.py": ["tests/audit/test_counted.py"],
+    "proofs/audit/rules/cited.py": ["tests/audit/test_cited.py"],
     "proofs/evidence/remembered.py": ["tests/evidence/test_remembered.py"],
     "proofs/evidence/reference.py": ["tests/evidence/test_reference.py"],
     "cache/remembered.py": ["tests/cache/test_remembered.py", "tests/cache/test_folders.py"],
@@ -105,8 +105,8 @@ TESTS = {
     "cache/fingerprint.py": ["tests/cache/test_fingerprint.py"],
     "cache/codec.py": ["tests/cache/test_remembered.py"],
     "symbolic/kept.py": ["tests/symbolic/test_kept.py"],
-    "proofs/audit/coverage.py": ["tests/audit/test_coverage.py"],
-    "proofs/audit/restated.py": [
+    "proofs/audit/reports/coverage.py": ["tests/audit/test_coverage.py"],
+    "proofs/audit/rules/restated.py": [
         "tests/audit/test_restated.py",
         "tests/audit/test_unseen_rules.py",
     ],

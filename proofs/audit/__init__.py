@@ -36,26 +36,29 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from proofs.audit.cited import audit_cited
-from proofs.audit.claims import audit_claims, judge_elements, registered_pairs
-from proofs.audit.conclusions import audit_conclusions
-from proofs.audit.counted import audit_counted
-from proofs.audit.coverage import coverage
-from proofs.audit.elements import audit_checks, audit_elements, audit_refs
-from proofs.audit.equalities import audit_equalities
-from proofs.audit.listings import ListingRun, OutputComparison, compare_run, run_listings
-from proofs.audit.outputs import audit_outputs
+from proofs.audit.findings import Finding, Status, warned
+from proofs.audit.listings import compare_run, run_listings
 from proofs.audit.owned import one_verdict, owned_numbers, owned_relations
-from proofs.audit.prose import audit_prose
-from proofs.audit.report import SECTIONS, Finding, Report, Section, Status, warned
-from proofs.audit.restated import audit_restated, audit_restated_tuples
-from proofs.audit.rounded import audit_rounded
-from proofs.audit.tables import audit_tables
-from proofs.audit.tally import tally_elements
+from proofs.audit.reports.coverage import coverage
+from proofs.audit.reports.report import SECTIONS, Report
+from proofs.audit.reports.tally import tally_elements
+from proofs.audit.rules.cited import audit_cited
+from proofs.audit.rules.claims import audit_claims, judge_elements, registered_pairs
+from proofs.audit.rules.conclusions import audit_conclusions
+from proofs.audit.rules.counted import audit_counted
+from proofs.audit.rules.elements import audit_elements
+from proofs.audit.rules.equalities import audit_equalities
+from proofs.audit.rules.examples import audit_checks
+from proofs.audit.rules.outputs import audit_outputs, with_runs
+from proofs.audit.rules.prose import audit_prose
+from proofs.audit.rules.references import audit_refs
+from proofs.audit.rules.restated import audit_restated, audit_restated_tuples
+from proofs.audit.rules.rounded import audit_rounded
+from proofs.audit.rules.structure import audit_structure
+from proofs.audit.rules.tables import audit_tables
 from proofs.book.claims import normalise_tex
 from proofs.book.printed import ungrouped
 from proofs.reader import Document, read_chapter
-from proofs.typeset.shown import shortened
 
 __all__ = [
     "SECTIONS",
@@ -134,7 +137,7 @@ def audit_document(
     report.findings += _not_again(claims, cells, document)
     report.findings += cells
     report.findings += equalities
-    report.findings += _with_runs(audit_outputs(document, chapter), document, runs)
+    report.findings += with_runs(audit_outputs(document, chapter), document, runs)
     read = owned_numbers(judged)
     restated = [
         *audit_restated(document, produced, read),
@@ -163,54 +166,6 @@ def audit_document(
     return report
 
 
-def _with_runs(outputs: list[Finding], document: Document, runs: list[ListingRun]) -> list[Finding]:
-    """The printed output lines as the package computes them, and, when the listings
-    ran, as the chapter's own code prints them: each line no computation of the package
-    prints takes the run's verdict, a line the run contradicts is a mismatch whatever
-    the package says, and a listing that does not run is a mismatch at its first line."""
-    if not runs:
-        return outputs
-    compared: dict[int, OutputComparison] = {}
-    problems = []
-    for listing_run in runs:
-        if not listing_run.ran:
-            line = listing_run.listing.line
-            problems.append(
-                Finding(
-                    Section.OUTPUT,
-                    line,
-                    document.line(line).strip(),
-                    Status.MISMATCHED,
-                    f"the listing does not run: {listing_run.problem}",
-                )
-            )
-        for c in compare_run(listing_run):
-            compared[c.line] = c
-    out = []
-    for f in outputs:
-        ran = compared.pop(f.line) if f.line in compared else None
-        if ran is not None and (f.status == Status.NOT_CHECKABLE or ran.status == "mismatched"):
-            f = Finding(
-                Section.OUTPUT,
-                f.line,
-                f.text,
-                Status(ran.status),
-                ran.detail or "printed by the chapter's listing",
-            )
-        out.append(f)
-    out += [
-        Finding(
-            Section.OUTPUT,
-            c.line,
-            c.printed or c.produced,
-            Status(c.status),
-            c.detail or "printed by the chapter's listing",
-        )
-        for c in compared.values()
-    ]
-    return problems + out
-
-
 def _place(findings: list[Finding], document: Document) -> None:
     """Each finding's column: where its text, or the first number or formula of it,
     stands on its line."""
@@ -225,20 +180,6 @@ def _place(findings: list[Finding], document: Document) -> None:
         ]
         at = next((text.find(k) for k in keys if k and text.find(k) >= 0), -1)
         f.column = at + 1 if at >= 0 else 1
-
-
-def audit_structure(document: Document) -> list[Finding]:
-    """Each defect of the file's structure the reader read past, a mismatch at its line."""
-    return [
-        Finding(
-            Section.STRUCTURE,
-            p.line,
-            shortened(document.line(p.line).strip()),
-            Status.MISMATCHED,
-            p.message,
-        )
-        for p in document.problems
-    ]
 
 
 def _not_again(claims: list[Finding], cells: list[Finding], document: Document) -> list[Finding]:

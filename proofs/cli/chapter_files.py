@@ -9,7 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from proofs.audit.report import Finding, Report, Severity
+from proofs.audit.findings import Finding, Severity
+from proofs.audit.reports.report import Report
 from proofs.book.locations import run_listings_setting
 from proofs.cli.arguments import PROG, UsageError
 from proofs.cli.verify import load_registry
@@ -17,7 +18,7 @@ from proofs.files import check_target
 from proofs.typeset.shown import json_shown, shown
 
 if TYPE_CHECKING:
-    from proofs.audit.baseline import Comparison
+    from proofs.audit.reports.baseline import Comparison
 
 
 def _read_document(path: Path):
@@ -41,7 +42,7 @@ def _report_text(report: Report, args: argparse.Namespace) -> str:
 
 def audit(args: argparse.Namespace) -> int:
     from proofs import audit
-    from proofs.audit.baseline import BaselineError, compare, read_baseline, write_baseline
+    from proofs.audit.reports.baseline import BaselineError, compare, read_baseline, write_baseline
     from proofs.audit.several import audit_documents
     from proofs.book.profiles import load_profile
     from proofs.publish.site import INDEX, check_site, write_site

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from proofs.audit.report import Finding, Report, Section, Status
+from proofs.audit.findings import Finding, Section, Status
+from proofs.audit.reports.report import Report
 from proofs.reader import Document
 from proofs.typeset.shown import visible
 

@@ -22,7 +22,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from proofs.audit.report import Finding, Section, Status
+from proofs.audit.findings import Finding, Section, Status
 from proofs.book.printed import ungrouped
 from proofs.reader import Document
 

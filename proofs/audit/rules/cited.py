@@ -18,8 +18,8 @@ import difflib
 import re
 from dataclasses import dataclass
 
-from proofs.audit.notation import decide_open
-from proofs.audit.report import Finding, Section, Status
+from proofs.audit.deciding.notation import decide_open
+from proofs.audit.findings import Finding, Section, Status
 from proofs.book.claims import normalise_tex
 from proofs.reader import Document
 from proofs.reader.math import split_relations, statement_lines

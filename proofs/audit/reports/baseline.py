@@ -17,7 +17,9 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from proofs.audit.report import Finding, Report, finding_text, workflow_command
+from proofs.audit.findings import Finding
+from proofs.audit.reports.github import workflow_command
+from proofs.audit.reports.report import Report, finding_text
 from proofs.files import InputError, read_json, write_atomically
 from proofs.reader import Document
 from proofs.typeset.shown import visible

@@ -6,7 +6,8 @@ import functools
 import re
 from dataclasses import dataclass
 
-from proofs.audit.report import Finding, Section, Status
+from proofs.audit.findings import Finding, Section, Status
+from proofs.audit.listings import ListingRun, OutputComparison, compare_run
 from proofs.book.registry import CHAPTERS
 from proofs.reader import Document
 from proofs.typeset.tables import ListingLine
@@ -132,3 +133,51 @@ def audit_outputs(document: Document, chapter: str) -> list[Finding]:
         detail = "; ".join([f"reproduced by {source}", *notes])
         findings.append(Finding(Section.OUTPUT, printed.line, text, Status.CONFIRMED, detail))
     return findings
+
+
+def with_runs(outputs: list[Finding], document: Document, runs: list[ListingRun]) -> list[Finding]:
+    """The printed output lines as the package computes them, and, when the listings
+    ran, as the chapter's own code prints them: each line no computation of the package
+    prints takes the run's verdict, a line the run contradicts is a mismatch whatever
+    the package says, and a listing that does not run is a mismatch at its first line."""
+    if not runs:
+        return outputs
+    compared: dict[int, OutputComparison] = {}
+    problems = []
+    for listing_run in runs:
+        if not listing_run.ran:
+            line = listing_run.listing.line
+            problems.append(
+                Finding(
+                    Section.OUTPUT,
+                    line,
+                    document.line(line).strip(),
+                    Status.MISMATCHED,
+                    f"the listing does not run: {listing_run.problem}",
+                )
+            )
+        for c in compare_run(listing_run):
+            compared[c.line] = c
+    out = []
+    for f in outputs:
+        ran = compared.pop(f.line) if f.line in compared else None
+        if ran is not None and (f.status == Status.NOT_CHECKABLE or ran.status == "mismatched"):
+            f = Finding(
+                Section.OUTPUT,
+                f.line,
+                f.text,
+                Status(ran.status),
+                ran.detail or "printed by the chapter's listing",
+            )
+        out.append(f)
+    out += [
+        Finding(
+            Section.OUTPUT,
+            c.line,
+            c.printed or c.produced,
+            Status(c.status),
+            c.detail or "printed by the chapter's listing",
+        )
+        for c in compared.values()
+    ]
+    return problems + out

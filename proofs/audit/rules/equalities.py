@@ -10,13 +10,11 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from proofs.audit.claims import notation_at
-from proofs.audit.defined import Notation, read_notation
-from proofs.audit.instances import try_statement
-from proofs.audit.notation import OpenFacts, decide_open, set_name
-from proofs.audit.readings import DECIMAL, read_exactly, reading
-from proofs.audit.report import Finding, Section, Status, warned
-from proofs.audit.sentence import (
+from proofs.audit.deciding.defined import Notation, read_notation
+from proofs.audit.deciding.instances import try_statement
+from proofs.audit.deciding.notation import OpenFacts, decide_open, set_name
+from proofs.audit.deciding.readings import DECIMAL, read_exactly, reading
+from proofs.audit.deciding.sentence import (
     LARGE_LITERAL,
     cases_before,
     condition_of,
@@ -25,6 +23,8 @@ from proofs.audit.sentence import (
     is_setting,
     regime_before,
 )
+from proofs.audit.findings import Finding, Section, Status, warned
+from proofs.audit.rules.statements import notation_at
 from proofs.book.claims import normalise_tex
 from proofs.reader import Document
 from proofs.reader.math import split_relations, statement_lines
@@ -72,7 +72,7 @@ def audit_equalities(
     judged alone); an example's or exercise's settings are its check's. A chapter with
     no notation (`open_notation`: none registered) has the chains of equalities of its
     elements, examples and exercises included, decided in the open notation
-    (proofs.audit.notation).
+    (proofs.audit.deciding.notation).
 
     `bound`: the (line, statement) of the relations a claim of a check states; `owned`:
     those whose printed numbers the check reads and judges against their exact values. A
@@ -366,7 +366,7 @@ def _tried(
     line: int, statement: str, found: list[Finding], notation: Notation, element: Element
 ) -> list[Finding] | None:
     """The statement tried at points with the chapter's own definitions
-    (proofs.audit.instances), at the values the text sets in an example or an exercise:
+    (proofs.audit.deciding.instances), at the values the text sets in an example or an exercise:
     a mismatch with its witness, or confirmed numerically; None when it was not tried or
     nothing was decided, for the open notation to decide."""
     concrete = element.kind in ("example", "exercise")
@@ -424,7 +424,7 @@ def _at_printed_precision(
     printed number, judged as the author meant it. A printed result (a number, a
     tuple) or an exact one (no decimal in it) must be what the other side gives with
     its printed inputs at face value, or else with the exact constants they round
-    (proofs.audit.readings: 1.4142 as √2); if neither, the last digit of a printed
+    (proofs.audit.deciding.readings: 1.4142 as √2); if neither, the last digit of a printed
     number slipped. Two computed sides with decimals need only meet."""
 
     def face(member: str) -> Value:

@@ -6,9 +6,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from proofs.audit.meaning import normalised
-from proofs.audit.report import Finding, Section, Status
-from proofs.audit.table_content import audit_reproduced_rows, audit_table_content
+from proofs.audit.deciding.meaning import normalised
+from proofs.audit.findings import Finding, Section, Status
+from proofs.audit.rules.table_content import audit_reproduced_rows, audit_table_content
 from proofs.book.printed import agrees_as_printed
 from proofs.book.registry import CHAPTERS
 from proofs.reader import ChapterInputError, Document
@@ -21,7 +21,7 @@ EMPTY = "the table has a header and no rows"
 
 def normalise_cell(cell: str) -> str:
     """Cells compare without whitespace inside math and at the ends (and by meaning:
-    1,048,576 is 1048576 and 1{,}048{,}576, proofs.audit.meaning)."""
+    1,048,576 is 1048576 and 1{,}048{,}576, proofs.audit.deciding.meaning)."""
     parts = cell.strip().split("$")
     return "$".join(re.sub(r"\s+", "", p) if i % 2 else p.strip() for i, p in enumerate(parts))
 
@@ -110,7 +110,7 @@ def audit_tables(
 ) -> list[Finding]:
     """Every table cell by cell against the regenerated table with its columns; a table
     with none that a check reads as its claim (`claimed`: its line -> the element id) is
-    that check's; any other is checked from its own content (proofs.audit.table_content:
+    that check's; any other is checked from its own content (proofs.audit.rules.table_content:
     its formula columns, and its rows against the lines of `produced`, what the chapter's
     listings printed, (chapter line, text)), else not checkable. A table whose shape is
     not the regenerated one's, or any table with a header and no rows, is a mismatch at

@@ -1,16 +1,10 @@
-"""The audit of a chapter's structure: every element registered with its number, kind
-and title, none missing or duplicated, every reference resolved; and the checks of
-its examples and exercises run (they are about printed numbers, and cheap)."""
+"""The elements of a chapter against the registry: every element registered with its
+number, kind and title, none missing or duplicated."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping
-
-from proofs.audit.report import Finding, Section, Status
+from proofs.audit.findings import Finding, Section, Status
 from proofs.book.registry import (
-    CHAPTERS,
-    CheckRun,
     RegisteredElement,
     load_all,
     nearest_ids,
@@ -136,83 +130,3 @@ def _where_missing(document: Document, element: RegisteredElement) -> int:
     document numbered after it, else the last line."""
     after = [r.line for r in document.elements if number_key(r.number) > number_key(element.number)]
     return min(after) if after else len(document.lines)
-
-
-def audit_refs(document: Document, chapter: str) -> list[Finding]:
-    """Every reference: to an element of this chapter (resolved, or a mismatch when the
-    document has no such element), or external (another chapter or page)."""
-    ids = {e.id for e in document.elements if e.id}
-    numbers = {e.number for e in document.elements}
-    short = CHAPTERS[chapter].short if chapter in CHAPTERS else ""
-    out = []
-    for ref in document.refs:
-        if ref.external:
-            out.append(
-                Finding(Section.REF, ref.line, ref.target, Status.EXTERNAL, f"in {ref.chapter}")
-            )
-        elif ref.target in ids or ref.target in numbers:
-            out.append(Finding(Section.REF, ref.line, ref.target, Status.CONFIRMED, "resolved"))
-        else:
-            where = f"{short}: " if short else ""
-            out.append(
-                Finding(
-                    Section.REF,
-                    ref.line,
-                    ref.target,
-                    Status.MISMATCHED,
-                    f"{where}no element {ref.target} in this chapter",
-                )
-            )
-    return out
-
-
-# The checks of examples and exercises ----------------------------------------------
-
-CHECKED_KINDS = ("example", "exercise")
-
-
-def audit_checks(
-    document: Document, elements: list[Finding], runs: Mapping[str, CheckRun | str]
-) -> list[Finding]:
-    """The check of every example and exercise among the elements found, as run on what the
-    chapter states (`runs`: by element id, the run, or why the check was not run: a claim
-    it reads that the chapter no longer states or that cannot be read); a failure or an
-    error is reported at the element's line, each finding at the first line of the
-    element's text that prints a number the finding names (else the element's)."""
-    registry = load_all()
-    lines = document.lines
-    starts = sorted(f.line for f in elements) + [len(lines) + 1]
-    out = []
-    for found in elements:
-        e = registry.get(found.ref)
-        if e is None or e.kind not in CHECKED_KINDS or found.ref not in runs:
-            continue
-        run = runs[found.ref]
-        if isinstance(run, str):
-            outcomes = [(Status.NOT_CHECKABLE, f"not run on the chapter: {run}", found.line)]
-        elif run.result == "failed":
-            outcomes = [(Status.MISMATCHED, f"the check fails: {run.message}", found.line)]
-        elif run.result == "error":
-            outcomes = [(Status.NOT_CHECKABLE, f"the check raised {run.message}", found.line)]
-        elif run.result == "unchecked":
-            outcomes = [(Status.NOT_CHECKABLE, f"unchecked: {run.message}", found.line)]
-        elif run.findings:
-            end = next(start for start in starts if start > found.line)
-            outcomes = [
-                (Status.MISMATCHED, f.message, _printed_at(f.printed, lines, found.line, end))
-                for f in run.findings
-            ]
-        else:
-            outcomes = [(Status.CONFIRMED, f"the check passed in {run.seconds:.2f} s", found.line)]
-        out += [
-            Finding(Section.CHECK, line, f"{e.number} {e.id}", status, detail, ref=e.id)
-            for status, detail, line in outcomes
-        ]
-    return out
-
-
-def _printed_at(printed: str, lines: tuple[str, ...], start: int, end: int) -> int:
-    """The first line in [start, end) (1-based) printing the number `printed` (not as a
-    part of a longer one), else `start`."""
-    pattern = re.compile(rf"(?<![\d.]){re.escape(printed)}(?![\d])")
-    return next((line for line in range(start, end) if pattern.search(lines[line - 1])), start)

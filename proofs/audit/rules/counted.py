@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from proofs.audit.report import Finding, Section, Status
+from proofs.audit.findings import Finding, Section, Status
 from proofs.reader import Document
 
 # 「N つ」, not 「N つ目」 and not 「…の N つです」, which sums up its own sentence's items

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from proofs.audit.report import Finding, Section, Status
+from proofs.audit.findings import Finding, Section, Status
 from proofs.book.printed import ungrouped
 from proofs.reader import Document
 from proofs.reader.math import INLINE_MATH

@@ -1,95 +1,16 @@
-"""What an audit reports: one Finding per audited item, gathered in a Report."""
+"""What an audit reports: its findings gathered in a Report, and the formats it is printed in:
+the linter's lines, the text by section, JSON, GitHub's workflow commands."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from enum import StrEnum
 from typing import Any
 
-from proofs.typeset.shown import visible, visible_lines
+from proofs.audit.findings import Finding, Section, Severity, Status
+from proofs.audit.reports.github import workflow_command, workflow_notice
+from proofs.typeset.shown import visible
 from proofs.typeset.words import counted
-
-
-class Section(StrEnum):
-    """What an audited item is; its value names it in JSON, SECTIONS in the text report."""
-
-    STRUCTURE = "structure"
-    ELEMENT = "element"
-    CHECK = "check"
-    CLAIM = "claim"
-    FORMULA = "formula"
-    TABLE = "table"
-    EQUALITY = "equality"
-    OUTPUT = "output"
-    RESTATED = "restated"
-    PROSE = "prose"
-    REF = "ref"
-
-
-class Status(StrEnum):
-    """The verdict on an audited item (EXTERNAL: a reference to another chapter)."""
-
-    CONFIRMED = "confirmed"
-    MISMATCHED = "mismatched"
-    NOT_CHECKABLE = "not checkable"
-    EXTERNAL = "external"
-
-
-class Severity(StrEnum):
-    """How much a finding weighs. An error is a mismatch with a witness a reader can check
-    by hand (a recomputed value, two printed numbers that cannot both hold, a point where
-    two sides differ): it fails the run. A warning is a mismatch only a heuristic sees (a
-    digit slip between two numbers the text does not say are the same, an announced count,
-    a result that holds only within its inputs' rounding): reported, failing the run only
-    under --strict. A notice is an item that could not be checked. Confirmed and external
-    items weigh nothing."""
-
-    ERROR = "error"
-    WARNING = "warning"
-    NOTICE = "notice"
-    NONE = ""
-
-
-@dataclass
-class Finding:
-    """One audited item: an element, a table cell, an equality, a printed line. Its
-    severity, unless a rule gives one, follows from its status: a mismatch is an error,
-    an item not checkable a notice."""
-
-    section: Section
-    line: int
-    text: str
-    status: Status
-    detail: str
-    ref: str = ""  # the element id an element finding resolved to
-    column: int = 1  # where its text stands on the line, 1-based (1 when not found)
-    severity: Severity = Severity.NONE
-
-    def __post_init__(self) -> None:
-        if self.severity == Severity.NONE or self.status != Status.MISMATCHED:
-            self.severity = _SEVERITIES[self.status]
-
-    @property
-    def fails(self) -> bool:
-        """Whether it fails a run: an error."""
-        return self.severity == Severity.ERROR
-
-
-_SEVERITIES = {
-    Status.MISMATCHED: Severity.ERROR,
-    Status.NOT_CHECKABLE: Severity.NOTICE,
-    Status.CONFIRMED: Severity.NONE,
-    Status.EXTERNAL: Severity.NONE,
-}
-
-
-def warned(finding: Finding) -> Finding:
-    """The finding as a heuristic's: a mismatch only a warning (Severity)."""
-    if finding.status == Status.MISMATCHED:
-        finding.severity = Severity.WARNING
-    return finding
-
 
 SECTIONS = {  # section -> its name in the text report
     Section.STRUCTURE: "structure",
@@ -113,12 +34,12 @@ class Report:
     form: str  # "MDX" | "rendered text"
     chapter: str
     findings: list[Finding] = field(default_factory=list)
-    elements: list[Any] = field(default_factory=list)  # proofs.audit.tally.ElementTally
+    elements: list[Any] = field(default_factory=list)  # proofs.audit.reports.tally.ElementTally
     listings: int = 0  # the chapter's listings with code
     listings_run: bool = False  # whether they ran (audit --run-listings)
     listings_contained: bool = False  # whether they ran in a sandbox
     listings_containment: str = ""  # where they ran, in one line ("" when they did not run)
-    coverage: Any = None  # proofs.audit.coverage.Coverage
+    coverage: Any = None  # proofs.audit.reports.coverage.Coverage
 
     def of(self, status: Status, section: Section | None = None) -> list[Finding]:
         return [
@@ -292,40 +213,3 @@ def finding_text(f: Finding) -> str:
 def _annotation(level: str, path: str, f: Finding, said: str = "") -> str:
     title = f"{f.section} {f.status}{said}"
     return workflow_command(level, path, f.line, title, f"{f.text} — {f.detail}", f.column)
-
-
-def workflow_command(
-    level: str,
-    path: str,
-    line: int | None,
-    title: str,
-    message: str,
-    column: int | None = None,
-) -> str:
-    """A GitHub workflow command (`::error file=…,line=…::message`) that annotates a line
-    of a file in a pull request (the whole file without `line`), its
-    properties and message escaped as GitHub's runner reads them (actions/toolkit's
-    command.ts: %, CR and LF in the message; also : and , in a property), after every
-    character a log would not show as it is was made visible (proofs.typeset.shown): a
-    name's line break can neither end the command nor start another."""
-    where = [f"file={_property(path)}"]
-    where += [f"line={line}"] if line is not None else []
-    where += [f"col={column}"] if column is not None else []
-    properties = ",".join([*where, f"title={_property(title)}"])
-    return f"::{level} {properties}::{_data(visible_lines(message))}"
-
-
-def workflow_notice(path: str, message: str, level: str = "notice") -> str:
-    """A notice (or another `level`) about a whole file, such as a report's counts, its
-    message escaped."""
-    return f"::{level} file={_property(path)}::{_data(visible_lines(message))}"
-
-
-def _data(text: str) -> str:
-    """A workflow command's message: %, CR and LF escaped, as GitHub documents."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _property(text: str) -> str:
-    """A workflow command's property value: visible, the message's escapes, and : and ,."""
-    return _data(visible(text)).replace(":", "%3A").replace(",", "%2C")

@@ -8,7 +8,7 @@ number of the prose, or the value a formula ends with):
 - 「…で、約 530 倍」「ちょうど 4 倍」 (not 「倍にする」, not 「以上」): the last two numbers,
   the later over the earlier;
 - 「ちょうど前者の $i$ 倍」: of the last two formulas that are more than a symbol, the later
-  is the earlier times the formula, decided in the open notation (proofs.audit.notation);
+  is the earlier times the formula, decided in the open notation (proofs.audit.deciding.notation);
 - 「平均は $\\beta/(1 - \\beta)$ ステップ前です。$\\beta_1 = 0.9$ なら 9 ステップ前」: a
   formula of one name followed by its unit, then worked at a value of that name (or of
   the name with a subscript) with the same unit after the number: the number is the
@@ -31,8 +31,8 @@ from fractions import Fraction
 import mpmath
 import sympy
 
-from proofs.audit.notation import decide_open, open_value
-from proofs.audit.report import Finding, Section, Status
+from proofs.audit.deciding.notation import decide_open, open_value
+from proofs.audit.findings import Finding, Section, Status
 from proofs.reader import Document
 from proofs.reader.math import INLINE_MATH, split_relations
 from proofs.tex.arithmetic import MAX_DIGITS, NotNumeric, TooLarge, evaluate

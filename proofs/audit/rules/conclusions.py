@@ -5,7 +5,7 @@ A proposition says 「2. … キャッシュは $2Lid$ 個の数からなる。�
 its way to 「… $L$ 層で $2Lid$ 個です。」. When an item of the proof ends with a formula
 followed by a counter word (個, 回, 本, バイト), and the statement's item of the same number
 states a formula followed by the same counter, the two are one quantity written twice:
-they are decided equal in the open notation (proofs.audit.notation) with the element's
+they are decided equal in the open notation (proofs.audit.deciding.notation) with the element's
 settings. Two formulas of other quantities (different names) are left alone; the same
 names and no identity is a mismatch at the statement's line.
 """
@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 
-from proofs.audit.notation import OpenFacts, decide_open
-from proofs.audit.report import Finding, Section, Status
-from proofs.audit.sentence import is_setting
+from proofs.audit.deciding.notation import OpenFacts, decide_open
+from proofs.audit.deciding.sentence import is_setting
+from proofs.audit.findings import Finding, Section, Status
 from proofs.reader import Document
 from proofs.reader.math import INLINE_MATH
 from proofs.reader.records import Element

@@ -25,8 +25,8 @@ from fractions import Fraction
 
 import sympy
 
-from proofs.audit.notation import OpenEvaluator
-from proofs.audit.report import Finding, Section, Status
+from proofs.audit.deciding.notation import OpenEvaluator
+from proofs.audit.findings import Finding, Section, Status
 from proofs.book.printed import ungrouped
 from proofs.reader import Document
 from proofs.reader.math import INLINE_MATH, split_relations
