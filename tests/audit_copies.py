@@ -23,7 +23,7 @@ from proofs.audit import audit_file
 def audited(path: Path) -> dict:
     report = audit_file(path)
     return {
-        "mismatched": [[f.section, f.line, f.text, f.detail] for f in report.mismatched],
+        "mismatched": [[f.section, f.line, f.text, f.detail, f.code] for f in report.mismatched],
         "findings": [[f.section, f.status, f.text] for f in report.findings],
     }
 

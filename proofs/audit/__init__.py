@@ -36,7 +36,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from proofs.audit.findings import Finding, Status, warned
+from proofs.audit.findings import Finding, Status
 from proofs.audit.listings import compare_run, run_listings
 from proofs.audit.owned import one_verdict, owned_numbers, owned_relations
 from proofs.audit.reports.coverage import coverage
@@ -56,6 +56,7 @@ from proofs.audit.rules.restated import audit_restated, audit_restated_tuples
 from proofs.audit.rules.rounded import audit_rounded
 from proofs.audit.rules.structure import audit_structure
 from proofs.audit.rules.tables import audit_tables
+from proofs.audit.running import set_aside, weighed
 from proofs.book.claims import normalise_tex
 from proofs.book.printed import ungrouped
 from proofs.reader import Document, read_chapter
@@ -144,17 +145,12 @@ def audit_document(
         *audit_restated_tuples(document, produced),
         *audit_rounded(document, produced, read),
     ]
-    # the rules that read which numbers or formulas a sentence relates by where they stand,
-    # or take a digit slip between two numbers the text does not say are one quantity:
-    # heuristics, whose mismatches are warnings (report.Severity)
-    heuristic = [
-        *_said_once(restated, report.findings),
-        *audit_prose(document),
-        *audit_counted(document),
-        *audit_cited(document),
-        *audit_conclusions(document),
-    ]
-    report.findings += [warned(f) for f in heuristic]
+    report.findings += _said_once(restated, report.findings)
+    report.findings += audit_prose(document)
+    report.findings += audit_counted(document)
+    report.findings += audit_cited(document)
+    report.findings += audit_conclusions(document)
+    weighed(report.findings)  # a heuristic's mismatch is a warning (its rule's severity)
     report.listings = sum(bool(listing.code) for listing in document.listings)
     report.listings_run = run
     if runs:
@@ -163,7 +159,7 @@ def audit_document(
     _place(report.findings, document)
     report.coverage = coverage(document, report.findings)
     report.elements = tally_elements(document, registered_pairs(document, chapter), report.findings)
-    return report
+    return set_aside(report, document)
 
 
 def _place(findings: list[Finding], document: Document) -> None:

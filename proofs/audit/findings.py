@@ -1,5 +1,6 @@
 """What the audit's rules find: one Finding per audited item, with its section, its
-verdict (Status), how much it weighs (Severity) and the code of the rule that made it."""
+verdict (Status), how much it weighs (Severity) and the code of the rule that made it; and
+the Rule itself, its code beside what it checks and the two texts it is shown on."""
 
 from __future__ import annotations
 
@@ -49,9 +50,10 @@ class Severity(StrEnum):
 
 @dataclass
 class Finding:
-    """One audited item: an element, a table cell, an equality, a printed line. Its
-    severity, unless a rule gives one, follows from its status: a mismatch is an error,
-    an item not checkable a notice."""
+    """One audited item: an element, a table cell, an equality, a printed line, with the
+    `code` of the rule that judged it (Rule). Its severity follows from its status (a
+    mismatch an error, an item not checkable a notice) until the audit weighs it by its
+    rule (a heuristic's mismatch a warning)."""
 
     section: Section
     line: int
@@ -61,6 +63,7 @@ class Finding:
     ref: str = ""  # the element id an element finding resolved to
     column: int = 1  # where its text stands on the line, 1-based (1 when not found)
     severity: Severity = Severity.NONE
+    code: str = ""  # the Rule's code, EQ001
 
     def __post_init__(self) -> None:
         if self.severity == Severity.NONE or self.status != Status.MISMATCHED:
@@ -80,8 +83,38 @@ _SEVERITIES = {
 }
 
 
-def warned(finding: Finding) -> Finding:
-    """The finding as a heuristic's: a mismatch only a warning (Severity)."""
-    if finding.status == Status.MISMATCHED:
-        finding.severity = Severity.WARNING
-    return finding
+@dataclass(frozen=True)
+class Example:
+    """A chapter text a rule is shown on, which the rules page prints and its test audits:
+    `text`, a small chapter of its own; or an edit of a registered chapter's file (its key
+    `chapter`, `old` replaced by `new` on `line`), one of the one-edit copies the tests
+    audit (tests/seed_slips.py). `run_listings`: audited with its listings run."""
+
+    text: str = ""
+    chapter: str = ""
+    line: int = 0
+    old: str = ""
+    new: str = ""
+    run_listings: bool = False
+
+
+@dataclass(frozen=True)
+class Rule:
+    """What one rule of the audit checks, under its code: a family's prefix and a number
+    (EQ001), stable once published, so that a suppression, a selection or a baseline can
+    name it. `severity` is that of its mismatch: an error where the rule has a witness, a
+    warning where only a heuristic sees it. `slip` is a text it reports, `neutral` a
+    rewrite it leaves alone."""
+
+    code: str
+    name: str
+    section: Section
+    severity: Severity
+    checks: str
+    slip: Example
+    neutral: Example
+
+    @property
+    def family(self) -> str:
+        """The code's letters: what a selection of the whole family names (EQ)."""
+        return self.code.rstrip("0123456789")

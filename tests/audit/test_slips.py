@@ -76,7 +76,7 @@ def test_each_slip_is_reported_at_its_line(slip):
     line = slip.expect_line or slip.line
     assert any(m[1] == line for m in new), (
         f"{slip.name}: no new mismatch at line {line}; new: "
-        f"{[(section, at, detail[:80]) for section, at, _, detail in new]}"
+        f"{[(section, at, detail[:80]) for section, at, _, detail, _ in new]}"
     )
 
 
@@ -86,8 +86,8 @@ def test_each_slip_is_reported_at_its_line(slip):
 def test_a_neutral_edit_changes_nothing(edit):
     found = audit_of(edit)
     before = pristine(edit.chapter)
-    assert [(s, at, d) for s, at, _, d in found["mismatched"]] == [
-        (s, at, d) for s, at, _, d in before["mismatched"]
+    assert [(s, at, d) for s, at, _, d, _ in found["mismatched"]] == [
+        (s, at, d) for s, at, _, d, _ in before["mismatched"]
     ]
     changed = signature(found) - signature(before)
     assert all(status != "mismatched" for _, status, _ in changed), changed

@@ -40,6 +40,9 @@ class Report:
     listings_contained: bool = False  # whether they ran in a sandbox
     listings_containment: str = ""  # where they ran, in one line ("" when they did not run)
     coverage: Any = None  # proofs.audit.reports.coverage.Coverage
+    # the findings an author's suppressions keep out, each with the suppression's line
+    # and reason (proofs.audit.suppressions)
+    suppressed: list[tuple[Finding, int, str]] = field(default_factory=list)
 
     def of(self, status: Status, section: Section | None = None) -> list[Finding]:
         return [
@@ -63,6 +66,12 @@ class Report:
         return [f for f in self.findings if f.severity == Severity.WARNING]
 
     def to_dict(self) -> dict:
+        kept_out = {
+            "suppressed": [
+                {**asdict(f), "suppressed at": line, "reason": reason}
+                for f, line, reason in self.suppressed
+            ]
+        }
         return {
             "path": self.path,
             "form": self.form,
@@ -77,7 +86,7 @@ class Report:
             "coverage": self.coverage.to_dict() if self.coverage else None,
             "findings": [asdict(f) for f in self.findings],
             "elements": [asdict(e) for e in self.elements],
-        }
+        } | (kept_out if self.suppressed else {})
 
     def summary(self) -> dict:
         out: dict[str, dict[str, int]] = {}
@@ -98,6 +107,8 @@ class Report:
             f"{tally[Status.NOT_CHECKABLE]} not checkable",
             f"{tally[Status.CONFIRMED]} confirmed",
         ]
+        if self.suppressed:
+            said.append(f"{len(self.suppressed)} suppressed")
         if self.listings and not self.listings_run:
             said.append(f"{counted(self.listings, 'listing')} not run (--run-listings)")
         if self.coverage is not None:
@@ -106,19 +117,20 @@ class Report:
 
     def to_lint(self, quiet: bool = False) -> str:
         """The report an author reads first: one line per mismatch, `path:line:column:
-        severity: kind: what the chapter says — what it should say`, errors first, then
-        (unless `quiet`) what is not checkable, then the counts."""
-        lines = [self._lint(f, f"{f.severity}: ") for f in (*self.errors, *self.warnings)]
+        severity[CODE]: kind: what the chapter says — what it should say`, errors first,
+        then (unless `quiet`) what is not checkable, then the counts."""
+        lines = [self._lint(f, str(f.severity)) for f in (*self.errors, *self.warnings)]
         if not quiet:
-            lines += [self._lint(f, "not checkable: ") for f in self.of(Status.NOT_CHECKABLE)]
+            lines += [self._lint(f, "not checkable") for f in self.of(Status.NOT_CHECKABLE)]
         lines.append(self.counts())
         if self.listings_containment:
             lines.append(f"{visible(self.path)}: {self.listings_containment}")
         return "\n".join(lines)
 
-    def _lint(self, f: Finding, status: str) -> str:
+    def _lint(self, f: Finding, verdict: str) -> str:
         where = f"{visible(self.path)}:{f.line}:{f.column}"
-        return f"{where}: {status}{f.section}: {visible(f.text)} — {visible(f.detail)}"
+        said = f"{verdict}[{f.code}]" if f.code else verdict
+        return f"{where}: {said}: {f.section}: {visible(f.text)} — {visible(f.detail)}"
 
     def to_github(self, new: Sequence[Finding] | None = None) -> str:
         """GitHub workflow commands: an error or a warning annotation per mismatch (its
@@ -200,16 +212,24 @@ class Report:
             lines.append(f"{title} ({len(items)}):")
             for f in items:
                 lines.append(f"  line {f.line:4d}  {finding_text(f)}")
+        if self.suppressed:
+            lines += ["", f"suppressed ({len(self.suppressed)}):"]
+            lines += [
+                f"  line {f.line:4d}  {finding_text(f)}  (suppressed at line {at}"
+                + (f": {visible(reason)})" if reason else ")")
+                for f, at, reason in self.suppressed
+            ]
         return "\n".join(lines)
 
 
 def finding_text(f: Finding) -> str:
-    """A finding on one line of a text report, after its line: `[section] text — detail`,
-    a warning said so."""
+    """A finding on one line of a text report, after its line: `CODE [section] text —
+    detail`, a warning said so."""
     warning = "warning: " if f.severity == Severity.WARNING else ""
-    return f"[{f.section}] {warning}{visible(f.text)}  —  {visible(f.detail)}"
+    code = f"{f.code} " if f.code else ""
+    return f"{code}[{f.section}] {warning}{visible(f.text)}  —  {visible(f.detail)}"
 
 
 def _annotation(level: str, path: str, f: Finding, said: str = "") -> str:
-    title = f"{f.section} {f.status}{said}"
+    title = f"{f.code} {f.section} {f.status}{said}".strip()
     return workflow_command(level, path, f.line, title, f"{f.text} — {f.detail}", f.column)

@@ -20,7 +20,7 @@ from functools import partial
 from pathlib import Path
 
 from proofs.audit.deciding.meaning import by_meaning
-from proofs.audit.findings import Finding, Section, Status
+from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
 from proofs.audit.rules.elements import by_title, registered
 from proofs.audit.rules.statements import audit_unbound
 from proofs.book.claims import Claim, Located, locate, normalise_tex
@@ -37,6 +37,55 @@ from proofs.reader.records import Element as Record
 from proofs.tex.decide import Decision, equal_members
 from proofs.tex.symbolic import Evaluator
 from proofs.tex.tree import Node, TexError, parse
+
+READ = Rule(
+    "CLM001",
+    "claim-read-by-its-check",
+    Section.CLAIM,
+    Severity.ERROR,
+    "A claim its check reads (a printed number, a count polynomial, a table, a phrase with "
+    "numbers) holds: the check runs on the chapter's version of it, and a finding of the "
+    "check about a number the claim prints is the claim's.",
+    Example(
+        chapter="transformer-block", line=346, old="領域は多くても 7 個", new="領域は多くても 8 個"
+    ),
+    Example(
+        chapter="transformer-block", line=346, old="領域は多くても 7 個", new="領域は高々 7 個"
+    ),
+)
+REWRITTEN = Rule(
+    "CLM002",
+    "claim-rewritten",
+    Section.CLAIM,
+    Severity.ERROR,
+    "A formula a check proves without reading it, written otherwise in the chapter, is "
+    "equal to the check's in the chapter's notation at explicit sizes.",
+    Example(
+        chapter="self-attention",
+        line=181,
+        old=r"\frac{Q K^{\mathsf{T}}}{\sqrt{d_k}}",
+        new=r"Q K^{\mathsf{T}}",
+    ),
+    Example(
+        chapter="self-attention",
+        line=115,
+        old="\\sigma_i(\\delta_{ij} - \\sigma_j)",
+        new="\\sigma_i\\delta_{ij} - \\sigma_i\\sigma_j",
+    ),
+)
+STATED = Rule(
+    "CLM003",
+    "claim-stated",
+    Section.CLAIM,
+    Severity.ERROR,
+    "What a check proves without reading it (a phrase, a formula the notation cannot "
+    "compare) is stated in its element as the check has it.",
+    Example(chapter="self-attention", line=120, old="半正定値", new="正定値"),
+    Example(
+        chapter="transformer-block", line=540, old="4 倍に近づきます", new="4 倍に近づいていきます"
+    ),
+)
+RULES = (READ, REWRITTEN, STATED)
 
 
 def _equivalent(
@@ -228,8 +277,24 @@ def _judge(j: Judged, environment: Callable[..., Evaluator] | None) -> list[Find
     out = []
     for x in j.located:
         status, detail, line = _verdict(j, x, environment)
-        out.append(Finding(Section.CLAIM, line, x.claim.label, status, detail, ref=j.element.id))
+        rule = _rule_of(x, environment)
+        out.append(
+            Finding(
+                Section.CLAIM, line, x.claim.label, status, detail, ref=j.element.id, code=rule.code
+            )
+        )
     return out
+
+
+def _rule_of(x: Located, environment: Callable[..., Evaluator] | None) -> Rule:
+    """Which rule judges a located claim: the check's run when it reads the claim, the
+    notation when the chapter rewrote a formula the check proves, else its being stated."""
+    claim = x.claim
+    if claim.argument is not None:
+        return READ
+    if x.status == "changed" and environment is not None and not (claim.phrase or claim.table):
+        return REWRITTEN
+    return STATED
 
 
 def _verdict(

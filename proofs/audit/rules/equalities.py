@@ -23,7 +23,7 @@ from proofs.audit.deciding.sentence import (
     is_setting,
     regime_before,
 )
-from proofs.audit.findings import Finding, Section, Status, warned
+from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
 from proofs.audit.rules.statements import notation_at
 from proofs.book.claims import normalise_tex
 from proofs.reader import Document
@@ -34,6 +34,81 @@ from proofs.tex.arithmetic import MAX_DIGITS, NotNumeric, TooLarge, Value, evalu
 from proofs.tex.decide import decide_once
 from proofs.tex.symbolic import Evaluator
 from proofs.tex.tree import Node
+
+_PROSE = '# 見本\n\n<Remark id="rem-sum" title="和">\n\n足し算を確かめます。\n\n</Remark>\n\n{}\n'
+RECOMPUTED = Rule(
+    "EQ001",
+    "numeric-equality",
+    Section.EQUALITY,
+    Severity.ERROR,
+    "Each numeric equality of the prose and display math holds: its sides, recomputed in "
+    "interval arithmetic from the numbers as printed, meet within the printed precision.",
+    Example(_PROSE.format("$2 \\times 384 = 786$ 個です。")),
+    Example(_PROSE.format("$2 \\times 384 = 768$ 個です。")),
+)
+PRINTED_PRECISION = Rule(
+    "EQ002",
+    "printed-result-at-face-value",
+    Section.EQUALITY,
+    Severity.WARNING,
+    "A printed result is what its printed inputs give at face value, or with the exact "
+    "constants they round (1.4142 as √2); else a printed number's last digit slipped.",
+    Example(_PROSE.format("$1.1428 + 0.2857 = 1.4286$ です。")),
+    Example(_PROSE.format("$1.1429 + 0.2857 = 1.4286$ です。")),
+)
+NOTATION = Rule(
+    "EQ003",
+    "equality-in-the-notation",
+    Section.EQUALITY,
+    Severity.ERROR,
+    "An equality of symbols in a definition, proposition, lemma, theorem, corollary or "
+    "remark of a chapter with a package holds in the package's notation, with the "
+    "definitions made earlier in its element.",
+    Example(
+        chapter="self-attention",
+        line=65,
+        old=r"\sum_{j=1}^{n} e^{z_j}",
+        new=r"\sum_{j=1}^{n} e^{z_i}",
+    ),
+    Example(
+        chapter="transformer-block",
+        line=90,
+        old=r"\|\boldsymbol{y}\| = \sqrt{d}",
+        new=r"\|\boldsymbol{y}\| = d^{1/2}",
+    ),
+)
+_DEFINED = (
+    "# 見本\n\n## 1. 関数\n\n"
+    '<Definition id="def-f" title="f">\n\n$f(x) := x^2 + 1$ と定める。\n\n</Definition>\n\n'
+    '<Example id="ex-f" title="f の値">\n\n$f(2) = {}$ である。\n\n</Example>\n'
+)
+AT_POINTS = Rule(
+    "EQ004",
+    "statement-at-points",
+    Section.EQUALITY,
+    Severity.ERROR,
+    "A statement about what a chapter without a package defines holds when its names take "
+    "the chapter's own definitions, tried at points of the space the chapter states.",
+    Example(_DEFINED.format("6")),
+    Example(_DEFINED.format("5")),
+)
+_STEP = (
+    "# 見本\n\n## 1. 展開\n\n"
+    '<Proposition id="prop-square" title="和の平方">\n\n$(a + b)^2 = {}$ である。\n\n'
+    "</Proposition>\n"
+)
+OPEN = Rule(
+    "EQ005",
+    "equality-in-the-open-notation",
+    Section.EQUALITY,
+    Severity.ERROR,
+    "In a chapter without a package, a step of a chain of equalities between the same "
+    "quantities is an identity, every name a positive number.",
+    Example(_STEP.format("a^2 + b^2")),
+    Example(_STEP.format("a^2 + 2ab + b^2")),
+)
+RULES = (RECOMPUTED, PRINTED_PRECISION, NOTATION, AT_POINTS, OPEN)
+
 
 _LITERAL = re.compile(
     r"\s*-?\s*\d+(?:\{,\}\d{3})*(?:\.\d+)?\s*(?:\\times\s*10\^\{?-?\d+\}?)?\s*(?:\\%)?\s*"
@@ -358,6 +433,7 @@ def _decided(
             statement.strip(),
             Status(verdict.status),
             f"decided in the notation: {verdict.detail}",
+            code=NOTATION.code,
         )
     ]
 
@@ -375,7 +451,12 @@ def _tried(
         return None
     status = Status.MISMATCHED if tried.judgement.outcome == "fails" else Status.CONFIRMED
     kept = [f for f in found if f.status != Status.NOT_CHECKABLE]
-    return [*kept, Finding(Section.EQUALITY, line, statement.strip(), status, tried.detail())]
+    return [
+        *kept,
+        Finding(
+            Section.EQUALITY, line, statement.strip(), status, tried.detail(), code=AT_POINTS.code
+        ),
+    ]
 
 
 def _decided_open(
@@ -400,6 +481,7 @@ def _decided_open(
             statement.strip(),
             Status(status),
             f"decided without the chapter's notation: {detail}",
+            code=OPEN.code,
         )
     ]
 
@@ -530,7 +612,14 @@ def audit_statement(
                 values.append((member.strip(), evaluate(member, bindings, loose), ""))
             except TooLarge as why:  # not evaluated, whatever the other members are
                 findings.append(
-                    Finding(Section.EQUALITY, line, text, Status.NOT_CHECKABLE, str(why))
+                    Finding(
+                        Section.EQUALITY,
+                        line,
+                        text,
+                        Status.NOT_CHECKABLE,
+                        str(why),
+                        code=RECOMPUTED.code,
+                    )
                 )
             except NotNumeric as why:
                 values.append((member.strip(), None, str(why)))
@@ -546,6 +635,7 @@ def audit_statement(
                         text,
                         Status.NOT_CHECKABLE,
                         f"one side is not arithmetic on numbers ({'; '.join(reasons)})",
+                        code=RECOMPUTED.code,
                     )
                 )
             continue
@@ -561,6 +651,7 @@ def audit_statement(
                         Status.MISMATCHED,
                         f"left side recomputes to {show(v1)}, right side to {show(v2)}; "
                         f"they differ by {gap(v1, v2)} beyond the printed precision",
+                        code=RECOMPUTED.code,
                     )
                 )
                 continue
@@ -568,5 +659,9 @@ def audit_statement(
             # heuristic's finding (the author may have worked with more digits than printed)
             status, detail = _at_printed_precision(m1, m2, v1, v2, bindings)
             if not (owned and status == Status.MISMATCHED):
-                findings.append(warned(Finding(Section.EQUALITY, line, pair, status, detail)))
+                findings.append(
+                    Finding(
+                        Section.EQUALITY, line, pair, status, detail, code=PRINTED_PRECISION.code
+                    )
+                )
     return findings

@@ -4,9 +4,25 @@ external."""
 
 from __future__ import annotations
 
-from proofs.audit.findings import Finding, Section, Status
+from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
 from proofs.book.registry import CHAPTERS
 from proofs.reader import Document
+
+_CITING = (
+    '# 見本\n\n<Lemma id="lem-f" title="f">\n\n$f(0) = 0$。\n\n</Lemma>\n\n'
+    '<Ref to="{}" /> より $f$ は原点を通ります。\n'
+)
+UNRESOLVED = Rule(
+    "REF001",
+    "reference-to-nothing",
+    Section.REF,
+    Severity.ERROR,
+    'Every reference names an element the chapter has (`<Ref to="…" />`, a cited '
+    "命題 3.1); one to another chapter or book is external.",
+    Example(_CITING.format("lem-g")),
+    Example(_CITING.format("lem-f")),
+)
+RULES = (UNRESOLVED,)
 
 
 def audit_refs(document: Document, chapter: str) -> list[Finding]:
@@ -19,10 +35,26 @@ def audit_refs(document: Document, chapter: str) -> list[Finding]:
     for ref in document.refs:
         if ref.external:
             out.append(
-                Finding(Section.REF, ref.line, ref.target, Status.EXTERNAL, f"in {ref.chapter}")
+                Finding(
+                    Section.REF,
+                    ref.line,
+                    ref.target,
+                    Status.EXTERNAL,
+                    f"in {ref.chapter}",
+                    code=UNRESOLVED.code,
+                )
             )
         elif ref.target in ids or ref.target in numbers:
-            out.append(Finding(Section.REF, ref.line, ref.target, Status.CONFIRMED, "resolved"))
+            out.append(
+                Finding(
+                    Section.REF,
+                    ref.line,
+                    ref.target,
+                    Status.CONFIRMED,
+                    "resolved",
+                    code=UNRESOLVED.code,
+                )
+            )
         else:
             where = f"{short}: " if short else ""
             out.append(
@@ -32,6 +64,7 @@ def audit_refs(document: Document, chapter: str) -> list[Finding]:
                     ref.target,
                     Status.MISMATCHED,
                     f"{where}no element {ref.target} in this chapter",
+                    code=UNRESOLVED.code,
                 )
             )
     return out

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from functools import partial
 
 from proofs.audit.deciding.sentence import LARGE_LITERAL, condition_of, is_hypothesis
-from proofs.audit.findings import Finding, Section, Status
+from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
 from proofs.book.claims import normalise_tex
 from proofs.book.registry import load_all
 from proofs.reader import Document
@@ -25,6 +25,30 @@ from proofs.reader.records import Element as Record
 from proofs.tex.decide import decide_once
 from proofs.tex.symbolic import Evaluator
 from proofs.tex.tree import TexError, parse
+
+UNBOUND = Rule(
+    "REL001",
+    "unbound-relation",
+    Section.FORMULA,
+    Severity.ERROR,
+    "A relation of a definition's, proposition's, lemma's, theorem's or remark's statement "
+    "that no claim of its check binds holds in the chapter's notation, decided at explicit "
+    "sizes and drawn points.",
+    Example(
+        chapter="self-attention",
+        line=91,
+        old=r"P\sigma(\boldsymbol{z})$。",
+        new=r"P\sigma(\boldsymbol{z})$。また $\sigma(2\boldsymbol{z}) = 2\sigma(\boldsymbol{z})$。",
+    ),
+    Example(
+        chapter="self-attention",
+        line=91,
+        old=r"P\sigma(\boldsymbol{z})$。",
+        new=r"P\sigma(\boldsymbol{z})$。また $\sigma(2\boldsymbol{z})_i > 0$。",
+    ),
+)
+RULES = (UNBOUND,)
+
 
 DECLARATION = (
     "\\in",
@@ -94,7 +118,16 @@ def audit_unbound(
                 else ""
             )
             if undecided or environment is None:
-                out.append(Finding(Section.FORMULA, line, text, Status.NOT_CHECKABLE, undecided))
+                out.append(
+                    Finding(
+                        Section.FORMULA,
+                        line,
+                        text,
+                        Status.NOT_CHECKABLE,
+                        undecided,
+                        code=UNBOUND.code,
+                    )
+                )
                 continue
             verdict = decide_once(
                 (id(environment), notation_at(record.number)),
@@ -107,5 +140,9 @@ def audit_unbound(
                 if verdict.status != "not checkable"
                 else f"unbound: {verdict.detail}"
             )
-            out.append(Finding(Section.FORMULA, line, text, Status(verdict.status), detail))
+            out.append(
+                Finding(
+                    Section.FORMULA, line, text, Status(verdict.status), detail, code=UNBOUND.code
+                )
+            )
     return out
