@@ -159,7 +159,7 @@ def suppressed(
                     f"suppresses nothing: no finding of {', '.join(idle)} on this line or the next",
                 )
             )
-    return kept, out, about
+    return kept, out, sorted(about, key=lambda f: f.line)
 
 
 def _about(rule: Rule, line: int, text: str, detail: str) -> Finding:

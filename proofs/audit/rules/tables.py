@@ -23,7 +23,7 @@ REGENERATED = Rule(
     "Each cell of a table the package regenerates is the package's value at the precision "
     "the chapter prints it with (a table of words, which no computation makes, is listed).",
     Example(chapter="transformer-block", line=244, old="7,087,872", new="7,087,873"),
-    Example(chapter="transformer-block", line=244, old="\\t7,087,872", new="\\t7{,}087{,}872"),
+    Example(chapter="transformer-block", line=244, old="\t7,087,872", new="\t7{,}087{,}872"),
 )
 _COMPLEXITY = (  # a fragment of the self-attention chapter with its table of costs
     '# 自己注意の抜粋\n\n## 2. 準備\n\n<Definition id="def-permutation-matrix" '

@@ -134,7 +134,8 @@ def _notes(mark: LineMark, element: ElementMark | None, tally: ElementTally | No
 
 
 def _note(note: Note) -> str:
-    section = f" [{html_text(note.section)}]" if note.section else ""
+    code = f" {html_text(note.code)}" if note.code else ""
+    section = f"{code} [{html_text(note.section)}]" if note.section else ""
     status = f"{note.status} ({note.severity})" if note.severity == "warning" else note.status
     return (
         f'<li class="{css_class(note.status)}{" warning" if note.severity == "warning" else ""}">'
