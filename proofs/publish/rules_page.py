@@ -22,7 +22,7 @@ CHAPTERS = {  # a registered chapter's key -> how the page names it
 INTRO = """\
 # The audit's rules
 
-Every finding of `python -m proofs audit` carries the code of the rule that made it: a
+Every finding of `python -m proofs audit FILE` carries the code of the rule that made it: a
 family's letters and a number (`EQ001`), which stays the rule's. The code is printed in
 every format: the lint line (`block.txt:244:40: error[TAB001]: table: …`), `--verbose`,
 `--format json` (`"code"`), the title of `--format github`'s annotations, the notes of
