@@ -28,6 +28,7 @@ from proofs.audit.rules import (
     statements,
     structure,
     table_content,
+    table_rows,
     tables,
 )
 from proofs.reader import Document
@@ -42,6 +43,7 @@ FAMILIES = (  # in the order of the report's sections
     conclusions,
     tables,
     table_content,
+    table_rows,
     equalities,
     outputs,
     restated,

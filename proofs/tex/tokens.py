@@ -8,7 +8,8 @@ its factors as written, whatever spacing stands between them. Two places keep wh
 spacing says:
 
 - digits grouped by three with thin spaces are one number, as with `{,}`:
-  `38\\,597\\,376` is the token `38{,}597{,}376`;
+  `38\\,597\\,376` is the token `38{,}597{,}376`, and so with a bare comma, as an author
+  types a large number in math (`262,144`);
 - spacing between a name and an opening bracket, `K\\,(x/6)`, makes the bracket a factor
   of its own, not the name's argument: the token JUXTAPOSED stands between them, which
   the parser reads as nothing but that (proofs.tex.tree).
@@ -31,6 +32,8 @@ _TOKEN = re.compile(
 )
 # digits grouped by three with thin spaces (38\,597\,376), not a part of a longer number
 _THIN_GROUPS = re.compile(r"(?<![\d.])\d{1,3}(?:\\,\d{3})+(?![\d])")
+# digits grouped by three with bare commas (262,144), as one number
+_COMMA_GROUPS = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?!\d)")
 _FACTOR_END = re.compile(r".*[A-Za-z0-9}]|\\[A-Za-z]+")  # a name, a number, a group, \\sigma
 
 
@@ -43,6 +46,7 @@ def tokens(tex: str) -> list[str]:
     ['38{,}597{,}376', '=', 'K', '\\\\,', '(', 'x', ')']
     """
     tex = _THIN_GROUPS.sub(lambda m: m.group(0).replace("\\,", "{,}"), tex)
+    tex = _COMMA_GROUPS.sub(lambda m: m.group(0).replace(",", "{,}"), tex)
     out: list[str] = []
     spaced = False
     for token in _TOKEN.findall(tex):

@@ -211,10 +211,11 @@ def audit_equalities(
                 regime = regime_before(document, line, statement.strip())
                 limit = regime is not None and r"\to" in split_relations(statement)[1]
                 if (not conditional or assumed or limit) and not another_case:
+                    claimed = _after_definition(statement)
                     tried = (
                         None
-                        if assumed or limit or ":=" in statement
-                        else _tried(line, statement, found, chapter_notation()(line), element)
+                        if assumed or limit or claimed is None
+                        else _tried(line, claimed, found, chapter_notation()(line), element)
                     )
                     found = tried or _decided_open(line, statement, found, case, regime)
             elif (
@@ -436,6 +437,21 @@ def _decided(
             code=NOTATION.code,
         )
     ]
+
+
+def _after_definition(statement: str) -> str | None:
+    """What a statement claims: all of it, or what follows its definition (`f(x) :=
+    \\sqrt{…} = \\|x\\|/\\sqrt{d}` claims the equality after it); None when it claims
+    nothing but the definition."""
+    members, relations = split_relations(statement)
+    if ":=" not in relations:
+        return statement
+    if relations[0] != ":=" or len(relations) < 2 or ":=" in relations[1:]:
+        return None
+    tail = [members[1].strip()]
+    for relation, member in zip(relations[1:], members[2:], strict=True):
+        tail += [relation, member.strip()]
+    return " ".join(tail)
 
 
 def _tried(

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from proofs.audit.deciding.meaning import normalised
 from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
 from proofs.audit.rules.table_content import audit_reproduced_rows, audit_table_content
+from proofs.audit.rules.table_rows import audit_table_rows
 from proofs.book.printed import agrees_as_printed
 from proofs.book.registry import CHAPTERS
 from proofs.reader import ChapterInputError, Document
@@ -217,6 +218,7 @@ def audit_tables(
         else:
             content = audit_table_content(document, printed)
             content += audit_reproduced_rows(printed, produced)
+            content += audit_table_rows(document, printed)
             findings += content or [
                 Finding(
                     Section.TABLE,
