@@ -64,6 +64,18 @@ def test_each_rule_leaves_alone_the_rewrite_it_is_shown_on(rule, example):
     assert _mismatches(example, rule.code) == [], rule.code
 
 
+@pytest.mark.parametrize(
+    ("rule", "example"), _texts("slip") + _texts("neutral"), ids=lambda x: getattr(x, "code", "")
+)
+def test_every_finding_of_an_example_has_a_rules_code_and_a_mismatch_its_rules_severity(
+    rule, example
+):
+    report = audit_document(reader.parse(example.text, "example.mdx"), run=example.run_listings)
+    assert {f.code for f in report.findings} <= set(RULES)
+    weighed = {(f.code, f.severity) for f in report.findings if f.status == Status.MISMATCHED}
+    assert weighed == {(f.code, RULES[f.code].severity) for f in report.mismatched}
+
+
 def _edit(example: Example) -> Edit | None:
     """The corpus's edit an example of a chapter is (None: the chapter as it is, or an edit
     the corpus does not have)."""
