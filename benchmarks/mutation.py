@@ -110,6 +110,11 @@ TESTS = {
     "proofs/audit/deciding/defined.py": ["tests/audit/test_defined.py"],
     "proofs/audit/deciding/instances.py": ["tests/audit/test_defined.py"],
     "proofs/audit/reports/coverage.py": ["tests/audit/test_coverage.py"],
+    "proofs/audit/suppressions.py": [
+        "tests/audit/test_suppressions.py",
+        "tests/audit/test_rules.py",
+    ],
+    "proofs/audit/selection.py": ["tests/audit/test_selection.py", "tests/cli/test_linting.py"],
     "proofs/audit/rules/restated.py": [
         "tests/audit/test_restated.py",
         "tests/audit/test_unseen_rules.py",
