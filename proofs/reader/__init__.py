@@ -83,7 +83,7 @@ def parse(text: str, path: str = "<text>") -> Document:
             headings=tuple(sections),
             elements=tuple(found),
             math=tuple(math),
-            tables=tuple(mdx.tables(lines, code)),
+            tables=tuple(mdx.tables(lines, code | _displayed(math))),
             listings=tuple(mdx.listings(lines, spans)),
             figures=tuple(figures),
             refs=tuple(mdx.refs(lines, code)),
@@ -106,7 +106,7 @@ def parse(text: str, path: str = "<text>") -> Document:
             headings=tuple(sections),
             elements=tuple(found),
             math=tuple(math),
-            tables=tuple(rendered.tables(lines, code)),
+            tables=tuple(rendered.tables(lines, code | _displayed(math))),
             listings=tuple(listings),
             figures=(),
             refs=tuple(rendered.refs(lines, code, own)),
@@ -119,6 +119,14 @@ def parse(text: str, path: str = "<text>") -> Document:
 
 
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+
+
+def _displayed(math: list[Math]) -> frozenset[int]:
+    """The lines a display's TeX runs over: a line of it that starts with `|`
+    (`|\\mathrm{fl}(x) - x| = …`) is mathematics, not a table's row."""
+    return frozenset(
+        line for m in math if m.display for line in range(m.line, m.line + m.tex.count("\n") + 1)
+    )
 
 
 def math_spans(lines: list[str], code: frozenset[int], problems: list[Problem]) -> list[Math]:

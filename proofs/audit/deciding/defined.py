@@ -455,7 +455,10 @@ def _read_statement(
     bound = _BOUND.match(statement)
     if bound is not None:
         key = _key(bound.group(3))
-        if key is not None and key not in target.shapes:
+        base = None if key is None else key.split("_")[0]
+        defined = {*target.definitions, *chapter.definitions}
+        # 「$p_j > 0$ である」of a defined p is a claim to judge, not the range p is drawn in
+        if key is not None and key not in target.shapes and not {base, f"bold {base}"} & defined:
             target.shapes[key] = Shape(range=_range(bound))
         return
     members, relations = split_relations(statement.strip().rstrip(".,"))
