@@ -68,6 +68,7 @@ def parse(text: str, path: str = "<text>") -> Document:
     if mdx.detect(lines):
         spans = mdx.fences(lines, path)
         code = frozenset(i for start, end, _ in spans for i in range(start, end + 1))
+        lines, comments = mdx.comments(lines, code)
         sections = mdx.headings(lines, code)
         problems: list[Problem] = []
         found = mdx.elements(lines, code, sections, path, problems)
@@ -87,6 +88,7 @@ def parse(text: str, path: str = "<text>") -> Document:
             figures=tuple(figures),
             refs=tuple(mdx.refs(lines, code)),
             problems=tuple(sorted(problems, key=lambda p: p.line)),
+            comments=tuple(comments),
         )
     if rendered.detect(lines):
         code, listings = rendered.listings(lines)
@@ -153,13 +155,13 @@ def math_spans(lines: list[str], code: frozenset[int], problems: list[Problem]) 
             paragraph = _PARAGRAPH_BREAK.search(text, start, stop)
             if close < 0 or paragraph is not None:
                 where = "its paragraph ends" if paragraph is not None else "the file ends"
-                problems.append(Problem(line_of(i), f"$$ is not closed before {where}"))
+                problems.append(Problem(line_of(i), f"$$ is not closed before {where}", "unpaired"))
                 i = text.find("$", paragraph.end() if paragraph is not None else len(text))
                 continue
         else:
             close = text.find("$", start)
             if close < 0 or "\n" in text[start:close]:
-                problems.append(Problem(line_of(i), "$ has no closing $ on its line"))
+                problems.append(Problem(line_of(i), "$ has no closing $ on its line", "unpaired"))
                 i = text.find("$", start)
                 continue
         tex = text[start:close]

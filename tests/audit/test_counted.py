@@ -4,7 +4,7 @@ where the text lists nothing."""
 
 from __future__ import annotations
 
-from proofs.audit.counted import audit_counted
+from proofs.audit.rules.counted import audit_counted
 from proofs.reader import parse
 
 HEAD = '# T\n\n## 1. S\n\n<Proposition id="prop-x" title="t">\n\nある命題。\n\n</Proposition>\n\n'

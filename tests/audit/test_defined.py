@@ -1,6 +1,6 @@
 # ruff: noqa: E501 - the chapters are lines of TeX and Japanese, kept whole so that they read as written
-"""A chapter's own notation (proofs.audit.defined) and its statements tried at points with
-it (proofs.audit.instances), on small MDX chapters written for the tests: what the
+"""A chapter's own notation (proofs.audit.deciding.defined) and its statements tried at points with
+it (proofs.audit.deciding.instances), on small MDX chapters written for the tests: what the
 chapter defines is computed, a true statement is confirmed numerically, a slipped one is
 an error with a witness a reader can put back in, and a statement whose names the
 chapter constrains in words, or whose case the text sets, is not tried."""
@@ -12,8 +12,8 @@ import re
 import sympy
 
 from proofs.audit import audit_document
-from proofs.audit.defined import MAX_ENTRIES, read_notation
-from proofs.audit.instances import try_statement
+from proofs.audit.deciding.defined import MAX_ENTRIES, read_notation
+from proofs.audit.deciding.instances import try_statement
 from proofs.reader import parse
 
 TEMPLATE = """\

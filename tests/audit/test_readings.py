@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from proofs.audit.equalities import audit_statement
-from proofs.audit.readings import read_exactly, reading
+from proofs.audit.deciding.readings import read_exactly, reading
+from proofs.audit.rules.equalities import audit_statement
 
 
 @pytest.mark.parametrize(

@@ -1,12 +1,12 @@
 """A statement of a chapter tried at points: its names given the meanings the chapter's
-own declarations and definitions give them (proofs.audit.defined), each size set to
+own declarations and definitions give them (proofs.audit.deciding.defined), each size set to
 SIZE, each free index run over its range, and the symbols left (the entries of a
 declared vector, a declared number) drawn by proofs.tex.witness in the ranges the
 chapter states.
 
 A statement is tried only when the chapter gives every name in it a meaning and it uses
 at least one thing the chapter defines or a declared vector or matrix (a relation
-between plain numbers is the open notation's, proofs.audit.notation). Its verdict is the
+between plain numbers is the open notation's, proofs.audit.deciding.notation). Its verdict is the
 witness module's: false with a witness (the sizes, the indices and the values at which
 its sides differ), confirmed numerically at so many points, or not decided with the
 reason.
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import sympy
 
-from proofs.audit.defined import Notation, _tree_names
+from proofs.audit.deciding.defined import Notation, _tree_names
 from proofs.tex.symbolic import Evaluator
 from proofs.tex.tree import Node, TexError, parse
 from proofs.tex.witness import Judgement, judge
