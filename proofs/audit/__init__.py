@@ -36,7 +36,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from proofs.audit.findings import Finding, Status
+from proofs.audit.findings import Finding, Section, Status
 from proofs.audit.listings import compare_run, run_listings
 from proofs.audit.owned import one_verdict, owned_numbers, owned_relations
 from proofs.audit.reports.coverage import coverage

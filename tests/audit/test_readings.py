@@ -83,3 +83,6 @@ def test_decimals_that_approximate_an_exact_side_need_only_meet_it():
     assert judged(rf"{exact} \approx 0.125 + 0.000571")[0] == "confirmed"
     assert judged(rf"{exact} \approx 0.125 + 0.000517")[0] == "mismatched"  # beyond rounding
     assert judged(rf"{exact} = 0.125 + 0.000571")[0] == "mismatched"  # = says exactly
+    # a printed result stays the result: its inputs at face value, however coarse
+    assert judged(r"1.4 \times 10^{10}/2^{30} \approx 13.04") == ("confirmed", "recomputed 13.0385")
+    assert judged(r"1.4 \times 10^{10}/2^{30} \approx 13.03")[0] == "mismatched"

@@ -532,14 +532,15 @@ def _at_printed_precision(
     def face(member: str) -> Value:
         return evaluate(member, bindings, False, face=True)
 
+    rounded_terms = False
     if _is_printed(m2):
         computed, result, target = m1, m2, v2
     elif _is_printed(m1):
         computed, result, target = m2, m1, v1
-    elif DECIMAL.search(m2) is None:
-        computed, result, target = m1, m2, face(m2)
+    elif DECIMAL.search(m2) is None:  # an exact side: under ≈, decimals round its terms
+        computed, result, target, rounded_terms = m1, m2, face(m2), approximate
     elif DECIMAL.search(m1) is None:
-        computed, result, target = m2, m1, face(m1)
+        computed, result, target, rounded_terms = m2, m1, face(m1), approximate
     else:
         f1, f2 = face(m1), face(m2)
         if meet(f1, f2):
@@ -549,7 +550,7 @@ def _at_printed_precision(
             f"value the left side is {show(f1)}, the right side {show(f2)}"
         )
     at_face = face(computed)
-    if meet(_finest_rounding(computed, at_face) if approximate else at_face, target):
+    if meet(_finest_rounding(computed, at_face) if rounded_terms else at_face, target):
         return Status.CONFIRMED, f"recomputed {show(at_face)}"
     said = f"with its printed inputs at face value ${computed.strip()}$ is {show(at_face)}"
     exact, readings = read_exactly(computed)
