@@ -21,7 +21,14 @@ from proofs.audit.meaning import by_meaning
 from proofs.audit.report import Finding, Section, Status
 from proofs.audit.sentence import LARGE_LITERAL, condition_of, is_hypothesis
 from proofs.book.claims import Claim, Located, locate, normalise_tex
-from proofs.book.registry import CHAPTERS, RegisteredElement, claim_arguments, load_all, run_check
+from proofs.book.registry import (
+    CHAPTERS,
+    CheckRun,
+    RegisteredElement,
+    claim_arguments,
+    load_all,
+    run_check,
+)
 from proofs.reader import Document
 from proofs.reader.math import statement_lines
 from proofs.reader.records import THEORY_KINDS as DECIDED_KINDS
@@ -178,7 +185,7 @@ def _rerun(element: RegisteredElement, changed: dict[Claim, Located]) -> list[Fi
             )
             for c, x in changed.items()
         ]
-    run = run_check(_bound_check(element, arguments))
+    run = _run_once(element, arguments, tuple((c, x.text) for c, x in changed.items()))
     out = []
     for claim, x in changed.items():
         if run.result == "passed":
@@ -205,6 +212,21 @@ def _rerun(element: RegisteredElement, changed: dict[Claim, Located]) -> list[Fi
                 )
             )
     return out
+
+
+_RERUNS: dict[tuple, CheckRun] = {}
+
+
+def _run_once(
+    element: RegisteredElement, arguments: dict, texts: tuple[tuple[Claim, str], ...]
+) -> CheckRun:
+    """The check run on the chapter's versions of its claims, once per process for the
+    same texts (keyed by the check itself, as proofs.audit.elements keys its runs): an
+    audit repeated after an edit elsewhere does not run it again."""
+    key = (element.id, element.check, texts)
+    if key not in _RERUNS:
+        _RERUNS[key] = run_check(_bound_check(element, arguments))
+    return _RERUNS[key]
 
 
 def _bound_check(element: RegisteredElement, arguments: dict) -> RegisteredElement:

@@ -174,7 +174,7 @@ CHECKED_KINDS = ("example", "exercise")
 _RUNS: dict[tuple[str, Check], CheckRun] = {}
 
 
-def _run_once(element: RegisteredElement) -> CheckRun:
+def run_once(element: RegisteredElement) -> CheckRun:
     """An element's check outcome, computed once per process (keyed by the check itself,
     so a check replaced in the registry runs afresh)."""
     key = (element.id, element.check)
@@ -195,7 +195,7 @@ def audit_checks(document: Document, elements: list[Finding]) -> list[Finding]:
         e = registry.get(found.ref)
         if e is None or e.kind not in CHECKED_KINDS:
             continue
-        run = _run_once(e)
+        run = run_once(e)
         if run.result == "failed":
             outcomes = [(Status.MISMATCHED, f"the check fails: {run.message}", found.line)]
         elif run.result == "error":

@@ -30,7 +30,7 @@ HOW = (
     f'pass --chapters DIR, set {VARIABLE}=DIR, or add chapters = "DIR" under [tool.proofs] '
     "in pyproject.toml"
 )
-SETTINGS = ("chapters", "run-listings")  # the keys [tool.proofs] may hold
+SETTINGS = ("chapters", "run-listings", "baseline")  # the keys [tool.proofs] may hold
 QUOTED = 200  # characters of a value a message quotes at most
 
 
@@ -105,6 +105,22 @@ def run_listings_setting(start: Path | None = None) -> bool:
             f"{shortened(repr(value), QUOTED)}"
         )
     return value
+
+
+def baseline_setting(start: Path) -> Path | None:
+    """The baseline file `baseline = "…"` under [tool.proofs] names (relative to the
+    pyproject.toml), for the chapters under `start`; None when none is named.
+    SettingsError when it is there and not a file name."""
+    project, setting = _settings(start)
+    named = setting.get("baseline")
+    if named is None:
+        return None
+    if not isinstance(named, str) or not named:
+        raise SettingsError(
+            f"{project}: [tool.proofs] baseline: expected a file name, got "
+            f"{shortened(repr(named), QUOTED)}"
+        )
+    return project.parent / named
 
 
 def _settings(start: Path) -> tuple[Path, dict[str, Any]]:

@@ -1,0 +1,109 @@
+"""The audit of a document's versions, each reusing what the audits before it decided.
+
+An edit changes a line or two of a chapter; the rest of its formulas, claims and checks
+are the same text as before, and what the audit decided about each is kept by content in
+this process: a relation is decided once per (formula, notation) (proofs.tex.decide's
+decide_once), a check of an example once (proofs.audit.elements), a check re-run on a
+claim the chapter changed once per claim text (proofs.audit.claims), the TeX trees and
+the printed readings once per text. The report of a whole text is kept too (the last
+few), so that a save, an undo or a reopened file costs nothing. What is left to redo on
+each edit is the rules' pass over the chapter's lines, which costs tens of milliseconds
+on a chapter of 70 kB (benchmarks/editor_latency.py measures it).
+
+What comes out for a text equals the audit of that text in a fresh process, byte for
+byte in its JSON (tests/lsp/test_incremental.py holds it over random edits): nothing
+kept depends on anything but the text it was computed from.
+
+A text that is not a chapter is not audited: its Analysis says why (`refused`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+from proofs.audit import audit_document
+from proofs.audit.report import Report
+from proofs.lsp.guard import Crash, recording
+from proofs.lsp.store import Snapshot
+from proofs.reader import MAX_BYTES, ChapterInputError, Document, parse
+
+REMEMBERED = 8  # whole reports kept, by text
+
+
+def path_of(uri: str) -> str:
+    """The file path a `file:` URI names (the URI itself for another scheme)."""
+    parsed = urlparse(uri)
+    if parsed.scheme != "file":
+        return uri
+    return str(Path(unquote(parsed.path)))
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What the audit made of one version of a document: its Document and Report, or
+    why it was not audited (`refused`: not a chapter, binary, too large; `stopped`: the
+    audit ran past its time and was stopped). `crashes`: rules that raised."""
+
+    snapshot: Snapshot
+    document: Document | None = None
+    report: Report | None = None
+    refused: str = ""
+    stopped: str = ""
+    crashes: tuple[Crash, ...] = ()
+    seconds: float = 0.0
+    reused: bool = False  # the report of the same text, kept from an audit before
+    extra: dict = field(default_factory=dict, compare=False)  # what handlers derive, kept
+
+
+def refusal(text: str, path: str) -> str:
+    """Why a text cannot be audited as a chapter, in one line; "" when it can be read."""
+    if "\x00" in text:
+        return f"{path}: a binary file (it holds NUL characters), not a chapter"
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_BYTES:
+        return (
+            f"{path}: {size / 2**20:.1f} MiB, larger than the {MAX_BYTES // 2**20} MiB "
+            "any chapter is; not audited"
+        )
+    if not text.strip():
+        return f"{path}:1: empty file, expected a chapter"
+    return ""
+
+
+class Auditor:
+    """Audits snapshots, keeping the reports of the last REMEMBERED texts."""
+
+    def __init__(self, remembered: int = REMEMBERED) -> None:
+        self.remembered = remembered
+        self.reports: OrderedDict[tuple[str, str], tuple[Document, Report, tuple]] = (
+            OrderedDict()
+        )
+
+    def analyse(self, snapshot: Snapshot) -> Analysis:
+        """The Analysis of one version."""
+        start = time.perf_counter()
+        path = path_of(snapshot.uri)
+        why = refusal(snapshot.text, path)
+        if why:
+            return Analysis(snapshot, refused=why)
+        key = (path, snapshot.text)
+        if key in self.reports:
+            self.reports.move_to_end(key)
+            document, report, crashes = self.reports[key]
+            seconds = time.perf_counter() - start
+            return Analysis(snapshot, document, report, crashes=crashes, seconds=seconds, reused=True)
+        try:
+            document = parse(snapshot.text, path)
+        except ChapterInputError as exc:
+            return Analysis(snapshot, refused=f"not audited: {exc}")
+        with recording() as crashes:
+            report = audit_document(document)
+        self.reports[key] = (document, report, tuple(crashes))
+        while len(self.reports) > self.remembered:
+            self.reports.popitem(last=False)
+        seconds = time.perf_counter() - start
+        return Analysis(snapshot, document, report, crashes=tuple(crashes), seconds=seconds)
