@@ -28,7 +28,7 @@ SERVER = [sys.executable, "-m", "proofs", "lsp"]
 
 @pytest_lsp.fixture(scope="module", config=ClientServerConfig(server_command=SERVER))
 async def client(lsp_client: LanguageClient):
-    options = {"debounce": 0.0, "budget": 4.0}
+    options = {"debounce": 0.0, "budget": 2.0}
     await lsp_client.initialize_session(
         types.InitializeParams(
             capabilities=client_capabilities("visual-studio-code"),
@@ -266,3 +266,25 @@ async def test_nothing_is_written_to_the_chapters(client, folder):
     beside it (no baseline, no chapter written from what the editor sent)."""
     assert [p.name for p in folder.iterdir()] == ["table.txt"]
     assert (folder / "table.txt").read_text(encoding="utf-8") == seed(BLOCK)
+
+
+CRASHING = [sys.executable, str(Path(__file__).with_name("crashing_server.py"))]
+
+
+@pytest_lsp.fixture(scope="module", config=ClientServerConfig(server_command=CRASHING))
+async def crashing(lsp_client: LanguageClient):
+    await lsp_client.initialize_session(
+        types.InitializeParams(capabilities=client_capabilities("visual-studio-code"))
+    )
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_a_rule_that_raises_is_reported_and_the_others_delivered(crashing, folder):
+    found = await opened(crashing, uri_of(folder, "crash.txt"), seed(BLOCK))
+    crashes = [d for d in found if d.code == "crash"]
+    assert len(crashes) == 1
+    assert "the rule audit_restated raised ZeroDivisionError: a defect of the rule" in (
+        crashes[0].message
+    )
+    assert [d.range.start.line for d in found if d.code == "check"] == [113]

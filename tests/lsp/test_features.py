@@ -1,0 +1,201 @@
+"""What each feature of the language server answers, on the small chapters written for the
+tests (tests/samples): the diagnostics' ranges, severities and codes, the related lines,
+the suppression comment and the baseline entry the code actions insert, hovers on a
+number, the outline, and the positions and edits of the document store."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from places import SAMPLES
+
+pytest.importorskip("lsprotocol", reason="the editor extra is not installed: pip install '.[editor]'")
+from lsprotocol import types  # noqa: E402
+
+from proofs.audit.baseline import baseline_text, entry  # noqa: E402
+from proofs.audit.report import Finding, Section, Status  # noqa: E402
+from proofs.lsp import actions, hover, symbols  # noqa: E402
+from proofs.lsp.diagnostics import code_of, diagnostics, related_lines  # noqa: E402
+from proofs.lsp.incremental import Analysis, Auditor  # noqa: E402
+from proofs.lsp.positions import Lines, OutOfRange, units  # noqa: E402
+from proofs.lsp.store import Store, StoreError  # noqa: E402
+
+MDX = (SAMPLES / "chapter.mdx").read_text(encoding="utf-8")
+RENDERED = (SAMPLES / "chapter.txt").read_text(encoding="utf-8")
+
+
+def analysed(text: str, uri: str = "file:///book/c.mdx") -> Analysis:
+    return Auditor().analyse(Store().open(uri, 1, text))
+
+
+def shown(text: str, r: types.Range) -> str:
+    assert r.start.line == r.end.line
+    return text.splitlines()[r.start.line][r.start.character : r.end.character]
+
+
+def test_each_finding_is_a_diagnostic_from_its_column_to_the_end_of_what_it_quotes():
+    found = diagnostics(analysed(MDX))
+    errors = [d for d in found if d.severity == types.DiagnosticSeverity.Error]
+    assert [(d.code, d.range.start.line, shown(MDX, d.range)) for d in errors] == [
+        ("equality", 18, "f(0) = 1"),
+        ("equality", 24, "f(0) = 0 + 1"),
+    ]
+    notices = {d.code for d in found if d.severity == types.DiagnosticSeverity.Information}
+    assert notices == {"element", "table", "output"}
+
+
+@dataclass
+class Coded(Finding):
+    code: str = ""
+
+
+def test_code_of_is_the_rules_code_else_its_section():
+    plain = Finding(Section.EQUALITY, 1, "1 = 2", Status.MISMATCHED, "differ")
+    assert code_of(plain) == "equality"
+    assert code_of(Coded(Section.EQUALITY, 1, "1 = 2", Status.MISMATCHED, "", code="EQ001")) == (
+        "EQ001"
+    )
+
+
+def test_the_lines_a_detail_names_are_related():
+    document = analysed(MDX).document
+    assert document is not None
+    finding = Finding(
+        Section.RESTATED, 19, "1", Status.MISMATCHED, "which the chapter prints at lines 25, 31"
+    )
+    assert related_lines(finding, document) == [
+        (25, "named by the finding"),
+        (31, "named by the finding"),
+    ]
+
+
+def edited(text: str, action: types.CodeAction) -> str:
+    assert action.edit is not None and action.edit.document_changes is not None
+    (change,) = action.edit.document_changes
+    assert isinstance(change, types.TextDocumentEdit)
+    (edit,) = change.edits
+    lines = Lines(text)
+    start = lines.offset(edit.range.start.line, edit.range.start.character)
+    end = lines.offset(edit.range.end.line, edit.range.end.character)
+    return text[:start] + edit.new_text + text[end:]
+
+
+def test_a_suppression_comment_goes_before_the_block_of_its_finding():
+    analysis = analysed(MDX)
+    assert analysis.report is not None
+    by_line = {f.line: f for f in analysis.report.findings}
+    cell = Finding(Section.TABLE, 32, "3", Status.MISMATCHED, "regenerated 4")
+    table = actions.suppression_action(analysis, cell)
+    assert table is not None
+    lines = edited(MDX, table).splitlines()
+    assert lines[28:30] == ["{/* proofs: ignore[table] reason */}", "| $x$ | $f(x)$ |"]
+    display = Finding(Section.EQUALITY, 10, "f(x) := x + 1", Status.MISMATCHED, "")
+    action = actions.suppression_action(analysis, display)
+    assert action is not None
+    assert edited(MDX, action).splitlines()[8:10] == [
+        "{/* proofs: ignore[equality] reason */}",
+        "$$",
+    ]
+    inline = actions.suppression_action(analysis, by_line[19])
+    assert inline is not None
+    assert edited(MDX, inline).splitlines()[18] == "{/* proofs: ignore[equality] reason */}"
+    assert actions.suppression_action(analysed(RENDERED, "file:///c.txt"), by_line[19]) is None
+
+
+def test_a_mismatch_accepted_creates_the_baseline_then_extends_it(tmp_path):
+    uri = (tmp_path / "c.mdx").as_uri()
+    analysis = analysed(MDX, uri)
+    assert analysis.report is not None and analysis.document is not None
+    first, second = analysis.report.mismatched
+    created = actions.baseline_action(analysis, first, lambda uri: None, can_create=True)
+    assert created is not None and created.edit is not None
+    create, write = created.edit.document_changes or []
+    assert isinstance(create, types.CreateFile)
+    assert create.uri == (tmp_path / "audit-baseline.json").as_uri()
+    assert isinstance(write, types.TextDocumentEdit)
+    made = write.edits[0].new_text
+    assert made == baseline_text([entry(analysis.report, analysis.document, first)])
+    assert not (tmp_path / "audit-baseline.json").exists()
+    assert actions.baseline_action(analysis, first, lambda uri: None, can_create=False) is None
+    (tmp_path / "audit-baseline.json").write_text(made, encoding="utf-8")
+    extended = actions.baseline_action(analysis, second, lambda uri: None, can_create=True)
+    assert extended is not None and extended.edit is not None
+    (change,) = extended.edit.document_changes or []
+    assert isinstance(change, types.TextDocumentEdit)
+    accepted = json.loads(change.edits[0].new_text)["accepted"]
+    assert [e["found"] for e in accepted] == ["f(0) = 0 + 1", "f(0) = 1"]
+    confirmed = next(f for f in analysis.report.findings if f.status == Status.CONFIRMED)
+    assert actions.baseline_action(analysis, confirmed, lambda uri: None, True) is None
+
+
+def test_a_hover_on_a_number_no_rule_reads_says_why_and_what_would_make_it_checkable():
+    said = hover.number_hover(analysed(MDX), 32, 2)
+    assert said is not None
+    assert said.startswith("**not examined**: 2 — a quantity in prose, where no relation reads it")
+    assert "to make it checkable: write the relation it takes part in" in said
+    judged = hover.number_hover(analysed(MDX), 19, 3)
+    assert judged is not None and judged.startswith("**equality** (`equality`) · mismatched")
+
+
+def test_an_element_no_package_registers_says_so_on_hover():
+    analysis = analysed(MDX)
+    found = hover.element_at(analysis, 17)
+    assert found is not None
+    record, element = found
+    assert element is None
+    assert "no check: no package of checks registers this element" in hover.element_hover(
+        record, element, None
+    )
+
+
+def test_the_outline_is_the_sections_and_their_elements():
+    outline = symbols.document_symbols(analysed(RENDERED, "file:///c.txt"))
+    assert [(s.name, [c.name for c in s.children or []]) for s in outline] == [
+        ("1. 準備", ["定義 1.1（ずらし）", "命題 1.2（ずらしの値）"]),
+        ("2. 演習", ["演習 2.1"]),
+    ]
+
+
+def test_an_edit_spanning_lines_and_the_copy_out_of_step_until_the_whole_text():
+    store = Store()
+    store.open("file:///c.txt", 1, "ab\ncd\nef\n")
+    assert store.change("file:///c.txt", 2, [((0, 1), (2, 1), "X")]).text == "aXf\n"
+    with pytest.raises(StoreError, match="past the line's end"):
+        store.change("file:///c.txt", 3, [((0, 9), (0, 9), "x")])
+    assert store.change("file:///c.txt", 4, [((0, 0), (0, 0), "y")]).out_of_step
+    assert store.change("file:///c.txt", 5, ["whole\n"]).out_of_step == ""
+
+
+def test_a_position_past_the_text_is_refused():
+    lines = Lines("a\nb")
+    with pytest.raises(OutOfRange, match="outside the document"):
+        lines.offset(2, 0)
+    assert lines.offset(1, 1) == 3
+
+
+TEXTS = st.text(alphabet="a日𝑥\r\n\u2028\x0c", max_size=30)
+
+
+@given(TEXTS, st.data())
+def test_an_editor_position_and_its_offset_meet(text, data):
+    lines = Lines(text)
+    line = data.draw(st.integers(0, lines.count - 1))
+    shown = lines.editor_line(line)
+    k = data.draw(st.integers(0, len(shown)))
+    offset = lines.offset(line, units(shown[:k]))
+    assert lines.at_offset(offset) == (line, units(shown[:k]))
+
+
+@given(TEXTS, st.data())
+def test_the_readers_line_and_column_and_the_editors_meet(text, data):
+    lines = Lines(text)
+    reader = text.splitlines()
+    if not reader:
+        return
+    line = data.draw(st.integers(1, len(reader)))
+    column = data.draw(st.integers(1, len(reader[line - 1]) + 1))
+    assert lines.reader_position(*lines.position(line, column)) == (line, column - 1)
