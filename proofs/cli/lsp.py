@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import BinaryIO, cast
 
 from proofs.cli.arguments import UsageError
 from proofs.cli.verify import load_registry
@@ -34,5 +35,5 @@ def lsp(args: argparse.Namespace) -> int:
     if protocol is None:
         raise UsageError("lsp: standard output is closed; the server speaks over it")
     sys.stdout = sys.stderr  # whatever prints goes to stderr, never into the protocol
-    serve(sys.stdin.buffer, protocol.buffer)
+    serve(sys.stdin.buffer, cast(BinaryIO, protocol.buffer))
     return 0

@@ -47,7 +47,8 @@ def drifted(analysis: Analysis) -> list[Region]:
 
 def _range(lines: Lines, first: int, last: int) -> types.Range:
     """From the start of character offset `first` to `last`."""
-    return types.Range(types.Position(*lines.at_offset(first)), types.Position(*lines.at_offset(last)))
+    start, end = lines.at_offset(first), lines.at_offset(last)
+    return types.Range(types.Position(*start), types.Position(*end))
 
 
 def region_edit(analysis: Analysis, region: Region) -> types.TextEdit:
@@ -61,7 +62,8 @@ def region_edit(analysis: Analysis, region: Region) -> types.TextEdit:
     start = starts[first] if first < len(starts) else len(text)
     stop_line = first + len(region.old)
     stop = starts[stop_line] if stop_line < len(starts) else len(text)
-    new = "".join(rewrite(body, [region]).splitlines(keepends=True)[first : first + len(region.new or ())])
+    rewritten = rewrite(body, [region]).splitlines(keepends=True)
+    new = "".join(rewritten[first : first + len(region.new or ())])
     return types.TextEdit(_range(lines, start, stop), new)
 
 
@@ -96,7 +98,9 @@ def sync_actions(analysis: Analysis, first: int, last: int) -> list[types.CodeAc
             types.CodeAction(
                 title=f"Regenerate every drifted region of the chapter (sync, {len(found)})",
                 kind=FIX_ALL,
-                edit=_edit(snapshot.uri, snapshot.version, [region_edit(analysis, r) for r in found]),
+                edit=_edit(
+                    snapshot.uri, snapshot.version, [region_edit(analysis, r) for r in found]
+                ),
             )
         )
     return out

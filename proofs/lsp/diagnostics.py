@@ -74,8 +74,8 @@ def related_lines(finding: Finding, document: Document) -> list[tuple[int, str]]
                 out.append((line, "named by the finding"))
     if finding.section == "output":
         for listing in document.listings:
-            printed = range(listing.output_line or 0, (listing.output_line or 0) + len(listing.output))
-            if finding.line in printed:
+            first = listing.output_line or 0
+            if first <= finding.line < first + len(listing.output):
                 out.append((listing.line, "the listing that prints this line"))
     if finding.section == "table":
         for table in document.tables:

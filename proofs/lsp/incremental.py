@@ -79,9 +79,7 @@ class Auditor:
 
     def __init__(self, remembered: int = REMEMBERED) -> None:
         self.remembered = remembered
-        self.reports: OrderedDict[tuple[str, str], tuple[Document, Report, tuple]] = (
-            OrderedDict()
-        )
+        self.reports: OrderedDict[tuple[str, str], tuple[Document, Report, tuple]] = OrderedDict()
 
     def analyse(self, snapshot: Snapshot) -> Analysis:
         """The Analysis of one version."""
@@ -95,15 +93,17 @@ class Auditor:
             self.reports.move_to_end(key)
             document, report, crashes = self.reports[key]
             seconds = time.perf_counter() - start
-            return Analysis(snapshot, document, report, crashes=crashes, seconds=seconds, reused=True)
+            return Analysis(
+                snapshot, document, report, crashes=crashes, seconds=seconds, reused=True
+            )
         try:
             document = parse(snapshot.text, path)
         except ChapterInputError as exc:
             return Analysis(snapshot, refused=f"not audited: {exc}")
-        with recording() as crashes:
+        with recording() as raised:
             report = audit_document(document)
-        self.reports[key] = (document, report, tuple(crashes))
+        self.reports[key] = (document, report, tuple(raised))
         while len(self.reports) > self.remembered:
             self.reports.popitem(last=False)
         seconds = time.perf_counter() - start
-        return Analysis(snapshot, document, report, crashes=tuple(crashes), seconds=seconds)
+        return Analysis(snapshot, document, report, crashes=tuple(raised), seconds=seconds)

@@ -104,8 +104,7 @@ class Lines:
         the text or the character is past the line's end (the end itself is in it)."""
         if not 0 <= line < self.count or character < 0:
             raise OutOfRange(
-                f"line {line}, character {character} is outside the document "
-                f"({self.count} lines)"
+                f"line {line}, character {character} is outside the document ({self.count} lines)"
             )
         text = self.editor_line(line)
         if character > units(text, self.encoding):

@@ -98,7 +98,8 @@ class Scheduler:
         self.finished = finished
         self.started = started
         self.ended = ended
-        self.lane = ThreadPoolExecutor(1, thread_name_prefix="audit")  # one audit or check at a time
+        # one audit or check at a time
+        self.lane = ThreadPoolExecutor(1, thread_name_prefix="audit")
         self.debounce = debounce
         self.budget = budget
         self.wanted: dict[str, Snapshot] = {}  # the newest version of each document to audit

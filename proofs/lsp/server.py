@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any, BinaryIO
 
@@ -74,7 +75,7 @@ class ProofsServer(LanguageServer):
         self.auditor = Auditor()
         self.analyses: dict[str, Analysis] = {}
         self.published: dict[str, asyncio.Event] = {}
-        self.progress: dict[int, asyncio.Future] = {}
+        self.begun: dict[int, asyncio.Future] = {}
         self.scheduler = Scheduler(
             self.auditor.analyse, self.publish, self.begin_progress, self.end_progress
         )
@@ -101,10 +102,10 @@ class ProofsServer(LanguageServer):
             )
             return token
 
-        self.progress[id(job)] = asyncio.ensure_future(begin())
+        self.begun[id(job)] = asyncio.ensure_future(begin())
 
     def end_progress(self, job: Job) -> None:
-        begun = self.progress.pop(id(job), None)
+        begun = self.begun.pop(id(job), None)
         if begun is None:
             return
 
@@ -232,7 +233,7 @@ def make_server() -> ProofsServer:
         if heading is not None:
             record, element = heading
             run = None if element is None else await ls.scheduler.run(run_once, element)
-            text = hover.element_hover(record, element, run)
+            text: str | None = hover.element_hover(record, element, run)
         else:
             text = hover.number_hover(analysis, line, character)
         if text is None:
@@ -241,9 +242,7 @@ def make_server() -> ProofsServer:
 
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
-        types.CodeActionOptions(
-            code_action_kinds=[types.CodeActionKind.QuickFix, actions.FIX_ALL]
-        ),
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, actions.FIX_ALL]),
     )
     async def code_action(
         ls: ProofsServer, params: types.CodeActionParams
@@ -263,9 +262,7 @@ def make_server() -> ProofsServer:
         return out
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
-    async def definition(
-        ls: ProofsServer, params: types.DefinitionParams
-    ) -> types.Location | None:
+    async def definition(ls: ProofsServer, params: types.DefinitionParams) -> types.Location | None:
         analysis = await ls.fresh(params.text_document.uri)
         line, character = _reader_position(analysis, params.position)
         element = symbols.element_named(analysis, line, character)
@@ -280,7 +277,7 @@ def make_server() -> ProofsServer:
     return server
 
 
-def _findings_of(analysis: Analysis, sent: list[types.Diagnostic]) -> list[Finding]:
+def _findings_of(analysis: Analysis, sent: Sequence[types.Diagnostic]) -> list[Finding]:
     """The findings behind the diagnostics the editor sends with a code action request
     (those of this server whose finding still says the same)."""
     report = analysis.report

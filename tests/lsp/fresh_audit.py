@@ -35,11 +35,10 @@ def _in_a_child(path: str, text: str) -> str:
 
 
 if __name__ == "__main__":
-    from proofs.book.profiles import load_profile
-    from proofs.book.registry import load_all
-
     from proofs.audit import identify
     from proofs.audit.elements import CHECKED_KINDS, run_once
+    from proofs.book.profiles import load_profile
+    from proofs.book.registry import load_all
     from proofs.reader import parse
 
     load_profile()

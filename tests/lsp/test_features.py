@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from places import SAMPLES
 
-pytest.importorskip("lsprotocol", reason="the editor extra is not installed: pip install '.[editor]'")
+pytest.importorskip("lsprotocol", reason="needs the editor extra: pip install '.[editor]'")
 from lsprotocol import types  # noqa: E402
 
 from proofs.audit.baseline import baseline_text, entry  # noqa: E402

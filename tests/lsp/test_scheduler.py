@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-pytest.importorskip("lsprotocol", reason="the editor extra is not installed: pip install '.[editor]'")
+pytest.importorskip("lsprotocol", reason="needs the editor extra: pip install '.[editor]'")
 from proofs.lsp.incremental import Analysis  # noqa: E402
 from proofs.lsp.scheduler import Scheduler  # noqa: E402
 from proofs.lsp.store import Store  # noqa: E402

@@ -13,7 +13,7 @@ import pytest
 from places import SAMPLES, SEEDS
 
 pytest_lsp = pytest.importorskip(
-    "pytest_lsp", reason="the editor extra is not installed: pip install '.[editor]'"
+    "pytest_lsp", reason="needs the editor extra: pip install '.[editor]'"
 )
 from lsprotocol import types  # noqa: E402
 from pygls.exceptions import JsonRpcInvalidParams  # noqa: E402
@@ -46,9 +46,7 @@ def seed(name: str) -> str:
     return path.read_text(encoding="utf-8")
 
 
-async def published(
-    client: LanguageClient, uri: str, version: int
-) -> list[types.Diagnostic]:
+async def published(client: LanguageClient, uri: str, version: int) -> list[types.Diagnostic]:
     """The diagnostics the server publishes for this version of the document."""
 
     async def wait() -> list[types.Diagnostic]:
@@ -135,8 +133,9 @@ async def test_ex_gpt2_parameters_table_cell_edited_then_synced(client, folder):
     text = seed(BLOCK)
     (folder / "table.txt").write_text(text, encoding="utf-8")
     await opened(client, uri, text)
-    line = next(k for k, t in enumerate(text.splitlines()) if "7,087,872" in t and "ブロック 1 つ" in t)
-    column = text.splitlines()[line].index("7,087,872")
+    lines = text.splitlines()
+    line = next(k for k, t in enumerate(lines) if "7,087,872" in t and "ブロック 1 つ" in t)
+    column = lines[line].index("7,087,872")
     cell = types.Range(types.Position(line, column + 7), types.Position(line, column + 9))
     found = await changed(
         client, uri, 2, [types.TextDocumentContentChangePartial(range=cell, text="27")]
