@@ -52,19 +52,29 @@ def _range(lines: Lines, first: int, last: int) -> types.Range:
 
 
 def region_edit(analysis: Analysis, region: Region) -> types.TextEdit:
-    """The edit that replaces a region's lines with the package's."""
+    """The edit that makes a region's lines the package's: the lines from the first that
+    differs to the last that differs (a table with one drifted cell is one line's edit)."""
     text = analysis.snapshot.text
-    bom = len(BOM) if text.startswith(BOM) else 0
-    body = text[bom:]
+    body = text[len(BOM) :] if text.startswith(BOM) else text
+    new = region.new or ()
+    same = 0
+    while same < min(len(new), len(region.old)) and new[same] == region.old[same]:
+        same += 1
+    tail = 0
+    while (
+        tail < min(len(new), len(region.old)) - same
+        and new[len(new) - 1 - tail] == region.old[len(region.old) - 1 - tail]
+    ):
+        tail += 1
     lines = analysis.snapshot.lines
     starts = lines.reader_starts
-    first = region.line - 1
+    first = region.line - 1 + same
+    stop_line = region.line - 1 + len(region.old) - tail
     start = starts[first] if first < len(starts) else len(text)
-    stop_line = first + len(region.old)
     stop = starts[stop_line] if stop_line < len(starts) else len(text)
     rewritten = rewrite(body, [region]).splitlines(keepends=True)
-    new = "".join(rewritten[first : first + len(region.new or ())])
-    return types.TextEdit(_range(lines, start, stop), new)
+    replaced = "".join(rewritten[first : region.line - 1 + len(new) - tail])
+    return types.TextEdit(_range(lines, start, stop), replaced)
 
 
 def _edit(uri: str, version: int, edits: list[types.TextEdit]) -> types.WorkspaceEdit:
