@@ -26,7 +26,8 @@ def lsp(args: argparse.Namespace) -> int:
     try:
         from proofs.lsp.server import serve
     except ImportError as exc:
-        raise UsageError(f"lsp: the editor extra is not installed ({exc.name}): {EXTRA}") from None
+        missing = (exc.name or "pygls").split(".")[0]
+        raise UsageError(f"lsp: the editor extra is not installed ({missing}): {EXTRA}") from None
     from proofs.book.profiles import load_profile
 
     load_profile(None, in_cache=True)  # for the checks of the examples and exercises

@@ -82,6 +82,8 @@ class ProofsServer(LanguageServer):
 
     def publish(self, analysis: Analysis) -> None:
         uri = analysis.snapshot.uri
+        if uri not in self.store.documents:  # closed while its audit ended
+            return
         self.analyses[uri] = analysis
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri, diagnostics(analysis), analysis.snapshot.version)
@@ -250,6 +252,7 @@ def make_server() -> ProofsServer:
         analysis = await ls.fresh(params.text_document.uri)
         first, _ = _reader_position(analysis, params.range.start)
         last, _ = _reader_position(analysis, params.range.end)
+        await ls.scheduler.run(actions.drifted, analysis)  # the package's regions, in the lane
         out = actions.sync_actions(analysis, first, last)
         can_create = _can_create_files(ls)
         for finding in _findings_of(analysis, params.context.diagnostics):
