@@ -17,7 +17,7 @@ import re
 from lsprotocol import types
 
 from proofs.audit.report import Finding, Severity
-from proofs.lsp.incremental import Analysis
+from proofs.lsp.incremental import Analysis, Refusal
 from proofs.lsp.positions import Lines, units
 from proofs.reader import Document
 from proofs.typeset.shown import shortened, visible
@@ -137,22 +137,19 @@ def at_top(text: str, severity: types.DiagnosticSeverity, code: str) -> types.Di
     )
 
 
-def _refused(analysis: Analysis, lines: Lines) -> types.Diagnostic:
-    """Why the text is not audited: not a chapter (neither form, a binary file) is
-    information at the top; bad input at a line (a fence never closed, a row of more
-    cells) an error at that line; anything else a warning at the top."""
-    said = analysis.refused
-    if "neither form" in said or "binary file" in said:
-        return at_top(said, types.DiagnosticSeverity.Information, "not-a-chapter")
-    m = re.search(r":(\d+): ", said)
-    if m is None:
-        return at_top(said, types.DiagnosticSeverity.Warning, "input")
-    line = int(m.group(1))
-    start = types.Position(*lines.position(line, 1))
+def _refused(refused: Refusal, lines: Lines) -> types.Diagnostic:
+    """Why the text is not audited: no chapter (neither form, a binary file) is
+    information at the top; bad input an error at the line it names (a fence never
+    closed, a row of more cells), or a warning at the top."""
+    if refused.not_a_chapter:
+        return at_top(refused.message, types.DiagnosticSeverity.Information, "not-a-chapter")
+    if not refused.line:
+        return at_top(refused.message, types.DiagnosticSeverity.Warning, "input")
+    start = types.Position(*lines.position(refused.line, 1))
     end = types.Position(start.line, units(lines.editor_line(start.line), lines.encoding))
     return types.Diagnostic(
         range=types.Range(start, end),
-        message=visible(said),
+        message=visible(refused.message),
         severity=types.DiagnosticSeverity.Error,
         code="input",
         source=SOURCE,
@@ -173,8 +170,8 @@ def diagnostics(analysis: Analysis) -> list[types.Diagnostic]:
                 "out-of-step",
             )
         )
-    if analysis.refused:
-        return [*out, _refused(analysis, lines)]
+    if analysis.refused is not None:
+        return [*out, _refused(analysis.refused, lines)]
     if analysis.stopped:
         said = (
             f"the audit stopped: it {analysis.stopped}; `python -m proofs audit FILE` "

@@ -19,6 +19,7 @@ A text that is not a chapter is not audited: its Analysis says why (`refused`).
 
 from __future__ import annotations
 
+import re
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -43,35 +44,56 @@ def path_of(uri: str) -> str:
 
 
 @dataclass(frozen=True)
+class Refusal:
+    """Why a text is not audited: `line` the line it names (0: the whole text), and
+    whether it is no chapter at all (a README, a picture) rather than a chapter's bad
+    input."""
+
+    message: str
+    line: int = 0
+    not_a_chapter: bool = False
+
+
+@dataclass(frozen=True)
 class Analysis:
     """What the audit made of one version of a document: its Document and Report, or
-    why it was not audited (`refused`: not a chapter, binary, too large; `stopped`: the
-    audit ran past its time and was stopped). `crashes`: rules that raised."""
+    why it was not audited (`refused`; `stopped`: the audit ran past its time, or a newer
+    version superseded it). `crashes`: rules that raised."""
 
     snapshot: Snapshot
     document: Document | None = None
     report: Report | None = None
-    refused: str = ""
+    refused: Refusal | None = None
     stopped: str = ""
     crashes: tuple[Crash, ...] = ()
     seconds: float = 0.0
-    reused: bool = False  # the report of the same text, kept from an audit before
     extra: dict = field(default_factory=dict, compare=False)  # what handlers derive, kept
 
 
-def refusal(text: str, path: str) -> str:
-    """Why a text cannot be audited as a chapter, in one line; "" when it can be read."""
+_LINE = re.compile(r":(\d+): ")  # ChapterInputError's "path:line: why"
+
+
+def refusal(text: str, path: str) -> Refusal | None:
+    """Why a text cannot be audited as a chapter; None when the reader may read it."""
     if "\x00" in text:
-        return f"{path}: a binary file (it holds NUL characters), not a chapter"
+        said = f"{path}: a binary file (it holds NUL characters), not a chapter"
+        return Refusal(said, not_a_chapter=True)
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_BYTES:
-        return (
+        return Refusal(
             f"{path}: {size / 2**20:.1f} MiB, larger than the {MAX_BYTES // 2**20} MiB "
             "any chapter is; not audited"
         )
-    if not text.strip():
-        return f"{path}:1: empty file, expected a chapter"
-    return ""
+    return None
+
+
+def unread(exc: ChapterInputError) -> Refusal:
+    """The reader's refusal: at the line its message names; a text in neither form is
+    no chapter."""
+    said = str(exc)
+    found = _LINE.search(said)
+    line = int(found.group(1)) if found else 0
+    return Refusal(f"not audited: {said}", line, "neither form of chapter" in said)
 
 
 class Auditor:
@@ -85,21 +107,19 @@ class Auditor:
         """The Analysis of one version."""
         start = time.perf_counter()
         path = path_of(snapshot.uri)
-        why = refusal(snapshot.text, path)
-        if why:
-            return Analysis(snapshot, refused=why)
+        refused = refusal(snapshot.text, path)
+        if refused is not None:
+            return Analysis(snapshot, refused=refused)
         key = (path, snapshot.text)
         if key in self.reports:
             self.reports.move_to_end(key)
             document, report, crashes = self.reports[key]
             seconds = time.perf_counter() - start
-            return Analysis(
-                snapshot, document, report, crashes=crashes, seconds=seconds, reused=True
-            )
+            return Analysis(snapshot, document, report, crashes=crashes, seconds=seconds)
         try:
             document = parse(snapshot.text, path)
         except ChapterInputError as exc:
-            return Analysis(snapshot, refused=f"not audited: {exc}")
+            return Analysis(snapshot, refused=unread(exc))
         with recording() as raised:
             report = audit_document(document)
         self.reports[key] = (document, report, tuple(raised))

@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
-from proofs.lsp.incremental import Analysis
+from proofs.lsp.incremental import Analysis, Refusal
 from proofs.lsp.store import Snapshot
 
 DEBOUNCE = 0.05  # seconds a change waits for the next keystroke
@@ -164,7 +164,7 @@ class Scheduler:
         try:
             analysis = done.result()
         except Exception as exc:  # noqa: BLE001 - an audit that fails is reported, not raised
-            analysis = Analysis(job.snapshot, refused=f"the audit failed: {exc!r}")
+            analysis = Analysis(job.snapshot, refused=Refusal(f"the audit failed: {exc!r}"))
         self.ended(job)
         superseded = job.snapshot.uri in self.wanted
         if not superseded and not analysis.stopped.startswith(("superseded", "closed")):

@@ -79,7 +79,7 @@ def test_the_editors_audit_of_each_version_equals_a_fresh_audit():
     auditor, store = Auditor(), Store()
     cases: list[tuple[str, str]] = []
 
-    @settings(max_examples=4, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=3, deadline=None, database=None, suppress_health_check=list(HealthCheck))
     @given(edits=edits, stop_after=st.floats(0, 0.3))
     def edited(edits, stop_after):
         snapshot = store.open(URI, 0, chapter())
