@@ -14,7 +14,7 @@ editor applies (and can undo); the server never writes a file.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from lsprotocol import types
@@ -114,6 +114,22 @@ def sync_actions(analysis: Analysis, first: int, last: int) -> list[types.CodeAc
             )
         )
     return out
+
+
+def of_kinds(offered: list[types.CodeAction], only: Sequence[str] | None) -> list[types.CodeAction]:
+    """The actions of the kinds the editor asked for (`only`; a kind covers the kinds under
+    it: "source" covers "source.fixAll.proofs"), every one when it names none."""
+    if not only:
+        return offered
+    asked = [str(getattr(k, "value", k)) for k in only]
+    return [
+        a
+        for a in offered
+        if any(
+            (kind := str(getattr(a.kind, "value", a.kind))) == k or kind.startswith(k + ".")
+            for k in asked
+        )
+    ]
 
 
 def block_start(document: Document, line: int) -> int:

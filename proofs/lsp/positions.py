@@ -24,6 +24,17 @@ ENCODINGS = ("utf-16", "utf-8", "utf-32")
 _BREAK = re.compile(r"\r\n|\r|\n")
 
 
+def encoding_name(kind: object) -> str:
+    """The name of a position encoding (an lsprotocol PositionEncodingKind or its string
+    value); utf-16, the protocol's default, for one it does not know.
+
+    >>> encoding_name("utf-8")
+    'utf-8'
+    """
+    name = str(getattr(kind, "value", kind))
+    return name if name in ENCODINGS else "utf-16"
+
+
 class OutOfRange(ValueError):
     """A position that is not in the text: the message says which and how long it is."""
 

@@ -31,7 +31,7 @@ from proofs.lsp import actions, hover, symbols
 from proofs.lsp.diagnostics import at_top, diagnostics, message
 from proofs.lsp.guard import guard_rules
 from proofs.lsp.incremental import Analysis, Auditor
-from proofs.lsp.positions import OutOfRange
+from proofs.lsp.positions import OutOfRange, encoding_name
 from proofs.lsp.scheduler import BUDGET, DEBOUNCE, Job, Scheduler
 from proofs.lsp.store import Snapshot, Store, StoreError
 
@@ -181,7 +181,7 @@ def make_server() -> ProofsServer:
     @server.feature(types.INITIALIZE)
     def initialize(ls: ProofsServer, params: types.InitializeParams) -> None:
         ls.scheduler.debounce, ls.scheduler.budget = _options(params.initialization_options)
-        ls.store.encoding = str(ls.workspace.position_encoding or "utf-16")
+        ls.store.encoding = encoding_name(ls.workspace.position_encoding)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: ProofsServer, params: types.DidOpenTextDocumentParams) -> None:
@@ -259,10 +259,7 @@ def make_server() -> ProofsServer:
             suppress = actions.suppression_action(analysis, finding)
             accept = actions.baseline_action(analysis, finding, _open_text(ls), can_create)
             out += [a for a in (suppress, accept) if a is not None]
-        only = params.context.only
-        if only:
-            out = [a for a in out if any(str(a.kind).startswith(str(k)) for k in only)]
-        return out
+        return actions.of_kinds(out, params.context.only)
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     async def definition(ls: ProofsServer, params: types.DefinitionParams) -> types.Location | None:

@@ -21,7 +21,7 @@ from proofs.audit.report import Finding, Section, Status  # noqa: E402
 from proofs.lsp import actions, hover, symbols  # noqa: E402
 from proofs.lsp.diagnostics import code_of, diagnostics, related_lines  # noqa: E402
 from proofs.lsp.incremental import Analysis, Auditor  # noqa: E402
-from proofs.lsp.positions import Lines, OutOfRange, units  # noqa: E402
+from proofs.lsp.positions import Lines, OutOfRange, encoding_name, units  # noqa: E402
 from proofs.lsp.store import Store, StoreError  # noqa: E402
 
 MDX = (SAMPLES / "chapter.mdx").read_text(encoding="utf-8")
@@ -132,6 +132,16 @@ def test_a_mismatch_accepted_creates_the_baseline_then_extends_it(tmp_path):
     assert actions.baseline_action(analysis, confirmed, lambda uri: None, True) is None
 
 
+def test_the_actions_of_the_kinds_asked_for():
+    fix = types.CodeAction("sync", kind=types.CodeActionKind.QuickFix)
+    every = types.CodeAction("sync all", kind=actions.FIX_ALL)
+    assert actions.of_kinds([fix, every], None) == [fix, every]
+    assert actions.of_kinds([fix, every], [types.CodeActionKind.Source]) == [every]
+    assert actions.of_kinds([fix, every], ["source.fixAll"]) == [every]
+    assert actions.of_kinds([fix, every], [types.CodeActionKind.QuickFix]) == [fix]
+    assert actions.of_kinds([fix, every], ["quick"]) == []
+
+
 def test_a_hover_on_a_number_no_rule_reads_says_why_and_what_would_make_it_checkable():
     said = hover.number_hover(analysed(MDX), 32, 2)
     assert said is not None
@@ -168,6 +178,14 @@ def test_an_edit_spanning_lines_and_the_copy_out_of_step_until_the_whole_text():
         store.change("file:///c.txt", 3, [((0, 9), (0, 9), "x")])
     assert store.change("file:///c.txt", 4, [((0, 0), (0, 0), "y")]).out_of_step
     assert store.change("file:///c.txt", 5, ["whole\n"]).out_of_step == ""
+
+
+def test_the_encoding_the_client_chose_counts_the_columns():
+    assert encoding_name(types.PositionEncodingKind.Utf8) == "utf-8"
+    assert encoding_name(types.PositionEncodingKind.Utf16) == "utf-16"
+    assert encoding_name(None) == "utf-16"
+    assert Lines("命題 𝑥 = 1", "utf-8").position(1, 6) == (0, 12)
+    assert Lines("命題 𝑥 = 1", "utf-16").position(1, 6) == (0, 6)
 
 
 def test_a_position_past_the_text_is_refused():
