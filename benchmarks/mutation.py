@@ -105,6 +105,10 @@ TESTS = {
     "cache/fingerprint.py": ["tests/cache/test_fingerprint.py"],
     "cache/codec.py": ["tests/cache/test_remembered.py"],
     "symbolic/kept.py": ["tests/symbolic/test_kept.py"],
+    "proofs/tex/witness.py": ["tests/tex/test_witness.py"],
+    "proofs/audit/table_rows.py": ["tests/audit/test_table_rows.py"],
+    "proofs/audit/defined.py": ["tests/audit/test_defined.py"],
+    "proofs/audit/instances.py": ["tests/audit/test_defined.py"],
     "proofs/audit/coverage.py": ["tests/audit/test_coverage.py"],
     "proofs/audit/restated.py": [
         "tests/audit/test_restated.py",

@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from proofs.audit.cited import audit_cited
-from proofs.audit.claims import audit_claims, registered_pairs
+from proofs.audit.claims import audit_claims, judge_elements, registered_pairs
 from proofs.audit.conclusions import audit_conclusions
 from proofs.audit.counted import audit_counted
 from proofs.audit.coverage import coverage
@@ -45,6 +45,7 @@ from proofs.audit.elements import audit_checks, audit_elements, audit_refs
 from proofs.audit.equalities import audit_equalities
 from proofs.audit.listings import ListingRun, OutputComparison, compare_run, run_listings
 from proofs.audit.outputs import audit_outputs
+from proofs.audit.owned import one_verdict, owned_numbers, owned_relations
 from proofs.audit.prose import audit_prose
 from proofs.audit.report import SECTIONS, Finding, Report, Section, Status, warned
 from proofs.audit.restated import audit_restated, audit_restated_tuples
@@ -104,8 +105,14 @@ def audit_document(
     report.findings += audit_structure(document)
     report.findings += audit_elements(document, chapter)
     report.findings += audit_refs(document, chapter)
-    report.findings += audit_checks(document, report.findings)
-    claims = audit_claims(document, chapter)
+    judged = judge_elements(document, chapter)
+    checked = {  # a failure on what the chapter changed is said by the changed claims
+        j.element.id: j.run if j.run is not None else j.why_not_run()
+        for j in judged
+        if not j.fails_on_changes
+    }
+    report.findings += audit_checks(document, report.findings, checked)
+    claims = audit_claims(document, judged, chapter)
     tables = {t.line for t in document.tables}
     runs = run_listings(document, earlier_chapters=earlier) if run else []
     produced = [(c.line, c.produced) for r in runs for c in compare_run(r) if c.produced]
@@ -115,20 +122,24 @@ def audit_document(
         {f.line: f.ref for f in claims if f.section == "claim" and f.line in tables},
         produced,
     )
-    report.findings += _not_again(claims, cells, document)
+    owned = owned_relations(judged)
     bound = frozenset(
         (f.line, normalise_tex(f.text.strip("$"))) for f in claims if f.section == "claim"
-    )
-    report.findings += cells
+    ) | frozenset(owned)
     environment = CHAPTERS[chapter].environment if chapter in CHAPTERS else None
-    report.findings += audit_equalities(
-        document, environment, bound, open_notation=environment is None
+    equalities = audit_equalities(
+        document, environment, bound, open_notation=environment is None, owned=frozenset(owned)
     )
+    claims, equalities = one_verdict(claims, equalities, owned)
+    report.findings += _not_again(claims, cells, document)
+    report.findings += cells
+    report.findings += equalities
     report.findings += _with_runs(audit_outputs(document, chapter), document, runs)
+    read = owned_numbers(judged)
     restated = [
-        *audit_restated(document, produced),
+        *audit_restated(document, produced, read),
         *audit_restated_tuples(document, produced),
-        *audit_rounded(document, produced),
+        *audit_rounded(document, produced, read),
     ]
     # the rules that read which numbers or formulas a sentence relates by where they stand,
     # or take a digit slip between two numbers the text does not say are one quantity:

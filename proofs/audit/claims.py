@@ -13,10 +13,14 @@ claim binds is decided in the notation, or listed with the reason it is not.
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from functools import partial
+from pathlib import Path
 
-from proofs.audit.elements import registered
+from proofs.audit.elements import by_title, registered
 from proofs.audit.meaning import by_meaning
 from proofs.audit.report import Finding, Section, Status
 from proofs.audit.sentence import LARGE_LITERAL, condition_of, is_hypothesis
@@ -49,6 +53,20 @@ DECLARATION = (
     "\\mathbb",
     "\\perp",
 )
+
+
+def notation_at(number: str) -> str:
+    """What a chapter's notation at the element `number` depends on, as a key of its
+    decisions: the number when some chapter registers an element with it (a notation
+    gives such an element names of its own: 命題 4.4's random q and k), else nothing, as
+    every other element has the chapter's names. A formula met again (a chapter repeating
+    its paragraphs under other numbers) is then decided once."""
+    return number if number in _registered_numbers() else ""
+
+
+@functools.cache
+def _registered_numbers() -> frozenset[str]:
+    return frozenset(e.number for e in load_all().values())
 
 
 def kind_of(statement: str) -> str:
@@ -88,151 +106,272 @@ def _member_equal(a: Node, b: Node, environment: Callable[..., Evaluator]) -> De
     return equal_members(a, b, environment)
 
 
-def audit_claims(document: Document, chapter: str) -> list[Finding]:
-    environment = CHAPTERS[chapter].environment if chapter in CHAPTERS else None
-    out: list[Finding] = []
+@dataclass(frozen=True)
+class Judged:
+    """An element of the document with its check's claims located in it, and the check run
+    on what the chapter states: `run` is None when the check reads a claim the chapter no
+    longer states where the check finds it (`unlocated`) or states in a form the claim's
+    reader cannot read (`unread`: the claim and why); the package's transcription is never
+    judged in its place. A check that reads nothing from the chapter runs as it is."""
+
+    record: Record
+    element: RegisteredElement
+    located: tuple[Located, ...]
+    run: CheckRun | None
+    unlocated: tuple[Located, ...] = ()
+    unread: tuple[tuple[Located, str], ...] = ()
+
+    @property
+    def fails_on_changes(self) -> bool:
+        """Whether the check fails on claims the chapter changed, whose findings then say
+        so (the claims the check reads as transcribed are not the suspects)."""
+        changed = any(x.status == "changed" and x.claim.argument for x in self.located)
+        return changed and self.run is not None and self.run.result == "failed"
+
+    def why_not_run(self) -> str:
+        """Why the check was not run on the chapter ("" when it was)."""
+        if self.unlocated:
+            said = "; ".join(x.claim.label for x in self.unlocated)
+            return f"the check reads {said}, which the chapter no longer states where it did"
+        said = "; ".join(f"{x.claim.quote(x.text)} ({why})" for x, why in self.unread)
+        return f"the check cannot read the chapter's {said}"
+
+
+def located_claims(
+    document: Document, chapter: str
+) -> list[tuple[Record, RegisteredElement, tuple[Located, ...]]]:
+    """Every element of the document with a registered check, and its check's claims
+    located in it."""
+    out = []
     for record, element in registered_pairs(document, chapter):
         texts = [normalise_tex(c.text) for c in element.claims]
-        located = [
+        located = tuple(
             by_meaning(
                 locate(c, document, record, frozenset(texts[:k] + texts[k + 1 :])), document, record
             )
             for k, c in enumerate(element.claims)
-        ]
-        out += _judge(element, located, environment)
-        bound = {normalise_tex(x.text) for x in located if x.status != "missing"}
-        out += _statement_formulas(document, record, bound, environment)
+        )
+        out.append((record, element, located))
+    return out
+
+
+def judge_elements(document: Document, chapter: str) -> list[Judged]:
+    """Every element of the document with a registered check: its claims located, and the
+    check run once on the chapter's versions of the claims it reads."""
+    return [judged(*found) for found in located_claims(document, chapter)]
+
+
+def judged(record: Record, element: RegisteredElement, located: tuple[Located, ...]) -> Judged:
+    """The element's check run on the chapter's versions of the claims it reads."""
+    feeding = [x for x in located if x.claim.argument is not None]
+    unlocated = tuple(x for x in feeding if x.status == "missing")
+    if unlocated:
+        return Judged(record, element, located, None, unlocated)
+    unread = tuple((x, why) for x in feeding if (why := _unreadable(x)))
+    if unread:
+        return Judged(record, element, located, None, unread=unread)
+    return Judged(record, element, located, run_on(element, {x.claim: x.text for x in feeding}))
+
+
+def _unreadable(x: Located) -> str:
+    """Why the claim's reader cannot read the chapter's version ("" when it can)."""
+    try:
+        x.claim.value(x.text)
+    except (TexError, ValueError, TypeError, ArithmeticError) as why:
+        return str(why) or type(why).__name__
+    return ""
+
+
+_RUNS: dict[tuple, CheckRun] = {}
+
+
+def run_on(element: RegisteredElement, texts: dict[Claim, str]) -> CheckRun:
+    """The element's check run on its claims' `texts` (the chapter's), once per process for
+    the same texts (keyed by the check itself too, so a check replaced in the registry runs
+    afresh); with no texts, on nothing read from the chapter."""
+    key = (element.id, element.check, tuple(texts.get(c, "") for c in element.claims))
+    if key not in _RUNS:
+        if texts:
+            arguments = claim_arguments(element.claims, texts)
+            element = replace(element, check=partial(element.check, **arguments))
+        _RUNS[key] = run_check(element)
+    return _RUNS[key]
+
+
+class NotRunOnChapter(Exception):  # noqa: N818 - an outcome, reported as the check's error
+    """The check reads a claim its chapter's file no longer states or states unreadably."""
+
+
+def _not_run(why: str) -> list[str]:
+    raise NotRunOnChapter(why)
+
+
+def on_chapter_files(
+    elements: list[RegisteredElement], folders: list[Path]
+) -> tuple[list[RegisteredElement], dict[str, str]]:
+    """The elements with their checks judging what their chapter's file states, where the
+    folders hold it (proofs.book.locations): each check receives the claims it reads as
+    the file states them, or, when the file no longer states one, raises NotRunOnChapter
+    saying which; an element of a chapter without a file keeps its transcriptions. And,
+    by chapter key, what was judged: the file's path, or "" for the transcriptions."""
+    from proofs.book.locations import find_chapter_file
+    from proofs.reader import read_chapter
+
+    judged_in: dict[str, str] = {}
+    bound: dict[str, RegisteredElement] = {}
+    for key in dict.fromkeys(e.chapter for e in elements):
+        chapter = CHAPTERS[key]
+        path = find_chapter_file(chapter.title, chapter.file, folders)
+        judged_in[key] = str(path) if path is not None else ""
+        if path is None:
+            continue
+        wanted = {e.id for e in elements if e.chapter == key}
+        for record, element, located in located_claims(read_chapter(path), key):
+            feeding = [x for x in located if x.claim.argument is not None]
+            if element.id not in wanted or not feeding:
+                continue
+            missing = tuple(x for x in feeding if x.status == "missing")
+            unread = () if missing else tuple((x, w) for x in feeding if (w := _unreadable(x)))
+            if missing or unread:
+                why = Judged(record, element, located, None, missing, unread).why_not_run()
+                bound[element.id] = replace(element, check=partial(_not_run, f"{path}: {why}"))
+                continue
+            arguments = claim_arguments(element.claims, {x.claim: x.text for x in feeding})
+            bound[element.id] = replace(element, check=partial(element.check, **arguments))
+    return [bound.get(e.id, e) for e in elements], judged_in
+
+
+def audit_claims(document: Document, judged_elements: list[Judged], chapter: str) -> list[Finding]:
+    """Each claim's verdict, one per relation the claims locate, then every relation of each
+    statement no claim binds, decided in the notation or listed."""
+    environment = CHAPTERS[chapter].environment if chapter in CHAPTERS else None
+    out: list[Finding] = []
+    for j in judged_elements:
+        out += _one_per_relation(_judge(j, environment))
+        bound = {normalise_tex(x.text) for x in j.located if x.status != "missing"}
+        out += _statement_formulas(document, j.record, bound, environment)
     return out
 
 
 def registered_pairs(document: Document, chapter: str) -> list[tuple[Record, RegisteredElement]]:
     """Each element of the document with the registered element it resolves to."""
     registry = load_all()
-    pairs = [(r, registered(r, chapter, registry)) for r in document.elements]
+    pairs = [
+        (r, registered(r, chapter, registry) or by_title(r, chapter, registry))
+        for r in document.elements
+    ]
     return [(r, e) for r, e in pairs if e is not None]
 
 
-def _judge(
-    element: RegisteredElement, located: list[Located], environment: Callable[..., Evaluator] | None
-) -> list[Finding]:
+def _judge(j: Judged, environment: Callable[..., Evaluator] | None) -> list[Finding]:
+    """Each claim's finding, at the line where it stands."""
     out = []
-    rerun: dict[Claim, Located] = {}
-    for x in located:
-        name = f"{element.number} {element.id}"
-        if x.status == "found":
-            out.append(
-                Finding(
-                    Section.CLAIM,
-                    x.line,
-                    x.claim.label,
-                    Status.CONFIRMED,
-                    f"{name}: as the check proves it",
-                    ref=element.id,
-                )
-            )
-        elif x.status == "changed" and x.claim.argument is not None:
-            rerun[x.claim] = x
-        elif (
-            x.status == "changed"
-            and environment is not None
-            and not (x.claim.phrase or x.claim.table)
-        ):
-            verdict = _equivalent(x.text, x.claim.text, partial(environment, element.number))
-            status = Status.CONFIRMED if verdict.status == "confirmed" else Status.MISMATCHED
-            detail = (
-                verdict.detail
-                if status == Status.CONFIRMED
-                else (
-                    f"{name}: the chapter states {x.claim.quote(x.text)}, the check proves "
-                    f"{x.claim.label} ({verdict.detail})"
-                )
-            )
-            out.append(
-                Finding(Section.CLAIM, x.line, x.claim.label, status, detail, ref=element.id)
-            )
-        else:
-            said = f" (closest: {x.claim.quote(x.text)})" if x.text else ""
-            out.append(
-                Finding(
-                    Section.CLAIM,
-                    x.line,
-                    x.claim.label,
-                    Status.MISMATCHED,
-                    f"{name}: the check proves {x.claim.label}, which the chapter no longer "
-                    f"states{said}",
-                    ref=element.id,
-                )
-            )
-    if rerun:
-        out += _rerun(element, rerun)
+    for x in j.located:
+        status, detail, line = _verdict(j, x, environment)
+        out.append(Finding(Section.CLAIM, line, x.claim.label, status, detail, ref=j.element.id))
     return out
 
 
-def _rerun(element: RegisteredElement, changed: dict[Claim, Located]) -> list[Finding]:
-    """Run the check on the chapter's versions of its changed claims."""
+def _verdict(
+    j: Judged, x: Located, environment: Callable[..., Evaluator] | None
+) -> tuple[Status, str, int]:
+    """A located claim's (status, detail, line): a claim the check reads takes the
+    verdict of the check run on the chapter; one it proves without reading is found, or
+    compared with the transcription in the notation, or no longer stated."""
+    claim, element = x.claim, j.element
     name = f"{element.number} {element.id}"
-    try:
-        arguments = claim_arguments(element.claims, {c: x.text for c, x in changed.items()})
-    except (TexError, ValueError, TypeError) as why:
-        return [
-            Finding(
-                Section.CLAIM,
+    if claim.argument is not None and x.status == "missing":
+        said = f" (closest: {claim.quote(x.text)} at line {x.line})" if x.text else ""
+        return (
+            Status.NOT_CHECKABLE,
+            f"{name}: not located: the check reads {claim.label}, which the chapter no "
+            f"longer states where the check finds it{said}; the check is not run",
+            j.record.line,
+        )
+    if claim.argument is not None and j.run is None:
+        why = next((w for u, w in j.unread if u is x), None)
+        if why is not None:
+            return (
+                Status.NOT_CHECKABLE,
+                f"{name}: the chapter's {claim.quote(x.text)} cannot be read ({why})",
                 x.line,
-                c.label,
+            )
+        return Status.NOT_CHECKABLE, f"{name}: not checked: {j.why_not_run()}", x.line
+    if claim.argument is not None and j.run is not None:
+        if claim.phrase and x.status == "changed" and _reads_the_same(x):
+            return (
                 Status.MISMATCHED,
-                f"{name}: the chapter's {c.quote(x.text)} cannot be read ({why})",
-                ref=element.id,
+                f"{name}: the chapter states {claim.quote(x.text)} where the check proves "
+                f"{claim.label}: a number the check does not read from it changed",
+                x.line,
             )
-            for c, x in changed.items()
-        ]
-    run = _run_once(element, arguments, tuple((c, x.text) for c, x in changed.items()))
-    out = []
-    for claim, x in changed.items():
-        if run.result == "passed":
-            out.append(
-                Finding(
-                    Section.CLAIM,
-                    x.line,
-                    claim.label,
-                    Status.CONFIRMED,
-                    f"{name}: the check passes on the chapter's {claim.quote(x.text)}",
-                    ref=element.id,
-                )
-            )
-        else:
-            out.append(
-                Finding(
-                    Section.CLAIM,
-                    x.line,
-                    claim.label,
-                    Status.MISMATCHED,
-                    f"{name}: the check fails on the chapter's {claim.quote(x.text)}: "
-                    f"{run.message}",
-                    ref=element.id,
-                )
-            )
-    return out
+        return (*_verdict_of_run(j.run, x, name), x.line)
+    if x.status == "found":
+        return Status.CONFIRMED, f"{name}: as the check proves it", x.line
+    if x.status == "changed" and environment is not None and not (claim.phrase or claim.table):
+        verdict = _equivalent(x.text, claim.text, partial(environment, element.number))
+        if verdict.status == "confirmed":
+            return Status.CONFIRMED, verdict.detail, x.line
+        return (
+            Status.MISMATCHED,
+            f"{name}: the chapter states {claim.quote(x.text)}, the check proves "
+            f"{claim.label} ({verdict.detail})",
+            x.line,
+        )
+    said = f" (closest: {claim.quote(x.text)})" if x.text else ""
+    return (
+        Status.MISMATCHED,
+        f"{name}: the check proves {claim.label}, which the chapter no longer states{said}",
+        x.line,
+    )
 
 
-_RERUNS: dict[tuple, CheckRun] = {}
+def _reads_the_same(x: Located) -> bool:
+    """Whether the claim's reader reads the same from the chapter's version as from the
+    transcription: what the chapter changed is not what the check reads."""
+    return repr(x.claim.value(x.text)) == repr(x.claim.value())
 
 
-def _run_once(
-    element: RegisteredElement, arguments: dict, texts: tuple[tuple[Claim, str], ...]
-) -> CheckRun:
-    """The check run on the chapter's versions of its claims, once per process for the
-    same texts (keyed by the check itself, as proofs.audit.elements keys its runs): an
-    audit repeated after an edit elsewhere does not run it again."""
-    key = (element.id, element.check, texts)
-    if key not in _RERUNS:
-        _RERUNS[key] = run_check(_bound_check(element, arguments))
-    return _RERUNS[key]
+def _verdict_of_run(run: CheckRun, x: Located, name: str) -> tuple[Status, str]:
+    """A claim the check read, by the check's run on the chapter: a finding of the check
+    about a number the claim prints is the claim's (the check knows its exact value)."""
+    if run.result != "passed":
+        if x.status == "found":  # not the suspect: the claims the chapter changed are
+            return Status.CONFIRMED, f"{name}: as the check proves it"
+        return (
+            Status.MISMATCHED,
+            f"{name}: the check fails on the chapter's {x.claim.quote(x.text)}: {run.message}",
+        )
+    about = [f.message for f in run.findings if prints(x.text, f.printed)]
+    if about:
+        return Status.MISMATCHED, f"{name}: " + "; ".join(about)
+    if x.status == "found":
+        return Status.CONFIRMED, f"{name}: as the check proves it"
+    return (
+        Status.CONFIRMED,
+        f"{name}: the check passes on the chapter's {x.claim.quote(x.text)}",
+    )
 
 
-def _bound_check(element: RegisteredElement, arguments: dict) -> RegisteredElement:
-    from dataclasses import replace
+def prints(text: str, number: str) -> bool:
+    """Whether `text` prints the number (not as a part of a longer one)."""
+    return re.search(rf"(?<![\d.]){re.escape(number)}(?![\d])", text) is not None
 
-    return replace(element, check=lambda: element.check(**arguments))
+
+_SEVERITY = (Status.MISMATCHED, Status.NOT_CHECKABLE, Status.CONFIRMED)
+
+
+def _one_per_relation(findings: list[Finding]) -> list[Finding]:
+    """The claims' findings with one for each relation: two claims of the check stating the
+    same relation at the same line (one relation read twice) have one verdict, the
+    gravest of theirs, where the first of them stands."""
+    kept: dict[tuple[int, str], Finding] = {}
+    for f in findings:
+        key = (f.line, f.text)
+        if key not in kept or _SEVERITY.index(f.status) < _SEVERITY.index(kept[key].status):
+            kept[key] = f
+    order = list(dict.fromkeys((f.line, f.text) for f in findings))
+    return [kept[key] for key in order]
 
 
 def _statement_formulas(
@@ -268,7 +407,7 @@ def _statement_formulas(
                 out.append(Finding(Section.FORMULA, line, text, Status.NOT_CHECKABLE, undecided))
                 continue
             verdict = decide_once(
-                (id(environment), record.number),
+                (id(environment), notation_at(record.number)),
                 statement,
                 partial(environment, record.number),
                 given,

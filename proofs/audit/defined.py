@@ -368,9 +368,12 @@ def read_notation(document: Document) -> Callable[[int], Notation]:
 
 
 # what makes a declaration say more of its names than their space: a particle that opens
-# a description (「$\\boldsymbol{p} \\in \\mathbb{R}^{|V|}$ を確率分布とし」「… の各成分が正の
-# とき」「… は単位ベクトル」); 「と」「に対し」「で」「、」 add nothing
-_DESCRIBED = re.compile(r"^\s*(?:を|は|が|の|も)")
+# a description (「$\\boldsymbol{p} \\in \\mathbb{R}^{|V|}$ を確率分布とし」「… は単位ベクトル」),
+# or の before what its entries or its kind are said to be (「… の各成分が正のとき」); の
+# before what is being defined (「… の二乗平均平方根を」), 「と」「に対し」「で」「、」 add nothing
+_DESCRIBED = re.compile(
+    r"^\s*(?:を|は|が|も|の(?:各|すべて|全|成分|要素|和|ノルム|長さ|大きさ|最大|最小|値が|符号))"
+)
 
 
 def _words_after(document: Document, formula: Math) -> str:

@@ -5,17 +5,16 @@ its examples and exercises run (they are about printed numbers, and cheap)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from proofs.audit.report import Finding, Section, Status
 from proofs.book.registry import (
     CHAPTERS,
-    Check,
     CheckRun,
     RegisteredElement,
     load_all,
     nearest_ids,
     number_key,
-    run_check,
 )
 from proofs.reader import Document
 from proofs.reader.records import Element as Record
@@ -55,7 +54,7 @@ def audit_elements(document: Document, chapter: str) -> list[Finding]:
             )
             continue
         seen[key] = record.line
-        e = registered(record, chapter, registry) or _by_title(record, chapter, registry)
+        e = registered(record, chapter, registry) or by_title(record, chapter, registry)
         if e is None and not chapter:  # a chapter without a package: nothing registered
             out.append(
                 Finding(
@@ -121,7 +120,7 @@ def audit_elements(document: Document, chapter: str) -> list[Finding]:
     return out
 
 
-def _by_title(
+def by_title(
     record: Record, chapter: str, registry: dict[str, RegisteredElement]
 ) -> RegisteredElement | None:
     """The registered element of the chapter with the record's title (a renumbered one)."""
@@ -171,32 +170,27 @@ def audit_refs(document: Document, chapter: str) -> list[Finding]:
 
 CHECKED_KINDS = ("example", "exercise")
 
-_RUNS: dict[tuple[str, Check], CheckRun] = {}
 
-
-def run_once(element: RegisteredElement) -> CheckRun:
-    """An element's check outcome, computed once per process (keyed by the check itself,
-    so a check replaced in the registry runs afresh)."""
-    key = (element.id, element.check)
-    if key not in _RUNS:
-        _RUNS[key] = run_check(element)
-    return _RUNS[key]
-
-
-def audit_checks(document: Document, elements: list[Finding]) -> list[Finding]:
-    """Run the check of every example and exercise among the elements found; a failure
-    or an error is reported at the element's line, each finding at the first line of
-    the element's text that prints a number the finding names (else the element's)."""
+def audit_checks(
+    document: Document, elements: list[Finding], runs: Mapping[str, CheckRun | str]
+) -> list[Finding]:
+    """The check of every example and exercise among the elements found, as run on what the
+    chapter states (`runs`: by element id, the run, or why the check was not run: a claim
+    it reads that the chapter no longer states or that cannot be read); a failure or an
+    error is reported at the element's line, each finding at the first line of the
+    element's text that prints a number the finding names (else the element's)."""
     registry = load_all()
     lines = document.lines
     starts = sorted(f.line for f in elements) + [len(lines) + 1]
     out = []
     for found in elements:
         e = registry.get(found.ref)
-        if e is None or e.kind not in CHECKED_KINDS:
+        if e is None or e.kind not in CHECKED_KINDS or found.ref not in runs:
             continue
-        run = run_once(e)
-        if run.result == "failed":
+        run = runs[found.ref]
+        if isinstance(run, str):
+            outcomes = [(Status.NOT_CHECKABLE, f"not run on the chapter: {run}", found.line)]
+        elif run.result == "failed":
             outcomes = [(Status.MISMATCHED, f"the check fails: {run.message}", found.line)]
         elif run.result == "error":
             outcomes = [(Status.NOT_CHECKABLE, f"the check raised {run.message}", found.line)]

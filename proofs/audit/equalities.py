@@ -10,6 +10,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from proofs.audit.claims import notation_at
 from proofs.audit.defined import Notation, read_notation
 from proofs.audit.instances import try_statement
 from proofs.audit.notation import OpenFacts, decide_open, set_name
@@ -60,6 +61,7 @@ def audit_equalities(
     environment: Callable[[str], Evaluator] | None = None,
     bound: frozenset[tuple[int, str]] = frozenset(),
     open_notation: bool = False,
+    owned: frozenset[tuple[int, str]] = frozenset(),
 ) -> list[Finding]:
     """Every numeric equality of the document's formulas; a setting such as `d = 768`
     binds d for the rest of its line. An equality of symbols that is not arithmetic on
@@ -70,10 +72,17 @@ def audit_equalities(
     judged alone); an example's or exercise's settings are its check's. A chapter with
     no notation (`open_notation`: none registered) has the chains of equalities of its
     elements, examples and exercises included, decided in the open notation
-    (proofs.audit.notation)."""
+    (proofs.audit.notation).
+
+    `bound`: the (line, statement) of the relations a claim of a check states; `owned`:
+    those whose printed numbers the check reads and judges against their exact values. A
+    printed number of an owned relation is the check's to judge: the rule still says when
+    no choice of its printed inputs within their rounding makes the relation hold (a
+    witness), but not that a last digit slipped because the relation fails at face value
+    (1.143 for 8/7 in a sum that must be 4 is a correct rounding, which the check knows)."""
     findings: list[Finding] = []
     settings_by_line: dict[int, Settings] = {}
-    recomputed: dict[tuple[str, int], list[Finding]] = {}
+    recomputed: dict[tuple[str, int, bool], list[Finding]] = {}
     defined: dict[int, Definitions] = {}  # element line -> names it defines
     facts: dict[int, OpenFacts] = {}  # element line -> names it sets (the open notation)
     defined_in_chapter = OpenFacts()  # what the chapter's definitions name, for what follows
@@ -88,7 +97,8 @@ def audit_equalities(
                 and is_hypothesis(document, line, statement.strip())
                 and not _is_numeric_setting(statement)
             )
-            found = _audit_once(recomputed, line, statement, settings)
+            relation = (line, normalise_tex(statement))
+            found = _audit_once(recomputed, line, statement, settings, relation in owned)
             key = element.line if element else 0
             if key not in facts:
                 facts[key] = _element_facts(document, element, defined_in_chapter, open_notation)
@@ -111,7 +121,7 @@ def audit_equalities(
                 # nothing of its symbols, but its arithmetic on numbers (「… = 0.30 で、」) holds
                 findings.extend(f for f in found if f.status != Status.NOT_CHECKABLE)
                 continue
-            if (line, normalise_tex(statement)) in bound:  # a claim of a check, which the
+            if relation in bound:  # a claim of a check, which the
                 findings.extend(f for f in found if f.status != Status.NOT_CHECKABLE)  # claims'
                 continue  # audit judged; its arithmetic is still recomputed here
             too_large = any(f.detail.startswith("too large") for f in found)
@@ -126,10 +136,11 @@ def audit_equalities(
                 regime = regime_before(document, line, statement.strip())
                 limit = regime is not None and r"\to" in split_relations(statement)[1]
                 if (not conditional or assumed or limit) and not another_case:
+                    claimed = _after_definition(statement)
                     tried = (
                         None
-                        if assumed or limit or ":=" in statement
-                        else _tried(line, statement, found, chapter_notation()(line), element)
+                        if assumed or limit or claimed is None
+                        else _tried(line, claimed, found, chapter_notation()(line), element)
                     )
                     found = tried or _decided_open(line, statement, found, case, regime)
             elif (
@@ -216,7 +227,11 @@ class Definitions:
 
 
 def _audit_once(
-    recomputed: dict[tuple[str, int], list[Finding]], line: int, statement: str, settings: Settings
+    recomputed: dict[tuple[str, int, bool], list[Finding]],
+    line: int,
+    statement: str,
+    settings: Settings,
+    owned: bool = False,
 ) -> list[Finding]:
     """audit_statement, computed once for a statement met again under the same settings
     (a chapter repeating a line thousands of times is audited in the time of one)."""
@@ -234,9 +249,9 @@ def _audit_once(
     again = _set_again(statement, settings)
     if again is not None:  # 「$C = 2$ …、$C = \lceil 1 \rceil = 1$」: another case of C
         settings.set(again, None)
-    key = (statement, settings.key)
+    key = (statement, settings.key, owned)
     if key not in recomputed:
-        recomputed[key] = audit_statement(line, statement, settings.values)
+        recomputed[key] = audit_statement(line, statement, settings.values, owned)
         return recomputed[key]
     return [replace(f, line=line) for f in recomputed[key]]
 
@@ -317,7 +332,7 @@ def _decided(
     if LARGE_LITERAL.search(statement):
         return found
     verdict = decide_once(
-        (id(environment), number, names.key),
+        (id(environment), notation_at(number), names.key),
         statement.strip(),
         lambda: environment(number).bound(**names.values),
         given,
@@ -346,6 +361,21 @@ def _decided(
             f"decided in the notation: {verdict.detail}",
         )
     ]
+
+
+def _after_definition(statement: str) -> str | None:
+    """What a statement claims: all of it, or what follows its definition (`f(x) :=
+    \\sqrt{…} = \\|x\\|/\\sqrt{d}` claims the equality after it); None when it claims
+    nothing but the definition."""
+    members, relations = split_relations(statement)
+    if ":=" not in relations:
+        return statement
+    if relations[0] != ":=" or len(relations) < 2 or ":=" in relations[1:]:
+        return None
+    tail = [members[1].strip()]
+    for relation, member in zip(relations[1:], members[2:], strict=True):
+        tail += [relation, member.strip()]
+    return " ".join(tail)
 
 
 def _tried(
@@ -477,7 +507,11 @@ def _last_digit_slip(member: str, target: Value, face: Callable[[str], Value]) -
     return f" (with {suspects[0]} it holds)" if len(suspects) == 1 else ""
 
 
-def audit_statement(line: int, statement: str, bindings: dict[str, int]) -> list[Finding]:
+def audit_statement(
+    line: int, statement: str, bindings: dict[str, int], owned: bool = False
+) -> list[Finding]:
+    """The findings of each pair of neighbouring members joined by = or \\approx; `owned`:
+    its printed numbers are a check's to judge (no face-value slip is said of them)."""
     members, relations = split_relations(statement)
     setting = _setting(members, relations)
     if setting is not None:
@@ -549,5 +583,6 @@ def audit_statement(line: int, statement: str, bindings: dict[str, int]) -> list
             # the sides meet within their rounding: a result that holds only so is a
             # heuristic's finding (the author may have worked with more digits than printed)
             status, detail = _at_printed_precision(m1, m2, v1, v2, bindings)
-            findings.append(warned(Finding(Section.EQUALITY, line, pair, status, detail)))
+            if not (owned and status == Status.MISMATCHED):
+                findings.append(warned(Finding(Section.EQUALITY, line, pair, status, detail)))
     return findings

@@ -93,6 +93,17 @@ class OpenEvaluator(Evaluator):
             return _number(f"{name}({values})")
         return super()._call(function, args)
 
+    def _pow(self, base: Node, exponent: Node) -> Value:
+        """A power of a name applied to a group that names no function: an application
+        raised to it (P(S)^2) or a product whose group is (K(x/6)^{-g}), which the open
+        notation cannot tell apart (K\\,(x/6)^{-g}, spaced, is a product)."""
+        name = base.args[0].args[0] if base.op == "call" and base.args[0].op == "name" else None
+        if name is not None and name not in self.names and name not in self.quantities:
+            raise TexError(
+                f"{name}(…)^…: an application raised to a power or a product, not decided"
+            )
+        return super()._pow(base, exponent)
+
     def _range(self, index: str, low: Node | None, high: Node | None, over: Node | None) -> list:
         if low is None and high is None and over is None:
             return list(range(1, SUM_TERMS + 1))
@@ -206,6 +217,9 @@ class OpenFacts:
         members, relations = split_relations(statement.strip().rstrip(".,"))
         if len(members) != 2 or relations[0] not in ("=", ":="):
             return False
+        function = _FUNCTION.fullmatch(members[0].strip())
+        if function is not None and relations[0] == ":=":
+            return self._learn_function(function, members[1])
         name = _SET_NAME.fullmatch(members[0].strip())
         unknown = _UNRANGED_SUM if chapter_wide else _UNRANGED
         if name is None or unknown.search(members[1]) or not re.search("[A-Za-z]", members[1]):
@@ -217,6 +231,20 @@ class OpenFacts:
             return False
         self.values[_key(name)] = value
         return True
+
+    def _learn_function(self, function: re.Match[str], formula: str) -> bool:
+        """`f(x) := x + 1`: f the function of its parameters the formula gives (f(0) is
+        then 1, an application, not f times 0)."""
+        parameters = [p.strip() for p in function.group(2).split(",")]
+        value = _value(formula, frozenset(parameters), self.values)
+        if isinstance(value, str) or _UNRANGED.search(formula):
+            return False
+        self.values[function.group(1)] = sympy.Lambda(tuple(map(_number, parameters)), value)
+        return True
+
+
+# a function defined on its parameters: f(x), g(s, t)
+_FUNCTION = re.compile(r"([A-Za-z])\s*\(\s*([A-Za-z](?:\s*,\s*[A-Za-z])*)\s*\)")
 
 
 def set_name(statement: str) -> str | None:

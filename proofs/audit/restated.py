@@ -93,41 +93,105 @@ def one_slip(a: str, b: str) -> bool:
     )
 
 
-def audit_restated(document: Document, produced: Sequence[tuple[int, str]] = ()) -> list[Finding]:
+def audit_restated(
+    document: Document,
+    produced: Sequence[tuple[int, str]] = (),
+    owned: frozenset[tuple[int, str]] = frozenset(),
+) -> list[Finding]:
     """A mismatch at each number printed once that one slip away from a number printed
-    twice or more (or printed by a listing that ran) at their coarser precision."""
+    twice or more (or printed by a listing that ran) at their coarser precision; not at a
+    number a check reads (`owned`: (line, text)), which the check judges. The numbers are
+    looked up in an index of their roundings, so that the work grows with the chapter,
+    not with its square (a chapter repeating its numbers many times included)."""
     found = occurrences(document, produced)
-    by_magnitude: dict[tuple[int, int], list[Occurrence]] = defaultdict(list)
-    for o in found:  # the same number of digits before the point
-        by_magnitude[len(o.digits) - o.decimals, o.text.startswith("-")].append(o)
+    index = _Roundings(found)
     out = []
-    for group in by_magnitude.values():
-        for a in group:
-            if a.produced:
+    for a in found:
+        if a.produced or (a.line, a.text) in owned or index.count(a) > 1:
+            continue
+        for digits in _swapped(a.digits):
+            b = index.first(a, digits)
+            if b is None:
                 continue
-            same = [b for b in group if b is not a and _equal(a, b)]
-            if same:
-                continue
-            for b in group:
-                if b.line == a.line or b.decimals != a.decimals or not one_slip(a.digits, b.digits):
-                    continue
-                twins = [c for c in group if _equal(b, c)]
-                if b.produced or len(twins) >= 2:
-                    lines = sorted({c.line for c in twins})[:3]
-                    where = f"line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))}"
-                    out.append(
-                        Finding(
-                            Section.RESTATED,
-                            a.line,
-                            a.text,
-                            Status.MISMATCHED,
-                            f"printed nowhere else, one slip away from {b.text}, "
-                            f"which the chapter prints at {where}"
-                            + (" (as its listing prints it)" if b.produced else ""),
-                        )
+            if b.produced or index.count(b) >= 2:
+                lines = index.lines(b)
+                where = f"line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))}"
+                out.append(
+                    Finding(
+                        Section.RESTATED,
+                        a.line,
+                        a.text,
+                        Status.MISMATCHED,
+                        f"printed nowhere else, one slip away from {b.text}, "
+                        f"which the chapter prints at {where}"
+                        + (" (as its listing prints it)" if b.produced else ""),
                     )
-                    break
+                )
+                break
     return out
+
+
+def _swapped(digits: str) -> list[str]:
+    """The digit strings one slip from `digits`: two neighbouring digits swapped."""
+    return [
+        digits[:k] + digits[k + 1] + digits[k] + digits[k + 2 :]
+        for k in range(len(digits) - 1)
+        if digits[k] != digits[k + 1]
+    ]
+
+
+class _Roundings:
+    """The occurrences by magnitude (digits before the point, sign) and by their digits
+    at each precision up to their own: who equals whom at the coarser precision is then
+    a few look-ups, and who is one slip from a number one more."""
+
+    def __init__(self, found: list[Occurrence]) -> None:
+        self._at: dict[tuple, list[Occurrence]] = defaultdict(list)  # rounded to p places
+        self._exact: dict[tuple, list[Occurrence]] = defaultdict(list)  # p = its own places
+        self._places: dict[tuple, set[int]] = defaultdict(set)  # the precisions printed
+        for o in found:
+            group = _magnitude(o)
+            self._exact[group, o.decimals, o.digits].append(o)
+            self._places[group].add(o.decimals)
+            for places in range(o.decimals + 1):
+                self._at[group, places, _at(o, places)].append(o)
+
+    def _equal_lists(self, a: Occurrence) -> list[list[Occurrence]]:
+        """The lists of occurrences equal to a at the coarser precision (a among them):
+        those as fine or finer, and those of each coarser precision printed."""
+        group = _magnitude(a)
+        lists = [self._at.get((group, a.decimals, a.digits), [])]
+        for places in self._places[group]:
+            if places < a.decimals:
+                lists.append(self._exact.get((group, places, _at(a, places)), []))
+        return lists
+
+    def count(self, a: Occurrence) -> int:
+        """How many occurrences equal a at the coarser precision (a counted)."""
+        return sum(map(len, self._equal_lists(a)))
+
+    def lines(self, a: Occurrence, most: int = 3) -> list[int]:
+        """The first `most` lines printing a number equal to a (each list is in the order
+        of the text, so its first distinct lines are its first lines)."""
+        lines: set[int] = set()
+        for found in self._equal_lists(a):
+            own: set[int] = set()
+            for o in found:
+                if len(own) == most:
+                    break
+                own.add(o.line)
+            lines |= own
+        return sorted(lines)[:most]
+
+    def first(self, a: Occurrence, digits: str) -> Occurrence | None:
+        """The first occurrence of a's magnitude and places with these digits, off a's
+        line."""
+        same = self._exact.get((_magnitude(a), a.decimals, digits), ())
+        return next((b for b in same if b.line != a.line), None)
+
+
+def _magnitude(o: Occurrence) -> tuple[int, bool]:
+    return len(o.digits) - o.decimals, o.text.startswith("-")
 
 
 def _equal(a: Occurrence, b: Occurrence) -> bool:
@@ -172,46 +236,108 @@ def audit_restated_tuples(
     document: Document, produced: Sequence[tuple[int, str]] = ()
 ) -> list[Finding]:
     """A mismatch at each tuple the prose prints that a table row or an output line prints
-    too, in order, but for one number: that number is the slip."""
+    too, in order, but for one number: that number is the slip. The rows are found through
+    an index of their numbers, and each distinct tuple is looked up once: the work grows
+    with the chapter, not with the product of its tuples and rows."""
     tuples, rows = sequences(document, produced)
+    lines_of: dict[tuple[str, ...], list[int]] = defaultdict(list)
+    for row_line, row in rows:
+        lines_of[tuple(row)].append(row_line)
+    index = _RowIndex(list(lines_of))
+    looked_up: dict[tuple[str, ...], list[tuple[tuple[str, ...], int, str]]] = {}
     out = []
     for line, items in tuples:
-        for row_line, row in rows:
-            if row_line == line:
+        key = tuple(items)
+        if key not in looked_up:
+            looked_up[key] = index.differing_rows(key)
+        for holding, k, theirs in looked_up[key]:
+            elsewhere = next((at for at in lines_of[holding] if at != line), None)
+            if elsewhere is None:
                 continue
-            differing = _but_one(items, row)
-            if differing is not None:
-                k, theirs = differing
-                out.append(
-                    Finding(
-                        Section.RESTATED,
-                        line,
-                        items[k],
-                        Status.MISMATCHED,
-                        f"line {row_line} prints the same numbers but this one, "
-                        f"{theirs} where this tuple has {items[k]}",
-                    )
+            out.append(
+                Finding(
+                    Section.RESTATED,
+                    line,
+                    items[k],
+                    Status.MISMATCHED,
+                    f"line {elsewhere} prints the same numbers but this one, "
+                    f"{theirs} where this tuple has {items[k]}",
                 )
-                break
+            )
+            break
     return out
 
 
-def _but_one(items: list[str], row: list[str]) -> tuple[int, str] | None:
-    """Where the row holds the items in order, equal at the coarser precision but one that
-    a slip could have made of the row's (_slip_apart): that item's index and the row's.
-    At least two of the equal ones, and the differing pair, have SIGNIFICANT digits, so
-    that small numbers common to any two rows (0, 1, 0.5) make no match."""
+class _RowIndex:
+    """The distinct rows by their informative numbers at each precision (as _Roundings
+    keeps occurrences): the rows that can hold a tuple are those holding one of its first
+    two informative numbers, at most one of which is the slip."""
+
+    def __init__(self, contents: list[tuple[str, ...]]) -> None:
+        self.contents = contents
+        self._at: dict[tuple, list[tuple[int, int]]] = defaultdict(list)
+        self._exact: dict[tuple, list[tuple[int, int]]] = defaultdict(list)
+        self._places: set[int] = set()
+        for row, cells in enumerate(contents):
+            for position, text in enumerate(cells):
+                if not _informative(text):
+                    continue
+                o, negative = _occurrence(0, text), text.startswith("-")
+                self._exact[negative, o.decimals, int(o.digits)].append((row, position))
+                self._places.add(o.decimals)
+                for places in range(o.decimals + 1):
+                    self._at[negative, places, int(_at(o, places))].append((row, position))
+
+    def _holding(self, text: str) -> list[tuple[int, int]]:
+        """(row, position) of each informative number equal to `text` at the coarser
+        precision (_same)."""
+        o, negative = _occurrence(0, text), text.startswith("-")
+        found = list(self._at.get((negative, o.decimals, int(o.digits)), ()))
+        for places in self._places:
+            if places < o.decimals:
+                found += self._exact.get((negative, places, int(_at(o, places))), ())
+        return found
+
+    def differing_rows(self, items: tuple[str, ...]) -> list[tuple[tuple[str, ...], int, str]]:
+        """Each distinct row that holds the items but one, in the order of the
+        rows: (the row, the index of the item that differs, the row's number there), from
+        each row's first window that holds them but one (_window_but_one)."""
+        informative = [k for k, item in enumerate(items) if _informative(item)]
+        if len(informative) < 3:  # two equal and the differing one must be informative
+            return []
+        starts = sorted(
+            {
+                (row, position - k)
+                for k in informative[:2]
+                for row, position in self._holding(items[k])
+                if 0 <= position - k <= len(self.contents[row]) - len(items)
+            }
+        )
+        out: list[tuple[tuple[str, ...], int, str]] = []
+        for row, start in starts:
+            if out and out[-1][0] is self.contents[row]:
+                continue  # the row's first window that holds the tuple but one
+            window = self.contents[row][start : start + len(items)]
+            differing = _window_but_one(list(items), list(window))
+            if differing is not None:
+                out.append((self.contents[row], *differing))
+        return out
+
+
+def _window_but_one(items: list[str], window: list[str]) -> tuple[int, str] | None:
+    """Whether the window holds the items, equal at the coarser precision but one that a
+    slip could have made of the window's: that item's index and the window's number. At
+    least two of the equal ones, and the differing pair, have SIGNIFICANT digits, so that
+    small numbers common to any two rows (0, 1, 0.5) make no match."""
     n = len(items)
-    for start in range(len(row) - n + 1):
-        window = row[start : start + n]
-        differ = [k for k in range(n) if not _same(items[k], window[k])]
-        if len(differ) != 1:
-            continue
-        k = differ[0]
-        equal = [i for i in range(n) if i != k and _informative(items[i])]
-        a, b = _occurrence(0, items[k]), _occurrence(0, window[k])
-        if len(equal) >= 2 and _informative(items[k]) and _slip_apart(a, b):
-            return k, window[k]
+    differ = [k for k in range(n) if not _same(items[k], window[k])]
+    if len(differ) != 1:
+        return None
+    k = differ[0]
+    equal = [i for i in range(n) if i != k and _informative(items[i])]
+    a, b = _occurrence(0, items[k]), _occurrence(0, window[k])
+    if len(equal) >= 2 and _informative(items[k]) and _slip_apart(a, b):
+        return k, window[k]
     return None
 
 

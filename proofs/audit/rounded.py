@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_left, bisect_right
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -166,10 +166,15 @@ class _Rounded:
         return None
 
 
-def audit_rounded(document: Document, produced: Sequence[tuple[int, str]] = ()) -> list[Finding]:
+def audit_rounded(
+    document: Document,
+    produced: Sequence[tuple[int, str]] = (),
+    owned: frozenset[tuple[int, str]] = frozenset(),
+) -> list[Finding]:
     """A mismatch at each number that agrees with no other of the chapter and is one digit
     away from a finer number of its line (a ratio anywhere, for a percentage) rounded to
-    its precision."""
+    its precision; not at a number a check reads (`owned`: (line, text)), which the check
+    judges against its exact value."""
     found = printed_numbers(document, produced)
     rows = named_rows(document)
     by_line: dict[int, list[Printed]] = defaultdict(list)
@@ -177,17 +182,25 @@ def audit_rounded(document: Document, produced: Sequence[tuple[int, str]] = ()) 
         by_line[p.line].append(p)
     pools = {line: _Rounded([*numbers, *rows.get(line, [])]) for line, numbers in by_line.items()}
     ratios = _Rounded([p for p in found if not p.percent])
-    ordered = sorted(found, key=lambda p: p.value)
-    values = [p.value for p in ordered]
+    printed = Counter((p.value, p.unit) for p in found)  # each number as printed, how often
+    ordered = sorted(printed)
+    values = [value for value, _ in ordered]
 
     def agrees(a: Printed) -> bool:  # with a number as fine or finer, printed elsewhere
+        if printed[a.value, a.unit] > 1:
+            return True
         low, high = bisect_left(values, a.value - a.unit), bisect_right(values, a.value + a.unit)
-        return any(b is not a and b.unit <= a.unit and a.meets(b) for b in ordered[low:high])
+        return any(
+            (value, unit) != (a.value, a.unit)
+            and unit <= a.unit
+            and abs(a.value - value) <= (a.unit + unit) / 2
+            for value, unit in ordered[low:high]
+        )
 
     named = {line: _Rounded(cells) for line, cells in rows.items()}
     out = []
     for a in found:
-        if a.line in document.code:
+        if a.line in document.code or (a.line, a.text) in owned:
             continue
         if a.significant >= SIGNIFICANT:
             pool = ratios if a.percent else pools[a.line]

@@ -39,6 +39,9 @@ _NUMBER = re.compile(r"^[-−]?\d{1,3}(?:(?:,|\{,\})\d{3})+(?:\.\d+)?$|^[-−]?\
 _IN_TEXT = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?![\w.])")
 _UNIT = re.compile(r"\\times\s*10\^\{?(-?\d+)\}?")
 _SYMBOL = re.compile(r"\s*\\?[A-Za-z]+(?:_\{?\\?[A-Za-z0-9]+\}?)?\s*")
+_SCALED = re.compile(r"\$?\s*([-−]?[\d.]+)\s*\\times\s*10\^\{?([-−]?\d+)\}?\s*\$?")
+_TITLE_SETTING = re.compile(r"(?<![\w.])[A-Za-z](?:_\{?\w+\}?)?\s*=\s*\d+(?:\.\d+)?(?![\w.])")
+_PERCENT = re.compile(r"([-−]?[\d.,]+)\s*(?:%|\\%|％)")
 
 
 @dataclass(frozen=True)
@@ -50,8 +53,20 @@ class Printed:
 
     @classmethod
     def read(cls, text: str) -> Printed | None:
-        bare = ungrouped(text.strip()).replace("−", "-")
-        if not _NUMBER.match(text.strip()) and not re.fullmatch(r"-?\d+(?:\.\d+)?", bare):
+        """A cell's number: `1,536`, `0.5743`, `−0.4161`, a percentage `27.5 %` (its value
+        0.275), a power of ten `$1.75 \\times 10^{-46}$`; None for anything else."""
+        text = text.strip()
+        scaled = _SCALED.fullmatch(text)
+        if scaled is not None:
+            base = cls.read(scaled.group(1))
+            power = Fraction(10) ** int(scaled.group(2))
+            return None if base is None else cls(base.value * power, base.half * power)
+        percent = _PERCENT.fullmatch(text)
+        if percent is not None:
+            base = cls.read(percent.group(1))
+            return None if base is None else cls(base.value / 100, base.half / 100)
+        bare = ungrouped(text).replace("−", "-")
+        if not _NUMBER.match(text) and not re.fullmatch(r"-?\d+(?:\.\d+)?", bare):
             return None
         decimals = len(bare.partition(".")[2])
         return cls(Fraction(bare), Fraction(1, 2 * 10**decimals) if decimals else Fraction(0))
@@ -86,21 +101,33 @@ def columns(table: Table) -> list[Column]:
 
 def settings_before(document: Document, table: Table) -> dict[str, Printed]:
     """The names the lines just before the table set to one number each (exact: the
-    chapter sets them, it does not round them), by their names in the open notation."""
+    chapter sets them, it does not round them), by their names in the open notation: a
+    setting `d = 768`, a chain of them `m = d_v = d = 64`, and those the title of the
+    element holding the table states (「T = 20、E = 4、k = 2 で…」)."""
     found: dict[str, Printed | None] = {}
-    first = max(1, table.line - CONTEXT)
-    for m in document.math_in(first, table.line - 1):
-        for statement in m.tex.split(","):
-            members, relations = split_relations(statement)
-            if len(members) != 2 or relations != ["="] or not _SYMBOL.fullmatch(members[0]):
-                continue
-            value = _setting_value(members[1])
-            name = _name(members[0])
-            if value is None or name is None:
-                continue
-            value = Printed(value.value, Fraction(0))
+    statements = [s for m in _math_before(document, table) for s in m.split(",")]
+    element = document.element_at(table.line)
+    if element is not None:  # the title is words around settings: d = 8、h = 2 の場合
+        statements = [m.group() for m in _TITLE_SETTING.finditer(element.title)] + statements
+    for statement in statements:
+        members, relations = split_relations(statement)
+        if len(members) < 2 or any(r != "=" for r in relations):
+            continue
+        value = _setting_value(members[-1])
+        names = [_name(m) if _SYMBOL.fullmatch(m) else None for m in members[:-1]]
+        if value is None or None in names:
+            continue
+        value = Printed(value.value, Fraction(0))
+        for name in names:
+            assert name is not None
             found[name] = None if name in found and found[name] != value else value
     return {name: value for name, value in found.items() if value is not None}
+
+
+def _math_before(document: Document, table: Table) -> list[str]:
+    """The TeX of the formulas on the CONTEXT lines before the table."""
+    first = max(1, table.line - CONTEXT)
+    return [m.tex for m in document.math_in(first, table.line - 1)]
 
 
 def _name(tex: str) -> str | None:
@@ -206,32 +233,61 @@ def _judge(
     )
 
 
-def audit_reproduced_rows(table: Table, produced: Sequence[tuple[int, str]]) -> list[Finding]:
-    """The rows of the table that a listing's output line prints, number by number: the
-    line starting with the row's key whose numbers agree with most of the row's."""
+@dataclass(frozen=True)
+class Reproduced:
+    """A cell of a table and the number a produced line prints for it."""
+
+    line: int  # the table row's line
+    text: str  # `header: cell (row key)`
+    printed: Printed
+    value: str  # what the produced line prints
+    at: int  # the produced line's line in the chapter
+
+    @property
+    def agrees(self) -> bool:
+        return _agrees(self.printed, self.value)
+
+
+def reproduced_cells(table: Table, produced: Sequence[tuple[int, str]]) -> list[Reproduced]:
+    """Each number of the table's rows that a produced line prints too: the line starting
+    with the row's key whose numbers agree with most of the row's."""
     out = []
     for row, line in zip(table.rows[1:], table.row_lines[1:], strict=True):
-        cells = [(k, Printed.read(c)) for k, c in enumerate(row)]
+        # a percentage or a power of ten is printed otherwise by a listing (0.275, 1.75e-46)
+        cells = [(k, Printed.read(c) if _as_printed(c) else None) for k, c in enumerate(row)]
         numbers = [(k, p) for k, p in cells if p is not None]
         if len(numbers) < 3 or numbers[0][0] != 0:
             continue
         best = _printing_line(numbers, produced)
         if best is None:
             continue
-        listing_line, values = best
+        at, values = best
         for (k, printed), value in zip(numbers, values, strict=False):
-            if value is not None and not _agrees(printed, value):
-                out.append(
-                    Finding(
-                        Section.TABLE,
-                        line,
-                        f"{table.rows[0][k].strip()}: {row[k].strip()} (row {row[0].strip()})",
-                        Status.MISMATCHED,
-                        f"the chapter's listing prints {value} here (its output, line "
-                        f"{listing_line})",
-                    )
-                )
+            if value is not None:
+                text = f"{table.rows[0][k].strip()}: {row[k].strip()} (row {row[0].strip()})"
+                out.append(Reproduced(line, text, printed, value, at))
     return out
+
+
+def audit_reproduced_rows(table: Table, produced: Sequence[tuple[int, str]]) -> list[Finding]:
+    """The rows of the table that a listing's output line prints, number by number: each
+    cell the listing prints otherwise is a mismatch."""
+    return [
+        Finding(
+            Section.TABLE,
+            cell.line,
+            cell.text,
+            Status.MISMATCHED,
+            f"the chapter's listing prints {cell.value} here (its output, line {cell.at})",
+        )
+        for cell in reproduced_cells(table, produced)
+        if not cell.agrees
+    ]
+
+
+def _as_printed(cell: str) -> bool:
+    """Whether a cell is a plain number a listing prints as it is."""
+    return _PERCENT.fullmatch(cell.strip()) is None and _SCALED.fullmatch(cell.strip()) is None
 
 
 def _printing_line(

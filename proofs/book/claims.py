@@ -165,7 +165,7 @@ def locate(
     a formula only written alike."""
     first, last = region(document, record, claim.where)
     if claim.phrase:
-        return _locate_phrase(claim, document, first, last)
+        return _locate_phrase(claim, document, first, last, others)
     if claim.table:
         return _locate_table(claim, document, first, last)
     want = normalise_tex(claim.text)
@@ -183,6 +183,14 @@ def locate(
         if len(same) >= claim.occurrence:
             line, statement = same[claim.occurrence - 1]
             return Located(claim, "changed", line, statement)
+    if claim.read is not None and claim.lhs is not None:
+        # the value the check reads stands on the right of its own left side, its numbers
+        # perhaps rewritten ((1, 2.0281)/3.028 for (1, 2.0281)/3.0281), never another's
+        alike = [(ln, st) for ln, st in found if _same_but_numbers(_left_side(st), claim.lhs)]
+        line, closest, likeness = _closest(want, alike or found, first)
+        if alike and likeness >= LIKE:
+            return Located(claim, "changed", line, closest)
+        return Located(claim, "missing", line, normalise_tex(closest))
     lhs = _left_side(claim.text)
     same = _same_left_side(lhs, want, found) if lhs is not None else []
     line, closest, likeness = _closest(want, same or found, first)
@@ -234,6 +242,14 @@ def _same_left_side(lhs: str, want: str, found: list[tuple[int, str]]) -> list[t
     return [(ln, s) for ln, s in found if relation.match(normalise_tex(s))]
 
 
+def _same_but_numbers(side: str | None, lhs: str) -> bool:
+    """Whether a left side is the claim's but perhaps for its printed numbers."""
+    if side is None:
+        return False
+    masked = [_DIGITS.sub("#", normalise_tex(x)) for x in (side, lhs)]
+    return masked[0] == masked[1]
+
+
 def table_text(rows: tuple[tuple[str, ...], ...]) -> str:
     """A table's rows as a table claim writes them: cells joined by " | ", one row a line."""
     return "\n".join(" | ".join(cell.strip() for cell in row) for row in rows)
@@ -256,10 +272,15 @@ def _locate_table(claim: Claim, document: Document, first: int, last: int) -> Lo
     return Located(claim, "missing", first, "")
 
 
-def _locate_phrase(claim: Claim, document: Document, first: int, last: int) -> Located:
+def _locate_phrase(
+    claim: Claim, document: Document, first: int, last: int, others: frozenset[str] = frozenset()
+) -> Located:
     """A phrase is found as transcribed; a phrase whose numbers the check reads is also
     found reworded (「高々 7 個」 for 「多くても 7 個」): its numbers, the same, in their
-    places among most of its words. A number changed is never a rewording."""
+    places among most of its words. A number changed is never a rewording: the phrase
+    with its words as they were and other numbers or formulas in their places, in one
+    place of the region (not inside another claim of the check), is the claim changed,
+    the chapter's version judged."""
     want = normalise_text(claim.text)
     lines = [(i, normalise_text(document.line(i))) for i in range(first, last + 1)]
     for i, text in lines:
@@ -269,6 +290,15 @@ def _locate_phrase(claim: Claim, document: Document, first: int, last: int) -> L
         reworded = [i for i, text in lines if _reworded(want, text)]
         if len(reworded) == 1:  # one line only: two would leave the choice to chance
             return Located(claim, "found", reworded[0], claim.text)
+        renumbered = _renumbered(want)
+        changed = [
+            (i, m.group(0))
+            for i, text in lines
+            for m in renumbered.finditer(text)
+            if not _within_another(m, text, others)
+        ]
+        if len(changed) == 1:  # its words as they were, its numbers not: the chapter's version
+            return Located(claim, "changed", *changed[0])
     best, line = 0, first  # the line holding most of the phrase, in order
     for i, text in lines:
         blocks = difflib.SequenceMatcher(None, want, text, autojunk=False)
@@ -306,6 +336,34 @@ def _reworded(want: str, text: str) -> bool:
         and _numbers(window) == _numbers(want)
         and bool(_NEGATION.search(window)) == bool(_NEGATION.search(want))
     )
+
+
+_MATH_OR_DIGITS = re.compile(r"\$[^$]*\$|\d(?:[\d,.]*\d)?")
+
+
+def _renumbered(want: str) -> re.Pattern[str]:
+    """The phrase (without spaces) with each of its numbers any number and each of its
+    formulas any formula: its words as they were, its numbers perhaps not
+    (「領域は多くても8個」 for 「領域は多くても 7 個」, 「$n$が$4d$より」 for 「$n$が$d$より」)."""
+    pattern, at = [], 0
+    for m in _MATH_OR_DIGITS.finditer(want):
+        pattern.append(re.escape(want[at : m.start()]))
+        pattern.append(r"\$[^$]*\$" if m.group(0).startswith("$") else r"\d(?:[\d,.]*\d)?")
+        at = m.end()
+    pattern.append(re.escape(want[at:]))
+    return re.compile("".join(pattern))
+
+
+def _within_another(match: re.Match[str], text: str, others: frozenset[str]) -> bool:
+    """Whether the match stands inside another claim of the check, as that states it
+    (「層正規化：$8$」 inside 「最後の層正規化：$8$」)."""
+    for other in others:
+        start = text.find(other)
+        while start >= 0:
+            if start <= match.start() and match.end() <= start + len(other):
+                return True
+            start = text.find(other, start + 1)
+    return False
 
 
 def _numbers(text: str) -> list[str]:

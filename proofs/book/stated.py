@@ -15,10 +15,10 @@ from typing import Any
 
 import sympy
 
-from proofs.book.printed import Printed, ungrouped
+from proofs.book.printed import Printed, as_printed, ungrouped
 from proofs.reader.math import INLINE_MATH, split_relations
 from proofs.tex.symbolic import Evaluator, Indexed
-from proofs.tex.tree import TexError, parse
+from proofs.tex.tree import Node, TexError, parse
 from symbolic import symbols
 
 SIZES = {  # the chapters' size names -> symbolic.symbols
@@ -130,34 +130,32 @@ def matrix_formula(**names: str) -> Callable[[str], Callable]:
     return read
 
 
-_NUMBER = re.compile(r"-?\d+(?:\{,\}\d{3})*(?:\.\d+)?")
-
-
 def printed(tex: str) -> Printed:
-    """The number on the right of the last relation, with its printed decimals.
+    """The number on the right of the last relation, with its printed decimals; its
+    digits grouped by `{,}` or a thin space or not (1{,}024, 1\\,024, 1024).
 
     >>> printed(r"\\sigma = 1.8708")
     Printed(value=1.8708, decimals=4)
     """
-    text = right_side(tex).replace(r"\,", "").strip()
-    match = _NUMBER.fullmatch(text.replace(" ", ""))
-    if match is None:
+    text = right_side(tex).strip()
+    found = as_printed(text)
+    if found is None:
         raise TexError(f"{text!r} is not a printed number")
-    digits = match.group(0).replace("{,}", "")
-    decimals = len(digits.split(".")[1]) if "." in digits else 0
-    return Printed(float(digits), decimals)
+    return found
 
 
 def integer(tex: str) -> int:
-    """An integer on the right of the last relation: 1{,}050{,}624 -> 1050624.
+    """An integer on the right of the last relation: 1{,}050{,}624 (or 1\\,050\\,624)
+    -> 1050624.
 
     >>> integer(r"4 \\times 512^2 = 1{,}050{,}624")
     1050624
     """
-    text = right_side(tex).replace(" ", "")
-    if not re.fullmatch(r"\d+(?:\{,\}\d{3})*", text):
+    text = right_side(tex).strip()
+    found = as_printed(text)
+    if found is None or found.decimals or "." in text:
         raise TexError(f"{text!r} is not a printed integer")
-    return int(text.replace("{,}", ""))
+    return int(ungrouped(text.replace("\\,", "")).replace(" ", ""))
 
 
 def function_of(*names: str) -> Callable[[str], Callable]:
@@ -276,33 +274,50 @@ def tuple_of_numbers(tex: str) -> tuple[sympy.Expr, ...]:
     return tuple(value)
 
 
-def values(tex: str) -> Any:
-    """The printed numbers on the right side, nested as written: a pmatrix is a list of
-    rows, a tuple of tuples a list of lists, a tuple a list, a number a float.
+def printed_values(tex: str) -> Any:
+    """The printed numbers on the right side, nested as written, each with its printed
+    precision: a pmatrix is a list of rows, a tuple of tuples a list of lists, a tuple a
+    list, a number a Printed (an integer among them is exact: 0 decimals, `exact`). Only
+    numbers as printed are read: a member that computes (`e^{2}`, `\\frac{7}{2}`) is a
+    TexError, never the digits found in it.
 
-    >>> values(r"A = \\begin{pmatrix} 1 & 0.5 \\\\ 0 & 2 \\end{pmatrix}")
-    [[1.0, 0.5], [0.0, 2.0]]
-    >>> values("p = (0.2, 0.8)")
-    [0.2, 0.8]
+    >>> printed_values("p = (0.2, 0.80)")
+    [Printed(value=0.2, decimals=1), Printed(value=0.8, decimals=2)]
     """
-    value = Evaluator({})(parse(right_side(tex)))
-    if not isinstance(value, sympy.MatrixBase):
-        return float(value)
-    if value.cols == 1:  # a tuple (a, b, c) reads as a column
-        return [float(v) for v in value]
-    return [[float(v) for v in value.row(r)] for r in range(value.rows)]
+    return _printed_node(parse(right_side(tex)))
 
 
-def divisor(tex: str) -> float:
-    """The divisor of the left side `(a, b, c)/x`: the row sum the chapter divides by.
+def _printed_node(node: Node) -> Any:
+    if node.op == "tuple":
+        return [_printed_node(item) for item in node.args]
+    if node.op == "matrix":
+        return [[_printed_node(item) for item in row] for row in node.args]
+    if node.op == "add" and len(node.args) == 1 and node.args[0][0] == -1:
+        inner = _printed_node(node.args[0][1])
+        if isinstance(inner, Printed):
+            return Printed(-inner.value, inner.decimals)
+    if node.op == "num" and node.token:
+        return _as_printed(node.token)
+    raise TexError(f"{node!r} is not a number as printed")
+
+
+def _as_printed(token: str) -> Printed:
+    digits = ungrouped(token)
+    decimals = len(digits.split(".")[1]) if "." in digits else 0
+    return Printed(float(digits), decimals)
+
+
+def divisor(tex: str) -> Printed:
+    """The divisor of the left side `(a, b, c)/x`, as printed: the row sum the chapter
+    divides by.
 
     >>> divisor("(1, 2, 3)/6 = (0.17, 0.33, 0.5)")
-    6.0
+    Printed(value=6.0, decimals=0)
     """
     value = parse(left_side(tex))
-    if value.op != "div":
-        raise TexError(f"{left_side(tex)!r} is not a division")
-    return float(Evaluator({})(value.args[1]))
+    if value.op != "div" or value.args[1].op != "num" or not value.args[1].token:
+        raise TexError(f"{left_side(tex)!r} is not a division by a printed number")
+    return _as_printed(value.args[1].token)
 
 
 def expression(tex: str) -> sympy.Expr:
@@ -345,12 +360,16 @@ def printed_tuple(tex: str) -> tuple[Printed, ...]:
 
 
 def integers(tex: str) -> tuple[int, ...]:
-    """A tuple of integers on the right side: (1, 2, 3, 6).
+    """A tuple of integers on the right side: (1, 2, 3, 6) (1.0 is the integer 1; 1.5
+    is no integer, a TexError).
 
     >>> integers("d = (1, 2, 3, 6)")
     (1, 2, 3, 6)
     """
-    return tuple(int(v) for v in Evaluator({})(parse(right_side(tex))))
+    value = Evaluator({})(parse(right_side(tex)))
+    if not isinstance(value, sympy.MatrixBase) or not all(v.is_integer for v in value):
+        raise TexError(f"{right_side(tex)!r} is not a tuple of integers")
+    return tuple(int(v) for v in value)
 
 
 def radicand_terms(tex: str) -> tuple[Printed, ...]:
@@ -384,6 +403,7 @@ def affine_coefficients(tex: str) -> tuple[int, int]:
 
 def prose_integer(text: str) -> int:
     """The (last) integer a phrase of the prose prints: 「語彙は 50,257」 -> 50257,
+    「4 層で $199{,}936$」 -> 199936,
     「例 5.3 の…結果は 124,439,808」 -> 124439808, 117M -> 117000000.
 
     >>> prose_integer("語彙は 50,257 です")
@@ -391,11 +411,11 @@ def prose_integer(text: str) -> int:
     >>> prose_integer("117M のパラメータ")
     117000000
     """
-    matches = list(re.finditer(r"(\d{1,3}(?:,\d{3})+|\d+)\s*(M)?", text))
+    matches = list(re.finditer(r"(\d{1,3}(?:(?:,|\{,\})\d{3})+|\d+)\s*(M)?", text))
     if not matches:
         raise TexError(f"{text!r} prints no integer")
     match = matches[-1]
-    value = int(match.group(1).replace(",", ""))
+    value = int(ungrouped(match.group(1)))
     return value * 1_000_000 if match.group(2) else value
 
 
@@ -527,16 +547,25 @@ def expression_in(**names: Any) -> Callable[[str], Any]:
 _DECIMAL = r"-?\d+(?:\.\d+)?(?:\s*\\times\s*10\^\{-?\d+\})?"
 
 
+# what may stand between printed numbers: arithmetic, brackets, commas, spacing
+_BETWEEN = re.compile(r"(?:\s|\\[,;:! ]|\\times|\\cdot|\\(?:big|Big)[lr]?|[-+/(),])*")
+
+
 def printed_texts(tex: str) -> tuple[str, ...]:
     """The printed numbers of the right side as written, in Python's notation:
     `(0.2689, 0.7311, 0)` -> ("0.2689", "0.7311", "0"); `4.54 × 10^{-5}` -> "4.54e-5".
+    A side that computes with anything but printed numbers (`e^{2}`, `\\frac{1}{2}`) is a
+    TexError: the digits inside it are not numbers the chapter prints.
 
     >>> printed_texts(r"p = (0.2689, 0.7311, 4.54 \\times 10^{-5})")
     ('0.2689', '0.7311', '4.54e-5')
     """
-    found = re.findall(_DECIMAL, right_side(tex).replace(r"\ ", " "))
+    side = right_side(tex)
+    found = re.findall(_DECIMAL, side)
     if not found:
-        raise TexError(f"{right_side(tex)!r} prints no number")
+        raise TexError(f"{side!r} prints no number")
+    if not _BETWEEN.fullmatch(re.sub(_DECIMAL, "", side)):
+        raise TexError(f"{side!r} computes with more than printed numbers")
     return tuple(re.sub(r"\s*\\times\s*10\^\{(-?\d+)\}", r"e\1", f) for f in found)
 
 

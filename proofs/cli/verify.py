@@ -163,7 +163,7 @@ def verify(args: argparse.Namespace) -> int:
     from proofs.book.profiles import load_profile
 
     profile = load_profile(args.profile, in_cache=True)
-    elements = _select(args.selectors)
+    elements, judged = _on_chapter_files(_select(args.selectors))
     start = time.perf_counter()
     results = []
     runs = _runs(elements, profile, args.jobs)
@@ -184,11 +184,39 @@ def verify(args: argparse.Namespace) -> int:
             "findings": sum(len(r["findings"]) for r in results),
             "seconds": round(seconds, 3),
             "ok": ok,
+            "judged": judged,
             "elements": results,
         }
         print(json.dumps(report, ensure_ascii=False, indent=2))
     elif not results:
         print("0 checks registered: nothing to verify")
     else:
+        print(_judged_line(judged))
         print(screen(results, profile, seconds, args.evidence, args.wide))
     return 0 if ok else 1
+
+
+def _on_chapter_files(elements: list) -> tuple[list, dict[str, str]]:
+    """The elements with their checks judging the claims their chapter's file states,
+    where the chapter folders (proofs.book.locations) hold it; and, by chapter key, the
+    file judged ("" where the checks judge the package's transcriptions)."""
+    from proofs.audit.claims import on_chapter_files
+    from proofs.book.locations import chapter_folders
+
+    return on_chapter_files(elements, chapter_folders())
+
+
+def _judged_line(judged: dict[str, str]) -> str:
+    """What the checks judged, one chapter after the other."""
+    said = [
+        f"{key} {_shown(path) if path else '(the transcriptions: no file found)'}"
+        for key, path in judged.items()
+    ]
+    return "judged: " + "; ".join(said)
+
+
+def _shown(path: str) -> str:
+    """A chapter file as the screen names it: relative to here when that is short (in
+    this folder or the one above), else by its name (the JSON report has it whole)."""
+    relative = os.path.relpath(path)
+    return relative if not relative.startswith(f"..{os.sep}..") else Path(path).name

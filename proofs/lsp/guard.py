@@ -28,6 +28,7 @@ RULES: dict[str, Callable[[], Any]] = {
             "audit_structure",
             "audit_elements",
             "audit_refs",
+            "judge_elements",
             "audit_checks",
             "audit_claims",
             "audit_tables",
@@ -45,6 +46,8 @@ RULES: dict[str, Callable[[], Any]] = {
         ),
         list,
     ),
+    "owned_relations": dict,
+    "owned_numbers": frozenset,
     "coverage": lambda: None,
 }
 

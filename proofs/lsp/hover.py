@@ -8,6 +8,7 @@ judges.
 
 from __future__ import annotations
 
+from proofs.audit.claims import judged, located_claims
 from proofs.audit.coverage import (
     BIBLIOGRAPHY,
     FIGURE_LABEL,
@@ -53,8 +54,24 @@ def element_at(analysis: Analysis, line: int) -> tuple[Element, RegisteredElemen
     return record, registered(record, chapter, load_all())
 
 
-def element_hover(record: Element, element: RegisteredElement | None, run: CheckRun | None) -> str:
-    """An element's heading: its check's result, methods, first evidence line and time."""
+def check_run(analysis: Analysis, record: Element) -> CheckRun | str | None:
+    """The element's check as the audit runs it, on the claims it reads as the chapter
+    states them (run once per text of those claims: after the audit, nothing runs again),
+    or why it is not run on the chapter; None for an element without a check."""
+    if analysis.document is None or analysis.report is None:
+        return None
+    for found, element, located in located_claims(analysis.document, analysis.report.chapter):
+        if found.line == record.line:
+            j = judged(found, element, located)
+            return j.run if j.run is not None else j.why_not_run()
+    return None
+
+
+def element_hover(
+    record: Element, element: RegisteredElement | None, run: CheckRun | str | None
+) -> str:
+    """An element's heading: its check's result, methods, first evidence line and time,
+    or why the check is not run on the chapter."""
     title = f"**{visible(record.number)}** {visible(record.title)}".strip()
     if element is None:
         return f"{title}\n\nno check: no package of checks registers this element"
@@ -62,6 +79,9 @@ def element_hover(record: Element, element: RegisteredElement | None, run: Check
     methods = ", ".join(element.methods) or "none (unchecked)"
     if run is None:
         lines += ["", f"methods: {methods}"]
+        return "\n".join(lines)
+    if isinstance(run, str):
+        lines += ["", f"check: **not run on the chapter**: {visible(run)} · methods: {methods}"]
         return "\n".join(lines)
     lines += ["", f"check: **{run.result}** in {run.seconds:.2f} s · methods: {methods}"]
     if run.message:

@@ -3,12 +3,12 @@
 An edit changes a line or two of a chapter; the rest of its formulas, claims and checks
 are the same text as before, and what the audit decided about each is kept by content in
 this process: a relation is decided once per (formula, notation) (proofs.tex.decide's
-decide_once), a check of an example once (proofs.audit.elements), a check re-run on a
-claim the chapter changed once per claim text (proofs.audit.claims), the TeX trees and
-the printed readings once per text. The report of a whole text is kept too (the last
-few), so that a save, an undo or a reopened file costs nothing. What is left to redo on
-each edit is the rules' pass over the chapter's lines, which costs tens of milliseconds
-on a chapter of 70 kB (benchmarks/editor_latency.py measures it).
+decide_once), an element's check once per text of the claims it reads from the chapter
+(proofs.audit.claims' run_on), the TeX trees and the printed readings once per text.
+The report of a whole text is kept too (the last few), so that a save, an undo or a
+reopened file costs nothing. What is left to redo on each edit is the rules' pass over
+the chapter's lines, which costs tens of milliseconds on a chapter of 70 kB
+(benchmarks/editor_latency.py measures it).
 
 What comes out for a text equals the audit of that text in a fresh process, byte for
 byte in its JSON (tests/lsp/test_incremental.py holds it over random edits): nothing

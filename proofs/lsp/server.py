@@ -25,7 +25,6 @@ from pygls.exceptions import JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
-from proofs.audit.elements import run_once
 from proofs.audit.report import Finding
 from proofs.lsp import actions, hover, symbols
 from proofs.lsp.diagnostics import at_top, diagnostics, message
@@ -234,7 +233,11 @@ def make_server() -> ProofsServer:
         heading = hover.element_at(analysis, line)
         if heading is not None:
             record, element = heading
-            run = None if element is None else await ls.scheduler.run(run_once, element)
+            run = (
+                None
+                if element is None
+                else await ls.scheduler.run(hover.check_run, analysis, record)
+            )
             text: str | None = hover.element_hover(record, element, run)
         else:
             text = hover.number_hover(analysis, line, character)

@@ -79,7 +79,12 @@ def statement_offsets(math: str) -> tuple[tuple[int, str], ...]:
             start = i if start < 0 else start
             i += 2
             continue
-        if depth == 0 and ch in ",;" and not text.startswith("{,}", i - 1):
+        if (
+            depth == 0
+            and ch in ",;"
+            and not text.startswith("{,}", i - 1)
+            and not _grouping(text, i)
+        ):
             pieces.append((start, current))
             current, start = "", -1
         elif depth == 0 and ch == "&":
@@ -98,6 +103,16 @@ def statement_offsets(math: str) -> tuple[tuple[int, str], ...]:
         if first >= 0
     ]
     return _ranges_kept(kept)
+
+
+_GROUP_AFTER = re.compile(r"\d{3}(?!\d)")
+
+
+def _grouping(text: str, i: int) -> bool:
+    """Whether the comma at i groups the digits of one number (262,144), not statements."""
+    return (
+        text[i] == "," and text[i - 1 : i].isdigit() and _GROUP_AFTER.match(text, i + 1) is not None
+    )
 
 
 def _ranges_kept(pieces: list[tuple[int, str]]) -> tuple[tuple[int, str], ...]:

@@ -41,7 +41,7 @@ from proofs.tex.intervals import (
     midpoint,
     scientific,
 )
-from proofs.tex.tokens import tokens
+from proofs.tex.tokens import LETTER, tokens
 from proofs.tex.tree import Node, TexError, parse_expression
 
 __all__ = [
@@ -91,7 +91,8 @@ class TexArithmetic:
 
     With `symbolic=True` the tree is evaluated in SymPy (printed numbers taken at
     face value, unbound symbols as SymPy symbols, listed in `symbols`), so that an
-    expression whose symbols cancel (16d/7d) is recognised as a number.
+    expression whose symbols cancel (16d/7d) is recognised as a number; never one with
+    a name right before a bracket (f(0) may apply f: not decided here).
     """
 
     def __init__(
@@ -196,7 +197,7 @@ def _cancelling_symbols(member: str, bindings: tuple) -> tuple[str, ...] | None:
     cancel do so as SymPy builds them; the costlier test (`_not_constant`) is asked
     only about members whose values agree at two points."""
     reader = TexArithmetic(member, dict(bindings), symbolic=True)
-    if len(reader.tokens) > MAX_SYMBOLIC_TOKENS:
+    if len(reader.tokens) > MAX_SYMBOLIC_TOKENS or _applied(reader.tokens, bindings):
         return None
     try:
         exact = reader.evaluate()
@@ -218,6 +219,18 @@ def _cancelling_symbols(member: str, bindings: tuple) -> tuple[str, ...] | None:
     if any(_not_constant(x) for x in exact.items):
         return None
     return symbols
+
+
+def _applied(found: tuple[str, ...], bindings: tuple) -> bool:
+    """Whether an unbound name stands right before a bracket (`f(0)`): an application of a
+    function as much as a product, which printed arithmetic cannot tell apart; its symbol
+    is never taken to cancel (f(0) is not f times 0). Spaced from it (`f\\,(0)`) it is a
+    factor (proofs.tex.tokens)."""
+    bound = {name for name, _ in bindings}
+    return any(
+        LETTER.fullmatch(a) is not None and a not in bound and b in ("(", "[")
+        for a, b in zip(found, found[1:], strict=False)
+    )
 
 
 def _not_constant(x: sympy.Expr) -> bool:

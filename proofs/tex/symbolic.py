@@ -145,9 +145,23 @@ class Evaluator:
             return value[i - 1, :].T  # a row of a matrix, as a column vector
         return value[i - 1]
 
+    def _function(self, function: Node) -> Value:
+        """What a name applied to arguments stands for: its meaning as a function (`mu()`,
+        when `mu` is also a value), else its meaning; a name read as a function with its
+        power (sigma^2(x)) that the notation does not define is that power of the name."""
+        name = function.args[0] if function.op == "name" else None
+        if name is not None and f"{name}()" in self.names:
+            return self.names[f"{name}()"]
+        if name is not None and "^" in name and name not in self.names:
+            base, _, label = name.partition("^")
+            power = (
+                Node("num", (sympy.Integer(label),)) if label.isdigit() else Node("name", (label,))
+            )
+            return self._pow(Node("name", (base,)), power)
+        return self(function)
+
     def _call(self, function: Node, args: tuple[Node, ...]) -> Value:
-        applied = f"{function.args[0]}()" if function.op == "name" else None
-        f = self.names[applied] if applied in self.names else self(function)
+        f = self._function(function)
         values = [self(a) for a in args]
         if not callable(f):
             if len(values) == 1:  # juxtaposition: a (b) is a product
@@ -184,6 +198,10 @@ class Evaluator:
         return self(top) / b
 
     def _pow(self, base: Node, exponent: Node) -> Value:
+        if base.op == "call" and len(base.args[1]) == 1:
+            function = self._function(base.args[0])
+            if not callable(function):  # K(x/6)^{-g}: no function, so the power is the group's
+                return _times(function, self._pow(base.args[1][0], exponent))
         if base.op == "name" and base.args[0] == "e" and "e" not in self.names:
             x = self(exponent)
             if getattr(x, "is_number", False) and abs(sympy.N(x, 15)) > MAX_EXP_ARGUMENT:

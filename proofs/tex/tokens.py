@@ -1,25 +1,40 @@
 """The tokens of a TeX formula: the one tokenizer of every reader in proofs.tex.
 
-A token is a command (`\\frac`, `\\,`), an environment's delimiter (`\\begin{pmatrix}`), a
-line break `\\\\`, `:=`, a number as printed (`1{,}024`, `0.50`), a letter or any other
+A token is a command (`\\frac`, `\\sqrt`), an environment's delimiter (`\\begin{pmatrix}`),
+a line break `\\\\`, `:=`, a number as printed (`1{,}024`, `0.50`), a letter or any other
 character that is not a space. Spaces and sizing commands (`\\,`, `\\left`, `\\big`) are
-dropped: they change how a formula looks, not what it says.
+dropped: they change how a formula looks, not what it says; a product is the product of
+its factors as written, whatever spacing stands between them. Two places keep what
+spacing says:
+
+- digits grouped by three with thin spaces are one number, as with `{,}`:
+  `38\\,597\\,376` is the token `38{,}597{,}376`, and so with a bare comma, as an author
+  types a large number in math (`262,144`);
+- spacing between a name and an opening bracket, `K\\,(x/6)`, makes the bracket a factor
+  of its own, not the name's argument: the token JUXTAPOSED stands between them, which
+  the parser reads as nothing but that (proofs.tex.tree).
 """
 
 from __future__ import annotations
 
 import re
 
-SPACING = frozenset(
-    [r"\,", r"\;", r"\:", r"\!", r"\ ", r"\quad", r"\qquad", "~", r"\displaystyle"]
-    + r"\left \right \big \Big \bigg \Bigg \bigl \bigr \Bigl \Bigr".split()
+SPACES = frozenset([r"\,", r"\;", r"\:", r"\!", r"\ ", r"\quad", r"\qquad", "~"])
+SPACING = SPACES | frozenset(
+    [r"\displaystyle"] + r"\left \right \big \Big \bigg \Bigg \bigl \bigr \Bigl \Bigr".split()
 )
+JUXTAPOSED = "\\,"  # a name and a bracket set apart: a product, not an application
 NUMBER = re.compile(r"\d+(?:\{,\}\d{3})*(?:\.\d+)?")  # 1{,}024 and 0.50 as printed
 LETTER = re.compile(r"[A-Za-z]")
 _TOKEN = re.compile(
     r"\\begin\{pmatrix\}|\\end\{pmatrix\}|\\\\|\\[A-Za-z]+|\\.|:="
-    rf"|{NUMBER.pattern}|{LETTER.pattern}|\S"
+    rf"|{NUMBER.pattern}|{LETTER.pattern}|~|\S"
 )
+# digits grouped by three with thin spaces (38\,597\,376), not a part of a longer number
+_THIN_GROUPS = re.compile(r"(?<![\d.])\d{1,3}(?:\\,\d{3})+(?![\d])")
+# digits grouped by three with bare commas (262,144), as one number
+_COMMA_GROUPS = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?!\d)")
+_FACTOR_END = re.compile(r".*[A-Za-z0-9}]|\\[A-Za-z]+")  # a name, a number, a group, \\sigma
 
 
 def tokens(tex: str) -> list[str]:
@@ -27,5 +42,19 @@ def tokens(tex: str) -> list[str]:
 
     >>> tokens(r"1{,}024 \\times 10^{-6}\\,\\%")
     ['1{,}024', '\\\\times', '10', '^', '{', '-', '6', '}', '\\\\%']
+    >>> tokens(r"38\\,597\\,376 = K\\,(x)")
+    ['38{,}597{,}376', '=', 'K', '\\\\,', '(', 'x', ')']
     """
-    return [t for t in _TOKEN.findall(tex) if t not in SPACING]
+    tex = _THIN_GROUPS.sub(lambda m: m.group(0).replace("\\,", "{,}"), tex)
+    tex = _COMMA_GROUPS.sub(lambda m: m.group(0).replace(",", "{,}"), tex)
+    out: list[str] = []
+    spaced = False
+    for token in _TOKEN.findall(tex):
+        if token in SPACING:
+            spaced = spaced or token in SPACES
+            continue
+        if spaced and token in ("(", "[") and out and _FACTOR_END.fullmatch(out[-1]):
+            out.append(JUXTAPOSED)
+        spaced = False
+        out.append(token)
+    return out

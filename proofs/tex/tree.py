@@ -21,7 +21,7 @@ from typing import Any
 
 import sympy
 
-from proofs.tex.tokens import LETTER, NUMBER, tokens
+from proofs.tex.tokens import JUXTAPOSED, LETTER, NUMBER, tokens
 
 MAX_TOKENS = 2000  # a formula of a chapter has at most a few hundred tokens
 MAX_DEPTH = 60  # nesting of groups, far beyond the chapters' (about 8)
@@ -61,7 +61,7 @@ EXPONENT = "^{…}"  # in `TexError.before`: an exponent being read
 # what continues a product of printed numbers, besides numbers and letters
 ARITHMETIC_FACTORS = frozenset(
     ["(", "{", r"\frac", r"\dfrac", r"\tfrac", r"\sqrt", r"\exp", r"\log", r"\ln"]
-    + [r"\begin{pmatrix}"]
+    + [r"\begin{pmatrix}", JUXTAPOSED]
 )
 
 
@@ -319,7 +319,9 @@ class _Parser:
             depth += token == "{"
             depth -= token == "}"
         inner = self.tokens[start : self.pos - 1]
-        text = "".join(t for t in inner if t not in _NAMED_FONTS and t not in "{}")
+        text = "".join(
+            t for t in inner if t not in _NAMED_FONTS and t not in ("{", "}", JUXTAPOSED)
+        )
         return Node("text", (text,))
 
     def argument(self) -> Node:
@@ -339,7 +341,10 @@ class _Parser:
         return self.atom()
 
     def atom(self) -> Node:
-        """One factor, recorded with its span."""
+        """One factor, recorded with its span (after the spacing that set it apart from a
+        name before it, `K\\,(x)`, which is read as nothing but that)."""
+        if self.peek() == JUXTAPOSED:
+            self.take()
         token = self.peek()
         start = self.enter(token or "")
         if token is None:
@@ -582,7 +587,8 @@ def parse(tex: str) -> Node:
 
     A trailing `\\quad (i \\in U)` restricts the formula's free index: the tree is then
     Node("where", (formula, (index, "in" or "notin", set name))); a trailing range
-    `\\quad (i = 1, \\ldots, n)` only repeats the index's range and is dropped.
+    `\\quad (i = 1, \\ldots, n)` only repeats the index's range and is dropped; any other
+    trailing group is a factor like any other.
 
     >>> parse(r"31\\% = 0.31")
     chain(('=',), (percent(num(31,),), num(31/100,)))
@@ -591,10 +597,14 @@ def parse(tex: str) -> Node:
     condition = _CONDITION.match(tex)
     if condition is None:
         return _relation(tex)
-    formula = _relation(condition.group("main"))
     membership = _MEMBERSHIP.match(condition.group("condition"))
     if membership is not None:
-        return Node("where", (formula, membership.groups()))
+        return Node("where", (_relation(condition.group("main")), membership.groups()))
     if _RANGE.fullmatch(condition.group("condition")):
-        return formula
-    raise TexError(f"condition {condition.group('condition')!r} is not a membership or a range")
+        return _relation(condition.group("main"))
+    try:  # no condition: a factor set apart by a quad, K \quad (x/6)
+        return _relation(tex)
+    except TexError:
+        raise TexError(
+            f"condition {condition.group('condition')!r} is not a membership or a range"
+        ) from None

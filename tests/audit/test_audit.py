@@ -278,14 +278,17 @@ def test_audit_of_the_self_attention_chapter_has_no_mismatch():
 
 def test_ex_layer_norm_scale_slip_is_the_block_chapters_one_mismatch():
     """The one slip, 1.1428 printed for 8/7, is reported by the example's check and by the
-    equality it breaks, at its line; nothing else is mismatched."""
+    claim that states it, at its line; the relation has that one verdict (the equality
+    rule leaves the rounding of the numbers the check reads to the check), and nothing
+    else is mismatched."""
     report = report_of("transformer-block")
     check, norm = sorted(report.mismatched, key=lambda f: f.section)
     assert (check.section, check.ref, check.line) == ("check", "ex-layer-norm-scale", 114)
     assert "prints 1.1428" in check.detail and "rounds to 1.1429" in check.detail
-    # the interval rule alone would let it through: 1.1428 stands for [1.14275, 1.14285] ∋ 8/7
-    assert (norm.section, norm.line) == ("equality", 114) and "1.1428" in norm.text
-    assert norm.detail.endswith("(with 1.1429 for 1.1428 it holds)")
+    assert (norm.section, norm.ref, norm.line) == ("claim", "ex-layer-norm-scale", 114)
+    assert "1.1428" in norm.text and "rounds to 1.1429" in norm.detail
+    on_its_line = [f for f in report.findings if f.line == 114 and "1.1428" in f.text]
+    assert {f.status for f in on_its_line} == {"mismatched"}
 
 
 EXAMPLE = '# T\n\n<Example id="{id}" title="x">\n\nthe value is 1.25.\n\n</Example>\n'
@@ -299,7 +302,7 @@ def planted_example(tmp_path, monkeypatch):
     path.write_text(EXAMPLE.format(id=id_), encoding="utf-8")
 
     def audit_with(check) -> list[audit.Finding]:
-        monkeypatch.setitem(REGISTRY, id_, replace(REGISTRY[id_], check=check))
+        monkeypatch.setitem(REGISTRY, id_, replace(REGISTRY[id_], check=check, claims=()))
         return [f for f in audit.audit_file(path).findings if f.section == "check"]
 
     return audit_with

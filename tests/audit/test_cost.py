@@ -10,7 +10,7 @@ from unittest import mock
 import pytest
 from places import SAMPLES
 
-from proofs.audit import sentence
+from proofs.audit import restated, sentence
 from proofs.audit.equalities import Definitions, Settings, audit_equalities
 from proofs.book.registry import load_all
 from proofs.cli.verify import _runs
@@ -200,3 +200,34 @@ def test_verify_starts_no_more_workers_than_the_usable_cores():
     ):
         next(_runs(elements, "ci", 10_000))
     assert started == [2]
+
+
+def numbers_chapter(rows: int) -> str:
+    """A chapter of `rows` lines of equalities of their own numbers, a table of `rows` rows
+    of four-digit decimals, and as many tuples in the prose restating them."""
+    lines = [chapter(1)]
+    lines += [f"${k} \\times 7 = {7 * k}$ です。" for k in range(1000, 1000 + rows)]
+    lines += ["", "$n$\t$a$\t$b$\t$c$"]
+    lines += [f"{k}\t0.{k}\t0.{k + 1}\t0.{k + 2}" for k in range(1000, 1000 + rows)]
+    lines += [""] + [
+        f"組は $(0.{k}, 0.{k + 1}, 0.{k + 2})$ です。" for k in range(1000, 1000 + rows)
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def restatement_work(rows: int) -> int:
+    """How many roundings and comparisons of printed numbers the restatement rules make on
+    numbers_chapter(rows)."""
+    document = parse(numbers_chapter(rows))
+    at, same = mock.Mock(wraps=restated._at), mock.Mock(wraps=restated._same)
+    with mock.patch.object(restated, "_at", at), mock.patch.object(restated, "_same", same):
+        restated.audit_restated(document)
+        restated.audit_restated_tuples(document)
+    return at.call_count + same.call_count
+
+
+def test_the_restatement_rules_work_in_proportion_to_the_numbers_printed():
+    """Looked up in indexes, not compared pair by pair: the work of 4n lines is that of n
+    lines and three times what n more lines add (pair by pair it grew as the square)."""
+    one, two, four = (restatement_work(n) for n in (50, 100, 200))
+    assert four - one == 3 * (two - one)

@@ -95,7 +95,7 @@ def test_audit_annotates_each_mismatch_at_the_line_and_column_of_the_lint_report
     annotated = [(p["line"], p["col"]) for level, p, _ in commands if level in ("error", "warning")]
     assert annotated == where and len(annotated) == 3
     levels = [level for level, _, _ in commands if level in ("error", "warning")]
-    assert levels == ["error", "error", "warning"]  # 例 3.2's check and the cell; the face value
+    assert levels == ["error", "error", "error"]  # 例 3.2's check, its claim, the table cell
     assert {p["file"] for _, p, _ in commands} == {str(slipped_block)}
     assert any("7,087,827" in message for _, _, message in commands)
 

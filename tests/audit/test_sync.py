@@ -404,7 +404,11 @@ def test_audit_write_baseline_records_the_block_chapters_one_slip(capsys, block)
                 "printed value is truncated, not rounded (the exact squares still sum to 4 = d)"
             ),
         },
-        {**SLIP, "section": "equality", "found": r"\sqrt{1.1428 + 0.2857 + 0 + 2.5714} = \sqrt{4}"},
+        {
+            **SLIP,
+            "section": "claim",
+            "found": r"$\sqrt{1.1428 + 0.2857 + 0 + 2.5714} = \sqrt{4} = 2 = \sqrt{d}$",
+        },
     ]
 
 
@@ -422,7 +426,7 @@ def test_audit_baseline_survives_lines_added_above_the_slip(capsys, block):
     block.write_bytes(b"\n".join(lines))
     code, out, _ = run(capsys, "audit", block, "--verbose", "--baseline", path)
     assert code == 0
-    assert "line  117  [equality] warning: \\sqrt{1.1428" in out
+    assert "line  117  [claim] $\\sqrt{1.1428" in out
     assert out.splitlines()[-1] == f"baseline {path}: 2 accepted, 0 new, 0 stale"
 
 

@@ -160,7 +160,7 @@ def test_outside_the_new_chapter_writes_an_installable_project():
 def test_outside_the_audit_reads_the_chapter_with_its_check_and_sync_finds_it_in_sync():
     runs = early.result(OUTSIDE)
     audited = runs["python -m proofs audit decay.mdx --run-listings"].stdout
-    assert "decay.mdx: 0 mismatches" in audited
+    assert "decay.mdx: 0 errors, 0 warnings" in audited
     assert "prop-decay-ratio — no check" not in audited
     synced = runs["python -m proofs sync decay.mdx --run-listings"].stderr
     assert "decay.mdx: in sync (1 table, 5 output lines" in synced

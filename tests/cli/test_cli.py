@@ -783,8 +783,8 @@ def test_audit_through_the_entry_point_exits_1_on_the_block_chapters_slip(entry_
     mismatched = [f for f in report["findings"] if f["status"] == "mismatched"]
     assert [(f["section"], f["ref"], f["line"]) for f in mismatched] == [
         ("check", "ex-layer-norm-scale", 114),
-        ("equality", "", 114),
-    ]  # the example's check, and the equality the slip breaks
+        ("claim", "ex-layer-norm-scale", 114),
+    ]  # the example's check, and the claim that states the relation, its one verdict
     assert all("1.1428" in f["detail"] and "1.1429" in f["detail"] for f in mismatched)
     assert result.returncode == 1
 
@@ -797,7 +797,7 @@ def test_audit_of_both_chapters_reports_each(capsys):
     assert "(MDX, chapter self-attention)" in out
     assert "(rendered text, chapter transformer-block)" in out
     mismatched = [int(k) for k in re.findall(r"^mismatched \((\d+)\):", out, flags=re.M)]
-    assert mismatched == [0, 2] and code == 1  # 1.1428: its check and its equality
+    assert mismatched == [0, 2] and code == 1  # 1.1428: its check and its claim
     assert "[check] 例 3.2 ex-layer-norm-scale  —  the chapter prints 1.1428" in out
 
 

@@ -1,9 +1,8 @@
 """Audits of texts, each in a fresh process: reads a JSON list of [path, text] on standard
-input and writes the list of their reports' JSON. The package is imported, its checks
-loaded and the checks of their chapters' examples and exercises run once (they read no
-chapter text: `verify` runs them the same); each text is then audited in a child forked
-from that process, which has audited nothing, so that no audit reuses what another
-decided (tests/lsp/test_incremental.py compares them with the editor's audits)."""
+input and writes the list of their reports' JSON. The package is imported and its checks
+loaded; each text is then audited in a child forked from that process, which has audited
+nothing and run no check, so that no audit reuses what another decided
+(tests/lsp/test_incremental.py compares them with the editor's audits)."""
 
 import json
 import os
@@ -35,16 +34,10 @@ def _in_a_child(path: str, text: str) -> str:
 
 
 if __name__ == "__main__":
-    from proofs.audit import identify
-    from proofs.audit.elements import CHECKED_KINDS, run_once
     from proofs.book.profiles import load_profile
     from proofs.book.registry import load_all
-    from proofs.reader import parse
 
     load_profile()
+    load_all()
     texts = json.loads(sys.stdin.read())
-    chapters = {identify(parse(text, path)) for path, text in texts}
-    for element in load_all().values():
-        if element.kind in CHECKED_KINDS and element.chapter in chapters:
-            run_once(element)
     print(json.dumps([_in_a_child(path, text) for path, text in texts]))

@@ -6,7 +6,7 @@ number, the outline, and the positions and edits of the document store."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pytest
 from hypothesis import given
@@ -17,7 +17,8 @@ pytest.importorskip("lsprotocol", reason="needs the editor extra: pip install '.
 from lsprotocol import types  # noqa: E402
 
 from proofs.audit.baseline import baseline_text, entry  # noqa: E402
-from proofs.audit.report import Finding, Section, Status  # noqa: E402
+from proofs.audit.report import Finding, Section, Status, warned  # noqa: E402
+from proofs.book.registry import load_all  # noqa: E402
 from proofs.lsp import actions, hover, symbols  # noqa: E402
 from proofs.lsp.diagnostics import code_of, diagnostics, related_lines  # noqa: E402
 from proofs.lsp.incremental import Analysis, Auditor  # noqa: E402
@@ -25,6 +26,10 @@ from proofs.lsp.positions import Lines, OutOfRange, encoding_name, units  # noqa
 from proofs.lsp.store import Store, StoreError  # noqa: E402
 
 MDX = (SAMPLES / "chapter.mdx").read_text(encoding="utf-8")
+# the MDX sample with two slips: 命題 1.2 states f(0) = 2, its proof 0 + 1 = 2
+SLIPPED = MDX.replace("$f(0) = 1$ である", "$f(0) = 2$ である").replace(
+    "$f(0) = 0 + 1 = 1$", "$f(0) = 0 + 1 = 2$"
+)
 RENDERED = (SAMPLES / "chapter.txt").read_text(encoding="utf-8")
 
 
@@ -38,14 +43,39 @@ def shown(text: str, r: types.Range) -> str:
 
 
 def test_each_finding_is_a_diagnostic_from_its_column_to_the_end_of_what_it_quotes():
-    found = diagnostics(analysed(MDX))
+    found = diagnostics(analysed(SLIPPED))
     errors = [d for d in found if d.severity == types.DiagnosticSeverity.Error]
-    assert [(d.code, d.range.start.line, shown(MDX, d.range)) for d in errors] == [
-        ("equality", 18, "f(0) = 1"),
-        ("equality", 24, "f(0) = 0 + 1"),
+    assert [(d.code, d.range.start.line, shown(SLIPPED, d.range)) for d in errors] == [
+        ("equality", 18, "f(0) = 2"),
+        ("equality", 24, "0 + 1 = 2"),
     ]
     notices = {d.code for d in found if d.severity == types.DiagnosticSeverity.Information}
     assert notices == {"element", "table", "output"}
+
+
+def test_a_heuristics_slip_is_a_warning_not_an_error():
+    slipped = MDX + "\n事実を 4 つ確認しておきます。\n\n- 一つ。\n- 二つ。\n- 三つ。\n"
+    announced = len(MDX.splitlines()) + 1
+    found = [d for d in diagnostics(analysed(slipped)) if d.range.start.line == announced]
+    assert [(d.severity, d.code) for d in found] == [(types.DiagnosticSeverity.Warning, "prose")]
+
+
+def test_each_findings_severity_is_its_diagnostics():
+    analysis = analysed(MDX)
+    assert analysis.report is not None
+    made = [
+        Finding(Section.EQUALITY, 19, "f(0) = 1", Status.MISMATCHED, "the left side is 2"),
+        warned(Finding(Section.RESTATED, 19, "1", Status.MISMATCHED, "printed 2 at line 31")),
+        Finding(Section.EQUALITY, 19, "f(0) = 1", Status.NOT_CHECKABLE, "not read"),
+        Finding(Section.EQUALITY, 19, "f(0) = 1", Status.CONFIRMED, "equal"),
+    ]
+    report = replace(analysis.report, findings=made)
+    found = diagnostics(replace(analysis, report=report))
+    assert [(d.severity, d.code) for d in found] == [
+        (types.DiagnosticSeverity.Error, "equality"),
+        (types.DiagnosticSeverity.Warning, "restated"),
+        (types.DiagnosticSeverity.Information, "equality"),
+    ]
 
 
 @dataclass
@@ -108,7 +138,7 @@ def test_a_suppression_comment_goes_before_the_block_of_its_finding():
 
 def test_a_mismatch_accepted_creates_the_baseline_then_extends_it(tmp_path):
     uri = (tmp_path / "c.mdx").as_uri()
-    analysis = analysed(MDX, uri)
+    analysis = analysed(SLIPPED, uri)
     assert analysis.report is not None and analysis.document is not None
     first, second = analysis.report.mismatched
     created = actions.baseline_action(analysis, first, lambda uri: None, can_create=True)
@@ -127,7 +157,7 @@ def test_a_mismatch_accepted_creates_the_baseline_then_extends_it(tmp_path):
     (change,) = extended.edit.document_changes or []
     assert isinstance(change, types.TextDocumentEdit)
     accepted = json.loads(change.edits[0].new_text)["accepted"]
-    assert [e["found"] for e in accepted] == ["f(0) = 0 + 1", "f(0) = 1"]
+    assert [e["found"] for e in accepted] == ["0 + 1 = 2", "f(0) = 2"]
     confirmed = next(f for f in analysis.report.findings if f.status == Status.CONFIRMED)
     assert actions.baseline_action(analysis, confirmed, lambda uri: None, True) is None
 
@@ -147,7 +177,7 @@ def test_a_hover_on_a_number_no_rule_reads_says_why_and_what_would_make_it_check
     assert said is not None
     assert said.startswith("**not examined**: 2 — a quantity in prose, where no relation reads it")
     assert "to make it checkable: write the relation it takes part in" in said
-    judged = hover.number_hover(analysed(MDX), 19, 3)
+    judged = hover.number_hover(analysed(SLIPPED), 19, 3)
     assert judged is not None and judged.startswith("**equality** (`equality`) · mismatched")
 
 
@@ -160,6 +190,17 @@ def test_an_element_no_package_registers_says_so_on_hover():
     assert "no check: no package of checks registers this element" in hover.element_hover(
         record, element, None
     )
+
+
+def test_ex_layer_norm_scale_not_run_on_the_chapter_says_why_on_hover():
+    analysis = analysed(RENDERED, "file:///c.txt")
+    assert analysis.document is not None
+    record = analysis.document.elements[0]
+    element = load_all()["ex-layer-norm-scale"]
+    why = "the check reads the squares, which the chapter no longer states where it did"
+    said = hover.element_hover(record, element, why)
+    assert f"check: **not run on the chapter**: {why} · methods: " in said
+    assert "passed" not in said
 
 
 def test_the_outline_is_the_sections_and_their_elements():

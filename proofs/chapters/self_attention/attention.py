@@ -20,8 +20,9 @@ from numeric.error_bounds import (
 )
 from proofs.book.claims import Claim
 from proofs.book.judge import Verdict, judge_cases, judge_within, require, weigh
+from proofs.book.printed import Printed
 from proofs.book.profiles import scaled
-from proofs.book.stated import divisor, expression, values
+from proofs.book.stated import divisor, expression, printed_values
 from proofs.chapters.self_attention.chapter import CHAPTER
 from proofs.chapters.self_attention.strategies import mha_case, qkv_case
 from proofs.evidence.anchors import attention_off_definition, mha_off_definition
@@ -302,13 +303,19 @@ def _identity_attention(x: np.ndarray, causal: bool, mha=multi_head_attention):
             lhs=r"\frac{1}{\sqrt2}\begin{pmatrix} 1 & 0 & 1 \\ 0 & 1 & 1 \\ 1 & 1 & 2 "
             r"\end{pmatrix}",
             argument="printed.scores",
-            read=values,
+            read=printed_values,
         ),
         Claim(
-            r"e^{0.7071} = 2.0281", lhs=r"e^{0.7071}", argument="printed.exp_score_1_1", read=values
+            r"e^{0.7071} = 2.0281",
+            lhs=r"e^{0.7071}",
+            argument="printed.exp_score_1_1",
+            read=printed_values,
         ),
         Claim(
-            r"e^{1.4142} = 4.1133", lhs=r"e^{1.4142}", argument="printed.exp_score_3_3", read=values
+            r"e^{1.4142} = 4.1133",
+            lhs=r"e^{1.4142}",
+            argument="printed.exp_score_3_3",
+            read=printed_values,
         ),
         Claim(
             r"(2.0281,\ 1,\ 2.0281)/5.0562 = (0.4011,\ 0.1978,\ 0.4011)",
@@ -325,32 +332,32 @@ def _identity_attention(x: np.ndarray, causal: bool, mha=multi_head_attention):
             r"0.2483 & 0.2483 & 0.5035 \end{pmatrix}",
             lhs="A",
             argument="printed.weights",
-            read=values,
+            read=printed_values,
         ),
         Claim(
             r"AX = \begin{pmatrix} 0.8022 & 0.5989 \\ 0.5989 & 0.8022 \\ 0.7517 & 0.7517 "
             r"\end{pmatrix}",
             lhs="AX",
             argument="printed.output",
-            read=values,
+            read=printed_values,
         ),
         Claim(
             r"0.4011\,(1, 0) + 0.1978\,(0, 1) + 0.4011\,(1, 1) = (0.8022,\ 0.5989)",
             lhs=r"0.4011\,(1, 0) + 0.1978\,(0, 1) + 0.4011\,(1, 1)",
             argument="printed.output_row_1",
-            read=values,
+            read=printed_values,
         ),
         Claim(
             r"\big((0.5989, 0.8022),\ (0.8022, 0.5989),\ (0.7517, 0.7517)\big)",
             argument="printed.swapped_output",
-            read=values,
+            read=printed_values,
         ),
-        Claim(r"(1, 0, 0)", argument="printed.causal_row_1", read=values),
+        Claim(r"(1, 0, 0)", argument="printed.causal_row_1", read=printed_values),
         Claim(
             r"(1,\ 2.0281)/3.0281 = (0.3302,\ 0.6698)",
             lhs=r"(1,\ 2.0281)/3.0281",
             argument="printed.causal_row_2",
-            read=values,
+            read=printed_values,
         ),
         Claim(
             r"(1,\ 2.0281)/3.0281 = (0.3302,\ 0.6698)",
@@ -361,14 +368,14 @@ def _identity_attention(x: np.ndarray, causal: bool, mha=multi_head_attention):
         Claim(
             r"\big((1, 0),\ (0.3302, 0.6698),\ (0.7517, 0.7517)\big)",
             argument="printed.causal_output",
-            read=values,
+            read=printed_values,
         ),
         Claim(
             r"\big((1, 0),\ (0.3302, 0.6698),\ (5.0000, -2.0000)\big)",
             argument="printed.changed_causal_output",
-            read=values,
+            read=printed_values,
         ),
-        Claim(r"(4.6488, -1.8110)", argument="printed.changed_unmasked_row_1", read=values),
+        Claim(r"(4.6488, -1.8110)", argument="printed.changed_unmasked_row_1", read=printed_values),
         Claim(r"29/\sqrt2", argument="stated_self_score", read=expression),
     ),
 )
@@ -376,8 +383,9 @@ def ex_attention_by_hand(
     printed: dict, stated_self_score: sp.Expr, multi_head_attention=multi_head_attention
 ) -> list[str]:
     """Every printed number of the worked example recomputed with the package's
-    multi_head_attention (one head, W = I, no biases) and compared at the printed
-    precision (4 decimals: |computed - printed| <= 5e-5): the scaled scores, e^0.7071 and
+    multi_head_attention (one head, W = I, no biases) and compared at its own printed
+    precision (|computed - printed| within half a unit of its last place; a printed
+    integer exactly): the scaled scores, e^0.7071 and
     e^1.4142, the row sums, A and AX; the output for rows 1 and 2 swapped; the causal
     weights, the causal row sum and output; and row 3 set to (5, -2) (its own score
     29/sqrt 2, exactly by SymPy) with the mask (rows 1, 2 unchanged bit for bit, row 3 =
@@ -414,17 +422,19 @@ def ex_attention_by_hand(
     )
     evidence = []
     for key, stated in printed.items():
-        value, want = np.asarray(computed[key], dtype=float), np.asarray(stated, dtype=float)
-        # half a unit of the 4th decimal, plus float64 rounding: the computed value (exp to
-        # EXP_ULPS ulp, a 3-term sum, a division, a 3-term product: under 16 roundings of
-        # the largest magnitude involved, max(1, |printed|) since weights are <= 1), the
-        # printed decimal's conversion and the subtraction (one u each)
+        want, half = _printed_arrays(stated)
+        value = np.asarray(computed[key], dtype=float)
+        # half a unit of each number's last printed place (0 for a printed integer, exact),
+        # plus float64 rounding: the computed value (exp to EXP_ULPS ulp, a 3-term sum, a
+        # division, a 3-term product: under 16 roundings of the largest magnitude involved,
+        # max(1, |printed|) since weights are <= 1), the printed decimal's conversion and
+        # the subtraction (one u each)
         rounding = gamma(18) * max(1.0, float(np.max(np.abs(want))))
         judge_within(
             value - want,
-            5e-5 + rounding,
+            half + rounding,
             f"{key}: computed {np.round(value, 6).tolist()} but the chapter prints "
-            f"{want.tolist()} (at 4 decimals)",
+            f"{want.tolist()} (at its printed precision)",
         )
         evidence.append(f"{key}: {np.round(value, 4).tolist()}")
     row = sp.Matrix(changed[2].astype(int).tolist())
@@ -445,3 +455,12 @@ def ex_attention_by_hand(
         f"(4.1132 at 4 decimals); the weights use the exact score sqrt(2)"
     )
     return evidence
+
+
+def _printed_arrays(stated: Printed | list) -> tuple[np.ndarray, np.ndarray]:
+    """The printed numbers (nested as written) as an array of values and an array of
+    half units of their last printed places (0 for an integer, which is exact)."""
+    if isinstance(stated, Printed):
+        return np.array(stated.value), np.array(stated.half_unit())
+    pairs = [_printed_arrays(item) for item in stated]
+    return np.array([v for v, _ in pairs]), np.array([h for _, h in pairs])

@@ -84,16 +84,18 @@ from symbolic.identities import equal, is_zero
             read=integer,
         ),
         Claim(
-            "199{,}936",
+            "4 層で $199{,}936$",
             where="proof",
+            phrase=True,
             argument="stated.parts.layers",
-            read=integer,
+            read=prose_integer,
         ),
         Claim(
-            "128",
+            "最後の層正規化 $128$",
             where="proof",
+            phrase=True,
             argument="stated.parts.final_layer_norm",
-            read=integer,
+            read=prose_integer,
         ),
         Claim(
             "64{,}000 + 8{,}192 + 199{,}936 + 128 = 272{,}256",

@@ -16,6 +16,7 @@ from chapters.self_attention.variants import (
 
 from numeric.attention import attention, multi_head_attention
 from proofs.book.judge import CheckFailed, Finding
+from proofs.book.printed import Printed
 from proofs.book.registry import REGISTRY, claim_arguments
 from proofs.chapters.self_attention.attention import (
     convexity_violations,
@@ -187,15 +188,25 @@ def test_ex_attention_by_hand_holds():
 def test_ex_attention_by_hand_rejects_a_misprinted_weight():
     printed = claim_arguments(REGISTRY["ex-attention-by-hand"].claims)["printed"]
     printed["weights"] = [
-        [0.4012, 0.1978, 0.4011],
-        [0.1978, 0.4011, 0.4011],
-        [0.2483, 0.2483, 0.5035],
+        [Printed(v, 4) for v in row]
+        for row in ([0.4012, 0.1978, 0.4011], [0.1978, 0.4011, 0.4011], [0.2483, 0.2483, 0.5035])
     ]
     with pytest.raises(
         CheckFailed,
         match=r"^weights: computed .* but the chapter prints .*: 1 of "
         r"9 entries exceed their bound; worst at \[0, 0\]",
     ):
+        ex_attention_by_hand(printed=printed)
+
+
+@numeric
+def test_ex_attention_by_hand_takes_a_weight_printed_with_fewer_digits_at_its_precision():
+    """2.028 is e^(1/sqrt 2) = 2.028115… at 3 decimals; 2.029 is not."""
+    printed = claim_arguments(REGISTRY["ex-attention-by-hand"].claims)["printed"]
+    printed["exp_score_1_1"] = Printed(2.028, 3)
+    assert ex_attention_by_hand(printed=printed)
+    printed["exp_score_1_1"] = Printed(2.029, 3)
+    with pytest.raises(CheckFailed, match=r"^exp_score_1_1: computed 2\.028115"):
         ex_attention_by_hand(printed=printed)
 
 
@@ -213,12 +224,16 @@ def test_ex_attention_by_hand_rejects_a_mask_that_is_ignored():
 
 @numeric
 def test_ex_attention_by_hand_rejects_causal_outputs_reading_the_last_row_by_1e_9():
-    """Far below the printed 4 decimals, and the weights stay exact: only the bit-for-bit
-    comparison of rows 1-2 sees it."""
+    """Into row 2, far below its printed 4 decimals, and the weights stay exact: only the
+    bit-for-bit comparison of rows 1-2 sees it (row 1's printed (1, 0) is exact, and a
+    leak there is already a printed number that is wrong)."""
 
     def leaking(x, params, causal=False, context=None):
         out, weights = multi_head_attention(x, params, causal=causal)
-        return (out + 1e-9 * x[-1].sum() if causal else out), weights
+        if causal:
+            out = out.copy()
+            out[1] += 1e-9 * x[-1].sum()
+        return out, weights
 
     with pytest.raises(CheckFailed, match="changing row 3 changed the causal output rows 1-2"):
         ex_attention_by_hand(multi_head_attention=leaking)

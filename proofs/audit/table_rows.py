@@ -1,0 +1,246 @@
+"""A table's rows against each other and against what the chapter's listings print, for
+tables no package regenerates.
+
+- A totals row (its first cell 計, 合計, 総計, total) is the sum of the rows above it:
+  a column of integers whose rows do not sum to its total is an error, the sum its
+  witness; a column of decimals (a ratio's total need not be a sum) is judged only when
+  another column's total is that column's sum, and is then a warning.
+- A column that every row but one computes from other columns the same way — a ratio, a
+  product, a sum or a difference of two columns, or a fixed multiple of one — has a slip
+  in that row (in it, or in a cell it is computed from): a warning, since the text states
+  no such relation; judged only on tables of at least MIN_ROWS rows.
+- A row that the chapter's printed output of a listing prints too (the line starting with
+  the row's key, most of its other numbers alike), differs from it number by number: two
+  printed numbers that cannot both be right, a warning at both lines (a run of the
+  listing, `--run-listings`, says which one is).
+
+Two printed numbers agree when the intervals of their printed precision meet.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from fractions import Fraction
+
+from proofs.audit.report import Finding, Section, Status, warned
+from proofs.audit.table_content import Printed, reproduced_cells
+from proofs.reader import Document
+from proofs.reader.records import Table
+
+MIN_ROWS = 4  # rows a relation between columns must hold in before another row is a slip
+TOTALS = ("計", "合計", "総計", "total", "Total", "sum", "Sum")
+
+Relation = tuple[str, Callable[[Fraction, Fraction], Fraction | None]]
+_RELATIONS: tuple[Relation, ...] = (
+    ("the ratio", lambda a, b: a / b if b else None),
+    ("the product", lambda a, b: a * b),
+    ("the sum", lambda a, b: a + b),
+    ("the difference", lambda a, b: a - b),
+)
+
+
+def audit_table_rows(document: Document, table: Table) -> list[Finding]:
+    """The totals row, the relations between columns, and the rows a listing's printed
+    output prints too."""
+    return [
+        *_totals(table),
+        *_inferred(table),
+        *_against_printed_output(document, table),
+    ]
+
+
+def _totals(table: Table) -> list[Finding]:
+    body = table.rows[1:]
+    if len(body) < 3 or body[-1][0].strip() not in TOTALS:
+        return []
+    line, last = table.row_lines[-1], body[-1]
+    verdicts: dict[int, tuple[Printed, str, str]] = {}  # column -> total, how summed, why not
+    for k in range(1, len(table.rows[0])):
+        total = Printed.read(last[k])
+        rows = [(row[0].strip(), Printed.read(row[k])) for row in body[:-1]]
+        numbers = [(key, c) for key, c in rows if c is not None]
+        if total is not None and len(numbers) >= 2:
+            verdicts[k] = (total, *_summed(total, numbers))
+    summing = {k for k, (_, said, _) in verdicts.items() if said}
+    out = []
+    for k, (total, said, sums) in verdicts.items():
+        text = f"{table.rows[0][k].strip()}: {last[k].strip()} (row {last[0].strip()})"
+        if said:
+            out.append(Finding(Section.TABLE, line, text, Status.CONFIRMED, said))
+            continue
+        finding = Finding(
+            Section.TABLE, line, text, Status.MISMATCHED, f"{sums}, not {last[k].strip()}"
+        )
+        # an error when the total is exact and another column's total is its rows' sum
+        # (this row is a sum's); else a warning: a ratio's total need be no sum
+        exact = not total.half and summing - {k}
+        out.append(finding if exact else warned(finding))
+    return out
+
+
+def _summed(total: Printed, numbers: list[tuple[str, Printed]]) -> tuple[str, str]:
+    """(how the total is its rows' sum, "") or ("", what they sum to): the sum of every
+    row, or of every row but one (a row the next ones repeat: 「ブロック 1 つ」 before
+    「12 ブロック」)."""
+    low = sum((c.value - c.half for _, c in numbers), Fraction(0))
+    high = sum((c.value + c.half for _, c in numbers), Fraction(0))
+    if _within(total, low, high):
+        return "the sum of its rows", ""
+    for key, c in numbers:
+        if _within(total, low - c.value - c.half, high - c.value + c.half):
+            return f"the sum of its rows but {key}", ""
+    shown = _shown(low) if low == high else f"{_shown(low)} to {_shown(high)}"
+    return "", f"the rows above it sum to {shown}"
+
+
+def _within(total: Printed, low: Fraction, high: Fraction) -> bool:
+    return low - total.half <= total.value <= high + total.half
+
+
+def _inferred(table: Table) -> list[Finding]:
+    """Each column that a relation with other columns gives in every row but one."""
+    body = [row for row in table.rows[1:] if row[0].strip() not in TOTALS]
+    if len(body) < MIN_ROWS + 1:
+        return []
+    lines = [
+        line
+        for row, line in zip(table.rows[1:], table.row_lines[1:], strict=True)
+        if row[0].strip() not in TOTALS
+    ]
+    grid = [[Printed.read(cell) for cell in row] for row in body]
+    width = len(table.rows[0])
+    slipped: dict[int, tuple[int, str]] = {}  # row -> (column, the relation): one a row
+    for c in range(1, width):
+        if any(row[c] is None for row in grid):
+            continue
+        found = _explained(grid, c, width)
+        if found is not None:
+            what, outlier = found
+            slipped.setdefault(outlier, (c, what))
+    return [
+        warned(
+            Finding(
+                Section.TABLE,
+                lines[r],
+                f"{table.rows[0][c].strip()}: {body[r][c].strip()} (row {body[r][0].strip()})",
+                Status.MISMATCHED,
+                f"every other row prints {what}; this row does not (this cell, or one it "
+                "is computed from, slipped)",
+            )
+        )
+        for r, (c, what) in sorted(slipped.items())
+    ]
+
+
+def _explained(grid: list[list[Printed | None]], c: int, width: int) -> tuple[str, int] | None:
+    """(what relates column c to others, the one row it fails in) when some relation holds
+    in every row but exactly one; None when none does."""
+    others = [
+        k
+        for k in range(width)
+        if k != c and all(row[k] is not None and row[k].value for row in grid)  # type: ignore[union-attr]
+    ]
+    if any(row[c].value == 0 for row in grid):  # type: ignore[union-attr]
+        return None  # a column with zeros is too easily some relation of others
+    for a, b in itertools.permutations(others, 2):
+        for name, relation in _RELATIONS:
+            failing = [
+                r for r, row in enumerate(grid) if not _holds(relation, row[a], row[b], row[c])
+            ]
+            if len(failing) == 1:
+                return f"{name} of columns {a + 1} and {b + 1} here", failing[0]
+    for a in others:
+        factor = _factor(grid, a, c)
+        if factor is None or factor in (0, 1):
+            continue
+        scaled = _scaled(factor)
+        failing = [r for r, row in enumerate(grid) if not _holds(scaled, row[a], row[a], row[c])]
+        if len(failing) == 1:
+            return f"{_shown(factor)} times column {a + 1} here", failing[0]
+    return None
+
+
+def _scaled(factor: Fraction) -> Callable[[Fraction, Fraction], Fraction | None]:
+    return lambda x, _: x * factor
+
+
+def _factor(grid: list[list[Printed | None]], a: int, c: int) -> Fraction | None:
+    """The multiple of column a that column c is in most rows (the exact ratio of the
+    integers of a row where both are exact), or None."""
+    pairs = [(row[a], row[c]) for row in grid]
+    ratios = [
+        y.value / x.value
+        for x, y in pairs
+        if x is not None and y is not None and x.value and not x.half and not y.half
+    ]
+    if len(ratios) < MIN_ROWS - 1:
+        return None
+    best = max(set(ratios), key=ratios.count)
+    return best if ratios.count(best) >= len(ratios) - 1 else None
+
+
+def _holds(
+    relation: Callable[[Fraction, Fraction], Fraction | None],
+    a: Printed | None,
+    b: Printed | None,
+    c: Printed | None,
+) -> bool:
+    """Whether c is relation(a, b) for some a, b, c within their printed rounding (the
+    corners of a's and b's intervals bound the relation's values; it is monotone in each)."""
+    assert a is not None and b is not None and c is not None
+    values = []
+    for x, y in itertools.product(
+        (a.value - a.half, a.value + a.half), (b.value - b.half, b.value + b.half)
+    ):
+        value = relation(x, y)
+        if value is None:
+            return True  # undefined at a corner: nothing to judge
+        values.append(value)
+    return min(values) - c.half <= c.value <= max(values) + c.half
+
+
+def _against_printed_output(document: Document, table: Table) -> list[Finding]:
+    """The table's rows against the output lines the chapter prints for its listings:
+    a warning at the table's row and one at the output line, for each number that differs."""
+    printed = [
+        (listing.output_line + k, text)
+        for listing in document.listings
+        if listing.output_line
+        for k, text in enumerate(listing.output)
+    ]
+    if not printed:
+        return []
+    out = []
+    for cell in reproduced_cells(table, printed):
+        if cell.agrees:
+            continue
+        out.append(
+            warned(
+                Finding(
+                    Section.TABLE,
+                    cell.line,
+                    cell.text,
+                    Status.MISMATCHED,
+                    f"the output printed for the chapter's listing has {cell.value} here "
+                    f"(line {cell.at}): one of the two is wrong",
+                )
+            )
+        )
+        out.append(
+            warned(
+                Finding(
+                    Section.OUTPUT,
+                    cell.at,
+                    cell.value,
+                    Status.MISMATCHED,
+                    f"the table's row at line {cell.line} prints {cell.text}: one of the two "
+                    "is wrong",
+                )
+            )
+        )
+    return out
+
+
+def _shown(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):.6g}"

@@ -1,0 +1,134 @@
+# ruff: noqa: E501 - the chapters are lines of Markdown and Japanese, kept whole so that they read as written
+"""Tables checked from themselves (proofs.audit.table_rows, proofs.audit.table_content), on
+small MDX chapters written for the tests: each table as written is quiet, one slipped
+cell is reported at its row with the severity its evidence earns, and a rewrite that
+keeps the numbers is quiet too."""
+
+from __future__ import annotations
+
+from proofs.audit import audit_document
+from proofs.reader import parse
+
+HEAD = (
+    '# 試しの章\n\n<Definition id="def-x" title="x">\n\nある定義。\n\n</Definition>\n\n## 2. 表\n\n'
+)
+
+
+def found(text: str) -> list[tuple[int, str, str]]:
+    """(line, section, severity) of each mismatch of the chapter's audit."""
+    report = audit_document(parse(HEAD + text, "t.mdx"), with_checks=False)
+    return sorted((f.line, str(f.section), str(f.severity)) for f in report.mismatched)
+
+
+TOTALS = """\
+| 部分 | 個数 | 割合 |
+|---|---|---|
+| 埋め込み | 40 | 0.40 |
+| ブロック | 52 | 0.52 |
+| 最後 | 8 | 0.08 |
+| 計 | {total} | {share} |
+"""
+
+
+def test_a_totals_row_is_its_rows_sum():
+    assert found(TOTALS.format(total="100", share="1.00")) == []
+    assert found(TOTALS.format(total="101", share="1.00")) == [(16, "table", "error")]
+    # a ratio column's total need be no sum: alone, a warning
+    assert found(TOTALS.format(total="100", share="0.80")) == [(16, "table", "warning")]
+
+
+def test_a_totals_row_may_leave_out_a_row_the_next_ones_repeat():
+    table = """\
+| 部分 | 個数 |
+|---|---|
+| 埋め込み | 10 |
+| ブロック 1 つ | 7 |
+| 12 ブロック | 84 |
+| 合計 | 94 |
+"""
+    assert found(table) == []
+    assert found(table.replace("| 94 |", "| 95 |")) == [(16, "table", "warning")]
+
+
+RATIOS = """\
+| $n$ | 左 | 右 | 比 |
+|---|---|---|---|
+| 1 | 10 | 20 | 0.50 |
+| 2 | 30 | 40 | 0.75 |
+| 3 | 50 | 40 | 1.25 |
+| 4 | 70 | 80 | 0.88 |
+| 5 | 90 | 60 | {last} |
+"""
+
+
+def test_a_column_every_other_row_computes_the_same_way_has_a_slip_in_one_row():
+    assert found(RATIOS.format(last="1.50")) == []
+    assert found(RATIOS.format(last="1.05")) == [(17, "table", "warning")]
+
+
+def test_a_relation_seen_in_too_few_rows_judges_nothing():
+    four = "\n".join(RATIOS.format(last="1.50").splitlines()[:6]) + "\n"
+    assert found(four.replace("0.88", "0.77")) == []  # three rows hold it: not enough
+
+
+def test_a_header_formula_is_computed_with_a_chain_of_settings():
+    table = """\
+一つの頭で $m = d_v = d = 4$ とします。
+
+| $n$ | 左辺 $2n^2d$ | 比 $n/d$ |
+|---|---|---|
+| 4 | 128 | 1 |
+| 8 | {cell} | 2 |
+"""
+    assert found(table.format(cell="512")) == []
+    assert found(table.format(cell="521")) == [(16, "table", "error")]
+
+
+def test_the_element_title_sets_what_its_table_uses():
+    table = """\
+<Example id="ex-t" title="d = 8、h = 2 の場合">
+
+| $n$ | 数 $2nd$ | 頭あたり $2nd/h$ |
+|---|---|---|
+| 1 | 16 | 8 |
+| 3 | 48 | {cell} |
+
+</Example>
+"""
+    assert found(table.format(cell="24")) == []
+    assert found(table.format(cell="42")) == [(16, "table", "error")]
+
+
+def test_a_percentage_and_a_power_of_ten_are_read_as_numbers():
+    table = """\
+$d = 4$ とします。
+
+| $x$ | 割合 $x/d$ | 小さな値 $10^{{-x}}$ |
+|---|---|---|
+| 1 | 25.0 % | $1.0 \\times 10^{{-1}}$ |
+| 2 | {share} | $1.0 \\times 10^{{-2}}$ |
+"""
+    assert found(table.format(share="50.0 %")) == []
+    assert found(table.format(share="5.0 %")) == [(16, "table", "error")]
+
+
+def test_a_row_the_printed_output_prints_too_must_agree_with_it():
+    text = """\
+| $n$ | 積 | 和 | 差 |
+|---|---|---|---|
+| 2 | 40 | 22 | 18 |
+| 3 | 60 | {cell} | 17 |
+
+```python
+for n in (2, 3):
+    print(n, 20 * n, 20 + n, 20 - n)
+```
+
+```text
+2 40 22 18
+3 60 23 17
+```
+"""
+    assert found(text.format(cell="23")) == []
+    # one of the two is wrong: a warning at the table's row and one at the output line
+    assert found(text.format(cell="32")) == [(14, "table", "warning"), (23, "output", "warning")]
