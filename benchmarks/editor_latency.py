@@ -11,15 +11,18 @@ what an author's editor sends, on a copy of the block chapter (rendered text, 70
   debounce included (goal: median ≤ 250 ms, 95th percentile ≤ 500 ms);
 - **memory**: the server's resident memory every 50 of --soak more such edits (goal: flat,
   ≤ 300 MB);
-- **where an audit spends its time**: the audit of an edited version in this process
-  after one of the original, rule by rule (proofs.lsp.guard.RULES), and what is left of
-  it when only the report of the same text is kept.
+- **where an audit spends its time**: the checks the first audit in this process runs,
+  the slowest three; the audit of an edited version after one of the original, rule by
+  rule (proofs.lsp.guard.RULES), and what is left of it when only the report of the same
+  text is kept;
+- **a long line**: with --long-line N, the audit in this process of the small rendered
+  sample with one line of N equalities appended (`$0 = 0$、$1 = 1$、…`), for each N.
 
 Times are printed, never asserted; the load average at the start and the end says how
 shared the machine was. Needs the editor extra (pygls, lsprotocol). Run from the
 repository root:
 
-    python -m benchmarks.editor_latency [--edits 20] [--soak 500] [--seed 1]
+    python -m benchmarks.editor_latency [--edits 20] [--soak 500] [--seed 1] [--long-line N ...]
 """
 
 from __future__ import annotations
@@ -161,6 +164,17 @@ def by_rule(seed: int) -> None:
 
     load_profile()
     load_all()
+    checks: list[tuple[float, str]] = []
+    run_check = proofs.audit.claims.run_check
+
+    def timed_check(element, _run=run_check):
+        start = time.perf_counter()
+        try:
+            return _run(element)
+        finally:
+            checks.append((time.perf_counter() - start, element.id))
+
+    proofs.audit.claims.run_check = timed_check  # type: ignore[assignment]
     spent = dict.fromkeys(RULES, 0.0)
     for name in RULES:
         rule = getattr(proofs.audit, name)
@@ -176,6 +190,7 @@ def by_rule(seed: int) -> None:
     text = CHAPTER.read_text(encoding="utf-8")
     auditor, store = Auditor(), Store()
     cold = auditor.analyse(store.open(URI, 1, text)).seconds
+    first_checks = sorted(checks, reverse=True)
     rng = random.Random(seed)
     spent = dict.fromkeys(RULES, 0.0)
     times, rounds, edited = [], 20, text
@@ -188,9 +203,29 @@ def by_rule(seed: int) -> None:
         f"{1000 * statistics.median(times):.0f} ms; a text audited before "
         f"{1000 * again:.1f} ms"
     )
+    slowest = ", ".join(f"{name} {seconds:.2f} s" for seconds, name in first_checks[:3])
+    print(
+        f"  the first ran {len(first_checks)} checks in "
+        f"{sum(t for t, _ in first_checks):.2f} s; the slowest: {slowest}"
+    )
     print("  by rule, per edited version (ms):")
     for name, seconds in sorted(spent.items(), key=lambda item: -item[1])[:10]:
         print(f"    {name:24} {1000 * seconds / rounds:6.1f}")
+
+
+def long_lines(counts: list[int]) -> None:
+    """The audit in this process of the small sample with one line of N equalities."""
+    from proofs.audit import audit_document
+    from proofs.reader import parse
+
+    sample = Path(__file__).resolve().parents[1] / "tests" / "samples" / "chapter.txt"
+    text = sample.read_text(encoding="utf-8")
+    for count in counts:
+        line = "、".join(f"${k} = {k}$" for k in range(count))
+        document = parse(f"{text}\n{line}\n", "long.txt")
+        start = time.perf_counter()
+        audit_document(document)
+        print(f"a line of {count} equalities: audited in {time.perf_counter() - start:.1f} s")
 
 
 def main() -> None:
@@ -198,12 +233,14 @@ def main() -> None:
     parser.add_argument("--edits", type=int, default=20)
     parser.add_argument("--soak", type=int, default=500)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--long-line", type=int, nargs="*", default=[], metavar="N")
     args = parser.parse_args()
     if not CHAPTER.is_file():
         raise SystemExit(f"{CHAPTER}: not here; the benchmark edits the block chapter")
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     by_rule(args.seed)
     asyncio.run(measure(args.edits, args.soak, args.seed))
+    long_lines(args.long_line)
     print(f"at the end: load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
