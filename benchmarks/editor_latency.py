@@ -165,7 +165,7 @@ def by_rule(seed: int) -> None:
     load_profile()
     load_all()
     checks: list[tuple[float, str]] = []
-    run_check = proofs.audit.claims.run_check
+    run_check = proofs.audit.rules.claims.run_check
 
     def timed_check(element, _run=run_check):
         start = time.perf_counter()
@@ -174,7 +174,7 @@ def by_rule(seed: int) -> None:
         finally:
             checks.append((time.perf_counter() - start, element.id))
 
-    proofs.audit.claims.run_check = timed_check  # type: ignore[assignment]
+    proofs.audit.rules.claims.run_check = timed_check  # type: ignore[assignment]
     spent = dict.fromkeys(RULES, 0.0)
     for name in RULES:
         rule = getattr(proofs.audit, name)

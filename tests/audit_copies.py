@@ -3,7 +3,7 @@
 Reads on stdin a JSON list of edits, each {"name", "path", "line", "old", "new"} (old
 None: the file as it is), and writes on stdout a JSON object naming, for each edit, what
 the audit of the edited copy found: its mismatches (section, line, text, detail) and
-every finding (section, status, text), or the error of an edit whose text is not on its
+every finding (section, status, text, code), or the error of an edit whose text is not on its
 line. The copies are made in a temporary folder, under the chapter's own file name; the
 chapters are only read.
 
@@ -23,8 +23,8 @@ from proofs.audit import audit_file
 def audited(path: Path) -> dict:
     report = audit_file(path)
     return {
-        "mismatched": [[f.section, f.line, f.text, f.detail] for f in report.mismatched],
-        "findings": [[f.section, f.status, f.text] for f in report.findings],
+        "mismatched": [[f.section, f.line, f.text, f.detail, f.code] for f in report.mismatched],
+        "findings": [[f.section, f.status, f.text, f.code] for f in report.findings],
     }
 
 

@@ -11,7 +11,7 @@ reads. Each such number is then written another correct way:
 - a decimal of two places or more one digit shorter, unless its last digit is 5 (then
   the rounding to fewer digits is not determined by the printed digits alone);
 - a decimal whose exact value is known (an exact rational computed by the member before
-  it, 3.5 for (4 + 1 + 0 + 9)/4, or the simple constant proofs.audit.readings finds,
+  it, 3.5 for (4 + 1 + 0 + 9)/4, or the simple constant proofs.audit.deciding.readings finds,
   1.8708 as √(7/2)) with one digit more, and written as that constant (`\\frac{7}{2}`);
 - a fraction whose decimal ends (`1/2`, `\\frac{1}{2}`) as that decimal;
 - a number the check itself reports misprinted, whose neighbour one unit away in the last
@@ -31,8 +31,8 @@ from fractions import Fraction
 import sympy
 
 from proofs.audit import Report, identify
-from proofs.audit.claims import registered_pairs
-from proofs.audit.readings import reading
+from proofs.audit.deciding.readings import reading
+from proofs.audit.rules.claims import registered_pairs
 from proofs.book.claims import Claim, locate, table_text
 from proofs.book.registry import run_check
 from proofs.reader import Document
@@ -243,7 +243,7 @@ def _rounded_exact(value: sympy.Expr, places: int) -> str:
 
 def _exact(read: _Read, digits: str) -> sympy.Expr | None:
     """The exact value of a printed decimal: what the member before it computes exactly, or
-    the simple constant proofs.audit.readings reads it as; None when neither is known."""
+    the simple constant proofs.audit.deciding.readings reads it as; None when neither is known."""
     computed = _computed_before(read)
     if computed is not None and _agrees(computed, digits):
         return computed

@@ -70,6 +70,14 @@ SLIPS = [
         r"\underbrace{2n^2 d^2}",
         "formula",
     ),
+    Edit(
+        "unbound-relation-added",
+        "sa",
+        91,
+        r"P\sigma(\boldsymbol{z})$。",
+        r"P\sigma(\boldsymbol{z})$。また $\sigma(2\boldsymbol{z}) = 2\sigma(\boldsymbol{z})$。",
+        "formula",
+    ),
     Edit("mask-bound-exponent", "sa", 158, r"e^{-c}\, e^{z_i}", r"e^{-2c}\, e^{z_i}", "formula"),
     Edit("variance-power", "sa", 281, r"\big) = d_k", r"\big) = d_k^2", "formula"),
     Edit(
@@ -479,6 +487,15 @@ NEUTRAL = [
         r"-\boldsymbol{\sigma}\boldsymbol{\sigma}^{\mathsf{T}} + \mathrm{diag}(\boldsymbol{\sigma})",
     ),
     Edit("count-spacing", "sa", 537, "4d^2 + 4d", "4 d^2 + 4 d"),
+    Edit(
+        "unbound-relation-true",
+        "sa",
+        91,
+        r"P\sigma(\boldsymbol{z})$。",
+        r"P\sigma(\boldsymbol{z})$。また $\sigma(2\boldsymbol{z})_i > 0$。",
+    ),
+    Edit("heading-without-mark", "tb", 118, "のヤコビ行列）✓", "のヤコビ行列）"),
+    Edit("roundoff-other-machine", "sa", 668, "= 2.2e-16", "= 4.4e-16"),
     Edit("reworded-illustration", "sa", 52, "イメージをつかむために", "イメージのために"),
     Edit("reworded-remark", "sa", 106, "2 は実装で重要です。", "2 は実装でとても重要です。"),
     Edit(

@@ -25,7 +25,7 @@ What counts as an example, and how it is judged:
 - No other fenced block may hold a line starting with "$ ": it would be a transcript that
   nothing runs.
 - In the prose, every link names a file (and heading) that exists, and so does every
-  repository path (`proofs/audit/readings.py`), test (`tests/x.py::test_y`) and dotted name
+  repository path (`proofs/audit/deciding/readings.py`), test (`tests/x.py::test_y`) and dotted name
   (`proofs.book.registry`, `numeric.attention.causal_mask(4)`) written as code, so that a
   page cannot send its reader to a module that has moved. The README keeps its first two
   lines, the commands .ci/run runs, and stays short.
@@ -497,7 +497,7 @@ def resolves(name: str) -> bool:
 
 def reference_problems(text: str, page: Path) -> list[str]:
     """The links of a page's prose to files or headings that do not exist, and the
-    repository paths (`proofs/audit/readings.py`), tests (`tests/x.py::test_y`) and dotted
+    repository paths (`proofs/audit/deciding/readings.py`), tests (`tests/x.py::test_y`) and dotted
     names (`proofs.book.registry`, `numeric.attention.causal_mask(4)`) that it names in
     code spans and that do not exist."""
     problems = []

@@ -36,26 +36,30 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from proofs.audit.cited import audit_cited
-from proofs.audit.claims import audit_claims, judge_elements, registered_pairs
-from proofs.audit.conclusions import audit_conclusions
-from proofs.audit.counted import audit_counted
-from proofs.audit.coverage import coverage
-from proofs.audit.elements import audit_checks, audit_elements, audit_refs
-from proofs.audit.equalities import audit_equalities
-from proofs.audit.listings import ListingRun, OutputComparison, compare_run, run_listings
-from proofs.audit.outputs import audit_outputs
+from proofs.audit.findings import Finding, Section, Status
+from proofs.audit.listings import compare_run, run_listings
 from proofs.audit.owned import one_verdict, owned_numbers, owned_relations
-from proofs.audit.prose import audit_prose
-from proofs.audit.report import SECTIONS, Finding, Report, Section, Status, warned
-from proofs.audit.restated import audit_restated, audit_restated_tuples
-from proofs.audit.rounded import audit_rounded
-from proofs.audit.tables import audit_tables
-from proofs.audit.tally import tally_elements
+from proofs.audit.reports.coverage import coverage
+from proofs.audit.reports.report import SECTIONS, Report
+from proofs.audit.reports.tally import tally_elements
+from proofs.audit.rules.cited import audit_cited
+from proofs.audit.rules.claims import audit_claims, judge_elements, registered_pairs
+from proofs.audit.rules.conclusions import audit_conclusions
+from proofs.audit.rules.counted import audit_counted
+from proofs.audit.rules.elements import audit_elements
+from proofs.audit.rules.equalities import audit_equalities
+from proofs.audit.rules.examples import audit_checks
+from proofs.audit.rules.outputs import audit_outputs, with_runs
+from proofs.audit.rules.prose import audit_prose
+from proofs.audit.rules.references import audit_refs
+from proofs.audit.rules.restated import audit_restated, audit_restated_tuples
+from proofs.audit.rules.rounded import audit_rounded
+from proofs.audit.rules.structure import audit_structure
+from proofs.audit.rules.tables import audit_tables
+from proofs.audit.running import set_aside, weighed
 from proofs.book.claims import normalise_tex
 from proofs.book.printed import ungrouped
 from proofs.reader import Document, read_chapter
-from proofs.typeset.shown import shortened
 
 __all__ = [
     "SECTIONS",
@@ -134,24 +138,19 @@ def audit_document(
     report.findings += _not_again(claims, cells, document)
     report.findings += cells
     report.findings += equalities
-    report.findings += _with_runs(audit_outputs(document, chapter), document, runs)
+    report.findings += with_runs(audit_outputs(document, chapter), document, runs)
     read = owned_numbers(judged)
     restated = [
         *audit_restated(document, produced, read),
         *audit_restated_tuples(document, produced),
         *audit_rounded(document, produced, read),
     ]
-    # the rules that read which numbers or formulas a sentence relates by where they stand,
-    # or take a digit slip between two numbers the text does not say are one quantity:
-    # heuristics, whose mismatches are warnings (report.Severity)
-    heuristic = [
-        *_said_once(restated, report.findings),
-        *audit_prose(document),
-        *audit_counted(document),
-        *audit_cited(document),
-        *audit_conclusions(document),
-    ]
-    report.findings += [warned(f) for f in heuristic]
+    report.findings += _said_once(restated, report.findings)
+    report.findings += audit_prose(document)
+    report.findings += audit_counted(document)
+    report.findings += audit_cited(document)
+    report.findings += audit_conclusions(document)
+    weighed(report.findings)  # a heuristic's mismatch is a warning (its rule's severity)
     report.listings = sum(bool(listing.code) for listing in document.listings)
     report.listings_run = run
     if runs:
@@ -160,55 +159,7 @@ def audit_document(
     _place(report.findings, document)
     report.coverage = coverage(document, report.findings)
     report.elements = tally_elements(document, registered_pairs(document, chapter), report.findings)
-    return report
-
-
-def _with_runs(outputs: list[Finding], document: Document, runs: list[ListingRun]) -> list[Finding]:
-    """The printed output lines as the package computes them, and, when the listings
-    ran, as the chapter's own code prints them: each line no computation of the package
-    prints takes the run's verdict, a line the run contradicts is a mismatch whatever
-    the package says, and a listing that does not run is a mismatch at its first line."""
-    if not runs:
-        return outputs
-    compared: dict[int, OutputComparison] = {}
-    problems = []
-    for listing_run in runs:
-        if not listing_run.ran:
-            line = listing_run.listing.line
-            problems.append(
-                Finding(
-                    Section.OUTPUT,
-                    line,
-                    document.line(line).strip(),
-                    Status.MISMATCHED,
-                    f"the listing does not run: {listing_run.problem}",
-                )
-            )
-        for c in compare_run(listing_run):
-            compared[c.line] = c
-    out = []
-    for f in outputs:
-        ran = compared.pop(f.line) if f.line in compared else None
-        if ran is not None and (f.status == Status.NOT_CHECKABLE or ran.status == "mismatched"):
-            f = Finding(
-                Section.OUTPUT,
-                f.line,
-                f.text,
-                Status(ran.status),
-                ran.detail or "printed by the chapter's listing",
-            )
-        out.append(f)
-    out += [
-        Finding(
-            Section.OUTPUT,
-            c.line,
-            c.printed or c.produced,
-            Status(c.status),
-            c.detail or "printed by the chapter's listing",
-        )
-        for c in compared.values()
-    ]
-    return problems + out
+    return set_aside(report, document)
 
 
 def _place(findings: list[Finding], document: Document) -> None:
@@ -227,20 +178,6 @@ def _place(findings: list[Finding], document: Document) -> None:
         f.column = at + 1 if at >= 0 else 1
 
 
-def audit_structure(document: Document) -> list[Finding]:
-    """Each defect of the file's structure the reader read past, a mismatch at its line."""
-    return [
-        Finding(
-            Section.STRUCTURE,
-            p.line,
-            shortened(document.line(p.line).strip()),
-            Status.MISMATCHED,
-            p.message,
-        )
-        for p in document.problems
-    ]
-
-
 def _not_again(claims: list[Finding], cells: list[Finding], document: Document) -> list[Finding]:
     """The claims' findings but a table claim's mismatch where the cells audit already
     reports that table's wrong cells, one by one and with the regenerated values."""
@@ -256,14 +193,24 @@ def _not_again(claims: list[Finding], cells: list[Finding], document: Document) 
 def _said_once(restated: list[Finding], before: list[Finding]) -> list[Finding]:
     """The restatement rules' findings but a mismatch at a number that a finding before
     (a table cell against its regenerated value, a claim, an equality) already reports
-    mismatched at its line: one slip, one finding, the one that knows the right value."""
-    said = {(f.line, ungrouped(f.text)) for f in before if f.status == Status.MISMATCHED}
+    mismatched at its line: one slip, one finding, the one that knows the right value;
+    nor at a number of a relation recomputed and confirmed at its line, which a guess
+    of a slipped digit cannot outweigh."""
+    judged = {
+        (f.line, ungrouped(f.text))
+        for f in before
+        if f.status in (Status.MISMATCHED, Status.CONFIRMED) and f.section == Section.EQUALITY
+    } | {(f.line, ungrouped(f.text)) for f in before if f.status == Status.MISMATCHED}
+
+    def stands_in(number: str, text: str) -> bool:
+        return re.search(rf"(?<![\d.]){re.escape(number)}(?![\d])", text) is not None
+
     return [
         f
         for f in restated
         if not (
             f.status == Status.MISMATCHED
-            and any(line == f.line and ungrouped(f.text) in text for line, text in said)
+            and any(line == f.line and stands_in(ungrouped(f.text), text) for line, text in judged)
         )
     ]
 

@@ -1,9 +1,9 @@
 """One relation, one verdict: a relation whose printed numbers a check reads is that
 check's claim, and its claim's finding is the relation's verdict.
 
-Two rules look at such a relation: the claim rule (proofs.audit.claims: the check run on
+Two rules look at such a relation: the claim rule (proofs.audit.rules.claims: the check run on
 the chapter's numbers, each judged against its exact value) and the equality rule
-(proofs.audit.equalities: the members recomputed from the printed inputs). The equality
+(proofs.audit.rules.equalities: the members recomputed from the printed inputs). The equality
 rule defers on the rounding of the check's numbers (it says nothing of a last digit
 there: `owned` in audit_equalities), and what it still finds there — members that no
 choice of the printed inputs within their rounding makes equal, a witness of its own —
@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from proofs.audit.claims import Judged
-from proofs.audit.report import Finding, Section, Status
+from proofs.audit.findings import Finding, Section, Status
+from proofs.audit.rules.claims import Judged
 from proofs.book.claims import normalise_tex
 
 Relation = tuple[int, str]  # (line, statement normalised by normalise_tex)
@@ -34,14 +34,14 @@ def owned_relations(judged: list[Judged]) -> dict[Relation, tuple[str, str]]:
     return out
 
 
-# a printed number as the restatement rules read it (proofs.audit.rounded, .restated)
+# a printed number as the restatement rules read it (proofs.audit.rules.rounded, .restated)
 _NUMBER = re.compile(r"-?\d{1,3}(?:(?:,|\{,\})\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?")
 
 
 def owned_numbers(judged: list[Judged]) -> frozenset[tuple[int, str]]:
     """(line, text) of every number printed in a relation a check reads: the check judges
     it against its exact value, and the rules that guess a slip from other numbers
-    (proofs.audit.rounded, proofs.audit.restated) leave it to the check."""
+    (proofs.audit.rules.rounded, proofs.audit.rules.restated) leave it to the check."""
     out = set()
     for j in judged:
         for x in _read_formulas(j):

@@ -22,7 +22,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from proofs.audit import audit_document
-from proofs.audit.report import Report
+from proofs.audit.reports.report import Report
 from proofs.reader import Document
 
 

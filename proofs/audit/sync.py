@@ -1,8 +1,8 @@
 """Write the package's regions back into a chapter file: `python -m proofs sync FILE...`.
 
 A region is a part of a chapter that the package produces: a table the audit
-regenerates (`proofs.audit.tables`), a printed output line of a listing the audit
-compares (`proofs.audit.outputs`), a figure the chapter's package registers
+regenerates (`proofs.audit.rules.tables`), a printed output line of a listing the audit
+compares (`proofs.audit.rules.outputs`), a figure the chapter's package registers
 (`@CHAPTER.figure`). Each is regenerated in the chapter's own syntax: a drifted table
 cell is rewritten in place in its row (the pipes, TABs and spacing around it kept),
 with the rows the package has and the chapter lacks added as the package prints them;
@@ -25,8 +25,8 @@ from pathlib import Path
 
 from proofs.audit import identify
 from proofs.audit.listings import ListingRun, run_listings
-from proofs.audit.outputs import printed_lines
-from proofs.audit.tables import (
+from proofs.audit.rules.outputs import printed_lines
+from proofs.audit.rules.tables import (
     EMPTY,
     NO_COLUMNS,
     NotRegenerated,
@@ -274,7 +274,7 @@ class Sync:
     def to_github(self, written: bool) -> str:
         """GitHub workflow commands: an error at each drifted region (a notice once it is
         rewritten) and at each problem to fix by hand, so that a pull request shows them."""
-        from proofs.audit.report import workflow_command
+        from proofs.audit.reports.github import workflow_command
 
         path = str(self.path)
         level, verb = ("notice", "rewritten") if written else ("error", "drifted")

@@ -3,7 +3,7 @@ without a package of checks: the columns of a table whose header holds a formula
 the printed output of its listings as they print it when run.
 
 A column such as 「学習率 $\\eta_0 \\gamma^t$」 is computed in each row from the table and
-the paragraphs before it (proofs.audit.table_content.formula_cells); a cell the audit
+the paragraphs before it (proofs.audit.rules.table_content.formula_cells); a cell the audit
 finds wrong (no choice of the printed inputs within their rounding gives it) is
 rewritten with the formula's value at the printed inputs, in the cell's own form. A
 printed output line whose listing, run (`sync --run-listings`), prints the same words
@@ -22,8 +22,8 @@ from dataclasses import replace
 from fractions import Fraction
 
 from proofs.audit.listings import ListingRun, agree, compare_run
+from proofs.audit.rules.table_content import formula_cells
 from proofs.audit.sync import Region, spliced
-from proofs.audit.table_content import formula_cells
 from proofs.reader import Document
 from proofs.reader.records import Table
 from proofs.typeset.reprint import reprinted

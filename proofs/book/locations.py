@@ -30,7 +30,14 @@ HOW = (
     f'pass --chapters DIR, set {VARIABLE}=DIR, or add chapters = "DIR" under [tool.proofs] '
     "in pyproject.toml"
 )
-SETTINGS = ("chapters", "run-listings", "baseline")  # the keys [tool.proofs] may hold
+SETTINGS = {  # the keys [tool.proofs] may hold, each with what its value must be
+    "chapters": "a folder name or a list of them",
+    "run-listings": "true or false",
+    "select": "a list of rule codes or prefixes (EQ001, EQ, ALL)",
+    "ignore": "a list of rule codes or prefixes (EQ001, EQ)",
+    "per-file-ignores": 'a table of file patterns, each with a list of codes ("a.mdx" = ["RST"])',
+    "baseline": "a file name",
+}
 QUOTED = 200  # characters of a value a message quotes at most
 
 
@@ -97,14 +104,37 @@ def _configured(start: Path) -> list[Path]:
 def run_listings_setting(start: Path | None = None) -> bool:
     """Whether `run-listings = true` under [tool.proofs] asks the audit to run the
     listings; SettingsError when it is there and not true or false."""
+    _, setting = _settings(Path.cwd() if start is None else start)
+    return setting.get("run-listings", False)
+
+
+def rule_settings(
+    start: Path | None = None,
+) -> tuple[Path, list[str] | None, list[str], dict[str, list[str]]]:
+    """The nearest pyproject.toml above `start` and its rules' settings: `select` (None
+    when it is not set), `ignore` and `per-file-ignores`, of the types they must have
+    (SettingsError otherwise); which codes they name is the audit's to check."""
     project, setting = _settings(Path.cwd() if start is None else start)
-    value = setting.get("run-listings", False)
-    if not isinstance(value, bool):
-        raise SettingsError(
-            f"{project}: [tool.proofs] run-listings: expected true or false, got "
-            f"{shortened(repr(value), QUOTED)}"
-        )
-    return value
+    return (
+        project,
+        setting.get("select"),
+        setting.get("ignore", []),
+        setting.get("per-file-ignores", {}),
+    )
+
+
+def _strings(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+_TYPES = {  # what each setting's value must be
+    "chapters": lambda v: isinstance(v, str) or _strings(v),
+    "run-listings": lambda v: isinstance(v, bool),
+    "select": _strings,
+    "ignore": _strings,
+    "per-file-ignores": lambda v: isinstance(v, dict) and all(_strings(c) for c in v.values()),
+    "baseline": lambda v: isinstance(v, str) and v != "",
+}
 
 
 def baseline_setting(start: Path) -> Path | None:
@@ -113,21 +143,14 @@ def baseline_setting(start: Path) -> Path | None:
     SettingsError when it is there and not a file name."""
     project, setting = _settings(start)
     named = setting.get("baseline")
-    if named is None:
-        return None
-    if not isinstance(named, str) or not named:
-        raise SettingsError(
-            f"{project}: [tool.proofs] baseline: expected a file name, got "
-            f"{shortened(repr(named), QUOTED)}"
-        )
-    return project.parent / named
+    return None if named is None else project.parent / named
 
 
 def _settings(start: Path) -> tuple[Path, dict[str, Any]]:
     """The nearest pyproject.toml above `start` and its [tool.proofs] table (empty when it
     has none, or when there is no such file). SettingsError naming the file when it
-    cannot be read as TOML, when `tool` or `tool.proofs` is not a table, or when the
-    table holds a key that is no setting."""
+    cannot be read as TOML, when `tool` or `tool.proofs` is not a table, when the table
+    holds a key that is no setting (the nearest one said), or a value of another type."""
     for folder in (start.resolve(), *start.resolve().parents):
         project = folder / "pyproject.toml"
         if project.is_file():
@@ -152,12 +175,21 @@ def _settings(start: Path) -> tuple[Path, dict[str, Any]]:
             f"{project}: tool.proofs: expected a table ([tool.proofs]), got "
             f"{shortened(repr(table), QUOTED)}"
         )
-    unknown = sorted(set(table) - set(SETTINGS))
-    if unknown:
-        raise SettingsError(
-            f"{project}: [tool.proofs] {shortened(unknown[0], QUOTED)}: not a setting; "
-            f"expected one of {', '.join(SETTINGS)}"
-        )
+    for key, value in table.items():
+        if key not in SETTINGS:
+            from proofs.book.registry import nearest
+
+            near = nearest(key, SETTINGS, 1)
+            said = f"did you mean {near[0]}? (" if near else "("
+            raise SettingsError(
+                f"{project}: [tool.proofs] {shortened(key, QUOTED)}: not a setting; {said}"
+                f"the settings are {', '.join(SETTINGS)})"
+            )
+        if not _TYPES[key](value):
+            raise SettingsError(
+                f"{project}: [tool.proofs] {key}: expected {SETTINGS[key]}, got "
+                f"{shortened(repr(value), QUOTED)}"
+            )
     return project, table
 
 

@@ -119,7 +119,7 @@ from __future__ import annotations
 
 import sympy
 
-from proofs.audit.notation import OpenEvaluator
+from proofs.audit.deciding.notation import OpenEvaluator
 from proofs.tex.symbolic import Evaluator
 
 from .chapter import CHAPTER
@@ -150,7 +150,7 @@ def _value(name: str, shape: tuple[str | int, ...]) -> sympy.Expr | sympy.Matrix
 def environment(number: str | None = None) -> Evaluator:
     \"\"\"The chapter's names at an element (its number; one notation for them all here):
     the declared vectors and matrices at the sizes above, every other name a positive
-    number, as in the open notation (proofs.audit.notation).\"\"\"
+    number, as in the open notation (proofs.audit.deciding.notation).\"\"\"
     return OpenEvaluator(facts={name: _value(name, shape) for name, shape in DECLARED.items()})
 
 

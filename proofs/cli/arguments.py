@@ -72,6 +72,19 @@ def parser() -> argparse.ArgumentParser:
             raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
         return value
 
+    def chapter_name(text: str) -> Path:
+        """The type of audit's FILE: a name, or '-' for standard input."""
+        return Path(text) if text == "-" else file_name("standard input is not read")(text)
+
+    def codes(text: str) -> list[str]:
+        """--select, --ignore: rule codes or prefixes separated by commas (EQ001,RST)."""
+        found = [c.strip() for c in text.split(",")]
+        if not all(found):
+            raise argparse.ArgumentTypeError(
+                f"expected rule codes separated by commas (EQ001,RST), got {text!r}"
+            )
+        return found
+
     def file_name(dash: str) -> Callable[[str], Path]:
         """The type of a FILE or --out: a name, not '' (Path("") would be the current
         directory) nor '-' (`dash` says why)."""
@@ -297,12 +310,41 @@ def parser() -> argparse.ArgumentParser:
             "  python -m proofs audit ../shared/seeds/000_ce182fefa314a82b.txt\n"
             "  python -m proofs audit chapter.txt --write-baseline audit-baseline.json\n"
             "  python -m proofs audit chapter.txt --baseline audit-baseline.json\n"
-            "  python -m proofs audit chapter.mdx block.txt --html site"
+            "  python -m proofs audit chapter.mdx block.txt --html site\n"
+            "  python -m proofs audit chapter.mdx --select EQ,TAB --ignore EQ002\n"
+            "  cat chapter.mdx | python -m proofs audit - --stdin-filename chapter.mdx"
         ),
         formatter_class=formatter,
     )
     audit.add_argument(
-        "files", nargs="+", type=file_name("standard input is not read"), metavar="FILE"
+        "files",
+        nargs="+",
+        type=chapter_name,
+        metavar="FILE",
+        help="a chapter file; - reads one from standard input",
+    )
+    audit.add_argument(
+        "--stdin-filename",
+        type=file_name("the name the chapter read from - is reported under"),
+        metavar="NAME",
+        help="the name the chapter read from standard input (-) is reported under, and "
+        "matched against per-file-ignores by",
+    )
+    audit.add_argument(
+        "--select",
+        type=codes,
+        action="extend",
+        metavar="CODES",
+        help="report only the rules of these codes or prefixes, separated by commas (EQ,TAB; "
+        "ALL; replaces select under [tool.proofs]; docs/rules.md lists the codes)",
+    )
+    audit.add_argument(
+        "--ignore",
+        type=codes,
+        action="extend",
+        metavar="CODES",
+        help="leave out the rules of these codes or prefixes, separated by commas (EQ002,RST; "
+        "added to ignore under [tool.proofs])",
     )
     audit.add_argument(
         "--format",

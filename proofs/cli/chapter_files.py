@@ -6,10 +6,12 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from proofs.audit.report import Finding, Report, Severity
+from proofs.audit.findings import Finding, Severity
+from proofs.audit.reports.report import Report
 from proofs.book.locations import run_listings_setting
 from proofs.cli.arguments import PROG, UsageError
 from proofs.cli.verify import load_registry
@@ -17,16 +19,37 @@ from proofs.files import check_target
 from proofs.typeset.shown import json_shown, shown
 
 if TYPE_CHECKING:
-    from proofs.audit.baseline import Comparison
+    from proofs.audit.reports.baseline import Comparison
 
 
-def _read_document(path: Path):
-    """A chapter file read once (`-` is standard input) into its Document."""
+STDIN = "<stdin>"  # the name of a chapter read from standard input, unless it is given
+
+
+def _read_document(path: Path, name: str | None = None):
+    """A chapter file read once (`-` is standard input, reported as `name`) into its
+    Document."""
     from proofs import reader
 
     if str(path) == "-":
-        return reader.parse(reader.decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>")
+        shown = name or STDIN
+        return reader.parse(reader.decode(sys.stdin.buffer.read(), shown), shown)
     return reader.read_chapter(path)
+
+
+def _selection(args: argparse.Namespace):
+    """The rules this run reports: select, ignore and per-file-ignores under [tool.proofs],
+    then --select (in place of select) and --ignore (added to ignore)."""
+    from proofs.audit.selection import selection
+    from proofs.book.locations import rule_settings
+
+    project, select, ignore, per_file = rule_settings()
+    configured = selection(select, ignore, per_file, project.parent, f"{project}: [tool.proofs] ")
+    chosen = selection(args.select, args.ignore or [], {}, None, "--")
+    return replace(
+        configured,
+        select=chosen.select if args.select is not None else configured.select,
+        ignore=(*configured.ignore, *chosen.ignore),
+    )
 
 
 def _report_text(report: Report, args: argparse.Namespace) -> str:
@@ -41,7 +64,8 @@ def _report_text(report: Report, args: argparse.Namespace) -> str:
 
 def audit(args: argparse.Namespace) -> int:
     from proofs import audit
-    from proofs.audit.baseline import BaselineError, compare, read_baseline, write_baseline
+    from proofs.audit.reports.baseline import BaselineError, compare, read_baseline, write_baseline
+    from proofs.audit.selection import SelectionError
     from proofs.audit.several import audit_documents
     from proofs.book.profiles import load_profile
     from proofs.publish.site import INDEX, check_site, write_site
@@ -49,18 +73,27 @@ def audit(args: argparse.Namespace) -> int:
 
     load_profile(args.profile, in_cache=True)  # for the checks of the examples and exercises
     load_registry()
+    read_stdin = [path for path in args.files if str(path) == "-"]
+    if len(read_stdin) > 1:
+        raise UsageError("audit: - (standard input) is given twice; it is read once")
+    if args.stdin_filename is not None and not read_stdin:
+        raise UsageError(
+            "audit: --stdin-filename names the chapter read from -, which is not given"
+        )
     try:
+        chosen = _selection(args)
         accepted = read_baseline(args.baseline) if args.baseline else None
         if args.write_baseline:
             check_target(args.write_baseline, args.force, inputs=args.files)
         if args.html:
             check_site(args.html, args.files)
-        documents = [_read_document(path) for path in args.files]
+        name = str(args.stdin_filename) if args.stdin_filename else None
+        documents = [_read_document(path, name) for path in args.files]
         for document in documents:  # bad input is reported before any check runs
             audit.identify(document)
         run = args.run_listings or run_listings_setting()
-        reports = audit_documents(documents, run, args.jobs)
-    except (ChapterInputError, BaselineError) as exc:
+        reports = [chosen.applied(r) for r in audit_documents(documents, run, args.jobs)]
+    except (ChapterInputError, BaselineError, SelectionError) as exc:
         raise UsageError(str(exc)) from exc
     audited = list(zip(reports, documents, strict=True))
     kept = {r.path: compare(r, d, accepted) for r, d in audited} if accepted is not None else {}

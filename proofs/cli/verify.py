@@ -200,7 +200,7 @@ def _on_chapter_files(elements: list) -> tuple[list, dict[str, str]]:
     """The elements with their checks judging the claims their chapter's file states,
     where the chapter folders (proofs.book.locations) hold it; and, by chapter key, the
     file judged ("" where the checks judge the package's transcriptions)."""
-    from proofs.audit.claims import on_chapter_files
+    from proofs.audit.rules.claims import on_chapter_files
     from proofs.book.locations import chapter_folders
 
     return on_chapter_files(elements, chapter_folders())

@@ -6,7 +6,7 @@ editor applies (and can undo); the server never writes a file.
   all of the document's at once (`source.fixAll.proofs`);
 - **suppress** one finding with a comment on the line before its block (MDX:
   `{/* proofs: ignore[CODE] reason */}`, the reason for the author to write);
-- **accept** a mismatch in the baseline (proofs.audit.baseline): the file `baseline = "…"`
+- **accept** a mismatch in the baseline (proofs.audit.reports.baseline): the file `baseline = "…"`
   under [tool.proofs] names, else audit-baseline.json beside the chapter, created or
   rewritten whole with the entry added.
 """
@@ -19,8 +19,8 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from proofs.audit.baseline import BaselineError, accepted_entries, baseline_text, entry
-from proofs.audit.report import Finding, Status
+from proofs.audit.findings import Finding, Status
+from proofs.audit.reports.baseline import BaselineError, accepted_entries, baseline_text, entry
 from proofs.audit.sync import Region, regions, rewrite
 from proofs.book.locations import SettingsError, baseline_setting
 from proofs.lsp.diagnostics import code_of

@@ -16,7 +16,7 @@ import re
 
 from lsprotocol import types
 
-from proofs.audit.report import Finding, Severity
+from proofs.audit.findings import Finding, Severity
 from proofs.lsp.incremental import Analysis, Refusal
 from proofs.lsp.positions import Lines, units
 from proofs.reader import Document

@@ -8,8 +8,8 @@ judges.
 
 from __future__ import annotations
 
-from proofs.audit.claims import judged, located_claims
-from proofs.audit.coverage import (
+from proofs.audit.findings import Finding
+from proofs.audit.reports.coverage import (
     BIBLIOGRAPHY,
     FIGURE_LABEL,
     IN_FORMULA,
@@ -18,8 +18,8 @@ from proofs.audit.coverage import (
     NOTATION,
     ORDINAL,
 )
-from proofs.audit.elements import registered
-from proofs.audit.report import Finding
+from proofs.audit.rules.claims import judged, located_claims
+from proofs.audit.rules.elements import registered
 from proofs.book.registry import CheckRun, RegisteredElement, load_all
 from proofs.lsp.diagnostics import code_of, quoted_span
 from proofs.lsp.incremental import Analysis

@@ -4,7 +4,7 @@ An edit changes a line or two of a chapter; the rest of its formulas, claims and
 are the same text as before, and what the audit decided about each is kept by content in
 this process: a relation is decided once per (formula, notation) (proofs.tex.decide's
 decide_once), an element's check once per text of the claims it reads from the chapter
-(proofs.audit.claims' run_on), the TeX trees and the printed readings once per text.
+(proofs.audit.rules.claims' run_on), the TeX trees and the printed readings once per text.
 The report of a whole text is kept too (the last few), so that a save, an undo or a
 reopened file costs nothing. What is left to redo on each edit is the rules' pass over
 the chapter's lines, which costs tens of milliseconds on a chapter of 70 kB
@@ -27,7 +27,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from proofs.audit import audit_document
-from proofs.audit.report import Report
+from proofs.audit.reports.report import Report
 from proofs.lsp.guard import Crash, recording
 from proofs.lsp.store import Snapshot
 from proofs.reader import MAX_BYTES, ChapterInputError, Document, parse

@@ -25,7 +25,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
-from proofs.audit.report import Finding
+from proofs.audit.findings import Finding
 from proofs.lsp import actions, hover, symbols
 from proofs.lsp.diagnostics import at_top, diagnostics, message
 from proofs.lsp.guard import guard_rules

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from proofs.audit.elements import registered
+from proofs.audit.rules.elements import registered
 from proofs.book.registry import RegisteredElement, load_all
 from proofs.lsp.incremental import Analysis
 from proofs.lsp.positions import Lines, units

@@ -68,6 +68,7 @@ def parse(text: str, path: str = "<text>") -> Document:
     if mdx.detect(lines):
         spans = mdx.fences(lines, path)
         code = frozenset(i for start, end, _ in spans for i in range(start, end + 1))
+        lines, comments = mdx.comments(lines, code)
         sections = mdx.headings(lines, code)
         problems: list[Problem] = []
         found = mdx.elements(lines, code, sections, path, problems)
@@ -82,11 +83,12 @@ def parse(text: str, path: str = "<text>") -> Document:
             headings=tuple(sections),
             elements=tuple(found),
             math=tuple(math),
-            tables=tuple(mdx.tables(lines, code)),
+            tables=tuple(mdx.tables(lines, code | _displayed(math))),
             listings=tuple(mdx.listings(lines, spans)),
             figures=tuple(figures),
             refs=tuple(mdx.refs(lines, code)),
             problems=tuple(sorted(problems, key=lambda p: p.line)),
+            comments=tuple(comments),
         )
     if rendered.detect(lines):
         code, listings = rendered.listings(lines)
@@ -104,7 +106,7 @@ def parse(text: str, path: str = "<text>") -> Document:
             headings=tuple(sections),
             elements=tuple(found),
             math=tuple(math),
-            tables=tuple(rendered.tables(lines, code)),
+            tables=tuple(rendered.tables(lines, code | _displayed(math))),
             listings=tuple(listings),
             figures=(),
             refs=tuple(rendered.refs(lines, code, own)),
@@ -117,6 +119,14 @@ def parse(text: str, path: str = "<text>") -> Document:
 
 
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+
+
+def _displayed(math: list[Math]) -> frozenset[int]:
+    """The lines a display's TeX runs over: a line of it that starts with `|`
+    (`|\\mathrm{fl}(x) - x| = …`) is mathematics, not a table's row."""
+    return frozenset(
+        line for m in math if m.display for line in range(m.line, m.line + m.tex.count("\n") + 1)
+    )
 
 
 def math_spans(lines: list[str], code: frozenset[int], problems: list[Problem]) -> list[Math]:
@@ -145,13 +155,13 @@ def math_spans(lines: list[str], code: frozenset[int], problems: list[Problem]) 
             paragraph = _PARAGRAPH_BREAK.search(text, start, stop)
             if close < 0 or paragraph is not None:
                 where = "its paragraph ends" if paragraph is not None else "the file ends"
-                problems.append(Problem(line_of(i), f"$$ is not closed before {where}"))
+                problems.append(Problem(line_of(i), f"$$ is not closed before {where}", "unpaired"))
                 i = text.find("$", paragraph.end() if paragraph is not None else len(text))
                 continue
         else:
             close = text.find("$", start)
             if close < 0 or "\n" in text[start:close]:
-                problems.append(Problem(line_of(i), "$ has no closing $ on its line"))
+                problems.append(Problem(line_of(i), "$ has no closing $ on its line", "unpaired"))
                 i = text.find("$", start)
                 continue
         tex = text[start:close]

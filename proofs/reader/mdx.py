@@ -10,12 +10,14 @@ counter shared by every kind within that section.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from proofs.reader.cells import cell_spans
 from proofs.reader.records import (
     ID_PREFIXES,
     LABELS,
     ChapterInputError,
+    Comment,
     Element,
     Figure,
     Heading,
@@ -96,6 +98,31 @@ def listings(lines: list[str], spans: list[tuple[int, int, str]]) -> list[Listin
     return out
 
 
+COMMENT = re.compile(r"\{/\*(.*?)\*/\}", re.S)
+
+
+def comments(lines: list[str], code: frozenset[int]) -> tuple[list[str], list[Comment]]:
+    """The lines with each comment `{/* … */}` outside code replaced by as many spaces
+    (the columns of the rest kept; a comment over several lines blanked on each), and the
+    comments. A `{/*` never closed is left as text."""
+    read = ["" if i in code else line for i, line in enumerate(lines, 1)]
+    text = "\n".join(read)
+    found = []
+    blanked = list(lines)
+    starts = [0]  # where each line starts in `text`
+    for line in read:
+        starts.append(starts[-1] + len(line) + 1)
+    for match in COMMENT.finditer(text):
+        first = bisect_right(starts, match.start())
+        last = bisect_right(starts, match.end() - 1)
+        found.append(Comment(first, last, match.group(1).strip()))
+        for k in range(first, last + 1):
+            start = max(match.start() - starts[k - 1], 0)
+            end = min(match.end() - starts[k - 1], len(lines[k - 1]))
+            blanked[k - 1] = blanked[k - 1][:start] + " " * (end - start) + blanked[k - 1][end:]
+    return blanked, found
+
+
 def headings(lines: list[str], code: frozenset[int]) -> list[Heading]:
     out = []
     for i, line in enumerate(lines, 1):
@@ -156,16 +183,22 @@ def elements(
     for j, line in enumerate(lines, 1):
         closing = CLOSE.match(line) if j not in code else None
         if closing is not None and j not in closes:
-            problems.append(Problem(j, f"</{closing.group(1)}> closes no element"))
+            problems.append(Problem(j, f"</{closing.group(1)}> closes no element", "stray"))
     ids = {e.id for e in out}
     for id_, (tag, _) in proofs.items():
         if id_ not in ids:
-            problems.append(Problem(tag, f'<Proof of="{id_}"> proves no element of the chapter'))
+            problems.append(
+                Problem(tag, f'<Proof of="{id_}"> proves no element of the chapter', "orphan")
+            )
     for e in out:
         prefix = (e.id or "").split("-")[0]
         if prefix in KIND_OF_PREFIX and KIND_OF_PREFIX[prefix] != e.kind:
             problems.append(
-                Problem(e.line, f"the id {e.id} says {KIND_OF_PREFIX[prefix]}, its tag {e.kind}")
+                Problem(
+                    e.line,
+                    f"the id {e.id} says {KIND_OF_PREFIX[prefix]}, its tag {e.kind}",
+                    "mislabelled",
+                )
             )
     return out
 
@@ -195,10 +228,14 @@ def _closing(
         boundary = BOUNDARY.match(text)
         if boundary is not None and not (tag in TAGS and boundary.group(1) == "Solution"):
             problems.append(
-                Problem(start, f"<{tag}> is not closed before {boundary.group(0)}> at line {j}")
+                Problem(
+                    start,
+                    f"<{tag}> is not closed before {boundary.group(0)}> at line {j}",
+                    "unclosed",
+                )
             )
             return j
-    problems.append(Problem(start, f"<{tag}> is never closed with </{tag}>"))
+    problems.append(Problem(start, f"<{tag}> is never closed with </{tag}>", "unclosed"))
     return len(lines) + 1
 
 

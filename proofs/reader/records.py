@@ -127,6 +127,17 @@ class Figure:
 
 
 @dataclass(frozen=True)
+class Comment:
+    """An MDX comment `{/* … */}`: its first and last lines and its text between the
+    markers, stripped. A page shows none of it; the reader blanks it in the lines it
+    reads, so that no formula, number or tag of it is read as the chapter's."""
+
+    line: int
+    last: int
+    text: str
+
+
+@dataclass(frozen=True)
 class Ref:
     """A reference: MDX `<Ref to="…"/>` or a rendered `命題 7.2［自己注意］` / `命題 3.1`.
 
@@ -151,6 +162,13 @@ class Problem:
 
     line: int
     message: str
+    kind: str = ""  # one of PROBLEM_KINDS: what the defect is, for the rule that reports it
+
+
+# unclosed: an element or proof not closed by its own tag or mark; stray: a closing tag of
+# nothing; orphan: a proof of no element; mislabelled: an id naming another kind than its
+# tag; unpaired: a `$` or `$$` without its pair; numbering: an element out of sequence
+PROBLEM_KINDS = ("unclosed", "stray", "orphan", "mislabelled", "unpaired", "numbering")
 
 
 @dataclass(frozen=True)
@@ -168,6 +186,7 @@ class Document:
     figures: tuple[Figure, ...]
     refs: tuple[Ref, ...]
     problems: tuple[Problem, ...] = ()  # in the order of their lines
+    comments: tuple[Comment, ...] = ()  # MDX comments, blanked in `lines`
 
     def line(self, number: int) -> str:
         """The text of a 1-based line."""

@@ -120,7 +120,9 @@ def elements(
                         if stop <= len(lines)
                         else "the end of the file"
                     )
-                    problems.append(Problem(after, f"{following.strip()} has no ∎ before {where}"))
+                    problems.append(
+                        Problem(after, f"{following.strip()} has no ∎ before {where}", "unclosed")
+                    )
                     end = stop
                 proof = _trim(lines, after + 1, end - 1)
             elif PROOF.match(following):
@@ -128,6 +130,7 @@ def elements(
                     Problem(
                         after,
                         f"{following.strip()} follows {label} {num}: it names another element",
+                        "orphan",
                     )
                 )
             elif following.strip() == SOLUTION:
@@ -157,7 +160,7 @@ def _numbering(
     if within is None:
         return  # before any section heading (an excerpt): nothing to count from
     if section.isdigit() and section != within:
-        problems.append(Problem(line, f"{label} {number} stands in section {within}"))
+        problems.append(Problem(line, f"{label} {number} stands in section {within}", "numbering"))
         expected[within] = expected.get(within, 1) + 1  # it takes its place there
         return
     wanted = expected.get(section, 1)
@@ -167,6 +170,7 @@ def _numbering(
                 line,
                 f"{label} {number} is numbered out of sequence: the "
                 f"element before it makes it {label} {section}.{wanted}",
+                "numbering",
             )
         )
     expected[section] = int(count) + 1 if count.isdigit() else wanted

@@ -14,8 +14,8 @@ from places import SEEDS
 
 from numeric.error_bounds import unit_roundoff
 from proofs import audit
-from proofs.audit.elements import CHECKED_KINDS
-from proofs.audit.equalities import audit_statement
+from proofs.audit.rules.equalities import audit_statement
+from proofs.audit.rules.examples import CHECKED_KINDS
 from proofs.book.judge import CheckFailed, finding
 from proofs.book.registry import REGISTRY, load_all
 from proofs.reader import ChapterInputError

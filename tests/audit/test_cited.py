@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from proofs.audit.cited import _plain, audit_cited
+from proofs.audit.rules.cited import _plain, audit_cited
 from proofs.reader import parse
 
 CHAPTER = """# T

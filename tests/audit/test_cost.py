@@ -10,8 +10,9 @@ from unittest import mock
 import pytest
 from places import SAMPLES
 
-from proofs.audit import restated, sentence
-from proofs.audit.equalities import Definitions, Settings, audit_equalities
+from proofs.audit.deciding import sentence
+from proofs.audit.rules import restated
+from proofs.audit.rules.equalities import Definitions, Settings, audit_equalities
 from proofs.book.registry import load_all
 from proofs.cli.verify import _runs
 from proofs.reader import parse

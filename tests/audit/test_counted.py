@@ -4,7 +4,7 @@ where the text lists nothing."""
 
 from __future__ import annotations
 
-from proofs.audit.counted import audit_counted
+from proofs.audit.rules.counted import audit_counted
 from proofs.reader import parse
 
 HEAD = '# T\n\n## 1. S\n\n<Proposition id="prop-x" title="t">\n\nある命題。\n\n</Proposition>\n\n'
@@ -55,6 +55,9 @@ def test_no_list_no_finding():
     assert verdicts("2 つの部品があります。\n続く文。\n\n- 一つ。\n") == []  # the paragraph goes on
     assert verdicts("- 2 つの部品を重ねる。\n- もう一つ。\n") == []  # an item announces nothing
     assert verdicts("1 つを選びます。\n\n- 一つ。\n") == []  # one is no list
+    only = "小さな行列 2 つだけを学習する方法を確かめます。\n\n- 一つ。\n- 二つ。\n- 三つ。\n"
+    assert verdicts(only) == []  # 「2 つだけ」 quantifies a noun, it announces no list
+    assert verdicts(only.replace("2 つだけを", "2 つを"))[0][1] == "mismatched"
 
 
 def test_code_and_headings_end_a_list():

@@ -8,7 +8,7 @@ import pytest
 from places import SEEDS
 
 from proofs.audit import audit_document, audit_file
-from proofs.audit.coverage import (
+from proofs.audit.reports.coverage import (
     BIBLIOGRAPHY,
     FIGURE_LABEL,
     IN_FORMULA,

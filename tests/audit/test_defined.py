@@ -1,6 +1,6 @@
 # ruff: noqa: E501 - the chapters are lines of TeX and Japanese, kept whole so that they read as written
-"""A chapter's own notation (proofs.audit.defined) and its statements tried at points with
-it (proofs.audit.instances), on small MDX chapters written for the tests: what the
+"""A chapter's own notation (proofs.audit.deciding.defined) and its statements tried at points with
+it (proofs.audit.deciding.instances), on small MDX chapters written for the tests: what the
 chapter defines is computed, a true statement is confirmed numerically, a slipped one is
 an error with a witness a reader can put back in, and a statement whose names the
 chapter constrains in words, or whose case the text sets, is not tried."""
@@ -12,8 +12,8 @@ import re
 import sympy
 
 from proofs.audit import audit_document
-from proofs.audit.defined import MAX_ENTRIES, read_notation
-from proofs.audit.instances import try_statement
+from proofs.audit.deciding.defined import MAX_ENTRIES, read_notation
+from proofs.audit.deciding.instances import try_statement
 from proofs.reader import parse
 
 TEMPLATE = """\
@@ -104,6 +104,21 @@ def test_a_choice_or_a_case_is_not_a_claim():
     notation = read_notation(parse(chapter("$p_1 = 1$"), "c.mdx"))(21)
     assert try_statement("c = p_1", notation) == "gives c a value: a choice or a case, not a claim"
     assert try_statement(r"\boldsymbol{z} = (1, 2, 3)", notation) == "a setting"
+    where = "says where x lies: a condition or a case, not a claim"
+    assert try_statement(r"0 \le x < p_1", notation) == where  # 「…の範囲の元は」
+    assert try_statement(r"|x| < p_1", notation) == where.replace("x", "|x|", 1)
+
+
+def test_an_inequality_of_what_the_chapter_defines_is_still_tried():
+    for slipped in (r"$p_j < 0$", r"$p_j > 1$"):  # neither read as the range p is drawn in
+        (found,) = findings(chapter(slipped))
+        assert found[1] == "error"
+        assert "false at" in found[2]
+    (found,) = findings(chapter(r"$0 < p_j < 1$"))
+    assert found[1:] == (
+        "",
+        "tried with the chapter's definitions, with n = 3, confirmed numerically at 16 points, not proved",
+    )
 
 
 def test_an_example_is_tried_at_the_values_it_sets_only():

@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from places import SEEDS
 
-from proofs.audit.report import workflow_command
+from proofs.audit.reports.github import workflow_command
 from proofs.typeset.shown import visible, visible_lines
 
 BLOCK = SEEDS / "002_1f7cf506cffefce0.txt"

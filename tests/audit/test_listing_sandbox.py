@@ -30,7 +30,7 @@ from proofs.audit.listings import run_listings
 from proofs.audit.listings.bubblewrap import python_installation
 from proofs.audit.listings.running import DISK, MEMORY
 from proofs.audit.listings.sandbox import NotStarted, why_not_contained
-from proofs.audit.report import Report
+from proofs.audit.reports.report import Report
 from proofs.reader import parse
 
 FENCE = "```"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from proofs.audit.meaning import by_meaning, normalised
+from proofs.audit.deciding.meaning import by_meaning, normalised
 from proofs.book.claims import Claim, Located
 from proofs.reader import parse
 

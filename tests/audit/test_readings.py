@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from proofs.audit.equalities import audit_statement
-from proofs.audit.readings import read_exactly, reading
+from proofs.audit.deciding.readings import read_exactly, reading
+from proofs.audit.rules.equalities import audit_statement
 
 
 @pytest.mark.parametrize(
@@ -76,3 +76,10 @@ def test_the_slipped_input_is_named_when_it_alone_lacks_a_reading():
 def test_two_computed_sides_need_only_meet():
     status, detail = judged(r"e^{0.5}/10.1073 = 1.6487 / 10.1073")
     assert status == "confirmed"
+
+
+def test_decimals_that_approximate_an_exact_side_need_only_meet_it():
+    exact = r"2/16 + 4 \times 10^{6}/(7 \times 10^{9})"
+    assert judged(rf"{exact} \approx 0.125 + 0.000571")[0] == "confirmed"
+    assert judged(rf"{exact} \approx 0.125 + 0.000517")[0] == "mismatched"  # beyond rounding
+    assert judged(rf"{exact} = 0.125 + 0.000571")[0] == "mismatched"  # = says exactly

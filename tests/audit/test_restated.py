@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from proofs.audit.restated import _occurrence, _slip_apart, audit_restated, one_slip
+from proofs.audit.rules.restated import _occurrence, _slip_apart, audit_restated, one_slip
 from proofs.reader import parse
 
 HEAD = '# T\n\n## 1. S\n\n<Proposition id="prop-x" title="t">\n\nある命題。\n\n</Proposition>\n\n'

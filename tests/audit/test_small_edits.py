@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from places import SEEDS
 
 from proofs.audit import audit_document
-from proofs.audit.report import Section, Status
+from proofs.audit.findings import Section, Status
 from proofs.book.claims import Claim
 from proofs.book.profiles import scaled
 from proofs.reader import ChapterInputError, parse

@@ -398,7 +398,7 @@ def test_audit_write_baseline_records_the_block_chapters_one_slip(capsys, block)
     assert accepted == [
         {
             **SLIP,
-            "section": "check",
+            "code": "CHK001",
             "found": (
                 "the chapter prints 1.1428 for 8/7 = 1.142857..., which rounds to 1.1429: the "
                 "printed value is truncated, not rounded (the exact squares still sum to 4 = d)"
@@ -406,7 +406,7 @@ def test_audit_write_baseline_records_the_block_chapters_one_slip(capsys, block)
         },
         {
             **SLIP,
-            "section": "claim",
+            "code": "CLM001",
             "found": r"$\sqrt{1.1428 + 0.2857 + 0 + 2.5714} = \sqrt{4} = 2 = \sqrt{d}$",
         },
     ]
@@ -426,7 +426,7 @@ def test_audit_baseline_survives_lines_added_above_the_slip(capsys, block):
     block.write_bytes(b"\n".join(lines))
     code, out, _ = run(capsys, "audit", block, "--verbose", "--baseline", path)
     assert code == 0
-    assert "line  117  [claim] $\\sqrt{1.1428" in out
+    assert "line  117  CLM001 [claim] $\\sqrt{1.1428" in out
     assert out.splitlines()[-1] == f"baseline {path}: 2 accepted, 0 new, 0 stale"
 
 
@@ -438,7 +438,7 @@ def test_audit_baseline_fails_on_a_new_slip_naming_only_it(capsys, block):
     assert out.split(f"baseline {path}: ")[1].splitlines() == [
         "2 accepted, 1 new, 0 stale",
         "new (1):",
-        "  line  244  [table] gpt2-parameters table, row 3 (ブロック 1 つ), column 個数: "
+        "  line  244  TAB001 [table] gpt2-parameters table, row 3 (ブロック 1 つ), column 個数: "
         "7,087,827  —  regenerated 7,087,872, off by -45",
     ]
 
@@ -446,8 +446,8 @@ def test_audit_baseline_fails_on_a_new_slip_naming_only_it(capsys, block):
 def test_audit_baseline_lists_the_entries_no_longer_found_as_stale(capsys, block):
     path, accepted = baseline_of(capsys, block)
     fixed = [
-        {**SLIP, "section": "table", "found": "a cell fixed since"},
-        {**SLIP, "element": "", "section": "output", "found": "total: 1"},
+        {**SLIP, "code": "TAB001", "found": "a cell fixed since"},
+        {**SLIP, "element": "", "code": "OUT001", "found": "total: 1"},
     ]
     path.write_text(json.dumps({"accepted": [*accepted, *fixed]}), encoding="utf-8")
     code, out, _ = run(capsys, "audit", block, "--quiet", "--baseline", path)
@@ -455,8 +455,8 @@ def test_audit_baseline_lists_the_entries_no_longer_found_as_stale(capsys, block
     assert out.split(f"baseline {path}: ")[1].splitlines() == [
         "2 accepted, 0 new, 2 stale",
         "stale, no longer found (2):",
-        "  [output] (outside the elements): total: 1",
-        "  [table] 例 3.2: a cell fixed since",
+        "  [OUT001] (outside the elements): total: 1",
+        "  [TAB001] 例 3.2: a cell fixed since",
     ]
 
 
@@ -477,6 +477,19 @@ def test_audit_baseline_of_another_chapter_accepts_nothing_here(capsys, block):
     assert f"baseline {path}: 0 accepted, 2 new, 0 stale" in out
 
 
+def test_a_baseline_written_before_the_codes_accepts_by_section(capsys, block):
+    path, accepted = baseline_of(capsys, block)
+    sections = {"CHK001": "check", "CLM001": "claim"}
+    by_section = [
+        {**{k: v for k, v in e.items() if k != "code"}, "section": sections[e["code"]]}
+        for e in accepted
+    ]
+    path.write_text(json.dumps({"accepted": by_section}), encoding="utf-8")
+    code, out, _ = run(capsys, "audit", block, "--quiet", "--baseline", path)
+    assert code == 0
+    assert out.splitlines()[-1] == f"baseline {path}: 2 accepted, 0 new, 0 stale"
+
+
 def test_audit_baseline_in_json(capsys, block):
     path, _ = baseline_of(capsys, block)
     code, out, _ = run(capsys, "audit", block, "--json", "--baseline", path)
@@ -492,8 +505,8 @@ BAD_BASELINES = {  # id: (content or None for no file, what the one line says)
     "not-json": ('{"accepted": [\n', "baseline.json:2: not JSON (Expecting value)"),
     "not-a-list": ('{"accepted": {}}', 'baseline.json: expected {"accepted": [...]}'),
     "entry-without-found": (
-        '{"accepted": [{"chapter": "c", "section": "s", "element": "e"}]}',
-        "each entry with the strings chapter, section, element, found",
+        '{"accepted": [{"chapter": "c", "code": "EQ001", "element": "e"}]}',
+        "each entry with the strings chapter, code, element, found",
     ),
 }
 

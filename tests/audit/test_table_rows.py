@@ -1,5 +1,5 @@
 # ruff: noqa: E501 - the chapters are lines of Markdown and Japanese, kept whole so that they read as written
-"""Tables checked from themselves (proofs.audit.table_rows, proofs.audit.table_content), on
+"""Tables checked from themselves (proofs.audit.rules.table_rows and table_content), on
 small MDX chapters written for the tests: each table as written is quiet, one slipped
 cell is reported at its row with the severity its evidence earns, and a rewrite that
 keeps the numbers is quiet too."""
@@ -14,10 +14,10 @@ HEAD = (
 )
 
 
-def found(text: str) -> list[tuple[int, str, str]]:
-    """(line, section, severity) of each mismatch of the chapter's audit."""
+def found(text: str) -> list[tuple[int, str, str, str]]:
+    """(line, section, severity, code) of each mismatch of the chapter's audit."""
     report = audit_document(parse(HEAD + text, "t.mdx"), with_checks=False)
-    return sorted((f.line, str(f.section), str(f.severity)) for f in report.mismatched)
+    return sorted((f.line, str(f.section), str(f.severity), f.code) for f in report.mismatched)
 
 
 TOTALS = """\
@@ -32,9 +32,9 @@ TOTALS = """\
 
 def test_a_totals_row_is_its_rows_sum():
     assert found(TOTALS.format(total="100", share="1.00")) == []
-    assert found(TOTALS.format(total="101", share="1.00")) == [(16, "table", "error")]
+    assert found(TOTALS.format(total="101", share="1.00")) == [(16, "table", "error", "TAB201")]
     # a ratio column's total need be no sum: alone, a warning
-    assert found(TOTALS.format(total="100", share="0.80")) == [(16, "table", "warning")]
+    assert found(TOTALS.format(total="100", share="0.80")) == [(16, "table", "warning", "TAB202")]
 
 
 def test_a_totals_row_may_leave_out_a_row_the_next_ones_repeat():
@@ -47,7 +47,7 @@ def test_a_totals_row_may_leave_out_a_row_the_next_ones_repeat():
 | 合計 | 94 |
 """
     assert found(table) == []
-    assert found(table.replace("| 94 |", "| 95 |")) == [(16, "table", "warning")]
+    assert found(table.replace("| 94 |", "| 95 |")) == [(16, "table", "warning", "TAB202")]
 
 
 RATIOS = """\
@@ -63,7 +63,7 @@ RATIOS = """\
 
 def test_a_column_every_other_row_computes_the_same_way_has_a_slip_in_one_row():
     assert found(RATIOS.format(last="1.50")) == []
-    assert found(RATIOS.format(last="1.05")) == [(17, "table", "warning")]
+    assert found(RATIOS.format(last="1.05")) == [(17, "table", "warning", "TAB203")]
 
 
 def test_a_relation_seen_in_too_few_rows_judges_nothing():
@@ -81,7 +81,7 @@ def test_a_header_formula_is_computed_with_a_chain_of_settings():
 | 8 | {cell} | 2 |
 """
     assert found(table.format(cell="512")) == []
-    assert found(table.format(cell="521")) == [(16, "table", "error")]
+    assert found(table.format(cell="521")) == [(16, "table", "error", "TAB101")]
 
 
 def test_the_element_title_sets_what_its_table_uses():
@@ -96,7 +96,7 @@ def test_the_element_title_sets_what_its_table_uses():
 </Example>
 """
     assert found(table.format(cell="24")) == []
-    assert found(table.format(cell="42")) == [(16, "table", "error")]
+    assert found(table.format(cell="42")) == [(16, "table", "error", "TAB101")]
 
 
 def test_a_percentage_and_a_power_of_ten_are_read_as_numbers():
@@ -109,7 +109,7 @@ $d = 4$ とします。
 | 2 | {share} | $1.0 \\times 10^{{-2}}$ |
 """
     assert found(table.format(share="50.0 %")) == []
-    assert found(table.format(share="5.0 %")) == [(16, "table", "error")]
+    assert found(table.format(share="5.0 %")) == [(16, "table", "error", "TAB101")]
 
 
 def test_a_row_the_printed_output_prints_too_must_agree_with_it():
@@ -131,4 +131,7 @@ for n in (2, 3):
 """
     assert found(text.format(cell="23")) == []
     # one of the two is wrong: a warning at the table's row and one at the output line
-    assert found(text.format(cell="32")) == [(14, "table", "warning"), (23, "output", "warning")]
+    assert found(text.format(cell="32")) == [
+        (14, "table", "warning", "TAB204"),
+        (23, "output", "warning", "TAB204"),
+    ]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from proofs.audit import audit_document
-from proofs.audit.notation import OpenFacts, decide_open, with_calls
+from proofs.audit.deciding.notation import OpenFacts, decide_open, with_calls
 from proofs.reader import parse
 
 

@@ -63,7 +63,7 @@ def test_a_claim_changed_in_the_chapter_is_a_difference():
 
 def test_the_statement_formulas_are_bound_to_the_checks():
     """At least 90 % of the relations stated in the elements' statements are claims."""
-    from proofs.audit.claims import kind_of
+    from proofs.audit.rules.statements import kind_of
     from proofs.reader.math import statement_lines
 
     bound = total = 0

@@ -90,7 +90,19 @@ CASES = {  # id: (arguments, with {tmp} for the test's directory, what the line 
     ),
     "latex-empty-formula-name": (["latex", ""], "latex: unknown formula ''"),
     "audit-empty-file-name": (["audit", ""], "argument FILE: expected a file name, got ''"),
-    "audit-dash": (["audit", "-"], "argument FILE: expected a file name, got '-' (standard input"),
+    "audit-dash-twice": (["audit", "-", "-"], "audit: - (standard input) is given twice"),
+    "audit-stdin-filename-without-dash": (
+        ["audit", "--stdin-filename", "c.mdx", "chapter.txt"],
+        "audit: --stdin-filename names the chapter read from -, which is not given",
+    ),
+    "audit-select-unknown-code": (
+        ["audit", "--select", "EQ999", "chapter.txt"],
+        "--select: 'EQ999' is no rule's code nor a prefix of codes; nearest: EQ005",
+    ),
+    "audit-ignore-empty-code": (
+        ["audit", "--ignore", "EQ,", "chapter.txt"],
+        "argument --ignore: expected rule codes separated by commas (EQ001,RST), got 'EQ,'",
+    ),
     "audit-dev-null": (["audit", "/dev/null"], "/dev/null: not a regular file, expected a chapter"),
     "audit-zero-byte-file": (["audit", "{tmp}/zero.mdx"], "{tmp}/zero.mdx:1: empty file"),
     "audit-non-utf8-bytes": (
@@ -255,7 +267,7 @@ def test_a_hostile_line_is_reported_not_computed(capsys, tmp_path, proposition, 
     code, out, err = run(capsys, "audit", str(chapter), "--verbose")  # the detail says the
     # bound refused it (before the bounds: minutes and 8.7 GB)
     assert (code, err) == (1, "")  # the file lacks the chapter's other elements
-    assert "line    5  [equality] " in out
+    assert "line    5  EQ001 [equality] " in out
     (found,) = [line for line in out.splitlines() if "[equality]" in line]
     assert f"  —  {detail}" in found and f"\n{status} (" in out
 

@@ -848,7 +848,7 @@ def test_audit_reports_an_unregistered_id_as_a_mismatch_with_the_nearest_ids(tmp
     code, out, _ = main(capsys, "audit", str(path), "--verbose")
     assert code == 1
     assert (
-        "line    3  [element] 命題 0.1 prop-softmax-jacobain  —  element id "
+        "line    3  ELT004 [element] 命題 0.1 prop-softmax-jacobain  —  element id "
         "'prop-softmax-jacobain' is not registered (nearest registered: prop-softmax-jacobian"
     ) in out
 

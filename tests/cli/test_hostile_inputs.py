@@ -285,11 +285,11 @@ UNCLOSED = SMALL.replace("</Definition>\n", "")  # a chapter no package register
 # its one mismatch, as audit --write-baseline records it, and an entry it does not find
 UNCLOSED_ENTRY = {
     "chapter": "",
-    "section": "structure",
+    "code": "STR001",
     "element": "def-sample",
     "found": '<Definition id="def-sample" title="見本">',
 }
-STALE_ENTRY = {"chapter": "", "section": "equality", "element": "", "found": "1 = 2"}
+STALE_ENTRY = {"chapter": "", "code": "EQ001", "element": "", "found": "1 = 2"}
 BLOCK_STATEMENT_7_1 = "位置ごとの MLP と層正規化は行ごとに働く写像である。"
 BLOCK_TOP = "\n\n0. この記事の要点"
 
@@ -566,8 +566,8 @@ CASES = [
         "element-never-closed",
         ("audit", "{dir}/c.mdx", "--quiet"),
         1,
-        'c.mdx:5:1: error: structure: <Definition id="def-softmax" title="見本"> — <Definition> is '
-        "never closed with </Definition>",
+        'c.mdx:5:1: error[STR001]: structure: <Definition id="def-softmax" title="見本"> — '
+        "<Definition> is never closed with </Definition>",
         {"c.mdx": KNOWN.replace("</Definition>\n", "")},
         out="out",
     ),
@@ -1238,7 +1238,7 @@ CASES = [
         "a-chapter-named-with-a-byte-not-utf8",
         ("audit", f"{{dir}}/{NOT_UTF8}", "--html", "{dir}/site", "--quiet"),
         1,
-        "{dir}/b\\xff.txt:114:1: error: check: 例 3.2 ex-layer-norm-scale",
+        "{dir}/b\\xff.txt:114:1: error[CHK001]: check: 例 3.2 ex-layer-norm-scale",
         {NOT_UTF8: seed(BLOCK)},
         out="out",
         writes=("site",),
@@ -1249,8 +1249,8 @@ CASES = [
         "a-name-with-a-line-break-in-github-annotations",
         ("audit", f"{{dir}}/{NAMED_COMMAND}", "--format", "github"),
         1,
-        "::error file={dir}/b\\n%3A%3Aerror%3A%3Aforged.txt,line=114,col=1,title=check "
-        "mismatched::例 3.2",
+        "::error file={dir}/b\\n%3A%3Aerror%3A%3Aforged.txt,line=114,col=1,title=CHK001 "
+        "check mismatched::例 3.2",
         {NAMED_COMMAND: seed(BLOCK)},
         out="out",
     ),
@@ -1259,7 +1259,7 @@ CASES = [
         "a-name-with-a-line-break-in-the-text-report",
         ("audit", f"{{dir}}/{NAMED_COMMAND}", "--quiet"),
         1,
-        "{dir}/b\\n::error::forged.txt:114:1: error: check:",
+        "{dir}/b\\n::error::forged.txt:114:1: error[CHK001]: check:",
         {NAMED_COMMAND: seed(BLOCK)},
         out="out",
     ),
@@ -1268,7 +1268,7 @@ CASES = [
         "a-name-starting-with-a-workflow-command",
         ("audit", "::error::forged.txt", "--quiet"),
         1,
-        "\\x3a:error::forged.txt:114:1: error: check:",
+        "\\x3a:error::forged.txt:114:1: error[CHK001]: check:",
         {"::error::forged.txt": seed(BLOCK)},
         out="out",
     ),
@@ -1351,7 +1351,7 @@ CASES = [
         "an-accepted-mismatch-is-a-notice",
         ("audit", "{dir}/c.mdx", "--baseline", "{dir}/base.json", "--format", "github"),
         0,
-        "::notice file={dir}/c.mdx,line=5,col=1,title=structure mismatched (accepted by the "
+        "::notice file={dir}/c.mdx,line=5,col=1,title=STR001 structure mismatched (accepted by the "
         "baseline)::",
         {"c.mdx": UNCLOSED, "base.json": baseline(UNCLOSED_ENTRY)},
         out="out",
@@ -1361,7 +1361,7 @@ CASES = [
         "a-new-mismatch-is-an-error",
         ("audit", "{dir}/c.mdx", "--baseline", "{dir}/base.json", "--format", "github"),
         1,
-        "::error file={dir}/c.mdx,line=5,col=1,title=structure mismatched::",
+        "::error file={dir}/c.mdx,line=5,col=1,title=STR001 structure mismatched::",
         {"c.mdx": UNCLOSED, "base.json": baseline()},
         out="out",
     ),
@@ -1370,7 +1370,7 @@ CASES = [
         "a-stale-entry-is-a-warning",
         ("audit", "{dir}/c.mdx", "--baseline", "{dir}/base.json", "--format", "github"),
         0,
-        "::warning file={dir}/base.json,title=baseline entry stale::[equality] (outside the "
+        "::warning file={dir}/base.json,title=baseline entry stale::[EQ001] (outside the "
         "elements): 1 = 2 — no longer found in {dir}/c.mdx",
         {"c.mdx": UNCLOSED, "base.json": baseline(UNCLOSED_ENTRY, STALE_ENTRY)},
         out="out",
@@ -1391,8 +1391,8 @@ CASES = [
         "a-paragraph-deleted-the-statement-of-a-claim",
         ("audit", "{dir}/b.txt", "--quiet"),
         1,
-        "b.txt:283:1: error: claim: $i \\ne j$ — 命題 7.1 prop-row-wise-maps: the check proves "
-        "$i \\ne j$, which the chapter no longer states",
+        "b.txt:283:1: error[CLM003]: claim: $i \\ne j$ — 命題 7.1 prop-row-wise-maps: the check "
+        "proves $i \\ne j$, which the chapter no longer states",
         {"b.txt": seed_without(BLOCK, BLOCK_STATEMENT_7_1)},
         out="out",
     ),
@@ -1401,7 +1401,8 @@ CASES = [
         "a-stray-opening-tag",
         ("audit", "{dir}/b.txt", "--quiet"),
         1,
-        'b.txt:2:1: error: structure: <Definition id="d" title="t"> — <Definition> is never closed',
+        'b.txt:2:1: error[STR001]: structure: <Definition id="d" title="t"> — <Definition> is '
+        "never closed",
         {"b.txt": seed(BLOCK, (BLOCK_TOP, '\n<Definition id="d" title="t">' + BLOCK_TOP))},
         out="out",
     ),
@@ -1453,8 +1454,8 @@ CASES = [
         "pyproject-a-key-misspelt",
         ("audit", "{dir}/c.mdx"),
         2,
-        "{dir}/pyproject.toml: [tool.proofs] chapter: not a setting; expected one of chapters, "
-        "run-listings",
+        "{dir}/pyproject.toml: [tool.proofs] chapter: not a setting; did you mean chapters? (the "
+        "settings are chapters, run-listings, select, ignore, per-file-ignores)",
         {"pyproject.toml": '[tool.proofs]\nchapter = "."\n', "c.mdx": KNOWN},
     ),
     Case(

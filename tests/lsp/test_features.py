@@ -16,8 +16,8 @@ from places import SAMPLES
 pytest.importorskip("lsprotocol", reason="needs the editor extra: pip install '.[editor]'")
 from lsprotocol import types  # noqa: E402
 
-from proofs.audit.baseline import baseline_text, entry  # noqa: E402
-from proofs.audit.report import Finding, Section, Status, warned  # noqa: E402
+from proofs.audit.findings import Finding, Section, Severity, Status  # noqa: E402
+from proofs.audit.reports.baseline import baseline_text, entry  # noqa: E402
 from proofs.book.registry import load_all  # noqa: E402
 from proofs.lsp import actions, hover, symbols  # noqa: E402
 from proofs.lsp.diagnostics import code_of, diagnostics, related_lines  # noqa: E402
@@ -65,7 +65,9 @@ def test_each_findings_severity_is_its_diagnostics():
     assert analysis.report is not None
     made = [
         Finding(Section.EQUALITY, 19, "f(0) = 1", Status.MISMATCHED, "the left side is 2"),
-        warned(Finding(Section.RESTATED, 19, "1", Status.MISMATCHED, "printed 2 at line 31")),
+        Finding(
+            Section.RESTATED, 19, "1", Status.MISMATCHED, "at line 31", severity=Severity.WARNING
+        ),
         Finding(Section.EQUALITY, 19, "f(0) = 1", Status.NOT_CHECKABLE, "not read"),
         Finding(Section.EQUALITY, 19, "f(0) = 1", Status.CONFIRMED, "equal"),
     ]

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from places import SEEDS
 
 pytest.importorskip("lsprotocol", reason="needs the editor extra: pip install '.[editor]'")
-from proofs.audit.report import Report  # noqa: E402
+from proofs.audit.reports.report import Report  # noqa: E402
 from proofs.lsp.incremental import Auditor, path_of  # noqa: E402
 from proofs.lsp.scheduler import Job, run_stoppable  # noqa: E402
 from proofs.lsp.store import Store  # noqa: E402

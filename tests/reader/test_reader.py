@@ -180,3 +180,25 @@ def test_the_chapters_read_with_every_element_numbered(name):
     numbers = [e.number for e in document.elements]
     assert len(numbers) == len(set(numbers)) == {"000": 26, "002": 21}[name[:3]]
     assert all(e.statement[0] <= e.statement[1] for e in document.elements)
+
+
+def test_a_display_line_that_starts_with_a_bar_is_not_a_table():
+    text = "\n".join(
+        [
+            "# 章",
+            "",
+            '<Proposition id="prop-a" title="a">',
+            "",
+            "$$",
+            r"|\mathrm{fl}(x) - x| = 2^k t",
+            "$$",
+            "",
+            "</Proposition>",
+            "",
+            "| $x$ | $y$ |",
+            "|---|---|",
+            "| 1 | 2 |",
+        ]
+    )
+    document = parse(text, "c.mdx")
+    assert [table.line for table in document.tables] == [11]

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from proofs.audit.equalities import audit_statement
+from proofs.audit.rules.equalities import audit_statement
 from proofs.tex import arithmetic as tex_arithmetic
 from proofs.tex.arithmetic import (
     MAX_CHARS,

@@ -19,7 +19,8 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from proofs.audit.elements import CHECKED_KINDS, registered
+from proofs.audit.rules.elements import registered
+from proofs.audit.rules.examples import CHECKED_KINDS
 from proofs.book.registry import RegisteredElement, load_all, run_check
 from proofs.publish.edition.parts import Part
 from proofs.publish.maps import results_from_report

@@ -8,8 +8,9 @@ from collections import Counter
 from html import escape
 from urllib.parse import quote
 
-from proofs.audit.report import Report, Status
-from proofs.audit.tally import ElementTally
+from proofs.audit.findings import Status
+from proofs.audit.reports.report import Report
+from proofs.audit.reports.tally import ElementTally
 from proofs.publish.site.frame import counts, css_class, html_page, html_text, legend, where
 from proofs.publish.site.marks import MARKS, ElementMark, LineMark, Note
 from proofs.reader import Document
@@ -133,7 +134,8 @@ def _notes(mark: LineMark, element: ElementMark | None, tally: ElementTally | No
 
 
 def _note(note: Note) -> str:
-    section = f" [{html_text(note.section)}]" if note.section else ""
+    code = f" {html_text(note.code)}" if note.code else ""
+    section = f"{code} [{html_text(note.section)}]" if note.section else ""
     status = f"{note.status} ({note.severity})" if note.severity == "warning" else note.status
     return (
         f'<li class="{css_class(note.status)}{" warning" if note.severity == "warning" else ""}">'

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from html import escape
 
-from proofs.audit.report import Report, Status
+from proofs.audit.findings import Status
+from proofs.audit.reports.report import Report
 from proofs.publish.site.style import CSS
 from proofs.typeset.shown import visible
 

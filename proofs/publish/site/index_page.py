@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from html import escape
 from urllib.parse import quote
 
-from proofs.audit.report import Report, Status
+from proofs.audit.findings import Status
+from proofs.audit.reports.report import Report
 from proofs.publish.maps import HEIGHT, WIDTH, chapter_map, map_svg, positions
 from proofs.publish.site.frame import counts, html_page, html_text, where
 from proofs.publish.site.marks import ElementMark

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from proofs.audit.report import Finding, Report, Section, Status
+from proofs.audit.findings import Finding, Section, Status
+from proofs.audit.reports.report import Report
 from proofs.reader import Document
 from proofs.typeset.shown import visible
 
@@ -30,6 +31,7 @@ class Note:
     detail: str
     column: int = 1
     severity: str = ""  # a Severity value: a mismatch an error or a warning
+    code: str = ""  # the code of the rule that made the finding (EQ001)
 
 
 @dataclass(frozen=True)
@@ -61,7 +63,9 @@ def line_marks(document: Document, report: Report) -> list[LineMark]:
     """Every line of the document with its mark and notes, in order."""
     notes: dict[int, list[Note]] = {}
     for f in report.findings:
-        note = Note(str(f.status), str(f.section), f.text, f.detail, f.column, str(f.severity))
+        note = Note(
+            str(f.status), str(f.section), f.text, f.detail, f.column, str(f.severity), f.code
+        )
         notes.setdefault(f.line, []).append(note)
     left = report.coverage.unexamined if report.coverage is not None else ()
     for line, text, why in left:

@@ -16,7 +16,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from proofs.audit.report import Report
+from proofs.audit.reports.report import Report
 from proofs.files import OutputError, check_target, write_atomically
 from proofs.publish.site.chapter_page import chapter_page
 from proofs.publish.site.index_page import Chapter, index_page

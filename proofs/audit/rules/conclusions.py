@@ -5,7 +5,7 @@ A proposition says 「2. … キャッシュは $2Lid$ 個の数からなる。�
 its way to 「… $L$ 層で $2Lid$ 個です。」. When an item of the proof ends with a formula
 followed by a counter word (個, 回, 本, バイト), and the statement's item of the same number
 states a formula followed by the same counter, the two are one quantity written twice:
-they are decided equal in the open notation (proofs.audit.notation) with the element's
+they are decided equal in the open notation (proofs.audit.deciding.notation) with the element's
 settings. Two formulas of other quantities (different names) are left alone; the same
 names and no identity is a mismatch at the statement's line.
 """
@@ -14,12 +14,34 @@ from __future__ import annotations
 
 import re
 
-from proofs.audit.notation import OpenFacts, decide_open
-from proofs.audit.report import Finding, Section, Status
-from proofs.audit.sentence import is_setting
+from proofs.audit.deciding.notation import OpenFacts, decide_open
+from proofs.audit.deciding.sentence import is_setting
+from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
 from proofs.reader import Document
 from proofs.reader.math import INLINE_MATH
 from proofs.reader.records import Element
+
+_ITEMS = (
+    "# 見本\n\n## 1. キャッシュ\n\n"
+    '<Proposition id="prop-cache" title="キャッシュの大きさ">\n\n'
+    "1. 1 層のキャッシュは $2id$ 個の数からなる。\n"
+    "2. $L$ 層のキャッシュは $2Lid$ 個の数からなる。\n\n</Proposition>\n\n"
+    '<Proof of="prop-cache">\n\n'
+    "1. 位置ごとに $K$ と $V$ の 2 行で、$i$ 位置ぶん $2id$ 個です。\n"
+    "2. 層ごとに 1. の数で、$L$ 層で {} 個です。\n\n</Proof>\n"
+)
+PROVED_COUNT = Rule(
+    "PRF001",
+    "proof-arrives-elsewhere",
+    Section.FORMULA,
+    Severity.WARNING,
+    "The count a proof's numbered item arrives at (a formula before 個, 回, 本, バイト) is "
+    "the count the statement's item of the same number states.",
+    Example(_ITEMS.format("$Lid$")),
+    Example(_ITEMS.format("$2dLi$")),
+)
+RULES = (PROVED_COUNT,)
+
 
 COUNTERS = ("個", "回", "本", "バイト")
 _COUNTED = re.compile(r"\$([^$]+)\$\s*(" + "|".join(COUNTERS) + ")")
@@ -89,6 +111,7 @@ def _compared(line: int, stated: str, proved: tuple[int, str], facts: OpenFacts)
             f"${claim}$ {counter}",
             Status(status),
             f"the count its proof arrives at (line {proof_line}: ${derived}$ {counter}): {detail}",
+            code=PROVED_COUNT.code,
         )
     ]
 

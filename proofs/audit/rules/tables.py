@@ -6,15 +6,59 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from proofs.audit.meaning import normalised
-from proofs.audit.report import Finding, Section, Status
-from proofs.audit.table_content import audit_reproduced_rows, audit_table_content
-from proofs.audit.table_rows import audit_table_rows
+from proofs.audit.deciding.meaning import normalised
+from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
+from proofs.audit.rules.table_content import audit_reproduced_rows, audit_table_content
+from proofs.audit.rules.table_rows import audit_table_rows
 from proofs.book.printed import agrees_as_printed
 from proofs.book.registry import CHAPTERS
 from proofs.reader import ChapterInputError, Document
 from proofs.reader.records import Table as Printed
 from proofs.typeset.tables import Table
+
+REGENERATED = Rule(
+    "TAB001",
+    "table-cell",
+    Section.TABLE,
+    Severity.ERROR,
+    "Each cell of a table the package regenerates is the package's value at the precision "
+    "the chapter prints it with (a table of words, which no computation makes, is listed).",
+    Example(chapter="transformer-block", line=244, old="7,087,872", new="7,087,873"),
+    Example(chapter="transformer-block", line=244, old="\t7,087,872", new="\t7{,}087{,}872"),
+)
+_COMPLEXITY = (  # a fragment of the self-attention chapter with its table of costs
+    '# 自己注意の抜粋\n\n## 2. 準備\n\n<Definition id="def-permutation-matrix" '
+    'title="置換行列・同変・不変">\n\n置換行列を定める。\n\n</Definition>\n\n'
+    "| $n$ | $4nd^2$ | $2n^2d$ | 合計 | $2n^2d$ の前の行との比 |{}\n"
+    "|---|---|---|---|---|{}\n"
+    "| 64 | 1,048,576 | 524,288 | 1,572,864 | |{}\n"
+    "| 128 | 2,097,152 | 2,097,152 | 4,194,304 | 4.00 |{}\n"
+)
+SHAPE = Rule(
+    "TAB002",
+    "table-shape",
+    Section.TABLE,
+    Severity.ERROR,
+    "A table the package regenerates has its columns and as many rows as the package's.",
+    Example(_COMPLEXITY.format("", "", "", "")),
+    Example(_COMPLEXITY.format(" 合計の前の行との比 |", "---|", " |", " 2.67 |")),
+)
+
+_HEADER_ONLY = (
+    '# 見本\n\n<Remark id="rem-sizes" title="大きさ">\n\n大きさを並べます。\n\n'
+    "</Remark>\n\n| $n$ | 合計 |\n|---|---|\n"
+)
+EMPTY_TABLE = Rule(
+    "TAB003",
+    "table-without-rows",
+    Section.TABLE,
+    Severity.ERROR,
+    "A table has rows under its header.",
+    Example(_HEADER_ONLY),
+    Example(_HEADER_ONLY + "| 64 | 1,048,576 |\n"),
+)
+RULES = (REGENERATED, SHAPE, EMPTY_TABLE)
+
 
 NO_COLUMNS = "no regenerated table has these columns (a table of words, not of values)"
 EMPTY = "the table has a header and no rows"
@@ -22,7 +66,7 @@ EMPTY = "the table has a header and no rows"
 
 def normalise_cell(cell: str) -> str:
     """Cells compare without whitespace inside math and at the ends (and by meaning:
-    1,048,576 is 1048576 and 1{,}048{,}576, proofs.audit.meaning)."""
+    1,048,576 is 1048576 and 1{,}048{,}576, proofs.audit.deciding.meaning)."""
     parts = cell.strip().split("$")
     return "$".join(re.sub(r"\s+", "", p) if i % 2 else p.strip() for i, p in enumerate(parts))
 
@@ -111,7 +155,7 @@ def audit_tables(
 ) -> list[Finding]:
     """Every table cell by cell against the regenerated table with its columns; a table
     with none that a check reads as its claim (`claimed`: its line -> the element id) is
-    that check's; any other is checked from its own content (proofs.audit.table_content:
+    that check's; any other is checked from its own content (proofs.audit.rules.table_content:
     its formula columns, and its rows against the lines of `produced`, what the chapter's
     listings printed, (chapter line, text)), else not checkable. A table whose shape is
     not the regenerated one's, or any table with a header and no rows, is a mismatch at
@@ -125,20 +169,41 @@ def audit_tables(
             regenerated = regenerate(chapter, printed)
         except NotRegenerated as why:
             findings.append(
-                Finding(Section.TABLE, printed.line, header, Status.NOT_CHECKABLE, str(why))
+                Finding(
+                    Section.TABLE,
+                    printed.line,
+                    header,
+                    Status.NOT_CHECKABLE,
+                    str(why),
+                    code=REGENERATED.code,
+                )
             )
             continue
         if regenerated is not None:
             if regenerated.shape:
                 findings.append(
                     Finding(
-                        Section.TABLE, printed.line, header, Status.MISMATCHED, regenerated.shape
+                        Section.TABLE,
+                        printed.line,
+                        header,
+                        Status.MISMATCHED,
+                        regenerated.shape,
+                        code=SHAPE.code,
                     )
                 )
             else:
                 findings.extend(_compare(printed, regenerated.table))
         elif len(printed.rows) == 1:
-            findings.append(Finding(Section.TABLE, printed.line, header, Status.MISMATCHED, EMPTY))
+            findings.append(
+                Finding(
+                    Section.TABLE,
+                    printed.line,
+                    header,
+                    Status.MISMATCHED,
+                    EMPTY,
+                    code=EMPTY_TABLE.code,
+                )
+            )
         elif printed.line in claimed:
             findings.append(
                 Finding(
@@ -147,6 +212,7 @@ def audit_tables(
                     header,
                     Status.CONFIRMED,
                     f"read by the check of {claimed[printed.line]} as its claim",
+                    code=REGENERATED.code,
                 )
             )
         else:
@@ -154,7 +220,14 @@ def audit_tables(
             content += audit_reproduced_rows(printed, produced)
             content += audit_table_rows(document, printed)
             findings += content or [
-                Finding(Section.TABLE, printed.line, header, Status.NOT_CHECKABLE, NO_COLUMNS)
+                Finding(
+                    Section.TABLE,
+                    printed.line,
+                    header,
+                    Status.NOT_CHECKABLE,
+                    NO_COLUMNS,
+                    code=REGENERATED.code,
+                )
             ]
     return findings
 
@@ -173,6 +246,7 @@ def _compare(printed: Printed, table: Table) -> list[Finding]:
                 title,
                 Status.MISMATCHED,
                 f"the chapter has {len(body)} rows, the regenerated table {len(table.rows)}",
+                code=SHAPE.code,
             )
         )
     rows = zip(body, table.rows, table.values, printed.row_lines[1:], strict=False)
@@ -182,7 +256,12 @@ def _compare(printed: Printed, table: Table) -> list[Finding]:
             if normalise_cell(a) == normalise_cell(b) or normalised(a) == normalised(b):
                 findings.append(
                     Finding(
-                        Section.TABLE, line, f"{label}: {a}", Status.CONFIRMED, "as regenerated"
+                        Section.TABLE,
+                        line,
+                        f"{label}: {a}",
+                        Status.CONFIRMED,
+                        "as regenerated",
+                        code=REGENERATED.code,
                     )
                 )
             elif agrees_as_printed(a, value):  # the chapter's own precision: 0.94 for 0.939…
@@ -193,6 +272,7 @@ def _compare(printed: Printed, table: Table) -> list[Finding]:
                         f"{label}: {a}",
                         Status.CONFIRMED,
                         f"regenerated {b}, which is {a} at the precision the chapter prints",
+                        code=REGENERATED.code,
                     )
                 )
             else:
@@ -203,6 +283,7 @@ def _compare(printed: Printed, table: Table) -> list[Finding]:
                         f"{label}: {a or '(blank)'}",
                         Status.MISMATCHED,
                         f"regenerated {b or '(blank)'}{_difference(a, b)}",
+                        code=REGENERATED.code,
                     )
                 )
     return findings

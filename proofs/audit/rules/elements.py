@@ -1,16 +1,10 @@
-"""The audit of a chapter's structure: every element registered with its number, kind
-and title, none missing or duplicated, every reference resolved; and the checks of
-its examples and exercises run (they are about printed numbers, and cheap)."""
+"""The elements of a chapter against the registry: every element registered with its
+number, kind and title, none missing or duplicated."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping
-
-from proofs.audit.report import Finding, Section, Status
+from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
 from proofs.book.registry import (
-    CHAPTERS,
-    CheckRun,
     RegisteredElement,
     load_all,
     nearest_ids,
@@ -18,6 +12,62 @@ from proofs.book.registry import (
 )
 from proofs.reader import Document
 from proofs.reader.records import Element as Record
+
+_TWO_DEFINITIONS = (  # a fragment of the self-attention chapter: its second element's id
+    '# 自己注意の抜粋\n\n## 2. 準備\n\n<Definition id="def-permutation-matrix" '
+    'title="置換行列・同変・不変">\n\n置換行列を定める。\n\n</Definition>\n\n'
+    '<Definition id="{}" title="{}">\n\n行ごとに施す。\n\n</Definition>\n'
+)
+AS_REGISTERED = Rule(
+    "ELT001",
+    "element-as-registered",
+    Section.ELEMENT,
+    Severity.ERROR,
+    "Each element of a chapter a package checks is the registered one: the same number, "
+    "kind and title, in its own chapter (an element no check covers is listed, not "
+    "checkable).",
+    Example(chapter="transformer-block", line=118, old="命題 3.3（", new="命題 3.4（"),
+    Example(chapter="transformer-block", line=118, old="のヤコビ行列）✓", new="のヤコビ行列）"),
+)
+DUPLICATED = Rule(
+    "ELT002",
+    "duplicated-element",
+    Section.ELEMENT,
+    Severity.ERROR,
+    "No two elements share an MDX id or a number.",
+    Example(chapter="transformer-block", line=237, old="例 5.3（", new="例 5.2（"),
+    Example(chapter="transformer-block", line=239, old="語彙は 50,257", new="語彙は 50257"),
+)
+MISSING = Rule(
+    "ELT003",
+    "missing-element",
+    Section.ELEMENT,
+    Severity.ERROR,
+    "Every element the package registers for the chapter is in it.",
+    Example(
+        chapter="transformer-block",
+        line=196,
+        old="注意 4.2（どちらが学習しやすいかは経験的な事柄）",
+        new="",
+    ),
+    Example(
+        chapter="transformer-block",
+        line=214,
+        old="構成要素ごとに成分の個数を数えます。",
+        new="構成要素ごとに数えます。",
+    ),
+)
+UNREGISTERED = Rule(
+    "ELT004",
+    "unregistered-id",
+    Section.ELEMENT,
+    Severity.ERROR,
+    "In a chapter a package checks, every MDX id is one the package registers (a new "
+    "element needs its check, or at least its stub).",
+    Example(_TWO_DEFINITIONS.format("def-scaled-softmax", "温度つき softmax")),
+    Example(_TWO_DEFINITIONS.format("def-softmax", "softmax とマスクつき softmax")),
+)
+RULES = (AS_REGISTERED, DUPLICATED, MISSING, UNREGISTERED)
 
 
 def registered(
@@ -50,6 +100,7 @@ def audit_elements(document: Document, chapter: str) -> list[Finding]:
                     text,
                     Status.MISMATCHED,
                     f"duplicated: {key} already stands at line {seen[key]}",
+                    code=DUPLICATED.code,
                 )
             )
             continue
@@ -63,6 +114,7 @@ def audit_elements(document: Document, chapter: str) -> list[Finding]:
                     text,
                     Status.NOT_CHECKABLE,
                     "no check: no package of checks registers this chapter",
+                    code=AS_REGISTERED.code,
                 )
             )
             continue
@@ -71,10 +123,26 @@ def audit_elements(document: Document, chapter: str) -> list[Finding]:
                 near = nearest_ids(record.id)
                 hint = f" (nearest registered: {', '.join(near)})" if near else ""
                 detail = f"element id {record.id!r} is not registered{hint}"
-                out.append(Finding(Section.ELEMENT, record.line, text, Status.MISMATCHED, detail))
+                out.append(
+                    Finding(
+                        Section.ELEMENT,
+                        record.line,
+                        text,
+                        Status.MISMATCHED,
+                        detail,
+                        code=UNREGISTERED.code,
+                    )
+                )
             else:
                 out.append(
-                    Finding(Section.ELEMENT, record.line, text, Status.NOT_CHECKABLE, "no check")
+                    Finding(
+                        Section.ELEMENT,
+                        record.line,
+                        text,
+                        Status.NOT_CHECKABLE,
+                        "no check",
+                        code=AS_REGISTERED.code,
+                    )
                 )
             continue
         problems = []
@@ -97,12 +165,21 @@ def audit_elements(document: Document, chapter: str) -> list[Finding]:
                     Status.MISMATCHED,
                     "; ".join(problems),
                     ref=e.id,
+                    code=AS_REGISTERED.code,
                 )
             )
         else:
             detail = f"check {e.id} ({e.kind}; {', '.join(e.methods) or 'unchecked'})"
             out.append(
-                Finding(Section.ELEMENT, record.line, text, Status.CONFIRMED, detail, ref=e.id)
+                Finding(
+                    Section.ELEMENT,
+                    record.line,
+                    text,
+                    Status.CONFIRMED,
+                    detail,
+                    ref=e.id,
+                    code=AS_REGISTERED.code,
+                )
             )
     found = {f.ref for f in out if f.ref}
     for e in registry.values():
@@ -115,6 +192,7 @@ def audit_elements(document: Document, chapter: str) -> list[Finding]:
                     Status.MISMATCHED,
                     f"missing: the chapter no longer has {e.number}（{e.title}）, "
                     "which the package checks",
+                    code=MISSING.code,
                 )
             )
     return out
@@ -136,83 +214,3 @@ def _where_missing(document: Document, element: RegisteredElement) -> int:
     document numbered after it, else the last line."""
     after = [r.line for r in document.elements if number_key(r.number) > number_key(element.number)]
     return min(after) if after else len(document.lines)
-
-
-def audit_refs(document: Document, chapter: str) -> list[Finding]:
-    """Every reference: to an element of this chapter (resolved, or a mismatch when the
-    document has no such element), or external (another chapter or page)."""
-    ids = {e.id for e in document.elements if e.id}
-    numbers = {e.number for e in document.elements}
-    short = CHAPTERS[chapter].short if chapter in CHAPTERS else ""
-    out = []
-    for ref in document.refs:
-        if ref.external:
-            out.append(
-                Finding(Section.REF, ref.line, ref.target, Status.EXTERNAL, f"in {ref.chapter}")
-            )
-        elif ref.target in ids or ref.target in numbers:
-            out.append(Finding(Section.REF, ref.line, ref.target, Status.CONFIRMED, "resolved"))
-        else:
-            where = f"{short}: " if short else ""
-            out.append(
-                Finding(
-                    Section.REF,
-                    ref.line,
-                    ref.target,
-                    Status.MISMATCHED,
-                    f"{where}no element {ref.target} in this chapter",
-                )
-            )
-    return out
-
-
-# The checks of examples and exercises ----------------------------------------------
-
-CHECKED_KINDS = ("example", "exercise")
-
-
-def audit_checks(
-    document: Document, elements: list[Finding], runs: Mapping[str, CheckRun | str]
-) -> list[Finding]:
-    """The check of every example and exercise among the elements found, as run on what the
-    chapter states (`runs`: by element id, the run, or why the check was not run: a claim
-    it reads that the chapter no longer states or that cannot be read); a failure or an
-    error is reported at the element's line, each finding at the first line of the
-    element's text that prints a number the finding names (else the element's)."""
-    registry = load_all()
-    lines = document.lines
-    starts = sorted(f.line for f in elements) + [len(lines) + 1]
-    out = []
-    for found in elements:
-        e = registry.get(found.ref)
-        if e is None or e.kind not in CHECKED_KINDS or found.ref not in runs:
-            continue
-        run = runs[found.ref]
-        if isinstance(run, str):
-            outcomes = [(Status.NOT_CHECKABLE, f"not run on the chapter: {run}", found.line)]
-        elif run.result == "failed":
-            outcomes = [(Status.MISMATCHED, f"the check fails: {run.message}", found.line)]
-        elif run.result == "error":
-            outcomes = [(Status.NOT_CHECKABLE, f"the check raised {run.message}", found.line)]
-        elif run.result == "unchecked":
-            outcomes = [(Status.NOT_CHECKABLE, f"unchecked: {run.message}", found.line)]
-        elif run.findings:
-            end = next(start for start in starts if start > found.line)
-            outcomes = [
-                (Status.MISMATCHED, f.message, _printed_at(f.printed, lines, found.line, end))
-                for f in run.findings
-            ]
-        else:
-            outcomes = [(Status.CONFIRMED, f"the check passed in {run.seconds:.2f} s", found.line)]
-        out += [
-            Finding(Section.CHECK, line, f"{e.number} {e.id}", status, detail, ref=e.id)
-            for status, detail, line in outcomes
-        ]
-    return out
-
-
-def _printed_at(printed: str, lines: tuple[str, ...], start: int, end: int) -> int:
-    """The first line in [start, end) (1-based) printing the number `printed` (not as a
-    part of a longer one), else `start`."""
-    pattern = re.compile(rf"(?<![\d.]){re.escape(printed)}(?![\d])")
-    return next((line for line in range(start, end) if pattern.search(lines[line - 1])), start)

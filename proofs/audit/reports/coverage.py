@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from proofs.audit.report import Finding, Status
+from proofs.audit.findings import Finding, Status
 from proofs.book.printed import ungrouped
 from proofs.reader import Document
 from proofs.reader.math import split_relations, statement_lines

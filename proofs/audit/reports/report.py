@@ -1,95 +1,16 @@
-"""What an audit reports: one Finding per audited item, gathered in a Report."""
+"""What an audit reports: its findings gathered in a Report, and the formats it is printed in:
+the linter's lines, the text by section, JSON, GitHub's workflow commands."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from enum import StrEnum
 from typing import Any
 
-from proofs.typeset.shown import visible, visible_lines
+from proofs.audit.findings import Finding, Section, Severity, Status
+from proofs.audit.reports.github import workflow_command, workflow_notice
+from proofs.typeset.shown import visible
 from proofs.typeset.words import counted
-
-
-class Section(StrEnum):
-    """What an audited item is; its value names it in JSON, SECTIONS in the text report."""
-
-    STRUCTURE = "structure"
-    ELEMENT = "element"
-    CHECK = "check"
-    CLAIM = "claim"
-    FORMULA = "formula"
-    TABLE = "table"
-    EQUALITY = "equality"
-    OUTPUT = "output"
-    RESTATED = "restated"
-    PROSE = "prose"
-    REF = "ref"
-
-
-class Status(StrEnum):
-    """The verdict on an audited item (EXTERNAL: a reference to another chapter)."""
-
-    CONFIRMED = "confirmed"
-    MISMATCHED = "mismatched"
-    NOT_CHECKABLE = "not checkable"
-    EXTERNAL = "external"
-
-
-class Severity(StrEnum):
-    """How much a finding weighs. An error is a mismatch with a witness a reader can check
-    by hand (a recomputed value, two printed numbers that cannot both hold, a point where
-    two sides differ): it fails the run. A warning is a mismatch only a heuristic sees (a
-    digit slip between two numbers the text does not say are the same, an announced count,
-    a result that holds only within its inputs' rounding): reported, failing the run only
-    under --strict. A notice is an item that could not be checked. Confirmed and external
-    items weigh nothing."""
-
-    ERROR = "error"
-    WARNING = "warning"
-    NOTICE = "notice"
-    NONE = ""
-
-
-@dataclass
-class Finding:
-    """One audited item: an element, a table cell, an equality, a printed line. Its
-    severity, unless a rule gives one, follows from its status: a mismatch is an error,
-    an item not checkable a notice."""
-
-    section: Section
-    line: int
-    text: str
-    status: Status
-    detail: str
-    ref: str = ""  # the element id an element finding resolved to
-    column: int = 1  # where its text stands on the line, 1-based (1 when not found)
-    severity: Severity = Severity.NONE
-
-    def __post_init__(self) -> None:
-        if self.severity == Severity.NONE or self.status != Status.MISMATCHED:
-            self.severity = _SEVERITIES[self.status]
-
-    @property
-    def fails(self) -> bool:
-        """Whether it fails a run: an error."""
-        return self.severity == Severity.ERROR
-
-
-_SEVERITIES = {
-    Status.MISMATCHED: Severity.ERROR,
-    Status.NOT_CHECKABLE: Severity.NOTICE,
-    Status.CONFIRMED: Severity.NONE,
-    Status.EXTERNAL: Severity.NONE,
-}
-
-
-def warned(finding: Finding) -> Finding:
-    """The finding as a heuristic's: a mismatch only a warning (Severity)."""
-    if finding.status == Status.MISMATCHED:
-        finding.severity = Severity.WARNING
-    return finding
-
 
 SECTIONS = {  # section -> its name in the text report
     Section.STRUCTURE: "structure",
@@ -113,12 +34,15 @@ class Report:
     form: str  # "MDX" | "rendered text"
     chapter: str
     findings: list[Finding] = field(default_factory=list)
-    elements: list[Any] = field(default_factory=list)  # proofs.audit.tally.ElementTally
+    elements: list[Any] = field(default_factory=list)  # proofs.audit.reports.tally.ElementTally
     listings: int = 0  # the chapter's listings with code
     listings_run: bool = False  # whether they ran (audit --run-listings)
     listings_contained: bool = False  # whether they ran in a sandbox
     listings_containment: str = ""  # where they ran, in one line ("" when they did not run)
-    coverage: Any = None  # proofs.audit.coverage.Coverage
+    coverage: Any = None  # proofs.audit.reports.coverage.Coverage
+    # the findings an author's suppressions keep out, each with the suppression's line
+    # and reason (proofs.audit.suppressions)
+    suppressed: list[tuple[Finding, int, str]] = field(default_factory=list)
 
     def of(self, status: Status, section: Section | None = None) -> list[Finding]:
         return [
@@ -142,6 +66,12 @@ class Report:
         return [f for f in self.findings if f.severity == Severity.WARNING]
 
     def to_dict(self) -> dict:
+        kept_out = {
+            "suppressed": [
+                {**asdict(f), "suppressed at": line, "reason": reason}
+                for f, line, reason in self.suppressed
+            ]
+        }
         return {
             "path": self.path,
             "form": self.form,
@@ -156,7 +86,7 @@ class Report:
             "coverage": self.coverage.to_dict() if self.coverage else None,
             "findings": [asdict(f) for f in self.findings],
             "elements": [asdict(e) for e in self.elements],
-        }
+        } | (kept_out if self.suppressed else {})
 
     def summary(self) -> dict:
         out: dict[str, dict[str, int]] = {}
@@ -177,6 +107,8 @@ class Report:
             f"{tally[Status.NOT_CHECKABLE]} not checkable",
             f"{tally[Status.CONFIRMED]} confirmed",
         ]
+        if self.suppressed:
+            said.append(f"{len(self.suppressed)} suppressed")
         if self.listings and not self.listings_run:
             said.append(f"{counted(self.listings, 'listing')} not run (--run-listings)")
         if self.coverage is not None:
@@ -185,19 +117,20 @@ class Report:
 
     def to_lint(self, quiet: bool = False) -> str:
         """The report an author reads first: one line per mismatch, `path:line:column:
-        severity: kind: what the chapter says — what it should say`, errors first, then
-        (unless `quiet`) what is not checkable, then the counts."""
-        lines = [self._lint(f, f"{f.severity}: ") for f in (*self.errors, *self.warnings)]
+        severity[CODE]: kind: what the chapter says — what it should say`, errors first,
+        then (unless `quiet`) what is not checkable, then the counts."""
+        lines = [self._lint(f, str(f.severity)) for f in (*self.errors, *self.warnings)]
         if not quiet:
-            lines += [self._lint(f, "not checkable: ") for f in self.of(Status.NOT_CHECKABLE)]
+            lines += [self._lint(f, "not checkable") for f in self.of(Status.NOT_CHECKABLE)]
         lines.append(self.counts())
         if self.listings_containment:
             lines.append(f"{visible(self.path)}: {self.listings_containment}")
         return "\n".join(lines)
 
-    def _lint(self, f: Finding, status: str) -> str:
+    def _lint(self, f: Finding, verdict: str) -> str:
         where = f"{visible(self.path)}:{f.line}:{f.column}"
-        return f"{where}: {status}{f.section}: {visible(f.text)} — {visible(f.detail)}"
+        said = f"{verdict}[{f.code}]" if f.code else verdict
+        return f"{where}: {said}: {f.section}: {visible(f.text)} — {visible(f.detail)}"
 
     def to_github(self, new: Sequence[Finding] | None = None) -> str:
         """GitHub workflow commands: an error or a warning annotation per mismatch (its
@@ -279,53 +212,24 @@ class Report:
             lines.append(f"{title} ({len(items)}):")
             for f in items:
                 lines.append(f"  line {f.line:4d}  {finding_text(f)}")
+        if self.suppressed:
+            lines += ["", f"suppressed ({len(self.suppressed)}):"]
+            lines += [
+                f"  line {f.line:4d}  {finding_text(f)}  (suppressed at line {at}"
+                + (f": {visible(reason)})" if reason else ")")
+                for f, at, reason in self.suppressed
+            ]
         return "\n".join(lines)
 
 
 def finding_text(f: Finding) -> str:
-    """A finding on one line of a text report, after its line: `[section] text — detail`,
-    a warning said so."""
+    """A finding on one line of a text report, after its line: `CODE [section] text —
+    detail`, a warning said so."""
     warning = "warning: " if f.severity == Severity.WARNING else ""
-    return f"[{f.section}] {warning}{visible(f.text)}  —  {visible(f.detail)}"
+    code = f"{f.code} " if f.code else ""
+    return f"{code}[{f.section}] {warning}{visible(f.text)}  —  {visible(f.detail)}"
 
 
 def _annotation(level: str, path: str, f: Finding, said: str = "") -> str:
-    title = f"{f.section} {f.status}{said}"
+    title = f"{f.code} {f.section} {f.status}{said}".strip()
     return workflow_command(level, path, f.line, title, f"{f.text} — {f.detail}", f.column)
-
-
-def workflow_command(
-    level: str,
-    path: str,
-    line: int | None,
-    title: str,
-    message: str,
-    column: int | None = None,
-) -> str:
-    """A GitHub workflow command (`::error file=…,line=…::message`) that annotates a line
-    of a file in a pull request (the whole file without `line`), its
-    properties and message escaped as GitHub's runner reads them (actions/toolkit's
-    command.ts: %, CR and LF in the message; also : and , in a property), after every
-    character a log would not show as it is was made visible (proofs.typeset.shown): a
-    name's line break can neither end the command nor start another."""
-    where = [f"file={_property(path)}"]
-    where += [f"line={line}"] if line is not None else []
-    where += [f"col={column}"] if column is not None else []
-    properties = ",".join([*where, f"title={_property(title)}"])
-    return f"::{level} {properties}::{_data(visible_lines(message))}"
-
-
-def workflow_notice(path: str, message: str, level: str = "notice") -> str:
-    """A notice (or another `level`) about a whole file, such as a report's counts, its
-    message escaped."""
-    return f"::{level} file={_property(path)}::{_data(visible_lines(message))}"
-
-
-def _data(text: str) -> str:
-    """A workflow command's message: %, CR and LF escaped, as GitHub documents."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _property(text: str) -> str:
-    """A workflow command's property value: visible, the message's escapes, and : and ,."""
-    return _data(visible(text)).replace(":", "%3A").replace(",", "%2C")

@@ -22,9 +22,41 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from proofs.audit.report import Finding, Section, Status
+from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
 from proofs.book.printed import ungrouped
 from proofs.reader import Document
+
+_TWICE = (
+    '# 見本\n\n<Remark id="rem-share" title="割合">\n\n割合は 0.8420 です。\n\n</Remark>\n\n'
+    "表にすると 0.8420 です。\n\nまとめ：割合は {} でした。\n"
+)
+SWAPPED = Rule(
+    "RST001",
+    "restated-with-digits-swapped",
+    Section.RESTATED,
+    Severity.WARNING,
+    "A number printed once that is another, printed at least twice, with two neighbouring "
+    "digits swapped (0.8240 for 0.8420) is that number mistyped.",
+    Example(_TWICE.format("0.8240")),
+    Example(_TWICE.format("0.8420")),
+)
+_TUPLED = (
+    '# 見本\n\n<Remark id="rem-weights" title="重み">\n\n重みを並べます。\n\n</Remark>\n\n'
+    "| 1 | 2 | 3 |\n|---|---|---|\n| 0.6095 | 0.2242 | 0.1360 |\n\n"
+    "重みは $({})$ です。\n"
+)
+TUPLE = Rule(
+    "RST002",
+    "restated-tuple",
+    Section.RESTATED,
+    Severity.WARNING,
+    "A tuple the prose prints that a table row or an output line prints too, in order, but "
+    "for one number: that number is the slip.",
+    Example(_TUPLED.format("0.6095,\\ 0.2224,\\ 0.1360")),
+    Example(_TUPLED.format("0.6095,\\ 0.2242,\\ 0.1360")),
+)
+RULES = (SWAPPED, TUPLE)
+
 
 # a decimal number with a point, its digits grouped or not (12.1239, 1,234.5, 1{,}234.5)
 # (a mantissa too: 4.941 of the output's 4.941e-4, which a table prints in units of 10^-4)
@@ -125,6 +157,7 @@ def audit_restated(
                         f"printed nowhere else, one slip away from {b.text}, "
                         f"which the chapter prints at {where}"
                         + (" (as its listing prints it)" if b.produced else ""),
+                        code=SWAPPED.code,
                     )
                 )
                 break
@@ -262,6 +295,7 @@ def audit_restated_tuples(
                     Status.MISMATCHED,
                     f"line {elsewhere} prints the same numbers but this one, "
                     f"{theirs} where this tuple has {items[k]}",
+                    code=TUPLE.code,
                 )
             )
             break

@@ -22,7 +22,7 @@ is kept only when the first could not be evaluated.
 `Notation.at(sizes)` gives an Evaluator in which each size is an integer, each declared
 vector or matrix a column or matrix of real symbols, each declared number a positive
 symbol, each function what its definition computes; `Notation.ranges` what a witness
-must respect. Nothing here judges: proofs.audit.instances tries statements with it.
+must respect. Nothing here judges: proofs.audit.deciding.instances tries statements with it.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from typing import Any
 
 import sympy
 
-from proofs.audit.notation import CONSTANTS, FUNCTIONS
+from proofs.audit.deciding.notation import CONSTANTS, FUNCTIONS
 from proofs.reader import Document
 from proofs.reader.math import split_relations, statement_lines
 from proofs.reader.records import Element, Math
@@ -455,7 +455,10 @@ def _read_statement(
     bound = _BOUND.match(statement)
     if bound is not None:
         key = _key(bound.group(3))
-        if key is not None and key not in target.shapes:
+        base = None if key is None else key.split("_")[0]
+        defined = {*target.definitions, *chapter.definitions}
+        # 「$p_j > 0$ である」of a defined p is a claim to judge, not the range p is drawn in
+        if key is not None and key not in target.shapes and not {base, f"bold {base}"} & defined:
             target.shapes[key] = Shape(range=_range(bound))
         return
     members, relations = split_relations(statement.strip().rstrip(".,"))

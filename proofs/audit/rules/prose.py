@@ -8,7 +8,7 @@ number of the prose, or the value a formula ends with):
 - 「…で、約 530 倍」「ちょうど 4 倍」 (not 「倍にする」, not 「以上」): the last two numbers,
   the later over the earlier;
 - 「ちょうど前者の $i$ 倍」: of the last two formulas that are more than a symbol, the later
-  is the earlier times the formula, decided in the open notation (proofs.audit.notation);
+  is the earlier times the formula, decided in the open notation (proofs.audit.deciding.notation);
 - 「平均は $\\beta/(1 - \\beta)$ ステップ前です。$\\beta_1 = 0.9$ なら 9 ステップ前」: a
   formula of one name followed by its unit, then worked at a value of that name (or of
   the name with a subscript) with the same unit after the number: the number is the
@@ -31,11 +31,72 @@ from fractions import Fraction
 import mpmath
 import sympy
 
-from proofs.audit.notation import decide_open, open_value
-from proofs.audit.report import Finding, Section, Status
+from proofs.audit.deciding.notation import decide_open, open_value
+from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
 from proofs.reader import Document
 from proofs.reader.math import INLINE_MATH, split_relations
 from proofs.tex.arithmetic import MAX_DIGITS, NotNumeric, TooLarge, evaluate
+
+_WORDS = '# 見本\n\n<Remark id="rem-words" title="言葉">\n\n言葉で述べます。\n\n</Remark>\n\n{}\n'
+SHARE = Rule(
+    "PRO001",
+    "percentage-of-a-whole",
+    Section.PROSE,
+    Severity.WARNING,
+    "「…、全体 W の約 p %」: the number before it over the whole W is p % at the printed "
+    "precision.",
+    Example(_WORDS.format("埋め込みは 38,597,376 個で、全体 124,439,808 の約 13.0 % です。")),
+    Example(_WORDS.format("埋め込みは 38,597,376 個で、全体 124,439,808 の約 31.0 % です。")),
+)
+TIMES_RULE = Rule(
+    "PRO002",
+    "ratio-in-words",
+    Section.PROSE,
+    Severity.WARNING,
+    "「約 k 倍」「ちょうど k 倍」 after two numbers: the later over the earlier is k at the "
+    "printed precision (約: of its last significant digit).",
+    Example(_WORDS.format("1,024 から 4,096 に増え、約 5 倍です。")),
+    Example(_WORDS.format("1,024 から 4,096 に増え、約 4 倍です。")),
+)
+FORMER_RULE = Rule(
+    "PRO003",
+    "formula-times-the-former",
+    Section.PROSE,
+    Severity.WARNING,
+    "「前者の $x$ 倍」: of the last two formulas, the later is the earlier times x, decided "
+    "in the open notation.",
+    Example(_WORDS.format("$2n^2d$ と $4n^2d$ で、後者はちょうど前者の $3$ 倍です。")),
+    Example(_WORDS.format("$2n^2d$ と $4n^2d$ で、後者はちょうど前者の $2$ 倍です。")),
+)
+INSTANCE_RULE = Rule(
+    "PRO004",
+    "formula-worked-in-words",
+    Section.PROSE,
+    Severity.WARNING,
+    "A formula of one name followed by its unit, then worked at a value of that name in "
+    "words with the same unit: the number is the formula's value there.",
+    Example(
+        _WORDS.format(
+            "平均は $\\beta/(1 - \\beta)$ ステップ前です。$\\beta = 0.9$ なら 8 ステップ前です。"
+        )
+    ),
+    Example(
+        _WORDS.format(
+            "平均は $\\beta/(1 - \\beta)$ ステップ前です。$\\beta = 0.9$ なら 9 ステップ前です。"
+        )
+    ),
+)
+SUM_RULE = Rule(
+    "PRO005",
+    "sum-in-words",
+    Section.PROSE,
+    Severity.WARNING,
+    "「$…= a$、$…= b$ で和は s」: the numbers the formulas end with sum to s.",
+    Example(_WORDS.format("$2^2 = 4$、$3^2 = 9$ で和は 14 です。")),
+    Example(_WORDS.format("$2^2 = 4$、$3^2 = 9$ で和は 13 です。")),
+)
+RULES = (SHARE, TIMES_RULE, FORMER_RULE, INSTANCE_RULE, SUM_RULE)
+
 
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 PERCENT = re.compile(
@@ -98,6 +159,7 @@ def _relations(line: int, text: str) -> list[Finding]:
                 match.group("p"),
                 bool(match.group("about")),
                 "the part before it of the whole",
+                SHARE,
             )
         )
     for match in TIMES.finditer(text):
@@ -116,6 +178,7 @@ def _relations(line: int, text: str) -> list[Finding]:
                 match.group("n"),
                 match.group("about") == "約",
                 "the later number over the earlier",
+                TIMES_RULE,
             )
         )
     for match in FORMER.finditer(text):
@@ -136,6 +199,7 @@ def _relations(line: int, text: str) -> list[Finding]:
                     match.group(0),
                     Status(status),
                     f"the later formula over the earlier: {detail}",
+                    code=FORMER_RULE.code,
                 )
             )
     out += _instances(line, text)
@@ -162,6 +226,7 @@ def _sums(line: int, text: str) -> list[Finding]:
                 match.group("n"),
                 bool(match.group("about")),
                 f"the sum of the {len(values)} values before it",
+                SUM_RULE,
             )
         )
     return out
@@ -197,6 +262,7 @@ def _instances(line: int, text: str) -> list[Finding]:
                 match.group("n"),
                 False,
                 f"${formula}$ at {match.group('name')} = {match.group('at')}",
+                INSTANCE_RULE,
             )
         )
     return out
@@ -209,17 +275,22 @@ def _fraction(value: sympy.Expr) -> Fraction:
     return Fraction(str(sympy.N(value, 30)))
 
 
-def _judged(line: int, text: str, value: Fraction, printed: str, about: bool, what: str) -> Finding:
+def _judged(
+    line: int, text: str, value: Fraction, printed: str, about: bool, what: str, rule: Rule
+) -> Finding:
     low, high = _span(printed, about)
     shown = f"{float(value):.6g}"
     if low <= value <= high:
-        return Finding(Section.PROSE, line, text, Status.CONFIRMED, f"{what}: {shown}")
+        return Finding(
+            Section.PROSE, line, text, Status.CONFIRMED, f"{what}: {shown}", code=rule.code
+        )
     return Finding(
         Section.PROSE,
         line,
         text,
         Status.MISMATCHED,
         f"{what} is {shown}, not {printed}{' (about)' if about else ''}",
+        code=rule.code,
     )
 
 

@@ -6,10 +6,47 @@ import functools
 import re
 from dataclasses import dataclass
 
-from proofs.audit.report import Finding, Section, Status
+from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
+from proofs.audit.listings import ListingRun, OutputComparison, compare_run
 from proofs.book.registry import CHAPTERS
 from proofs.reader import Document
 from proofs.typeset.tables import ListingLine
+
+PACKAGE_OUTPUT = Rule(
+    "OUT001",
+    "listing-output",
+    Section.OUTPUT,
+    Severity.ERROR,
+    "Each printed output line of a listing is the line the package prints for the same "
+    "quantity (a line no computation of the package prints is listed).",
+    Example(chapter="self-attention", line=667, old="params: 288", new="params: 289"),
+    Example(chapter="self-attention", line=668, old="= 2.2e-16", new="= 4.4e-16"),
+)
+_LISTING = (
+    '# 見本\n\n<Remark id="rem-run" title="実行">\n\n実行します。\n\n</Remark>\n\n'
+    "```python\n{}\n```\n\n```text\n4\n```\n"
+)
+NOT_RUN = Rule(
+    "OUT002",
+    "listing-does-not-run",
+    Section.OUTPUT,
+    Severity.ERROR,
+    "With the listings run, each listing runs to its end.",
+    Example(_LISTING.format("print(2 + 2)\nraise SystemExit(3)"), run_listings=True),
+    Example(_LISTING.format("print(2 + 2)"), run_listings=True),
+)
+LISTING_OUTPUT = Rule(
+    "OUT003",
+    "listing-prints-otherwise",
+    Section.OUTPUT,
+    Severity.ERROR,
+    "With the listings run, each printed output line is what the chapter's own listing "
+    "prints, at the precision the chapter prints it with.",
+    Example(_LISTING.format("print(2 + 3)"), run_listings=True),
+    Example(_LISTING.format("print(2 + 2)"), run_listings=True),
+)
+RULES = (PACKAGE_OUTPUT, NOT_RUN, LISTING_OUTPUT)
+
 
 _OUT_NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?![\w.])")
 
@@ -102,6 +139,7 @@ def audit_outputs(document: Document, chapter: str) -> list[Finding]:
                     text,
                     Status.NOT_CHECKABLE,
                     "no computation in the package prints this line",
+                    code=PACKAGE_OUTPUT.code,
                 )
             )
             continue
@@ -121,6 +159,7 @@ def audit_outputs(document: Document, chapter: str) -> list[Finding]:
                     text,
                     Status.MISMATCHED,
                     "; ".join(bad) + f" [{source}]",
+                    code=PACKAGE_OUTPUT.code,
                 )
             )
             continue
@@ -130,5 +169,65 @@ def audit_outputs(document: Document, chapter: str) -> list[Finding]:
             if level
         ]
         detail = "; ".join([f"reproduced by {source}", *notes])
-        findings.append(Finding(Section.OUTPUT, printed.line, text, Status.CONFIRMED, detail))
+        findings.append(
+            Finding(
+                Section.OUTPUT,
+                printed.line,
+                text,
+                Status.CONFIRMED,
+                detail,
+                code=PACKAGE_OUTPUT.code,
+            )
+        )
     return findings
+
+
+def with_runs(outputs: list[Finding], document: Document, runs: list[ListingRun]) -> list[Finding]:
+    """The printed output lines as the package computes them, and, when the listings
+    ran, as the chapter's own code prints them: each line no computation of the package
+    prints takes the run's verdict, a line the run contradicts is a mismatch whatever
+    the package says, and a listing that does not run is a mismatch at its first line."""
+    if not runs:
+        return outputs
+    compared: dict[int, OutputComparison] = {}
+    problems = []
+    for listing_run in runs:
+        if not listing_run.ran:
+            line = listing_run.listing.line
+            problems.append(
+                Finding(
+                    Section.OUTPUT,
+                    line,
+                    document.line(line).strip(),
+                    Status.MISMATCHED,
+                    f"the listing does not run: {listing_run.problem}",
+                    code=NOT_RUN.code,
+                )
+            )
+        for c in compare_run(listing_run):
+            compared[c.line] = c
+    out = []
+    for f in outputs:
+        ran = compared.pop(f.line) if f.line in compared else None
+        if ran is not None and (f.status == Status.NOT_CHECKABLE or ran.status == "mismatched"):
+            f = Finding(
+                Section.OUTPUT,
+                f.line,
+                f.text,
+                Status(ran.status),
+                ran.detail or "printed by the chapter's listing",
+                code=LISTING_OUTPUT.code,
+            )
+        out.append(f)
+    out += [
+        Finding(
+            Section.OUTPUT,
+            c.line,
+            c.printed or c.produced,
+            Status(c.status),
+            c.detail or "printed by the chapter's listing",
+            code=LISTING_OUTPUT.code,
+        )
+        for c in compared.values()
+    ]
+    return problems + out

@@ -30,11 +30,29 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from proofs.audit.report import Finding, Section, Status
+from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
 from proofs.book.printed import ungrouped
 from proofs.reader import Document
 from proofs.reader.math import INLINE_MATH
 from proofs.tex.arithmetic import MAX_DIGITS
+
+_COARSER = (
+    '# 見本\n\n<Remark id="rem-overflow" title="あふれ">\n\n'
+    "$\\log(1.8 \\times 10^{{308}}) \\approx 709.78$ なので、成分が {} を超えると"
+    "あふれます。\n\n</Remark>\n"
+)
+ROUNDED = Rule(
+    "RND001",
+    "restated-coarser-with-a-slip",
+    Section.RESTATED,
+    Severity.WARNING,
+    "A number restated at a coarser precision is the finer one rounded: one that agrees "
+    "with no other number and is its last digit away from a finer one's rounding slipped.",
+    Example(_COARSER.format("709.7")),
+    Example(_COARSER.format("709.8")),
+)
+RULES = (ROUNDED,)
+
 
 SIGNIFICANT = 3  # digits a restating number must have (710, 77.5 %)
 # digits enough for a number of the prose read off the table row its line names (0.97
@@ -226,6 +244,7 @@ def audit_rounded(
                 f"agrees with no other number of the chapter, and its last digit away from "
                 f"{b.text} (line {b.line}) at its precision, which rounds to "
                 f"{_decimal(shown, a)}: a digit slipped",
+                code=ROUNDED.code,
             )
         )
     return out

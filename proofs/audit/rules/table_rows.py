@@ -23,10 +23,71 @@ import itertools
 from collections.abc import Callable
 from fractions import Fraction
 
-from proofs.audit.report import Finding, Section, Status, warned
-from proofs.audit.table_content import Printed, reproduced_cells
+from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
+from proofs.audit.rules.table_content import Printed, reproduced_cells
 from proofs.reader import Document
 from proofs.reader.records import Table
+
+_HEAD = '# 見本\n\n<Remark id="rem-parts" title="部分">\n\n部分を数えます。\n\n</Remark>\n\n'
+_TOTALS = _HEAD + (
+    "| 部分 | 個数 | 割合 |\n|---|---|---|\n| 埋め込み | 40 | 0.40 |\n| ブロック | 52 | 0.52 |\n"
+    "| 最後 | 8 | 0.08 |\n| 計 | {} | {} |\n"
+)
+EXACT_TOTAL = Rule(
+    "TAB201",
+    "table-total",
+    Section.TABLE,
+    Severity.ERROR,
+    "A totals row (計, 合計, 総計, total) of a column of integers is the sum of the rows "
+    "above it (or of all but one, a row the next ones repeat), when another column's total "
+    "confirms that the row is a sum; the rows' sum is the witness.",
+    Example(_TOTALS.format("101", "1.00")),
+    Example(_TOTALS.format("100", "1.00")),
+)
+UNCONFIRMED_TOTAL = Rule(
+    "TAB202",
+    "table-total-unconfirmed",
+    Section.TABLE,
+    Severity.WARNING,
+    "A totals row's cell is the sum of the rows above it also where TAB201 cannot tell "
+    "the row is a sum (a column of decimals, or no other column's total is its rows' sum): "
+    "a warning, since a ratio's total need be no sum.",
+    Example(_TOTALS.format("100", "0.80")),
+    Example(_TOTALS.format("100", "1.00")),
+)
+_RATIOS = _HEAD + (
+    "| $n$ | 左 | 右 | 比 |\n|---|---|---|---|\n| 1 | 10 | 20 | 0.50 |\n| 2 | 30 | 40 | 0.75 |\n"
+    "| 3 | 50 | 40 | 1.25 |\n| 4 | 70 | 80 | 0.88 |\n| 5 | 90 | 60 | {} |\n"
+)
+COLUMN_RELATION = Rule(
+    "TAB203",
+    "table-column-relation",
+    Section.TABLE,
+    Severity.WARNING,
+    "A column that every row but one computes from other columns the same way (a ratio, "
+    "product, sum or difference of two, or a fixed multiple of one) holds in that row too, "
+    "in a table of at least MIN_ROWS rows besides its totals: a warning, since the text "
+    "states no such relation.",
+    Example(_RATIOS.format("1.05")),
+    Example(_RATIOS.format("1.50")),
+)
+_PRINTED = _HEAD + (
+    "| $n$ | 積 | 和 | 差 |\n|---|---|---|---|\n| 2 | 40 | 22 | 18 |\n| 3 | 60 | {} | 17 |\n\n"
+    "```python\nfor n in (2, 3):\n    print(n, 20 * n, 20 + n, 20 - n)\n```\n\n"
+    "```text\n2 40 22 18\n3 60 23 17\n```\n"
+)
+PRINTED_OUTPUT_ROW = Rule(
+    "TAB204",
+    "table-row-the-printed-output-prints",
+    Section.TABLE,
+    Severity.WARNING,
+    "A table row that the output the chapter prints for a listing prints too (the line "
+    "starting with the row's key, most of its other numbers alike) has that line's "
+    "numbers; a number that differs is a warning at both lines, one of the two being wrong.",
+    Example(_PRINTED.format("32")),
+    Example(_PRINTED.format("23")),
+)
+RULES = (EXACT_TOTAL, UNCONFIRMED_TOTAL, COLUMN_RELATION, PRINTED_OUTPUT_ROW)
 
 MIN_ROWS = 4  # rows a relation between columns must hold in before another row is a slip
 TOTALS = ("計", "合計", "総計", "total", "Total", "sum", "Sum")
@@ -66,16 +127,15 @@ def _totals(table: Table) -> list[Finding]:
     out = []
     for k, (total, said, sums) in verdicts.items():
         text = f"{table.rows[0][k].strip()}: {last[k].strip()} (row {last[0].strip()})"
-        if said:
-            out.append(Finding(Section.TABLE, line, text, Status.CONFIRMED, said))
-            continue
-        finding = Finding(
-            Section.TABLE, line, text, Status.MISMATCHED, f"{sums}, not {last[k].strip()}"
-        )
         # an error when the total is exact and another column's total is its rows' sum
         # (this row is a sum's); else a warning: a ratio's total need be no sum
-        exact = not total.half and summing - {k}
-        out.append(finding if exact else warned(finding))
+        rule = EXACT_TOTAL if not total.half and summing - {k} else UNCONFIRMED_TOTAL
+        status, detail = (
+            (Status.CONFIRMED, said)
+            if said
+            else (Status.MISMATCHED, f"{sums}, not {last[k].strip()}")
+        )
+        out.append(Finding(Section.TABLE, line, text, status, detail, code=rule.code))
     return out
 
 
@@ -119,15 +179,14 @@ def _inferred(table: Table) -> list[Finding]:
             what, outlier = found
             slipped.setdefault(outlier, (c, what))
     return [
-        warned(
-            Finding(
-                Section.TABLE,
-                lines[r],
-                f"{table.rows[0][c].strip()}: {body[r][c].strip()} (row {body[r][0].strip()})",
-                Status.MISMATCHED,
-                f"every other row prints {what}; this row does not (this cell, or one it "
-                "is computed from, slipped)",
-            )
+        Finding(
+            Section.TABLE,
+            lines[r],
+            f"{table.rows[0][c].strip()}: {body[r][c].strip()} (row {body[r][0].strip()})",
+            Status.MISMATCHED,
+            f"every other row prints {what}; this row does not (this cell, or one it "
+            "is computed from, slipped)",
+            code=COLUMN_RELATION.code,
         )
         for r, (c, what) in sorted(slipped.items())
     ]
@@ -216,27 +275,24 @@ def _against_printed_output(document: Document, table: Table) -> list[Finding]:
         if cell.agrees:
             continue
         out.append(
-            warned(
-                Finding(
-                    Section.TABLE,
-                    cell.line,
-                    cell.text,
-                    Status.MISMATCHED,
-                    f"the output printed for the chapter's listing has {cell.value} here "
-                    f"(line {cell.at}): one of the two is wrong",
-                )
+            Finding(
+                Section.TABLE,
+                cell.line,
+                cell.text,
+                Status.MISMATCHED,
+                f"the output printed for the chapter's listing has {cell.value} here "
+                f"(line {cell.at}): one of the two is wrong",
+                code=PRINTED_OUTPUT_ROW.code,
             )
         )
         out.append(
-            warned(
-                Finding(
-                    Section.OUTPUT,
-                    cell.at,
-                    cell.value,
-                    Status.MISMATCHED,
-                    f"the table's row at line {cell.line} prints {cell.text}: one of the two "
-                    "is wrong",
-                )
+            Finding(
+                Section.OUTPUT,
+                cell.at,
+                cell.value,
+                Status.MISMATCHED,
+                f"the table's row at line {cell.line} prints {cell.text}: one of the two is wrong",
+                code=PRINTED_OUTPUT_ROW.code,
             )
         )
     return out

@@ -10,13 +10,13 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from proofs.audit.claims import notation_at
-from proofs.audit.defined import Notation, read_notation
-from proofs.audit.instances import try_statement
-from proofs.audit.notation import OpenFacts, decide_open, set_name
-from proofs.audit.readings import DECIMAL, read_exactly, reading
-from proofs.audit.report import Finding, Section, Status, warned
-from proofs.audit.sentence import (
+import mpmath
+
+from proofs.audit.deciding.defined import Notation, read_notation
+from proofs.audit.deciding.instances import try_statement
+from proofs.audit.deciding.notation import OpenFacts, decide_open, set_name
+from proofs.audit.deciding.readings import DECIMAL, read_exactly, reading
+from proofs.audit.deciding.sentence import (
     LARGE_LITERAL,
     cases_before,
     condition_of,
@@ -25,6 +25,8 @@ from proofs.audit.sentence import (
     is_setting,
     regime_before,
 )
+from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
+from proofs.audit.rules.statements import notation_at
 from proofs.book.claims import normalise_tex
 from proofs.reader import Document
 from proofs.reader.math import split_relations, statement_lines
@@ -34,6 +36,81 @@ from proofs.tex.arithmetic import MAX_DIGITS, NotNumeric, TooLarge, Value, evalu
 from proofs.tex.decide import decide_once
 from proofs.tex.symbolic import Evaluator
 from proofs.tex.tree import Node
+
+_PROSE = '# 見本\n\n<Remark id="rem-sum" title="和">\n\n足し算を確かめます。\n\n</Remark>\n\n{}\n'
+RECOMPUTED = Rule(
+    "EQ001",
+    "numeric-equality",
+    Section.EQUALITY,
+    Severity.ERROR,
+    "Each numeric equality of the prose and display math holds: its sides, recomputed in "
+    "interval arithmetic from the numbers as printed, meet within the printed precision.",
+    Example(_PROSE.format("$2 \\times 384 = 786$ 個です。")),
+    Example(_PROSE.format("$2 \\times 384 = 768$ 個です。")),
+)
+PRINTED_PRECISION = Rule(
+    "EQ002",
+    "printed-result-at-face-value",
+    Section.EQUALITY,
+    Severity.WARNING,
+    "A printed result is what its printed inputs give at face value, or with the exact "
+    "constants they round (1.4142 as √2); else a printed number's last digit slipped.",
+    Example(_PROSE.format("$1.1428 + 0.2857 = 1.4286$ です。")),
+    Example(_PROSE.format("$1.1429 + 0.2857 = 1.4286$ です。")),
+)
+NOTATION = Rule(
+    "EQ003",
+    "equality-in-the-notation",
+    Section.EQUALITY,
+    Severity.ERROR,
+    "An equality of symbols in a definition, proposition, lemma, theorem, corollary or "
+    "remark of a chapter with a package holds in the package's notation, with the "
+    "definitions made earlier in its element.",
+    Example(
+        chapter="self-attention",
+        line=65,
+        old=r"\sum_{j=1}^{n} e^{z_j}",
+        new=r"\sum_{j=1}^{n} e^{z_i}",
+    ),
+    Example(
+        chapter="transformer-block",
+        line=90,
+        old=r"\|\boldsymbol{y}\| = \sqrt{d}",
+        new=r"\|\boldsymbol{y}\| = d^{1/2}",
+    ),
+)
+_DEFINED = (
+    "# 見本\n\n## 1. 関数\n\n"
+    '<Definition id="def-f" title="f">\n\n$f(x) := x^2 + 1$ と定める。\n\n</Definition>\n\n'
+    '<Example id="ex-f" title="f の値">\n\n$f(2) = {}$ である。\n\n</Example>\n'
+)
+AT_POINTS = Rule(
+    "EQ004",
+    "statement-at-points",
+    Section.EQUALITY,
+    Severity.ERROR,
+    "A statement about what a chapter without a package defines holds when its names take "
+    "the chapter's own definitions, tried at points of the space the chapter states.",
+    Example(_DEFINED.format("6")),
+    Example(_DEFINED.format("5")),
+)
+_STEP = (
+    "# 見本\n\n## 1. 展開\n\n"
+    '<Proposition id="prop-square" title="和の平方">\n\n$(a + b)^2 = {}$ である。\n\n'
+    "</Proposition>\n"
+)
+OPEN = Rule(
+    "EQ005",
+    "equality-in-the-open-notation",
+    Section.EQUALITY,
+    Severity.ERROR,
+    "In a chapter without a package, a step of a chain of equalities between the same "
+    "quantities is an identity, every name a positive number.",
+    Example(_STEP.format("a^2 + b^2")),
+    Example(_STEP.format("a^2 + 2ab + b^2")),
+)
+RULES = (RECOMPUTED, PRINTED_PRECISION, NOTATION, AT_POINTS, OPEN)
+
 
 _LITERAL = re.compile(
     r"\s*-?\s*\d+(?:\{,\}\d{3})*(?:\.\d+)?\s*(?:\\times\s*10\^\{?-?\d+\}?)?\s*(?:\\%)?\s*"
@@ -72,7 +149,7 @@ def audit_equalities(
     judged alone); an example's or exercise's settings are its check's. A chapter with
     no notation (`open_notation`: none registered) has the chains of equalities of its
     elements, examples and exercises included, decided in the open notation
-    (proofs.audit.notation).
+    (proofs.audit.deciding.notation).
 
     `bound`: the (line, statement) of the relations a claim of a check states; `owned`:
     those whose printed numbers the check reads and judges against their exact values. A
@@ -359,6 +436,7 @@ def _decided(
             statement.strip(),
             Status(verdict.status),
             f"decided in the notation: {verdict.detail}",
+            code=NOTATION.code,
         )
     ]
 
@@ -382,7 +460,7 @@ def _tried(
     line: int, statement: str, found: list[Finding], notation: Notation, element: Element
 ) -> list[Finding] | None:
     """The statement tried at points with the chapter's own definitions
-    (proofs.audit.instances), at the values the text sets in an example or an exercise:
+    (proofs.audit.deciding.instances), at the values the text sets in an example or an exercise:
     a mismatch with its witness, or confirmed numerically; None when it was not tried or
     nothing was decided, for the open notation to decide."""
     concrete = element.kind in ("example", "exercise")
@@ -391,7 +469,12 @@ def _tried(
         return None
     status = Status.MISMATCHED if tried.judgement.outcome == "fails" else Status.CONFIRMED
     kept = [f for f in found if f.status != Status.NOT_CHECKABLE]
-    return [*kept, Finding(Section.EQUALITY, line, statement.strip(), status, tried.detail())]
+    return [
+        *kept,
+        Finding(
+            Section.EQUALITY, line, statement.strip(), status, tried.detail(), code=AT_POINTS.code
+        ),
+    ]
 
 
 def _decided_open(
@@ -416,6 +499,7 @@ def _decided_open(
             statement.strip(),
             Status(status),
             f"decided without the chapter's notation: {detail}",
+            code=OPEN.code,
         )
     ]
 
@@ -434,14 +518,16 @@ def _is_printed(member: str) -> bool:
 
 
 def _at_printed_precision(
-    m1: str, m2: str, v1: Value, v2: Value, bindings: dict[str, int]
+    m1: str, m2: str, v1: Value, v2: Value, bindings: dict[str, int], approximate: bool
 ) -> tuple[Status, str]:
     """The status and detail of a pair whose values meet within the rounding of every
     printed number, judged as the author meant it. A printed result (a number, a
     tuple) or an exact one (no decimal in it) must be what the other side gives with
     its printed inputs at face value, or else with the exact constants they round
-    (proofs.audit.readings: 1.4142 as √2); if neither, the last digit of a printed
-    number slipped. Two computed sides with decimals need only meet."""
+    (proofs.audit.deciding.readings: 1.4142 as √2); if neither, the last digit of a printed
+    number slipped. Under `≈` the side with decimals may stand off by half a unit of its
+    finest decimal for each decimal it prints (2/16 + 4/7000 ≈ 0.125 + 0.000571: its
+    terms are the exact side's, rounded). Two computed sides with decimals need only meet."""
 
     def face(member: str) -> Value:
         return evaluate(member, bindings, False, face=True)
@@ -463,7 +549,7 @@ def _at_printed_precision(
             f"value the left side is {show(f1)}, the right side {show(f2)}"
         )
     at_face = face(computed)
-    if meet(at_face, target):
+    if meet(_finest_rounding(computed, at_face) if approximate else at_face, target):
         return Status.CONFIRMED, f"recomputed {show(at_face)}"
     said = f"with its printed inputs at face value ${computed.strip()}$ is {show(at_face)}"
     exact, readings = read_exactly(computed)
@@ -478,6 +564,18 @@ def _at_printed_precision(
         f"{said}; neither is the printed {result.strip()}: a printed "
         f"number's last digit slipped{slip}"
     )
+
+
+def _finest_rounding(member: str, value: Value) -> Value:
+    """The member's value at face value widened by half a unit of its finest printed
+    decimal for each decimal it prints: what `≈` allows when each term is the exact
+    side's own term rounded (2/16 + 4/7000 ≈ 0.125 + 0.000571), without taking a coarse
+    term (0.125, ±0.0005) as room for a slip of a fine one (0.000517)."""
+    places = [len(m.group(2)) for m in DECIMAL.finditer(member)]
+    if not places:
+        return value
+    room = mpmath.mpf(len(places)) / (2 * mpmath.mpf(10) ** max(places))
+    return Value(tuple(mpmath.iv.mpf([x.a - room, x.b + room]) for x in value.items), value.vector)
 
 
 def _last_digit_slip(member: str, target: Value, face: Callable[[str], Value]) -> str:
@@ -546,7 +644,14 @@ def audit_statement(
                 values.append((member.strip(), evaluate(member, bindings, loose), ""))
             except TooLarge as why:  # not evaluated, whatever the other members are
                 findings.append(
-                    Finding(Section.EQUALITY, line, text, Status.NOT_CHECKABLE, str(why))
+                    Finding(
+                        Section.EQUALITY,
+                        line,
+                        text,
+                        Status.NOT_CHECKABLE,
+                        str(why),
+                        code=RECOMPUTED.code,
+                    )
                 )
             except NotNumeric as why:
                 values.append((member.strip(), None, str(why)))
@@ -562,6 +667,7 @@ def audit_statement(
                         text,
                         Status.NOT_CHECKABLE,
                         f"one side is not arithmetic on numbers ({'; '.join(reasons)})",
+                        code=RECOMPUTED.code,
                     )
                 )
             continue
@@ -577,12 +683,17 @@ def audit_statement(
                         Status.MISMATCHED,
                         f"left side recomputes to {show(v1)}, right side to {show(v2)}; "
                         f"they differ by {gap(v1, v2)} beyond the printed precision",
+                        code=RECOMPUTED.code,
                     )
                 )
                 continue
             # the sides meet within their rounding: a result that holds only so is a
             # heuristic's finding (the author may have worked with more digits than printed)
-            status, detail = _at_printed_precision(m1, m2, v1, v2, bindings)
+            status, detail = _at_printed_precision(m1, m2, v1, v2, bindings, relation == "≈")
             if not (owned and status == Status.MISMATCHED):
-                findings.append(warned(Finding(Section.EQUALITY, line, pair, status, detail)))
+                findings.append(
+                    Finding(
+                        Section.EQUALITY, line, pair, status, detail, code=PRINTED_PRECISION.code
+                    )
+                )
     return findings

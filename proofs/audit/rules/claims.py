@@ -13,17 +13,16 @@ claim binds is decided in the notation, or listed with the reason it is not.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
-from proofs.audit.elements import by_title, registered
-from proofs.audit.meaning import by_meaning
-from proofs.audit.report import Finding, Section, Status
-from proofs.audit.sentence import LARGE_LITERAL, condition_of, is_hypothesis
+from proofs.audit.deciding.meaning import by_meaning
+from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
+from proofs.audit.rules.elements import by_title, registered
+from proofs.audit.rules.statements import audit_unbound
 from proofs.book.claims import Claim, Located, locate, normalise_tex
 from proofs.book.registry import (
     CHAPTERS,
@@ -34,49 +33,59 @@ from proofs.book.registry import (
     run_check,
 )
 from proofs.reader import Document
-from proofs.reader.math import statement_lines
-from proofs.reader.records import THEORY_KINDS as DECIDED_KINDS
 from proofs.reader.records import Element as Record
-from proofs.tex.decide import Decision, decide_once, equal_members
+from proofs.tex.decide import Decision, equal_members
 from proofs.tex.symbolic import Evaluator
 from proofs.tex.tree import Node, TexError, parse
 
-DECLARATION = (
-    "\\in",
-    "\\notin",
-    "\\subset",
-    "\\mapsto",
-    "\\to",
-    ":",
-    "\\ldots",
-    "\\cdots",
-    "\\mathbb",
-    "\\perp",
+READ = Rule(
+    "CLM001",
+    "claim-read-by-its-check",
+    Section.CLAIM,
+    Severity.ERROR,
+    "A claim its check reads (a printed number, a count polynomial, a table, a phrase with "
+    "numbers) holds: the check runs on the chapter's version of it, and a finding of the "
+    "check about a number the claim prints is the claim's.",
+    Example(
+        chapter="transformer-block", line=346, old="領域は多くても 7 個", new="領域は多くても 8 個"
+    ),
+    Example(
+        chapter="transformer-block", line=346, old="領域は多くても 7 個", new="領域は高々 7 個"
+    ),
 )
-
-
-def notation_at(number: str) -> str:
-    """What a chapter's notation at the element `number` depends on, as a key of its
-    decisions: the number when some chapter registers an element with it (a notation
-    gives such an element names of its own: 命題 4.4's random q and k), else nothing, as
-    every other element has the chapter's names. A formula met again (a chapter repeating
-    its paragraphs under other numbers) is then decided once."""
-    return number if number in _registered_numbers() else ""
-
-
-@functools.cache
-def _registered_numbers() -> frozenset[str]:
-    return frozenset(e.number for e in load_all().values())
-
-
-def kind_of(statement: str) -> str:
-    """relation (a claim to judge), declaration (a domain, a type, a range) or notation
-    (a name or an expression standing alone)."""
-    try:
-        tree = parse(statement)
-    except TexError:
-        return "declaration" if any(d in statement for d in DECLARATION) else "unread"
-    return "relation" if tree.op == "chain" else "notation"
+REWRITTEN = Rule(
+    "CLM002",
+    "claim-rewritten",
+    Section.CLAIM,
+    Severity.ERROR,
+    "A formula a check proves without reading it, written otherwise in the chapter, is "
+    "equal to the check's in the chapter's notation at explicit sizes.",
+    Example(
+        chapter="self-attention",
+        line=181,
+        old=r"\frac{Q K^{\mathsf{T}}}{\sqrt{d_k}}",
+        new=r"Q K^{\mathsf{T}}",
+    ),
+    Example(
+        chapter="self-attention",
+        line=115,
+        old="\\sigma_i(\\delta_{ij} - \\sigma_j)",
+        new="\\sigma_i\\delta_{ij} - \\sigma_i\\sigma_j",
+    ),
+)
+STATED = Rule(
+    "CLM003",
+    "claim-stated",
+    Section.CLAIM,
+    Severity.ERROR,
+    "What a check proves without reading it (a phrase, a formula the notation cannot "
+    "compare) is stated in its element as the check has it.",
+    Example(chapter="self-attention", line=120, old="半正定値", new="正定値"),
+    Example(
+        chapter="transformer-block", line=540, old="4 倍に近づきます", new="4 倍に近づいていきます"
+    ),
+)
+RULES = (READ, REWRITTEN, STATED)
 
 
 def _equivalent(
@@ -249,7 +258,7 @@ def audit_claims(document: Document, judged_elements: list[Judged], chapter: str
     for j in judged_elements:
         out += _one_per_relation(_judge(j, environment))
         bound = {normalise_tex(x.text) for x in j.located if x.status != "missing"}
-        out += _statement_formulas(document, j.record, bound, environment)
+        out += audit_unbound(document, j.record, bound, environment)
     return out
 
 
@@ -268,8 +277,24 @@ def _judge(j: Judged, environment: Callable[..., Evaluator] | None) -> list[Find
     out = []
     for x in j.located:
         status, detail, line = _verdict(j, x, environment)
-        out.append(Finding(Section.CLAIM, line, x.claim.label, status, detail, ref=j.element.id))
+        rule = _rule_of(x, environment)
+        out.append(
+            Finding(
+                Section.CLAIM, line, x.claim.label, status, detail, ref=j.element.id, code=rule.code
+            )
+        )
     return out
+
+
+def _rule_of(x: Located, environment: Callable[..., Evaluator] | None) -> Rule:
+    """Which rule judges a located claim: the check's run when it reads the claim, the
+    notation when the chapter rewrote a formula the check proves, else its being stated."""
+    claim = x.claim
+    if claim.argument is not None:
+        return READ
+    if x.status == "changed" and environment is not None and not (claim.phrase or claim.table):
+        return REWRITTEN
+    return STATED
 
 
 def _verdict(
@@ -372,50 +397,3 @@ def _one_per_relation(findings: list[Finding]) -> list[Finding]:
             kept[key] = f
     order = list(dict.fromkeys((f.line, f.text) for f in findings))
     return [kept[key] for key in order]
-
-
-def _statement_formulas(
-    document: Document,
-    record: Record,
-    bound: set[str],
-    environment: Callable[..., Evaluator] | None,
-) -> list[Finding]:
-    """The statement's relations no claim binds: decided in the notation (theory elements;
-    an example's or exercise's settings and computations are its check's), or listed."""
-    out = []
-    first, last = record.statement
-    for m in document.math_in(first, last):
-        for line, statement in statement_lines(m.line, m.tex):
-            if not statement or normalise_tex(statement) in bound:
-                continue
-            if kind_of(statement) != "relation" or record.kind not in DECIDED_KINDS:
-                continue
-            if LARGE_LITERAL.search(statement):
-                continue  # a setting of an illustration (d = 512), not a claim
-            if not m.display and is_hypothesis(document, line, statement):
-                continue
-            conditional, given = condition_of(document, line, statement)
-            text = f"{record.number}: ${statement}$"
-            undecided = (
-                "unbound: the chapter has no notation to decide it in"
-                if environment is None
-                else "unbound: follows from a hypothesis of its sentence"
-                if conditional and given is None
-                else ""
-            )
-            if undecided or environment is None:
-                out.append(Finding(Section.FORMULA, line, text, Status.NOT_CHECKABLE, undecided))
-                continue
-            verdict = decide_once(
-                (id(environment), notation_at(record.number)),
-                statement,
-                partial(environment, record.number),
-                given,
-            )
-            detail = (
-                f"unbound, decided: {verdict.detail}"
-                if verdict.status != "not checkable"
-                else f"unbound: {verdict.detail}"
-            )
-            out.append(Finding(Section.FORMULA, line, text, Status(verdict.status), detail))
-    return out

@@ -1,7 +1,7 @@
 """The audit seen element by element: what of each element's statement the checks bind,
 what was decided without a check, and how many of the chapter's values the checks read.
 
-A tally only counts the findings the audit already made (proofs.audit.report); it
+A tally only counts the findings the audit already made (proofs.audit.reports.report); it
 judges nothing itself.
 """
 
@@ -11,7 +11,7 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import dataclass
 
-from proofs.audit.report import Finding
+from proofs.audit.findings import Finding
 from proofs.book.claims import normalise_tex
 from proofs.book.registry import RegisteredElement
 from proofs.reader import Document
@@ -59,7 +59,7 @@ def tally_elements(
     document: Document, pairs: list[tuple[Record, RegisteredElement]], findings: list[Finding]
 ) -> list[ElementTally]:
     """The tally of each (chapter record, registered element) pair from the findings."""
-    from proofs.audit.claims import kind_of
+    from proofs.audit.rules.statements import kind_of
 
     claimed: dict[str, Counter[str]] = {}  # the claims' findings by element id, by status
     for f in findings:

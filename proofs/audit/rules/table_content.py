@@ -25,13 +25,47 @@ from fractions import Fraction
 
 import sympy
 
-from proofs.audit.notation import OpenEvaluator
-from proofs.audit.report import Finding, Section, Status
+from proofs.audit.deciding.notation import OpenEvaluator
+from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
 from proofs.book.printed import ungrouped
 from proofs.reader import Document
 from proofs.reader.math import INLINE_MATH, split_relations
 from proofs.reader.records import Table
 from proofs.tex.tree import TexError, parse
+
+_COLUMN = (
+    '# 見本\n\n<Remark id="rem-widths" title="幅">\n\n$d = 4$ とします。\n\n</Remark>\n\n'
+    "| $n$ | 1 層の数 $2nd$ |\n|---|---|\n| 1 | 8 |\n| 2 | {} |\n"
+)
+COMPUTED_COLUMN = Rule(
+    "TAB101",
+    "table-formula-column",
+    Section.TABLE,
+    Severity.ERROR,
+    "A column whose header holds a formula is that formula in each row, of the key "
+    "column's value, the row's other cells and the settings of the paragraphs before the "
+    "table, for some choice of the printed inputs within their rounding.",
+    Example(_COLUMN.format("17")),
+    Example(_COLUMN.format("16")),
+)
+_LISTED = (
+    '# 見本\n\n<Remark id="rem-powers" title="累乗">\n\n累乗を並べます。\n\n</Remark>\n\n'
+    "```python\nfor n in (1, 2):\n    print(n, n * 2, n * 4, n * 8)\n```\n\n"
+    "```text\n1 2 4 8\n2 4 8 16\n```\n\n"
+    "| $n$ | 2 倍 | 4 倍 | 8 倍 |\n|---|---|---|---|\n| 1 | 2 | 4 | 8 |\n| 2 | 4 | 8 | {} |\n"
+)
+PRINTED_ROW = Rule(
+    "TAB102",
+    "table-row-a-listing-prints",
+    Section.TABLE,
+    Severity.ERROR,
+    "With the listings run, a table row that a listing's output line prints (its key "
+    "first, most of its other numbers alike) has that line's numbers.",
+    Example(_LISTED.format("17"), run_listings=True),
+    Example(_LISTED.format("16"), run_listings=True),
+)
+RULES = (COMPUTED_COLUMN, PRINTED_ROW)
+
 
 CONTEXT = 12  # lines before a table searched for its settings
 CORNERS = 4  # printed inputs of a formula taken at both ends of their rounding, at most
@@ -177,7 +211,9 @@ def audit_table_content(document: Document, table: Table) -> list[Finding]:
                 break  # the formula names what the table and its paragraph do not set
             status, detail = verdict
             text = f"{column.header}: {row[column.index].strip()} (row {row[0].strip()})"
-            out.append(Finding(Section.TABLE, line, text, status, detail))
+            out.append(
+                Finding(Section.TABLE, line, text, status, detail, code=COMPUTED_COLUMN.code)
+            )
     return out
 
 
@@ -279,6 +315,7 @@ def audit_reproduced_rows(table: Table, produced: Sequence[tuple[int, str]]) -> 
             cell.text,
             Status.MISMATCHED,
             f"the chapter's listing prints {cell.value} here (its output, line {cell.at})",
+            code=PRINTED_ROW.code,
         )
         for cell in reproduced_cells(table, produced)
         if not cell.agrees

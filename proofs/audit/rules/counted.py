@@ -18,11 +18,31 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from proofs.audit.report import Finding, Section, Status
+from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
 from proofs.reader import Document
 
-# 「N つ」, not 「N つ目」 and not 「…の N つです」, which sums up its own sentence's items
-_ANNOUNCED = re.compile(r"(?<![\d.])(?P<n>\d+)\s?つ(?!目|です|である|でした)")
+_ANNOUNCING = (
+    '# 見本\n\n<Remark id="rem-steps" title="手順">\n\n手順を述べます。\n\n</Remark>\n\n'
+    "次の 3 つを確かめます。\n\n{}\n"
+)
+COUNTED = Rule(
+    "CNT001",
+    "announced-count",
+    Section.PROSE,
+    Severity.WARNING,
+    "A count a paragraph announces of its own items (「次の 3 つ」 before a list, 「2 つ挙げます。"
+    "1 つ目に…」) is the number of items that follow.",
+    Example(_ANNOUNCING.format("1. 和\n2. 積")),
+    Example(_ANNOUNCING.format("1. 和\n2. 積\n3. 商")),
+)
+RULES = (COUNTED,)
+
+
+# 「N つ」, not 「N つ目」, not 「…の N つです」, which sums up its own sentence's items, and not
+# 「行列 2 つだけ」「2 つずつ」「3 つ以上」, which quantify a noun rather than announce items
+_ANNOUNCED = re.compile(
+    r"(?<![\d.])(?P<n>\d+)\s?つ(?!目|です|である|でした|だけ|ずつ|とも|以上|以下|まで|ほど|程度)"
+)
 _ITEM = re.compile(r"(?:\d+\.|[-*•])\s")
 _ORDINAL = re.compile(r"(?<![\d.])(?P<k>\d+)\s?つ目")
 _OTHER = "\x00"  # a line of code or a heading
@@ -59,6 +79,7 @@ def audit_counted(document: Document) -> list[Finding]:
                 match.group(0),
                 Status.CONFIRMED if got == n else Status.MISMATCHED,
                 f"the text announces {n}; {what} {got}",
+                code=COUNTED.code,
             )
         )
     return out

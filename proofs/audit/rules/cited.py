@@ -18,12 +18,31 @@ import difflib
 import re
 from dataclasses import dataclass
 
-from proofs.audit.notation import decide_open
-from proofs.audit.report import Finding, Section, Status
+from proofs.audit.deciding.notation import decide_open
+from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
 from proofs.book.claims import normalise_tex
 from proofs.reader import Document
 from proofs.reader.math import split_relations, statement_lines
 from proofs.reader.records import Element
+
+_CITING = (
+    "# 見本\n\n## 1. 数\n\n"
+    '<Proposition id="prop-count" title="パラメータ数">\n\nパラメータ数は $4d^2 + 4d$ '
+    "である。\n\n</Proposition>\n\n"
+    'まとめると、パラメータ数は ${}$ です（<Ref to="prop-count" />）。\n'
+)
+CITED = Rule(
+    "CIT001",
+    "cited-formula-restated",
+    Section.RESTATED,
+    Severity.WARNING,
+    "A formula on a line that cites an element of the chapter, restating one of that "
+    "element's statement (the same left side, or alike), is equal to it.",
+    Example(_CITING.format("4d^2 + 3d")),
+    Example(_CITING.format("4d(d + 1)")),
+)
+RULES = (CITED,)
+
 
 ALIKE = 0.8  # a restatement with one slip stays this like its original
 _UNDERBRACE = "\\underbrace"
@@ -144,7 +163,12 @@ def _judged(line: int, tex: str, originals: list[_Formula]) -> Finding | None:
     if same is not None:
         said = "as {} states it" if same.tex == mine.tex else "{} states ${}$"
         return Finding(
-            Section.RESTATED, line, tex, Status.CONFIRMED, said.format(same.number, same.tex)
+            Section.RESTATED,
+            line,
+            tex,
+            Status.CONFIRMED,
+            said.format(same.number, same.tex),
+            code=CITED.code,
         )
     likeness = alike[0][0]
     original, (status, detail) = verdicts[0]
@@ -159,6 +183,7 @@ def _judged(line: int, tex: str, originals: list[_Formula]) -> Finding | None:
         tex,
         Status.MISMATCHED,
         f"{original.number} states ${original.tex}$; restated here otherwise: {detail}",
+        code=CITED.code,
     )
 
 

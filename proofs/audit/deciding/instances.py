@@ -1,12 +1,12 @@
 """A statement of a chapter tried at points: its names given the meanings the chapter's
-own declarations and definitions give them (proofs.audit.defined), each size set to
+own declarations and definitions give them (proofs.audit.deciding.defined), each size set to
 SIZE, each free index run over its range, and the symbols left (the entries of a
 declared vector, a declared number) drawn by proofs.tex.witness in the ranges the
 chapter states.
 
 A statement is tried only when the chapter gives every name in it a meaning and it uses
 at least one thing the chapter defines or a declared vector or matrix (a relation
-between plain numbers is the open notation's, proofs.audit.notation). Its verdict is the
+between plain numbers is the open notation's, proofs.audit.deciding.notation). Its verdict is the
 witness module's: false with a witness (the sizes, the indices and the values at which
 its sides differ), confirmed numerically at so many points, or not decided with the
 reason.
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import sympy
 
-from proofs.audit.defined import Notation, _tree_names
+from proofs.audit.deciding.defined import Notation, _tree_names
 from proofs.tex.symbolic import Evaluator
 from proofs.tex.tree import Node, TexError, parse
 from proofs.tex.witness import Judgement, judge
@@ -71,6 +71,9 @@ def try_statement(
     bare = [n for n in map(_bare_name, parts) if n is not None and not _defined(notation, n)]
     if bare and "=" in ops:  # 「$c = m$ と取ると」「（$p_i = 1/|V|$）では」: a choice or a case
         return f"gives {bare[0]} a value: a choice or a case, not a claim"
+    free = [n for n in bare if not _defined(notation, n.split("_")[0].strip("|"))]
+    if free:  # 「$0 \le x < 2^{1-b}$ の範囲の元は」「$t < u$ のときは」: where a name lies
+        return f"says where {free[0]} lies: a condition or a case, not a claim"
     indices = _free_indices(tree, evaluator)
     used = _used(tree, set(indices) | _summed(tree))
     reached = _reached(used, notation)
@@ -116,6 +119,8 @@ def _bare_name(node: Node) -> str | None:
     """The name a member is, alone (c, p_i, d_k); None for anything else."""
     if node.op == "name":
         return node.args[0]
+    if node.op == "abs":
+        return _bare_name(node.args[0])
     if node.op == "sub" and node.args[0].op == "name" and node.args[1].op == "text":
         return f"{node.args[0].args[0]}_{node.args[1].args[0]}"
     return None

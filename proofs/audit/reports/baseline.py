@@ -4,10 +4,12 @@
 --baseline FILE` accepts them, fails only on a mismatch the file does not record, and
 lists the recorded ones it no longer finds (stale). A mismatch is recorded by what it
 is, not by where it stands, so that lines added above it do not make it new: the
-chapter's key, the audit's section, the element it stands in (its id, else its number;
-"" outside every element) and what was found — the audited text (an equality, a table
-cell, a printed line), or for the check of an example or exercise, whose text only
-names its element, the check's finding. The same mismatch found twice counts twice.
+chapter's key, the code of the rule that found it, the element it stands in (its id, else
+its number; "" outside every element) and what was found — the audited text (an equality,
+a table cell, a printed line), or for the check of an example or exercise, whose text
+only names its element, the check's finding. The same mismatch found twice counts twice.
+A baseline written before the codes, its entries keyed by the audit's section instead,
+still reads: such an entry accepts a mismatch of any rule of that section.
 """
 
 from __future__ import annotations
@@ -17,13 +19,16 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from proofs.audit.report import Finding, Report, finding_text, workflow_command
+from proofs.audit.findings import Finding
+from proofs.audit.reports.github import workflow_command
+from proofs.audit.reports.report import Report, finding_text
 from proofs.files import InputError, read_json, write_atomically
 from proofs.reader import Document
 from proofs.typeset.shown import visible
 
-FIELDS = ("chapter", "section", "element", "found")
-Entry = tuple[str, str, str, str]  # by FIELDS
+FIELDS = ("chapter", "code", "element", "found")
+BY_SECTION = ("chapter", "section", "element", "found")  # a baseline written before the codes
+Entry = tuple[str, str, str, str]  # by FIELDS (by BY_SECTION: a section, lower-case, for a code)
 
 
 class BaselineError(ValueError):
@@ -35,7 +40,7 @@ def entry(report: Report, document: Document, finding: Finding) -> Entry:
     element = document.element_at(finding.line)
     where = "" if element is None else element.id or element.number
     found = finding.detail if finding.section == "check" else finding.text
-    return (report.chapter, finding.section, where, found)
+    return (report.chapter, finding.code, where, found)
 
 
 def entries(audited: list[tuple[Report, Document]]) -> list[Entry]:
@@ -73,7 +78,7 @@ def accepted_entries(data: object, path: Path) -> Counter[Entry]:
     accepted = data.get("accepted") if isinstance(data, dict) else None
     if not isinstance(accepted, list) or not all(
         isinstance(e, dict)
-        and set(e) == set(FIELDS)
+        and set(e) in (set(FIELDS), set(BY_SECTION))
         and all(isinstance(v, str) for v in e.values())
         for e in accepted
     ):
@@ -81,7 +86,10 @@ def accepted_entries(data: object, path: Path) -> Counter[Entry]:
             f'{path}: expected {{"accepted": [...]}}, each entry with the strings '
             f"{', '.join(FIELDS)} (as audit --write-baseline writes it)"
         )
-    return Counter((e["chapter"], e["section"], e["element"], e["found"]) for e in accepted)
+    return Counter(
+        (e["chapter"], e.get("code", e.get("section", "")), e["element"], e["found"])
+        for e in accepted
+    )
 
 
 @dataclass(frozen=True)
@@ -138,9 +146,9 @@ class Comparison:
 
 
 def _stale(entry: Entry) -> str:
-    """A baseline entry on one line: `[section] element: found`."""
-    _, section, element, found = entry
-    return f"[{visible(section)}] {visible(element) or '(outside the elements)'}: {visible(found)}"
+    """A baseline entry on one line: `[CODE] element: found`."""
+    _, code, element, found = entry
+    return f"[{visible(code)}] {visible(element) or '(outside the elements)'}: {visible(found)}"
 
 
 def compare(report: Report, document: Document, baseline: Counter[Entry]) -> Comparison:
@@ -149,8 +157,10 @@ def compare(report: Report, document: Document, baseline: Counter[Entry]) -> Com
     new = []
     for finding in report.mismatched:
         key = entry(report, document, finding)
-        if left[key] > 0:
-            left[key] -= 1
+        by_section = (key[0], str(finding.section), *key[2:])
+        held = next((k for k in (key, by_section) if left[k] > 0), None)
+        if held is not None:
+            left[held] -= 1
         else:
             new.append(finding)
     accepted = len(report.mismatched) - len(new)
