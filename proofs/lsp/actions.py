@@ -4,11 +4,13 @@ editor applies (and can undo); the server never writes a file.
 - **sync** a drifted region (a table, a listing's output line, a figure) with the text
   `sync --write` would give it (proofs.audit.sync computes it), one region at a time or
   all of the document's at once (`source.fixAll.proofs`);
-- **suppress** one finding with a comment on the line before its block (MDX:
-  `{/* proofs: ignore[CODE] reason */}`, the reason for the author to write);
+- **suppress** one finding with the comment the audit reads (proofs.audit.suppressions;
+  MDX: `{/* proofs: ignore[CODE] reason */}`, the reason for the author to write), on a
+  line of its own before the finding's or at the end of the finding's line;
 - **accept** a mismatch in the baseline (proofs.audit.reports.baseline): the file `baseline = "…"`
   under [tool.proofs] names, else audit-baseline.json beside the chapter, created or
-  rewritten whole with the entry added.
+  rewritten whole with the entry added, keyed by the rule's code as `audit
+  --write-baseline` writes it.
 """
 
 from __future__ import annotations
@@ -19,11 +21,11 @@ from pathlib import Path
 
 from lsprotocol import types
 
+from proofs.audit import suppressions
 from proofs.audit.findings import Finding, Status
 from proofs.audit.reports.baseline import BaselineError, accepted_entries, baseline_text, entry
 from proofs.audit.sync import Region, regions, rewrite
 from proofs.book.locations import SettingsError, baseline_setting
-from proofs.lsp.diagnostics import code_of
 from proofs.lsp.incremental import Analysis
 from proofs.lsp.positions import Lines
 from proofs.reader import BOM, Document
@@ -132,48 +134,80 @@ def of_kinds(offered: list[types.CodeAction], only: Sequence[str] | None) -> lis
     ]
 
 
-def block_start(document: Document, line: int) -> int:
-    """The first line of the block a line stands in (a table, a listing, a display), where
-    a line inserted before it does not break it; the line itself otherwise."""
-    for table in document.tables:
-        if table.line <= line <= table.row_lines[-1]:
-            return table.line
-    if line in document.code:
-        while line - 1 in document.code:
-            line -= 1
-        return line
+def _blank(document: Document, line: int) -> bool:
+    """Whether a line holds nothing: no text, no comment."""
+    return not document.line(line).strip() and not any(
+        c.line <= line <= c.last for c in document.comments
+    )
+
+
+def _in_display(document: Document, line: int) -> bool:
+    """Whether a line is one of a display's over several lines, from its opening `$$` to
+    its closing one (text after either is no longer the display's fence)."""
     for m in document.math:
-        if m.display and m.line <= line <= m.line + m.tex.strip().count("\n"):
-            opener = m.line
-            while opener > 1 and "$$" not in document.line(opener):
-                opener -= 1
-            return opener
-    return line
+        if m.display and "\n" in m.tex:
+            opener = m.line - m.tex[: len(m.tex) - len(m.tex.lstrip())].count("\n")
+            if opener <= line <= opener + m.tex.count("\n"):
+                return True
+    return False
+
+
+def suppression_place(document: Document, line: int) -> tuple[int, bool] | None:
+    """Where a suppression of a finding on `line` goes, so that it covers the finding
+    (proofs.audit.suppressions: a comment covers its own line and the next): (the line,
+    True) for a line of its own before the finding's, where the line before is blank (a
+    comment-only line there is read as blank: it splits no paragraph, list, table or
+    display, and moves no other comment off the line it covers); else (the 1-based column,
+    False) at the end of the finding's line, inside the last cell of a table's row. None
+    where no comment can stand: in a listing, or on a line of a display over several lines
+    (a comment there is TeX, or spoils its fence)."""
+    if line in document.code:
+        return None
+    if line == 1 or _blank(document, line - 1):
+        return line, True
+    for table in document.tables:
+        if line in table.row_lines and table.spans:
+            cells = table.spans[table.row_lines.index(line)]
+            if cells:
+                return cells[-1][1] + 1, False
+    if _in_display(document, line):
+        return None
+    return len(document.line(line).rstrip()) + 1, False
 
 
 def suppression_action(analysis: Analysis, finding: Finding) -> types.CodeAction | None:
-    """Insert `{/* proofs: ignore[CODE] reason */}` on the line before the finding's block
-    (MDX only: the rendered form has no comments)."""
+    """Insert `{/* proofs: ignore[CODE] reason */}` where it covers the finding
+    (`suppression_place`); None where the audit reads no suppression of it: rendered text
+    (no comments), a finding without a rule's code, a finding about a suppression, a
+    place where no comment can stand."""
     document = analysis.document
-    if document is None or document.form != "MDX":
+    if document is None or document.form != "MDX" or not finding.code:
         return None
-    line = block_start(document, finding.line)
-    text = document.line(line)
-    indent = text[: len(text) - len(text.lstrip())]
+    if finding.code in {rule.code for rule in suppressions.RULES}:
+        return None
+    place = suppression_place(document, finding.line)
+    if place is None:
+        return None
     lines = analysis.snapshot.lines
-    at = types.Position(*lines.position(line, 1))
-    full = analysis.snapshot.text
-    end = full.find("\n", lines.editor_starts[at.line])
-    ending = "\r\n" if end > 0 and full[end - 1] == "\r" else "\n"
-    code = code_of(finding)
-    comment = indent + SUPPRESSION % code + ending
+    comment = SUPPRESSION % finding.code
+    where, own_line = place
+    if own_line:
+        text = document.line(where)
+        at = types.Position(*lines.position(where, 1))
+        full = analysis.snapshot.text
+        end = full.find("\n", lines.editor_starts[at.line])
+        ending = "\r\n" if end > 0 and full[end - 1] == "\r" else "\n"
+        inserted = text[: len(text) - len(text.lstrip())] + comment + ending
+    else:
+        at = types.Position(*lines.position(finding.line, where))
+        inserted = " " + comment
     return types.CodeAction(
-        title=f"Suppress {code} here (a comment; write its reason)",
+        title=f"Suppress {finding.code} here (a comment; write its reason)",
         kind=types.CodeActionKind.QuickFix,
         edit=_edit(
             analysis.snapshot.uri,
             analysis.snapshot.version,
-            [types.TextEdit(types.Range(at, at), comment)],
+            [types.TextEdit(types.Range(at, at), inserted)],
         ),
     )
 
@@ -192,7 +226,9 @@ def baseline_action(
     analysis: Analysis, finding: Finding, open_text: OpenText, can_create: bool
 ) -> types.CodeAction | None:
     """Add the mismatch to the baseline file, creating it when it does not exist; None
-    when the finding is no mismatch, or the baseline file cannot be read."""
+    when the finding is no mismatch, the baseline file cannot be read, or it was written
+    before the codes (its entries keyed by section: `audit --write-baseline` rewrites it
+    keyed by code, which this action does not guess)."""
     document, report = analysis.document, analysis.report
     if document is None or report is None or finding.status != Status.MISMATCHED:
         return None
@@ -206,8 +242,11 @@ def baseline_action(
             version, text = None, path.read_text(encoding="utf-8")
         else:
             version, text = None, None
-        accepted = [] if text is None else list(accepted_entries(json.loads(text), path).elements())
+        data = None if text is None else json.loads(text)
+        accepted = [] if data is None else list(accepted_entries(data, path).elements())
     except (OSError, UnicodeDecodeError, ValueError, BaselineError, RecursionError):
+        return None
+    if data is not None and any("code" not in e for e in data["accepted"]):
         return None
     new = baseline_text([*accepted, entry(report, document, finding)])
     title = f"Accept this mismatch in the baseline ({path.name})"

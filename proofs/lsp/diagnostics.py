@@ -3,19 +3,23 @@
 Each error, warning and notice of the report is one diagnostic: at its line, from its
 column to the end of the number or formula it quotes; its severity (an error is an
 Error, a warning a Warning, a notice — an item that could not be checked — Information);
-its rule's code (`code_of`); its message (what the chapter says — what it should say); and
-the other places it names: the line a restated number is printed at, the listing that
-prints an output line, the table a cell is in. Confirmed items are not shown. A document
-that is not audited (not a chapter, a binary file, a rule that raised, an audit stopped)
-gets one diagnostic that says why, at the line it names or at the top.
+its rule's code (`code_of`), linked to the rule's entry on the rules page (docs/rules.md)
+where the page is beside the package; its message (what the chapter says — what it should
+say); and the other places it names: the line a restated number is printed at, the
+listing that prints an output line, the table a cell is in. Confirmed items are not
+shown. A document that is not audited (not a chapter, a binary file, a rule that raised,
+an audit stopped) gets one diagnostic that says why, at the line it names or at the top.
 """
 
 from __future__ import annotations
 
+import functools
 import re
+from pathlib import Path
 
 from lsprotocol import types
 
+import proofs
 from proofs.audit.findings import Finding, Severity
 from proofs.lsp.incremental import Analysis, Refusal
 from proofs.lsp.positions import Lines, units
@@ -31,12 +35,32 @@ SEVERITIES = {
 _NUMBER = re.compile(r"(?<![\d.,])\d[\d,]*(?:\.\d+)?(?![\d])")
 _FIRST = re.compile(r"[\d.,]+\d|\S+")  # the first number or word of a finding's text
 _NAMED_LINES = re.compile(r"\blines? (\d+(?:(?:, | and |-)\d+)*)")
+RULES_PAGE = Path(proofs.__file__).resolve().parent.parent / "docs" / "rules.md"
+_RULE_HEADING = re.compile(r"^### ([A-Z]+[0-9]+)$", re.M)
 
 
 def code_of(finding: Finding) -> str:
-    """The code of the rule that made the finding: its `code` where the report gives one,
-    else its section (equality, table, claim, …)."""
-    return getattr(finding, "code", "") or str(finding.section)
+    """The code of the rule that made the finding (EQ001); its section (equality, table,
+    …) for a finding made without one."""
+    return finding.code or str(finding.section)
+
+
+@functools.cache
+def _documented(page: Path) -> frozenset[str]:
+    """The codes the rules page has an entry for (a `### EQ001` heading); none when the
+    page is not there (the package installed without its docs)."""
+    try:
+        return frozenset(_RULE_HEADING.findall(page.read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError):
+        return frozenset()
+
+
+def code_description(code: str, page: Path = RULES_PAGE) -> types.CodeDescription | None:
+    """A link to the rule's entry on the rules page (its heading's anchor, `#eq001`), for
+    a code the page documents."""
+    if code not in _documented(page):
+        return None
+    return types.CodeDescription(href=f"{page.as_uri()}#{code.lower()}")
 
 
 def quoted_span(finding: Finding, text: str) -> tuple[int, int]:
@@ -115,11 +139,13 @@ def of_finding(
         )
         for line, what in related_lines(finding, document)
     ]
+    code = code_of(finding)
     return types.Diagnostic(
         range=finding_range(finding, document, lines),
         message=message(finding),
         severity=SEVERITIES[finding.severity],
-        code=code_of(finding),
+        code=code,
+        code_description=code_description(code),
         source=SOURCE,
         related_information=related or None,
         data={"finding": index},

@@ -6,7 +6,7 @@ number, the outline, and the positions and edits of the document store."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import pytest
 from hypothesis import given
@@ -20,7 +20,12 @@ from proofs.audit.findings import Finding, Section, Severity, Status  # noqa: E4
 from proofs.audit.reports.baseline import baseline_text, entry  # noqa: E402
 from proofs.book.registry import load_all  # noqa: E402
 from proofs.lsp import actions, hover, symbols  # noqa: E402
-from proofs.lsp.diagnostics import code_of, diagnostics, related_lines  # noqa: E402
+from proofs.lsp.diagnostics import (  # noqa: E402
+    code_description,
+    code_of,
+    diagnostics,
+    related_lines,
+)
 from proofs.lsp.incremental import Analysis, Auditor  # noqa: E402
 from proofs.lsp.positions import Lines, OutOfRange, encoding_name, units  # noqa: E402
 from proofs.lsp.store import Store, StoreError  # noqa: E402
@@ -46,51 +51,61 @@ def test_each_finding_is_a_diagnostic_from_its_column_to_the_end_of_what_it_quot
     found = diagnostics(analysed(SLIPPED))
     errors = [d for d in found if d.severity == types.DiagnosticSeverity.Error]
     assert [(d.code, d.range.start.line, shown(SLIPPED, d.range)) for d in errors] == [
-        ("equality", 18, "f(0) = 2"),
-        ("equality", 24, "0 + 1 = 2"),
+        ("EQ004", 18, "f(0) = 2"),
+        ("EQ001", 24, "0 + 1 = 2"),
     ]
     notices = {d.code for d in found if d.severity == types.DiagnosticSeverity.Information}
-    assert notices == {"element", "table", "output"}
+    assert notices == {"ELT001", "TAB001", "OUT001"}
 
 
 def test_a_heuristics_slip_is_a_warning_not_an_error():
     slipped = MDX + "\n事実を 4 つ確認しておきます。\n\n- 一つ。\n- 二つ。\n- 三つ。\n"
     announced = len(MDX.splitlines()) + 1
     found = [d for d in diagnostics(analysed(slipped)) if d.range.start.line == announced]
-    assert [(d.severity, d.code) for d in found] == [(types.DiagnosticSeverity.Warning, "prose")]
+    assert [(d.severity, d.code) for d in found] == [(types.DiagnosticSeverity.Warning, "CNT001")]
 
 
 def test_each_findings_severity_is_its_diagnostics():
     analysis = analysed(MDX)
     assert analysis.report is not None
     made = [
-        Finding(Section.EQUALITY, 19, "f(0) = 1", Status.MISMATCHED, "the left side is 2"),
+        Finding(Section.EQUALITY, 19, "f(0) = 1", Status.MISMATCHED, "left 2", code="EQ001"),
         Finding(
-            Section.RESTATED, 19, "1", Status.MISMATCHED, "at line 31", severity=Severity.WARNING
+            Section.RESTATED,
+            19,
+            "1",
+            Status.MISMATCHED,
+            "at line 31",
+            severity=Severity.WARNING,
+            code="RST001",
         ),
-        Finding(Section.EQUALITY, 19, "f(0) = 1", Status.NOT_CHECKABLE, "not read"),
-        Finding(Section.EQUALITY, 19, "f(0) = 1", Status.CONFIRMED, "equal"),
+        Finding(Section.EQUALITY, 19, "f(0) = 1", Status.NOT_CHECKABLE, "not read", code="EQ001"),
+        Finding(Section.EQUALITY, 19, "f(0) = 1", Status.CONFIRMED, "equal", code="EQ001"),
     ]
     report = replace(analysis.report, findings=made)
     found = diagnostics(replace(analysis, report=report))
     assert [(d.severity, d.code) for d in found] == [
-        (types.DiagnosticSeverity.Error, "equality"),
-        (types.DiagnosticSeverity.Warning, "restated"),
-        (types.DiagnosticSeverity.Information, "equality"),
+        (types.DiagnosticSeverity.Error, "EQ001"),
+        (types.DiagnosticSeverity.Warning, "RST001"),
+        (types.DiagnosticSeverity.Information, "EQ001"),
     ]
-
-
-@dataclass
-class Coded(Finding):
-    code: str = ""
 
 
 def test_code_of_is_the_rules_code_else_its_section():
     plain = Finding(Section.EQUALITY, 1, "1 = 2", Status.MISMATCHED, "differ")
     assert code_of(plain) == "equality"
-    assert code_of(Coded(Section.EQUALITY, 1, "1 = 2", Status.MISMATCHED, "", code="EQ001")) == (
-        "EQ001"
-    )
+    assert code_of(replace(plain, code="EQ001")) == "EQ001"
+
+
+def test_a_code_links_to_its_entry_on_the_rules_page_only_where_the_page_has_one(tmp_path):
+    page = tmp_path / "rules.md"
+    page.write_text("# Rules\n\n### EQ001\n\nequalities\n\n## EQ002\n", encoding="utf-8")
+    described = code_description("EQ001", page)
+    assert described is not None
+    assert described.href == page.as_uri() + "#eq001"
+    assert code_description("EQ002", page) is None  # no rule's heading
+    assert code_description("EQ003", page) is None
+    assert code_description("EQ001", tmp_path / "absent.md") is None
 
 
 def test_the_lines_a_detail_names_are_related():
@@ -116,26 +131,63 @@ def edited(text: str, action: types.CodeAction) -> str:
     return text[:start] + edit.new_text + text[end:]
 
 
-def test_a_suppression_comment_goes_before_the_block_of_its_finding():
-    analysis = analysed(MDX)
-    assert analysis.report is not None
-    by_line = {f.line: f for f in analysis.report.findings}
-    cell = Finding(Section.TABLE, 32, "3", Status.MISMATCHED, "regenerated 4")
-    table = actions.suppression_action(analysis, cell)
-    assert table is not None
-    lines = edited(MDX, table).splitlines()
-    assert lines[28:30] == ["{/* proofs: ignore[table] reason */}", "| $x$ | $f(x)$ |"]
-    display = Finding(Section.EQUALITY, 10, "f(x) := x + 1", Status.MISMATCHED, "")
-    action = actions.suppression_action(analysis, display)
-    assert action is not None
-    assert edited(MDX, action).splitlines()[8:10] == [
-        "{/* proofs: ignore[equality] reason */}",
-        "$$",
+def suppressing(text: str, finding: Finding) -> str | None:
+    """The text with the suppression of the finding inserted; None when none is offered."""
+    action = actions.suppression_action(analysed(text), finding)
+    return None if action is None else edited(text, action)
+
+
+def mismatch(line: int, code: str = "EQ001") -> Finding:
+    return Finding(Section.EQUALITY, line, "1 = 2", Status.MISMATCHED, "differ", code=code)
+
+
+def test_a_suppression_goes_on_its_own_line_before_a_finding_after_a_blank_line():
+    done = suppressing(MDX, mismatch(19))
+    assert done is not None
+    assert done.splitlines()[17:20] == [
+        "",
+        "{/* proofs: ignore[EQ001] reason */}",
+        "$f(0) = 1$ である。",
     ]
-    inline = actions.suppression_action(analysis, by_line[19])
-    assert inline is not None
-    assert edited(MDX, inline).splitlines()[18] == "{/* proofs: ignore[equality] reason */}"
-    assert actions.suppression_action(analysed(RENDERED, "file:///c.txt"), by_line[19]) is None
+
+
+def test_a_suppression_goes_at_the_end_of_a_line_that_continues_a_block():
+    done = suppressing(MDX, mismatch(32, "TAB001"))
+    assert done is not None
+    assert done.splitlines()[31] == "| 2 | 3 {/* proofs: ignore[TAB001] reason */} |"
+    table = analysed(done).document
+    assert table is not None and table.tables == analysed(MDX).document.tables
+    joined = MDX.replace("と定める。", "と定める。\n$1 + 1 = 3$ です。")
+    done = suppressing(joined, mismatch(14))
+    assert done is not None
+    assert done.splitlines()[13] == "$1 + 1 = 3$ です。 {/* proofs: ignore[EQ001] reason */}"
+    after = analysed(done).report
+    assert after is not None
+    assert [(f.code, f.line, line) for f, line, _ in after.suppressed] == [("EQ001", 14, 14)]
+
+
+def test_no_suppression_where_the_audit_reads_none():
+    assert suppressing(MDX, mismatch(10)) is None  # the TeX of a display
+    assert suppressing(MDX, mismatch(11)) is None  # its closing $$
+    assert suppressing(MDX, mismatch(52, "OUT001")) is None  # a listing's output
+    assert suppressing(MDX, mismatch(19, "")) is None  # no rule's code
+    assert suppressing(MDX, mismatch(19, "SUP001")) is None  # about a suppression
+    rendered = analysed(RENDERED, "file:///c.txt")
+    assert actions.suppression_action(rendered, mismatch(5)) is None
+
+
+def test_a_suppression_inserted_keeps_out_its_finding_and_no_other():
+    analysis = analysed(SLIPPED)
+    assert analysis.report is not None
+    equality = next(f for f in analysis.report.findings if f.code == "EQ001" and f.fails)
+    done = suppressing(SLIPPED, equality)
+    assert done is not None
+    after = analysed(done).report
+    assert after is not None
+    assert [(f.code, f.line) for f in after.mismatched] == [("EQ004", 19)]
+    assert [(f.code, f.line, line) for f, line, _ in after.suppressed] == [
+        ("EQ001", equality.line + 1, equality.line)
+    ]
 
 
 def test_a_mismatch_accepted_creates_the_baseline_then_extends_it(tmp_path):
@@ -151,6 +203,7 @@ def test_a_mismatch_accepted_creates_the_baseline_then_extends_it(tmp_path):
     assert isinstance(write, types.TextDocumentEdit)
     made = write.edits[0].new_text
     assert made == baseline_text([entry(analysis.report, analysis.document, first)])
+    assert [e["code"] for e in json.loads(made)["accepted"]] == [first.code]
     assert not (tmp_path / "audit-baseline.json").exists()
     assert actions.baseline_action(analysis, first, lambda uri: None, can_create=False) is None
     (tmp_path / "audit-baseline.json").write_text(made, encoding="utf-8")
@@ -162,6 +215,16 @@ def test_a_mismatch_accepted_creates_the_baseline_then_extends_it(tmp_path):
     assert [e["found"] for e in accepted] == ["0 + 1 = 2", "f(0) = 2"]
     confirmed = next(f for f in analysis.report.findings if f.status == Status.CONFIRMED)
     assert actions.baseline_action(analysis, confirmed, lambda uri: None, True) is None
+
+
+def test_a_baseline_keyed_by_section_is_not_extended(tmp_path):
+    analysis = analysed(SLIPPED, (tmp_path / "c.mdx").as_uri())
+    assert analysis.report is not None
+    old = {"chapter": "", "section": "equality", "element": "prop-shift-value", "found": "x"}
+    text = json.dumps({"accepted": [old]})
+    (tmp_path / "audit-baseline.json").write_text(text, encoding="utf-8")
+    first = analysis.report.mismatched[0]
+    assert actions.baseline_action(analysis, first, lambda uri: None, True) is None
 
 
 def test_the_actions_of_the_kinds_asked_for():
@@ -180,7 +243,7 @@ def test_a_hover_on_a_number_no_rule_reads_says_why_and_what_would_make_it_check
     assert said.startswith("**not examined**: 2 — a quantity in prose, where no relation reads it")
     assert "to make it checkable: write the relation it takes part in" in said
     judged = hover.number_hover(analysed(SLIPPED), 19, 3)
-    assert judged is not None and judged.startswith("**equality** (`equality`) · mismatched")
+    assert judged is not None and judged.startswith("**equality** (`EQ004`) · mismatched")
 
 
 def test_an_element_no_package_registers_says_so_on_hover():

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from places import SAMPLES, SEEDS
+from seed_slips import SLIPS
 
 pytest_lsp = pytest.importorskip(
     "pytest_lsp", reason="needs the editor extra: pip install '.[editor]'"
@@ -124,7 +125,7 @@ def applied(text: str, edit: types.TextEdit) -> str:
 
 async def test_ex_layer_norm_scale_its_slip_at_its_line(client, folder):
     found = await opened(client, uri_of(folder, "block.txt"), seed(BLOCK))
-    checks = [d for d in found if d.code == "check"]
+    checks = [d for d in found if d.code == "CHK001"]
     assert [(d.range.start.line, d.severity) for d in checks] == [
         (113, types.DiagnosticSeverity.Error)
     ]
@@ -133,7 +134,7 @@ async def test_ex_layer_norm_scale_its_slip_at_its_line(client, folder):
     assert line[start:end] == "1.1428"
     assert "which rounds to 1.1429" in checks[0].message
     errors = [d for d in found if d.severity == types.DiagnosticSeverity.Error]
-    assert [(d.code, d.range.start.line) for d in errors] == [("check", 113), ("claim", 113)]
+    assert [(d.code, d.range.start.line) for d in errors] == [("CHK001", 113), ("CLM001", 113)]
     assert not [d for d in found if d.severity == types.DiagnosticSeverity.Warning]
 
 
@@ -155,7 +156,7 @@ async def test_ex_gpt2_parameters_table_cell_edited_then_synced(client, folder):
     found = await changed(
         client, uri, 2, [types.TextDocumentContentChangePartial(range=cell, text="27")]
     )
-    tables = [d for d in found if d.code == "table"]
+    tables = [d for d in found if d.code == "TAB001"]
     assert [d.range.start.line for d in tables] == [line]
     assert "regenerated 7,087,872" in tables[0].message
     offered = await client.text_document_code_action_async(
@@ -168,10 +169,57 @@ async def test_ex_gpt2_parameters_table_cell_edited_then_synced(client, folder):
     titles = [a.title for a in offered]
     assert "Regenerate table gpt2-parameters (sync)" in titles
     assert "Accept this mismatch in the baseline (audit-baseline.json)" in titles
+    assert not [t for t in titles if t.startswith("Suppress")]  # rendered text: no comments
     sync = offered[titles.index("Regenerate table gpt2-parameters (sync)")]
     edits = [e for change in sync.edit.document_changes for e in change.edits]
     edited = text[: text.index("7,087,872")] + "7,087,827" + text[text.index("7,087,872") + 9 :]
     assert applied(edited, edits[0]) == text
+
+
+THREE_FACTS = next(e for e in SLIPS if e.name == "sa-three-facts")  # 3 つ → 4 つ, CNT001
+ATTENTION = "000_ce182fefa314a82b.txt"
+
+
+def shown(found: list[types.Diagnostic]) -> list[tuple[str, int]]:
+    return sorted((str(d.code), d.range.start.line) for d in found)
+
+
+async def test_sa_three_facts_suppressed_by_the_comment_the_action_inserts(client, folder):
+    uri = uri_of(folder, "attention.mdx")
+    lines = seed(ATTENTION).splitlines(keepends=True)
+    at = THREE_FACTS.line - 1
+    lines[at] = lines[at].replace(THREE_FACTS.old, THREE_FACTS.new)
+    text = "".join(lines)
+    found = await opened(client, uri, text)
+    counted = [d for d in found if d.code == "CNT001"]
+    assert [(d.range.start.line, d.severity) for d in counted] == [
+        (at, types.DiagnosticSeverity.Warning)
+    ]
+    assert counted[0].code_description is not None
+    assert counted[0].code_description.href.endswith("/docs/rules.md#cnt001")
+    offered = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            types.TextDocumentIdentifier(uri),
+            counted[0].range,
+            types.CodeActionContext(diagnostics=counted),
+        )
+    )
+    (suppress,) = [a for a in offered if a.title.startswith("Suppress CNT001")]
+    (edit,) = [e for change in suppress.edit.document_changes for e in change.edits]
+    assert edit.new_text == "{/* proofs: ignore[CNT001] reason */}\n"
+    assert (edit.range.start.line, edit.range.start.character) == (at, 0)
+    after = await changed(
+        client, uri, 2, [types.TextDocumentContentChangePartial(edit.range, edit.new_text)]
+    )
+    others = [(code, line + (line > at)) for code, line in shown(found) if code != "CNT001"]
+    assert others
+    assert shown(after) == sorted(others)
+    suppressed = applied(text, edit)
+    wrong = suppressed.replace("ignore[CNT001]", "ignore[EQ001]")
+    again = await changed(client, uri, 3, [types.TextDocumentContentChangeWholeDocument(wrong)])
+    assert shown(again) == sorted([*others, ("CNT001", at + 1), ("SUP001", at)])
+    (idle,) = [d for d in again if d.code == "SUP001"]
+    assert "suppresses nothing: no finding of EQ001 on this line or the next" in idle.message
 
 
 async def test_ex_layer_norm_scale_hover_on_its_heading(client, folder):
@@ -216,7 +264,7 @@ async def test_a_chapter_with_bad_structure(client, folder):
     text = (SAMPLES / "chapter.mdx").read_text(encoding="utf-8")
     unclosed = text.replace("</Proposition>\n", "", 1)
     found = await opened(client, uri_of(folder, "unclosed.mdx"), unclosed)
-    assert any(d.code == "structure" and d.severity == 1 for d in found)
+    assert any(d.code == "STR001" and d.severity == 1 for d in found)
     fence = text + "\n```python\nx = 1\n"
     found = await opened(client, uri_of(folder, "fence.mdx"), fence)
     assert [(d.code, d.range.start.line) for d in found] == [("input", text.count("\n") + 1)]
@@ -271,7 +319,7 @@ async def test_a_line_of_30000_equalities_and_a_chapter_of_10_mb(hurried, folder
     found = await opened(hurried, uri_of(folder, "big.txt"), big)
     assert found
     after = await opened(hurried, uri_of(folder, "after.txt"), text)
-    assert [d.range.start.line for d in after if d.code == "element"] == [4, 12, 28]
+    assert [d.range.start.line for d in after if d.code == "ELT001"] == [4, 12, 28]
 
 
 async def test_nothing_is_written_to_the_chapters(client, folder):
@@ -301,4 +349,4 @@ async def test_a_rule_that_raises_is_reported_and_the_others_delivered(crashing,
     assert "the rule audit_restated raised ZeroDivisionError: a defect of the rule" in (
         crashes[0].message
     )
-    assert [d.range.start.line for d in found if d.code == "check"] == [113]
+    assert [d.range.start.line for d in found if d.code == "CHK001"] == [113]
