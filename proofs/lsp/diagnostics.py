@@ -7,20 +7,24 @@ its rule's code (`code_of`), linked to the rule's entry on the rules page (docs/
 where the page is beside the package; its message (what the chapter says — what it should
 say); and the other places it names: the line a restated number is printed at, the
 listing that prints an output line, the table a cell is in. Confirmed items are not
-shown. A document that is not audited (not a chapter, a binary file, a rule that raised,
-an audit stopped) gets one diagnostic that says why, at the line it names or at the top.
+shown, nor the findings of the rules the project's settings leave out (`reported`). A
+document that is not audited (not a chapter, a binary file, a rule that raised, an audit
+stopped) gets one diagnostic that says why, at the line it names or at the top.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from lsprotocol import types
 
 import proofs
 from proofs.audit.findings import Finding, Severity
+from proofs.audit.selection import SelectionError, selection
+from proofs.book.locations import SettingsError, rule_settings
 from proofs.lsp.incremental import Analysis, Refusal
 from proofs.lsp.positions import Lines, units
 from proofs.reader import Document
@@ -213,9 +217,27 @@ def diagnostics(analysis: Analysis) -> list[types.Diagnostic]:
     report, document = analysis.report, analysis.document
     if report is None or document is None:
         return out
+    reports, wrong = reported(report.path)
+    if wrong:
+        said = f"{wrong}; every rule's findings are shown until the settings are mended"
+        out.append(at_top(said, types.DiagnosticSeverity.Warning, "settings"))
     out += [
         of_finding(k, f, document, lines, snapshot.uri)
         for k, f in enumerate(report.findings)
-        if f.severity in SEVERITIES
+        if f.severity in SEVERITIES and reports(f.code)
     ]
     return out
+
+
+def reported(path: str) -> tuple[Callable[[str], bool], str]:
+    """Which rules' findings are shown for the chapter at `path`: those `select`, `ignore`
+    and `per-file-ignores` under [tool.proofs] in the pyproject.toml nearest above it
+    report, as `audit` does from there; every rule's, with what is wrong, when the
+    settings cannot be read."""
+    try:
+        project, select, ignore, per_file = rule_settings(Path(path).parent)
+        chosen = selection(select, ignore, per_file, project.parent, f"{project}: [tool.proofs] ")
+    except (SettingsError, SelectionError) as exc:
+        return (lambda code: True), str(exc)
+    ignored = chosen.ignored_in(path)
+    return (lambda code: chosen.reports(code, ignored)), ""

@@ -21,7 +21,7 @@ from proofs.audit.reports.coverage import (
 from proofs.audit.rules.claims import judged, located_claims
 from proofs.audit.rules.elements import registered
 from proofs.book.registry import CheckRun, RegisteredElement, load_all
-from proofs.lsp.diagnostics import code_of, quoted_span
+from proofs.lsp.diagnostics import code_of, quoted_span, reported
 from proofs.lsp.incremental import Analysis
 from proofs.reader.records import Element
 from proofs.typeset.shown import visible
@@ -94,13 +94,14 @@ def element_hover(
 
 def findings_at(analysis: Analysis, line: int, character: int) -> list[Finding]:
     """The findings (of every status) whose quoted number or formula covers the reader's
-    line and character."""
+    line and character, of the rules the project's settings report."""
     if analysis.report is None or analysis.document is None:
         return []
     text = analysis.document.lines[line - 1] if line <= len(analysis.document.lines) else ""
+    reports, _ = reported(analysis.report.path)
     out = []
     for f in analysis.report.findings:
-        if f.line != line:
+        if f.line != line or not reports(f.code):
             continue
         start, end = quoted_span(f, text)
         if start <= character <= end:

@@ -65,6 +65,31 @@ def test_a_heuristics_slip_is_a_warning_not_an_error():
     assert [(d.severity, d.code) for d in found] == [(types.DiagnosticSeverity.Warning, "CNT001")]
 
 
+def errors_under(settings: str, folder) -> list[tuple[str, str]]:
+    """The codes and messages of the errors and warnings of the slipped sample as a file
+    of `folder`, under these [tool.proofs] settings."""
+    (folder / "pyproject.toml").write_text(f"[tool.proofs]\n{settings}\n", encoding="utf-8")
+    found = diagnostics(analysed(SLIPPED, (folder / "c.mdx").as_uri()))
+    weighed = (types.DiagnosticSeverity.Error, types.DiagnosticSeverity.Warning)
+    return [(str(d.code), d.message) for d in found if d.severity in weighed]
+
+
+def test_the_rules_the_settings_leave_out_are_not_shown(tmp_path):
+    assert [code for code, _ in errors_under("", tmp_path)] == ["EQ004", "EQ001"]
+    assert [code for code, _ in errors_under('ignore = ["EQ001"]', tmp_path)] == ["EQ004"]
+    per_file = 'per-file-ignores = { "c.mdx" = ["EQ004"] }'
+    assert [code for code, _ in errors_under(per_file, tmp_path)] == ["EQ001"]
+    assert [code for code, _ in errors_under('select = ["TAB"]', tmp_path)] == []
+    ignored = analysed(SLIPPED, (tmp_path / "c.mdx").as_uri())
+    assert hover.number_hover(ignored, 19, 3) is None  # examined by EQ004, left out
+
+
+def test_settings_that_name_no_rule_are_said_and_leave_every_finding_shown(tmp_path):
+    found = errors_under('ignore = ["EQ01"]', tmp_path)
+    assert [code for code, _ in found] == ["settings", "EQ004", "EQ001"]
+    assert "[tool.proofs] ignore: 'EQ01' is no rule's code nor a prefix of codes" in found[0][1]
+
+
 def test_each_findings_severity_is_its_diagnostics():
     analysis = analysed(MDX)
     assert analysis.report is not None
