@@ -13,6 +13,7 @@ n = 256) whose every killed mutant the other tests kill too.
 from __future__ import annotations
 
 import gc
+import importlib.util
 import os
 import shutil
 import tempfile
@@ -69,8 +70,20 @@ class KeywordSelection:
         return True
 
 
+class EditorExtra:
+    """Without the editor extra (pygls, lsprotocol), the language server's modules are not
+    imported for their doctests (tests/lsp skip, saying why). Registered for every path."""
+
+    @staticmethod
+    def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+        if collection_path.parent.parts[-2:] != ("proofs", "lsp"):
+            return None
+        return None if importlib.util.find_spec("lsprotocol") else True
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(KeywordSelection(), "element-keyword-selection")
+    config.pluginmanager.register(EditorExtra(), "editor-extra")
     a_folder_of_the_run(config)
     group_background_tests(config)
 

@@ -36,6 +36,7 @@ SETTINGS = {  # the keys [tool.proofs] may hold, each with what its value must b
     "select": "a list of rule codes or prefixes (EQ001, EQ, ALL)",
     "ignore": "a list of rule codes or prefixes (EQ001, EQ)",
     "per-file-ignores": 'a table of file patterns, each with a list of codes ("a.mdx" = ["RST"])',
+    "baseline": "a file name",
 }
 QUOTED = 200  # characters of a value a message quotes at most
 
@@ -132,7 +133,17 @@ _TYPES = {  # what each setting's value must be
     "select": _strings,
     "ignore": _strings,
     "per-file-ignores": lambda v: isinstance(v, dict) and all(_strings(c) for c in v.values()),
+    "baseline": lambda v: isinstance(v, str) and v != "",
 }
+
+
+def baseline_setting(start: Path) -> Path | None:
+    """The baseline file `baseline = "…"` under [tool.proofs] names (relative to the
+    pyproject.toml), for the chapters under `start`; None when none is named.
+    SettingsError when it is there and not a file name."""
+    project, setting = _settings(start)
+    named = setting.get("baseline")
+    return None if named is None else project.parent / named
 
 
 def _settings(start: Path) -> tuple[Path, dict[str, Any]]:

@@ -1,5 +1,6 @@
 """The command line: `python -m proofs verify | tables | latex | audit | sync | figures |
-new-chapter | flops`, one module per group of subcommands beside their grammar (`arguments`).
+new-chapter | flops | check | lsp`, one module per group of subcommands beside their grammar
+(`arguments`).
 
 Exit codes: 0 all passed / nothing mismatched / in sync; 1 a check failed or
 errored, or the audit found a mismatch (a finding of an example's or exercise's
@@ -21,7 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from proofs.book.locations import SettingsError
-from proofs.cli import chapter_files, check, figures, flops, tables, verify
+from proofs.cli import chapter_files, check, figures, flops, lsp, tables, verify
 from proofs.cli.arguments import PROG, UsageError, parser
 from proofs.files import OutputError
 from proofs.typeset.shown import inert, visible
@@ -36,6 +37,7 @@ COMMANDS = {
     "new-chapter": chapter_files.new_chapter,
     "flops": flops.flops,
     "check": check.check,
+    "lsp": lsp.lsp,
 }
 
 

@@ -567,4 +567,7 @@ def parser() -> argparse.ArgumentParser:
     from proofs.cli import check  # its grammar beside the command
 
     check.add_parser(sub)
+    from proofs.cli import lsp  # its grammar beside the command
+
+    lsp.add_parser(sub)
     return parser

@@ -14,6 +14,7 @@ a tree in a chapter's notation, `proofs.tex.intervals` its arithmetic on printed
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -578,8 +579,11 @@ def _relation(tex: str) -> Node:
     return _Parser(_bounded(tokens(tex)), tex, MAX_DEPTH, True).relation()
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def parse(tex: str) -> Node:
     """The tree of a formula (a relation chain or an expression); TexError otherwise.
+    A tree is read once per text and process (trees are immutable): the rules that read
+    the same formula, and the audits of a chapter's versions in an editor, share it.
 
     A trailing `\\quad (i \\in U)` restricts the formula's free index: the tree is then
     Node("where", (formula, (index, "in" or "notin", set name))); a trailing range

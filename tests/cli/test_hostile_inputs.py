@@ -1455,8 +1455,16 @@ CASES = [
         ("audit", "{dir}/c.mdx"),
         2,
         "{dir}/pyproject.toml: [tool.proofs] chapter: not a setting; did you mean chapters? (the "
-        "settings are chapters, run-listings, select, ignore, per-file-ignores)",
+        "settings are chapters, run-listings, select, ignore, per-file-ignores, baseline)",
         {"pyproject.toml": '[tool.proofs]\nchapter = "."\n', "c.mdx": KNOWN},
+    ),
+    Case(
+        "settings",
+        "pyproject-baseline-not-a-file-name",
+        ("audit", "{dir}/c.mdx"),
+        2,
+        "{dir}/pyproject.toml: [tool.proofs] baseline: expected a file name, got 3",
+        {"pyproject.toml": "[tool.proofs]\nbaseline = 3\n", "c.mdx": KNOWN},
     ),
     Case(
         "settings",

@@ -51,10 +51,15 @@ def entries(audited: list[tuple[Report, Document]]) -> list[Entry]:
 def write_baseline(path: Path, audited: list[tuple[Report, Document]], force: bool) -> int:
     """Record the mismatches in `path` (JSON, sorted, written atomically; an existing file
     replaced only with `force`); the number recorded."""
-    accepted = [dict(zip(FIELDS, e, strict=True)) for e in entries(audited)]
-    text = json.dumps({"accepted": accepted}, ensure_ascii=False, indent=2) + "\n"
-    write_atomically(path, text, force)
+    accepted = entries(audited)
+    write_atomically(path, baseline_text(accepted), force)
     return len(accepted)
+
+
+def baseline_text(accepted: list[Entry]) -> str:
+    """A baseline file's text: the entries sorted, as JSON."""
+    rows = [dict(zip(FIELDS, e, strict=True)) for e in sorted(accepted)]
+    return json.dumps({"accepted": rows}, ensure_ascii=False, indent=2) + "\n"
 
 
 def read_baseline(path: Path) -> Counter[Entry]:
@@ -64,6 +69,12 @@ def read_baseline(path: Path) -> Counter[Entry]:
         data = read_json(path, "a baseline file")
     except InputError as exc:
         raise BaselineError(str(exc)) from exc
+    return accepted_entries(data, path)
+
+
+def accepted_entries(data: object, path: Path) -> Counter[Entry]:
+    """The entries of a baseline file's JSON value; BaselineError naming the file when it
+    is not of the baseline's shape."""
     accepted = data.get("accepted") if isinstance(data, dict) else None
     if not isinstance(accepted, list) or not all(
         isinstance(e, dict)
