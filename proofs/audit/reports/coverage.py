@@ -12,6 +12,7 @@ no relation reads — so that the list can only shrink as the audit learns to re
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -22,6 +23,7 @@ from proofs.book.printed import ungrouped
 from proofs.reader import Document
 from proofs.reader.math import split_relations, statement_lines
 from proofs.reader.records import LABELS
+from proofs.reader.spans import Spans
 
 # what numbers the book's elements rather than printing a quantity: 命題 3.1, <Ref to="…"/>
 _CITATION = re.compile(r"(?:" + "|".join(LABELS) + r")\s?[\dA-Z]+\.\d+|<Ref\s[^>]*/>|第\s?\d+\s?章")
@@ -109,13 +111,17 @@ def coverage(document: Document, findings: list[Finding]) -> Coverage:
     for f in findings:
         if f.status in (Status.CONFIRMED, Status.MISMATCHED):
             quoted.setdefault(f.line, []).append(re.sub(r"\s+", "", f.text))
+    exact = {line: set(texts) for line, texts in quoted.items()}  # a relation judged whole
     for formula in document.math:
         for line, statement in statement_lines(formula.line, formula.tex):
             if not split_relations(statement)[1]:
                 continue
             relations += 1
             bare = re.sub(r"\s+", "", statement)
-            examined += any(bare in text or text in bare for text in quoted.get(line, ()))
+            texts = quoted.get(line, ())
+            examined += bare in exact.get(line, ()) or any(
+                bare in text or text in bare for text in texts
+            )
     return Coverage(numbers, numbers - len(missing), relations, examined, tuple(missing))
 
 
@@ -145,22 +151,22 @@ def numbers_and_roles(document: Document) -> list[tuple[int, str, str]]:
 
 def _roles(text: str, display: bool, figure: bool) -> Callable[[int], str]:
     """A function from a number's position in `text` to what the number is there."""
-    maths = [(0, len(text))] if display else [m.span(1) for m in _INLINE_MATH.finditer(text)]
-    names = [m.span() for m in _NAMES.finditer(text)]
-    ordinals = [m.span() for m in _ORDINAL.finditer(text)]
+    maths = Spans([(0, len(text))] if display else (m.span(1) for m in _INLINE_MATH.finditer(text)))
+    names = Spans(m.span() for m in _NAMES.finditer(text))
+    ordinals = Spans(m.span() for m in _ORDINAL.finditer(text))
     cited = _BIBLIOGRAPHY.match(text) is not None
 
     def role(at: int) -> str:
-        inside = next(((a, b) for a, b in maths if a <= at < b), None)
+        inside = maths.holding(at)
         if cited:
             return BIBLIOGRAPHY
         if inside is not None:
             return (
                 NOTATION if _notation(text[inside[0] : inside[1]], at - inside[0]) else IN_FORMULA
             )
-        if any(a <= at < b for a, b in names):
+        if at in names:
             return NAMES
-        if any(a <= at < b for a, b in ordinals):
+        if at in ordinals:
             return ORDINAL
         return FIGURE_LABEL if figure else IN_PROSE
 
@@ -189,4 +195,25 @@ def _notation(tex: str, at: int) -> bool:
 
 
 def _quotes(text: str, digits: str) -> bool:
+    """Whether `text` quotes the number `digits` with no digit either side of it."""
+    if _NUMBER_DIGITS.fullmatch(digits):
+        return digits in _quoted(text)
     return re.search(rf"(?<!\d){re.escape(digits)}(?!\d)", text) is not None
+
+
+_NUMBER_DIGITS = re.compile(r"\d+(?:\.\d+)?")
+_DIGIT_RUN = re.compile(r"\d+(?:\.\d+)*")
+
+
+@functools.lru_cache(maxsize=64)
+def _quoted(text: str) -> frozenset[str]:
+    """The numbers of at most one point that `text` quotes with no digit either side: of
+    each run of digits and points, each part between points and each two neighbouring
+    parts (21.53 quotes 21, 53 and 21.53). Read once per text, however many numbers of a
+    long line ask."""
+    out = set()
+    for run in _DIGIT_RUN.findall(text):
+        parts = run.split(".")
+        out.update(parts)
+        out.update(f"{a}.{b}" for a, b in zip(parts, parts[1:], strict=False))
+    return frozenset(out)

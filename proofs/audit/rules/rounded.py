@@ -34,6 +34,7 @@ from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Sta
 from proofs.book.printed import ungrouped
 from proofs.reader import Document
 from proofs.reader.math import INLINE_MATH
+from proofs.reader.spans import Spans
 from proofs.tex.arithmetic import MAX_DIGITS
 
 _COARSER = (
@@ -103,7 +104,7 @@ def printed_numbers(document: Document, produced: Sequence[tuple[int, str]] = ()
 
 def _numbers(line: int, text: str) -> list[Printed]:
     out = []
-    maths = [m.span() for m in INLINE_MATH.finditer(text)]
+    maths = Spans(m.span() for m in INLINE_MATH.finditer(text))
     for m in _NUMBER.finditer(text):
         bare = ungrouped(m.group(0))
         if len(bare) > MAX_DIGITS:  # not a number a chapter restates: too large to read
@@ -114,7 +115,7 @@ def _numbers(line: int, text: str) -> list[Printed]:
         if percent:
             value, unit = value / 100, unit / 100
         approximate = _APPROXIMATE.match(text, m.end()) is not None
-        in_math = any(a <= m.start() < b for a, b in maths)
+        in_math = m.start() in maths
         out.append(Printed(line, m.group(0), value, unit, percent, approximate, in_math))
     return out
 
