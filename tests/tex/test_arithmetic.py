@@ -3,9 +3,10 @@ deep nesting, a literal past Python's int limit, a member of many tokens) raises
 TooLarge, a NotNumeric, before the cost is paid, and the audit reports it as a "not
 checkable" equality; values beyond the float range print in scientific notation."""
 
+import json
+import subprocess
 import sys
-import tracemalloc
-from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -36,80 +37,97 @@ def too_large(tex: str) -> str:
     return message
 
 
-def work(run: Callable[[], object]) -> tuple[int, int]:
-    """The profile events (calls and returns, Python's and built-ins') and the peak traced
-    memory in bytes of run(), which raises NotNumeric: the work done, counted, where a
-    time would measure the host as well."""
-    events = 0
+TOO_LARGE = [
+    (r"10^{10^{10^{10}}}", "exponent 1e+10"),
+    (r"10^{-10^{10}}", "exponent -1e+10"),
+    (r"2^{10^{7}}", "exponent 1e+07"),
+    (r"10^{3999} \times 10^{3999}", "10^{7998}"),
+    (r"\frac{1}{10^{3999}}\cdot\frac{1}{10^{3999}}", "10^{-7998}"),
+    (r"2^{20000}", "10^{6021}"),
+    (r"e^{100000}", "e^{x} with x about 1e+05"),
+    (r"\exp{10^{10}}", "e^{x} with x about 1e+10"),
+    (r"e^{e^{e^{e^{10}}}}", "e^{x} with x about 2.2e+04"),
+    ("(" * 200 + "1" + ")" * 200, f"nested deeper than {MAX_DEPTH} levels"),
+    (r"\sqrt{" * 60 + "2" + "}" * 60, f"nested deeper than {MAX_DEPTH} levels"),
+    (r"\frac" * 60 + "11" * 60, f"nested deeper than {MAX_DEPTH} levels"),
+    ("9" * 4301, f"4301 digits exceeds the limit of {MAX_DIGITS}"),
+    ("0." + "0" * MAX_DIGITS + "1", f"{MAX_DIGITS + 2} digits"),
+    ("1" + "+1" * MAX_TOKENS, f"more than {MAX_TOKENS} tokens"),
+    (r"\," * MAX_CHARS + "1", f"{2 * MAX_CHARS + 1} characters exceed the limit of"),
+]
+TOO_LARGE_IDS = [
+    "tower-of-powers",
+    "tower-of-negative-powers",
+    "huge-exponent",
+    "product-beyond-the-limit",
+    "product-below-the-limit",
+    "power-beyond-the-limit",
+    "exponential",
+    "exp-of-a-power",
+    "tower-of-exponentials",
+    "200-nested-parentheses",
+    "60-nested-roots",
+    "60-nested-fractions",
+    "4301-digit-literal",
+    "1002-digit-decimal",
+    "1001-tokens",
+    "20001-characters",
+]
 
-    def count(frame: object, event: str, arg: object) -> None:
-        nonlocal events
-        events += 1
 
-    tracemalloc.start()
-    sys.setprofile(count)
-    try:
-        with pytest.raises(NotNumeric):
-            run()
-    finally:
-        sys.setprofile(None)
-        peak = tracemalloc.get_traced_memory()[1]
-        tracemalloc.stop()
-    return events, peak
+SYMBOLIC_BOUNDED = [
+    r"(d + 1)^{1000}/d",
+    r"d^{10^{10^{10}}}/d",
+    r"\frac{d}{d}\, 10^{3999}\, 10^{3999}",
+    r"(d/d)\,((10^{100})^{100})^{100}",
+    r"e^{e^{9000}} d/d",
+    r"e^{\log 0}\, d/d",
+    "d/d" + "+d" * 200,
+    r"(d + 1)^{60} (d + 2)^{60} / d",
+]
 
 
-def assert_cheap(tex: str, run: Callable[[], object]) -> None:
-    """run() on tex did work linear in the text and held little memory: at most 100
-    events a character (the chapters' members take 1 to 45) and 1 MB, where the costly
-    step each bound prevents takes millions of calls (SymPy's expand, simplify) or
-    gigabytes (a power of ten to the 10^10)."""
-    events, peak = work(run)
+MEASURED = Path(__file__).resolve().parents[1] / "measured_work.py"
+
+
+def measured_work(cases: list[tuple[str, str]]) -> list[tuple[int, int, bool]]:
+    """The profile events, peak traced memory in bytes, and whether NotNumeric was
+    raised, of each (reading, tex) evaluated in a process of its own
+    (tests/measured_work.py): the work done, counted, where a time would measure the
+    host as well."""
+    done = subprocess.run(
+        [sys.executable, "-P", str(MEASURED)],
+        input=json.dumps(cases),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    )
+    return [tuple(row) for row in json.loads(done.stdout)]
+
+
+@pytest.fixture(scope="module")
+def work() -> dict[tuple[str, str], tuple[int, int, bool]]:
+    """Every bounded case of this module measured once, in one process of its own."""
+    cases = [("arithmetic", tex) for tex, _ in TOO_LARGE] + [
+        ("symbolic", tex) for tex in SYMBOLIC_BOUNDED
+    ]
+    return dict(zip(cases, measured_work(cases), strict=True))
+
+
+def assert_cheap(tex: str, events: int, peak: int, raised: bool) -> None:
+    """Evaluating tex raised NotNumeric after work linear in the text and little memory:
+    at most 100 events a character (the chapters' members take 1 to 45) and 1 MB, where
+    the costly step each bound prevents takes millions of calls (SymPy's expand,
+    simplify) or gigabytes (a power of ten to the 10^10)."""
+    assert raised, tex
     assert events <= 100 * len(tex) + 10_000, events
     assert peak <= 2**20, peak
 
 
-@pytest.mark.parametrize(
-    "tex, names",
-    [
-        (r"10^{10^{10^{10}}}", "exponent 1e+10"),
-        (r"10^{-10^{10}}", "exponent -1e+10"),
-        (r"2^{10^{7}}", "exponent 1e+07"),
-        (r"10^{3999} \times 10^{3999}", "10^{7998}"),
-        (r"\frac{1}{10^{3999}}\cdot\frac{1}{10^{3999}}", "10^{-7998}"),
-        (r"2^{20000}", "10^{6021}"),
-        (r"e^{100000}", "e^{x} with x about 1e+05"),
-        (r"\exp{10^{10}}", "e^{x} with x about 1e+10"),
-        (r"e^{e^{e^{e^{10}}}}", "e^{x} with x about 2.2e+04"),
-        ("(" * 200 + "1" + ")" * 200, f"nested deeper than {MAX_DEPTH} levels"),
-        (r"\sqrt{" * 60 + "2" + "}" * 60, f"nested deeper than {MAX_DEPTH} levels"),
-        (r"\frac" * 60 + "11" * 60, f"nested deeper than {MAX_DEPTH} levels"),
-        ("9" * 4301, f"4301 digits exceeds the limit of {MAX_DIGITS}"),
-        ("0." + "0" * MAX_DIGITS + "1", f"{MAX_DIGITS + 2} digits"),
-        ("1" + "+1" * MAX_TOKENS, f"more than {MAX_TOKENS} tokens"),
-        (r"\," * MAX_CHARS + "1", f"{2 * MAX_CHARS + 1} characters exceed the limit of"),
-    ],
-    ids=[
-        "tower-of-powers",
-        "tower-of-negative-powers",
-        "huge-exponent",
-        "product-beyond-the-limit",
-        "product-below-the-limit",
-        "power-beyond-the-limit",
-        "exponential",
-        "exp-of-a-power",
-        "tower-of-exponentials",
-        "200-nested-parentheses",
-        "60-nested-roots",
-        "60-nested-fractions",
-        "4301-digit-literal",
-        "1002-digit-decimal",
-        "1001-tokens",
-        "20001-characters",
-    ],
-)
-def test_what_exceeds_a_bound_is_too_large_and_says_which(tex, names):
-    tex_arithmetic._kept_tree.cache_clear()
-    assert_cheap(tex, lambda: TexArithmetic(tex, {}).evaluate())  # the costly step is not taken
+@pytest.mark.parametrize("tex, names", TOO_LARGE, ids=TOO_LARGE_IDS)
+def test_what_exceeds_a_bound_is_too_large_and_says_which(tex, names, work):
+    assert_cheap(tex, *work["arithmetic", tex])  # the costly step is not taken
     assert names in too_large(tex)
 
 
@@ -186,24 +204,9 @@ def test_the_cancelling_reading_keeps_the_face_value():
     assert face.a == face.b == 1.5  # not [1.45, 1.55], the interval of the printed 1.5
 
 
-@pytest.mark.parametrize(
-    "tex",
-    [
-        r"(d + 1)^{1000}/d",
-        r"d^{10^{10^{10}}}/d",
-        r"\frac{d}{d}\, 10^{3999}\, 10^{3999}",
-        r"(d/d)\,((10^{100})^{100})^{100}",
-        r"e^{e^{9000}} d/d",
-        r"e^{\log 0}\, d/d",
-        "d/d" + "+d" * 200,
-        r"(d + 1)^{60} (d + 2)^{60} / d",
-    ],
-)
-def test_the_symbolic_reading_is_bounded_too(tex):
-    evaluate("d/d", {}, False)  # SymPy's first use in a process, which costs 10^5 events
-    tex_arithmetic._kept_outcome.cache_clear()
-    tex_arithmetic._cancelling_symbols.cache_clear()
-    assert_cheap(tex, lambda: evaluate(tex, {}, False))
+@pytest.mark.parametrize("tex", SYMBOLIC_BOUNDED)
+def test_the_symbolic_reading_is_bounded_too(tex, work):
+    assert_cheap(tex, *work["symbolic", tex])
 
 
 def test_symbols_that_cancel_only_after_simplification_still_make_a_number():
