@@ -29,8 +29,10 @@ from proofs.book.registry import load_all
 PROFILE = load_profile()
 
 # the corpus's scripts are inputs, not tests: importing them for --doctest-modules would run
-# their command line (they read sys.argv, and take pytest's arguments for a chapter file)
-collect_ignore = ["corpus"]
+# their command line (they read sys.argv, and take pytest's arguments for a chapter file);
+# slip_audits registers an early job when imported, and --doctest-modules would import it a
+# second time, under another module name, beside the tests' own import
+collect_ignore = ["corpus", "slip_audits.py"]
 
 BYTECODE_OFF = "PYTHONDONTWRITEBYTECODE"
 RUN_FOLDER = early.RUN_FOLDER  # set while a run of the suite has its own folder

@@ -44,6 +44,9 @@ class ClauseItem(pytest.Item):
     def __init__(self, *, clause: object, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.clause = clause
+        # no fixtures; an empty mapping for the plugins that read every item's funcargs
+        # (pytest-lsp's runtest wrapper fails on an item without them)
+        self.funcargs: dict[str, object] = {}
 
     def runtest(self) -> None:
         from proofs.bench.testing import outcome, reader_run
