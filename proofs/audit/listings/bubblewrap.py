@@ -50,8 +50,11 @@ def arguments(disk: int) -> list[str]:
             out += ["--ro-bind", path, path]
     for path in _SHARED:
         out += ["--ro-bind-try", path, path]
+    # /tmp before the Python folders: a virtual environment made under /tmp (a CI job's
+    # clone) is bound into it, read-only, rather than hidden by it
+    out += ["--size", str(disk), "--tmpfs", "/tmp"]
     for path in python_installation():
         out += ["--ro-bind", path, path]
     out += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev"]
-    out += ["--size", str(disk), "--tmpfs", "/tmp", "--remount-ro", "/", "--chdir", "/tmp"]
+    out += ["--remount-ro", "/", "--chdir", "/tmp"]
     return out
