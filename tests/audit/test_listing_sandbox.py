@@ -65,17 +65,23 @@ def chapter(*listings: str | tuple[str, str]):
     return parse(chapter_text(*listings), "jail.mdx")
 
 
+def marked(mark: str) -> list[int]:
+    """The live processes whose command line holds `mark`."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            if entry.isdigit() and mark.encode() in Path(f"/proc/{entry}/cmdline").read_bytes():
+                found.append(int(entry))
+        except OSError:
+            continue
+    return found
+
+
 def survivors(mark: str) -> list[int]:
     """The live processes whose command line holds `mark`, once SIGKILL has had its time
     (it is delivered asynchronously)."""
     for _ in range(500):
-        found = []
-        for entry in os.listdir("/proc"):
-            try:
-                if entry.isdigit() and mark.encode() in Path(f"/proc/{entry}/cmdline").read_bytes():
-                    found.append(int(entry))
-            except OSError:
-                continue
+        found = marked(mark)
         if not found:
             return []
         time.sleep(0.02)
@@ -201,13 +207,23 @@ def test_what_a_listing_stopped_at_its_time_limit_started_ends_with_it(contain, 
 def test_an_interrupt_ends_the_listing_its_processes_and_its_folder(contain, scratch):
     mark = f"mark-{uuid.uuid4().hex}"
     forever = leaves_processes(mark).replace('print("left them")', "while True: pass")
-    timer = threading.Timer(2.0, _thread.interrupt_main)
-    timer.start()
+    done = threading.Event()
+
+    def interrupt_once_running() -> None:  # its three sleepers started, however loaded
+        deadline = time.monotonic() + 60
+        while len(marked(mark)) < 3 and time.monotonic() < deadline and not done.is_set():
+            time.sleep(0.02)
+        if not done.is_set():
+            _thread.interrupt_main()
+
+    interrupter = threading.Thread(target=interrupt_once_running)
+    interrupter.start()
     try:
         with pytest.raises(KeyboardInterrupt):
             run_listings(chapter(forever), contain=contain, scratch=scratch)
     finally:
-        timer.cancel()
+        done.set()
+        interrupter.join()
     assert survivors(mark) == []
 
 
