@@ -14,6 +14,7 @@ from __future__ import annotations
 import _thread
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -216,6 +217,9 @@ def test_an_interrupt_ends_the_listing_its_processes_and_its_folder(contain, scr
         if not done.is_set():
             _thread.interrupt_main()
 
+    # Python's own SIGINT handler for the test's length: a run started as a background job
+    # inherits SIGINT ignored, and then interrupt_main does nothing
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     interrupter = threading.Thread(target=interrupt_once_running)
     interrupter.start()
     try:
@@ -224,6 +228,7 @@ def test_an_interrupt_ends_the_listing_its_processes_and_its_folder(contain, scr
     finally:
         done.set()
         interrupter.join()
+        signal.signal(signal.SIGINT, previous)
     assert survivors(mark) == []
 
 
