@@ -199,8 +199,9 @@ def _said_once(restated: list[Finding], before: list[Finding]) -> list[Finding]:
     judged = {
         (f.line, ungrouped(f.text))
         for f in before
-        if f.status in (Status.MISMATCHED, Status.CONFIRMED) and f.section == Section.EQUALITY
-    } | {(f.line, ungrouped(f.text)) for f in before if f.status == Status.MISMATCHED}
+        if f.status == Status.MISMATCHED
+        or (f.status == Status.CONFIRMED and f.section == Section.EQUALITY)
+    }
 
     def stands_in(number: str, text: str) -> bool:
         return re.search(rf"(?<![\d.]){re.escape(number)}(?![\d])", text) is not None
