@@ -4,11 +4,14 @@ rewrite (the same mathematics written otherwise) is quiet too."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from proofs.audit import audit_document
 from proofs.audit.deciding.notation import OpenFacts, decide_open, with_calls
 from proofs.reader import parse
+from proofs.tex.witness import Range
 
 
 def mismatches(text: str, name: str = "unseen.txt") -> list[tuple[int, str]]:
@@ -384,3 +387,42 @@ def test_a_limit_under_the_stated_regime_is_derived():
 def test_a_name_going_somewhere_is_a_regime_not_a_limit():
     line = r"$T \to +0$ では集まり、$T \to \infty$ では一様になる。"
     assert mismatches(rendered(line)) == []
+
+
+# a formula that is the predicate of its sentence's subject, before 「で、」
+
+
+def test_a_formula_after_a_subject_and_before_de_is_a_claim():
+    line = r"係数の和は $\sum_{{j=1}}^{{t}}\lambda^{{t-j}} = {}$ で、$t$ について増加します。"
+    assert mismatches(rendered(line.format(r"(1 - \lambda^t)/(1 - \lambda)"))) == []
+    assert mismatches(rendered(line.format(r"(1 - \lambda^{t+1})/(1 - \lambda)"))) == [
+        (11, "equality")
+    ]
+    # after 「では」 it is still a case of its sentence, not a claim
+    case = r"この例では $\sum_{j=1}^{t}\lambda^{t-j} = (1 - \lambda^{t+1})/(1 - \lambda)$ で、"
+    assert mismatches(rendered(case + "割ります。")) == []
+
+
+def test_a_summation_limit_is_a_whole_number_that_leaves_a_term():
+    statement = r"\sum_{j=1}^{t}\lambda^{t-j} = (1 - \lambda^{t+1})/(1 - \lambda)"
+    verdict, detail = decide_open(statement)
+    assert verdict == "mismatched"
+    t = int(detail.split("t = ")[1].split(":")[0])
+    assert t >= 1
+
+
+def test_a_witness_lies_in_the_range_the_chapter_states():
+    facts = OpenFacts()
+    facts.bounds = {"lambda": Range(low=Fraction(0), high=Fraction(1))}
+    verdict, detail = decide_open(r"\lambda^2 + \lambda = \lambda^3", facts)
+    assert verdict == "mismatched"
+    value = Fraction(detail.split("at lambda = ")[1].split(":")[0].split(",")[0])
+    assert 0 < value < 1
+
+
+def test_an_identity_of_the_element_constrains_nothing():
+    # 「$\lambda^0 = 1$」 in the proof holds for every λ: a false step is still a slip
+    facts = OpenFacts()
+    facts.state(r"\lambda^0 = 1")
+    statement = r"\sum_{j=1}^{t}\lambda^{t-j} = (1 - \lambda^{t+1})/(1 - \lambda)"
+    assert decide_open(statement, facts)[0] == "mismatched"

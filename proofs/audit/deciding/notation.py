@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 import sympy
@@ -33,7 +34,7 @@ import sympy
 from proofs.reader.math import split_relations
 from proofs.tex.symbolic import Evaluator, Value
 from proofs.tex.tree import Node, TexError, parse
-from proofs.tex.witness import judge
+from proofs.tex.witness import Range, judge
 from symbolic.identities import is_zero
 
 SUM_TERMS = 4  # the terms of a sum whose range the chapter does not state
@@ -148,11 +149,13 @@ class OpenFacts:
         self.statements: list[str] = []
         self._stated: list[tuple[str, sympy.Expr]] = []
         self.ranges: dict[str, tuple[Node, Node]] = {}  # index -> the range a sum states
+        self.bounds: dict[str, Range] = {}  # number -> the range the chapter states for it
 
     def copy(self, same_element: bool = True) -> OpenFacts:
         """A copy to learn more into; of the same element (sharing its statements and
         what they state, read once) or, `same_element=False`, for another element."""
         copy = OpenFacts(self.values)
+        copy.bounds = self.bounds
         if same_element:
             copy.statements, copy._stated, copy.ranges = self.statements, self._stated, self.ranges
         return copy
@@ -318,6 +321,8 @@ def decide_open(
     quantities = frozenset().union(*(_bare_names(m) for m in members))
     known = facts.values if facts is not None else {}
     ranges = facts.ranges if facts is not None else {}
+    counts, counted = _summation_limits(members)  # \sum_{j=1}^{t}: t a whole number, t ≥ 1
+    bounds = {**counted, **(facts.bounds if facts is not None else {})}  # where a witness lies
     values = [_settled(_value(member, quantities, known, ranges), known) for member in members]
     confirmed, numerically, reasons = 0, 0, []
     pairs = zip(members, members[1:], strict=False)
@@ -347,12 +352,12 @@ def decide_open(
         elif facts is not None and (source := facts.implies(sympy.expand(a - b), tex)):
             reasons.append(f"a step that uses ${source}$, which the element states")
         else:  # SymPy did not reduce it: that proves nothing; a witness would
-            judged = judge("=", a, b)
+            judged = judge("=", a, b, counts, bounds)
             constraint = _constraint(facts, pair, tex) if facts is not None else None
             if judged.outcome == "fails" and constraint is not None:
                 statement, scaled = constraint
                 if scaled.keys() & (a - b).free_symbols:  # Σ_i σ_i = 1: points scaled to it
-                    judged = judge("=", a.xreplace(scaled), b.xreplace(scaled))
+                    judged = judge("=", a.xreplace(scaled), b.xreplace(scaled), counts, bounds)
                     if judged.outcome == "fails":
                         return "mismatched", (
                             f"{_shown_step(pair)} is {judged.detail()}, the values scaled to "
@@ -384,6 +389,47 @@ def decide_open(
     return "not checkable", reasons[0] if reasons else "no relation to judge"
 
 
+def _summation_limits(members: list[str]) -> tuple[frozenset[str], dict[str, Range]]:
+    """The names a sum or a product of the members has in a limit, which are whole numbers
+    (\\sum_{j=1}^{t}: t), and for a name that is the upper limit itself the range that
+    leaves the sum a term at least (t ≥ 1): a point elsewhere is no witness."""
+    names: set[str] = set()
+    ranges: dict[str, Range] = {}
+
+    def visit(node: object) -> None:
+        if isinstance(node, tuple):
+            for item in node:
+                visit(item)
+        elif isinstance(node, Node):
+            if node.op in ("sum", "prod") and isinstance(node.args[0], str):
+                low, high = node.args[1], node.args[2]
+                for limit in (low, high):
+                    if isinstance(limit, Node):
+                        names.update(_names_in(limit))
+                if (
+                    isinstance(high, Node)
+                    and high.op == "name"
+                    and isinstance(low, Node)
+                    and low.op == "num"
+                ):
+                    ranges[high.args[0]] = Range(low=Fraction(low.args[0]) - 1, integer=True)
+            for arg in node.args:
+                visit(arg)
+
+    for member in members:
+        try:
+            visit(parse(with_calls(member)))
+        except TexError:
+            continue
+    return frozenset(names), ranges
+
+
+def _names_in(node: Node) -> set[str]:
+    if node.op == "name":
+        return {node.args[0]}
+    return {n for arg in node.args if isinstance(arg, Node) for n in _names_in(arg)}
+
+
 def _constraint(
     facts: OpenFacts, pair: tuple[str, str], tex: str
 ) -> tuple[str, dict[sympy.Symbol, sympy.Expr]] | None:
@@ -400,6 +446,9 @@ def _constraint(
             continue
         if _SET_NAME.fullmatch(members[0].strip()):
             continue  # d = 8: a setting, whose value the facts substitute
+        left = open_value(members[0])
+        if left is not None and not left.free_symbols:
+            continue  # \lambda^0 = 1: true of every value, it constrains nothing
         if _bare_names(members[0]) & names:
             return statement, _scaling(members[0], members[1])
     return None

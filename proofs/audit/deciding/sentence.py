@@ -55,7 +55,16 @@ def is_hypothesis(document: Document, line: int, statement: str) -> bool:
     place = document.place(line, statement)
     if place is None or place.closing is None:
         return False
-    return _sentence(document.line(line)).is_hypothesis_after(place.closing)
+    text = document.line(line)
+    sentence = _sentence(text)
+    if not sentence.is_hypothesis_after(place.closing):
+        return False
+    # 「時刻 t での係数の和は $\sum_j \lambda^{t-j} = …$ で、」: the predicate of the
+    # sentence's subject, a claim joined to what follows, not a hypothesis
+    opening = text.rfind("$", 0, place.column)
+    before = text[max(0, opening - 3) : max(opening, 0)].rstrip()
+    predicate = before.endswith("は") and not before.endswith("では")
+    return not (predicate and sentence.is_hypothesis_after(place.closing, ("で、",)))
 
 
 def is_conjoined(document: Document, line: int, statement: str) -> bool:

@@ -206,6 +206,7 @@ def audit_equalities(
             if open_notation and element is not None and not too_large and (symbolic or not found):
                 conditional, _ = condition_of(document, line, statement.strip())
                 case = known.copy()
+                case.bounds = chapter_notation()(line).ranges
                 cases = cases_before(document, line, statement.strip())
                 assumed = {set_name(c) for c in cases if case.learn(c)}
                 # 「$u = \pi$ では …、$u = \pi/2$ で」: another case, not a claim about u
