@@ -68,7 +68,50 @@ def test_a_column_every_other_row_computes_the_same_way_has_a_slip_in_one_row():
 
 def test_a_relation_seen_in_too_few_rows_judges_nothing():
     four = "\n".join(RATIOS.format(last="1.50").splitlines()[:6]) + "\n"
-    assert found(four.replace("0.88", "0.77")) == []  # three rows hold it: not enough
+    unnamed = four.replace("| 比 |", "| 値 |")
+    assert found(unnamed.replace("0.88", "0.77")) == []  # three rows hold it: not enough
+
+
+def test_a_header_that_says_ratio_needs_three_rows_that_hold_it():
+    four = "\n".join(RATIOS.format(last="1.50").splitlines()[:6]) + "\n"
+    assert found(four) == []
+    assert found(four.replace("0.88", "0.77")) == [(16, "table", "warning", "TAB203")]
+    three = "\n".join(RATIOS.format(last="1.50").splitlines()[:5]) + "\n"
+    assert found(three.replace("1.25", "1.35")) == []  # two rows hold it: not enough
+
+
+ROUNDED_MULTIPLE = """| $r$ | 個数 | 全体との比 |
+|---|---|---|
+| 1 | 1,536 | 0.260 % |
+| 2 | 3,072 | {second} |
+| 4 | 6,144 | 1.042 % |
+| 8 | 12,288 | 2.083 % |
+| 16 | 24,576 | 4.167 % |
+"""
+
+
+def test_a_rounded_column_a_fixed_multiple_of_an_exact_one():
+    # 1,536 r / 589,824 printed to three decimals in per cent: 0.521 % in row 2
+    assert found(ROUNDED_MULTIPLE.format(second="0.521 %")) == []
+    assert found(ROUNDED_MULTIPLE.format(second="0.520 %")) == [(14, "table", "warning", "TAB203")]
+    # the rounded cell is named, as the multiple of the exact one, not the other way
+    chapter = parse(HEAD + ROUNDED_MULTIPLE.format(second="0.520 %"), "t.mdx")
+    (finding,) = audit_document(chapter, with_checks=False).mismatched
+    assert finding.text == "全体との比: 0.520 % (row 2)"
+
+
+def test_a_column_some_relation_gives_in_every_row_is_no_slip_of_another():
+    # the last column is the fifth over 4,718,592 in every row; it is also nearly the
+    # third's multiple, failing in one row: no slip
+    table = """| 構成 | 全体 | 使う数 | 比 | 乗算 | 密との比 |
+|---|---|---|---|---|---|
+| 密 | 4,722,432 | 4,722,432 | 1.00 | 4,718,592 | 1.0000 |
+| E = 8、k = 1 | 37,785,600 | 4,728,576 | 7.99 | 4,725,504 | 1.0015 |
+| E = 8、k = 2 | 37,785,600 | 9,451,008 | 4.00 | 9,444,864 | 2.0016 |
+| E = 16、k = 2 | 75,571,200 | 9,457,152 | 7.99 | 9,451,008 | 2.0029 |
+| E = 64、k = 2 | 302,284,800 | 9,494,016 | 31.84 | 9,487,872 | 2.0107 |
+"""
+    assert found(table) == []
 
 
 def test_a_header_formula_is_computed_with_a_chain_of_settings():

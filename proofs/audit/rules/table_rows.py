@@ -90,6 +90,8 @@ PRINTED_OUTPUT_ROW = Rule(
 RULES = (EXACT_TOTAL, UNCONFIRMED_TOTAL, COLUMN_RELATION, PRINTED_OUTPUT_ROW)
 
 MIN_ROWS = 4  # rows a relation between columns must hold in before another row is a slip
+MIN_RATIO_ROWS = 3  # the same, for a column whose header says it is a ratio
+RATIO_WORDS = ("比", "倍", "ratio", "Ratio")
 TOTALS = ("計", "合計", "総計", "total", "Total", "sum", "Sum")
 
 Relation = tuple[str, Callable[[Fraction, Fraction], Fraction | None]]
@@ -161,7 +163,7 @@ def _within(total: Printed, low: Fraction, high: Fraction) -> bool:
 def _inferred(table: Table) -> list[Finding]:
     """Each column that a relation with other columns gives in every row but one."""
     body = [row for row in table.rows[1:] if row[0].strip() not in TOTALS]
-    if len(body) < MIN_ROWS + 1:
+    if len(body) < MIN_RATIO_ROWS + 1:
         return []
     lines = [
         line
@@ -174,7 +176,12 @@ def _inferred(table: Table) -> list[Finding]:
     for c in range(1, width):
         if any(row[c] is None for row in grid):
             continue
-        found = _explained(grid, c, width)
+        if len(body) >= MIN_ROWS + 1:
+            found = _explained(grid, c, width)
+        elif _names_a_ratio(table.rows[0][c]):  # 「比」: which ratio, the other rows say
+            found = _explained(grid, c, width, _RELATIONS[:1])
+        else:
+            continue
         if found is not None:
             what, outlier = found
             slipped.setdefault(outlier, (c, what))
@@ -192,9 +199,21 @@ def _inferred(table: Table) -> list[Finding]:
     ]
 
 
-def _explained(grid: list[list[Printed | None]], c: int, width: int) -> tuple[str, int] | None:
+def _names_a_ratio(header: str) -> bool:
+    """A header that says its column is a ratio: 比, 倍, ratio."""
+    return any(word in header for word in RATIO_WORDS)
+
+
+def _explained(
+    grid: list[list[Printed | None]],
+    c: int,
+    width: int,
+    relations: tuple[Relation, ...] = (),
+) -> tuple[str, int] | None:
     """(what relates column c to others, the one row it fails in) when some relation holds
-    in every row but exactly one; None when none does."""
+    in every row but exactly one; None when none does. `relations`: only these, between
+    two columns (a header said which kind); by default every relation of two columns and
+    every fixed multiple of one."""
     others = [
         k
         for k in range(width)
@@ -202,22 +221,26 @@ def _explained(grid: list[list[Printed | None]], c: int, width: int) -> tuple[st
     ]
     if any(row[c].value == 0 for row in grid):  # type: ignore[union-attr]
         return None  # a column with zeros is too easily some relation of others
-    for a, b in itertools.permutations(others, 2):
-        for name, relation in _RELATIONS:
-            failing = [
-                r for r, row in enumerate(grid) if not _holds(relation, row[a], row[b], row[c])
-            ]
-            if len(failing) == 1:
-                return f"{name} of columns {a + 1} and {b + 1} here", failing[0]
-    for a in others:
-        factor = _factor(grid, a, c)
-        if factor is None or factor in (0, 1):
-            continue
-        scaled = _scaled(factor)
-        failing = [r for r, row in enumerate(grid) if not _holds(scaled, row[a], row[a], row[c])]
-        if len(failing) == 1:
-            return f"{_shown(factor)} times column {a + 1} here", failing[0]
-    return None
+    candidates: list[tuple[str, Callable[[Fraction, Fraction], Fraction | None], int, int]] = [
+        (f"{name} of columns {a + 1} and {b + 1} here", relation, a, b)
+        for a, b in itertools.permutations(others, 2)
+        for name, relation in relations or _RELATIONS
+    ]
+    if not relations:
+        for a in others:
+            factor = _factor(grid, a, c)
+            if factor is not None and factor not in (0, 1):
+                candidates.append(
+                    (f"{_shown(factor)} times column {a + 1} here", _scaled(factor), a, a)
+                )
+    slip = None
+    for what, relation, a, b in candidates:
+        failing = [r for r, row in enumerate(grid) if not _holds(relation, row[a], row[b], row[c])]
+        if not failing:
+            return None  # a relation every row holds: the column is what it computes
+        if len(failing) == 1 and slip is None:
+            slip = what, failing[0]
+    return slip
 
 
 def _scaled(factor: Fraction) -> Callable[[Fraction, Fraction], Fraction | None]:
@@ -226,17 +249,39 @@ def _scaled(factor: Fraction) -> Callable[[Fraction, Fraction], Fraction | None]
 
 def _factor(grid: list[list[Printed | None]], a: int, c: int) -> Fraction | None:
     """The multiple of column a that column c is in most rows (the exact ratio of the
-    integers of a row where both are exact), or None."""
+    integers of a row where both are exact, else one that every row but at most one
+    admits within its printed rounding), or None."""
     pairs = [(row[a], row[c]) for row in grid]
     ratios = [
         y.value / x.value
         for x, y in pairs
         if x is not None and y is not None and x.value and not x.half and not y.half
     ]
-    if len(ratios) < MIN_ROWS - 1:
+    if len(ratios) >= MIN_ROWS - 1:
+        best = max(set(ratios), key=ratios.count)
+        return best if ratios.count(best) >= len(ratios) - 1 else None
+    return _rounded_factor([(x, y) for x, y in pairs if x is not None and y is not None])
+
+
+def _rounded_factor(pairs: list[tuple[Printed, Printed]]) -> Fraction | None:
+    """A factor f with y = f x within the printed rounding of x and y in every pair but at
+    most one (the middle of those the others admit), when x is a column of positive
+    numbers that vary (a constant column makes any almost constant one its multiple)
+    and y a column of positive ones; None otherwise."""
+    if len({x.value for x, _ in pairs}) < MIN_ROWS - 1:
         return None
-    best = max(set(ratios), key=ratios.count)
-    return best if ratios.count(best) >= len(ratios) - 1 else None
+    if any(x.half or x.value <= 0 or y.value - y.half <= 0 for x, y in pairs):
+        return None
+    spans = [
+        ((y.value - y.half) / (x.value + x.half), (y.value + y.half) / (x.value - x.half))
+        for x, y in pairs
+    ]
+    for left_out in (None, *range(len(spans))):
+        kept = [span for k, span in enumerate(spans) if k != left_out]
+        low, high = max(lo for lo, _ in kept), min(hi for _, hi in kept)
+        if low <= high:
+            return (low + high) / 2
+    return None
 
 
 def _holds(
