@@ -41,7 +41,7 @@ from proofs.tex.intervals import (
     midpoint,
     scientific,
 )
-from proofs.tex.tokens import LETTER, tokens
+from proofs.tex.tokens import LETTER, NUMBER, tokens
 from proofs.tex.tree import Node, TexError, parse_expression
 
 __all__ = [
@@ -107,7 +107,12 @@ class TexArithmetic:
         exact = Exact()
         self.symbols = exact.symbols  # the unbound symbols met (symbolic mode)
         numbers = exact if symbolic else _intervals(loose_integers, face_value)
-        self.arithmetic = Arithmetic(numbers, bindings)
+        with_digits = any(NUMBER.fullmatch(token) for token in self.tokens)
+        applied = any(  # \pi(1): a permutation applied, not the number
+            a == r"\pi" and b in ("(", r"\left(", r"\big(", r"\Big(")
+            for a, b in zip(self.tokens, self.tokens[1:], strict=False)
+        )
+        self.arithmetic = Arithmetic(numbers, bindings, constants=with_digits and not applied)
 
     def evaluate(self) -> Value:
         if not self.tokens:

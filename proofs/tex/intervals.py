@@ -233,6 +233,9 @@ class Intervals:
     def exp(self, a):
         return _bounded_interval(_exp(a))
 
+    def pi(self):
+        return iv.pi
+
     def log(self, a):
         if a.a <= 0:
             raise NotNumeric("logarithm of a non-positive number")
@@ -328,6 +331,9 @@ class Exact:
     def log(self, a):
         return sympy.log(a)
 
+    def pi(self):
+        return sympy.pi
+
     def sqrt(self, a):
         return sympy.sqrt(a)
 
@@ -364,13 +370,21 @@ class Arithmetic:
     text is the one reported: NotNumeric names the token of a construct that is not
     arithmetic (`'\\\\sigma'`), an unbound letter (`symbol d`) or the operation that has no
     value; TooLarge says which bound a value or an exponent passed.
+
+    `constants`: \\pi is the number π (a member with digits besides it, `2\\pi`,
+    `\\pi/4`); alone it may name anything, a permutation as often as the number.
     """
 
-    def __init__(self, numbers: Intervals | Exact, bindings: Mapping[str, int]) -> None:
+    def __init__(
+        self, numbers: Intervals | Exact, bindings: Mapping[str, int], constants: bool = False
+    ) -> None:
         self.numbers = numbers
         self.bindings = bindings
+        self.constants = constants
 
     def __call__(self, node: Node) -> Value:
+        if self.constants and node.op == "name" and node.token == r"\pi":
+            return Value.scalar(self.numbers.pi())
         self._check(node)
         method: Callable[[Node], Value] = getattr(self, "_" + node.op)
         return method(node)

@@ -61,7 +61,7 @@ EXPONENT = "^{…}"  # in `TexError.before`: an exponent being read
 # what continues a product of printed numbers, besides numbers and letters
 ARITHMETIC_FACTORS = frozenset(
     ["(", "{", r"\frac", r"\dfrac", r"\tfrac", r"\sqrt", r"\exp", r"\log", r"\ln"]
-    + [r"\begin{pmatrix}", JUXTAPOSED]
+    + [r"\begin{pmatrix}", JUXTAPOSED, r"\pi"]  # \pi: the number, where arithmetic says
 )
 
 

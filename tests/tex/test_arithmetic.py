@@ -312,3 +312,12 @@ def test_any_token_soup_is_a_value_or_not_numeric(tokens, loose, face):
         evaluate(" ".join(tokens), {"n": 3}, loose, face)
     except NotNumeric:
         pass
+
+
+def test_pi_with_digits_is_the_number_and_alone_or_applied_is_a_name():
+    assert [str(f.status) for f in audit_statement(1, r"2\pi \approx 6.2832", {})] == ["confirmed"]
+    assert [str(f.status) for f in audit_statement(1, r"2\pi \approx 6.2831", {})] == ["mismatched"]
+    assert [str(f.status) for f in audit_statement(1, r"\pi/4 \approx 0.7854", {})] == ["confirmed"]
+    # a permutation applied (π(1) = 2) or named alone is no number
+    assert [str(f.status) for f in audit_statement(1, r"\pi(1) = 2", {})] == ["not checkable"]
+    assert audit_statement(1, r"\pi = 3", {}) == []  # a name set to a value
