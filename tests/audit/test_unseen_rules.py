@@ -426,3 +426,26 @@ def test_an_identity_of_the_element_constrains_nothing():
     facts.state(r"\lambda^0 = 1")
     statement = r"\sum_{j=1}^{t}\lambda^{t-j} = (1 - \lambda^{t+1})/(1 - \lambda)"
     assert decide_open(statement, facts)[0] == "mismatched"
+
+
+# amounts in words: a fraction 「約 k 分の 1」, bytes in a larger unit
+
+
+def test_a_fraction_in_words_is_the_earlier_number_over_the_later():
+    line = "Adam の状態は 949.4 MiB から 2.25 MiB になり、約 {} 分の 1 です。"
+    assert mismatches(rendered(line.format("422"))) == []
+    assert mismatches(rendered(line.format("421"))) == [(11, "prose")]
+
+
+def test_bytes_in_a_larger_unit_are_the_amount_over_its_power():
+    line = "全体は $2 \\times 7 \\times 10^{{9}} = 1.4 \\times 10^{{10}}$ バイト、約 {} です。"
+    assert mismatches(rendered(line.format("13.04 GiB"))) == []  # over 1024^3
+    assert mismatches(rendered(line.format("14.0 GB"))) == []  # over 1000^3
+    assert mismatches(rendered(line.format("13.03 GiB"))) == [(11, "prose")]
+    assert mismatches(rendered(line.format("13.04 GB"))) == [(11, "prose")]
+    bracket = "状態は $8 \\times 4 \\times 10^{{6}} = 3.2 \\times 10^{{7}}$ バイト（約 {} MiB）です。"
+    assert mismatches(rendered(bracket.format("30.52"))) == []
+    assert mismatches(rendered(bracket.format("30.51"))) == [(11, "prose")]
+    # another amount after the bytes, not the same one in another unit: left alone
+    other = "重みは 1.4 \\times 10^{10} バイト、80 GiB の装置に収まります。"
+    assert mismatches(rendered(other)) == []

@@ -54,7 +54,8 @@ TIMES_RULE = Rule(
     Section.PROSE,
     Severity.WARNING,
     "「約 k 倍」「ちょうど k 倍」 after two numbers: the later over the earlier is k at the "
-    "printed precision (約: of its last significant digit).",
+    "printed precision (約: of its last significant digit); 「約 k 分の 1」: the earlier over "
+    "the later is.",
     Example(_WORDS.format("1,024 から 4,096 に増え、約 5 倍です。")),
     Example(_WORDS.format("1,024 から 4,096 に増え、約 4 倍です。")),
 )
@@ -95,7 +96,26 @@ SUM_RULE = Rule(
     Example(_WORDS.format("$2^2 = 4$、$3^2 = 9$ で和は 14 です。")),
     Example(_WORDS.format("$2^2 = 4$、$3^2 = 9$ で和は 13 です。")),
 )
-RULES = (SHARE, TIMES_RULE, FORMER_RULE, INSTANCE_RULE, SUM_RULE)
+BYTES_RULE = Rule(
+    "PRO006",
+    "bytes-in-larger-units",
+    Section.PROSE,
+    Severity.ERROR,
+    "「N バイト、約 X GiB」「N バイト（約 X MiB）」: the same amount in a larger unit is N over "
+    "1024^k (KiB, MiB, GiB, TiB) or 1000^k (KB, MB, GB, TB) at the printed precision; the "
+    "quotient is the witness.",
+    Example(
+        _WORDS.format(
+            "重みは $7 \\times 10^{9} \\times 2 = 1.4 \\times 10^{10}$ バイト、約 14.04 GiB です。"
+        )
+    ),
+    Example(
+        _WORDS.format(
+            "重みは $7 \\times 10^{9} \\times 2 = 1.4 \\times 10^{10}$ バイト、約 13.04 GiB です。"
+        )
+    ),
+)
+RULES = (SHARE, TIMES_RULE, FORMER_RULE, INSTANCE_RULE, SUM_RULE, BYTES_RULE)
 
 
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
@@ -107,6 +127,14 @@ TIMES = re.compile(rf"(?P<about>約|ちょうど)\s*(?P<n>{_NUMBER})\s*倍(?!に
 SUM = re.compile(
     rf"(?:^|(?<=[。：:（(]))\s*(?P<items>\$[^$]+\$(?:\s*(?:、|,|と)\s*\$[^$]+\$)+)\s*"
     rf"(?:で|の)(?:和|合計)は\s*(?P<about>約)?\s*(?P<n>{_NUMBER})(?![\d.])"
+)
+FRACTION = re.compile(rf"(?P<about>約|ちょうど)\s*(?P<n>{_NUMBER})\s*分の\s*1(?![\d.])")
+# an amount of bytes, then the same amount in a larger unit: 「… バイト、約 13.10 GiB で」
+UNITS = {"KiB": 1024, "MiB": 1024**2, "GiB": 1024**3, "TiB": 1024**4}
+UNITS |= {"KB": 1000, "MB": 1000**2, "GB": 1000**3, "TB": 1000**4}
+BYTES = re.compile(
+    rf"(?P<amount>{_NUMBER}|\$[^$]+\$)\s*バイト\s*(?:、|（|\()\s*(?:すなわち\s*)?(?P<about>約)?\s*"
+    rf"(?P<x>{_NUMBER})\s*(?P<unit>[KMGT]i?B)(?=\s*(?:です|で|）|\)|、|。|に|と))"
 )
 FORMER = re.compile(r"(?:ちょうど|約)?前者の\s*\$(?P<x>[^$]+)\$\s*倍")
 # a formula and the unit words after it, up to the copula or the punctuation that ends them,
@@ -179,6 +207,40 @@ def _relations(line: int, text: str) -> list[Finding]:
                 match.group("about") == "約",
                 "the later number over the earlier",
                 TIMES_RULE,
+            )
+        )
+    for match in FRACTION.finditer(text):
+        before = _numbers(text[: match.start()])
+        if len(before) < 2 or before[-1].value == 0:
+            continue
+        ratio = before[-2].value / before[-1].value
+        printed = _value(match.group("n"))
+        if printed is None or not _same_magnitude(ratio, printed):
+            continue
+        out.append(
+            _judged(
+                line,
+                match.group(0),
+                ratio,
+                match.group("n"),
+                match.group("about") == "約",
+                "the earlier number over the later",
+                TIMES_RULE,
+            )
+        )
+    for match in BYTES.finditer(text):
+        amount = _value(match.group("amount"))
+        if amount is None or amount <= 0:
+            continue
+        out.append(
+            _judged(
+                line,
+                match.group(0),
+                amount / UNITS[match.group("unit")],
+                match.group("x"),
+                bool(match.group("about")),
+                f"{float(amount):.6g} バイト over {UNITS[match.group('unit')]:,}",
+                BYTES_RULE,
             )
         )
     for match in FORMER.finditer(text):
