@@ -166,3 +166,58 @@ def _refusal(evaluator) -> Exception:
     except Exception as exc:  # noqa: BLE001 - the refusal is what is asserted
         return exc
     raise AssertionError("made")
+
+
+RMS_CHAPTER = """\
+# 試しの章
+
+## 2. 定義
+
+<Definition id="def-rms" title="二乗平均平方根">
+
+$\\boldsymbol{x} \\in \\mathbb{R}^{d}$ に対し
+
+$$\\mathrm{RMS}(\\boldsymbol{x}) := \\sqrt{\\frac{1}{d}\\sum_{j=1}^{d} x_j^2} = \\frac{\\|\\boldsymbol{x}\\|}{RIGHT}$$
+
+とする。
+
+</Definition>
+
+## 3. 性質
+
+<Proposition id="prop-rms" title="性質">
+
+$\\boldsymbol{y} := \\boldsymbol{x}/\\mathrm{RMS}(\\boldsymbol{x})$ は $\\mathrm{RMS}(\\boldsymbol{y}) = 1$ を満たし、$\\mathrm{RMS}(2\\boldsymbol{x}) = CLAIM$ である。
+
+</Proposition>
+"""
+
+
+def rms_mismatches(right: str = r"\sqrt{d}", claim: str = r"2\,\mathrm{RMS}(\boldsymbol{x})"):
+    text = RMS_CHAPTER.replace("RIGHT", right).replace("CLAIM", claim)
+    report = audit_document(parse(text, "c.mdx"), with_checks=False)
+    return sorted((f.line, f.code) for f in report.mismatched)
+
+
+def test_a_definition_followed_by_a_claim_defines_and_the_claim_is_tried():
+    assert rms_mismatches() == []
+    assert rms_mismatches(right="d") == [(9, "EQ004")]  # ‖x‖/d is not RMS(x)
+
+
+def test_applying_a_defined_function_in_a_claim_re_means_nothing():
+    # RMS(y) = 1 in the proposition is a claim about RMS, after which RMS(2x) is still tried
+    assert rms_mismatches(claim=r"4\,\mathrm{RMS}(\boldsymbol{x})") == [(19, "EQ004")]
+
+
+def test_a_name_defined_by_what_is_not_read_is_not_drawn_for():
+    # ν^2 := ν^2(z) from another chapter: a bound ν > 0 later does not make ν a free number
+    text = chapter(r"$\sigma^2 = 2$").replace(
+        r"$\boldsymbol{p} := \sigma_T(\boldsymbol{z})$ とする。",
+        r"$\nu^2 := \nu^2(\boldsymbol{z})$ とし、$\nu > 0$ とする。",
+    )
+    notation = read_notation(parse(text, "c.mdx"))(21)
+    assert notation.shapes["nu"].words.startswith(":=")
+    assert not notation.knows("nu")
+    assert try_statement(r"\nu + \sigma_T(\boldsymbol{z})_1 = 2", notation).startswith(
+        "the chapter gives nu no meaning"
+    )

@@ -438,9 +438,13 @@ def _fraction(text: str) -> Fraction | None:
 def _key(tex: str) -> str | None:
     """The evaluator's name for a name as written (\\boldsymbol{z} -> "bold z")."""
     try:
-        tree = parse(tex)
+        return _tree_key(parse(tex))
     except TexError:
         return None
+
+
+def _tree_key(tree: Node) -> str | None:
+    """The evaluator's name for a name read (name, or a name with a subscript)."""
     if tree.op == "name":
         return tree.args[0]
     if tree.op == "sub" and tree.args[0].op == "name" and tree.args[1].op == "text":
@@ -462,6 +466,8 @@ def _read_statement(
             target.shapes[key] = Shape(range=_range(bound))
         return
     members, relations = split_relations(statement.strip().rstrip(".,"))
+    if relations and relations[0] == ":=" and ":=" not in relations[1:]:
+        members, relations = members[:2], relations[:1]  # f(x) := … = …: the rest a claim
     if len(members) != 2 or relations[0] not in (":=", "="):
         return
     try:
@@ -469,6 +475,13 @@ def _read_statement(
     except TexError:
         return
     definition = _definition(left, right, line)
+    if definition is None and relations[0] == ":=":
+        # σ^2 := σ^2(x), from another chapter: a name defined by what is not read here has
+        # no value to draw, however a later bound (σ > 0) ranges it
+        key = _tree_key(left.args[0] if left.op == "pow" else left)
+        if key is not None:
+            target.shapes[key] = Shape(words=":= " + members[1].strip())
+        return
     in_definition = element is not None and element.kind == "definition"
     by_equality = in_definition and left.op != "name"  # f(x) = … in a 定義; i = s is no definition
     if definition is not None and (relations[0] == ":=" or by_equality):
@@ -482,7 +495,8 @@ def _read_statement(
     elif relations[0] == "=" and element is not None and element.kind != "definition":
         # 「$y_i = c_i/\sigma$ に商の微分を使うと」: the element gives y a meaning of its own
         named = _definition(left, right, line)
-        if named is not None:
+        if named is not None and not (left.op == "call" and named.params):
+            # RMS(y) = 1 applies the chapter's function: a claim, which re-means nothing
             for name in (named.name, f"bold {named.name}"):
                 if name in chapter.definitions:
                     target.rebound.add(name)
