@@ -59,6 +59,8 @@ _ARITHMETIC_OPERATORS = {r"\times": "mul", r"\cdot": "mul", "*": "mul", "/": "di
 _NOTATION_OPERATORS = _ARITHMETIC_OPERATORS | {r"\odot": "hadamard", r"\circ": "compose"}
 EXPONENT = "^{…}"  # in `TexError.before`: an exponent being read
 # what continues a product of printed numbers, besides numbers and letters
+_TRIGONOMETRIC = (r"\sin", r"\cos", r"\tan")
+_OPENING_BRACKETS = ("(", r"\left(", r"\big(", r"\Big(", r"\bigl(", r"\Bigl(")
 ARITHMETIC_FACTORS = frozenset(
     ["(", "{", r"\frac", r"\dfrac", r"\tfrac", r"\sqrt", r"\exp", r"\log", r"\ln"]
     + [r"\begin{pmatrix}", JUXTAPOSED, r"\pi"]  # \pi: the number, where arithmetic says
@@ -226,6 +228,30 @@ class _Parser:
         while self.starts_factor(self.peek()):
             factors.append(self.power())
         return factors[0] if len(factors) == 1 else self.done(start, Node("mul", tuple(factors)))
+
+    def trigonometric(self, token: str) -> Node:
+        """`\\sin(x)`, `\\sin^2 x`, and `\\cos\\omega_k\\Delta`: without brackets the
+        argument is the product of the factors written after it, up to a bracket, an
+        operator or another function (`\\sin x\\cos y` is sin(x) cos(y))."""
+        self.take()
+        power = None
+        if self.peek() == "^":
+            self.take()
+            power = self.argument() if self.peek() == "{" else self.atom()
+        if self.peek() in _OPENING_BRACKETS:
+            arg = self.atom()
+        else:
+            factors = [self.power()]
+            while (
+                self.starts_factor(self.peek())
+                and self.peek() not in _OPENING_BRACKETS
+                and self.peek() not in _TRIGONOMETRIC
+                and self.peek() not in (r"\exp", r"\log", r"\ln")
+            ):
+                factors.append(self.power())
+            arg = factors[0] if len(factors) == 1 else Node("mul", tuple(factors))
+        call = Node("call", (Node("name", (token[1:],), token), (arg,)), token)
+        return call if power is None else Node("pow", (call, power), "^")
 
     def starts_factor(self, token: str | None) -> bool:
         if token is None:
@@ -420,6 +446,8 @@ class _Parser:
             self.take()
             arg = self.argument() if self.peek() == "{" else self.power()
             return Node("call", (Node("name", (token[1:],), token), (arg,)), token)
+        if token in _TRIGONOMETRIC and self.notation:
+            return self.trigonometric(token)
         if token == r"\infty":
             self.take()
             return Node("num", (sympy.oo,), token)
