@@ -164,10 +164,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 def pytest_itemcollected(item: pytest.Item) -> None:
     """Under pytest-xdist (group_background_tests) the tests of a background job form one
-    group, which one worker runs."""
+    group, which one worker runs; so do those of a module of the language server's tests,
+    which share one server and one folder and read what the tests before them left there."""
     if getattr(item.config.option, "loadgroup", False):
         for name in early.marked(item)[:1]:
             item.add_marker(pytest.mark.xdist_group(name))
+            return
+        if item.path.parent.name == "lsp":
+            item.add_marker(pytest.mark.xdist_group(f"lsp-{item.path.stem}"))
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

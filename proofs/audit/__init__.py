@@ -50,6 +50,7 @@ from proofs.audit.rules.elements import audit_elements
 from proofs.audit.rules.equalities import audit_equalities
 from proofs.audit.rules.examples import audit_checks
 from proofs.audit.rules.outputs import audit_outputs, with_runs
+from proofs.audit.rules.properties import audit_properties
 from proofs.audit.rules.prose import audit_prose
 from proofs.audit.rules.references import audit_refs
 from proofs.audit.rules.restated import audit_restated, audit_restated_tuples
@@ -147,6 +148,7 @@ def audit_document(
     ]
     report.findings += _said_once(restated, report.findings)
     report.findings += audit_prose(document)
+    report.findings += audit_properties(document)
     report.findings += audit_counted(document)
     report.findings += audit_cited(document)
     report.findings += audit_conclusions(document)

@@ -21,6 +21,7 @@ from proofs.audit.rules import (
     equalities,
     examples,
     outputs,
+    properties,
     prose,
     references,
     restated,
@@ -50,6 +51,7 @@ FAMILIES = (  # in the order of the report's sections
     rounded,
     cited,
     prose,
+    properties,
     counted,
     suppressions,
 )

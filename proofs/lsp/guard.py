@@ -38,6 +38,7 @@ RULES: dict[str, Callable[[], Any]] = {
             "audit_restated_tuples",
             "audit_rounded",
             "audit_prose",
+            "audit_properties",
             "audit_counted",
             "audit_cited",
             "audit_conclusions",

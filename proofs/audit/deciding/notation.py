@@ -321,7 +321,7 @@ def decide_open(
     quantities = frozenset().union(*(_bare_names(m) for m in members))
     known = facts.values if facts is not None else {}
     ranges = facts.ranges if facts is not None else {}
-    counts, counted = _summation_limits(members)  # \sum_{j=1}^{t}: t a whole number, t ≥ 1
+    counts, counted = summation_limits(members)  # \sum_{j=1}^{t}: t a whole number, t ≥ 1
     bounds = {**counted, **(facts.bounds if facts is not None else {})}  # where a witness lies
     values = [_settled(_value(member, quantities, known, ranges), known) for member in members]
     confirmed, numerically, reasons = 0, 0, []
@@ -389,7 +389,7 @@ def decide_open(
     return "not checkable", reasons[0] if reasons else "no relation to judge"
 
 
-def _summation_limits(members: list[str]) -> tuple[frozenset[str], dict[str, Range]]:
+def summation_limits(members: list[str]) -> tuple[frozenset[str], dict[str, Range]]:
     """The names a sum or a product of the members has in a limit, which are whole numbers
     (\\sum_{j=1}^{t}: t), and for a name that is the upper limit itself the range that
     leaves the sum a term at least (t ≥ 1): a point elsewhere is no witness."""

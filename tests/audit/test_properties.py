@@ -1,0 +1,52 @@
+# ruff: noqa: E501 - the chapters are lines of TeX and Japanese, kept whole so that they read as written
+"""Properties in words of the formula before them (proofs.audit.rules.properties), on small
+chapters written for the tests: the property as written is confirmed, a slipped word is a
+warning with two values that show it, and words about something else are left alone."""
+
+from __future__ import annotations
+
+from proofs.audit import audit_document
+from proofs.reader import parse
+
+HEAD = '# 試しの章\n\n<Definition id="def-x" title="x">\n\n$0 < \\lambda < 1$ とする。\n\n</Definition>\n\n'
+
+
+def judged(sentence: str) -> list[tuple[str, str, str]]:
+    """(status, code, detail) of each finding of the properties' rules on the sentence."""
+    report = audit_document(parse(HEAD + sentence + "\n", "p.mdx"), with_checks=False)
+    return [(str(f.status), f.code, f.detail) for f in report.findings if f.code.startswith("PRP")]
+
+
+def statuses(sentence: str) -> list[str]:
+    return [status for status, _, _ in judged(sentence)]
+
+
+def test_a_direction_of_monotonicity_is_judged_in_the_stated_range():
+    line = "係数の和は $\\sum_{{j=1}}^{{t}}\\lambda^{{t-j}} = (1 - \\lambda^t)/(1 - \\lambda)$ で、$t$ について{}し、"
+    assert statuses(line.format("増加")) == ["confirmed"]
+    ((status, code, detail),) = judged(line.format("減少"))
+    assert (status, code) == ("mismatched", "PRP001")
+    # the witness: λ in (0, 1) as stated, t and its step whole numbers (t counts terms)
+    point = dict(p.split(" = ") for p in detail.split("false at ")[1].split(":")[0].split(", "))
+    assert 0 < float(point["lambda"]) < 1
+    assert float(point["t"]).is_integer() and float(point["h"]).is_integer()
+
+
+def test_a_strict_direction_and_a_function_written_with_an_arrow():
+    assert statuses("比 $(4d + 3)/(7d + 3)$ は $d$ について狭義減少です。") == ["confirmed"]
+    assert statuses("比 $(4d + 3)/(7d + 3)$ は $d$ について狭義増加です。") == ["mismatched"]
+    assert statuses("$t \\mapsto t/(1 + t)$ が増加関数です。") == ["confirmed"]
+    assert statuses("$t \\mapsto t/(1 + t)$ が減少関数です。") == ["mismatched"]
+
+
+def test_independence_and_proportionality():
+    assert statuses("和 $\\sin^2 t + \\cos^2 t + m$ は $t$ によりません。") == ["confirmed"]
+    assert statuses("和 $t + m$ は $t$ によりません。") == ["mismatched"]
+    assert statuses("更新は $\\eta G/r$ で、$\\eta$ に比例します。") == ["confirmed"]
+    assert statuses("更新は $\\eta G/r$ で、$r$ に比例します。") == ["mismatched"]
+
+
+def test_words_about_a_name_the_formula_does_not_have_are_left_alone():
+    # the formula of ρ comes after the words: 「比 ρ」 has no r
+    assert statuses("比 $\\rho$ は $r$ に比例し、$\\rho = 2r/768$ です。") == []
+    assert statuses("記憶する数は $md_v + m$ 個で、位置 $t$ によりません。") == []
