@@ -449,3 +449,27 @@ def test_bytes_in_a_larger_unit_are_the_amount_over_its_power():
     # another amount after the bytes, not the same one in another unit: left alone
     other = "重みは 1.4 \\times 10^{10} バイト、80 GiB の装置に収まります。"
     assert mismatches(rendered(other)) == []
+
+
+# the numbers an example or an exercise sets, for the rest of it
+
+
+def example(*body: str) -> str:
+    """An MDX chapter whose example 2.1 has the lines `body`."""
+    lines = ["# 試し", "", '<Example id="ex-sizes" title="大きさ">', "", *body, "", "</Example>", ""]
+    return "\n".join(lines)
+
+
+def test_a_number_an_example_sets_decides_its_later_steps():
+    setting = "$n = 2048$、$m = d = 128$ のマスクなしの注意を考える。"
+    assert mismatches(example(setting, "", "比は $n/d = 16$ です。"), "e.mdx") == []
+    assert mismatches(example(setting, "", "比は $n/d = 32$ です。"), "e.mdx") == [
+        (7, "equality")
+    ]
+
+
+def test_a_name_an_example_sets_twice_or_in_a_case_sets_nothing():
+    twice = "$d = 512$ の構成と $d = 768$ の構成を比べる。"
+    assert mismatches(example(twice, "", "前者は $d/2 = 256$ です。"), "e.mdx") == []
+    case = "$d = 512$ では比は $d/2 = 256$ です。"
+    assert mismatches(example(case, "", "別の構成で $d/4 = 192$ です。"), "e.mdx") == []

@@ -235,6 +235,20 @@ class OpenFacts:
         self.values[_key(name)] = value
         return True
 
+    def learn_number(self, statement: str) -> bool:
+        """`n = 2048` that an example or an exercise sets for what follows in it: its name
+        stands for the number there (elsewhere a line's settings bind a number for that line
+        only); whether it did."""
+        members, relations = split_relations(statement.strip().rstrip(".,"))
+        name = _SET_NAME.fullmatch(members[0].strip())
+        if relations != ["="] or name is None:
+            return False
+        value = _value(members[1], frozenset())
+        if isinstance(value, str) or value.free_symbols:
+            return False
+        self.values[_key(name)] = value
+        return True
+
     def _learn_function(self, function: re.Match[str], formula: str) -> bool:
         """`f(x) := x + 1`: f the function of its parameters the formula gives (f(0) is
         then 1, an application, not f times 0)."""

@@ -76,6 +76,19 @@ def is_conjoined(document: Document, line: int, statement: str) -> bool:
     return _sentence(document.line(line)).is_hypothesis_after(place.closing, ("で、",))
 
 
+# A formula followed by one of these is a case of its sentence (「$T = 1$ では」), not a
+# value the rest of its element works with.
+CASES = ("では", "なら", "ならば", "のとき", "とき", "の場合", "に対し", "について")
+
+
+def is_case(document: Document, line: int, statement: str) -> bool:
+    """Whether the statement is a case of its sentence (「$T = 0.5$ では …」)."""
+    place = document.place(line, statement)
+    if place is None or place.closing is None:
+        return False
+    return _sentence(document.line(line)).is_hypothesis_after(place.closing, CASES)
+
+
 def is_setting(document: Document, line: int, statement: str) -> bool:
     """Whether the statement is a setting for what follows (「$d_k = d/h$ とする」), not a
     condition of one sentence (「$t = W$ では」)."""

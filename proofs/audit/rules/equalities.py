@@ -20,6 +20,7 @@ from proofs.audit.deciding.sentence import (
     LARGE_LITERAL,
     cases_before,
     condition_of,
+    is_case,
     is_conjoined,
     is_hypothesis,
     is_setting,
@@ -249,7 +250,32 @@ def _element_facts(
         for m in document.math_in(element.line, last):
             for _, statement in statement_lines(m.line, m.tex):
                 facts.state(statement)
+        if element.kind in ("example", "exercise"):
+            for name, value in _set_once(document, element, last).items():
+                facts.learn_number(f"{name} = {value}")
     return facts
+
+
+def _set_once(document: Document, element: Element, last: int) -> dict[str, int]:
+    """The names an example or an exercise sets to an integer (「$n = 2048$、$m = d = 128$
+    のとき」 in its statement, for its solution), each set to one value only in it: a name
+    set to two (「$d = 512$ と $d = 768$ で」) or in a case of one sentence (「$T = 1$ では」)
+    is no setting of the element."""
+    values: dict[str, set[int]] = {}
+    for m in document.math_in(element.line, last):
+        if m.display:
+            continue
+        for line, statement in statement_lines(m.line, m.tex):
+            setting = _setting(*split_relations(statement))
+            if setting is None:
+                continue
+            names, value = setting
+            for name in names:
+                chosen = values.setdefault(name, set())
+                chosen.add(value)
+                if is_case(document, line, statement.strip()):
+                    chosen.add(-1)  # a case of its sentence: not one value for the element
+    return {name: chosen.pop() for name, chosen in values.items() if len(chosen) == 1}
 
 
 class Settings:
