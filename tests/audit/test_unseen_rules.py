@@ -456,16 +456,14 @@ def test_bytes_in_a_larger_unit_are_the_amount_over_its_power():
 
 def example(*body: str) -> str:
     """An MDX chapter whose example 2.1 has the lines `body`."""
-    lines = ["# 試し", "", '<Example id="ex-sizes" title="大きさ">', "", *body, "", "</Example>", ""]
-    return "\n".join(lines)
+    opening = '<Example id="ex-sizes" title="大きさ">'
+    return "\n".join(["# 試し", "", opening, "", *body, "", "</Example>", ""])
 
 
 def test_a_number_an_example_sets_decides_its_later_steps():
     setting = "$n = 2048$、$m = d = 128$ のマスクなしの注意を考える。"
     assert mismatches(example(setting, "", "比は $n/d = 16$ です。"), "e.mdx") == []
-    assert mismatches(example(setting, "", "比は $n/d = 32$ です。"), "e.mdx") == [
-        (7, "equality")
-    ]
+    assert mismatches(example(setting, "", "比は $n/d = 32$ です。"), "e.mdx") == [(7, "equality")]
 
 
 def test_a_name_an_example_sets_twice_or_in_a_case_sets_nothing():
