@@ -155,7 +155,26 @@ def _tokens(text: str) -> tuple[str, ...]:
                 raise TooLarge(
                     f"too large: a number of {digits} digits exceeds the limit of {MAX_DIGITS}"
                 )
-    return tuple(found)
+    return _column_written_as_row(tuple(found))
+
+
+# a transpose closing a member after a bracket: (1, 0, -2)^T is the column it prints
+_TRANSPOSES = (
+    ("^", "{", r"\mathsf", "{", "T", "}", "}"),
+    ("^", r"\mathsf", "{", "T", "}"),
+    ("^", r"\top"),
+    ("^", "{", r"\top", "}"),
+)
+
+
+def _column_written_as_row(found: tuple[str, ...]) -> tuple[str, ...]:
+    """The member's tokens without a transpose that closes it after a bracket: its
+    entries are what it prints (a transpose inside it, x^T y, is left to refuse)."""
+    for transpose in _TRANSPOSES:
+        k = len(found) - len(transpose)
+        if k > 0 and found[k:] == transpose and found[k - 1] == ")":
+            return found[:k]
+    return found
 
 
 def evaluate(member: str, bindings: dict[str, int], loose: bool, face: bool = False) -> Value:

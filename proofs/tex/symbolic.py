@@ -219,6 +219,8 @@ class Evaluator:
         value = self(x)
         if not isinstance(value, sympy.MatrixBase):
             raise TexError("transpose of a scalar")
+        if x.op == "tuple" and value.cols == 1:  # (1, 2, 3)^T: a column, written as a row
+            return value
         return value.T
 
     def _sqrt(self, x: Node) -> Value:

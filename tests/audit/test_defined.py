@@ -221,3 +221,36 @@ def test_a_name_defined_by_what_is_not_read_is_not_drawn_for():
     assert try_statement(r"\nu + \sigma_T(\boldsymbol{z})_1 = 2", notation).startswith(
         "the chapter gives nu no meaning"
     )
+
+
+MATRICES = """\
+# 試しの章
+
+<Example id="ex-merge" title="手計算">
+
+$d_{\\mathrm{in}} = d_{\\mathrm{out}} = 3$、$W_0 = I$ とし、
+
+$$B = \\begin{pmatrix} 1 \\\\ 0 \\\\ 2 \\end{pmatrix}, \\qquad A = \\begin{pmatrix} 0.5 & -1 & 0 \\end{pmatrix}$$
+
+とします。マージした重みは
+
+$$W' = I + 2BA = \\begin{pmatrix} 2 & -2 & 0 \\\\ 0 & 1 & 0 \\\\ 2 & -4 & CORNER \\end{pmatrix}$$
+
+です。$\\boldsymbol{x} = (1, 1, 1)^{\\mathsf{T}}$ では $2B(A\\boldsymbol{x}) = (-1, 0, LAST)^{\\mathsf{T}}$ で、足します。
+
+</Example>
+"""
+
+
+def matrix_mismatches(corner: str = "1", last: str = "-2") -> list[tuple[int, str]]:
+    text = MATRICES.replace("CORNER", corner).replace("LAST", last)
+    report = audit_document(parse(text, "m.mdx"), with_checks=False)
+    return sorted((f.line, f.code) for f in report.mismatched)
+
+
+def test_an_example_computes_with_the_matrices_and_vectors_it_sets():
+    assert matrix_mismatches() == []
+    # I is the identity of the example's matrices; W' names what the example works out
+    assert matrix_mismatches(corner="0") == [(11, "EQ004")]
+    # a result before 「で、」 in an example is a claim; (1, 1, 1)^T is a column
+    assert matrix_mismatches(last="-4") == [(13, "EQ004")]

@@ -321,3 +321,14 @@ def test_pi_with_digits_is_the_number_and_alone_or_applied_is_a_name():
     # a permutation applied (π(1) = 2) or named alone is no number
     assert [str(f.status) for f in audit_statement(1, r"\pi(1) = 2", {})] == ["not checkable"]
     assert audit_statement(1, r"\pi = 3", {}) == []  # a name set to a value
+
+
+def test_a_column_written_as_a_transposed_row_is_its_entries():
+    statement = r"-0.1 \times (1,\ -2,\ 0)^{\mathsf{T}} = (-0.1,\ {},\ 0)^{\mathsf{T}}"
+    found = audit_statement(1, statement.replace("{}", "0.2"), {})
+    assert [str(f.status) for f in found] == ["confirmed"]
+    found = audit_statement(1, statement.replace("{}", "-0.2"), {})
+    assert [str(f.status) for f in found] == ["mismatched"]
+    # a transpose inside a member multiplies: not read as the entries
+    found = audit_statement(1, r"(1, 2)^{\mathsf{T}}(3, 4) = 11", {})
+    assert [str(f.status) for f in found] == ["not checkable"]

@@ -178,10 +178,20 @@ class Notation:
         for name, node in (self.settings if concrete else self.fixed).items():
             if name not in sizes:  # an example's values; a statement's hypotheses (ε = 0)
                 names[name] = evaluator(node)
+        if concrete:  # I and O beside an example's matrices: of the largest size they have
+            arrays = [v for k, v in names.items() if k in self.settings and _is_matrix(v)]
+            size = max((max(a.shape) for a in arrays), default=0)
+            for name, matrix in (("I", sympy.eye), ("O", sympy.zeros)):
+                if size and name not in names:
+                    names[name] = matrix(size)
         # a sum whose range the formula does not write runs over the entries (every size
         # is the same here, so every vector has that many)
         evaluator.index_ranges = dict.fromkeys(_LETTERS, functools.partial(_entries_of, every))
         return evaluator
+
+
+def _is_matrix(value: object) -> bool:
+    return isinstance(value, sympy.MatrixBase)
 
 
 def _entries_of(size: int, _evaluator: Evaluator) -> range:
@@ -468,6 +478,10 @@ def _read_statement(
     members, relations = split_relations(statement.strip().rstrip(".,"))
     if relations and relations[0] == ":=" and ":=" not in relations[1:]:
         members, relations = members[:2], relations[:1]  # f(x) := … = …: the rest a claim
+    if len(members) > 2 and set(relations) == {"="} and all(map(_key, members[:-1])):
+        for name in members[:-1]:  # d_in = d_out = 3: each name set to the value
+            _read_statement(f"{name} = {members[-1]}", line, target, chapter, element)
+        return
     if len(members) != 2 or relations[0] not in (":=", "="):
         return
     try:
@@ -569,6 +583,8 @@ def _is_literal(node: Node) -> bool:
         return all(_is_literal(n) for _, n in node.args)
     if node.op == "tuple":
         return all(_is_literal(n) for n in node.args)
+    if node.op == "T":  # (1, 1, 1)^T: a column written as a row
+        return _is_literal(node.args[0])
     if node.op == "matrix":
         return all(_is_literal(n) for row in node.args for n in row)
     return False

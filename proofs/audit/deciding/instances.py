@@ -68,6 +68,10 @@ def try_statement(
         return f"the chapter's notation is not evaluated: {why}"
     if _is_setting(parts):
         return "a setting"
+    first = _bare_name(parts[0])
+    if concrete and len(parts) > 2 and ops[0] == "=" and first and not _defined(notation, first):
+        ops, parts = ops[1:], parts[1:]  # W' = I + 2BA = (…): the example names what it works
+        tree = Node("chain", (ops, parts))
     bare = [n for n in map(_bare_name, parts) if n is not None and not _defined(notation, n)]
     if bare and "=" in ops:  # 「$c = m$ と取ると」「（$p_i = 1/|V|$）では」: a choice or a case
         return f"gives {bare[0]} a value: a choice or a case, not a claim"
@@ -76,14 +80,19 @@ def try_statement(
         return f"says where {free[0]} lies: a condition or a case, not a claim"
     indices = _free_indices(tree, evaluator)
     used = _used(tree, set(indices) | _summed(tree))
-    reached = _reached(used, notation)
-    unknown = sorted(n for n in reached if not notation.knows(n))
+    set_here = set(notation.settings) if concrete else set()  # their values, not formulas
+    if any(_set_array(notation, name, concrete) for name in set_here):
+        set_here |= {"I", "O"} - set(notation.definitions) - set(notation.shapes)
+    reached = _reached(used, notation, set_here)
+    unknown = sorted(n for n in reached if not (notation.knows(n) or n in set_here))
     if not used:
         return "no names: arithmetic on numbers"
     if unknown:
         return f"the chapter gives {', '.join(unknown)} no meaning"
     if not any(
-        k in notation.definitions or _is_array(notation, k) for n in used for k in (n, f"bold {n}")
+        k in notation.definitions or _is_array(notation, k) or _set_array(notation, k, concrete)
+        for n in used
+        for k in (n, f"bold {n}")
     ):
         return "it uses nothing the chapter defines"
     pairs = _sides(ops, parts, evaluator, indices)
@@ -93,9 +102,8 @@ def try_statement(
         return "about a value the example does not set"
     integers = frozenset(n for n, s in notation.shapes.items() if s.range.integer)
     judgement, place = _judged(pairs, integers, notation, seed, printed_rounding(statement))
-    shown = tuple(
-        (name, value) for name, value in sizes.items() if name in _all_names(tree, notation)
-    )
+    named = _all_names(tree, notation, set_here)
+    shown = tuple((name, value) for name, value in sizes.items() if name in named)
     return Tried(judgement, shown + place)
 
 
@@ -121,6 +129,9 @@ def _bare_name(node: Node) -> str | None:
         return node.args[0]
     if node.op == "abs":
         return _bare_name(node.args[0])
+    if node.op == "prime":  # W': a name of its own
+        inner = _bare_name(node.args[0])
+        return None if inner is None else inner + "'"
     if node.op == "sub" and node.args[0].op == "name" and node.args[1].op == "text":
         return f"{node.args[0].args[0]}_{node.args[1].args[0]}"
     return None
@@ -173,7 +184,15 @@ def _used(node: object, indices: set[str]) -> set[str]:
     return found
 
 
-def _reached(used: set[str], notation: Notation) -> set[str]:
+def _set_array(notation: Notation, name: str, concrete: bool) -> bool:
+    """Whether an example sets the name to a vector or a matrix (`B = (1, 0, 2)^T`)."""
+    value = notation.settings.get(name) if concrete else None
+    return value is not None and value.op in ("tuple", "matrix", "T")
+
+
+def _reached(
+    used: set[str], notation: Notation, leaves: set[str] | frozenset[str] = frozenset()
+) -> set[str]:
     """The names used, and those the definitions of the used names use in turn (their
     parameters and indices aside): a name described in words (「$\\boldsymbol{x}$ は成分が
     すべて等しくはない」) reached through a definition restricts the statement as much as
@@ -186,15 +205,18 @@ def _reached(used: set[str], notation: Notation) -> set[str]:
             continue
         seen.add(name)
         definition = notation.definitions.get(name) or notation.definitions.get(f"bold {name}")
-        if definition is not None:
+        if definition is not None and name not in leaves:
             bound = {*definition.params, definition.subscript, definition.index} - {None}
             inner = _used(definition.body, _summed(definition.body) | bound)  # type: ignore[operator]
             todo += [n for n in inner if n not in bound]
     return seen
 
 
-def _all_names(tree: Node, notation: Notation) -> set[str]:
-    """The names the tree uses, and those its definitions use in turn."""
+def _all_names(
+    tree: Node, notation: Notation, leaves: set[str] | frozenset[str] = frozenset()
+) -> set[str]:
+    """The names the tree uses, and those its definitions use in turn (not those of
+    `leaves`, names an example sets to values)."""
     seen: set[str] = set()
     todo = list(_tree_names(tree))
     while todo:
@@ -203,10 +225,10 @@ def _all_names(tree: Node, notation: Notation) -> set[str]:
             continue
         seen.add(name)
         definition = notation.definitions.get(name) or notation.definitions.get(f"bold {name}")
-        if definition is not None:
+        if definition is not None and name not in leaves:
             todo += list(_tree_names(definition.body))
         shape = notation.shapes.get(name) or notation.shapes.get(f"bold {name}")
-        if shape is not None:
+        if shape is not None and name not in leaves:
             for dimension in shape.dimensions:
                 try:
                     todo += list(_tree_names(parse(dimension)))

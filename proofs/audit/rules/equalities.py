@@ -195,6 +195,15 @@ def audit_equalities(
                 and known.ranges_every_sum(statement)
             ):
                 hypothesis = False  # 「$A = B = C$ で、」: a derivation, decided as one
+            if (
+                hypothesis
+                and open_notation
+                and element is not None
+                and element.kind in ("example", "exercise")
+                and _is_result(statement)
+                and is_conjoined(document, line, statement.strip())
+            ):
+                hypothesis = False  # 「$2B(A\boldsymbol{x}) = (-1, 0, -2)^T$ で、」: a result
             if hypothesis:  # a setting or a hypothesis (「$\\pi(1) = 2$ … とすると」) claims
                 # nothing of its symbols, but its arithmetic on numbers (「… = 0.30 で、」) holds
                 findings.extend(f for f in found if f.status != Status.NOT_CHECKABLE)
@@ -466,6 +475,21 @@ def _decided(
             code=NOTATION.code,
         )
     ]
+
+
+_TRANSPOSE = re.compile(r"\^\{?\\mathsf\{T\}\}?")  # (1, 0, 2)^T: the column it prints
+
+
+def _is_result(statement: str) -> bool:
+    """A computation worked to a printed value (`2B(A\\boldsymbol{x}) = (-1, 0, -2)`): one
+    relation, = , whose left side is no bare name (`d = 8` sets d) and whose right side is
+    printed numbers."""
+    members, relations = split_relations(statement)
+    return (
+        relations == ["="]
+        and _BARE_SYMBOL.fullmatch(members[0].strip()) is None
+        and _is_printed(_TRANSPOSE.sub("", members[1]).strip())
+    )
 
 
 def _after_definition(statement: str) -> str | None:
