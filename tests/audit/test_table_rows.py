@@ -178,3 +178,15 @@ for n in (2, 3):
         (14, "table", "warning", "TAB204"),
         (23, "output", "warning", "TAB204"),
     ]
+
+
+def test_a_header_formula_is_computed_at_the_rows_key_exactly():
+    # 0.99^1000 = 4.317e-5; taken as 0.985..0.995, the key would admit 10^-4 as well
+    table = """\
+| $\\lambda$ | $\\lambda^{{1000}}$ |
+|---|---|
+| 0.9 | $1.75 \\times 10^{{-46}}$ |
+| 0.99 | $4.32 \\times 10^{{{}}}$ |
+"""
+    assert found(table.format("-5")) == []
+    assert found(table.format("-4")) == [(14, "table", "error", "TAB101")]

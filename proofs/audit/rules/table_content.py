@@ -201,8 +201,9 @@ def audit_table_content(document: Document, table: Table) -> list[Finding]:
             given: dict[str, Printed] = dict(settings)
             for name, c in nearest.items():
                 cell = Printed.read(row[c.index])
-                if cell is not None:
-                    given[name] = Printed(cell.value * c.unit, cell.half * c.unit)
+                if cell is not None:  # the row's key is the value it is computed at, exactly
+                    half = 0 if c is key else cell.half * c.unit
+                    given[name] = Printed(cell.value * c.unit, half)
             printed = Printed.read(row[column.index])
             if printed is None:
                 continue
@@ -392,8 +393,9 @@ def formula_cells(document: Document, table: Table) -> list[FormulaCell]:
             given: dict[str, Printed] = dict(settings)
             for name, c in nearest.items():
                 cell = Printed.read(row[c.index])
-                if cell is not None:
-                    given[name] = Printed(cell.value * c.unit, cell.half * c.unit)
+                if cell is not None:  # the row's key is the value it is computed at, exactly
+                    half = 0 if c is key else cell.half * c.unit
+                    given[name] = Printed(cell.value * c.unit, half)
             printed = Printed.read(row[column.index])
             value = _value_at(column, given)
             if printed is None or value is None:
