@@ -198,12 +198,7 @@ def audit_table_content(document: Document, table: Table) -> list[Finding]:
             continue
         nearest = _nearest_symbols(cols, column.index)
         for row, line in zip(table.rows[1:], table.row_lines[1:], strict=True):
-            given: dict[str, Printed] = dict(settings)
-            for name, c in nearest.items():
-                cell = Printed.read(row[c.index])
-                if cell is not None:  # the row's key is the value it is computed at, exactly
-                    half = 0 if c is key else cell.half * c.unit
-                    given[name] = Printed(cell.value * c.unit, half)
+            given = _inputs(row, nearest, settings, key)
             printed = Printed.read(row[column.index])
             if printed is None:
                 continue
@@ -216,6 +211,25 @@ def audit_table_content(document: Document, table: Table) -> list[Finding]:
                 Finding(Section.TABLE, line, text, status, detail, code=COMPUTED_COLUMN.code)
             )
     return out
+
+
+def _inputs(
+    row: tuple[str, ...],
+    nearest: dict[str, Column],
+    settings: dict[str, Printed],
+    key: Column,
+) -> dict[str, Printed]:
+    """What a header formula is computed from in a row: the settings before the table,
+    and each column it names at its printed precision, but the row's key exactly (the
+    value the row is computed at: 0.99 is no 0.985 to 0.995)."""
+    given = dict(settings)
+    for name, c in nearest.items():
+        cell = Printed.read(row[c.index])
+        if cell is not None:
+            given[name] = Printed(
+                cell.value * c.unit, Fraction(0) if c is key else cell.half * c.unit
+            )
+    return given
 
 
 def _nearest_symbols(cols: list[Column], index: int) -> dict[str, Column]:
@@ -381,7 +395,8 @@ def formula_cells(document: Document, table: Table) -> list[FormulaCell]:
     """Every cell of the table that a column's header formula computes from what the
     table and the paragraphs before it print (see audit_table_content), row by row."""
     cols = columns(table)
-    if not any(c.symbol is not None for c in cols):
+    key = next((c for c in cols if c.symbol is not None), None)
+    if key is None:
         return []
     settings = settings_before(document, table)
     out = []
@@ -390,12 +405,7 @@ def formula_cells(document: Document, table: Table) -> list[FormulaCell]:
             continue
         nearest = _nearest_symbols(cols, column.index)
         for k, row in enumerate(table.rows[1:], 1):
-            given: dict[str, Printed] = dict(settings)
-            for name, c in nearest.items():
-                cell = Printed.read(row[c.index])
-                if cell is not None:  # the row's key is the value it is computed at, exactly
-                    half = 0 if c is key else cell.half * c.unit
-                    given[name] = Printed(cell.value * c.unit, half)
+            given = _inputs(row, nearest, settings, key)
             printed = Printed.read(row[column.index])
             value = _value_at(column, given)
             if printed is None or value is None:
