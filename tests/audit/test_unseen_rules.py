@@ -471,3 +471,17 @@ def test_a_name_an_example_sets_twice_or_in_a_case_sets_nothing():
     assert mismatches(example(twice, "", "前者は $d/2 = 256$ です。"), "e.mdx") == []
     case = "$d = 512$ では比は $d/2 = 256$ です。"
     assert mismatches(example(case, "", "別の構成で $d/4 = 192$ です。"), "e.mdx") == []
+
+
+def test_k_times_of_a_number_is_the_earlier_over_it():
+    line = "全体は $521{{,}}197{{,}}824$ 個で、密なモデルの 124,439,808 個の約 {} 倍です。"
+    assert mismatches(rendered(line.format("4.19"))) == []
+    assert mismatches(rendered(line.format("4.18"))) == [(11, "prose")]
+
+
+def test_a_change_in_percent_is_over_the_number_it_starts_from():
+    line = "乗算は 9,444,864 回から 9,487,872 回へ約 {} % しか増えません。"
+    assert mismatches(rendered(line.format("0.46"))) == []
+    assert mismatches(rendered(line.format("0.45"))) == [(11, "prose")]
+    # a fall said to be a rise is no change this rule reads
+    assert mismatches(rendered("値は 100 から 90 へ約 5 % 増えます。")) == []

@@ -96,6 +96,16 @@ SUM_RULE = Rule(
     Example(_WORDS.format("$2^2 = 4$、$3^2 = 9$ で和は 14 です。")),
     Example(_WORDS.format("$2^2 = 4$、$3^2 = 9$ で和は 13 です。")),
 )
+CHANGE_RULE = Rule(
+    "PRO007",
+    "change-in-percent",
+    Section.PROSE,
+    Severity.WARNING,
+    "「A から B へ約 p % 増え（減り）」: the change from A to B over A is p % at the printed "
+    "precision.",
+    Example(_WORDS.format("乗算は 9,444,864 回から 9,487,872 回へ約 0.64 % しか増えません。")),
+    Example(_WORDS.format("乗算は 9,444,864 回から 9,487,872 回へ約 0.46 % しか増えません。")),
+)
 BYTES_RULE = Rule(
     "PRO006",
     "bytes-in-larger-units",
@@ -115,7 +125,7 @@ BYTES_RULE = Rule(
         )
     ),
 )
-RULES = (SHARE, TIMES_RULE, FORMER_RULE, INSTANCE_RULE, SUM_RULE, BYTES_RULE)
+RULES = (SHARE, TIMES_RULE, FORMER_RULE, INSTANCE_RULE, SUM_RULE, BYTES_RULE, CHANGE_RULE)
 
 
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
@@ -127,6 +137,13 @@ TIMES = re.compile(rf"(?P<about>約|ちょうど)\s*(?P<n>{_NUMBER})\s*倍(?!に
 SUM = re.compile(
     rf"(?:^|(?<=[。：:（(]))\s*(?P<items>\$[^$]+\$(?:\s*(?:、|,|と)\s*\$[^$]+\$)+)\s*"
     rf"(?:で|の)(?:和|合計)は\s*(?P<about>約)?\s*(?P<n>{_NUMBER})(?![\d.])"
+)
+# a number right before 「の約 k 倍」 is what the one before it is k times
+_OF = re.compile(rf"(?:{_NUMBER})\$?\s*[^\s\d$、。]{{0,3}}\s*の\s*\Z")
+# 「A 回から B 回へ約 p % 増え」: the change from A to B over A
+CHANGE = re.compile(
+    rf"(?P<a>{_NUMBER})\s*[^\s\d$、。]{{0,4}}\s*から\s*(?P<b>{_NUMBER})\s*[^\s\d$、。]{{0,4}}"
+    rf"\s*(?:へ|に)\s*(?P<about>約|ちょうど)?\s*(?P<p>{_NUMBER})\s*%\s*(?:しか|ほど)?\s*(?P<way>増|減)"
 )
 FRACTION = re.compile(rf"(?P<about>約|ちょうど)\s*(?P<n>{_NUMBER})\s*分の\s*1(?![\d.])")
 # an amount of bytes, then the same amount in a larger unit: 「… バイト、約 13.10 GiB で」
@@ -192,9 +209,12 @@ def _relations(line: int, text: str) -> list[Finding]:
         )
     for match in TIMES.finditer(text):
         before = _numbers(text[: match.start()])
-        if len(before) < 2 or before[-2].value == 0:
+        if len(before) < 2 or before[-2].value == 0 or before[-1].value == 0:
             continue
         ratio = before[-1].value / before[-2].value
+        said = "the later number over the earlier"
+        if _OF.search(text, 0, match.start()):  # 「… 124,439,808 個の約 4.19 倍」: of the later
+            ratio, said = 1 / ratio, "the earlier number over the later, of which it is"
         printed = _value(match.group("n"))
         if printed is None or not _same_magnitude(ratio, printed):
             continue  # 約 5.66 倍 after numbers whose ratio is 7 × 10^6: not the numbers it relates
@@ -205,7 +225,7 @@ def _relations(line: int, text: str) -> list[Finding]:
                 ratio,
                 match.group("n"),
                 match.group("about") == "約",
-                "the later number over the earlier",
+                said,
                 TIMES_RULE,
             )
         )
@@ -226,6 +246,21 @@ def _relations(line: int, text: str) -> list[Finding]:
                 match.group("about") == "約",
                 "the earlier number over the later",
                 TIMES_RULE,
+            )
+        )
+    for match in CHANGE.finditer(text):
+        a, b = _value(match.group("a")), _value(match.group("b"))
+        if a is None or b is None or a == 0 or (b > a) != (match.group("way") == "増"):
+            continue
+        out.append(
+            _judged(
+                line,
+                match.group(0),
+                abs(b - a) / a * 100,
+                match.group("p"),
+                match.group("about") == "約",
+                "the change over the number it starts from, in per cent",
+                CHANGE_RULE,
             )
         )
     for match in BYTES.finditer(text):
