@@ -236,6 +236,21 @@ class Intervals:
     def pi(self):
         return iv.pi
 
+    def ceil(self, a):
+        return self._whole(a, mpmath.ceil)
+
+    def floor(self, a):
+        return self._whole(a, mpmath.floor)
+
+    @staticmethod
+    def _whole(a, to_integer):
+        """An interval's rounding to an integer: one integer when both ends round to it,
+        else no value (12.5 ± 0.05 rounds up to 13; 12.0 ± 0.05 to 12 or 13)."""
+        low, high = to_integer(a.a), to_integer(a.b)
+        if low != high:
+            raise NotNumeric("rounds to two integers within its printed precision")
+        return iv.mpf(low)
+
     def log(self, a):
         if a.a <= 0:
             raise NotNumeric("logarithm of a non-positive number")
@@ -333,6 +348,12 @@ class Exact:
 
     def pi(self):
         return sympy.pi
+
+    def ceil(self, a):
+        return sympy.ceiling(a)
+
+    def floor(self, a):
+        return sympy.floor(a)
 
     def sqrt(self, a):
         return sympy.sqrt(a)
@@ -467,6 +488,12 @@ class Arithmetic:
     def _root(self, node: Node) -> Value:
         degree, radicand = node.args
         return self(degree).map2(self(radicand), self.numbers.root)
+
+    def _ceil(self, node: Node) -> Value:
+        return self(node.args[0]).map1(self.numbers.ceil)
+
+    def _floor(self, node: Node) -> Value:
+        return self(node.args[0]).map1(self.numbers.floor)
 
     def _percent(self, node: Node) -> Value:
         return self(node.args[0]).map1(lambda a: self.numbers.divide(a, self.numbers.integer(100)))

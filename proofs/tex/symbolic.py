@@ -238,6 +238,12 @@ class Evaluator:
             value.applyfunc(sympy.Abs) if isinstance(value, sympy.MatrixBase) else sympy.Abs(value)
         )
 
+    def _ceil(self, x: Node) -> Value:
+        return sympy.ceiling(self(x))
+
+    def _floor(self, x: Node) -> Value:
+        return sympy.floor(self(x))
+
     def _norm(self, x: Node) -> Value:
         value = self(x)
         return sympy.sqrt(sum(v**2 for v in value))

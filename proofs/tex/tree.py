@@ -51,7 +51,7 @@ _ELLIPSES = {r"\ldots", r"\cdots", r"\dots"}
 _ENDS_FACTORS = frozenset(  # after a factor, these end a product rather than continue it
     [")", "]", "}", ",", "+", "-", "−", "|", r"\|", "&", r"\rangle", r"\times", r"\cdot", "/"]
     + [r"\odot", r"\end{pmatrix}", r"\\", ";", "^", "_", "'", r"\in", r"\to", r"\circ"]
-    + [r"\pm", r"\mapsto", "*"]
+    + [r"\pm", r"\mapsto", "*", r"\rceil", r"\rfloor"]
 )
 _SIGNS = ("+", "-", "−")
 _NOTATION_SIGNS = (*_SIGNS, r"\pm")
@@ -59,11 +59,12 @@ _ARITHMETIC_OPERATORS = {r"\times": "mul", r"\cdot": "mul", "*": "mul", "/": "di
 _NOTATION_OPERATORS = _ARITHMETIC_OPERATORS | {r"\odot": "hadamard", r"\circ": "compose"}
 EXPONENT = "^{…}"  # in `TexError.before`: an exponent being read
 # what continues a product of printed numbers, besides numbers and letters
+_ROUNDINGS = {r"\lceil": ("ceil", r"\rceil"), r"\lfloor": ("floor", r"\rfloor")}
 _TRIGONOMETRIC = (r"\sin", r"\cos", r"\tan")
 _OPENING_BRACKETS = ("(", r"\left(", r"\big(", r"\Big(", r"\bigl(", r"\Bigl(")
 ARITHMETIC_FACTORS = frozenset(
     ["(", "{", r"\frac", r"\dfrac", r"\tfrac", r"\sqrt", r"\exp", r"\log", r"\ln"]
-    + [r"\begin{pmatrix}", JUXTAPOSED, r"\pi"]  # \pi: the number, where arithmetic says
+    + [r"\begin{pmatrix}", JUXTAPOSED, r"\pi", r"\lceil", r"\lfloor"]  # \pi: where arithmetic says
 )
 
 
@@ -408,6 +409,10 @@ class _Parser:
         if token == r"\|":
             self.take()
             return Node("norm", (self.group_until(r"\|"),), token)
+        if token in _ROUNDINGS:  # \lceil x \rceil, \lfloor x \rfloor
+            self.take()
+            op, closing = _ROUNDINGS[token]
+            return Node(op, (self.group_until(closing),), token)
         if token == r"\langle":
             self.take()
             a = self.expression()

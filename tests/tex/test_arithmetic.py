@@ -332,3 +332,14 @@ def test_a_column_written_as_a_transposed_row_is_its_entries():
     # a transpose inside a member multiplies: not read as the entries
     found = audit_statement(1, r"(1, 2)^{\mathsf{T}}(3, 4) = 11", {})
     assert [str(f.status) for f in found] == ["not checkable"]
+
+
+def test_ceiling_and_floor_of_printed_numbers():
+    def status(statement: str) -> list[str]:
+        return [str(f.status) for f in audit_statement(1, statement, {})]
+
+    assert status(r"\lceil 10 \times 1.25 \rceil = 13") == ["confirmed"]
+    assert status(r"\lceil 10 \times 1.25 \rceil = 12") == ["mismatched"]
+    assert status(r"\lfloor 7/2 \rfloor = 3") == ["confirmed"]
+    # 12.0 printed stands for 11.95 to 12.05: its ceiling is 12 or 13, not decided
+    assert status(r"\lceil 12.0 \rceil = 13") == ["not checkable"]

@@ -182,3 +182,16 @@ def test_every_nesting_counts_toward_the_depth_fractions_and_exponents_included(
         with pytest.raises(TexError, match="too deeply nested"):
             parse(tex)
     assert parse("x^{" * 50 + "1" + "}" * 50).op == "pow"
+
+
+def test_ceiling_floor_and_trigonometric_functions_are_read():
+    assert str(parse(r"\lceil k/2 \rceil")) == "ceil(div(name('k',), num(2,)),)"
+    assert str(parse(r"\sin^2 x")) == "pow(call(name('sin',), (name('x',),)), num(2,))"
+    # without brackets, the argument is the product of the factors after the function
+    assert str(parse(r"\cos\omega_k\Delta + 1")) == (
+        "add((1, call(name('cos',), (mul(sub(name('omega',), text('k',)), name('Delta',)),))),"
+        " (1, num(1,)))"
+    )
+    assert str(parse(r"\sin x \cos y")) == (
+        "mul(call(name('sin',), (name('x',),)), call(name('cos',), (name('y',),)))"
+    )
