@@ -254,3 +254,13 @@ def test_an_example_computes_with_the_matrices_and_vectors_it_sets():
     assert matrix_mismatches(corner="0") == [(11, "EQ004")]
     # a result before 「で、」 in an example is a claim; (1, 1, 1)^T is a column
     assert matrix_mismatches(last="-4") == [(13, "EQ004")]
+
+
+def test_one_value_of_an_indexed_function_does_not_define_it():
+    # S_0(r) := 0 then S_j(r) := …: the second defines S; the first is its value at j = 0
+    text = chapter(r"$p_1 = p_1$").replace(
+        r"$\boldsymbol{p} := \sigma_T(\boldsymbol{z})$ とする。",
+        r"$S_0(r) := 0$、$S_j(r) := j\,r$ とする。",
+    )
+    notation = read_notation(parse(text, "c.mdx"))(21)
+    assert str(notation.definitions["S"].body) == "mul(name('j',), name('r',))"

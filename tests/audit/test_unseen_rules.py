@@ -485,3 +485,24 @@ def test_a_change_in_percent_is_over_the_number_it_starts_from():
     assert mismatches(rendered(line.format("0.45"))) == [(11, "prose")]
     # a fall said to be a rise is no change this rule reads
     assert mismatches(rendered("値は 100 から 90 へ約 5 % 増えます。")) == []
+
+
+def test_a_ratio_in_words_relates_the_numbers_of_its_own_sentence():
+    # 「4 行目」 names a row, and 8 and 9 stand in the sentence before
+    line = "$C$ を 8 倍、$D$ を 9 倍にします。表の 4 行目どうしを比べると約 1.25 倍です。"
+    assert mismatches(rendered(line)) == []
+    assert mismatches(rendered("1,024 から 4,096 に増え、約 5 倍です。")) == [(11, "prose")]
+
+
+def test_a_range_restated_beside_a_citation_is_another_case():
+    # 命題 3.1 states k > 0; 「k > 1 の側」 beside its citation is a case of it, not a restatement
+    text = rendered("$k > 0$ について成り立つ。")
+    text = text.replace("ある命題。", "$k > 0$ のとき $f(k) > 0$ である。")
+    assert mismatches(text + "\n命題 3.1 のとおり $k > 1$ の側が小さい。\n") == []
+
+
+def test_a_whole_in_per_cent_is_no_rounded_ratio():
+    table = "\n".join(
+        ["構成要素\tバイト数\t割合", "重み\t2\t50 %", "勾配\t2\t50 %", "合計\t4\t100 %", ""]
+    )
+    assert mismatches(rendered("比は 1.019 です。") + "\n" + table) == []

@@ -556,6 +556,7 @@ def _definition(left: Node, right: Node, line: int) -> Definition | None:
         and function.args[0].op == "name"
         and function.args[1].op == "text"
         and len(function.args[1].args[0]) == 1
+        and function.args[1].args[0].isalpha()  # S_j(r) := …; S_0(r) := 0 is one value of it
     ):
         return Definition(
             function.args[0].args[0], params, function.args[1].args[0], index, right, line

@@ -173,7 +173,7 @@ def _judged(line: int, tex: str, originals: list[_Formula]) -> Finding | None:
     likeness = alike[0][0]
     original, (status, detail) = verdicts[0]
     if _is_setting(mine.tex) and _is_setting(original.tex):
-        return None  # k = 2 here, k = 1 in the cited element: another case, not a restatement
+        return None  # k = 2 (k > 1) here, k = 1 (k > 0) in the cited element: another case
     one_relation = len(alike) == 1 and mine.relations
     if status != "mismatched" or (likeness < ALIKE and not one_relation):
         return None  # the one relation of its left side is it, whatever its likeness
@@ -188,10 +188,11 @@ def _judged(line: int, tex: str, originals: list[_Formula]) -> Finding | None:
 
 
 def _is_setting(tex: str) -> bool:
-    """`k = 2`, `\\mu = 0`: a name given a number."""
+    """`k = 2`, `\\mu = 0`, `k > 1`: a name given a number, or a range of one."""
     members, relations = split_relations(tex)
     return (
-        relations == ["="]
+        len(relations) == 1
+        and relations[0] in ("=", "<", ">", r"\le", r"\ge", r"\leq", r"\geq", r"\ne", "<=", ">=")
         and re.fullmatch(r"\s*\\?[A-Za-z]+(?:_\{?\w+\}?)?\s*", members[0]) is not None
         and re.fullmatch(r"\s*-?\d+(?:\.\d+)?\s*", members[1]) is not None
     )

@@ -208,7 +208,7 @@ def _relations(line: int, text: str) -> list[Finding]:
             )
         )
     for match in TIMES.finditer(text):
-        before = _numbers(text[: match.start()])
+        before = _numbers(_sentence_before(text, match.start()))
         if len(before) < 2 or before[-2].value == 0 or before[-1].value == 0:
             continue
         ratio = before[-1].value / before[-2].value
@@ -230,7 +230,7 @@ def _relations(line: int, text: str) -> list[Finding]:
             )
         )
     for match in FRACTION.finditer(text):
-        before = _numbers(text[: match.start()])
+        before = _numbers(_sentence_before(text, match.start()))
         if len(before) < 2 or before[-1].value == 0:
             continue
         ratio = before[-2].value / before[-1].value
@@ -408,6 +408,19 @@ def _span(printed: str, about: bool) -> tuple[Fraction, Fraction]:
         digits = bare.rstrip("0")
         unit = Fraction(10 ** (len(bare) - len(digits))) if digits else Fraction(1)
     return value - unit / 2, value + unit / 2
+
+
+# a number that names an element, a section or a table (例 4.4, 3 節), not an amount
+_NAMING = re.compile(
+    rf"(?:例|命題|定義|定理|補題|系|注意|演習|表|図|式)\s*(?:{_NUMBER})|(?:{_NUMBER})\s*(?:節|章|行目)"
+)
+
+
+def _sentence_before(text: str, end: int) -> str:
+    """The sentence the text up to `end` ends in, with the numbers that name elements,
+    sections and tables blanked: the numbers a ratio in words relates are its own."""
+    sentence = text[text.rfind("。", 0, end) + 1 : end]
+    return _NAMING.sub(lambda m: " " * len(m.group(0)), sentence)
 
 
 def _numbers(text: str) -> list[Stated]:

@@ -221,6 +221,8 @@ def audit_rounded(
     for a in found:
         if a.line in document.code or (a.line, a.text) in owned:
             continue
+        if a.percent and a.value == 1:
+            continue  # 100 %: the whole, which no ratio rounds to
         if a.significant >= SIGNIFICANT:
             pool = ratios if a.percent else pools[a.line]
         elif (
