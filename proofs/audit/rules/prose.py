@@ -249,14 +249,19 @@ def _relations(line: int, text: str) -> list[Finding]:
             )
         )
     for match in CHANGE.finditer(text):
-        a, b = _value(match.group("a")), _value(match.group("b"))
-        if a is None or b is None or a == 0 or (b > a) != (match.group("way") == "増"):
+        start, end = _value(match.group("a")), _value(match.group("b"))
+        if (
+            start is None
+            or end is None
+            or start == 0
+            or (end > start) != (match.group("way") == "増")
+        ):
             continue
         out.append(
             _judged(
                 line,
                 match.group(0),
-                abs(b - a) / a * 100,
+                abs(end - start) / start * 100,
                 match.group("p"),
                 match.group("about") == "約",
                 "the change over the number it starts from, in per cent",
