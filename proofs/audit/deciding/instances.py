@@ -70,7 +70,7 @@ def try_statement(
         return "a setting"
     first = _bare_name(parts[0])
     if concrete and len(parts) > 2 and ops[0] == "=" and first and not _defined(notation, first):
-        ops, parts = ops[1:], parts[1:]  # W' = I + 2BA = (…): the example names what it works
+        ops, parts = ops[1:], parts[1:]  # W' = I + 2BA = (…): a name for what is worked out
         tree = Node("chain", (ops, parts))
     bare = [n for n in map(_bare_name, parts) if n is not None and not _defined(notation, n)]
     if bare and "=" in ops:  # 「$c = m$ と取ると」「（$p_i = 1/|V|$）では」: a choice or a case
