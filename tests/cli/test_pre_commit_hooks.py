@@ -116,8 +116,11 @@ def test_a_commit_of_a_file_no_hook_reads_goes_through(tmp_path):
 
 @pytest.mark.slow
 def test_a_table_the_package_regenerates_otherwise_is_refused_by_the_sync_hook(tmp_path):
+    block = SEEDS / "002_1f7cf506cffefce0.txt"
+    if not block.is_file():
+        pytest.skip(f"{block} is not here: the table is the block chapter's")
     repository = book(tmp_path)
-    seed = (SEEDS / "002_1f7cf506cffefce0.txt").read_text(encoding="utf-8")
+    seed = block.read_text(encoding="utf-8")
     done = commit(repository, "block.txt", seed.replace("7,087,872", "7,087,827"))
     assert done.returncode == 1
     audit, sync = done.stderr.split("proofs sync (check)")
