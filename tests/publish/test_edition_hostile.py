@@ -360,10 +360,10 @@ WRITTEN_BY_LATEX = {"book.aux", "book.log", "book.out", "book.pdf", "book.toc"} 
 }
 
 
-def compile_book(texts: tuple[dict[str, str], dict[str, str]]) -> float:
+def compile_book(texts: tuple[dict[str, str], dict[str, str]]) -> tuple[float, str]:
     """Write the book of two hostile chapters (an MDX one and a rendered one, each slot
     its text), compile it twice (the second run reads the .aux and .toc back) and check
-    what it read and wrote; the seconds the compiles took."""
+    what it read and wrote; the seconds the compiles took, and the PDF's text."""
     with tempfile.TemporaryDirectory(prefix="hostile-") as folder:
         outside, out = Path(folder, "outside"), Path(folder, "out")
         outside.mkdir()
@@ -404,13 +404,12 @@ def compile_book(texts: tuple[dict[str, str], dict[str, str]]) -> float:
             check=True,
         ).stdout
         assert canary not in pdf and secret not in pdf
-        assert "directlua" in pdf  # the hostile text is there, as text
         assert sorted(p.name for p in outside.iterdir()) == ["canary.txt"]
         assert (outside / "canary.txt").read_text(encoding="utf-8") == canary
         written = {p.name for p in out.iterdir()} - set(files) - {"secret.txt"}
         assert written <= WRITTEN_BY_LATEX, written
         assert (out / "secret.txt").read_text(encoding="utf-8") == secret
-        return seconds
+        return seconds, pdf
 
 
 EVERY_SLOT_EVERY_FRAGMENT = dict.fromkeys(SLOTS, EVERY_FRAGMENT)  # two to a line at most
@@ -427,8 +426,12 @@ EVERY_SLOT_EVERY_FRAGMENT = dict.fromkeys(SLOTS, EVERY_FRAGMENT)  # two to a lin
 @example((EVERY_SLOT_EVERY_FRAGMENT, EVERY_SLOT_EVERY_FRAGMENT))
 @given(st.tuples(texts, texts))
 def test_hostile_text_compiles_and_reads_and_writes_nothing_outside_the_output(texts):
-    seconds = compile_book(texts)
+    seconds, pdf = compile_book(texts)
     print(f"a book of two hostile chapters: two runs of lualatex in {seconds:.1f} s")
+    if texts == (EVERY_SLOT_EVERY_FRAGMENT, EVERY_SLOT_EVERY_FRAGMENT):
+        # the hostile text is there, as text (a text drawn at random need hold no
+        # \directlua, nor print it where the PDF shows it whole)
+        assert "directlua" in pdf
 
 
 def compiled_text(folder: Path, body: str) -> str:
