@@ -216,7 +216,8 @@ def audit_equalities(
             if open_notation and element is not None and not too_large and (symbolic or not found):
                 conditional, _ = condition_of(document, line, statement.strip())
                 case = known.copy()
-                case.bounds = chapter_notation()(line).ranges
+                notation = chapter_notation()(line)
+                case.bounds = notation.ranges
                 cases = cases_before(document, line, statement.strip())
                 assumed = {set_name(c) for c in cases if case.learn(c)}
                 # 「$u = \pi$ では …、$u = \pi/2$ で」: another case, not a claim about u
@@ -228,7 +229,7 @@ def audit_equalities(
                     tried = (
                         None
                         if assumed or limit or claimed is None
-                        else _tried(line, claimed, found, chapter_notation()(line), element)
+                        else _tried(line, claimed, found, notation, element)
                     )
                     found = tried or _decided_open(line, statement, found, case, regime)
             elif (

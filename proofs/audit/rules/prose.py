@@ -207,14 +207,18 @@ def _relations(line: int, text: str) -> list[Finding]:
                 SHARE,
             )
         )
-    for match in TIMES.finditer(text):
+    ratios = [
+        *((m, False) for m in TIMES.finditer(text)),
+        *((m, True) for m in FRACTION.finditer(text)),
+    ]
+    for match, fraction in ratios:
         before = _numbers(_sentence_before(text, match.start()))
         if len(before) < 2 or before[-2].value == 0 or before[-1].value == 0:
             continue
-        ratio = before[-1].value / before[-2].value
-        said = "the later number over the earlier"
-        if _OF.search(text, 0, match.start()):  # 「… 124,439,808 個の約 4.19 倍」: of the later
-            ratio, said = 1 / ratio, "the earlier number over the later, of which it is"
+        # 「約 422 分の 1」, 「… 124,439,808 個の約 4.19 倍」: the earlier number over the later
+        inverse = fraction or _OF.search(text, 0, match.start()) is not None
+        earlier, later = before[-2].value, before[-1].value
+        ratio = earlier / later if inverse else later / earlier
         printed = _value(match.group("n"))
         if printed is None or not _same_magnitude(ratio, printed):
             continue  # 約 5.66 倍 after numbers whose ratio is 7 × 10^6: not the numbers it relates
@@ -225,26 +229,8 @@ def _relations(line: int, text: str) -> list[Finding]:
                 ratio,
                 match.group("n"),
                 match.group("about") == "約",
-                said,
-                TIMES_RULE,
-            )
-        )
-    for match in FRACTION.finditer(text):
-        before = _numbers(_sentence_before(text, match.start()))
-        if len(before) < 2 or before[-1].value == 0:
-            continue
-        ratio = before[-2].value / before[-1].value
-        printed = _value(match.group("n"))
-        if printed is None or not _same_magnitude(ratio, printed):
-            continue
-        out.append(
-            _judged(
-                line,
-                match.group(0),
-                ratio,
-                match.group("n"),
-                match.group("about") == "約",
-                "the earlier number over the later",
+                f"the {'earlier' if inverse else 'later'} number over the "
+                f"{'later' if inverse else 'earlier'}",
                 TIMES_RULE,
             )
         )
