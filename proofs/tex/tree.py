@@ -641,3 +641,21 @@ def parse(tex: str) -> Node:
         raise TexError(
             f"condition {condition.group('condition')!r} is not a membership or a range"
         ) from None
+
+
+def tree_names(node: object) -> set[str]:
+    """The names a tree uses (not the indices of its sums)."""
+    found: set[str] = set()
+    if isinstance(node, tuple):
+        for item in node:
+            found |= tree_names(item)
+    elif isinstance(node, Node):
+        if node.op == "name":
+            found.add(node.args[0])
+        elif node.op == "sub" and node.args[0].op == "name" and node.args[1].op == "text":
+            found.add(f"{node.args[0].args[0]}_{node.args[1].args[0]}")
+            found.add(node.args[0].args[0])
+        else:
+            for arg in node.args:
+                found |= tree_names(arg)
+    return found

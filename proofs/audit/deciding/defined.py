@@ -33,7 +33,6 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
 
 import sympy
 
@@ -42,7 +41,7 @@ from proofs.reader import Document
 from proofs.reader.math import split_relations, statement_lines
 from proofs.reader.records import Element, Math
 from proofs.tex.symbolic import Evaluator, Value
-from proofs.tex.tree import Node, TexError, parse
+from proofs.tex.tree import Node, TexError, parse, tree_names
 from proofs.tex.witness import Range
 
 # a name as the chapters write one: \boldsymbol{z}, \mathbf{x}, \lambda, \mathrm{RMS},
@@ -227,25 +226,7 @@ def _size_names(dimension: str) -> list[str]:
         tree = parse(dimension)
     except TexError:
         return []
-    return sorted(_tree_names(tree))
-
-
-def _tree_names(node: Any) -> set[str]:
-    """The names a tree uses (not the indices of its sums)."""
-    found: set[str] = set()
-    if isinstance(node, tuple):
-        for item in node:
-            found |= _tree_names(item)
-    elif isinstance(node, Node):
-        if node.op == "name":
-            found.add(node.args[0])
-        elif node.op == "sub" and node.args[0].op == "name" and node.args[1].op == "text":
-            found.add(f"{node.args[0].args[0]}_{node.args[1].args[0]}")
-            found.add(node.args[0].args[0])
-        else:
-            for arg in node.args:
-                found |= _tree_names(arg)
-    return found
+    return sorted(tree_names(tree))
 
 
 class DefinedEvaluator(Evaluator):
@@ -567,7 +548,7 @@ def _definition(left: Node, right: Node, line: int) -> Definition | None:
 def _unusable(definition: Definition) -> bool:
     """A definition in terms of a name the chapter does not define (σ(z/T) with σ from
     another chapter), which a later one of the same name may replace."""
-    used = _tree_names(definition.body) - set(definition.params) - {definition.subscript}
+    used = tree_names(definition.body) - set(definition.params) - {definition.subscript}
     return any(n not in FUNCTIONS and n not in CONSTANTS and len(n) > 1 for n in used)
 
 
@@ -593,4 +574,4 @@ def _is_literal(node: Node) -> bool:
 
 def names_of(tree: Node) -> Iterator[str]:
     """The names a formula uses, for asking whether a notation knows them all."""
-    yield from sorted(_tree_names(tree))
+    yield from sorted(tree_names(tree))

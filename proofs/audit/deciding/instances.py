@@ -20,9 +20,9 @@ from dataclasses import dataclass
 
 import sympy
 
-from proofs.audit.deciding.defined import Notation, _tree_names
+from proofs.audit.deciding.defined import Notation
 from proofs.tex.symbolic import Evaluator
-from proofs.tex.tree import Node, TexError, parse
+from proofs.tex.tree import Node, TexError, parse, tree_names
 from proofs.tex.witness import Judgement, judge
 
 SIZE = 3  # every size of the chapter, when a statement is tried
@@ -218,7 +218,7 @@ def _all_names(
     """The names the tree uses, and those its definitions use in turn (not those of
     `leaves`, names an example sets to values)."""
     seen: set[str] = set()
-    todo = list(_tree_names(tree))
+    todo = list(tree_names(tree))
     while todo:
         name = todo.pop()
         if name in seen:
@@ -226,12 +226,12 @@ def _all_names(
         seen.add(name)
         definition = notation.definitions.get(name) or notation.definitions.get(f"bold {name}")
         if definition is not None and name not in leaves:
-            todo += list(_tree_names(definition.body))
+            todo += list(tree_names(definition.body))
         shape = notation.shapes.get(name) or notation.shapes.get(f"bold {name}")
         if shape is not None and name not in leaves:
             for dimension in shape.dimensions:
                 try:
-                    todo += list(_tree_names(parse(dimension)))
+                    todo += list(tree_names(parse(dimension)))
                 except TexError:
                     continue
     return seen

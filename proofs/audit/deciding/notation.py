@@ -33,7 +33,7 @@ import sympy
 
 from proofs.reader.math import split_relations
 from proofs.tex.symbolic import Evaluator, Value
-from proofs.tex.tree import Node, TexError, parse
+from proofs.tex.tree import Node, TexError, parse, tree_names
 from proofs.tex.witness import Range, judge
 from symbolic.identities import is_zero
 
@@ -419,7 +419,7 @@ def summation_limits(members: list[str]) -> tuple[frozenset[str], dict[str, Rang
                 low, high = node.args[1], node.args[2]
                 for limit in (low, high):
                     if isinstance(limit, Node):
-                        names.update(_names_in(limit))
+                        names.update(tree_names(limit))
                 if (
                     isinstance(high, Node)
                     and high.op == "name"
@@ -436,12 +436,6 @@ def summation_limits(members: list[str]) -> tuple[frozenset[str], dict[str, Rang
         except TexError:
             continue
     return frozenset(names), ranges
-
-
-def _names_in(node: Node) -> set[str]:
-    if node.op == "name":
-        return {node.args[0]}
-    return {n for arg in node.args if isinstance(arg, Node) for n in _names_in(arg)}
 
 
 def _constraint(
