@@ -78,7 +78,7 @@ def is_conjoined(document: Document, line: int, statement: str) -> bool:
 
 # A formula followed by one of these is a case of its sentence (「$T = 1$ では」), not a
 # value the rest of its element works with.
-CASES = ("では", "なら", "ならば", "のとき", "とき", "の場合", "に対し", "について")
+CASES = (*CONCLUDING, "では", "の場合", "に対し", "について")
 
 
 def is_case(document: Document, line: int, statement: str) -> bool:
