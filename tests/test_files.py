@@ -251,9 +251,12 @@ signal.signal(signal.SIGHUP, signal.SIG_DFL)
 from pathlib import Path
 from proofs.files import write_atomically
 
+# a slow write, in short sleeps: a signal that reaches another thread runs its handler
+# only once the main thread's sleep returns
 def blocked(fd):
     print("writing", flush=True)
-    time.sleep(60)
+    for _ in range(1200):
+        time.sleep(0.05)
 
 os.fsync = blocked
 write_atomically(Path(sys.argv[1]), "x" * 1_000_000, force=False)

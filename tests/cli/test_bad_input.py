@@ -306,9 +306,12 @@ import os, signal, runpy, sys, time
 signal.signal(signal.SIGINT, signal.default_int_handler)
 signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
+# a slow write, in short sleeps: the signal may reach another thread (NumPy's BLAS starts
+# some), and then Python runs its handler only once the main thread's sleep returns
 def blocked(fd):
     print("writing", file=sys.stderr, flush=True)
-    time.sleep(60)
+    for _ in range(1200):
+        time.sleep(0.05)
 
 os.fsync = blocked
 sys.argv = ["proofs", *sys.argv[1:]]
