@@ -308,7 +308,7 @@ class _Parser:
             if token == "_":
                 self.take()
                 node = Node("sub", (node, self.subscript()), "_")
-            elif token in ("(", "[") and node.op in ("name", "sub"):
+            elif token in ("(", "[") and node.op in ("name", "sub", "prime"):
                 close = ")" if token == "(" else "]"
                 self.enter(token)
                 self.take()

@@ -264,3 +264,106 @@ def test_one_value_of_an_indexed_function_does_not_define_it():
     )
     notation = read_notation(parse(text, "c.mdx"))(21)
     assert str(notation.definitions["S"].body) == "mul(name('j',), name('r',))"
+
+
+POWER_LAW = """\
+# 試しの章
+
+<Definition id="def-cost" title="計算量">
+
+$C(N, D) := 6ND$ とする。
+
+</Definition>
+
+<Definition id="def-loss" title="損失">
+
+定数 $A, B > 0$、$\\alpha, \\beta > 0$ に対し、$N, D > 0$ の関数 $L(N, D) := A/N^{\\alpha} + B/D^{\\beta}$ とする。
+
+</Definition>
+
+<Proposition id="prop-opt" title="最適点">
+
+$C > 0$ について、$G := (\\alpha A/(\\beta B))^{1/(\\alpha+\\beta)}$ と置く。
+
+</Proposition>
+
+<Proof of="prop-opt">
+
+$$f(N) := L\\Big(N, \\frac{C}{6N}\\Big) = AN^{-\\alpha} + B\\Big(\\frac{6}{C}\\Big)^{\\beta}N^{BETA}$$
+
+$$f'(N) = -\\alpha AN^{-\\alpha-1} + \\beta B\\Big(\\frac{6}{C}\\Big)^{\\beta}N^{DERIVATIVE}$$
+
+</Proof>
+
+<Proposition id="prop-g" title="G">
+
+$G^{\\alpha+\\beta} = POWER$ である。
+
+</Proposition>
+"""
+
+
+def power_law_mismatches(
+    beta: str = r"\beta", derivative: str = r"\beta-1", power: str = r"\alpha A/(\beta B)"
+) -> list[tuple[int, str]]:
+    text = POWER_LAW.replace("BETA", beta).replace("DERIVATIVE", derivative)
+    report = audit_document(parse(text.replace("POWER", power), "c.mdx"), with_checks=False)
+    return sorted((f.line, f.code) for f in report.mismatched)
+
+
+def test_a_bound_on_a_list_of_names_ranges_each():
+    notation = read_notation(parse(POWER_LAW, "c.mdx"))(12)
+    assert {"A", "B", "alpha", "beta", "N", "D"} <= notation.ranges.keys()
+    assert notation.ranges["alpha"].low == 0
+
+
+def test_a_function_bounded_as_a_number_in_an_element_is_that_number_there():
+    # C(N, D) := 6ND, then 「$C > 0$ について」: in the proposition and its proof, C is a
+    # budget, so f(N) := L(N, C/(6N)) = … and its derivative f'(N) are tried
+    assert power_law_mismatches() == []
+    assert power_law_mismatches(beta=r"-\beta") == [(23, "EQ004")]
+    assert power_law_mismatches(derivative=r"\beta+1") == [(25, "EQ004")]
+
+
+def test_a_definition_a_proposition_states_serves_the_later_elements():
+    # G := … 「と置く」 in the statement of one proposition: a later one uses it
+    assert power_law_mismatches(power=r"\beta A/(\alpha B)") == [(31, "EQ004")]
+
+
+SETTINGS = """\
+# 試しの章
+
+<Definition id="def-norm" title="正規化">
+
+$\\boldsymbol{x} \\in \\mathbb{R}^{d}$、$\\varepsilon \\ge 0$ に対し $s(\\boldsymbol{x}) := \\sqrt{\\|\\boldsymbol{x}\\|^2/d + \\varepsilon}$ とする。$\\varepsilon = 0$ のときは $\\boldsymbol{x} \\ne \\boldsymbol{0}$ とする。ふつうは $\\varepsilon = 1$ とし、$\\varepsilon = 2,\\ 3$ も試す。
+
+</Definition>
+
+一つの文の例として、$\\varepsilon = 4$ とすると $s$ は大きくなる。
+
+<Exercise id="exr-s" title="値">
+
+$\\varepsilon = 0.5$、$\\boldsymbol{x} = (1, 2, 3, 6)$ とし、$s(\\boldsymbol{x})$ を求めよ。
+
+<Solution>
+
+$s(\\boldsymbol{x}) = \\sqrt{13} = VALUE$ です。$\\varepsilon = 0$ なら $\\sqrt{12.5}$ です。
+
+</Solution>
+
+</Exercise>
+"""
+
+
+def test_a_case_a_list_or_a_second_value_sets_nothing():
+    text = SETTINGS.replace("VALUE", "3.6056")
+    notation = read_notation(parse(text, "c.mdx"))
+    # the 定義 sets ε = 1: 「$\\varepsilon = 0$ のときは」 is a case and 「$\\varepsilon = 2,\\ 3$」
+    # a list, and a value in the prose between elements illustrates its sentence
+    assert str(notation(8).settings["epsilon"]) == "num(1,)"
+    assert str(notation(10).settings["epsilon"]) == "num(1,)"
+    # the exercise sets ε to 0.5, then to 0 in a case: to neither (nor to the chapter's 1),
+    # and √13 is no slip of what another value of ε would give
+    assert "epsilon" not in notation(17).settings
+    report = audit_document(parse(text, "c.mdx"), with_checks=False)
+    assert report.mismatched == []

@@ -195,3 +195,8 @@ def test_ceiling_floor_and_trigonometric_functions_are_read():
     assert str(parse(r"\sin x \cos y")) == (
         "mul(call(name('sin',), (name('x',),)), call(name('cos',), (name('y',),)))"
     )
+
+
+def test_a_primed_function_applied_is_a_call_of_its_derivative():
+    # f'(N): the derivative of f at N, not the product of f' and N
+    assert parse("f'(N)") == Node("call", (Node("prime", (name("f"),)), (name("N"),)))

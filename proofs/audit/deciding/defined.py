@@ -37,6 +37,7 @@ from fractions import Fraction
 import sympy
 
 from proofs.audit.deciding.notation import CONSTANTS, FUNCTIONS
+from proofs.audit.deciding.sentence import is_case
 from proofs.reader import Document
 from proofs.reader.math import split_relations, statement_lines
 from proofs.reader.records import Element, Math
@@ -58,8 +59,9 @@ _INDEX_SET = re.compile(r"^\\\{\s*(-?\d+)\s*,\s*\\[lc]dots\s*,\s*(.+?)\s*\\\}$")
 _INTEGERS = re.compile(r"^\\mathbb\{[NZ]\}(?:_\{?[>\\]?(?:ge|geq)?\s*[01]\}?)?$")
 _REALS = re.compile(r"^\\mathbb\{R\}$")
 _POSITIVE_REALS = re.compile(r"^\\mathbb\{R\}_\{?(?:>|\\gt)\s*0\}?$")
+_NUMBER = re.compile(r"(?:\s|\\[ ,;])*-?\d+(?:\.\d+)?\s*")
 _BOUND = re.compile(
-    rf"^\s*(?:(-?[\d./]+)\s*(<|\\le|\\leq)\s*)?({_NAME})\s*(<|>|\\le|\\leq|\\ge|\\geq)\s*(-?[\d./]+)\s*$"
+    rf"^\s*(?:(-?[\d./]+)\s*(<|\\le|\\leq)\s*)?{_NAMES}\s*(<|>|\\le|\\leq|\\ge|\\geq)\s*(-?[\d./]+)\s*$"
 )
 
 
@@ -95,6 +97,7 @@ class Notation:
     settings: dict[str, Node] = field(default_factory=dict)
     rebound: set[str] = field(default_factory=set)  # chapter's names an element re-means
     fixed: dict[str, Node] = field(default_factory=dict)  # what the element sets (ε = 0 とし)
+    varied: set[str] = field(default_factory=set)  # names set to two values: set to none
 
     def copy(self) -> Notation:
         return Notation(
@@ -103,6 +106,7 @@ class Notation:
             dict(self.settings),
             set(self.rebound),
             dict(self.fixed),
+            set(self.varied),
         )
 
     @property
@@ -332,8 +336,15 @@ def read_notation(document: Document) -> Callable[[int], Notation]:
         else:
             target = chapter
         before = None if local else chapter.copy()
-        for line, statement in statement_lines(formula.line, formula.tex):
-            _read_statement(statement, line, target, chapter, element)
+        statements = statement_lines(formula.line, formula.tex)
+        # 「$\\omega_k = 1,\\ 0.1,\\ 0.01$」 lists values a name takes: it sets none of them
+        listed = any(_NUMBER.fullmatch(st.rstrip(".,")) for _, st in statements[1:])
+        if not _read_bound(formula.tex, target, chapter):
+            for line, statement in statements:
+                # 「$\\varepsilon = 0$ のときは」 in a 定義: a case of its sentence, not a value
+                # for the rest of the chapter (in another element, it is one for its proof)
+                sets = not listed and (local or not is_case(document, line, statement))
+                _read_statement(statement, line, target, chapter, element, sets)
         _read_spaces(formula.tex, target, _words_after(document, formula))
         if before is not None and before != chapter:  # a copy only where it changed
             lines.append(formula.line + 1)
@@ -343,6 +354,7 @@ def read_notation(document: Document) -> Callable[[int], Notation]:
         at = bisect.bisect_right(lines, line) - 1
         merged = seen[at].copy() if at >= 0 else Notation()
         element = document.element_at(line)
+        merged.definitions.update(_named_in_statements(document, by_element, line, merged))
         if element is not None and element.line in by_element:
             local = by_element[element.line]
             for name in local.rebound:
@@ -350,12 +362,38 @@ def read_notation(document: Document) -> Callable[[int], Notation]:
             merged.shapes.update(local.shapes)
             merged.settings.update(local.settings)
             merged.fixed.update(local.settings)
+            for name in local.varied:  # set to two values in the element: to none
+                merged.settings.pop(name, None)
+                merged.fixed.pop(name, None)
             for name, definition in local.definitions.items():
                 if definition.line <= line:
                     merged.definitions[name] = definition
         return merged
 
     return notation_at
+
+
+def _named_in_statements(
+    document: Document, by_element: dict[int, Notation], line: int, merged: Notation
+) -> dict[str, Definition]:
+    """What the statements of earlier propositions, lemmas, theorems and corollaries name
+    (「$G := \\ldots$ と置く」), for a later element that uses the name with no meaning of
+    its own: the last such definition of each name the chapter gives no other meaning. A
+    proof's or an example's definitions stay in it."""
+    named: dict[str, Definition] = {}
+    here = document.element_at(line)
+    for start, local in by_element.items():  # in the order of the text
+        element = document.element_at(start)
+        if element is None or start >= line or element is here:
+            continue
+        if element.kind not in ("proposition", "lemma", "theorem", "corollary"):
+            continue
+        first, last = element.statement
+        for name, definition in local.definitions.items():
+            if first <= definition.line <= last:
+                named[name] = definition
+    taken = {*merged.definitions, *merged.shapes, *merged.settings}
+    return {name: d for name, d in named.items() if name not in taken}
 
 
 # what makes a declaration say more of its names than their space: a particle that opens
@@ -443,25 +481,49 @@ def _tree_key(tree: Node) -> str | None:
     return None
 
 
-def _read_statement(
-    statement: str, line: int, target: Notation, chapter: Notation, element: Element | None
-) -> None:
-    """A definition, a bound or a setting the statement makes, into `target`."""
-    bound = _BOUND.match(statement)
-    if bound is not None:
-        key = _key(bound.group(3))
+def _read_bound(statement: str, target: Notation, chapter: Notation) -> bool:
+    """The range a bound gives each of its names (`T > 0`, `0 < \\lambda < 1`, and a
+    formula listing names, `A, B > 0`, which the statements split at its comma); whether
+    the statement is one."""
+    bound = _BOUND.match(statement.strip().rstrip(".,"))
+    if bound is None:
+        return False
+    defined = {*target.definitions, *chapter.definitions}
+    for name in re.split(r"\s*,\s*", bound.group(3)):
+        key = _key(name)
         base = None if key is None else key.split("_")[0]
-        defined = {*target.definitions, *chapter.definitions}
-        # 「$p_j > 0$ である」of a defined p is a claim to judge, not the range p is drawn in
-        if key is not None and key not in target.shapes and not {base, f"bold {base}"} & defined:
+        if key is None or key in target.shapes:
+            continue
+        function = chapter.definitions.get(key)
+        if target is not chapter and function is not None and function.params:
+            # 「$C > 0$ について」 of the function C(N, D) := 6ND: in this element, C is a number
+            target.rebound.add(key)
             target.shapes[key] = Shape(range=_range(bound))
+        # 「$p_j > 0$ である」of a defined p is a claim to judge, not the range p is drawn in
+        elif not {base, f"bold {base}"} & defined:
+            target.shapes[key] = Shape(range=_range(bound))
+    return True
+
+
+def _read_statement(
+    statement: str,
+    line: int,
+    target: Notation,
+    chapter: Notation,
+    element: Element | None,
+    sets: bool = True,
+) -> None:
+    """A definition, a bound or a setting the statement makes, into `target`; with `sets`
+    False (a list of values, a case), `name = value` sets nothing. A name set to two
+    values (「$\\varepsilon = 0.5$ とし」, then 「$\\varepsilon = 0$ なら」) is set to neither."""
+    if _read_bound(statement, target, chapter):
         return
     members, relations = split_relations(statement.strip().rstrip(".,"))
     if relations and relations[0] == ":=" and ":=" not in relations[1:]:
         members, relations = members[:2], relations[:1]  # f(x) := … = …: the rest a claim
     if len(members) > 2 and set(relations) == {"="} and all(map(_key, members[:-1])):
         for name in members[:-1]:  # d_in = d_out = 3: each name set to the value
-            _read_statement(f"{name} = {members[-1]}", line, target, chapter, element)
+            _read_statement(f"{name} = {members[-1]}", line, target, chapter, element, sets)
         return
     if len(members) != 2 or relations[0] not in (":=", "="):
         return
@@ -486,7 +548,14 @@ def _read_statement(
         return
     key = _key(members[0])
     if relations[0] == "=" and key is not None and (_is_literal(right) or _is_unit(right)):
-        target.settings[key] = right
+        # a value set in the prose between elements illustrates that sentence (「MLP の
+        # $W_1$（$d_{\\mathrm{out}} = 3072$）なら」): the elements after it do not work with it
+        if sets and element is not None and key not in target.varied:
+            if key in target.settings and target.settings[key] != right:
+                target.varied.add(key)
+                del target.settings[key]
+            else:
+                target.settings[key] = right
     elif relations[0] == "=" and element is not None and element.kind != "definition":
         # 「$y_i = c_i/\sigma$ に商の微分を使うと」: the element gives y a meaning of its own
         named = _definition(left, right, line)
