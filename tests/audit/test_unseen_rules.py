@@ -320,6 +320,22 @@ def test_a_step_that_uses_an_equality_of_its_element_is_no_slip():
     ]
 
 
+def test_a_step_false_whatever_an_element_s_equality_constrains_is_a_slip():
+    facts = OpenFacts()
+    facts.state(r"\sum_i f_i = 1")
+    step = (
+        r"\sum_i\Big(f_i - \frac{1}{E}\Big)\Big(P_i - \frac{1}{E}\Big)"
+        r" = \sum_i f_iP_i - \frac{1}{E}\sum_i P_i - \frac{1}{E}\sum_i f_i + {}"
+    )
+    # over E terms, the step misses (E - 1)/E^2, which no f_i summing to 1 makes up
+    facts.state(r"B := E\sum_{i=1}^{E} f_iP_i")
+    status, detail = decide_open(step.replace("{}", r"\frac{1}{E^2}"), facts)
+    assert status == "mismatched" and detail.endswith(
+        r"whatever the names $\sum_i f_i = 1$ constrains"
+    )
+    assert decide_open(step.replace("{}", r"E\cdot\frac{1}{E^2}"), facts)[0] == "confirmed"
+
+
 def test_blocks_side_by_side_are_not_read_as_a_product():
     assert decide_open(r"[f(PX)\ g(PX)] = [Pf(X)\ Pg(X)] = P[f(X)\ g(X)]")[0] == "not checkable"
     assert mismatches(rendered(r"よって $[f(PX)\ g(PX)] = P[f(X)\ g(X)]$ です。")) == []

@@ -377,6 +377,12 @@ def decide_open(
                             f"{_shown_step(pair)} is {judged.detail()}, the values scaled to "
                             f"meet ${statement}$, which the element states"
                         )
+                elif not _bases(sympy.expand(a - b)) & _bases(open_value(statement.split("=")[0])):
+                    # (E - 1)/E^2 ≠ 0 whatever the f_i that Σ_i f_i = 1 constrains
+                    return "mismatched", (
+                        f"{_shown_step(pair)} is {judged.detail()}, whatever the names "
+                        f"${statement}$ constrains"
+                    )
                 else:
                     reasons.append(
                         f"{_shown_step(pair)}: false at points that need not meet "
@@ -460,6 +466,14 @@ def _constraint(
         if _bare_names(members[0]) & names:
             return statement, _scaling(members[0], members[1])
     return None
+
+
+def _bases(value: sympy.Expr | None) -> set[str]:
+    """The names of a value's symbols without their indices (f of f_1 and of f_i): a
+    vector's entries, however a sum over them was read."""
+    if value is None:
+        return set()
+    return {symbol.name.split("_")[0] for symbol in value.free_symbols}
 
 
 def _scaling(total: str, target: str) -> dict[sympy.Symbol, sympy.Expr]:
