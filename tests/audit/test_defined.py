@@ -367,3 +367,9 @@ def test_a_case_a_list_or_a_second_value_sets_nothing():
     assert "epsilon" not in notation(17).settings
     report = audit_document(parse(text, "c.mdx"), with_checks=False)
     assert report.mismatched == []
+
+
+def test_a_bound_the_prose_derives_declares_no_range():
+    prose = "$T > 0$ に対し、$L = 2048$ では $i \\ge 42$、つまり 23 組です。\n"
+    ranges = read_notation(parse(chapter("$p_1 = p_1$") + prose, "c.mdx"))(30).ranges
+    assert ranges["T"].low == 0 and "i" not in ranges

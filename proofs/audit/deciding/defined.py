@@ -37,7 +37,7 @@ from fractions import Fraction
 import sympy
 
 from proofs.audit.deciding.notation import CONSTANTS, FUNCTIONS
-from proofs.audit.deciding.sentence import is_case
+from proofs.audit.deciding.sentence import is_case, is_hypothesis
 from proofs.reader import Document
 from proofs.reader.math import split_relations, statement_lines
 from proofs.reader.records import Element, Math
@@ -337,6 +337,9 @@ def read_notation(document: Document) -> Callable[[int], Notation]:
             target = chapter
         before = None if local else chapter.copy()
         statements = statement_lines(formula.line, formula.tex)
+        if element is None and len(statements) == 1 and _BOUND.match(statements[0][1]):
+            if not is_hypothesis(document, formula.line, statements[0][1]):
+                continue  # 「$i \\ge 42$、つまり」: what the prose derives, no range it declares
         # 「$\\omega_k = 1,\\ 0.1,\\ 0.01$」 lists values a name takes: it sets none of them
         listed = any(_NUMBER.fullmatch(st.rstrip(".,")) for _, st in statements[1:])
         if not _read_bound(formula.tex, target, chapter):
