@@ -232,3 +232,16 @@ def test_the_restatement_rules_work_in_proportion_to_the_numbers_printed():
     lines and three times what n more lines add (pair by pair it grew as the square)."""
     one, two, four = (restatement_work(n) for n in (50, 100, 200))
     assert four - one == 3 * (two - one)
+
+
+def test_a_name_set_again_after_a_relation_used_it_takes_its_new_value():
+    line = r"$b = 10$ では $\log b \approx 2.3026$、$b = 500$ では $\log b \approx {}$ です。"
+    found = audit_equalities(parse(chapter(1) + "\n" + line.format("6.2146")))
+    assert [f.status for f in found if "log" in f.text] == ["confirmed", "confirmed"]
+    slipped = audit_equalities(parse(chapter(1) + "\n" + line.format("6.2145")))
+    assert [f.status for f in slipped if "log" in f.text] == ["confirmed", "mismatched"]
+    # set twice before any relation uses it, the name takes neither value
+    both = Settings()
+    both.set("d", 512)
+    both.set("d", 768)
+    assert both.values == {} and both.varying == {"d"}

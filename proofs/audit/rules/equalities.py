@@ -296,26 +296,41 @@ class Settings:
 
     A name set again to another value (「$T = 1$ で …、$T = 0.5$ で …」) takes several
     values on the line: it is bound to none of them from then on, so that a relation
-    using it (an equation to solve for it) is not judged at whichever value came last."""
+    using it (an equation to solve for it) is not judged at whichever value came last.
+    Set again after a relation used it (「$b = 10{,}000$ では $\\log b \\approx 9.2103$、
+    $b = 500{,}000$ では $\\log b \\approx 13.1224$」), it is bound to the new value: the
+    line takes its cases one after the other."""
 
-    _steps: ClassVar[dict[tuple[int, str, int | None], int]] = {}
+    _steps: ClassVar[dict[tuple[int, str, int | None, bool], int]] = {}
 
     def __init__(self) -> None:
         self.values: dict[str, int] = {}
         self.varying: set[str] = set()
+        self.used: set[str] = set()  # bound names a relation used since they were set
         self.key = 0
 
     def set(self, name: str, value: int | None) -> None:
         """Bind `name` to `value`; a second value (None: one not an integer) leaves it
-        varying and unbound."""
+        varying and unbound, unless a relation used the first one."""
         if name in self.varying:
             return
-        if name in self.values and self.values[name] != value or value is None:
+        again = name in self.values and self.values[name] != value
+        if value is None or again and name not in self.used:
             self.values.pop(name, None)
             self.varying.add(name)
         else:
             self.values[name] = value
-        self.key = self._steps.setdefault((self.key, name, value), len(self._steps) + 1)
+        self.used.discard(name)
+        step = (self.key, name, value, again and name in self.values)
+        self.key = self._steps.setdefault(step, len(self._steps) + 1)
+
+    def use(self, statement: str) -> None:
+        """Note the bound names a relation uses."""
+        for name in self.values.keys() - self.used:
+            base, _, below = name.partition("_")
+            written = re.escape(base) + (rf"_\{{?{re.escape(below)}\}}?" if below else "")
+            if re.search(rf"(?<![A-Za-z\\]){written}(?![A-Za-z])", statement):
+                self.used.add(name)
 
     def bound(self, name: str) -> bool:
         return name in self.values or name in self.varying
@@ -363,6 +378,7 @@ def _audit_once(
     again = _set_again(statement, settings)
     if again is not None:  # 「$C = 2$ …、$C = \lceil 1 \rceil = 1$」: another case of C
         settings.set(again, None)
+    settings.use(statement)
     key = (statement, settings.key, owned)
     if key not in recomputed:
         recomputed[key] = audit_statement(line, statement, settings.values, owned)
