@@ -104,6 +104,8 @@ class Judgement:
         if self.outcome == "fails":
             return f"false {self.witness} (evaluated at {DIGITS} digits)"
         if self.outcome == "holds":
+            if self.points == 1:  # nothing left free: the values the text sets
+                return "confirmed numerically at the values set, not proved"
             return f"confirmed numerically at {self.points} points, not proved"
         if self.outcome == "partly":
             return (

@@ -13,7 +13,7 @@ import sympy
 
 from proofs.audit import audit_document
 from proofs.audit.deciding.defined import MAX_ENTRIES, read_notation
-from proofs.audit.deciding.instances import try_statement
+from proofs.audit.deciding.instances import _result_rounding, try_statement
 from proofs.reader import parse
 
 TEMPLATE = """\
@@ -373,3 +373,49 @@ def test_a_bound_the_prose_derives_declares_no_range():
     prose = "$T > 0$ に対し、$L = 2048$ では $i \\ge 42$、つまり 23 組です。\n"
     ranges = read_notation(parse(chapter("$p_1 = p_1$") + prose, "c.mdx"))(30).ranges
     assert ranges["T"].low == 0 and "i" not in ranges
+
+
+APPROXIMATE = """\
+# 試しの章
+
+<Definition id="def-g" title="g">
+
+$g(x) := 2^{x}$ とし、$c = 0.5$ とする。
+
+</Definition>
+
+<Example id="ex-g" title="値">
+
+$x = 3$ とします。$g(x + c) \\approx DECIMAL$ で、$g(x) \\approx INTEGER$ です。
+
+</Example>
+"""
+
+
+def approximate_mismatches(decimal: str = "11.31", integer: str = "8") -> list[int]:
+    text = APPROXIMATE.replace("DECIMAL", decimal).replace("INTEGER", integer)
+    report = audit_document(parse(text, "c.mdx"), with_checks=False)
+    return [f.line for f in report.mismatched]
+
+
+def test_an_approximation_an_example_prints_is_judged_at_its_rounding():
+    assert approximate_mismatches() == []  # 2^{3.5} = 11.3137…
+    assert approximate_mismatches(decimal="11.32") == [11]
+    assert approximate_mismatches(integer="9") == [11]
+
+
+def test_the_rounding_after_an_approximation_is_half_a_unit_of_what_it_prints():
+    assert _result_rounding("2.829") == sympy.Rational(1, 5658)
+    assert _result_rounding(r"3.249 \times 10^{10}") == sympy.Rational(1, 6498)  # as 3.249
+    assert _result_rounding("1{,}024") == sympy.Rational(1, 2048)
+    # a tuple: the loosest of its entries, so that no entry is held finer than printed
+    assert _result_rounding(r"(0.2837,\ -0.9589)^{\mathsf{T}}") == sympy.Rational(1, 5674)
+    assert _result_rounding("1 + x") is None
+
+
+def test_an_approximation_by_a_formula_is_not_tried():
+    text = APPROXIMATE.replace("DECIMAL", "11.31").replace("INTEGER", "8")
+    notation = read_notation(parse(text, "c.mdx"))(11)
+    assert try_statement(r"g(x) \approx 2^{x}", notation, concrete=True) == (
+        "≈ before what is no printed number"
+    )

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import sympy
 
 from proofs.audit.deciding.defined import Notation
+from proofs.reader.math import split_relations
 from proofs.tex.symbolic import Evaluator
 from proofs.tex.tree import Node, TexError, parse, tree_names
 from proofs.tex.witness import Judgement, judge
@@ -59,6 +60,13 @@ def try_statement(
     if tree.op != "chain":
         return "no relation"
     ops, parts = tree.args
+    relative = printed_rounding(statement)
+    if concrete and "≈" in ops:  # 「$10^{a} \\approx 2.829$」: equal at the printed rounding
+        relative = _result_rounding(split_relations(statement)[0][ops.index("≈") + 1])
+        if relative is None:
+            return "≈ before what is no printed number"
+        ops = tuple("=" if op == "≈" else op for op in ops)
+        tree = Node("chain", (ops, parts))
     if any(op not in RELATIONS for op in ops):
         return "a relation other than =, <, ≤, >, ≥, ≠"
     sizes = notation.set_sizes() if concrete else {name: SIZE for name in notation.sizes}
@@ -101,7 +109,7 @@ def try_statement(
     if concrete and any(e.free_symbols for r in pairs for e in (*r.left, *r.right)):
         return "about a value the example does not set"
     integers = frozenset(n for n, s in notation.shapes.items() if s.range.integer)
-    judgement, place = _judged(pairs, integers, notation, seed, printed_rounding(statement))
+    judgement, place = _judged(pairs, integers, notation, seed, relative)
     named = _all_names(tree, notation, set_here)
     shown = tuple((name, value) for name, value in sizes.items() if name in named)
     return Tried(judgement, shown + place)
@@ -121,6 +129,33 @@ def printed_rounding(statement: str) -> sympy.Rational | None:
         for m in _DECIMAL.finditer(statement)
     ]
     return 2 * max(widths) if widths else None
+
+
+_POWER_OF_TEN = re.compile(r"\\times\s*10\^(?:\{-?\d+\}|\d)")
+_PRINTED = re.compile(r"-?\d+(?:\.(\d+))?")
+_TRANSPOSED = re.compile(r"\^(?:\{\\mathsf\{T\}\}|\\top|T)$")
+_SEPARATORS = re.compile(r"\\[,;!]|\\\s|\\quad|\s")
+
+
+def _result_rounding(printed: str) -> sympy.Rational | None:
+    """How far a value computed from exact settings may lie from the numbers printed after
+    ≈, relative to them: half a unit of the last digit (2.829: 0.0005; 91: 0.5; 3.249
+    × 10^{10}: as 3.249), the loosest over the entries of a tuple. None when what follows
+    ≈ is not printed numbers only."""
+    text = _SEPARATORS.sub("", _POWER_OF_TEN.sub("", printed)).replace("{,}", "")
+    text = _TRANSPOSED.sub("", text.replace("\\left", "").replace("\\right", ""))
+    if text.startswith("(") and text.endswith(")"):
+        text = text[1:-1]
+    widths = []
+    for entry in text.split(","):
+        match = _PRINTED.fullmatch(entry)
+        if match is None:
+            return None
+        value = sympy.Rational(match.group())
+        if value == 0:
+            continue
+        widths.append(sympy.Rational(1, 2 * 10 ** len(match.group(1) or "")) / abs(value))
+    return max(widths) if widths else None
 
 
 def _bare_name(node: Node) -> str | None:

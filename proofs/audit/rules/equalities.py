@@ -498,12 +498,12 @@ _TRANSPOSE = re.compile(r"\^\{?\\mathsf\{T\}\}?")  # (1, 0, 2)^T: the column it 
 
 
 def _is_result(statement: str) -> bool:
-    """A computation worked to a printed value (`2B(A\\boldsymbol{x}) = (-1, 0, -2)`): one
-    relation, = , whose left side is no bare name (`d = 8` sets d) and whose right side is
-    printed numbers."""
+    """A computation worked to a printed value (`2B(A\\boldsymbol{x}) = (-1, 0, -2)`,
+    `g(x + c) \\approx 11.31`): one relation, = or ≈, whose left side is no bare name
+    (`d = 8` sets d) and whose right side is printed numbers."""
     members, relations = split_relations(statement)
     return (
-        relations == ["="]
+        relations in (["="], [r"\approx"])
         and _BARE_SYMBOL.fullmatch(members[0].strip()) is None
         and _is_printed(_TRANSPOSE.sub("", members[1]).strip())
     )
