@@ -190,3 +190,19 @@ def test_a_header_formula_is_computed_at_the_rows_key_exactly():
 """
     assert found(table.format("-5")) == []
     assert found(table.format("-4")) == [(14, "table", "error", "TAB101")]
+
+
+def test_a_header_names_its_formula_and_sets_what_its_column_uses():
+    # λ_i = 2π/θ_i names the column λ_i and its formula; 「$m = 100$ での」 sets m for
+    # its column only
+    table = """\
+| $i$ | $\\theta_i$ | $\\lambda_i = 2\\pi/\\theta_i$ | $m = 100$ での回転数 $m\\,\\theta_i/2\\pi$ |
+|---|---|---|---|
+| 1 | 1 | 6.283 | 15.92 |
+| 2 | 0.1 | {wave} | 1.592 |
+| 3 | 0.01 | 628.3 | {turns} |
+"""
+    assert found(table.format(wave="62.83", turns="0.1592")) == []
+    # θ_i = 0.1 is any of 0.05 to 0.15 as printed: 2π/θ_i from 41.9 to 125.7
+    assert found(table.format(wave="6.283", turns="0.1592")) == [(14, "table", "error", "TAB101")]
+    assert found(table.format(wave="62.83", turns="0.01592")) == [(15, "table", "error", "TAB101")]

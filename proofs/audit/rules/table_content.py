@@ -110,13 +110,16 @@ class Printed:
 class Column:
     index: int
     header: str
-    symbol: str | None  # the header's math when it is one symbol
-    formula: str | None  # the header's math when it is a formula
+    symbol: str | None  # the header's math when it is one symbol, or names a formula
+    formula: str | None  # the header's math when it is a formula, or what it names one
     unit: Fraction  # what a cell is multiplied by: 10^-4 for （$\times 10^{-4}$）
+    settings: tuple[tuple[str, Printed], ...] = ()  # 「$m = 100$ での回転数」: for this column
 
 
 def columns(table: Table) -> list[Column]:
-    """What each column's header says: a symbol, a formula, and the unit of its cells."""
+    """What each column's header says: a symbol, a formula (`$2nd$`, or one it names,
+    `$\\lambda_i = 2\\pi/\\theta_i$`), the settings it states for its cells (「$m = 100$
+    での」) and the unit of its cells."""
     out = []
     for k, cell in enumerate(table.rows[0]):
         maths = INLINE_MATH.findall(cell)
@@ -126,11 +129,29 @@ def columns(table: Table) -> list[Column]:
             found = _UNIT.search(m)
             if found:
                 unit = Fraction(10) ** int(found.group(1))
-        math = named[0] if len(named) == 1 else None
+        set_here = [(m, _header_setting(m)) for m in named]
+        settings = tuple(setting for _, setting in set_here if setting is not None)
+        rest = [m for m, setting in set_here if setting is None]
+        math = rest[0] if len(rest) == 1 else None
         symbol = math.strip() if math and _SYMBOL.fullmatch(math) else None
         formula = math if math and symbol is None and not split_relations(math)[1] else None
-        out.append(Column(k, cell.strip(), symbol, formula, unit))
+        if math is not None and symbol is None and formula is None:
+            members, relations = split_relations(math)
+            if relations == ["="] and _SYMBOL.fullmatch(members[0]) and _name(members[0]):
+                symbol, formula = members[0].strip(), members[1].strip()  # λ_i = 2π/θ_i
+        out.append(Column(k, cell.strip(), symbol, formula, unit, settings))
     return out
+
+
+def _header_setting(math: str) -> tuple[str, Printed] | None:
+    """(name, value) of a header's `m = 100`; None for anything else."""
+    members, relations = split_relations(math)
+    if relations != ["="] or not _SYMBOL.fullmatch(members[0]):
+        return None
+    name, value = _name(members[0]), _setting_value(members[1])
+    if name is None or value is None:
+        return None
+    return name, Printed(value.value, Fraction(0))
 
 
 def settings_before(document: Document, table: Table) -> dict[str, Printed]:
@@ -198,7 +219,7 @@ def audit_table_content(document: Document, table: Table) -> list[Finding]:
             continue
         nearest = _nearest_symbols(cols, column.index)
         for row, line in zip(table.rows[1:], table.row_lines[1:], strict=True):
-            given = _inputs(row, nearest, settings, key)
+            given = _inputs(row, nearest, {**settings, **dict(column.settings)}, key)
             printed = Printed.read(row[column.index])
             if printed is None:
                 continue
@@ -405,7 +426,7 @@ def formula_cells(document: Document, table: Table) -> list[FormulaCell]:
             continue
         nearest = _nearest_symbols(cols, column.index)
         for k, row in enumerate(table.rows[1:], 1):
-            given = _inputs(row, nearest, settings, key)
+            given = _inputs(row, nearest, {**settings, **dict(column.settings)}, key)
             printed = Printed.read(row[column.index])
             value = _value_at(column, given)
             if printed is None or value is None:
