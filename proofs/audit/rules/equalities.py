@@ -91,7 +91,9 @@ AT_POINTS = Rule(
     Section.EQUALITY,
     Severity.ERROR,
     "A statement about what a chapter without a package defines holds when its names take "
-    "the chapter's own definitions, tried at points of the space the chapter states.",
+    "the chapter's own definitions, tried at points of the space the chapter states; in an "
+    "example or an exercise, at the values the text sets, an approximation ≈ within half a "
+    "unit of its printed result.",
     Example(_DEFINED.format("6")),
     Example(_DEFINED.format("5")),
 )

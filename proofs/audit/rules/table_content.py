@@ -42,9 +42,10 @@ COMPUTED_COLUMN = Rule(
     "table-formula-column",
     Section.TABLE,
     Severity.ERROR,
-    "A column whose header holds a formula is that formula in each row, of the key "
-    "column's value, the row's other cells and the settings of the paragraphs before the "
-    "table, for some choice of the printed inputs within their rounding.",
+    "A column whose header holds a formula (or names one: $\\lambda_i = 2\\pi/\\theta_i$) "
+    "is that formula in each row, of the key column's value, the row's other cells, the "
+    "settings of the paragraphs before the table and those of its header ($m = 100$ での), "
+    "for some choice of the printed inputs within their rounding.",
     Example(_COLUMN.format("17")),
     Example(_COLUMN.format("16")),
 )
