@@ -470,9 +470,9 @@ def test_bytes_in_a_larger_unit_are_the_amount_over_its_power():
 # the numbers an example or an exercise sets, for the rest of it
 
 
-def example(*body: str) -> str:
-    """An MDX chapter whose example 2.1 has the lines `body`."""
-    opening = '<Example id="ex-sizes" title="大きさ">'
+def example(*body: str, title: str = "大きさ") -> str:
+    """An MDX chapter whose example 2.1, titled `title`, has the lines `body`."""
+    opening = f'<Example id="ex-sizes" title="{title}">'
     return "\n".join(["# 試し", "", opening, "", *body, "", "</Example>", ""])
 
 
@@ -487,6 +487,17 @@ def test_a_name_an_example_sets_twice_or_in_a_case_sets_nothing():
     assert mismatches(example(twice, "", "前者は $d/2 = 256$ です。"), "e.mdx") == []
     case = "$d = 512$ では比は $d/2 = 256$ です。"
     assert mismatches(example(case, "", "別の構成で $d/4 = 192$ です。"), "e.mdx") == []
+
+
+def test_the_numbers_an_example_s_title_sets_decide_its_steps():
+    title = "T = 20、E = 4、k = 2 で容量を変える"
+    assert mismatches(example("容量は $ckT/E = 10c$ です。", title=title), "e.mdx") == []
+    assert mismatches(example("容量は $ckT/E = 20c$ です。", title=title), "e.mdx") == [
+        (5, "equality")
+    ]
+    # a name the title sets and a case of the text sets again: neither value
+    case = "$E = 8$ では $ckT/E = 5c$ です。"
+    assert mismatches(example(case, "", "容量は $ckT/E = 20c$ です。", title=title), "e.mdx") == []
 
 
 def test_k_times_of_a_number_is_the_earlier_over_it():

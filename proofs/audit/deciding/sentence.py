@@ -81,6 +81,15 @@ def is_conjoined(document: Document, line: int, statement: str) -> bool:
 CASES = (*CONCLUDING, "では", "の場合", "に対し", "について")
 
 
+_TITLE_SETTING = re.compile(r"(?<![\w.])[A-Za-z](?:_\{?\w+\}?)?\s*=\s*\d+(?:\.\d+)?(?![\w.])")
+
+
+def title_settings(title: str) -> list[str]:
+    """The settings an element's title states, as statements (「T = 20、E = 4、k = 2 で
+    容量係数を変える」: T = 20, E = 4, k = 2)."""
+    return [m.group() for m in _TITLE_SETTING.finditer(title)]
+
+
 def is_case(document: Document, line: int, statement: str) -> bool:
     """Whether the statement is a case of its sentence (「$T = 0.5$ では …」)."""
     place = document.place(line, statement)

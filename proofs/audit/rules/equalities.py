@@ -25,6 +25,7 @@ from proofs.audit.deciding.sentence import (
     is_hypothesis,
     is_setting,
     regime_before,
+    title_settings,
 )
 from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
 from proofs.audit.rules.statements import notation_at
@@ -270,10 +271,16 @@ def _element_facts(
 
 def _set_once(document: Document, element: Element, last: int) -> dict[str, int]:
     """The names an example or an exercise sets to an integer (「$n = 2048$、$m = d = 128$
-    のとき」 in its statement, for its solution), each set to one value only in it: a name
+    のとき」 in its statement, for its solution; 「T = 20、E = 4 で…」 in its title), each
+    set to one value only in it: a name
     set to two (「$d = 512$ と $d = 768$ で」) or in a case of one sentence (「$T = 1$ では」)
     is no setting of the element."""
     values: dict[str, set[int]] = {}
+    for statement in title_settings(element.title):  # 「T = 20、E = 4、k = 2 で…」
+        setting = _setting(*split_relations(statement))
+        if setting is not None:
+            for name in setting[0]:
+                values.setdefault(name, set()).add(setting[1])
     for m in document.math_in(element.line, last):
         if m.display:
             continue

@@ -26,6 +26,7 @@ from fractions import Fraction
 import sympy
 
 from proofs.audit.deciding.notation import OpenEvaluator
+from proofs.audit.deciding.sentence import title_settings
 from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
 from proofs.book.printed import ungrouped
 from proofs.reader import Document
@@ -75,7 +76,6 @@ _IN_TEXT = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?![\w.])")
 _UNIT = re.compile(r"\\times\s*10\^\{?(-?\d+)\}?")
 _SYMBOL = re.compile(r"\s*\\?[A-Za-z]+(?:_\{?\\?[A-Za-z0-9]+\}?)?\s*")
 _SCALED = re.compile(r"\$?\s*([-−]?[\d.]+)\s*\\times\s*10\^\{?([-−]?\d+)\}?\s*\$?")
-_TITLE_SETTING = re.compile(r"(?<![\w.])[A-Za-z](?:_\{?\w+\}?)?\s*=\s*\d+(?:\.\d+)?(?![\w.])")
 _PERCENT = re.compile(r"([-−]?[\d.,]+)\s*(?:%|\\%|％)")
 
 
@@ -164,7 +164,7 @@ def settings_before(document: Document, table: Table) -> dict[str, Printed]:
     statements = [s for m in _math_before(document, table) for s in m.split(",")]
     element = document.element_at(table.line)
     if element is not None:  # the title is words around settings: d = 8、h = 2 の場合
-        statements = [m.group() for m in _TITLE_SETTING.finditer(element.title)] + statements
+        statements = title_settings(element.title) + statements
     for statement in statements:
         members, relations = split_relations(statement)
         if len(members) < 2 or any(r != "=" for r in relations):
