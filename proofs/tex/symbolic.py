@@ -120,7 +120,7 @@ class Evaluator:
         if base.op == "name":
             whole = f"{base.args[0]}_{index.args[0]}" if index.op == "text" else None
             if whole is not None and whole in self.names:
-                return self.names[whole]
+                return self._name(whole)
             target = self.entries.get(base.args[0])
             if target is not None:
                 return self._index(self._name(target), index)

@@ -419,3 +419,49 @@ def test_an_approximation_by_a_formula_is_not_tried():
     assert try_statement(r"g(x) \approx 2^{x}", notation, concrete=True) == (
         "≈ before what is no printed number"
     )
+
+
+SEQUENCES = """\
+# 試しの章
+
+<Definition id="def-slopes" title="傾き">
+
+$H$ ヘッドの第 $h$ ヘッドの傾きを $m_h := 2^{-8h/H}$ とする。
+
+</Definition>
+
+<Proposition id="prop-slopes" title="和">
+
+$\\rho_H := 2^{-8/H}$ と置く。
+
+1. $m_h = \\rho_H^{h}$。
+2. $\\sum_{h=1}^{H} m_h = SUM$。
+
+</Proposition>
+
+<Proposition id="prop-lags" title="分布">
+
+$0 < \\lambda < 1$ とし、$\\pi_s := (1 - \\lambda)\\lambda^s$（$s = 0, 1, 2, \\ldots$）と置く。$\\sum_s \\pi_s = 1$ である。
+
+</Proposition>
+"""
+
+
+def sequence_mismatches(
+    total: str = r"(1 - 2^{-8})\,\rho_H/(1 - \rho_H)",
+) -> list[tuple[int, str]]:
+    text = SEQUENCES.replace("SUM", total)
+    report = audit_document(parse(text, "c.mdx"), with_checks=False)
+    return sorted((f.line, f.code) for f in report.mismatched)
+
+
+def test_a_sequence_is_summed_over_a_count_the_chapter_names_only_there():
+    # m_h := … is a sequence, ρ_H a name of its own, and H, the sum's upper limit, a size
+    assert sequence_mismatches() == []
+    # item 1 says of m what its definition gives: a claim, which re-means nothing
+    assert sequence_mismatches(total=r"(1 - 2^{-8})/(1 - \rho_H)") == [(14, "EQ004")]
+    # \sum_s over π_s, for s = 0, 1, 2, … in words: no stated number of terms, not tried
+    notation = read_notation(parse(SEQUENCES, "c.mdx"))(20)
+    assert try_statement(r"\sum_s \pi_s = 1", notation) == (
+        "not evaluated: the range of s over a sequence is not stated"
+    )

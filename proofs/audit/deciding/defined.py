@@ -247,6 +247,15 @@ class DefinedEvaluator(Evaluator):
     def _index(self, value: Value, index: Node) -> Value:
         return super()._index(value.value() if isinstance(value, _Lazy) else value, index)
 
+    def _fold(self, op: str, index: str, low, high, over, body: Node) -> Value:
+        """A sum or product; one without its range over a sequence the chapter defines
+        (\\sum_s \\pi_s, π_s := (1 - λ)λ^s for s = 0, 1, 2, …) is not taken over the
+        entries of the vectors: the sequence has no stated number of terms."""
+        if low is None and high is None and over is None:
+            if any(_is_sequence(self.names.get(name)) for name in tree_names(body)):
+                raise TexError(f"the range of {index} over a sequence is not stated")
+        return super()._fold(op, index, low, high, over, body)
+
     def _call(self, function: Node, args: tuple[Node, ...]) -> Value:
         """σ_T(z): the defined σ with its subscript parameter T, then z; p_j(T): entry j
         of p(T)."""
@@ -280,6 +289,9 @@ class Defined:
 
     def __call__(self, *args: Value) -> Value:
         definition = self.definition
+        if not self.params and definition.index is not None and len(args) == 1:
+            # m_h := 2^{-8h/H}: a sequence, its entry at the index given
+            return self.evaluator.bound(**{definition.index: args[0]})(definition.body)
         if len(args) != len(self.params):
             raise TexError(f"{definition.name} takes {len(self.params)} arguments, got {len(args)}")
         bound = self.evaluator.bound(**dict(zip(self.params, args, strict=True)))
@@ -294,6 +306,11 @@ class Defined:
                 for k in range(1, size + 1)
             ]
         )
+
+
+def _is_sequence(value: object) -> bool:
+    """A definition of entries by an index with no parameters (m_h := 2^{-8h/H})."""
+    return isinstance(value, Defined) and not value.params and value.definition.index is not None
 
 
 class _Lazy:
@@ -559,14 +576,26 @@ def _read_statement(
                 del target.settings[key]
             else:
                 target.settings[key] = right
-    elif relations[0] == "=" and element is not None and element.kind != "definition":
+    elif relations[0] == "=" and element is not None and not _states(element, line):
         # 「$y_i = c_i/\sigma$ に商の微分を使うと」: the element gives y a meaning of its own
+        # (what a 定義 or a proposition's statement says of a name is a claim about it)
         named = _definition(left, right, line)
         if named is not None and not (left.op == "call" and named.params):
             # RMS(y) = 1 applies the chapter's function: a claim, which re-means nothing
             for name in (named.name, f"bold {named.name}"):
                 if name in chapter.definitions:
                     target.rebound.add(name)
+
+
+def _states(element: Element, line: int) -> bool:
+    """Whether the line is in a 定義, or in the statement of a proposition, a lemma, a
+    theorem or a corollary."""
+    if element.kind == "definition":
+        return True
+    first, last = element.statement
+    return (
+        element.kind in ("proposition", "lemma", "theorem", "corollary") and first <= line <= last
+    )
 
 
 def _range(bound: re.Match[str]) -> Range:
@@ -584,6 +613,16 @@ def _definition(left: Node, right: Node, line: int) -> Definition | None:
     """The definition `left := right` makes, if its left side is a name, a function of
     names, or either with an index."""
     index = None
+    if (
+        left.op == "sub"
+        and left.args[0].op == "name"
+        and left.args[1].op == "text"
+        and len(left.args[1].args[0]) == 1
+        and left.args[1].args[0].isupper()  # ρ_H := 2^{-8/H}, W_Q: a name of its own
+    ):
+        return Definition(
+            f"{left.args[0].args[0]}_{left.args[1].args[0]}", (), None, None, right, line
+        )
     if (
         left.op == "sub"
         and left.args[1].op == "text"

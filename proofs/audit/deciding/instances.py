@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import sympy
 
 from proofs.audit.deciding.defined import Notation
+from proofs.audit.deciding.notation import summation_limits
 from proofs.reader.math import split_relations
 from proofs.tex.symbolic import Evaluator
 from proofs.tex.tree import Node, TexError, parse, tree_names
@@ -70,6 +71,10 @@ def try_statement(
     if any(op not in RELATIONS for op in ops):
         return "a relation other than =, <, ≤, >, ≥, ≠"
     sizes = notation.set_sizes() if concrete else {name: SIZE for name in notation.sizes}
+    # 「$\\sum_{h=1}^{H} m_h$」: a count the chapter declares nowhere else is a size too
+    counted = set() if concrete else set(summation_limits([statement])[1]) - set(sizes)
+    counted = {name for name in counted if not notation.knows(name)}
+    sizes |= dict.fromkeys(counted, SIZE)
     try:
         evaluator = notation.at(sizes, concrete)
     except (TexError, TypeError, ValueError, ZeroDivisionError) as why:
@@ -92,7 +97,7 @@ def try_statement(
     if any(_set_array(notation, name, concrete) for name in set_here):
         set_here |= {"I", "O"} - set(notation.definitions) - set(notation.shapes)
     reached = _reached(used, notation, set_here)
-    unknown = sorted(n for n in reached if not (notation.knows(n) or n in set_here))
+    unknown = sorted(n for n in reached if not (notation.knows(n) or n in set_here | counted))
     if not used:
         return "no names: arithmetic on numbers"
     if unknown:
