@@ -347,7 +347,7 @@ $\\varepsilon = 0.5$、$\\boldsymbol{x} = (1, 2, 3, 6)$ とし、$s(\\boldsymbol
 
 <Solution>
 
-$s(\\boldsymbol{x}) = \\sqrt{13} = VALUE$ です。$\\varepsilon = 0$ なら $\\sqrt{12.5}$ です。
+$s(\\boldsymbol{x})^2 = VALUE$ です。$\\varepsilon = 0$ なら $\\sqrt{12.5}$ です。
 
 </Solution>
 
@@ -356,17 +356,20 @@ $s(\\boldsymbol{x}) = \\sqrt{13} = VALUE$ です。$\\varepsilon = 0$ なら $\\
 
 
 def test_a_case_a_list_or_a_second_value_sets_nothing():
-    text = SETTINGS.replace("VALUE", "3.6056")
+    text = SETTINGS.replace("VALUE", "13")
     notation = read_notation(parse(text, "c.mdx"))
     # the 定義 sets ε = 1: 「$\\varepsilon = 0$ のときは」 is a case and 「$\\varepsilon = 2,\\ 3$」
     # a list, and a value in the prose between elements illustrates its sentence
     assert str(notation(8).settings["epsilon"]) == "num(1,)"
     assert str(notation(10).settings["epsilon"]) == "num(1,)"
     # the exercise sets ε to 0.5, then to 0 in a case: to neither (nor to the chapter's 1),
-    # and √13 is no slip of what another value of ε would give
+    # and 13 is no slip of what another value of ε would give
     assert "epsilon" not in notation(17).settings
     report = audit_document(parse(text, "c.mdx"), with_checks=False)
     assert report.mismatched == []
+    # 1/2 is a value as 0.5 is: set, then set again in a case
+    halved = text.replace(r"$\varepsilon = 0.5$", r"$\varepsilon = 1/2$")
+    assert audit_document(parse(halved, "c.mdx"), with_checks=False).mismatched == []
 
 
 def test_a_bound_the_prose_derives_declares_no_range():

@@ -669,9 +669,11 @@ def _is_unit(node: Node) -> bool:
 
 
 def _is_literal(node: Node) -> bool:
-    """A number, or a tuple or matrix of numbers."""
+    """A number (1/2 as well as 0.5), or a tuple or matrix of numbers."""
     if node.op == "num":
         return True
+    if node.op == "div":
+        return all(_is_literal(n) for n in node.args)
     if node.op == "add":
         return all(_is_literal(n) for _, n in node.args)
     if node.op == "tuple":
