@@ -5,17 +5,24 @@ tried at points of the space the chapter states.
 Read from every formula of the chapter, in order:
 
 - declarations: `\\boldsymbol{z} \\in \\mathbb{R}^{|V|}` (a vector of |V| entries),
-  `X \\in \\mathbb{R}^{n \\times d}` (a matrix), `T > 0`, `0 < \\lambda < 1`,
+  `X \\in \\mathbb{R}^{n \\times d}` (a matrix), `T > 0`, `A, B > 0`, `0 < \\lambda < 1`,
   `\\lambda \\in (0, 1)` (a number in a range), `k \\in \\{1, \\ldots, n\\}`,
-  `n \\in \\mathbb{N}` (an integer); a size is a name a shape uses (|V|, n, d);
+  `n \\in \\mathbb{N}` (an integer); a size is a name a shape uses (|V|, n, d); a bound
+  the prose between elements derives (「$i \\ge 42$、つまり」) declares nothing;
 - definitions: `f(x) := …`, `f_T(\\boldsymbol{z})_j := …` (a function, defined entry by
-  entry when its left side has an index), `p_j := …`, `S := …`; in a 定義 also `f(x) = …`
-  for a name no earlier formula gives a meaning;
-- settings: `d = 8`, `\\boldsymbol{z} = (2, 1, 0.5, -1)` (a value the text works with).
+  entry when its left side has an index), `p_j := …` (the entries of p, a sequence when p
+  has no parameters), `\\rho_H := …` (an upper-case subscript: a name of its own),
+  `S := …`; in a 定義 also `f(x) = …` for a name no earlier formula gives a meaning;
+- settings: `d = 8`, `\\varepsilon = 1/2`, `\\boldsymbol{z} = (2, 1, 0.5, -1)` (a value
+  the text works with) — not a list of values (「$\\omega_k = 1,\\ 0.1$」), a case of a
+  定義's sentence, a value in the prose between elements, or a name set to two values.
 
 What a definition or a declaration inside a proposition, a lemma, … says holds in that
-element only (「$\\boldsymbol{p} := \\sigma_T(\\boldsymbol{z})$ とする」); in a 定義, or
-between elements, for the rest of the chapter. A name is defined once: a second
+element only (「$\\boldsymbol{p} := \\sigma_T(\\boldsymbol{z})$ とする」), and what a
+proposition's statement names also for the later elements that give the name no meaning
+of their own (「$G := \\ldots$ と置く」); in a 定義 for the rest of the chapter. A bound
+on a function the chapter defines (「$C > 0$ について」 of `C(N, D) := 6ND`) makes it a
+number in its element. A name is defined once: a second
 definition of it (the same object written two ways, σ_T(z) := σ(z/T) then entry by entry)
 is kept only when the first could not be evaluated.
 
