@@ -468,3 +468,20 @@ def test_a_sequence_is_summed_over_a_count_the_chapter_names_only_there():
     assert try_statement(r"\sum_s \pi_s = 1", notation) == (
         "not evaluated: the range of s over a sequence is not stated"
     )
+
+
+def test_a_name_with_a_digit_below_is_a_name_of_its_own():
+    # c_0 := …: not entry 0 of c; q_0 := q_0(z), defined by itself, is not drawn for
+    text = chapter(r"$p_1 = p_1$").replace(
+        r"$\boldsymbol{p} := \sigma_T(\boldsymbol{z})$ とする。",
+        r"$c_0 := \dfrac{4 - \pi}{6\pi}$、$q_0 := q_0(\boldsymbol{z})$ とする。",
+    )
+    notation = read_notation(parse(text, "c.mdx"))(21)
+    step = (
+        r"\frac{2}{3\pi} - \frac16 + \sigma_T(\boldsymbol{z})_1 = c_0 + \sigma_T(\boldsymbol{z})_1"
+    )
+    assert try_statement(step, notation).judgement.outcome == "holds"
+    assert try_statement(step.replace("c_0", "2c_0"), notation).judgement.outcome == "fails"
+    assert try_statement(r"q_0 + \sigma_T(\boldsymbol{z})_1 = 1", notation) == (
+        "not evaluated: a name defined in terms of itself"
+    )

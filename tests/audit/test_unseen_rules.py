@@ -533,3 +533,49 @@ def test_a_whole_in_per_cent_is_no_rounded_ratio():
         ["構成要素\tバイト数\t割合", "重み\t2\t50 %", "勾配\t2\t50 %", "合計\t4\t100 %", ""]
     )
     assert mismatches(rendered("比は 1.019 です。") + "\n" + table) == []
+
+
+# what the sealed activation chapter showed
+
+
+def test_a_function_with_a_subscript_applied_is_an_application():
+    # GELU_{tanh}(-x) is no product of a number GELU_tanh and -x
+    step = r"\mathrm{GELU}_{\tanh}(-x) = \mathrm{GELU}_{\tanh}(x) - x"
+    assert decide_open(step)[0] == "not checkable"
+    assert decide_open(r"\sigma_T(z) + \sigma_T(z) = 2\sigma_T(z)")[0] == "confirmed"
+
+
+def test_a_limit_of_what_is_not_read_is_not_decided():
+    above = ("x", r"\infty")
+    assert decide_open(r"x\,\varphi(x) \to 0", regime=above)[0] == "not checkable"
+    assert decide_open(r"x e^{-x} \to 0", regime=above)[0] == "confirmed"
+    # below 0 the open notation, which reads its names as positive (√(x^2) as x), says nothing
+    below = ("x", r"-\infty")
+    assert decide_open(r"\sqrt{x^2}/x \to -1", regime=below)[0] == "not checkable"
+    assert decide_open(r"x e^{x} \to 1", regime=below)[0] == "not checkable"
+
+
+def test_an_equation_of_a_name_defined_by_what_is_not_read_is_no_slip():
+    # y := -1 - x^{*} ties y to the x that 1 + x + e^x = 0 constrains: not read, so the
+    # step e^{-1-y} = y, an equation for that y, is no identity to judge
+    facts = OpenFacts()
+    facts.state(r"1 + x + e^{x} = 0")
+    facts.state(r"y := -1 - x^{*}")
+    assert decide_open(r"e^{-1-y} = y", facts)[0] == "not checkable"
+
+
+def test_a_value_a_name_takes_approximately_is_another_case_of_it():
+    line = r"$x = 3$ では $x^2 = 9$ です。$x\tanh(x/2) = 2$ の解 $x \approx 2.3994$ で取ります。"
+    assert mismatches(rendered(line)) == []
+
+
+def test_a_ratio_in_words_leaves_the_remarks_in_brackets_aside():
+    line = "誤差は約 $2.033$（$|x| \\approx 2.27$）で、前の誤差 $0.04732$ の約 {} 倍です。"
+    assert mismatches(rendered(line.format("43"))) == []
+    assert mismatches(rendered(line.format("34"))) == [(11, "prose")]
+
+
+def test_a_count_after_a_decimal_may_be_its_ceiling():
+    line = r"$\log 2/(-\log 0.99994) \approx 11552.11$ なので {} ステップ目です。"
+    assert mismatches(rendered(line.format("11,553"))) == []
+    assert mismatches(rendered(line.format("11,552"))) == []

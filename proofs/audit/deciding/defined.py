@@ -625,7 +625,7 @@ def _definition(left: Node, right: Node, line: int) -> Definition | None:
         and left.args[0].op == "name"
         and left.args[1].op == "text"
         and len(left.args[1].args[0]) == 1
-        and left.args[1].args[0].isupper()  # ρ_H := 2^{-8/H}, W_Q: a name of its own
+        and not left.args[1].args[0].islower()  # ρ_H, W_Q, c_0 := …: a name of its own
     ):
         return Definition(
             f"{left.args[0].args[0]}_{left.args[1].args[0]}", (), None, None, right, line

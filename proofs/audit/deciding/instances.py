@@ -98,6 +98,9 @@ def try_statement(
         set_here |= {"I", "O"} - set(notation.definitions) - set(notation.shapes)
     reached = _reached(used, notation, set_here)
     unknown = sorted(n for n in reached if not (notation.knows(n) or n in set_here | counted))
+    # c_0 := …: a name of its own, not entry 0 of an unknown c
+    named = {w.split("_")[0] for w in _subscripted(tree) if notation.knows(w)}
+    unknown = [n for n in unknown if n not in named]
     if not used:
         return "no names: arithmetic on numbers"
     if unknown:
@@ -221,6 +224,20 @@ def _used(node: object, indices: set[str]) -> set[str]:
             found |= _used(node.args[1:], indices | {node.args[0]})
         else:
             found |= _used(node.args, indices)
+    return found
+
+
+def _subscripted(node: object) -> set[str]:
+    """The names written with a subscript of letters or digits (c_0, d_k), whole."""
+    found: set[str] = set()
+    if isinstance(node, tuple):
+        for item in node:
+            found |= _subscripted(item)
+    elif isinstance(node, Node):
+        if node.op == "sub" and node.args[0].op == "name" and node.args[1].op == "text":
+            found.add(f"{node.args[0].args[0]}_{node.args[1].args[0]}")
+        for arg in node.args:
+            found |= _subscripted(arg)
     return found
 
 

@@ -89,6 +89,8 @@ class OpenEvaluator(Evaluator):
 
     def _call(self, function: Node, args: tuple[Node, ...]) -> Value:
         name = function.args[0] if function.op == "name" else None
+        if function.op == "sub" and function.args[0].op == "name" and function.args[1].op == "text":
+            name = f"{function.args[0].args[0]}_{function.args[1].args[0]}"  # GELU_{\tanh}(x)
         if name is not None and name not in self.names and name not in self.quantities:
             values = ", ".join(str(self(a)) for a in args)
             return _number(f"{name}({values})")
@@ -171,6 +173,18 @@ class OpenFacts:
                     self.ranges.setdefault(index, (parse(low), parse(high)))
                 except TexError:
                     continue
+
+    def defined_unread(self) -> set[str]:
+        """The names the element's statements define (`y := -1 - x^{*}`) that these facts
+        did not learn: what ties them to other names is not known here."""
+        names = set()
+        for statement in self.statements:
+            members, relations = split_relations(statement.rstrip(".,"))
+            if relations[:1] == [":="]:
+                named = _SET_NAME.fullmatch(members[0].strip())
+                if named is not None and _key(named) not in self.values:
+                    names.add(_key(named).split("_")[0])
+        return names
 
     def ranges_every_sum(self, statement: str) -> bool:
         """Whether each sum of the statement without its range (\\sum_s) has one its
@@ -295,9 +309,18 @@ def limit_step(a: sympy.Expr, b: sympy.Expr, regime: tuple[str, str]) -> tuple[s
         return "not checkable", "a regime, not a limit"
     if symbol not in a.free_symbols or symbol in b.free_symbols:
         return "not checkable", f"a limit of something other than {name}'s"
+    if any("(" in s.name and re.search(rf"\b{re.escape(name)}\b", s.name) for s in a.free_symbols):
+        # φ(x) of a φ not read here: a number of its own, which does not stay put as x moves
+        return "not checkable", f"a limit of an application, in {name}, of what is not read"
     point, side = _limit_point(where)
     if point is None:
         return "not checkable", f"{name} \\to {where}: not a point read"
+    if point.is_extended_negative or point.is_zero and side == "-":
+        # x \to -\infty: the open notation read x as a positive number (√(x^2) as x)
+        return (
+            "not checkable",
+            f"{name} \\to {where}: below 0, where the names are read as positive",
+        )
     try:
         derived = sympy.limit(a, symbol, point, side)
     except (NotImplementedError, ValueError, TypeError):
@@ -377,8 +400,10 @@ def decide_open(
                             f"{_shown_step(pair)} is {judged.detail()}, the values scaled to "
                             f"meet ${statement}$, which the element states"
                         )
-                elif not _bases(sympy.expand(a - b)) & _bases(open_value(statement.split("=")[0])):
-                    # (E - 1)/E^2 ≠ 0 whatever the f_i that Σ_i f_i = 1 constrains
+                elif not _bases(sympy.expand(a - b)) & (
+                    _bases(open_value(statement.split("=")[0])) | facts.defined_unread()
+                ):  # (E - 1)/E^2 ≠ 0 whatever the f_i that Σ_i f_i = 1 constrains (but y :=
+                    # -1 - x^{*}, not read, may tie y to the x that 1 + x + e^x = 0 constrains)
                     return "mismatched", (
                         f"{_shown_step(pair)} is {judged.detail()}, whatever the names "
                         f"${statement}$ constrains"

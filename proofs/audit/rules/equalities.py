@@ -416,14 +416,14 @@ def _setting_of(statement: str) -> tuple[tuple[str, ...], int] | None:
 
 @functools.lru_cache(maxsize=1 << 12)
 def _named_value_of(statement: str) -> tuple[str, ...] | None:
-    """The symbols a statement gives one printed number (`T = 0.5`, `T = 1/2`): every
-    member a bare symbol but one literal; None for any other statement."""
+    """The symbols a statement gives one printed number (`T = 0.5`, `T = 1/2`, `x \\approx
+    2.3994`): every member a bare symbol but one literal; None for any other statement."""
     members, relations = split_relations(statement)
     symbols = [_BARE_SYMBOL.fullmatch(m) for m in members]
     literals = [m for m in members if _LITERAL.fullmatch(m)]
     if not (
         relations
-        and all(r == "=" for r in relations)
+        and all(r in ("=", r"\approx") for r in relations)
         and len(literals) == 1
         and sum(s is not None for s in symbols) == len(members) - 1
     ):

@@ -409,9 +409,26 @@ _NAMING = re.compile(
 
 def _sentence_before(text: str, end: int) -> str:
     """The sentence the text up to `end` ends in, with the numbers that name elements,
-    sections and tables blanked: the numbers a ratio in words relates are its own."""
-    sentence = text[text.rfind("。", 0, end) + 1 : end]
+    sections and tables blanked, and those of a remark in brackets (「（$|x| \\approx
+    2.27$）」, where a value is taken): the numbers a ratio in words relates are its own."""
+    sentence = _without_remarks(text[text.rfind("。", 0, end) + 1 : end])
     return _NAMING.sub(lambda m: " " * len(m.group(0)), sentence)
+
+
+def _without_remarks(sentence: str) -> str:
+    """The sentence with each remark in brackets of its prose blanked, the formulas in it
+    included; a bracket inside a formula is the formula's."""
+    out, depth = [], 0
+    pieces = re.split(r"(\$[^$]*\$)", sentence)
+    for piece in pieces:
+        if piece.startswith("$") and piece.endswith("$") and len(piece) > 1:
+            out.append(" " * len(piece) if depth else piece)
+            continue
+        for character in piece:
+            depth += character == "("
+            out.append(" " if depth else character)
+            depth -= character == ")" and depth > 0
+    return "".join(out)
 
 
 def _numbers(text: str) -> list[Stated]:

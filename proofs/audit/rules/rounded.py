@@ -236,6 +236,8 @@ def audit_rounded(
         b = pool.one_digit_from(a)
         if b is None or agrees(a):
             continue
+        if a.unit == 1 and b.unit < 1 and abs(a.value - b.value) < 1:
+            continue  # 「$\\approx 11552.11$ なので 11,553 ステップ目」: a count may be its ceiling
         rounded = _digits(b.value, a.unit)
         shown = f"{Fraction(int(rounded)) * a.unit * (100 if a.percent else 1)}"
         out.append(
