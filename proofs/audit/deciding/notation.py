@@ -391,7 +391,7 @@ def decide_open(
         else:  # SymPy did not reduce it: that proves nothing; a witness would
             judged = judge("=", a, b, counts, bounds)
             constraint = _constraint(facts, pair, tex) if facts is not None else None
-            if judged.outcome == "fails" and constraint is not None:
+            if judged.outcome == "fails" and facts is not None and constraint is not None:
                 statement, scaled = constraint
                 if scaled.keys() & (a - b).free_symbols:  # Σ_i σ_i = 1: points scaled to it
                     judged = judge("=", a.xreplace(scaled), b.xreplace(scaled), counts, bounds)
