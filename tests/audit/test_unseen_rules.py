@@ -7,6 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+import sympy
 
 from proofs.audit import audit_document
 from proofs.audit.deciding.notation import OpenFacts, decide_open, with_calls
@@ -579,3 +580,14 @@ def test_a_count_after_a_decimal_may_be_its_ceiling():
     line = r"$\log 2/(-\log 0.99994) \approx 11552.11$ なので {} ステップ目です。"
     assert mismatches(rendered(line.format("11,553"))) == []
     assert mismatches(rendered(line.format("11,552"))) == []
+
+
+def test_one_point_shows_a_difference_is_no_identity_before_any_simplification():
+    from proofs.audit.deciding.notation import _nonzero_at_a_point
+
+    x, t = sympy.Symbol("x", positive=True), sympy.Symbol("t", positive=True, integer=True)
+    k = sympy.Symbol("k", integer=True)
+    assert _nonzero_at_a_point(sympy.sin(x) ** 2 + sympy.cos(x) ** 2 - 2)
+    assert not _nonzero_at_a_point(sympy.sin(x) ** 2 + sympy.cos(x) ** 2 - 1)
+    # a sum to t in closed form, t a whole number: 1 + x + … + x^{t-1}
+    assert not _nonzero_at_a_point((1 - x**t) / (1 - x) - sympy.Sum(x**k, (k, 0, t - 1)))
