@@ -66,6 +66,7 @@ _INDEX_SET = re.compile(r"^\\\{\s*(-?\d+)\s*,\s*\\[lc]dots\s*,\s*(.+?)\s*\\\}$")
 _INTEGERS = re.compile(r"^\\mathbb\{[NZ]\}(?:_\{?[>\\]?(?:ge|geq)?\s*[01]\}?)?$")
 _REALS = re.compile(r"^\\mathbb\{R\}$")
 _POSITIVE_REALS = re.compile(r"^\\mathbb\{R\}_\{?(?:>|\\gt)\s*0\}?$")
+_STATING = ("proposition", "lemma", "theorem", "corollary")  # kinds whose statement names
 _NUMBER = re.compile(r"(?:\s|\\[ ,;])*-?\d+(?:\.\d+)?\s*")
 _BOUND = re.compile(
     rf"^\s*(?:(-?[\d./]+)\s*(<|\\le|\\leq)\s*)?{_NAMES}\s*(<|>|\\le|\\leq|\\ge|\\geq)\s*(-?[\d./]+)\s*$"
@@ -377,11 +378,13 @@ def read_notation(document: Document) -> Callable[[int], Notation]:
             lines.append(formula.line + 1)
             seen.append(chapter.copy())
 
+    stated = _named_in_statements(document, by_element)  # read once, not per line asked
+
     def notation_at(line: int) -> Notation:
         at = bisect.bisect_right(lines, line) - 1
         merged = seen[at].copy() if at >= 0 else Notation()
         element = document.element_at(line)
-        merged.definitions.update(_named_in_statements(document, by_element, line, merged))
+        merged.definitions.update(_carried(stated, line, element, merged))
         if element is not None and element.line in by_element:
             local = by_element[element.line]
             for name in local.rebound:
@@ -401,24 +404,38 @@ def read_notation(document: Document) -> Callable[[int], Notation]:
 
 
 def _named_in_statements(
-    document: Document, by_element: dict[int, Notation], line: int, merged: Notation
-) -> dict[str, Definition]:
-    """What the statements of earlier propositions, lemmas, theorems and corollaries name
-    (「$G := \\ldots$ と置く」), for a later element that uses the name with no meaning of
-    its own: the last such definition of each name the chapter gives no other meaning. A
+    document: Document, by_element: dict[int, Notation]
+) -> list[tuple[int, Element, dict[str, Definition]]]:
+    """(line, element, definitions) of what the statement of each proposition, lemma,
+    theorem and corollary names (「$G := \\ldots$ と置く」), in the order of the text. A
     proof's or an example's definitions stay in it."""
-    named: dict[str, Definition] = {}
-    here = document.element_at(line)
+    stated = []
     for start, local in by_element.items():  # in the order of the text
         element = document.element_at(start)
-        if element is None or start >= line or element is here:
-            continue
-        if element.kind not in ("proposition", "lemma", "theorem", "corollary"):
+        if element is None or element.kind not in _STATING:
             continue
         first, last = element.statement
-        for name, definition in local.definitions.items():
-            if first <= definition.line <= last:
-                named[name] = definition
+        named = {n: d for n, d in local.definitions.items() if first <= d.line <= last}
+        if named:
+            stated.append((start, element, named))
+    return stated
+
+
+def _carried(
+    stated: list[tuple[int, Element, dict[str, Definition]]],
+    line: int,
+    here: Element | None,
+    merged: Notation,
+) -> dict[str, Definition]:
+    """What earlier statements name, for a later element that uses the name with no
+    meaning of its own: the last such definition of each name the chapter gives no
+    other meaning."""
+    named: dict[str, Definition] = {}
+    for start, element, definitions in stated:
+        if start >= line:
+            break
+        if element is not here:
+            named.update(definitions)
     taken = {*merged.definitions, *merged.shapes, *merged.settings}
     return {name: d for name, d in named.items() if name not in taken}
 
@@ -600,9 +617,7 @@ def _states(element: Element, line: int) -> bool:
     if element.kind == "definition":
         return True
     first, last = element.statement
-    return (
-        element.kind in ("proposition", "lemma", "theorem", "corollary") and first <= line <= last
-    )
+    return element.kind in _STATING and first <= line <= last
 
 
 def _range(bound: re.Match[str]) -> Range:
