@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import sympy
 
-from proofs.audit.deciding.defined import Notation
+from proofs.audit.deciding.defined import Definition, Notation
 from proofs.audit.deciding.notation import summation_limits
 from proofs.reader.math import split_relations
 from proofs.tex.symbolic import Evaluator
@@ -38,6 +38,7 @@ class Tried:
 
     judgement: Judgement
     sizes: tuple[tuple[str, int], ...]  # the sizes, and the free indices of the witness
+    uses: tuple[Definition, ...] = ()  # the chapter's definitions its names reached
 
     def detail(self) -> str:
         sizes = ", ".join(f"{name} = {value}" for name, value in self.sizes)
@@ -120,7 +121,7 @@ def try_statement(
     judgement, place = _judged(pairs, integers, notation, seed, relative)
     named = _all_names(tree, notation, set_here)
     shown = tuple((name, value) for name, value in sizes.items() if name in named)
-    return Tried(judgement, shown + place)
+    return Tried(judgement, shown + place, _definitions(reached, notation))
 
 
 _DECIMAL = re.compile(r"(?<![\d.])(\d+)\.(\d+)")
@@ -267,6 +268,12 @@ def _reached(
             inner = _used(definition.body, _summed(definition.body) | bound)  # type: ignore[operator]
             todo += [n for n in inner if n not in bound]
     return seen
+
+
+def _definitions(names: set[str], notation: Notation) -> tuple[Definition, ...]:
+    """The definitions of the names, in the order of the text."""
+    found = (notation.definitions.get(n) or notation.definitions.get(f"bold {n}") for n in names)
+    return tuple(sorted({d for d in found if d is not None}, key=lambda d: (d.line, d.name)))
 
 
 def _all_names(

@@ -28,6 +28,7 @@ from proofs.audit.deciding.sentence import (
     title_settings,
 )
 from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
+from proofs.audit.rules.definitions import Use, audit_definitions
 from proofs.audit.rules.statements import notation_at
 from proofs.book.claims import normalise_tex
 from proofs.reader import Document
@@ -168,6 +169,7 @@ def audit_equalities(
     facts: dict[int, OpenFacts] = {}  # element line -> names it sets (the open notation)
     defined_in_chapter = OpenFacts()  # what the chapter's definitions name, for what follows
     chapter_notation = functools.cache(lambda: read_notation(document))  # read once, if asked
+    uses: list[Use] = []  # the statements tried with the chapter's definitions
     for formula in document.math:
         settings = settings_by_line.setdefault(formula.line, Settings())
         element = document.element_at(formula.line)
@@ -232,7 +234,7 @@ def audit_equalities(
                     tried = (
                         None
                         if assumed or limit or claimed is None
-                        else _tried(line, claimed, found, notation, element)
+                        else _tried(line, claimed, found, notation, element, uses)
                     )
                     found = tried or _decided_open(line, statement, found, case, regime)
             elif (
@@ -248,7 +250,7 @@ def audit_equalities(
                         line, statement, found, environment, element.number, names, given
                     )
             findings.extend(found)
-    return findings
+    return findings + audit_definitions(uses)
 
 
 def _element_facts(
@@ -534,7 +536,12 @@ def _after_definition(statement: str) -> str | None:
 
 
 def _tried(
-    line: int, statement: str, found: list[Finding], notation: Notation, element: Element
+    line: int,
+    statement: str,
+    found: list[Finding],
+    notation: Notation,
+    element: Element,
+    uses: list[Use],
 ) -> list[Finding] | None:
     """The statement tried at points with the chapter's own definitions
     (proofs.audit.deciding.instances), at the values the text sets in an example or an exercise:
@@ -546,12 +553,11 @@ def _tried(
         return None
     status = Status.MISMATCHED if tried.judgement.outcome == "fails" else Status.CONFIRMED
     kept = [f for f in found if f.status != Status.NOT_CHECKABLE]
-    return [
-        *kept,
-        Finding(
-            Section.EQUALITY, line, statement.strip(), status, tried.detail(), code=AT_POINTS.code
-        ),
-    ]
+    verdict = Finding(
+        Section.EQUALITY, line, statement.strip(), status, tried.detail(), code=AT_POINTS.code
+    )
+    uses.append(Use(verdict, tried.uses))
+    return [*kept, verdict]
 
 
 def _decided_open(

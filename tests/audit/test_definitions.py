@@ -1,0 +1,84 @@
+# ruff: noqa: E501 - the chapters are lines of TeX and Japanese, kept whole so that they read as written
+"""A definition against what the chapter computes from it (proofs.audit.rules.definitions):
+a definition every use contradicts is named at its own line, an error with two or more
+uses and a warning with one; a definition a use needs and confirms is left alone."""
+
+from __future__ import annotations
+
+from proofs.audit import audit_document
+from proofs.reader import parse
+
+TEMPLATE = """\
+# 試しの章
+
+## 1. 関数
+
+<Definition id="def-g" title="g">
+
+$g := {body}$ と定める。
+
+</Definition>
+
+<Example id="ex-g" title="g の値">
+
+{uses}
+
+</Example>
+"""
+DEFINITION_LINE = 7
+
+
+def _found(body: str, uses: str) -> list[tuple[int, str, str]]:
+    text = TEMPLATE.format(body=body, uses=uses)
+    report = audit_document(parse(text, "c.mdx"), with_checks=False)
+    return [(f.line, f.code, str(f.severity)) for f in report.mismatched]
+
+
+def test_a_definition_two_uses_contradict_is_an_error_at_its_line():
+    found = _found("2^{n-1}", "$n = 5$ として、$g + 1 = 16$、$2g = 30$ である。")
+    assert (DEFINITION_LINE, "DEF001", "error") in found
+    assert [f for f in found if f[0] == 13] == [(13, "EQ004", "error"), (13, "EQ004", "error")]
+
+
+def test_a_definition_its_one_use_contradicts_is_a_warning():
+    found = _found("2^{n-1}", "$n = 5$ として、$g + 1 = 16$ である。")
+    assert (DEFINITION_LINE, "DEF002", "warning") in found
+
+
+def test_a_definition_its_uses_agree_with_is_quiet():
+    assert _found("2^{n-1} - 1", "$n = 5$ として、$g + 1 = 16$、$2g = 30$ である。") == []
+
+
+def test_a_use_that_slipped_beside_one_that_needs_the_definition_blames_the_use():
+    found = _found("2^{n-1} - 1", "$n = 5$ として、$g + 1 = 17$、$2g = 30$ である。")
+    assert found == [(13, "EQ004", "error")]
+
+
+def test_an_inequality_that_holds_supports_no_meaning():
+    found = _found("2^{n-1}", "$n = 5$ として、$g + 1 = 16$、$2g = 30$、$1 \\le g$ である。")
+    assert (DEFINITION_LINE, "DEF001", "error") in found
+
+
+def test_an_equality_true_of_any_value_supports_no_meaning():
+    found = _found(
+        "2^{n-1}", "$n = 5$ として、$g + 1 = 16$、$2g = 30$、$2^{g}\\cdot 2 = 2^{g+1}$ である。"
+    )
+    assert (DEFINITION_LINE, "DEF001", "error") in found
+
+
+def test_the_finding_names_the_contradicting_lines_and_their_witnesses():
+    text = TEMPLATE.format(body="2^{n-1}", uses="$n = 5$ として、$g + 1 = 16$、$2g = 30$ である。")
+    report = audit_document(parse(text, "c.mdx"), with_checks=False)
+    (found,) = [f for f in report.mismatched if f.code == "DEF001"]
+    assert found.text == "g"
+    assert found.detail.startswith(
+        "the definition of g and what the chapter computes from it cannot all hold: every "
+        "statement tried with it is false, none holds. line 13, $g + 1 = 16$: tried with the "
+        "chapter's definitions"
+    )
+    assert "false left 17, right 16" in found.detail
+
+
+def test_a_use_on_its_definitions_own_line_is_said_there_once():
+    found = _found("2^{n-1}", "$n = 5$ として、$h := 2g$、つまり $h + 1 = 31$ である。")
+    assert [f for f in found if f[1].startswith("DEF")] == [(DEFINITION_LINE, "DEF002", "warning")]
