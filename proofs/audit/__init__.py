@@ -150,7 +150,12 @@ def audit_document(
     report.findings += audit_prose(document)
     report.findings += audit_properties(document)
     report.findings += audit_counted(document)
-    report.findings += audit_cited(document)
+    confirmed = frozenset(  # lines where a statement holds: a restatement cannot outweigh it
+        f.line
+        for f in report.findings
+        if f.section == Section.EQUALITY and f.status == Status.CONFIRMED
+    )
+    report.findings += audit_cited(document, confirmed)
     report.findings += audit_conclusions(document)
     weighed(report.findings)  # a heuristic's mismatch is a warning (its rule's severity)
     report.listings = sum(bool(listing.code) for listing in document.listings)

@@ -24,9 +24,9 @@ $n < 6d$ のとき小さい。
 """
 
 
-def verdicts(summary: str) -> list[tuple[int, str]]:
+def verdicts(summary: str, code: str = "CIT001") -> list[tuple[int, str]]:
     document = parse(CHAPTER.format(summary=summary), "cited.mdx")
-    return [(f.line, str(f.status)) for f in audit_cited(document)]
+    return [(f.line, str(f.status)) for f in audit_cited(document) if f.code == code]
 
 
 @pytest.mark.parametrize("summary", ["4d^2 + 4d", "4d^2+4d", r"4\,d^2 + 4\,d"])
@@ -81,3 +81,22 @@ def test_a_formula_equal_to_any_of_the_statements_is_confirmed_however_alike():
     )
     document = parse(text, "cited.mdx")
     assert [(f.line, str(f.status)) for f in audit_cited(document)] == [(3, "confirmed")]
+
+
+def test_a_restatement_otherwise_is_named_at_the_formula_it_restates_too():
+    document = parse(CHAPTER.format(summary="4d^2 + 3d"), "cited.mdx")
+    (elsewhere,) = [f for f in audit_cited(document) if f.code == "CIT002"]
+    assert (elsewhere.line, str(elsewhere.status)) == (9, "mismatched")
+    assert elsewhere.detail.startswith("line 3 restates it otherwise: $4d^2 + 3d$; ")
+    assert "is false at d = " in elsewhere.detail
+
+
+def test_a_formula_confirmed_at_its_line_is_not_named_for_a_restatement():
+    document = parse(CHAPTER.format(summary="4d^2 + 3d"), "cited.mdx")
+    found = audit_cited(document, confirmed=frozenset({9}))
+    assert [(f.line, f.code) for f in found] == [(3, "CIT001")]
+
+
+def test_a_restatement_that_agrees_names_nothing_elsewhere():
+    assert verdicts("4d^2 + 4d", code="CIT002") == []
+    assert verdicts("n < 4d", code="CIT002") == [(10, "mismatched")]

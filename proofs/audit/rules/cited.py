@@ -41,7 +41,18 @@ CITED = Rule(
     Example(_CITING.format("4d^2 + 3d")),
     Example(_CITING.format("4d(d + 1)")),
 )
-RULES = (CITED,)
+RESTATED_ELSEWHERE = Rule(
+    "CIT002",
+    "statement-restated-otherwise",
+    Section.FORMULA,
+    Severity.WARNING,
+    "An element's formula that a line citing it restates otherwise (CIT001) is named at its "
+    "own line too, unless something there confirms it: which of the two slipped, the "
+    "citation alone does not tell.",
+    Example(_CITING.format("4d^2 + 3d")),
+    Example(_CITING.format("4d(d + 1)")),
+)
+RULES = (CITED, RESTATED_ELSEWHERE)
 
 
 ALIKE = 0.8  # a restatement with one slip stays this like its original
@@ -50,8 +61,10 @@ _INLINE = re.compile(r"(?<![\\$])\$([^$]+)\$")
 _SUM = re.compile(r"\w\s*[+-]\s*[\w\\(|]")  # a term, a sign, a term
 
 
-def audit_cited(document: Document) -> list[Finding]:
-    """Each formula restated beside a citation of its element, judged against it."""
+def audit_cited(document: Document, confirmed: frozenset[int] = frozenset()) -> list[Finding]:
+    """Each formula restated beside a citation of its element, judged against it; a
+    mismatch named at the element's formula too, unless its line is among `confirmed`
+    (the lines where a statement was confirmed)."""
     cited: dict[int, list[Element]] = {}
     for ref in document.refs:
         element = None if ref.external else document.element(ref.target)
@@ -64,9 +77,22 @@ def audit_cited(document: Document) -> list[Finding]:
             g for e in elements for g in parts.setdefault(e.line, _statement_parts(document, e))
         ]
         for tex in _INLINE.findall(document.line(line)):
-            finding = _judged(line, tex, originals)
-            if finding is not None:
-                out.append(finding)
+            judged = _judged(line, tex, originals)
+            if judged is None:
+                continue
+            finding, original, witness = judged
+            out.append(finding)
+            if finding.status == Status.MISMATCHED and original.line not in confirmed:
+                out.append(
+                    Finding(
+                        Section.FORMULA,
+                        original.line,
+                        original.tex,
+                        Status.MISMATCHED,
+                        f"line {line} restates it otherwise: ${tex}$; {witness}",
+                        code=RESTATED_ELSEWHERE.code,
+                    )
+                )
     return out
 
 
@@ -114,11 +140,12 @@ class _Formula:
     tex: str
     members: tuple[str, ...]
     relations: tuple[str, ...]
+    line: int = 0  # where the element states it
 
     @classmethod
-    def read(cls, number: str, tex: str) -> _Formula:
+    def read(cls, number: str, tex: str, line: int = 0) -> _Formula:
         members, relations = split_relations(tex)
-        return cls(number, tex, tuple(members), tuple(relations))
+        return cls(number, tex, tuple(members), tuple(relations), line)
 
     def restates(self, other: _Formula) -> bool:
         """Whether the two can restate each other: two relations with the same left side
@@ -133,17 +160,18 @@ def _statement_parts(document: Document, element: Element) -> list[_Formula]:
     """Every formula of the element's statement, each of its parts read."""
     first, last = element.statement
     return [
-        _Formula.read(element.number, _plain(part))
+        _Formula.read(element.number, _plain(part), line)
         for m in document.math_in(first, last)
-        for _, statement in statement_lines(m.line, m.tex)
+        for line, statement in statement_lines(m.line, m.tex)
         for part in _parts(statement)
     ]
 
 
-def _judged(line: int, tex: str, originals: list[_Formula]) -> Finding | None:
+def _judged(line: int, tex: str, originals: list[_Formula]) -> tuple[Finding, _Formula, str] | None:
     """Confirmed when the formula is, or is decided equal to, any formula of the cited
     statements it can restate; a mismatch when the most alike of them is decided different
-    and none is equal; else nothing."""
+    and none is equal; else nothing. With the finding, the formula it was judged against
+    and the witness of a mismatch."""
     mine = _Formula.read("", _plain(tex))
     if not mine.relations and not _SUM.search(mine.tex):
         return None  # a lone symbol or product restates nothing it could be told from
@@ -162,7 +190,7 @@ def _judged(line: int, tex: str, originals: list[_Formula]) -> Finding | None:
     same = same or next((g for g, (status, _) in verdicts if status == "confirmed"), None)
     if same is not None:
         said = "as {} states it" if same.tex == mine.tex else "{} states ${}$"
-        return Finding(
+        confirmed = Finding(
             Section.RESTATED,
             line,
             tex,
@@ -170,6 +198,7 @@ def _judged(line: int, tex: str, originals: list[_Formula]) -> Finding | None:
             said.format(same.number, same.tex),
             code=CITED.code,
         )
+        return confirmed, same, ""
     likeness = alike[0][0]
     original, (status, detail) = verdicts[0]
     if _is_setting(mine.tex) and _is_setting(original.tex):
@@ -177,7 +206,7 @@ def _judged(line: int, tex: str, originals: list[_Formula]) -> Finding | None:
     one_relation = len(alike) == 1 and mine.relations
     if status != "mismatched" or (likeness < ALIKE and not one_relation):
         return None  # the one relation of its left side is it, whatever its likeness
-    return Finding(
+    mismatched = Finding(
         Section.RESTATED,
         line,
         tex,
@@ -185,6 +214,7 @@ def _judged(line: int, tex: str, originals: list[_Formula]) -> Finding | None:
         f"{original.number} states ${original.tex}$; restated here otherwise: {detail}",
         code=CITED.code,
     )
+    return mismatched, original, detail
 
 
 def _is_setting(tex: str) -> bool:
