@@ -485,3 +485,61 @@ def test_a_name_with_a_digit_below_is_a_name_of_its_own():
     assert try_statement(r"q_0 + \sigma_T(\boldsymbol{z})_1 = 1", notation) == (
         "not evaluated: a name defined in terms of itself"
     )
+
+
+EULER = """\
+# 試しの章
+
+## 1. 関数
+
+<Proposition id="prop-even" title="偶部">
+
+$e(x) := \\frac12\\big(f(x) + f(-x)\\big)$ は偶関数である。
+
+</Proposition>
+
+<Definition id="def-s" title="シグモイド">
+
+$s(x) := \\frac{{1}}{{1 + e^{{-x}}}}$ とする。
+
+</Definition>
+
+<Example id="ex-s" title="値">
+
+$x = 1$ では $s(x) \\approx {}$ である。
+
+</Example>
+"""
+
+
+def test_a_statements_e_of_x_leaves_eulers_number_to_the_later_elements():
+    report = audit_document(parse(EULER.format("0.7311"), "c.mdx"), with_checks=False)
+    assert [(f.line, f.code, str(f.status)) for f in report.findings if f.code == "EQ004"] == [
+        (19, "EQ004", "confirmed")
+    ]
+    report = audit_document(parse(EULER.format("0.7113"), "c.mdx"), with_checks=False)
+    assert [(f.line, f.code) for f in report.mismatched] == [(19, "EQ004"), (13, "DEF002")]
+
+
+EQUIVALENT = """\
+# 試しの章
+
+## 1. 関数
+
+<Definition id="def-g" title="g">
+
+$x \\in \\mathbb{R}$ に対し $g(x) := 1 + x + e^{x}$、$h(x) := x + e^{x}$ とする。
+
+</Definition>
+
+<Proposition id="prop-zero" title="零点">
+
+$g(x) = 0$ は $h(x) = -1$ と同値で、その解はただ 1 つである。
+
+</Proposition>
+"""
+
+
+def test_the_sides_of_an_equivalence_are_conditions_not_identities():
+    report = audit_document(parse(EQUIVALENT, "c.mdx"), with_checks=False)
+    assert report.mismatched == []

@@ -206,3 +206,60 @@ def test_a_header_names_its_formula_and_sets_what_its_column_uses():
     # θ_i = 0.1 is any of 0.05 to 0.15 as printed: 2π/θ_i from 41.9 to 125.7
     assert found(table.format(wave="6.283", turns="0.1592")) == [(14, "table", "error", "TAB101")]
     assert found(table.format(wave="62.83", turns="0.01592")) == [(15, "table", "error", "TAB101")]
+
+
+DEFINED = """\
+<Definition id="def-bias" title="バイアス">
+
+$b := 2^{{e-1}} - 1$、$s(x) := \\frac{{1}}{{1 + e^{{-x}}}}$ と置く。
+
+</Definition>
+
+{table}"""
+
+
+def test_a_column_the_chapter_defines_is_its_definition_in_each_row():
+    table = "| 形式 | $e$ | $b$ |\n|---|---|---|\n| A | 5 | 15 |\n| B | 8 | {} |\n"
+    assert found(DEFINED.format(table=table.format("127"))) == []
+    assert found(DEFINED.format(table=table.format("128"))) == [(20, "table", "error", "TAB103")]
+
+
+def test_a_header_applying_a_defined_function_is_computed_at_the_rows_key():
+    table = "| $x$ | $s(x)$ |\n|---|---|\n| $-1$ | 0.2689 |\n| $0$ | 0.5000 |\n| $1$ | {} |\n"
+    assert found(DEFINED.format(table=table.format("0.7311"))) == []
+    assert found(DEFINED.format(table=table.format("0.7113"))) == [(21, "table", "error", "TAB103")]
+
+
+def test_a_definition_the_rows_do_not_reach_is_not_judged_there():
+    # b is a number of e: a table of other sizes, with b set before it, says nothing of it
+    table = "$e = 4$ とします。\n\n| $m$ | $b$ |\n|---|---|\n| 2 | 9 |\n| 3 | 9 |\n"
+    assert found(DEFINED.format(table=table)) == []
+
+
+def test_a_table_that_runs_across_is_read_down_its_columns():
+    table = """\
+| $i$ | 1 | 2 | 3 |
+|---|---|---|---|
+| $\\lambda_i$ | 1 | 2 | 4 |
+| $\\lambda_i^2$ | 1 | 4 | {} |
+"""
+    assert found(table.format("16")) == []
+    assert found(table.format("15")) == [(14, "table", "error", "TAB101")]
+
+
+def test_an_integer_among_decimals_is_rounded_to_its_last_digit():
+    # 2π · 365.15 = 2294.3 printed 2294 beside 628.3: four digits, not an exact integer
+    table = """\
+| $i$ | $\\theta_i$ | $\\lambda_i = 2\\pi/\\theta_i$ |
+|---|---|---|
+| 1 | 0.01 | 628.3 |
+| 2 | 0.0027386 | {} |
+"""
+    assert found(table.format("2294")) == []
+    assert found(table.format("2296")) == [(14, "table", "error", "TAB101")]
+
+
+def test_a_row_that_gives_none_of_the_definitions_inputs_is_not_judged():
+    # 「$x = 5$」 before the table is no value of the row 「極限」
+    table = "$x = 5$ とします。\n\n| $x$ | $s(x)$ |\n|---|---|\n| 0 | 0.5000 |\n| 極限 | 1 |\n"
+    assert found(DEFINED.format(table=table)) == []

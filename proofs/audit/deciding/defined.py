@@ -429,14 +429,15 @@ def _carried(
 ) -> dict[str, Definition]:
     """What earlier statements name, for a later element that uses the name with no
     meaning of its own: the last such definition of each name the chapter gives no
-    other meaning."""
+    other meaning (nor the reader: e, π, log, …)."""
     named: dict[str, Definition] = {}
     for start, element, definitions in stated:
         if start >= line:
             break
         if element is not here:
             named.update(definitions)
-    taken = {*merged.definitions, *merged.shapes, *merged.settings}
+    # e, π and the elementary functions keep their meaning: a statement's e(x) stays in it
+    taken = {*merged.definitions, *merged.shapes, *merged.settings, *FUNCTIONS, *CONSTANTS, "e"}
     return {name: d for name, d in named.items() if name not in taken}
 
 

@@ -97,8 +97,8 @@ def try_statement(
     set_here = set(notation.settings) if concrete else set()  # their values, not formulas
     if any(_set_array(notation, name, concrete) for name in set_here):
         set_here |= {"I", "O"} - set(notation.definitions) - set(notation.shapes)
-    reached = _reached(used, notation, set_here)
-    unknown = sorted(n for n in reached if not (notation.knows(n) or n in set_here | counted))
+    names = _reached(used, notation, set_here)
+    unknown = sorted(n for n in names if not (notation.knows(n) or n in set_here | counted))
     # c_0 := …: a name of its own, not entry 0 of an unknown c
     named = {w.split("_")[0] for w in _subscripted(tree) if notation.knows(w)}
     unknown = [n for n in unknown if n not in named]
@@ -121,7 +121,7 @@ def try_statement(
     judgement, place = _judged(pairs, integers, notation, seed, relative)
     named = _all_names(tree, notation, set_here)
     shown = tuple((name, value) for name, value in sizes.items() if name in named)
-    return Tried(judgement, shown + place, _definitions(reached, notation))
+    return Tried(judgement, shown + place, _definitions(names, notation))
 
 
 _DECIMAL = re.compile(r"(?<![\d.])(\d+)\.(\d+)")

@@ -33,6 +33,7 @@ CONDITIONS = (
     "（",
     "の場合",
     "となる",
+    "と同値",
 )
 # A formula followed by one of these sets its name for the rest of the element.
 SETTING = ("とする", "とし", "と置", "とお", "と書")
@@ -47,6 +48,7 @@ _INDEX_RELATION = re.compile(r"^\s*[a-z]\s*(\\ne|\\neq|\\le|\\leq|<|>|\\ge|\\geq
 # the item of a list of settings: 「、$\pi(2) = 1$」
 _LISTED = re.compile(r"\s*、\s*\$[^$]+\$")
 _HYPOTHESIS = re.compile(r"\$([^$]+)\$\s*(" + "|".join(CONCLUDING) + ")")
+_EQUIVALENT = re.compile(r"\$\s*と同値")  # the other side of an equivalence of conditions
 
 
 def is_hypothesis(document: Document, line: int, statement: str) -> bool:
@@ -57,6 +59,10 @@ def is_hypothesis(document: Document, line: int, statement: str) -> bool:
         return False
     text = document.line(line)
     sentence = _sentence(text)
+    if sentence.is_hypothesis_after(place.closing, ("は",)):
+        # 「$\mathrm{SiLU}'(x) = 0$ は $1 + x + e^{x} = 0$ と同値」: an equation to solve
+        end = text.find("。", place.closing)
+        return _EQUIVALENT.search(text[place.closing : end if end >= 0 else None]) is not None
     if not sentence.is_hypothesis_after(place.closing):
         return False
     # 「時刻 t での係数の和は $\sum_j \lambda^{t-j} = …$ で、」: the predicate of the

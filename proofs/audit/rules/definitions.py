@@ -6,9 +6,11 @@ A slip in 「$L(N, D) := E + A/N^{\\alpha} + B/D^{\\alpha}$」 shows first where
 uses L: each step and each example worked from it is false at the definition's meaning.
 Those statements are reported at their lines (EQ004); a reader fixing them one by one
 would fix the wrong lines. The definition is named at its line, with the lines whose
-statements contradict it and their witnesses: two or more, an error (they cannot all be
-slips that agree with one another against it, short of the definition being wrong or
-every use slipped); one, a warning (which of the two slipped, nothing tells).
+statements contradict it and their witnesses: in two elements or more, an error (they
+cannot all be slips that agree with one another against it, short of the definition
+being wrong or every use slipped); in one example or exercise, a warning (one element's
+slipped setting would make all its lines false alike, so which slipped, nothing tells).
+A proposition's one statement about it is that statement's finding alone.
 
 A definition that a tried equality confirms is left alone, however many others are
 false: those are the statements' slips. An inequality that holds (「$1 - b \\le 0 \\le b$」)
@@ -26,20 +28,23 @@ from dataclasses import dataclass
 from proofs.audit.deciding.defined import Definition
 from proofs.audit.deciding.notation import decide_open
 from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
+from proofs.reader import Document
 from proofs.reader.math import split_relations
 
 _USED = (
     "# 見本\n\n## 1. 関数\n\n"
     '<Definition id="def-f" title="f">\n\n$f(x) := {}$ と定める。\n\n</Definition>\n\n'
-    '<Example id="ex-f" title="f の値">\n\n$f(2) = 5$、$f(3) = 10$ である。\n\n</Example>\n'
+    '<Example id="ex-f2" title="f(2)">\n\n$f(2) = 5$ である。\n\n</Example>\n\n'
+    '<Example id="ex-f3" title="f(3)">\n\n$f(3) = 10$ である。\n\n</Example>\n'
 )
 CONTRADICTED = Rule(
     "DEF001",
     "definition-contradicted-by-its-uses",
     Section.FORMULA,
     Severity.ERROR,
-    "A definition the chapter computes with agrees with what it computes: when two or more "
-    "statements tried with it are false and none holds, the definition's line is named.",
+    "A definition the chapter computes with agrees with what it computes: when statements "
+    "tried with it in two elements or more are false and none holds, the definition's line "
+    "is named.",
     Example(_USED.format("x^2 - 1")),
     Example(_USED.format("x^2 + 1")),
 )
@@ -50,18 +55,19 @@ _ONCE = (
 )
 CONTRADICTED_ONCE = Rule(
     "DEF002",
-    "definition-contradicted-by-its-one-use",
+    "definition-contradicted-in-one-element",
     Section.FORMULA,
     Severity.WARNING,
-    "A definition the chapter computes with once agrees with what it computes there: when "
-    "the one statement tried with it is false, the definition's line is named too (either "
-    "may have slipped).",
+    "A definition the chapter computes with in one example or exercise agrees with what it "
+    "computes there: when the statements tried with it there are false and none holds "
+    "anywhere, the definition's line is named too (either may have slipped).",
     Example(_ONCE.format("x^2 - 1")),
     Example(_ONCE.format("x^2 + 1")),
 )
 RULES = (CONTRADICTED, CONTRADICTED_ONCE)
 
 SHOWN = 3  # the contradicting lines a finding names, at most
+_COMPUTING = ("example", "exercise")  # elements that compute from a definition at values
 
 
 @dataclass(frozen=True)
@@ -84,7 +90,7 @@ class Use:
         return decide_open(self.finding.text)[0] != "confirmed"
 
 
-def audit_definitions(tried: Iterable[Use]) -> list[Finding]:
+def audit_definitions(tried: Iterable[Use], document: Document) -> list[Finding]:
     """The definitions every statement tried with them contradicts and none needing them
     confirms."""
     tried = list(tried)
@@ -108,12 +114,21 @@ def audit_definitions(tried: Iterable[Use]) -> list[Finding]:
         names, uses = by_line.setdefault(line, ([], []))
         names.append(name)
         uses += [f for f in findings if f not in uses]
-    return [_finding(line, names, uses) for line, (names, uses) in by_line.items()]
+    found = (_finding(line, names, uses, document) for line, (names, uses) in by_line.items())
+    return [f for f in found if f is not None]
 
 
-def _finding(line: int, names: list[str], uses: list[Finding]) -> Finding:
-    statements = {(f.line, f.text) for f in uses}
-    rule = CONTRADICTED if len(statements) >= 2 else CONTRADICTED_ONCE
+def _finding(
+    line: int, names: list[str], uses: list[Finding], document: Document
+) -> Finding | None:
+    # uses in two elements at least: not one example's slipped setting that all its lines use
+    elements = {document.element_at(f.line) for f in uses}
+    if len(elements) >= 2:
+        rule = CONTRADICTED
+    elif all(e is not None and e.kind in _COMPUTING for e in elements):
+        rule = CONTRADICTED_ONCE
+    else:
+        return None  # one statement's claim about it: the statement's finding says it
     shown = "; ".join(
         f"line {f.line}, ${f.text}$: {f.detail}" for f in sorted(uses, key=lambda f: f.line)[:SHOWN]
     )
@@ -121,7 +136,7 @@ def _finding(line: int, names: list[str], uses: list[Finding]) -> Finding:
     said = (
         "every statement tried with it is false, none holds"
         if rule is CONTRADICTED
-        else "the one statement tried with it is false; one of the two slipped"
+        else "the statements tried with it, in one element, are false; either slipped"
     )
     return Finding(
         Section.FORMULA,

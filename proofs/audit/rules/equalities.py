@@ -250,7 +250,7 @@ def audit_equalities(
                         line, statement, found, environment, element.number, names, given
                     )
             findings.extend(found)
-    return findings + audit_definitions(uses)
+    return findings + audit_definitions(uses, document)
 
 
 def _element_facts(

@@ -17,14 +17,16 @@ each cell the listing prints otherwise is a mismatch.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 import sympy
 
+from proofs.audit.deciding.defined import Notation
 from proofs.audit.deciding.notation import OpenEvaluator
 from proofs.audit.deciding.sentence import title_settings
 from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
@@ -32,7 +34,7 @@ from proofs.book.printed import ungrouped
 from proofs.reader import Document
 from proofs.reader.math import INLINE_MATH, split_relations
 from proofs.reader.records import Table
-from proofs.tex.tree import TexError, parse
+from proofs.tex.tree import Node, TexError, parse, tree_names
 
 _COLUMN = (
     '# 見本\n\n<Remark id="rem-widths" title="幅">\n\n$d = 4$ とします。\n\n</Remark>\n\n'
@@ -66,7 +68,25 @@ PRINTED_ROW = Rule(
     Example(_LISTED.format("17"), run_listings=True),
     Example(_LISTED.format("16"), run_listings=True),
 )
-RULES = (COMPUTED_COLUMN, PRINTED_ROW)
+_DEFINED = (
+    "# 見本\n\n## 1. 形式\n\n"
+    '<Definition id="def-bias" title="バイアス">\n\n'
+    "$b := 2^{{e-1}} - 1$ と置く。\n\n</Definition>\n\n"
+    "| 形式 | $e$ | $b$ |\n|---|---|---|\n| A | 5 | 15 |\n| B | 8 | {} |\n"
+)
+DEFINED_COLUMN = Rule(
+    "TAB103",
+    "table-column-the-chapter-defines",
+    Section.TABLE,
+    Severity.ERROR,
+    "A column whose header is a quantity the chapter defines ($b$ of $b := 2^{e-1} - 1$, "
+    "$\\mathrm{SiLU}'(x)$ of a defined SiLU) is the chapter's definition in each row, at the "
+    "row's key and cells and the settings before the table, for some choice of the printed "
+    "inputs within their rounding.",
+    Example(_DEFINED.format("128")),
+    Example(_DEFINED.format("127")),
+)
+RULES = (COMPUTED_COLUMN, PRINTED_ROW, DEFINED_COLUMN)
 
 
 CONTEXT = 12  # lines before a table searched for its settings
@@ -91,6 +111,8 @@ class Printed:
         """A cell's number: `1,536`, `0.5743`, `−0.4161`, a percentage `27.5 %` (its value
         0.275), a power of ten `$1.75 \\times 10^{-46}$`; None for anything else."""
         text = text.strip()
+        if re.fullmatch(r"\$\s*[-−]?[\d.,]+\s*\$", text):  # a key printed in math: $-2$
+            text = text.strip("$ ")
         scaled = _SCALED.fullmatch(text)
         if scaled is not None:
             base = cls.read(scaled.group(1))
@@ -207,32 +229,160 @@ def _setting_value(text: str) -> Printed | None:
     return Printed.read(text)
 
 
-def audit_table_content(document: Document, table: Table) -> list[Finding]:
-    """The formula columns of a table, row by row."""
-    cols = columns(table)
+def audit_table_content(
+    document: Document, table: Table, notation: Callable[[int], Notation] | None = None
+) -> list[Finding]:
+    """The formula columns of a table, row by row; with the chapter's `notation`, the
+    columns whose header is a quantity it defines too."""
+    across = _is_transposed(table)
+    view = _transposed(table) if across else table
+    settings = settings_before(document, table)
+    cols = columns(view)
     key = next((c for c in cols if c.symbol is not None), None)
     if key is None:
         return []
-    settings = settings_before(document, table)
+    rounded = _decimal_columns(view)
     out = []
     for column in cols:
-        if column.formula is None:
-            continue
         nearest = _nearest_symbols(cols, column.index)
-        for row, line in zip(table.rows[1:], table.row_lines[1:], strict=True):
-            given = _inputs(row, nearest, {**settings, **dict(column.settings)}, key)
-            printed = Printed.read(row[column.index])
+        header = column.formula or (column.symbol if column is not key else None)
+        defined = None
+        if header is not None and notation is not None:
+            defined = _defined(notation(table.line), header)
+            if defined is not None and not defined.names & set(nearest):
+                defined = None  # what the definition gives does not change with the row
+        if defined is not None:
+            judge = functools.partial(_judge_defined, column, header, defined)
+            code = DEFINED_COLUMN.code
+        elif column.formula is not None:
+            judge, code = functools.partial(_judge, column), COMPUTED_COLUMN.code
+        else:
+            continue
+        for row, row_line in zip(view.rows[1:], view.row_lines[1:], strict=True):
+            line = table.row_lines[column.index] if across else row_line
+            given = _inputs(row, nearest, {**settings, **dict(column.settings)}, key, rounded)
+            printed = _cell(row[column.index], rounded, column.index)
             if printed is None:
                 continue
-            verdict = _judge(column, given, printed)
+            if defined is not None and not defined.names & _given_by(row, nearest):
+                continue  # the row gives none of what the definition is computed from
+            verdict = judge(given, printed)
             if verdict is None:
                 break  # the formula names what the table and its paragraph do not set
             status, detail = verdict
             text = f"{column.header}: {row[column.index].strip()} (row {row[0].strip()})"
-            out.append(
-                Finding(Section.TABLE, line, text, status, detail, code=COMPUTED_COLUMN.code)
-            )
+            out.append(Finding(Section.TABLE, line, text, status, detail, code=code))
     return out
+
+
+def _is_transposed(table: Table) -> bool:
+    """Whether the table runs across: its first row a symbol and the values of it (`| $i$ |
+    1 | 17 | 33 |`), each row below a quantity at those values."""
+    first = table.rows[0]
+    numbers = sum(Printed.read(cell) is not None for cell in first[1:])
+    return bool(INLINE_MATH.findall(first[0])) and 2 * numbers > len(first) - 1
+
+
+def _transposed(table: Table) -> Table:
+    """The table read down its columns: each row of it a column (its lines stay the
+    table's: a cell's line is that of the row it stands in)."""
+    rows = tuple(zip(*table.rows, strict=True))
+    return Table(table.line, rows, (table.line,) * len(rows))
+
+
+@dataclass(frozen=True)
+class _Defined:
+    """A header's quantity as the chapter defines it: the notation, the header's tree and
+    the names its definitions reach."""
+
+    notation: Notation
+    tree: Node
+    names: frozenset[str]
+
+
+def _defined(notation: Notation, header: str) -> _Defined | None:
+    """The header's quantity as the chapter's notation defines it (`b` of `b := 2^{e-1} -
+    1`, `\\theta_i` of `\\theta_i := b^{-2(i-1)/d}`, `\\mathrm{SiLU}'(x)` of a defined
+    SiLU); None when it names nothing the notation defines."""
+    try:
+        tree = parse(header)
+    except TexError:
+        return None
+    if not tree_names(tree) & set(notation.definitions):
+        return None
+    return _Defined(notation, tree, frozenset(_reaching(tree, notation)))
+
+
+def _reaching(tree: Node, notation: Notation) -> set[str]:
+    """The names the tree uses, and those the definitions and settings it reaches use in
+    turn ($u := \\varepsilon/2$ with $\\varepsilon = 2^{-m}$ set: m)."""
+    seen: set[str] = set()
+    todo = list(tree_names(tree))
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        definition = notation.definitions.get(name)
+        if definition is not None:
+            todo += tree_names(definition.body)
+        elif name in notation.settings:
+            todo += tree_names(notation.settings[name])
+    return seen
+
+
+def _judge_defined(
+    column: Column, header: str, defined: _Defined, given: dict[str, Printed], printed: Printed
+) -> tuple[Status, str] | None:
+    """The cell against the chapter's definition of its header, at every corner of the
+    printed inputs its definitions reach; None when the definition cannot be computed
+    from what is given (a name it reaches that nothing sets)."""
+    used = {n: v for n, v in given.items() if n in defined.names}
+    inexact = [n for n in used if used[n].half][:CORNERS]
+    values = []
+    for signs in itertools.product((-1, 1), repeat=len(inexact)):
+        at = {n: v.value for n, v in used.items()}
+        for n, sign in zip(inexact, signs, strict=True):
+            at[n] += sign * used[n].half
+        value = _value_defined(defined, at)
+        if value is None:
+            return None
+        values.append(value)
+    return _within(values, printed, column, f"the chapter's definitions at {header}")
+
+
+def _value_defined(defined: _Defined, at: dict[str, Fraction]) -> Fraction | None:
+    """The defined quantity with the names set to the values `at`."""
+    notation = defined.notation.copy()
+    for name, value in at.items():
+        notation.settings[name] = Node("num", (sympy.Rational(value),))
+    try:
+        value = notation.at(notation.set_sizes(), concrete=True)(defined.tree)
+        number = sympy.N(value, 30)
+    except (TexError, TypeError, ValueError, ArithmeticError):
+        return None
+    if not isinstance(number, sympy.Number) or not number.is_real:
+        return None
+    return Fraction(str(number))
+
+
+def _decimal_columns(table: Table) -> frozenset[int]:
+    """The columns with a decimal in some row: an integer among them (2294 beside 1987.3,
+    628.3) is rounded to its last digit, not exact."""
+    return frozenset(
+        k
+        for row in table.rows[1:]
+        for k, cell in enumerate(row)
+        if (printed := Printed.read(cell)) is not None and printed.half
+    )
+
+
+def _cell(text: str, rounded: frozenset[int], index: int = -1) -> Printed | None:
+    """A cell's number; an integer in a column of `rounded`, to half a unit."""
+    cell = Printed.read(text)
+    if cell is not None and index in rounded and not cell.half and cell.value.denominator == 1:
+        return Printed(cell.value, Fraction(1, 2))
+    return cell
 
 
 def _inputs(
@@ -240,18 +390,24 @@ def _inputs(
     nearest: dict[str, Column],
     settings: dict[str, Printed],
     key: Column,
+    rounded: frozenset[int] = frozenset(),
 ) -> dict[str, Printed]:
     """What a header formula is computed from in a row: the settings before the table,
     and each column it names at its printed precision, but the row's key exactly (the
     value the row is computed at: 0.99 is no 0.985 to 0.995)."""
     given = dict(settings)
     for name, c in nearest.items():
-        cell = Printed.read(row[c.index])
+        cell = _cell(row[c.index], rounded, c.index)
         if cell is not None:
             given[name] = Printed(
                 cell.value * c.unit, Fraction(0) if c is key else cell.half * c.unit
             )
     return given
+
+
+def _given_by(row: tuple[str, ...], nearest: dict[str, Column]) -> set[str]:
+    """The names whose columns hold a number in the row."""
+    return {name for name, c in nearest.items() if Printed.read(row[c.index]) is not None}
 
 
 def _nearest_symbols(cols: list[Column], index: int) -> dict[str, Column]:
@@ -294,15 +450,22 @@ def _judge(
         for n, sign in zip(inexact, signs, strict=True):
             at[names[n]] = sympy.Rational(given[n].value + sign * given[n].half)
         values.append(Fraction(str(sympy.N(expr.subs(at), 30))))
+    return _within(values, printed, column, f"its header's formula {column.formula}")
+
+
+def _within(
+    values: list[Fraction], printed: Printed, column: Column, source: str
+) -> tuple[Status, str]:
+    """A cell against the values its inputs' corners give: confirmed when its rounding
+    meets their range."""
     low, high = min(values), max(values)
     cell = printed.value * column.unit
     half = printed.half * column.unit
     if low - half <= cell <= high + half:
-        return Status.CONFIRMED, f"as its header's formula {column.formula} gives"
+        return Status.CONFIRMED, f"as {source} gives"
     nearest = float(low if cell < low else high) / float(column.unit)
     return Status.MISMATCHED, (
-        f"its header's formula {column.formula} gives {nearest:.6g} here "
-        "(with the table's and its paragraph's printed values)"
+        f"{source} gives {nearest:.6g} here (with the table's and its paragraph's printed values)"
     )
 
 

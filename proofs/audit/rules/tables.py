@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from proofs.audit.deciding.defined import read_notation
 from proofs.audit.deciding.meaning import normalised
 from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
 from proofs.audit.rules.table_content import audit_reproduced_rows, audit_table_content
@@ -162,6 +164,7 @@ def audit_tables(
     its header."""
     claimed = claimed or {}
     findings = []
+    notation = functools.cache(lambda: read_notation(document))  # read once, if asked
     for printed in document.tables:
         require_rectangular(document.path, printed)
         header = " | ".join(printed.rows[0])
@@ -216,7 +219,7 @@ def audit_tables(
                 )
             )
         else:
-            content = audit_table_content(document, printed)
+            content = audit_table_content(document, printed, lambda line: notation()(line))
             content += audit_reproduced_rows(printed, produced)
             content += audit_table_rows(document, printed)
             findings += content or [
