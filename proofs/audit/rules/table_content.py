@@ -252,8 +252,7 @@ def audit_table_content(
             if defined is not None and not defined.names & set(nearest):
                 defined = None  # what the definition gives does not change with the row
         if defined is not None:
-            judge = functools.partial(_judge_defined, column, header, defined)
-            code = DEFINED_COLUMN.code
+            judge, code = functools.partial(_judge_defined, column, defined), DEFINED_COLUMN.code
         elif column.formula is not None:
             judge, code = functools.partial(_judge, column), COMPUTED_COLUMN.code
         else:
@@ -292,9 +291,10 @@ def _transposed(table: Table) -> Table:
 
 @dataclass(frozen=True)
 class _Defined:
-    """A header's quantity as the chapter defines it: the notation, the header's tree and
-    the names its definitions reach."""
+    """A header's quantity as the chapter defines it: the header, the notation, the
+    header's tree and the names its definitions reach."""
 
+    header: str
     notation: Notation
     tree: Node
     names: frozenset[str]
@@ -310,7 +310,7 @@ def _defined(notation: Notation, header: str) -> _Defined | None:
         return None
     if not tree_names(tree) & set(notation.definitions):
         return None
-    return _Defined(notation, tree, frozenset(_reaching(tree, notation)))
+    return _Defined(header, notation, tree, frozenset(_reaching(tree, notation)))
 
 
 def _reaching(tree: Node, notation: Notation) -> set[str]:
@@ -332,7 +332,7 @@ def _reaching(tree: Node, notation: Notation) -> set[str]:
 
 
 def _judge_defined(
-    column: Column, header: str, defined: _Defined, given: dict[str, Printed], printed: Printed
+    column: Column, defined: _Defined, given: dict[str, Printed], printed: Printed
 ) -> tuple[Status, str] | None:
     """The cell against the chapter's definition of its header, at every corner of the
     printed inputs its definitions reach; None when the definition cannot be computed
@@ -348,7 +348,7 @@ def _judge_defined(
         if value is None:
             return None
         values.append(value)
-    return _within(values, printed, column, f"the chapter's definitions at {header}")
+    return _within(values, printed, column, f"the chapter's definitions at {defined.header}")
 
 
 def _value_defined(defined: _Defined, at: dict[str, Fraction]) -> Fraction | None:
