@@ -543,3 +543,32 @@ $g(x) = 0$ は $h(x) = -1$ と同値で、その解はただ 1 つである。
 def test_the_sides_of_an_equivalence_are_conditions_not_identities():
     report = audit_document(parse(EQUIVALENT, "c.mdx"), with_checks=False)
     assert report.mismatched == []
+
+
+WORKED_OUT = """\
+# 試しの章
+
+## 1. 関数
+
+<Definition id="def-f" title="f">
+
+$x \\in \\mathbb{{R}}$ に対し $f(x) := x^2 + 1$ とする。
+
+</Definition>
+
+{text}
+"""
+
+
+def test_a_value_worked_out_to_a_printed_number_is_tried_anywhere():
+    between = "たとえば $f(2) \\approx {}$ です。"
+    remark = '<Remark id="rem-f" title="値">\n\n$f(3) \\approx {}$ である。\n\n</Remark>'
+    for text, right, wrong in ((between, "5.0", "5.1"), (remark, "10.0", "10.2")):
+        report = audit_document(
+            parse(WORKED_OUT.format(text=text.format(right)), "c.mdx"), with_checks=False
+        )
+        assert report.mismatched == []
+        report = audit_document(
+            parse(WORKED_OUT.format(text=text.format(wrong)), "c.mdx"), with_checks=False
+        )
+        assert [f.code for f in report.mismatched] == ["EQ004"]

@@ -35,15 +35,22 @@ def _found(body: str, uses: str) -> list[tuple[int, str, str]]:
 
 
 def test_a_definition_uses_in_two_elements_contradict_is_an_error_at_its_line():
-    other = "</Example>\n\n<Example id=\"ex-h\" title=\"もう一つ\">\n\n$n = 5$ として、$2g = 30$ である。"
+    other = (
+        '</Example>\n\n<Example id="ex-h" title="もう一つ">\n\n$n = 5$ として、$2g = 30$ である。'
+    )
     found = _found("2^{n-1}", f"$n = 5$ として、$g + 1 = 16$ である。\n\n{other}")
     assert (DEFINITION_LINE, "DEF001", "error") in found
-    assert [f for f in found if f[0] in (13, 19)] == [(13, "EQ004", "error"), (19, "EQ004", "error")]
+    assert [f for f in found if f[0] in (13, 19)] == [
+        (13, "EQ004", "error"),
+        (19, "EQ004", "error"),
+    ]
 
 
 def test_a_definition_uses_in_one_element_contradict_is_a_warning():
     # a slipped setting of the element ($n = 6$) would make its every line false alike
-    assert (DEFINITION_LINE, "DEF002", "warning") in _found("2^{n-1}", "$n = 5$ として、$g + 1 = 16$ である。")
+    assert (DEFINITION_LINE, "DEF002", "warning") in _found(
+        "2^{n-1}", "$n = 5$ として、$g + 1 = 16$ である。"
+    )
     found = _found("2^{n-1}", "$n = 5$ として、$g + 1 = 16$、$2g = 30$ である。")
     assert (DEFINITION_LINE, "DEF002", "warning") in found
 

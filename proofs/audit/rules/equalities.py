@@ -218,7 +218,13 @@ def audit_equalities(
                 continue  # audit judged; its arithmetic is still recomputed here
             too_large = any(f.detail.startswith("too large") for f in found)
             symbolic = any(f.status == Status.NOT_CHECKABLE for f in found)
-            if open_notation and element is not None and not too_large and (symbolic or not found):
+            worked_out = symbolic and r"\approx" in statement
+            between = element is None  # the prose between elements
+            if open_notation and between and not too_large and worked_out:
+                # there, a value worked out to a printed number only
+                notation = chapter_notation()(line)
+                found = _tried(line, statement, found, notation, None, uses) or found
+            elif open_notation and not between and not too_large and (symbolic or not found):
                 conditional, _ = condition_of(document, line, statement.strip())
                 case = known.copy()
                 notation = chapter_notation()(line)
@@ -540,14 +546,16 @@ def _tried(
     statement: str,
     found: list[Finding],
     notation: Notation,
-    element: Element,
+    element: Element | None,
     uses: list[Use],
 ) -> list[Finding] | None:
     """The statement tried at points with the chapter's own definitions
     (proofs.audit.deciding.instances), at the values the text sets in an example or an exercise:
     a mismatch with its witness, or confirmed numerically; None when it was not tried or
     nothing was decided, for the open notation to decide."""
-    concrete = element.kind in ("example", "exercise")
+    # an example's statement, or a value worked out to a printed number anywhere
+    # (「$\\varphi(3) \\approx 0.004432$」): at the values the text sets, nothing left free
+    concrete = element is None or element.kind in ("example", "exercise") or r"\approx" in statement
     tried = try_statement(statement.strip(), notation, concrete=concrete)
     if isinstance(tried, str) or tried.judgement.outcome not in ("fails", "holds"):
         return None
