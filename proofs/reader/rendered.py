@@ -207,9 +207,18 @@ def refs(lines: list[str], code: frozenset[int], own: str) -> list[Ref]:
     for i, line in enumerate(lines, 1):
         if i in code or HEADING.match(line) or PROOF.match(line):
             continue
-        for match in REF.finditer(line):
-            chapter = match.group(3) or ""
+        found = list(REF.finditer(line))
+        chapters = [m.group(3) or "" for m in found]
+        # 「命題 3.2、命題 4.1［推論とサンプリング］」: a list the last ［…］ names the chapter of
+        for k in range(len(found) - 2, -1, -1):
+            joined = _LISTED.fullmatch(line, found[k].end(), found[k + 1].start())
+            if not chapters[k] and joined is not None:
+                chapters[k] = chapters[k + 1]
+        for match, chapter in zip(found, chapters, strict=True):
             out.append(
                 Ref(i, f"{match.group(1)} {match.group(2)}", "" if chapter == own else chapter)
             )
     return out
+
+
+_LISTED = re.compile(r"\s*[、,・と]\s*")  # between two references of one list

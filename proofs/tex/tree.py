@@ -422,7 +422,10 @@ class _Parser:
             self.take()
             if self.notation and self.peek() == "{" and self.peek(1) == r"\partial":
                 return self.derivative()
+            start = self.pos
             top, bottom = self.argument(), self.argument()
+            if self._leibniz(start):
+                raise TexError("a derivative written \\frac{d…}{d…}, not a quotient")
             return Node("div", (top, bottom), token)
         if token == r"\underbrace":  # \underbrace{x}_{label}: x
             self.take()
@@ -491,6 +494,30 @@ class _Parser:
         if token in _GREEK_VARIANTS:
             return _GREEK_VARIANTS[token]
         return token[1:] if token.startswith("\\") else token
+
+    def _leibniz(self, start: int) -> bool:
+        """Whether the two groups read from `start` are {d…}{dx} (\\frac{d\\beta}{dT},
+        \\frac{d}{dx}): a derivative, which d·β/(d·T) would misread; \\frac{d+1}{d} and
+        \\frac{d_k}{d_v} stay quotients."""
+        groups, k = [], start
+        for _ in range(2):
+            depth, first = 0, k
+            while k < len(self.tokens):
+                depth += {"{": 1, "}": -1}.get(self.tokens[k], 0)
+                k += 1
+                if depth == 0:
+                    break
+            groups.append(self.tokens[first + 1 : k - 1])
+        top, bottom = groups
+        variable = bottom[2:] == [] or (bottom[2:3] == ["_"] and _one_group(bottom[3:]))
+        return (
+            top[:1] == ["d"]
+            and (len(top) == 1 or _is_variable(top[1]))
+            and bottom[:1] == ["d"]
+            and len(bottom) >= 2
+            and _is_variable(bottom[1])
+            and variable  # dT, dx_i: d\sigma^2 over d\sigma^2 is a quotient
+        )
 
     def derivative(self) -> Node:
         """\\frac{\\partial f}{\\partial x}: f differentiated by the variable x."""
@@ -659,3 +686,34 @@ def tree_names(node: object) -> set[str]:
             for arg in node.args:
                 found |= tree_names(arg)
     return found
+
+
+def _one_group(tokens: list[str]) -> bool:
+    """Whether the tokens are one subscript: a token, or one brace group."""
+    if len(tokens) == 1:
+        return tokens[0] not in ("{", "}")
+    depth = 0
+    for k, token in enumerate(tokens):
+        depth += {"{": 1, "}": -1}.get(token, 0)
+        if depth == 0:
+            return k == len(tokens) - 1 and tokens[0] == "{"
+    return False
+
+
+def _is_variable(token: str) -> bool:
+    """A letter or a command naming one (x, \\beta), what d differentiates by."""
+    return (token.isalpha() and len(token) == 1) or (
+        token.startswith("\\") and token[1:].isalpha() and token not in _NOT_VARIABLES
+    )
+
+
+_NOT_VARIABLES = {
+    r"\frac",
+    r"\dfrac",
+    r"\tfrac",
+    r"\sqrt",
+    r"\cdot",
+    r"\times",
+    r"\left",
+    r"\right",
+}

@@ -100,3 +100,13 @@ def test_a_formula_confirmed_at_its_line_is_not_named_for_a_restatement():
 def test_a_restatement_that_agrees_names_nothing_elsewhere():
     assert verdicts("4d^2 + 4d", code="CIT002") == []
     assert verdicts("n < 4d", code="CIT002") == [(10, "mismatched")]
+
+
+def test_where_a_name_goes_is_no_formula_to_restate():
+    document = parse(
+        CHAPTER.replace("$n < 6d$ のとき小さい", "$d \\to \\infty$ で小さい").format(
+            summary="d \\to 0"
+        ),
+        "cited.mdx",
+    )
+    assert [f for f in audit_cited(document) if f.status == "mismatched"] == []

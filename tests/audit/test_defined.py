@@ -572,3 +572,46 @@ def test_a_value_worked_out_to_a_printed_number_is_tried_anywhere():
             parse(WORKED_OUT.format(text=text.format(wrong)), "c.mdx"), with_checks=False
         )
         assert [f.code for f in report.mismatched] == ["EQ004"]
+
+
+DESCRIBED = """\
+# 試しの章
+
+## 1. 集中
+
+<Proposition id="prop-max" title="最大">
+
+{declared}について $1/\\max_j p_j \\le n$ である。
+
+</Proposition>
+
+<Proof of="prop-max">
+
+$\\sum_j p_j^2 \\le \\max_j p_j$ です。
+
+</Proof>
+"""
+
+
+def test_a_declaration_said_to_be_of_a_probability_vector_is_not_tried_at_any_vector():
+    # the words restrict p (non-negative, summing to 1): no point may be drawn for it
+    def words(declared: str) -> str:
+        document = parse(DESCRIBED.format(declared=declared), "c.mdx")
+        return read_notation(document)(13).shapes["bold p"].words
+
+    assert words("確率ベクトル $\\boldsymbol{p} \\in \\mathbb{R}^{n}$ ") != ""
+    assert words("$\\boldsymbol{p} \\in \\mathbb{R}^{n}$（成分が非負で和が 1）") != ""
+    assert words("$\\boldsymbol{p} \\in \\mathbb{R}^{n}$ ") == ""
+
+
+def test_a_row_a_setting_names_is_no_claim_of_its_value():
+    text = """\
+# 試しの章
+
+<Example id="ex-t" title="温度">
+
+$T = 1$ とします。確率は $0.5$ です。$T = \\infty$ の行は一様な分布です。
+
+</Example>
+"""
+    assert audit_document(parse(text, "c.mdx"), with_checks=False).mismatched == []

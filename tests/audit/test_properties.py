@@ -50,3 +50,9 @@ def test_words_about_a_name_the_formula_does_not_have_are_left_alone():
     # the formula of ρ comes after the words: 「比 ρ」 has no r
     assert statuses("比 $\\rho$ は $r$ に比例し、$\\rho = 2r/768$ です。") == []
     assert statuses("記憶する数は $md_v + m$ 個で、位置 $t$ によりません。") == []
+
+
+def test_words_of_a_bound_the_text_does_not_write_are_left_alone():
+    # 「$L$ によらない定数で抑えられ」 speaks of a constant, not of the formula before it
+    assert statuses("分散を $1/L$ 倍すれば、$L$ によらない定数で抑えられます。") == []
+    assert statuses("分散を $1/L$ 倍すれば、$L$ によらない。") == ["mismatched"]

@@ -263,3 +263,31 @@ def test_a_row_that_gives_none_of_the_definitions_inputs_is_not_judged():
     # 「$x = 5$」 before the table is no value of the row 「極限」
     table = "$x = 5$ とします。\n\n| $x$ | $s(x)$ |\n|---|---|\n| 0 | 0.5000 |\n| 極限 | 1 |\n"
     assert found(DEFINED.format(table=table)) == []
+
+
+def test_a_key_with_a_mathrm_subscript_is_a_symbol():
+    table = "| $n_{{\\mathrm{{in}}}}$ | $2n_{{\\mathrm{{in}}}}$ |\n|---|---|\n| 512 | {} |\n"
+    assert found(table.format("1024")) == []
+    assert found(table.format("1042")) == [(13, "table", "error", "TAB101")]
+
+
+def test_a_key_after_the_rows_words_was_computed_and_is_rounded():
+    # s = 1.778 beside the row's name stands for 1.7775 to 1.7785: s^2 may be 3.160
+    table = "| 行列 | $s$ | $s^2$ |\n|---|---|---|\n| A | 1.778 | {} |\n"
+    assert found(table.format("3.160")) == []
+    assert found(table.format("3.170")) == [(13, "table", "error", "TAB101")]
+
+
+def test_a_definition_of_a_name_two_columns_share_is_not_judged():
+    table = """\
+<Definition id="def-a" title="a">
+
+$a := n\\sigma^2$ と置く。
+
+</Definition>
+
+| $n$ | Xavier の $\\sigma$ | He の $\\sigma$ | $a$ |
+|---|---|---|---|
+| 512 | 0.05893 | 0.0625 | 1.778 |
+"""
+    assert found(table) == []

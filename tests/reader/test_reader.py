@@ -202,3 +202,16 @@ def test_a_display_line_that_starts_with_a_bar_is_not_a_table():
     )
     document = parse(text, "c.mdx")
     assert [table.line for table in document.tables] == [11]
+
+
+def test_a_list_of_references_takes_the_chapter_its_last_one_names():
+    text = (
+        "見本\n\n1. 節\n\n定義 1.1（値）\n\n$x := 1$ とする。\n\n"
+        "推論の章で示しました（命題 3.2、命題 4.1［推論］）。定義 1.1 も見ます。\n"
+    )
+    document = parse(text, "c.txt")
+    assert document.refs == (
+        Ref(9, "命題 3.2", "推論"),
+        Ref(9, "命題 4.1", "推論"),
+        Ref(9, "定義 1.1"),
+    )

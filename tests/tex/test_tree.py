@@ -200,3 +200,22 @@ def test_ceiling_floor_and_trigonometric_functions_are_read():
 def test_a_primed_function_applied_is_a_call_of_its_derivative():
     # f'(N): the derivative of f at N, not the product of f' and N
     assert parse("f'(N)") == Node("call", (Node("prime", (name("f"),)), (name("N"),)))
+
+
+@pytest.mark.parametrize(
+    "tex", [r"\frac{d\beta}{dT}", r"\frac{dL_{\mathrm{opt}}}{dC}", r"\frac{d}{dx}"]
+)
+def test_a_derivative_in_leibnizs_notation_is_not_read_as_a_quotient(tex):
+    with pytest.raises(TexError, match="a derivative"):
+        parse(tex)
+
+
+@pytest.mark.parametrize(
+    "tex", [r"\frac{d+1}{d}", r"\frac{d_k}{d_v}", r"\frac{d}{2}", r"\frac{dx}{y}"]
+)
+def test_a_quotient_of_ds_stays_a_quotient(tex):
+    assert parse(tex).op == "div"
+
+
+def test_d_times_a_power_over_itself_is_a_quotient():
+    assert parse(r"\frac{d\sigma^2}{d\sigma^2}").op == "div"

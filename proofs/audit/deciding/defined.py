@@ -446,13 +446,20 @@ def _carried(
 # or の before what its entries or its kind are said to be (「… の各成分が正のとき」); の
 # before what is being defined (「… の二乗平均平方根を」), 「と」「に対し」「で」「、」 add nothing
 _DESCRIBED = re.compile(
-    r"^\s*(?:を|は|が|も|の(?:各|すべて|全|成分|要素|和|ノルム|長さ|大きさ|最大|最小|値が|符号))"
+    r"^\s*(?:（|を|は|が|も|の(?:各|すべて|全|成分|要素|和|ノルム|長さ|大きさ|最大|最小|値が|符号))"
 )
 
 
+# the kind of thing a declaration names, said before it, that restricts it further than
+# its space: 「確率ベクトル」「単位ベクトル」「直交行列」
+_KIND_BEFORE = re.compile(r"(?:確率|単位|直交|正規直交|対称|正定値)[^\s$、。]*\s*$")
+
+
 def _words_after(document: Document, formula: Math) -> str:
-    """What the text says right after an inline formula, when it says more of its names
-    than a connective (「を確率分布とし」); "" for a connective or a display."""
+    """What the text says of an inline formula's names besides it, when it says more
+    than a connective: right after it (「を確率分布とし」, a remark in brackets 「（成分が非負で
+    和が 1）」), or as the kind of thing named right before it (「確率ベクトル $\boldsymbol{p}
+    \\in \\mathbb{R}^{n}$」); "" for a connective or a display."""
     if formula.display:
         return ""
     text = document.line(formula.line)
@@ -460,7 +467,10 @@ def _words_after(document: Document, formula: Math) -> str:
     if at < 0:
         return ""
     after = text[at + len(formula.tex) + 2 :]
-    return after[:12] if _DESCRIBED.match(after) else ""
+    if _DESCRIBED.match(after):
+        return after[:12]
+    before = _KIND_BEFORE.search(text[max(0, at - 12) : at])
+    return before.group() if before else ""
 
 
 def _read_spaces(tex: str, notation: Notation, words: str = "") -> None:

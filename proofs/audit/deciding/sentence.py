@@ -34,6 +34,7 @@ CONDITIONS = (
     "の場合",
     "となる",
     "と同値",
+    "の行",  # 「$T = \\infty$ の行は」: a row of a table it names
 )
 # A formula followed by one of these sets its name for the rest of the element.
 SETTING = ("とする", "とし", "と置", "とお", "と書")

@@ -151,6 +151,8 @@ class _Formula:
         """Whether the two can restate each other: two relations with the same left side
         and relations, or two sums (a lone symbol or product is too short to tell a slip
         from another quantity: 1/σ is not σ slipped)."""
+        if r"\to" in self.relations or r"\to" in other.relations:
+            return False  # 「$T \to \infty$ では」: where a name goes, no formula to restate
         if self.relations or other.relations:
             return self.relations == other.relations and self.members[0] == other.members[0]
         return bool(_SUM.search(self.tex) and _SUM.search(other.tex))

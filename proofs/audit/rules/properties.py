@@ -63,8 +63,15 @@ _FUNCTION = re.compile(
     r"\$(?P<f>[^$]*\\mapsto[^$]*)\$\s*(?:は|が)\s*(?P<strict>狭義)?\s*(?:単調)?\s*"
     r"(?P<way>増加|減少)関数"
 )
+# 「$L$ によらない定数で抑えられ」: said of a bound the text does not write, not of F
+_OF_A_NOUN = r"(?!\s*(?:定数|値|上界|下界|量|数))"
 _INDEPENDENT = re.compile(
-    _NAME + r"\s*(?:の値)?\s*(?P<how>によらない|によりません|に依存しない|に比例)"
+    _NAME
+    + r"\s*(?:の値)?\s*(?P<how>によらない"
+    + _OF_A_NOUN
+    + r"|によりません|に依存しない"
+    + _OF_A_NOUN
+    + r"|に比例)"
 )
 _FORMULA = re.compile(r"\$([^$]+)\$")
 

@@ -94,7 +94,9 @@ CORNERS = 4  # printed inputs of a formula taken at both ends of their rounding,
 _NUMBER = re.compile(r"^[-−]?\d{1,3}(?:(?:,|\{,\})\d{3})+(?:\.\d+)?$|^[-−]?\d+(?:\.\d+)?$")
 _IN_TEXT = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?![\w.])")
 _UNIT = re.compile(r"\\times\s*10\^\{?(-?\d+)\}?")
-_SYMBOL = re.compile(r"\s*\\?[A-Za-z]+(?:_\{?\\?[A-Za-z0-9]+\}?)?\s*")
+_SYMBOL = re.compile(  # x, \beta_1, n_{\mathrm{in}}
+    r"\s*\\?[A-Za-z]+(?:_\{?\\?(?:mathrm\{)?[A-Za-z0-9]+\}?\}?)?\s*"
+)
 _SCALED = re.compile(r"\$?\s*([-−]?[\d.]+)\s*\\times\s*10\^\{?([-−]?\d+)\}?\s*\$?")
 _PERCENT = re.compile(r"([-−]?[\d.,]+)\s*(?:%|\\%|％)")
 
@@ -251,6 +253,8 @@ def audit_table_content(
             defined = _defined(notation(table.line), header)
             if defined is not None and not defined.names & set(nearest):
                 defined = None  # what the definition gives does not change with the row
+            if defined is not None and defined.names & _shared(cols):
+                defined = None  # two columns of one name (Xavier の σ, He の σ): which?
         if defined is not None:
             judge, code = functools.partial(_judge_defined, column, defined), DEFINED_COLUMN.code
         elif column.formula is not None:
@@ -393,16 +397,22 @@ def _inputs(
     rounded: frozenset[int] = frozenset(),
 ) -> dict[str, Printed]:
     """What a header formula is computed from in a row: the settings before the table,
-    and each column it names at its printed precision, but the row's key exactly (the
-    value the row is computed at: 0.99 is no 0.985 to 0.995)."""
+    and each column it names at its printed precision, but the row's key exactly when it
+    labels the row, in the first column (the value the row is computed at: 0.99 is no
+    0.985 to 0.995)."""
     given = dict(settings)
     for name, c in nearest.items():
         cell = _cell(row[c.index], rounded, c.index)
         if cell is not None:
-            given[name] = Printed(
-                cell.value * c.unit, Fraction(0) if c is key else cell.half * c.unit
-            )
+            exact = c is key and key.index == 0  # the row's label, not a value computed
+            given[name] = Printed(cell.value * c.unit, Fraction(0) if exact else cell.half * c.unit)
     return given
+
+
+def _shared(cols: list[Column]) -> set[str]:
+    """The names two or more columns' headers are."""
+    names = [_name(c.symbol) for c in cols if c.symbol is not None]
+    return {n for n in names if n is not None and names.count(n) > 1}
 
 
 def _given_by(row: tuple[str, ...], nearest: dict[str, Column]) -> set[str]:
