@@ -37,7 +37,7 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -716,6 +716,19 @@ def _is_literal(node: Node) -> bool:
     if node.op == "matrix":
         return all(_is_literal(n) for row in node.args for n in row)
     return False
+
+
+def closure(start: Iterable[str], step: Callable[[str], Iterable[str]]) -> set[str]:
+    """The names from `start` and those `step` gives of each name reached, in turn: what a
+    formula reaches through the definitions (and settings, and shapes) it names."""
+    seen: set[str] = set()
+    todo = list(start)
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo += step(name)
+    return seen
 
 
 def names_of(tree: Node) -> Iterator[str]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import sympy
 
-from proofs.audit.deciding.defined import Definition, Notation
+from proofs.audit.deciding.defined import Definition, Notation, closure
 from proofs.audit.deciding.notation import summation_limits
 from proofs.reader.math import split_relations
 from proofs.tex.symbolic import Evaluator
@@ -255,19 +255,16 @@ def _reached(
     parameters and indices aside): a name described in words (「$\\boldsymbol{x}$ は成分が
     すべて等しくはない」) reached through a definition restricts the statement as much as
     one it names."""
-    seen: set[str] = set()
-    todo = list(used)
-    while todo:
-        name = todo.pop()
-        if name in seen:
-            continue
-        seen.add(name)
+
+    def step(name: str) -> list[str]:
         definition = notation.definitions.get(name) or notation.definitions.get(f"bold {name}")
-        if definition is not None and name not in leaves:
-            bound = {*definition.params, definition.subscript, definition.index} - {None}
-            inner = _used(definition.body, _summed(definition.body) | bound)  # type: ignore[operator]
-            todo += [n for n in inner if n not in bound]
-    return seen
+        if definition is None or name in leaves:
+            return []
+        bound = {*definition.params, definition.subscript, definition.index} - {None}
+        inner = _used(definition.body, _summed(definition.body) | bound)  # type: ignore[operator]
+        return [n for n in inner if n not in bound]
+
+    return closure(used, step)
 
 
 def _definitions(names: set[str], notation: Notation) -> tuple[Definition, ...]:
@@ -281,24 +278,23 @@ def _all_names(
 ) -> set[str]:
     """The names the tree uses, and those its definitions use in turn (not those of
     `leaves`, names an example sets to values)."""
-    seen: set[str] = set()
-    todo = list(tree_names(tree))
-    while todo:
-        name = todo.pop()
-        if name in seen:
-            continue
-        seen.add(name)
+
+    def step(name: str) -> list[str]:
+        if name in leaves:
+            return []
+        out: list[str] = []
         definition = notation.definitions.get(name) or notation.definitions.get(f"bold {name}")
-        if definition is not None and name not in leaves:
-            todo += list(tree_names(definition.body))
+        if definition is not None:
+            out += tree_names(definition.body)
         shape = notation.shapes.get(name) or notation.shapes.get(f"bold {name}")
-        if shape is not None and name not in leaves:
-            for dimension in shape.dimensions:
-                try:
-                    todo += list(tree_names(parse(dimension)))
-                except TexError:
-                    continue
-    return seen
+        for dimension in shape.dimensions if shape is not None else ():
+            try:
+                out += tree_names(parse(dimension))
+            except TexError:
+                continue
+        return out
+
+    return closure(tree_names(tree), step)
 
 
 def _summed(node: object) -> set[str]:

@@ -26,7 +26,7 @@ from fractions import Fraction
 
 import sympy
 
-from proofs.audit.deciding.defined import Notation
+from proofs.audit.deciding.defined import Notation, closure
 from proofs.audit.deciding.notation import OpenEvaluator
 from proofs.audit.deciding.sentence import title_settings
 from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
@@ -320,19 +320,14 @@ def _defined(notation: Notation, header: str) -> _Defined | None:
 def _reaching(tree: Node, notation: Notation) -> set[str]:
     """The names the tree uses, and those the definitions and settings it reaches use in
     turn ($u := \\varepsilon/2$ with $\\varepsilon = 2^{-m}$ set: m)."""
-    seen: set[str] = set()
-    todo = list(tree_names(tree))
-    while todo:
-        name = todo.pop()
-        if name in seen:
-            continue
-        seen.add(name)
+
+    def step(name: str) -> set[str]:
         definition = notation.definitions.get(name)
         if definition is not None:
-            todo += tree_names(definition.body)
-        elif name in notation.settings:
-            todo += tree_names(notation.settings[name])
-    return seen
+            return tree_names(definition.body)
+        return tree_names(notation.settings[name]) if name in notation.settings else set()
+
+    return closure(tree_names(tree), step)
 
 
 def _judge_defined(
