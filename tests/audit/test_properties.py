@@ -56,3 +56,34 @@ def test_words_of_a_bound_the_text_does_not_write_are_left_alone():
     # 「$L$ によらない定数で抑えられ」 speaks of a constant, not of the formula before it
     assert statuses("分散を $1/L$ 倍すれば、$L$ によらない定数で抑えられます。") == []
     assert statuses("分散を $1/L$ 倍すれば、$L$ によらない。") == ["mismatched"]
+
+
+def test_proportional_to_a_formula_of_one_name():
+    assert statuses("最初の更新は $\\eta G/r$ で、$1/r$ に比例して小さくなります。") == ["confirmed"]
+    ((status, code, detail),) = judged("最初の更新は $\\eta G/r$ で、$1/r^2$ に比例して小さくなります。")
+    assert (status, code) == ("mismatched", "PRP002")
+    assert "false at" in detail
+    # the words' own name is where they are, not what they are said of
+    assert statuses("$r$ を大きくすると、更新は $1/r$ に比例して小さくなります。") == []
+
+
+SIZES = '<Definition id="def-s" title="大きさ">\n\n$\\boldsymbol{v} \\in \\mathbb{R}^{m}$、$\\boldsymbol{w} \\in \\mathbb{R}^{d}$ とする。\n\n</Definition>\n\n'
+
+
+def test_proportional_to_a_name_a_formula_of_sizes_does_not_have():
+    ((status, _, detail),) = judged(SIZES + "状態の数 $md + m$ は $t$ に比例します。")
+    assert status == "mismatched"
+    assert "does not involve t" in detail
+    assert statuses(SIZES + "状態の数 $md + m$ は $t$ によりません。") == []
+    # a name only declared might stand for anything: left alone
+    assert statuses(SIZES + "状態の数 $md + \\lambda$ は $t$ に比例します。") == []
+    # a number, or words about another subject after the formula: left alone
+    assert statuses(SIZES + "列が $6d$ より短いあいだは、計算の大半は $t$ に比例する部分です。") == []
+    assert statuses(SIZES + "ブロックの部分は $d$ の 2 乗と $t$ に比例します。") == []
+    assert statuses(SIZES + "$m = 64$ は $t$ に比例します。") == []
+
+
+def test_a_name_with_a_roman_subscript_is_read():
+    line = "倍率 $n_{{\\mathrm{{in}}}}\\sigma^2$ は $n_{{\\mathrm{{in}}}}$ {}。"
+    assert statuses(line.format("に比例します")) == ["confirmed"]
+    assert statuses(line.format("によりません")) == ["mismatched"]

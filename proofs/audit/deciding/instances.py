@@ -119,7 +119,7 @@ def try_statement(
         return "about a value the example does not set"
     integers = frozenset(n for n, s in notation.shapes.items() if s.range.integer)
     judgement, place = _judged(pairs, integers, notation, seed, relative)
-    named = _all_names(tree, notation, set_here)
+    named = reached_names(tree, notation, set_here)
     shown = tuple((name, value) for name, value in sizes.items() if name in named)
     return Tried(judgement, shown + place, _definitions(names, notation))
 
@@ -273,7 +273,7 @@ def _definitions(names: set[str], notation: Notation) -> tuple[Definition, ...]:
     return tuple(sorted({d for d in found if d is not None}, key=lambda d: (d.line, d.name)))
 
 
-def _all_names(
+def reached_names(
     tree: Node, notation: Notation, leaves: set[str] | frozenset[str] = frozenset()
 ) -> set[str]:
     """The names the tree uses, and those its definitions use in turn (not those of

@@ -5,13 +5,18 @@ increases or decreases in one of its names, does not depend on it, or is proport
   against F at v for h > 0 (h = 1 where v counts the terms of a sum: an integer);
 - 「$t \\mapsto F$ が増加関数」: the same, of the function the arrow writes;
 - 「$F$ … $v$ によらない」: F at v + h equals F at v;
-- 「$F$ は $v$ に比例し」: F at 2v is twice F at v.
+- 「$F$ は $v$ に比例し」「$F$ … $1/r$ に比例して」: F at 2v over F at v is g at 2v over g
+  at v, for the g the words name (v itself, or a formula of v alone).
 
 The formula is the last one of the sentence before the words (its last member), read in the
 open notation (proofs.audit.deciding.notation): its names positive numbers, each in the range
 the chapter states for it (`0 < \\lambda < 1`). A property is judged only when v is one of
 the formula's names, so that words about something else (「比 $\\rho$ は $r$ に比例し」, whose
-formula comes after them) are left alone. The property is tried at points drawn in every
+formula comes after them) are left alone, with one exception: F said to be proportional to
+v, the words right after it (「$R_{-k}$ は $t$ に比例する」), when v is none of its names,
+nor of the definitions they reach, and each of them is a size or is defined. F is then the
+same at v and 2v, which no proportion to v allows; a name merely declared could hide a
+dependence, so such an F is left alone. The property is tried at points drawn in every
 region (proofs.tex.witness); false at points of every region where the formula has a value,
 it is a mismatch with two values a reader can recompute. A warning: which formula the words
 are of is read from their order in the sentence, which a second source does not confirm.
@@ -24,11 +29,19 @@ import unicodedata
 
 import sympy
 
-from proofs.audit.deciding.defined import read_notation
-from proofs.audit.deciding.notation import open_value, summation_limits, with_calls
+from proofs.audit.deciding.defined import Notation, read_notation
+from proofs.audit.deciding.instances import reached_names
+from proofs.audit.deciding.notation import (
+    CONSTANTS,
+    FUNCTIONS,
+    open_value,
+    summation_limits,
+    with_calls,
+)
 from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
 from proofs.reader import Document
 from proofs.reader.math import split_relations
+from proofs.tex.tree import TexError, parse, tree_names
 from proofs.tex.witness import Range, judge
 
 _HEAD = '# 見本\n\n<Remark id="rem-words" title="言葉">\n\n言葉で述べます。\n\n</Remark>\n\n{}\n'
@@ -55,7 +68,10 @@ INDEPENDENT = Rule(
 )
 RULES = (MONOTONE, INDEPENDENT)
 
-_NAME = r"\$\s*(?P<v>\\?[A-Za-z]+(?:_\{?\\?[A-Za-z0-9]+\}?)?)\s*\$"
+_NAME = (
+    r"\$\s*(?P<v>\\?[A-Za-z]+"
+    r"(?:_(?:\{\\mathrm\{[A-Za-z0-9]+\}\}|\{?\\?[A-Za-z0-9]+\}?))?)\s*\$"
+)
 _DIRECTION = re.compile(
     _NAME + r"\s*について\s*(?P<strict>狭義)?\s*(?:単調)?\s*(?P<way>増加|減少)(?!関数)"
 )
@@ -71,8 +87,10 @@ _INDEPENDENT = re.compile(
     + _OF_A_NOUN
     + r"|によりません|に依存しない"
     + _OF_A_NOUN
-    + r"|に比例)"
+    + r")"
 )
+# 「$v$ に比例し」「$1/r$ に比例して」: proportional to v, or to a formula of one name
+_PROPORTIONAL = re.compile(r"\$(?P<g>[^$]+)\$\s*(?:の値)?\s*に比例")
 _FORMULA = re.compile(r"\$([^$]+)\$")
 
 
@@ -80,47 +98,79 @@ def audit_properties(document: Document) -> list[Finding]:
     """Each property in words of the formula before it, confirmed or mismatched at its line."""
     notation = None
     out: list[Finding] = []
+    # the opening's summary speaks of what the chapter goes on to declare: its notation
+    first = min((e.line for e in document.elements), default=1)
     for number, line in document.text_lines:
         text = unicodedata.normalize("NFKC", line)
         claims = [
             *((m, "monotone") for m in _DIRECTION.finditer(text)),
             *((m, "function") for m in _FUNCTION.finditer(text)),
             *((m, "independent") for m in _INDEPENDENT.finditer(text)),
+            *((m, "proportional") for m in _PROPORTIONAL.finditer(text)),
         ]
         for match, kind in claims:
             if notation is None:
                 notation = read_notation(document)
-            found = _judged(number, text, match, kind, notation(number).ranges)
+            found = _judged(
+                number,
+                text,
+                match,
+                kind,
+                notation(len(document.lines) if number < first else number),
+            )
             if found is not None:
                 out.append(found)
     return out
 
 
 def _judged(
-    line: int, text: str, match: re.Match[str], kind: str, ranges: dict[str, Range]
+    line: int, text: str, match: re.Match[str], kind: str, notation: Notation
 ) -> Finding | None:
     """The property's finding, or None when the formula or the name is not read."""
+    ranges = notation.ranges
     if kind == "function":
         variable, _, formula = match.group("f").partition(r"\mapsto")
         members = [formula]
     else:
-        variable = match.group("v")
+        variable = match.group("g" if kind == "proportional" else "v")
         sentence = text[: match.start()]
         sentence = sentence[sentence.rfind("。") + 1 :]
-        formulas = [f for f in _FORMULA.findall(sentence) if f.strip() != variable.strip()]
+        formulas = [f for f in _FORMULA.findall(sentence) if f.strip() not in _own_names(variable)]
         if not formulas:
             return None
         members, _ = split_relations(re.split(r"\\\\|,\s|、", formulas[-1])[-1])
-    value, v = open_value(with_calls(members[-1])), open_value(variable.strip())
-    if value is None or not isinstance(v, sympy.Symbol) or v not in value.free_symbols:
+    value, g = open_value(with_calls(members[-1])), open_value(with_calls(variable.strip()))
+    if kind == "proportional" and g is not None and len(g.free_symbols) == 1:
+        v = next(iter(g.free_symbols))
+    else:
+        v = g
+    if value is None or not isinstance(v, sympy.Symbol):
+        return None
+    if v not in value.free_symbols:
+        said_of = re.search(r"\$\s*(?:は|が|も)\s*\Z", text[: match.start()])
+        if kind == "proportional" and said_of and _independent_of(members[-1], v.name, notation):
+            return Finding(
+                Section.PROSE,
+                line,
+                match.group(0),
+                Status.MISMATCHED,
+                f"of F = {members[-1].strip()}, ${variable.strip()}$ に比例: F does not involve "
+                f"{v.name}, nor do the definitions it names, so F at 2{v.name} is F",
+                code=INDEPENDENT.code,
+            )
         return None
     counts, counted = summation_limits(members)
     integer = v.name in counts or ranges.get(v.name, Range()).integer
     step = sympy.Symbol("h", positive=True, integer=integer)
     later = value.xreplace({v: v + step})
-    if kind == "independent" and match.group("how") == "に比例":
-        rule, op, left, right = INDEPENDENT, "=", value.xreplace({v: 2 * v}), 2 * value
-        said = f"${match.group('v')}$ に比例: F at 2{v.name} is twice F"
+    if kind == "proportional":
+        assert g is not None
+        doubled = {v: 2 * v}
+        left, right = value.xreplace(doubled) * g, value * g.xreplace(doubled)
+        rule, op = INDEPENDENT, "="
+        said = (
+            f"${variable.strip()}$ に比例: F at 2{v.name} over F at {v.name} is that ratio of {g}"
+        )
     elif kind == "independent":
         rule, op, left, right = INDEPENDENT, "=", later, value
         said = f"${match.group('v')}$ によらない: F at {v.name} + h equals F"
@@ -145,3 +195,39 @@ def _judged(
         f"of F = {members[-1].strip()}, {said}: {judged.detail()}",
         code=rule.code,
     )
+
+
+def _independent_of(member: str, name: str, notation: Notation) -> bool:
+    """Whether the formula is free of `name` by what the chapter says: each of its names a
+    size, a constant, a function or defined, and none of the names its definitions reach
+    is `name` or has it as its base (a name only declared might stand for anything)."""
+    try:
+        tree = parse(with_calls(member))
+    except TexError:
+        return False
+    reached = reached_names(tree, notation)
+    if name in reached or name in {n.split("_")[0] for n in reached}:
+        return False
+    used = set(tree_names(tree))
+    if not used:  # a number: the words are of something else
+        return False
+    bases = {n.split("_")[0] for n in used if "_" in n}  # d of d_v: a part of d_v's name
+    return all(
+        n in notation.sizes
+        or n in notation.definitions
+        or n.split("_")[0] in notation.definitions  # R_{-k} of a defined R_k
+        or n in FUNCTIONS
+        or n in CONSTANTS
+        or n in bases
+        for n in used
+    )
+
+
+def _own_names(variable: str) -> set[str]:
+    """The formula the words name and, for a formula of one name (`1/r`), that name: a
+    formula that is only it is where the words are, not what they are said of."""
+    value = open_value(with_calls(variable.strip()))
+    names = {variable.strip()}
+    if value is not None and len(value.free_symbols) == 1:
+        names.add(str(next(iter(value.free_symbols))))
+    return names

@@ -14,7 +14,9 @@ number of the prose, or the value a formula ends with):
   the name with a subscript) with the same unit after the number: the number is the
   formula's value there;
 - 「$e^{0} = 1$、$e^{\\log 2} = 2$、$e^{\\log 3} = 3$ で和は 6」: a clause of nothing but
-  formulas ending with numbers, then 「で和は」 or 「の合計は」: the number is their sum.
+  formulas ending with numbers (each perhaps after an ordinal, 「第 2 組が $1.2509$」), then
+  「で和は」「の合計は」「で、合計」: the number (or formula) after it is their sum, where the
+  sum of rounded values may lie anywhere in the sum of their rounding intervals.
 
 A number printed with 約 stands for itself rounded to its significant digits (530: 525 to
 535; 15.2: 15.15 to 15.25); without it, to its printed precision. A paragraph without the
@@ -133,11 +135,16 @@ PERCENT = re.compile(
     rf"(?P<whole>{_NUMBER}|\$[^$]+\$)\s*の(?P<about>約|ちょうど)?\s*(?P<p>{_NUMBER})\s*%"
 )
 TIMES = re.compile(rf"(?P<about>約|ちょうど)\s*(?P<n>{_NUMBER})\s*倍(?!にす|にし|を|以|未|近|ほど)")
-# a clause that is only formulas, each ending with a number, then their sum in words
+# a clause that is only formulas, each ending with a number (each perhaps after an ordinal,
+# 「第 2 組が」), then their sum in words, in prose or in a formula of its own
+_ITEM = r"(?:第\s*\d+\s*[^\s\d$、。]{1,3}\s*(?:が|は)\s*)?\$[^$]+\$"
 SUM = re.compile(
-    rf"(?:^|(?<=[。：:（(]))\s*(?P<items>\$[^$]+\$(?:\s*(?:、|,|と)\s*\$[^$]+\$)+)\s*"
-    rf"(?:で|の)(?:和|合計)は\s*(?P<about>約)?\s*(?P<n>{_NUMBER})(?![\d.])"
+    rf"(?:^|(?<=[。：:（(])|(?<=で、)|(?<=は、))\s*"
+    rf"(?P<items>{_ITEM}(?:\s*(?:、|,|と)\s*{_ITEM})+)\s*"
+    rf"(?:(?:で|の)(?:和|合計)は|で、?\s*合計)\s*(?P<about>約)?\s*"
+    rf"(?P<math>\$\s*)?(?P<n>-?(?:{_NUMBER}))(?(math)\s*\$|(?![\d.]))"
 )
+_ORDINAL = re.compile(r"^第\s*\d+\s*[^\s\d$、。]{1,3}\s*(?:が|は)\s*")
 # a number right before 「の約 k 倍」 is what the one before it is k times
 _OF = re.compile(rf"(?:{_NUMBER})\$?\s*[^\s\d$、。]{{0,3}}\s*の\s*\Z")
 # 「A 回から B 回へ約 p % 増え」: the change from A to B over A
@@ -298,23 +305,36 @@ def _relations(line: int, text: str) -> list[Finding]:
 def _sums(line: int, text: str) -> list[Finding]:
     """「$e^{0} = 1$、$e^{\\log 2} = 2$、$e^{\\log 3} = 3$ で和は 6」: a list of two or more
     formulas that end with numbers, the whole clause before 「で和は」/「の合計は」, sums to
-    the number after it."""
+    the number after it. Each value printed rounded stands for its rounding interval, so
+    the sum may lie anywhere in theirs: a mismatch is a sum whose interval misses the
+    printed total's."""
     out = []
     for match in SUM.finditer(text):
         items = re.split(r"\s*(?:、|,|と)\s*", match.group("items").strip())
-        values = [_value(item) for item in items]
-        if len(values) < 2 or any(v is None for v in values):
+        spans = [_interval(_ORDINAL.sub("", item)) for item in items]
+        if len(spans) < 2 or any(span is None for span in spans):
             continue
-        total = sum((v for v in values if v is not None), Fraction(0))
+        low = sum((span[0] for span in spans if span is not None), Fraction(0))
+        high = sum((span[1] for span in spans if span is not None), Fraction(0))
+        printed = match.group("n")
+        about = bool(match.group("about"))
+        total_low, total_high = _span(printed.lstrip("-"), about)
+        if printed.startswith("-"):
+            total_low, total_high = -total_high, -total_low
+        what = f"the sum of the {len(spans)} values before it"
+        if low == high:
+            out.append(_judged(line, match.group(0).strip(), low, printed, about, what, SUM_RULE))
+            continue
+        shown = f"{float(low):.6g} to {float(high):.6g}, at their printed precision"
+        holds = high >= total_low and low <= total_high
         out.append(
-            _judged(
+            Finding(
+                Section.PROSE,
                 line,
                 match.group(0).strip(),
-                total,
-                match.group("n"),
-                bool(match.group("about")),
-                f"the sum of the {len(values)} values before it",
-                SUM_RULE,
+                Status.CONFIRMED if holds else Status.MISMATCHED,
+                f"{what}: {shown}" if holds else f"{what} is {shown}, not {printed}",
+                code=SUM_RULE.code,
             )
         )
     return out
@@ -459,6 +479,21 @@ def _value(text: str) -> Fraction | None:
         return None
     low, high = (mpmath.mpf(end) for end in value.items[0]._mpi_)
     return Fraction(mpmath.nstr((low + high) / 2, 30))
+
+
+def _interval(text: str) -> tuple[Fraction, Fraction] | None:
+    """The values a formula's last member may stand for, at its numbers' printed precision
+    (`$… = 0.5488$`: 0.54875 to 0.54885; `$e^{0} = 1$`: exactly 1), or None when the member
+    is not arithmetic on numbers."""
+    member = _last_member(text.strip("$"))
+    try:
+        value = evaluate(member, {}, False)
+    except (NotNumeric, TooLarge, ValueError, ArithmeticError):
+        return None
+    if value.vector or len(value.items) != 1:
+        return None
+    low, high = (Fraction(mpmath.nstr(mpmath.mpf(end), 30)) for end in value.items[0]._mpi_)
+    return low, high
 
 
 def _last_member(tex: str) -> str:
