@@ -59,8 +59,12 @@ def test_words_of_a_bound_the_text_does_not_write_are_left_alone():
 
 
 def test_proportional_to_a_formula_of_one_name():
-    assert statuses("最初の更新は $\\eta G/r$ で、$1/r$ に比例して小さくなります。") == ["confirmed"]
-    ((status, code, detail),) = judged("最初の更新は $\\eta G/r$ で、$1/r^2$ に比例して小さくなります。")
+    assert statuses("最初の更新は $\\eta G/r$ で、$1/r$ に比例して小さくなります。") == [
+        "confirmed"
+    ]
+    ((status, code, detail),) = judged(
+        "最初の更新は $\\eta G/r$ で、$1/r^2$ に比例して小さくなります。"
+    )
     assert (status, code) == ("mismatched", "PRP002")
     assert "false at" in detail
     # the words' own name is where they are, not what they are said of
@@ -78,7 +82,9 @@ def test_proportional_to_a_name_a_formula_of_sizes_does_not_have():
     # a name only declared might stand for anything: left alone
     assert statuses(SIZES + "状態の数 $md + \\lambda$ は $t$ に比例します。") == []
     # a number, or words about another subject after the formula: left alone
-    assert statuses(SIZES + "列が $6d$ より短いあいだは、計算の大半は $t$ に比例する部分です。") == []
+    assert (
+        statuses(SIZES + "列が $6d$ より短いあいだは、計算の大半は $t$ に比例する部分です。") == []
+    )
     assert statuses(SIZES + "ブロックの部分は $d$ の 2 乗と $t$ に比例します。") == []
     assert statuses(SIZES + "$m = 64$ は $t$ に比例します。") == []
 
