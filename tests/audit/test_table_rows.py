@@ -291,3 +291,30 @@ $a := n\\sigma^2$ と置く。
 | 512 | 0.05893 | 0.0625 | 1.778 |
 """
     assert found(table) == []
+
+
+WORKED = """\
+<Definition id="def-phi" title="損失の増え方">
+
+$\\phi(k) := \\frac{{L(kN, D/k) - L_0}}{{R}} = \\frac{{\\beta\\,(k^{{-\\alpha}} - 1) + \\alpha\\,(k^{{\\beta}} - 1)}}{{\\alpha + \\beta}}$ と置く。
+
+</Definition>
+
+$\\alpha = 0.34$、$\\beta = 0.28$ での値です。
+
+| $k$ | $\\log k$ | $\\phi(k)$ |
+|---|---|---|
+| 1/2 | −0.6931 | {} |
+| 2 | 0.6931 | 0.0226 |
+"""
+
+
+def test_a_definition_is_computed_from_the_form_it_is_worked_out_to():
+    # φ's first form names L, N, D, L_0 and R, which nothing sets; its last form needs only
+    # α and β: φ(1/2) = 0.0233, and the key 1/2 is a fraction, exact
+    assert found(WORKED.format("0.0233")) == []
+    assert found(WORKED.format("0.0223")) == [(21, "table", "error", "TAB103")]
+    # log(1/2) is read from the fraction too
+    assert found(WORKED.format("0.0233").replace("−0.6931", "−0.6391")) == [
+        (21, "table", "error", "TAB101")
+    ]

@@ -38,7 +38,7 @@ import bisect
 import functools
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 import sympy
@@ -94,6 +94,9 @@ class Definition:
     index: str | None  # the entry the body gives (…)_j
     body: Node
     line: int
+    # `f(x) := … = …`: the later members, what the text works the body out to (a closed
+    # form in fewer names), for where the body names what nothing sets
+    worked: tuple[Node, ...] = ()
 
 
 @dataclass
@@ -574,7 +577,10 @@ def _read_statement(
     if _read_bound(statement, target, chapter):
         return
     members, relations = split_relations(statement.strip().rstrip(".,"))
+    worked: tuple[str, ...] = ()
     if relations and relations[0] == ":=" and ":=" not in relations[1:]:
+        if set(relations[1:]) == {"="}:
+            worked = tuple(members[2:])
         members, relations = members[:2], relations[:1]  # f(x) := … = …: the rest a claim
     if len(members) > 2 and set(relations) == {"="} and all(map(_key, members[:-1])):
         for name in members[:-1]:  # d_in = d_out = 3: each name set to the value
@@ -587,6 +593,11 @@ def _read_statement(
     except TexError:
         return
     definition = _definition(left, right, line)
+    if definition is not None and worked:
+        try:
+            definition = replace(definition, worked=tuple(parse(m) for m in worked))
+        except TexError:
+            pass
     if definition is None and relations[0] == ":=":
         # σ^2 := σ^2(x), from another chapter: a name defined by what is not read here has
         # no value to draw, however a later bound (σ > 0) ranges it

@@ -21,7 +21,7 @@ import functools
 import itertools
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import sympy
@@ -323,8 +323,8 @@ def _reaching(tree: Node, notation: Notation) -> set[str]:
 
     def step(name: str) -> set[str]:
         definition = notation.definitions.get(name)
-        if definition is not None:
-            return tree_names(definition.body)
+        if definition is not None:  # and the names of the forms it is worked out to
+            return set().union(tree_names(definition.body), *map(tree_names, definition.worked))
         return tree_names(notation.settings[name]) if name in notation.settings else set()
 
     return closure(tree_names(tree), step)
@@ -351,12 +351,26 @@ def _judge_defined(
 
 
 def _value_defined(defined: _Defined, at: dict[str, Fraction]) -> Fraction | None:
-    """The defined quantity with the names set to the values `at`."""
+    """The defined quantity with the names set to the values `at`; where a definition's
+    body names what nothing sets (φ(k) := (L(kN, D/k) - L_opt)/R = β(k^{-α} - 1) + …), with
+    the last form the definition is worked out to instead."""
     notation = defined.notation.copy()
     for name, value in at.items():
         notation.settings[name] = Node("num", (sympy.Rational(value),))
+    number = _number(notation, defined.tree)
+    if number is None:
+        for name in defined.names & set(notation.definitions):
+            if notation.definitions[name].worked:
+                definition = notation.definitions[name]
+                notation.definitions[name] = replace(definition, body=definition.worked[-1])
+        number = _number(notation, defined.tree)
+    return number
+
+
+def _number(notation: Notation, tree: Node) -> Fraction | None:
+    """The tree's value in the notation with the sizes it sets, if a real number."""
     try:
-        value = notation.at(notation.set_sizes(), concrete=True)(defined.tree)
+        value = notation.at(notation.set_sizes(), concrete=True)(tree)
         number = sympy.N(value, 30)
     except (TexError, TypeError, ValueError, ArithmeticError):
         return None
@@ -398,10 +412,21 @@ def _inputs(
     given = dict(settings)
     for name, c in nearest.items():
         cell = _cell(row[c.index], rounded, c.index)
+        if cell is None and c is key:
+            cell = _fraction(row[c.index])
         if cell is not None:
             exact = c is key and key.index == 0  # the row's label, not a value computed
             given[name] = Printed(cell.value * c.unit, Fraction(0) if exact else cell.half * c.unit)
     return given
+
+
+def _fraction(text: str) -> Printed | None:
+    """A key written as a fraction (`1/4`, `−1/2`): the exact value the row is at."""
+    match = re.fullmatch(r"\s*\$?\s*([-−]?\d+)\s*/\s*([1-9]\d*)\s*\$?\s*", text)
+    if match is None:
+        return None
+    numerator = int(match.group(1).replace("−", "-"))
+    return Printed(Fraction(numerator, int(match.group(2))), Fraction(0))
 
 
 def _shared(cols: list[Column]) -> set[str]:
@@ -411,8 +436,12 @@ def _shared(cols: list[Column]) -> set[str]:
 
 
 def _given_by(row: tuple[str, ...], nearest: dict[str, Column]) -> set[str]:
-    """The names whose columns hold a number in the row."""
-    return {name for name, c in nearest.items() if Printed.read(row[c.index]) is not None}
+    """The names whose columns hold a number in the row (a fraction, as a key)."""
+    return {
+        name
+        for name, c in nearest.items()
+        if Printed.read(row[c.index]) is not None or _fraction(row[c.index]) is not None
+    }
 
 
 def _nearest_symbols(cols: list[Column], index: int) -> dict[str, Column]:
