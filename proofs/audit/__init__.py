@@ -44,7 +44,7 @@ from proofs.audit.reports.report import SECTIONS, Report
 from proofs.audit.reports.tally import tally_elements
 from proofs.audit.rules.cited import audit_cited
 from proofs.audit.rules.claims import audit_claims, judge_elements, registered_pairs
-from proofs.audit.rules.conclusions import audit_conclusions
+from proofs.audit.rules.conclusions import audit_conclusions, audit_proved_formulas
 from proofs.audit.rules.counted import audit_counted
 from proofs.audit.rules.elements import audit_elements
 from proofs.audit.rules.equalities import audit_equalities
@@ -157,6 +157,7 @@ def audit_document(
     )
     report.findings += audit_cited(document, confirmed)
     report.findings += audit_conclusions(document)
+    report.findings += audit_proved_formulas(document)
     weighed(report.findings)  # a heuristic's mismatch is a warning (its rule's severity)
     report.listings = sum(bool(listing.code) for listing in document.listings)
     report.listings_run = run

@@ -289,6 +289,50 @@ def test_a_statement_item_states_the_count_its_proof_item_arrives_at():
     assert mismatches(proposition("Lnd")) == []
 
 
+# a statement's formula and the chain of its proof that starts with the same left side
+
+
+def proved(statement: str, proof: str) -> str:
+    return "\n".join(
+        ["第 9 章 試し", "", "3. 節", "", "命題 3.1（例）✓", "", statement, "", "証明（命題 3.1）"]
+        + ["", proof, "", "∎", ""]
+    )
+
+
+def found(text: str) -> list[tuple[int, str, str]]:
+    report = audit_document(parse(text, "unseen.txt"))
+    return sorted((f.line, str(f.severity), f.code) for f in report.mismatched)
+
+
+def test_a_statement_says_what_its_proof_arrives_at():
+    proof = r"独立なので $\mathrm{Var}(S) = \frac{1}{4}(\sigma^2 + \sigma^2) = \sigma^2/2$ です。"
+    statement = r"$S := (x_1 + x_2)/2$ について $\mathrm{{Var}}(S) = {}$ である。"
+    assert found(proved(statement.format(r"\sigma^2/2"), proof)) == []
+    assert found(proved(statement.format(r"\dfrac{\sigma^2}{2}"), proof)) == []  # written otherwise
+    # either could have slipped: both lines, a warning each
+    assert found(proved(statement.format(r"\sigma^2"), proof)) == [
+        (7, "warning", "PRF002"),
+        (11, "warning", "PRF002"),
+    ]
+
+
+def test_cases_conditions_and_values_set_are_no_statement_of_the_proof():
+    # two values of n: two cases
+    cases = proved(
+        r"比を $n = d$、$n = 6d$ のそれぞれで求めよ。",
+        r"$n = d$ では $16/7$、$n = 6d$ では 3 です。",
+    )
+    assert found(cases) == []
+    # a condition: 「$f'(x) = 0$ は … と同値」
+    condition = proved(
+        r"$f'(x) = 0$ は $x = 1$ と同値である。",
+        r"微分して $f'(x) = 2x - 2$ で、$2x - 2 = 0$ です。",
+    )
+    assert found(condition) == []
+    # a name set to a number in each: the example's values
+    assert found(proved(r"$s = 1$ のときを考える。", r"$s = 2$ とすると大きくなります。")) == []
+
+
 # a definition of the chapter, and a special case stated in the sentence that uses it
 
 
