@@ -44,6 +44,7 @@ from proofs.audit.reports.report import SECTIONS, Report
 from proofs.audit.reports.tally import tally_elements
 from proofs.audit.rules.cited import audit_cited
 from proofs.audit.rules.claims import audit_claims, judge_elements, registered_pairs
+from proofs.audit.rules.compared import audit_compared
 from proofs.audit.rules.conclusions import audit_conclusions, audit_proved_formulas
 from proofs.audit.rules.counted import audit_counted
 from proofs.audit.rules.elements import audit_elements
@@ -149,6 +150,7 @@ def audit_document(
     report.findings += _said_once(restated, report.findings)
     report.findings += audit_prose(document)
     report.findings += audit_properties(document)
+    report.findings += audit_compared(document)
     report.findings += audit_counted(document)
     confirmed = frozenset(  # lines where a statement holds: a restatement cannot outweigh it
         f.line

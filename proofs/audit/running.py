@@ -15,6 +15,7 @@ from proofs.audit.reports.report import Report
 from proofs.audit.rules import (
     cited,
     claims,
+    compared,
     conclusions,
     counted,
     definitions,
@@ -53,6 +54,7 @@ FAMILIES = (  # in the order of the report's sections
     rounded,
     cited,
     prose,
+    compared,
     properties,
     counted,
     suppressions,

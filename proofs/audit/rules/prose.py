@@ -219,7 +219,7 @@ def _relations(line: int, text: str) -> list[Finding]:
         *((m, True) for m in FRACTION.finditer(text)),
     ]
     for match, fraction in ratios:
-        before = _numbers(_sentence_before(text, match.start()))
+        before = _numbers(sentence_before(text, match.start()))
         if len(before) < 2 or before[-2].value == 0 or before[-1].value == 0:
             continue
         # 「約 422 分の 1」, 「… 124,439,808 個の約 4.19 倍」: the earlier number over the later
@@ -311,14 +311,14 @@ def _sums(line: int, text: str) -> list[Finding]:
     out = []
     for match in SUM.finditer(text):
         items = re.split(r"\s*(?:、|,|と)\s*", match.group("items").strip())
-        spans = [_interval(_ORDINAL.sub("", item)) for item in items]
+        spans = [formula_span(_ORDINAL.sub("", item)) for item in items]
         if len(spans) < 2 or any(span is None for span in spans):
             continue
         low = sum((span[0] for span in spans if span is not None), Fraction(0))
         high = sum((span[1] for span in spans if span is not None), Fraction(0))
         printed = match.group("n")
         about = bool(match.group("about"))
-        total_low, total_high = _span(printed.lstrip("-"), about)
+        total_low, total_high = printed_span(printed.lstrip("-"), about)
         if printed.startswith("-"):
             total_low, total_high = -total_high, -total_low
         what = f"the sum of the {len(spans)} values before it"
@@ -386,7 +386,7 @@ def _fraction(value: sympy.Expr) -> Fraction:
 def _judged(
     line: int, text: str, value: Fraction, printed: str, about: bool, what: str, rule: Rule
 ) -> Finding:
-    low, high = _span(printed, about)
+    low, high = printed_span(printed, about)
     shown = f"{float(value):.6g}"
     if low <= value <= high:
         return Finding(
@@ -408,7 +408,7 @@ def _same_magnitude(a: Fraction, b: Fraction) -> bool:
     return a > 0 and b > 0 and Fraction(1, 3) <= a / b <= 3
 
 
-def _span(printed: str, about: bool) -> tuple[Fraction, Fraction]:
+def printed_span(printed: str, about: bool) -> tuple[Fraction, Fraction]:
     """What a printed number stands for: half a unit of its last digit around it, of its
     last significant digit under 約 (530: 525 to 535)."""
     bare = printed.replace(",", "")
@@ -427,7 +427,7 @@ _NAMING = re.compile(
 )
 
 
-def _sentence_before(text: str, end: int) -> str:
+def sentence_before(text: str, end: int) -> str:
     """The sentence the text up to `end` ends in, with the numbers that name elements,
     sections and tables blanked, and those of a remark in brackets (「（$|x| \\approx
     2.27$）」, where a value is taken): the numbers a ratio in words relates are its own."""
@@ -481,7 +481,7 @@ def _value(text: str) -> Fraction | None:
     return Fraction(mpmath.nstr((low + high) / 2, 30))
 
 
-def _interval(text: str) -> tuple[Fraction, Fraction] | None:
+def formula_span(text: str) -> tuple[Fraction, Fraction] | None:
     """The values a formula's last member may stand for, at its numbers' printed precision
     (`$… = 0.5488$`: 0.54875 to 0.54885; `$e^{0} = 1$`: exactly 1), or None when the member
     is not arithmetic on numbers."""
