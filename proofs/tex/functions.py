@@ -37,6 +37,7 @@ KNOWN: dict[str, Known] = {
     "cos": Known(sympy.cos, "the cosine, in radians"),
     "tan": Known(sympy.tan, "the tangent, in radians"),
     "tanh": Known(sympy.tanh, "the hyperbolic tangent"),
+    "erf": Known(sympy.erf, "the error function: `\\mathrm{erf}(x)` is 2/√π ∫_0^x e^{-u^2} du"),
     "pi": Known(sympy.pi, "π, the number: `\\pi`"),
     "e": Known(sympy.E, "Euler's number, e = exp(1); `e^{x}` is exp(x)"),
 }

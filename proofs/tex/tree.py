@@ -60,7 +60,7 @@ _NOTATION_OPERATORS = _ARITHMETIC_OPERATORS | {r"\odot": "hadamard", r"\circ": "
 EXPONENT = "^{…}"  # in `TexError.before`: an exponent being read
 # what continues a product of printed numbers, besides numbers and letters
 _ROUNDINGS = {r"\lceil": ("ceil", r"\rceil"), r"\lfloor": ("floor", r"\rfloor")}
-_TRIGONOMETRIC = (r"\sin", r"\cos", r"\tan")
+_TRIGONOMETRIC = (r"\sin", r"\cos", r"\tan", r"\tanh")
 _OPENING_BRACKETS = ("(", r"\left(", r"\big(", r"\Big(", r"\bigl(", r"\Bigl(")
 ARITHMETIC_FACTORS = frozenset(
     ["(", "{", r"\frac", r"\dfrac", r"\tfrac", r"\sqrt", r"\exp", r"\log", r"\ln"]

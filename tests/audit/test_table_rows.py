@@ -318,3 +318,25 @@ def test_a_definition_is_computed_from_the_form_it_is_worked_out_to():
     assert found(WORKED.format("0.0233").replace("−0.6931", "−0.6391")) == [
         (21, "table", "error", "TAB101")
     ]
+
+
+ACTIVATIONS = """\
+<Definition id="def-gelu" title="GELU">
+
+$\\mathrm{{GELU}}(x) := x\\,\\Phi(x) = \\frac{{x}}{{2}}\\Big(1 + \\mathrm{{erf}}\\Big(\\frac{{x}}{{\\sqrt2}}\\Big)\\Big)$、$\\mathrm{{GELU}}_{{\\tanh}}(x) := \\frac{{x}}{{2}}\\Big(1 + \\tanh\\Big(\\sqrt{{\\frac{{2}}{{\\pi}}}}\\,\\big(x + 0.044715\\,x^3\\big)\\Big)\\Big)$ と置く。
+
+</Definition>
+
+| $x$ | $\\mathrm{{GELU}}(x)$ | $\\mathrm{{GELU}}_{{\\tanh}}(x)$ |
+|---|---|---|
+| 1 | 0.8413 | 0.8412 |
+| 2 | {} | {} |
+"""
+
+
+def test_a_function_named_with_a_subscript_and_the_error_function():
+    # GELU_{\tanh} is a function of its own, not GELU indexed by tanh; GELU is worked out
+    # through erf, since Φ is defined nowhere here
+    assert found(ACTIVATIONS.format("1.9545", "1.9546")) == []
+    assert found(ACTIVATIONS.format("1.9545", "1.9545")) == [(20, "table", "error", "TAB103")]
+    assert found(ACTIVATIONS.format("1.9546", "1.9546")) == [(20, "table", "error", "TAB103")]

@@ -272,6 +272,9 @@ class DefinedEvaluator(Evaluator):
         of p(T)."""
         if function.op == "sub" and function.args[0].op == "name":
             name = function.args[0].args[0]
+            own = self.names.get(f"{name}_{function.args[1].args[0]}")  # GELU_{\tanh}
+            if isinstance(own, Defined) and function.args[1].op == "text":
+                return own(*(self(a) for a in args))
             base = self.names.get(name, self.names.get(f"bold {name}"))
             if isinstance(base, Defined):
                 values = [self(a) for a in args]
@@ -697,6 +700,14 @@ def _definition(left: Node, right: Node, line: int) -> Definition | None:
         return Definition(
             function.args[0].args[0], params, function.args[1].args[0], index, right, line
         )
+    if (
+        function.op == "sub"
+        and function.args[0].op == "name"
+        and function.args[1].op == "text"
+        and function.args[1].args[0].startswith("\\")  # GELU_{\tanh}(x): a function of its own
+    ):
+        name = f"{function.args[0].args[0]}_{function.args[1].args[0]}"
+        return Definition(name, params, None, index, right, line)
     return None
 
 
