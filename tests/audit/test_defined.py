@@ -615,3 +615,51 @@ $T = 1$ とします。確率は $0.5$ です。$T = \\infty$ の行は一様な
 </Example>
 """
     assert audit_document(parse(text, "c.mdx"), with_checks=False).mismatched == []
+
+
+DENSITY = """\
+# 試しの章
+
+## 1. 密度
+
+<Definition id="def-phi" title="密度">
+
+$t \\in \\mathbb{{R}}$ に対し $\\varphi(t) := \\frac{{1}}{{\\sqrt{{2\\pi}}}}e^{{-t^2/2}}$ とする。
+
+</Definition>
+
+<Example id="ex-phi" title="値">
+
+{text}
+
+</Example>
+"""
+
+
+def worked_mismatches(text: str) -> list[str]:
+    report = audit_document(parse(DENSITY.format(text=text), "c.mdx"), with_checks=False)
+    return [f.code for f in report.mismatched if f.code.startswith("EQ")]
+
+
+def test_a_value_below_one_is_held_to_half_a_unit_of_its_last_digit():
+    # φ(3) = 0.0044318…: 0.004432 is it rounded, 0.004431 is not, though within 1e-4
+    assert worked_mismatches("$\\varphi(3) \\approx 0.004432$ です。") == []
+    assert worked_mismatches("$\\varphi(3) \\approx 0.004431$ です。") == ["EQ004"]
+
+
+def test_a_setting_worked_out_before_stands_for_its_rounding():
+    # u = 0.3989 is φ(0) = 0.3989423 rounded; the text works 10u + φ(1) out from φ(0) itself,
+    # 4.2314, where u at face value gives 4.2310: u stands for 0.39885 to 0.39895
+    text = "$u = 0.3989$ とします。$10u + \\varphi(1) \\approx {}$ です。"
+    assert worked_mismatches(text.format("4.2314")) == []
+    assert worked_mismatches(text.format("4.2341")) == ["EQ004"]
+    # a setting of fewer digits is a choice, exact: 10 × 0.4 + φ(1) = 4.2420
+    choice = "$u = 0.4$ とします。$10u + \\varphi(1) \\approx {}$ です。"
+    assert worked_mismatches(choice.format("4.2420")) == []
+    assert worked_mismatches(choice.format("4.2410")) == ["EQ004"]
+
+
+def test_a_case_of_the_sentence_sets_its_value_for_the_rest_of_it():
+    text = "$a = 2$ とします。たとえば $t = 1$ のとき $\\varphi(t) + a \\approx {}$ です。"
+    assert worked_mismatches(text.format("2.2420")) == []
+    assert worked_mismatches(text.format("2.2402")) == ["EQ004"]

@@ -636,6 +636,25 @@ def _read_statement(
                     target.rebound.add(name)
 
 
+def with_cases(notation: Notation, cases: list[str]) -> Notation | None:
+    """The notation with the values the cases of a sentence set (「$\\boldsymbol{m} = (1, 0,
+    1, 1)$ のとき」): for the rest of that sentence only; None when a case sets no value
+    (「$t > 0$ では」, 「$n = 2d$ のとき」 of a name by another)."""
+    local = notation.copy()
+    for case in cases:
+        members, relations = split_relations(case.strip().rstrip(".,"))
+        key = _key(members[0]) if len(members) == 2 and relations == ["="] else None
+        try:
+            value = parse(members[1]) if key is not None else None
+        except TexError:
+            return None
+        if key is None or value is None or not _is_literal(value):
+            return None
+        local.settings[key] = value
+        local.fixed[key] = value
+    return local
+
+
 def _states(element: Element, line: int) -> bool:
     """Whether the line is in a 定義, or in the statement of a proposition, a lemma, a
     theorem or a corollary."""

@@ -22,6 +22,7 @@ import sympy
 
 from proofs.audit.deciding.defined import Definition, Notation, closure
 from proofs.audit.deciding.notation import summation_limits
+from proofs.audit.deciding.printed_result import judge_printed, printed_entries
 from proofs.reader.math import split_relations
 from proofs.tex.symbolic import Evaluator
 from proofs.tex.tree import Node, TexError, parse, tree_names
@@ -119,6 +120,17 @@ def try_statement(
         return "about a value the example does not set"
     integers = frozenset(n for n, s in notation.shapes.items() if s.range.integer)
     judgement, place = _judged(pairs, integers, notation, seed, relative)
+    printed = printed_entries(split_relations(statement)[0][-1]) if concrete else None
+    if printed is not None and not indices and pairs[-1].op == "=":
+        # the worked-out value against the printed one's rounding, over the rounding of
+        # the settings it was worked from, rather than a relative tolerance
+        def computed(local: Notation) -> list[sympy.Expr]:
+            return _entries(local.at(sizes, concrete)(parts[-2]))
+
+        last = judge_printed(computed, notation, names | set_here, printed)
+        before = _judged(pairs[:-1], integers, notation, seed, relative) if pairs[1:] else None
+        if last is not None and (before is None or before[0].outcome != "fails"):
+            judgement, place = last, ()
     named = reached_names(tree, notation, set_here)
     shown = tuple((name, value) for name, value in sizes.items() if name in named)
     return Tried(judgement, shown + place, _definitions(names, notation))

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 import mpmath
 
-from proofs.audit.deciding.defined import Notation, read_notation
+from proofs.audit.deciding.defined import Notation, read_notation, with_cases
 from proofs.audit.deciding.instances import try_statement
 from proofs.audit.deciding.notation import OpenFacts, decide_open, set_name
 from proofs.audit.deciding.readings import DECIMAL, read_exactly, reading
@@ -235,10 +235,15 @@ def audit_equalities(
                 another_case = set_name(statement) in assumed
                 regime = regime_before(document, line, statement.strip())
                 limit = regime is not None and r"\to" in split_relations(statement)[1]
-                if (not conditional or assumed or limit) and not another_case:
+                # 「$\\boldsymbol{m} = (1, 0, 1, 1)$ のとき $D_p(\\boldsymbol{x}) = (…)$」: worked
+                # at the values the sentence's cases set
+                in_case = with_cases(notation, cases) if cases and not limit else None
+                if (not conditional or assumed or limit or in_case) and not another_case:
                     claimed = _after_definition(statement)
                     tried = (
-                        None
+                        _tried(line, claimed, found, in_case, element, uses, concrete=True)
+                        if in_case is not None and claimed is not None
+                        else None
                         if assumed or limit or claimed is None
                         else _tried(line, claimed, found, notation, element, uses)
                     )
@@ -548,6 +553,7 @@ def _tried(
     notation: Notation,
     element: Element | None,
     uses: list[Use],
+    concrete: bool = False,
 ) -> list[Finding] | None:
     """The statement tried at points with the chapter's own definitions
     (proofs.audit.deciding.instances), at the values the text sets in an example or an exercise:
@@ -555,7 +561,12 @@ def _tried(
     nothing was decided, for the open notation to decide."""
     # an example's statement, or a value worked out to a printed number anywhere
     # (「$\\varphi(3) \\approx 0.004432$」): at the values the text sets, nothing left free
-    concrete = element is None or element.kind in ("example", "exercise") or r"\approx" in statement
+    concrete = (
+        concrete
+        or element is None
+        or element.kind in ("example", "exercise")
+        or r"\approx" in statement
+    )
     tried = try_statement(statement.strip(), notation, concrete=concrete)
     if isinstance(tried, str) or tried.judgement.outcome not in ("fails", "holds"):
         return None
