@@ -443,6 +443,8 @@ class _Parser:
             return Node("sqrt", (self.argument(),), token)
         if token in (r"\sum", r"\prod", r"\max", r"\min"):
             return self.big_operator()
+        if token == r"\int" and self.notation:
+            return self.integral()
         if token == r"\lim":
             for expected in (r"\lim", "_", "{"):
                 self.take(expected)
@@ -562,6 +564,31 @@ class _Parser:
         op = token[1:]
         body = self.product() if op in ("sum", "prod") else self.power()
         return Node(op, (index, low, high, over, body), token)
+
+    def integral(self) -> Node:
+        """\\int_{a}^{b} f(t)\\,dt: f integrated over t from a to b (the factors up to the
+        d and the letter that close it)."""
+        token = self.take()
+        self.take("_")
+        low = self.argument()
+        self.take("^")
+        high = self.argument()
+        factors: list[Node] = []
+        while not (self.peek() == "d" and LETTER.fullmatch(self.peek(1) or "")):
+            if self.peek() is None:
+                raise TexError(f"an integral without its d in {self.tex!r}", "expected", None, "d")
+            if self.peek() == "/" and factors:  # e^{-t}/(1 + t)\,dt
+                self.take()
+                before = factors[0] if len(factors) == 1 else Node("mul", tuple(factors))
+                factors = [Node("div", (before, self.power()))]
+                continue
+            factors.append(self.power())
+        self.take("d")
+        var = self.take()
+        if not factors:
+            raise TexError(f"an integral of nothing in {self.tex!r}", "token", token)
+        body = factors[0] if len(factors) == 1 else Node("mul", tuple(factors))
+        return Node("int", (var, low, high, body), token)
 
     def matrix(self) -> Node:
         token = self.take(r"\begin{pmatrix}")

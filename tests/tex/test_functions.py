@@ -20,6 +20,8 @@ from proofs.tex.tree import TexError, parse
         (r"\mathrm{sin}(0)", 0),
         (r"\mathrm{cos}(\pi)", -1),
         (r"\mathrm{tanh}(0)", 0),
+        (r"\tanh(0)", 0),
+        (r"\mathrm{erf}(0)", 0),
     ],
 )
 def test_a_known_name_means_its_function(tex, value):

@@ -157,3 +157,28 @@ def test_a_condition_on_the_index_restricts_where_the_relation_is_judged():
     )
     assert decide(r"\boldsymbol{x}_i = 1", env).status == "mismatched"
     assert isinstance(parse(r"\boldsymbol{x}_i = 1 \quad (i \in U)").args[0], Node)
+
+
+# integrals ------------------------------------------------------------------------------
+
+
+def test_an_integral_reads_its_limits_its_integrand_and_its_variable():
+    tree = parse(r"\int_{-\infty}^{x}\varphi(t)\,dt")
+    assert tree == Node("int", ("t", parse(r"-\infty"), parse("x"), parse(r"\varphi(t)")))
+    assert parse(r"\int_0^{1} 2u\,du").args[3] == parse("2u")
+
+
+def test_an_integral_is_its_antiderivative_between_its_limits():
+    phi = lambda t: sympy.exp(-(t**2) / 2) / sympy.sqrt(2 * sympy.pi)  # noqa: E731
+    notation = Evaluator({"varphi": phi})
+    at = notation(parse(r"\int_{-\infty}^{0}\varphi(t)\,dt"))
+    assert sympy.simplify(at) == sympy.Rational(1, 2)
+    assert Evaluator({})(parse(r"\int_0^{2} 3u^2\,du")) == 8
+    assert Evaluator({})(parse(r"\int_0^{2} u/2\,du")) == 1
+
+
+def test_an_integral_without_an_antiderivative_in_closed_form_is_not_evaluated():
+    with pytest.raises(TexError, match="no antiderivative"):
+        Evaluator({})(parse(r"\int_0^{1} e^{-t^2}\cos(t)/(1 + t^2)\,dt"))
+    with pytest.raises(TexError, match="without its d"):
+        parse(r"\int_0^{1} t^2")
