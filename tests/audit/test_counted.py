@@ -65,3 +65,13 @@ def test_code_and_headings_end_a_list():
     assert verdicts(body) == []
     body = "次の 2 つを確かめます。\n\n## 2. 次の節\n\n- 一つ。\n- 二つ。\n"
     assert verdicts(body) == []
+
+
+def test_next_announces_the_list_wherever_its_sentence_stands():
+    body = (
+        "モデルの次の {} か所に施す。マスクは独立である。\n\n1. 埋め込み。\n2. 重み。\n3. 出力。\n"
+    )
+    assert [v for _, v, _ in verdicts(body.format(3))] == ["confirmed"]
+    assert [v for _, v, _ in verdicts(body.format(2))] == ["mismatched"]
+    # without 次の, a count in an earlier sentence is not the list's
+    assert verdicts("3 か所に施す。マスクは独立である。\n\n1. 埋め込み。\n2. 重み。\n") == []

@@ -4,8 +4,9 @@ list of three, 「2 つ挙げます。1 つ目に…2 つ目に…」.
 Two forms are read, each in a chapter the package has never seen:
 
 - a line that ends its paragraph (no list item, no heading) whose last sentence says
-  「N つ」 (N ≥ 2), followed after blank lines by a list: the list has N items
-  (numbered 1. 2. … or bulleted -, *, •; continuation lines and nested items are not);
+  「N つ」 (N ≥ 2), or any of whose sentences says 「次の N つ」「次の N か所」 (個, 点, 種類,
+  通り, …), followed after blank lines by a list: the list has N items (numbered 1. 2. …
+  or bulleted -, *, •; continuation lines and nested items are not);
 - a line announcing 「N つ」 followed, in its own paragraph, by 「1 つ目」…「k つ目」:
   k = N.
 
@@ -43,6 +44,11 @@ RULES = (COUNTED,)
 _ANNOUNCED = re.compile(
     r"(?<![\d.])(?P<n>\d+)\s?つ(?!目|です|である|でした|だけ|ずつ|とも|以上|以下|まで|ほど|程度)"
 )
+# 「次の 3 か所に…」: 次の announces the list after the paragraph wherever its sentence stands
+_NEXT = re.compile(
+    r"次の\s?(?P<n>\d+)\s?(?:つ|か所|箇所|個|点|種類|通り|項目|段階)"
+    r"(?!目|です|である|でした|だけ|ずつ|とも|以上|以下|まで|ほど|程度)"
+)
 _ITEM = re.compile(r"(?:\d+\.|[-*•])\s")
 _ORDINAL = re.compile(r"(?<![\d.])(?P<k>\d+)\s?つ目")
 _OTHER = "\x00"  # a line of code or a heading
@@ -59,9 +65,10 @@ def audit_counted(document: Document) -> list[Finding]:
     ]
     for k, text in enumerate(lines, 1):
         announced = list(_ANNOUNCED.finditer(text))
-        if _ITEM.match(text) or not announced:
+        following = list(_NEXT.finditer(text))
+        if _ITEM.match(text) or not (announced or following):
             continue  # a list's own item announces nothing of the lines after it
-        match = announced[-1]
+        match = following[-1] if following else announced[-1]
         n = int(match.group("n"))
         ordinals = [int(m.group("k")) for m in _ORDINAL.finditer(text, match.end())]
         got: int | None
@@ -69,7 +76,7 @@ def audit_counted(document: Document) -> list[Finding]:
             got, what = max(ordinals), "the ordinals 「k つ目」 after it count"
         else:
             got, what = _list_after(lines, k), "the list after it has"
-        last_sentence = "。" not in text[match.end() :].rstrip().rstrip("。:：")
+        last_sentence = following or "。" not in text[match.end() :].rstrip().rstrip("。:：")
         if n < 2 or got is None or not (ordinals or last_sentence):
             continue
         out.append(
