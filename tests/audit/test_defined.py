@@ -663,3 +663,31 @@ def test_a_case_of_the_sentence_sets_its_value_for_the_rest_of_it():
     text = "$a = 2$ とします。たとえば $t = 1$ のとき $\\varphi(t) + a \\approx {}$ です。"
     assert worked_mismatches(text.format("2.2420")) == []
     assert worked_mismatches(text.format("2.2402")) == ["EQ004"]
+
+
+SQUARE = """\
+# 試しの章
+
+## 1. 大きさ
+
+<Definition id="def-g" title="g">
+
+$\\boldsymbol{{u}} \\in \\mathbb{{R}}^{{m}}$、$\\boldsymbol{{v}} \\in \\mathbb{{R}}^{{n}}$ とし、$g := m + n$ と置く。
+
+</Definition>
+
+<Proposition id="prop-g" title="正方">
+
+正方の場合（$m = n$）では {claim} で、$g$ は偶数である。
+
+</Proposition>
+"""
+
+
+def test_a_case_that_makes_two_names_one_is_tried_as_a_claim():
+    def codes(claim: str) -> list[str]:
+        text = SQUARE.format(claim=claim)
+        return [f.code for f in audit_document(parse(text, "c.mdx"), with_checks=False).mismatched]
+
+    assert codes("$g = 2n$") == []
+    assert codes("$g = 3n$") == ["EQ004"]

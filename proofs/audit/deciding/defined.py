@@ -636,23 +636,33 @@ def _read_statement(
                     target.rebound.add(name)
 
 
-def with_cases(notation: Notation, cases: list[str]) -> Notation | None:
-    """The notation with the values the cases of a sentence set (「$\\boldsymbol{m} = (1, 0,
-    1, 1)$ のとき」): for the rest of that sentence only; None when a case sets no value
-    (「$t > 0$ では」, 「$n = 2d$ のとき」 of a name by another)."""
-    local = notation.copy()
+def with_cases(notation: Notation, cases: list[str]) -> tuple[Notation, bool] | None:
+    """The notation with what the cases of a sentence set, for the rest of that sentence
+    only, and whether they set values (「$\\boldsymbol{m} = (1, 0, 1, 1)$ のとき」: a
+    statement then is worked at them) or only make names one (「（$d_{\\mathrm{in}} =
+    d_{\\mathrm{out}} = d$）では」: tried at points still); None when a case is neither
+    (「$t > 0$ では」, 「$n = 2d$ のとき」)."""
+    local, concrete = notation.copy(), False
     for case in cases:
         members, relations = split_relations(case.strip().rstrip(".,"))
-        key = _key(members[0]) if len(members) == 2 and relations == ["="] else None
+        keys = [_key(m) for m in members[:-1]]
+        if len(members) < 2 or set(relations) != {"="} or None in keys:
+            return None
         try:
-            value = parse(members[1]) if key is not None else None
+            value = parse(members[-1])
         except TexError:
             return None
-        if key is None or value is None or not _is_literal(value):
-            return None
-        local.settings[key] = value
-        local.fixed[key] = value
-    return local
+        for key in keys:
+            assert key is not None
+            if _is_literal(value):
+                local.settings[key] = value
+                local.fixed[key] = value
+                concrete = True
+            elif value.op == "name":  # the special case where the names are one
+                local.definitions[key] = Definition(key, (), None, None, value, 0)
+            else:
+                return None
+    return local, concrete
 
 
 def _states(element: Element, line: int) -> bool:

@@ -209,6 +209,13 @@ def audit_equalities(
                 and is_conjoined(document, line, statement.strip())
             ):
                 hypothesis = False  # 「$2B(A\boldsymbol{x}) = (-1, 0, -2)^T$ で、」: a result
+            if (
+                hypothesis
+                and open_notation
+                and is_conjoined(document, line, statement.strip())
+                and _in_a_case(document, line, statement, chapter_notation)
+            ):
+                hypothesis = False  # 「（$d_{\\mathrm{in}} = d$）では $\\rho = 2r/d$ で、」
             if hypothesis:  # a setting or a hypothesis (「$\\pi(1) = 2$ … とすると」) claims
                 # nothing of its symbols, but its arithmetic on numbers (「… = 0.30 で、」) holds
                 findings.extend(f for f in found if f.status != Status.NOT_CHECKABLE)
@@ -241,7 +248,7 @@ def audit_equalities(
                 if (not conditional or assumed or limit or in_case) and not another_case:
                     claimed = _after_definition(statement)
                     tried = (
-                        _tried(line, claimed, found, in_case, element, uses, concrete=True)
+                        _tried(line, claimed, found, in_case[0], element, uses, in_case[1])
                         if in_case is not None and claimed is not None
                         else None
                         if assumed or limit or claimed is None
@@ -517,6 +524,18 @@ def _decided(
 
 
 _TRANSPOSE = re.compile(r"\^\{?\\mathsf\{T\}\}?")  # (1, 0, 2)^T: the column it prints
+
+
+def _in_a_case(
+    document: Document,
+    line: int,
+    statement: str,
+    chapter_notation: Callable[[], Callable[[int], Notation]],
+) -> bool:
+    """Whether the statement's sentence assumes a case before it that sets values or makes
+    names one: what it says with 「で、」 then is a claim in that case, not a setting."""
+    cases = cases_before(document, line, statement.strip())
+    return bool(cases) and with_cases(chapter_notation()(line), cases) is not None
 
 
 def _is_result(statement: str) -> bool:
