@@ -647,16 +647,26 @@ def test_a_value_below_one_is_held_to_half_a_unit_of_its_last_digit():
     assert worked_mismatches("$\\varphi(3) \\approx 0.004431$ です。") == ["EQ004"]
 
 
-def test_a_setting_worked_out_before_stands_for_its_rounding():
-    # u = 0.3989 is φ(0) = 0.3989423 rounded; the text works 10u + φ(1) out from φ(0) itself,
-    # 4.2314, where u at face value gives 4.2310: u stands for 0.39885 to 0.39895
-    text = "$u = 0.3989$ とします。$10u + \\varphi(1) \\approx {}$ です。"
-    assert worked_mismatches(text.format("4.2314")) == []
-    assert worked_mismatches(text.format("4.2341")) == ["EQ004"]
-    # a setting of fewer digits is a choice, exact: 10 × 0.4 + φ(1) = 4.2420
+def test_a_number_set_alone_is_taken_as_written():
+    # a constant or a choice: 10 × 0.4 + φ(1) = 4.2420 to its last digit
     choice = "$u = 0.4$ とします。$10u + \\varphi(1) \\approx {}$ です。"
     assert worked_mismatches(choice.format("4.2420")) == []
     assert worked_mismatches(choice.format("4.2410")) == ["EQ004"]
+    constant = "$u = 0.3989$ とします。$10u + \\varphi(1) \\approx {}$ です。"
+    assert worked_mismatches(constant.format("4.2310")) == []
+    assert worked_mismatches(constant.format("4.2314")) == ["EQ004"]
+
+
+def test_a_vector_of_rounded_entries_leaves_the_rounding_to_the_relative_tolerance():
+    # q was worked out and rounded before: what is computed from its entries (0.5011 φ(0) =
+    # 0.19991) is held to the witness module's relative tolerance, which lets 0.1998 stand
+    # where half a unit would not; 0.1990 is beyond either
+    text = (
+        "$\\boldsymbol{{q}} \\in \\mathbb{{R}}^{{2}}$ とし、$\\boldsymbol{{q}} = (0.5011,\\ 0.4989)$ "
+        "とします。$q_1\\,\\varphi(0) \\approx {}$ です。"
+    )
+    assert worked_mismatches(text.format("0.1998")) == []
+    assert worked_mismatches(text.format("0.1990")) == ["EQ004"]
 
 
 def test_a_case_of_the_sentence_sets_its_value_for_the_rest_of_it():
