@@ -45,6 +45,7 @@ EXACT = sympy.Rational(1, 10**30)  # a difference below this (relative) is none
 PER_REGION = 4  # points drawn in each region
 SECONDS = 2.0  # the most one relation's points may take; past it, what was drawn decides
 MAX_OPERATIONS = 2_000  # a side larger than this (SymPy's count_ops) is not evaluated
+MAX_FOLD_TERMS = 1_000  # of a sum or product evaluated term by term at a point
 
 # Each region draws a value for a real symbol and for an integer one.
 _EIGHTHS = [Fraction(k, 8) for k in range(1, 8) if k != 4]
@@ -251,14 +252,36 @@ def _at(
 
 
 def _real(expression: sympy.Expr, exact: dict) -> sympy.Float | None:
-    """The expression at the point, to DIGITS digits, if that is a finite real number."""
+    """The expression at the point, to DIGITS digits, if that is a finite real number
+    (not evaluated where a sum runs over more than MAX_FOLD_TERMS terms or none whole)."""
+    at = expression.xreplace(exact)
+    if not short_folds(at):
+        return None
     try:
-        value = sympy.N(expression.xreplace(exact), DIGITS)
+        value = sympy.N(at, DIGITS)
     except (TypeError, ValueError, ArithmeticError, RecursionError, NotImplementedError):
         return None
     if not value.is_number or not value.is_real or not value.is_finite:
         return None
     return sympy.Float(value, DIGITS)
+
+
+def short_folds(value: sympy.Basic) -> bool:
+    """Whether every sum and product in the value runs over whole numbers, at most
+    MAX_FOLD_TERMS of them: one over a range a point makes fractional (Σ_{t=1}^{bm - w} at
+    b = 3/7) has no terms to add, one over thousands costs seconds at DIGITS digits, and
+    SymPy's attempts at either can run without end."""
+    folds = value.atoms(sympy.Sum, sympy.Product)
+    indices = {index for fold in folds for index, _, _ in fold.limits}
+    for fold in folds:
+        for _, low, high in fold.limits:
+            if (low.free_symbols | high.free_symbols) and (
+                low.free_symbols | high.free_symbols
+            ) <= indices:
+                continue  # an inner range in an outer sum's index: the outer one bounds it
+            if not (low.is_Integer and high.is_Integer and high - low <= MAX_FOLD_TERMS):
+                return False
+    return True
 
 
 def _compare(op: str, x: sympy.Float, y: sympy.Float, tolerance: sympy.Rational) -> bool:

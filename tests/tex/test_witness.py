@@ -9,7 +9,7 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from proofs.tex.witness import MAX_OPERATIONS, Point, Range, _verdict, judge
+from proofs.tex.witness import MAX_OPERATIONS, Point, Range, _verdict, judge, short_folds
 
 x, y, i, n, p, A, b = sympy.symbols("x y i n p A b", positive=True)
 
@@ -149,3 +149,14 @@ def test_a_polynomial_changed_by_a_term_always_has_a_witness(a, c, k):
     left = a * x**2 + c * x
     judged = judge("=", left, left + k * x * y)
     assert judged.outcome == "fails"
+
+
+def test_a_sum_over_a_fractional_or_long_range_is_not_evaluated_at_a_point():
+    t, b, n = sympy.symbols("t b n", positive=True)
+    fractional = sympy.Sum(sympy.Min(2, t), (t, 1, b)).xreplace({b: sympy.Rational(3, 7)})
+    assert not short_folds(fractional)
+    assert not short_folds(sympy.Sum(t, (t, 1, 5000)))
+    assert short_folds(sympy.Sum(t, (t, 1, 40)))
+    # an inner range in the outer index is bounded by the outer one
+    i, j = sympy.symbols("i j", integer=True)
+    assert short_folds(sympy.Sum(sympy.Sum(j, (j, 1, i)), (i, 1, 10)))

@@ -34,7 +34,7 @@ import sympy
 from proofs.reader.math import split_relations
 from proofs.tex.symbolic import Evaluator, Value
 from proofs.tex.tree import Node, TexError, parse, tree_names
-from proofs.tex.witness import Range, judge
+from proofs.tex.witness import Range, judge, short_folds
 from symbolic.identities import is_zero
 
 SUM_TERMS = 4  # the terms of a sum whose range the chapter does not state
@@ -646,8 +646,11 @@ def _nonzero_at_a_point(difference: sympy.Expr) -> bool:
         s: sympy.Integer(k + 2) if s.is_integer else sympy.Rational(2 * k + 3, 7)
         for k, s in enumerate(sorted(difference.free_symbols, key=str))
     }
+    at = difference.xreplace(point)
+    if not short_folds(at):
+        return False
     try:
-        value = difference.xreplace(point).evalf(30)
+        value = at.evalf(30)
     except (TypeError, ValueError, ArithmeticError, NotImplementedError, RecursionError):
         return False
     return bool(value.is_Float and abs(value) > sympy.Float(10) ** -20)
