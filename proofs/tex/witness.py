@@ -254,10 +254,10 @@ def _at(
 def _real(expression: sympy.Expr, exact: dict) -> sympy.Float | None:
     """The expression at the point, to DIGITS digits, if that is a finite real number
     (not evaluated where a sum runs over more than MAX_FOLD_TERMS terms or none whole)."""
-    at = expression.xreplace(exact)
-    if not short_folds(at):
-        return None
     try:
+        at = expression.xreplace(exact)
+        if not short_folds(at):
+            return None
         value = sympy.N(at, DIGITS)
     except (TypeError, ValueError, ArithmeticError, RecursionError, NotImplementedError):
         return None

@@ -9,6 +9,7 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from proofs.audit.deciding.notation import _nonzero_at_a_point
 from proofs.tex.witness import MAX_OPERATIONS, Point, Range, _verdict, judge, short_folds
 
 x, y, i, n, p, A, b = sympy.symbols("x y i n p A b", positive=True)
@@ -160,3 +161,11 @@ def test_a_sum_over_a_fractional_or_long_range_is_not_evaluated_at_a_point():
     # an inner range in the outer index is bounded by the outer one
     i, j = sympy.symbols("i j", integer=True)
     assert short_folds(sympy.Sum(sympy.Sum(j, (j, 1, i)), (i, 1, 10)))
+
+
+def test_a_function_object_in_a_difference_is_no_number_at_a_point():
+    # s = λx. 1/(1 + e^{-x}) left unapplied beside its value: setting x at a point would
+    # rename the function's own variable, which SymPy refuses; no value, no verdict
+    x = sympy.Symbol("x")
+    s = sympy.Lambda(x, 1 / (1 + sympy.exp(-x)))
+    assert _nonzero_at_a_point(s - 1 / (1 + sympy.exp(-x))) is False

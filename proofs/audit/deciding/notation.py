@@ -646,10 +646,10 @@ def _nonzero_at_a_point(difference: sympy.Expr) -> bool:
         s: sympy.Integer(k + 2) if s.is_integer else sympy.Rational(2 * k + 3, 7)
         for k, s in enumerate(sorted(difference.free_symbols, key=str))
     }
-    at = difference.xreplace(point)
-    if not short_folds(at):
-        return False
     try:
+        at = difference.xreplace(point)
+        if not short_folds(at):
+            return False
         value = at.evalf(30)
     except (TypeError, ValueError, ArithmeticError, NotImplementedError, RecursionError):
         return False
