@@ -11,6 +11,7 @@ import sympy
 
 from proofs.audit import audit_document
 from proofs.audit.deciding.notation import OpenFacts, decide_open, with_calls
+from proofs.audit.deciding.sentence import is_label
 from proofs.reader import parse
 from proofs.tex.witness import Range
 
@@ -657,3 +658,29 @@ def test_one_point_shows_a_difference_is_no_identity_before_any_simplification()
     assert not _nonzero_at_a_point(sympy.sin(x) ** 2 + sympy.cos(x) ** 2 - 1)
     # a sum to t in closed form, t a whole number: 1 + x + … + x^{t-1}
     assert not _nonzero_at_a_point((1 - x**t) / (1 - x) - sympy.Sum(x**k, (k, 0, t - 1)))
+
+
+# what the fifth sealed pair taught: labels, lists of values and cases set again
+
+
+def test_a_relation_before_no_names_what_follows_and_asserts_nothing():
+    def labels(line: str) -> bool:
+        document = parse(rendered(line), "unseen.txt")
+        return is_label(document, 11, "n = 8192")
+
+    assert labels("$n = 8192$ の比 2.067 は $2 + 0.067$ です。")
+    assert not labels("$n = 8192$ なので 2 倍です。")
+    assert not labels("$n = 8192$ ので 2 倍です。")
+    assert not labels("比は 2.067 で、$n = 8192$ です。")
+
+
+def test_a_list_of_values_after_a_relation_is_no_claim():
+    line = "$j = 6$ とします。$t = 8 - j = 4, 3, 2, 1, 0$ に対する値です。"
+    assert mismatches(rendered(line)) == []
+    assert mismatches(rendered("$j = 6$ とします。$t = 8 - j = 4$ です。")) == [(11, "equality")]
+
+
+def test_a_name_printed_first_in_a_chain_is_set_again():
+    line = "$w = 512$ とします。$n = 8192$ では大きく、$n = 1024 = 2w$ では小さくなります。"
+    assert mismatches(rendered(line)) == []
+    assert mismatches(rendered(line.replace("= 2w", "= 3w"))) == [(11, "equality")]

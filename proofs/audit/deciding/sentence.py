@@ -74,6 +74,16 @@ def is_hypothesis(document: Document, line: int, statement: str) -> bool:
     return not (predicate and sentence.is_hypothesis_after(place.closing, ("で、",)))
 
 
+def is_label(document: Document, line: int, statement: str) -> bool:
+    """Whether the statement names what follows it (「$n = 8192$ の比」「$T = \\infty$ の行」):
+    a relation before 「の」 (not 「ので」) is asserted by nothing."""
+    place = document.place(line, statement)
+    if place is None or place.closing is None:
+        return False
+    after = document.line(line)[place.closing + 1 :].lstrip()
+    return after.startswith("の") and not after.startswith("ので")
+
+
 def is_conjoined(document: Document, line: int, statement: str) -> bool:
     """Whether the statement is followed by 「で、」, which joins it to what follows (「$A =
     B = C$ で、…」: a step of an argument) as often as it makes it a hypothesis."""

@@ -23,6 +23,7 @@ from proofs.audit.deciding.sentence import (
     is_case,
     is_conjoined,
     is_hypothesis,
+    is_label,
     is_setting,
     regime_before,
     title_settings,
@@ -174,11 +175,18 @@ def audit_equalities(
         settings = settings_by_line.setdefault(formula.line, Settings())
         element = document.element_at(formula.line)
         names = defined.setdefault(element.line if element else 0, Definitions())
-        for line, statement in statement_lines(formula.line, formula.tex):
+        statements = statement_lines(formula.line, formula.tex)
+        # 「$t = 8 - j = 4, 3, 2, 1, 0$ に対する」: the values a name runs over, no claim
+        listed = any(_LITERAL.fullmatch(st.rstrip(".,")) for _, st in statements[1:])
+        for line, statement in statements:
             hypothesis = (
-                not formula.display
-                and is_hypothesis(document, line, statement.strip())
-                and not _is_numeric_setting(statement)
+                listed
+                or is_label(document, line, statement.strip())
+                or (
+                    not formula.display
+                    and is_hypothesis(document, line, statement.strip())
+                    and not _is_numeric_setting(statement)
+                )
             )
             relation = (line, normalise_tex(statement))
             found = _audit_once(recomputed, line, statement, settings, relation in owned)
@@ -216,6 +224,8 @@ def audit_equalities(
                 and _in_a_case(document, line, statement, chapter_notation)
             ):
                 hypothesis = False  # 「（$d_{\\mathrm{in}} = d$）では $\\rho = 2r/d$ で、」
+            if listed:  # the values of a name as it runs, no relation of one value
+                continue
             if hypothesis:  # a setting or a hypothesis (「$\\pi(1) = 2$ … とすると」) claims
                 # nothing of its symbols, but its arithmetic on numbers (「… = 0.30 で、」) holds
                 findings.extend(f for f in found if f.status != Status.NOT_CHECKABLE)
@@ -239,7 +249,8 @@ def audit_equalities(
                 cases = cases_before(document, line, statement.strip())
                 assumed = {set_name(c) for c in cases if case.learn(c)}
                 # 「$u = \pi$ では …、$u = \pi/2$ で」: another case, not a claim about u
-                another_case = set_name(statement) in assumed
+                cased = assumed | {set_name(c) for c in cases}
+                another_case = set_name(statement) in cased - {None}
                 regime = regime_before(document, line, statement.strip())
                 limit = regime is not None and r"\to" in split_relations(statement)[1]
                 # 「$\\boldsymbol{m} = (1, 0, 1, 1)$ のとき $D_p(\\boldsymbol{x}) = (…)$」: worked
@@ -417,7 +428,8 @@ def _audit_once(
 
 def _set_again(statement: str, settings: Settings) -> str | None:
     """The name a statement gives a value again, computed from numbers alone
-    (`C = \\lceil 1 \\rceil = 1` after `C = 2` on the line); None for any other statement."""
+    (`C = \\lceil 1 \\rceil = 1` after `C = 2` on the line) or printed first (`n = 1024 =
+    2w` after `n = 8192`); None for any other statement."""
     members, relations = split_relations(statement)
     first = _BARE_SYMBOL.fullmatch(members[0]) if members else None
     if first is None or not relations or any(r != "=" for r in relations):
@@ -425,6 +437,8 @@ def _set_again(statement: str, settings: Settings) -> str | None:
     name = first.group(1) + (f"_{first.group(2)}" if first.group(2) else "")
     if name not in settings.values:
         return None
+    if _LITERAL.fullmatch(members[1]):  # 「$n = 1024 = 2w$ では」: another case of n
+        return name
     names = [re.sub(r"\\[A-Za-z]+", "", m) for m in members[1:]]
     return None if any(re.search("[A-Za-z]", m) for m in names) else name
 
