@@ -701,3 +701,9 @@ def test_a_case_that_makes_two_names_one_is_tried_as_a_claim():
 
     assert codes("$g = 2n$") == []
     assert codes("$g = 3n$") == ["EQ004"]
+
+
+def test_an_integer_after_approx_is_rounded_to_its_last_digit():
+    # 50 φ(0) = 19.947: 「≈ 20」 is it rounded; after = an integer is exact
+    assert worked_mismatches("$50\\varphi(0) \\approx 20$ です。") == []
+    assert worked_mismatches("$50\\varphi(0) \\approx 21$ です。") == ["EQ004"]

@@ -120,7 +120,10 @@ def try_statement(
         return "about a value the example does not set"
     integers = frozenset(n for n, s in notation.shapes.items() if s.range.integer)
     judgement, place = _judged(pairs, integers, notation, seed, relative)
-    printed = printed_entries(split_relations(statement)[0][-1]) if concrete else None
+    last = split_relations(statement)[0][-1]
+    about = r"\approx" in statement
+    # a number in a power of ten (3.249 × 10^{10}) is judged by the relative tolerance
+    printed = printed_entries(last, about) if concrete and r"\times" not in last else None
     if printed is not None and not indices and pairs[-1].op == "=":
         # the worked-out value against the printed one's rounding, over the rounding of
         # the settings it was worked from, rather than a relative tolerance
@@ -152,30 +155,15 @@ def printed_rounding(statement: str) -> sympy.Rational | None:
     return 2 * max(widths) if widths else None
 
 
-_POWER_OF_TEN = re.compile(r"\\times\s*10\^(?:\{-?\d+\}|\d)")
-_PRINTED = re.compile(r"-?\d+(?:\.(\d+))?")
-_TRANSPOSED = re.compile(r"\^(?:\{\\mathsf\{T\}\}|\\top|T)$")
-_SEPARATORS = re.compile(r"\\[,;!]|\\\s|\\quad|\s")
-
-
 def _result_rounding(printed: str) -> sympy.Rational | None:
     """How far a value computed from exact settings may lie from the numbers printed after
     ≈, relative to them: half a unit of the last digit (2.829: 0.0005; 91: 0.5; 3.249
     × 10^{10}: as 3.249), the loosest over the entries of a tuple. None when what follows
     ≈ is not printed numbers only."""
-    text = _SEPARATORS.sub("", _POWER_OF_TEN.sub("", printed)).replace("{,}", "")
-    text = _TRANSPOSED.sub("", text.replace("\\left", "").replace("\\right", ""))
-    if text.startswith("(") and text.endswith(")"):
-        text = text[1:-1]
-    widths = []
-    for entry in text.split(","):
-        match = _PRINTED.fullmatch(entry)
-        if match is None:
-            return None
-        value = sympy.Rational(match.group())
-        if value == 0:
-            continue
-        widths.append(sympy.Rational(1, 2 * 10 ** len(match.group(1) or "")) / abs(value))
+    entries = printed_entries(printed, about=True)
+    if entries is None:
+        return None
+    widths = [sympy.Rational(half / abs(value)) for value, half in entries if value]
     return max(widths) if widths else None
 
 

@@ -26,12 +26,17 @@ from proofs.tex.witness import DIGITS, Judgement, Point
 SIGNIFICANT = 3  # a vector's decimal entry with this many significant digits was rounded
 _PRINTED = re.compile(r"-?\d+(?:\.(\d+))?")
 _SEPARATORS = re.compile(r"\\[,;!]|\\\s|\\quad|\s|\{,\}")
+_POWER_OF_TEN = re.compile(r"\\times\s*10\^(?:\{-?\d+\}|\d)")
+_TRANSPOSED = re.compile(r"\^(?:\{\\mathsf\{T\}\}|\\top|T)$")
 
 
-def printed_entries(member: str) -> list[tuple[Fraction, Fraction]] | None:
+def printed_entries(member: str, about: bool = False) -> list[tuple[Fraction, Fraction]] | None:
     """(value, half a unit of its last digit) of each number a member prints (`2.5`,
-    `(0.3011,\\ 0.1353)`); None when the member is anything but printed numbers."""
-    text = _SEPARATORS.sub("", member).replace("\\left", "").replace("\\right", "")
+    `(0.3011,\\ 0.1353)^{\\mathsf{T}}`, `3.249 \\times 10^{10}` as 3.249); an integer is
+    exact, or under `about` (after ≈) rounded to its last digit too. None when the member
+    is anything but printed numbers."""
+    text = _SEPARATORS.sub("", _POWER_OF_TEN.sub("", member))
+    text = _TRANSPOSED.sub("", text.replace("\\left", "").replace("\\right", ""))
     if text.startswith("(") and text.endswith(")"):
         text = text[1:-1]
     entries = []
@@ -40,7 +45,7 @@ def printed_entries(member: str) -> list[tuple[Fraction, Fraction]] | None:
         if match is None:
             return None
         decimals = len(match.group(1) or "")
-        half = Fraction(1, 2 * 10**decimals) if decimals else Fraction(0)
+        half = Fraction(1, 2 * 10**decimals) if decimals or about else Fraction(0)
         entries.append((Fraction(match.group()), half))
     return entries
 
