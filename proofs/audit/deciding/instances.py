@@ -120,10 +120,10 @@ def try_statement(
         return "about a value the example does not set"
     integers = frozenset(n for n, s in notation.shapes.items() if s.range.integer)
     judgement, place = _judged(pairs, integers, notation, seed, relative)
-    last = split_relations(statement)[0][-1]
+    result = split_relations(statement)[0][-1]
     about = r"\approx" in statement
     # a number in a power of ten (3.249 × 10^{10}) is judged by the relative tolerance
-    printed = printed_entries(last, about) if concrete and r"\times" not in last else None
+    printed = printed_entries(result, about) if concrete and r"\times" not in result else None
     if printed is not None and not indices and pairs[-1].op == "=":
         # the worked-out value against the printed one's rounding, over the rounding of
         # the settings it was worked from, rather than a relative tolerance
