@@ -340,3 +340,127 @@ def test_a_function_named_with_a_subscript_and_the_error_function():
     assert found(ACTIVATIONS.format("1.9545", "1.9546")) == []
     assert found(ACTIVATIONS.format("1.9545", "1.9545")) == [(20, "table", "error", "TAB103")]
     assert found(ACTIVATIONS.format("1.9546", "1.9546")) == [(20, "table", "error", "TAB103")]
+
+
+def test_a_header_of_two_letters_is_their_product():
+    # $ab$ is a times b, the columns before it; not one symbol ab that nothing sets
+    table = """\
+| 行列 | $n$ | 前向き $a$ | 逆向き $b$ | $ab$ |
+|---|---|---|---|---|
+| A | 512 | 1.778 | 0.2222 | {} |
+"""
+    assert found(table.format("0.3951")) == []
+    assert found(table.format("0.3915")) == [(13, "table", "error", "TAB101")]
+
+
+def test_a_header_that_says_total_needs_three_rows_that_hold_the_sum():
+    table = """\
+| $n$ | 注意 | 残差 | 1 層の合計 |
+|---|---|---|---|
+| 128 | 196,608 | 196,608 | 393,216 |
+| 256 | 786,432 | 393,216 | {} |
+| 512 | 3,145,728 | 786,432 | 3,932,160 |
+| 1024 | 12,582,912 | 1,572,864 | 14,155,776 |
+"""
+    assert found(table.format("1,179,648")) == []
+    assert found(table.format("1,179,684")) == [(14, "table", "warning", "TAB203")]
+    # without the word, four rows are too few to tell a relation from a coincidence
+    assert found(table.format("1,179,684").replace("1 層の合計", "1 層")) == []
+
+
+DISTANCES = """\
+| $t$ | 減衰あり $\\theta_t$ | 減衰なし $\\theta_t$ | 距離 |
+|---|---|---|---|
+| 0 | 1.0000 | 1.0000 | 1.2000 |
+| 1 | 0.9988 | 0.9998 | 1.1988 |
+| 10 | 0.9881 | 0.9980 | 1.1881 |
+| 100 | {} | 0.9800 | 1.0858 |
+| 1000 | 0.2412 | 0.8000 | 0.4412 |
+"""
+
+
+def test_a_column_every_other_row_moves_by_a_fixed_number():
+    # the distance is θ_t + 0.2 in every row; 0.8588 in one row is a slip there
+    assert found(DISTANCES.format("0.8858")) == []
+    assert found(DISTANCES.format("0.8588")) == [(16, "table", "warning", "TAB203")]
+
+
+def test_small_integers_moved_by_a_fixed_number_are_no_relation():
+    # counts of 1 to 8: the third column is the second less 1 in all rows but the first,
+    # by coincidence
+    table = """\
+| $T$ | $\\tau = 0.5$ | $\\tau = 0.8$ | $\\tau = 0.95$ |
+|---|---|---|---|
+| 0.25 | 1 | 1 | 1 |
+| 0.5 | 1 | 2 | 3 |
+| 1 | 1 | 4 | 5 |
+| 2 | 2 | 6 | 7 |
+| 4 | 3 | 7 | 8 |
+"""
+    assert found(table) == []
+
+
+def test_a_column_every_other_row_gives_as_a_fixed_number_over_another():
+    # the mean count is 768 over the factor 1/(1 - p) in every row
+    table = """\
+| $p$ | 倍率 | 平均 |
+|---|---|---|
+| 0.05 | 1.0526 | 729.6 |
+| 0.1 | 1.1111 | {} |
+| 0.2 | 1.2500 | 614.4 |
+| 0.3 | 1.4286 | 537.6 |
+| 0.5 | 2.0000 | 384.0 |
+"""
+    assert found(table.format("691.2")) == []
+    assert found(table.format("619.2")) == [(14, "table", "warning", "TAB203")]
+
+
+def test_a_name_applied_to_a_group_is_a_product_when_the_table_gives_the_name():
+    # k(T - C) with k set in the title: k times (T - C), not a function k of T - C
+    table = """\
+<Example id="ex-cap" title="T = 20、k = 2 の場合">
+
+| $C$ | 上界 $k(T - C)$ |
+|---|---|
+| 8 | 24 |
+| 10 | {} |
+
+</Example>
+"""
+    assert found(table.format("20")) == []
+    assert found(table.format("10")) == [(16, "table", "error", "TAB101")]
+
+
+STATED = """\
+$d_k = 128$、$b = 10{{,}}000$ では $\\theta_i = 10^{{-(i-1)/16}}$ です。
+
+| $i$ | 1 | 17 | 42 |
+|---|---|---|---|
+| $\\theta_i$ | 1 | 0.1 | {} |
+"""
+
+
+def test_a_row_a_formula_before_the_table_states_is_computed_from_it():
+    assert found(STATED.format("0.002738")) == []
+    ((line, section, severity, code),) = found(STATED.format("0.002783"))
+    assert (line, section, severity, code) == (15, "table", "error", "TAB101")
+    chapter = parse(HEAD + STATED.format("0.002783"), "t.mdx")
+    (finding,) = audit_document(chapter, with_checks=False).mismatched
+    assert "the formula stated before the table, \\theta_i = 10^{-(i-1)/16}" in finding.detail
+
+
+def test_a_formula_stated_above_the_paragraph_before_the_table_sets_no_column():
+    # a proof's case (「… なら D = k(T - C)」) two paragraphs up is no formula of the table's D
+    table = """\
+負荷が偏るなら $D = k(T - C)$ です。
+
+容量を変えます。$k = 2$、$T = 20$ とします。
+
+| $C$ | $D$ |
+|---|---|
+| 8 | 11 |
+| 10 | 6 |
+"""
+    assert found(table) == []
+    moved = table.replace("です。\n\n容量", "です。容量")
+    assert found(moved) == [(15, "table", "error", "TAB101"), (16, "table", "error", "TAB101")]

@@ -1,14 +1,16 @@
 """Tables checked from their own content, for tables no package regenerates.
 
 A column whose header holds a formula (「1 層の数 $2nd$」, `$1 - \\beta_1^t$`,
-`$\\eta_t/\\eta_{\\max}$`) is computed in each row from what the formula names: the key
-column's symbol (the first column whose header is a symbol, `$t$`) at the row's key, the
-other columns whose header is a symbol (`コサイン減衰 $\\eta_t$（$\\times 10^{-4}$）`,
-scaled by the unit the header gives) at the row's cells, and the settings of the
-paragraphs just before the table (`$\\beta_1 = 0.9$`、`$d = 768$`; a name set to two
-values there is none). A column whose formula names anything else is not examined. The
-printed inputs are taken at either end of their rounding, so a cell is a mismatch only
-when no choice of them within their printed precision gives it.
+`$\\eta_t/\\eta_{\\max}$`, `$ab$`), or is a symbol the paragraph just before the table
+sets to one (「では $\\theta_i = 10^{-(i-1)/16}$ です」), is computed in each row from
+what the formula names: the key column's symbol (the first column whose header is a
+symbol, `$t$`) at the row's key, the other columns whose header is a symbol (`コサイン減衰
+$\\eta_t$（$\\times 10^{-4}$）`, scaled by the unit the header gives) at the row's cells,
+and the settings of the paragraphs just before the table (`$\\beta_1 = 0.9$`、`$d = 768$`;
+a name set to two values there is none). A name the table gives is a number: `k(T - C)`
+is a product. A column whose formula names anything else is not examined. The printed
+inputs are taken at either end of their rounding, so a cell is a mismatch only when no
+choice of them within their printed precision gives it.
 
 When the chapter's listings ran, a row that one of their output lines prints (its key
 first, most of its other numbers alike) is compared with that line number by number:
@@ -45,10 +47,11 @@ COMPUTED_COLUMN = Rule(
     "table-formula-column",
     Section.TABLE,
     Severity.ERROR,
-    "A column whose header holds a formula (or names one: $\\lambda_i = 2\\pi/\\theta_i$) "
-    "is that formula in each row, of the key column's value, the row's other cells, the "
-    "settings of the paragraphs before the table and those of its header ($m = 100$ での), "
-    "for some choice of the printed inputs within their rounding.",
+    "A column whose header holds a formula (or names one: $\\lambda_i = 2\\pi/\\theta_i$, "
+    "or is a symbol the paragraph before the table sets to one) is that formula in each "
+    "row, of the key column's value, the row's other cells, the settings of the paragraphs "
+    "before the table and those of its header ($m = 100$ での), for some choice of the "
+    "printed inputs within their rounding.",
     Example(_COLUMN.format("17")),
     Example(_COLUMN.format("16")),
 )
@@ -93,6 +96,7 @@ CONTEXT = 12  # lines before a table searched for its settings
 CORNERS = 4  # printed inputs of a formula taken at both ends of their rounding, at most
 _NUMBER = re.compile(r"^[-−]?\d{1,3}(?:(?:,|\{,\})\d{3})+(?:\.\d+)?$|^[-−]?\d+(?:\.\d+)?$")
 _IN_TEXT = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?![\w.])")
+_BREAK = re.compile(r"\s*(?:<|#|\$\$)")  # a tag, a heading or a display: no paragraph's line
 _UNIT = re.compile(r"\\times\s*10\^\{?(-?\d+)\}?")
 _SYMBOL = re.compile(  # x, \beta_1, n_{\mathrm{in}}
     r"\s*\\?[A-Za-z]+(?:_\{?\\?(?:mathrm\{)?[A-Za-z0-9]+\}?\}?)?\s*"
@@ -139,6 +143,7 @@ class Column:
     formula: str | None  # the header's math when it is a formula, or what it names one
     unit: Fraction  # what a cell is multiplied by: 10^-4 for （$\times 10^{-4}$）
     settings: tuple[tuple[str, Printed], ...] = ()  # 「$m = 100$ での回転数」: for this column
+    source: str = "its header's formula"  # where the formula is stated
 
 
 def columns(table: Table) -> list[Column]:
@@ -158,7 +163,8 @@ def columns(table: Table) -> list[Column]:
         settings = tuple(setting for _, setting in set_here if setting is not None)
         rest = [m for m, setting in set_here if setting is None]
         math = rest[0] if len(rest) == 1 else None
-        symbol = math.strip() if math and _SYMBOL.fullmatch(math) else None
+        # `ab` is a product, not a symbol: one only when the open notation reads one name
+        symbol = math.strip() if math and _SYMBOL.fullmatch(math) and _name(math) else None
         formula = math if math and symbol is None and not split_relations(math)[1] else None
         if math is not None and symbol is None and formula is None:
             members, relations = split_relations(math)
@@ -204,6 +210,52 @@ def settings_before(document: Document, table: Table) -> dict[str, Printed]:
     return {name: value for name, value in found.items() if value is not None}
 
 
+def formulas_before(document: Document, table: Table) -> dict[str, str]:
+    """The names the paragraph just before the table sets to a formula (「$d_k = 128$、$b =
+    10{,}000$ では $\\theta_i = 10^{-(i-1)/16}$ です」), by their names in the open
+    notation: the last member of a chain of equalities that starts with the name and
+    goes on with no bare number; a name set to two formulas there is none. Only that
+    paragraph: a proposition's general formula further up may have the table's rows as
+    exceptions its proof explains."""
+    last = table.line - 1
+    while last > 0 and not document.lines[last - 1].strip():
+        last -= 1
+    first = last
+    while (
+        first > 1
+        and document.lines[first - 2].strip()
+        and not _BREAK.match(document.lines[first - 2])
+    ):
+        first -= 1
+    found: dict[str, str | None] = {}
+    for statement in (s for m in document.math_in(first, last) for s in m.tex.split(",")):
+        members, relations = split_relations(statement)
+        if len(members) < 2 or any(r != "=" for r in relations):
+            continue
+        name = _name(members[0]) if _SYMBOL.fullmatch(members[0]) else None
+        if name is None or any(_setting_value(m) is not None for m in members[1:]):
+            continue
+        formula = members[-1].strip()
+        found[name] = None if name in found and found[name] != formula else formula
+    return {name: formula for name, formula in found.items() if formula is not None}
+
+
+def _stated(cols: list[Column], formulas: dict[str, str], key: Column) -> list[Column]:
+    """The columns, each whose header is a symbol the lines before the table set to a
+    formula taking that formula (the key column's keeps none: it labels the rows)."""
+    return [
+        replace(
+            c, formula=formulas[name], source=f"the formula stated before the table, {c.symbol} ="
+        )
+        if c is not key
+        and c.formula is None
+        and c.symbol is not None
+        and (name := _name(c.symbol)) in formulas
+        else c
+        for c in cols
+    ]
+
+
 def _math_before(document: Document, table: Table) -> list[str]:
     """The TeX of the formulas on the CONTEXT lines before the table."""
     first = max(1, table.line - CONTEXT)
@@ -243,6 +295,7 @@ def audit_table_content(
     key = next((c for c in cols if c.symbol is not None), None)
     if key is None:
         return []
+    cols = _stated(cols, formulas_before(document, table), key)
     rounded = _decimal_columns(view)
     out = []
     for column in cols:
@@ -467,7 +520,7 @@ def _judge(
         tree = parse(column.formula)
     except TexError:
         return None
-    evaluator = OpenEvaluator()
+    evaluator = OpenEvaluator(frozenset(given))  # k(T - C): a product when k is given
     try:
         expr = evaluator(tree)
     except (TexError, TypeError, ValueError, ArithmeticError):
@@ -484,7 +537,7 @@ def _judge(
         for n, sign in zip(inexact, signs, strict=True):
             at[names[n]] = sympy.Rational(given[n].value + sign * given[n].half)
         values.append(Fraction(str(sympy.N(expr.subs(at), 30))))
-    return _within(values, printed, column, f"its header's formula {column.formula}")
+    return _within(values, printed, column, f"{column.source} {column.formula}")
 
 
 def _within(
@@ -617,6 +670,7 @@ def formula_cells(document: Document, table: Table) -> list[FormulaCell]:
     key = next((c for c in cols if c.symbol is not None), None)
     if key is None:
         return []
+    cols = _stated(cols, formulas_before(document, table), key)
     settings = settings_before(document, table)
     out = []
     for column in cols:
@@ -640,7 +694,7 @@ def _value_at(column: Column, given: dict[str, Printed]) -> Fraction | None:
     they do not give, or is not a number there)."""
     assert column.formula is not None
     try:
-        expr = OpenEvaluator()(parse(column.formula))
+        expr = OpenEvaluator(frozenset(given))(parse(column.formula))
     except (TexError, TypeError, ValueError, ArithmeticError):
         return None
     if not isinstance(expr, sympy.Expr) or not {str(s) for s in expr.free_symbols} <= set(given):

@@ -6,9 +6,11 @@ tables no package regenerates.
   witness; a column of decimals (a ratio's total need not be a sum) is judged only when
   another column's total is that column's sum, and is then a warning.
 - A column that every row but one computes from other columns the same way — a ratio, a
-  product, a sum or a difference of two columns, or a fixed multiple of one — has a slip
-  in that row (in it, or in a cell it is computed from): a warning, since the text states
-  no such relation; judged only on tables of at least MIN_ROWS rows.
+  product, a sum or a difference of two columns, or a fixed multiple of one, a fixed
+  number over one or one moved by a fixed number — has a slip in that row (in it, or in
+  a cell it is computed from): a warning, since the text states no such relation; judged
+  only on tables of at least MIN_ROWS rows, or MIN_NAMED_ROWS when the header says which
+  relation (比: a ratio or a multiple; 合計: a sum).
 - A row that the chapter's printed output of a listing prints too (the line starting with
   the row's key, most of its other numbers alike), differs from it number by number: two
   printed numbers that cannot both be right, a warning at both lines (a run of the
@@ -26,6 +28,7 @@ from fractions import Fraction
 from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
 from proofs.audit.rules.table_content import Printed, reproduced_cells
 from proofs.reader import Document
+from proofs.reader.math import INLINE_MATH
 from proofs.reader.records import Table
 
 _HEAD = '# 見本\n\n<Remark id="rem-parts" title="部分">\n\n部分を数えます。\n\n</Remark>\n\n'
@@ -65,9 +68,10 @@ COLUMN_RELATION = Rule(
     Section.TABLE,
     Severity.WARNING,
     "A column that every row but one computes from other columns the same way (a ratio, "
-    "product, sum or difference of two, or a fixed multiple of one) holds in that row too, "
-    "in a table of at least MIN_ROWS rows besides its totals: a warning, since the text "
-    "states no such relation.",
+    "product, sum or difference of two, a fixed multiple of one, a fixed number over one, "
+    "one moved by a fixed number) holds in that row too, in a table of at least MIN_ROWS "
+    "rows besides its totals (MIN_NAMED_ROWS when its header says 比 or 合計): a warning, "
+    "since the text states no such relation.",
     Example(_RATIOS.format("1.05")),
     Example(_RATIOS.format("1.50")),
 )
@@ -90,8 +94,8 @@ PRINTED_OUTPUT_ROW = Rule(
 RULES = (EXACT_TOTAL, UNCONFIRMED_TOTAL, COLUMN_RELATION, PRINTED_OUTPUT_ROW)
 
 MIN_ROWS = 4  # rows a relation between columns must hold in before another row is a slip
-MIN_RATIO_ROWS = 3  # the same, for a column whose header says it is a ratio
-RATIO_WORDS = ("比", "倍", "ratio", "Ratio")
+MIN_OFFSET_DIGITS = 3  # of the integers a column moved by a fixed number is judged on
+MIN_NAMED_ROWS = 3  # the same, for a column whose header says which relation it is
 TOTALS = ("計", "合計", "総計", "total", "Total", "sum", "Sum")
 
 Relation = tuple[str, Callable[[Fraction, Fraction], Fraction | None]]
@@ -100,6 +104,11 @@ _RELATIONS: tuple[Relation, ...] = (
     ("the product", lambda a, b: a * b),
     ("the sum", lambda a, b: a + b),
     ("the difference", lambda a, b: a - b),
+)
+# the words of a header that say which relation its column is: 比 a ratio, 合計 a sum
+NAMED_RELATIONS: tuple[tuple[tuple[str, ...], Relation], ...] = (
+    (("比", "倍", "ratio", "Ratio"), _RELATIONS[0]),
+    (("合計", "総計", "総和", "の和", "total", "Total", "sum", "Sum"), _RELATIONS[2]),
 )
 
 
@@ -163,7 +172,7 @@ def _within(total: Printed, low: Fraction, high: Fraction) -> bool:
 def _inferred(table: Table) -> list[Finding]:
     """Each column that a relation with other columns gives in every row but one."""
     body = [row for row in table.rows[1:] if row[0].strip() not in TOTALS]
-    if len(body) < MIN_RATIO_ROWS + 1:
+    if len(body) < MIN_NAMED_ROWS + 1:
         return []
     lines = [
         line
@@ -176,10 +185,11 @@ def _inferred(table: Table) -> list[Finding]:
     for c in range(1, width):
         if any(row[c] is None for row in grid):
             continue
+        named = _named_relations(table.rows[0][c])
         if len(body) >= MIN_ROWS + 1:
             found = _explained(grid, c, width)
-        elif _names_a_ratio(table.rows[0][c]):  # 「比」: which ratio, the other rows say
-            found = _explained(grid, c, width, _RELATIONS[:1])
+        elif named:  # 「比」「合計」: of which columns, the other rows say
+            found = _explained(grid, c, width, named, constants=_RELATIONS[0] in named)
         else:
             continue
         if found is not None:
@@ -199,9 +209,13 @@ def _inferred(table: Table) -> list[Finding]:
     ]
 
 
-def _names_a_ratio(header: str) -> bool:
-    """A header that says its column is a ratio: 比, 倍, ratio."""
-    return any(word in header for word in RATIO_WORDS)
+def _named_relations(header: str) -> tuple[Relation, ...]:
+    """The relations a header says its column is: a ratio (比, 倍), a sum (合計, 和)."""
+    return tuple(
+        relation
+        for words, relation in NAMED_RELATIONS
+        if any(word in INLINE_MATH.sub("", header) for word in words)
+    )
 
 
 def _explained(
@@ -209,11 +223,13 @@ def _explained(
     c: int,
     width: int,
     relations: tuple[Relation, ...] = (),
+    constants: bool = True,
 ) -> tuple[str, int] | None:
     """(what relates column c to others, the one row it fails in) when some relation holds
     in every row but exactly one; None when none does. `relations`: only these, between
-    two columns (a header said which kind); by default every relation of two columns and
-    every fixed multiple of one."""
+    two columns (a header said which kind); by default every relation of two columns.
+    With `constants`, a fixed multiple of one column, and by default a column plus a
+    fixed number, too."""
     others = [
         k
         for k in range(width)
@@ -226,13 +242,21 @@ def _explained(
         for a, b in itertools.permutations(others, 2)
         for name, relation in relations or _RELATIONS
     ]
-    if not relations:
-        for a in others:
-            factor = _factor(grid, a, c)
-            if factor is not None and factor not in (0, 1):
-                candidates.append(
-                    (f"{_shown(factor)} times column {a + 1} here", _scaled(factor), a, a)
-                )
+    for a in others if constants else ():
+        pairs = [(row[a], row[c]) for row in grid]
+        factor = _constant(pairs, _RATIO_SPAN)  # type: ignore[arg-type]
+        if factor is not None and factor not in (0, 1):
+            candidates.append(
+                (f"{_shown(factor)} times column {a + 1} here", _scaled(factor), a, a)
+            )
+        if relations:
+            continue
+        offset = _constant(pairs, _DIFFERENCE_SPAN)  # type: ignore[arg-type]
+        if offset:
+            candidates.append((f"column {a + 1} plus {_shown(offset)} here", _moved(offset), a, a))
+        product = _constant(pairs, _PRODUCT_SPAN)  # type: ignore[arg-type]
+        if product:
+            candidates.append((f"{_shown(product)} over column {a + 1} here", _over(product), a, a))
     slip = None
     for what, relation, a, b in candidates:
         failing = [r for r, row in enumerate(grid) if not _holds(relation, row[a], row[b], row[c])]
@@ -247,38 +271,70 @@ def _scaled(factor: Fraction) -> Callable[[Fraction, Fraction], Fraction | None]
     return lambda x, _: x * factor
 
 
-def _factor(grid: list[list[Printed | None]], a: int, c: int) -> Fraction | None:
-    """The multiple of column a that column c is in most rows (the exact ratio of the
-    integers of a row where both are exact, else one that every row but at most one
-    admits within its printed rounding), or None."""
-    pairs = [(row[a], row[c]) for row in grid]
-    ratios = [
-        y.value / x.value
-        for x, y in pairs
-        if x is not None and y is not None and x.value and not x.half and not y.half
-    ]
-    if len(ratios) >= MIN_ROWS - 1:
-        best = max(set(ratios), key=ratios.count)
-        return best if ratios.count(best) >= len(ratios) - 1 else None
-    return _rounded_factor([(x, y) for x, y in pairs if x is not None and y is not None])
+def _moved(offset: Fraction) -> Callable[[Fraction, Fraction], Fraction | None]:
+    return lambda x, _: x + offset
 
 
-def _rounded_factor(pairs: list[tuple[Printed, Printed]]) -> Fraction | None:
-    """A factor f with y = f x within the printed rounding of x and y in every pair but at
-    most one (the middle of those the others admit), when x is a column of positive
-    numbers that vary (a constant column makes any almost constant one its multiple)
-    and y a column of positive ones; None otherwise."""
+def _over(product: Fraction) -> Callable[[Fraction, Fraction], Fraction | None]:
+    return lambda x, _: product / x if x else None
+
+
+Span = Callable[[Printed, Printed], tuple[Fraction, Fraction] | None]
+
+
+def _ratio_span(x: Printed, y: Printed) -> tuple[Fraction, Fraction] | None:
+    """The factors f with y = f x within the printed rounding, for an exact positive x
+    and a positive y (a rounded x makes too wide a span to tell a slip)."""
+    if x.half or x.value <= 0 or y.value - y.half <= 0:
+        return None
+    return (y.value - y.half) / x.value, (y.value + y.half) / x.value
+
+
+def _difference_span(x: Printed, y: Printed) -> tuple[Fraction, Fraction] | None:
+    """The numbers k with y = x + k within the printed rounding, unless x or y is a
+    small integer (counts 1 to 8 are too easily one another moved)."""
+    if _small_integer(x) or _small_integer(y):
+        return None
+    return y.value - y.half - x.value - x.half, y.value + y.half - x.value + x.half
+
+
+def _small_integer(number: Printed) -> bool:
+    """An exact integer of fewer than MIN_OFFSET_DIGITS digits besides its trailing zeros."""
+    value = number.value
+    digits = str(abs(value.numerator)).rstrip("0")
+    return not number.half and value.denominator == 1 and len(digits) < MIN_OFFSET_DIGITS
+
+
+def _product_span(x: Printed, y: Printed) -> tuple[Fraction, Fraction] | None:
+    """The numbers k with y = k / x within the printed rounding, for positive x and y
+    other than small integers."""
+    if _small_integer(x) or _small_integer(y) or x.value - x.half <= 0 or y.value - y.half <= 0:
+        return None
+    return (x.value - x.half) * (y.value - y.half), (x.value + x.half) * (y.value + y.half)
+
+
+_RATIO_SPAN: Span = _ratio_span
+_PRODUCT_SPAN: Span = _product_span
+_DIFFERENCE_SPAN: Span = _difference_span
+
+
+def _constant(pairs: list[tuple[Printed, Printed]], span: Span) -> Fraction | None:
+    """A constant that every pair (x, y) but at most one admits within its printed
+    rounding (the exact one most rows give, when every row is exact; else the middle of
+    those the rows admit), when x is a column that varies (a constant column makes any
+    almost constant one its multiple, or itself moved); None otherwise."""
     if len({x.value for x, _ in pairs}) < MIN_ROWS - 1:
         return None
-    if any(x.half or x.value <= 0 or y.value - y.half <= 0 for x, y in pairs):
+    spans = [span(x, y) for x, y in pairs]
+    if any(s is None for s in spans):
         return None
-    spans = [
-        ((y.value - y.half) / (x.value + x.half), (y.value + y.half) / (x.value - x.half))
-        for x, y in pairs
-    ]
+    exact = [lo for lo, hi in spans if lo == hi]  # type: ignore[misc]
+    if len(exact) == len(spans):
+        best = max(set(exact), key=exact.count)
+        return best if exact.count(best) >= len(exact) - 1 else None
     for left_out in (None, *range(len(spans))):
-        kept = [span for k, span in enumerate(spans) if k != left_out]
-        low, high = max(lo for lo, _ in kept), min(hi for _, hi in kept)
+        kept = [s for k, s in enumerate(spans) if k != left_out]
+        low, high = max(lo for lo, _ in kept), min(hi for _, hi in kept)  # type: ignore[misc]
         if low <= high:
             return (low + high) / 2
     return None
