@@ -464,3 +464,27 @@ def test_a_formula_stated_above_the_paragraph_before_the_table_sets_no_column():
     assert found(table) == []
     moved = table.replace("です。\n\n容量", "です。容量")
     assert found(moved) == [(15, "table", "error", "TAB101"), (16, "table", "error", "TAB101")]
+
+
+def test_a_header_formula_of_another_columns_header_reads_that_column():
+    # e^{ℓ(z*, y)} is e to the column ℓ(z*, y) of the same row
+    table = """\
+| $\\varepsilon$ | $\\ell(\\boldsymbol{{z}}^{{*}}, y)$ | $e^{{\\ell(\\boldsymbol{{z}}^{{*}}, y)}}$ |
+|---|---|---|
+| 0.01 | 0.0101 | 1.0101 |
+| 0.05 | {} | 1.0526 |
+"""
+    assert found(table.format("0.0513")) == []
+    assert found(table.format("0.0500")) == [(14, "table", "error", "TAB101")]
+
+
+def test_a_header_applying_another_columns_function_at_a_key_reads_that_row():
+    # B(r)/B(0): the row B(r) over its cell at r = 0
+    table = """\
+| $r$ | 0 | 1 | 4 |
+|---|---|---|---|
+| $B(r)$ | 32.500 | 31.538 | 22.604 |
+| $B(r)/B(0)$ | 1.000 | 0.970 | {} |
+"""
+    assert found(table.format("0.696")) == []
+    assert found(table.format("0.669")) == [(14, "table", "error", "TAB101")]

@@ -8,9 +8,12 @@ symbol, `$t$`) at the row's key, the other columns whose header is a symbol (`�
 $\\eta_t$（$\\times 10^{-4}$）`, scaled by the unit the header gives) at the row's cells,
 and the settings of the paragraphs just before the table (`$\\beta_1 = 0.9$`、`$d = 768$`;
 a name set to two values there is none). A name the table gives is a number: `k(T - C)`
-is a product. A column whose formula names anything else is not examined. The printed
-inputs are taken at either end of their rounding, so a cell is a mismatch only when no
-choice of them within their printed precision gives it.
+is a product. An application that another column's header is stands for that column:
+`e^{\\ell(\\boldsymbol{z}^{*}, y)}` for e to the cell of `\\ell(\\boldsymbol{z}^{*}, y)` in the
+row, `B(r)/B(0)` for the cell of `B(r)` over that of the row whose key is 0. A column
+whose formula names anything else is not examined. The printed inputs are taken at either
+end of their rounding, so a cell is a mismatch only when no choice of them within their
+printed precision gives it.
 
 When the chapter's listings ran, a row that one of their output lines prints (its key
 first, most of its other numbers alike) is compared with that line number by number:
@@ -96,6 +99,7 @@ CONTEXT = 12  # lines before a table searched for its settings
 CORNERS = 4  # printed inputs of a formula taken at both ends of their rounding, at most
 _NUMBER = re.compile(r"^[-−]?\d{1,3}(?:(?:,|\{,\})\d{3})+(?:\.\d+)?$|^[-−]?\d+(?:\.\d+)?$")
 _IN_TEXT = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?![\w.])")
+_CALL = re.compile(r"\s*(\\?[A-Za-z]+(?:_\{[^{}]*\}|_\w)?)\((.+)\)\s*")  # F(x), \\ell(z, y)
 _BREAK = re.compile(r"\s*(?:<|#|\$\$)")  # a tag, a heading or a display: no paragraph's line
 _UNIT = re.compile(r"\\times\s*10\^\{?(-?\d+)\}?")
 _SYMBOL = re.compile(  # x, \beta_1, n_{\mathrm{in}}
@@ -143,7 +147,7 @@ class Column:
     formula: str | None  # the header's math when it is a formula, or what it names one
     unit: Fraction  # what a cell is multiplied by: 10^-4 for （$\times 10^{-4}$）
     settings: tuple[tuple[str, Printed], ...] = ()  # 「$m = 100$ での回転数」: for this column
-    source: str = "its header's formula"  # where the formula is stated
+    source: str = ""  # where the formula is stated, for the finding: its header's by default
 
 
 def columns(table: Table) -> list[Column]:
@@ -245,7 +249,9 @@ def _stated(cols: list[Column], formulas: dict[str, str], key: Column) -> list[C
     formula taking that formula (the key column's keeps none: it labels the rows)."""
     return [
         replace(
-            c, formula=formulas[name], source=f"the formula stated before the table, {c.symbol} ="
+            c,
+            formula=formulas[name],
+            source=f"the formula stated before the table, {c.symbol} = {formulas[name]}",
         )
         if c is not key
         and c.formula is None
@@ -254,6 +260,66 @@ def _stated(cols: list[Column], formulas: dict[str, str], key: Column) -> list[C
         else c
         for c in cols
     ]
+
+
+@dataclass(frozen=True)
+class _Term:
+    """A column that another column's formula names by its header, an application
+    (`\\ell(\\boldsymbol{z}^{*}, y)` in `e^{\\ell(\\boldsymbol{z}^{*}, y)}`, `B(r)` in
+    `B(r)/B(0)`): read at the row's own cell, or at the row of the key it is applied to
+    (`B(0)`: the cell of the row whose key is 0)."""
+
+    name: str  # the name that stands for it in the rewritten formula
+    column: int
+    row: int | None  # the index of the row it is read at among the table's; None: each row's
+
+
+def _through_columns(
+    column: Column, cols: list[Column], view: Table, key: Column
+) -> tuple[Column, list[_Term]]:
+    """The column with each application its formula shares with another column's header
+    put by a name of its own, and what those names stand for; the column as it is when
+    its formula names no other column."""
+    if column.formula is None:
+        return column, []
+    formula, terms = column.formula, []
+    keys = [row[key.index].strip() for row in view.rows[1:]]
+    for other in cols:
+        call = _CALL.fullmatch(other.formula or "") if other is not column else None
+        if call is None:
+            continue
+        whole = re.compile(r"(?<![A-Za-z\\])" + re.escape(other.formula.strip()))  # type: ignore[union-attr]
+        if whole.search(formula):
+            placeholder = f"\\mathrm{{col}}_{{{other.index}}}"
+            formula = whole.sub(placeholder.replace("\\", "\\\\"), formula)
+            terms.append(_Term(f"col_{other.index}", other.index, None))
+        if key.symbol is None or call.group(2).strip() != key.symbol:
+            continue
+        at = re.compile(r"(?<![A-Za-z\\])" + re.escape(call.group(1)) + r"\(\s*([-−]?[\d.]+)\s*\)")
+        for found in {m.group(0): m.group(1) for m in at.finditer(formula)}.items():
+            text, value = found
+            if value not in keys:
+                continue
+            row = keys.index(value)
+            formula = formula.replace(text, f"\\mathrm{{col}}_{{{other.index}r{row}}}")
+            terms.append(_Term(f"col_{other.index}r{row}", other.index, row))
+    if not terms:
+        return column, []
+    source = column.source or f"its header's formula {column.formula}"
+    return replace(column, formula=formula, source=source), terms
+
+
+def _term_values(
+    terms: list[_Term], row: tuple[str, ...], view: Table, rounded: frozenset[int]
+) -> dict[str, Printed]:
+    """What each term stands for in the row: its column's cell there, or in its own row."""
+    out = {}
+    for term in terms:
+        cells = row if term.row is None else view.rows[1 + term.row]
+        cell = _cell(cells[term.column], rounded, term.column)
+        if cell is not None:
+            out[term.name] = cell
+    return out
 
 
 def _math_before(document: Document, table: Table) -> list[str]:
@@ -301,8 +367,9 @@ def audit_table_content(
     for column in cols:
         nearest = _nearest_symbols(cols, column.index)
         header = column.formula or (column.symbol if column is not key else None)
+        computed, terms = _through_columns(column, cols, view, key)
         defined = None
-        if header is not None and notation is not None:
+        if header is not None and notation is not None and not terms:
             defined = _defined(notation(table.line), header)
             if defined is not None and not defined.names & set(nearest):
                 defined = None  # what the definition gives does not change with the row
@@ -311,12 +378,13 @@ def audit_table_content(
         if defined is not None:
             judge, code = functools.partial(_judge_defined, column, defined), DEFINED_COLUMN.code
         elif column.formula is not None:
-            judge, code = functools.partial(_judge, column), COMPUTED_COLUMN.code
+            judge, code = functools.partial(_judge, computed), COMPUTED_COLUMN.code
         else:
             continue
         for row, row_line in zip(view.rows[1:], view.row_lines[1:], strict=True):
             line = table.row_lines[column.index] if across else row_line
             given = _inputs(row, nearest, {**settings, **dict(column.settings)}, key, rounded)
+            given |= _term_values(terms, row, view, rounded)
             printed = _cell(row[column.index], rounded, column.index)
             if printed is None:
                 continue
@@ -537,7 +605,8 @@ def _judge(
         for n, sign in zip(inexact, signs, strict=True):
             at[names[n]] = sympy.Rational(given[n].value + sign * given[n].half)
         values.append(Fraction(str(sympy.N(expr.subs(at), 30))))
-    return _within(values, printed, column, f"{column.source} {column.formula}")
+    source = column.source or f"its header's formula {column.formula}"
+    return _within(values, printed, column, source)
 
 
 def _within(
