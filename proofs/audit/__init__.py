@@ -47,6 +47,7 @@ from proofs.audit.rules.claims import audit_claims, judge_elements, registered_p
 from proofs.audit.rules.compared import audit_compared
 from proofs.audit.rules.conclusions import audit_conclusions, audit_proved_formulas
 from proofs.audit.rules.counted import audit_counted
+from proofs.audit.rules.definitions import Use
 from proofs.audit.rules.elements import audit_elements
 from proofs.audit.rules.equalities import audit_equalities
 from proofs.audit.rules.examples import audit_checks
@@ -122,11 +123,13 @@ def audit_document(
     tables = {t.line for t in document.tables}
     runs = run_listings(document, earlier_chapters=earlier) if run else []
     produced = [(c.line, c.produced) for r in runs for c in compare_run(r) if c.produced]
+    columns: list[Use] = []  # table columns a definition computes, for DEF001
     cells = audit_tables(
         document,
         chapter,
         {f.line: f.ref for f in claims if f.section == "claim" and f.line in tables},
         produced,
+        columns,
     )
     owned = owned_relations(judged)
     bound = frozenset(
@@ -134,7 +137,12 @@ def audit_document(
     ) | frozenset(owned)
     environment = CHAPTERS[chapter].environment if chapter in CHAPTERS else None
     equalities = audit_equalities(
-        document, environment, bound, open_notation=environment is None, owned=frozenset(owned)
+        document,
+        environment,
+        bound,
+        open_notation=environment is None,
+        owned=frozenset(owned),
+        table_uses=columns,
     )
     claims, equalities = one_verdict(claims, equalities, owned)
     report.findings += _not_again(claims, cells, document)

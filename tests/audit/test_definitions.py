@@ -92,3 +92,50 @@ def test_the_finding_names_the_contradicting_lines_and_their_witnesses():
 def test_a_use_on_its_definitions_own_line_is_said_there_once():
     found = _found("2^{n-1}", "$n = 5$ として、$h := 2g$、つまり $h + 1 = 31$ である。")
     assert [f for f in found if f[1].startswith("DEF")] == [(DEFINITION_LINE, "DEF002", "warning")]
+
+
+TABLED = """\
+# 試しの章
+
+## 1. 形式
+
+<Definition id="def-b" title="バイアス">
+
+$b := {body}$ と置く。
+
+</Definition>
+
+<Example id="ex-b" title="b の値">
+
+| 形式 | $e$ | $b$ |
+|---|---|---|
+| A | 5 | 15 |
+| B | 8 | {cell} |
+| C | 4 | 7 |
+
+</Example>
+
+<Example id="ex-b2" title="もう一つ">
+
+$e = 3$ として、$b + 1 = 4$ である。
+
+</Example>
+"""
+
+
+def _tabled(body: str, cell: str) -> list[tuple[int, str, str]]:
+    report = audit_document(parse(TABLED.format(body=body, cell=cell), "c.mdx"), with_checks=False)
+    return sorted((f.line, f.code, str(f.severity)) for f in report.mismatched)
+
+
+def test_a_table_column_most_of_whose_rows_contradict_the_definition_names_it():
+    assert _tabled("2^{e-1} - 1", "127") == []
+    # every row and the second example contradict b := 2^{e-1}: the definition is named
+    found = _tabled("2^{e-1}", "127")
+    assert (7, "DEF001", "error") in found
+    assert [code for _, code, _ in found].count("TAB103") == 3
+
+
+def test_one_slipped_cell_of_a_table_leaves_the_definition_alone():
+    # two rows agree with the definition, one does not: the cell slipped, not b
+    assert _tabled("2^{e-1} - 1", "128") == [(16, "TAB103", "error")]

@@ -12,6 +12,10 @@ being wrong or every use slipped); in one example or exercise, a warning (one el
 slipped setting would make all its lines false alike, so which slipped, nothing tells).
 A proposition's one statement about it is that statement's finding alone.
 
+A table's column that a definition computes (TAB103: `$b$` beside `$e$` under `b :=
+2^{e-1} - 1`) is one use: it contradicts the definition when most of its rows, two at
+least, disagree with it, and holds when most agree (one slipped cell is that cell's).
+
 A definition that a tried equality confirms is left alone, however many others are
 false: those are the statements' slips. An inequality that holds (「$1 - b \\le 0 \\le b$」)
 holds of many meanings and confirms none; nor does an equality that holds whatever the
@@ -77,12 +81,16 @@ class Use:
 
     finding: Finding
     definitions: tuple[Definition, ...]
+    held: bool | None = None  # said by the use itself: a table column's rows, on the whole
 
     @property
     def supports(self) -> bool:
         """Whether it holds by what its names mean: a confirmed equality that is no
         identity of its names, each a free positive number (the open notation). An
-        inequality that holds (「$1 - b \\le 0 \\le b$」) holds of many meanings."""
+        inequality that holds (「$1 - b \\le 0 \\le b$」) holds of many meanings. A
+        table column says so itself (most of its rows agree with the definition)."""
+        if self.held is not None:
+            return self.held
         if self.finding.status != Status.CONFIRMED:
             return False
         if set(split_relations(self.finding.text)[1]) - {"=", r"\approx"}:
@@ -130,7 +138,8 @@ def _finding(
     else:
         return None  # one statement's claim about it: the statement's finding says it
     shown = "; ".join(
-        f"line {f.line}, ${f.text}$: {f.detail}" for f in sorted(uses, key=lambda f: f.line)[:SHOWN]
+        f"line {f.line}, {f.text if f.section == Section.TABLE else f'${f.text}$'}: {f.detail}"
+        for f in sorted(uses, key=lambda f: f.line)[:SHOWN]
     )
     more = f" (and {len(uses) - SHOWN} more)" if len(uses) > SHOWN else ""
     said = (

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -145,6 +145,7 @@ def audit_equalities(
     bound: frozenset[tuple[int, str]] = frozenset(),
     open_notation: bool = False,
     owned: frozenset[tuple[int, str]] = frozenset(),
+    table_uses: Sequence[Use] = (),
 ) -> list[Finding]:
     """Every numeric equality of the document's formulas; a setting such as `d = 768`
     binds d for the rest of its line. An equality of symbols that is not arithmetic on
@@ -170,7 +171,7 @@ def audit_equalities(
     facts: dict[int, OpenFacts] = {}  # element line -> names it sets (the open notation)
     defined_in_chapter = OpenFacts()  # what the chapter's definitions name, for what follows
     chapter_notation = functools.cache(lambda: read_notation(document))  # read once, if asked
-    uses: list[Use] = []  # the statements tried with the chapter's definitions
+    uses = list(table_uses)  # the statements (and table columns) tried with the definitions
     for formula in document.math:
         settings = settings_by_line.setdefault(formula.line, Settings())
         element = document.element_at(formula.line)

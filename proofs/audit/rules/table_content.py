@@ -35,6 +35,7 @@ from proofs.audit.deciding.defined import Notation, closure
 from proofs.audit.deciding.notation import OpenEvaluator
 from proofs.audit.deciding.sentence import title_settings
 from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
+from proofs.audit.rules.definitions import Use
 from proofs.book.printed import ungrouped
 from proofs.reader import Document
 from proofs.reader.math import INLINE_MATH, split_relations
@@ -350,10 +351,16 @@ def _setting_value(text: str) -> Printed | None:
 
 
 def audit_table_content(
-    document: Document, table: Table, notation: Callable[[int], Notation] | None = None
+    document: Document,
+    table: Table,
+    notation: Callable[[int], Notation] | None = None,
+    uses: list[Use] | None = None,
 ) -> list[Finding]:
     """The formula columns of a table, row by row; with the chapter's `notation`, the
-    columns whose header is a quantity it defines too."""
+    columns whose header is a quantity it defines too, each added to `uses` as a use of
+    the definitions it reaches (proofs.audit.rules.definitions): one that holds when most
+    of its rows agree, one that contradicts them when most of them, two at least, do not.
+    """
     across = _is_transposed(table)
     view = _transposed(table) if across else table
     settings = settings_before(document, table)
@@ -381,6 +388,7 @@ def audit_table_content(
             judge, code = functools.partial(_judge, computed), COMPUTED_COLUMN.code
         else:
             continue
+        judged: list[Finding] = []
         for row, row_line in zip(view.rows[1:], view.row_lines[1:], strict=True):
             line = table.row_lines[column.index] if across else row_line
             given = _inputs(row, nearest, {**settings, **dict(column.settings)}, key, rounded)
@@ -395,8 +403,25 @@ def audit_table_content(
                 break  # the formula names what the table and its paragraph do not set
             status, detail = verdict
             text = f"{column.header}: {row[column.index].strip()} (row {row[0].strip()})"
-            out.append(Finding(Section.TABLE, line, text, status, detail, code=code))
+            judged.append(Finding(Section.TABLE, line, text, status, detail, code=code))
+        if defined is not None and uses is not None:
+            uses += _column_use(defined, judged)
+        out += judged
     return out
+
+
+def _column_use(defined: _Defined, judged: list[Finding]) -> list[Use]:
+    """The column as a use of the definitions its header reaches: holding when most of
+    its rows agree with them, contradicting them when most rows, two at least, do not
+    (one slipped cell is the cell's finding alone); none when as many agree as not."""
+    wrong = [f for f in judged if f.status == Status.MISMATCHED]
+    right = [f for f in judged if f.status == Status.CONFIRMED]
+    reached = tuple(d for name, d in defined.notation.definitions.items() if name in defined.names)
+    if len(right) > len(wrong):
+        return [Use(right[0], reached, held=True)]
+    if len(wrong) > len(right) and len(wrong) >= 2:
+        return [Use(wrong[0], reached, held=False)]
+    return []
 
 
 def _is_transposed(table: Table) -> bool:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from proofs.audit.deciding.defined import read_notation
 from proofs.audit.deciding.meaning import normalised
 from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
+from proofs.audit.rules.definitions import Use
 from proofs.audit.rules.table_content import audit_reproduced_rows, audit_table_content
 from proofs.audit.rules.table_rows import audit_table_rows
 from proofs.book.printed import agrees_as_printed
@@ -154,6 +155,7 @@ def audit_tables(
     chapter: str,
     claimed: dict[int, str] | None = None,
     produced: Sequence[tuple[int, str]] = (),
+    uses: list[Use] | None = None,
 ) -> list[Finding]:
     """Every table cell by cell against the regenerated table with its columns; a table
     with none that a check reads as its claim (`claimed`: its line -> the element id) is
@@ -161,7 +163,8 @@ def audit_tables(
     its formula columns, and its rows against the lines of `produced`, what the chapter's
     listings printed, (chapter line, text)), else not checkable. A table whose shape is
     not the regenerated one's, or any table with a header and no rows, is a mismatch at
-    its header."""
+    its header. The columns a definition of the chapter computes are added to `uses`
+    (proofs.audit.rules.definitions)."""
     claimed = claimed or {}
     findings = []
     notation = functools.cache(lambda: read_notation(document))  # read once, if asked
@@ -219,7 +222,7 @@ def audit_tables(
                 )
             )
         else:
-            content = audit_table_content(document, printed, lambda line: notation()(line))
+            content = audit_table_content(document, printed, lambda line: notation()(line), uses)
             content += audit_reproduced_rows(printed, produced)
             content += audit_table_rows(document, printed)
             findings += content or [
