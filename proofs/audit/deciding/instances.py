@@ -25,7 +25,7 @@ from proofs.audit.deciding.notation import summation_limits
 from proofs.audit.deciding.printed_result import judge_printed, printed_entries
 from proofs.reader.math import split_relations
 from proofs.tex.symbolic import Evaluator
-from proofs.tex.tree import Node, TexError, parse, tree_names
+from proofs.tex.tree import BINDING, Node, TexError, parse, tree_names
 from proofs.tex.witness import Judgement, judge
 
 SIZE = 3  # every size of the chapter, when a statement is tried
@@ -94,7 +94,7 @@ def try_statement(
     if free:  # 「$0 \le x < 2^{1-b}$ の範囲の元は」「$t < u$ のときは」: where a name lies
         return f"says where {free[0]} lies: a condition or a case, not a claim"
     indices = _free_indices(tree, evaluator)
-    used = _used(tree, set(indices) | _summed(tree))
+    used = _used(tree, set(indices) | _summed(tree)) - _summed(tree)
     set_here = set(notation.settings) if concrete else set()  # their values, not formulas
     if any(_set_array(notation, name, concrete) for name in set_here):
         set_here |= {"I", "O"} - set(notation.definitions) - set(notation.shapes)
@@ -261,7 +261,8 @@ def _reached(
         if definition is None or name in leaves:
             return []
         bound = {*definition.params, definition.subscript, definition.index} - {None}
-        inner = _used(definition.body, _summed(definition.body) | bound)  # type: ignore[operator]
+        bound |= _summed(definition.body)
+        inner = _used(definition.body, bound)  # type: ignore[arg-type]
         return [n for n in inner if n not in bound]
 
     return closure(used, step)
@@ -298,13 +299,14 @@ def reached_names(
 
 
 def _summed(node: object) -> set[str]:
-    """The indices the tree's sums, products, maxima and minima bind."""
+    """The indices the tree's sums, products, maxima and minima bind, and the variables of
+    its integrals and limits."""
     found: set[str] = set()
     if isinstance(node, tuple):
         for item in node:
             found |= _summed(item)
     elif isinstance(node, Node):
-        if node.op in ("sum", "prod", "max", "min") and isinstance(node.args[0], str):
+        if node.op in ("sum", "prod", "max", "min", *BINDING) and isinstance(node.args[0], str):
             found.add(node.args[0])
         for arg in node.args:
             found |= _summed(arg)
@@ -312,8 +314,9 @@ def _summed(node: object) -> set[str]:
 
 
 def _free_indices(tree: Node, evaluator: Evaluator) -> list[str]:
-    """The one-letter subscripts of the tree that no sum binds and no name of the
-    notation is: the indices a statement holds for every value of."""
+    """The one-letter lower-case subscripts of the tree that no sum binds and no name of
+    the notation is: the indices a statement holds for every value of (an upper-case one
+    labels: $x_G$ is a point the text names, not entry G of x)."""
     summed = _summed(tree)
     found: list[str] = []
 
@@ -326,6 +329,7 @@ def _free_indices(tree: Node, evaluator: Evaluator) -> list[str]:
                 for letter in node.args[1].args[0]:
                     if (
                         letter.isalpha()
+                        and letter.islower()
                         and letter not in summed
                         and letter not in evaluator.names
                         and letter not in found

@@ -32,6 +32,7 @@ from typing import Any
 import sympy
 
 from proofs.reader.math import split_relations
+from proofs.tex.functions import KNOWN
 from proofs.tex.symbolic import Evaluator, Value
 from proofs.tex.tree import Node, TexError, parse, tree_names
 from proofs.tex.witness import Range, judge, short_folds
@@ -40,14 +41,8 @@ from symbolic.identities import is_zero
 SUM_TERMS = 4  # the terms of a sum whose range the chapter does not state
 MAX_STATED = 200  # statements of an element whose equalities a step of it may use
 MAX_STATED_MEMBERS = 8  # members of such a statement, at most
-FUNCTIONS = {  # the elementary functions, by the names the TeX reader gives them
-    "log": sympy.log,
-    "ln": sympy.log,
-    "exp": sympy.exp,
-    "sqrt": sympy.sqrt,
-    "sin": sympy.sin,
-    "cos": sympy.cos,
-    "tan": sympy.tan,
+FUNCTIONS = {  # the elementary functions every notation knows (\\tanh, \\mathrm{erf} too)
+    name: entry.value for name, entry in KNOWN.items() if not isinstance(entry.value, sympy.Expr)
 }
 CONSTANTS = {"pi": sympy.pi}
 

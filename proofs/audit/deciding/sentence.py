@@ -39,7 +39,10 @@ CONDITIONS = (
 # A formula followed by one of these sets its name for the rest of the element.
 SETTING = ("とする", "とし", "と置", "とお", "と書")
 # A formula after a hypothesis and one of these is its conclusion.
-CONCLUDING = ("ならば", "なら", "のとき", "とき")
+CONCLUDING = ("ならば", "なら", "のとき", "とき", "とすると", "とすれば")
+# Words that restrict what follows them to a part of its domain, with no formula: 「その
+# 区間では $q(x) < 0$」 holds on an interval the text describes, not for every x.
+RESTRICTING = ("区間では", "区間で", "範囲では", "範囲で")
 # a number other than 0, 1, 2 in a relation of symbols: a setting of an illustration or a
 # value the text sets elsewhere (d = 512, 4d^2 + 4d = 288), not a general claim
 LARGE_LITERAL = re.compile(r"(?<![\\\w.])(?:[3-9]|\d{2,})(?:\.\d+)?(?![\w.])")
@@ -49,6 +52,7 @@ _INDEX_RELATION = re.compile(r"^\s*[a-z]\s*(\\ne|\\neq|\\le|\\leq|<|>|\\ge|\\geq
 # the item of a list of settings: 「、$\pi(2) = 1$」
 _LISTED = re.compile(r"\s*、\s*\$[^$]+\$")
 _HYPOTHESIS = re.compile(r"\$([^$]+)\$\s*(" + "|".join(CONCLUDING) + ")")
+_RESTRICTION = re.compile("|".join(RESTRICTING))
 _EQUIVALENT = re.compile(r"\$\s*と同値")  # the other side of an equivalence of conditions
 
 
@@ -188,15 +192,19 @@ class _Sentence:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        found = list(_HYPOTHESIS.finditer(text))
-        self.hypothesis_ends = [m.end() for m in found]
-        self.hypotheses = [m.group(1) for m in found]
+        found = sorted(
+            [(m.end(), m.group(1)) for m in _HYPOTHESIS.finditer(text)]
+            + [(m.end(), m.group(0)) for m in _RESTRICTION.finditer(text)]
+        )
+        self.hypothesis_ends = [end for end, _ in found]
+        self.hypotheses = [said for _, said in found]
         self.brackets = [m.start() for m in re.finditer("）", text)]
         self._list_ends: dict[int, int] = {}  # where a list of settings starting there ends
         self._after_closing: dict[tuple[int, tuple[str, ...]], bool] = {}  # by closing `$`
 
     def hypothesis_before(self, column: int) -> str | None:
-        """The last 「$…$ のとき」 of the line ending at or before the column (its formula)."""
+        """The last 「$…$ のとき」 of the line ending at or before the column (its formula),
+        or the words of a restriction 「その区間では」 when that comes last."""
         k = bisect_right(self.hypothesis_ends, column)
         return self.hypotheses[k - 1] if k else None
 
