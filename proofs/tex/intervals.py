@@ -1,7 +1,8 @@
 """A formula's tree (proofs.tex.tree) evaluated as arithmetic on printed numbers.
 
 `Arithmetic` has one method per kind of node: numbers, + − × · / and juxtaposition,
-fractions, `\\sqrt` and `\\sqrt[n]`, powers, `e^{…}`, `\\exp`, `\\log`, `\\ln`, `\\%`,
+fractions, `\\sqrt` and `\\sqrt[n]`, powers, `e^{…}`, `\\exp`, `\\log`, `\\ln`, `\\sin`,
+`\\cos`, `\\tan` and `\\tanh` (in radians), `\\%`,
 tuples and pmatrix (flattened), and letters bound to integers; anything else is refused
 with NotNumeric naming the token it was read from. It computes in one of two number
 systems: `Intervals` (mpmath interval arithmetic: a printed decimal with k digits after
@@ -256,6 +257,23 @@ class Intervals:
             raise NotNumeric("logarithm of a non-positive number")
         return iv.log(a)
 
+    def sin(self, a):
+        return iv.sin(a)
+
+    def cos(self, a):
+        return iv.cos(a)
+
+    def tan(self, a):
+        if iv.cos(a).a <= 0 <= iv.cos(a).b:
+            raise NotNumeric("tangent at a pole within its printed precision")
+        return iv.tan(a)
+
+    def tanh(self, a):
+        """tanh increases: its values at the ends, each widened by a unit of the last
+        place (mpmath's iv has no tanh)."""
+        ends = [mpmath.tanh(iv.mpf(end).a) for end in (a.a, a.b)]
+        return iv.mpf([ends[0] - mpmath.eps, ends[1] + mpmath.eps])
+
     def sqrt(self, a):
         if a.a < 0:
             raise NotNumeric("square root of a negative number")
@@ -345,6 +363,18 @@ class Exact:
 
     def log(self, a):
         return sympy.log(a)
+
+    def sin(self, a):
+        return sympy.sin(a)
+
+    def cos(self, a):
+        return sympy.cos(a)
+
+    def tan(self, a):
+        return sympy.tan(a)
+
+    def tanh(self, a):
+        return sympy.tanh(a)
 
     def pi(self):
         return sympy.pi
@@ -500,8 +530,8 @@ class Arithmetic:
 
     def _call(self, node: Node) -> Value:
         function, (arg,) = node.args
-        apply = self.numbers.exp if function.token == r"\exp" else self.numbers.log
-        return self(arg).map1(apply)
+        name = {"ln": "log"}.get(function.args[0], function.args[0])  # exp, log, sin, tanh, …
+        return self(arg).map1(getattr(self.numbers, name))
 
     def _tuple(self, node: Node) -> Value:
         values = [self(item) for item in node.args]

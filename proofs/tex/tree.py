@@ -65,6 +65,7 @@ _OPENING_BRACKETS = ("(", r"\left(", r"\big(", r"\Big(", r"\bigl(", r"\Bigl(")
 ARITHMETIC_FACTORS = frozenset(
     ["(", "{", r"\frac", r"\dfrac", r"\tfrac", r"\sqrt", r"\exp", r"\log", r"\ln"]
     + [r"\begin{pmatrix}", JUXTAPOSED, r"\pi", r"\lceil", r"\lfloor"]  # \pi: where arithmetic says
+    + list(_TRIGONOMETRIC)  # \cos 1 + \cos 0.1 in radians
 )
 
 
@@ -456,7 +457,7 @@ class _Parser:
             self.take()
             arg = self.argument() if self.peek() == "{" else self.power()
             return Node("call", (Node("name", (token[1:],), token), (arg,)), token)
-        if token in _TRIGONOMETRIC and self.notation:
+        if token in _TRIGONOMETRIC:
             return self.trigonometric(token)
         if token == r"\infty":
             self.take()

@@ -684,3 +684,10 @@ def test_a_name_printed_first_in_a_chain_is_set_again():
     line = "$w = 512$ とします。$n = 8192$ では大きく、$n = 1024 = 2w$ では小さくなります。"
     assert mismatches(rendered(line)) == []
     assert mismatches(rendered(line.replace("= 2w", "= 3w"))) == [(11, "equality")]
+
+
+def test_an_equation_whose_solution_is_sought_is_no_claim_at_the_lines_setting():
+    # x = 3 binds x for the rest of the line; 「$x\tanh(x/2) = 2$ の正の解」 is an equation
+    line = "$x = 3$ では差は小さい。最大値は $x\\tanh(x/2) = 2$ {} $x \\approx 2.3994$ で取ります。"
+    assert mismatches(rendered(line.format("の正の解"))) == []
+    assert mismatches(rendered(line.format("で、"))) == [(11, "equality")]

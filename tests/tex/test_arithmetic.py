@@ -302,6 +302,7 @@ TOKENS = st.sampled_from(
         "1", "0", "2.5", "10", "9" * 50, "d", "n", "e", "+", "-", r"\times", "/", "^", "(",
         ")", "{", "}", ",", r"\frac", r"\sqrt", r"\exp", r"\log", r"\%", "&", r"\\",
         r"\begin{pmatrix}", r"\end{pmatrix}", "_", r"\,", r"\cdot", "[", "]", "x_{1}",
+        r"\cos", r"\tan", r"\tanh",
     ]
 )  # fmt: skip
 
@@ -343,3 +344,33 @@ def test_ceiling_and_floor_of_printed_numbers():
     assert status(r"\lfloor 7/2 \rfloor = 3") == ["confirmed"]
     # 12.0 printed stands for 11.95 to 12.05: its ceiling is 12 or 13, not decided
     assert status(r"\lceil 12.0 \rceil = 13") == ["not checkable"]
+
+
+def test_sines_cosines_and_tangents_are_arithmetic_in_radians():
+    assert show(TexArithmetic(r"\cos 1 + \cos 0", {}).evaluate()) == "1.5403"
+    assert show(TexArithmetic(r"2\sin(1)", {}).evaluate()) == "1.68294"
+    assert show(TexArithmetic(r"\tanh(1/2)", {}).evaluate()) == "0.462117"
+    with pytest.raises(NotNumeric, match="pole"):
+        TexArithmetic(r"\tan(1.6)", {}).evaluate()  # 1.55 to 1.65 holds π/2
+
+
+def test_a_rounded_sum_of_cosines_is_judged_at_its_last_digit():
+    statement = r"\cos 1 + \cos 0.1 + \cos 0.01 + \cos 0.001 \approx {}"
+    assert [str(f.status) for f in audit_statement(1, statement.format("3.5353"), {})] == [
+        "confirmed"
+    ]
+    assert [str(f.status) for f in audit_statement(1, statement.format("3.5352"), {})] == [
+        "mismatched"
+    ]
+
+
+def test_terms_rounded_one_by_one_may_follow_an_irrational_side_after_equals():
+    # cos 3 = −0.98999, sin 3 = 0.14112: each printed to four places, after =
+    statement = r"\cos 3 + \sin 3 = -0.9900 + {} = -0.8489"
+    assert [str(f.status) for f in audit_statement(1, statement.format("0.1411"), {})] == [
+        "confirmed",
+        "confirmed",
+    ]
+    assert "mismatched" in [
+        str(f.status) for f in audit_statement(1, statement.format("0.1421"), {})
+    ]

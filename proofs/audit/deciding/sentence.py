@@ -35,6 +35,10 @@ CONDITIONS = (
     "となる",
     "と同値",
     "の行",  # 「$T = \\infty$ の行は」: a row of a table it names
+    "の解",  # 「$x\\tanh(x/2) = 2$ の正の解」: an equation solved, not a claim
+    "の正の解",
+    "の負の解",
+    "の根",
 )
 # A formula followed by one of these sets its name for the rest of the element.
 SETTING = ("とする", "とし", "と置", "とお", "と書")

@@ -39,7 +39,7 @@ from proofs.reader.records import Element
 from proofs.tex.arithmetic import MAX_DIGITS, NotNumeric, TooLarge, Value, evaluate, gap, meet, show
 from proofs.tex.decide import decide_once
 from proofs.tex.symbolic import Evaluator
-from proofs.tex.tree import Node
+from proofs.tex.tree import Node, TexError, parse, tree_names
 
 _PROSE = '# 見本\n\n<Remark id="rem-sum" title="和">\n\n足し算を確かめます。\n\n</Remark>\n\n{}\n'
 RECOMPUTED = Rule(
@@ -228,8 +228,10 @@ def audit_equalities(
             if listed:  # the values of a name as it runs, no relation of one value
                 continue
             if hypothesis:  # a setting or a hypothesis (「$\\pi(1) = 2$ … とすると」) claims
-                # nothing of its symbols, but its arithmetic on numbers (「… = 0.30 で、」) holds
-                findings.extend(f for f in found if f.status != Status.NOT_CHECKABLE)
+                # nothing of its symbols, but its arithmetic on numbers (「… = 0.30 で、」) holds;
+                # not at a value the line set before (「$x = 3$ では …、$x\\tanh(x/2) = 2$ の解」)
+                if not _names_bound(statement, settings):
+                    findings.extend(f for f in found if f.status != Status.NOT_CHECKABLE)
                 continue
             if relation in bound:  # a claim of a check, which the
                 findings.extend(f for f in found if f.status != Status.NOT_CHECKABLE)  # claims'
@@ -425,6 +427,14 @@ def _audit_once(
         recomputed[key] = audit_statement(line, statement, settings.values, owned)
         return recomputed[key]
     return [replace(f, line=line) for f in recomputed[key]]
+
+
+def _names_bound(statement: str, settings: Settings) -> bool:
+    """Whether the statement names a letter the line's settings bind."""
+    try:
+        return bool(tree_names(parse(statement)) & set(settings.values))
+    except TexError:
+        return False
 
 
 def _set_again(statement: str, settings: Settings) -> str | None:
@@ -653,6 +663,10 @@ def _is_printed(member: str) -> bool:
     return all(_LITERAL.fullmatch(piece) for piece in pieces)
 
 
+# an exact side no sum of decimals equals: its terms are printed rounded, even after =
+IRRATIONAL = re.compile(r"\\(?:sin|cos|tan|tanh|log|ln|exp|sqrt|pi)(?![A-Za-z])|(?<![\w\\])e\^")
+
+
 def _at_printed_precision(
     m1: str, m2: str, v1: Value, v2: Value, bindings: dict[str, int], approximate: bool
 ) -> tuple[Status, str]:
@@ -663,7 +677,9 @@ def _at_printed_precision(
     (proofs.audit.deciding.readings: 1.4142 as √2); if neither, the last digit of a printed
     number slipped. Under `≈` the side with decimals may stand off by half a unit of its
     finest decimal for each decimal it prints (2/16 + 4/7000 ≈ 0.125 + 0.000571: its
-    terms are the exact side's, rounded). Two computed sides with decimals need only meet."""
+    terms are the exact side's, rounded), and so under `=` beside an exact side that no
+    decimal can equal (`\\cos 3 + \\sin 3 = -0.9900 + 0.1411`). Two computed sides with
+    decimals need only meet."""
 
     def face(member: str) -> Value:
         return evaluate(member, bindings, False, face=True)
@@ -674,9 +690,11 @@ def _at_printed_precision(
     elif _is_printed(m1):
         computed, result, target = m2, m1, v1
     elif DECIMAL.search(m2) is None:  # an exact side: under ≈, decimals round its terms
-        computed, result, target, rounded_terms = m1, m2, face(m2), approximate
+        computed, result, target = m1, m2, face(m2)
+        rounded_terms = approximate or IRRATIONAL.search(m2) is not None
     elif DECIMAL.search(m1) is None:
-        computed, result, target, rounded_terms = m2, m1, face(m1), approximate
+        computed, result, target = m2, m1, face(m1)
+        rounded_terms = approximate or IRRATIONAL.search(m1) is not None
     else:
         f1, f2 = face(m1), face(m2)
         if meet(f1, f2):
