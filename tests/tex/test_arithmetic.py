@@ -374,3 +374,15 @@ def test_terms_rounded_one_by_one_may_follow_an_irrational_side_after_equals():
     assert "mismatched" in [
         str(f.status) for f in audit_statement(1, statement.format("0.1421"), {})
     ]
+
+
+def test_a_rational_exact_side_holds_decimals_to_their_face_value_after_equals():
+    # √4 is 2: 8/7 printed 1.1428 beside 2/7 and 18/7 is a slip, which no room for terms
+    # rounded one by one may hide (例 3.2 of the block chapter)
+    statement = r"\sqrt{{{} + 0.2857 + 0 + 2.5714}} = \sqrt{{4}}"
+    assert [str(f.status) for f in audit_statement(1, statement.format("1.1429"), {})] == [
+        "confirmed"
+    ]
+    assert [str(f.status) for f in audit_statement(1, statement.format("1.1428"), {})] == [
+        "mismatched"
+    ]

@@ -15,6 +15,9 @@ from bisect import bisect_right
 from proofs.reader import Document
 from proofs.tex.tree import Node, TexError, parse
 
+# A formula followed by one of these is an equation whose solution is sought: 「$x\\tanh(x/2)
+# = 2$ の正の解」 claims nothing, at any value of x.
+SOLVED = ("の解", "の正の解", "の負の解", "の根")
 # A formula followed by one of these is a hypothesis of what follows, not a claim.
 CONDITIONS = (
     "ならば",
@@ -35,10 +38,7 @@ CONDITIONS = (
     "となる",
     "と同値",
     "の行",  # 「$T = \\infty$ の行は」: a row of a table it names
-    "の解",  # 「$x\\tanh(x/2) = 2$ の正の解」: an equation solved, not a claim
-    "の正の解",
-    "の負の解",
-    "の根",
+    *SOLVED,
 )
 # A formula followed by one of these sets its name for the rest of the element.
 SETTING = ("とする", "とし", "と置", "とお", "と書")
@@ -121,6 +121,14 @@ def is_case(document: Document, line: int, statement: str) -> bool:
     if place is None or place.closing is None:
         return False
     return _sentence(document.line(line)).is_hypothesis_after(place.closing, CASES)
+
+
+def is_solved(document: Document, line: int, statement: str) -> bool:
+    """Whether the statement is an equation whose solution is sought (「… の正の解」)."""
+    place = document.place(line, statement)
+    if place is None or place.closing is None:
+        return False
+    return _sentence(document.line(line)).is_hypothesis_after(place.closing, SOLVED)
 
 
 def is_setting(document: Document, line: int, statement: str) -> bool:

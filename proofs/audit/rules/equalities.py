@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 import mpmath
+import sympy
 
 from proofs.audit.deciding.defined import Notation, read_notation, with_cases
 from proofs.audit.deciding.instances import try_statement
@@ -25,6 +26,7 @@ from proofs.audit.deciding.sentence import (
     is_hypothesis,
     is_label,
     is_setting,
+    is_solved,
     regime_before,
     title_settings,
 )
@@ -36,10 +38,20 @@ from proofs.reader import Document
 from proofs.reader.math import split_relations, statement_lines
 from proofs.reader.records import THEORY_KINDS as DECIDED_KINDS
 from proofs.reader.records import Element
-from proofs.tex.arithmetic import MAX_DIGITS, NotNumeric, TooLarge, Value, evaluate, gap, meet, show
+from proofs.tex.arithmetic import (
+    MAX_DIGITS,
+    NotNumeric,
+    TexArithmetic,
+    TooLarge,
+    Value,
+    evaluate,
+    gap,
+    meet,
+    show,
+)
 from proofs.tex.decide import decide_once
 from proofs.tex.symbolic import Evaluator
-from proofs.tex.tree import Node, TexError, parse, tree_names
+from proofs.tex.tree import Node
 
 _PROSE = '# 見本\n\n<Remark id="rem-sum" title="和">\n\n足し算を確かめます。\n\n</Remark>\n\n{}\n'
 RECOMPUTED = Rule(
@@ -229,8 +241,9 @@ def audit_equalities(
                 continue
             if hypothesis:  # a setting or a hypothesis (「$\\pi(1) = 2$ … とすると」) claims
                 # nothing of its symbols, but its arithmetic on numbers (「… = 0.30 で、」) holds;
-                # not at a value the line set before (「$x = 3$ では …、$x\\tanh(x/2) = 2$ の解」)
-                if not _names_bound(statement, settings):
+                # an equation solved holds at no value the line set before (「$x = 3$ では
+                # …、$x\\tanh(x/2) = 2$ の正の解」)
+                if not is_solved(document, line, statement.strip()):
                     findings.extend(f for f in found if f.status != Status.NOT_CHECKABLE)
                 continue
             if relation in bound:  # a claim of a check, which the
@@ -427,14 +440,6 @@ def _audit_once(
         recomputed[key] = audit_statement(line, statement, settings.values, owned)
         return recomputed[key]
     return [replace(f, line=line) for f in recomputed[key]]
-
-
-def _names_bound(statement: str, settings: Settings) -> bool:
-    """Whether the statement names a letter the line's settings bind."""
-    try:
-        return bool(tree_names(parse(statement)) & set(settings.values))
-    except TexError:
-        return False
 
 
 def _set_again(statement: str, settings: Settings) -> str | None:
@@ -663,10 +668,6 @@ def _is_printed(member: str) -> bool:
     return all(_LITERAL.fullmatch(piece) for piece in pieces)
 
 
-# an exact side no sum of decimals equals: its terms are printed rounded, even after =
-IRRATIONAL = re.compile(r"\\(?:sin|cos|tan|tanh|log|ln|exp|sqrt|pi)(?![A-Za-z])|(?<![\w\\])e\^")
-
-
 def _at_printed_precision(
     m1: str, m2: str, v1: Value, v2: Value, bindings: dict[str, int], approximate: bool
 ) -> tuple[Status, str]:
@@ -691,10 +692,10 @@ def _at_printed_precision(
         computed, result, target = m2, m1, v1
     elif DECIMAL.search(m2) is None:  # an exact side: under ≈, decimals round its terms
         computed, result, target = m1, m2, face(m2)
-        rounded_terms = approximate or IRRATIONAL.search(m2) is not None
+        rounded_terms = approximate or _irrational(m2, bindings)
     elif DECIMAL.search(m1) is None:
         computed, result, target = m2, m1, face(m1)
-        rounded_terms = approximate or IRRATIONAL.search(m1) is not None
+        rounded_terms = approximate or _irrational(m1, bindings)
     else:
         f1, f2 = face(m1), face(m2)
         if meet(f1, f2):
@@ -719,6 +720,16 @@ def _at_printed_precision(
         f"{said}; neither is the printed {result.strip()}: a printed "
         f"number's last digit slipped{slip}"
     )
+
+
+def _irrational(member: str, bindings: dict[str, int]) -> bool:
+    """Whether an exact member is no rational number (`\\cos 3 + \\sin 3`, `\\sqrt{2}`; not
+    `\\sqrt{4}`): no sum of decimals equals it, so decimals after it are its terms rounded."""
+    try:
+        value = TexArithmetic(member, bindings, symbolic=True).evaluate()
+    except (NotNumeric, TooLarge):
+        return False
+    return any(not isinstance(item, sympy.Rational) for item in value.items)
 
 
 def _finest_rounding(member: str, value: Value) -> Value:

@@ -259,7 +259,12 @@ def _explained(
             candidates.append((f"{_shown(product)} over column {a + 1} here", _over(product), a, a))
     slip = None
     for what, relation, a, b in candidates:
-        failing = [r for r, row in enumerate(grid) if not _holds(relation, row[a], row[b], row[c])]
+        failing = list(
+            itertools.islice(  # two rows that fail are as many as all: no slip, no relation
+                (r for r, row in enumerate(grid) if not _holds(relation, row[a], row[b], row[c])),
+                2,
+            )
+        )
         if not failing:
             return None  # a relation every row holds: the column is what it computes
         if len(failing) == 1 and slip is None:
