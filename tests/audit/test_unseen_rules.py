@@ -121,6 +121,13 @@ def test_a_percentage_must_round_a_ratio_the_chapter_prints():
     assert mismatches(rendered(table, prose.format("77.50 %"))) == []
 
 
+def test_a_number_in_oku_or_man_is_read_at_its_power_of_ten():
+    # 約 344 億 is 3.44 × 10^10: the rounding of 34,359,738,368 at a unit of 10^8
+    line = "左辺の順番では $34{{,}}359{{,}}738{{,}}368$ 回、約 {} 億回です。"
+    assert mismatches(rendered(line.format("344"))) == []
+    assert mismatches(rendered(line.format("343"))) == [(11, "restated")]
+
+
 def test_numbers_of_few_digits_or_far_apart_are_not_restatements():
     # 3 differs from 2.7183 rounded by one digit, but a short number recurs by chance
     assert mismatches(rendered(r"$e \approx 2.7183$ で、3 倍より小さい。")) == []

@@ -69,12 +69,16 @@ _NUMBER = re.compile(
     r"|(?<![\w.\\^_])-?\d+(?:\.\d+)?(?![\w.])"
 )
 _PERCENT = re.compile(r"\s*\\?%")
+# the words for powers of ten a number may be printed with: 約 43.3 億個 is 4.33 × 10^9
+_POWER_WORDS = {"万": Fraction(10**4), "億": Fraction(10**8), "兆": Fraction(10**12)}
+_POWER_WORD = re.compile(r"\s*(万|億|兆)")
 
 
 @dataclass(frozen=True)
 class Printed:
     """A number as printed: its line, text, exact value and its unit in the last place
-    (a percentage's taken as the fraction it stands for: 77.5 % is 0.775 ± 0.0005)."""
+    (a percentage's taken as the fraction it stands for: 77.5 % is 0.775 ± 0.0005; 約 344
+    億 as 3.44 × 10^10 ± 10^8)."""
 
     line: int
     text: str
@@ -83,6 +87,7 @@ class Printed:
     percent: bool
     approximate: bool = False  # 「0.35 前後」
     in_math: bool = False  # inside $…$: a coefficient (0.75\,(η_max - η_min)) as often as a value
+    scale: Fraction = Fraction(1)  # what the printed digits are multiplied by: 1/100, 10^8 (億)
 
     def meets(self, other: Printed) -> bool:
         return abs(self.value - other.value) <= (self.unit + other.unit) / 2
@@ -112,11 +117,14 @@ def _numbers(line: int, text: str) -> list[Printed]:
         decimals = len(bare.partition(".")[2])
         value, unit = Fraction(bare), Fraction(1, 10**decimals)
         percent = _PERCENT.match(text, m.end()) is not None
-        if percent:
-            value, unit = value / 100, unit / 100
+        word = _POWER_WORD.match(text, m.end())
+        scale = Fraction(1, 100) if percent else _POWER_WORDS[word.group(1)] if word else 1
+        value, unit = value * scale, unit * scale
         approximate = _APPROXIMATE.match(text, m.end()) is not None
         in_math = m.start() in maths
-        out.append(Printed(line, m.group(0), value, unit, percent, approximate, in_math))
+        out.append(
+            Printed(line, m.group(0), value, unit, percent, approximate, in_math, Fraction(scale))
+        )
     return out
 
 
@@ -239,7 +247,7 @@ def audit_rounded(
         if a.unit == 1 and b.unit < 1 and abs(a.value - b.value) < 1:
             continue  # 「$\\approx 11552.11$ なので 11,553 ステップ目」: a count may be its ceiling
         rounded = _digits(b.value, a.unit)
-        shown = f"{Fraction(int(rounded)) * a.unit * (100 if a.percent else 1)}"
+        shown = f"{Fraction(int(rounded)) * a.unit / a.scale}"
         out.append(
             Finding(
                 Section.RESTATED,
