@@ -54,6 +54,12 @@ def test_integers_of_two_digits_and_decimals_of_three_are_not_compared():
     assert findings("値は 0.1253 です。", "値は 0.1523 です。", "また 0.1523 です。") != []
 
 
+def test_a_number_of_one_digit_besides_zeros_is_not_compared():
+    # 0.1000 and 1.0000 are one digit shifted as often as a slip: not compared
+    assert findings("確率は 0.1000 です。", "値は 1.0000 です。", "また 1.0000 です。") == []
+    assert findings("確率は 0.1200 です。", "値は 1.0200 です。", "また 1.0200 です。") != []
+
+
 @pytest.mark.parametrize(
     ("a", "b", "apart"),
     [

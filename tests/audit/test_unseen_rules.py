@@ -698,3 +698,11 @@ def test_an_equation_whose_solution_is_sought_is_no_claim_at_the_lines_setting()
     line = "$x = 3$ では差は小さい。最大値は $x\\tanh(x/2) = 2$ {} $x \\approx 2.3994$ で取ります。"
     assert mismatches(rendered(line.format("の正の解"))) == []
     assert mismatches(rendered(line.format("で、"))) == [(11, "equality")]
+
+
+def test_a_percent_sign_after_a_formula_makes_its_last_number_a_percentage():
+    line = "増加の割合は $65/8{{,}}192 \\approx {}$ % です。"
+    assert mismatches(rendered(line.format("0.79"))) == []
+    assert mismatches(rendered(line.format("0.97"))) == [(11, "equality")]
+    # without the sign, 0.79 is no rounding of 0.0079
+    assert mismatches(rendered(line.format("0.79").replace(" %", ""))) == [(11, "equality")]

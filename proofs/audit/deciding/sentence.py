@@ -123,6 +123,18 @@ def is_case(document: Document, line: int, statement: str) -> bool:
     return _sentence(document.line(line)).is_hypothesis_after(place.closing, CASES)
 
 
+def percent_after(document: Document, line: int, statement: str) -> bool:
+    """Whether a percent sign follows the inline formula the statement ends (「$(d+1)/(2dB_c)
+    \\approx 0.79$ %」): its last number is a percentage."""
+    place = document.place(line, statement.strip())
+    if place is None or place.closing is None:
+        return False
+    text = document.line(line)
+    if not text.startswith(statement.strip(), place.closing - len(statement.strip())):
+        return False  # a statement before a comma of its formula: the sign is another's
+    return text[place.closing + 1 :].lstrip().startswith(("%", "％"))
+
+
 def is_solved(document: Document, line: int, statement: str) -> bool:
     """Whether the statement is an equation whose solution is sought (「… の正の解」)."""
     place = document.place(line, statement)

@@ -27,6 +27,7 @@ from proofs.audit.deciding.sentence import (
     is_label,
     is_setting,
     is_solved,
+    percent_after,
     regime_before,
     title_settings,
 )
@@ -202,7 +203,9 @@ def audit_equalities(
                 )
             )
             relation = (line, normalise_tex(statement))
-            found = _audit_once(recomputed, line, statement, settings, relation in owned)
+            # 「$… \\approx 0.79$ %」: the percent sign after the formula is its last number's
+            printed = statement + r"\%" if percent_after(document, line, statement) else statement
+            found = _audit_once(recomputed, line, printed, settings, relation in owned)
             key = element.line if element else 0
             if key not in facts:
                 facts[key] = _element_facts(document, element, defined_in_chapter, open_notation)

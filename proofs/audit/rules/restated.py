@@ -94,6 +94,7 @@ def occurrences(document: Document, produced: Sequence[tuple[int, str]] = ()) ->
         o
         for o in out
         if len(o.digits.lstrip("0")) >= (SIGNIFICANT if o.decimals else INTEGER_SIGNIFICANT)
+        and len(o.digits.strip("0")) > 1  # 0.1000, 2.0000: one digit, shifted as often as not
     ]
 
 
