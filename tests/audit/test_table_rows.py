@@ -488,3 +488,28 @@ def test_a_header_applying_another_columns_function_at_a_key_reads_that_row():
 """
     assert found(table.format("0.696")) == []
     assert found(table.format("0.669")) == [(14, "table", "error", "TAB101")]
+
+
+def test_a_header_that_names_its_object_and_its_formula_is_that_formula():
+    # 「$S$ の成分数 $n^2$」: S names the matrix, n^2 counts its entries
+    table = "| $n$ | $S$ の成分数 $n^2$ |\n|---|---|\n| 1024 | 1,048,576 |\n| 65536 | {} |\n"
+    assert found(table.format("4,294,967,296")) == []
+    assert found(table.format("4,294,967,295")) == [(14, "table", "error", "TAB101")]
+
+
+def test_a_formula_of_the_row_before_reads_the_row_whose_key_is_one_less():
+    # 係数 e^{m_{t-1} - m_t}: m of the row t - 1; the first row has none, and is not judged
+    table = """\
+| $t$ | $z_t$ | $m_t$ | 係数 $e^{{m_{{t-1}} - m_t}}$ |
+|---|---|---|---|
+| 1 | 1 | 1 | 0 |
+| 2 | 3 | 3 | 0.1353 |
+| 3 | 2 | 3 | 1 |
+| 4 | 5 | 5 | {} |
+"""
+    assert found(table.format("0.1353")) == []
+    assert found(table.format("0.0498")) == [(16, "table", "error", "TAB101")]
+    # m_t defined by the chapter: the header still reads the table's own cells
+    defined = "$m_t := \\max(m_{{t-1}}, z_t)$ と置きます。\n\n" + table
+    assert found(defined.format("0.1353")) == []
+    assert found(defined.format("0.0498")) == [(18, "table", "error", "TAB101")]

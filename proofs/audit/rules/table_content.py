@@ -10,7 +10,8 @@ and the settings of the paragraphs just before the table (`$\\beta_1 = 0.9$`、`
 a name set to two values there is none). A name the table gives is a number: `k(T - C)`
 is a product. An application that another column's header is stands for that column:
 `e^{\\ell(\\boldsymbol{z}^{*}, y)}` for e to the cell of `\\ell(\\boldsymbol{z}^{*}, y)` in the
-row, `B(r)/B(0)` for the cell of `B(r)` over that of the row whose key is 0. A column
+row, `B(r)/B(0)` for the cell of `B(r)` over that of the row whose key is 0; `m_{t-1}`
+in a table keyed by t stands for the column `m_t` of the row whose key is t − 1. A column
 whose formula names anything else is not examined. The printed inputs are taken at either
 end of their rounding, so a cell is a mismatch only when no choice of them within their
 printed precision gives it.
@@ -167,7 +168,9 @@ def columns(table: Table) -> list[Column]:
         set_here = [(m, _header_setting(m)) for m in named]
         settings = tuple(setting for _, setting in set_here if setting is not None)
         rest = [m for m, setting in set_here if setting is None]
-        math = rest[0] if len(rest) == 1 else None
+        # 「$S$ の成分数 $n^2$」: a symbol naming the object, and the one formula that counts it
+        formulas = [m for m in rest if not (_SYMBOL.fullmatch(m) and _name(m))]
+        math = rest[0] if len(rest) == 1 else formulas[0] if len(formulas) == 1 else None
         # `ab` is a product, not a symbol: one only when the open notation reads one name
         symbol = math.strip() if math and _SYMBOL.fullmatch(math) and _name(math) else None
         formula = math if math and symbol is None and not split_relations(math)[1] else None
@@ -310,6 +313,54 @@ def _through_columns(
     return replace(column, formula=formula, source=source), terms
 
 
+def _previous_rows(
+    view: Table, cols: list[Column], key: Column, rounded: frozenset[int]
+) -> dict[str, dict[str, Printed]]:
+    """For each row's key k (an integer), the cells of the row whose key is k − 1, by the
+    names a formula gives them: `m_{t-1}` is the column `m_t` a row up (「係数
+    $e^{m_{t-1} - m_t}$」 in a table keyed by t)."""
+    name = _name(key.symbol) if key.symbol else None
+    if name is None:
+        return {}
+    rows = {row[key.index].strip(): row for row in view.rows[1:]}
+    indexed = [
+        (c, n[: -len(name) - 1])
+        for c in cols
+        if c.symbol and (n := _name(c.symbol)) and n.endswith(f"_{name}")
+    ]
+    out: dict[str, dict[str, Printed]] = {}
+    for text in rows:
+        at = Printed.read(text)
+        if at is None or at.half or at.value.denominator != 1:
+            continue
+        before = rows.get(str(at.value - 1))
+        if before is None:
+            continue
+        cells = {
+            f"{base}_{name}-1": _cell(before[c.index], rounded, c.index) for c, base in indexed
+        }
+        out[text] = {n: v for n, v in cells.items() if v is not None}
+    return out
+
+
+def _names_previous(column: Column, earlier: dict[str, dict[str, Printed]]) -> bool:
+    """Whether the column's formula names a cell of the row before (`m_{t-1}`)."""
+    previous = {name for cells in earlier.values() for name in cells}
+    return bool(previous) and _previous_missing(column, {})
+
+
+def _previous_missing(column: Column, given: dict[str, Printed]) -> bool:
+    """Whether the column's formula names a cell of the row before that the table lacks."""
+    if column.formula is None or "-1}" not in column.formula.replace(" ", ""):
+        return False
+    try:
+        expr = OpenEvaluator(frozenset(given))(parse(column.formula))
+    except (TexError, TypeError, ValueError, ArithmeticError):
+        return False
+    names = {str(s) for s in getattr(expr, "free_symbols", ())}
+    return any(n.endswith("-1") and n not in given for n in names)
+
+
 def _term_values(
     terms: list[_Term], row: tuple[str, ...], view: Table, rounded: frozenset[int]
 ) -> dict[str, Printed]:
@@ -370,13 +421,16 @@ def audit_table_content(
         return []
     cols = _stated(cols, formulas_before(document, table), key)
     rounded = _decimal_columns(view)
+    earlier = _previous_rows(view, cols, key, rounded)
     out = []
     for column in cols:
         nearest = _nearest_symbols(cols, column.index)
         header = column.formula or (column.symbol if column is not key else None)
         computed, terms = _through_columns(column, cols, view, key)
+        # what names the table's own cells (another column, the row before) is read from them
+        own = bool(terms) or _names_previous(column, earlier)
         defined = None
-        if header is not None and notation is not None and not terms:
+        if header is not None and notation is not None and not own:
             defined = _defined(notation(table.line), header)
             if defined is not None and not defined.names & set(nearest):
                 defined = None  # what the definition gives does not change with the row
@@ -393,9 +447,12 @@ def audit_table_content(
             line = table.row_lines[column.index] if across else row_line
             given = _inputs(row, nearest, {**settings, **dict(column.settings)}, key, rounded)
             given |= _term_values(terms, row, view, rounded)
+            given |= earlier[row[key.index].strip()] if row[key.index].strip() in earlier else {}
             printed = _cell(row[column.index], rounded, column.index)
             if printed is None:
                 continue
+            if _previous_missing(computed, given):
+                continue  # 「$e^{m_{t-1} - m_t}$」 in the first row: no row t - 1
             if defined is not None and not defined.names & _given_by(row, nearest):
                 continue  # the row gives none of what the definition is computed from
             verdict = judge(given, printed)
@@ -644,9 +701,10 @@ def _within(
     half = printed.half * column.unit
     if low - half <= cell <= high + half:
         return Status.CONFIRMED, f"as {source} gives"
-    nearest = float(low if cell < low else high) / float(column.unit)
+    nearest = (low if cell < low else high) / column.unit
+    shown = f"{nearest.numerator:,}" if nearest.denominator == 1 else f"{float(nearest):.6g}"
     return Status.MISMATCHED, (
-        f"{source} gives {nearest:.6g} here (with the table's and its paragraph's printed values)"
+        f"{source} gives {shown} here (with the table's and its paragraph's printed values)"
     )
 
 
