@@ -32,6 +32,7 @@ at x = ...: left ..., right ...
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from collections.abc import Mapping, Sequence
@@ -253,9 +254,15 @@ def _at(
 
 def _real(expression: sympy.Expr, exact: dict) -> sympy.Float | None:
     """The expression at the point, to DIGITS digits, if that is a finite real number
-    (not evaluated where a sum runs over more than MAX_FOLD_TERMS terms or none whole)."""
+    (not evaluated where a sum runs over more than MAX_FOLD_TERMS terms or none whole);
+    once per expression and point, which a statement restated in a proof meets again."""
+    return _real_at(expression, tuple(exact.items()))
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _real_at(expression: sympy.Expr, point: tuple) -> sympy.Float | None:
     try:
-        at = expression.xreplace(exact)
+        at = expression.xreplace(dict(point))
         if not short_folds(at):
             return None
         value = sympy.N(at, DIGITS)
