@@ -31,6 +31,7 @@ from proofs.audit.rules import (
     statements,
     structure,
     table_content,
+    table_grid,
     table_rows,
     tables,
 )
@@ -46,6 +47,7 @@ FAMILIES = (  # in the order of the report's sections
     conclusions,
     tables,
     table_content,
+    table_grid,
     table_rows,
     equalities,
     definitions,

@@ -513,3 +513,31 @@ def test_a_formula_of_the_row_before_reads_the_row_whose_key_is_one_less():
     defined = "$m_t := \\max(m_{{t-1}}, z_t)$ と置きます。\n\n" + table
     assert found(defined.format("0.1353")) == []
     assert found(defined.format("0.0498")) == [(18, "table", "error", "TAB101")]
+
+
+GRID = """\
+<Definition id="def-e" title="和">
+
+$E_\\gamma(\\alpha) := \\sum_{{k=0}}^{{\\gamma}}\\alpha^k$ と置く。
+
+</Definition>
+
+極限 $1/(1 - \\alpha)$ に近づく $E_\\gamma(\\alpha)$ の値です。
+
+| $\\alpha$ | $\\gamma = 1$ | $\\gamma = 2$ | $\\gamma = 3$ | 極限 |
+|---|---|---|---|---|
+| 0.5 | 1.5000 | 1.7500 | 1.8750 | 2.0000 |
+| 0.8 | 1.8000 | 2.4400 | {} | 5.0000 |
+"""
+
+
+def test_a_grid_of_a_quantity_is_the_formula_before_it_that_gives_most_cells():
+    # 1/(1 − α) comes first but gives none of the γ columns; E_γ(α) gives them all
+    assert found(GRID.format("2.9520")) == []
+    assert found(GRID.format("2.9250")) == [(22, "table", "error", "TAB104")]
+
+
+def test_a_grid_no_formula_gives_most_cells_of_says_nothing():
+    # with E named nowhere before the table, no formula reads it: the slip is not judged
+    unnamed = GRID.replace("に近づく $E_\\gamma(\\alpha)$ の値", "に近づく値")
+    assert found(unnamed.format("2.9250")) == []

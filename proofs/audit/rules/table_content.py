@@ -40,7 +40,7 @@ from proofs.audit.rules.definitions import Use
 from proofs.book.printed import ungrouped
 from proofs.reader import Document
 from proofs.reader.math import INLINE_MATH, split_relations
-from proofs.reader.records import Table
+from proofs.reader.records import Math, Table
 from proofs.tex.tree import Node, TexError, parse, tree_names
 
 _COLUMN = (
@@ -169,14 +169,14 @@ def columns(table: Table) -> list[Column]:
         settings = tuple(setting for _, setting in set_here if setting is not None)
         rest = [m for m, setting in set_here if setting is None]
         # 「$S$ の成分数 $n^2$」: a symbol naming the object, and the one formula that counts it
-        formulas = [m for m in rest if not (_SYMBOL.fullmatch(m) and _name(m))]
+        formulas = [m for m in rest if not (_SYMBOL.fullmatch(m) and symbol_name(m))]
         math = rest[0] if len(rest) == 1 else formulas[0] if len(formulas) == 1 else None
         # `ab` is a product, not a symbol: one only when the open notation reads one name
-        symbol = math.strip() if math and _SYMBOL.fullmatch(math) and _name(math) else None
+        symbol = math.strip() if math and _SYMBOL.fullmatch(math) and symbol_name(math) else None
         formula = math if math and symbol is None and not split_relations(math)[1] else None
         if math is not None and symbol is None and formula is None:
             members, relations = split_relations(math)
-            if relations == ["="] and _SYMBOL.fullmatch(members[0]) and _name(members[0]):
+            if relations == ["="] and _SYMBOL.fullmatch(members[0]) and symbol_name(members[0]):
                 symbol, formula = members[0].strip(), members[1].strip()  # λ_i = 2π/θ_i
         out.append(Column(k, cell.strip(), symbol, formula, unit, settings))
     return out
@@ -187,7 +187,7 @@ def _header_setting(math: str) -> tuple[str, Printed] | None:
     members, relations = split_relations(math)
     if relations != ["="] or not _SYMBOL.fullmatch(members[0]):
         return None
-    name, value = _name(members[0]), _setting_value(members[1])
+    name, value = symbol_name(members[0]), _setting_value(members[1])
     if name is None or value is None:
         return None
     return name, Printed(value.value, Fraction(0))
@@ -208,7 +208,7 @@ def settings_before(document: Document, table: Table) -> dict[str, Printed]:
         if len(members) < 2 or any(r != "=" for r in relations):
             continue
         value = _setting_value(members[-1])
-        names = [_name(m) if _SYMBOL.fullmatch(m) else None for m in members[:-1]]
+        names = [symbol_name(m) if _SYMBOL.fullmatch(m) else None for m in members[:-1]]
         if value is None or None in names:
             continue
         value = Printed(value.value, Fraction(0))
@@ -218,13 +218,9 @@ def settings_before(document: Document, table: Table) -> dict[str, Printed]:
     return {name: value for name, value in found.items() if value is not None}
 
 
-def formulas_before(document: Document, table: Table) -> dict[str, str]:
-    """The names the paragraph just before the table sets to a formula (「$d_k = 128$、$b =
-    10{,}000$ では $\\theta_i = 10^{-(i-1)/16}$ です」), by their names in the open
-    notation: the last member of a chain of equalities that starts with the name and
-    goes on with no bare number; a name set to two formulas there is none. Only that
-    paragraph: a proposition's general formula further up may have the table's rows as
-    exceptions its proof explains."""
+def paragraph_before(document: Document, table: Table) -> tuple[Math, ...]:
+    """The formulas of the paragraph just before the table (its lines up to a blank line,
+    a tag, a heading or a display)."""
     last = table.line - 1
     while last > 0 and not document.lines[last - 1].strip():
         last -= 1
@@ -235,12 +231,22 @@ def formulas_before(document: Document, table: Table) -> dict[str, str]:
         and not _BREAK.match(document.lines[first - 2])
     ):
         first -= 1
+    return document.math_in(first, last)
+
+
+def formulas_before(document: Document, table: Table) -> dict[str, str]:
+    """The names the paragraph just before the table sets to a formula (「$d_k = 128$、$b =
+    10{,}000$ では $\\theta_i = 10^{-(i-1)/16}$ です」), by their names in the open
+    notation: the last member of a chain of equalities that starts with the name and
+    goes on with no bare number; a name set to two formulas there is none. Only that
+    paragraph: a proposition's general formula further up may have the table's rows as
+    exceptions its proof explains."""
     found: dict[str, str | None] = {}
-    for statement in (s for m in document.math_in(first, last) for s in m.tex.split(",")):
+    for statement in (s for m in paragraph_before(document, table) for s in m.tex.split(",")):
         members, relations = split_relations(statement)
         if len(members) < 2 or any(r != "=" for r in relations):
             continue
-        name = _name(members[0]) if _SYMBOL.fullmatch(members[0]) else None
+        name = symbol_name(members[0]) if _SYMBOL.fullmatch(members[0]) else None
         if name is None or any(_setting_value(m) is not None for m in members[1:]):
             continue
         formula = members[-1].strip()
@@ -260,7 +266,7 @@ def _stated(cols: list[Column], formulas: dict[str, str], key: Column) -> list[C
         if c is not key
         and c.formula is None
         and c.symbol is not None
-        and (name := _name(c.symbol)) in formulas
+        and (name := symbol_name(c.symbol)) in formulas
         else c
         for c in cols
     ]
@@ -319,14 +325,14 @@ def _previous_rows(
     """For each row's key k (an integer), the cells of the row whose key is k − 1, by the
     names a formula gives them: `m_{t-1}` is the column `m_t` a row up (「係数
     $e^{m_{t-1} - m_t}$」 in a table keyed by t)."""
-    name = _name(key.symbol) if key.symbol else None
+    name = symbol_name(key.symbol) if key.symbol else None
     if name is None:
         return {}
     rows = {row[key.index].strip(): row for row in view.rows[1:]}
     indexed = [
         (c, n[: -len(name) - 1])
         for c in cols
-        if c.symbol and (n := _name(c.symbol)) and n.endswith(f"_{name}")
+        if c.symbol and (n := symbol_name(c.symbol)) and n.endswith(f"_{name}")
     ]
     out: dict[str, dict[str, Printed]] = {}
     for text in rows:
@@ -337,7 +343,8 @@ def _previous_rows(
         if before is None:
             continue
         cells = {
-            f"{base}_{name}-1": _cell(before[c.index], rounded, c.index) for c, base in indexed
+            f"{base}_{name}-1": printed_cell(before[c.index], rounded, c.index)
+            for c, base in indexed
         }
         out[text] = {n: v for n, v in cells.items() if v is not None}
     return out
@@ -368,7 +375,7 @@ def _term_values(
     out = {}
     for term in terms:
         cells = row if term.row is None else view.rows[1 + term.row]
-        cell = _cell(cells[term.column], rounded, term.column)
+        cell = printed_cell(cells[term.column], rounded, term.column)
         if cell is not None:
             out[term.name] = cell
     return out
@@ -380,7 +387,7 @@ def _math_before(document: Document, table: Table) -> list[str]:
     return [m.tex for m in document.math_in(first, table.line - 1)]
 
 
-def _name(tex: str) -> str | None:
+def symbol_name(tex: str) -> str | None:
     """A symbol's name in the open notation (\\beta_1 -> beta_1), None for no symbol."""
     try:
         value = OpenEvaluator()(parse(tex))
@@ -420,7 +427,7 @@ def audit_table_content(
     if key is None:
         return []
     cols = _stated(cols, formulas_before(document, table), key)
-    rounded = _decimal_columns(view)
+    rounded = decimal_columns(view)
     earlier = _previous_rows(view, cols, key, rounded)
     out = []
     for column in cols:
@@ -448,7 +455,7 @@ def audit_table_content(
             given = _inputs(row, nearest, {**settings, **dict(column.settings)}, key, rounded)
             given |= _term_values(terms, row, view, rounded)
             given |= earlier[row[key.index].strip()] if row[key.index].strip() in earlier else {}
-            printed = _cell(row[column.index], rounded, column.index)
+            printed = printed_cell(row[column.index], rounded, column.index)
             if printed is None:
                 continue
             if _previous_missing(computed, given):
@@ -560,17 +567,17 @@ def _value_defined(defined: _Defined, at: dict[str, Fraction]) -> Fraction | Non
     notation = defined.notation.copy()
     for name, value in at.items():
         notation.settings[name] = Node("num", (sympy.Rational(value),))
-    number = _number(notation, defined.tree)
+    number = defined_number(notation, defined.tree)
     if number is None:
         for name in defined.names & set(notation.definitions):
             if notation.definitions[name].worked:
                 definition = notation.definitions[name]
                 notation.definitions[name] = replace(definition, body=definition.worked[-1])
-        number = _number(notation, defined.tree)
+        number = defined_number(notation, defined.tree)
     return number
 
 
-def _number(notation: Notation, tree: Node) -> Fraction | None:
+def defined_number(notation: Notation, tree: Node) -> Fraction | None:
     """The tree's value in the notation with the sizes it sets, if a real number."""
     try:
         value = notation.at(notation.set_sizes(), concrete=True)(tree)
@@ -582,7 +589,7 @@ def _number(notation: Notation, tree: Node) -> Fraction | None:
     return Fraction(str(number))
 
 
-def _decimal_columns(table: Table) -> frozenset[int]:
+def decimal_columns(table: Table) -> frozenset[int]:
     """The columns with a decimal in some row: an integer among them (2294 beside 1987.3,
     628.3) is rounded to its last digit, not exact."""
     return frozenset(
@@ -593,7 +600,7 @@ def _decimal_columns(table: Table) -> frozenset[int]:
     )
 
 
-def _cell(text: str, rounded: frozenset[int], index: int = -1) -> Printed | None:
+def printed_cell(text: str, rounded: frozenset[int], index: int = -1) -> Printed | None:
     """A cell's number; an integer in a column of `rounded`, to half a unit."""
     cell = Printed.read(text)
     if cell is not None and index in rounded and not cell.half and cell.value.denominator == 1:
@@ -614,7 +621,7 @@ def _inputs(
     0.985 to 0.995)."""
     given = dict(settings)
     for name, c in nearest.items():
-        cell = _cell(row[c.index], rounded, c.index)
+        cell = printed_cell(row[c.index], rounded, c.index)
         if cell is None and c is key:
             cell = _fraction(row[c.index])
         if cell is not None:
@@ -634,7 +641,7 @@ def _fraction(text: str) -> Printed | None:
 
 def _shared(cols: list[Column]) -> set[str]:
     """The names two or more columns' headers are."""
-    names = [_name(c.symbol) for c in cols if c.symbol is not None]
+    names = [symbol_name(c.symbol) for c in cols if c.symbol is not None]
     return {n for n in names if n is not None and names.count(n) > 1}
 
 
@@ -654,7 +661,7 @@ def _nearest_symbols(cols: list[Column], index: int) -> dict[str, Column]:
     before = sorted((c for c in cols if c.index < index), key=lambda c: -c.index)
     after = [c for c in cols if c.index > index]
     for c in [*before, *after]:
-        name = _name(c.symbol) if c.symbol is not None else None
+        name = symbol_name(c.symbol) if c.symbol is not None else None
         if name is not None and name not in out:
             out[name] = c
     return out

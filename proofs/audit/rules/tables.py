@@ -12,6 +12,7 @@ from proofs.audit.deciding.meaning import normalised
 from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
 from proofs.audit.rules.definitions import Use
 from proofs.audit.rules.table_content import audit_reproduced_rows, audit_table_content
+from proofs.audit.rules.table_grid import audit_table_grid
 from proofs.audit.rules.table_rows import audit_table_rows
 from proofs.book.printed import agrees_as_printed
 from proofs.book.registry import CHAPTERS
@@ -223,6 +224,7 @@ def audit_tables(
             )
         else:
             content = audit_table_content(document, printed, lambda line: notation()(line), uses)
+            content += audit_table_grid(document, printed, notation()(printed.line))
             content += audit_reproduced_rows(printed, produced)
             content += audit_table_rows(document, printed)
             findings += content or [
