@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -350,22 +350,16 @@ def _previous_rows(
     return out
 
 
-def _names_previous(column: Column, earlier: dict[str, dict[str, Printed]]) -> bool:
-    """Whether the column's formula names a cell of the row before (`m_{t-1}`)."""
-    previous = {name for cells in earlier.values() for name in cells}
-    return bool(previous) and _previous_missing(column, {})
-
-
-def _previous_missing(column: Column, given: dict[str, Printed]) -> bool:
-    """Whether the column's formula names a cell of the row before that the table lacks."""
-    if column.formula is None or "-1}" not in column.formula.replace(" ", ""):
-        return False
+def _previous_names(formula: str | None) -> frozenset[str]:
+    """The names of cells of the row before that a formula uses (`m_{t-1}` read as
+    m_t-1), once per column."""
+    if formula is None or "-1}" not in formula.replace(" ", ""):
+        return frozenset()
     try:
-        expr = OpenEvaluator(frozenset(given))(parse(column.formula))
+        expr = OpenEvaluator()(parse(formula))
     except (TexError, TypeError, ValueError, ArithmeticError):
-        return False
-    names = {str(s) for s in getattr(expr, "free_symbols", ())}
-    return any(n.endswith("-1") and n not in given for n in names)
+        return frozenset()
+    return frozenset(n for s in getattr(expr, "free_symbols", ()) if (n := str(s)).endswith("-1"))
 
 
 def _term_values(
@@ -434,8 +428,9 @@ def audit_table_content(
         nearest = _nearest_symbols(cols, column.index)
         header = column.formula or (column.symbol if column is not key else None)
         computed, terms = _through_columns(column, cols, view, key)
+        previous = _previous_names(computed.formula)
         # what names the table's own cells (another column, the row before) is read from them
-        own = bool(terms) or _names_previous(column, earlier)
+        own = bool(terms) or (bool(previous) and any(earlier.values()))
         defined = None
         if header is not None and notation is not None and not own:
             defined = _defined(notation(table.line), header)
@@ -458,7 +453,7 @@ def audit_table_content(
             printed = printed_cell(row[column.index], rounded, column.index)
             if printed is None:
                 continue
-            if _previous_missing(computed, given):
+            if previous - given.keys():
                 continue  # 「$e^{m_{t-1} - m_t}$」 in the first row: no row t - 1
             if defined is not None and not defined.names & _given_by(row, nearest):
                 continue  # the row gives none of what the definition is computed from
@@ -564,20 +559,26 @@ def _value_defined(defined: _Defined, at: dict[str, Fraction]) -> Fraction | Non
     """The defined quantity with the names set to the values `at`; where a definition's
     body names what nothing sets (φ(k) := (L(kN, D/k) - L_opt)/R = β(k^{-α} - 1) + …), with
     the last form the definition is worked out to instead."""
-    notation = defined.notation.copy()
-    for name, value in at.items():
-        notation.settings[name] = Node("num", (sympy.Rational(value),))
-    number = defined_number(notation, defined.tree)
+    number = number_at(defined.notation, defined.tree, at)
     if number is None:
-        for name in defined.names & set(notation.definitions):
-            if notation.definitions[name].worked:
-                definition = notation.definitions[name]
-                notation.definitions[name] = replace(definition, body=definition.worked[-1])
-        number = defined_number(notation, defined.tree)
+        worked = defined.notation.copy()
+        for name in defined.names & set(worked.definitions):
+            if worked.definitions[name].worked:
+                definition = worked.definitions[name]
+                worked.definitions[name] = replace(definition, body=definition.worked[-1])
+        number = number_at(worked, defined.tree, at)
     return number
 
 
-def defined_number(notation: Notation, tree: Node) -> Fraction | None:
+def number_at(notation: Notation, tree: Node, at: Mapping[str, Fraction]) -> Fraction | None:
+    """The tree's value in the notation with the names set to the values `at`."""
+    here = notation.copy()
+    for name, value in at.items():
+        here.settings[name] = Node("num", (sympy.Rational(value),))
+    return _number(here, tree)
+
+
+def _number(notation: Notation, tree: Node) -> Fraction | None:
     """The tree's value in the notation with the sizes it sets, if a real number."""
     try:
         value = notation.at(notation.set_sizes(), concrete=True)(tree)
@@ -709,10 +710,15 @@ def _within(
     if low - half <= cell <= high + half:
         return Status.CONFIRMED, f"as {source} gives"
     nearest = (low if cell < low else high) / column.unit
-    shown = f"{nearest.numerator:,}" if nearest.denominator == 1 else f"{float(nearest):.6g}"
     return Status.MISMATCHED, (
-        f"{source} gives {shown} here (with the table's and its paragraph's printed values)"
+        f"{source} gives {shown_value(nearest)} here "
+        "(with the table's and its paragraph's printed values)"
     )
+
+
+def shown_value(value: Fraction) -> str:
+    """A computed value as a finding prints it: an integer whole, else six digits."""
+    return f"{value.numerator:,}" if value.denominator == 1 else f"{float(value):.6g}"
 
 
 @dataclass(frozen=True)

@@ -16,18 +16,17 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import sympy
-
 from proofs.audit.deciding.defined import Notation
 from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
 from proofs.audit.rules.table_content import (
     Printed,
     columns,
     decimal_columns,
-    defined_number,
+    number_at,
     paragraph_before,
     printed_cell,
     settings_before,
+    shown_value,
     symbol_name,
 )
 from proofs.reader import Document
@@ -123,20 +122,12 @@ def _cells(
             printed = printed_cell(row[k], rounded, k)
             if printed is None:
                 continue
-            given = {**settings, key: Printed(at.value, Fraction(0)), name: value}
-            computed = _value(tree, notation, given)
+            given = {**{n: p.value for n, p in settings.items()}, key: at.value, name: value.value}
+            computed = number_at(notation, tree, given)
             if computed is None:
                 return None
             out.append((r, k, computed, abs(computed - printed.value) <= printed.half))
     return out
-
-
-def _value(tree: Node, notation: Notation, given: dict[str, Printed]) -> Fraction | None:
-    """The formula with the names set to the given values, in the chapter's notation."""
-    here = notation.copy()
-    for name, printed in given.items():
-        here.settings[name] = Node("num", (sympy.Rational(printed.value),))
-    return defined_number(here, tree)
 
 
 def _finding(
@@ -149,14 +140,13 @@ def _finding(
     header = table.rows[0][k].strip()
     text = f"{header}: {row[k].strip()} (row {row[0].strip()})"
     where = f"{table.rows[0][0].strip().strip('$')} = {row[0].strip()}, {header.strip('$')}"
-    shown = f"{value.numerator:,}" if value.denominator == 1 else f"{float(value):.6g}"
     status, detail = (
         (Status.CONFIRMED, f"as ${tex}$, stated before the table, gives at {where}")
         if agrees
         else (
             Status.MISMATCHED,
-            f"${tex}$, stated before the table and giving most of its cells, gives {shown} "
-            f"at {where}",
+            f"${tex}$, stated before the table and giving most of its cells, gives "
+            f"{shown_value(value)} at {where}",
         )
     )
     return Finding(Section.TABLE, table.row_lines[r], text, status, detail, code=GRID.code)
