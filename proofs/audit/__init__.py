@@ -56,7 +56,7 @@ from proofs.audit.rules.properties import audit_properties
 from proofs.audit.rules.prose import audit_prose
 from proofs.audit.rules.references import audit_refs
 from proofs.audit.rules.restated import audit_restated, audit_restated_tuples
-from proofs.audit.rules.rounded import audit_rounded
+from proofs.audit.rules.rounded import audit_rounded, audit_rounded_in_words
 from proofs.audit.rules.structure import audit_structure
 from proofs.audit.rules.tables import audit_tables
 from proofs.audit.running import set_aside, weighed
@@ -157,6 +157,7 @@ def audit_document(
     ]
     report.findings += _said_once(restated, report.findings)
     report.findings += audit_prose(document)
+    report.findings += audit_rounded_in_words(document)
     report.findings += audit_properties(document)
     report.findings += audit_compared(document)
     report.findings += audit_counted(document)

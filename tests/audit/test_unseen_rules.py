@@ -153,6 +153,29 @@ def test_a_formula_of_two_names_is_not_worked_at_one():
     assert mismatches(rendered(line)) == []
 
 
+def test_a_formula_with_no_unit_worked_right_after_at_a_value_must_give_the_number():
+    line = r"残りの割合は $(n - 1)/(2n)$、$n = 1024$ では約 {} % です。"
+    assert mismatches(rendered(line.format("49.95"))) == []
+    assert mismatches(rendered(line.format("50.05"))) == [(11, "prose")]
+    chain = r"これは $\frac{{1}}{{9i}}$ で、$i = 1$ で $0.1111$、$i = 10$ で ${}$ です。"
+    assert mismatches(rendered(chain.format("0.0111"))) == []
+    assert mismatches(rendered(chain.format("0.0101"))) == [(11, "prose")]
+
+
+def test_a_value_with_words_between_it_and_the_formula_is_not_read_as_its_value():
+    line = r"割合は $(n - 1)/(2n)$ ですが、その差は $n = 1024$ では約 7 % です。"
+    assert mismatches(rendered(line)) == []
+
+
+def test_a_number_restated_in_per_cent_must_be_it_times_100():
+    line = r"比は $32/4096 = 0.0078125$、すなわち約 {} % です。"
+    assert mismatches(rendered(line.format("0.78"))) == []
+    assert mismatches(rendered(line.format("0.078"))) == [(11, "prose")]
+    words = r"$\phi(k) \approx 0.0277$、つまり可約な損失の約 {} % です。"
+    assert mismatches(rendered(words.format("2.8"))) == []
+    assert mismatches(rendered(words.format("2.3"))) == [(11, "prose")]
+
+
 def test_full_width_digits_are_read_as_numbers():
     table = "$t$\t比\n8000\t0.7750\n11000\t0.5500"
     assert mismatches(rendered(table, "最大値の ７７．５ ％ です。")) == []

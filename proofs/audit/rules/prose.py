@@ -12,7 +12,11 @@ number of the prose, or the value a formula ends with):
 - 「平均は $\\beta/(1 - \\beta)$ ステップ前です。$\\beta_1 = 0.9$ なら 9 ステップ前」: a
   formula of one name followed by its unit, then worked at a value of that name (or of
   the name with a subscript) with the same unit after the number: the number is the
-  formula's value there;
+  formula's value there; 「$(n - 1)/(2n)$、$n = 1024$ では約 49.95 %」: a formula with no
+  unit, then with only 「、」「で」 (and values worked before) between, its value at a
+  setting of its name, in per cent when a percent sign follows;
+- 「$2r/d = 0.0078125$、すなわち約 0.78 %」「$\\phi(k) \\approx 0.0277$、つまり可約な損失の約
+  2.8 %」: the percentage is the number before it times 100;
 - 「$e^{0} = 1$、$e^{\\log 2} = 2$、$e^{\\log 3} = 3$ で和は 6」: a clause of nothing but
   formulas ending with numbers (each perhaps after an ordinal, 「第 2 組が $1.2509$」), then
   「で和は」「の合計は」「で、合計」: the number (or formula) after it is their sum, where the
@@ -77,7 +81,8 @@ INSTANCE_RULE = Rule(
     Section.PROSE,
     Severity.WARNING,
     "A formula of one name followed by its unit, then worked at a value of that name in "
-    "words with the same unit: the number is the formula's value there.",
+    "words with the same unit, or with no unit and its value right after (「$(n - 1)/(2n)$、"
+    "$n = 1024$ では約 49.95 %」): the number is the formula's value there.",
     Example(
         _WORDS.format(
             "平均は $\\beta/(1 - \\beta)$ ステップ前です。$\\beta = 0.9$ なら 8 ステップ前です。"
@@ -127,7 +132,26 @@ BYTES_RULE = Rule(
         )
     ),
 )
-RULES = (SHARE, TIMES_RULE, FORMER_RULE, INSTANCE_RULE, SUM_RULE, BYTES_RULE, CHANGE_RULE)
+IN_PERCENT_RULE = Rule(
+    "PRO008",
+    "ratio-restated-in-percent",
+    Section.PROSE,
+    Severity.WARNING,
+    "「$2r/d = 0.0078125$、すなわち約 0.78 %」「$\\phi(k) \\approx 0.0277$、つまり損失の"
+    "約 2.8 %」: the percentage is the number before it times 100, at the printed precision.",
+    Example(_WORDS.format("比は $32/4096 = 0.0078125$、すなわち約 0.078 % です。")),
+    Example(_WORDS.format("比は $32/4096 = 0.0078125$、すなわち約 0.78 % です。")),
+)
+RULES = (
+    SHARE,
+    TIMES_RULE,
+    FORMER_RULE,
+    INSTANCE_RULE,
+    SUM_RULE,
+    BYTES_RULE,
+    CHANGE_RULE,
+    IN_PERCENT_RULE,
+)
 
 
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
@@ -152,6 +176,12 @@ CHANGE = re.compile(
     rf"(?P<a>{_NUMBER})\s*[^\s\d$、。]{{0,4}}\s*から\s*(?P<b>{_NUMBER})\s*[^\s\d$、。]{{0,4}}"
     rf"\s*(?:へ|に)\s*(?P<about>約|ちょうど)?\s*(?P<p>{_NUMBER})\s*%\s*(?:しか|ほど)?\s*(?P<way>増|減)"
 )
+# a number, then 「、すなわち」「、つまり」 and the same number in per cent, perhaps after a few
+# words that end in 「の」 (「つまり可約な損失の約 2.8 %」)
+IN_PERCENT = re.compile(
+    rf"(?P<x>{_NUMBER}|\$[^$]+\$)\s*、\s*(?:すなわち|つまり)\s*(?:[^\s\d$、。]{{1,12}}の)?\s*"
+    rf"(?P<about>約|ちょうど)?\s*(?P<p>{_NUMBER})\s*%"
+)
 FRACTION = re.compile(rf"(?P<about>約|ちょうど)\s*(?P<n>{_NUMBER})\s*分の\s*1(?![\d.])")
 # an amount of bytes, then the same amount in a larger unit: 「… バイト、約 13.10 GiB で」
 UNITS = {"KiB": 1024, "MiB": 1024**2, "GiB": 1024**3, "TiB": 1024**4}
@@ -173,6 +203,13 @@ _INSTANCE = re.compile(
     rf"\$\s*\\?(?P<name>[A-Za-z]+)(?:_\{{?\w+\}}?)?\s*=\s*(?P<at>{_NUMBER})\s*\$\s*(?:なら|では|のとき)"
     rf"(?P<words>[^$。\d]{{0,12}}?)(?P<n>{_NUMBER})\s*"
 )
+# a name set to a number, then 「では」「で」「なら」 and the value right after it, perhaps 約,
+# perhaps in a formula, perhaps a percentage: 「$n = 1024$ では約 49.95 %」「$i = 1$ で $0.1111$」
+_BARE_INSTANCE = re.compile(
+    rf"\$\s*\\?(?P<name>[A-Za-z]+)\s*=\s*(?P<at>{_NUMBER})\s*\$\s*(?:なら|では|で)\s*"
+    rf"(?P<about>約)?\s*(?P<math>\$\s*)?(?P<n>{_NUMBER})(?(math)\s*\$|(?![\d.]))(?P<percent>\s*%)?"
+)
+_SETTING_OR_NUMBER = re.compile(rf"\s*(?:\\?[A-Za-z]+\s*=\s*)?-?(?:{_NUMBER})\s*")
 _PROSE_NUMBER = re.compile(rf"(?<![\w.$,{{}}]){_NUMBER}(?![\w.])")
 _SYMBOL = re.compile(r"\s*\\?[A-Za-z]+(?:_\{?\\?[A-Za-z0-9]+\}?)?\s*")  # i, d_k: no quantity
 
@@ -261,6 +298,21 @@ def _relations(line: int, text: str) -> list[Finding]:
                 CHANGE_RULE,
             )
         )
+    for match in IN_PERCENT.finditer(text):
+        value = _value(match.group("x"))
+        if value is None or value == 0:
+            continue
+        out.append(
+            _judged(
+                line,
+                match.group(0),
+                value * 100,
+                match.group("p"),
+                match.group("about") == "約",
+                "the number before it in per cent",
+                IN_PERCENT_RULE,
+            )
+        )
     for match in BYTES.finditer(text):
         amount = _value(match.group("amount"))
         if amount is None or amount <= 0:
@@ -298,6 +350,7 @@ def _relations(line: int, text: str) -> list[Finding]:
                 )
             )
     out += _instances(line, text)
+    out += _bare_instances(line, text)
     out += _sums(line, text)
     return out
 
@@ -374,6 +427,55 @@ def _instances(line: int, text: str) -> list[Finding]:
             )
         )
     return out
+
+
+def _bare_instances(line: int, text: str) -> list[Finding]:
+    """「残りの割合は $(n - 1)/(2n)$、$n = 1024$ では約 49.95 %」, 「$\\frac{1}{9i}$ で、$i = 1$
+    で $0.1111$、$i = 10$ で $0.0111$」: a formula of one name with no unit after it, then,
+    with nothing but 「、」「で」 and earlier such values between, its value at a setting of
+    that name; a percentage is the formula's value in per cent."""
+    out = []
+    for match in _BARE_INSTANCE.finditer(text):
+        formula = _formula_before(sentence_before(text, match.start()))
+        value = open_value(formula) if formula else None
+        if value is None or {str(x) for x in value.free_symbols} != {match.group("name")}:
+            continue
+        (name,) = value.free_symbols
+        at = Fraction(match.group("at").replace(",", ""))
+        worked = value.subs(name, sympy.Rational(at.numerator, at.denominator))
+        if not worked.is_number or not worked.is_real:
+            continue
+        scale = 100 if match.group("percent") else 1
+        out.append(
+            _judged(
+                line,
+                match.group(0).strip(),
+                _fraction(worked) * scale,
+                match.group("n"),
+                bool(match.group("about")),
+                f"${formula}$ at {match.group('name')} = {match.group('at')}"
+                + (", in per cent" if scale != 1 else ""),
+                INSTANCE_RULE,
+            )
+        )
+    return out
+
+
+def _formula_before(sentence: str) -> str | None:
+    """The formula the sentence ends with, read back over 「、」「で」 and formulas that are a
+    setting or a number (the values worked before): None when words stand between."""
+    rest = sentence
+    while True:
+        rest = re.sub(r"[\s、で]*\Z", "", rest)
+        if not rest.endswith("$"):
+            return None
+        start = rest.rfind("$", 0, len(rest) - 1)
+        if start < 0:
+            return None
+        formula = rest[start + 1 : -1]
+        if not _SETTING_OR_NUMBER.fullmatch(formula):
+            return formula
+        rest = rest[:start]
 
 
 def _fraction(value: sympy.Expr) -> Fraction:

@@ -18,10 +18,26 @@ of NAMED_ROW_SIGNIFICANT digits in the prose is judged against the named row's c
 
 Two printed numbers agree when the intervals their printed precision stands for meet
 (0.62853 and 0.6285; 0.125 and 0.13 or 0.12).
+
+A number the text says it rounds (RND002): 「A を丸めると B」, 「A を切り上げて B」.
+
+A worked example rounds by hand: 「$W/s = (127,\\ 31.4,\\ -60.6,\\ 8.3)$ を丸めると
+$(127,\\ 31,\\ -61,\\ 8)$」, 「$10 \\times 1.25 = 12.5$ を切り上げて $C = 13$」. The sentence
+names both numbers and the operation, so the second is the first rounded (丸める,
+四捨五入), rounded up (切り上げる) or down (切り捨てる) to the second's own precision,
+component by component for a tuple. Read only when B stands right after the verb: 「…
+を bfloat16 に丸めると」 or 「256 の倍数に切り上げ」 round to a grid the words name,
+which is not read.
+
+The first number stands for what its printed precision allows (31.4: 31.35 to 31.45), so
+a rounding that could go either way within it (a tie at 12.5 included, rounded half up
+or half to even) accepts either result; a result outside every rounding of it is wrong,
+and the two printed numbers are the witness.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from bisect import bisect_left, bisect_right
@@ -30,12 +46,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+import mpmath
+
 from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
 from proofs.book.printed import ungrouped
 from proofs.reader import Document
-from proofs.reader.math import INLINE_MATH
+from proofs.reader.math import INLINE_MATH, split_relations
 from proofs.reader.spans import Spans
-from proofs.tex.arithmetic import MAX_DIGITS
+from proofs.tex.arithmetic import MAX_DIGITS, NotNumeric, TooLarge, evaluate
 
 _COARSER = (
     '# 見本\n\n<Remark id="rem-overflow" title="あふれ">\n\n'
@@ -52,7 +70,22 @@ ROUNDED = Rule(
     Example(_COARSER.format("709.7")),
     Example(_COARSER.format("709.8")),
 )
-RULES = (ROUNDED,)
+_EXAMPLE = (
+    '# 見本\n\n<Example id="ex-round" title="丸め">\n\n'
+    "$\\boldsymbol{{w}}/s = (7,\\ -3.3,\\ 1.6)$ を丸めると $({})$ です。\n\n</Example>\n"
+)
+ROUNDED_IN_WORDS = Rule(
+    "RND002",
+    "rounded-in-words",
+    Section.PROSE,
+    Severity.ERROR,
+    "「A を丸めると B」「A を切り上げて B」「A を切り捨てて B」: B is A rounded (up, down) to "
+    "B's precision, component by component; A stands for its printed interval, so a rounding "
+    "either way within it is accepted.",
+    Example(_EXAMPLE.format("7,\\ -4,\\ 2")),
+    Example(_EXAMPLE.format("7,\\ -3,\\ 2")),
+)
+RULES = (ROUNDED, ROUNDED_IN_WORDS)
 
 
 SIGNIFICANT = 3  # digits a restating number must have (710, 77.5 %)
@@ -268,3 +301,110 @@ def _decimal(fraction: str, a: Printed) -> str:
     value = Fraction(fraction)
     decimals = len(ungrouped(a.text).partition(".")[2])
     return f"{float(value):.{decimals}f}"
+
+
+_WRITTEN = r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?"
+_AMOUNT = rf"\$[^$]+\$|{_WRITTEN}"
+_HOW = {
+    "丸め": "rounded",
+    "四捨五入し": "rounded",
+    "切り上げ": "rounded up",
+    "切り捨て": "rounded down",
+}
+_IN_WORDS = re.compile(
+    rf"(?P<a>{_AMOUNT})\s*(?:を|で、?)\s*(?P<how>{'|'.join(_HOW)})(?:ると|て|れば)\s*、?\s*"
+    rf"(?P<b>{_AMOUNT})(?![\d.])"
+)
+
+
+def audit_rounded_in_words(document: Document) -> list[Finding]:
+    """A finding at each rounding in words whose two numbers the rule can read."""
+    out = []
+    for number, line in enumerate(document.lines, 1):
+        if number in document.code:
+            continue
+        for match in _IN_WORDS.finditer(unicodedata.normalize("NFKC", line)):
+            finding = _judged(number, match)
+            if finding is not None:
+                out.append(finding)
+    return out
+
+
+def _judged(line: int, match: re.Match[str]) -> Finding | None:
+    before = _intervals(match.group("a"))
+    printed = _printed(match.group("b"))
+    if before is None or printed is None or len(before) != len(printed):
+        return None
+    how = _HOW[match.group("how")]
+    wrong = []
+    for (low, high), (text, value) in zip(before, printed, strict=True):
+        unit = Fraction(1, 10 ** len(text.partition(".")[2]))
+        first, last = _results(low / unit, high / unit, how)
+        if not first <= value / unit <= last:
+            shown = _shown(first * unit, last * unit, unit)
+            wrong.append(f"{float(low + high) / 2:.6g} {how} is {shown}, not {text}")
+    what = match.group(0)
+    if wrong:
+        return Finding(
+            Section.PROSE, line, what, Status.MISMATCHED, "; ".join(wrong), code="RND002"
+        )
+    return Finding(
+        Section.PROSE,
+        line,
+        what,
+        Status.CONFIRMED,
+        f"each of {len(printed)} {how} to its precision",
+        code="RND002",
+    )
+
+
+def _results(low: Fraction, high: Fraction, how: str) -> tuple[int, int]:
+    """The integers a number in [low, high] rounds to: half-way either way for 丸める."""
+    if how == "rounded up":
+        return math.ceil(low), math.ceil(high)
+    if how == "rounded down":
+        return math.floor(low), math.floor(high)
+    return math.ceil(low - Fraction(1, 2)), math.floor(high + Fraction(1, 2))
+
+
+def _shown(first: Fraction, last: Fraction, unit: Fraction) -> str:
+    places = len(str(unit.denominator)) - 1
+    if first == last:
+        return f"{float(first):.{places}f}"
+    return f"{float(first):.{places}f} or {float(last):.{places}f}"
+
+
+def _intervals(text: str) -> list[tuple[Fraction, Fraction]] | None:
+    """What each component of the number or formula's last member stands for at its
+    printed precision, or None when it is not arithmetic on numbers."""
+    if text.startswith("$"):
+        member = split_relations(text.strip("$"))[0][-1].strip()
+    else:
+        member = text.replace(",", "")
+    try:
+        value = evaluate(member, {}, False)
+    except (NotNumeric, TooLarge, ValueError, ArithmeticError):
+        return None
+    out = []
+    for item in value.items:
+        low, high = (Fraction(mpmath.nstr(mpmath.mpf(end), 30)) for end in item._mpi_)
+        out.append((low, high))
+    return out
+
+
+_PRINTED = re.compile(
+    rf"(?:\\?[A-Za-z]+(?:_\{{?\w+\}}?)?\s*=\s*)?\(?\s*(?P<n>(?:{_WRITTEN})(?:\s*,\s*(?:{_WRITTEN}))*)\s*\)?"
+)
+
+
+def _printed(text: str) -> list[tuple[str, Fraction]] | None:
+    """The printed numbers of B, a number, a tuple `$(127,\\ 31)$` or a setting `$C = 13$`,
+    each as printed and as a value; None for anything else."""
+    bare = text.strip("$").replace("\\ ", " ").replace("\\,", " ").replace("{,}", "")
+    match = _PRINTED.fullmatch(bare.strip())
+    if match is None:
+        return None
+    if not text.startswith("$"):
+        return [(text.replace(",", ""), Fraction(text.replace(",", "")))]
+    numbers = [n.strip() for n in match.group("n").split(",")]
+    return [(n, Fraction(n)) for n in numbers]
