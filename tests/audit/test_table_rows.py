@@ -541,3 +541,26 @@ def test_a_grid_no_formula_gives_most_cells_of_says_nothing():
     # with E named nowhere before the table, no formula reads it: the slip is not judged
     unnamed = GRID.replace("に近づく $E_\\gamma(\\alpha)$ の値", "に近づく値")
     assert found(unnamed.format("2.9250")) == []
+
+
+COMPONENTS = """\
+| $T$ | $q_1$ | $q_2$ | $q_3$ | $\\alpha$ |
+|---|---|---|---|---|
+| 0.5 | 0.8420 | 0.1140 | 0.0440 | 0.7674 |
+| 1 | 0.6652 | 0.2447 | 0.0901 | 1.0000 |
+| 2 | 0.5065 | 0.3072 | 0.1863 | 0.8249 |
+| 4 | 0.4223 | 0.3289 | 0.2488 | 0.7309 |
+| 8 | 0.3809 | {q2} | 0.2861 | 0.6901 |
+"""
+
+
+def test_the_components_of_a_vector_sum_on_every_row_to_what_the_others_do():
+    assert found(COMPONENTS.format(q2="0.3330")) == []
+    assert found(COMPONENTS.format(q2="0.3303")) == [(17, "table", "warning", "TAB205")]
+
+
+def test_components_not_from_one_or_on_too_few_rows_are_not_summed():
+    from_two = COMPONENTS.replace("$q_1$", "$q_4$")
+    assert found(from_two.format(q2="0.3303")) == []
+    few = "\n".join(COMPONENTS.splitlines()[:5] + COMPONENTS.splitlines()[6:]) + "\n"
+    assert found(few.format(q2="0.3303")) == []

@@ -11,6 +11,8 @@ tables no package regenerates.
   a cell it is computed from): a warning, since the text states no such relation; judged
   only on tables of at least MIN_ROWS rows, or MIN_NAMED_ROWS when the header says which
   relation (比: a ratio or a multiple; 合計: a sum).
+- The columns of one vector's components ($q_1$, $q_2$, …, from 1) that sum to one
+  number on every row but one (a distribution's 1): that row is a slip, a warning.
 - A row that the chapter's printed output of a listing prints too (the line starting with
   the row's key, most of its other numbers alike), differs from it number by number: two
   printed numbers that cannot both be right, a warning at both lines (a run of the
@@ -22,6 +24,7 @@ Two printed numbers agree when the intervals of their printed precision meet.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable
 from fractions import Fraction
 
@@ -91,7 +94,24 @@ PRINTED_OUTPUT_ROW = Rule(
     Example(_PRINTED.format("32")),
     Example(_PRINTED.format("23")),
 )
-RULES = (EXACT_TOTAL, UNCONFIRMED_TOTAL, COLUMN_RELATION, PRINTED_OUTPUT_ROW)
+_COMPONENTS = _HEAD + (
+    "| $T$ | $q_1$ | $q_2$ | $q_3$ |\n|---|---|---|---|\n| 0.5 | 0.8420 | 0.1140 | 0.0440 |\n"
+    "| 1 | 0.6652 | 0.2447 | 0.0901 |\n| 2 | 0.5065 | 0.3072 | 0.1863 |\n"
+    "| 4 | 0.4223 | 0.3289 | 0.2488 |\n| 8 | 0.3809 | {} | 0.2861 |\n"
+)
+COMPONENTS_SUM = Rule(
+    "TAB205",
+    "table-components-sum",
+    Section.TABLE,
+    Severity.WARNING,
+    "The columns of one vector's components ($q_1$, $q_2$, …, from 1, three at least) sum "
+    "to one number on every row but one, in a table of at least MIN_ROWS rows: that row's "
+    "sum is the same number too (a distribution's components sum to 1). A warning, since "
+    "the text does not say the rows sum to it.",
+    Example(_COMPONENTS.format("0.3303")),
+    Example(_COMPONENTS.format("0.3330")),
+)
+RULES = (EXACT_TOTAL, UNCONFIRMED_TOTAL, COLUMN_RELATION, PRINTED_OUTPUT_ROW, COMPONENTS_SUM)
 
 MIN_ROWS = 4  # rows a relation between columns must hold in before another row is a slip
 MIN_OFFSET_DIGITS = 3  # of the integers a column moved by a fixed number is judged on
@@ -119,6 +139,7 @@ def audit_table_rows(document: Document, table: Table) -> list[Finding]:
         *_totals(table),
         *_inferred(table),
         *_against_printed_output(document, table),
+        *_components_sum(table),
     ]
 
 
@@ -207,6 +228,76 @@ def _inferred(table: Table) -> list[Finding]:
         )
         for r, (c, what) in sorted(slipped.items())
     ]
+
+
+# a header that is one component of a vector: $q_1$, $p_{2}$, $\\pi_3$
+_COMPONENT = re.compile(r"\$\s*(?P<base>\\?[A-Za-z]+)_\{?(?P<index>\d+)\}?\s*\$")
+
+
+def _components_sum(table: Table) -> list[Finding]:
+    """The row whose components of one vector do not sum to the number all others do."""
+    body = [row for row in table.rows[1:] if row[0].strip() not in TOTALS]
+    if len(body) < MIN_ROWS + 1:
+        return []
+    lines = [
+        line
+        for row, line in zip(table.rows[1:], table.row_lines[1:], strict=True)
+        if row[0].strip() not in TOTALS
+    ]
+    vectors: dict[str, dict[int, int]] = {}  # base -> index -> column
+    for c, header in enumerate(table.rows[0]):
+        match = _COMPONENT.fullmatch(header.strip())
+        if match is not None:
+            vectors.setdefault(match.group("base"), {})[int(match.group("index"))] = c
+    out = []
+    for base, found in vectors.items():
+        if len(found) < 3 or sorted(found) != list(range(1, len(found) + 1)):
+            continue
+        spans = []
+        for row in body:
+            cells = [Printed.read(row[c]) for c in found.values()]
+            if any(cell is None for cell in cells):
+                break
+            spans.append(
+                (
+                    sum((x.value - x.half for x in cells if x is not None), Fraction(0)),
+                    sum((x.value + x.half for x in cells if x is not None), Fraction(0)),
+                )
+            )
+        else:
+            out += _one_row_off(table, base, len(found), body, lines, spans)
+    return out
+
+
+def _one_row_off(
+    table: Table,
+    base: str,
+    size: int,
+    body: list[list[str]],
+    lines: list[int],
+    spans: list[tuple[Fraction, Fraction]],
+) -> list[Finding]:
+    """A mismatch at the one row whose sum misses the number every other row's admits."""
+    for r in range(len(spans)):
+        kept = spans[:r] + spans[r + 1 :]
+        low, high = max(lo for lo, _ in kept), min(hi for _, hi in kept)
+        if low > high:
+            continue
+        if low <= spans[r][1] and spans[r][0] <= high:
+            return []  # every row admits one sum
+        total = (low + high) / 2
+        return [
+            Finding(
+                Section.TABLE,
+                lines[r],
+                f"{base}_1 … {base}_{size} (row {body[r][0].strip()})",
+                Status.MISMATCHED,
+                f"every other row's components sum to {_shown(total)}; this row's sum to "
+                f"{_shown(spans[r][0])} to {_shown(spans[r][1])} (one of them slipped)",
+                code=COMPONENTS_SUM.code,
+            )
+        ]
+    return []
 
 
 def _named_relations(header: str) -> tuple[Relation, ...]:
