@@ -89,6 +89,23 @@ def test_proportional_to_a_name_a_formula_of_sizes_does_not_have():
     assert statuses(SIZES + "$m = 64$ は $t$ に比例します。") == []
 
 
+def test_proportional_said_of_the_formula_after_its_unit_and_what_the_name_is():
+    assert statuses(SIZES + "記憶する数は $md + m$ 個で、位置 $t$ に比例します。") == ["mismatched"]
+    assert statuses(SIZES + "記憶する数は $md + m$ 個で、位置 $t$ によりません。") == []
+    # a second subject after the formula is another formula's
+    assert statuses(SIZES + "記憶する数は $md + m$ 個で、その時間は $t$ に比例します。") == []
+
+
+def test_the_sizes_of_a_space_the_text_writes_of_what_it_does_not_name():
+    sentence = "記憶する数は $m + m^2$ 個で、位置 $t$ に比例します。"
+    maps = '<Definition id="def-f" title="写像">\n\n写像 $\\phi : \\mathbb{R}^{d} \\to (0, \\infty)^{m}$ を考える。\n\n</Definition>\n\n'
+    assert statuses(maps + sentence) == ["mismatched"]
+    applied = '<Definition id="def-f" title="写像">\n\n$\\phi(Q) \\in \\mathbb{R}^{n \\times m}$ と書く。\n\n</Definition>\n\n'
+    assert statuses(applied + sentence) == ["mismatched"]
+    # m only named, no space measured by it: left alone
+    assert statuses(sentence) == []
+
+
 def test_a_name_with_a_roman_subscript_is_read():
     line = "倍率 $n_{{\\mathrm{{in}}}}\\sigma^2$ は $n_{{\\mathrm{{in}}}}$ {}。"
     assert statuses(line.format("に比例します")) == ["confirmed"]

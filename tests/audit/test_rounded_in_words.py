@@ -12,9 +12,7 @@ OFFSET = HEAD.count("\n")
 
 def findings(line: str) -> list[tuple[int, str, str]]:
     document = parse(HEAD + line + "\n\n</Example>\n", "rounded.mdx")
-    return [
-        (f.line - OFFSET, str(f.status), f.detail) for f in audit_rounded_in_words(document)
-    ]
+    return [(f.line - OFFSET, str(f.status), f.detail) for f in audit_rounded_in_words(document)]
 
 
 def test_a_tuple_rounded_component_by_component():

@@ -7,7 +7,9 @@ Read from every formula of the chapter, in order:
 - declarations: `\\boldsymbol{z} \\in \\mathbb{R}^{|V|}` (a vector of |V| entries),
   `X \\in \\mathbb{R}^{n \\times d}` (a matrix), `T > 0`, `A, B > 0`, `0 < \\lambda < 1`,
   `\\lambda \\in (0, 1)` (a number in a range), `k \\in \\{1, \\ldots, n\\}`,
-  `n \\in \\mathbb{N}` (an integer); a size is a name a shape uses (|V|, n, d); a bound
+  `n \\in \\mathbb{N}` (an integer); a size is a name a shape uses (|V|, n, d), or the
+  space of what the text does not name (`\\phi : \\mathbb{R}^{d_k} \\to (0, \\infty)^{m}`,
+  `\\phi(Q) \\in \\mathbb{R}^{n \\times m}`: m); a bound
   the prose between elements derives (「$i \\ge 42$、つまり」) declares nothing;
 - definitions: `f(x) := …`, `f_T(\\boldsymbol{z})_j := …` (a function, defined entry by
   entry when its left side has an index), `p_j := …` (the entries of p, a sequence when p
@@ -60,6 +62,11 @@ _NAME = (
 )
 _NAMES = rf"({_NAME}(?:\s*,\s*{_NAME})*)"
 _SPACE = re.compile(rf"^\s*{_NAMES}\s*\\in\s*(.+?)\s*$", re.S)
+# a space of what the text does not name: after the arrow of a map, or the space of an
+# application (「$\\phi(Q) \\in \\mathbb{R}^{n \\times m}$」)
+_UNNAMED_SPACE = re.compile(
+    r"(?:\\in|\\to)\s*(?:\\mathbb\{R\}|\(\s*0\s*,\s*\\infty\s*\))\^(?:\{([^{}]+)\}|(\w))"
+)
 _REAL_POWER = re.compile(r"^\\mathbb\{R\}\^(?:\{(.+)\}|(\S))$", re.S)
 _INTERVAL = re.compile(r"^([(\[])\s*(-?[\d./]+)\s*,\s*(-?[\d./]+|\\infty)\s*([)\]])$")
 _INDEX_SET = re.compile(r"^\\\{\s*(-?\d+)\s*,\s*\\[lc]dots\s*,\s*(.+?)\s*\\\}$")
@@ -109,6 +116,9 @@ class Notation:
     rebound: set[str] = field(default_factory=set)  # chapter's names an element re-means
     fixed: dict[str, Node] = field(default_factory=dict)  # what the element sets (ε = 0 とし)
     varied: set[str] = field(default_factory=set)  # names set to two values: set to none
+    # the sizes of spaces the text writes of what it does not name: φ(Q) ∈ R^{n×m},
+    # φ : R^{d_k} → (0, ∞)^m
+    measures: list[str] = field(default_factory=list)
 
     def copy(self) -> Notation:
         return Notation(
@@ -118,6 +128,7 @@ class Notation:
             set(self.rebound),
             dict(self.fixed),
             set(self.varied),
+            list(self.measures),
         )
 
     @property
@@ -129,7 +140,7 @@ class Notation:
                 for name in _size_names(dimension):
                     if name not in out:
                         out.append(name)
-        return out
+        return out + [name for name in self.measures if name not in out]
 
     @property
     def ranges(self) -> dict[str, Range]:
@@ -396,6 +407,7 @@ def read_notation(document: Document) -> Callable[[int], Notation]:
             for name in local.rebound:
                 merged.definitions.pop(name, None)
             merged.shapes.update(local.shapes)
+            merged.measures += [m for m in local.measures if m not in merged.measures]
             merged.settings.update(local.settings)
             merged.fixed.update(local.settings)
             for name in local.varied:  # set to two values in the element: to none
@@ -484,6 +496,11 @@ def _read_spaces(tex: str, notation: Notation, words: str = "") -> None:
     words the text says of them right after it."""
     for piece in re.split(r"\\qquad|\\quad|\\\\|、", tex):
         match = _SPACE.match(piece.strip().rstrip(".,"))
+        if match is None or _key(match.group(1)) is None:
+            for power in _UNNAMED_SPACE.finditer(piece):
+                for name in _size_names(power.group(1) or power.group(2)):
+                    if name not in notation.measures:
+                        notation.measures.append(name)
         if match is None:
             continue
         shape = _shape(match.group(2).strip())

@@ -13,7 +13,8 @@ open notation (proofs.audit.deciding.notation): its names positive numbers, each
 the chapter states for it (`0 < \\lambda < 1`). A property is judged only when v is one of
 the formula's names, so that words about something else (「比 $\\rho$ は $r$ に比例し」, whose
 formula comes after them) are left alone, with one exception: F said to be proportional to
-v, the words right after it (「$R_{-k}$ は $t$ に比例する」), when v is none of its names,
+v, the words right after it (「$R_{-k}$ は $t$ に比例する」, or after its unit and 「で、」 and
+what v is: 「$md_v + m$ 個で、位置 $t$ に比例」), when v is none of its names,
 nor of the definitions they reach, and each of them is a size or is defined. F is then the
 same at v and 2v, which no proportion to v allows; a name merely declared could hide a
 dependence, so such an F is left alone. The property is tried at points drawn in every
@@ -92,6 +93,12 @@ _INDEPENDENT = re.compile(
 # 「$v$ に比例し」「$1/r$ に比例して」: proportional to v, or to a formula of one name
 _PROPORTIONAL = re.compile(r"\$(?P<g>[^$]+)\$\s*(?:の値)?\s*に比例")
 _FORMULA = re.compile(r"\$([^$]+)\$")
+# words that say the proportion is of the formula just before: 「$F$ は」, or its unit and
+# 「で、」 then what the name is (「$md_v + m$ 個で、位置 $t$ に」「$n\sigma^2$ は出力の幅
+# $n_{\mathrm{out}}$ に」); a second subject (「その階数は」) is another formula's
+_SAID_OF = re.compile(
+    r"\$\s*(?:[^\s$、。\d]{1,3}?\s*で、|で、|は|が|も)\s*[^\s$、。\dはがも（）()]{0,8}\s*\Z"
+)
 
 
 def audit_properties(document: Document) -> list[Finding]:
@@ -147,7 +154,7 @@ def _judged(
     if value is None or not isinstance(v, sympy.Symbol):
         return None
     if v not in value.free_symbols:
-        said_of = re.search(r"\$\s*(?:は|が|も)\s*\Z", text[: match.start()])
+        said_of = _SAID_OF.search(text[: match.start()])
         if kind == "proportional" and said_of and _independent_of(members[-1], v.name, notation):
             return Finding(
                 Section.PROSE,
