@@ -75,3 +75,18 @@ def test_next_announces_the_list_wherever_its_sentence_stands():
     assert [v for _, v, _ in verdicts(body.format(2))] == ["mismatched"]
     # without 次の, a count in an earlier sentence is not the list's
     assert verdicts("3 か所に施す。マスクは独立である。\n\n1. 埋め込み。\n2. 重み。\n") == []
+
+
+def test_a_count_summed_up_then_its_items_each_ending_in_koto():
+    body = "確かめたことは {} つです。和が 1 であること、積が正であること。差は小さいことです。次へ進みます。\n"
+    assert verdicts(body.format(3)) == [
+        (1, "confirmed", "the text announces 3; the clauses ending in 「こと」 after it are 3")
+    ]
+    assert verdicts(body.format(2)) == [
+        (1, "mismatched", "the text announces 2; the clauses ending in 「こと」 after it are 3")
+    ]
+
+
+def test_a_count_summed_up_with_its_items_said_otherwise_is_left_alone():
+    assert verdicts("確かめたことは 3 つです。和と積と差です。\n") == []
+    assert verdicts("違いは 2 つです。1 つは和であること。\n") == []

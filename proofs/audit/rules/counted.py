@@ -8,7 +8,10 @@ Two forms are read, each in a chapter the package has never seen:
   通り, …), followed after blank lines by a list: the list has N items (numbered 1. 2. …
   or bulleted -, *, •; continuation lines and nested items are not);
 - a line announcing 「N つ」 followed, in its own paragraph, by 「1 つ目」…「k つ目」:
-  k = N.
+  k = N;
+- a sentence 「…は N つです。」 followed on its line by items each ending in 「こと」
+  (「確かめたことは 3 つです。A こと。B こと、C こと。」): the items up to the first
+  sentence that does not end so are N.
 
 Anything else that says 「N つ」 (a count of things the text does not list, or 「…の 3 つです」
 summing up the items of its own sentence) is left alone.
@@ -32,7 +35,8 @@ COUNTED = Rule(
     Section.PROSE,
     Severity.WARNING,
     "A count a paragraph announces of its own items (「次の 3 つ」 before a list, 「2 つ挙げます。"
-    "1 つ目に…」) is the number of items that follow.",
+    "1 つ目に…」, 「…は 3 つです。」 before clauses ending in 「こと」) is the number of items "
+    "that follow.",
     Example(_ANNOUNCING.format("1. 和\n2. 積")),
     Example(_ANNOUNCING.format("1. 和\n2. 積\n3. 商")),
 )
@@ -50,6 +54,9 @@ _NEXT = re.compile(
     r"(?!目|です|である|でした|だけ|ずつ|とも|以上|以下|まで|ほど|程度)"
 )
 _ITEM = re.compile(r"(?:\d+\.|[-*•])\s")
+# 「確かめたことは 3 つです。」, then its items, each a clause ending in 「こと」
+_SUMMED_UP = re.compile(r"は\s?(?P<n>\d+)\s?つです。")
+_THING = re.compile(r"こと(?:です)?(?:[、。]|\Z)")
 _ORDINAL = re.compile(r"(?<![\d.])(?P<k>\d+)\s?つ目")
 _OTHER = "\x00"  # a line of code or a heading
 
@@ -64,6 +71,7 @@ def audit_counted(document: Document) -> list[Finding]:
         for k, text in enumerate(document.lines, 1)
     ]
     for k, text in enumerate(lines, 1):
+        out += _things_after(k, text)
         announced = list(_ANNOUNCED.finditer(text))
         following = list(_NEXT.finditer(text))
         if _ITEM.match(text) or not (announced or following):
@@ -86,6 +94,32 @@ def audit_counted(document: Document) -> list[Finding]:
                 match.group(0),
                 Status.CONFIRMED if got == n else Status.MISMATCHED,
                 f"the text announces {n}; {what} {got}",
+                code=COUNTED.code,
+            )
+        )
+    return out
+
+
+def _things_after(k: int, text: str) -> list[Finding]:
+    """「…は N つです。」 and the clauses ending in 「こと」 that follow it on its line: a
+    finding when there are two at least, none otherwise (the items are said otherwise)."""
+    out = []
+    for match in _SUMMED_UP.finditer(text):
+        at, things = match.end(), 0
+        while (thing := _THING.search(text, at)) is not None and "。" not in text[
+            at : thing.start()
+        ]:
+            things, at = things + 1, thing.end()
+        if things < 2:
+            continue
+        n = int(match.group("n"))
+        out.append(
+            Finding(
+                Section.PROSE,
+                k,
+                match.group(0),
+                Status.CONFIRMED if things == n else Status.MISMATCHED,
+                f"the text announces {n}; the clauses ending in 「こと」 after it are {things}",
                 code=COUNTED.code,
             )
         )
