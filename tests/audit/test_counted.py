@@ -90,3 +90,16 @@ def test_a_count_summed_up_then_its_items_each_ending_in_koto():
 def test_a_count_summed_up_with_its_items_said_otherwise_is_left_alone():
     assert verdicts("確かめたことは 3 つです。和と積と差です。\n") == []
     assert verdicts("違いは 2 つです。1 つは和であること。\n") == []
+
+
+def test_quoted_items_right_before_their_count():
+    body = "「和は 1 か」「積は正か」という {} つの問いに答えます。\n"
+    assert verdicts(body.format(2)) == [
+        (1, "confirmed", "the text announces 2; the quotes before it are 2")
+    ]
+    assert verdicts(body.format(3))[0][1] == "mismatched"
+    joined = "「重みの勾配」と「入力の勾配」の {} つの積が要ります。\n"
+    assert verdicts(joined.format(2))[0][1] == "confirmed"
+    # one quote, or words between the quotes and the count: left alone
+    assert verdicts("「和は 1 か」という 2 つ目の問いです。\n") == []
+    assert verdicts("「和」「積」を使い、3 つの式を得ます。\n") == []

@@ -11,7 +11,9 @@ Two forms are read, each in a chapter the package has never seen:
   k = N;
 - a sentence 「…は N つです。」 followed on its line by items each ending in 「こと」
   (「確かめたことは 3 つです。A こと。B こと、C こと。」): the items up to the first
-  sentence that does not end so are N.
+  sentence that does not end so are N;
+- quoted items right before their count: 「「A」「B」という 2 つの問い」「「A」と「B」の 2 つ」:
+  the quotes are N.
 
 Anything else that says 「N つ」 (a count of things the text does not list, or 「…の 3 つです」
 summing up the items of its own sentence) is left alone.
@@ -35,8 +37,8 @@ COUNTED = Rule(
     Section.PROSE,
     Severity.WARNING,
     "A count a paragraph announces of its own items (「次の 3 つ」 before a list, 「2 つ挙げます。"
-    "1 つ目に…」, 「…は 3 つです。」 before clauses ending in 「こと」) is the number of items "
-    "that follow.",
+    "1 つ目に…」, 「…は 3 つです。」 before clauses ending in 「こと」, 「「A」「B」という 2 つ」) "
+    "is the number of items that follow (the quotes before it).",
     Example(_ANNOUNCING.format("1. 和\n2. 積")),
     Example(_ANNOUNCING.format("1. 和\n2. 積\n3. 商")),
 )
@@ -56,6 +58,10 @@ _NEXT = re.compile(
 _ITEM = re.compile(r"(?:\d+\.|[-*•])\s")
 # 「確かめたことは 3 つです。」, then its items, each a clause ending in 「こと」
 _SUMMED_UP = re.compile(r"は\s?(?P<n>\d+)\s?つです。")
+# 「「A」「B」という 2 つの問い」: quotes side by side (or joined by と, 、), then their count
+_QUOTED = re.compile(
+    r"(?P<quotes>(?:「[^「」]+」\s*(?:と|、)?\s*){2,})(?:という|の)\s?(?P<n>\d+)\s?つ(?!目)"
+)
 _THING = re.compile(r"こと(?:です)?(?:[、。]|\Z)")
 _ORDINAL = re.compile(r"(?<![\d.])(?P<k>\d+)\s?つ目")
 _OTHER = "\x00"  # a line of code or a heading
@@ -72,6 +78,7 @@ def audit_counted(document: Document) -> list[Finding]:
     ]
     for k, text in enumerate(lines, 1):
         out += _things_after(k, text)
+        out += _quoted(k, text)
         announced = list(_ANNOUNCED.finditer(text))
         following = list(_NEXT.finditer(text))
         if _ITEM.match(text) or not (announced or following):
@@ -124,6 +131,22 @@ def _things_after(k: int, text: str) -> list[Finding]:
             )
         )
     return out
+
+
+def _quoted(k: int, text: str) -> list[Finding]:
+    """Each count right after the quoted items it counts."""
+    return [
+        Finding(
+            Section.PROSE,
+            k,
+            match.group(0),
+            Status.CONFIRMED if quotes == int(match.group("n")) else Status.MISMATCHED,
+            f"the text announces {match.group('n')}; the quotes before it are {quotes}",
+            code=COUNTED.code,
+        )
+        for match in _QUOTED.finditer(text)
+        for quotes in [match.group("quotes").count("「")]
+    ]
 
 
 def _list_after(lines: list[str], k: int) -> int | None:
