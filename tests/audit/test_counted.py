@@ -103,3 +103,13 @@ def test_quoted_items_right_before_their_count():
     # one quote, or words between the quotes and the count: left alone
     assert verdicts("「和は 1 か」という 2 つ目の問いです。\n") == []
     assert verdicts("「和」「積」を使い、3 つの式を得ます。\n") == []
+
+
+def test_a_display_of_definitions_after_the_announcing_line_is_counted():
+    body = "選び方として次の {} つを考える。\n\n$$\na := 1, \\qquad b := 2, \\qquad c := 3\n$$\n"
+    assert verdicts(body.format(3)) == [
+        (1, "confirmed", "the text announces 3; the display after it defines 3")
+    ]
+    assert verdicts(body.format(4))[0][1] == "mismatched"
+    # a display that defines one name, or none, says nothing of the count
+    assert verdicts("次の 3 つを考える。\n\n$$\na := 1 + 2 + 3\n$$\n") == []

@@ -7,6 +7,8 @@ Two forms are read, each in a chapter the package has never seen:
   「N つ」 (N ≥ 2), or any of whose sentences says 「次の N つ」「次の N か所」 (個, 点, 種類,
   通り, …), followed after blank lines by a list: the list has N items (numbered 1. 2. …
   or bulleted -, *, •; continuation lines and nested items are not);
+- the same line followed by a display that defines two names or more (`:=`): it defines
+  N (「次の 4 つを考える。」 before four definitions);
 - a line announcing 「N つ」 followed, in its own paragraph, by 「1 つ目」…「k つ目」:
   k = N;
 - a sentence 「…は N つです。」 followed on its line by items each ending in 「こと」
@@ -91,6 +93,8 @@ def audit_counted(document: Document) -> list[Finding]:
             got, what = max(ordinals), "the ordinals 「k つ目」 after it count"
         else:
             got, what = _list_after(lines, k), "the list after it has"
+            if got is None:
+                got, what = _defined_after(lines, k), "the display after it defines"
         last_sentence = following or "。" not in text[match.end() :].rstrip().rstrip("。:：")
         if n < 2 or got is None or not (ordinals or last_sentence):
             continue
@@ -147,6 +151,21 @@ def _quoted(k: int, text: str) -> list[Finding]:
         for match in _QUOTED.finditer(text)
         for quotes in [match.group("quotes").count("「")]
     ]
+
+
+def _defined_after(lines: list[str], k: int) -> int | None:
+    """The names the display after line k defines (`:=`), when line k ends its paragraph,
+    a display follows and it defines two at least."""
+    j = k
+    if j < len(lines) and lines[j].strip():
+        return None
+    while j < len(lines) and not lines[j].strip():
+        j += 1
+    if j >= len(lines) or lines[j].strip() != "$$":
+        return None
+    end = next((i for i in range(j + 1, len(lines)) if lines[i].strip() == "$$"), None)
+    defined = sum(line.count(":=") for line in lines[j + 1 : end]) if end else 0
+    return defined if defined >= 2 else None
 
 
 def _list_after(lines: list[str], k: int) -> int | None:
