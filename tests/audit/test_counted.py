@@ -78,7 +78,7 @@ def test_next_announces_the_list_wherever_its_sentence_stands():
 
 
 def test_a_count_summed_up_then_its_items_each_ending_in_koto():
-    body = "確かめたことは {} つです。和が 1 であること、積が正であること。差は小さいことです。次へ進みます。\n"
+    body = "確かめたことは {} つです。和が 1 であること、積が正であること。差が小さいことです。\n"
     assert verdicts(body.format(3)) == [
         (1, "confirmed", "the text announces 3; the clauses ending in 「こと」 after it are 3")
     ]

@@ -139,3 +139,50 @@ def test_a_table_column_most_of_whose_rows_contradict_the_definition_names_it():
 def test_one_slipped_cell_of_a_table_leaves_the_definition_alone():
     # two rows agree with the definition, one does not: the cell slipped, not b
     assert _tabled("2^{e-1} - 1", "128") == [(16, "TAB103", "error")]
+
+
+SHARED = """\
+# 試しの章
+
+## 1. 関数
+
+<Definition id="def-f" title="f">
+
+$f(x) := {body}$、$h(x) := 2f(x)$ と定める。
+
+</Definition>
+
+<Proposition id="prop-h" title="h">
+
+$h(1) = 2f(1)$ である。{more}
+
+</Proposition>
+
+<Example id="ex-f" title="f の値">
+
+$f(2) = 3$ である。
+
+</Example>
+
+<Example id="ex-g" title="もう一つ">
+
+$f(3) = 8$、$h(2) = 6$ である。
+
+</Example>
+"""
+
+
+def _named(body: str, more: str = "") -> list[tuple[int, str]]:
+    report = audit_document(parse(SHARED.format(body=body, more=more), "s.mdx"), with_checks=False)
+    return [(f.line, f.code) for f in report.mismatched if f.code.startswith("DEF")]
+
+
+def test_a_definition_every_false_use_reaches_is_named_though_an_identity_of_it_holds():
+    # h(1) = 2f(1) holds whatever f is; f(2), f(3) and h(2), in two elements, are false of f
+    assert _named("x^2 + 1") == [(7, "DEF001")]
+    assert _named("x^2 - 1") == []
+
+
+def test_a_definition_that_as_many_uses_hold_as_contradict_it_is_left_alone():
+    more = "また $h(2) - f(2) = f(2)$ である。"
+    assert _named("x^2 + 1", more) == []

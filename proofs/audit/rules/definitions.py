@@ -17,11 +17,13 @@ A table's column that a definition computes (TAB103: `$b$` beside `$e$` under `b
 least, disagree with it, and holds when most agree (one slipped cell is that cell's).
 
 A definition that a tried equality confirms is left alone, however many others are
-false: those are the statements' slips. An inequality that holds (「$1 - b \\le 0 \\le b$」)
-holds of many meanings and confirms none; nor does an equality that holds whatever the
-name means (「$2^{b}(2 - 2^{-m}) = 2^{b+1} - 2^{b-m}$」, true of any b): a number defined
-by a formula is decided in the open notation, every name a free number, and an identity
-there is no support.
+false: those are the statements' slips, unless every false statement of the chapter reaches
+it and they outnumber twice over those that hold (a holding use may be true whatever the
+definition says: GELU' = Φ + xφ of a slipped φ). An inequality that holds
+(「$1 - b \\le 0 \\le b$」) holds of many meanings and confirms none; nor does an equality
+that holds whatever the name means (「$2^{b}(2 - 2^{-m}) = 2^{b+1} - 2^{b-m}$」, true of
+any b): a number defined by a formula is decided in the open notation, every name a
+free number, and an identity there is no support.
 """
 
 from __future__ import annotations
@@ -47,8 +49,9 @@ CONTRADICTED = Rule(
     Section.FORMULA,
     Severity.ERROR,
     "A definition the chapter computes with agrees with what it computes: when statements "
-    "tried with it in two elements or more are false and none holds, the definition's line "
-    "is named.",
+    "tried with it in two elements or more are false and none holds (or every false one "
+    "reaches it and they outnumber twice over those that hold), the definition's line is "
+    "named.",
     Example(_USED.format("x^2 - 1")),
     Example(_USED.format("x^2 + 1")),
 )
@@ -71,6 +74,8 @@ CONTRADICTED_ONCE = Rule(
 RULES = (CONTRADICTED, CONTRADICTED_ONCE)
 
 SHOWN = 3  # the contradicting lines a finding names, at most
+MIN_FALSE = 3  # false uses a definition some uses hold needs to be named
+MAJORITY = 2  # how many times its holding uses its false ones must outnumber
 _COMPUTING = ("example", "exercise")  # elements that compute from a definition at values
 
 
@@ -114,9 +119,10 @@ def audit_definitions(tried: Iterable[Use], document: Document) -> list[Finding]
         if any(d in false for d in use.definitions) and use.supports
         for definition in use.definitions
     }
+    shared = _shared_by_every_false_use(tried, false)
     by_line: dict[int, tuple[list[str], list[Finding]]] = {}
     for definition, findings in sorted(false.items(), key=lambda d: (d[0].line, d[0].name)):
-        if definition in held:
+        if definition in held and definition not in shared:
             continue
         line, name = definition.line, definition.name
         names, uses = by_line.setdefault(line, ([], []))
@@ -124,6 +130,25 @@ def audit_definitions(tried: Iterable[Use], document: Document) -> list[Finding]
         uses += [f for f in findings if f not in uses]
     found = (_finding(line, names, uses, document) for line, (names, uses) in by_line.items())
     return [f for f in found if f is not None]
+
+
+def _shared_by_every_false_use(
+    tried: list[Use], false: dict[Definition, list[Finding]]
+) -> set[Definition]:
+    """The definition that every false statement reaches, when some statements tried with
+    it hold too: it is named when its false uses are MIN_FALSE at least and more than
+    MAJORITY times those that hold, and no other definition they all reach holds fewer
+    (φ := … slipped: φ(3) reaches φ alone, Φ(1) and GELU(1) reach φ through Φ, and
+    GELU' = Φ + xφ, true whatever φ is, holds). One slipped statement makes false uses
+    in one element only, which DEF001 does not name."""
+    false_uses = [u for u in tried if u.finding.status == Status.MISMATCHED and u.definitions]
+    if len(false_uses) < MIN_FALSE:
+        return set()
+    common = set(false_uses[0].definitions).intersection(*(u.definitions for u in false_uses))
+    holding = {d: sum(d in u.definitions and u.supports for u in tried) for d in common}
+    named = {d for d in common if len(false.get(d, ())) > MAJORITY * holding[d]}
+    least = min((holding[d] for d in named), default=0)
+    return {d for d in named if holding[d] == least}
 
 
 def _finding(
