@@ -138,6 +138,19 @@ def test_numbers_of_few_digits_or_far_apart_are_not_restatements():
 # a formula of one name with its unit, worked in words at a value of that name
 
 
+def test_what_a_definition_in_the_prose_between_elements_claims_is_decided():
+    text = (
+        '# T\n\n## 1. S\n\n<Proposition id="prop-x" title="t">\n\nある命題。\n\n</Proposition>\n\n'
+        "$$E_\\gamma(\\alpha) := \\sum_{{k=0}}^{{\\gamma}}\\alpha^k = {}$$\n\nと書く。\n"
+    )
+    right = "\\frac{1 - \\alpha^{\\gamma+1}}{1 - \\alpha}"
+    assert mismatches(text.format(right), "t.mdx") == []
+    wrong = right.replace("\\gamma+1", "\\gamma")
+    assert mismatches(text.format(wrong), "t.mdx") == [(11, "equality")]
+    # a definition alone claims nothing
+    assert mismatches(text.format("").replace(" = $$", "$$"), "t.mdx") == []
+
+
 def test_a_formula_worked_at_a_value_in_words_must_give_the_number():
     line = r"平均は $\beta/(1 - \beta)$ ステップ前です。$\beta_1 = 0.9$ なら {} ステップ前です。"
     assert mismatches(rendered(line.format("9"))) == []

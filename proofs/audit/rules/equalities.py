@@ -256,10 +256,19 @@ def audit_equalities(
             symbolic = any(f.status == Status.NOT_CHECKABLE for f in found)
             worked_out = symbolic and r"\approx" in statement
             between = element is None  # the prose between elements
+            claimed = _after_definition(statement)
             if open_notation and between and not too_large and worked_out:
                 # there, a value worked out to a printed number only
                 notation = chapter_notation()(line)
                 found = _tried(line, statement, found, notation, None, uses) or found
+            elif open_notation and between and not too_large and claimed not in (None, statement):
+                # and what a definition written there claims of it: 「$E_\gamma(\alpha) :=
+                # \sum_{k=0}^{\gamma}\alpha^k = \frac{1 - \alpha^{\gamma+1}}{1 - \alpha}$」
+                assert claimed is not None
+                notation = chapter_notation()(line)
+                found = _tried(line, claimed, found, notation, None, uses) or _decided_open(
+                    line, claimed, found, known
+                )
             elif open_notation and not between and not too_large and (symbolic or not found):
                 conditional, _ = condition_of(document, line, statement.strip())
                 case = known.copy()
@@ -276,7 +285,6 @@ def audit_equalities(
                 # at the values the sentence's cases set
                 in_case = with_cases(notation, cases) if cases and not limit else None
                 if (not conditional or assumed or limit or in_case) and not another_case:
-                    claimed = _after_definition(statement)
                     tried = (
                         _tried(line, claimed, found, in_case[0], element, uses, in_case[1])
                         if in_case is not None and claimed is not None

@@ -273,7 +273,7 @@ def _one_row_off(
     table: Table,
     base: str,
     size: int,
-    body: list[list[str]],
+    body: list[tuple[str, ...]],
     lines: list[int],
     spans: list[tuple[Fraction, Fraction]],
 ) -> list[Finding]:
