@@ -113,3 +113,18 @@ def test_a_display_of_definitions_after_the_announcing_line_is_counted():
     assert verdicts(body.format(4))[0][1] == "mismatched"
     # a display that defines one name, or none, says nothing of the count
     assert verdicts("次の 3 つを考える。\n\n$$\na := 1 + 2 + 3\n$$\n") == []
+
+
+def test_a_count_with_its_items_in_brackets_counts_those():
+    body = "それを防ぐ 3 つの工夫（{}）を確かめます。\n\n- 一つ。\n- 二つ。\n- 三つ。\n- 四つ。\n"
+    assert verdicts(body.format("損失スケーリング、補償和、マスター重み")) == [
+        (1, "confirmed", "the text announces 3; the brackets after it list 3")
+    ]
+    assert verdicts(body.format("損失スケーリング、補償和"))[0][1] == "mismatched"
+
+
+def test_what_the_chapter_covers_is_no_count_of_the_summary_after_it():
+    body = "この記事では、代表的な 3 つの方式を式で確かめます。\n\n- 一つ。\n- 二つ。\n- 三つ。\n- 四つ。\n"
+    assert verdicts(body) == []
+    # 「次の」 announces the list after it wherever its sentence stands
+    assert verdicts(body.replace("代表的な", "次の"))[0][1] == "mismatched"

@@ -26,6 +26,7 @@ from proofs.audit.listings import (
     file_names,
     run_listings,
 )
+from proofs.audit import audit_document
 from proofs.reader import parse, read_chapter
 from proofs.reader.records import Listing
 
@@ -362,9 +363,11 @@ def test_the_block_listings_need_attention_py_from_the_self_attention_chapter():
     document = seed(BLOCK)
     alone = run_listings(document)
     assert alone[0].problem == (
-        "needs attention.py, which the text names but no listing before it gives "
-        "(ModuleNotFoundError at line 4 of the listing, line 367 of the chapter)"
+        "needs attention.py, which the text names but no listing before it gives: audit the "
+        "chapter that has it first, in the same run (ModuleNotFoundError at line 4 of the "
+        "listing, line 367 of the chapter)"
     )
+    assert alone[0].wanting == "attention.py"
     runs = run_listings(document, earlier_chapters=[seed(ATTENTION)])
     assert [run.file for run in runs] == ["transformer.py", "listing_443.py"]
     found = [c for run in runs for c in compare_run(run)]
@@ -412,3 +415,30 @@ def test_the_corpus_listings_reproduce_their_output_and_catch_each_slip(name, fi
         assert [c.line for c in wrong] == [expected or line], slip_name
         changed = next(b for a, b in zip(old.split(), new.split(), strict=True) if a != b)
         assert wrong[0].detail.startswith(f"the chapter prints {changed}, the listing prints")
+
+
+WANTING = """\
+# 試しの章
+
+<Remark id="rem-x" title="x">
+
+前の章のコード helper.py を使います。
+
+</Remark>
+
+```python
+from helper import double
+print(double(21))
+```
+
+```text
+42
+```
+"""
+
+
+def test_a_listing_that_needs_another_chapters_file_is_not_checkable_without_it():
+    report = audit_document(parse(WANTING, "w.mdx"), run=True)
+    outputs = [(f.line, f.code, str(f.status)) for f in report.findings if f.section == "output"]
+    assert (10, "OUT002", "not checkable") in outputs
+    assert report.mismatched == []

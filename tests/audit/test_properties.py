@@ -110,3 +110,9 @@ def test_a_name_with_a_roman_subscript_is_read():
     line = "倍率 $n_{{\\mathrm{{in}}}}\\sigma^2$ は $n_{{\\mathrm{{in}}}}$ {}。"
     assert statuses(line.format("に比例します")) == ["confirmed"]
     assert statuses(line.format("によりません")) == ["mismatched"]
+
+
+def test_words_of_a_part_of_the_formula_are_left_alone():
+    line = "分母で割ると $I = (P + 2n)/(P/B + 2n)$ で、{}は $B$ について狭義減少です。"
+    assert statuses(line.format("分母")) == []
+    assert statuses(line.format("これ")) == ["mismatched"]

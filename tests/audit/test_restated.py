@@ -78,3 +78,8 @@ def test_a_number_a_listing_printed_when_it_ran_is_enough_and_said():
     document = parse(HEAD + "数は 586 です。\n", "restated.mdx")
     (finding,) = audit_restated(document, produced=[(OFFSET + 3, "count: 568")])
     assert finding.detail.endswith(f"at line {OFFSET + 3} (as its listing prints it)")
+
+
+def test_the_leading_group_of_a_grouped_decimal_is_no_integer_of_its_own():
+    got = findings("値は $162{,}754.8$ です。", "幅は 126 です。", "また 126 です。")
+    assert got == []

@@ -564,3 +564,37 @@ def test_components_not_from_one_or_on_too_few_rows_are_not_summed():
     assert found(from_two.format(q2="0.3303")) == []
     few = "\n".join(COMPONENTS.splitlines()[:5] + COMPONENTS.splitlines()[6:]) + "\n"
     assert found(few.format(q2="0.3303")) == []
+
+
+SCALED_BETWEEN = """\
+| $n$ | 和 | 誤差 | 比 | 残り |
+|---|---|---|---|---|
+| 1024 | 513.63 | $2.52 \\times 10^{{-4}}$ | {ratio} | 0.317 |
+| 4096 | 2054.56 | $2.70 \\times 10^{{-4}}$ | 0.875 | 0.319 |
+
+```python
+print("1024 513.63 2.52e-04 0.502 0.317")
+print("4096 2054.56 2.70e-04 0.875 0.319")
+```
+
+```text
+1024 513.63 2.52e-04 0.502 0.317
+4096 2054.56 2.70e-04 0.875 0.319
+```
+"""
+
+
+def test_a_cell_in_a_power_of_ten_keeps_its_place_beside_the_output_line():
+    assert found(SCALED_BETWEEN.format(ratio="0.502")) == []
+    assert found(SCALED_BETWEEN.format(ratio="0.520")) == [
+        (13, "table", "warning", "TAB204"),
+        (22, "output", "warning", "TAB204"),
+    ]
+
+
+def test_a_header_that_sets_a_name_to_a_power_is_a_setting_not_the_cells_formula():
+    table = (
+        "| $\\sigma$ | $S = 1$ | $S = 2^{8}$ | $S = 2^{16}$ |\n|---|---|---|---|\n"
+        "| 0.1 | 0.02378 | 0.1902 | 0.7431 |\n| 0.01 | 0.2378 | 1.902 | 7.431 |\n"
+    )
+    assert found(table) == []

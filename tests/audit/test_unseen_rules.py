@@ -151,6 +151,26 @@ def test_what_a_definition_in_the_prose_between_elements_claims_is_decided():
     assert mismatches(text.format("").replace(" = $$", "$$"), "t.mdx") == []
 
 
+def test_a_power_after_approx_stands_for_its_exponent_rounded():
+    line = r"比にして $65{{,}}504 \times 2^{{14}} = 1{{,}}073{{,}}217{{,}}536 \approx {}$ 倍です。"
+    assert mismatches(rendered(line.format("2^{30}"))) == []
+    assert mismatches(rendered(line.format("2^{31}"))) == [(11, "equality")]
+    # an equality to a power is exact
+    assert mismatches(rendered(r"$1{,}073{,}217{,}536 = 2^{30}$ です。")) == [(11, "equality")]
+
+
+def test_a_case_of_a_function_in_a_definition_is_not_its_definition():
+    text = (
+        "# T\n\n## 1. S\n\n"
+        '<Definition id="def-fl" title="丸め">\n\n$\\mathrm{{fl}}(x)$ を最も近い元とする。'
+        "$x \\in \\mathbb{{F}}$ {} $\\mathrm{{fl}}(x) = x$ です。\n\n</Definition>\n\n"
+        '<Example id="ex-fl" title="例">\n\n$\\mathrm{{fl}}(257) = 256$ です。\n\n</Example>\n'
+    )
+    assert mismatches(text.format("なら"), "t.mdx") == []
+    # said of every x, it defines fl: fl(257) = 256 is false of it
+    assert (13, "equality") in mismatches(text.format("について"), "t.mdx")
+
+
 def test_a_formula_worked_at_a_value_in_words_must_give_the_number():
     line = r"平均は $\beta/(1 - \beta)$ ステップ前です。$\beta_1 = 0.9$ なら {} ステップ前です。"
     assert mismatches(rendered(line.format("9"))) == []

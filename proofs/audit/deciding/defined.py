@@ -46,7 +46,7 @@ from fractions import Fraction
 import sympy
 
 from proofs.audit.deciding.notation import CONSTANTS, FUNCTIONS
-from proofs.audit.deciding.sentence import is_case, is_hypothesis
+from proofs.audit.deciding.sentence import condition_in_sentence, is_case, is_hypothesis
 from proofs.reader import Document
 from proofs.reader.math import split_relations, statement_lines
 from proofs.reader.records import Element, Math
@@ -389,7 +389,9 @@ def read_notation(document: Document) -> Callable[[int], Notation]:
                 # 「$\\varepsilon = 0$ のときは」 in a 定義: a case of its sentence, not a value
                 # for the rest of the chapter (in another element, it is one for its proof)
                 sets = not listed and (local or not is_case(document, line, statement))
-                _read_statement(statement, line, target, chapter, element, sets)
+                # 「$x \\in \\mathbb{F}$ なら $\\mathrm{fl}(x) = x$」: a case of fl, no definition
+                cased = condition_in_sentence(document, line, statement) is not None
+                _read_statement(statement, line, target, chapter, element, sets, cased)
         _read_spaces(formula.tex, target, _words_after(document, formula))
         if before is not None and before != chapter:  # a copy only where it changed
             lines.append(formula.line + 1)
@@ -590,9 +592,11 @@ def _read_statement(
     chapter: Notation,
     element: Element | None,
     sets: bool = True,
+    cased: bool = False,
 ) -> None:
     """A definition, a bound or a setting the statement makes, into `target`; with `sets`
-    False (a list of values, a case), `name = value` sets nothing. A name set to two
+    False (a list of values, a case), `name = value` sets nothing; with `cased` (its
+    sentence puts a condition before it), `f(x) := …` defines nothing. A name set to two
     values (「$\\varepsilon = 0.5$ とし」, then 「$\\varepsilon = 0$ なら」) is set to neither."""
     if _read_bound(statement, target, chapter):
         return
@@ -604,7 +608,7 @@ def _read_statement(
         members, relations = members[:2], relations[:1]  # f(x) := … = …: the rest a claim
     if len(members) > 2 and set(relations) == {"="} and all(map(_key, members[:-1])):
         for name in members[:-1]:  # d_in = d_out = 3: each name set to the value
-            _read_statement(f"{name} = {members[-1]}", line, target, chapter, element, sets)
+            _read_statement(f"{name} = {members[-1]}", line, target, chapter, element, sets, cased)
         return
     if len(members) != 2 or relations[0] not in (":=", "="):
         return
@@ -612,13 +616,13 @@ def _read_statement(
         left, right = parse(members[0]), parse(members[1])
     except TexError:
         return
-    definition = _definition(left, right, line)
+    definition = None if cased else _definition(left, right, line)
     if definition is not None and worked:
         try:
             definition = replace(definition, worked=tuple(parse(m) for m in worked))
         except TexError:
             pass
-    if definition is None and relations[0] == ":=":
+    if definition is None and relations[0] == ":=" and not cased:
         # σ^2 := σ^2(x), from another chapter: a name defined by what is not read here has
         # no value to draw, however a later bound (σ > 0) ranges it
         key = _tree_key(left.args[0] if left.op == "pow" else left)

@@ -204,6 +204,26 @@ def condition_of(document: Document, line: int, statement: str) -> tuple[bool, N
         return True, None
 
 
+# a condition that only declares where a name lives: 「$x \\in \\mathbb{R}^{d}$ のとき」
+_DOMAIN = re.compile(r"^[^<>=]*\\in\s*\\mathbb\{[RNZC]\}")
+
+
+def condition_in_sentence(document: Document, line: int, statement: str) -> str | None:
+    """The condition 「$…$ なら」「$…$ のとき」 that the statement's own sentence puts before
+    it (「$x \\in \\mathbb{F}$ なら $\\mathrm{fl}(x) = x$」), not one that only declares the
+    space of a name; None when there is none."""
+    place = document.place(line, statement)
+    if place is None:
+        return None
+    text = document.line(line)
+    sentence = _sentence(text)
+    k = bisect_right(sentence.hypothesis_ends, place.column)
+    if not k or sentence.hypothesis_ends[k - 1] <= text.rfind("。", 0, place.column):
+        return None
+    condition = sentence.hypotheses[k - 1]
+    return None if _DOMAIN.match(condition) else condition
+
+
 @functools.lru_cache(maxsize=64)
 def _sentence(text: str) -> _Sentence:
     return _Sentence(text)

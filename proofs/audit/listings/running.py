@@ -39,6 +39,9 @@ class ListingRun:
     seconds: float
     contained: bool = False
     containment: str = ""
+    # a file the text names that no listing given holds (attention.py of another chapter
+    # not given): the run says nothing of the chapter's numbers
+    wanting: str = ""
 
     @property
     def ran(self) -> bool:
@@ -101,8 +104,8 @@ def _raised(record: str, limits: _Limits, files: dict, own: str, mentioned: set[
         return f"exceeded its {_size(limits.memory)} of memory (MemoryError{at})"
     if error.type == "ModuleNotFoundError" and error.module in mentioned:
         return (
-            f"needs {error.module}.py, which the text names but no listing before it gives "
-            f"(ModuleNotFoundError{at})"
+            f"needs {error.module}.py, which the text names but no listing before it gives: "
+            f"audit the chapter that has it first, in the same run (ModuleNotFoundError{at})"
         )
     message = f": {error.message}" if error.message else ""
     return f"raised {error.type}{message}" + (f" ({where})" if where else "")
@@ -256,7 +259,17 @@ def run_listings(
                 lost = f"the process running the listings was lost at line {listing.line}"
             stdout = shown(outcome.stdout.decode("utf-8", errors="replace"), keep="\t\n\r")
             spent = time.monotonic() - began
-            runs.append(ListingRun(listing, name, stdout, problem, spent, sandbox.contained, said))
+            error = read_record(outcome.record) if outcome.record else None
+            wanting = (
+                f"{error.module}.py"
+                if error is not None
+                and error.type == "ModuleNotFoundError"
+                and error.module in mentioned
+                else ""
+            )
+            runs.append(
+                ListingRun(listing, name, stdout, problem, spent, sandbox.contained, said, wanting)
+            )
     finally:
         sandbox.close()
     return runs

@@ -6,7 +6,9 @@ Two forms are read, each in a chapter the package has never seen:
 - a line that ends its paragraph (no list item, no heading) whose last sentence says
   「N つ」 (N ≥ 2), or any of whose sentences says 「次の N つ」「次の N か所」 (個, 点, 種類,
   通り, …), followed after blank lines by a list: the list has N items (numbered 1. 2. …
-  or bulleted -, *, •; continuation lines and nested items are not);
+  or bulleted -, *, •; continuation lines and nested items are not), unless the count
+  says what the chapter covers (「この記事では…3 つの方式を…確かめます」, before its
+  summary) or lists its items in brackets (「3 つの工夫（A、B、C）」: those are counted);
 - the same line followed by a display that defines two names or more (`:=`): it defines
   N (「次の 4 つを考える。」 before four definitions);
 - a line announcing 「N つ」 followed, in its own paragraph, by 「1 つ目」…「k つ目」:
@@ -58,6 +60,8 @@ _NEXT = re.compile(
     r"(?!目|です|である|でした|だけ|ずつ|とも|以上|以下|まで|ほど|程度)"
 )
 _ITEM = re.compile(r"(?:\d+\.|[-*•])\s")
+# 「3 つの工夫（損失スケーリング、補償和、マスター重み）」: the items in the brackets after it
+_BRACKETED = re.compile(r"\s?つの[^\s（(、。]{0,8}[（(](?P<items>[^（()）]+)[）)]")
 # 「確かめたことは 3 つです。」, then its items, each a clause ending in 「こと」
 _SUMMED_UP = re.compile(r"は\s?(?P<n>\d+)\s?つです。")
 # 「「A」「B」という 2 つの問い」: quotes side by side (or joined by と, 、), then their count
@@ -81,22 +85,27 @@ def audit_counted(document: Document) -> list[Finding]:
     for k, text in enumerate(lines, 1):
         out += _things_after(k, text)
         out += _quoted(k, text)
-        announced = list(_ANNOUNCED.finditer(text))
+        announced = [m for m in _ANNOUNCED.finditer(text) if not _of_the_chapter(text, m.start())]
         following = list(_NEXT.finditer(text))
         if _ITEM.match(text) or not (announced or following):
             continue  # a list's own item announces nothing of the lines after it
         match = following[-1] if following else announced[-1]
         n = int(match.group("n"))
         ordinals = [int(m.group("k")) for m in _ORDINAL.finditer(text, match.end())]
+        bracketed = _BRACKETED.match(text, match.end() - 1)
+        if bracketed and "、" not in bracketed.group("items"):
+            bracketed = None  # a remark in brackets, not a list of the items
         got: int | None
-        if ordinals:
+        if bracketed:
+            got, what = bracketed.group("items").count("、") + 1, "the brackets after it list"
+        elif ordinals:
             got, what = max(ordinals), "the ordinals 「k つ目」 after it count"
         else:
             got, what = _list_after(lines, k), "the list after it has"
             if got is None:
                 got, what = _defined_after(lines, k), "the display after it defines"
         last_sentence = following or "。" not in text[match.end() :].rstrip().rstrip("。:：")
-        if n < 2 or got is None or not (ordinals or last_sentence):
+        if n < 2 or got is None or not (ordinals or last_sentence or bracketed):
             continue
         out.append(
             Finding(
@@ -109,6 +118,16 @@ def audit_counted(document: Document) -> list[Finding]:
             )
         )
     return out
+
+
+# 「この記事では、…代表的な 3 つの方式が…を確かめます。」: what the chapter covers, which
+# the list after the opening (its summary) does not enumerate
+_SCOPE = re.compile(r"\s*(?:この記事|この章|本章)では")
+
+
+def _of_the_chapter(text: str, at: int) -> bool:
+    """Whether the count at `at` stands in a sentence saying what the chapter covers."""
+    return _SCOPE.match(text, text.rfind("。", 0, at) + 1) is not None
 
 
 def _things_after(k: int, text: str) -> list[Finding]:

@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 import mpmath
 import sympy
+from mpmath import iv
 
 from proofs.audit.deciding.defined import Notation, read_notation, with_cases
 from proofs.audit.deciding.instances import try_statement
@@ -140,6 +141,46 @@ _NAMED = re.compile(
     r"\s*(?:\\boldsymbol\{[A-Za-z]\}'?|\\[A-Za-z]+|[A-Za-z]|\|[A-Za-z]\||\\\|\\boldsymbol\{[a-z]\}\\\|)"
     r"(?:_\{(?:[^{}]|\{[^{}]*\})*\}|_[A-Za-z0-9])?(?:\^\{(?:[^{}]|\{[^{}]*\})*\}|\^[0-9])?\s*"
 )
+
+
+# a power of a whole number: after ≈, it stands for what rounds to it in the exponent
+_POWER = re.compile(r"\s*(\d+)\s*\^\s*\{?\s*(-?\d{1,4})\s*\}?\s*")
+
+
+def _beside_approx(segment: list[tuple[str, str]], k: int) -> bool:
+    """Whether member k of a segment stands right before or after ≈."""
+    around = [segment[k][1] if k else "="]
+    around += [segment[k + 1][1]] if k + 1 < len(segment) else []
+    return any(r in (r"\approx", r"\simeq") for r in around)
+
+
+def _power_about(member: str) -> Value | None:
+    """`2^{30}` beside ≈ (「$1{,}073{,}217{,}536 \\approx 2^{30}$」): the values whose power of 2
+    rounds to 30, from 2^{29.5} to 2^{30.5}, as 約 530 stands for 525 to 535; None for another
+    member."""
+    power = _POWER.fullmatch(member)
+    if power is None or int(power.group(1)) < 2:
+        return None
+    base, exponent = iv.mpf(int(power.group(1))), iv.mpf(int(power.group(2)))
+    low, high = base ** (exponent - iv.mpf(0.5)), base ** (exponent + iv.mpf(0.5))
+    return Value.scalar(iv.mpf([low.a, high.b]))
+
+
+def _about_a_power(line: int, pair: str, power: str, other: Value, holds: bool) -> Finding:
+    """The finding of 「… ≈ 2^{30}」: the other side within the power's rounding or not."""
+    match = _POWER.fullmatch(power)
+    assert match is not None
+    base, exponent = match.group(1), int(match.group(2))
+    where = f"between {base}^{exponent - 0.5:g} and {base}^{exponent + 0.5:g}"
+    return Finding(
+        Section.EQUALITY,
+        line,
+        pair,
+        Status.CONFIRMED if holds else Status.MISMATCHED,
+        f"{show(other)} {'lies' if holds else 'does not lie'} {where}, what ≈ "
+        f"{power.strip()} stands for (its exponent rounded)",
+        code=RECOMPUTED.code,
+    )
 
 
 def _integer_literals(members: list[str]) -> list[str]:
@@ -812,11 +853,15 @@ def audit_statement(
             for k, (m, r) in enumerate(seg)
         )
         values: list[tuple[str, Value | None, str]] = []
-        for k, (member, relation) in enumerate(seg):
-            loose = _LITERAL.fullmatch(member) is not None and (
-                relation in (r"\approx", r"\simeq")
-                or (k + 1 < len(seg) and seg[k + 1][1] in (r"\approx", r"\simeq"))
-            )
+        powers: set[str] = set()  # the members read as a power after ≈
+        for k, (member, _) in enumerate(seg):
+            approximate = _beside_approx(seg, k)
+            loose = _LITERAL.fullmatch(member) is not None and approximate
+            about_a_power = _power_about(member) if approximate else None
+            if about_a_power is not None:
+                values.append((member.strip(), about_a_power, ""))
+                powers.add(member.strip())
+                continue
             try:
                 values.append((member.strip(), evaluate(member, bindings, loose), ""))
             except TooLarge as why:  # not evaluated, whatever the other members are
@@ -851,6 +896,10 @@ def audit_statement(
         for (m1, v1), (m2, v2) in zip(numeric, numeric[1:], strict=False):
             relation = "≈" if any(r != "=" for m, r in seg[1:] if m.strip() == m2) else "="
             pair = f"{m1} {relation} {m2}"
+            if {m1, m2} & powers:  # 「≈ 2^{30}」: its exponent rounded, no face value to compare
+                power, other = (m2, v1) if m2 in powers else (m1, v2)
+                findings.append(_about_a_power(line, pair, power, other, meet(v1, v2)))
+                continue
             if not meet(v1, v2):
                 findings.append(
                     Finding(

@@ -186,7 +186,9 @@ def with_runs(outputs: list[Finding], document: Document, runs: list[ListingRun]
     """The printed output lines as the package computes them, and, when the listings
     ran, as the chapter's own code prints them: each line no computation of the package
     prints takes the run's verdict, a line the run contradicts is a mismatch whatever
-    the package says, and a listing that does not run is a mismatch at its first line."""
+    the package says, and a listing that does not run is a mismatch at its first line;
+    one that needs a file the text names but no chapter given holds (attention.py of the
+    chapter before) is not checkable, its printed lines left as the package reads them."""
     if not runs:
         return outputs
     compared: dict[int, OutputComparison] = {}
@@ -199,11 +201,13 @@ def with_runs(outputs: list[Finding], document: Document, runs: list[ListingRun]
                     Section.OUTPUT,
                     line,
                     document.line(line).strip(),
-                    Status.MISMATCHED,
+                    Status.NOT_CHECKABLE if listing_run.wanting else Status.MISMATCHED,
                     f"the listing does not run: {listing_run.problem}",
                     code=NOT_RUN.code,
                 )
             )
+        if listing_run.wanting:  # another chapter's file, not given: nothing to compare
+            continue
         for c in compare_run(listing_run):
             compared[c.line] = c
     out = []

@@ -93,6 +93,8 @@ _INDEPENDENT = re.compile(
 # 「$v$ に比例し」「$1/r$ に比例して」: proportional to v, or to a formula of one name
 _PROPORTIONAL = re.compile(r"\$(?P<g>[^$]+)\$\s*(?:の値)?\s*に比例")
 _FORMULA = re.compile(r"\$([^$]+)\$")
+# 「$I_B = (P + 2id)/(P/B + 2id/r)$ で、分母は $B$ について」: a part of the formula is the subject
+_ANOTHER_SUBJECT = re.compile(r"[、,]\s*(?!これ|それ|この|その|右辺|左辺)[^\s$、。,]{1,6}は")
 # words that say the proportion is of the formula just before: 「$F$ は」, or its unit and
 # 「で、」 then what the name is (「$md_v + m$ 個で、位置 $t$ に」「$n\sigma^2$ は出力の幅
 # $n_{\mathrm{out}}$ に」); a second subject (「その階数は」) is another formula's
@@ -143,7 +145,7 @@ def _judged(
         sentence = text[: match.start()]
         sentence = sentence[sentence.rfind("。") + 1 :]
         formulas = [f for f in _FORMULA.findall(sentence) if f.strip() not in _own_names(variable)]
-        if not formulas:
+        if not formulas or _ANOTHER_SUBJECT.search(sentence[sentence.rfind(formulas[-1]) :]):
             return None
         members, _ = split_relations(re.split(r"\\\\|,\s|、", formulas[-1])[-1])
     value, g = open_value(with_calls(members[-1])), open_value(with_calls(variable.strip()))

@@ -65,10 +65,11 @@ _DECIMAL = re.compile(
     rf"(?<![\w.,{{}}])-?\d{{1,3}}(?:(?:,|\{{,\}})\d{{3}})*\.\d+{_END}|(?<![\w.])-?\d+\.\d+{_END}"
 )
 SIGNIFICANT = 4  # digits a number must have to be compared: shorter ones recur by chance
-# an integer, grouped or not (568, 124,439,808, 7{,}087{,}872), not a part of a decimal,
+# an integer, grouped or not (568, 124,439,808, 7{,}087{,}872), not a part of a decimal
+# (162 of 162{,}754.8),
 # of a name (GPT-2), of a citation (1706.03762) or of a range (1〜4)
 _INTEGER = re.compile(
-    r"(?<![\w.,{}])\d{1,3}(?:(?:,|\{,\})\d{3})+(?![\w.]|\{,\})|(?<![\w.,{}-])\d+(?![\w.,])"
+    r"(?<![\w.,{}])\d{1,3}(?:(?:,|\{,\})\d{3})+(?![\w.]|\{,\})|(?<![\w.,{}-])\d+(?![\w.,{])"
 )
 INTEGER_SIGNIFICANT = 3  # an integer is exact: three digits are enough to be compared
 

@@ -391,7 +391,11 @@ def symbol_name(tex: str) -> str | None:
 
 
 def _setting_value(text: str) -> Printed | None:
-    """`0.9`, `768`, `6 \\times 10^{-4}`: a printed number, scaled by its power of ten."""
+    """`0.9`, `768`, `6 \\times 10^{-4}`: a printed number, scaled by its power of ten; `2^{16}`,
+    `10^{-4}`: a power, exact."""
+    exact = re.fullmatch(r"\s*(\d+)\s*\^\s*\{?\s*(-?\d+)\s*\}?\s*", text)
+    if exact and len(exact.group(2)) <= 4:
+        return Printed(Fraction(int(exact.group(1))) ** int(exact.group(2)), Fraction(0))
     scaled = re.fullmatch(r"\s*([\d.]+)\s*\\times\s*10\^\{?(-?\d+)\}?\s*", text)
     if scaled:
         base = Printed.read(scaled.group(1))
@@ -741,17 +745,18 @@ def reproduced_cells(table: Table, produced: Sequence[tuple[int, str]]) -> list[
     with the row's key whose numbers agree with most of the row's."""
     out = []
     for row, line in zip(table.rows[1:], table.row_lines[1:], strict=True):
-        # a percentage or a power of ten is printed otherwise by a listing (0.275, 1.75e-46)
-        cells = [(k, Printed.read(c) if _as_printed(c) else None) for k, c in enumerate(row)]
-        numbers = [(k, p) for k, p in cells if p is not None]
-        if len(numbers) < 3 or numbers[0][0] != 0:
+        # a percentage or a power of ten is printed otherwise by a listing (0.275, 1.75e-46):
+        # it holds its place in the line, but is not compared
+        numbers = [(k, p) for k, c in enumerate(row) if (p := Printed.read(c)) is not None]
+        plain = {k for k, _ in numbers if _as_printed(row[k])}
+        if len(plain) < 3 or numbers[0][0] != 0 or 0 not in plain:
             continue
-        best = _printing_line(numbers, produced)
+        best = _printing_line(numbers, produced, plain)
         if best is None:
             continue
         at, values = best
         for (k, printed), value in zip(numbers, values, strict=False):
-            if value is not None:
+            if value is not None and k in plain:
                 text = f"{table.rows[0][k].strip()}: {row[k].strip()} (row {row[0].strip()})"
                 out.append(Reproduced(line, text, printed, value, at))
     return out
@@ -780,11 +785,11 @@ def _as_printed(cell: str) -> bool:
 
 
 def _printing_line(
-    numbers: list[tuple[int, Printed]], produced: Sequence[tuple[int, str]]
+    numbers: list[tuple[int, Printed]], produced: Sequence[tuple[int, str]], plain: set[int]
 ) -> tuple[int, list[str | None]] | None:
     """The produced line printing the row: its first number the row's key, and more than
-    half of the row's other numbers agreeing in order; with the number printed for each
-    of the row's (None where the line has none left)."""
+    half of the row's other `plain` numbers (the columns compared) agreeing in order; with
+    the number printed for each of the row's (None where the line has none left)."""
     key = numbers[0][1]
     for line, text in produced:
         found = _IN_TEXT.findall(text)
@@ -794,10 +799,10 @@ def _printing_line(
             found[k] if k < len(found) else None for k in range(len(numbers))
         ]
         agreeing = sum(
-            v is not None and _agrees(p, v)
-            for (_, p), v in zip(numbers[1:], values[1:], strict=True)
+            v is not None and k in plain and _agrees(p, v)
+            for (k, p), v in zip(numbers[1:], values[1:], strict=True)
         )
-        if agreeing * 2 > len(numbers) - 1:
+        if agreeing * 2 > len(plain) - 1:
             return line, values
     return None
 

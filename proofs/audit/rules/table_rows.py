@@ -206,6 +206,8 @@ def _inferred(table: Table) -> list[Finding]:
     for c in range(1, width):
         if any(row[c] is None for row in grid):
             continue
+        if _constant_but_one([row[c] for row in grid]):  # type: ignore[misc]
+            continue  # 100.0 on four rows: any column near 0 is it moved, by nothing it says
         named = _named_relations(table.rows[0][c])
         if len(body) >= MIN_ROWS + 1:
             found = _explained(grid, c, width)
@@ -298,6 +300,15 @@ def _one_row_off(
             )
         ]
     return []
+
+
+def _constant_but_one(cells: list[Printed]) -> bool:
+    """Whether every cell but one stands for one value within its rounding."""
+    for left_out in range(len(cells)):
+        kept = [x for k, x in enumerate(cells) if k != left_out]
+        if max(x.value - x.half for x in kept) <= min(x.value + x.half for x in kept):
+            return True
+    return False
 
 
 def _named_relations(header: str) -> tuple[Relation, ...]:
