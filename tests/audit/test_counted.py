@@ -124,7 +124,7 @@ def test_a_count_with_its_items_in_brackets_counts_those():
 
 
 def test_what_the_chapter_covers_is_no_count_of_the_summary_after_it():
-    body = "この記事では、代表的な 3 つの方式を式で確かめます。\n\n- 一つ。\n- 二つ。\n- 三つ。\n- 四つ。\n"
+    body = "この記事では、代表的な 3 つの方式を確かめます。\n\n- 一。\n- 二。\n- 三。\n- 四。\n"
     assert verdicts(body) == []
     # 「次の」 announces the list after it wherever its sentence stands
     assert verdicts(body.replace("代表的な", "次の"))[0][1] == "mismatched"

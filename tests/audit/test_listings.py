@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from places import CORPUS, SEEDS
 
+from proofs.audit import audit_document
 from proofs.audit.listings import (
     ROUNDOFF,
     OutputComparison,
@@ -26,7 +27,6 @@ from proofs.audit.listings import (
     file_names,
     run_listings,
 )
-from proofs.audit import audit_document
 from proofs.reader import parse, read_chapter
 from proofs.reader.records import Listing
 
