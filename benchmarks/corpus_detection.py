@@ -15,9 +15,12 @@ Run from the repository root:
     python -m benchmarks.corpus_detection [--run-listings] [--show-missed] [--seeds]
     python -m benchmarks.corpus_detection --seed-chapters [--show-missed]
     python -m benchmarks.corpus_detection --unseen [--folder DIR] [--run-listings] [--jobs N]
+        [--earlier CHAPTER ...]
 
 --unseen measures on benchmarks/unseen (or DIR): chapters written by authors who had not read
 the audit's rules, with one-slip edits written the same way (benchmarks/unseen/README.md).
+--earlier gives a chapter of the book before them (repeatable): a listing may import its
+files, as gqa.mdx's imports the self-attention chapter's attention.py.
 
 --seeds also audits the two seed chapters as chapters without checks (text the rules
 were not written on) and lists every mismatch: a measure of false alarms.
@@ -36,7 +39,7 @@ from types import ModuleType
 
 from proofs.audit import audit_document
 from proofs.book.profiles import load_profile
-from proofs.reader import parse
+from proofs.reader import Document, parse
 
 CORPUS = Path(__file__).resolve().parents[1] / "tests" / "corpus"
 UNSEEN = Path(__file__).resolve().parent / "unseen"
@@ -129,16 +132,22 @@ def applied(edit: Edit, text: str) -> str:
     return "\n".join(lines)
 
 
-def mismatches(text: str, name: str, run: bool) -> set[tuple[int, str, str, str]]:
+def mismatches(
+    text: str, name: str, run: bool, earlier: Sequence[Document] = ()
+) -> set[tuple[int, str, str, str]]:
     """(line, section, text, severity) of every mismatch the audit reports, an error or a
-    warning (`run`: with the chapter's listings run)."""
-    report = audit_document(parse(text, name), run)
+    warning (`run`: with the chapter's listings run, given the files of the `earlier`
+    chapters' listings)."""
+    report = audit_document(parse(text, name), run, earlier)
     return {(f.line, f.section, f.text, str(f.severity)) for f in report.mismatched}
+
+
+_EARLIER: list[Document] = []  # the chapters before each audited one (--earlier), read once
 
 
 def _audited(job: tuple[str, str, bool]) -> set[tuple[int, str, str, str]]:
     text, name, run = job
-    return mismatches(text, name, run)
+    return mismatches(text, name, run, tuple(_EARLIER))
 
 
 def measure(
@@ -148,8 +157,10 @@ def measure(
     seed_chapters: bool = False,
     unseen: Path | None = None,
     jobs: int = 1,
+    earlier: Sequence[Path] = (),
 ) -> int:
     load_profile("ci", in_cache=True)
+    _EARLIER[:] = [parse(p.read_text(encoding="utf-8"), p.name) for p in earlier]
     if unseen is not None:
         chapters, all_edits = unseen_corpus(unseen)
     else:
@@ -293,10 +304,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--folder", type=Path, default=UNSEEN, help="the chapters of --unseen")
     parser.add_argument("--jobs", type=int, default=1, help="audits side by side")
+    parser.add_argument(
+        "--earlier",
+        type=Path,
+        action="append",
+        default=[],
+        help="a chapter of the book before them, whose listings' files theirs may import",
+    )
     args = parser.parse_args(argv)
     unseen = args.folder if args.unseen else None
     return measure(
-        args.show_missed, args.run_listings, args.seeds, args.seed_chapters, unseen, args.jobs
+        args.show_missed,
+        args.run_listings,
+        args.seeds,
+        args.seed_chapters,
+        unseen,
+        args.jobs,
+        args.earlier,
     )
 
 
