@@ -107,17 +107,20 @@ def audit_counted(document: Document) -> list[Finding]:
         last_sentence = following or "。" not in text[match.end() :].rstrip().rstrip("。:：")
         if n < 2 or got is None or not (ordinals or last_sentence or bracketed):
             continue
-        out.append(
-            Finding(
-                Section.PROSE,
-                k,
-                match.group(0),
-                Status.CONFIRMED if got == n else Status.MISMATCHED,
-                f"the text announces {n}; {what} {got}",
-                code=COUNTED.code,
-            )
-        )
+        out.append(_counted(k, match.group(0), n, what, got))
     return out
+
+
+def _counted(line: int, text: str, announced: int, what: str, got: int) -> Finding:
+    """The finding of a count the text announces against what it counts."""
+    return Finding(
+        Section.PROSE,
+        line,
+        text,
+        Status.CONFIRMED if got == announced else Status.MISMATCHED,
+        f"the text announces {announced}; {what} {got}",
+        code=COUNTED.code,
+    )
 
 
 # 「この記事では、…代表的な 3 つの方式が…を確かめます。」: what the chapter covers, which
@@ -142,33 +145,22 @@ def _things_after(k: int, text: str) -> list[Finding]:
             things, at = things + 1, thing.end()
         if things < 2:
             continue
-        n = int(match.group("n"))
-        out.append(
-            Finding(
-                Section.PROSE,
-                k,
-                match.group(0),
-                Status.CONFIRMED if things == n else Status.MISMATCHED,
-                f"the text announces {n}; the clauses ending in 「こと」 after it are {things}",
-                code=COUNTED.code,
-            )
-        )
+        what = "the clauses ending in 「こと」 after it are"
+        out.append(_counted(k, match.group(0), int(match.group("n")), what, things))
     return out
 
 
 def _quoted(k: int, text: str) -> list[Finding]:
     """Each count right after the quoted items it counts."""
     return [
-        Finding(
-            Section.PROSE,
+        _counted(
             k,
             match.group(0),
-            Status.CONFIRMED if quotes == int(match.group("n")) else Status.MISMATCHED,
-            f"the text announces {match.group('n')}; the quotes before it are {quotes}",
-            code=COUNTED.code,
+            int(match.group("n")),
+            "the quotes before it are",
+            match.group("quotes").count("「"),
         )
         for match in _QUOTED.finditer(text)
-        for quotes in [match.group("quotes").count("「")]
     ]
 
 
