@@ -163,10 +163,10 @@ def test_a_negative_power_of_zero_is_not_a_number(tex):
 def test_a_loose_integer_of_many_digits_is_exact_not_a_float():
     big = TexArithmetic("1" * 400, {}, loose_integers=True).evaluate()
     assert show(big) == "1.11111e+399"
-    # 10^17 + 1 ± 0.5 does not contain 10^17: as floats, both ends were 10^17
-    assert [f.status for f in audit_statement(1, r"10^{17} \approx 100000000000000001", {})] == [
-        "mismatched"
-    ]
+    # 10^17 + 1 ± 0.5 does not contain 10^17: as floats, both ends were 10^17 (a power alone
+    # beside ≈ stands for its exponent rounded: 10 × 10^16 is exact)
+    statement = r"10 \times 10^{16} \approx 100000000000000001"
+    assert [f.status for f in audit_statement(1, statement, {})] == ["mismatched"]
 
 
 def test_values_beyond_the_float_range_print_in_scientific_notation():
