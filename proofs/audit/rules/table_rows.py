@@ -190,16 +190,21 @@ def _within(total: Printed, low: Fraction, high: Fraction) -> bool:
     return low - total.half <= total.value <= high + total.half
 
 
-def _inferred(table: Table) -> list[Finding]:
-    """Each column that a relation with other columns gives in every row but one."""
-    body = [row for row in table.rows[1:] if row[0].strip() not in TOTALS]
-    if len(body) < MIN_NAMED_ROWS + 1:
-        return []
-    lines = [
-        line
+def _rows_but_totals(table: Table) -> tuple[list[tuple[str, ...]], list[int]]:
+    """The rows under the header but a totals row, and their lines."""
+    kept = [
+        (row, line)
         for row, line in zip(table.rows[1:], table.row_lines[1:], strict=True)
         if row[0].strip() not in TOTALS
     ]
+    return [row for row, _ in kept], [line for _, line in kept]
+
+
+def _inferred(table: Table) -> list[Finding]:
+    """Each column that a relation with other columns gives in every row but one."""
+    body, lines = _rows_but_totals(table)
+    if len(body) < MIN_NAMED_ROWS + 1:
+        return []
     grid = [[Printed.read(cell) for cell in row] for row in body]
     width = len(table.rows[0])
     slipped: dict[int, tuple[int, str]] = {}  # row -> (column, the relation): one a row
@@ -238,14 +243,9 @@ _COMPONENT = re.compile(r"\$\s*(?P<base>\\?[A-Za-z]+)_\{?(?P<index>\d+)\}?\s*\$"
 
 def _components_sum(table: Table) -> list[Finding]:
     """The row whose components of one vector do not sum to the number all others do."""
-    body = [row for row in table.rows[1:] if row[0].strip() not in TOTALS]
+    body, lines = _rows_but_totals(table)
     if len(body) < MIN_ROWS + 1:
         return []
-    lines = [
-        line
-        for row, line in zip(table.rows[1:], table.row_lines[1:], strict=True)
-        if row[0].strip() not in TOTALS
-    ]
     vectors: dict[str, dict[int, int]] = {}  # base -> index -> column
     for c, header in enumerate(table.rows[0]):
         match = _COMPONENT.fullmatch(header.strip())
