@@ -22,7 +22,7 @@ of the seven modules (about 1,500 mutants) within reach of two cores:
    the same tests run in a fresh interpreter: no state cached in the parent, and the
    commands the tests start see the mutant too.
 
-Run from the repository root:
+Run from the repository root, with coverage installed (`pip install -e ".[mutation]"`):
 
     python -m benchmarks.mutation numeric/softmax.py [--sample 20] [--seed 0] [--jobs 2]
         [--timeout 900] [--map /tmp/mutation-map.json] [--fresh-map] [--only 3,17]
