@@ -346,7 +346,12 @@ def _judged(line: int, match: re.Match[str]) -> Finding | None:
     what = match.group(0)
     if wrong:
         return Finding(
-            Section.PROSE, line, what, Status.MISMATCHED, "; ".join(wrong), code="RND002"
+            Section.PROSE,
+            line,
+            what,
+            Status.MISMATCHED,
+            "; ".join(wrong),
+            code=ROUNDED_IN_WORDS.code,
         )
     return Finding(
         Section.PROSE,
@@ -354,7 +359,7 @@ def _judged(line: int, match: re.Match[str]) -> Finding | None:
         what,
         Status.CONFIRMED,
         f"each of {len(printed)} {how} to its precision",
-        code="RND002",
+        code=ROUNDED_IN_WORDS.code,
     )
 
 
