@@ -257,10 +257,8 @@ class Evaluator:
         return sympy.matrix_multiply_elementwise(self(a), self(b))
 
     def _prime(self, f: Node) -> Value:
-        g = self(f)
-        t = sympy.Dummy("t")
-        derivative = sympy.diff(g(t), t)
-        return lambda x: derivative.subs(t, x)
+        derivative = _derivative(self(f)(_PRIME_VARIABLE))
+        return lambda x: derivative.subs(_PRIME_VARIABLE, x)
 
     def _compose(self, f: Node, g: Node) -> Value:
         outer, inner = self(f), self(g)
@@ -360,6 +358,15 @@ def _times(a: Value, b: Value) -> Value:
             raise TexError(f"shapes {a.shape} and {b.shape} do not multiply")
         return a * b
     return a * b
+
+
+_PRIME_VARIABLE = sympy.Dummy("t")  # one variable for every f', so that equal f' are equal
+
+
+@functools.lru_cache(maxsize=256)
+def _derivative(expression: sympy.Expr) -> sympy.Expr:
+    """d/dt of a function's value at t: the same f' is evaluated at every point drawn."""
+    return sympy.diff(expression, _PRIME_VARIABLE)
 
 
 @functools.lru_cache(maxsize=256)
