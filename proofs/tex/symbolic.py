@@ -94,6 +94,9 @@ class Evaluator:
     def _name(self, name: str) -> Value:
         if name in self.names:
             return self.names[name]
+        inner = self.names.get(name[1:-1]) if name[:1] == name[-1:] == "|" else None
+        if isinstance(inner, sympy.Expr):  # |x| of a number x: its absolute value
+            return sympy.Abs(inner)
         value = known(name)
         if value is None:
             nearest = difflib.get_close_matches(

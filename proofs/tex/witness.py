@@ -72,6 +72,19 @@ class Range:
     def admits(self, value: Fraction) -> bool:
         return (self.low is None or value > self.low) and (self.high is None or value < self.high)
 
+    def nonempty(self) -> bool:
+        return self.low is None or self.high is None or self.low < self.high
+
+    def within(self, other: Range) -> Range:
+        """Where both ranges hold (an integer if either is)."""
+        lows = [b for b in (self.low, other.low) if b is not None]
+        highs = [b for b in (self.high, other.high) if b is not None]
+        return Range(
+            max(lows) if lows else None,
+            min(highs) if highs else None,
+            self.integer or other.integer,
+        )
+
 
 @dataclass(frozen=True)
 class Point:
@@ -217,13 +230,16 @@ def _draw(
     whole: list[int],
     rng: random.Random,
 ) -> dict[sympy.Symbol, Fraction] | None:
-    """A value for each symbol from the region's lists, inside its stated range; None when
-    a stated range admits none of them (the region is outside it)."""
+    """A value for each symbol from the region's lists (their negatives for a range below
+    0: 「$x < 0$ のとき」), inside its stated range; None when a stated range admits none of
+    them (the region is outside it)."""
     values: dict[sympy.Symbol, Fraction] = {}
     for s in symbols:
         stated = ranges.get(s.name, Range())
         integer = s.name in integers or stated.integer or bool(s.is_integer)
         choices = [Fraction(k) for k in whole] if integer else reals
+        if stated.high is not None and stated.high <= 0:
+            choices = [-v for v in choices]
         inside = [v for v in choices if stated.admits(v)]
         if not inside:
             return None

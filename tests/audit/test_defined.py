@@ -781,3 +781,47 @@ def test_a_hypothesis_far_before_its_conclusion_in_a_proof_is_still_its_hypothes
     assert codes("\n".join(lines)) == []
     lines[102] = lines[102].replace("$x < 0$ とすると、", "")
     assert codes("\n".join(lines)) == ["EQ004"]
+
+
+def _gelu_details(claim: str) -> list[str]:
+    text = GELU.format(claim=claim)
+    return [f.detail for f in audit_document(parse(text, "c.mdx"), with_checks=False).mismatched]
+
+
+def test_a_claim_in_a_case_of_its_sentence_is_tried_where_the_case_holds():
+    # activations.txt 192: x - x s(x) = x/(1 + e^x), below x e^{-x} for x > 0, and the
+    # negative side mirrored; each conclusion holds in its own case only
+    claim = "$x > 0$ のとき $0 < x - x\\,s(x) < {}$、$x < 0$ のとき $0 < -x\\,s(x) < {}$ である。"
+    assert _gelu_codes(claim.format("x\\,e^{{-x}}", "|x|\\,e^{{x}}")) == []
+    # false only for x above about 1.28: a witness in the case, though small x satisfy it
+    (detail,) = _gelu_details(claim.format("e^{{-x}}", "|x|\\,e^{{x}}"))
+    assert detail.startswith("tried with the chapter's definitions, false at x = ")
+    assert detail.endswith("where the case its sentence states holds")
+    witness = sympy.Rational(re.search(r"x = ([\d./]+)", detail).group(1))
+    assert witness > 0 and witness * sympy.exp(-witness) / (1 + sympy.exp(-witness)) >= sympy.exp(
+        -witness
+    )
+    (detail,) = _gelu_details(claim.format("x\\,e^{{-x}}", "e^{{x}}"))
+    assert re.search(r"false at x = -[\d./]+", detail), detail  # drawn below 0, as the case says
+
+
+def test_a_case_that_bounds_what_the_chapter_defines_or_sizes_is_not_drawn_in():
+    # 「$s(x) > 1/2$ のとき」 bounds a defined function's value: no point can be drawn for it
+    assert _gelu_codes("$s(x) > 1/2$ のとき $x\\,s(x) > x$ である。") == []
+    # the same slip with the case on x itself is found
+    assert _gelu_codes("$x > 0$ のとき $x\\,s(x) > x$ である。") == ["EQ004"]
+
+
+def test_a_conclusion_right_after_its_case_is_no_hypothesis_of_the_next():
+    from proofs.audit.deciding.sentence import is_hypothesis
+
+    line = "$x > 0$ のとき $A < B$、$x < 0$ のとき $C < D$ である。"
+    text = GELU.format(claim=line)
+    document = parse(text, "c.mdx")
+    at = text.split("\n").index(line) + 1
+    assert not is_hypothesis(document, at, "A < B")
+    assert is_hypothesis(document, at, "x < 0")
+    # a list of settings before one condition stays a hypothesis
+    listed = "$a = 1$、$b = 2$ のとき $a + b = 3$ である。"
+    document = parse(GELU.format(claim=listed), "c.mdx")
+    assert is_hypothesis(document, at, "a = 1")

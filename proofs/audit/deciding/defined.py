@@ -190,9 +190,11 @@ class Notation:
                 continue
             if shape.dimensions:
                 names[name] = _Lazy(functools.partial(_array, name, shape, evaluator))
-            else:
-                integer = shape.range.integer
-                names[name] = sympy.Symbol(name, positive=True, integer=integer or None)
+            else:  # a number, drawn below 0 where its range says so (「$x < 0$ のとき」)
+                integer = shape.range.integer or None
+                below = shape.range.high is not None and shape.range.high <= 0
+                sign = {"negative": True} if below else {"positive": True}
+                names[name] = sympy.Symbol(name, integer=integer, **sign)
             if shape.dimensions and name.startswith("bold "):
                 entries[name[5:]] = name
         for name, definition in self.definitions.items():
@@ -684,6 +686,39 @@ def with_cases(notation: Notation, cases: list[str]) -> tuple[Notation, bool] | 
             else:
                 return None
     return local, concrete
+
+
+def with_bounds(notation: Notation, cases: list[str]) -> tuple[Notation, frozenset[str]] | None:
+    """The notation with the ranges the cases of a sentence state (「$x > 0$ のとき」,
+    「$k \\ge 2$ では」), for the rest of that sentence only: each narrows the range its name
+    is drawn in, so that a witness meets the case. The last case of a name is the one in
+    force (「$x > 0$ のとき …、$x < 0$ のとき …」). With the names bounded; None when a case
+    is no such bound, or bounds what is not drawn at points of its own: a defined name, a
+    size, a vector."""
+    local, stated = notation.copy(), {}
+    for case in cases:
+        bound = _BOUND.match(case.strip().rstrip(".,"))
+        if bound is None:
+            return None
+        for name in re.split(r"\s*,\s*", bound.group(3)):
+            key = _key(name)
+            if key is None or key in notation.sizes or _defined_name(notation, key):
+                return None
+            if notation.knows(key) and key not in notation.shapes:
+                return None  # e, π, an elementary function
+            stated[key] = _range(bound)
+    for key, bound in stated.items():
+        shape = local.shapes.get(key, Shape())
+        if shape.dimensions or shape.words:
+            return None
+        both = shape.range.within(bound)
+        # a range apart from the case's is another case's (「$x > 0$ のとき」 read before)
+        local.shapes[key] = replace(shape, range=both if both.nonempty() else bound)
+    return local, frozenset(stated)
+
+
+def _defined_name(notation: Notation, key: str) -> bool:
+    return key in notation.definitions or f"bold {key}" in notation.definitions
 
 
 def _states(element: Element, line: int) -> bool:

@@ -49,13 +49,18 @@ class Tried:
 
 
 def try_statement(
-    statement: str, notation: Notation, seed: int = 0, concrete: bool = False
+    statement: str,
+    notation: Notation,
+    seed: int = 0,
+    concrete: bool = False,
+    cased: frozenset[str] = frozenset(),
 ) -> Tried | str:
     """The statement's verdict at points, or why it is not tried: the chapter does not
     give each of its names a meaning, it uses nothing the chapter defines, a side cannot
     be evaluated. `concrete`: a statement of an example or an exercise, about the values
     the text set (`z = (1, 2, 0.5)`, `T = 0.5`), tried there only, and only when those
-    values leave nothing free."""
+    values leave nothing free. `cased`: the names a case of its sentence ranges
+    (「$x > 0$ のとき $x\,s(x) < x$」), which it concludes of, not where they lie."""
     try:
         tree = parse(statement)
     except TexError as why:
@@ -90,11 +95,15 @@ def try_statement(
     bare = [n for n in map(_bare_name, parts) if n is not None and not _defined(notation, n)]
     if bare and "=" in ops:  # 「$c = m$ と取ると」「（$p_i = 1/|V|$）では」: a choice or a case
         return f"gives {bare[0]} a value: a choice or a case, not a claim"
-    free = [n for n in bare if not _defined(notation, n.split("_")[0].strip("|"))]
+    free = [
+        n for n in bare if not _defined(notation, n.split("_")[0].strip("|")) and n not in cased
+    ]
     if free:  # 「$0 \le x < 2^{1-b}$ の範囲の元は」「$t < u$ のときは」: where a name lies
         return f"says where {free[0]} lies: a condition or a case, not a claim"
     indices = _free_indices(tree, evaluator)
     used = _used(tree, set(indices) | _summed(tree)) - _summed(tree)
+    # |x| of a number the chapter declares is its absolute value (|V| of a set, a size)
+    used = {_absolute(n) if _absolute(n) and notation.knows(_absolute(n)) else n for n in used}
     set_here = set(notation.settings) if concrete else set()  # their values, not formulas
     if any(_set_array(notation, name, concrete) for name in set_here):
         set_here |= {"I", "O"} - set(notation.definitions) - set(notation.shapes)
@@ -246,6 +255,11 @@ def _set_array(notation: Notation, name: str, concrete: bool) -> bool:
     """Whether an example sets the name to a vector or a matrix (`B = (1, 0, 2)^T`)."""
     value = notation.settings.get(name) if concrete else None
     return value is not None and value.op in ("tuple", "matrix", "T")
+
+
+def _absolute(name: str) -> str:
+    """x of a name |x|; "" for any other name."""
+    return name[1:-1] if len(name) > 2 and name[0] == name[-1] == "|" else ""
 
 
 def _reached(

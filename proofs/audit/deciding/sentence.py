@@ -74,9 +74,13 @@ def is_hypothesis(document: Document, line: int, statement: str) -> bool:
         return _EQUIVALENT.search(text[place.closing : end if end >= 0 else None]) is not None
     if not sentence.is_hypothesis_after(place.closing):
         return False
+    opening = text.rfind("$", 0, place.column)
+    if text[: max(opening, 0)].rstrip().endswith(CONCLUDING) and text.startswith(
+        "、", sentence._spaces(place.closing + 1)
+    ):
+        return False  # 「$x > 0$ のとき $A$、$x < 0$ のとき $B$」: A concludes the first case
     # 「時刻 t での係数の和は $\sum_j \lambda^{t-j} = …$ で、」: the predicate of the
     # sentence's subject, a claim joined to what follows, not a hypothesis
-    opening = text.rfind("$", 0, place.column)
     before = text[max(0, opening - 3) : max(opening, 0)].rstrip()
     predicate = before.endswith("は") and not before.endswith("では")
     return not (predicate and sentence.is_hypothesis_after(place.closing, ("で、",)))

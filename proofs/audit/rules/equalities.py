@@ -14,13 +14,14 @@ import mpmath
 import sympy
 from mpmath import iv
 
-from proofs.audit.deciding.defined import Notation, read_notation, with_cases
+from proofs.audit.deciding.defined import Notation, read_notation, with_bounds, with_cases
 from proofs.audit.deciding.instances import try_statement
 from proofs.audit.deciding.notation import OpenFacts, decide_open, set_name
 from proofs.audit.deciding.readings import DECIMAL, read_exactly, reading
 from proofs.audit.deciding.sentence import (
     LARGE_LITERAL,
     cases_before,
+    condition_in_sentence,
     condition_of,
     is_case,
     is_conjoined,
@@ -325,15 +326,35 @@ def audit_equalities(
                 # 「$\\boldsymbol{m} = (1, 0, 1, 1)$ のとき $D_p(\\boldsymbol{x}) = (…)$」: worked
                 # at the values the sentence's cases set
                 in_case = with_cases(notation, cases) if cases and not limit else None
-                if (not conditional or assumed or limit or in_case) and not another_case:
+                # 「$x > 0$ のとき $0 < x - \mathrm{SiLU}(x) < x\,e^{-x}$」: tried where the
+                # case holds, when the sentence's own condition is one of its cases
+                bounded = (
+                    with_bounds(notation, cases)
+                    if cases and not limit and in_case is None and not assumed
+                    else None
+                )
+                if conditional and bounded is not None:
+                    own = condition_in_sentence(document, line, statement.strip())
+                    bounded = bounded if own is not None and own in cases else None
+                if (
+                    not conditional or assumed or limit or in_case or bounded is not None
+                ) and not another_case:
                     tried = (
                         _tried(line, claimed, found, in_case[0], element, uses, in_case[1])
                         if in_case is not None and claimed is not None
                         else None
                         if assumed or limit or claimed is None
                         else _tried(line, claimed, found, notation, element, uses)
+                        if bounded is None
+                        else _tried(
+                            line, claimed, found, bounded[0], element, uses, bounded=bounded[1]
+                        )
                     )
-                    found = tried or _decided_open(line, statement, found, case, regime)
+                    if tried is not None:
+                        found = tried
+                    elif not conditional or bounded is None:  # the open notation knows no
+                        found = _decided_open(line, statement, found, case, regime)  # bounds
+
             elif (
                 environment is not None
                 and element is not None
@@ -655,11 +676,15 @@ def _tried(
     element: Element | None,
     uses: list[Use],
     concrete: bool = False,
+    bounded: frozenset[str] = frozenset(),
 ) -> list[Finding] | None:
     """The statement tried at points with the chapter's own definitions
     (proofs.audit.deciding.instances), at the values the text sets in an example or an exercise:
     a mismatch with its witness, or confirmed numerically; None when it was not tried or
-    nothing was decided, for the open notation to decide."""
+    nothing was decided, for the open notation to decide. `bounded`: the names whose range
+    the statement's sentence states (「$x > 0$ のとき」), drawn in it; a point there where
+    the statement is false is a witness, though it holds at others (for small x, say),
+    when the witness is made of them only."""
     # an example's statement, or a value worked out to a printed number anywhere
     # (「$\\varphi(3) \\approx 0.004432$」): at the values the text sets, nothing left free
     concrete = (
@@ -668,14 +693,24 @@ def _tried(
         or element.kind in ("example", "exercise")
         or r"\approx" in statement
     )
-    tried = try_statement(statement.strip(), notation, concrete=concrete)
-    if isinstance(tried, str) or tried.judgement.outcome not in ("fails", "holds"):
+    tried = try_statement(statement.strip(), notation, concrete=concrete, cased=bounded)
+    if isinstance(tried, str):
+        return None
+    witness = tried.judgement.witness
+    if (
+        tried.judgement.outcome == "partly"
+        and witness is not None
+        and {name for name, _ in witness.values} <= bounded
+    ):
+        tried = replace(tried, judgement=replace(tried.judgement, outcome="fails"))
+        said = f"{tried.detail()}, where the case its sentence states holds"
+    else:
+        said = tried.detail()
+    if tried.judgement.outcome not in ("fails", "holds"):
         return None
     status = Status.MISMATCHED if tried.judgement.outcome == "fails" else Status.CONFIRMED
     kept = [f for f in found if f.status != Status.NOT_CHECKABLE]
-    verdict = Finding(
-        Section.EQUALITY, line, statement.strip(), status, tried.detail(), code=AT_POINTS.code
-    )
+    verdict = Finding(Section.EQUALITY, line, statement.strip(), status, said, code=AT_POINTS.code)
     uses.append(Use(verdict, tried.uses))
     return [*kept, verdict]
 
