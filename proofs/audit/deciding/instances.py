@@ -60,7 +60,7 @@ def try_statement(
     be evaluated. `concrete`: a statement of an example or an exercise, about the values
     the text set (`z = (1, 2, 0.5)`, `T = 0.5`), tried there only, and only when those
     values leave nothing free. `cased`: the names a case of its sentence ranges
-    (「$x > 0$ のとき $x\,s(x) < x$」), which it concludes of, not where they lie."""
+    (「$x > 0$ のとき $x\\,s(x) < x$」), which it concludes of, not where they lie."""
     try:
         tree = parse(statement)
     except TexError as why:
