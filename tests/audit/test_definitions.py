@@ -141,6 +141,43 @@ def test_one_slipped_cell_of_a_table_leaves_the_definition_alone():
     assert _tabled("2^{e-1} - 1", "128") == [(16, "TAB103", "error")]
 
 
+IN_PROSE = """\
+# 試しの章
+
+## 1. 形式
+
+<Definition id="def-b" title="バイアス">
+
+$b := {body}$ と置く。
+
+</Definition>
+
+形式ごとの値は次のとおりです。
+
+| 形式 | $e$ | $b$ |
+|---|---|---|
+| A | 5 | 15 |
+| B | 8 | {cell} |
+| C | 4 | 7 |
+"""
+
+
+def _in_prose(body: str, cell: str) -> list[tuple[int, str, str]]:
+    text = IN_PROSE.format(body=body, cell=cell)
+    report = audit_document(parse(text, "c.mdx"), with_checks=False)
+    return sorted((f.line, f.code, str(f.severity)) for f in report.mismatched)
+
+
+def test_a_table_column_false_at_every_row_names_the_definition_with_a_warning():
+    assert _in_prose("2^{e-1} - 1", "127") == []
+    # every row contradicts b := 2^{e-1}: its header or the definition slipped
+    found = _in_prose("2^{e-1}", "127")
+    assert (7, "DEF002", "warning") in found
+    assert [code for _, code, _ in found].count("TAB103") == 3
+    # one row agrees: the rows that do not are the cells' own slips
+    assert not [f for f in _in_prose("2^{e-1}", "128") if f[1].startswith("DEF")]
+
+
 SHARED = """\
 # 試しの章
 

@@ -14,7 +14,9 @@ A proposition's one statement about it is that statement's finding alone.
 
 A table's column that a definition computes (TAB103: `$b$` beside `$e$` under `b :=
 2^{e-1} - 1`) is one use: it contradicts the definition when most of its rows, two at
-least, disagree with it, and holds when most agree (one slipped cell is that cell's).
+least, disagree with it, and holds when most agree (one slipped cell is that cell's). A
+column false at every row, three at least, counts as that many false uses, and alone names
+the definition with a warning (DEF002): its header's formula or the definition slipped.
 
 A definition that a tried equality confirms is left alone, however many others are
 false: those are the statements' slips, unless every false statement of the chapter reaches
@@ -65,9 +67,10 @@ CONTRADICTED_ONCE = Rule(
     "definition-contradicted-in-one-element",
     Section.FORMULA,
     Severity.WARNING,
-    "A definition the chapter computes with in one example or exercise agrees with what it "
-    "computes there: when the statements tried with it there are false and none holds "
-    "anywhere, the definition's line is named too (either may have slipped).",
+    "A definition the chapter computes with in one example or exercise, or in a table's "
+    "column, agrees with what it computes there: when the statements tried with it there are "
+    "false and none holds anywhere (or the column is false at every row, three at least), "
+    "the definition's line is named too (either may have slipped).",
     Example(_ONCE.format("x^2 - 1")),
     Example(_ONCE.format("x^2 + 1")),
 )
@@ -76,6 +79,7 @@ RULES = (CONTRADICTED, CONTRADICTED_ONCE)
 SHOWN = 3  # the contradicting lines a finding names, at most
 MIN_FALSE = 3  # false uses a definition some uses hold needs to be named
 MAJORITY = 2  # how many times its holding uses its false ones must outnumber
+WHOLE_COLUMN = 3  # rows of a table column, all false, that count as that many false uses
 _COMPUTING = ("example", "exercise")  # elements that compute from a definition at values
 
 
@@ -87,6 +91,7 @@ class Use:
     finding: Finding
     definitions: tuple[Definition, ...]
     held: bool | None = None  # said by the use itself: a table column's rows, on the whole
+    rows: int = 1  # the false statements it stands for: each row of a column false at all
 
     @property
     def supports(self) -> bool:
@@ -119,7 +124,7 @@ def audit_definitions(tried: Iterable[Use], document: Document) -> list[Finding]
         if any(d in false for d in use.definitions) and use.supports
         for definition in use.definitions
     }
-    shared = _shared_by_every_false_use(tried, false)
+    shared = _shared_by_every_false_use(tried)
     by_line: dict[int, tuple[list[str], list[Finding]]] = {}
     for definition, findings in sorted(false.items(), key=lambda d: (d[0].line, d[0].name)):
         if definition in held and definition not in shared:
@@ -128,13 +133,14 @@ def audit_definitions(tried: Iterable[Use], document: Document) -> list[Finding]
         names, uses = by_line.setdefault(line, ([], []))
         names.append(name)
         uses += [f for f in findings if f not in uses]
-    found = (_finding(line, names, uses, document) for line, (names, uses) in by_line.items())
+    columns = {(use.finding.line, use.finding.text) for use in tried if use.rows > 1}
+    found = (
+        _finding(line, names, uses, document, columns) for line, (names, uses) in by_line.items()
+    )
     return [f for f in found if f is not None]
 
 
-def _shared_by_every_false_use(
-    tried: list[Use], false: dict[Definition, list[Finding]]
-) -> set[Definition]:
+def _shared_by_every_false_use(tried: list[Use]) -> set[Definition]:
     """The definition that every false statement reaches, when some statements tried with
     it hold too: it is named when its false uses are MIN_FALSE at least and more than
     MAJORITY times those that hold, and no other definition they all reach holds fewer
@@ -142,23 +148,35 @@ def _shared_by_every_false_use(
     GELU' = Φ + xφ, true whatever φ is, holds). One slipped statement makes false uses
     in one element only, which DEF001 does not name."""
     false_uses = [u for u in tried if u.finding.status == Status.MISMATCHED and u.definitions]
-    if len(false_uses) < MIN_FALSE:
+    if sum(u.rows for u in false_uses) < MIN_FALSE:
         return set()
     common = set(false_uses[0].definitions).intersection(*(u.definitions for u in false_uses))
     holding = {d: sum(d in u.definitions and u.supports for u in tried) for d in common}
-    named = {d for d in common if len(false.get(d, ())) > MAJORITY * holding[d]}
+    falsified = {
+        d: sum(u.rows for u in false_uses if d in u.definitions and u.finding.line != d.line)
+        for d in common
+    }
+    named = {d for d in common if falsified[d] > MAJORITY * holding[d]}
     least = min((holding[d] for d in named), default=0)
     return {d for d in named if holding[d] == least}
 
 
 def _finding(
-    line: int, names: list[str], uses: list[Finding], document: Document
+    line: int,
+    names: list[str],
+    uses: list[Finding],
+    document: Document,
+    columns: set[tuple[int, str]],
 ) -> Finding | None:
     # uses in two elements at least: not one example's slipped setting that all its lines use
     elements = {document.element_at(f.line) for f in uses}
     if len(elements) >= 2:
         rule = CONTRADICTED
-    elif all(e is not None and e.kind in _COMPUTING for e in elements):
+    elif all(e is not None and e.kind in _COMPUTING for e in elements) or any(
+        (f.line, f.text) in columns for f in uses
+    ):
+        # in one element, or a table's column false at every row: its header's formula or
+        # the definition slipped, which nothing tells
         rule = CONTRADICTED_ONCE
     else:
         return None  # one statement's claim about it: the statement's finding says it

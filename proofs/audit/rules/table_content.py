@@ -36,7 +36,7 @@ from proofs.audit.deciding.defined import Notation, closure
 from proofs.audit.deciding.notation import OpenEvaluator
 from proofs.audit.deciding.sentence import title_settings
 from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
-from proofs.audit.rules.definitions import Use
+from proofs.audit.rules.definitions import WHOLE_COLUMN, Use
 from proofs.book.printed import ungrouped
 from proofs.reader import Document
 from proofs.reader.math import INLINE_MATH, split_relations
@@ -483,7 +483,8 @@ def _column_use(defined: _Defined, judged: list[Finding]) -> list[Use]:
     if len(right) > len(wrong):
         return [Use(right[0], reached, held=True)]
     if len(wrong) > len(right) and len(wrong) >= 2:
-        return [Use(wrong[0], reached, held=False)]
+        rows = len(wrong) if not right and len(wrong) >= WHOLE_COLUMN else 1
+        return [Use(wrong[0], reached, held=False, rows=rows)]
     return []
 
 
