@@ -377,6 +377,8 @@ class _Parser:
         start = self.enter(token or "")
         if token is None:
             raise TexError(f"{self.tex!r} ends early", "end")
+        if token == "d" and self._slashed_leibniz():
+            raise TexError("a derivative written d…/d…, not a quotient")
         node = self.construct(token)
         self.leave()
         return self.done(start, node)
@@ -497,6 +499,16 @@ class _Parser:
         if token in _GREEK_VARIANTS:
             return _GREEK_VARIANTS[token]
         return token[1:] if token.startswith("\\") else token
+
+    def _slashed_leibniz(self) -> bool:
+        """Whether the tokens from here are dβ/dT (dH/dβ): a derivative, which d·β/(d·T)
+        would misread."""
+        return (
+            _is_variable(self.peek(1) or "")
+            and self.peek(2) == "/"
+            and self.peek(3) == "d"
+            and _is_variable(self.peek(4) or "")
+        )
 
     def _leibniz(self, start: int) -> bool:
         """Whether the two groups read from `start` are {d…}{dx} (\\frac{d\\beta}{dT},

@@ -203,7 +203,8 @@ def test_a_primed_function_applied_is_a_call_of_its_derivative():
 
 
 @pytest.mark.parametrize(
-    "tex", [r"\frac{d\beta}{dT}", r"\frac{dL_{\mathrm{opt}}}{dC}", r"\frac{d}{dx}"]
+    "tex",
+    [r"\frac{d\beta}{dT}", r"\frac{dL_{\mathrm{opt}}}{dC}", r"\frac{d}{dx}", r"d\beta/dT", "dH/dx"],
 )
 def test_a_derivative_in_leibnizs_notation_is_not_read_as_a_quotient(tex):
     with pytest.raises(TexError, match="a derivative"):
@@ -211,7 +212,8 @@ def test_a_derivative_in_leibnizs_notation_is_not_read_as_a_quotient(tex):
 
 
 @pytest.mark.parametrize(
-    "tex", [r"\frac{d+1}{d}", r"\frac{d_k}{d_v}", r"\frac{d}{2}", r"\frac{dx}{y}"]
+    "tex",
+    [r"\frac{d+1}{d}", r"\frac{d_k}{d_v}", r"\frac{d}{2}", r"\frac{dx}{y}", "d_k/d_v", "2d/d"],
 )
 def test_a_quotient_of_ds_stays_a_quotient(tex):
     assert parse(tex).op == "div"

@@ -58,6 +58,9 @@ _LISTED = re.compile(r"\s*、\s*\$[^$]+\$")
 _HYPOTHESIS = re.compile(r"\$([^$]+)\$\s*(" + "|".join(CONCLUDING) + ")")
 _RESTRICTION = re.compile("|".join(RESTRICTING))
 _EQUIVALENT = re.compile(r"\$\s*と同値")  # the other side of an equivalence of conditions
+# a formula followed by 「に」 is what something is done to (「$A = B$ に定数を足したもの」),
+# unless it becomes, equals or nears what follows (「になる」「に等しい」「に近い」「に一致」)
+_OBJECT = re.compile(r"に(?!な|等し|近|一致|よ|対|つ|関|従|比例|おい|お)")
 
 
 def is_hypothesis(document: Document, line: int, statement: str) -> bool:
@@ -72,6 +75,8 @@ def is_hypothesis(document: Document, line: int, statement: str) -> bool:
         # 「$\mathrm{SiLU}'(x) = 0$ は $1 + x + e^{x} = 0$ と同値」: an equation to solve
         end = text.find("。", place.closing)
         return _EQUIVALENT.search(text[place.closing : end if end >= 0 else None]) is not None
+    if _OBJECT.match(text, sentence._spaces(place.closing + 1)):
+        return True  # 「$A = B$ に定数を足したもの」: what is done to it, not asserted
     if not sentence.is_hypothesis_after(place.closing):
         return False
     opening = text.rfind("$", 0, place.column)
@@ -110,13 +115,15 @@ def is_conjoined(document: Document, line: int, statement: str) -> bool:
 CASES = (*CONCLUDING, "では", "の場合", "に対し", "について")
 
 
-_TITLE_SETTING = re.compile(r"(?<![\w.])[A-Za-z](?:_\{?\w+\}?)?\s*=\s*\d+(?:\.\d+)?(?![\w.])")
+_TITLE_SETTING = re.compile(
+    r"(?<![\w.])[A-Za-z](?:_\{?\w+\}?)?\s*=\s*(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![\w.]|,\d)"
+)
 
 
 def title_settings(title: str) -> list[str]:
     """The settings an element's title states, as statements (「T = 20、E = 4、k = 2 で
-    容量係数を変える」: T = 20, E = 4, k = 2)."""
-    return [m.group() for m in _TITLE_SETTING.finditer(title)]
+    容量係数を変える」: T = 20, E = 4, k = 2; 「T = 10,000、W = 500」: T = 10000, W = 500)."""
+    return [m.group().replace(",", "") for m in _TITLE_SETTING.finditer(title)]
 
 
 def is_case(document: Document, line: int, statement: str) -> bool:

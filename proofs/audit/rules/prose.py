@@ -170,7 +170,7 @@ SUM = re.compile(
 )
 _ORDINAL = re.compile(r"^第\s*\d+\s*[^\s\d$、。]{1,3}\s*(?:が|は)\s*")
 # a number right before 「の約 k 倍」 is what the one before it is k times
-_OF = re.compile(rf"(?:{_NUMBER})\$?\s*[^\s\d$、。]{{0,3}}\s*の\s*\Z")
+_OF = re.compile(rf"(?<!第)(?<!第\s)(?:{_NUMBER})\$?\s*[^\s\d$、。]{{0,3}}\s*の\s*\Z")
 # 「A 回から B 回へ約 p % 増え」: the change from A to B over A
 CHANGE = re.compile(
     rf"(?P<a>{_NUMBER})\s*[^\s\d$、。]{{0,4}}\s*から\s*(?P<b>{_NUMBER})\s*[^\s\d$、。]{{0,4}}"
@@ -210,7 +210,8 @@ _BARE_INSTANCE = re.compile(
     rf"(?P<about>約)?\s*(?P<math>\$\s*)?(?P<n>{_NUMBER})(?(math)\s*\$|(?![\d.]))(?P<percent>\s*%)?"
 )
 _SETTING_OR_NUMBER = re.compile(rf"\s*(?:\\?[A-Za-z]+\s*=\s*)?-?(?:{_NUMBER})\s*")
-_PROSE_NUMBER = re.compile(rf"(?<![\w.$,{{}}]){_NUMBER}(?![\w.])")
+# an ordinal (「第 3 成分」) counts nothing
+_PROSE_NUMBER = re.compile(rf"(?<![\w.$,{{}}])(?<!第\s)(?<!第){_NUMBER}(?![\w.])")
 _SYMBOL = re.compile(r"\s*\\?[A-Za-z]+(?:_\{?\\?[A-Za-z0-9]+\}?)?\s*")  # i, d_k: no quantity
 
 

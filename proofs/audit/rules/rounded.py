@@ -95,6 +95,9 @@ SIGNIFICANT = 3  # digits a restating number must have (710, 77.5 %)
 # a two-digit number is as often a coefficient (0.75 (η_max - η_min))
 NAMED_ROW_SIGNIFICANT = 2
 _APPROXIMATE = re.compile(r"\s*(?:前後|程度|ほど|くらい|ぐらい|付近)")
+# 「倍率が 1.01 以下になるのは」: a threshold the text chooses, which rounds no value of a row
+# it names (a bound worked on its own line, 「709.78 なので 710 を超えると」, does)
+_THRESHOLD = re.compile(r"\s*(?:倍|\\?%)?\s*(?:以下|以上|未満|を超え|を下回|を上回)")
 
 # a printed number: digits grouped by , or {,} or not, a decimal part or not
 _NUMBER = re.compile(
@@ -119,6 +122,7 @@ class Printed:
     unit: Fraction
     percent: bool
     approximate: bool = False  # 「0.35 前後」
+    threshold: bool = False  # 「1.01 以下」
     in_math: bool = False  # inside $…$: a coefficient (0.75\,(η_max - η_min)) as often as a value
     scale: Fraction = Fraction(1)  # what the printed digits are multiplied by: 1/100, 10^8 (億)
 
@@ -154,9 +158,20 @@ def _numbers(line: int, text: str) -> list[Printed]:
         scale = Fraction(1, 100) if percent else _POWER_WORDS[word.group(1)] if word else 1
         value, unit = value * scale, unit * scale
         approximate = _APPROXIMATE.match(text, m.end()) is not None
+        threshold = _THRESHOLD.match(text, m.end()) is not None
         in_math = m.start() in maths
         out.append(
-            Printed(line, m.group(0), value, unit, percent, approximate, in_math, Fraction(scale))
+            Printed(
+                line,
+                m.group(0),
+                value,
+                unit,
+                percent,
+                approximate,
+                threshold,
+                in_math,
+                Fraction(scale),
+            )
         )
     return out
 
@@ -232,7 +247,7 @@ def audit_rounded(
     owned: frozenset[tuple[int, str]] = frozenset(),
 ) -> list[Finding]:
     """A mismatch at each number that agrees with no other of the chapter and is one digit
-    away from a finer number of its line (a ratio anywhere, for a percentage) rounded to
+    away from a finer number of its line (a ratio of its section, for a percentage) rounded to
     its precision; not at a number a check reads (`owned`: (line, text)), which the check
     judges against its exact value."""
     found = printed_numbers(document, produced)
@@ -241,7 +256,15 @@ def audit_rounded(
     for p in found:
         by_line[p.line].append(p)
     pools = {line: _Rounded([*numbers, *rows.get(line, [])]) for line, numbers in by_line.items()}
-    ratios = _Rounded([p for p in found if not p.percent])
+    own = {line: _Rounded(numbers) for line, numbers in by_line.items()}  # for a threshold
+    # a percentage rounds a ratio of its own section: one a section away is another quantity
+    starts = sorted(h.line for h in document.headings)
+    sections: dict[int, list[Printed]] = defaultdict(list)
+    for p in found:
+        if not p.percent:
+            sections[bisect_right(starts, p.line)].append(p)
+    ratios = {k: _Rounded(numbers) for k, numbers in sections.items()}
+    no_ratios = _Rounded([])
     printed = Counter((p.value, p.unit) for p in found)  # each number as printed, how often
     ordered = sorted(printed)
     values = [value for value, _ in ordered]
@@ -265,11 +288,17 @@ def audit_rounded(
         if a.percent and a.value == 1:
             continue  # 100 %: the whole, which no ratio rounds to
         if a.significant >= SIGNIFICANT:
-            pool = ratios if a.percent else pools[a.line]
+            pool = (
+                ratios.get(bisect_right(starts, a.line), no_ratios)
+                if a.percent
+                else own[a.line]
+                if a.threshold
+                else pools[a.line]
+            )
         elif (
             a.significant >= NAMED_ROW_SIGNIFICANT
             and a.line in named
-            and not (a.approximate or a.in_math)
+            and not (a.approximate or a.in_math or a.threshold)
         ):
             pool = named[a.line]
         else:
