@@ -818,3 +818,13 @@ def test_a_title_setting_in_thousands_is_read_whole():
     assert _at_line("clipping.txt", 223) == []
     assert _at_line("clipping.txt", 223, "0.05263", "0.0526") == []  # a coarser rounding
     assert _at_line("clipping.txt", 223, "0.05263", "0.05236") == ["TAB101"]
+
+
+def test_a_number_times_a_name_on_both_sides_compares_the_numbers():
+    # clipping.txt 100: 「$\sqrt{128}\,c \approx 11.31\,c$」, whatever c is
+    line = r"テンソルが 128 個なら $\sqrt{{128}}\,c \approx {}\,c$ です。"
+    assert mismatches(rendered(line.format("11.31"))) == []
+    assert mismatches(rendered(line.format("11.13"))) == [(11, "equality")]
+    # two names, or a name not last, are no common factor: not compared
+    assert mismatches(rendered(r"$2c \approx 3\,d$ です。")) == []
+    assert mismatches(rendered(r"$2^{x}c = 4c$ です。")) == []

@@ -858,6 +858,37 @@ def _last_digit_slip(member: str, target: Value, face: Callable[[str], Value]) -
     return f" (with {suspects[0]} it holds)" if len(suspects) == 1 else ""
 
 
+# a number times a name, the name last: 「$\sqrt{128}\,c \approx 11.31\,c$」
+_TIMES_A_NAME = re.compile(
+    r"^(?P<number>.*?[\d})])\s*(?:\\[,;: ]|~)?\s*(?P<name>[A-Za-z]|\\[A-Za-z]+)\s*$"
+)
+
+
+def _without_common_factor(
+    seg: list[tuple[str, str]], bindings: dict[str, int]
+) -> list[tuple[str, str]]:
+    r"""The members of a chain of = and ≈ without the name each is a number times
+    (「$\sqrt{128}\,c \approx 11.31\,c$」: √128 ≈ 11.31, whatever c other than 0 is), when
+    every member is one and the numbers are arithmetic; else the members as they are."""
+    found = [_TIMES_A_NAME.match(m.strip()) for m, _ in seg]
+    names = {f.group("name") for f in found if f is not None}
+    if None in found or len(names) != 1 or next(iter(names)).lstrip("\\") in bindings:
+        return seg
+    numbers = [f.group("number") for f in found if f is not None]
+    try:
+        for number in numbers:
+            evaluate(number, bindings, loose=False)
+    except (NotNumeric, TooLarge):
+        return seg
+    try:
+        evaluate(seg[0][0], bindings, loose=False)
+    except NotNumeric:  # the name is no number the line sets or knows (2\pi is one)
+        return [(n, r) for n, (_, r) in zip(numbers, seg, strict=True)]
+    except TooLarge:
+        pass
+    return seg
+
+
 def audit_statement(
     line: int, statement: str, bindings: dict[str, int], owned: bool = False
 ) -> list[Finding]:
@@ -887,6 +918,7 @@ def audit_statement(
             (f" {'=' if r == '=' else '≈'} " if k else "") + m.strip()
             for k, (m, r) in enumerate(seg)
         )
+        seg = _without_common_factor(seg, bindings)
         values: list[tuple[str, Value | None, str]] = []
         powers: set[str] = set()  # the members read as a power after ≈
         for k, (member, _) in enumerate(seg):
