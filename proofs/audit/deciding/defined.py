@@ -695,7 +695,7 @@ def with_bounds(notation: Notation, cases: list[str]) -> tuple[Notation, frozens
     force (「$x > 0$ のとき …、$x < 0$ のとき …」). With the names bounded; None when a case
     is no such bound, or bounds what is not drawn at points of its own: a defined name, a
     size, a vector."""
-    local, stated = notation.copy(), {}
+    local, stated = notation.copy(), dict[str, Range]()
     for case in cases:
         bound = _BOUND.match(case.strip().rstrip(".,"))
         if bound is None:
@@ -707,13 +707,13 @@ def with_bounds(notation: Notation, cases: list[str]) -> tuple[Notation, frozens
             if notation.knows(key) and key not in notation.shapes:
                 return None  # e, π, an elementary function
             stated[key] = _range(bound)
-    for key, bound in stated.items():
+    for key, case_range in stated.items():
         shape = local.shapes.get(key, Shape())
         if shape.dimensions or shape.words:
             return None
-        both = shape.range.within(bound)
+        both = shape.range.within(case_range)
         # a range apart from the case's is another case's (「$x > 0$ のとき」 read before)
-        local.shapes[key] = replace(shape, range=both if both.nonempty() else bound)
+        local.shapes[key] = replace(shape, range=both if both.nonempty() else case_range)
     return local, frozenset(stated)
 
 
