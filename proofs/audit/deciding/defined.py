@@ -146,6 +146,10 @@ class Notation:
     def ranges(self) -> dict[str, Range]:
         return {name: s.range for name, s in self.shapes.items() if not s.dimensions}
 
+    def defines(self, name: str) -> bool:
+        """Whether a definition gives the name (or its bold vector) a formula."""
+        return name in self.definitions or f"bold {name}" in self.definitions
+
     def knows(self, name: str) -> bool:
         """Whether the name has a meaning here: declared (with nothing said of it in
         words), defined, a size, an elementary function or constant (e, π), or the entries
@@ -702,7 +706,7 @@ def with_bounds(notation: Notation, cases: list[str]) -> tuple[Notation, frozens
             return None
         for name in re.split(r"\s*,\s*", bound.group(3)):
             key = _key(name)
-            if key is None or key in notation.sizes or _defined_name(notation, key):
+            if key is None or key in notation.sizes or notation.defines(key):
                 return None
             if notation.knows(key) and key not in notation.shapes:
                 return None  # e, π, an elementary function
@@ -715,10 +719,6 @@ def with_bounds(notation: Notation, cases: list[str]) -> tuple[Notation, frozens
         # a range apart from the case's is another case's (「$x > 0$ のとき」 read before)
         local.shapes[key] = replace(shape, range=both if both.nonempty() else case_range)
     return local, frozenset(stated)
-
-
-def _defined_name(notation: Notation, key: str) -> bool:
-    return key in notation.definitions or f"bold {key}" in notation.definitions
 
 
 def _states(element: Element, line: int) -> bool:

@@ -89,15 +89,13 @@ def try_statement(
     if _is_setting(parts):
         return "a setting"
     first = _bare_name(parts[0])
-    if concrete and len(parts) > 2 and ops[0] == "=" and first and not _defined(notation, first):
+    if concrete and len(parts) > 2 and ops[0] == "=" and first and not notation.defines(first):
         ops, parts = ops[1:], parts[1:]  # W' = I + 2BA = (…): a name for what is worked out
         tree = Node("chain", (ops, parts))
-    bare = [n for n in map(_bare_name, parts) if n is not None and not _defined(notation, n)]
+    bare = [n for n in map(_bare_name, parts) if n is not None and not notation.defines(n)]
     if bare and "=" in ops:  # 「$c = m$ と取ると」「（$p_i = 1/|V|$）では」: a choice or a case
         return f"gives {bare[0]} a value: a choice or a case, not a claim"
-    free = [
-        n for n in bare if not _defined(notation, n.split("_")[0].strip("|")) and n not in cased
-    ]
+    free = [n for n in bare if not notation.defines(n.split("_")[0].strip("|")) and n not in cased]
     if free:  # 「$0 \le x < 2^{1-b}$ の範囲の元は」「$t < u$ のときは」: where a name lies
         return f"says where {free[0]} lies: a condition or a case, not a claim"
     indices = _free_indices(tree, evaluator)
@@ -188,10 +186,6 @@ def _bare_name(node: Node) -> str | None:
     if node.op == "sub" and node.args[0].op == "name" and node.args[1].op == "text":
         return f"{node.args[0].args[0]}_{node.args[1].args[0]}"
     return None
-
-
-def _defined(notation: Notation, name: str) -> bool:
-    return name in notation.definitions or f"bold {name}" in notation.definitions
 
 
 def _is_array(notation: Notation, name: str) -> bool:
