@@ -638,6 +638,9 @@ def test_bytes_in_a_larger_unit_are_the_amount_over_its_power():
     bracket = "状態は $3.2 \\times 10^{{7}}$ バイト（約 {} MiB）です。"
     assert mismatches(rendered(bracket.format("30.52"))) == []
     assert mismatches(rendered(bracket.format("30.51"))) == [(11, "prose")]
+    restated = "行列は $2 \\times 16{{,}}777{{,}}216$ バイト、つまり {} MiB です。"
+    assert mismatches(rendered(restated.format("32"))) == []
+    assert mismatches(rendered(restated.format("34"))) == [(11, "prose")]
     # another amount after the bytes, not the same one in another unit: left alone
     other = "重みは 1.4 \\times 10^{10} バイト、80 GiB の装置に収まります。"
     assert mismatches(rendered(other)) == []

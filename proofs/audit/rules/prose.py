@@ -118,9 +118,9 @@ BYTES_RULE = Rule(
     "bytes-in-larger-units",
     Section.PROSE,
     Severity.ERROR,
-    "「N バイト、約 X GiB」「N バイト（約 X MiB）」: the same amount in a larger unit is N over "
-    "1024^k (KiB, MiB, GiB, TiB) or 1000^k (KB, MB, GB, TB) at the printed precision; the "
-    "quotient is the witness.",
+    "「N バイト、約 X GiB」「N バイト（約 X MiB）」「N バイト、つまり X MiB」: the same amount "
+    "in a larger unit is N over 1024^k (KiB, MiB, GiB, TiB) or 1000^k (KB, MB, GB, TB) at the "
+    "printed precision; the quotient is the witness.",
     Example(
         _WORDS.format(
             "重みは $7 \\times 10^{9} \\times 2 = 1.4 \\times 10^{10}$ バイト、約 14.04 GiB です。"
@@ -187,7 +187,7 @@ FRACTION = re.compile(rf"(?P<about>約|ちょうど)\s*(?P<n>{_NUMBER})\s*分の
 UNITS = {"KiB": 1024, "MiB": 1024**2, "GiB": 1024**3, "TiB": 1024**4}
 UNITS |= {"KB": 1000, "MB": 1000**2, "GB": 1000**3, "TB": 1000**4}
 BYTES = re.compile(
-    rf"(?P<amount>{_NUMBER}|\$[^$]+\$)\s*バイト\s*(?:、|（|\()\s*(?:すなわち\s*)?(?P<about>約)?\s*"
+    rf"(?P<amount>{_NUMBER}|\$[^$]+\$)\s*バイト\s*(?:、|（|\()\s*(?:(?:すなわち|つまり)\s*)?(?P<about>約)?\s*"
     rf"(?P<x>{_NUMBER})\s*(?P<unit>[KMGT]i?B)(?=\s*(?:です|で|）|\)|、|。|に|と))"
 )
 FORMER = re.compile(r"(?:ちょうど|約)?前者の\s*\$(?P<x>[^$]+)\$\s*倍")
