@@ -598,3 +598,33 @@ def test_a_header_that_sets_a_name_to_a_power_is_a_setting_not_the_cells_formula
         "| 0.1 | 0.02378 | 0.1902 | 0.7431 |\n| 0.01 | 0.2378 | 1.902 | 7.431 |\n"
     )
     assert found(table) == []
+
+
+BYTES = """\
+| 形式 | ビット数 | 12 層（バイト） | MiB | 48 層（バイト） | GiB |
+|---|---|---|---|---|---|
+| float32 | 32 | 497,759,232 | {mib} | 6,230,444,800 | 5.803 |
+| bfloat16 | 16 | 248,879,616 | 237.4 | 3,115,222,400 | {gib} |
+| int8 | 8 | 124,439,808 | 118.7 | 1,557,611,200 | 1.451 |
+"""
+
+
+def test_a_unit_column_is_the_bytes_before_it_over_the_unit():
+    assert found(BYTES.format(mib="474.7", gib="2.901")) == []
+    assert found(BYTES.format(mib="474.7", gib="2.910")) == [(14, "table", "error", "TAB206")]
+    assert found(BYTES.format(mib="477.4", gib="2.901")) == [(13, "table", "error", "TAB206")]
+
+
+def test_a_unit_column_is_judged_only_where_its_other_rows_confirm_its_bytes():
+    # two rows of three off: not the amount of the bytes before it (another quantity)
+    twice = BYTES.replace("| 237.4 |", "| 337.4 |")
+    assert found(twice.format(mib="574.7", gib="2.901")) == []
+    # beside a column that is not of bytes, or headed by more than the unit: left alone
+    assert (
+        found(BYTES.replace("48 層（バイト）", "48 層の個数").format(mib="474.7", gib="2.910"))
+        == []
+    )
+    assert found(BYTES.replace("| GiB |", "| GiB（fp16） |").format(mib="474.7", gib="2.910")) == []
+    # one row alone beside the slipped one confirms nothing
+    short = "\n".join(BYTES.splitlines()[:4]) + "\n"
+    assert found(short.format(mib="474.7", gib="2.910")) == []

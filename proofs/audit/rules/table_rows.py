@@ -13,6 +13,10 @@ tables no package regenerates.
   relation (比: a ratio or a multiple; 合計: a sum).
 - The columns of one vector's components ($q_1$, $q_2$, …, from 1) that sum to one
   number on every row but one (a distribution's 1): that row is a slip, a warning.
+- A column headed by a unit of bytes alone (MiB, GiB, …) right after a column of bytes
+  (its header says バイト) is that column over the unit's 1024^k or 1000^k: a row where it
+  is not is an error, the quotient its witness, when two other rows at least hold (they
+  confirm which column of bytes the unit's is) and no other row fails.
 - A row that the chapter's printed output of a listing prints too (the line starting with
   the row's key, most of its other numbers alike), differs from it number by number: two
   printed numbers that cannot both be right, a warning at both lines (a run of the
@@ -29,6 +33,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
+from proofs.audit.rules.prose import UNITS
 from proofs.audit.rules.table_content import Printed, reproduced_cells
 from proofs.reader import Document
 from proofs.reader.math import INLINE_MATH
@@ -111,7 +116,30 @@ COMPONENTS_SUM = Rule(
     Example(_COMPONENTS.format("0.3303")),
     Example(_COMPONENTS.format("0.3330")),
 )
-RULES = (EXACT_TOTAL, UNCONFIRMED_TOTAL, COLUMN_RELATION, PRINTED_OUTPUT_ROW, COMPONENTS_SUM)
+_BYTES = _HEAD + (
+    "| 形式 | バイト数 | MiB |\n|---|---|---|\n| float32 | 497,759,232 | 474.7 |\n"
+    "| bfloat16 | 248,879,616 | {} |\n| int8 | 124,439,808 | 118.7 |\n"
+)
+BYTES_COLUMN = Rule(
+    "TAB206",
+    "table-bytes-in-a-larger-unit",
+    Section.TABLE,
+    Severity.ERROR,
+    "A column headed by a unit of bytes alone (KiB, MiB, GiB, TiB; KB, MB, GB, TB) right "
+    "after a column whose header says バイト is that column over 1024^k (or 1000^k) at the "
+    "printed precision, in every row: the quotient is the witness. Judged when two other "
+    "rows at least hold and no other row fails (which column of bytes it is, they confirm).",
+    Example(_BYTES.format("273.4")),
+    Example(_BYTES.format("237.4")),
+)
+RULES = (
+    EXACT_TOTAL,
+    UNCONFIRMED_TOTAL,
+    COLUMN_RELATION,
+    PRINTED_OUTPUT_ROW,
+    COMPONENTS_SUM,
+    BYTES_COLUMN,
+)
 
 MIN_ROWS = 4  # rows a relation between columns must hold in before another row is a slip
 MIN_OFFSET_DIGITS = 3  # of the integers a column moved by a fixed number is judged on
@@ -140,6 +168,7 @@ def audit_table_rows(document: Document, table: Table) -> list[Finding]:
         *_inferred(table),
         *_against_printed_output(document, table),
         *_components_sum(table),
+        *_in_larger_units(table),
     ]
 
 
@@ -188,6 +217,51 @@ def _summed(total: Printed, numbers: list[tuple[str, Printed]]) -> tuple[str, st
 
 def _within(total: Printed, low: Fraction, high: Fraction) -> bool:
     return low - total.half <= total.value <= high + total.half
+
+
+# a header that is a unit of bytes and nothing else: 「MiB」「（GiB）」
+_UNIT_HEADER = re.compile(r"[（(]?\s*(?P<unit>[KMGT]i?B)\s*[）)]?")
+_OF_BYTES = ("バイト", "bytes", "Bytes")
+MIN_UNIT_ROWS = 2  # rows that hold, confirming which column of bytes a unit's column is
+
+
+def _in_larger_units(table: Table) -> list[Finding]:
+    """The row whose amount in a larger unit is not its bytes over the unit."""
+    header, out = table.rows[0], []
+    for c in range(1, len(header)):
+        unit = _UNIT_HEADER.fullmatch(header[c].strip())
+        if unit is None or not any(word in header[c - 1] for word in _OF_BYTES):
+            continue
+        power = UNITS[unit.group("unit")]
+        in_unit = _scaled(Fraction(1, power))
+        rows = [
+            (amount, larger, row, line)
+            for row, line in zip(table.rows[1:], table.row_lines[1:], strict=True)
+            if (amount := Printed.read(row[c - 1])) is not None
+            and (larger := Printed.read(row[c])) is not None
+        ]
+        failing = [
+            (amount, larger, row, line)
+            for amount, larger, row, line in rows
+            if not _holds(in_unit, amount, amount, larger)
+        ]
+        if len(failing) != 1 or len(rows) - 1 < MIN_UNIT_ROWS:
+            continue
+        amount, _, row, line = failing[0]
+        low, high = (amount.value - amount.half) / power, (amount.value + amount.half) / power
+        shown = _shown(low) if low == high else f"{_shown(low)} to {_shown(high)}"
+        out.append(
+            Finding(
+                Section.TABLE,
+                line,
+                f"{header[c].strip()}: {row[c].strip()} (row {row[0].strip()})",
+                Status.MISMATCHED,
+                f"{row[c - 1].strip()} バイト over {power:,} is {shown}, not {row[c].strip()} "
+                f"(every other row's {header[c].strip()} is its bytes over {power:,})",
+                code=BYTES_COLUMN.code,
+            )
+        )
+    return out
 
 
 def _rows_but_totals(table: Table) -> tuple[list[tuple[str, ...]], list[int]]:
