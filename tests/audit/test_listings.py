@@ -12,6 +12,7 @@ mismatch at its line.
 from __future__ import annotations
 
 import importlib.util
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from places import CORPUS, SEEDS
 from proofs.audit import audit_document
 from proofs.audit.listings import (
     ROUNDOFF,
+    ListingRun,
     OutputComparison,
     agree,
     compare_output,
@@ -27,6 +29,7 @@ from proofs.audit.listings import (
     file_names,
     run_listings,
 )
+from proofs.audit.rules.outputs import audit_outputs, with_runs
 from proofs.reader import parse, read_chapter
 from proofs.reader.records import Listing
 
@@ -227,6 +230,7 @@ def test_a_listing_that_loops_forever_is_stopped_at_the_time_limit(scratch):
     (run,) = run_listings(parse(text, "loop.mdx"), timeout=1.0, scratch=scratch)
     assert run.problem == "stopped after 1 s"
     assert run.seconds >= 1.0  # stopped by the limit, not before it
+    assert run.limited  # another machine, or more time, might see it to its end
 
 
 def test_a_listing_that_prints_gigabytes_is_stopped_at_the_output_limit(hostile):
@@ -250,6 +254,12 @@ def test_a_listing_that_raises_names_the_exception_and_its_line(hostile):
         "raised ZeroDivisionError: division by zero (line 4 of the listing, line 25 of the chapter)"
     )
     assert "\n" not in run.problem
+
+
+def test_only_a_listing_stopped_at_a_limit_is_limited(hostile):
+    runs = hostile[0]
+    # output, memory: limits of the sandbox; an exception, and a run to the end: its own
+    assert [runs[line].limited for line in (10, 16, 22, 29)] == [True, True, False, False]
 
 
 def test_the_listings_after_a_failing_one_still_run(hostile):
@@ -308,6 +318,22 @@ def test_a_missing_or_an_extra_line_is_one_mismatch_at_its_line():
         (12, "confirmed"),
     ]
     assert missing[1].detail == "the listing does not print this line: it stopped after 30 s"
+    # stopped at a limit of its sandbox: what it did not print, it might have printed
+    stopped = compare_output(listing, "a 1\nb 2\n", "stopped after 30 s", limited=True)
+    assert [(c.line, c.status) for c in stopped] == [
+        (10, "confirmed"),
+        (11, "confirmed"),
+        (12, "not checkable"),
+    ]
+    assert stopped[2].detail == "the listing does not print this line: it stopped after 30 s"
+    # a line cut off as it was stopped is one it did not print; one it printed whole and
+    # wrong is a mismatch still
+    cut = compare_output(listing, "a 9\nb 2\nc", "stopped after 30 s", limited=True)
+    assert [(c.line, c.status) for c in cut] == [
+        (10, "mismatched"),
+        (11, "confirmed"),
+        (12, "not checkable"),
+    ]
     extra = compare_output(listing, "a 1\nb 2\nwarning\nc 3\n")
     assert [(c.line, c.status, c.produced) for c in extra if c.status != "confirmed"] == [
         (12, "mismatched", "warning")
@@ -442,3 +468,17 @@ def test_a_listing_that_needs_another_chapters_file_is_not_checkable_without_it(
     outputs = [(f.line, f.code, str(f.status)) for f in report.findings if f.section == "output"]
     assert (10, "OUT002", "not checkable") in outputs
     assert report.mismatched == []
+
+
+def test_a_listing_stopped_at_a_limit_leaves_what_it_did_not_print_undecided():
+    document = parse(MDX, "sample.mdx")
+    listing = document.listings[0]
+    outputs = audit_outputs(document, "")
+    stopped = ListingRun(listing, "shift.py", "shift(1) = 2\n", "stopped after 30 s", 30.0)
+    for limited, status in ((True, "not checkable"), (False, "mismatched")):
+        run = replace(stopped, limited=limited)
+        found = {(f.line, f.code): str(f.status) for f in with_runs(outputs, document, [run])}
+        assert found[listing.line, "OUT002"] == status  # the run itself
+        first = listing.output_line
+        assert found[first + 1, "OUT003"] == status  # e = 2.7183, never printed
+        assert found[first, "OUT003"] == "confirmed"  # printed as the chapter prints it

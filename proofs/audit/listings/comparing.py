@@ -35,7 +35,7 @@ class OutputComparison:
     line: int  # the chapter's line
     printed: str
     produced: str
-    status: str  # "confirmed" | "mismatched"
+    status: str  # "confirmed" | "mismatched" | "not checkable" (a line a run stopped before)
     detail: str = ""
     roundoff: bool = False
 
@@ -117,11 +117,15 @@ def _compare_line(line: int, printed: str, produced: str) -> OutputComparison:
     return OutputComparison(line, printed, produced, "confirmed", detail, bool(tiny))
 
 
-def compare_output(listing: Listing, produced: str, problem: str = "") -> list[OutputComparison]:
+def compare_output(
+    listing: Listing, produced: str, problem: str = "", limited: bool = False
+) -> list[OutputComparison]:
     """The chapter's printed output of the listing against what it produced, one record
     per line (none when the chapter prints no output for it). Lines are aligned on their
     words, so that a line missing or extra is one mismatch at its line; `problem` (a
-    run's) explains the lines it never printed.
+    run's) explains the lines it never printed. `limited`: the run stopped at a limit of
+    its sandbox, so a line it never printed (or cut off as it stopped) is not checkable:
+    given the time, it might print it.
 
     >>> listing = Listing(10, ("print(0.842)",), 12, ("p = 0.8402",))
     >>> [(c.line, c.status, c.detail) for c in compare_output(listing, "p =  0.8420\\n")]
@@ -139,9 +143,12 @@ def compare_output(listing: Listing, produced: str, problem: str = "") -> list[O
         printed.pop()
     while made and not made[-1].strip():
         made.pop()
+    if limited and made and not produced.endswith("\n"):
+        made.pop()  # the line it was printing when it was stopped
     first = listing.output_line
     last = first + max(len(printed) - 1, 0)
     missing = "the listing does not print this line" + (f": it {problem}" if problem else "")
+    unprinted = "not checkable" if limited else "mismatched"
     out = []
     matcher = difflib.SequenceMatcher(
         None, [_shape(t) for t in printed], [_shape(t) for t in made], autojunk=False
@@ -151,7 +158,7 @@ def compare_output(listing: Listing, produced: str, problem: str = "") -> list[O
         for k in range(paired):
             out.append(_compare_line(first + i1 + k, printed[i1 + k], made[j1 + k]))
         for i in range(i1 + paired, i2):
-            out.append(OutputComparison(first + i, printed[i], "", "mismatched", missing))
+            out.append(OutputComparison(first + i, printed[i], "", unprinted, missing))
         for j in range(j1 + paired, j2):
             line = min(first + i1 + paired, last)
             detail = f"the listing prints a line the chapter does not: '{made[j].strip()}'"
@@ -161,4 +168,4 @@ def compare_output(listing: Listing, produced: str, problem: str = "") -> list[O
 
 def compare_run(run: ListingRun) -> list[OutputComparison]:
     """`compare_output` of a run: its stdout, its problem explaining missing lines."""
-    return compare_output(run.listing, run.stdout, run.problem)
+    return compare_output(run.listing, run.stdout, run.problem, run.limited)

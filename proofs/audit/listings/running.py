@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from proofs.audit.listings.naming import FILE_NAME, file_names
-from proofs.audit.listings.record import read_record, shown
+from proofs.audit.listings.record import ErrorRecord, read_record, shown
 from proofs.audit.listings.sandbox import NotStarted, Outcome, Sandbox
 from proofs.reader import Document
 from proofs.reader.records import Listing
@@ -42,6 +42,9 @@ class ListingRun:
     # a file the text names that no listing given holds (attention.py of another chapter
     # not given): the run says nothing of the chapter's numbers
     wanting: str = ""
+    # it met a limit of the sandbox (its time, memory, output or folder size, the chapter's
+    # time) or the sandbox failed: what it did not print, another machine may print
+    limited: bool = False
 
     @property
     def ran(self) -> bool:
@@ -156,6 +159,14 @@ def _problem(
     return ""
 
 
+def _limited(outcome: Outcome, error: ErrorRecord | None) -> bool:
+    """Whether the listing ended at a limit of the sandbox rather than by its own doing:
+    stopped for its time, output or folder size, out of memory (a MemoryError, or a
+    crash that may be one), over its CPU time, or its supervisor lost."""
+    crashed = outcome.signal in (signal.SIGSEGV, signal.SIGBUS, signal.SIGABRT, signal.SIGXCPU)
+    return bool(outcome.lost or outcome.stopped or crashed or (error is not None and error.memory))
+
+
 def _check_limits(limits: _Limits) -> None:
     for name, seconds in (("timeout", limits.timeout), ("total_timeout", limits.total)):
         if isinstance(seconds, bool) or not isinstance(seconds, int | float):
@@ -246,7 +257,16 @@ def run_listings(
             if lost or left <= 0:
                 why = lost or f"the chapter's listings had run their {total_timeout:g} s"
                 runs.append(
-                    ListingRun(listing, name, "", f"not run: {why}", 0.0, sandbox.contained, said)
+                    ListingRun(
+                        listing,
+                        name,
+                        "",
+                        f"not run: {why}",
+                        0.0,
+                        sandbox.contained,
+                        said,
+                        limited=True,
+                    )
                 )
                 continue
             seconds = min(timeout, left)
@@ -268,7 +288,17 @@ def run_listings(
                 else ""
             )
             runs.append(
-                ListingRun(listing, name, stdout, problem, spent, sandbox.contained, said, wanting)
+                ListingRun(
+                    listing,
+                    name,
+                    stdout,
+                    problem,
+                    spent,
+                    sandbox.contained,
+                    said,
+                    wanting,
+                    limited=_limited(outcome, error),
+                )
             )
     finally:
         sandbox.close()

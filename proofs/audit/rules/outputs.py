@@ -31,7 +31,9 @@ NOT_RUN = Rule(
     "listing-does-not-run",
     Section.OUTPUT,
     Severity.ERROR,
-    "With the listings run, each listing runs to its end.",
+    "With the listings run, each listing runs to its end. One stopped at a limit of its "
+    "sandbox (its time, memory, output or folder size) is not checkable, and so are the "
+    "lines it did not print: another machine might print them.",
     Example(_LISTING.format("print(2 + 2)\nraise SystemExit(3)"), run_listings=True),
     Example(_LISTING.format("print(2 + 2)"), run_listings=True),
 )
@@ -188,7 +190,9 @@ def with_runs(outputs: list[Finding], document: Document, runs: list[ListingRun]
     prints takes the run's verdict, a line the run contradicts is a mismatch whatever
     the package says, and a listing that does not run is a mismatch at its first line;
     one that needs a file the text names but no chapter given holds (attention.py of the
-    chapter before) is not checkable, its printed lines left as the package reads them."""
+    chapter before) is not checkable, its printed lines left as the package reads them;
+    one stopped at a limit of its sandbox (its time, its memory) is not checkable, and so
+    are the lines it did not print, while those it printed are compared."""
     if not runs:
         return outputs
     compared: dict[int, OutputComparison] = {}
@@ -201,7 +205,9 @@ def with_runs(outputs: list[Finding], document: Document, runs: list[ListingRun]
                     Section.OUTPUT,
                     line,
                     document.line(line).strip(),
-                    Status.NOT_CHECKABLE if listing_run.wanting else Status.MISMATCHED,
+                    Status.NOT_CHECKABLE
+                    if listing_run.wanting or listing_run.limited
+                    else Status.MISMATCHED,
                     f"the listing does not run: {listing_run.problem}",
                     code=NOT_RUN.code,
                 )
