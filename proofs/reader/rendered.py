@@ -10,6 +10,7 @@ heading, another element, a section heading or a listing.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from proofs.reader.cells import cell_spans
 from proofs.reader.records import LABELS, Element, Heading, Listing, Problem, Ref, Table
@@ -36,9 +37,29 @@ def is_prose(line: str) -> bool:
     return bool(_JAPANESE.search(code))
 
 
+_TRIPLE = re.compile(r"\"\"\"|'''")
+
+
+def _outside_docstrings(line: str, quote: str | None) -> tuple[str, str | None]:
+    """The line without what triple-quoted strings hold (one open before it when `quote`
+    is its quotes), and the quotes of the one still open at its end."""
+    kept, at = [], 0
+    while True:
+        if quote is not None:
+            end = line.find(quote, at)
+            if end < 0:
+                return "".join(kept), quote
+            at, quote = end + 3, None
+        opening = _TRIPLE.search(line, at)
+        if opening is None:
+            return "".join([*kept, line[at:]]), None
+        kept.append(line[at : opening.start()])
+        at, quote = opening.end(), opening.group()
+
+
 def listings(lines: list[str]) -> tuple[frozenset[int], list[Listing]]:
     """The 1-based code lines and the listings (code, then the printed output: the
-    listing's last paragraph)."""
+    listing's last paragraph). A docstring's lines are code, whatever they say."""
     code: set[int] = set()
     out = []
     i = 0
@@ -46,8 +67,12 @@ def listings(lines: list[str]) -> tuple[frozenset[int], list[Listing]]:
         if not lines[i].startswith("# Python"):
             i += 1
             continue
-        j = i + 1
-        while j < len(lines) and not is_prose(lines[j]):
+        j, quote = i + 1, None
+        while j < len(lines):
+            outside, quote_after = _outside_docstrings(lines[j], quote)
+            if is_prose(outside):
+                break
+            quote = quote_after
             j += 1
         end = j
         while end > i and not lines[end - 1].strip():
@@ -103,9 +128,10 @@ def elements(
     headings = [i for i, line in enumerate(lines, 1) if i not in code and HEADING.match(line)]
     out = []
     expected: dict[str, int] = {}  # section -> the next element's number in it
+    chapter = _numbered_through(lines, headings, sections)
     for k, i in enumerate(headings):
         label, num, title, mark = HEADING.match(lines[i - 1]).groups()  # type: ignore[union-attr]
-        _numbering(i, label, num, sections, expected, problems)
+        _numbering(i, label, num, sections, expected, problems, chapter)
         after = next(s for s in stops if s > i)
         statement = _trim(lines, i + 1, after - 1)
         proof = None
@@ -144,6 +170,29 @@ def elements(
     return out
 
 
+def _section_of(line: int, sections: list[Heading]) -> str | None:
+    """The number of the section the line stands in; None before any section heading."""
+    return next((h.number.split(".")[0] for h in reversed(sections) if h.line < line), None)
+
+
+def _numbered_through(lines: list[str], headings: list[int], sections: list[Heading]) -> str | None:
+    """The chapter's number when its elements are numbered through the chapter (定義 5.1
+    … 演習 5.27 across its sections, as many books number them) rather than section by
+    section: more of them carry one first number than carry their own section's; None
+    otherwise."""
+    numbers = []
+    for i in headings:
+        number = HEADING.match(lines[i - 1]).group(2)  # type: ignore[union-attr]
+        within = _section_of(i, sections)
+        if within is not None and number[0].isdigit():
+            numbers.append((number.partition(".")[0], within))
+    if not numbers:
+        return None
+    chapter, carried = Counter(first for first, _ in numbers).most_common(1)[0]
+    own = sum(first == within for first, within in numbers)
+    return chapter if carried > own else None
+
+
 def _numbering(
     line: int,
     label: str,
@@ -151,16 +200,26 @@ def _numbering(
     sections: list[Heading],
     expected: dict[str, int],
     problems: list[Problem],
+    chapter: str | None = None,
 ) -> None:
     """A Problem when the element's number is not the next one of the section it stands
-    in (an appendix's letter aside, which has no numbered heading to compare with, and an
+    in, or of the chapter when `chapter` numbers its elements through its sections (an
+    appendix's letter aside, which has no numbered heading to compare with, and an
     element before any section heading)."""
     section, _, count = number.partition(".")
-    within = next((h.number.split(".")[0] for h in reversed(sections) if h.line < line), None)
+    within = _section_of(line, sections)
     if within is None:
         return  # before any section heading (an excerpt): nothing to count from
+    if chapter is not None:
+        within = chapter
     if section.isdigit() and section != within:
-        problems.append(Problem(line, f"{label} {number} stands in section {within}", "numbering"))
+        said = (
+            f"{label} {number} stands in section {within}"
+            if chapter is None
+            else f"{label} {number}: the chapter numbers its elements {chapter}.1, "
+            f"{chapter}.2, … through its sections"
+        )
+        problems.append(Problem(line, said, "numbering"))
         expected[within] = expected.get(within, 1) + 1  # it takes its place there
         return
     wanted = expected.get(section, 1)

@@ -215,3 +215,57 @@ def test_a_list_of_references_takes_the_chapter_its_last_one_names():
         Ref(9, "命題 4.1", "推論"),
         Ref(9, "定義 1.1"),
     )
+
+
+def _rendered(*numbers: str) -> str:
+    """A rendered chapter of two sections with an element per number: two in section 1,
+    the rest in section 2."""
+    lines = ["章", ""]
+    for k, number in enumerate(numbers):
+        if k in (0, 2):
+            lines += [f"{k // 2 + 1}. 節 {k // 2 + 1}", ""]
+        lines += [f"定義 {number}（名）", "", "ある定義。", ""]
+    return "\n".join(lines)
+
+
+def test_rendered_elements_may_be_numbered_by_section_or_through_the_chapter():
+    assert parse(_rendered("1.1", "1.2", "2.1", "2.2")).problems == ()
+    assert parse(_rendered("5.1", "5.2", "5.3", "5.4")).problems == ()  # chapter 5 through
+    by_section = parse(_rendered("1.1", "1.2", "2.1", "2.3")).problems
+    assert [p.message for p in by_section] == [
+        "定義 2.3 is numbered out of sequence: the element before it makes it 定義 2.2"
+    ]
+    through = parse(_rendered("5.1", "5.2", "5.3", "5.5")).problems
+    assert [p.message for p in through] == [
+        "定義 5.5 is numbered out of sequence: the element before it makes it 定義 5.4"
+    ]
+    another = parse(_rendered("5.1", "5.2", "6.3", "5.4")).problems
+    assert [p.message for p in another] == [
+        "定義 6.3: the chapter numbers its elements 5.1, 5.2, … through its sections"
+    ]
+
+
+def test_a_rendered_listing_runs_over_a_docstring_of_prose_to_its_output():
+    text = "\n".join(
+        [
+            "命題 1.1（和）",
+            "",
+            "ある命題。",
+            "",
+            "# Python 3.11",
+            "def total(xs):",
+            '    """xs の和を返す（命題 1.1）。',
+            "    長さは問わない。",
+            '    """',
+            "    return sum(xs)",
+            "",
+            "print(total([1, 2]))",
+            "",
+            "3",
+            "",
+            "これで確かめました。",
+        ]
+    )
+    (listing,) = parse(text).listings
+    assert "    長さは問わない。" in listing.code and "print(total([1, 2]))" in listing.code
+    assert listing.output == ("3",)
