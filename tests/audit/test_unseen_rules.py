@@ -797,6 +797,13 @@ def test_a_name_printed_first_in_a_chain_is_set_again():
     assert mismatches(rendered(line.replace("= 2w", "= 3w"))) == [(11, "equality")]
 
 
+def test_a_name_computed_last_in_a_chain_is_set_again():
+    # parallelism.txt 238: 「$m = 63$ でちょうど …。$m = 4p = 32$ でもまだ …」
+    line = "$p = 8$ とします。$m = 63$ で足り、$m = 4p = 32$ でも足ります。"
+    assert mismatches(rendered(line)) == []
+    assert mismatches(rendered(line.replace("= 4p", "= 3p"))) == [(11, "equality")]
+
+
 def test_an_equation_whose_solution_is_sought_is_no_claim_at_the_lines_setting():
     # x = 3 binds x for the rest of the line; 「$x\tanh(x/2) = 2$ の正の解」 is an equation
     line = "$x = 3$ では差は小さい。最大値は $x\\tanh(x/2) = 2$ {} $x \\approx 2.3994$ で取ります。"

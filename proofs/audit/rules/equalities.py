@@ -517,8 +517,9 @@ def _audit_once(
 
 def _set_again(statement: str, settings: Settings) -> str | None:
     """The name a statement gives a value again, computed from numbers alone
-    (`C = \\lceil 1 \\rceil = 1` after `C = 2` on the line) or printed first (`n = 1024 =
-    2w` after `n = 8192`); None for any other statement."""
+    (`C = \\lceil 1 \\rceil = 1` after `C = 2` on the line), printed first (`n = 1024 =
+    2w` after `n = 8192`) or last (`m = 4p = 32` after `m = 63`); None for any other
+    statement."""
     members, relations = split_relations(statement)
     first = _BARE_SYMBOL.fullmatch(members[0]) if members else None
     if first is None or not relations or any(r != "=" for r in relations):
@@ -526,8 +527,8 @@ def _set_again(statement: str, settings: Settings) -> str | None:
     name = first.group(1) + (f"_{first.group(2)}" if first.group(2) else "")
     if name not in settings.values:
         return None
-    if _LITERAL.fullmatch(members[1]):  # 「$n = 1024 = 2w$ では」: another case of n
-        return name
+    if _LITERAL.fullmatch(members[1]) or (len(members) > 2 and _LITERAL.fullmatch(members[-1])):
+        return name  # 「$n = 1024 = 2w$ では」「$m = 4p = 32$ でも」: another case of n, m
     names = [re.sub(r"\\[A-Za-z]+", "", m) for m in members[1:]]
     return None if any(re.search("[A-Za-z]", m) for m in names) else name
 
