@@ -43,7 +43,8 @@ _TRIPLE = re.compile(r"\"\"\"|'''")
 def _outside_docstrings(line: str, quote: str | None) -> tuple[str, str | None]:
     """The line without what triple-quoted strings hold (one open before it when `quote`
     is its quotes), and the quotes of the one still open at its end."""
-    kept, at = [], 0
+    kept: list[str] = []
+    at = 0
     while True:
         if quote is not None:
             end = line.find(quote, at)

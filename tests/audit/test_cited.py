@@ -110,3 +110,11 @@ def test_where_a_name_goes_is_no_formula_to_restate():
         "cited.mdx",
     )
     assert [f for f in audit_cited(document) if f.status == "mismatched"] == []
+
+
+def test_a_setting_in_thousands_is_another_case_not_a_restatement():
+    # parallelism.txt 415: 「$p = 1{,}024$」 beside 注意 5.7's 「$p = 8$」
+    text = CHAPTER.replace("$n < 6d$ のとき小さい", "$d = 8$ では小さい")
+    for setting in ("d = 1{,}024", "d = 1,024", "d = 1024"):
+        document = parse(text.format(summary=setting), "cited.mdx")
+        assert [f for f in audit_cited(document) if f.status == "mismatched"] == []

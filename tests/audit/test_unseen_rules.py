@@ -396,6 +396,10 @@ def test_a_statement_item_states_the_count_its_proof_item_arrives_at():
     # a proof item that ends otherwise than with a count, or counts other names
     assert mismatches(proposition("Lid", proof="よって示された。")) == []
     assert mismatches(proposition("Lnd")) == []
+    # a count of each of several is no total (contrastive.mdx 279: 「どちらも … $N^2 d$ 回です」)
+    each = r"$K$ と $V$ はどちらも $L$ 層で $Lid$ 個です。"
+    assert mismatches(proposition("2Lid", proof=each)) == []
+    assert mismatches(proposition("2Lid", proof=each.replace("どちらも", ""))) == [(9, "formula")]
 
 
 # a statement's formula and the chain of its proof that starts with the same left side

@@ -58,6 +58,7 @@ RULES = (CITED, RESTATED_ELSEWHERE)
 ALIKE = 0.8  # a restatement with one slip stays this like its original
 _UNDERBRACE = "\\underbrace"
 _INLINE = re.compile(r"(?<![\\$])\$([^$]+)\$")
+_NUMBER = re.compile(r"\s*-?(?:\d{1,3}(?:(?:\{,\}|,)\d{3})+|\d+)(?:\.\d+)?\s*")  # 1{,}024
 _SUM = re.compile(r"\w\s*[+-]\s*[\w\\(|]")  # a term, a sign, a term
 
 
@@ -220,13 +221,14 @@ def _judged(line: int, tex: str, originals: list[_Formula]) -> tuple[Finding, _F
 
 
 def _is_setting(tex: str) -> bool:
-    """`k = 2`, `\\mu = 0`, `k > 1`: a name given a number, or a range of one."""
+    """`k = 2`, `\\mu = 0`, `k > 1`, `p = 1{,}024`: a name given a number, or a range of
+    one."""
     members, relations = split_relations(tex)
     return (
         len(relations) == 1
         and relations[0] in ("=", "<", ">", r"\le", r"\ge", r"\leq", r"\geq", r"\ne", "<=", ">=")
         and re.fullmatch(r"\s*\\?[A-Za-z]+(?:_\{?\w+\}?)?\s*", members[0]) is not None
-        and re.fullmatch(r"\s*-?\d+(?:\.\d+)?\s*", members[1]) is not None
+        and _NUMBER.fullmatch(members[1]) is not None
     )
 
 

@@ -7,7 +7,8 @@ followed by a counter word (個, 回, 本, バイト), and the statement's item 
 states a formula followed by the same counter, the two are one quantity written twice:
 they are decided equal in the open notation (proofs.audit.deciding.notation) with the element's
 settings. Two formulas of other quantities (different names) are left alone; the same
-names and no identity is a mismatch at the statement's line.
+names and no identity is a mismatch at the statement's line. A proof's count of each of
+several (「どちらも … $N^2 d$ 回です」) is no total, and is left alone too.
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ RULES = (PROVED_COUNT, PROVED_FORMULA)
 
 
 COUNTERS = ("個", "回", "本", "バイト")
+EACH = ("どちらも", "いずれも", "それぞれ")  # a count of each of several, not their total
 _COUNTED = re.compile(r"\$([^$]+)\$\s*(" + "|".join(COUNTERS) + ")")
 _ITEM = re.compile(r"^\s*(\d+)\.\s")
 
@@ -246,6 +248,9 @@ def _compared(line: int, stated: str, proved: tuple[int, str], facts: OpenFacts)
     ending = list(_COUNTED.finditer(proof))
     if not formulas or not ending or ending[-1].start() != formulas[-1].start():
         return []  # the proof's item does not end with a count
+    sentence = proof[proof.rfind("。", 0, ending[-1].start()) + 1 : ending[-1].start()]
+    if any(word in sentence for word in EACH):
+        return []  # 「どちらも … $N^2 d$ 回です」: the count of each, not the total stated
     derived, counter = _last_member(ending[-1].group(1)), ending[-1].group(2)
     claims = [m for m in _COUNTED.finditer(stated) if m.group(2) == counter]
     if not claims:

@@ -6,7 +6,9 @@ increases or decreases in one of its names, does not depend on it, or is proport
 - 「$t \\mapsto F$ が増加関数」: the same, of the function the arrow writes;
 - 「$F$ … $v$ によらない」: F at v + h equals F at v;
 - 「$F$ は $v$ に比例し」「$F$ … $1/r$ に比例して」: F at 2v over F at v is g at 2v over g
-  at v, for the g the words name (v itself, or a formula of v alone).
+  at v, for the g the words name (v itself, or a formula of v alone), or at least F over g
+  tends to a number other than 0 as v grows (「ステップの数 $2(p-1)$ は $p$ に比例」, as
+  counts and costs use the word).
 
 The formula is the last one of the sentence before the words (its last member), read in the
 open notation (proofs.audit.deciding.notation): its names positive numbers, each in the range
@@ -196,6 +198,19 @@ def _judged(
     judged = judge(op, left, right, counts | {step.name}, bounds)
     if judged.outcome not in ("fails", "holds"):
         return None
+    # 「ステップの数 $2(p-1)$ は $p$ に比例」: as p grows, as such words mean
+    failed = kind == "proportional" and judged.outcome == "fails"
+    loosely = _ratio_for_large(value, g, v) if failed else None
+    if loosely is not None:
+        return Finding(
+            Section.PROSE,
+            line,
+            match.group(0),
+            Status.CONFIRMED,
+            f"of F = {members[-1].strip()}, {said} for large {v.name}: F over {g} tends to "
+            f"{loosely} (not exactly: {judged.detail()})",
+            code=rule.code,
+        )
     return Finding(
         Section.PROSE,
         line,
@@ -204,6 +219,20 @@ def _judged(
         f"of F = {members[-1].strip()}, {said}: {judged.detail()}",
         code=rule.code,
     )
+
+
+def _ratio_for_large(value: sympy.Expr, g: sympy.Expr | None, v: sympy.Symbol) -> sympy.Expr | None:
+    """What F over g tends to as v grows, when that is something other than 0 free of v
+    (2 for F = 2(p - 1) and g = p): F is then proportional to g in the sense counts and
+    costs use the word, not exactly; None otherwise."""
+    if g is None:
+        return None
+    try:
+        limit = sympy.limit(value / g, v, sympy.oo)
+    except (NotImplementedError, ValueError, TypeError, sympy.PoleError):
+        return None
+    found = bool(limit.is_finite) and limit.is_zero is False and v not in limit.free_symbols
+    return limit if found else None
 
 
 def _independent_of(member: str, name: str, notation: Notation) -> bool:
