@@ -842,3 +842,27 @@ def test_a_number_times_a_name_on_both_sides_compares_the_numbers():
     # two names, or a name not last, are no common factor: not compared
     assert mismatches(rendered(r"$2c \approx 3\,d$ です。")) == []
     assert mismatches(rendered(r"$2^{x}c = 4c$ です。")) == []
+
+
+# what the ninth sealed pair taught, on its own lines
+
+
+def test_the_ninth_pairs_correct_lines_are_quiet():
+    # parallelism.txt: elements numbered 5.1 … 5.27 through the chapter (31, 187), a case
+    # set again 「$m = 4p = 32$ でも」 (238), 「$2(p-1)$ は $p$ に比例」 (97), a setting in
+    # thousands beside 注意 5.7's 「$p = 8$」 (415); contrastive.mdx: a proof's count of
+    # each of two products (270)
+    for chapter, line in (
+        ("parallelism.txt", 31),
+        ("parallelism.txt", 187),
+        ("parallelism.txt", 238),
+        ("parallelism.txt", 97),
+        ("parallelism.txt", 415),
+        ("contrastive.mdx", 270),
+    ):
+        assert _at_line(chapter, line) == [], (chapter, line)
+
+
+def test_the_ninth_pairs_lines_slipped_are_caught():
+    assert _at_line("parallelism.txt", 187, "定義 5.14", "定義 5.41") == ["STR006"]
+    assert _at_line("parallelism.txt", 238, "= 4p = 32", "= 3p = 32") == ["EQ005"]
