@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import math
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -26,6 +27,10 @@ from proofs.tex.tree import Node, TexError
 
 MAX_POWER_DIGITS = 4_000  # decimal digits of a number's power: 10^{10^{10}} is refused
 MAX_EXP_ARGUMENT = 10_000  # |x| of e^x for a number x: e^{e^{e^{10}}} is refused
+# digits of an exact power's numerator or denominator: (999/1000)^{10000}, 30,000 of them, is
+# worked at FLOAT_DIGITS instead (its error 10^{-56} of it; printed numbers have 4 to 10 digits)
+MAX_EXACT_DIGITS = 1_000
+FLOAT_DIGITS = 60
 
 
 def _refuse_huge_power(b: Value, e: Value) -> None:
@@ -39,6 +44,15 @@ def _refuse_huge_power(b: Value, e: Value) -> None:
     size, power = abs(sympy.N(b, 15)), abs(sympy.N(e, 15))
     if size not in (0, 1) and power * abs(sympy.log(size, 10).evalf(15)) > MAX_POWER_DIGITS:
         raise TexError(f"too large: a power of more than {MAX_POWER_DIGITS} digits")
+
+
+def _exact_digits(b: Value, e: Value) -> float:
+    """The decimal digits of the larger of b^e's numerator and denominator, for a rational
+    b and a number e; 0 for anything else (a symbol, an irrational base)."""
+    if not (isinstance(b, sympy.Rational) and getattr(e, "is_number", False)) or b == 0:
+        return 0.0
+    largest = max(abs(b.p), b.q)
+    return float(abs(sympy.N(e, 15))) * math.log10(largest) if largest > 1 else 0.0
 
 
 class Indexed:
@@ -218,6 +232,8 @@ class Evaluator:
                 return b**e
             raise TexError("power of a non-square matrix")
         _refuse_huge_power(b, e)
+        if _exact_digits(b, e) > MAX_EXACT_DIGITS:
+            return sympy.Float(b, FLOAT_DIGITS) ** e
         return b**e
 
     def _T(self, x: Node) -> Value:

@@ -100,6 +100,16 @@ def test_what_the_notation_cannot_evaluate_is_refused_by_name(tex, message):
         value(tex)
 
 
+def test_a_power_too_long_to_work_exactly_is_worked_at_sixty_digits():
+    # clipping.txt's 1 - 0.999^{10000}: exactly, 30,000 digits above and below the bar
+    worked = value(r"0.999^{10000}")
+    assert isinstance(worked, sympy.Float) and worked._prec >= 190  # 60 digits, in bits
+    exact = sympy.Rational(999, 1000) ** 10000
+    assert abs(worked - exact) < sympy.Rational(1, 10**50) * exact
+    # a short one stays exact
+    assert value(r"0.999^{100}") == sympy.Rational(999, 1000) ** 100
+
+
 # deciding ------------------------------------------------------------------------------
 
 
