@@ -11,7 +11,13 @@ import pytest
 import sympy
 
 from proofs.audit import audit_document
-from proofs.audit.deciding.notation import OpenFacts, decide_open, with_calls
+from proofs.audit.deciding.notation import (
+    OpenFacts,
+    _closed_sum,
+    _geometric_sum,
+    decide_open,
+    with_calls,
+)
 from proofs.audit.deciding.sentence import is_label
 from proofs.reader import parse
 from proofs.tex.witness import Range
@@ -99,6 +105,27 @@ def test_a_sum_to_a_symbol_is_decided_in_its_generic_case():
     geometric = r"(1 - \beta)\sum_{s=1}^{t}\beta^{t-s}\mu = (1 - \beta^{POWER})\mu"
     assert decide_open(geometric.replace("POWER", "t"))[0] == "confirmed"
     assert decide_open(geometric.replace("POWER", "t-1"))[0] == "mismatched"
+
+
+def test_a_sum_of_a_polynomial_times_a_power_has_its_closed_form():
+    k = sympy.Symbol("k", integer=True, positive=True)
+    n = sympy.Symbol("n", integer=True, positive=True)
+    r, m = sympy.symbols("r m", positive=True)
+    for term in (k**2 * r**k, (2 * k - 1) * r ** (k + 1), k * sympy.exp(-k * m)):
+        closed = _closed_sum(term, k, sympy.Integer(1), n - 1)
+        assert not closed.has(sympy.Sum)
+        at = {n: 6, r: sympy.Rational(3, 7), m: sympy.Rational(2, 3)}
+        assert (
+            sympy.simplify(closed.subs(at) - sum(term.subs(at | {k: j}) for j in range(1, 6))) == 0
+        )
+    assert _geometric_sum(k * r**k * 2**k, k, sympy.Integer(0), n) is None  # two powers
+
+
+def test_a_step_summed_with_exponentials_is_decided():
+    closed = r"\frac{e^{-m}(1 - i e^{-(i-1)m} + (i-1)e^{-im})}{(1 - e^{-m})^2}"
+    assert decide_open(r"\sum_{k=0}^{i-1} k e^{-km} = " + closed)[0] == "confirmed"
+    slipped = closed.replace("(1 - e^{-m})^2", "1 - e^{-m}")
+    assert decide_open(r"\sum_{k=0}^{i-1} k e^{-km} = " + slipped)[0] == "mismatched"
 
 
 # a number restated at a coarser precision

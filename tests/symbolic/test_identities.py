@@ -1,7 +1,7 @@
 """The judge: is_zero / equal prove identities and reject non-identities."""
 
 import pytest
-from sympy import Matrix, Rational, cos, exp, pi, sin, sqrt, symbols
+from sympy import Matrix, Rational, cos, cosh, exp, pi, sin, sinh, sqrt, symbols, tanh
 
 from symbolic.identities import Derivation, compare, equal, is_nonzero, is_zero
 
@@ -14,6 +14,13 @@ def test_is_zero_proves_polynomial_rational_and_radical_identities():
     assert is_zero(sqrt(x**2 + y**2) ** 3 - (x**2 + y**2) * sqrt(x**2 + y**2))
     assert is_zero(exp(x) * exp(y) - exp(x + y))
     assert is_zero(sin(x) ** 2 + cos(x) ** 2 - 1)
+
+
+def test_is_zero_proves_identities_of_hyperbolic_functions_and_exponentials():
+    assert is_zero(tanh(x / 2) + 1 / (exp(x) + 1) - 1 / (1 + exp(-x)))
+    assert is_zero(cosh(x) ** 2 - sinh(x) ** 2 - 1)
+    assert not is_zero(tanh(x / 2) + 1 - 3 / (1 + exp(-x)))
+    assert not is_zero(cosh(x) - exp(x))
 
 
 def test_is_zero_rejects_non_identities():

@@ -186,7 +186,8 @@ class Notation:
         names.update({name: sympy.Integer(v) for name, v in sizes.items()})
         every = max(sizes.values(), default=0)
         if every:  # 1 and 0 as vectors of that many entries (every size is the same)
-            names.update({"bold 1": sympy.ones(every, 1), "bold 0": sympy.zeros(every, 1)})
+            for name, fill in (("bold 1", sympy.ones), ("bold 0", sympy.zeros)):
+                names[name] = _Lazy(functools.partial(_filled, name, fill, every))
         entries: dict[str, str] = {}
         evaluator = DefinedEvaluator(names, {}, entries)
         for name, shape in self.shapes.items():
@@ -241,6 +242,14 @@ def _array(name: str, shape: Shape, evaluator: Evaluator) -> sympy.Matrix:
     if len(dims) == 1:
         return sympy.Matrix([_symbol(f"{_plain(name)}_{i + 1}") for i in range(dims[0])])
     return sympy.Matrix(dims[0], dims[1], lambda i, j: _symbol(f"{_plain(name)}_{i + 1}{j + 1}"))
+
+
+def _filled(name: str, fill: Callable[[int, int], sympy.Matrix], size: int) -> sympy.Matrix:
+    """The vector 1 or 0 of `size` entries, made only when a formula uses it: a size of
+    the chapter's settings (a vocabulary of 32,000) would otherwise fill it each time."""
+    if size > MAX_ENTRIES:
+        raise TexError(f"{name} would have {size} entries")
+    return fill(size, 1)
 
 
 def _symbol(name: str) -> sympy.Symbol:

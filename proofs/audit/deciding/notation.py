@@ -128,8 +128,58 @@ class OpenEvaluator(Evaluator):
 def _closed_sum(term: Value, k: sympy.Symbol, a: Value, b: Value) -> Value:
     """Σ_{k=a}^{b} term in closed form, in its generic case (Piecewise's last branch);
     once per sum, which a chapter's statements and the steps deciding them meet often."""
-    total = sympy.summation(term, (k, a, b))
-    return total.replace(lambda e: isinstance(e, sympy.Piecewise), lambda e: e.args[-1].expr)
+    term, ratios = _as_powers(term, k)
+    total = _geometric_sum(term, k, a, b)
+    if total is None:
+        total = sympy.summation(term, (k, a, b))
+        total = total.replace(lambda e: isinstance(e, sympy.Piecewise), lambda e: e.args[-1].expr)
+    return total.xreplace({q: sympy.exp(rate) for rate, q in ratios.items()})
+
+
+def _geometric_sum(term: Value, k: sympy.Symbol, a: Value, b: Value) -> Value | None:
+    """Σ_{k=a}^{b} P(k) q^k for a polynomial P and a q free of k, as (q d/dq)^j applied to
+    (q^a - q^{b+1})/(1 - q) for each k^j of P (q ≠ 1); None for a term of another form.
+    SymPy's summation takes a tenth to a fifth of a second on each such sum."""
+    if a.has(sympy.oo, -sympy.oo) or b.has(sympy.oo, -sympy.oo):
+        return None
+    term = sympy.expand(term, power_exp=True)  # r^{k+1} = r r^k
+    powers = {p for p in term.atoms(sympy.Pow) if k in p.exp.free_symbols}
+    if len(powers) != 1:
+        return None
+    (power,) = powers
+    if power.exp != k or k in power.base.free_symbols:
+        return None
+    z = sympy.Dummy("z")
+    linear = term.xreplace({power: z})
+    if not linear.is_polynomial(z) or sympy.degree(linear, z) != 1 or linear.coeff(z, 0) != 0:
+        return None
+    polynomial = linear.coeff(z, 1)
+    if not polynomial.is_polynomial(k) or z in polynomial.free_symbols:
+        return None
+    x = sympy.Dummy("x", positive=True)
+    moment = (x**a - x ** (b + 1)) / (1 - x)  # Σ k^0 x^k
+    total = sympy.Integer(0)
+    for j in range(sympy.degree(polynomial, k) + 1):
+        total += polynomial.coeff(k, j) * moment
+        moment = x * sympy.diff(moment, x)
+    return total.xreplace({x: power.base})
+
+
+def _as_powers(term: Value, k: sympy.Symbol) -> tuple[Value, dict[Value, sympy.Dummy]]:
+    """The term with each e^{c_0 + c_1 k} written e^{c_0} q^k for a fresh q = e^{c_1}: the
+    geometric form SymPy sums (Σ_k k e^{-km} it leaves unevaluated, Σ_k k q^k it does not)."""
+    ratios: dict[Value, sympy.Dummy] = {}
+
+    def as_power(e: sympy.exp) -> Value:
+        exponent = sympy.expand(e.args[0])
+        if not exponent.is_polynomial(k) or sympy.degree(exponent, k) != 1:
+            return e
+        rate = exponent.coeff(k, 1)
+        q = ratios.setdefault(rate, sympy.Dummy("q", positive=True))
+        return sympy.exp(exponent.coeff(k, 0)) * q**k
+
+    powers = term.replace(lambda e: isinstance(e, sympy.exp) and k in e.free_symbols, as_power)
+    return powers, ratios
 
 
 @functools.cache
