@@ -116,3 +116,21 @@ def test_words_of_a_part_of_the_formula_are_left_alone():
     line = "分母で割ると $I = (P + 2n)/(P/B + 2n)$ で、{}は $B$ について狭義減少です。"
     assert statuses(line.format("分母")) == []
     assert statuses(line.format("これ")) == ["mismatched"]
+
+
+def test_inverse_proportionality_is_to_one_over_the_name():
+    assert statuses("スループットは $Pu/(6N)$ で、$N$ に反比例する。") == ["confirmed"]
+    assert statuses("スループットは $PuN/6$ で、$N$ に反比例する。") == ["mismatched"]
+    assert statuses("スループットは $Pu/(6N)$ で、$N$ に比例する。") == ["mismatched"]
+
+
+def test_a_subject_pointing_back_takes_the_formula_of_the_sentence_before():
+    line = (
+        "送る個数は $V(p, N) := 2(p-1)N/p$ である。これは $p$ について単調{}で、$2N$ 未満である。"
+    )
+    assert statuses(line.format("増加")) == ["confirmed"]
+    assert statuses(line.format("減少")) == ["mismatched"]
+    ratio = "バブルは $(p-1)/(m+p-1)$ です。この割合は $m$ について単調{}です。"
+    assert statuses(ratio.format("増加")) == ["mismatched"]
+    # no subject pointing back: the words are of something the sentence does not write
+    assert statuses("バブルは $(p-1)/(m+p-1)$ です。記憶は $m$ について単調増加です。") == []

@@ -10,7 +10,9 @@ increases or decreases in one of its names, does not depend on it, or is proport
   tends to a number other than 0 as v grows (「ステップの数 $2(p-1)$ は $p$ に比例」, as
   counts and costs use the word).
 
-The formula is the last one of the sentence before the words (its last member), read in the
+「$F$ … $N$ に反比例」 is the same with g = 1/N. The formula is the last one of the sentence
+before the words (its last member), or, when that sentence writes none and its subject
+points back (「これは」「この割合は」), of the sentence before it on the line, read in the
 open notation (proofs.audit.deciding.notation): its names positive numbers, each in the range
 the chapter states for it (`0 < \\lambda < 1`). A property is judged only when v is one of
 the formula's names, so that words about something else (「比 $\\rho$ は $r$ に比例し」, whose
@@ -43,7 +45,7 @@ from proofs.audit.deciding.notation import (
 )
 from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
 from proofs.reader import Document
-from proofs.reader.math import split_relations
+from proofs.reader.math import split_relations, split_statements
 from proofs.tex.tree import TexError, parse, tree_names
 from proofs.tex.witness import Range, judge
 
@@ -92,8 +94,11 @@ _INDEPENDENT = re.compile(
     + _OF_A_NOUN
     + r")"
 )
-# 「$v$ に比例し」「$1/r$ に比例して」: proportional to v, or to a formula of one name
-_PROPORTIONAL = re.compile(r"\$(?P<g>[^$]+)\$\s*(?:の値)?\s*に比例")
+# 「$v$ に比例し」「$1/r$ に比例して」: proportional to v, or to a formula of one name;
+# 「$N$ に反比例」: to 1/N
+_PROPORTIONAL = re.compile(r"\$(?P<g>[^$]+)\$\s*(?:の値)?\s*に(?P<inverse>反)?比例")
+# a sentence whose subject is the formula of the sentence before: 「これは」「この割合は」
+_DEMONSTRATIVE = re.compile(r"\s*(?:これ|この[^\s$、。,はが]{1,6})(?:は|が)")
 _FORMULA = re.compile(r"\$([^$]+)\$")
 # 「$I_B = (P + 2id)/(P/B + 2id/r)$ で、分母は $B$ について」: a part of the formula is the subject
 _ANOTHER_SUBJECT = re.compile(r"[、,]\s*(?!これ|それ|この|その|右辺|左辺)[^\s$、。,]{1,6}は")
@@ -144,13 +149,16 @@ def _judged(
         members = [formula]
     else:
         variable = match.group("g" if kind == "proportional" else "v")
-        sentence = text[: match.start()]
-        sentence = sentence[sentence.rfind("。") + 1 :]
+        sentence = _said_of(text[: match.start()], variable)
         formulas = [f for f in _FORMULA.findall(sentence) if f.strip() not in _own_names(variable)]
         if not formulas or _ANOTHER_SUBJECT.search(sentence[sentence.rfind(formulas[-1]) :]):
             return None
-        members, _ = split_relations(re.split(r"\\\\|,\s|、", formulas[-1])[-1])
+        members, _ = split_relations(split_statements(formulas[-1])[-1])
     value, g = open_value(with_calls(members[-1])), open_value(with_calls(variable.strip()))
+    inverse = kind == "proportional" and bool(match.group("inverse"))
+    if inverse and g is not None:
+        g = 1 / g
+    word = "に反比例" if inverse else "に比例"
     if kind == "proportional" and g is not None and len(g.free_symbols) == 1:
         v = next(iter(g.free_symbols))
     else:
@@ -165,7 +173,7 @@ def _judged(
                 line,
                 match.group(0),
                 Status.MISMATCHED,
-                f"of F = {members[-1].strip()}, ${variable.strip()}$ に比例: F does not involve "
+                f"of F = {members[-1].strip()}, ${variable.strip()}$ {word}: F does not involve "
                 f"{v.name}, nor do the definitions it names, so F at 2{v.name} is F",
                 code=INDEPENDENT.code,
             )
@@ -180,7 +188,7 @@ def _judged(
         left, right = value.xreplace(doubled) * g, value * g.xreplace(doubled)
         rule, op = INDEPENDENT, "="
         said = (
-            f"${variable.strip()}$ に比例: F at 2{v.name} over F at {v.name} is that ratio of {g}"
+            f"${variable.strip()}$ {word}: F at 2{v.name} over F at {v.name} is that ratio of {g}"
         )
     elif kind == "independent":
         rule, op, left, right = INDEPENDENT, "=", later, value
@@ -219,6 +227,18 @@ def _judged(
         f"of F = {members[-1].strip()}, {said}: {judged.detail()}",
         code=rule.code,
     )
+
+
+def _said_of(before: str, variable: str) -> str:
+    """The sentence the words are in, up to them; when it writes no formula but its subject
+    points back (「。これは $p$ について単調増加」「。この割合は」), the sentence before it on
+    the line, whose last formula the words are of."""
+    sentences = before.split("。")
+    own = _own_names(variable)
+    written = [f for f in _FORMULA.findall(sentences[-1]) if f.strip() not in own]
+    if not written and len(sentences) > 1 and _DEMONSTRATIVE.match(sentences[-1]):
+        return sentences[-2]
+    return sentences[-1]
 
 
 def _ratio_for_large(value: sympy.Expr, g: sympy.Expr | None, v: sympy.Symbol) -> sympy.Expr | None:
