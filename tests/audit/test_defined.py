@@ -164,6 +164,7 @@ def test_a_declared_array_larger_than_the_bound_is_not_made():
 def test_the_vectors_one_and_zero_of_a_large_size_are_not_made():
     notation = read_notation(parse(chapter(r"$p_1 = 1$"), "c.mdx"))(21)
     assert notation.at({"n": 3}).names["bold 1"].value() == sympy.ones(3, 1)
+    assert notation.at({"n": MAX_ENTRIES}).names["bold 0"].value() == sympy.zeros(MAX_ENTRIES, 1)
     large = notation.at({"n": 32000})  # a vocabulary: no vector of 32,000 entries made
     assert "bold 1 would have 32000 entries" in str(_refusal(large, "bold 1"))
     assert "bold 0 would have 32000 entries" in str(_refusal(large, "bold 0"))

@@ -119,6 +119,7 @@ def test_a_sum_of_a_polynomial_times_a_power_has_its_closed_form():
             sympy.simplify(closed.subs(at) - sum(term.subs(at | {k: j}) for j in range(1, 6))) == 0
         )
     assert _geometric_sum(k * r**k * 2**k, k, sympy.Integer(0), n) is None  # two powers
+    assert _geometric_sum(r**k, k, sympy.Integer(0), sympy.oo) is None  # no last term
 
 
 def test_a_step_summed_with_exponentials_is_decided():
