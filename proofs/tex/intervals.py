@@ -508,9 +508,18 @@ class Arithmetic:
 
     def _pow(self, node: Node) -> Value:
         base, exponent = node.args
+        operands = self._operands()
         if _letter(base) == "e":
-            return self(exponent).map1(self.numbers.exp)
-        return self(base).map2(self(exponent), self.numbers.power)
+            return operands(exponent).map1(self.numbers.exp)
+        return operands(base).map2(operands(exponent), self.numbers.power)
+
+    def _operands(self) -> Arithmetic:
+        """What evaluates a power's base and exponent: with the printed integers exact even
+        where they are loose (an ≈'s rounded result, 3 for 2.5 to 3.5): the 10 and the -4
+        of 3.354 × 10^{-4} are no rounded values."""
+        if not isinstance(self.numbers, Intervals) or not self.numbers.loose:
+            return self
+        return Arithmetic(Intervals(False, self.numbers.face), self.bindings, self.constants)
 
     def _sqrt(self, node: Node) -> Value:
         return self(node.args[0]).map1(self.numbers.sqrt)

@@ -169,6 +169,24 @@ def test_a_loose_integer_of_many_digits_is_exact_not_a_float():
     assert [f.status for f in audit_statement(1, statement, {})] == ["mismatched"]
 
 
+def test_a_loose_result_in_scientific_notation_rounds_its_mantissa_only():
+    # beside ≈ a printed integer is a rounded result, but the 10 and the -4 of
+    # 3.354 × 10^{-4} are exact: the number stands for 3.3535e-4 to 3.3545e-4
+    (value,) = TexArithmetic(r"3.354 \times 10^{-4}", {}, loose_integers=True).evaluate().items
+    assert 3.3534e-4 < value.a < 3.3536e-4 < 3.3544e-4 < value.b < 3.3546e-4
+    (wide,) = TexArithmetic(r"3 \times 10^{-4}", {}, loose_integers=True).evaluate().items
+    assert 2.49e-4 < wide.a < 2.51e-4 < 3.49e-4 < wide.b < 3.51e-4  # the mantissa 3 is loose
+    assert [f.status for f in audit_statement(1, r"e^{-8} \approx 3.355 \times 10^{-4}", {})] == [
+        "confirmed"
+    ]
+    assert [f.status for f in audit_statement(1, r"e^{-8} \approx 3.354 \times 10^{-4}", {})] == [
+        "mismatched"
+    ]
+    assert [f.status for f in audit_statement(1, r"e^{-8} \approx 3 \times 10^{-4}", {})] == [
+        "confirmed"
+    ]
+
+
 def test_values_beyond_the_float_range_print_in_scientific_notation():
     big, bigger = (TexArithmetic(t, {}).evaluate() for t in (r"10^{400}", r"10^{401}"))
     assert (show(big), show(bigger), gap(big, bigger)) == ("1e+400", "1e+401", "9e+400")
