@@ -232,6 +232,14 @@ def test_a_power_after_approx_stands_for_its_exponent_rounded():
     assert mismatches(rendered(r"$1{,}073{,}217{,}536 = 2^{30}$ です。")) == [(11, "equality")]
 
 
+def test_a_power_beside_a_decimal_of_three_digits_is_what_the_decimal_rounds():
+    line = r"単位丸めは $u = 2^{{-11}} \approx {} \times 10^{{-4}}$ です。"
+    assert mismatches(rendered(line.format("4.883"))) == []
+    assert mismatches(rendered(line.format("4.882"))) == [(11, "equality")]  # truncated
+    # a decimal of two digits may still be what the power's exponent rounds to
+    assert mismatches(rendered(r"約 $1.0 \times 10^{9} \approx 2^{30}$ 個です。")) == []
+
+
 def test_a_case_of_a_function_in_a_definition_is_not_its_definition():
     text = (
         "# T\n\n## 1. S\n\n"

@@ -155,6 +155,26 @@ def _beside_approx(segment: list[tuple[str, str]], k: int) -> bool:
     return any(r in (r"\approx", r"\simeq") for r in around)
 
 
+def _beside_a_fine_decimal(segment: list[tuple[str, str]], k: int) -> bool:
+    """Whether a member next to member k across ≈ is a printed decimal of at least
+    FINE_DIGITS significant digits (「$2^{-11} \\approx 4.883 \\times 10^{-4}$」): the power
+    is then what the decimal rounds, not a rounded exponent."""
+    neighbours = [k - 1] if k and segment[k][1] != "=" else []
+    neighbours += [k + 1] if k + 1 < len(segment) and segment[k + 1][1] != "=" else []
+    for j in neighbours:
+        mantissa = _FINE_DECIMAL.fullmatch(segment[j][0])
+        if mantissa is not None:
+            digits = mantissa.group(1).replace(".", "").replace("{,}", "").lstrip("0")
+            if len(digits) >= FINE_DIGITS:
+                return True
+    return False
+
+
+FINE_DIGITS = 3  # significant digits of a decimal that rounds a power, not its exponent
+# a printed decimal, in scientific notation or not: its mantissa the group
+_FINE_DECIMAL = re.compile(r"\s*-?\s*(\d+(?:\{,\}\d{3})*\.\d+)\s*(?:\\times\s*10\^\{?-?\d+\}?)?\s*")
+
+
 def _power_about(member: str) -> Value | None:
     """`2^{30}` beside ≈ (「$1{,}073{,}217{,}536 \\approx 2^{30}$」): the values whose power of 2
     rounds to 30, from 2^{29.5} to 2^{30.5}, as 約 530 stands for 525 to 535; None for another
@@ -925,7 +945,9 @@ def audit_statement(
         for k, (member, _) in enumerate(seg):
             approximate = _beside_approx(seg, k)
             loose = _LITERAL.fullmatch(member) is not None and approximate
-            about_a_power = _power_about(member) if approximate else None
+            about_a_power = (
+                _power_about(member) if approximate and not _beside_a_fine_decimal(seg, k) else None
+            )
             if about_a_power is not None:
                 values.append((member.strip(), about_a_power, ""))
                 powers.add(member.strip())
