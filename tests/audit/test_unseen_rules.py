@@ -356,6 +356,12 @@ def test_a_sum_of_rounded_values_may_lie_anywhere_in_their_intervals():
     assert mismatches(rendered(line.format("7.3184"))) == [(11, "prose")]
 
 
+def test_a_sum_after_a_comma_closing_the_list():
+    line = r"で、$e^{{1}} = 2.7183$、$e^{{0.5}} = 1.6487$、$e^{{-0.5}} = 0.6065$、和は ${}$ なので"
+    assert mismatches(rendered(line.format("4.9735"))) == []
+    assert mismatches(rendered(line.format("4.9375"))) == [(11, "prose")]
+
+
 def test_a_sum_of_ordinal_items_with_its_total_in_a_formula():
     line = (
         r"寄与は、第 1 組が $-0.9900 + 0.1411 = -0.8489$、第 2 組が $1.2509$、"

@@ -19,7 +19,7 @@ number of the prose, or the value a formula ends with):
   2.8 %」: the percentage is the number before it times 100;
 - 「$e^{0} = 1$、$e^{\\log 2} = 2$、$e^{\\log 3} = 3$ で和は 6」: a clause of nothing but
   formulas ending with numbers (each perhaps after an ordinal, 「第 2 組が $1.2509$」), then
-  「で和は」「の合計は」「で、合計」: the number (or formula) after it is their sum, where the
+  「で和は」「の合計は」「で、合計」「、和は」: the number (or formula) after it is their sum, where the
   sum of rounded values may lie anywhere in the sum of their rounding intervals.
 
 A number printed with 約 stands for itself rounded to its significant digits (530: 525 to
@@ -165,7 +165,7 @@ _ITEM = r"(?:第\s*\d+\s*[^\s\d$、。]{1,3}\s*(?:が|は)\s*)?\$[^$]+\$"
 SUM = re.compile(
     rf"(?:^|(?<=[。：:（(])|(?<=で、)|(?<=は、))\s*"
     rf"(?P<items>{_ITEM}(?:\s*(?:、|,|と)\s*{_ITEM})+)\s*"
-    rf"(?:(?:で|の)(?:和|合計)は|で、?\s*合計)\s*(?P<about>約)?\s*"
+    rf"(?:(?:で|の)(?:和|合計)は|で、?\s*合計|、\s*(?:和|合計)は)\s*(?P<about>約)?\s*"
     rf"(?P<math>\$\s*)?(?P<n>-?(?:{_NUMBER}))(?(math)\s*\$|(?![\d.]))"
 )
 _ORDINAL = re.compile(r"^第\s*\d+\s*[^\s\d$、。]{1,3}\s*(?:が|は)\s*")
