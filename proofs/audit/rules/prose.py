@@ -19,8 +19,8 @@ number of the prose, or the value a formula ends with):
   2.8 %」: the percentage is the number before it times 100;
 - 「$e^{0} = 1$、$e^{\\log 2} = 2$、$e^{\\log 3} = 3$ で和は 6」: a clause of nothing but
   formulas ending with numbers (each perhaps after an ordinal, 「第 2 組が $1.2509$」), then
-  「で和は」「の合計は」「で、合計」「、和は」: the number (or formula) after it is their sum, where the
-  sum of rounded values may lie anywhere in the sum of their rounding intervals.
+  「で和は」「の合計は」「で、合計」「、和は」: the number (or formula) after it is their sum,
+  where the sum of rounded values may lie anywhere in the sum of their rounding intervals.
 
 A number printed with 約 stands for itself rounded to its significant digits (530: 525 to
 535; 15.2: 15.15 to 15.25); without it, to its printed precision. A paragraph without the
