@@ -123,6 +123,12 @@ def test_a_count_with_its_items_in_brackets_counts_those():
     assert verdicts(body.format("損失スケーリング、補償和"))[0][1] == "mismatched"
 
 
+def test_brackets_holding_a_sentence_are_a_remark_not_the_items():
+    body = "GPT-2 の 4 つの構成（{}）で計算します。\n"
+    assert verdicts(body.format("[4] 表 2。$V = 50{,}257$、$L = 1{,}024$")) == []
+    assert verdicts(body.format("小、中、大"))[0][1] == "mismatched"
+
+
 def test_what_the_chapter_covers_is_no_count_of_the_summary_after_it():
     body = "この記事では、代表的な 3 つの方式を確かめます。\n\n- 一。\n- 二。\n- 三。\n- 四。\n"
     assert verdicts(body) == []

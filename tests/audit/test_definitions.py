@@ -141,6 +141,25 @@ def test_one_slipped_cell_of_a_table_leaves_the_definition_alone():
     assert _tabled("2^{e-1} - 1", "128") == [(16, "TAB103", "error")]
 
 
+def test_a_column_headed_in_per_cent_holds_the_definition_times_100():
+    text = (
+        "# 章\n\n## 1. 割合\n\n"
+        '<Definition id="def-r" title="割合">\n\n$\\rho := V/(V + K)$ とする。\n\n</Definition>\n\n'
+        '<Example id="ex-r" title="表">\n\n$K = 100$ とする。\n\n'
+        "| $V$ | $\\rho$（%） |\n|---|---|\n| 100 | 50.00 |\n| 300 | 75.00 |\n| 900 | {} |\n\n"
+        "</Example>\n"
+    )
+
+    def found(cell: str) -> list[tuple[int, str, str]]:
+        report = audit_document(parse(text.format(cell), "c.mdx"), with_checks=False)
+        return sorted(
+            (f.line, f.code, f.status.value) for f in report.findings if f.code == "TAB103"
+        )
+
+    assert [status for _, _, status in found("90.00")] == ["confirmed"] * 3
+    assert found("90.01")[-1] == (19, "TAB103", "mismatched")
+
+
 IN_PROSE = """\
 # 試しの章
 

@@ -93,8 +93,8 @@ def audit_counted(document: Document) -> list[Finding]:
         n = int(match.group("n"))
         ordinals = [int(m.group("k")) for m in _ORDINAL.finditer(text, match.end())]
         bracketed = _BRACKETED.match(text, match.end() - 1)
-        if bracketed and "、" not in bracketed.group("items"):
-            bracketed = None  # a remark in brackets, not a list of the items
+        if bracketed and ("、" not in bracketed.group("items") or "。" in bracketed.group("items")):
+            bracketed = None  # a remark in brackets (「（[4] 表 2。$V = …$、…）」), not a list
         got: int | None
         if bracketed:
             got, what = bracketed.group("items").count("、") + 1, "the brackets after it list"

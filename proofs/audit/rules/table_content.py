@@ -104,6 +104,7 @@ _IN_TEXT = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?![\w.])")
 _CALL = re.compile(r"\s*(\\?[A-Za-z]+(?:_\{[^{}]*\}|_\w)?)\((.+)\)\s*")  # F(x), \\ell(z, y)
 _BREAK = re.compile(r"\s*(?:<|#|\$\$)")  # a tag, a heading or a display: no paragraph's line
 _UNIT = re.compile(r"\\times\s*10\^\{?(-?\d+)\}?")
+_IN_PERCENT = re.compile(r"[（(\[]\s*(?:%|％)\s*[）)\]]")  # a header's unit: （%）
 _SYMBOL = re.compile(  # x, \beta_1, n_{\mathrm{in}}
     r"\s*\\?[A-Za-z]+(?:_\{?\\?(?:mathrm\{)?[A-Za-z0-9]+\}?\}?)?\s*"
 )
@@ -165,6 +166,8 @@ def columns(table: Table) -> list[Column]:
             found = _UNIT.search(m)
             if found:
                 unit = Fraction(10) ** int(found.group(1))
+        if _IN_PERCENT.search(INLINE_MATH.sub("", cell)):  # 「$\rho$（%）」: cells in per cent
+            unit = Fraction(1, 100)
         set_here = [(m, _header_setting(m)) for m in named]
         settings = tuple(setting for _, setting in set_here if setting is not None)
         rest = [m for m, setting in set_here if setting is None]
