@@ -834,3 +834,24 @@ def test_a_conclusion_right_after_its_case_is_no_hypothesis_of_the_next():
     listed = "$a = 1$、$b = 2$ のとき $a + b = 3$ である。"
     document = parse(GELU.format(claim=listed), "c.mdx")
     assert is_hypothesis(document, at, "a = 1")
+
+
+def test_a_name_whose_subscript_is_a_word_is_defined_as_its_own():
+    text = (
+        "# 章\n\n## 1. 数\n\n"
+        '<Definition id="def-m" title="記憶量">\n\n'
+        "$k > 0$、$t > 0$、$s > 0$ に対し、$M(k, t) := kt$、"
+        "$M_{{\\mathrm{{sh}}}}(k, t) := s + k(t - s)$ とする。\n\n</Definition>\n\n"
+        '<Proposition id="prop-m" title="差">\n\n$M(k, t) - M_{{\\mathrm{{sh}}}}(k, t) = {}$ である。\n\n'
+        "</Proposition>\n"
+    )
+    notation = read_notation(parse(text.format("(k - 1)s"), "c.mdx"))(12)
+    assert notation.definitions["M_sh"].params == ("k", "t")
+    assert "M" in notation.definitions  # the two are not one name
+
+    def verdict(right: str) -> list[str]:
+        report = audit_document(parse(text.format(right), "c.mdx"), with_checks=False)
+        return [str(f.status) for f in report.findings if f.line == 13 and f.code == "EQ004"]
+
+    assert verdict("(k - 1)s") == ["confirmed"]
+    assert verdict("(k - 1)t") == ["mismatched"]

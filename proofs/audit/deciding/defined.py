@@ -631,7 +631,8 @@ def _read_statement(
         left, right = parse(members[0]), parse(members[1])
     except TexError:
         return
-    definition = None if cased else _definition(left, right, line)
+    worded = _WORDED_SUBSCRIPT.search(members[0]) is not None
+    definition = None if cased else _definition(left, right, line, worded)
     if definition is not None and worked:
         try:
             definition = replace(definition, worked=tuple(parse(m) for m in worked))
@@ -664,7 +665,7 @@ def _read_statement(
     elif relations[0] == "=" and element is not None and not _states(element, line):
         # 「$y_i = c_i/\sigma$ に商の微分を使うと」: the element gives y a meaning of its own
         # (what a 定義 or a proposition's statement says of a name is a claim about it)
-        named = _definition(left, right, line)
+        named = _definition(left, right, line, worded)
         if named is not None and not (left.op == "call" and named.params):
             # RMS(y) = 1 applies the chapter's function: a claim, which re-means nothing
             for name in (named.name, f"bold {named.name}"):
@@ -750,10 +751,23 @@ def _range(bound: re.Match[str]) -> Range:
     return Range(high=number)
 
 
-def _definition(left: Node, right: Node, line: int) -> Definition | None:
+# a subscript written as a word: N_{\mathrm{tied}}, M_{\text{sh}}
+_WORDED_SUBSCRIPT = re.compile(r"_\{?\s*\\(?:mathrm|text|operatorname)\{[A-Za-z]{2,}\}")
+
+
+def _definition(left: Node, right: Node, line: int, worded: bool = False) -> Definition | None:
     """The definition `left := right` makes, if its left side is a name, a function of
-    names, or either with an index."""
+    names, or either with an index. `worded`: its subscript is a word (N_{\\mathrm{tied}},
+    M_{\\mathrm{sh}}(k, t)), part of a name of its own, not indices."""
     index = None
+    own = _worded_name(left.args[0] if left.op == "call" else left) if worded else None
+    if own is not None and left.op == "call":
+        params = tuple(a.args[0] for a in left.args[1] if a.op == "name")
+        if len(params) == len(left.args[1]):
+            return Definition(own, params, None, None, right, line)
+        return None
+    if own is not None:
+        return Definition(own, (), None, None, right, line)
     if (
         left.op == "sub"
         and left.args[0].op == "name"
@@ -802,6 +816,16 @@ def _definition(left: Node, right: Node, line: int) -> Definition | None:
     ):
         name = f"{function.args[0].args[0]}_{function.args[1].args[0]}"
         return Definition(name, params, None, index, right, line)
+    return None
+
+
+def _worded_name(node: Node) -> str | None:
+    """N_tied of N_{\\mathrm{tied}}: the evaluator's name for a name whose subscript is a
+    word of two letters or more; None for anything else."""
+    if node.op == "sub" and node.args[0].op == "name" and node.args[1].op == "text":
+        word = node.args[1].args[0]
+        if len(word) > 1 and word.isalpha():
+            return f"{node.args[0].args[0]}_{word}"
     return None
 
 
