@@ -134,3 +134,11 @@ def test_a_subject_pointing_back_takes_the_formula_of_the_sentence_before():
     assert statuses(ratio.format("増加")) == ["mismatched"]
     # no subject pointing back: the words are of something the sentence does not write
     assert statuses("バブルは $(p-1)/(m+p-1)$ です。記憶は $m$ について単調増加です。") == []
+
+
+def test_non_increasing_and_non_decreasing_are_directions_not_strict():
+    line = "得点は $-(1 + n)/2$ で、$n$ について{}です。"
+    assert statuses(line.format("非増加")) == ["confirmed"]
+    assert statuses(line.format("非減少")) == ["mismatched"]
+    assert statuses("和は $n^2$ で、$n$ について非減少です。") == ["confirmed"]
+    assert statuses("和は $n^2$ で、$n$ について非増加です。") == ["mismatched"]

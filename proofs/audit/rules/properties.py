@@ -1,8 +1,8 @@
 """Properties a sentence states in words of the formula written just before them: that it
 increases or decreases in one of its names, does not depend on it, or is proportional to it.
 
-- 「$F$ は $v$ について狭義減少で」「$\\sum_j … = F$ で、$v$ について増加し」: F at v + h
-  against F at v for h > 0 (h = 1 where v counts the terms of a sum: an integer);
+- 「$F$ は $v$ について狭義減少で」「$\\sum_j … = F$ で、$v$ について増加し」「…について非増加」:
+  F at v + h against F at v for h > 0 (h = 1 where v counts the terms of a sum: an integer);
 - 「$t \\mapsto F$ が増加関数」: the same, of the function the arrow writes;
 - 「$F$ … $v$ によらない」: F at v + h equals F at v;
 - 「$F$ は $v$ に比例し」「$F$ … $1/r$ に比例して」: F at 2v over F at v is g at 2v over g
@@ -78,7 +78,7 @@ _NAME = (
     r"(?:_(?:\{\\mathrm\{[A-Za-z0-9]+\}\}|\{?\\?[A-Za-z0-9]+\}?))?)\s*\$"
 )
 _DIRECTION = re.compile(
-    _NAME + r"\s*について\s*(?P<strict>狭義)?\s*(?:単調)?\s*(?P<way>増加|減少)(?!関数)"
+    _NAME + r"\s*について\s*(?P<strict>狭義)?\s*(?:単調)?\s*(?P<non>非)?(?P<way>増加|減少)(?!関数)"
 )
 _FUNCTION = re.compile(
     r"\$(?P<f>[^$]*\\mapsto[^$]*)\$\s*(?:は|が)\s*(?P<strict>狭義)?\s*(?:単調)?\s*"
@@ -194,14 +194,17 @@ def _judged(
         rule, op, left, right = INDEPENDENT, "=", later, value
         said = f"${match.group('v')}$ によらない: F at {v.name} + h equals F"
     else:
-        increasing = match.group("way") == "増加"
+        # 非減少 (non-decreasing) is increasing, not strictly; 非増加 decreasing
+        non = kind == "monotone" and bool(match.group("non"))
+        increasing = (match.group("way") == "増加") != non
         op = (
             (">" if increasing else "<")
-            if match.group("strict")
+            if match.group("strict") and not non
             else (">=" if increasing else "<=")
         )
         rule, left, right = MONOTONE, later, value
-        said = f"{match.group('way')}: F at {v.name} + h {op} F at {v.name}"
+        way = ("非" if non else "") + match.group("way")
+        said = f"{way}: F at {v.name} + h {op} F at {v.name}"
     bounds = {**counted, **ranges}
     judged = judge(op, left, right, counts | {step.name}, bounds)
     if judged.outcome not in ("fails", "holds"):
