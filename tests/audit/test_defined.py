@@ -327,6 +327,19 @@ def test_a_bound_on_a_list_of_names_ranges_each():
     assert notation.ranges["alpha"].low == 0
 
 
+def test_a_bound_ranges_names_with_a_digit_below_but_not_entries_of_a_vector():
+    text = (
+        "# 章\n\n## 1. 数\n\n"
+        '<Definition id="def-m" title="量">\n\n'
+        "$\\boldsymbol{x} \\in \\mathbb{R}^{n}$、$k, t_0 > 0$、$0 < \\beta_1 < 1$ とし、"
+        "$x_1 > 0$ とする。\n\n</Definition>\n"
+    )
+    notation = read_notation(parse(text, "c.mdx"))(8)
+    assert {"k", "t_0", "beta_1"} <= notation.ranges.keys()
+    assert notation.ranges["beta_1"].high == 1
+    assert "x_1" not in notation.shapes  # an entry of the declared x
+
+
 def test_a_function_bounded_as_a_number_in_an_element_is_that_number_there():
     # C(N, D) := 6ND, then 「$C > 0$ について」: in the proposition and its proof, C is a
     # budget, so f(N) := L(N, C/(6N)) = … and its derivative f'(N) are tried

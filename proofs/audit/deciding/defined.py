@@ -58,7 +58,7 @@ from proofs.tex.witness import Range
 # x, |V|, with a subscript of letters (d_k, d_{\mathrm{ff}})
 _NAME = (
     r"(?:\\(?:boldsymbol|mathbf|bm)\{\\?[A-Za-z]+\}|\\mathrm\{[A-Za-z]+\}|\|[A-Za-z]\|"
-    r"|\\[A-Za-z]+|[A-Za-z])(?:_\{\\mathrm\{[A-Za-z]+\}\}|_\{[A-Za-z]\}|_[A-Za-z])?"
+    r"|\\[A-Za-z]+|[A-Za-z])(?:_\{\\mathrm\{[A-Za-z]+\}\}|_\{[A-Za-z0-9]\}|_[A-Za-z0-9])?"
 )
 _NAMES = rf"({_NAME}(?:\s*,\s*{_NAME})*)"
 _SPACE = re.compile(rf"^\s*{_NAMES}\s*\\in\s*(.+?)\s*$", re.S)
@@ -589,6 +589,13 @@ def _read_bound(statement: str, target: Notation, chapter: Notation) -> bool:
         base = None if key is None else key.split("_")[0]
         if key is None or key in target.shapes:
             continue
+        if key != base and any(
+            shape.dimensions
+            for notation in (target, chapter)
+            for name in (base, f"bold {base}")
+            if (shape := notation.shapes.get(name)) is not None
+        ):
+            continue  # x_1 > 0 of a declared vector x: a claim of an entry, no name of its own
         function = chapter.definitions.get(key)
         if target is not chapter and function is not None and function.params:
             # 「$C > 0$ について」 of the function C(N, D) := 6ND: in this element, C is a number
