@@ -690,6 +690,10 @@ def test_bytes_in_a_larger_unit_are_the_amount_over_its_power():
     # another amount after the bytes, not the same one in another unit: left alone
     other = "重みは 1.4 \\times 10^{10} バイト、80 GiB の装置に収まります。"
     assert mismatches(rendered(other)) == []
+    divided = "$154{{,}}389{{,}}504$ バイト、${}$ で割って約 {} MiB です。"
+    assert mismatches(rendered(divided.format("2^{20}", "147.24"))) == []
+    assert mismatches(rendered(divided.format("2^{20}", "147.23"))) == [(11, "prose")]
+    assert mismatches(rendered(divided.format("2^{10}", "147.23"))) == []  # not the unit's
 
 
 # the numbers an example or an exercise sets, for the rest of it

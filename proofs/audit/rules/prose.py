@@ -187,7 +187,10 @@ FRACTION = re.compile(rf"(?P<about>約|ちょうど)\s*(?P<n>{_NUMBER})\s*分の
 UNITS = {"KiB": 1024, "MiB": 1024**2, "GiB": 1024**3, "TiB": 1024**4}
 UNITS |= {"KB": 1000, "MB": 1000**2, "GB": 1000**3, "TB": 1000**4}
 BYTES = re.compile(
-    rf"(?P<amount>{_NUMBER}|\$[^$]+\$)\s*バイト\s*(?:、|（|\()\s*(?:(?:すなわち|つまり)\s*)?(?P<about>約)?\s*"
+    rf"(?P<amount>{_NUMBER}|\$[^$]+\$)\s*バイト\s*(?:、|（|\()\s*"
+    # 「$2^{20}$ で割って約 147.24 MiB」: the divisor named on the way
+    r"(?:\$\s*2\s*\^\s*\{?(?P<power>\d+)\}?\s*\$\s*で割(?:って|ると)、?\s*)?"
+    rf"(?:(?:すなわち|つまり)\s*)?(?P<about>約)?\s*"
     rf"(?P<x>{_NUMBER})\s*(?P<unit>[KMGT]i?B)(?=\s*(?:です|で|）|\)|、|。|に|と))"
 )
 FORMER = re.compile(r"(?:ちょうど|約)?前者の\s*\$(?P<x>[^$]+)\$\s*倍")
@@ -318,6 +321,9 @@ def _relations(line: int, text: str) -> list[Finding]:
         amount = _value(match.group("amount"))
         if amount is None or amount <= 0:
             continue
+        power = match.group("power")
+        if power is not None and 2 ** int(power) != UNITS[match.group("unit")]:
+            continue  # 「$2^{10}$ で割って … MiB」: which the text means, it does not say
         out.append(
             _judged(
                 line,
