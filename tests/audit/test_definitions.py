@@ -160,6 +160,24 @@ def test_a_column_headed_in_per_cent_holds_the_definition_times_100():
     assert found("90.01")[-1] == (19, "TAB103", "mismatched")
 
 
+def test_a_name_worked_out_to_a_number_before_a_table_is_set_there():
+    text = (
+        "# 章\n\n## 1. 記憶\n\n"
+        '<Definition id="def-m" title="記憶量">\n\n$k > 0$ に対し $M(k) := M_1 k t$ とする。\n\n'
+        "</Definition>\n\n"
+        '<Example id="ex-m" title="表">\n\n'
+        "$M_1 = 2 \\times 32 \\times 128 = 8{{,}}192$、$t = 2{{,}}048$ とします。\n\n"
+        "| $k$ | $M(k)$ |\n|---|---|\n| 1 | 16,777,216 |\n| 2 | {} |\n\n</Example>\n"
+    )
+
+    def found(cell: str) -> list[str]:
+        report = audit_document(parse(text.format(cell), "c.mdx"), with_checks=False)
+        return [f.status.value for f in report.findings if f.code == "TAB103"]
+
+    assert found("33,554,432") == ["confirmed", "confirmed"]
+    assert found("33,554,423") == ["confirmed", "mismatched"]
+
+
 IN_PROSE = """\
 # 試しの章
 

@@ -39,8 +39,9 @@ from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Sta
 from proofs.audit.rules.definitions import WHOLE_COLUMN, Use
 from proofs.book.printed import ungrouped
 from proofs.reader import Document
-from proofs.reader.math import INLINE_MATH, split_relations
+from proofs.reader.math import INLINE_MATH, split_relations, split_statements
 from proofs.reader.records import Math, Table
+from proofs.tex.arithmetic import NotNumeric, TooLarge, evaluate
 from proofs.tex.tree import Node, TexError, parse, tree_names
 
 _COLUMN = (
@@ -202,7 +203,7 @@ def settings_before(document: Document, table: Table) -> dict[str, Printed]:
     setting `d = 768`, a chain of them `m = d_v = d = 64`, and those the title of the
     element holding the table states (「T = 20、E = 4、k = 2 で…」)."""
     found: dict[str, Printed | None] = {}
-    statements = [s for m in _math_before(document, table) for s in m.split(",")]
+    statements = [s for m in _math_before(document, table) for s in split_statements(m)]
     element = document.element_at(table.line)
     if element is not None:  # the title is words around settings: d = 8、h = 2 の場合
         statements = title_settings(element.title) + statements
@@ -212,6 +213,9 @@ def settings_before(document: Document, table: Table) -> dict[str, Printed]:
             continue
         value = _setting_value(members[-1])
         names = [symbol_name(m) if _SYMBOL.fullmatch(m) else None for m in members[:-1]]
+        # 「$M_1 = 2 \times 32 \times 128 = 8{,}192$」: the names, worked out to a number
+        while len(names) > 1 and names[-1] is None and _is_arithmetic(members[len(names) - 1]):
+            names.pop()
         if value is None or None in names:
             continue
         value = Printed(value.value, Fraction(0))
@@ -219,6 +223,15 @@ def settings_before(document: Document, table: Table) -> dict[str, Printed]:
             assert name is not None
             found[name] = None if name in found and found[name] != value else value
     return {name: value for name, value in found.items() if value is not None}
+
+
+def _is_arithmetic(member: str) -> bool:
+    """Whether a member is arithmetic on numbers alone (2 \\times 32 \\times 128)."""
+    try:
+        evaluate(member, {}, False)
+    except (NotNumeric, TooLarge):
+        return False
+    return True
 
 
 def paragraph_before(document: Document, table: Table) -> tuple[Math, ...]:
