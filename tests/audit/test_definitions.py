@@ -178,6 +178,24 @@ def test_a_name_worked_out_to_a_number_before_a_table_is_set_there():
     assert found("33,554,423") == ["confirmed", "mismatched"]
 
 
+def test_a_number_of_its_own_before_a_group_multiplies_it():
+    # M_1(t + k): M_1 is a number (its subscript a digit), not the function M at 1
+    text = (
+        "# 章\n\n## 1. 記憶\n\n"
+        '<Definition id="def-m" title="記憶量">\n\n$k > 0$ に対し $M(k) := k$、'
+        "$M_{{\\mathrm{{sh}}}}(k) := M_1\\big(t + k\\big)$ とする。\n\n</Definition>\n\n"
+        '<Example id="ex-m" title="表">\n\n$M_1 = 2 \\times 4 = 8$、$t = 10$ とします。\n\n'
+        "| $k$ | $M_{{\\mathrm{{sh}}}}(k)$ |\n|---|---|\n| 1 | 88 |\n| 2 | {} |\n\n</Example>\n"
+    )
+
+    def found(cell: str) -> list[str]:
+        report = audit_document(parse(text.format(cell), "c.mdx"), with_checks=False)
+        return [f.status.value for f in report.findings if f.code == "TAB103"]
+
+    assert found("96") == ["confirmed", "confirmed"]
+    assert found("69") == ["confirmed", "mismatched"]
+
+
 IN_PROSE = """\
 # 試しの章
 

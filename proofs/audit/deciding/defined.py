@@ -301,6 +301,8 @@ class DefinedEvaluator(Evaluator):
             own = self.names.get(f"{name}_{function.args[1].args[0]}")  # GELU_{\tanh}
             if isinstance(own, Defined) and function.args[1].op == "text":
                 return own(*(self(a) for a in args))
+            if own is not None and function.args[1].op == "text":
+                return super()._call(function, args)  # M_1(t_0 + k): a number of its own times
             base = self.names.get(name, self.names.get(f"bold {name}"))
             if isinstance(base, Defined):
                 values = [self(a) for a in args]
