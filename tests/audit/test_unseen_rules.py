@@ -236,6 +236,10 @@ def test_a_power_beside_a_decimal_of_three_digits_is_what_the_decimal_rounds():
     line = r"単位丸めは $u = 2^{{-11}} \approx {} \times 10^{{-4}}$ です。"
     assert mismatches(rendered(line.format("4.883"))) == []
     assert mismatches(rendered(line.format("4.882"))) == [(11, "equality")]  # truncated
+    # three significant digits are enough: 2^{-8} = 0.00390625 is 3.91 × 10^{-3}
+    third = r"単位は $2^{{-8}} \approx {} \times 10^{{-3}}$ です。"
+    assert mismatches(rendered(third.format("3.91"))) == []
+    assert mismatches(rendered(third.format("3.90"))) == [(11, "equality")]
     # a decimal of two digits may still be what the power's exponent rounds to
     assert mismatches(rendered(r"約 $1.0 \times 10^{9} \approx 2^{30}$ 個です。")) == []
 
