@@ -588,14 +588,14 @@ def _read_bound(statement: str, target: Notation, chapter: Notation) -> bool:
     defined = {*target.definitions, *chapter.definitions}
     for name in re.split(r"\s*,\s*", bound.group(3)):
         key = _key(name)
-        base = None if key is None else key.split("_")[0]
         if key is None or key in target.shapes:
             continue
+        base = key.split("_")[0]
         if key != base and any(
             shape.dimensions
             for notation in (target, chapter)
-            for name in (base, f"bold {base}")
-            if (shape := notation.shapes.get(name)) is not None
+            for array in (base, f"bold {base}")
+            if (shape := notation.shapes.get(array)) is not None
         ):
             continue  # x_1 > 0 of a declared vector x: a claim of an entry, no name of its own
         function = chapter.definitions.get(key)
