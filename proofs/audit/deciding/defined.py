@@ -55,7 +55,7 @@ from proofs.tex.tree import Node, TexError, parse, tree_names
 from proofs.tex.witness import Range
 
 # a name as the chapters write one: \boldsymbol{z}, \mathbf{x}, \lambda, \mathrm{RMS},
-# x, |V|, with a subscript of letters (d_k, d_{\mathrm{ff}})
+# x, |V|, with a subscript of letters or one digit (d_k, d_{\mathrm{ff}}, t_0)
 _NAME = (
     r"(?:\\(?:boldsymbol|mathbf|bm)\{\\?[A-Za-z]+\}|\\mathrm\{[A-Za-z]+\}|\|[A-Za-z]\|"
     r"|\\[A-Za-z]+|[A-Za-z])(?:_\{\\mathrm\{[A-Za-z]+\}\}|_\{[A-Za-z0-9]\}|_[A-Za-z0-9])?"
