@@ -508,11 +508,12 @@ class Arithmetic:
 
     def _pow(self, node: Node) -> Value:
         base, exponent = node.args
-        operands = self._operands()
+        operands = self._operands
         if _letter(base) == "e":
             return operands(exponent).map1(self.numbers.exp)
         return operands(base).map2(operands(exponent), self.numbers.power)
 
+    @functools.cached_property
     def _operands(self) -> Arithmetic:
         """What evaluates a power's base and exponent: with the printed integers exact even
         where they are loose (an ≈'s rounded result, 3 for 2.5 to 3.5): the 10 and the -4

@@ -769,13 +769,8 @@ def _definition(left: Node, right: Node, line: int, worded: bool = False) -> Def
     names, or either with an index. `worded`: its subscript is a word (N_{\\mathrm{tied}},
     M_{\\mathrm{sh}}(k, t)), part of a name of its own, not indices."""
     index = None
-    own = _worded_name(left.args[0] if left.op == "call" else left) if worded else None
-    if own is not None and left.op == "call":
-        params = tuple(a.args[0] for a in left.args[1] if a.op == "name")
-        if len(params) == len(left.args[1]):
-            return Definition(own, params, None, None, right, line)
-        return None
-    if own is not None:
+    own = _worded_name(left) if worded else None
+    if own is not None:  # N_{\mathrm{tied}} := …
         return Definition(own, (), None, None, right, line)
     if (
         left.op == "sub"
@@ -821,7 +816,8 @@ def _definition(left: Node, right: Node, line: int, worded: bool = False) -> Def
         function.op == "sub"
         and function.args[0].op == "name"
         and function.args[1].op == "text"
-        and function.args[1].args[0].startswith("\\")  # GELU_{\tanh}(x): a function of its own
+        # GELU_{\tanh}(x), M_{\mathrm{sh}}(k, t): a function of its own
+        and (function.args[1].args[0].startswith("\\") or (worded and _worded_name(function)))
     ):
         name = f"{function.args[0].args[0]}_{function.args[1].args[0]}"
         return Definition(name, params, None, index, right, line)

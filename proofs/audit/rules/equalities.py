@@ -162,17 +162,13 @@ def _beside_a_fine_decimal(segment: list[tuple[str, str]], k: int) -> bool:
     neighbours = [k - 1] if k and segment[k][1] != "=" else []
     neighbours += [k + 1] if k + 1 < len(segment) and segment[k + 1][1] != "=" else []
     for j in neighbours:
-        mantissa = _FINE_DECIMAL.fullmatch(segment[j][0])
-        if mantissa is not None:
-            digits = mantissa.group(1).replace(".", "").replace("{,}", "").lstrip("0")
-            if len(digits) >= FINE_DIGITS:
-                return True
+        decimal = DECIMAL.search(segment[j][0]) if _LITERAL.fullmatch(segment[j][0]) else None
+        if decimal is not None and len((decimal[1] + decimal[2]).lstrip("0")) >= FINE_DIGITS:
+            return True
     return False
 
 
 FINE_DIGITS = 3  # significant digits of a decimal that rounds a power, not its exponent
-# a printed decimal, in scientific notation or not: its mantissa the group
-_FINE_DECIMAL = re.compile(r"\s*-?\s*(\d+(?:\{,\}\d{3})*\.\d+)\s*(?:\\times\s*10\^\{?-?\d+\}?)?\s*")
 
 
 def _power_about(member: str) -> Value | None:

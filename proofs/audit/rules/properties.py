@@ -149,8 +149,7 @@ def _judged(
         members = [formula]
     else:
         variable = match.group("g" if kind == "proportional" else "v")
-        sentence = _said_of(text[: match.start()], variable)
-        formulas = [f for f in _FORMULA.findall(sentence) if f.strip() not in _own_names(variable)]
+        sentence, formulas = _said_of(text[: match.start()], variable)
         if not formulas or _ANOTHER_SUBJECT.search(sentence[sentence.rfind(formulas[-1]) :]):
             return None
         members, _ = split_relations(split_statements(formulas[-1])[-1])
@@ -232,16 +231,20 @@ def _judged(
     )
 
 
-def _said_of(before: str, variable: str) -> str:
-    """The sentence the words are in, up to them; when it writes no formula but its subject
-    points back (「。これは $p$ について単調増加」「。この割合は」), the sentence before it on
-    the line, whose last formula the words are of."""
+def _said_of(before: str, variable: str) -> tuple[str, list[str]]:
+    """The sentence the words are in, up to them, and its formulas but the words' own;
+    when it writes none but its subject points back (「。これは $p$ について単調増加」
+    「。この割合は」), the sentence before it on the line, whose last formula the words are
+    of."""
     sentences = before.split("。")
     own = _own_names(variable)
-    written = [f for f in _FORMULA.findall(sentences[-1]) if f.strip() not in own]
-    if not written and len(sentences) > 1 and _DEMONSTRATIVE.match(sentences[-1]):
-        return sentences[-2]
-    return sentences[-1]
+
+    def written(sentence: str) -> list[str]:
+        return [f for f in _FORMULA.findall(sentence) if f.strip() not in own]
+
+    if not written(sentences[-1]) and len(sentences) > 1 and _DEMONSTRATIVE.match(sentences[-1]):
+        return sentences[-2], written(sentences[-2])
+    return sentences[-1], written(sentences[-1])
 
 
 def _ratio_for_large(value: sympy.Expr, g: sympy.Expr | None, v: sympy.Symbol) -> sympy.Expr | None:
