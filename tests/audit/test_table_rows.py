@@ -478,6 +478,26 @@ def test_a_header_formula_of_another_columns_header_reads_that_column():
     assert found(table.format("0.0500")) == [(14, "table", "error", "TAB101")]
 
 
+def test_a_header_formula_holding_another_columns_formula_reads_that_column_too():
+    # ne^{-s^2} holds e^{-s^2}: with s printed 2 among decimals (1.5 to 2.5) the cell
+    # could be 4 to 216; with e^{-s^2} printed 0.01832 it is 37.508 to 37.530
+    table = """\
+$n = 2{{,}}048$ とします。
+
+| 初期化 | $s$ | $e^{{-s^2}}$ | $ne^{{-s^2}}$ |
+|---|---|---|---|
+| 小 | 0.5 | 0.7788 | 1595 |
+| 大 | 2 | 0.01832 | {} |
+"""
+    assert found(table.format("37.51")) == []
+    assert found(table.format("41.3")) == [(16, "table", "error", "TAB101")]
+    # the column it holds slipped (within what s, 1.5 to 2.5, allows): the row's cells
+    # no longer agree with each other
+    assert found(table.format("37.51").replace("0.01832", "0.01382")) == [
+        (16, "table", "error", "TAB101")
+    ]
+
+
 def test_a_header_applying_another_columns_function_at_a_key_reads_that_row():
     # B(r)/B(0): the row B(r) over its cell at r = 0
     table = """\

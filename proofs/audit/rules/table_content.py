@@ -11,7 +11,9 @@ a name set to two values there is none). A name the table gives is a number: `k(
 is a product. An application that another column's header is stands for that column:
 `e^{\\ell(\\boldsymbol{z}^{*}, y)}` for e to the cell of `\\ell(\\boldsymbol{z}^{*}, y)` in the
 row, `B(r)/B(0)` for the cell of `B(r)` over that of the row whose key is 0; `m_{t-1}`
-in a table keyed by t stands for the column `m_t` of the row whose key is t − 1. A column
+in a table keyed by t stands for the column `m_t` of the row whose key is t − 1. A
+formula that holds another column's (`e^{-s^2}` in `ne^{-s^2}`) is judged again with
+that column's cell in its place. A column
 whose formula names anything else is not examined. The printed inputs are taken at either
 end of their rounding, so a cell is a mismatch only when no choice of them within their
 printed precision gives it.
@@ -458,10 +460,13 @@ def audit_table_content(
                 defined = None  # what the definition gives does not change with the row
             if defined is not None and defined.names & _shared(cols):
                 defined = None  # two columns of one name (Xavier の σ, He の σ): which?
+        parts: list[Column] = []
         if defined is not None:
             judge, code = functools.partial(_judge_defined, column, defined), DEFINED_COLUMN.code
         elif column.formula is not None:
-            judge, code = functools.partial(_judge, computed), COMPUTED_COLUMN.code
+            parts = _parts(column, cols, key)
+            judge = functools.partial(_judge, computed, parts=parts)
+            code = COMPUTED_COLUMN.code
         else:
             continue
         judged: list[Finding] = []
@@ -469,6 +474,7 @@ def audit_table_content(
             line = table.row_lines[column.index] if across else row_line
             given = _inputs(row, nearest, {**settings, **dict(column.settings)}, key, rounded)
             given |= _term_values(terms, row, view, rounded)
+            given |= _part_values(parts, row, rounded)
             given |= earlier[row[key.index].strip()] if row[key.index].strip() in earlier else {}
             printed = printed_cell(row[column.index], rounded, column.index)
             if printed is None:
@@ -690,25 +696,77 @@ def _nearest_symbols(cols: list[Column], index: int) -> dict[str, Column]:
 
 
 def _judge(
-    column: Column, given: dict[str, Printed], printed: Printed
+    column: Column, given: dict[str, Printed], printed: Printed, parts: Sequence[Column] = ()
 ) -> tuple[Status, str] | None:
     """The cell against the header's formula at every corner of its printed inputs; None
-    when the formula cannot be computed from what is given."""
+    when the formula cannot be computed from what is given. Where the formula holds
+    another column's (`e^{-s^2}` in `ne^{-s^2}`), the cell is judged again with that
+    column's cell in its place, rounded as printed: the exact value is within both
+    ranges, and the second is often the narrower (`s` printed `1` stands for 0.5 to 1.5,
+    `e^{-s^2}` printed 0.3679 for 0.36785 to 0.36795)."""
     assert column.formula is not None
-    try:
-        tree = parse(column.formula)
-    except TexError:
+    expr = _expression(column.formula, frozenset(given))
+    if expr is None or not {str(s) for s in expr.free_symbols} <= set(given):
         return None
-    evaluator = OpenEvaluator(frozenset(given))  # k(T - C): a product when k is given
+    source = column.source or f"its header's formula {column.formula}"
+    verdict = _within(_corners(expr, given), printed, column, source)
+    through, headers = expr, []
+    for part in sorted(parts, key=lambda p: -len(p.formula or "")):
+        shared = _expression(part.formula or "", frozenset(given))
+        name = _part_name(part)
+        if shared is None or shared.is_Atom or name not in given:
+            continue
+        replaced = through.subs(shared, sympy.Symbol(name))
+        if replaced != through and not replaced.is_Symbol:
+            through = replaced
+            headers.append(part.header)
+    if verdict[0] is Status.MISMATCHED or not headers:
+        return verdict
+    cells = "、".join(headers)
+    return _within(_corners(through, given), printed, column, f"{source} with the cells of {cells}")
+
+
+def _part_name(column: Column) -> str:
+    """The name a column's cell takes in another column's formula that holds its own."""
+    return f"part_{column.index}"
+
+
+def _parts(column: Column, cols: list[Column], key: Column) -> list[Column]:
+    """The columns whose formula another column's may hold: every other column with a
+    formula that is no application (those are read through _through_columns)."""
+    return [
+        c
+        for c in cols
+        if c is not column and c is not key and c.formula and not _CALL.fullmatch(c.formula)
+    ]
+
+
+def _part_values(
+    parts: list[Column], row: tuple[str, ...], rounded: frozenset[int]
+) -> dict[str, Printed]:
+    """Each part's cell in the row, in its column's unit."""
+    out = {}
+    for part in parts:
+        cell = printed_cell(row[part.index], rounded, part.index)
+        if cell is not None:
+            out[_part_name(part)] = Printed(cell.value * part.unit, cell.half * part.unit)
+    return out
+
+
+@functools.lru_cache(maxsize=1 << 10)
+def _expression(formula: str, given: frozenset[str]) -> sympy.Expr | None:
+    """A header's formula in the open notation (k(T - C): a product when k is given)."""
     try:
-        expr = evaluator(tree)
+        expr = OpenEvaluator(given)(parse(formula))
     except (TexError, TypeError, ValueError, ArithmeticError):
         return None
-    if not isinstance(expr, sympy.Expr):
-        return None
+    return expr if isinstance(expr, sympy.Expr) else None
+
+
+def _corners(expr: sympy.Expr, given: dict[str, Printed]) -> list[Fraction]:
+    """The expression's values at every corner of its inputs' rounding (the first
+    CORNERS inexact ones; the others at their printed values)."""
     names = {str(s): s for s in expr.free_symbols}
-    if not set(names) <= set(given):
-        return None
     inexact = [n for n in names if given[n].half][:CORNERS]
     values = []
     for signs in itertools.product((-1, 1), repeat=len(inexact)):
@@ -716,8 +774,7 @@ def _judge(
         for n, sign in zip(inexact, signs, strict=True):
             at[names[n]] = sympy.Rational(given[n].value + sign * given[n].half)
         values.append(Fraction(str(sympy.N(expr.subs(at), 30))))
-    source = column.source or f"its header's formula {column.formula}"
-    return _within(values, printed, column, source)
+    return values
 
 
 def _within(
