@@ -698,6 +698,19 @@ def test_a_case_of_the_sentence_sets_its_value_for_the_rest_of_it():
     assert worked_mismatches(text.format("2.2402")) == ["EQ004"]
 
 
+def test_settings_listed_before_a_case_are_cases_too():
+    # 「$\eta = 6 \times 10^{-4}$、$\lambda = 0.1$ なら」: the なら assumes both
+    text = (
+        "小さな値では $\\eta = 6 \\times 10^{{-4}}$、$\\lambda = 0.1$ なら "
+        "$\\eta\\lambda = {}$ です。"
+    )
+    assert worked_mismatches(text.format("6 \\times 10^{-5}")) == []
+    assert worked_mismatches(text.format("6 \\times 10^{-4}")) == ["EQ005"]
+    # a setting of an earlier sentence is no case of this one: nothing is judged
+    apart = text.replace("、$\\lambda", "。$\\lambda")
+    assert worked_mismatches(apart.format("6 \\times 10^{-4}")) == []
+
+
 SQUARE = """\
 # 試しの章
 

@@ -168,6 +168,13 @@ def is_setting(document: Document, line: int, statement: str) -> bool:
 # formulas costs time linear in its length)
 CASE_REACH = 400
 _CASE = re.compile(r"\$([^$]+)\$）?\s*(?:では|ならば|なら|のとき|とき)")
+# the settings listed before a case, each a case too: 「$\eta = 6 \times 10^{-4}$、$\lambda =
+# 0.1$ なら」 (the 、 joins what the なら after the last assumes); a name set to a number
+# only, not a conclusion of the case before (「$x > 0$ のとき $… < xe^{-x}$、$x < 0$ のとき」)
+_NUMBER_SET = r"(?:-?[\d.]+|\{,\}|\\times|10\^\{?-?\d+\}?|\s)+"  # 1{,}024, 6 \times 10^{-4}
+_SET_TO_A_NUMBER = rf"\$\s*\\?[A-Za-z]+(?:_\{{?[A-Za-z0-9]+\}}?)?\s*=\s*{_NUMBER_SET}\$"
+_LISTED_CASES = re.compile(rf"((?:{_SET_TO_A_NUMBER}\s*[、，,]\s*)+)$")
+_LISTED_CASE = re.compile(r"\$([^$]+)\$")
 
 
 def cases_before(document: Document, line: int, statement: str) -> list[str]:
@@ -178,7 +185,13 @@ def cases_before(document: Document, line: int, statement: str) -> list[str]:
         return []
     text = document.line(line)[max(0, place.column - CASE_REACH) : place.column]
     sentence = text[text.rfind("。") + 1 :]
-    return [m.group(1) for m in _CASE.finditer(sentence)]
+    cases = []
+    for case in _CASE.finditer(sentence):
+        listed = _LISTED_CASES.search(sentence[: case.start()])
+        if listed is not None:
+            cases += [m.group(1) for m in _LISTED_CASE.finditer(listed.group(1))]
+        cases.append(case.group(1))
+    return cases
 
 
 # where a name goes, stated before what tends with it: 「$c \to \infty$ で」

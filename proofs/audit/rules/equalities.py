@@ -333,7 +333,9 @@ def audit_equalities(
                 notation = chapter_notation()(line)
                 case.bounds = notation.ranges
                 cases = cases_before(document, line, statement.strip())
-                assumed = {set_name(c) for c in cases if case.learn(c)}
+                # 「$\\lambda = 0.1$ なら」: the number a case sets, for the rest of its sentence
+                learned = [c for c in cases if case.learn(c) or case.learn_number(c)]
+                assumed = {set_name(c) for c in learned}
                 # 「$u = \pi$ では …、$u = \pi/2$ で」: another case, not a claim about u
                 cased = assumed | {set_name(c) for c in cases}
                 another_case = set_name(statement) in cased - {None}
@@ -369,7 +371,7 @@ def audit_equalities(
                     if tried is not None:
                         found = tried
                     elif not conditional or bounded is None:  # the open notation knows no
-                        found = _decided_open(line, statement, found, case, regime)  # bounds
+                        found = _decided_open(line, statement, found, case, regime, learned)
 
             elif (
                 environment is not None
@@ -738,14 +740,17 @@ def _decided_open(
     found: list[Finding],
     facts: OpenFacts,
     regime: tuple[str, str] | None = None,
+    cases: Sequence[str] = (),
 ) -> list[Finding]:
     """The not-checkable findings of a statement replaced by its decision in the open
     notation with its element's facts (and the regime 「$c \\to \\infty$ で」 its sentence
-    states for a limit), when it is decided (a step it cannot judge keeps the reasons it
-    had)."""
+    states for a limit, the `cases` it assumes, named in the finding), when it is decided
+    (a step it cannot judge keeps the reasons it had)."""
     status, detail = decide_open(statement, facts, regime)
     if status == "not checkable":
         return found
+    if cases:
+        detail += f" (with {', '.join(c.strip() for c in cases)}, as its sentence assumes)"
     kept = [f for f in found if f.status != Status.NOT_CHECKABLE]
     return kept + [
         Finding(
