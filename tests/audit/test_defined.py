@@ -862,6 +862,42 @@ def test_a_conclusion_right_after_its_case_is_no_hypothesis_of_the_next():
     assert is_hypothesis(document, at, "a = 1")
 
 
+def test_a_formula_first_in_an_item_before_de_is_what_the_item_states():
+    from proofs.audit.deciding.sentence import is_hypothesis
+
+    # 「2. $A = B$ で、」 states A = B and goes on; 「$d = 8$ で、」 in a sentence sets d
+    for line, statement, hypothesis in (
+        ("2. $A = B + C$ で、等号は $C = 0$ のときに限る。", "A = B + C", False),
+        ("ここでは $d = 8$ で、$d^2 = 64$ である。", "d = 8", True),
+    ):
+        text = GELU.format(claim=line)
+        at = text.split("\n").index(line) + 1
+        assert is_hypothesis(parse(text, "c.mdx"), at, statement) is hypothesis
+    # the claim an item states is tried
+    assert _gelu_codes("1. $x\\,s(x) = x/(1 + e^{{-x}})$ で、これは正である。") == []
+    assert _gelu_codes("1. $x\\,s(x) = x/(1 + e^{{x}})$ で、これは正である。") == ["EQ004"]
+
+
+def test_a_range_a_name_runs_over_sets_nothing():
+    # 「$t = 1, \\ldots, T$ の順に」 in a 定義: t runs from 1 to T, it is not set to 1
+    text = (
+        "# 章\n\n## 1. 手順\n\n"
+        '<Definition id="def-steps" title="手順">\n\n'
+        "$t = 1, \\ldots, T$ の順に $u_t := 2t$ と定める。\n\n</Definition>\n"
+    )
+    assert "t" not in read_notation(parse(text, "c.mdx"))(9).settings
+    assert "t" in read_notation(parse(text.replace(", \\ldots, T", ""), "c.mdx"))(9).settings
+
+
+def test_names_joined_by_or_before_a_case_are_cases_too():
+    from proofs.audit.deciding.sentence import is_hypothesis
+
+    line = "等号は $k = 1$ または $t = 0$ のときに限る。"
+    text = GELU.format(claim=line)
+    at = text.split("\n").index(line) + 1
+    assert is_hypothesis(parse(text, "c.mdx"), at, "k = 1")
+
+
 def test_a_name_whose_subscript_is_a_word_is_defined_as_its_own():
     text = (
         "# 章\n\n## 1. 数\n\n"

@@ -74,6 +74,7 @@ _INTEGERS = re.compile(r"^\\mathbb\{[NZ]\}(?:_\{?[>\\]?(?:ge|geq)?\s*[01]\}?)?$"
 _REALS = re.compile(r"^\\mathbb\{R\}$")
 _POSITIVE_REALS = re.compile(r"^\\mathbb\{R\}_\{?(?:>|\\gt)\s*0\}?$")
 _STATING = ("proposition", "lemma", "theorem", "corollary")  # kinds whose statement names
+_DOTS = re.compile(r"\\(?:ldots|dots|cdots)")
 _NUMBER = re.compile(r"(?:\s|\\[ ,;])*-?\d+(?:\.\d+)?\s*")
 _BOUND = re.compile(
     rf"^\s*(?:(-?[\d./]+)\s*(<|\\le|\\leq)\s*)?{_NAMES}\s*(<|>|\\le|\\leq|\\ge|\\geq)\s*(-?[\d./]+)\s*$"
@@ -400,7 +401,10 @@ def read_notation(document: Document) -> Callable[[int], Notation]:
             if not is_hypothesis(document, formula.line, statements[0][1]):
                 continue  # 「$i \\ge 42$、つまり」: what the prose derives, no range it declares
         # 「$\\omega_k = 1,\\ 0.1,\\ 0.01$」 lists values a name takes: it sets none of them
-        listed = any(_NUMBER.fullmatch(st.rstrip(".,")) for _, st in statements[1:])
+        # 「$t = 1, \\ldots, T$ の順に」: the range it runs over
+        listed = any(_NUMBER.fullmatch(st.rstrip(".,")) for _, st in statements[1:]) or any(
+            _DOTS.search(st) for _, st in statements
+        )
         if not _read_bound(formula.tex, target, chapter):
             for line, statement in statements:
                 # 「$\\varepsilon = 0$ のときは」 in a 定義: a case of its sentence, not a value

@@ -44,6 +44,9 @@ CONDITIONS = (
 SETTING = ("とする", "とし", "と置", "とお", "と書")
 # A formula after a hypothesis and one of these is its conclusion.
 CONCLUDING = ("ならば", "なら", "のとき", "とき", "とすると", "とすれば")
+# A formula first in an item of a list is what the item states: 「2. $A = B$ で、」 joins it
+# to what follows, where 「$d = 8$ で、」 sets d for it.
+_ITEM_START = re.compile(r"\s*(?:\d+\.|[•・])\s*")
 # Words that restrict what follows them to a part of its domain, with no formula: 「その
 # 区間では $q(x) < 0$」 holds on an interval the text describes, not for every x.
 RESTRICTING = ("区間では", "区間で", "範囲では", "範囲で")
@@ -53,8 +56,8 @@ LARGE_LITERAL = re.compile(r"(?<![\\\w.])(?:[3-9]|\d{2,})(?:\.\d+)?(?![\w.])")
 _INDEX_RELATION = re.compile(r"^\s*[a-z]\s*(\\ne|\\neq|\\le|\\leq|<|>|\\ge|\\geq|=)\s*[a-z]\s*$")
 
 
-# the item of a list of settings: 「、$\pi(2) = 1$」
-_LISTED = re.compile(r"\s*、\s*\$[^$]+\$")
+# the item of a list of settings: 「、$\pi(2) = 1$」, 「$k = 1$ または $t_0 = 0$ のとき」
+_LISTED = re.compile(r"\s*(?:、|または|か|や|と)\s*\$[^$]+\$")
 _HYPOTHESIS = re.compile(r"\$([^$]+)\$\s*(" + "|".join(CONCLUDING) + ")")
 _RESTRICTION = re.compile("|".join(RESTRICTING))
 _EQUIVALENT = re.compile(r"\$\s*と同値")  # the other side of an equivalence of conditions
@@ -80,6 +83,10 @@ def is_hypothesis(document: Document, line: int, statement: str) -> bool:
     if not sentence.is_hypothesis_after(place.closing):
         return False
     opening = text.rfind("$", 0, place.column)
+    if _ITEM_START.fullmatch(text[: max(opening, 0)]) and (
+        sentence.is_hypothesis_after(place.closing, ("で、",))
+    ):
+        return False
     if text[: max(opening, 0)].rstrip().endswith(CONCLUDING) and text.startswith(
         "、", sentence._spaces(place.closing + 1)
     ):
