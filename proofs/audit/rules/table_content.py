@@ -59,7 +59,8 @@ COMPUTED_COLUMN = Rule(
     "or is a symbol the paragraph before the table sets to one) is that formula in each "
     "row, of the key column's value, the row's other cells, the settings of the paragraphs "
     "before the table and those of its header ($m = 100$ での), for some choice of the "
-    "printed inputs within their rounding.",
+    "printed inputs within their rounding; a formula that holds another column's "
+    "($e^{-s^2}$ in $ne^{-s^2}$) also with that column's cell in its place.",
     Example(_COLUMN.format("17")),
     Example(_COLUMN.format("16")),
 )
