@@ -722,6 +722,16 @@ def test_a_name_an_example_sets_twice_or_in_a_case_sets_nothing():
     assert mismatches(example(case, "", "別の構成で $d/4 = 192$ です。"), "e.mdx") == []
 
 
+def test_what_a_case_works_out_in_an_example_holds_at_its_values():
+    # 「中点の $t = W + N/2 = 5{,}250$ では」: t is a case, W + N/2 = 5,250 a step worked out
+    setting = "$W = 500$、$N = 9{,}500$ の学習を考える。"
+    case = "中点の $t = W + N/2 = {}$ では比は 0.5 です。"
+    assert mismatches(example(setting, "", case.format("5{,}250")), "e.mdx") == []
+    assert mismatches(example(setting, "", case.format("4{,}750")), "e.mdx") == [(7, "equality")]
+    # in a proof, where nothing sets W and N, the case claims nothing
+    assert mismatches(rendered(case.format("4{,}750"))) == []
+
+
 def test_the_numbers_an_example_s_title_sets_decide_its_steps():
     title = "T = 20、E = 4、k = 2 で容量を変える"
     assert mismatches(example("容量は $ckT/E = 10c$ です。", title=title), "e.mdx") == []

@@ -247,6 +247,7 @@ def audit_equalities(
         settings = settings_by_line.setdefault(formula.line, Settings())
         element = document.element_at(formula.line)
         names = defined.setdefault(element.line if element else 0, Definitions())
+        in_example = element is not None and element.kind in ("example", "exercise")
         statements = statement_lines(formula.line, formula.tex)
         # 「$t = 8 - j = 4, 3, 2, 1, 0$ に対する」: the values a name runs over, no claim
         listed = any(_LITERAL.fullmatch(st.rstrip(".,")) for _, st in statements[1:])
@@ -305,6 +306,12 @@ def audit_equalities(
                 # an equation solved holds at no value the line set before (「$x = 3$ では
                 # …、$x\\tanh(x/2) = 2$ の正の解」)
                 if not is_solved(document, line, statement.strip()):
+                    findings.extend(f for f in found if f.status != Status.NOT_CHECKABLE)
+                # 「$t = W + N/2 = 5{,}250$ では」 in an example: its working holds, with
+                # the values the example sets
+                worked = _worked_value(statement)
+                if worked is not None and open_notation and in_example:
+                    found = _decided_open(line, worked, [], known)
                     findings.extend(f for f in found if f.status != Status.NOT_CHECKABLE)
                 continue
             if relation in bound:  # a claim of a check, which the
@@ -531,6 +538,15 @@ def _audit_once(
         recomputed[key] = audit_statement(line, statement, settings.values, owned)
         return recomputed[key]
     return [replace(f, line=line) for f in recomputed[key]]
+
+
+def _worked_value(statement: str) -> str | None:
+    """What a case or a setting works out for its name (`W + N/2 = 5{,}250` of `t = W +
+    N/2 = 5{,}250`): the chain after the name, of equalities only; None for any other."""
+    members, relations = split_relations(statement)
+    if len(members) < 3 or any(r != "=" for r in relations) or not _NAMED.fullmatch(members[0]):
+        return None
+    return " = ".join(m.strip() for m in members[1:])
 
 
 def _set_again(statement: str, settings: Settings) -> str | None:
