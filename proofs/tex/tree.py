@@ -457,7 +457,15 @@ class _Parser:
             return Node("lim", (var, target, self.product()), token)
         if token in (r"\exp", r"\log", r"\ln"):
             self.take()
-            arg = self.argument() if self.peek() == "{" else self.power()
+            # \exp(x)^{1/N} is (e^x)^{1/N}, as \sin(x)^2 is sin(x)^2; \log x^2 is log(x^2)
+            bracketed = self.peek() in _OPENING_BRACKETS
+            arg = (
+                self.argument()
+                if self.peek() == "{"
+                else self.atom()
+                if bracketed
+                else self.power()
+            )
             return Node("call", (Node("name", (token[1:],), token), (arg,)), token)
         if token in _TRIGONOMETRIC:
             return self.trigonometric(token)

@@ -878,6 +878,30 @@ def test_a_formula_first_in_an_item_before_de_is_what_the_item_states():
     assert _gelu_codes("1. $x\\,s(x) = x/(1 + e^{{x}})$ で、これは正である。") == ["EQ004"]
 
 
+def test_what_a_proposition_proves_of_a_name_sets_it_nowhere_else():
+    # 「等号は $x = 0$ のとき」「$x = 0$ です」: what it proves, not x = 0 for the element;
+    # what the text sets (「$x = 1$ とする」) is a setting of the element still
+    for line, settings in (
+        ("$s(x) \\ge 1/2$ で、等号は $x = 0$ のときに限る。", {}),
+        ("$s(x) = 1/2$ から $x = 0$ です。", {}),
+        ("$x = 1$ とする。", {"x": "num(1,)"}),
+    ):
+        text = GELU.format(claim=line)
+        at = text.split("\n").index(line) + 1
+        notation = read_notation(parse(text, "c.mdx"))(at)
+        assert {k: str(v) for k, v in notation.settings.items()} == settings
+
+
+def test_a_case_remarked_on_in_brackets_keeps_the_formula_before_it():
+    # 「$A$（$x > 0$）なら B」: A is the case, x > 0 a remark on it; B follows from both
+    from proofs.audit.deciding.sentence import cases_before
+
+    line = "$s(x) = 1/2$（$x > 0$）なら $x = 0$ となるが、これはありえない。"
+    text = GELU.format(claim=line)
+    at = text.split("\n").index(line) + 1
+    assert cases_before(parse(text, "c.mdx"), at, "x = 0") == ["s(x) = 1/2", "x > 0"]
+
+
 def test_a_range_a_name_runs_over_sets_nothing():
     # 「$t = 1, \\ldots, T$ の順に」 in a 定義: t runs from 1 to T, it is not set to 1
     text = (

@@ -197,6 +197,15 @@ def test_ceiling_floor_and_trigonometric_functions_are_read():
     )
 
 
+def test_a_power_after_a_bracketed_argument_applies_to_the_call():
+    # \exp(x)^{1/N} is (e^x)^{1/N} and \log(x)^2 is (log x)^2, as \sin(x)^2 is;
+    # without brackets \log x^2 is log(x^2)
+    assert str(parse(r"\exp(x)^{2}")) == "pow(call(name('exp',), (name('x',),)), num(2,))"
+    assert str(parse(r"\log\big(x\big)^2")) == "pow(call(name('log',), (name('x',),)), num(2,))"
+    assert str(parse(r"\log x^2")) == "call(name('log',), (pow(name('x',), num(2,)),))"
+    assert str(parse(r"\exp{x}^2")) == "pow(call(name('exp',), (name('x',),)), num(2,))"
+
+
 def test_a_primed_function_applied_is_a_call_of_its_derivative():
     # f'(N): the derivative of f at N, not the product of f' and N
     assert parse("f'(N)") == Node("call", (Node("prime", (name("f"),)), (name("N"),)))

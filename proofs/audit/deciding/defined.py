@@ -46,7 +46,12 @@ from fractions import Fraction
 import sympy
 
 from proofs.audit.deciding.notation import CONSTANTS, FUNCTIONS
-from proofs.audit.deciding.sentence import condition_in_sentence, is_case, is_hypothesis
+from proofs.audit.deciding.sentence import (
+    condition_in_sentence,
+    is_case,
+    is_hypothesis,
+    is_setting,
+)
 from proofs.reader import Document
 from proofs.reader.math import split_relations, statement_lines
 from proofs.reader.records import Element, Math
@@ -408,8 +413,13 @@ def read_notation(document: Document) -> Callable[[int], Notation]:
         if not _read_bound(formula.tex, target, chapter):
             for line, statement in statements:
                 # 「$\\varepsilon = 0$ のときは」 in a 定義: a case of its sentence, not a value
-                # for the rest of the chapter (in another element, it is one for its proof)
-                sets = not listed and (local or not is_case(document, line, statement))
+                # for the rest of the chapter (in an example, it is one for its solution); in
+                # a proposition and its proof only what the text sets (「$d = 8$ とする」) is
+                # one: 「等号は $\\varepsilon = 1$ のとき」「$s_k = 1$ です」 are what it proves
+                if element is not None and element.kind in _STATING:
+                    sets = not listed and is_setting(document, line, statement)
+                else:
+                    sets = not listed and (local or not is_case(document, line, statement))
                 # 「$x \\in \\mathbb{F}$ なら $\\mathrm{fl}(x) = x$」: a case of fl, no definition
                 cased = condition_in_sentence(document, line, statement) is not None
                 _read_statement(statement, line, target, chapter, element, sets, cased)

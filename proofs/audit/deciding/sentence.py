@@ -58,7 +58,9 @@ _INDEX_RELATION = re.compile(r"^\s*[a-z]\s*(\\ne|\\neq|\\le|\\leq|<|>|\\ge|\\geq
 
 # the item of a list of settings: 「、$\pi(2) = 1$」, 「$k = 1$ または $t_0 = 0$ のとき」
 _LISTED = re.compile(r"\s*(?:、|または|か|や|と)\s*\$[^$]+\$")
-_HYPOTHESIS = re.compile(r"\$([^$]+)\$\s*(" + "|".join(CONCLUDING) + ")")
+# 「$A$ なら」, and 「$A$（$\mu > 0$）なら」: a remark in brackets between it and the word
+_REMARK = r"(?:（[^（）$]*(?:\$[^$]*\$[^（）$]*)*）)?"
+_HYPOTHESIS = re.compile(r"\$([^$]+)\$\s*" + _REMARK + r"\s*(" + "|".join(CONCLUDING) + ")")
 _RESTRICTION = re.compile("|".join(RESTRICTING))
 _EQUIVALENT = re.compile(r"\$\s*と同値")  # the other side of an equivalence of conditions
 # a formula followed by 「に」 is what something is done to (「$A = B$ に定数を足したもの」),
@@ -182,6 +184,7 @@ _NUMBER_SET = r"(?:-?[\d.]+|\{,\}|\\times|10\^\{?-?\d+\}?|\s)+"  # 1{,}024, 6 \t
 _SET_TO_A_NUMBER = rf"\$\s*\\?[A-Za-z]+(?:_\{{?[A-Za-z0-9]+\}}?)?\s*=\s*{_NUMBER_SET}\$"
 _LISTED_CASES = re.compile(rf"((?:{_SET_TO_A_NUMBER}\s*[、，,]\s*)+)$")
 _LISTED_CASE = re.compile(r"\$([^$]+)\$")
+_REMARKED = re.compile(r"\$([^$]+)\$\s*（\s*$")  # the formula a bracketed case remarks on
 
 
 def cases_before(document: Document, line: int, statement: str) -> list[str]:
@@ -194,9 +197,13 @@ def cases_before(document: Document, line: int, statement: str) -> list[str]:
     sentence = text[text.rfind("。") + 1 :]
     cases = []
     for case in _CASE.finditer(sentence):
-        listed = _LISTED_CASES.search(sentence[: case.start()])
+        before = sentence[: case.start()]
+        listed = _LISTED_CASES.search(before)
         if listed is not None:
             cases += [m.group(1) for m in _LISTED_CASE.finditer(listed.group(1))]
+        remarked = _REMARKED.search(before)
+        if remarked is not None and sentence.startswith("）", case.end(1) + 1):
+            cases.append(remarked.group(1))  # 「$A$（$\mu > 0$）なら」: A the case, μ > 0 too
         cases.append(case.group(1))
     return cases
 
