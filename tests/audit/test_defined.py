@@ -698,6 +698,16 @@ def test_a_case_of_the_sentence_sets_its_value_for_the_rest_of_it():
     assert worked_mismatches(text.format("2.2402")) == ["EQ004"]
 
 
+def test_a_free_index_beside_a_fixed_one_runs_over_the_others():
+    # z_1 - z_j ≥ 3 compares the first entry with the others: j = 1 is no witness
+    text = (
+        "$\\boldsymbol{{z}} \\in \\mathbb{{R}}^{{3}}$ とし、$\\boldsymbol{{z}} = (3,\\ 0,\\ -1)$ "
+        "とします。$\\varphi(0) > 0$ で、$z_1 - z_j \\ge {}$ を満たします。"
+    )
+    assert worked_mismatches(text.format("3")) == []
+    assert worked_mismatches(text.format("4")) == ["EQ004"]
+
+
 def test_settings_listed_before_a_case_are_cases_too():
     # 「$\eta = 6 \times 10^{-4}$、$\lambda = 0.1$ なら」: the なら assumes both
     text = (

@@ -648,3 +648,27 @@ def test_a_unit_column_is_judged_only_where_its_other_rows_confirm_its_bytes():
     # one row alone beside the slipped one confirms nothing
     short = "\n".join(BYTES.splitlines()[:4]) + "\n"
     assert found(short.format(mib="474.7", gib="2.910")) == []
+
+
+def test_a_header_symbol_with_a_formula_in_brackets_is_that_symbol():
+    # 「$H$（$\\log n$）」: H of the log n scaling, not the column log n
+    table = "| $n$ | {} |\n|---|---|\n| 1024 | 2.3390 |\n| 4096 | 2.3292 |\n"
+    assert found(table.format("$H$（$\\log n$）")) == []
+    assert found(table.format("$\\log n$")) == [
+        (13, "table", "error", "TAB101"),
+        (14, "table", "error", "TAB101"),
+    ]
+
+
+def test_a_listing_printing_a_row_s_number_in_another_column_is_not_compared_there():
+    from proofs.audit.rules.table_content import audit_reproduced_rows
+    from proofs.reader.records import Table
+
+    header = ("$\\tau$", "$H$", "$dH/d\\beta$", "$dH/d\\tau$")
+    table = Table(1, (header, ("0.25", "0.0931", "-0.0760", "1.2162")), (1, 3))
+    # the listing prints dH/dβ twice (two ways of computing it) and no dH/dτ
+    assert audit_reproduced_rows(table, [(9, "0.25 0.0931 -0.0760 -0.0760")]) == []
+    # a number the row holds nowhere else is compared
+    (finding,) = audit_reproduced_rows(table, [(9, "0.25 0.0931 -0.0760 1.2126")])
+    assert finding.code == "TAB102" and finding.detail.startswith("the chapter's listing prints 1.2126")
+

@@ -788,10 +788,33 @@ def test_a_function_with_a_subscript_applied_is_an_application():
     assert decide_open(r"\sigma_T(z) + \sigma_T(z) = 2\sigma_T(z)")[0] == "confirmed"
 
 
+def test_a_step_true_of_a_distribution_or_of_what_the_element_defines_is_not_decided():
+    from proofs.audit.deciding.notation import OpenFacts
+
+    # the variance identity holds where Σ_k p_k = 1, which a chapter's p often is unsaid
+    variance = (
+        r"\sum_k p_k v_k^2 - \big(\sum_k p_k v_k\big)^2"
+        r" = \sum_k p_k \big(v_k {} \sum_j p_j v_j\big)^2"
+    )
+    assert decide_open(variance.format("-"))[0] == "not checkable"
+    assert decide_open(variance.format("+"))[0] == "mismatched"  # false for a distribution too
+    # m := Σ_k p_k v_k, which these facts cannot read: a point that sets m is no witness
+    facts = OpenFacts()
+    facts.state(r"m := \sum_k p_k v_k")
+    step = r"\sum_k p_k v_k^2 - m^2 = \sum_k p_k (v_k - m)^2"
+    assert decide_open(step, facts)[0] == "not checkable"
+    assert decide_open(step)[0] == "mismatched"
+
+
 def test_a_limit_of_what_is_not_read_is_not_decided():
     above = ("x", r"\infty")
     assert decide_open(r"x\,\varphi(x) \to 0", regime=above)[0] == "not checkable"
     assert decide_open(r"x e^{-x} \to 0", regime=above)[0] == "confirmed"
+    # H_n(1) and p_n are indexed by n: they move as n does
+    many = ("n", r"\infty")
+    assert decide_open(r"H_n(1) - \log n \to 0", regime=many)[0] == "not checkable"
+    assert decide_open(r"p_n \log n \to 0", regime=many)[0] == "not checkable"
+    assert decide_open(r"c - \log n \to 0", regime=many)[0] == "mismatched"
     # below 0 the open notation, which reads its names as positive (√(x^2) as x), says nothing
     below = ("x", r"-\infty")
     assert decide_open(r"\sqrt{x^2}/x \to -1", regime=below)[0] == "not checkable"

@@ -352,6 +352,35 @@ def _free_indices(tree: Node, evaluator: Evaluator) -> list[str]:
     return found
 
 
+def _others(parts: tuple[Node, ...], indices: list[str]) -> dict[str, set[int]]:
+    """For each free index, the entries it runs past: `z_1 - z_j \\ge 3` compares the
+    first entry with the others, so j is not 1 there (a subscript of one letter beside
+    one of digits on the same name)."""
+    fixed: dict[str, set[int]] = {}
+    free: dict[str, set[str]] = {}
+
+    def visit(node: object) -> None:
+        if isinstance(node, tuple):
+            for item in node:
+                visit(item)
+        elif isinstance(node, Node):
+            if node.op == "sub" and node.args[0].op == "name" and node.args[1].op == "text":
+                base, below = node.args[0].args[0], node.args[1].args[0]
+                if below.isdigit():
+                    fixed.setdefault(base, set()).add(int(below))
+                elif below in indices:
+                    free.setdefault(base, set()).add(below)
+            for arg in node.args:
+                visit(arg)
+
+    visit(parts)
+    out: dict[str, set[int]] = {}
+    for base, letters in free.items():
+        for letter in letters:
+            out.setdefault(letter, set()).update(fixed.get(base, set()))
+    return out
+
+
 @dataclass(frozen=True)
 class Relation:
     """One relation of a chain, entry by entry over every value of the free indices:
@@ -371,6 +400,14 @@ def _sides(
     combinations = list(itertools.product(range(1, SIZE + 1), repeat=len(indices)))
     if len(combinations) > MAX_INDEX_VALUES:
         return f"{len(indices)} free indices"
+    others = _others(parts, indices)
+    combinations = [
+        values
+        for values in combinations
+        if not any(v in others.get(i, ()) for i, v in zip(indices, values, strict=True))
+    ]
+    if not combinations:
+        return "no entries left for its free indices"
     pairs = [Relation(op, [], [], []) for op in ops]
     try:
         for values in combinations:

@@ -372,9 +372,11 @@ def limit_step(a: sympy.Expr, b: sympy.Expr, regime: tuple[str, str]) -> tuple[s
         return "not checkable", "a regime, not a limit"
     if symbol not in a.free_symbols or symbol in b.free_symbols:
         return "not checkable", f"a limit of something other than {name}'s"
-    if any("(" in s.name and re.search(rf"\b{re.escape(name)}\b", s.name) for s in a.free_symbols):
-        # φ(x) of a φ not read here: a number of its own, which does not stay put as x moves
-        return "not checkable", f"a limit of an application, in {name}, of what is not read"
+    mentions = re.compile(rf"(?<![A-Za-z\\]){re.escape(name)}(?![A-Za-z])")
+    if any(s != symbol and mentions.search(s.name) for s in a.free_symbols):
+        # φ(x) of a φ not read here, H_n(1) or p_n indexed by n: a number of its own,
+        # which does not stay put as x or n moves
+        return "not checkable", f"a limit of what depends on {name} in a way not read here"
     point, side = _limit_point(where)
     if point is None:
         return "not checkable", f"{name} \\to {where}: not a point read"
@@ -476,6 +478,20 @@ def decide_open(
                         f"{_shown_step(pair)}: false at points that need not meet "
                         f"${statement}$, which the element states"
                     )
+            elif (
+                judged.outcome == "fails"
+                and facts is not None
+                and (unread := _bases(a - b) & facts.defined_unread())
+            ):  # 「$m := \\sum_k p_k v_k$ と置くと」 unread: a point that sets m is no witness
+                reasons.append(
+                    f"{_shown_step(pair)}: false at points that set "
+                    f"{', '.join(sorted(unread))}, which the element defines"
+                )
+            elif judged.outcome == "fails" and (family := _as_distribution(a, b, counts, bounds)):
+                reasons.append(  # Σ_k p_k v_k^2 - m^2 = Σ_k p_k (v_k - m)^2: true of a p
+                    f"{_shown_step(pair)}: false at some points, but it holds wherever the "
+                    f"entries of {family} sum to 1, as a distribution's do"
+                )
             elif judged.outcome == "fails":
                 return "mismatched", f"{_shown_step(pair)} is {judged.detail()}"
             if judged.outcome == "holds":
@@ -553,6 +569,27 @@ def _constraint(
             continue  # \lambda^0 = 1: true of every value, it constrains nothing
         if _bare_names(members[0]) & names:
             return statement, _scaling(members[0], members[1])
+    return None
+
+
+def _as_distribution(
+    a: sympy.Expr, b: sympy.Expr, counts: frozenset[str], bounds: dict[str, Range]
+) -> str | None:
+    """The name whose entries (p_1, …, p_n, two or more), scaled to sum to 1, make the
+    step hold at every point tried: the step is then about a distribution, which the text
+    may take p to be without saying so here; None when there is none."""
+    families: dict[str, list[sympy.Symbol]] = {}
+    for symbol in (a - b).free_symbols:
+        entry = re.fullmatch(r"(.+)_(\d+)", symbol.name)
+        if entry is not None:
+            families.setdefault(entry.group(1), []).append(symbol)
+    for base, entries in sorted(families.items()):
+        if len(entries) < 2:
+            continue
+        total = sympy.Add(*entries)
+        scaled = {x: x / total for x in entries}
+        if judge("=", a.xreplace(scaled), b.xreplace(scaled), counts, bounds).outcome == "holds":
+            return base
     return None
 
 

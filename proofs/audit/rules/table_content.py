@@ -108,6 +108,7 @@ _IN_TEXT = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?![\w.])")
 _CALL = re.compile(r"\s*(\\?[A-Za-z]+(?:_\{[^{}]*\}|_\w)?)\((.+)\)\s*")  # F(x), \\ell(z, y)
 _BREAK = re.compile(r"\s*(?:<|#|\$\$)")  # a tag, a heading or a display: no paragraph's line
 _UNIT = re.compile(r"\\times\s*10\^\{?(-?\d+)\}?")
+_BRACKETED = re.compile(r"（[^（）]*）|\([^()$]*\$[^()]*\)")  # a remark in brackets
 _IN_PERCENT = re.compile(r"[（(\[]\s*(?:%|％)\s*[）)\]]")  # a header's unit: （%）
 _SYMBOL = re.compile(  # x, \beta_1, n_{\mathrm{in}}
     r"\s*\\?[A-Za-z]+(?:_\{?\\?(?:mathrm\{)?[A-Za-z0-9]+\}?\}?)?\s*"
@@ -166,6 +167,10 @@ def columns(table: Table) -> list[Column]:
         maths = INLINE_MATH.findall(cell)
         unit = Fraction(1)
         named = [m for m in maths if not _UNIT.search(m)]
+        # 「$H$（$\log n$）」: the bracket says which H (the one of log n scaling), no formula
+        outside = INLINE_MATH.findall(_BRACKETED.sub("", cell))
+        if outside:
+            named = [m for m in named if m in outside]
         for m in maths:
             found = _UNIT.search(m)
             if found:
@@ -831,7 +836,12 @@ def reproduced_cells(table: Table, produced: Sequence[tuple[int, str]]) -> list[
             continue
         at, values = best
         for (k, printed), value in zip(numbers, values, strict=False):
-            if value is not None and k in plain:
+            # a number the row holds in another column: the listing may print its columns
+            # in another order (「-beta*Var」 where the table has dH/dτ), so it is not compared
+            elsewhere = value is not None and any(
+                j != k and j in plain and _agrees(other, value) for j, other in numbers
+            )
+            if value is not None and k in plain and (_agrees(printed, value) or not elsewhere):
                 text = f"{table.rows[0][k].strip()}: {row[k].strip()} (row {row[0].strip()})"
                 out.append(Reproduced(line, text, printed, value, at))
     return out
