@@ -670,5 +670,6 @@ def test_a_listing_printing_a_row_s_number_in_another_column_is_not_compared_the
     assert audit_reproduced_rows(table, [(9, "0.25 0.0931 -0.0760 -0.0760")]) == []
     # a number the row holds nowhere else is compared
     (finding,) = audit_reproduced_rows(table, [(9, "0.25 0.0931 -0.0760 1.2126")])
-    assert finding.code == "TAB102" and finding.detail.startswith("the chapter's listing prints 1.2126")
-
+    assert finding.code == "TAB102" and finding.detail.startswith(
+        "the chapter's listing prints 1.2126"
+    )
