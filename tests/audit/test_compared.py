@@ -51,5 +51,8 @@ def test_words_that_compare_something_else_are_left_alone():
     assert statuses("平均は $(2 + 4)/2 = 3$ で、2 の評価のとおり 2.5 より大きくなります。") == [
         "confirmed"
     ]
+    # an item spoken of (「3 については」) is no value
+    assert statuses("3 については、成分は正で、どれも 1 より小さくなります。") == []
+    assert statuses("値は 3 で、どれも 1 より小さくなります。") == ["mismatched"]
     # a formula between the two, which the words may be of
     assert statuses("長さは 5 で、比 $\\rho$ は 1 より大きくなります。") == []

@@ -127,6 +127,9 @@ def test_brackets_holding_a_sentence_are_a_remark_not_the_items():
     body = "GPT-2 の 4 つの構成（{}）で計算します。\n"
     assert verdicts(body.format("[4] 表 2。$V = 50{,}257$、$L = 1{,}024$")) == []
     assert verdicts(body.format("小、中、大"))[0][1] == "mismatched"
+    # brackets after the sentence's verb remark on the sentence, not on the four
+    after = "4 つの損失を比べます（数値は第 6 位、$\\Delta$ は第 4 位に丸めています）。\n"
+    assert verdicts(after) == []
 
 
 def test_what_the_chapter_covers_is_no_count_of_the_summary_after_it():

@@ -61,6 +61,8 @@ _BRACKETED = re.compile(
 )
 _NEGATED = re.compile(r"^[くいえてっりまんなしせ]{0,6}(?:ない|ません|ず)")
 _LARGER = ("大き", "多", "超え", "上回", "以上")
+# after a number that labels what follows (「2 の評価」) or what it speaks of (「3 については」)
+_LABELLING = r"\s*(?:の|について|に対し)"
 _SETTING = re.compile(r"^\s*\\?[A-Za-z]+(?:_\{?[^{}]*\}?)?\s*=\s*-?[\d.{},]+\s*$")
 
 
@@ -143,7 +145,7 @@ def _finding(
 def _numbers(sentence: str) -> list[_Number]:
     """The numbers a sentence prints, in order: prose numbers and the values formulas end
     with, but not a value set for a case (「$s = 0.2048$ では」), a condition (「$t > 0$
-    で」) or a number that labels what follows it (「2 の評価」)."""
+    で」) or a number that labels what follows it (「2 の評価」「3 については」)."""
     found = []
     for m in INLINE_MATH.finditer(sentence):
         members, relations = split_relations(m.group(0).strip("$"))
@@ -155,7 +157,7 @@ def _numbers(sentence: str) -> list[_Number]:
         if span is not None:
             found.append(_Number(m.end(), *span))
     prose = INLINE_MATH.sub(lambda m: " " * len(m.group(0)), sentence)
-    for m in re.finditer(rf"(?<![\w.$,{{}}])(?:{_NUMBER})(?![\w.])(?!\s*の)", prose):
+    for m in re.finditer(rf"(?<![\w.$,{{}}])(?:{_NUMBER})(?![\w.])(?!{_LABELLING})", prose):
         found.append(_Number(m.end(), *printed_span(m.group(0), False)))
     return sorted(found, key=lambda n: n.end)
 

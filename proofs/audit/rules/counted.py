@@ -61,7 +61,8 @@ _NEXT = re.compile(
 )
 _ITEM = re.compile(r"(?:\d+\.|[-*•])\s")
 # 「3 つの工夫（損失スケーリング、補償和、マスター重み）」: the items in the brackets after it
-_BRACKETED = re.compile(r"\s?つの[^\s（(、。]{0,8}[（(](?P<items>[^（()）]+)[）)]")
+# (the noun between has no kana: 「4 つの損失を比べます（…）」 remarks on the sentence)
+_BRACKETED = re.compile(r"\s?つの[^\s（(、。\u3040-\u309f]{0,8}[（(](?P<items>[^（()）]+)[）)]")
 # 「確かめたことは 3 つです。」, then its items, each a clause ending in 「こと」
 _SUMMED_UP = re.compile(r"は\s?(?P<n>\d+)\s?つです。")
 # 「「A」「B」という 2 つの問い」: quotes side by side (or joined by と, 、), then their count
