@@ -20,7 +20,10 @@ printed precision gives it.
 
 When the chapter's listings ran, a row that one of their output lines prints (its key
 first, most of its other numbers alike) is compared with that line number by number:
-each cell the listing prints otherwise is a mismatch.
+each cell the listing prints otherwise is a mismatch, unless the number printed in its
+place is one the row holds in another column (the listing's columns in another order). A
+formula in brackets after a header's symbol (「$H$（$\\log n$）」) says which H, and is not
+the column's formula.
 """
 
 from __future__ import annotations
@@ -76,7 +79,8 @@ PRINTED_ROW = Rule(
     Section.TABLE,
     Severity.ERROR,
     "With the listings run, a table row that a listing's output line prints (its key "
-    "first, most of its other numbers alike) has that line's numbers.",
+    "first, most of its other numbers alike) has that line's numbers, but where the line "
+    "prints a number the row holds in another column (its columns in another order).",
     Example(_LISTED.format("17"), run_listings=True),
     Example(_LISTED.format("16"), run_listings=True),
 )
