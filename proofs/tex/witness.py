@@ -58,6 +58,9 @@ REGIONS: dict[str, tuple[list[Fraction], list[int]]] = {
     "every symbol in (1, 4)": (_QUARTERS, [2, 3, 4, 5, 6, 7]),
     "every symbol above 4": (_LARGE, [8, 9, 12, 16, 20, 24]),
 }
+# a symbol whose stated range holds none of a region's values takes one of another's
+_ALL_REALS = sorted({v for reals, _ in REGIONS.values() for v in reals})
+_ALL_WHOLE = sorted({Fraction(k) for _, whole in REGIONS.values() for k in whole})
 
 
 @dataclass(frozen=True)
@@ -231,20 +234,31 @@ def _draw(
     rng: random.Random,
 ) -> dict[sympy.Symbol, Fraction] | None:
     """A value for each symbol from the region's lists (their negatives for a range below
-    0: 「$x < 0$ のとき」), inside its stated range; None when a stated range admits none of
-    them (the region is outside it)."""
-    values: dict[sympy.Symbol, Fraction] = {}
+    0: 「$x < 0$ のとき」), inside its stated range. A symbol whose range holds none of the
+    region's values takes one of another region's (ε in (0, 1) beside a size V ≥ 2), so
+    long as some symbol takes the region's own; None when none does (the region lies
+    outside every stated range) or a range admits no value at all."""
+    admitted: dict[sympy.Symbol, list[Fraction]] = {}
+    native = not symbols  # some symbol takes the region's own values (or there is none)
     for s in symbols:
         stated = ranges.get(s.name, Range())
         integer = s.name in integers or stated.integer or bool(s.is_integer)
+        sign = -1 if stated.high is not None and stated.high <= 0 else 1
         choices = [Fraction(k) for k in whole] if integer else reals
-        if stated.high is not None and stated.high <= 0:
-            choices = [-v for v in choices]
-        inside = [v for v in choices if stated.admits(v)]
+        inside = [sign * v for v in choices if stated.admits(sign * v)]
+        native = native or bool(inside)
+        if not inside:
+            every = _ALL_WHOLE if integer else _ALL_REALS
+            inside = [sign * v for v in every if stated.admits(sign * v)]
         if not inside:
             return None
-        unused = [v for v in inside if v not in values.values()]
-        values[s] = rng.choice(unused or inside)  # distinct where it can: a = b is special
+        admitted[s] = inside
+    if not native:
+        return None
+    values: dict[sympy.Symbol, Fraction] = {}
+    for s in symbols:
+        unused = [v for v in admitted[s] if v not in values.values()]
+        values[s] = rng.choice(unused or admitted[s])  # distinct where it can: a = b is special
     return values
 
 

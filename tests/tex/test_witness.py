@@ -81,6 +81,22 @@ def test_a_stated_range_keeps_the_points_inside_it():
     assert set(judged.regions) == {"every symbol in (0, 1)"}  # the others lie outside it
 
 
+def test_names_in_ranges_no_region_shares_are_drawn_together():
+    # ε in (0, 1) beside a size V ≥ 2: no region holds both, each takes a value of its own
+    eps, size = sympy.symbols("epsilon V", positive=True)
+    ranges = {"epsilon": Range(Fraction(0), Fraction(1)), "V": Range(Fraction(2))}
+    gap = sympy.log(1 + size * (1 - eps) / eps)
+    assert (
+        judge("=", gap, sympy.log((1 - eps + eps / size) / (eps / size)), ranges=ranges).outcome
+        == "holds"
+    )
+    wrong = judge("=", gap, sympy.log(1 + (size - 1) * (1 - eps) / eps), ranges=ranges)
+    assert wrong.outcome == "fails"
+    assert all(
+        ranges[name].admits(value) for name, value in wrong.witness.values
+    )  # the witness inside both ranges
+
+
 def test_an_integer_symbol_takes_integers_everywhere():
     periodic = (sympy.cos(2 * sympy.pi * n), sympy.Integer(1))
     assert judge("=", *periodic, integers=frozenset({"n"})).outcome == "holds"
