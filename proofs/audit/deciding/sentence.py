@@ -13,6 +13,7 @@ import re
 from bisect import bisect_right
 
 from proofs.reader import Document
+from proofs.reader.math import INLINE_MATH
 from proofs.tex.tree import Node, TexError, parse
 
 # A formula followed by one of these is an equation whose solution is sought: 「$x\\tanh(x/2)
@@ -183,7 +184,6 @@ _CASE = re.compile(r"\$([^$]+)\$）?\s*(?:では|ならば|なら|のとき|と�
 _NUMBER_SET = r"(?:-?[\d.]+|\{,\}|\\times|10\^\{?-?\d+\}?|\s)+"  # 1{,}024, 6 \times 10^{-4}
 _SET_TO_A_NUMBER = rf"\$\s*\\?[A-Za-z]+(?:_\{{?[A-Za-z0-9]+\}}?)?\s*=\s*{_NUMBER_SET}\$"
 _LISTED_CASES = re.compile(rf"((?:{_SET_TO_A_NUMBER}\s*[、，,]\s*)+)$")
-_LISTED_CASE = re.compile(r"\$([^$]+)\$")
 _REMARKED = re.compile(r"\$([^$]+)\$\s*（\s*$")  # the formula a bracketed case remarks on
 
 
@@ -200,7 +200,7 @@ def cases_before(document: Document, line: int, statement: str) -> list[str]:
         before = sentence[: case.start()]
         listed = _LISTED_CASES.search(before)
         if listed is not None:
-            cases += [m.group(1) for m in _LISTED_CASE.finditer(listed.group(1))]
+            cases += INLINE_MATH.findall(listed.group(1))
         remarked = _REMARKED.search(before)
         if remarked is not None and sentence.startswith("）", case.end(1) + 1):
             cases.append(remarked.group(1))  # 「$A$（$\mu > 0$）なら」: A the case, μ > 0 too

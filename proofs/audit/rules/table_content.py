@@ -952,11 +952,8 @@ def _value_at(column: Column, given: dict[str, Printed]) -> Fraction | None:
     """The header's formula at the given values as printed (None when it names anything
     they do not give, or is not a number there)."""
     assert column.formula is not None
-    try:
-        expr = OpenEvaluator(frozenset(given))(parse(column.formula))
-    except (TexError, TypeError, ValueError, ArithmeticError):
-        return None
-    if not isinstance(expr, sympy.Expr) or not {str(s) for s in expr.free_symbols} <= set(given):
+    expr = _expression(column.formula, frozenset(given))
+    if expr is None or not {str(s) for s in expr.free_symbols} <= set(given):
         return None
     at = {s: sympy.Rational(given[str(s)].value) for s in expr.free_symbols}
     value = expr.subs(at)
