@@ -680,15 +680,16 @@ def test_a_number_set_alone_is_taken_as_written():
     assert worked_mismatches(constant.format("4.2314")) == ["EQ004"]
 
 
-def test_a_vector_of_rounded_entries_leaves_the_rounding_to_the_relative_tolerance():
-    # q was worked out and rounded before: what is computed from its entries (0.5011 φ(0) =
-    # 0.19991) is held to the witness module's relative tolerance, which lets 0.1998 stand
-    # where half a unit would not; 0.1990 is beyond either
+def test_a_vector_of_rounded_entries_widens_the_result_by_its_rounding():
+    # q was worked out and rounded before: q_1 lies in 0.50105 to 0.50115, so q_1 φ(0) in
+    # 0.199895 to 0.199935 (0.19991 at the printed entry): 0.1999 stands, 0.1998 cannot
+    # hold beside q_1 = 0.5011 whatever q_1 was before it was rounded
     text = (
         "$\\boldsymbol{{q}} \\in \\mathbb{{R}}^{{2}}$ とし、$\\boldsymbol{{q}} = (0.5011,\\ 0.4989)$ "
         "とします。$q_1\\,\\varphi(0) \\approx {}$ です。"
     )
-    assert worked_mismatches(text.format("0.1998")) == []
+    assert worked_mismatches(text.format("0.1999")) == []
+    assert worked_mismatches(text.format("0.1998")) == ["EQ004"]
     assert worked_mismatches(text.format("0.1990")) == ["EQ004"]
 
 
@@ -951,3 +952,80 @@ def test_a_name_whose_subscript_is_a_word_is_defined_as_its_own():
 
     assert verdict("(k - 1)s") == ["confirmed"]
     assert verdict("(k - 1)t") == ["mismatched"]
+
+
+ROUTER = """\
+# 試しの章
+
+<Definition id="def-router" title="ルータ">
+
+$\\boldsymbol{x} \\in \\mathbb{R}^{d}$ と $W_r \\in \\mathbb{R}^{d \\times E}$ に対し $\\boldsymbol{r}(\\boldsymbol{x}) := W_r^{\\mathsf{T}}\\boldsymbol{x}$ とする。
+
+</Definition>
+
+<Example id="ex-router" title="例">
+
+$d = 2$、$E = 3$ とし、
+
+$$
+\\boldsymbol{x} = \\begin{pmatrix} 1 \\\\ 0.5 \\end{pmatrix}, \\qquad W_r = \\begin{pmatrix} 1 & 0 & -0.5 \\\\ 0 & 0.4 & 0 \\end{pmatrix}
+$$
+
+とします。ロジットは {claim} です。
+
+</Example>
+"""
+
+
+def _router_findings(claim: str) -> list[tuple[str, str]]:
+    text = ROUTER.replace("{claim}", claim)
+    line = next(n for n, t in enumerate(text.splitlines(), 1) if "ロジット" in t)
+    report = audit_document(parse(text, "c.mdx"), with_checks=False)
+    return [(str(f.severity), f.detail) for f in report.findings if f.line == line]
+
+
+def test_a_function_named_before_its_value_at_the_example_is_judged_there():
+    """r = W_r^T x = (…) with r(x) defined: r names the function's value at the example's
+    x, and W_r's r is part of a name the example sets, no index to run over."""
+    right = _router_findings(
+        r"$\boldsymbol{r} = W_r^{\mathsf{T}}\boldsymbol{x} = (1,\ 0.2,\ -0.5)$"
+    )
+    assert right == [
+        (
+            "",
+            "tried with the chapter's definitions, confirmed numerically at the values set, not proved",
+        )
+    ]
+    wrong = _router_findings(
+        r"$\boldsymbol{r} = W_r^{\mathsf{T}}\boldsymbol{x} = (1,\ 0.4,\ -0.5)$"
+    )
+    assert wrong == [
+        (
+            "error",
+            "tried with the chapter's definitions, false left 0.2, right 0.4 (evaluated at 40 digits)",
+        )
+    ]
+
+
+def test_a_value_worked_from_a_rounded_vector_allows_for_its_rounding():
+    """μ = 2p_1 + p_2 − p_4 from p printed to four places: 1.4926 from the printed entries
+    and 1.4927 from the exact ones are both right; 1.4972 is not."""
+    text = chapter("$p_1 > 0$").replace(
+        "</Lemma>",
+        '</Lemma>\n\n<Example id="ex-mean" title="例">\n\n'
+        r"$\boldsymbol{z} = (2, 1, 0, -1)$、$T = 1$ とすると $\boldsymbol{p} = (0.6439,\ 0.2369,\ 0.0871,\ 0.0321)$ で、"
+        r"$2p_1 + p_2 - p_4 = 1.4927$ です。"
+        "\n\n</Example>",
+    )
+    document = parse(text, "c.mdx")
+    line = next(n for n, t in enumerate(document.lines, 1) if "1.4927" in t)
+    notation = read_notation(document)(line)
+    right = try_statement(r"2p_1 + p_2 - p_4 = 1.4927", notation, concrete=True)
+    assert not isinstance(right, str) and right.judgement.outcome == "holds"
+    wrong = try_statement(r"2p_1 + p_2 - p_4 = 1.4972", notation, concrete=True)
+    assert not isinstance(wrong, str) and wrong.judgement.outcome == "fails"
+    assert wrong.judgement.witness is not None
+    assert (wrong.judgement.witness.left, wrong.judgement.witness.right) == (
+        sympy.Float("1.4926", 40),
+        sympy.Float("1.4972", 40),
+    )

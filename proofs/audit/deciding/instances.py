@@ -89,8 +89,16 @@ def try_statement(
     if _is_setting(parts):
         return "a setting"
     first = _bare_name(parts[0])
-    if concrete and len(parts) > 2 and ops[0] == "=" and first and not notation.defines(first):
-        ops, parts = ops[1:], parts[1:]  # W' = I + 2BA = (…): a name for what is worked out
+    if (
+        concrete
+        and len(parts) > 2
+        and ops[0] == "="
+        and first
+        and (not notation.defines(first) or _is_function(parts[0], evaluator))
+    ):
+        # W' = I + 2BA = (…): a name for what is worked out; r = W_r^T x = (…) with r(x)
+        # defined: the name of the function's value at the example's x
+        ops, parts = ops[1:], parts[1:]
         tree = Node("chain", (ops, parts))
     bare = [n for n in map(_bare_name, parts) if n is not None and not notation.defines(n)]
     if bare and "=" in ops:  # 「$c = m$ と取ると」「（$p_i = 1/|V|$）では」: a choice or a case
@@ -137,7 +145,8 @@ def try_statement(
         def computed(local: Notation) -> list[sympy.Expr]:
             return _entries(local.at(sizes, concrete)(parts[-2]))
 
-        last = judge_printed(computed, notation, names | set_here, printed)
+        worked = reached_names(parts[-2], notation, set_here)  # what the value comes from
+        last = judge_printed(computed, notation, worked | {f"bold {n}" for n in worked}, printed)
         before = _judged(pairs[:-1], integers, notation, seed, relative) if pairs[1:] else None
         if last is not None and (before is None or before[0].outcome != "fails"):
             judgement, place = last, ()
@@ -186,6 +195,14 @@ def _bare_name(node: Node) -> str | None:
     if node.op == "sub" and node.args[0].op == "name" and node.args[1].op == "text":
         return f"{node.args[0].args[0]}_{node.args[1].args[0]}"
     return None
+
+
+def _is_function(node: Node, evaluator: Evaluator) -> bool:
+    """Whether the member means a function of arguments (the chapter's r(x)), not a value."""
+    try:
+        return callable(evaluator(node))
+    except (TexError, TypeError, ValueError, ZeroDivisionError, ArithmeticError):
+        return False
 
 
 def _is_array(notation: Notation, name: str) -> bool:
@@ -324,7 +341,8 @@ def _summed(node: object) -> set[str]:
 def _free_indices(tree: Node, evaluator: Evaluator) -> list[str]:
     """The one-letter lower-case subscripts of the tree that no sum binds and no name of
     the notation is: the indices a statement holds for every value of (an upper-case one
-    labels: $x_G$ is a point the text names, not entry G of x)."""
+    labels: $x_G$ is a point the text names, not entry G of x; nor is r of W_r when the
+    text sets W_r)."""
     summed = _summed(tree)
     found: list[str] = []
 
@@ -334,6 +352,9 @@ def _free_indices(tree: Node, evaluator: Evaluator) -> list[str]:
                 visit(item)
         elif isinstance(node, Node):
             if node.op == "sub" and node.args[1].op == "text":
+                base = node.args[0].args[0] if node.args[0].op == "name" else None
+                if f"{base}_{node.args[1].args[0]}" in evaluator.names:  # W_r: a name
+                    return
                 for letter in node.args[1].args[0]:
                     if (
                         letter.isalpha()

@@ -7,14 +7,16 @@ the text sets are taken as written: a number set alone (「$p = 0.2$」, 「$A =
 choice or a constant. A vector set with entries of three or more significant digits
 (「$\\boldsymbol{p} = (0.3011,\\ 0.1353,\\ 0.0672,\\ 0.4964)$」) was itself worked out and
 rounded, and what is computed from its entries may differ from the text's by more than half
-a unit of what it prints: that judgement is left to the witness module's relative
-tolerance.
+a unit of what it prints: the value is widened by what moving each such entry by half a
+unit of its last digit moves it (「$\\mu = 2p_1 + p_2 - p_4 = 1.4927$」 from p rounded to
+four places: 1.4926 ± 0.0002), doubled for what a first-order estimate leaves out.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from fractions import Fraction
 
 import sympy
@@ -24,6 +26,7 @@ from proofs.tex.tree import Node, TexError
 from proofs.tex.witness import DIGITS, Judgement, Point
 
 SIGNIFICANT = 3  # a vector's decimal entry with this many significant digits was rounded
+MAX_ROUNDED = 24  # rounded entries moved at most (each costs two evaluations)
 _PRINTED = re.compile(r"-?\d+(?:\.(\d+))?")
 _SEPARATORS = re.compile(r"\\[,;!]|\\\s|\\quad|\s|\{,\}")
 _POWER_OF_TEN = re.compile(r"\\times\s*10\^(?:\{-?\d+\}|\d)")
@@ -57,14 +60,29 @@ def judge_printed(
     printed: list[tuple[Fraction, Fraction]],
 ) -> Judgement | None:
     """The printed entries against `computed` (the worked-out side's entries in the
-    notation); None when it reaches a vector of rounded entries or a value is no real
-    number."""
-    for name in reached:
-        node = notation.settings.get(name)
-        if node is not None and node.op != "num" and any(_rounded(a) for a in node.args):
-            return None
+    notation), widened by the rounding of the vectors of rounded entries it reaches; None
+    when a value is no real number or it reaches more than MAX_ROUNDED such entries."""
+    moved = [
+        (name, k)
+        for name in sorted(reached)
+        if (node := notation.settings.get(name)) is not None and node.op == "tuple"
+        for k, entry in enumerate(node.args)
+        if _rounded(entry)
+    ]
+    if len(moved) > MAX_ROUNDED or any(
+        (node := notation.settings.get(name)) is not None
+        and node.op == "matrix"
+        and any(_rounded(a) for row in node.args for a in row)
+        for name in reached
+    ):
+        return None
     try:
-        values = [sympy.N(v, DIGITS) for v in computed(notation)]
+        values = _values(computed, notation)
+        spread = [sympy.Integer(0)] * len(values)
+        for name, k in moved:  # each rounded entry moved by half a unit of its last digit
+            for shifted in _shifted(notation, name, k):
+                for j, value in enumerate(_values(computed, shifted)[: len(values)]):
+                    spread[j] = max(spread[j], abs(value - values[j]))
     except (TexError, TypeError, ValueError, ArithmeticError):
         return None
     if len(values) != len(printed) or not all(v.is_real and v.is_finite for v in values):
@@ -75,10 +93,35 @@ def judge_printed(
             sympy.Rational(b.numerator, b.denominator) for b in (value - half, value + half)
         )
         scale = max(abs(computed_value), sympy.Integer(1))
-        if computed_value < low - slack * scale or computed_value > high + slack * scale:
+        widened = 2 * spread[k] if moved else 0
+        if (
+            computed_value < low - widened - slack * scale
+            or computed_value > high + widened + slack * scale
+        ):
             shown = sympy.Float(_rational(value), DIGITS)
             return Judgement("fails", 1, Point((), computed_value, shown, k))
     return Judgement("holds", 1)
+
+
+def _values(computed: Callable[[Notation], list[sympy.Expr]], notation: Notation) -> list:
+    return [sympy.N(v, DIGITS) for v in computed(notation)]
+
+
+def _shifted(notation: Notation, name: str, k: int) -> list[Notation]:
+    """The notation with entry k of the vector `name` set to its printed value less and
+    more half a unit of its last digit."""
+    node = notation.settings[name]
+    entry = node.args[k]
+    decimals = len(entry.token.split(".")[1]) if "." in entry.token else 0
+    half = sympy.Rational(1, 2 * 10**decimals)
+    out = []
+    for step in (-half, half):
+        local = notation.copy()
+        args = list(node.args)
+        args[k] = replace(entry, args=(entry.args[0] + step,))
+        local.settings[name] = replace(node, args=tuple(args))
+        out.append(local)
+    return out
 
 
 def _rounded(node: object) -> bool:
