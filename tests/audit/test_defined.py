@@ -1029,3 +1029,13 @@ def test_a_value_worked_from_a_rounded_vector_allows_for_its_rounding():
         sympy.Float("1.4926", 40),
         sympy.Float("1.4972", 40),
     )
+
+
+def test_a_vector_set_with_to_suru_to_is_a_case_of_the_rest_of_the_sentence():
+    # 「$\boldsymbol{x} = (…)$ とすると …」: what follows is worked at that x
+    text = (
+        "$\\boldsymbol{{x}} \\in \\mathbb{{R}}^{{2}}$ について、$\\boldsymbol{{x}} = (1,\\ 2)$ "
+        "とすると $\\varphi(0)\\,\\boldsymbol{{x}} \\approx {}$ です。"
+    )
+    assert worked_mismatches(text.format("(0.3989,\\ 0.7979)")) == []
+    assert worked_mismatches(text.format("(0.3989,\\ 0.7797)")) == ["EQ004"]

@@ -177,7 +177,7 @@ def is_setting(document: Document, line: int, statement: str) -> bool:
 # for in the CASE_REACH characters before a statement (so that a line of thousands of
 # formulas costs time linear in its length)
 CASE_REACH = 400
-_CASE = re.compile(r"\$([^$]+)\$）?\s*(?:では|ならば|なら|のとき|とき)")
+_CASE = re.compile(r"\$([^$]+)\$）?\s*(?:では|ならば|なら|のとき|とき|とすると)")
 # the settings listed before a case, each a case too: 「$\eta = 6 \times 10^{-4}$、$\lambda =
 # 0.1$ なら」 (the 、 joins what the なら after the last assumes); a name set to a number
 # only, not a conclusion of the case before (「$x > 0$ のとき $… < xe^{-x}$、$x < 0$ のとき」)
