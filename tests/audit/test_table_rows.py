@@ -498,6 +498,32 @@ $n = 2{{,}}048$ とします。
     ]
 
 
+def test_an_integer_among_decimals_of_more_figures_is_rounded_to_that_many():
+    # c printed 1 beside 27.71 and 0.0361 (three figures at least) is 0.995 to 1.005, not
+    # 0.5 to 1.5: 768c^2 is 760.4 to 775.7, and 500 is no value of it
+    table = """\
+| 設定 | $c$ | $768c^2$ |
+|---|---|---|
+| 大 | 27.71 | 589,700 |
+| 中 | 0.0361 | 1.001 |
+| なし | 1 | {} |
+"""
+    assert found(table.format("768")) == []
+    assert found(table.format("500")) == [(15, "table", "error", "TAB101")]
+
+
+def test_a_name_a_rows_label_sets_is_exact_in_that_row():
+    # 「$\\sigma = 0.02$」 in the label: σ is 0.02, not 0.015 to 0.025 as its cell prints it
+    table = """\
+| 設定 | $\\sigma$ | $768\\sigma^2$ |
+|---|---|---|
+| 大 | 0.0361 | 1.001 |
+| 倍率なし、$\\sigma = 0.02$ | 0.02 | {} |
+"""
+    assert found(table.format("0.3072")) == []
+    assert found(table.format("0.3027")) == [(14, "table", "error", "TAB101")]
+
+
 def test_a_header_applying_another_columns_function_at_a_key_reads_that_row():
     # B(r)/B(0): the row B(r) over its cell at r = 0
     table = """\

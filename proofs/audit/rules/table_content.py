@@ -34,6 +34,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from types import MappingProxyType
 
 import sympy
 
@@ -348,7 +349,7 @@ def _through_columns(
 
 
 def _previous_rows(
-    view: Table, cols: list[Column], key: Column, rounded: frozenset[int]
+    view: Table, cols: list[Column], key: Column, rounded: Mapping[int, int]
 ) -> dict[str, dict[str, Printed]]:
     """For each row's key k (an integer), the cells of the row whose key is k − 1, by the
     names a formula gives them: `m_{t-1}` is the column `m_t` a row up (「係数
@@ -391,7 +392,7 @@ def _previous_names(formula: str | None) -> frozenset[str]:
 
 
 def _term_values(
-    terms: list[_Term], row: tuple[str, ...], view: Table, rounded: frozenset[int]
+    terms: list[_Term], row: tuple[str, ...], view: Table, rounded: Mapping[int, int]
 ) -> dict[str, Printed]:
     """What each term stands for in the row: its column's cell there, or in its own row."""
     out = {}
@@ -627,23 +628,39 @@ def _number(notation: Notation, tree: Node) -> Fraction | None:
     return Fraction(str(number))
 
 
-def decimal_columns(table: Table) -> frozenset[int]:
-    """The columns with a decimal in some row: an integer among them (2294 beside 1987.3,
-    628.3) is rounded to its last digit, not exact."""
-    return frozenset(
-        k
-        for row in table.rows[1:]
-        for k, cell in enumerate(row)
-        if (printed := Printed.read(cell)) is not None and printed.half
-    )
+def decimal_columns(table: Table) -> dict[int, int]:
+    """The columns with a decimal in some row, each with the fewest significant digits its
+    decimals print: an integer among them (2294 beside 1987.3, 628.3) is rounded, not
+    exact (printed_cell)."""
+    fewest: dict[int, int] = {}
+    for row in table.rows[1:]:
+        for k, cell in enumerate(row):
+            printed = Printed.read(cell)
+            if printed is not None and printed.half:
+                digits = _significant(cell)
+                fewest[k] = min(fewest.get(k, digits), digits)
+    return fewest
 
 
-def printed_cell(text: str, rounded: frozenset[int], index: int = -1) -> Printed | None:
-    """A cell's number; an integer in a column of `rounded`, to half a unit."""
+def _significant(cell: str) -> int:
+    """The significant digits a printed number shows (0.0361: 3; 27.71: 4; 2,294: 4)."""
+    digits = re.sub(r"\\times.*|[^0-9]", "", cell.replace("{,}", ""))
+    return max(len(digits.lstrip("0")), 1)
+
+
+def printed_cell(text: str, rounded: Mapping[int, int], index: int = -1) -> Printed | None:
+    """A cell's number; an integer in a column of `rounded`, to half a unit of its last
+    digit, or, when it shows fewer significant digits than every decimal of the column,
+    of the digit that many places in (1 beside 27.71 and 0.0361 is 1.00 with its zeros
+    dropped: 0.995 to 1.005, where a column printed to three figures would have shown
+    1.01 as such)."""
     cell = Printed.read(text)
-    if cell is not None and index in rounded and not cell.half and cell.value.denominator == 1:
-        return Printed(cell.value, Fraction(1, 2))
-    return cell
+    if cell is None or index not in rounded or cell.half or cell.value.denominator != 1:
+        return cell
+    digits = len(str(abs(cell.value.numerator)))
+    if cell.value and digits < rounded[index]:
+        return Printed(cell.value, Fraction(10**digits, 2 * 10 ** rounded[index]))
+    return Printed(cell.value, Fraction(1, 2))
 
 
 def _inputs(
@@ -651,13 +668,14 @@ def _inputs(
     nearest: dict[str, Column],
     settings: dict[str, Printed],
     key: Column,
-    rounded: frozenset[int] = frozenset(),
+    rounded: Mapping[int, int] = MappingProxyType({}),
 ) -> dict[str, Printed]:
     """What a header formula is computed from in a row: the settings before the table,
     and each column it names at its printed precision, but the row's key exactly when it
     labels the row, in the first column (the value the row is computed at: 0.99 is no
-    0.985 to 0.995)."""
+    0.985 to 0.995), and a name the row's label sets (「倍率なし、$\\sigma = 0.02$」)."""
     given = dict(settings)
+    labelled = dict(_label_settings(row[0]))
     for name, c in nearest.items():
         cell = printed_cell(row[c.index], rounded, c.index)
         if cell is None and c is key:
@@ -665,7 +683,13 @@ def _inputs(
         if cell is not None:
             exact = c is key and key.index == 0  # the row's label, not a value computed
             given[name] = Printed(cell.value * c.unit, Fraction(0) if exact else cell.half * c.unit)
-    return given
+    return given | labelled
+
+
+def _label_settings(label: str) -> list[tuple[str, Printed]]:
+    """The names a row's label sets to one number each (「倍率なし、$\\sigma = 0.02$（[5]）」)."""
+    found = (_header_setting(math) for math in INLINE_MATH.findall(label))
+    return [setting for setting in found if setting is not None]
 
 
 def _fraction(text: str) -> Printed | None:
@@ -752,7 +776,7 @@ def _parts(column: Column, cols: list[Column], key: Column) -> list[Column]:
 
 
 def _part_values(
-    parts: list[Column], row: tuple[str, ...], rounded: frozenset[int]
+    parts: list[Column], row: tuple[str, ...], rounded: Mapping[int, int]
 ) -> dict[str, Printed]:
     """Each part's cell in the row, in its column's unit."""
     out = {}

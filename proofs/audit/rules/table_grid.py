@@ -14,6 +14,7 @@ mismatches, each with the value the formula gives at the row's and column's valu
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 
 from proofs.audit.deciding.defined import Notation
@@ -109,7 +110,7 @@ def _cells(
     key: str,
     across: dict[int, tuple[str, Printed]],
     settings: dict[str, Printed],
-    rounded: frozenset[int],
+    rounded: Mapping[int, int],
 ) -> list[tuple[int, int, Fraction, bool]] | None:
     """(row, column, the formula's value, whether the cell agrees) of each numeric cell;
     None when the formula does not give every one of them a value."""
