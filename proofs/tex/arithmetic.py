@@ -112,7 +112,13 @@ class TexArithmetic:
             a == r"\pi" and b in ("(", r"\left(", r"\big(", r"\Big(")
             for a, b in zip(self.tokens, self.tokens[1:], strict=False)
         )
-        self.arithmetic = Arithmetic(numbers, bindings, constants=with_digits and not applied)
+        # e^{2} + e + 1: the e beside a power of e is that number, not a name
+        euler = any(
+            a == "e" and b == "^" for a, b in zip(self.tokens, self.tokens[1:], strict=False)
+        )
+        self.arithmetic = Arithmetic(
+            numbers, bindings, constants=with_digits and not applied, euler=with_digits and euler
+        )
 
     def evaluate(self) -> Value:
         if not self.tokens:

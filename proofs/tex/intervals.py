@@ -423,15 +423,22 @@ class Arithmetic:
     value; TooLarge says which bound a value or an exponent passed.
 
     `constants`: \\pi is the number π (a member with digits besides it, `2\\pi`,
-    `\\pi/4`); alone it may name anything, a permutation as often as the number.
+    `\\pi/4`); alone it may name anything, a permutation as often as the number. `euler`:
+    a letter e that nothing binds is Euler's number (a member that also raises e to a power,
+    `e^{2} + e + 1`).
     """
 
     def __init__(
-        self, numbers: Intervals | Exact, bindings: Mapping[str, int], constants: bool = False
+        self,
+        numbers: Intervals | Exact,
+        bindings: Mapping[str, int],
+        constants: bool = False,
+        euler: bool = False,
     ) -> None:
         self.numbers = numbers
         self.bindings = bindings
         self.constants = constants
+        self.euler = euler
 
     def __call__(self, node: Node) -> Value:
         if self.constants and node.op == "name" and node.token == r"\pi":
@@ -473,6 +480,8 @@ class Arithmetic:
         return Value.scalar(self.numbers.number(node.token))
 
     def _name(self, node: Node) -> Value:
+        if self.euler and node.token == "e" and "e" not in self.bindings:
+            return Value.scalar(self.numbers.exp(self.numbers.integer(1)))
         return self._bound(node.args[0])
 
     def _bound(self, name: str) -> Value:
@@ -520,7 +529,9 @@ class Arithmetic:
         of 3.354 × 10^{-4} are no rounded values."""
         if not isinstance(self.numbers, Intervals) or not self.numbers.loose:
             return self
-        return Arithmetic(Intervals(False, self.numbers.face), self.bindings, self.constants)
+        return Arithmetic(
+            Intervals(False, self.numbers.face), self.bindings, self.constants, self.euler
+        )
 
     def _sqrt(self, node: Node) -> Value:
         return self(node.args[0]).map1(self.numbers.sqrt)

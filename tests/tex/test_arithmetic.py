@@ -342,6 +342,18 @@ def test_pi_with_digits_is_the_number_and_alone_or_applied_is_a_name():
     assert audit_statement(1, r"\pi = 3", {}) == []  # a name set to a value
 
 
+def _statuses(statement: str, bindings: dict[str, int]) -> list[str]:
+    return [str(f.status) for f in audit_statement(1, statement, bindings)]
+
+
+def test_e_beside_a_power_of_e_is_the_number_and_alone_or_set_a_name():
+    assert _statuses(r"e^{2} + e + 1 + e^{-1} = 11.4752", {}) == ["confirmed"]
+    assert _statuses(r"e^{2} + e + 1 + e^{-1} = 11.4725", {}) == ["mismatched"]
+    # without a power of e it may name anything (an exponent's bits); a setting binds it
+    assert _statuses(r"e + 1 = 3.7183", {}) == ["not checkable"]
+    assert _statuses(r"e^{0} + e = 5", {"e": 4}) == ["confirmed"]
+
+
 def test_a_column_written_as_a_transposed_row_is_its_entries():
     statement = r"-0.1 \times (1,\ -2,\ 0)^{\mathsf{T}} = (-0.1,\ {},\ 0)^{\mathsf{T}}"
     found = audit_statement(1, statement.replace("{}", "0.2"), {})
