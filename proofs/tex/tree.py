@@ -283,6 +283,8 @@ class _Parser:
                 self.take("^")
                 self.take("T")
                 base = self.postfix(Node("T", (base,), "^"))
+            elif self.notation and base.op == "name" and self._starred():
+                base = self.postfix(Node("name", (f"{base.args[0]}*",), base.token))
             else:
                 self.enter(EXPONENT)
                 self.take("^")
@@ -301,6 +303,16 @@ class _Parser:
         if self.peek() == r"\%":
             base = Node("percent", (base,), self.take())
         return base if base is first else self.done(start, base)
+
+    def _starred(self) -> bool:
+        """`^*`, `^{*}`, `^{\\ast}` after a name, taken: a mark of a name of its own (x* the
+        optimum, Δ* the best gap), as a prime is."""
+        for marks in (("^", "*"), ("^", "{", "*", "}"), ("^", "{", r"\ast", "}")):
+            if tuple(self.peek(k) for k in range(len(marks))) == marks:
+                for mark in marks:
+                    self.take(mark)
+                return True
+        return False
 
     def postfix(self, node: Node) -> Node:
         """Calls f(x), subscripts x_i and primes after an atom (none in arithmetic)."""

@@ -1039,3 +1039,35 @@ def test_a_vector_set_with_to_suru_to_is_a_case_of_the_rest_of_the_sentence():
     )
     assert worked_mismatches(text.format("(0.3989,\\ 0.7979)")) == []
     assert worked_mismatches(text.format("(0.3989,\\ 0.7797)")) == ["EQ004"]
+
+
+def test_a_definition_whose_body_names_what_nothing_sets_is_used_in_its_worked_form():
+    # Δ*(ε, V) := z_y - z_k = log(1 + V(1 - ε)/ε): z is the minimiser's, unread; the form
+    # it is worked out to decides Δ*(1, V) = 0
+    text = """\
+# 試しの章
+
+<Definition id="def-gap" title="差">
+
+$V \\ge 2$、$0 < \\varepsilon \\le 1$ に対し $\\Delta^{*}(\\varepsilon, V) := z_y - z_k = \\log\\Big(1 + \\frac{V(1 - \\varepsilon)}{\\varepsilon}\\Big)$ とする。
+
+</Definition>
+
+<Proposition id="prop-gap" title="端">
+
+$\\Delta^{*}(1, V) = {}$ である。
+
+</Proposition>
+"""
+    right = audit_document(parse(text.replace("{}", "0"), "c.mdx"), with_checks=False)
+    assert [f.detail for f in right.findings if f.line == 11] == [
+        "tried with the chapter's definitions, confirmed numerically at the values set, not proved"
+    ]
+    wrong = audit_document(parse(text.replace("{}", "1"), "c.mdx"), with_checks=False)
+    assert [(f.line, f.code, f.detail) for f in wrong.mismatched] == [
+        (
+            11,
+            "EQ004",
+            "tried with the chapter's definitions, false left 0, right 1 (evaluated at 40 digits)",
+        )
+    ]

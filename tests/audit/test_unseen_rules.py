@@ -953,3 +953,13 @@ def test_the_ninth_pairs_correct_lines_are_quiet():
 def test_the_ninth_pairs_lines_slipped_are_caught():
     assert _at_line("parallelism.txt", 187, "定義 5.14", "定義 5.41") == ["STR006"]
     assert _at_line("parallelism.txt", 238, "= 4p = 32", "= 3p = 32") == ["EQ005"]
+
+
+def test_a_step_about_a_starred_name_is_no_identity_to_witness():
+    # 「零点 $x^{*}$」: e^{x*} = -1 - x* holds of that root only; no point may set x*
+    status, detail = decide_open(r"e^{x^{*}} = -1 - x^{*}")
+    assert status == "not checkable"
+    assert "x* names a value the text fixes" in detail
+    # an identity in it still holds, and the same step of a free x is still a slip
+    assert decide_open(r"x^{*}(1 + x^{*}) = x^{*} + (x^{*})^2")[0] == "confirmed"
+    assert decide_open(r"e^{x} = -1 - x")[0] == "mismatched"

@@ -230,3 +230,16 @@ def test_a_quotient_of_ds_stays_a_quotient(tex):
 
 def test_d_times_a_power_over_itself_is_a_quotient():
     assert parse(r"\frac{d\sigma^2}{d\sigma^2}").op == "div"
+
+
+def test_a_starred_name_is_a_name_of_its_own():
+    # x* the root, Δ* the best gap: marked names, as W' is, not powers
+    assert parse(r"x^{*} + 1") == Node("add", ((1, Node("name", ("x*",))), (1, Node("num", (1,)))))
+    assert parse(r"\Delta^*(1, V)") == Node(
+        "call", (Node("name", ("Delta*",)), (Node("num", (1,)), Node("name", ("V",))))
+    )
+    assert parse(r"\alpha^{\ast}_{\mathrm{G}}") == Node(
+        "sub", (Node("name", ("alpha*",)), Node("text", ("G",)))
+    )
+    with pytest.raises(TexError):  # no name before it: nothing the mark belongs to
+        parse(r"2^{*}")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import sympy
 
@@ -60,7 +60,32 @@ def try_statement(
     be evaluated. `concrete`: a statement of an example or an exercise, about the values
     the text set (`z = (1, 2, 0.5)`, `T = 0.5`), tried there only, and only when those
     values leave nothing free. `cased`: the names a case of its sentence ranges
-    (「$x > 0$ のとき $x\\,s(x) < x$」), which it concludes of, not where they lie."""
+    (「$x > 0$ のとき $x\\,s(x) < x$」), which it concludes of, not where they lie.
+
+    Where a definition's body names what nothing gives a meaning (Δ*(ε, V) := z_y - z_k
+    = log(1 + V(1 - ε)/ε)), the statement is tried again with the last form each
+    definition is worked out to."""
+    tried = _try_statement(statement, notation, seed, concrete, cased)
+    if isinstance(tried, str) and tried.startswith(NO_MEANING):
+        worked = notation.copy()
+        for name, definition in notation.definitions.items():
+            if definition.worked:
+                worked.definitions[name] = replace(definition, body=definition.worked[-1])
+        if worked.definitions != notation.definitions:
+            return _try_statement(statement, worked, seed, concrete, cased)
+    return tried
+
+
+NO_MEANING = "the chapter gives"
+
+
+def _try_statement(
+    statement: str,
+    notation: Notation,
+    seed: int = 0,
+    concrete: bool = False,
+    cased: frozenset[str] = frozenset(),
+) -> Tried | str:
     try:
         tree = parse(statement)
     except TexError as why:
@@ -121,7 +146,7 @@ def try_statement(
     if not used:
         return "no names: arithmetic on numbers"
     if unknown:
-        return f"the chapter gives {', '.join(unknown)} no meaning"
+        return f"{NO_MEANING} {', '.join(unknown)} no meaning"
     if not any(
         k in notation.definitions or _is_array(notation, k) or _set_array(notation, k, concrete)
         for n in used

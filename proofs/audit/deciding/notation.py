@@ -453,6 +453,11 @@ def decide_open(
             )
         elif facts is not None and (source := facts.implies(sympy.expand(a - b), tex)):
             reasons.append(f"a step that uses ${source}$, which the element states")
+        elif starred := sorted(str(n) for n in (a - b).free_symbols if _is_starred(n.name)):
+            reasons.append(  # 「零点 $x^{*}$」: a root or an optimum, no point to choose freely
+                f"{_shown_step(pair)}: {', '.join(starred)} names a value the text fixes "
+                "(a root, an optimum), which no point drawn may set"
+            )
         else:  # SymPy did not reduce it: that proves nothing; a witness would
             judged = judge("=", a, b, counts, bounds)
             constraint = _constraint(facts, pair, tex) if facts is not None else None
@@ -755,6 +760,11 @@ def _nonzero_at_a_point(difference: sympy.Expr) -> bool:
     except (TypeError, ValueError, ArithmeticError, NotImplementedError, RecursionError):
         return False
     return bool(value.is_Float and abs(value) > sympy.Float(10) ** -20)
+
+
+def _is_starred(name: str) -> bool:
+    """x*, Δ*_G: a name marked as the value some condition fixes."""
+    return name.partition("_")[0].endswith("*")
 
 
 def _quantities(value: sympy.Expr) -> frozenset[sympy.Symbol]:
