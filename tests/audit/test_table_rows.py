@@ -699,3 +699,33 @@ def test_a_listing_printing_a_row_s_number_in_another_column_is_not_compared_the
     assert finding.code == "TAB102" and finding.detail.startswith(
         "the chapter's listing prints 1.2126"
     )
+
+
+TEMPERED = """\
+# 試しの章
+
+<Definition id="def-tau" title="温度">
+
+$s > 1$ に対し $\\tau(s) := (1 + s)^2$ と置く（$s \\le 1$ では $\\tau = 1$）。
+
+</Definition>
+
+## 2. 表
+
+| $s$ | $\\tau(s)$ | 重み（$\\tau$ で補正） |
+|---|---|---|
+| 2 | {} | 0.25 |
+| 3 | 16 | 0.5 |
+"""
+
+
+def _tempered(cell: str) -> list[tuple[int, str]]:
+    report = audit_document(parse(TEMPERED.format(cell), "t.mdx"), with_checks=False)
+    return [(f.line, f.code) for f in report.mismatched]
+
+
+def test_what_a_case_concludes_and_a_bracket_of_words_give_the_name_no_value():
+    # 「$s \le 1$ では $\tau = 1$」 sets τ for that case only, and 「重み（$\tau$ で補正）」 is
+    # a weight the text says how it was corrected, not τ: τ(s) is the definition's
+    assert _tempered("9") == []
+    assert _tempered("8") == [(13, "TAB103")]

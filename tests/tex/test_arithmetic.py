@@ -354,6 +354,25 @@ def test_e_beside_a_power_of_e_is_the_number_and_alone_or_set_a_name():
     assert _statuses(r"e^{0} + e = 5", {"e": 4}) == ["confirmed"]
 
 
+def test_a_result_finer_than_its_inputs_allow_was_worked_from_more_digits():
+    # 8.2685 stands for 8.26845 to 8.26855: 10,000 times it moves by 0.5, five units of the
+    # printed 82,684.6's last digit, so its face value 82,685 says nothing of a slip
+    assert _statuses(r"10{,}000 \times 8.2685 = 82{,}684.6", {}) == ["confirmed"]
+    assert _statuses(r"10{,}000 \times 8.2685 = 82{,}689.6", {}) == ["mismatched"]
+    # inputs that move the result by one unit of its last digit at most are taken at face value
+    assert _statuses(r"1.1428 + 0.2857 = 1.4286", {}) == ["mismatched"]
+
+
+def test_one_rounded_term_of_an_exact_side_is_room_as_far_as_it_is_scaled():
+    # 10,000 × 8.2685 rounds 10,000 × 8^{64/63} (82,684.6): its one decimal's rounding, times
+    # 10,000, is the room; a slip of the decimal is beyond it
+    exact = r"10{,}000 \times 8^{64/63} \approx 10{,}000 \times {}"
+    assert _statuses(exact.replace("{}", "8.2685"), {}) == ["confirmed"]
+    assert _statuses(exact.replace("{}", "8.2658"), {}) == ["mismatched"]
+    # two decimals: a coarse one's rounding is no room for a slip of the fine one
+    assert _statuses(r"2/16 + 4/7000 \approx 0.125 + 0.000517", {}) == ["mismatched"]
+
+
 def test_a_column_written_as_a_transposed_row_is_its_entries():
     statement = r"-0.1 \times (1,\ -2,\ 0)^{\mathsf{T}} = (-0.1,\ {},\ 0)^{\mathsf{T}}"
     found = audit_statement(1, statement.replace("{}", "0.2"), {})

@@ -47,6 +47,7 @@ import sympy
 
 from proofs.audit.deciding.notation import CONSTANTS, FUNCTIONS
 from proofs.audit.deciding.sentence import (
+    cases_before,
     condition_in_sentence,
     is_case,
     is_hypothesis,
@@ -418,8 +419,14 @@ def read_notation(document: Document) -> Callable[[int], Notation]:
                 # one: 「等号は $\\varepsilon = 1$ のとき」「$s_k = 1$ です」 are what it proves
                 if element is not None and element.kind in _STATING:
                     sets = not listed and is_setting(document, line, statement)
-                else:
-                    sets = not listed and (local or not is_case(document, line, statement))
+                else:  # nor what a case of its sentence concludes (「$s \\le 1$ では $\\tau = 1$」)
+                    sets = not listed and (
+                        local
+                        or not (
+                            is_case(document, line, statement)
+                            or cases_before(document, line, statement)
+                        )
+                    )
                 # 「$x \\in \\mathbb{F}$ なら $\\mathrm{fl}(x) = x$」: a case of fl, no definition
                 cased = condition_in_sentence(document, line, statement) is not None
                 _read_statement(statement, line, target, chapter, element, sets, cased)

@@ -53,6 +53,7 @@ from proofs.tex.arithmetic import (
     show,
 )
 from proofs.tex.decide import decide_once
+from proofs.tex.intervals import midpoint, scientific
 from proofs.tex.symbolic import Evaluator
 from proofs.tex.tree import Node
 
@@ -73,7 +74,9 @@ PRINTED_PRECISION = Rule(
     Section.EQUALITY,
     Severity.WARNING,
     "A printed result is what its printed inputs give at face value, or with the exact "
-    "constants they round (1.4142 as √2); else a printed number's last digit slipped.",
+    "constants they round (1.4142 as √2); else a printed number's last digit slipped, unless "
+    "their rounding moves it by more than a unit of its last digit (it was worked out from "
+    "more digits than printed).",
     Example(_PROSE.format("$1.1428 + 0.2857 = 1.4286$ です。")),
     Example(_PROSE.format("$1.1429 + 0.2857 = 1.4286$ です。")),
 )
@@ -830,7 +833,12 @@ def _at_printed_precision(
             f"value the left side is {show(f1)}, the right side {show(f2)}"
         )
     at_face = face(computed)
-    if meet(_finest_rounding(computed, at_face) if rounded_terms else at_face, target):
+    interval = v1 if computed is m1 else v2  # at the printed precision of its inputs
+    # one rounded term (10{,}000 \times 8.2685 of 10{,}000 \times 8^{64/63}): its rounding,
+    # scaled as the member scales it, is all the room there is
+    alone = rounded_terms and len(DECIMAL.findall(computed)) == 1
+    widened = interval if alone else _finest_rounding(computed, at_face)
+    if meet(widened if rounded_terms else at_face, target):
         return Status.CONFIRMED, f"recomputed {show(at_face)}"
     said = f"with its printed inputs at face value ${computed.strip()}$ is {show(at_face)}"
     exact, readings = read_exactly(computed)
@@ -840,11 +848,58 @@ def _at_printed_precision(
         if meet(value, target):
             return Status.CONFIRMED, f"holds with {shown} ({said})"
         said += f", and with {shown} it is {show(value)}"
+    moved = _moved_by_rounding(computed, face)
+    unit = _last_unit(result)
+    if unit is not None and moved > unit:
+        return Status.CONFIRMED, (
+            f"{said}, but the rounding of its printed inputs moves it by up to "
+            f"{scientific(moved._mpf_, 2)}, "
+            f"more than a unit of the last digit of {result.strip()}: worked out from more "
+            "digits than printed"
+        )
     slip = _last_digit_slip(computed, target, face)
     return Status.MISMATCHED, (
         f"{said}; neither is the printed {result.strip()}: a printed "
         f"number's last digit slipped{slip}"
     )
+
+
+ROUNDED_DIGITS = 3  # a decimal with this many significant digits was rounded (8.2685)
+
+
+def _moved_by_rounding(member: str, face: Callable[[str], Value]) -> mpmath.mpf:
+    """How far the rounding of the member's rounded decimals (ROUNDED_DIGITS significant
+    digits or more: 8.2685, not the argument 0.1 of a cosine) can move its value at face
+    value: for each entry, the sum over them of the larger move of one by half a unit of
+    its last digit; the largest of those sums."""
+    at_face = [mpmath.mp.make_mpf(midpoint(x)) for x in face(member).items]
+    moved = [mpmath.mpf(0)] * len(at_face)
+    for match in DECIMAL.finditer(member):
+        whole, places = match.group(1), match.group(2)
+        if len((whole + places).lstrip("0")) < ROUNDED_DIGITS:
+            continue
+        shifts = [mpmath.mpf(0)] * len(at_face)
+        for step in (5, -5):
+            digits = str(int(whole + places) * 10 + step).rjust(len(places) + 2, "0")
+            shifted = f"{digits[: -len(places) - 1]}.{digits[-len(places) - 1 :]}"
+            trial = member[: match.start(1)] + shifted + member[match.end(2) :]
+            try:
+                items = face(trial).items
+            except (NotNumeric, TooLarge):
+                return mpmath.mpf(0)
+            shifts = [
+                max(shift, abs(mpmath.mp.make_mpf(midpoint(x)) - y))
+                for shift, x, y in zip(shifts, items, at_face, strict=False)
+            ]
+        moved = [m + shift for m, shift in zip(moved, shifts, strict=True)]
+    return max(moved, default=mpmath.mpf(0))
+
+
+def _last_unit(printed: str) -> mpmath.mpf | None:
+    """A unit of the last digit of the finest decimal a printed result shows (82{,}684.6:
+    0.1); None when it shows none."""
+    places = [len(m.group(2)) for m in DECIMAL.finditer(printed)]
+    return mpmath.mpf(10) ** -max(places) if places else None
 
 
 def _irrational(member: str, bindings: dict[str, int]) -> bool:

@@ -40,7 +40,7 @@ import sympy
 
 from proofs.audit.deciding.defined import Notation, closure
 from proofs.audit.deciding.notation import OpenEvaluator
-from proofs.audit.deciding.sentence import title_settings
+from proofs.audit.deciding.sentence import cases_before, title_settings
 from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
 from proofs.audit.rules.definitions import WHOLE_COLUMN, Use
 from proofs.book.printed import ungrouped
@@ -114,6 +114,7 @@ _CALL = re.compile(r"\s*(\\?[A-Za-z]+(?:_\{[^{}]*\}|_\w)?)\((.+)\)\s*")  # F(x),
 _BREAK = re.compile(r"\s*(?:<|#|\$\$)")  # a tag, a heading or a display: no paragraph's line
 _UNIT = re.compile(r"\\times\s*10\^\{?(-?\d+)\}?")
 _BRACKETED = re.compile(r"（[^（）]*）|\([^()$]*\$[^()]*\)")  # a remark in brackets
+_WORDS = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")  # kana and kanji: words, not a unit
 _IN_PERCENT = re.compile(r"[（(\[]\s*(?:%|％)\s*[）)\]]")  # a header's unit: （%）
 _SYMBOL = re.compile(  # x, \beta_1, n_{\mathrm{in}}
     r"\s*\\?[A-Za-z]+(?:_\{?\\?(?:mathrm\{)?[A-Za-z0-9]+\}?\}?)?\s*"
@@ -176,6 +177,13 @@ def columns(table: Table) -> list[Column]:
         outside = INLINE_MATH.findall(_BRACKETED.sub("", cell))
         if outside:
             named = [m for m in named if m in outside]
+        else:  # 「重み（$\\tau$ で補正、%）」: a bracket of words says how, names no quantity
+            remarks = [b for b in _BRACKETED.findall(cell) if _WORDS.search(INLINE_MATH.sub("", b))]
+            named = [
+                m
+                for m in named
+                if _header_setting(m) is not None or not any(m in b for b in remarks)
+            ]
         for m in maths:
             found = _UNIT.search(m)
             if found:
@@ -216,7 +224,13 @@ def settings_before(document: Document, table: Table) -> dict[str, Printed]:
     setting `d = 768`, a chain of them `m = d_v = d = 64`, and those the title of the
     element holding the table states (「T = 20、E = 4、k = 2 で…」)."""
     found: dict[str, Printed | None] = {}
-    statements = [s for m in _math_before(document, table) for s in split_statements(m)]
+    first = max(1, table.line - CONTEXT)
+    statements = [  # not what a case of its sentence concludes (「$s \\le 1$ では $\\tau = 1$」)
+        s
+        for m in document.math_in(first, table.line - 1)
+        for s in split_statements(m.tex)
+        if not cases_before(document, m.line, s.strip())
+    ]
     element = document.element_at(table.line)
     if element is not None:  # the title is words around settings: d = 8、h = 2 の場合
         statements = title_settings(element.title) + statements
@@ -402,12 +416,6 @@ def _term_values(
         if cell is not None:
             out[term.name] = cell
     return out
-
-
-def _math_before(document: Document, table: Table) -> list[str]:
-    """The TeX of the formulas on the CONTEXT lines before the table."""
-    first = max(1, table.line - CONTEXT)
-    return [m.tex for m in document.math_in(first, table.line - 1)]
 
 
 def symbol_name(tex: str) -> str | None:
