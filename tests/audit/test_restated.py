@@ -83,3 +83,10 @@ def test_a_number_a_listing_printed_when_it_ran_is_enough_and_said():
 def test_the_leading_group_of_a_grouped_decimal_is_no_integer_of_its_own():
     got = findings("値は $162{,}754.8$ です。", "幅は 126 です。", "また 126 です。")
     assert got == []
+
+
+def test_an_elements_number_after_its_label_is_no_value():
+    # 「定義 18.12」 beside 「命題 18.21」 (twice): what elements are called, not numbers
+    assert findings("定義 18.12（SGD）を使います。", "命題 18.21 と 命題 18.21 より。") == []
+    # the same digits as values are still compared
+    assert [f[1] for f in findings("比は 18.12 です。", "比は 18.21 と 18.21 です。")] == ["18.12"]

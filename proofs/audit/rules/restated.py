@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
 from proofs.book.printed import ungrouped
 from proofs.reader import Document
+from proofs.reader.records import LABELS
 
 _TWICE = (
     '# 見本\n\n<Remark id="rem-share" title="割合">\n\n割合は 0.8420 です。\n\n</Remark>\n\n'
@@ -72,6 +73,8 @@ _INTEGER = re.compile(
     r"(?<![\w.,{}])\d{1,3}(?:(?:,|\{,\})\d{3})+(?![\w.]|\{,\})|(?<![\w.,{}-])\d+(?![\w.,{])"
 )
 INTEGER_SIGNIFICANT = 3  # an integer is exact: three digits are enough to be compared
+# an element's number after its label (命題 18.21, 演習 18.23): what it is called, not a value
+_ELEMENT_NUMBER = re.compile(rf"(?:{'|'.join(LABELS)})\s*\d+(?:\.\d+)+")
 
 
 @dataclass(frozen=True)
@@ -89,6 +92,7 @@ def occurrences(document: Document, produced: Sequence[tuple[int, str]] = ()) ->
     out = []
     for where, produced_here in ((document.shown_lines, False), (produced, True)):
         for number, text in where:
+            text = _ELEMENT_NUMBER.sub(" ", text)  # 「定義 18.12」: a label, no quantity
             out += [_occurrence(number, m.group(0), produced_here) for m in _DECIMAL.finditer(text)]
             out += [_occurrence(number, m.group(0), produced_here) for m in _INTEGER.finditer(text)]
     return [
