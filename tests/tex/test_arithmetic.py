@@ -361,6 +361,9 @@ def test_a_result_finer_than_its_inputs_allow_was_worked_from_more_digits():
     assert _statuses(r"10{,}000 \times 8.2685 = 82{,}689.6", {}) == ["mismatched"]
     # inputs that move the result by one unit of its last digit at most are taken at face value
     assert _statuses(r"1.1428 + 0.2857 = 1.4286", {}) == ["mismatched"]
+    # and so is an exponent (31/8 printed 3.875 is exact as often as not)
+    assert _statuses(r"2\pi \times 10^{3.875} \approx 47{,}117.2", {}) == ["confirmed"]
+    assert _statuses(r"2\pi \times 10^{3.875} \approx 47{,}171.2", {}) == ["mismatched"]
 
 
 def test_one_rounded_term_of_an_exact_side_is_room_as_far_as_it_is_scaled():

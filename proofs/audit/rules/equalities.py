@@ -869,14 +869,17 @@ ROUNDED_DIGITS = 3  # a decimal with this many significant digits was rounded (8
 
 def _moved_by_rounding(member: str, face: Callable[[str], Value]) -> mpmath.mpf:
     """How far the rounding of the member's rounded decimals (ROUNDED_DIGITS significant
-    digits or more: 8.2685, not the argument 0.1 of a cosine) can move its value at face
-    value: for each entry, the sum over them of the larger move of one by half a unit of
-    its last digit; the largest of those sums."""
+    digits or more, outside exponents: 8.2685, not the argument 0.1 of a cosine nor the
+    3.875 of 10^{3.875}) can move its value at face value: for each entry, the sum over
+    them of the larger move of one by half a unit of its last digit; the largest of those
+    sums."""
     at_face = [mpmath.mp.make_mpf(midpoint(x)) for x in face(member).items]
     moved = [mpmath.mpf(0)] * len(at_face)
     for match in DECIMAL.finditer(member):
         whole, places = match.group(1), match.group(2)
-        if len((whole + places).lstrip("0")) < ROUNDED_DIGITS:
+        if len((whole + places).lstrip("0")) < ROUNDED_DIGITS or _in_exponent(
+            member, match.start()
+        ):
             continue
         shifts = [mpmath.mpf(0)] * len(at_face)
         for step in (5, -5):
@@ -893,6 +896,20 @@ def _moved_by_rounding(member: str, face: Callable[[str], Value]) -> mpmath.mpf:
             ]
         moved = [m + shift for m, shift in zip(moved, shifts, strict=True)]
     return max(moved, default=mpmath.mpf(0))
+
+
+def _in_exponent(member: str, at: int) -> bool:
+    """Whether the text at `at` stands in an exponent (10^{3.875}: 31/8 as often as a
+    rounded value)."""
+    depth = 0
+    for k in range(at - 1, -1, -1):
+        if member[k] == "}":
+            depth += 1
+        elif member[k] == "{":
+            if depth == 0:
+                return member[:k].rstrip().endswith("^")
+            depth -= 1
+    return member[:at].rstrip("-−").rstrip().endswith("^")
 
 
 def _last_unit(printed: str) -> mpmath.mpf | None:
