@@ -48,7 +48,9 @@ def test_a_reading_past_its_limit_is_stopped():
 
 def test_a_reading_is_a_sympy_value_or_our_tree_else_a_failure():
     assert bench.attempt(bench.parse, "x", 1).value == Node("name", ("x",))
-    assert bench.attempt(bench.parse, r"k^{*}", 1).error.startswith("TexError: unexpected '*'")
+    assert bench.attempt(bench.parse, r"x \otimes y", 1).error.startswith(
+        "TexError: unexpected '\\\\otimes'"
+    )
     assert (
         bench.attempt(lambda tex: object(), "x", 1).error == "returned a object, not a SymPy value"
     )
@@ -109,7 +111,7 @@ def test_our_reader_reads_an_application_its_notation_does_not_define_as_a_produ
 
 def test_measure_counts_formulas_read_and_sample_read_correctly():
     chosen = (sample(r"\sqrt{d_k}"), sample(r"E[X_1]E[Y]"))
-    result = bench.measure(bench.OURS, [r"\sqrt{d_k}", r"k^{*}", r"E[X_1]E[Y]"], chosen, 10)
+    result = bench.measure(bench.OURS, [r"\sqrt{d_k}", r"x \otimes y", r"E[X_1]E[Y]"], chosen, 10)
     assert (result.read, result.correct) == (2, 1)
     assert bench.typical(result.verdicts) == "f(x) read as the product f·x (1)"
 
