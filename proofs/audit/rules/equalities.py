@@ -53,7 +53,6 @@ from proofs.tex.arithmetic import (
     show,
 )
 from proofs.tex.decide import decide_once
-from proofs.tex.intervals import midpoint, scientific
 from proofs.tex.symbolic import Evaluator
 from proofs.tex.tree import Node
 
@@ -74,9 +73,8 @@ PRINTED_PRECISION = Rule(
     Section.EQUALITY,
     Severity.WARNING,
     "A printed result is what its printed inputs give at face value, or with the exact "
-    "constants they round (1.4142 as √2); else a printed number's last digit slipped, unless "
-    "their rounding moves it by more than a unit of its last digit (it was worked out from "
-    "more digits than printed).",
+    "constants they round (1.4142 as √2), or an exact member before it in the chain; else a "
+    "printed number's last digit slipped.",
     Example(_PROSE.format("$1.1428 + 0.2857 = 1.4286$ です。")),
     Example(_PROSE.format("$1.1429 + 0.2857 = 1.4286$ です。")),
 )
@@ -797,7 +795,13 @@ def _is_printed(member: str) -> bool:
 
 
 def _at_printed_precision(
-    m1: str, m2: str, v1: Value, v2: Value, bindings: dict[str, int], approximate: bool
+    m1: str,
+    m2: str,
+    v1: Value,
+    v2: Value,
+    bindings: dict[str, int],
+    approximate: bool,
+    exact_before: Sequence[tuple[str, Value]] = (),
 ) -> tuple[Status, str]:
     """The status and detail of a pair whose values meet within the rounding of every
     printed number, judged as the author meant it. A printed result (a number, a
@@ -848,75 +852,16 @@ def _at_printed_precision(
         if meet(value, target):
             return Status.CONFIRMED, f"holds with {shown} ({said})"
         said += f", and with {shown} it is {show(value)}"
-    moved = _moved_by_rounding(computed, face)
-    unit = _last_unit(result)
-    if unit is not None and moved > unit:
-        return Status.CONFIRMED, (
-            f"{said}, but the rounding of its printed inputs moves it by up to "
-            f"{scientific(moved._mpf_, 2)}, "
-            f"more than a unit of the last digit of {result.strip()}: worked out from more "
-            "digits than printed"
-        )
+    # 「$10{,}000 \\times 8^{64/63} \\approx 10{,}000 \\times 8.2685 = 82{,}684.6$」: the result
+    # is the chain's exact member rounded, worked from more digits than 8.2685 shows
+    source = next((m for m, v in exact_before if meet(v, target)), None)
+    if source is not None and _is_printed(result):
+        return Status.CONFIRMED, f"{said}, but it is ${source.strip()}$ of the same chain, rounded"
     slip = _last_digit_slip(computed, target, face)
     return Status.MISMATCHED, (
         f"{said}; neither is the printed {result.strip()}: a printed "
         f"number's last digit slipped{slip}"
     )
-
-
-ROUNDED_DIGITS = 3  # a decimal with this many significant digits was rounded (8.2685)
-
-
-def _moved_by_rounding(member: str, face: Callable[[str], Value]) -> mpmath.mpf:
-    """How far the rounding of the member's rounded decimals (ROUNDED_DIGITS significant
-    digits or more, outside exponents: 8.2685, not the argument 0.1 of a cosine nor the
-    3.875 of 10^{3.875}) can move its value at face value: for each entry, the sum over
-    them of the larger move of one by half a unit of its last digit; the largest of those
-    sums."""
-    at_face = [mpmath.mp.make_mpf(midpoint(x)) for x in face(member).items]
-    moved = [mpmath.mpf(0)] * len(at_face)
-    for match in DECIMAL.finditer(member):
-        whole, places = match.group(1), match.group(2)
-        if len((whole + places).lstrip("0")) < ROUNDED_DIGITS or _in_exponent(
-            member, match.start()
-        ):
-            continue
-        shifts = [mpmath.mpf(0)] * len(at_face)
-        for step in (5, -5):
-            digits = str(int(whole + places) * 10 + step).rjust(len(places) + 2, "0")
-            shifted = f"{digits[: -len(places) - 1]}.{digits[-len(places) - 1 :]}"
-            trial = member[: match.start(1)] + shifted + member[match.end(2) :]
-            try:
-                items = face(trial).items
-            except (NotNumeric, TooLarge):
-                return mpmath.mpf(0)
-            shifts = [
-                max(shift, abs(mpmath.mp.make_mpf(midpoint(x)) - y))
-                for shift, x, y in zip(shifts, items, at_face, strict=False)
-            ]
-        moved = [m + shift for m, shift in zip(moved, shifts, strict=True)]
-    return max(moved, default=mpmath.mpf(0))
-
-
-def _in_exponent(member: str, at: int) -> bool:
-    """Whether the text at `at` stands in an exponent (10^{3.875}: 31/8 as often as a
-    rounded value)."""
-    depth = 0
-    for k in range(at - 1, -1, -1):
-        if member[k] == "}":
-            depth += 1
-        elif member[k] == "{":
-            if depth == 0:
-                return member[:k].rstrip().endswith("^")
-            depth -= 1
-    return member[:at].rstrip("-−").rstrip().endswith("^")
-
-
-def _last_unit(printed: str) -> mpmath.mpf | None:
-    """A unit of the last digit of the finest decimal a printed result shows (82{,}684.6:
-    0.1); None when it shows none."""
-    places = [len(m.group(2)) for m in DECIMAL.finditer(printed)]
-    return mpmath.mpf(10) ** -max(places) if places else None
 
 
 def _irrational(member: str, bindings: dict[str, int]) -> bool:
@@ -1072,7 +1017,7 @@ def audit_statement(
                     )
                 )
             continue
-        for (m1, v1), (m2, v2) in zip(numeric, numeric[1:], strict=False):
+        for k, ((m1, v1), (m2, v2)) in enumerate(zip(numeric, numeric[1:], strict=False)):
             relation = "≈" if any(r != "=" for m, r in seg[1:] if m.strip() == m2) else "="
             pair = f"{m1} {relation} {m2}"
             if {m1, m2} & powers:  # 「≈ 2^{30}」: its exponent rounded, no face value to compare
@@ -1094,7 +1039,8 @@ def audit_statement(
                 continue
             # the sides meet within their rounding: a result that holds only so is a
             # heuristic's finding (the author may have worked with more digits than printed)
-            status, detail = _at_printed_precision(m1, m2, v1, v2, bindings, relation == "≈")
+            exact = [(m, v) for m, v in numeric[:k] if DECIMAL.search(m) is None]
+            status, detail = _at_printed_precision(m1, m2, v1, v2, bindings, relation == "≈", exact)
             if not (owned and status == Status.MISMATCHED):
                 findings.append(
                     Finding(
