@@ -812,7 +812,8 @@ def _at_printed_precision(
     finest decimal for each decimal it prints (2/16 + 4/7000 ≈ 0.125 + 0.000571: its
     terms are the exact side's, rounded), and so under `=` beside an exact side that no
     decimal can equal (`\\cos 3 + \\sin 3 = -0.9900 + 0.1411`). Two computed sides with
-    decimals need only meet."""
+    decimals need only meet. `exact_before`: the members with no decimal before the pair in
+    its chain; a printed result one of them gives is that member rounded."""
 
     def face(member: str) -> Value:
         return evaluate(member, bindings, False, face=True)
@@ -852,8 +853,8 @@ def _at_printed_precision(
         if meet(value, target):
             return Status.CONFIRMED, f"holds with {shown} ({said})"
         said += f", and with {shown} it is {show(value)}"
-    # 「$10{,}000 \\times 8^{64/63} \\approx 10{,}000 \\times 8.2685 = 82{,}684.6$」: the result
-    # is the chain's exact member rounded, worked from more digits than 8.2685 shows
+    # 10{,}000 \times 8^{64/63} \approx 10{,}000 \times 8.2685 = 82{,}684.6: the result is
+    # the chain's exact member rounded, worked from more digits than 8.2685 shows
     source = next((m for m, v in exact_before if meet(v, target)), None)
     if source is not None and _is_printed(result):
         return Status.CONFIRMED, f"{said}, but it is ${source.strip()}$ of the same chain, rounded"
