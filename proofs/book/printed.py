@@ -77,3 +77,10 @@ def half_unit(printed: str) -> float:
     if not isinstance(exponent, int):
         raise ValueError(f"printed must be a finite decimal, got {printed!r}")
     return 0.5 * 10.0**exponent
+
+
+def significant_digits(printed: str) -> int:
+    """The significant digits a printed number shows, its power of ten aside (0.0361: 3;
+    27.71: 4; 2,294: 4; 1.75 \\times 10^{-46}: 3); at least 1."""
+    digits = re.sub(r"\\times.*|[^0-9]", "", printed.replace("{,}", ""))
+    return max(len(digits.lstrip("0")), 1)

@@ -170,8 +170,8 @@ def _try_statement(
         def computed(local: Notation) -> list[sympy.Expr]:
             return _entries(local.at(sizes, concrete)(parts[-2]))
 
-        worked = reached_names(parts[-2], notation, set_here)  # what the value comes from
-        last = judge_printed(computed, notation, worked | {f"bold {n}" for n in worked}, printed)
+        sources = reached_names(parts[-2], notation, set_here)  # what the value comes from
+        last = judge_printed(computed, notation, sources | {f"bold {n}" for n in sources}, printed)
         before = _judged(pairs[:-1], integers, notation, seed, relative) if pairs[1:] else None
         if last is not None and (before is None or before[0].outcome != "fails"):
             judgement, place = last, ()
@@ -377,9 +377,12 @@ def _free_indices(tree: Node, evaluator: Evaluator) -> list[str]:
                 visit(item)
         elif isinstance(node, Node):
             if node.op == "sub" and node.args[1].op == "text":
-                base = node.args[0].args[0] if node.args[0].op == "name" else None
-                if f"{base}_{node.args[1].args[0]}" in evaluator.names:  # W_r: a name
-                    return
+                base = node.args[0]
+                if (
+                    base.op == "name"
+                    and f"{base.args[0]}_{node.args[1].args[0]}" in evaluator.names
+                ):
+                    return  # W_r: a name the text sets, r no index of it
                 for letter in node.args[1].args[0]:
                     if (
                         letter.isalpha()

@@ -22,6 +22,7 @@ from fractions import Fraction
 import sympy
 
 from proofs.audit.deciding.defined import Notation
+from proofs.book.printed import significant_digits
 from proofs.tex.tree import Node, TexError
 from proofs.tex.witness import DIGITS, Judgement, Point
 
@@ -93,7 +94,7 @@ def judge_printed(
             sympy.Rational(b.numerator, b.denominator) for b in (value - half, value + half)
         )
         scale = max(abs(computed_value), sympy.Integer(1))
-        widened = 2 * spread[k] if moved else 0
+        widened = 2 * spread[k]
         if (
             computed_value < low - widened - slack * scale
             or computed_value > high + widened + slack * scale
@@ -128,8 +129,7 @@ def _rounded(node: object) -> bool:
     """A printed decimal of SIGNIFICANT digits or more: a value worked out and rounded."""
     if not isinstance(node, Node) or node.op != "num":
         return False
-    digits = node.token.replace("{,}", "").lstrip("-").replace(".", "").lstrip("0")
-    return "." in node.token and len(digits) >= SIGNIFICANT
+    return "." in node.token and significant_digits(node.token) >= SIGNIFICANT
 
 
 def _rational(value: Fraction) -> sympy.Rational:

@@ -43,7 +43,7 @@ from proofs.audit.deciding.notation import OpenEvaluator
 from proofs.audit.deciding.sentence import cases_before, title_settings
 from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
 from proofs.audit.rules.definitions import WHOLE_COLUMN, Use
-from proofs.book.printed import ungrouped
+from proofs.book.printed import significant_digits, ungrouped
 from proofs.reader import Document
 from proofs.reader.math import INLINE_MATH, split_relations, split_statements
 from proofs.reader.records import Math, Table
@@ -645,15 +645,9 @@ def decimal_columns(table: Table) -> dict[int, int]:
         for k, cell in enumerate(row):
             printed = Printed.read(cell)
             if printed is not None and printed.half:
-                digits = _significant(cell)
+                digits = significant_digits(cell)
                 fewest[k] = min(fewest.get(k, digits), digits)
     return fewest
-
-
-def _significant(cell: str) -> int:
-    """The significant digits a printed number shows (0.0361: 3; 27.71: 4; 2,294: 4)."""
-    digits = re.sub(r"\\times.*|[^0-9]", "", cell.replace("{,}", ""))
-    return max(len(digits.lstrip("0")), 1)
 
 
 def printed_cell(text: str, rounded: Mapping[int, int], index: int = -1) -> Printed | None:
