@@ -566,6 +566,23 @@ def test_a_step_false_whatever_an_element_s_equality_constrains_is_a_slip():
     assert decide_open(step.replace("{}", r"E\cdot\frac{1}{E^2}"), facts)[0] == "confirmed"
 
 
+def test_a_label_subscript_names_another_quantity_not_an_entry():
+    """η_min = 0 constrains η_min, not η_max: a step of η_max alone false is a slip, and the
+    x of the element's x := … does not enter the name \\eta_{\\max}."""
+    facts = OpenFacts()
+    facts.state(r"\eta_{\min} = 0")
+    facts.learn(r"x := \pi(t - W)/(T - W)")
+    step = r"\frac{\eta_{\max}}{W}\sum_{t=1}^{W}t = \frac{{}\eta_{\max}}{2}"
+    status, detail = decide_open(step.replace("{}", "W"), facts)
+    assert status == "mismatched"
+    assert "W = 5, eta_\\max = 6: left 18, right 15" in detail
+    assert decide_open(step.replace("{}", "(W + 1)"), facts)[0] == "confirmed"
+    # f_i beside Σ_i f_i = 1 is an entry of what the equality constrains: no witness
+    facts = OpenFacts()
+    facts.state(r"\sum_i f_i = 1")
+    assert decide_open(r"f_{\max} + f_1 = f_1 + 2f_{\max}", facts)[0] == "mismatched"
+
+
 def test_blocks_side_by_side_are_not_read_as_a_product():
     assert decide_open(r"[f(PX)\ g(PX)] = [Pf(X)\ Pg(X)] = P[f(X)\ g(X)]")[0] == "not checkable"
     assert mismatches(rendered(r"よって $[f(PX)\ g(PX)] = P[f(X)\ g(X)]$ です。")) == []

@@ -78,7 +78,9 @@ class OpenEvaluator(Evaluator):
                 return self.names[named]
         if base.op != "name" or base.args[0] in self.names:
             return super()._sub(base, index)
-        if index.op == "text":
+        if index.op == "text" and _is_label(index.args[0]):  # \eta_{\max}: no x in it
+            return _number(f"{base.args[0]}_{index.args[0]}")
+        if index.op == "text":  # x_{ij} at i = 2: x_2j
             parts = [str(self.names.get(c, c)) for c in index.args[0]]
             return _number(f"{base.args[0]}_{''.join(parts)}")
         return _number(f"{base.args[0]}_{self(index)}")
@@ -234,7 +236,7 @@ class OpenFacts:
             if relations[:1] == [":="]:
                 named = _SET_NAME.fullmatch(members[0].strip())
                 if named is not None and _key(named) not in self.values:
-                    names.add(_key(named).split("_")[0])
+                    names.add(_base(_key(named)))
         return names
 
     def ranges_every_sum(self, statement: str) -> bool:
@@ -603,7 +605,20 @@ def _bases(value: sympy.Expr | None) -> set[str]:
     vector's entries, however a sum over them was read."""
     if value is None:
         return set()
-    return {symbol.name.split("_")[0] for symbol in value.free_symbols}
+    return {_base(symbol.name) for symbol in value.free_symbols}
+
+
+def _base(name: str) -> str:
+    """A name without its index (f of f_1, f_i, x_{t-1}); a label is part of the name:
+    \\eta_{\\max} and \\eta_{\\min} are two quantities, not two entries of one."""
+    base, _, subscript = name.partition("_")
+    return name if _is_label(subscript) else base
+
+
+def _is_label(subscript: str) -> bool:
+    """Whether a subscript names (\\max, model) rather than indexes (i, ij, 12, t-1): a
+    command, or a word of three letters or more."""
+    return subscript.startswith("\\") or re.fullmatch(r"[A-Za-z]{3,}", subscript) is not None
 
 
 def _scaling(total: str, target: str) -> dict[sympy.Symbol, sympy.Expr]:
