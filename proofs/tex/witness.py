@@ -35,10 +35,11 @@ from __future__ import annotations
 import functools
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+import mpmath
 import sympy
 
 DIGITS = 40  # digits each side is evaluated at
@@ -266,31 +267,36 @@ def _at(
     op: str, sides: list[list[sympy.Expr]], values: dict, tolerance: sympy.Rational
 ) -> tuple[Point, bool | None]:
     """Both sides at the point, and whether the relation holds there (None: a side is not
-    a real number there)."""
-    exact = {s: sympy.Rational(v.numerator, v.denominator) for s, v in values.items()}
+    a real number there). The sides are evaluated fast first; where that finds the
+    relation false, they are evaluated again by SymPy to DIGITS digits, which decides."""
+    exact = tuple((s, sympy.Rational(v.numerator, v.denominator)) for s, v in values.items())
     shown = tuple((s.name, v) for s, v in values.items())
-    holds = True
     first: tuple[sympy.Float | None, sympy.Float | None] = (None, None)
     for k, (a, b) in enumerate(zip(*sides, strict=True)):
         x, y = _real(a, exact), _real(b, exact)
+        if x is not None and y is not None and not _compare(op, x, y, tolerance):
+            x, y = _real_at(a, exact), _real_at(b, exact)  # a witness is SymPy's
         if k == 0:
             first = (x, y)
         if x is None or y is None:
             return Point(shown, x, y, k), None
         if not _compare(op, x, y, tolerance):
             return Point(shown, x, y, k), False
-    return Point(shown, *first), holds
+    return Point(shown, *first), True
 
 
-def _real(expression: sympy.Expr, exact: dict) -> sympy.Float | None:
-    """The expression at the point, to DIGITS digits, if that is a finite real number
-    (not evaluated where a sum runs over more than MAX_FOLD_TERMS terms or none whole);
-    once per expression and point, which a statement restated in a proof meets again."""
-    return _real_at(expression, tuple(exact.items()))
+def _real(expression: sympy.Expr, point: tuple) -> sympy.Float | None:
+    """The expression at the point, if that is a finite real number: from its compiled
+    form at twice DIGITS working digits where that gives one, else from SymPy."""
+    fast = _fast_at(expression, point)
+    return fast if fast is not None else _real_at(expression, point)
 
 
 @functools.lru_cache(maxsize=1 << 12)
 def _real_at(expression: sympy.Expr, point: tuple) -> sympy.Float | None:
+    """The expression at the point, to DIGITS digits, if that is a finite real number
+    (not evaluated where a sum runs over more than MAX_FOLD_TERMS terms or none whole);
+    once per expression and point, which a statement restated in a proof meets again."""
     try:
         at = expression.xreplace(dict(point))
         if not short_folds(at):
@@ -301,6 +307,46 @@ def _real_at(expression: sympy.Expr, point: tuple) -> sympy.Float | None:
     if not value.is_number or not value.is_real or not value.is_finite:
         return None
     return sympy.Float(value, DIGITS)
+
+
+# The fast evaluation's own mpmath context (the global one is other code's to set), and the
+# names its compiled expressions call.
+_FAST = mpmath.MPContext()
+_FAST.dps = 2 * DIGITS
+_FAST_NAMES = {name: getattr(_FAST, name) for name in dir(_FAST) if not name.startswith("_")}
+
+
+def _fast_at(expression: sympy.Expr, point: tuple) -> sympy.Float | None:
+    """The expression at the point from its compiled form, or None where that gives no
+    finite real number (a fold, a function it cannot call, a complex value, an error):
+    SymPy then evaluates it. Its working digits are twice DIGITS, so that an agreement
+    to EXACT is no accident of rounding; a disagreement SymPy confirms."""
+    compiled = _compiled(expression)
+    if compiled is None:
+        return None
+    symbols, function = compiled
+    values = dict(point)
+    try:
+        value = function(*(_FAST.mpf(values[s].p) / values[s].q for s in symbols))
+    except (TypeError, ValueError, ArithmeticError, NameError, KeyError, RecursionError):
+        return None
+    if not isinstance(value, _FAST.mpf) or not _FAST.isfinite(value):
+        return None
+    return sympy.Float(value, DIGITS)
+
+
+@functools.lru_cache(maxsize=1 << 10)
+def _compiled(expression: sympy.Expr) -> tuple[tuple[sympy.Symbol, ...], Callable] | None:
+    """The expression as a function of its symbols (in name order) over mpmath numbers;
+    None for one with a sum or a product (SymPy bounds their terms) or that does not
+    compile."""
+    if expression.atoms(sympy.Sum, sympy.Product):
+        return None
+    symbols = tuple(sorted(expression.free_symbols, key=lambda s: s.name))
+    try:
+        return symbols, sympy.lambdify(symbols, expression, modules=[_FAST_NAMES, "mpmath"])
+    except (TypeError, ValueError, NameError, SyntaxError, KeyError, RecursionError):
+        return None
 
 
 def short_folds(value: sympy.Basic) -> bool:

@@ -10,7 +10,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from proofs.audit.deciding.notation import _nonzero_at_a_point
-from proofs.tex.witness import MAX_OPERATIONS, Point, Range, _verdict, judge, short_folds
+from proofs.tex.witness import (
+    DIGITS,
+    MAX_OPERATIONS,
+    Point,
+    Range,
+    _fast_at,
+    _real_at,
+    _verdict,
+    judge,
+    short_folds,
+)
 
 x, y, i, n, p, A, b = sympy.symbols("x y i n p A b", positive=True)
 
@@ -185,3 +195,45 @@ def test_a_function_object_in_a_difference_is_no_number_at_a_point():
     x = sympy.Symbol("x")
     s = sympy.Lambda(x, 1 / (1 + sympy.exp(-x)))
     assert _nonzero_at_a_point(s - 1 / (1 + sympy.exp(-x))) is False
+
+
+def test_a_failure_met_in_fast_arithmetic_is_decided_by_sympy():
+    """((x + 10^{-90})^2 - x^2)·10^{90} = 2x + 10^{-90} for every x; at twice DIGITS working
+    digits the left side cancels to noise, so only SymPy's evaluation may call it false."""
+    tiny = sympy.Integer(10) ** -90
+    left = ((x + tiny) ** 2 - x**2) / tiny
+    assert judge("=", left, 2 * x + tiny).outcome == "holds"
+    assert judge("=", left, 2 * x + 3 * tiny).outcome == "holds"  # within EXACT of it
+    assert judge("=", left, 3 * x).outcome == "fails"
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.fractions(Fraction(1, 16), Fraction(12), max_denominator=16),
+    st.sampled_from(
+        [
+            sympy.exp(-x) / (1 + x),
+            sympy.log(1 + x**2) - sympy.sqrt(x),
+            sympy.floor(8 * x / 3) + sympy.ceiling(x),
+            sympy.Piecewise((x, x < 1), (x**2, True)) + sympy.pi,
+            sympy.tanh(x) * sympy.erf(x) + sympy.Abs(1 - x),
+            sympy.Max(x, 2) - sympy.Min(x, sympy.Rational(1, 3)),
+            (1 + x) ** sympy.Rational(7, 3) - sympy.cos(x) ** 2,
+        ]
+    ),
+)
+def test_the_fast_value_is_sympy_s_to_its_digits(value, expression):
+    point = ((x, sympy.Rational(value.numerator, value.denominator)),)
+    fast, exact = _fast_at(expression, point), _real_at(expression, point)
+    assert fast is not None and exact is not None
+    assert abs(fast - exact) <= sympy.Float(10) ** (-DIGITS + 2) * max(1, abs(exact))
+
+
+def test_what_does_not_compile_is_evaluated_by_sympy():
+    f = sympy.Function("f")
+    assert _fast_at(f(x) + 1, ((x, sympy.Integer(2)),)) is None
+    k = sympy.Symbol("k", integer=True)
+    folded = sympy.Sum(x**k, (k, 0, 3))
+    assert _fast_at(folded, ((x, sympy.Integer(2)),)) is None
+    assert judge("=", folded, 1 + x + x**2 + x**3).outcome == "holds"
+    assert _fast_at(sympy.log(x - 5), ((x, sympy.Rational(7, 2)),)) is None  # complex there
