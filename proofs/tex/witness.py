@@ -287,8 +287,9 @@ def _at(
 
 def _real(expression: sympy.Expr, point: tuple) -> sympy.Float | None:
     """The expression at the point, if that is a finite real number: from its compiled
-    form at twice DIGITS working digits where that gives one, else from SymPy."""
-    fast = _fast_at(expression, point)
+    form at twice DIGITS working digits where that gives one, else from SymPy (a number
+    alone, met at one point, is not worth compiling)."""
+    fast = _fast_at(expression, point) if expression.free_symbols else None
     return fast if fast is not None else _real_at(expression, point)
 
 

@@ -536,6 +536,21 @@ def test_a_header_applying_another_columns_function_at_a_key_reads_that_row():
     assert found(table.format("0.669")) == [(14, "table", "error", "TAB101")]
 
 
+def test_an_application_in_another_column_is_read_in_that_column_s_unit():
+    # 「$\eta(t)$（$\times 10^{-4}$）」 prints η(t) in units of 10^{-4}: η(t)/α is its cell
+    # times 10^{-4} over α, not its cell over α
+    table = """\
+$\\alpha = 6 \\times 10^{{-4}}$ とします。
+
+| $t$ | $\\eta(t)$（$\\times 10^{{-4}}$） | $\\eta(t)/\\alpha$ |
+|---|---|---|
+| 1 | 0.0030 | 0.0005 |
+| 27,000 | 5.2092 | {} |
+"""
+    assert found(table.format("0.8682")) == []
+    assert found(table.format("0.8628")) == [(16, "table", "error", "TAB101")]
+
+
 def test_a_header_that_names_its_object_and_its_formula_is_that_formula():
     # 「$S$ の成分数 $n^2$」: S names the matrix, n^2 counts its entries
     table = "| $n$ | $S$ の成分数 $n^2$ |\n|---|---|\n| 1024 | 1,048,576 |\n| 65536 | {} |\n"

@@ -325,6 +325,7 @@ class _Term:
     name: str  # the name that stands for it in the rewritten formula
     column: int
     row: int | None  # the index of the row it is read at among the table's; None: each row's
+    unit: Fraction = Fraction(1)  # its column's: 10^-4 for （$\times 10^{-4}$）
 
 
 def _through_columns(
@@ -345,7 +346,7 @@ def _through_columns(
         if whole.search(formula):
             placeholder = f"\\mathrm{{col}}_{{{other.index}}}"
             formula = whole.sub(placeholder.replace("\\", "\\\\"), formula)
-            terms.append(_Term(f"col_{other.index}", other.index, None))
+            terms.append(_Term(f"col_{other.index}", other.index, None, other.unit))
         if key.symbol is None or call.group(2).strip() != key.symbol:
             continue
         at = re.compile(r"(?<![A-Za-z\\])" + re.escape(call.group(1)) + r"\(\s*([-−]?[\d.]+)\s*\)")
@@ -355,7 +356,7 @@ def _through_columns(
                 continue
             row = keys.index(value)
             formula = formula.replace(text, f"\\mathrm{{col}}_{{{other.index}r{row}}}")
-            terms.append(_Term(f"col_{other.index}r{row}", other.index, row))
+            terms.append(_Term(f"col_{other.index}r{row}", other.index, row, other.unit))
     if not terms:
         return column, []
     source = column.source or f"its header's formula {column.formula}"
@@ -408,13 +409,14 @@ def _previous_names(formula: str | None) -> frozenset[str]:
 def _term_values(
     terms: list[_Term], row: tuple[str, ...], view: Table, rounded: Mapping[int, int]
 ) -> dict[str, Printed]:
-    """What each term stands for in the row: its column's cell there, or in its own row."""
+    """What each term stands for in the row: its column's cell there, or in its own row,
+    in its column's unit."""
     out = {}
     for term in terms:
         cells = row if term.row is None else view.rows[1 + term.row]
         cell = printed_cell(cells[term.column], rounded, term.column)
         if cell is not None:
-            out[term.name] = cell
+            out[term.name] = Printed(cell.value * term.unit, cell.half * term.unit)
     return out
 
 
