@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from proofs.audit.rules.cited import _plain, audit_cited
+from proofs.audit.rules.cited import _is_setting, _plain, audit_cited
 from proofs.reader import parse
 
 CHAPTER = """# T
@@ -118,3 +118,14 @@ def test_a_setting_in_thousands_is_another_case_not_a_restatement():
     for setting in ("d = 1{,}024", "d = 1,024", "d = 1024"):
         document = parse(text.format(summary=setting), "cited.mdx")
         assert [f for f in audit_cited(document) if f.status == "mismatched"] == []
+
+
+def test_a_setting_to_a_power_or_a_product_is_another_case_not_a_restatement():
+    # 定理 4.2's 「$\varepsilon = 0$ とし」 beside 「$\varepsilon = 10^{-8}$ のままでも」
+    text = CHAPTER.replace("$n < 6d$ のとき小さい", "$d = 0$ では小さい")
+    for setting in ("d = 10^{-8}", "d = 6 \\times 10^{-4}", "d = \\frac{1}{2}"):
+        document = parse(text.format(summary=setting), "cited.mdx")
+        assert [f for f in audit_cited(document) if f.status == "mismatched"] == []
+    # a formula of names, or of e, is no setting
+    assert not _is_setting("d = 2n") and not _is_setting("x = e^{-2}")
+    assert _is_setting("x = 2^{10}") and _is_setting("x = 1{,}024")

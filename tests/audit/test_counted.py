@@ -42,6 +42,23 @@ def test_a_loose_list_counts_its_items_apart():
     assert verdicts(body) == [(1, "confirmed", "the text announces 3; the list after it has 3")]
 
 
+def test_a_numbered_list_goes_on_after_the_display_of_an_item():
+    # 定理の「次の 3 つ」: item 2 displays its limit, its sentence ends, then item 3
+    body = (
+        "さらに次の 3 つが成り立つ。\n\n1. 一つ。\n2. 二つならば\n$$\nB = 1\n$$\n"
+        "で、等号は一つ。\n3. 三つ。\n"
+    )
+    assert verdicts(body) == [(1, "confirmed", "the text announces 3; the list after it has 3")]
+    # a list that does not go on with the next number ends at the display
+    ended = body.replace("3. 三つ。", "5. 五つ。")
+    assert verdicts(ended) == [(1, "mismatched", "the text announces 3; the list after it has 2")]
+    # nor does a bulleted one, which has no number to go on with
+    bulleted = body.replace("1. ", "- ").replace("2. ", "- ").replace("3. ", "- ")
+    assert verdicts(bulleted) == [
+        (1, "mismatched", "the text announces 3; the list after it has 2")
+    ]
+
+
 def test_ordinals_count_the_items_of_their_paragraph():
     body = "読み取れることを 2 つ挙げます。1 つ目に、A。2 つ目に、B。\n"
     assert verdicts(body) == [

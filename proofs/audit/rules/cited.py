@@ -221,15 +221,21 @@ def _judged(line: int, tex: str, originals: list[_Formula]) -> tuple[Finding, _F
 
 
 def _is_setting(tex: str) -> bool:
-    """`k = 2`, `\\mu = 0`, `k > 1`, `p = 1{,}024`: a name given a number, or a range of
-    one."""
+    """`k = 2`, `\\mu = 0`, `k > 1`, `p = 1{,}024`, `\\varepsilon = 10^{-8}`: a name given a
+    number (arithmetic on numbers alone), or a range of one."""
     members, relations = split_relations(tex)
     return (
         len(relations) == 1
         and relations[0] in ("=", "<", ">", r"\le", r"\ge", r"\leq", r"\geq", r"\ne", "<=", ">=")
         and re.fullmatch(r"\s*\\?[A-Za-z]+(?:_\{?\w+\}?)?\s*", members[0]) is not None
-        and _NUMBER.fullmatch(members[1]) is not None
+        and (_NUMBER.fullmatch(members[1]) or _ARITHMETIC.fullmatch(members[1])) is not None
     )
+
+
+# numbers alone, as a setting gives one: 10^{-8}, 6 \times 10^{-4}, \frac{1}{2}
+_ARITHMETIC = re.compile(
+    r"(?:[\d\s.,{}^+\-*/()]|\\(?:times|cdot|frac|dfrac|tfrac))*\d(?:[\d\s.,{}^+\-*/()]|\\(?:times|cdot|frac|dfrac|tfrac))*"
+)
 
 
 def _decided(mine: str, original: str) -> tuple[str, str]:

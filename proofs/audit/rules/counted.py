@@ -6,7 +6,8 @@ Two forms are read, each in a chapter the package has never seen:
 - a line that ends its paragraph (no list item, no heading) whose last sentence says
   「N つ」 (N ≥ 2), or any of whose sentences says 「次の N つ」「次の N か所」 (個, 点, 種類,
   通り, …), followed after blank lines by a list: the list has N items (numbered 1. 2. …
-  or bulleted -, *, •; continuation lines and nested items are not), unless the count
+  or bulleted -, *, •; continuation lines and nested items are not, and a numbered list
+  goes on after an item's display when its next number follows soon), unless the count
   says what the chapter covers (「この記事では…3 つの方式を…確かめます」, before its
   summary) or lists its items in brackets (「3 つの工夫（A、B、C）」: those are counted);
 - the same line followed by a display that defines two names or more (`:=`): it defines
@@ -60,6 +61,7 @@ _NEXT = re.compile(
     r"(?!目|です|である|でした|だけ|ずつ|とも|以上|以下|まで|ほど|程度)"
 )
 _ITEM = re.compile(r"(?:\d+\.|[-*•])\s")
+_NUMBERED = re.compile(r"\d+\.\s")
 # 「3 つの工夫（損失スケーリング、補償和、マスター重み）」: the items in the brackets after it
 # (the noun between has no kana: 「4 つの損失を比べます（…）」 remarks on the sentence)
 _BRACKETED = re.compile(r"\s?つの[^\s（(、。\u3040-\u309f]{0,8}[（(](?P<items>[^（()）]+)[）)]")
@@ -193,9 +195,29 @@ def _list_after(lines: list[str], k: int) -> int | None:
         if _ITEM.match(lines[j]):  # at the margin: an item; indented: a nested one
             items += 1
         elif not lines[j].startswith((" ", "\t")):
-            break
+            # 「2. … ならば」, a display, 「で、…」, then 「3. …」: a numbered list goes on
+            # after what its item displays, when the next number comes soon
+            resumed = _next_number(lines, j, items + 1) if _NUMBERED.match(lines[j - 1]) else None
+            if resumed is None:
+                break
+            j = resumed
+            continue
         j += 1
         if j < len(lines) and not lines[j].strip() and j + 1 < len(lines):
             if _ITEM.match(lines[j + 1]):  # a loose list: items apart by a blank line
                 j += 1
     return items or None
+
+
+RESUME_LINES = 12  # how far a numbered list's next item may stand after its display
+
+
+def _next_number(lines: list[str], j: int, number: int) -> int | None:
+    """The index of the line at or after j that begins item `number` of a numbered list,
+    within RESUME_LINES lines and before a heading or another item; None if none does."""
+    for i in range(j, min(j + RESUME_LINES, len(lines))):
+        if lines[i].startswith(f"{number}. "):
+            return i
+        if _ITEM.match(lines[i]) or lines[i].startswith(("#", "</", "<")):
+            return None
+    return None
