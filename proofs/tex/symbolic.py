@@ -270,7 +270,10 @@ class Evaluator:
         return sympy.sqrt(sum(v**2 for v in value))
 
     def _inner(self, a: Node, b: Node) -> Value:
-        return (self(a).T * self(b))[0]
+        left, right = self(a), self(b)
+        if not isinstance(left, sympy.MatrixBase) or not isinstance(right, sympy.MatrixBase):
+            raise TypeError("an inner product of what is not a vector here")
+        return (left.T * right)[0]
 
     def _hadamard(self, a: Node, b: Node) -> Value:
         return sympy.matrix_multiply_elementwise(self(a), self(b))

@@ -192,3 +192,10 @@ def test_an_integral_without_an_antiderivative_in_closed_form_is_not_evaluated()
         Evaluator({})(parse(r"\int_0^{1} e^{-t^2}\cos(t)/(1 + t^2)\,dt"))
     with pytest.raises(TexError, match="without its d"):
         parse(r"\int_0^{1} t^2")
+
+
+def test_an_inner_product_of_what_is_not_a_vector_is_no_value():
+    # ⟨G, Δ⟩ of two names a table header does not give as vectors: a TypeError the
+    # readers turn into "not read", never an AttributeError out of the audit
+    with pytest.raises(TypeError, match="inner product"):
+        Evaluator()(parse(r"\langle G, \Delta \rangle"))
