@@ -8,6 +8,7 @@ from functools import partial
 import pytest
 import sympy
 
+from proofs.audit.deciding.notation import OpenEvaluator
 from proofs.book.registry import CHAPTERS, load_all
 from proofs.tex.decide import decide, equal_members
 from proofs.tex.symbolic import Evaluator
@@ -198,4 +199,4 @@ def test_an_inner_product_of_what_is_not_a_vector_is_no_value():
     # ⟨G, Δ⟩ of two names a table header does not give as vectors: a TypeError the
     # readers turn into "not read", never an AttributeError out of the audit
     with pytest.raises(TypeError, match="inner product"):
-        Evaluator()(parse(r"\langle G, \Delta \rangle"))
+        OpenEvaluator()(parse(r"\langle G, \Delta \rangle"))
