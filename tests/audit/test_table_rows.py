@@ -142,6 +142,24 @@ def test_the_element_title_sets_what_its_table_uses():
     assert found(table.format(cell="42")) == [(16, "table", "error", "TAB101")]
 
 
+def test_a_title_in_plain_text_sets_its_greek_names():
+    # 「β₁ = 0.9、β₂ = 0.999 での値」: a title is plain text, β₂ in it is \\beta_2; the row
+    # t = 10000 raises 0.999 to the 10000th under a square root, which is evaluated, not
+    # factored
+    table = """\
+<Example id="ex-b" title="β₁ = 0.9、β₂ = 0.999 での値">
+
+| $t$ | $1-\\beta_1^t$ | $\\sqrt{{1-\\beta_2^t}}$ |
+|---|---|---|
+| 1 | 0.100000 | 0.031623 |
+| 10000 | 1.000000 | {cell} |
+
+</Example>
+"""
+    assert found(table.format(cell="0.999977")) == []
+    assert found(table.format(cell="0.999777")) == [(16, "table", "error", "TAB101")]
+
+
 def test_a_percentage_and_a_power_of_ten_are_read_as_numbers():
     table = """\
 $d = 4$ とします。

@@ -932,6 +932,13 @@ def test_a_title_setting_in_thousands_is_read_whole():
 
     assert title_settings("T = 10,000、W = 500 のスケジュール") == ["T = 10000", "W = 500"]
     assert title_settings("T = 20、E = 4、k = 2 で") == ["T = 20", "E = 4", "k = 2"]
+    # plain text's Greek letters and subscript digits, but not a Greek letter before a name
+    assert title_settings("β₁ = 0.9、Δ = 8、ε = 0.1 で") == [
+        r"\beta_{1} = 0.9",
+        r"\Delta = 8",
+        r"\varepsilon = 0.1",
+    ]
+    assert title_settings("ηx = 3 で") == []
     # clipping.txt 223: the column (t - W)/(T - W) at T = 10,000 of the example's title
     assert _at_line("clipping.txt", 223) == []
     assert _at_line("clipping.txt", 223, "0.05263", "0.0526") == []  # a coarser rounding

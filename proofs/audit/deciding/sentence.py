@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from bisect import bisect_right
 
 from proofs.reader import Document
@@ -126,14 +127,33 @@ CASES = (*CONCLUDING, "では", "の場合", "に対し", "について")
 
 
 _TITLE_SETTING = re.compile(
-    r"(?<![\w.])[A-Za-z](?:_\{?\w+\}?)?\s*=\s*(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![\w.]|,\d)"
+    r"(?<![\w.\\])(?:[A-Za-z]|\\[A-Za-z]+ ?)(?:_\{?\w+\}?)?\s*=\s*"
+    r"(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![\w.]|,\d)"
 )
+_SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
 
 
 def title_settings(title: str) -> list[str]:
     """The settings an element's title states, as statements (「T = 20、E = 4、k = 2 で
-    容量係数を変える」: T = 20, E = 4, k = 2; 「T = 10,000、W = 500」: T = 10000, W = 500)."""
-    return [m.group().replace(",", "") for m in _TITLE_SETTING.finditer(title)]
+    容量係数を変える」: T = 20, E = 4, k = 2; 「T = 10,000、W = 500」: T = 10000, W = 500;
+    a title is plain text, 「β₁ = 0.9、β₂ = 0.999 での値」: \\beta_{1} = 0.9, and so on)."""
+    return [m.group().replace(",", "") for m in _TITLE_SETTING.finditer(_as_tex(title))]
+
+
+def _as_tex(text: str) -> str:
+    """Plain text's Greek letters as TeX commands and its subscript digits as subscripts."""
+    out = re.sub(r"[\u0391-\u03a9\u03b1-\u03c9](?![A-Za-z0-9])", _greek, text)  # not βx
+    return re.sub(r"[₀-₉]+", lambda m: "_{" + m.group().translate(_SUBSCRIPTS) + "}", out)
+
+
+def _greek(letter: re.Match[str]) -> str:
+    """\\beta for β, \\Delta for Δ, \\varepsilon for ε (the form chapters write)."""
+    name = unicodedata.name(letter.group(), "").split()
+    if len(name) < 4:
+        return letter.group()
+    word = name[-1].lower()
+    word = {"epsilon": "varepsilon", "lamda": "lambda"}.get(word, word)
+    return "\\" + (word.capitalize() if name[1] == "CAPITAL" else word)
 
 
 def is_case(document: Document, line: int, statement: str) -> bool:

@@ -803,16 +803,28 @@ def _expression(formula: str, given: frozenset[str]) -> sympy.Expr | None:
 
 def _corners(expr: sympy.Expr, given: dict[str, Printed]) -> list[Fraction]:
     """The expression's values at every corner of its inputs' rounding (the first
-    CORNERS inexact ones; the others at their printed values)."""
+    CORNERS inexact ones; the others at their printed values). Each input is a float of
+    CORNER_DIGITS digits (exact, 0.999^{10000} under a square root is a rational of tens of
+    thousands of digits that SymPy tries to factor), but an exact rational where the
+    expression jumps (⌊8d/3⌋ at d = 768 is 2048, which a float a hair below would floor to
+    2047)."""
     names = {str(s): s for s in expr.free_symbols}
     inexact = [n for n in names if given[n].half][:CORNERS]
+    jumps = bool(expr.atoms(sympy.floor, sympy.ceiling, sympy.frac, sympy.Mod, sympy.Piecewise))
     values = []
     for signs in itertools.product((-1, 1), repeat=len(inexact)):
-        at = {names[n]: sympy.Rational(given[n].value) for n in names}
+        at = {names[n]: given[n].value for n in names}
         for n, sign in zip(inexact, signs, strict=True):
-            at[names[n]] = sympy.Rational(given[n].value + sign * given[n].half)
-        values.append(Fraction(str(sympy.N(expr.subs(at), 30))))
+            at[names[n]] = given[n].value + sign * given[n].half
+        put = {
+            s: sympy.Rational(v) if jumps else sympy.Float(sympy.Rational(v), CORNER_DIGITS)
+            for s, v in at.items()
+        }
+        values.append(Fraction(str(sympy.N(expr.xreplace(put), 30))))
     return values
+
+
+CORNER_DIGITS = 60  # of each input at a corner: an integer to 10^60 stays exact
 
 
 def _within(
