@@ -506,9 +506,12 @@ class Arithmetic:
         return value
 
     def _mul(self, node: Node) -> Value:
-        value = self(node.args[0])
-        for factor in node.args[1:]:
-            value = value.map2(self(factor), self.numbers.multiply)
+        factors = [self(factor) for factor in node.args]
+        if sum(f.vector for f in factors) > 1:  # a matrix product, held here flattened
+            raise NotNumeric("a product of two vectors or matrices")
+        value = factors[0]
+        for factor in factors[1:]:
+            value = value.map2(factor, self.numbers.multiply)
         return value
 
     def _div(self, node: Node) -> Value:

@@ -438,3 +438,21 @@ def test_a_rational_exact_side_holds_decimals_to_their_face_value_after_equals()
     assert [str(f.status) for f in audit_statement(1, statement.format("1.1428"), {})] == [
         "mismatched"
     ]
+
+
+def test_two_matrices_side_by_side_are_a_matrix_product_not_entry_by_entry():
+    # muon.txt 96: held flattened, the entries of two matrices would be multiplied pairwise
+    product = (
+        r"\begin{pmatrix} 2 & 1 \\ -1 & 2 \end{pmatrix}\begin{pmatrix} 3 & 0 \\ 4 & 5 \end{pmatrix}"
+    )
+    with pytest.raises(NotNumeric, match="two vectors or matrices"):
+        evaluate(product, {}, False)
+    statement = product + r" = \begin{pmatrix} 10 & 5 \\ 5 & 10 \end{pmatrix}"
+    assert [f.status for f in audit_statement(1, statement, {})] == ["not checkable"]
+    # a number times a matrix is still each entry times it
+    scaled = (
+        r"2\begin{pmatrix} 3 & 0 \\ 4 & 5 \end{pmatrix}"
+        r" = \begin{pmatrix} 6 & 0 \\ 8 & {} \end{pmatrix}"
+    )
+    assert [f.status for f in audit_statement(1, scaled.replace("{}", "10"), {})] == ["confirmed"]
+    assert [f.status for f in audit_statement(1, scaled.replace("{}", "11"), {})] == ["mismatched"]
