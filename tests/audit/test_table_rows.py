@@ -569,6 +569,25 @@ $\\alpha = 6 \\times 10^{{-4}}$ とします。
     assert found(table.format("0.8628")) == [(16, "table", "error", "TAB101")]
 
 
+def test_a_header_holding_another_column_s_norm_reads_that_column():
+    # ⟨A, Δ⟩/‖Δ‖_F: two columns no formula of the chapter computes, divided
+    table = """\
+| $\\Delta$ | $\\Vert\\Delta\\Vert_F$ | $\\langle A, \\Delta\\rangle$ | $\\langle A, \\Delta\\rangle/\\Vert\\Delta\\Vert_F$ |
+|---|---|---|---|
+| $\\mathrm{{sign}}(A)$ | 1.7321 | 12 | 6.9282 |
+| $A/\\Vert A\\Vert_F$ | 1 | 7.0711 | {} |
+"""
+    assert found(table.format("7.0711")) == []
+    assert found(table.format("7.1711")) == [(14, "table", "error", "TAB101")]
+    # one formula heading two columns that words tell apart: neither is the other's
+    twice = """\
+| $k$ | 3 次：$p^k(x)$ | 5 次：$p^k(x)$ | 比 $p^k(x)/2$ |
+|---|---|---|---|
+| 1 | 0.9961 | 0.9997 | 0.4999 |
+"""
+    assert found(twice) == []
+
+
 def test_a_header_that_names_its_object_and_its_formula_is_that_formula():
     # 「$S$ の成分数 $n^2$」: S names the matrix, n^2 counts its entries
     table = "| $n$ | $S$ の成分数 $n^2$ |\n|---|---|\n| 1024 | 1,048,576 |\n| 65536 | {} |\n"

@@ -338,16 +338,23 @@ def _through_columns(
         return column, []
     formula, terms = column.formula, []
     keys = [row[key.index].strip() for row in view.rows[1:]]
-    for other in cols:
-        call = _CALL.fullmatch(other.formula or "") if other is not column else None
-        if call is None:
+    # 「3 次：$p^k(\hat\sigma_1)$」「5 次：$p^k(\hat\sigma_1)$」: one formula of two columns,
+    # two quantities its words tell apart, neither the other's
+    texts = [c.formula.strip() for c in cols if c.formula]
+    for other in sorted(cols, key=lambda c: -len(c.formula or "")):  # the longest first
+        if other is column or texts.count((other.formula or "").strip()) != 1:
             continue
-        whole = re.compile(r"(?<![A-Za-z\\])" + re.escape(other.formula.strip()))  # type: ignore[union-attr]
+        call = _CALL.fullmatch(other.formula or "")
+        if call is None and not _is_compound(other.formula or ""):
+            continue
+        whole = re.compile(  # \|\Delta\|_{\max} in \langle A, \Delta\rangle/\|\Delta\|_{\max}
+            r"(?<![A-Za-z\\])" + re.escape(other.formula.strip()) + r"(?![A-Za-z0-9_^{(])"  # type: ignore[union-attr]
+        )
         if whole.search(formula):
             placeholder = f"\\mathrm{{col}}_{{{other.index}}}"
             formula = whole.sub(placeholder.replace("\\", "\\\\"), formula)
             terms.append(_Term(f"col_{other.index}", other.index, None, other.unit))
-        if key.symbol is None or call.group(2).strip() != key.symbol:
+        if call is None or key.symbol is None or call.group(2).strip() != key.symbol:
             continue
         at = re.compile(r"(?<![A-Za-z\\])" + re.escape(call.group(1)) + r"\(\s*([-−]?[\d.]+)\s*\)")
         for found in {m.group(0): m.group(1) for m in at.finditer(formula)}.items():
@@ -361,6 +368,18 @@ def _through_columns(
         return column, []
     source = column.source or f"its header's formula {column.formula}"
     return replace(column, formula=formula, source=source), terms
+
+
+def _is_compound(formula: str) -> bool:
+    """Whether a header's formula is one a reader can tell inside another's by its TeX: an
+    application, a norm or an inner product (\\|\\Delta\\|_F, \\langle A, \\Delta\\rangle), at
+    least four characters of it and not a name alone."""
+    text = formula.strip()
+    return (
+        len(text) >= 4
+        and _SYMBOL.fullmatch(text) is None
+        and re.search(r"\\\||\\[lr]?Vert|\\langle|\(|\\mathrm|\|", text) is not None
+    )
 
 
 def _previous_rows(
