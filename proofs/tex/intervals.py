@@ -55,10 +55,12 @@ class TooLarge(NotNumeric):
 
 @dataclass(frozen=True)
 class Value:
-    """An interval, or a tuple of intervals (a vector or a flattened matrix)."""
+    """An interval, or a tuple of intervals (a vector or a flattened matrix, with its rows
+    and columns)."""
 
     items: tuple
     vector: bool
+    shape: tuple[int, int] | None = None  # a matrix's (rows, columns); None for a tuple
 
     @staticmethod
     def scalar(x) -> Value:
@@ -70,15 +72,18 @@ class Value:
         if self.vector and other.vector:
             if len(self.items) != len(other.items):
                 raise NotNumeric("vectors of different lengths")
+            shape = self.shape if self.shape == other.shape else None
             return Value(
-                tuple(op(a, b) for a, b in zip(self.items, other.items, strict=True)), True
+                tuple(op(a, b) for a, b in zip(self.items, other.items, strict=True)),
+                True,
+                shape,
             )
         if self.vector:
-            return Value(tuple(op(a, other.items[0]) for a in self.items), True)
-        return Value(tuple(op(self.items[0], b) for b in other.items), True)
+            return Value(tuple(op(a, other.items[0]) for a in self.items), True, self.shape)
+        return Value(tuple(op(self.items[0], b) for b in other.items), True, other.shape)
 
     def map1(self, op) -> Value:
-        return Value(tuple(op(a) for a in self.items), self.vector)
+        return Value(tuple(op(a) for a in self.items), self.vector, self.shape)
 
 
 # sizes and printing of numbers of any magnitude ----------------------------------------------
@@ -506,13 +511,32 @@ class Arithmetic:
         return value
 
     def _mul(self, node: Node) -> Value:
-        factors = [self(factor) for factor in node.args]
-        if sum(f.vector for f in factors) > 1:  # a matrix product, held here flattened
-            raise NotNumeric("a product of two vectors or matrices")
-        value = factors[0]
-        for factor in factors[1:]:
-            value = value.map2(factor, self.numbers.multiply)
+        value = self(node.args[0])
+        for factor in map(self, node.args[1:]):
+            if value.vector and factor.vector:  # two matrices side by side: their product
+                value = self._matrix_product(value, factor)
+            else:
+                value = value.map2(factor, self.numbers.multiply)
         return value
+
+    def _matrix_product(self, left: Value, right: Value) -> Value:
+        """The product of two matrices, rows by columns; of two tuples (no rows and
+        columns written) or of shapes that do not fit, none."""
+        if left.shape is None or right.shape is None or left.shape[1] != right.shape[0]:
+            raise NotNumeric("a product of two vectors or matrices whose shapes do not fit")
+        (rows, inner), (_, columns) = left.shape, right.shape
+        items = []
+        for i in range(rows):
+            for j in range(columns):
+                terms = [
+                    self.numbers.multiply(left.items[i * inner + k], right.items[k * columns + j])
+                    for k in range(inner)
+                ]
+                total = terms[0]
+                for term in terms[1:]:
+                    total = self.numbers.add(total, term)
+                items.append(total)
+        return Value(tuple(items), True, (rows, columns))
 
     def _div(self, node: Node) -> Value:
         top, bottom = node.args
@@ -571,4 +595,6 @@ class Arithmetic:
                 if value.vector:
                     raise NotNumeric("nested matrix")
                 items.append(value.items[0])
-        return Value(tuple(items), True)
+        widths = {len(row) for row in node.args}
+        shape = (len(node.args), widths.pop()) if len(widths) == 1 else None
+        return Value(tuple(items), True, shape)

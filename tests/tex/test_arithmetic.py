@@ -441,14 +441,29 @@ def test_a_rational_exact_side_holds_decimals_to_their_face_value_after_equals()
 
 
 def test_two_matrices_side_by_side_are_a_matrix_product_not_entry_by_entry():
-    # muon.txt 96: held flattened, the entries of two matrices would be multiplied pairwise
+    # muon.txt 96: held flattened, the entries of two matrices were multiplied pairwise
     product = (
         r"\begin{pmatrix} 2 & 1 \\ -1 & 2 \end{pmatrix}\begin{pmatrix} 3 & 0 \\ 4 & 5 \end{pmatrix}"
     )
-    with pytest.raises(NotNumeric, match="two vectors or matrices"):
-        evaluate(product, {}, False)
-    statement = product + r" = \begin{pmatrix} 10 & 5 \\ 5 & 10 \end{pmatrix}"
-    assert [f.status for f in audit_statement(1, statement, {})] == ["not checkable"]
+    statement = (
+        r"\frac{1}{\sqrt5}"
+        + product
+        + r" = \frac{1}{\sqrt5}\begin{pmatrix} 10 & 5 \\ 5 & {} \end{pmatrix}"
+    )
+    assert [f.status for f in audit_statement(1, statement.replace("{}", "10"), {})] == [
+        "confirmed"
+    ]
+    assert [f.status for f in audit_statement(1, statement.replace("{}", "11"), {})] == [
+        "mismatched"
+    ]
+    # a row times a column is their inner product; shapes that do not fit, and two tuples
+    # (no rows and columns written), are no product it computes
+    row_column = r"\begin{pmatrix} 1 & 2 \end{pmatrix}\begin{pmatrix} 3 \\ 4 \end{pmatrix}"
+    assert evaluate(row_column, {}, False).items == evaluate("11", {}, False).items
+    with pytest.raises(NotNumeric, match="shapes do not fit"):
+        evaluate(product.replace("3 & 0 \\\\ 4 & 5", "3 & 0 & 1"), {}, False)
+    with pytest.raises(NotNumeric, match="shapes do not fit"):
+        evaluate("(1, 2)(3, 4)", {}, False)
     # a number times a matrix is still each entry times it
     scaled = (
         r"2\begin{pmatrix} 3 & 0 \\ 4 & 5 \end{pmatrix}"
