@@ -233,9 +233,8 @@ def _is_setting(tex: str) -> bool:
 
 
 # numbers alone, as a setting gives one: 10^{-8}, 6 \times 10^{-4}, \frac{1}{2}
-_ARITHMETIC = re.compile(
-    r"(?:[\d\s.,{}^+\-*/()]|\\(?:times|cdot|frac|dfrac|tfrac))*\d(?:[\d\s.,{}^+\-*/()]|\\(?:times|cdot|frac|dfrac|tfrac))*"
-)
+_ON_NUMBERS = r"(?:[\d\s.,{}^+\-*/()]|\\(?:times|cdot|frac|dfrac|tfrac))"
+_ARITHMETIC = re.compile(rf"{_ON_NUMBERS}*\d{_ON_NUMBERS}*")
 
 
 def _decided(mine: str, original: str) -> tuple[str, str]:

@@ -348,7 +348,7 @@ def _through_columns(
         if call is None and not _is_compound(other.formula or ""):
             continue
         whole = re.compile(  # \|\Delta\|_{\max} in \langle A, \Delta\rangle/\|\Delta\|_{\max}
-            r"(?<![A-Za-z\\])" + re.escape(other.formula.strip()) + r"(?![A-Za-z0-9_^{(])"  # type: ignore[union-attr]
+            r"(?<![A-Za-z\\])" + re.escape(other.formula.strip()) + r"(?![A-Za-z0-9_{(])"  # type: ignore[union-attr]
         )
         if whole.search(formula):
             placeholder = f"\\mathrm{{col}}_{{{other.index}}}"
