@@ -588,6 +588,19 @@ def test_a_header_holding_another_column_s_norm_reads_that_column():
     assert found(twice) == []
 
 
+def test_a_header_computed_on_its_own_is_not_read_through_another_column():
+    # \sqrt{p/(1-p)} beside the column p/(1-p): computed from p, not from that column's
+    # rounded cell, which would let 0.6546 for 0.654654 pass
+    table = """\
+| $p$ | $p/(1-p)$ | $\\sqrt{{p/(1-p)}}$ |
+|---|---|---|
+| 0.1 | 0.1111 | 0.3333 |
+| 0.3 | 0.4286 | {} |
+"""
+    assert found(table.format("0.6547")) == []
+    assert found(table.format("0.6546")) == [(14, "table", "error", "TAB101")]
+
+
 def test_a_header_that_names_its_object_and_its_formula_is_that_formula():
     # 「$S$ の成分数 $n^2$」: S names the matrix, n^2 counts its entries
     table = "| $n$ | $S$ の成分数 $n^2$ |\n|---|---|\n| 1024 | 1,048,576 |\n| 65536 | {} |\n"

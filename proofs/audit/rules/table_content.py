@@ -326,6 +326,7 @@ class _Term:
     column: int
     row: int | None  # the index of the row it is read at among the table's; None: each row's
     unit: Fraction = Fraction(1)  # its column's: 10^-4 for （$\times 10^{-4}$）
+    applied: bool = True  # an application (B(r)); else a norm or a product named by its TeX
 
 
 def _through_columns(
@@ -353,7 +354,7 @@ def _through_columns(
         if whole.search(formula):
             placeholder = f"\\mathrm{{col}}_{{{other.index}}}"
             formula = whole.sub(placeholder.replace("\\", "\\\\"), formula)
-            terms.append(_Term(f"col_{other.index}", other.index, None, other.unit))
+            terms.append(_Term(f"col_{other.index}", other.index, None, other.unit, bool(call)))
         if call is None or key.symbol is None or call.group(2).strip() != key.symbol:
             continue
         at = re.compile(r"(?<![A-Za-z\\])" + re.escape(call.group(1)) + r"\(\s*([-−]?[\d.]+)\s*\)")
@@ -492,7 +493,8 @@ def audit_table_content(
         computed, terms = _through_columns(column, cols, view, key)
         previous = _previous_names(computed.formula)
         # what names the table's own cells (another column, the row before) is read from them
-        own = bool(terms) or (bool(previous) and any(earlier.values()))
+        # (a norm or a product of another column's TeX only where no definition computes it)
+        own = any(t.applied for t in terms) or (bool(previous) and any(earlier.values()))
         defined = None
         if header is not None and notation is not None and not own:
             defined = _defined(notation(table.line), header)
@@ -505,7 +507,10 @@ def audit_table_content(
             judge, code = functools.partial(_judge_defined, column, defined), DEFINED_COLUMN.code
         elif column.formula is not None:
             parts = _parts(column, cols, key)
-            judge = functools.partial(_judge, computed, parts=parts)
+            # the header's own formula where it is computed, else with the columns it names
+            named_only = terms and not any(t.applied for t in terms)
+            tried = (column, computed) if named_only else (computed,)
+            judge = functools.partial(_first_judged, tried, parts=parts)
             code = COMPUTED_COLUMN.code
         else:
             continue
@@ -781,6 +786,17 @@ def _judge(
         return verdict
     cells = "、".join(headers)
     return _within(_corners(through, given), printed, column, f"{source} with the cells of {cells}")
+
+
+def _first_judged(
+    columns: Sequence[Column], given: dict[str, Printed], printed: Printed, parts: Sequence[Column]
+) -> tuple[Status, str] | None:
+    """The first of the column's readings that can be computed from what is given."""
+    for column in columns:
+        verdict = _judge(column, given, printed, parts)
+        if verdict is not None:
+            return verdict
+    return None
 
 
 def _part_name(column: Column) -> str:
