@@ -379,7 +379,7 @@ def _is_compound(formula: str) -> bool:
     return (
         len(text) >= 4
         and _SYMBOL.fullmatch(text) is None
-        and re.search(r"\\\||\\[lr]?Vert|\\langle|\(|\\mathrm|\|", text) is not None
+        and re.search(r"\||\\[lr]?Vert|\\langle|\(|\\mathrm", text) is not None
     )
 
 
