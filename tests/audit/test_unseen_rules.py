@@ -129,6 +129,16 @@ def test_a_step_summed_with_exponentials_is_decided():
     assert decide_open(r"\sum_{k=0}^{i-1} k e^{-km} = " + slipped)[0] == "mismatched"
 
 
+def test_an_infinite_sum_of_a_term_with_names_is_not_decided():
+    # Σ_k r^k has a value only for |r| < 1: no point drawn for r may stand for that
+    for closed in (r"\frac{1}{1 - r}", r"\frac{1}{1 + r}"):
+        status, detail = decide_open(r"\sum_{k=0}^{\infty} r^{k} = " + closed)
+        assert status == "not checkable"
+        assert "infinite sum of a term with names" in detail
+    assert decide_open(r"\sum_{k=0}^{\infty} 2^{-k} = 2")[0] == "confirmed"
+    assert decide_open(r"\sum_{k=0}^{\infty} 2^{-k} = 3")[0] == "mismatched"
+
+
 # a number restated at a coarser precision
 
 
@@ -548,6 +558,17 @@ def test_a_step_that_uses_an_equality_of_its_element_is_no_slip():
     assert mismatches(rendered(chain.format(r"\sum_i \sigma_i^2 v_i^2") + fact)) == [
         (11, "equality")
     ]
+
+
+def test_the_equality_a_step_uses_is_solved_for_a_name_it_holds_linearly():
+    n, m, x, y = sympy.symbols("n m x y", positive=True)
+    facts = OpenFacts()
+    facts.state(r"n = 2m + 1")
+    facts.state(r"x = 0")
+    assert facts.implies(n - 2 * m - 1, "") == "n = 2m + 1"
+    assert facts.implies(n - 2 * m, "") is None  # n = 2m + 1 leaves 1
+    # x = 0 put into Max(1/x, y) is no number: no equality gives that step
+    assert facts.implies(sympy.Max(1 / x, y) - y, "") is None
 
 
 def test_a_step_false_whatever_an_element_s_equality_constrains_is_a_slip():

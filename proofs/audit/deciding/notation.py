@@ -122,7 +122,13 @@ class OpenEvaluator(Evaluator):
             a, b = self(low), self(high)
             if not (getattr(a, "is_Integer", False) and getattr(b, "is_Integer", False)):
                 k = sympy.Symbol(index, integer=True, positive=True)
-                return _closed_sum(self.bound(**{index: k})(body), k, a, b)
+                term = self.bound(**{index: k})(body)
+                if (a.has(sympy.oo) or b.has(sympy.oo)) and term.free_symbols - {k}:
+                    raise TexError(  # Σ_k r^k: a value only where |r| < 1, which no point knows
+                        "an infinite sum of a term with names converges only for some of "
+                        "their values, not decided"
+                    )
+                return _closed_sum(term, k, a, b)
         return super()._sum(index, low, high, over, body)
 
 
@@ -287,8 +293,14 @@ class OpenFacts:
                 for name in relation.free_symbols & difference.free_symbols:
                     if not relation.is_polynomial(name) or sympy.degree(relation, name) != 1:
                         continue  # solved for a name it holds linearly: one solution
-                    solved = sympy.solve(relation, name)
-                    if solved and _zero(sympy.expand(difference.subs(name, solved[0]))):
+                    # linear in the name: its one solution, which sympy.solve finds
+                    # at a tenth of a second a relation
+                    solved = -relation.subs(name, 0) / sympy.diff(relation, name)
+                    try:
+                        implied = sympy.expand(difference.subs(name, solved))
+                    except (TypeError, ValueError):  # Max(zoo, …): a solution off its domain
+                        continue
+                    if _zero(implied):
                         return source
         return None
 
