@@ -128,11 +128,12 @@ def elements(
     stops = _boundaries(lines, sections)
     headings = [i for i, line in enumerate(lines, 1) if i not in code and HEADING.match(line)]
     out = []
-    expected: dict[str, int] = {}  # section -> the next element's number in it
+    expected: dict[str, int] = {}  # section (or section and kind) -> its next number
+    alone: dict[str, bool] = {}  # each kind seen: whether it numbers on its own
     chapter = _numbered_through(lines, headings, sections)
     for k, i in enumerate(headings):
         label, num, title, mark = HEADING.match(lines[i - 1]).groups()  # type: ignore[union-attr]
-        _numbering(i, label, num, sections, expected, problems, chapter)
+        _numbering(i, label, num, sections, expected, problems, chapter, alone)
         after = next(s for s in stops if s > i)
         statement = _trim(lines, i + 1, after - 1)
         proof = None
@@ -202,11 +203,14 @@ def _numbering(
     expected: dict[str, int],
     problems: list[Problem],
     chapter: str | None = None,
+    alone: dict[str, bool] | None = None,
 ) -> None:
     """A Problem when the element's number is not the next one of the section it stands
     in, or of the chapter when `chapter` numbers its elements through its sections (an
     appendix's letter aside, which has no numbered heading to compare with, and an
-    element before any section heading)."""
+    element before any section heading). A kind whose first element is numbered 1 where
+    the others have gone past it (演習 32.1 after 例 32.22) numbers on its own, as many
+    books number their exercises; `alone` keeps, for each kind seen, whether it does."""
     section, _, count = number.partition(".")
     within = _section_of(line, sections)
     if within is None:
@@ -223,7 +227,11 @@ def _numbering(
         problems.append(Problem(line, said, "numbering"))
         expected[within] = expected.get(within, 1) + 1  # it takes its place there
         return
-    wanted = expected.get(section, 1)
+    alone = {} if alone is None else alone
+    if label not in alone:
+        alone[label] = count == "1" and expected.get(section, 1) > 1
+    key = f"{section} {label}" if alone[label] else section
+    wanted = expected.get(key, 1)
     if count.isdigit() and int(count) != wanted:
         problems.append(
             Problem(
@@ -233,7 +241,7 @@ def _numbering(
                 "numbering",
             )
         )
-    expected[section] = int(count) + 1 if count.isdigit() else wanted
+    expected[key] = int(count) + 1 if count.isdigit() else wanted
 
 
 def _trim(lines: list[str], first: int, last: int) -> tuple[int, int]:

@@ -226,6 +226,22 @@ def test_a_header_names_its_formula_and_sets_what_its_column_uses():
     assert found(table.format(wave="62.83", turns="0.01592")) == [(15, "table", "error", "TAB101")]
 
 
+def test_a_row_whose_key_is_words_takes_no_setting_of_its_paragraph():
+    # 「連続確保」 in the column of s: s - 1 is not that of the paragraph's s = 16 there,
+    # and the rows after it are judged still
+    table = """\
+ブロックの大きさ $s = 16$ を基準にします。
+
+| $s$ | 最大の無駄 $s - 1$ |
+|---|---|
+| 連続確保 | 4,095 |
+| 8 | 7 |
+| 16 | {} |
+"""
+    assert found(table.format("15")) == []
+    assert found(table.format("16")) == [(17, "table", "error", "TAB101")]
+
+
 DEFINED = """\
 <Definition id="def-bias" title="バイアス">
 

@@ -129,6 +129,13 @@ def test_a_step_summed_with_exponentials_is_decided():
     assert decide_open(r"\sum_{k=0}^{i-1} k e^{-km} = " + slipped)[0] == "mismatched"
 
 
+def test_pi_alone_set_to_a_number_names_a_quantity_not_the_constant():
+    # 「架空の加速器 $\pi = 300 \times 10^{12}$ FLOP/s」: a throughput named π
+    assert decide_open(r"\pi = 300 \times 10^{12}")[0] == "not checkable"
+    assert decide_open(r"2\pi = 6")[0] == "mismatched"
+    assert decide_open(r"\cos\pi = 1")[0] == "mismatched"
+
+
 def test_an_infinite_sum_of_a_term_with_names_is_not_decided():
     # Σ_k r^k has a value only for |r| < 1: no point drawn for r may stand for that
     for closed in (r"\frac{1}{1 - r}", r"\frac{1}{1 + r}"):

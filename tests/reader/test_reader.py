@@ -245,6 +245,21 @@ def test_rendered_elements_may_be_numbered_by_section_or_through_the_chapter():
     ]
 
 
+def test_a_kind_whose_first_element_is_numbered_1_numbers_on_its_own():
+    """演習 32.1 after 例 32.22: the exercises have their own count, the others go on."""
+    text = _rendered("5.1", "5.2", "5.3", "5.4") + "\n演習 5.1易\n\n問い。\n\n演習 5.2\n\n問い。\n"
+    assert parse(text).problems == ()
+    skipped = parse(text.replace("演習 5.2", "演習 5.3")).problems
+    assert [p.message for p in skipped] == [
+        "演習 5.3 is numbered out of sequence: the element before it makes it 演習 5.2"
+    ]
+    # a kind that starts where the count stands is counted with the others
+    shared = parse(text.replace("演習 5.1易", "演習 5.5").replace("演習 5.2", "演習 5.7")).problems
+    assert [p.message for p in shared] == [
+        "演習 5.7 is numbered out of sequence: the element before it makes it 演習 5.6"
+    ]
+
+
 def test_a_rendered_listing_runs_over_a_docstring_of_prose_to_its_output():
     text = "\n".join(
         [

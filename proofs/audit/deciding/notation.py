@@ -665,8 +665,11 @@ def _settled(value: sympy.Expr | str, facts: Mapping[str, Value]) -> sympy.Expr 
 def _differ_exactly(a: sympy.Expr, b: sympy.Expr, members: tuple[str, str]) -> bool:
     """Whether two sides are numbers, no name in them and no printed decimal (whose
     rounding an equality may carry), and differ: the step is false whatever the
-    chapter's notation."""
+    chapter's notation. A side that is π alone (「加速器の $\\pi = 300 \\times 10^{12}$
+    FLOP/s」) names a quantity the text sets, not the constant."""
     if a.free_symbols or b.free_symbols or any(_PRINTED_DECIMAL.search(m) for m in members):
+        return False
+    if any(m.strip() == r"\pi" for m in members):
         return False
     try:
         return bool(abs(sympy.N(a - b, 30)) > sympy.Float(10) ** -20)

@@ -529,6 +529,8 @@ def audit_table_content(
             if defined is not None and not defined.names & _given_by(row, nearest):
                 continue  # the row gives none of what the definition is computed from
             verdict = judge(given, printed)
+            if verdict is None and _given_by(row, nearest) != nearest.keys():
+                continue  # a column it names holds no number in this row
             if verdict is None:
                 break  # the formula names what the table and its paragraph do not set
             status, detail = verdict
@@ -701,7 +703,8 @@ def _inputs(
     """What a header formula is computed from in a row: the settings before the table,
     and each column it names at its printed precision, but the row's key exactly when it
     labels the row, in the first column (the value the row is computed at: 0.99 is no
-    0.985 to 0.995), and a name the row's label sets (「倍率なし、$\\sigma = 0.02$」)."""
+    0.985 to 0.995), and a name the row's label sets (「倍率なし、$\\sigma = 0.02$」). A name
+    whose column holds no number in the row is none of the settings' there."""
     given = dict(settings)
     labelled = dict(_label_settings(row[0]))
     for name, c in nearest.items():
@@ -711,6 +714,8 @@ def _inputs(
         if cell is not None:
             exact = c is key and key.index == 0  # the row's label, not a value computed
             given[name] = Printed(cell.value * c.unit, Fraction(0) if exact else cell.half * c.unit)
+        else:  # 「連続確保」 in the column of s: no s of the paragraph's is this row's
+            given.pop(name, None)
     return given | labelled
 
 
