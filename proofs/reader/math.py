@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import Protocol
 
+from proofs.tex.tokens import printed_numbers
+
 RELATION = re.compile(
     r"(\\approx|\\simeq|:=|=|\\leq?|\\geq?|\\neq?|<|>|\\to|\\in|\\mapsto)(?![A-Za-z])"
 )
@@ -102,7 +104,7 @@ def statement_offsets(math: str) -> tuple[tuple[int, str], ...]:
         for first, piece in pieces
         if first >= 0
     ]
-    return _ranges_kept(kept)
+    return tuple((first, printed_numbers(piece)) for first, piece in _ranges_kept(kept))
 
 
 _GROUP_AFTER = re.compile(r"\d{3}(?!\d)")

@@ -34,7 +34,21 @@ _TOKEN = re.compile(
 _THIN_GROUPS = re.compile(r"(?<![\d.])\d{1,3}(?:\\,\d{3})+(?![\d])")
 # digits grouped by three with bare commas (262,144), as one number
 _COMMA_GROUPS = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?!\d)")
+# a power of ten multiplied by \cdot after a number (5.88 \cdot 10^{23}), as by \times
+_DOT_POWER = re.compile(r"(\d)\s*\\cdot\s*10\^")
 _FACTOR_END = re.compile(r".*[A-Za-z0-9}]|\\[A-Za-z]+")  # a name, a number, a group, \\sigma
+
+
+def printed_numbers(tex: str) -> str:
+    """The TeX with its printed numbers in the one form every reader of numbers takes:
+    digits grouped by thin spaces written with `{,}` (`38\\,597\\,376` is `38{,}597{,}376`),
+    and a number's power of ten after `\\cdot` written after `\\times` (`5.88 \\cdot 10^{23}`).
+
+    >>> printed_numbers(r"L = 1\\,024,\\ K\\,(x), C = 5.88 \\cdot 10^{23}")
+    'L = 1{,}024,\\\\ K\\\\,(x), C = 5.88 \\\\times 10^{23}'
+    """
+    tex = _THIN_GROUPS.sub(lambda m: m.group(0).replace("\\,", "{,}"), tex)
+    return _DOT_POWER.sub(r"\1 \\times 10^", tex)
 
 
 def tokens(tex: str) -> list[str]:
@@ -45,7 +59,7 @@ def tokens(tex: str) -> list[str]:
     >>> tokens(r"38\\,597\\,376 = K\\,(x)")
     ['38{,}597{,}376', '=', 'K', '\\\\,', '(', 'x', ')']
     """
-    tex = _THIN_GROUPS.sub(lambda m: m.group(0).replace("\\,", "{,}"), tex)
+    tex = printed_numbers(tex)
     tex = _COMMA_GROUPS.sub(lambda m: m.group(0).replace(",", "{,}"), tex)
     out: list[str] = []
     spaced = False

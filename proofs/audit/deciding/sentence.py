@@ -15,6 +15,7 @@ from bisect import bisect_right
 
 from proofs.reader import Document
 from proofs.reader.math import INLINE_MATH
+from proofs.tex.tokens import printed_numbers
 from proofs.tex.tree import Node, TexError, parse
 
 # A formula followed by one of these is an equation whose solution is sought: 「$x\\tanh(x/2)
@@ -128,7 +129,7 @@ CASES = (*CONCLUDING, "では", "の場合", "に対し", "について")
 
 _TITLE_SETTING = re.compile(
     r"(?<![\w.\\])(?:[A-Za-z]|\\[A-Za-z]+ ?)(?:_\{?\w+\}?)?\s*=\s*"
-    r"(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![\w.]|,\d)"
+    r"(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s*\\times\s*10\^\{?-?\d+\}?)?(?![\w.]|,\d)"
 )
 _SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
 
@@ -136,8 +137,10 @@ _SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
 def title_settings(title: str) -> list[str]:
     """The settings an element's title states, as statements (「T = 20、E = 4、k = 2 で
     容量係数を変える」: T = 20, E = 4, k = 2; 「T = 10,000、W = 500」: T = 10000, W = 500;
-    a title is plain text, 「β₁ = 0.9、β₂ = 0.999 での値」: \\beta_{1} = 0.9, and so on)."""
-    return [m.group().replace(",", "") for m in _TITLE_SETTING.finditer(_as_tex(title))]
+    a title is plain text, 「β₁ = 0.9、β₂ = 0.999 での値」: \\beta_{1} = 0.9, and so on; a
+    power of ten is the number's, 「$C = 5.88 \\times 10^{23}$ での値」)."""
+    tex = _as_tex(printed_numbers(title)).replace("{,}", ",")  # 「$L = 1\\,024$」 as 1,024
+    return [m.group().replace(",", "") for m in _TITLE_SETTING.finditer(tex)]
 
 
 def _as_tex(text: str) -> str:
@@ -171,7 +174,7 @@ def percent_after(document: Document, line: int, statement: str) -> bool:
     if place is None or place.closing is None:
         return False
     text = document.line(line)
-    if not text.startswith(statement.strip(), place.closing - len(statement.strip())):
+    if not printed_numbers(text[: place.closing]).endswith(statement.strip()):
         return False  # a statement before a comma of its formula: the sign is another's
     return text[place.closing + 1 :].lstrip().startswith(("%", "％"))
 

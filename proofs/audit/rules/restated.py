@@ -26,6 +26,7 @@ from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Sta
 from proofs.book.printed import ungrouped
 from proofs.reader import Document
 from proofs.reader.records import LABELS
+from proofs.tex.tokens import printed_numbers
 
 _TWICE = (
     '# 見本\n\n<Remark id="rem-share" title="割合">\n\n割合は 0.8420 です。\n\n</Remark>\n\n'
@@ -93,6 +94,7 @@ def occurrences(document: Document, produced: Sequence[tuple[int, str]] = ()) ->
     for where, produced_here in ((document.shown_lines, False), (produced, True)):
         for number, text in where:
             text = _ELEMENT_NUMBER.sub(" ", text)  # 「定義 18.12」: a label, no quantity
+            text = printed_numbers(text)  # 2\\,005 is 2{,}005
             out += [_occurrence(number, m.group(0), produced_here) for m in _DECIMAL.finditer(text)]
             out += [_occurrence(number, m.group(0), produced_here) for m in _INTEGER.finditer(text)]
     return [

@@ -48,6 +48,7 @@ from proofs.reader import Document
 from proofs.reader.math import INLINE_MATH, split_relations, split_statements
 from proofs.reader.records import Math, Table
 from proofs.tex.arithmetic import NotNumeric, TooLarge, evaluate
+from proofs.tex.tokens import printed_numbers
 from proofs.tex.tree import Node, TexError, parse, tree_names
 
 _COLUMN = (
@@ -133,8 +134,8 @@ class Printed:
     @classmethod
     def read(cls, text: str) -> Printed | None:
         """A cell's number: `1,536`, `0.5743`, `−0.4161`, a percentage `27.5 %` (its value
-        0.275), a power of ten `$1.75 \\times 10^{-46}$`; None for anything else."""
-        text = text.strip()
+        0.275), a power of ten `$1.75 \\times 10^{-46}$` (or `\\cdot`); None for anything else."""
+        text = printed_numbers(text.strip())
         if re.fullmatch(r"\$\s*[-−]?[\d.,]+\s*\$", text):  # a key printed in math: $-2$
             text = text.strip("$ ")
         scaled = _SCALED.fullmatch(text)
@@ -172,7 +173,7 @@ def columns(table: Table) -> list[Column]:
     for k, cell in enumerate(table.rows[0]):
         maths = INLINE_MATH.findall(cell)
         unit = Fraction(1)
-        named = [m for m in maths if not _UNIT.search(m)]
+        named = [m for m in maths if _unit_power(m) is None]
         # 「$H$（$\log n$）」: the bracket says which H (the one of log n scaling), no formula
         outside = INLINE_MATH.findall(_BRACKETED.sub("", cell))
         if outside:
@@ -185,9 +186,9 @@ def columns(table: Table) -> list[Column]:
                 if _header_setting(m) is not None or not any(m in b for b in remarks)
             ]
         for m in maths:
-            found = _UNIT.search(m)
-            if found:
-                unit = Fraction(10) ** int(found.group(1))
+            power = _unit_power(m)
+            if power is not None:
+                unit = Fraction(10) ** power
         if _IN_PERCENT.search(INLINE_MATH.sub("", cell)):  # 「$\rho$（%）」: cells in per cent
             unit = Fraction(1, 100)
         set_here = [(m, _header_setting(m)) for m in named]
@@ -205,6 +206,15 @@ def columns(table: Table) -> list[Column]:
                 symbol, formula = members[0].strip(), members[1].strip()  # λ_i = 2π/θ_i
         out.append(Column(k, cell.strip(), symbol, formula, unit, settings))
     return out
+
+
+def _unit_power(math: str) -> int | None:
+    """k of a header's unit `\\times 10^{k}` (「$E(x)$（$\\times 10^{-4}$）」); None where the
+    power of ten is a number's (「$C = 5.88 \\times 10^{23}$ での」)."""
+    found = _UNIT.search(math)
+    if found is None or re.search(r"[\d.}]\s*$", math[: found.start()]):
+        return None
+    return int(found.group(1))
 
 
 def _header_setting(math: str) -> tuple[str, Printed] | None:
