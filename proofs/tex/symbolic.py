@@ -343,7 +343,16 @@ class Evaluator:
         antiderivative = _antiderivative(value, t)
         if antiderivative is None:
             raise TexError(f"the integral over {var} has no antiderivative in closed form")
-        return _at_limit(antiderivative, t, self(high)) - _at_limit(antiderivative, t, self(low))
+        try:
+            upper, lower = (
+                _at_limit(antiderivative, t, self(high)),
+                _at_limit(antiderivative, t, self(low)),
+            )
+        except (NotImplementedError, ValueError, TypeError) as failed:
+            raise TexError(  # Piecewise((…, λ < 1/2)) at ∞: a limit SymPy does not take
+                f"the integral over {var}: no limit of its antiderivative at its bounds"
+            ) from failed
+        return upper - lower
 
     def _sum(self, *args: Any) -> Value:
         return self._fold("sum", *args)

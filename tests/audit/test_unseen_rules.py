@@ -136,6 +136,15 @@ def test_pi_alone_set_to_a_number_names_a_quantity_not_the_constant():
     assert decide_open(r"\cos\pi = 1")[0] == "mismatched"
 
 
+def test_an_integral_whose_limit_sympy_cannot_take_is_not_decided():
+    # the antiderivative is a Piecewise on λ < 1/2, whose limit at ∞ SymPy does not take:
+    # "not read", never a crash
+    gaussian = r"\int_{-\infty}^{\infty}\frac{e^{-(1 - 2\lambda)z^2/2}}{\sqrt{2\pi}}\,dz"
+    status, detail = decide_open(gaussian + r" = \frac{1}{\sqrt{1 - 2\lambda}}")
+    assert status == "not checkable"
+    assert "no limit of its antiderivative" in detail
+
+
 def test_an_infinite_sum_of_a_term_with_names_is_not_decided():
     # Σ_k r^k has a value only for |r| < 1: no point drawn for r may stand for that
     for closed in (r"\frac{1}{1 - r}", r"\frac{1}{1 + r}"):

@@ -195,6 +195,14 @@ def test_an_integral_without_an_antiderivative_in_closed_form_is_not_evaluated()
         parse(r"\int_0^{1} t^2")
 
 
+def test_an_integral_whose_antiderivative_has_no_limit_sympy_takes_is_not_evaluated():
+    # Piecewise on λ < 1/2 at ±∞: SymPy's limit raises NotImplementedError
+    gaussian = r"\int_{-\infty}^{\infty}\frac{e^{-(1 - 2\lambda)z^2/2}}{\sqrt{2\pi}}\,dz"
+    lam = sympy.Symbol("lambda", positive=True)
+    with pytest.raises(TexError, match="no limit of its antiderivative"):
+        Evaluator({"lambda": lam})(parse(gaussian))
+
+
 def test_an_inner_product_of_what_is_not_a_vector_is_no_value():
     # ⟨G, Δ⟩ of two names a table header does not give as vectors: a TypeError the
     # readers turn into "not read", never an AttributeError out of the audit
