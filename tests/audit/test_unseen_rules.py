@@ -49,6 +49,16 @@ def rendered(*body: str) -> str:
     )
 
 
+def test_an_inequality_a_proof_reasons_from_is_no_claim_of_its_own():
+    # projection.txt 99: 「$kc(\varepsilon)/2 \ge 2\ln n$ より」, the bound the theorem
+    # assumes (k ≥ 4 ln n/c(ε)), which no point drawn for k, ε, n need meet; as a claim of
+    # its own it is judged
+    assert _at_line("projection.txt", 99) == []
+    assert _at_line("projection.txt", 99, "$ より", "$ であり、") == ["EQ004"]
+    # an equality reasoned from is a step of the proof, judged
+    assert _at_line("projection.txt", 99, r"\ge 2\ln n$ より", r"= 2\ln n$ より") == ["EQ004"]
+
+
 # the elementary functions applied without brackets, and two exact numbers that differ
 
 
@@ -196,6 +206,16 @@ def _at_line(chapter: str, line: int, old: str = "", new: str = "") -> list[str]
     report = audit_document(parse("\n".join(lines) + "\n", chapter), with_checks=False)
     return sorted(f.code for f in report.mismatched if f.line == line)
 
+
+def test_printed_factors_each_round_the_factor_they_face():
+    # projection.txt 199: (e - 1)(e^2 - 1)(e^2 - e) ≈ 1.7183 × 6.3891 × 4.6708, each factor
+    # rounded, whose product at face value stands 0.0012 off the exact one
+    assert _at_line("projection.txt", 199) == []
+    # decoding.txt 309: … ≈ 0.09995/0.69315, where log 2 = 0.693147 rounds to 0.69315
+    assert _at_line("decoding.txt", 309) == []
+    assert _at_line("decoding.txt", 309, "0.09995/0.69315", "0.09995/0.69314") == ["EQ002"]
+    # factors the other side does not face (both doubled) are read as a whole, as before
+    assert _at_line("decoding.txt", 309, "0.09995/0.69315", "0.1999/1.3863") == []
 
 def test_a_threshold_the_text_chooses_rounds_nothing():
     # clipping.txt 181: 「倍率が 1.01 以下になるのは」 beside 0.99997 of the table's row 100

@@ -14,7 +14,7 @@ import unicodedata
 from bisect import bisect_right
 
 from proofs.reader import Document
-from proofs.reader.math import INLINE_MATH
+from proofs.reader.math import INLINE_MATH, split_relations
 from proofs.tex.tokens import printed_numbers
 from proofs.tex.tree import Node, TexError, parse
 
@@ -194,6 +194,22 @@ def is_setting(document: Document, line: int, statement: str) -> bool:
     if place is None or place.closing is None:
         return False
     return _sentence(document.line(line)).is_hypothesis_after(place.closing, SETTING)
+
+
+INEQUALITIES = frozenset((r"\le", r"\leq", r"\ge", r"\geq", "<", ">"))
+PREMISED = ("より", "から")  # 「$a \\ge b$ より」: the reason of what follows
+
+
+def is_premise(document: Document, line: int, statement: str) -> bool:
+    """Whether the statement is an inequality its sentence reasons from (「$kc(\\varepsilon)/2
+    \\ge 2\\ln n$ より $e^{-kc/2} \\le n^{-2}$」): a bound the element assumes or proved
+    before, which may hold only under its hypotheses, not asserted there."""
+    if not set(split_relations(statement)[1]) & INEQUALITIES:
+        return False
+    place = document.place(line, statement)
+    if place is None or place.closing is None:
+        return False
+    return _sentence(document.line(line)).is_hypothesis_after(place.closing, PREMISED)
 
 
 # a formula the rest of its sentence assumes: 「（$p_i = 1/|V|$）では」「$t = W$ では」, looked

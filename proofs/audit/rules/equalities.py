@@ -27,6 +27,7 @@ from proofs.audit.deciding.sentence import (
     is_conjoined,
     is_hypothesis,
     is_label,
+    is_premise,
     is_setting,
     is_solved,
     percent_after,
@@ -42,6 +43,7 @@ from proofs.reader.math import split_relations, statement_lines
 from proofs.reader.records import THEORY_KINDS as DECIDED_KINDS
 from proofs.reader.records import Element
 from proofs.tex.arithmetic import (
+    MAX_DEPTH,
     MAX_DIGITS,
     NotNumeric,
     TexArithmetic,
@@ -53,8 +55,9 @@ from proofs.tex.arithmetic import (
     show,
 )
 from proofs.tex.decide import decide_once
+from proofs.tex.intervals import midpoint
 from proofs.tex.symbolic import Evaluator
-from proofs.tex.tree import Node
+from proofs.tex.tree import Node, TexError, parse_expression
 
 _PROSE = '# 見本\n\n<Remark id="rem-sum" title="和">\n\n足し算を確かめます。\n\n</Remark>\n\n{}\n'
 RECOMPUTED = Rule(
@@ -74,7 +77,8 @@ PRINTED_PRECISION = Rule(
     Severity.WARNING,
     "A printed result is what its printed inputs give at face value, or with the exact "
     "constants they round (1.4142 as √2), or an exact member before it in the chain; else a "
-    "printed number's last digit slipped.",
+    "printed number's last digit slipped. Under ≈, printed factors beside a product or "
+    "quotient of the same shape each round the factor they face.",
     Example(_PROSE.format("$1.1428 + 0.2857 = 1.4286$ です。")),
     Example(_PROSE.format("$1.1429 + 0.2857 = 1.4286$ です。")),
 )
@@ -256,6 +260,7 @@ def audit_equalities(
             hypothesis = (
                 listed
                 or is_label(document, line, statement.strip())
+                or is_premise(document, line, statement.strip())
                 or (
                     not formula.display
                     and is_hypothesis(document, line, statement.strip())
@@ -818,6 +823,9 @@ def _at_printed_precision(
     def face(member: str) -> Value:
         return evaluate(member, bindings, False, face=True)
 
+    by_factor = _factor_by_factor(m1, m2, bindings) if approximate else None
+    if by_factor is not None:
+        return by_factor
     rounded_terms = False
     if _is_printed(m2):
         computed, result, target = m1, m2, v2
@@ -863,6 +871,66 @@ def _at_printed_precision(
         f"{said}; neither is the printed {result.strip()}: a printed "
         f"number's last digit slipped{slip}"
     )
+
+
+# a printed factor stands for the exact factor it faces only this close (relatively): farther,
+# the two sides are factored otherwise (12.4 \times 2 for 2 \times 12.4, a factor moved)
+FACING = mpmath.mpf("0.01")
+
+
+def _factor_by_factor(m1: str, m2: str, bindings: dict[str, int]) -> tuple[Status, str] | None:
+    """Under `≈`, a product or quotient beside the same shape of printed numbers (`(e - 1)(e^2
+    - 1) \\approx 1.7183 \\times 6.3891`, `\\log a/\\log 2 \\approx 0.09995/0.69315`): each
+    printed factor is the rounding of the factor it faces, confirmed so (their product at face
+    value may stand off by more than one rounding); one that is not, beside the others within
+    FACING of theirs, is the slip, the value it faces the witness. None where the sides are
+    not so shaped."""
+    try:
+        sides = [TexArithmetic(m, bindings) for m in (m1, m2)]
+        factors = [
+            _factors(parse_expression(list(side.tokens), MAX_DEPTH, notation=False))
+            for side in sides
+        ]
+    except (NotNumeric, TooLarge, TexError):
+        return None
+    printed = [all(node.op == "num" for node, _ in f) for f in factors]
+    if printed[0] == printed[1] or DECIMAL.search(m2 if printed[1] else m1) is None:
+        return None  # neither side, or both, printed numbers only
+    at = 1 if printed[1] else 0  # the side of printed numbers
+    worked, shown = sides[1 - at], sides[at]
+    left, right = factors[1 - at], factors[at]
+    if len(left) < 2 or [p for _, p in left] != [p for _, p in right]:
+        return None
+    try:
+        pairs = [
+            (worked.arithmetic(a), b, shown.arithmetic(b))
+            for (a, _), (b, _) in zip(left, right, strict=True)
+        ]
+    except (NotNumeric, TooLarge, TexError, TypeError, ValueError, ArithmeticError):
+        return None
+    if any(a.vector or b.vector for a, _, b in pairs):
+        return None
+    for a, _, b in pairs:
+        x, y = mpmath.mpf(midpoint(a.items[0])), mpmath.mpf(midpoint(b.items[0]))
+        if not x or abs(y / x - 1) > FACING:
+            return None
+    wrong = [(a, node) for a, node, b in pairs if not meet(a, b)]
+    if not wrong:
+        return Status.CONFIRMED, "each printed factor is the rounding of the one it faces"
+    a, node = wrong[0]
+    return Status.MISMATCHED, (
+        f"the factor printed {node.token} stands for {show(a)}, which it does not round to "
+        "(each other printed factor rounds the one it faces)"
+    )
+
+
+def _factors(node: Node, power: int = 1) -> list[tuple[Node, int]]:
+    """The factors of a product or quotient, each with its power: 1 over, -1 under."""
+    if node.op == "mul":
+        return [f for arg in node.args for f in _factors(arg, power)]
+    if node.op == "div":
+        return _factors(node.args[0], power) + _factors(node.args[1], -power)
+    return [(node, power)]
 
 
 def _irrational(member: str, bindings: dict[str, int]) -> bool:
