@@ -217,6 +217,7 @@ def test_printed_factors_each_round_the_factor_they_face():
     # factors the other side does not face (both doubled) are read as a whole, as before
     assert _at_line("decoding.txt", 309, "0.09995/0.69315", "0.1999/1.3863") == []
 
+
 def test_a_threshold_the_text_chooses_rounds_nothing():
     # clipping.txt 181: 「倍率が 1.01 以下になるのは」 beside 0.99997 of the table's row 100
     assert _at_line("clipping.txt", 181) == []
