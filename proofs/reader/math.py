@@ -36,7 +36,9 @@ def split_statements(math: str) -> list[str]:
 def statement_offsets(math: str) -> tuple[tuple[int, str], ...]:
     """split_statements' statements, each with the index in `math` of its first character
     that is not a space: one pass over the span, whatever the number of statements, and
-    remembered for a formula met again (every claim of an element looks at its formulas)."""
+    remembered for a formula met again (every claim of an element looks at its formulas).
+    Each statement's numbers are in the one form the readers take (`1\\,024` as `1{,}024`:
+    proofs.tex.tokens.printed_numbers)."""
     layouts = list(LAYOUT.finditer(math))
     text = LAYOUT.sub(" ", math)
     pieces: list[tuple[int, str]] = []  # (where in text its first non-space stands, piece)
