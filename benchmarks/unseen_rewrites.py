@@ -1,0 +1,111 @@
+"""False findings on the unseen chapters written otherwise: each correct chapter of
+benchmarks/unseen (or --folder) rewritten by one neutral change throughout its formulas —
+grouped digits with thin spaces, a power of ten after \\cdot, \\dfrac for \\frac, … — and
+audited again beside the chapter as written.
+
+A rewrite says what the chapter said, so an error or a warning of the rewritten chapter's
+audit that the chapter's own audit does not report (by line, severity and code) is a false
+finding. Prints, for each rewrite, the count and each false finding, and exits 1 when there
+is one.
+
+Run from the repository root:
+
+    python -m benchmarks.unseen_rewrites [--folder DIR] [--jobs N] [REWRITE ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from proofs.audit import audit_document
+from proofs.book.profiles import load_profile
+from proofs.reader import parse
+
+UNSEEN = Path(__file__).resolve().parent / "unseen"
+_MATH = re.compile(r"\$\$?[^$]+\$\$?")
+
+
+def in_math(change: Callable[[str], str]) -> Callable[[str], str]:
+    """The change applied inside each formula of a chapter (`$…$`, `$$…$$` on one line),
+    outside its code blocks."""
+
+    def rewrite(text: str) -> str:
+        out, fenced = [], False
+        for line in text.split("\n"):
+            fenced ^= line.startswith("```")
+            out.append(line if fenced else _MATH.sub(lambda m: change(m.group(0)), line))
+        return "\n".join(out)
+
+    return rewrite
+
+
+REWRITES: dict[str, Callable[[str], str]] = {
+    "thin-space groups": in_math(lambda m: re.sub(r"(?<=\d)\{,\}(?=\d{3})", r"\\,", m)),
+    "cdot powers": in_math(lambda m: re.sub(r"(\d)\s*\\times\s*(?=10\^)", r"\1 \\cdot ", m)),
+    "dfrac": in_math(lambda m: m.replace(r"\frac", r"\dfrac")),
+    "left right": in_math(
+        lambda m: re.sub(r"\\[Bb]ig\(", r"\\left(", re.sub(r"\\[Bb]ig\)", r"\\right)", m))
+    ),
+    "operatorname": in_math(
+        lambda m: re.sub(r"\\mathrm\{([A-Za-z]{3,})\}", r"\\operatorname{\1}", m)
+    ),
+    "leq geq": in_math(lambda m: re.sub(r"\\([lg])e(?![a-z])", r"\\\1eq", m)),
+    "spaced relations": in_math(lambda m: re.sub(r"((?<![:\\])=|(?<!\\)[+<>])", r" \1 ", m)),
+    "tfrac": in_math(lambda m: m.replace(r"\frac", r"\tfrac")),
+    "cdot before a name": in_math(lambda m: re.sub(r"\\times(?=\s*[A-Za-z\\])", r"\\cdot", m)),
+    "full-width percent": lambda text: re.sub(r"(\d)\s*%", "\\1 ％", text),
+}
+
+
+def findings(text: str, name: str) -> set[tuple[int, str, str]]:
+    """(line, severity, code) of each error and warning of the chapter's audit."""
+    report = audit_document(parse(text, name), with_checks=False)
+    return {(f.line, str(f.severity), f.code) for f in report.mismatched}
+
+
+def _false(job: tuple[Path, tuple[str, ...]]) -> list[str]:
+    """The false findings of the chapter under each rewrite, as printed lines."""
+    path, rewrites = job
+    load_profile("ci", in_cache=True)
+    text = path.read_text(encoding="utf-8")
+    own = findings(text, path.name)
+    return [
+        f"{rewrite}: {path.name}:{line} {level} {code}"
+        for rewrite in rewrites
+        for line, level, code in sorted(findings(REWRITES[rewrite](text), path.name) - own)
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("rewrites", nargs="*", metavar="REWRITE", help=", ".join(REWRITES))
+    parser.add_argument("--folder", type=Path, default=UNSEEN)
+    parser.add_argument("--jobs", type=int, default=1)
+    args = parser.parse_args(argv)
+    unknown = set(args.rewrites) - set(REWRITES)
+    if unknown:
+        parser.error(
+            f"no rewrite {', '.join(sorted(unknown))}; the rewrites: {', '.join(REWRITES)}"
+        )
+    chosen = args.rewrites or list(REWRITES)
+    chapters = sorted(p for p in args.folder.iterdir() if p.suffix in (".mdx", ".txt"))
+    jobs = [(path, tuple(chosen)) for path in chapters]
+    if args.jobs > 1:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            found = [line for lines in pool.map(_false, jobs) for line in lines]
+    else:
+        found = [line for lines in map(_false, jobs) for line in lines]
+    for rewrite in chosen:
+        mine = [line for line in found if line.startswith(f"{rewrite}: ")]
+        print(f"{rewrite:18} {len(mine)} false findings on {len(chapters)} chapters")
+        for line in mine:
+            print("   ", line)
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
