@@ -21,11 +21,11 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from benchmarks.unseen_cost import UNSEEN, chapters
 from proofs.audit import audit_document
 from proofs.book.profiles import load_profile
 from proofs.reader import parse
 
-UNSEEN = Path(__file__).resolve().parent / "unseen"
 _MATH = re.compile(r"\$\$?[^$]+\$\$?")
 
 
@@ -92,8 +92,8 @@ def main(argv: list[str] | None = None) -> int:
             f"no rewrite {', '.join(sorted(unknown))}; the rewrites: {', '.join(REWRITES)}"
         )
     chosen = args.rewrites or list(REWRITES)
-    chapters = sorted(p for p in args.folder.iterdir() if p.suffix in (".mdx", ".txt"))
-    jobs = [(path, tuple(chosen)) for path in chapters]
+    paths = chapters(args.folder, [])
+    jobs = [(path, tuple(chosen)) for path in paths]
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
             found = [line for lines in pool.map(_false, jobs) for line in lines]
@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         found = [line for lines in map(_false, jobs) for line in lines]
     for rewrite in chosen:
         mine = [line for line in found if line.startswith(f"{rewrite}: ")]
-        print(f"{rewrite:18} {len(mine)} false findings on {len(chapters)} chapters")
+        print(f"{rewrite:18} {len(mine)} false findings on {len(paths)} chapters")
         for line in mine:
             print("   ", line)
     return 1 if found else 0

@@ -202,8 +202,8 @@ def _numbering(
     sections: list[Heading],
     expected: dict[str, int],
     problems: list[Problem],
-    chapter: str | None = None,
-    alone: dict[str, bool] | None = None,
+    chapter: str | None,
+    alone: dict[str, bool],
 ) -> None:
     """A Problem when the element's number is not the next one of the section it stands
     in, or of the chapter when `chapter` numbers its elements through its sections (an
@@ -227,7 +227,6 @@ def _numbering(
         problems.append(Problem(line, said, "numbering"))
         expected[within] = expected.get(within, 1) + 1  # it takes its place there
         return
-    alone = {} if alone is None else alone
     if label not in alone:
         alone[label] = count == "1" and expected.get(section, 1) > 1
     key = f"{section} {label}" if alone[label] else section

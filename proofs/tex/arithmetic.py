@@ -120,14 +120,19 @@ class TexArithmetic:
             numbers, bindings, constants=with_digits and not applied, euler=with_digits and euler
         )
 
-    def evaluate(self) -> Value:
+    def tree(self) -> Node:
+        """The member's tree as printed arithmetic (kept for a short member); NotNumeric
+        where the parser stopped, said as arithmetic's obstacle."""
         if not self.tokens:
             raise NotNumeric("empty")
         found = self.tokens
         tree = _kept_tree(found) if len(found) <= KEPT_TREE_TOKENS else _tree(found)
         if isinstance(tree, TexError):
             raise self.arithmetic.stopped(tree, MAX_DEPTH)
-        return self.arithmetic(tree)
+        return tree
+
+    def evaluate(self) -> Value:
+        return self.arithmetic(self.tree())
 
 
 def _tree(found: tuple[str, ...]) -> Node | TexError:

@@ -43,7 +43,6 @@ from proofs.reader.math import split_relations, statement_lines
 from proofs.reader.records import THEORY_KINDS as DECIDED_KINDS
 from proofs.reader.records import Element
 from proofs.tex.arithmetic import (
-    MAX_DEPTH,
     MAX_DIGITS,
     NotNumeric,
     TexArithmetic,
@@ -57,7 +56,7 @@ from proofs.tex.arithmetic import (
 from proofs.tex.decide import decide_once
 from proofs.tex.intervals import midpoint
 from proofs.tex.symbolic import Evaluator
-from proofs.tex.tree import Node, TexError, parse_expression
+from proofs.tex.tree import Node, TexError
 
 _PROSE = '# 見本\n\n<Remark id="rem-sum" title="和">\n\n足し算を確かめます。\n\n</Remark>\n\n{}\n'
 RECOMPUTED = Rule(
@@ -887,11 +886,8 @@ def _factor_by_factor(m1: str, m2: str, bindings: dict[str, int]) -> tuple[Statu
     not so shaped."""
     try:
         sides = [TexArithmetic(m, bindings) for m in (m1, m2)]
-        factors = [
-            _factors(parse_expression(list(side.tokens), MAX_DEPTH, notation=False))
-            for side in sides
-        ]
-    except (NotNumeric, TooLarge, TexError):
+        factors = [_factors(side.tree()) for side in sides]
+    except (NotNumeric, TooLarge):
         return None
     printed = [all(node.op == "num" for node, _ in f) for f in factors]
     if printed[0] == printed[1] or DECIMAL.search(m2 if printed[1] else m1) is None:

@@ -94,7 +94,7 @@ def occurrences(document: Document, produced: Sequence[tuple[int, str]] = ()) ->
     for where, produced_here in ((document.shown_lines, False), (produced, True)):
         for number, text in where:
             text = _ELEMENT_NUMBER.sub(" ", text)  # 「定義 18.12」: a label, no quantity
-            text = printed_numbers(text)  # 2\\,005 is 2{,}005
+            text = printed_numbers(text)  # 2\,005 is 2{,}005
             out += [_occurrence(number, m.group(0), produced_here) for m in _DECIMAL.finditer(text)]
             out += [_occurrence(number, m.group(0), produced_here) for m in _INTEGER.finditer(text)]
     return [
