@@ -43,6 +43,69 @@ def in_math(change: Callable[[str], str]) -> Callable[[str], str]:
     return rewrite
 
 
+def braced(text: str, start: int) -> int:
+    """The index just past the group `{…}` that opens at text[start]; -1 if it never
+    closes."""
+    depth = 0
+    for i in range(start, len(text)):
+        depth += {"{": 1, "}": -1}.get(text[i], 0)
+        if depth == 0:
+            return i + 1
+    return -1
+
+
+def groups_as(pattern: str, arity: int, form: Callable[..., str]) -> Callable[[str], str]:
+    """Each match of `pattern` followed by `arity` braced groups, written by `form` from
+    the groups' contents (themselves rewritten); a match whose groups do not close stays."""
+    opening = re.compile(pattern)
+
+    def change(formula: str) -> str:
+        out, at = [], 0
+        for match in opening.finditer(formula):
+            if match.start() < at:
+                continue
+            parts, end = [], match.end()
+            for _ in range(arity):
+                close = braced(formula, end) if formula[end : end + 1] == "{" else -1
+                if close < 0:
+                    break
+                parts.append(formula[end + 1 : close - 1])
+                end = close
+            if len(parts) == arity:
+                out += [formula[at : match.start()], form(*map(change, parts))]
+                at = end
+        return "".join(out) + formula[at:]
+
+    return change
+
+
+def _parenthesised(formula: str) -> str:
+    """Every ( and ) of a formula as \\left( and \\right), where they pair up and no
+    bracket of another kind could close one of them (an interval [0, 1))."""
+    if formula.count("(") != formula.count(")") or re.search(
+        r"[\[\]]|\\[a-zA-Z]*[lr]?[(|)]", formula
+    ):
+        return formula
+    return formula.replace("(", r"\left(").replace(")", r"\right)")
+
+
+def _is_leibniz(top: str, bottom: str) -> bool:
+    """Whether \\frac{top}{bottom} is a derivative, d/dβ or dH/dT."""
+    return bool(re.fullmatch(r"d(?:[A-Za-z\\(].*)?", top) and re.match(r"d\\?[A-Za-z]", bottom))
+
+
+def _upright_leibniz(top: str, bottom: str) -> str:
+    """\\frac{d…}{d…} with its d's set upright; any other fraction as it was."""
+    if _is_leibniz(top, bottom):
+        return rf"\frac{{\mathrm{{d}}{top[1:]}}}{{\mathrm{{d}}{bottom[1:]}}}"
+    return rf"\frac{{{top}}}{{{bottom}}}"
+
+
+def _slashed(top: str, bottom: str) -> str:
+    """\\frac{a}{b} as ((a)/(b)), and a derivative \\frac{d}{dβ} as d/dβ."""
+    return f"{top}/{bottom} " if _is_leibniz(top, bottom) else f"(({top})/({bottom}))"
+
+
 REWRITES: dict[str, Callable[[str], str]] = {
     "thin-space groups": in_math(lambda m: re.sub(r"(?<=\d)\{,\}(?=\d{3})", r"\\,", m)),
     "cdot powers": in_math(lambda m: re.sub(r"(\d)\s*\\times\s*(?=10\^)", r"\1 \\cdot ", m)),
@@ -58,6 +121,16 @@ REWRITES: dict[str, Callable[[str], str]] = {
     "tfrac": in_math(lambda m: m.replace(r"\frac", r"\tfrac")),
     "cdot before a name": in_math(lambda m: re.sub(r"\\times(?=\s*[A-Za-z\\])", r"\\cdot", m)),
     "full-width percent": lambda text: re.sub(r"(\d)\s*%", "\\1 ％", text),
+    "ungrouped digits": in_math(lambda m: re.sub(r"(?<=\d)\{,\}(?=\d{3})", "", m)),
+    "exp for e powers": in_math(
+        groups_as(r"(?<![A-Za-z\\_])e\^(?=\{)", 1, lambda power: rf"\exp({power})")
+    ),
+    "slash for frac": in_math(groups_as(r"\\frac(?=\{)", 2, _slashed)),
+    "braced powers": in_math(lambda m: re.sub(r"\^([0-9A-Za-z])", r"^{\1}", m)),
+    "cdot between numbers": in_math(lambda m: re.sub(r"(\d)\s*\\times\s*(?=\d)", r"\1 \\cdot ", m)),
+    "thin-space product": in_math(lambda m: re.sub(r"(\d)\s*\\times\s*(?=[A-Za-z])", r"\1\\,", m)),
+    "left right parentheses": in_math(_parenthesised),
+    "upright differentials": in_math(groups_as(r"\\frac(?=\{d)", 2, _upright_leibniz)),
 }
 
 

@@ -10,6 +10,7 @@ spacing says:
 - digits grouped by three with thin spaces are one number, as with `{,}`:
   `38\\,597\\,376` is the token `38{,}597{,}376`, and so with a bare comma, as an author
   types a large number in math (`262,144`);
+- the differential set upright, `\\mathrm{d}x`, is the d of `dx`, not a name `d`;
 - spacing between a name and an opening bracket, `K\\,(x/6)`, makes the bracket a factor
   of its own, not the name's argument: the token JUXTAPOSED stands between them, which
   the parser reads as nothing but that (proofs.tex.tree).
@@ -37,6 +38,8 @@ _COMMA_GROUPS = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?!\d)")
 # a power of ten multiplied by \cdot after a number (5.88 \cdot 10^{23}), as by \times
 _DOT_POWER = re.compile(r"(\d)\s*\\cdot\s*10\^")
 _FACTOR_END = re.compile(r".*[A-Za-z0-9}]|\\[A-Za-z]+")  # a name, a number, a group, \\sigma
+# the differential set upright (\mathrm{d}x, \frac{\mathrm{d}}{\mathrm{d}s}): the d of dx
+_UPRIGHT_D = re.compile(r"\\(?:mathrm|operatorname|text|mathit)\s*\{\s*d\s*\}")
 
 
 def printed_numbers(tex: str) -> str:
@@ -59,7 +62,7 @@ def tokens(tex: str) -> list[str]:
     >>> tokens(r"38\\,597\\,376 = K\\,(x)")
     ['38{,}597{,}376', '=', 'K', '\\\\,', '(', 'x', ')']
     """
-    tex = printed_numbers(tex)
+    tex = _UPRIGHT_D.sub("d", printed_numbers(tex))
     tex = _COMMA_GROUPS.sub(lambda m: m.group(0).replace(",", "{,}"), tex)
     out: list[str] = []
     spaced = False

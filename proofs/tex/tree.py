@@ -521,13 +521,13 @@ class _Parser:
         return token[1:] if token.startswith("\\") else token
 
     def _slashed_leibniz(self) -> bool:
-        """Whether the tokens from here are dβ/dT (dH/dβ): a derivative, which d·β/(d·T)
-        would misread."""
+        """Whether the tokens from here are dβ/dT (dH/dβ) or d/ds: a derivative, which
+        d·β/(d·T) would misread."""
+        top = 2 if _is_variable(self.peek(1) or "") else 1
         return (
-            _is_variable(self.peek(1) or "")
-            and self.peek(2) == "/"
-            and self.peek(3) == "d"
-            and _is_variable(self.peek(4) or "")
+            self.peek(top) == "/"
+            and self.peek(top + 1) == "d"
+            and _is_variable(self.peek(top + 2) or "")
         )
 
     def _leibniz(self, start: int) -> bool:

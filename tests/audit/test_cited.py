@@ -129,3 +129,20 @@ def test_a_setting_to_a_power_or_a_product_is_another_case_not_a_restatement():
     # a formula of names, or of e, is no setting
     assert not _is_setting("d = 2n") and not _is_setting("x = e^{-2}")
     assert _is_setting("x = 2^{10}") and _is_setting("x = 1{,}024")
+
+
+def test_a_sum_of_fractions_in_the_statement_is_restated_by_a_sum_of_slashes():
+    # the statement's bound \frac{a^2}{2} - \frac{a^3}{3} is a sum however its terms are
+    # written: the summary's a^2/2 - a^3/3 restates it, not the first bound alike in form
+    statement = (
+        r"$P \le \exp(-\frac{k}{2}(a - \ln(1 + a)))$ であり、"
+        r"$Q \le 2\exp(-\frac{k}{2}(\frac{a^2}{2} - \frac{a^3}{3}))$"
+    )
+    text = CHAPTER.format(summary=r"2\exp(-\frac{k}{2}(a^2/2 - a^3/3))").replace(
+        "$n < 6d$", statement
+    )
+    found = [(f.line, str(f.status)) for f in audit_cited(parse(text, "cited.mdx"))]
+    assert found == [(3, "confirmed")]
+    slipped = text.replace(r"\frac{a^3}{3}", r"\frac{a^3}{2}", 1).replace("a^3/3", "a^3/2", 1)
+    found = [(f.line, str(f.status)) for f in audit_cited(parse(slipped, "cited.mdx"))]
+    assert found == [(3, "confirmed")]  # the same slip in both: they still agree

@@ -29,6 +29,20 @@ def test_each_rewrite_changes_the_formulas_and_leaves_code_alone():
     assert "5 ％" in REWRITES["full-width percent"](CHAPTER)
 
 
+def test_the_rewrites_of_braced_groups_write_the_same_mathematics_otherwise():
+    line = r"$\frac{1}{\frac{d}{2}} = e^{-x^2} + \frac{d}{d\beta}H + \frac{d_k}{d_v}$"
+    assert (
+        REWRITES["slash for frac"](line)
+        == r"$((1)/(((d)/(2)))) = e^{-x^2} + d/d\beta H + ((d_k)/(d_v))$"
+    )
+    assert REWRITES["exp for e powers"](line).count(r"\exp(-x^2)") == 1
+    assert REWRITES["upright differentials"](line) == line.replace(
+        r"\frac{d}{d\beta}", r"\frac{\mathrm{d}}{\mathrm{d}\beta}"
+    )
+    assert REWRITES["left right parentheses"](r"$f(x) + [0, 1)$") == r"$f(x) + [0, 1)$"
+    assert REWRITES["ungrouped digits"](CHAPTER).count("2048") == 1
+
+
 def test_a_rewrite_that_changes_a_number_is_a_false_finding(tmp_path, monkeypatch, capsys):
     (tmp_path / "sum.txt").write_text(CHAPTER, encoding="utf-8")
     assert main(["--folder", str(tmp_path), "thin-space groups", "cdot powers"]) == 0

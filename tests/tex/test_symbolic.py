@@ -179,6 +179,11 @@ def test_an_integral_reads_its_limits_its_integrand_and_its_variable():
     assert parse(r"\int_0^{1} 2u\,du").args[3] == parse("2u")
 
 
+def test_an_upright_differential_is_the_d_of_an_integral():
+    assert parse(r"\int_0^{1} 2u\,\mathrm{d}u") == parse(r"\int_0^{1} 2u\,du")
+    assert parse(r"\int_0^{1} 2u\,\operatorname{d}\!u") == parse(r"\int_0^{1} 2u\,du")
+
+
 def test_an_integral_is_its_antiderivative_between_its_limits():
     phi = lambda t: sympy.exp(-(t**2) / 2) / sympy.sqrt(2 * sympy.pi)  # noqa: E731
     notation = Evaluator({"varphi": phi})

@@ -75,7 +75,7 @@ def test_a_number_keeps_its_printed_form_and_a_one_digit_argument_has_none():
 def test_a_node_keeps_the_command_it_was_read_from():
     assert parse(r"\sigma").token == r"\sigma"
     assert parse(r"\boldsymbol{z}").token == r"\boldsymbol"
-    assert parse(r"\mathrm{d}") == name("d") and parse(r"\mathrm{d}").token == r"\mathrm"
+    assert parse(r"\mathrm{D}") == name("D") and parse(r"\mathrm{D}").token == r"\mathrm"
     assert parse(r"\underbrace{1 + 1}_{2}").token == r"\underbrace"
     assert parse(r"\infty").token == r"\infty"
 
@@ -213,7 +213,9 @@ def test_a_primed_function_applied_is_a_call_of_its_derivative():
 
 @pytest.mark.parametrize(
     "tex",
-    [r"\frac{d\beta}{dT}", r"\frac{dL_{\mathrm{opt}}}{dC}", r"\frac{d}{dx}", r"d\beta/dT", "dH/dx"],
+    [r"\frac{d\beta}{dT}", r"\frac{dL_{\mathrm{opt}}}{dC}", r"\frac{d}{dx}", r"d\beta/dT", "dH/dx"]
+    + [r"d/ds\,(s^2)", r"\frac{\mathrm{d}}{\mathrm{d}s} s^3", r"\mathrm{d}/\mathrm{d}s\, s^3"]
+    + [r"\frac{\mathrm{d} s^3}{\mathrm{d}s}", r"\frac{\operatorname{d}\beta}{\operatorname{d}T}"],
 )
 def test_a_derivative_in_leibnizs_notation_is_not_read_as_a_quotient(tex):
     with pytest.raises(TexError, match="a derivative"):
@@ -222,7 +224,8 @@ def test_a_derivative_in_leibnizs_notation_is_not_read_as_a_quotient(tex):
 
 @pytest.mark.parametrize(
     "tex",
-    [r"\frac{d+1}{d}", r"\frac{d_k}{d_v}", r"\frac{d}{2}", r"\frac{dx}{y}", "d_k/d_v", "2d/d"],
+    [r"\frac{d+1}{d}", r"\frac{d_k}{d_v}", r"\frac{d}{2}", r"\frac{dx}{y}", "d_k/d_v", "2d/d"]
+    + ["d/d_k", "d/2d", r"d/d^2"],
 )
 def test_a_quotient_of_ds_stays_a_quotient(tex):
     assert parse(tex).op == "div"

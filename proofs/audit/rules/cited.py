@@ -59,7 +59,7 @@ ALIKE = 0.8  # a restatement with one slip stays this like its original
 _UNDERBRACE = "\\underbrace"
 _INLINE = re.compile(r"(?<![\\$])\$([^$]+)\$")
 _NUMBER = re.compile(r"\s*-?(?:\d{1,3}(?:(?:\{,\}|,)\d{3})+|\d+)(?:\.\d+)?\s*")  # 1{,}024
-_SUM = re.compile(r"\w\s*[+-]\s*[\w\\(|]")  # a term, a sign, a term
+_SUM = re.compile(r"[\w})]\s*[+-]\s*[\w\\(|]")  # a term (x, \frac{a}{b}, (x)), a sign, a term
 
 
 def audit_cited(document: Document, confirmed: frozenset[int] = frozenset()) -> list[Finding]:
