@@ -43,6 +43,27 @@ def in_math(change: Callable[[str], str]) -> Callable[[str], str]:
     return rewrite
 
 
+def in_prose(change: Callable[[str], str]) -> Callable[[str], str]:
+    """The change applied to a chapter's text outside its formulas and code blocks."""
+
+    def rewrite(text: str) -> str:
+        out, fenced = [], False
+        for line in text.split("\n"):
+            fenced ^= line.startswith("```")
+            if fenced:
+                out.append(line)
+                continue
+            pieces = _MATH.split(line)
+            formulas = _MATH.findall(line)
+            rewritten = [change(pieces[0])]
+            for formula, piece in zip(formulas, pieces[1:], strict=True):
+                rewritten += [formula, change(piece)]
+            out.append("".join(rewritten))
+        return "\n".join(out)
+
+    return rewrite
+
+
 def braced(text: str, start: int) -> int:
     """The index just past the group `{…}` that opens at text[start]; -1 if it never
     closes."""
@@ -131,6 +152,11 @@ REWRITES: dict[str, Callable[[str], str]] = {
     "thin-space product": in_math(lambda m: re.sub(r"(\d)\s*\\times\s*(?=[A-Za-z])", r"\1\\,", m)),
     "left right parentheses": in_math(_parenthesised),
     "upright differentials": in_math(groups_as(r"\\frac(?=\{d)", 2, _upright_leibniz)),
+    "ungrouped prose digits": in_prose(
+        lambda prose: re.sub(
+            r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,])", lambda m: m[0].replace(",", ""), prose
+        )
+    ),
 }
 
 

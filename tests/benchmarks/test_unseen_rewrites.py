@@ -41,6 +41,11 @@ def test_the_rewrites_of_braced_groups_write_the_same_mathematics_otherwise():
     )
     assert REWRITES["left right parentheses"](r"$f(x) + [0, 1)$") == r"$f(x) + [0, 1)$"
     assert REWRITES["ungrouped digits"](CHAPTER).count("2048") == 1
+    prose = r"$4{,}096 = 4,096$ で 12,345,678 個と 1.5 です。"
+    assert (
+        REWRITES["ungrouped prose digits"](prose)
+        == r"$4{,}096 = 4,096$ で 12345678 個と 1.5 です。"
+    )
 
 
 def test_a_rewrite_that_changes_a_number_is_a_false_finding(tmp_path, monkeypatch, capsys):
