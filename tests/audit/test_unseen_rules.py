@@ -652,6 +652,16 @@ def test_a_name_set_again_in_the_sentence_is_another_case_not_a_claim():
     assert mismatches(rendered(line.format("1"))) == [(11, "equality")]
 
 
+@pytest.mark.parametrize("compared", ["とで", "とを比べると", "との間で"])
+def test_settings_listed_to_be_compared_are_cases_not_claims(compared):
+    # 「$k = 1/2$ と $k = 2$ とで」: two values of k compared, not k = 1/2 claimed where the
+    # sentence sets k = 2
+    example = "第 9 章 試し\n\n3. 節\n\n例 3.1（比）\n\n{}\n"
+    line = rf"$k = 1/2$ と $k = 2$ {compared}近似は同じ 0.0229 で、${{}}$ です。"
+    assert mismatches(example.format(line.format("2 + 2 = 4"))) == []
+    assert mismatches(example.format(line.format("2 + 2 = 5"))) == [(7, "equality")]
+
+
 def test_the_block_chapter_audited_without_its_checks_shows_only_its_slip():
     """Text the rules were not written on: the seed chapter, its checks set aside."""
     from places import SEEDS

@@ -21,6 +21,9 @@ from proofs.tex.tree import Node, TexError, parse
 # A formula followed by one of these is an equation whose solution is sought: 「$x\\tanh(x/2)
 # = 2$ の正の解」 claims nothing, at any value of x.
 SOLVED = ("の解", "の正の解", "の負の解", "の根")
+# The last of formulas listed to be compared: 「$k = 1/2$ と $k = 2$ とで」「…とを比べると」
+# 「…との差」 (each a case; the list's other items are read by _LISTED).
+COMPARED = ("とで", "とを", "との")
 # A formula followed by one of these is a hypothesis of what follows, not a claim.
 CONDITIONS = (
     "ならば",
@@ -41,6 +44,7 @@ CONDITIONS = (
     "となる",
     "と同値",
     "の行",  # 「$T = \\infty$ の行は」: a row of a table it names
+    *COMPARED,
     *SOLVED,
 )
 # A formula followed by one of these sets its name for the rest of the element.
@@ -124,7 +128,7 @@ def is_conjoined(document: Document, line: int, statement: str) -> bool:
 
 # A formula followed by one of these is a case of its sentence (「$T = 1$ では」), not a
 # value the rest of its element works with.
-CASES = (*CONCLUDING, "では", "の場合", "に対し", "について")
+CASES = (*CONCLUDING, "では", "の場合", "に対し", "について", *COMPARED)
 
 
 _TITLE_SETTING = re.compile(
