@@ -11,6 +11,9 @@ spacing says:
   `38\\,597\\,376` is the token `38{,}597{,}376`, and so with a bare comma, as an author
   types a large number in math (`262,144`);
 - the differential set upright, `\\mathrm{d}x`, is the d of `dx`, not a name `d`;
+- another author's commands for the same thing are that thing: `\\lVert x \\rVert` is
+  `\\|x\\|`, `\\lvert x \\rvert` is `|x|`, `\\mathbf{x}` and `\\bm{x}` are `\\boldsymbol{x}`,
+  `x^{\\top}` and `x^{\\intercal}` are `x^{\\mathsf{T}}`;
 - spacing between a name and an opening bracket, `K\\,(x/6)`, makes the bracket a factor
   of its own, not the name's argument: the token JUXTAPOSED stands between them, which
   the parser reads as nothing but that (proofs.tex.tree).
@@ -40,6 +43,18 @@ _DOT_POWER = re.compile(r"(\d)\s*\\cdot\s*10\^")
 _FACTOR_END = re.compile(r".*[A-Za-z0-9}]|\\[A-Za-z]+")  # a name, a number, a group, \\sigma
 # the differential set upright (\mathrm{d}x, \frac{\mathrm{d}}{\mathrm{d}s}): the d of dx
 _UPRIGHT_D = re.compile(r"\\(?:mathrm|operatorname|text|mathit)\s*\{\s*d\s*\}")
+# commands another author writes for the same thing, each as the one form the readers take:
+# a norm's bars, an absolute value's, a bold vector, a transpose
+_SYNONYMS = {
+    r"\\[lr]?Vert(?![A-Za-z])": r"\|",
+    r"\\[lr]?vert(?![A-Za-z])": "|",
+    r"\\(?:mathbf|bm)(?![A-Za-z])": r"\boldsymbol",
+    r"\^\s*(?:\{\s*(?:\\top|\\intercal|\\mathrm\{T\})\s*\}|\\top|\\intercal)(?![A-Za-z])": (
+        r"^{\mathsf{T}}"
+    ),
+}
+_SYNONYM = re.compile("|".join(f"({pattern})" for pattern in _SYNONYMS))
+_WRITTEN_AS = list(_SYNONYMS.values())
 
 
 def printed_numbers(tex: str) -> str:
@@ -63,6 +78,7 @@ def tokens(tex: str) -> list[str]:
     ['38{,}597{,}376', '=', 'K', '\\\\,', '(', 'x', ')']
     """
     tex = _UPRIGHT_D.sub("d", printed_numbers(tex))
+    tex = _SYNONYM.sub(lambda m: _WRITTEN_AS[m.lastindex - 1], tex)
     tex = _COMMA_GROUPS.sub(lambda m: m.group(0).replace(",", "{,}"), tex)
     out: list[str] = []
     spaced = False

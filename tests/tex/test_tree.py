@@ -246,3 +246,25 @@ def test_a_starred_name_is_a_name_of_its_own():
     )
     with pytest.raises(TexError):  # no name before it: nothing the mark belongs to
         parse(r"2^{*}")
+
+
+@pytest.mark.parametrize(
+    ("written", "as_read"),
+    [
+        (r"\lVert \mathbf{x} \rVert^2", r"\|\boldsymbol{x}\|^2"),
+        (r"\left\lVert x \right\rVert", r"\|x\|"),
+        (r"\Vert x \Vert", r"\|x\|"),
+        (r"\lvert x \rvert + \vert y \vert", "|x| + |y|"),
+        (r"\bm{q}^{\top}\bm{k}", r"\boldsymbol{q}^{\mathsf{T}}\boldsymbol{k}"),
+        (r"x^\intercal y", r"x^{\mathsf{T}} y"),
+        (r"x^{\mathrm{T}} y", r"x^{\mathsf{T}} y"),
+    ],
+)
+def test_another_authors_commands_for_the_same_thing_read_as_that_thing(written, as_read):
+    assert parse(written) == parse(as_read)
+
+
+def test_a_command_that_only_begins_like_a_synonym_is_not_one():
+    for tex in (r"\topology", r"\Vertex", r"\bmod"):
+        with pytest.raises(TexError):
+            parse(tex)
