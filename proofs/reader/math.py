@@ -15,8 +15,10 @@ from typing import Protocol
 from proofs.tex.tokens import printed_numbers
 
 RELATION = re.compile(
-    r"(\\approx|\\simeq|:=|=|\\leq?|\\geq?|\\neq?|<|>|\\to|\\in|\\mapsto)(?![A-Za-z])"
+    r"(\\approx|\\simeq|:=|=|\\leq?|\\geq?|\\[lg]eqslant|\\neq?|<|>|\\to|\\in|\\mapsto)"
+    r"(?![A-Za-z])"
 )
+_SLANTED = {r"\leqslant": r"\le", r"\geqslant": r"\ge"}  # another author's \le and \ge
 
 
 # environments that only lay statements out: read as a space
@@ -151,7 +153,7 @@ def _split_relations(statement: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         match = RELATION.match(statement, i) if depth == 0 else None
         if match:
             members.append(current)
-            relations.append(match.group(1))
+            relations.append(_SLANTED.get(match.group(1), match.group(1)))
             current, i = "", match.end()
             continue
         current += ch

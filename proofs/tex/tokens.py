@@ -13,7 +13,7 @@ spacing says:
 - the differential set upright, `\\mathrm{d}x`, is the d of `dx`, not a name `d`;
 - another author's commands for the same thing are that thing: `\\lVert x \\rVert` is
   `\\|x\\|`, `\\lvert x \\rvert` is `|x|`, `\\mathbf{x}` and `\\bm{x}` are `\\boldsymbol{x}`,
-  `x^{\\top}` and `x^{\\intercal}` are `x^{\\mathsf{T}}`;
+  `\\leqslant` is `\\le`, `x^{\\top}` and `x^{\\intercal}` are `x^{\\mathsf{T}}`;
 - spacing between a name and an opening bracket, `K\\,(x/6)`, makes the bracket a factor
   of its own, not the name's argument: the token JUXTAPOSED stands between them, which
   the parser reads as nothing but that (proofs.tex.tree).
@@ -44,11 +44,13 @@ _FACTOR_END = re.compile(r".*[A-Za-z0-9}]|\\[A-Za-z]+")  # a name, a number, a g
 # the differential set upright (\mathrm{d}x, \frac{\mathrm{d}}{\mathrm{d}s}): the d of dx
 _UPRIGHT_D = re.compile(r"\\(?:mathrm|operatorname|text|mathit)\s*\{\s*d\s*\}")
 # commands another author writes for the same thing, each as the one form the readers take:
-# a norm's bars, an absolute value's, a bold vector, a transpose
+# a norm's bars, an absolute value's, a bold vector, ≤ and ≥, a transpose
 _SYNONYMS = {
     r"\\[lr]?Vert(?![A-Za-z])": r"\|",
     r"\\[lr]?vert(?![A-Za-z])": "|",
     r"\\(?:mathbf|bm)(?![A-Za-z])": r"\boldsymbol",
+    r"\\leqslant(?![A-Za-z])": r"\le",
+    r"\\geqslant(?![A-Za-z])": r"\ge",
     r"\^\s*(?:\{\s*(?:\\top|\\intercal|\\mathrm\{T\})\s*\}|\\top|\\intercal)(?![A-Za-z])": (
         r"^{\mathsf{T}}"
     ),

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 import sympy
 
+from proofs.reader.math import split_relations
 from proofs.tex.tokens import tokens
 from proofs.tex.tree import EXPONENT, MAX_DEPTH, Node, TexError, parse, parse_expression
 
@@ -258,10 +259,12 @@ def test_a_starred_name_is_a_name_of_its_own():
         (r"\bm{q}^{\top}\bm{k}", r"\boldsymbol{q}^{\mathsf{T}}\boldsymbol{k}"),
         (r"x^\intercal y", r"x^{\mathsf{T}} y"),
         (r"x^{\mathrm{T}} y", r"x^{\mathsf{T}} y"),
+        (r"0 \leqslant x \geqslant -1", r"0 \le x \ge -1"),
     ],
 )
 def test_another_authors_commands_for_the_same_thing_read_as_that_thing(written, as_read):
     assert parse(written) == parse(as_read)
+    assert split_relations(written)[1] == split_relations(as_read)[1]
 
 
 def test_a_command_that_only_begins_like_a_synonym_is_not_one():
