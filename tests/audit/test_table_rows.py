@@ -6,6 +6,8 @@ keeps the numbers is quiet too."""
 
 from __future__ import annotations
 
+import pytest
+
 from proofs.audit import audit_document
 from proofs.reader import parse
 
@@ -810,3 +812,17 @@ def test_what_a_case_concludes_and_a_bracket_of_words_give_the_name_no_value():
     # a weight the text says how it was corrected, not τ: τ(s) is the definition's
     assert _tempered("9") == []
     assert _tempered("8") == [(13, "TAB103")]
+
+
+@pytest.mark.parametrize("font", [r"\mathrm", r"\text"])
+def test_a_column_named_with_a_text_subscript_is_computed_as_with_mathrm(font):
+    table = """\
+1 トークンあたりのバイト数は $M_{{F{{tok}}}} = 2Lh_{{F{{kv}}}}d_hb$（$b = 2$）です。
+
+| 構成 | $L$ | $h_{{F{{kv}}}}$ | $d_h$ | $M_{{F{{tok}}}}$（バイト） |
+|---|---|---|---|---|
+| S | 12 | 12 | 64 | 36,864 |
+| A | 32 | 32 | 128 | {cell} |
+""".replace("F", font)
+    assert found(table.format(cell="524,288")) == []
+    assert found(table.format(cell="524,228")) == [(16, "table", "error", "TAB101")]

@@ -117,8 +117,8 @@ _UNIT = re.compile(r"\\times\s*10\^\{?(-?\d+)\}?")
 _BRACKETED = re.compile(r"（[^（）]*）|\([^()$]*\$[^()]*\)")  # a remark in brackets
 _WORDS = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")  # kana and kanji: words, not a unit
 _IN_PERCENT = re.compile(r"[（(\[]\s*(?:%|％)\s*[）)\]]")  # a header's unit: （%）
-_SYMBOL = re.compile(  # x, \beta_1, n_{\mathrm{in}}
-    r"\s*\\?[A-Za-z]+(?:_\{?\\?(?:mathrm\{)?[A-Za-z0-9]+\}?\}?)?\s*"
+_SYMBOL = re.compile(  # x, \beta_1, n_{\mathrm{in}}, M_{\text{tok}}
+    r"\s*\\?[A-Za-z]+(?:_\{?\\?(?:(?:mathrm|text|operatorname)\{)?[A-Za-z0-9]+\}?\}?)?\s*"
 )
 _SCALED = re.compile(r"\$?\s*([-−]?[\d.]+)\s*\\times\s*10\^\{?([-−]?\d+)\}?\s*\$?")
 _PERCENT = re.compile(r"([-−]?[\d.,]+)\s*(?:%|\\%|％)")
