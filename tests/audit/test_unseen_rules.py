@@ -838,6 +838,14 @@ def test_k_times_of_a_number_is_the_earlier_over_it():
     assert mismatches(rendered(line.format("4.18"))) == [(11, "prose")]
 
 
+def test_a_pattern_n_m_is_a_name_not_two_numbers_of_a_ratio():
+    # 「2:4 の形式は … 約 1.04 倍」: 2:4 names the pattern; 4 over 2 is no ratio it states
+    assert mismatches(rendered("2:4 の形式は、メモリを下限の約 1.04 倍に抑えます。")) == []
+    line = "2:4 の形式は 80 MiB で、下限 77.2 MiB の約 {} 倍です。"
+    assert mismatches(rendered(line.format("1.04"))) == []
+    assert mismatches(rendered(line.format("1.40"))) == [(11, "prose")]
+
+
 def test_a_change_in_percent_is_over_the_number_it_starts_from():
     line = "乗算は 9,444,864 回から 9,487,872 回へ約 {} % しか増えません。"
     assert mismatches(rendered(line.format("0.46"))) == []

@@ -214,7 +214,8 @@ _BARE_INSTANCE = re.compile(
 )
 _SETTING_OR_NUMBER = re.compile(rf"\s*(?:\\?[A-Za-z]+\s*=\s*)?-?(?:{_NUMBER})\s*")
 # an ordinal (「第 3 成分」) counts nothing
-_PROSE_NUMBER = re.compile(rf"(?<![\w.$,{{}}])(?<!第\s)(?<!第){_NUMBER}(?![\w.])")
+# a number of the prose, not a part of a name: 第 2 (an ordinal), 2:4 (a pattern, a ratio)
+_PROSE_NUMBER = re.compile(rf"(?<![\w.$,{{}}])(?<!第\s)(?<!第)(?<!\d:){_NUMBER}(?![\w.]|:\d)")
 _SYMBOL = re.compile(r"\s*\\?[A-Za-z]+(?:_\{?\\?[A-Za-z0-9]+\}?)?\s*")  # i, d_k: no quantity
 
 

@@ -473,10 +473,18 @@ def _ratio_span(x: Printed, y: Printed) -> tuple[Fraction, Fraction] | None:
 
 def _difference_span(x: Printed, y: Printed) -> tuple[Fraction, Fraction] | None:
     """The numbers k with y = x + k within the printed rounding, unless x or y is a
-    small integer (counts 1 to 8 are too easily one another moved)."""
-    if _small_integer(x) or _small_integer(y):
+    small integer (counts 1 to 8 are too easily one another moved) or a decimal of one
+    significant digit (0.5 stands for 0.45 to 0.55: 0.53125, 0.5625 and 0.59375 are all
+    it moved by 0.048)."""
+    if _small_integer(x) or _small_integer(y) or _one_digit(x) or _one_digit(y):
         return None
     return y.value - y.half - x.value - x.half, y.value + y.half - x.value + x.half
+
+
+def _one_digit(number: Printed) -> bool:
+    """A rounded number whose rounding is more than a twentieth of it: one significant
+    digit."""
+    return bool(number.half) and number.half * 20 > abs(number.value)
 
 
 def _small_integer(number: Printed) -> bool:
