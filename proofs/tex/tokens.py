@@ -80,7 +80,9 @@ def tokens(tex: str) -> list[str]:
     ['38{,}597{,}376', '=', 'K', '\\\\,', '(', 'x', ')']
     """
     tex = _UPRIGHT_D.sub("d", printed_numbers(tex))
-    tex = _SYNONYM.sub(lambda m: next(w for w, g in zip(_WRITTEN_AS, m.groups()) if g), tex)
+    tex = _SYNONYM.sub(
+        lambda m: next(w for w, g in zip(_WRITTEN_AS, m.groups(), strict=True) if g), tex
+    )
     tex = _COMMA_GROUPS.sub(lambda m: m.group(0).replace(",", "{,}"), tex)
     out: list[str] = []
     spaced = False
