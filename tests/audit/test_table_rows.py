@@ -843,3 +843,19 @@ def test_a_column_of_one_digit_decimals_is_no_other_column_moved():
     moved = table.format(d="0.500").replace("0.53125", "0.54800").replace("0.59375", "0.54800")
     moved = moved.replace("0.5625", "0.5480").replace("0.296875", "0.297800")
     assert found(moved) == [(16, "table", "warning", "TAB203")]
+
+
+def test_a_header_formula_the_words_after_it_make_a_condition_is_not_the_columns():
+    # 「$1/\sqrt{2N}$ 倍での比」: the ratio when branches are scaled by 1/√(2N), not 1/√(2N)
+    table = """| $N$ | $1/\\sqrt{{2N}}$ | {header} |
+|---|---|---|
+| 12 | 0.20412 | 0.10102 |
+| 24 | 0.14434 | 0.07125 |
+| 48 | 0.10206 | 0.05032 |
+"""
+    assert found(table.format(header="$1/\\sqrt{2N}$ 倍での最後の枝の比")) == []
+    assert found(table.format(header="$T = 2$ のときの比 $1/\\sqrt{2N}$")) == [
+        (13, "table", "error", "TAB101"),
+        (14, "table", "error", "TAB101"),
+        (15, "table", "error", "TAB101"),
+    ]

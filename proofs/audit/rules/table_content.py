@@ -191,6 +191,9 @@ def columns(table: Table) -> list[Column]:
                 unit = Fraction(10) ** power
         if _IN_PERCENT.search(INLINE_MATH.sub("", cell)):  # 「$\rho$（%）」: cells in per cent
             unit = Fraction(1, 100)
+        # 「$1/\sqrt{2N}$ 倍での最後の枝の比」: a formula the words after it make a condition
+        # of the column (scaled by it, at it) is not the column's formula
+        named = [m for m in named if _header_setting(m) is not None or not _qualifies(cell, m)]
         set_here = [(m, _header_setting(m)) for m in named]
         settings = tuple(setting for _, setting in set_here if setting is not None)
         rest = [m for m, setting in set_here if setting is None]
@@ -206,6 +209,16 @@ def columns(table: Table) -> list[Column]:
                 symbol, formula = members[0].strip(), members[1].strip()  # λ_i = 2π/θ_i
         out.append(Column(k, cell.strip(), symbol, formula, unit, settings))
     return out
+
+
+_QUALIFYING = re.compile(r"\s*(?:倍|での|で|の場合|のとき|とき)")  # 「$x$ 倍での」「$x$ のとき」
+
+
+def _qualifies(cell: str, math: str) -> bool:
+    """Whether the words right after the header's formula `math` make it a condition of
+    the column (「$1/\\sqrt{2N}$ 倍での比」「$T = 2$ のとき」) rather than its quantity."""
+    at = cell.find(f"${math}$")
+    return at >= 0 and _QUALIFYING.match(cell, at + len(math) + 2) is not None
 
 
 def _unit_power(math: str) -> int | None:
