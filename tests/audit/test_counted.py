@@ -104,6 +104,17 @@ def test_a_count_summed_up_then_its_items_each_ending_in_koto():
     ]
 
 
+def test_another_authors_wording_of_an_announced_count():
+    # 「以下の 3 通り」 as 「次の 3 つ」, 「3 つである。」 as 「3 つです。」
+    listed = "逆温度として、以下の {} 通りを考える。\n\n1. 固定。\n2. 対数。\n3. 保存。\n"
+    assert [v for _, v, _ in verdicts(listed.format(3))] == ["confirmed"]
+    assert [v for _, v, _ in verdicts(listed.format(2))] == ["mismatched"]
+    summed = "確かめたことは {} つである。和が 1 であること、積が正であること。\n"
+    assert [v for _, v, _ in verdicts(summed.format(2))] == ["confirmed"]
+    assert [v for _, v, _ in verdicts(summed.format(3))] == ["mismatched"]
+    assert verdicts("この値は 3 つ以下の項で決まる。\n\n1. 和。\n") == []
+
+
 def test_a_count_summed_up_with_its_items_said_otherwise_is_left_alone():
     assert verdicts("確かめたことは 3 つです。和と積と差です。\n") == []
     assert verdicts("違いは 2 つです。1 つは和であること。\n") == []

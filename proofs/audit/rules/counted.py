@@ -55,9 +55,10 @@ RULES = (COUNTED,)
 _ANNOUNCED = re.compile(
     r"(?<![\d.])(?P<n>\d+)\s?つ(?!目|です|である|でした|だけ|ずつ|とも|以上|以下|まで|ほど|程度)"
 )
-# 「次の 3 か所に…」: 次の announces the list after the paragraph wherever its sentence stands
+# 「次の 3 か所に…」「以下の 3 通り」: announces the list after the paragraph wherever its
+# sentence stands
 _NEXT = re.compile(
-    r"次の\s?(?P<n>\d+)\s?(?:つ|か所|箇所|個|点|種類|通り|項目|段階)"
+    r"(?:次|以下)の\s?(?P<n>\d+)\s?(?:つ|か所|箇所|個|点|種類|通り|項目|段階)"
     r"(?!目|です|である|でした|だけ|ずつ|とも|以上|以下|まで|ほど|程度)"
 )
 _ITEM = re.compile(r"(?:\d+\.|[-*•])\s")
@@ -65,8 +66,8 @@ _NUMBERED = re.compile(r"\d+\.\s")
 # 「3 つの工夫（損失スケーリング、補償和、マスター重み）」: the items in the brackets after it
 # (the noun between has no kana: 「4 つの損失を比べます（…）」 remarks on the sentence)
 _BRACKETED = re.compile(r"\s?つの[^\s（(、。\u3040-\u309f]{0,8}[（(](?P<items>[^（()）]+)[）)]")
-# 「確かめたことは 3 つです。」, then its items, each a clause ending in 「こと」
-_SUMMED_UP = re.compile(r"は\s?(?P<n>\d+)\s?つです。")
+# 「確かめたことは 3 つです。」「… 3 つである。」, then its items, each a clause ending in 「こと」
+_SUMMED_UP = re.compile(r"は\s?(?P<n>\d+)\s?つ(?:です|である|だ)。")
 # 「「A」「B」という 2 つの問い」: quotes side by side (or joined by と, 、), then their count
 _QUOTED = re.compile(
     r"(?P<quotes>(?:「[^「」]+」\s*(?:と|、)?\s*){2,})(?:という|の)\s?(?P<n>\d+)\s?つ(?!目)"
