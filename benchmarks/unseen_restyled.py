@@ -21,19 +21,10 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from benchmarks.unseen_cost import UNSEEN, chapters
-from proofs.audit import audit_document
+from benchmarks.unseen_rewrites import audited
 from proofs.book.profiles import load_profile
-from proofs.reader import parse
 
 RESTYLED = UNSEEN / "restyled"
-
-
-def audited(text: str, name: str) -> tuple[set[tuple[int, str, str]], int, int]:
-    """(line, severity, code) of each error and warning of the chapter's audit, and the
-    relations and numbers it examined."""
-    report = audit_document(parse(text, name), with_checks=False)
-    found = {(f.line, str(f.severity), f.code) for f in report.mismatched}
-    return found, report.coverage.relations_examined, report.coverage.numbers_examined
 
 
 def _compared(paths: tuple[Path, Path]) -> tuple[str, list[str]]:

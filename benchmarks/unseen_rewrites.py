@@ -25,54 +25,35 @@ from benchmarks.unseen_cost import UNSEEN, chapters
 from proofs.audit import audit_document
 from proofs.book.profiles import load_profile
 from proofs.reader import parse
+from proofs.tex.tokens import group_end
 
 _MATH = re.compile(r"\$\$?[^$]+\$\$?")
+
+
+def _per_line(text: str, change: Callable[[str], str]) -> str:
+    """The change applied to each line of a chapter outside its code blocks."""
+    out, fenced = [], False
+    for line in text.split("\n"):
+        fenced ^= line.startswith("```")
+        out.append(line if fenced else change(line))
+    return "\n".join(out)
 
 
 def in_math(change: Callable[[str], str]) -> Callable[[str], str]:
     """The change applied inside each formula of a chapter (`$…$`, `$$…$$` on one line),
     outside its code blocks."""
-
-    def rewrite(text: str) -> str:
-        out, fenced = [], False
-        for line in text.split("\n"):
-            fenced ^= line.startswith("```")
-            out.append(line if fenced else _MATH.sub(lambda m: change(m.group(0)), line))
-        return "\n".join(out)
-
-    return rewrite
+    return lambda text: _per_line(text, lambda line: _MATH.sub(lambda m: change(m[0]), line))
 
 
 def in_prose(change: Callable[[str], str]) -> Callable[[str], str]:
     """The change applied to a chapter's text outside its formulas and code blocks."""
 
-    def rewrite(text: str) -> str:
-        out, fenced = [], False
-        for line in text.split("\n"):
-            fenced ^= line.startswith("```")
-            if fenced:
-                out.append(line)
-                continue
-            pieces = _MATH.split(line)
-            formulas = _MATH.findall(line)
-            rewritten = [change(pieces[0])]
-            for formula, piece in zip(formulas, pieces[1:], strict=True):
-                rewritten += [formula, change(piece)]
-            out.append("".join(rewritten))
-        return "\n".join(out)
+    def line_changed(line: str) -> str:
+        formulas = [*_MATH.findall(line), ""]
+        pieces = _MATH.split(line)
+        return "".join(change(p) + f for p, f in zip(pieces, formulas, strict=True))
 
-    return rewrite
-
-
-def braced(text: str, start: int) -> int:
-    """The index just past the group `{…}` that opens at text[start]; -1 if it never
-    closes."""
-    depth = 0
-    for i in range(start, len(text)):
-        depth += {"{": 1, "}": -1}.get(text[i], 0)
-        if depth == 0:
-            return i + 1
-    return -1
+    return lambda text: _per_line(text, line_changed)
 
 
 def groups_as(pattern: str, arity: int, form: Callable[..., str]) -> Callable[[str], str]:
@@ -87,8 +68,8 @@ def groups_as(pattern: str, arity: int, form: Callable[..., str]) -> Callable[[s
                 continue
             parts, end = [], match.end()
             for _ in range(arity):
-                close = braced(formula, end) if formula[end : end + 1] == "{" else -1
-                if close < 0:
+                close = group_end(formula, end) if formula[end : end + 1] == "{" else None
+                if close is None:
                     break
                 parts.append(formula[end + 1 : close - 1])
                 end = close
@@ -160,10 +141,12 @@ REWRITES: dict[str, Callable[[str], str]] = {
 }
 
 
-def findings(text: str, name: str) -> set[tuple[int, str, str]]:
-    """(line, severity, code) of each error and warning of the chapter's audit."""
+def audited(text: str, name: str) -> tuple[set[tuple[int, str, str]], int, int]:
+    """(line, severity, code) of each error and warning of the chapter's audit, and the
+    relations and numbers it examined."""
     report = audit_document(parse(text, name), with_checks=False)
-    return {(f.line, str(f.severity), f.code) for f in report.mismatched}
+    found = {(f.line, str(f.severity), f.code) for f in report.mismatched}
+    return found, report.coverage.relations_examined, report.coverage.numbers_examined
 
 
 def _false(job: tuple[Path, tuple[str, ...]]) -> list[str]:
@@ -171,11 +154,11 @@ def _false(job: tuple[Path, tuple[str, ...]]) -> list[str]:
     path, rewrites = job
     load_profile("ci", in_cache=True)
     text = path.read_text(encoding="utf-8")
-    own = findings(text, path.name)
+    own = audited(text, path.name)[0]
     return [
         f"{rewrite}: {path.name}:{line} {level} {code}"
         for rewrite in rewrites
-        for line, level, code in sorted(findings(REWRITES[rewrite](text), path.name) - own)
+        for line, level, code in sorted(audited(REWRITES[rewrite](text), path.name)[0] - own)
     ]
 
 

@@ -12,13 +12,12 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import Protocol
 
-from proofs.tex.tokens import printed_numbers
+from proofs.tex.tokens import SLANTED, printed_numbers
 
 RELATION = re.compile(
     r"(\\approx|\\simeq|:=|=|\\leq?|\\geq?|\\[lg]eqslant|\\neq?|<|>|\\to|\\in|\\mapsto)"
     r"(?![A-Za-z])"
 )
-_SLANTED = {r"\leqslant": r"\le", r"\geqslant": r"\ge"}  # another author's \le and \ge
 
 
 # environments that only lay statements out: read as a space
@@ -153,7 +152,7 @@ def _split_relations(statement: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         match = RELATION.match(statement, i) if depth == 0 else None
         if match:
             members.append(current)
-            relations.append(_SLANTED.get(match.group(1), match.group(1)))
+            relations.append(SLANTED.get(match.group(1), match.group(1)))
             current, i = "", match.end()
             continue
         current += ch

@@ -41,16 +41,16 @@ _COMMA_GROUPS = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?!\d)")
 # a power of ten multiplied by \cdot after a number (5.88 \cdot 10^{23}), as by \times
 _DOT_POWER = re.compile(r"(\d)\s*\\cdot\s*10\^")
 _FACTOR_END = re.compile(r".*[A-Za-z0-9}]|\\[A-Za-z]+")  # a name, a number, a group, \\sigma
-# the differential set upright (\mathrm{d}x, \frac{\mathrm{d}}{\mathrm{d}s}): the d of dx
-_UPRIGHT_D = re.compile(r"\\(?:mathrm|operatorname|text|mathit)\s*\{\s*d\s*\}")
+SLANTED = {r"\leqslant": r"\le", r"\geqslant": r"\ge"}  # another author's \le and \ge
 # commands another author writes for the same thing, each as the one form the readers take:
-# a norm's bars, an absolute value's, a bold vector, ≤ and ≥, a transpose
+# the differential set upright (\mathrm{d}x: the d of dx), a norm's bars, an absolute
+# value's, a bold vector, ≤ and ≥, a transpose
 _SYNONYMS = {
+    r"\\(?:mathrm|operatorname|text|mathit)\s*\{\s*d\s*\}": "d",
     r"\\[lr]?Vert(?![A-Za-z])": r"\|",
     r"\\[lr]?vert(?![A-Za-z])": "|",
     r"\\(?:mathbf|bm)(?![A-Za-z])": r"\boldsymbol",
-    r"\\leqslant(?![A-Za-z])": r"\le",
-    r"\\geqslant(?![A-Za-z])": r"\ge",
+    **{re.escape(slanted) + "(?![A-Za-z])": plain for slanted, plain in SLANTED.items()},
     r"\^\s*(?:\{\s*(?:\\top|\\intercal|\\mathrm\{T\})\s*\}|\\top|\\intercal)(?![A-Za-z])": (
         r"^{\mathsf{T}}"
     ),
@@ -79,9 +79,9 @@ def tokens(tex: str) -> list[str]:
     >>> tokens(r"38\\,597\\,376 = K\\,(x)")
     ['38{,}597{,}376', '=', 'K', '\\\\,', '(', 'x', ')']
     """
-    tex = _UPRIGHT_D.sub("d", printed_numbers(tex))
     tex = _SYNONYM.sub(
-        lambda m: next(w for w, g in zip(_WRITTEN_AS, m.groups(), strict=True) if g), tex
+        lambda m: next(w for w, g in zip(_WRITTEN_AS, m.groups(), strict=True) if g),
+        printed_numbers(tex),
     )
     tex = _COMMA_GROUPS.sub(lambda m: m.group(0).replace(",", "{,}"), tex)
     out: list[str] = []
@@ -95,3 +95,14 @@ def tokens(tex: str) -> list[str]:
         spaced = False
         out.append(token)
     return out
+
+
+def group_end(tex: str, start: int) -> int | None:
+    """The index just past the brace group `{…}` that opens at tex[start]; None when it
+    never closes."""
+    depth = 0
+    for k in range(start, len(tex)):
+        depth += {"{": 1, "}": -1}.get(tex[k], 0)
+        if depth == 0:
+            return k + 1
+    return None

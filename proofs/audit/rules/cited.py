@@ -24,6 +24,7 @@ from proofs.book.claims import normalise_tex
 from proofs.reader import Document
 from proofs.reader.math import split_relations, statement_lines
 from proofs.reader.records import Element
+from proofs.tex.tokens import group_end
 
 _CITING = (
     "# 見本\n\n## 1. 数\n\n"
@@ -105,24 +106,14 @@ def _plain(tex: str) -> str:
     """A formula compared: each \\underbrace{X}_{label} read as X, normalised."""
     out, at = [], 0
     while (start := tex.find(_UNDERBRACE + "{", at)) >= 0:
-        body = _group(tex, start + len(_UNDERBRACE))
+        body = group_end(tex, start + len(_UNDERBRACE))
         if body is None:
             break  # unclosed: the rest is kept as written
-        label = _group(tex, body + 1) if tex.startswith("_{", body) else body
+        label = group_end(tex, body + 1) if tex.startswith("_{", body) else body
         label = len(tex) if label is None else label
         out += [tex[at:start], tex[start + len(_UNDERBRACE) + 1 : body - 1]]  # X without braces
         at = label
     return normalise_tex("".join(out) + tex[at:])
-
-
-def _group(tex: str, start: int) -> int | None:
-    """The index after the brace group that opens at `start`; None when it is unclosed."""
-    depth = 0
-    for k in range(start, len(tex)):
-        depth += {"{": 1, "}": -1}.get(tex[k], 0)
-        if depth == 0:
-            return k + 1
-    return None
 
 
 def _parts(tex: str) -> list[str]:

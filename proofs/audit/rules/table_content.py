@@ -211,7 +211,7 @@ def columns(table: Table) -> list[Column]:
     return out
 
 
-_QUALIFYING = re.compile(r"\s*(?:倍|での|で|の場合|のとき|とき)")  # 「$x$ 倍での」「$x$ のとき」
+_QUALIFYING = re.compile(r"\s*(?:倍|で|の場合|のとき|とき)")  # 「$x$ 倍での」「$x$ のとき」
 
 
 def _qualifies(cell: str, math: str) -> bool:
