@@ -469,6 +469,11 @@ class _Parser:
             return Node("lim", (var, target, self.product()), token)
         if token in (r"\exp", r"\log", r"\ln"):
             self.take()
+            # \log_2 x is ln x / ln 2: the base a subscript names
+            base = None
+            if token == r"\log" and self.peek() == "_":
+                self.take()
+                base = self.argument()
             # \exp(x)^{1/N} is (e^x)^{1/N}, as \sin(x)^2 is sin(x)^2; \log x^2 is log(x^2)
             bracketed = self.peek() in _OPENING_BRACKETS
             arg = (
@@ -478,7 +483,11 @@ class _Parser:
                 if bracketed
                 else self.power()
             )
-            return Node("call", (Node("name", (token[1:],), token), (arg,)), token)
+            call = Node("call", (Node("name", (token[1:],), token), (arg,)), token)
+            if base is None:
+                return call
+            logarithm = Node("name", ("log",), token)
+            return Node("div", (call, Node("call", (logarithm, (base,)), token)), token)
         if token in _TRIGONOMETRIC:
             return self.trigonometric(token)
         if token == r"\infty":

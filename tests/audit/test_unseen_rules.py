@@ -1063,3 +1063,52 @@ def test_a_step_about_a_starred_name_is_no_identity_to_witness():
     # an identity in it still holds, and the same step of a free x is still a slip
     assert decide_open(r"x^{*}(1 + x^{*}) = x^{*} + (x^{*})^2")[0] == "confirmed"
     assert decide_open(r"e^{x} = -1 - x")[0] == "mismatched"
+
+
+def test_an_inequality_between_the_same_names_is_judged_at_points_when_asked():
+    # false in every region: a witness; true in part of the space: not decided
+    assert decide_open(r"\log(1+x) \ge x")[0] == "not checkable"  # not asked
+    status, detail = decide_open(r"\log(1+x) \ge x", inequalities=True)
+    assert status == "mismatched"
+    assert detail.startswith(r"$\log(1+x) \ge x$ is false at x = ")
+    assert decide_open(r"e^{x} \ge 1 + x", inequalities=True)[0] == "confirmed"
+    assert decide_open(r"x^2 \le x", inequalities=True)[0] == "not checkable"  # x in (0, 1)
+    # a bound between different names (1 - p ≥ 0, p a probability) is no identity
+    assert decide_open(r"1 - p \ge 0", inequalities=True)[0] == "not checkable"
+    # equal sides are no strict inequality, and no witness either
+    assert decide_open(r"x + x < 2x", inequalities=True)[0] == "not checkable"
+
+
+def test_an_inline_inequality_of_the_prose_is_judged_unless_its_sentence_reasons_from_one():
+    # adamw.mdx 277: 「$0 \le x \le 1/2$ で $-x - x^2 \le \ln(1-x) \le -x$ を示せば」
+    assert _at_line("adamw.mdx", 277) == []
+    assert _at_line("adamw.mdx", 277, r"-x - x^2 \le", r"-x - x^2/2 \le") == ["EQ005"]
+    # flash.mdx 296: 「また $M/(4d) \ge 2$ なので $B_r > M/(4d) - 1 \ge M/(8d)$」 holds only
+    # where the premise does; points drawn for M and d need not meet it
+    assert _at_line("flash.mdx", 296) == []
+    assert _at_line("flash.mdx", 296, "なので $B_r", "で、$B_r") == ["EQ005"]
+
+
+def test_a_relation_of_the_prose_between_elements_is_decided_in_the_open_notation():
+    # perplexity.txt 17, a prerequisite: 「$\log_2 y = \ln y / \ln 2$」
+    chapter = "\n".join(
+        [
+            "第 9 章 試し",
+            "",
+            "• 対数: $\\log_2 y = RIGHT$。",
+            "",
+            "3. 節",
+            "",
+            "命題 3.1（例）",
+            "",
+            "ある命題。",
+        ]
+    )
+    assert mismatches(chapter.replace("RIGHT", r"\ln y / \ln 2")) == []
+    assert mismatches(chapter.replace("RIGHT", r"\ln 2 / \ln y")) == [(3, "equality")]
+
+
+def test_a_value_the_text_chooses_is_no_claim():
+    # lora.txt 129: 「$c = \alpha/\sqrt{r}$ と取れば $r$ によらなくなり」, after c = α/r
+    assert _at_line("lora.txt", 129) == []
+    assert _at_line("lora.txt", 129, "と取れば", "であり、") == ["EQ005"]

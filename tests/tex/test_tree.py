@@ -271,3 +271,16 @@ def test_a_command_that_only_begins_like_a_synonym_is_not_one():
     for tex in (r"\topology", r"\Vertex", r"\bmod"):
         with pytest.raises(TexError):
             parse(tex)
+
+
+def test_a_logarithm_with_a_base_is_the_natural_logarithm_over_that_of_its_base():
+    # \log_2 y is ln y / ln 2 (the base a subscript, a digit or a braced group), so that
+    # 「$\log_2 y = \ln y / \ln 2$」 is read, and a slip of it judged
+    log = name("log")
+    assert parse(r"\log_2 y") == Node(
+        "div", (Node("call", (log, (name("y"),))), Node("call", (log, (num(2),))))
+    )
+    assert parse(r"\log_{10} x") == Node(
+        "div", (Node("call", (log, (name("x"),))), Node("call", (log, (num(10),))))
+    )
+    assert str(parse(r"\log x")) == "call(name('log',), (name('x',),))"

@@ -34,7 +34,7 @@ import sympy
 from proofs.reader.math import split_relations
 from proofs.tex.functions import KNOWN
 from proofs.tex.symbolic import Evaluator, Value
-from proofs.tex.tree import Node, TexError, parse, tree_names
+from proofs.tex.tree import RELATIONS, Node, TexError, parse, tree_names
 from proofs.tex.witness import Range, judge, short_folds
 from symbolic.identities import is_zero
 
@@ -425,14 +425,19 @@ def _limit_point(where: str) -> tuple[sympy.Expr | None, str]:
 
 
 def decide_open(
-    tex: str, facts: OpenFacts | None = None, regime: tuple[str, str] | None = None
+    tex: str,
+    facts: OpenFacts | None = None,
+    regime: tuple[str, str] | None = None,
+    inequalities: bool = False,
 ) -> tuple[str, str]:
     """(status, detail) of a statement under the open notation, with the element's facts
     so far, step by step (each member read on its own, so that one the reader cannot read
     leaves the others judged): mismatched at the first step that is no identity between
     the same quantities, or between two exact numbers that differ, confirmed when some
     step is an identity and none is wrong, else not checkable with the reason of its
-    first step."""
+    first step. With `inequalities`, a step ≤ ≥ < > between expressions of the same names
+    is judged at points too (false only where it fails in every region, as witness.judge
+    decides): the caller says when no premise of the text bounds its names."""
     members, relations = split_relations(tex.strip().rstrip(".,"))
     quantities = frozenset().union(*(_bare_names(m) for m in members))
     known = facts.values if facts is not None else {}
@@ -444,6 +449,7 @@ def decide_open(
     pairs = zip(members, members[1:], strict=False)
     steps = zip(zip(values, values[1:], strict=False), pairs, strict=True)
     for ((a, b), pair), relation in zip(steps, relations, strict=True):
+        op, step = RELATIONS.get(relation), _shown_step(pair, relation)
         if relation == r"\to" and regime and not isinstance(a, str) and not isinstance(b, str):
             status, detail = limit_step(a, b, regime)
             if status == "mismatched":
@@ -452,13 +458,18 @@ def decide_open(
                 confirmed += 1
             else:
                 reasons.append(detail)
-        elif relation != "=":
+        elif op != "=" and not (inequalities and op in _ORDERS):
             reasons.append("only equalities are decided without the chapter's notation")
         elif isinstance(a, str) or isinstance(b, str):
             reasons.append(a if isinstance(a, str) else str(b))
+        elif op != "=" and not (_quantities(a) and _quantities(a) == _quantities(b)):
+            reasons.append("an inequality is judged only between expressions of the same names")
         elif _zero(sympy.expand(a - b)):
-            confirmed += 1
-        elif _differ_exactly(a, b, pair):
+            if op in ("<", ">"):
+                reasons.append(f"{step}: the two sides are equal")
+            else:
+                confirmed += 1
+        elif op == "=" and _differ_exactly(a, b, pair):
             return "mismatched", f"{a} = {b} is false: two exact numbers that differ"
         elif _quantities(a) != _quantities(b) or not _quantities(a):
             reasons.append(
@@ -469,19 +480,19 @@ def decide_open(
             reasons.append(f"a step that uses ${source}$, which the element states")
         elif starred := sorted(str(n) for n in (a - b).free_symbols if _is_starred(n.name)):
             reasons.append(  # 「零点 $x^{*}$」: a root or an optimum, no point to choose freely
-                f"{_shown_step(pair)}: {', '.join(starred)} names a value the text fixes "
+                f"{step}: {', '.join(starred)} names a value the text fixes "
                 "(a root, an optimum), which no point drawn may set"
             )
         else:  # SymPy did not reduce it: that proves nothing; a witness would
-            judged = judge("=", a, b, counts, bounds)
+            judged = judge(op, a, b, counts, bounds)
             constraint = _constraint(facts, pair, tex) if facts is not None else None
             if judged.outcome == "fails" and facts is not None and constraint is not None:
                 statement, scaled = constraint
                 if scaled.keys() & (a - b).free_symbols:  # Σ_i σ_i = 1: points scaled to it
-                    judged = judge("=", a.xreplace(scaled), b.xreplace(scaled), counts, bounds)
+                    judged = judge(op, a.xreplace(scaled), b.xreplace(scaled), counts, bounds)
                     if judged.outcome == "fails":
                         return "mismatched", (
-                            f"{_shown_step(pair)} is {judged.detail()}, the values scaled to "
+                            f"{step} is {judged.detail()}, the values scaled to "
                             f"meet ${statement}$, which the element states"
                         )
                 elif not _bases(sympy.expand(a - b)) & (
@@ -489,12 +500,11 @@ def decide_open(
                 ):  # (E - 1)/E^2 ≠ 0 whatever the f_i that Σ_i f_i = 1 constrains (but y :=
                     # -1 - x^{*}, not read, may tie y to the x that 1 + x + e^x = 0 constrains)
                     return "mismatched", (
-                        f"{_shown_step(pair)} is {judged.detail()}, whatever the names "
-                        f"${statement}$ constrains"
+                        f"{step} is {judged.detail()}, whatever the names ${statement}$ constrains"
                     )
                 else:
                     reasons.append(
-                        f"{_shown_step(pair)}: false at points that need not meet "
+                        f"{step}: false at points that need not meet "
                         f"${statement}$, which the element states"
                     )
             elif (
@@ -503,20 +513,20 @@ def decide_open(
                 and (unread := _bases(a - b) & facts.defined_unread())
             ):  # 「$m := \\sum_k p_k v_k$ と置くと」 unread: a point that sets m is no witness
                 reasons.append(
-                    f"{_shown_step(pair)}: false at points that set "
+                    f"{step}: false at points that set "
                     f"{', '.join(sorted(unread))}, which the element defines"
                 )
             elif judged.outcome == "fails" and (family := _as_distribution(a, b, counts, bounds)):
                 reasons.append(  # Σ_k p_k v_k^2 - m^2 = Σ_k p_k (v_k - m)^2: true of a p
-                    f"{_shown_step(pair)}: false at some points, but it holds wherever the "
+                    f"{step}: false at some points, but it holds wherever the "
                     f"entries of {family} sum to 1, as a distribution's do"
                 )
             elif judged.outcome == "fails":
-                return "mismatched", f"{_shown_step(pair)} is {judged.detail()}"
+                return "mismatched", f"{step} is {judged.detail()}"
             if judged.outcome == "holds":
                 numerically += 1
             else:
-                reasons.append(f"{_shown_step(pair)}: {judged.detail()}")
+                reasons.append(f"{step}: {judged.detail()}")
     if confirmed or numerically:
         said = (
             [f"{confirmed} step{'s' if confirmed != 1 else ''}, each an identity"]
@@ -526,7 +536,7 @@ def decide_open(
         if numerically:
             said.append(
                 f"{numerically} step{'s' if numerically != 1 else ''} confirmed numerically "
-                "(SymPy did not reduce the difference; equal at every point tried)"
+                "(SymPy did not reduce the difference; true at every point tried)"
             )
         return "confirmed", "; ".join(said)
     return "not checkable", reasons[0] if reasons else "no relation to judge"
@@ -648,9 +658,9 @@ def _scaling(total: str, target: str) -> dict[sympy.Symbol, sympy.Expr]:
 _EXACT_NUMBER = re.compile(r"-?\d+(?:/\d+)?|\\frac\{\d+\}\{\d+\}")
 
 
-def _shown_step(pair: tuple[str, str]) -> str:
-    """A step as the chapter writes it: `$a = b$`."""
-    return f"${pair[0].strip()} = {pair[1].strip()}$"
+def _shown_step(pair: tuple[str, str], relation: str) -> str:
+    """A step as the chapter writes it: `$a = b$`, `$a \\le b$`."""
+    return f"${pair[0].strip()} {relation} {pair[1].strip()}$"
 
 
 def _settled(value: sympy.Expr | str, facts: Mapping[str, Value]) -> sympy.Expr | str:
@@ -696,6 +706,8 @@ _RANGED_SUM = re.compile(r"\\sum_\{\s*([A-Za-z])\s*=\s*([^{}]+?)\s*\}\^(?:\{([^{
 # what stands below a sum: s = 1 (then its range follows), s, j \ne y
 _SUM_BELOW = re.compile(r"\\sum_(?:\{([^{}]*)\}|([A-Za-z]))")
 _BLOCKS = re.compile(r"\[[^\[\]]*\\ [^\[\]]*\]")  # [f(X)\ g(X)]: blocks side by side
+_ORDERS = ("<=", ">=", "<", ">")  # the inequalities judged at points
+
 _PRINTED_DECIMAL = re.compile(r"\d\.\d")
 _WORD = re.compile(r"\\?[A-Za-z]+")  # the letters and commands a statement's text names
 _TRIG = re.compile(

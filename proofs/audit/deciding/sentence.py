@@ -44,6 +44,11 @@ CONDITIONS = (
     "となる",
     "と同値",
     "の行",  # 「$T = \\infty$ の行は」: a row of a table it names
+    "と取",  # 「$c = \\alpha/\\sqrt{r}$ と取れば」: a choice, not a claim
+    "ととれ",
+    "ととる",
+    "と選",
+    "と仮定",
     *COMPARED,
     *SOLVED,
 )
@@ -249,6 +254,21 @@ def cases_before(document: Document, line: int, statement: str) -> list[str]:
             cases.append(remarked.group(1))  # 「$A$（$\mu > 0$）なら」: A the case, μ > 0 too
         cases.append(case.group(1))
     return cases
+
+
+# a formula its sentence reasons from: 「$M/(4d) \\ge 2$ なので」「$n_i \\le T$ より」
+_PREMISE = re.compile(r"\$[^$]+\$\s*(?:なので|ので|より|から|であるから|だから)")
+
+
+def premised_before(document: Document, line: int, statement: str) -> bool:
+    """Whether a formula of the statement's sentence, before it, is a reason the sentence
+    gives (「また $M/(4d) \\ge 2$ なので $B_r > M/(4d) - 1 \\ge M/(8d)$」): what follows may
+    hold only where that premise does."""
+    place = document.place(line, statement)
+    if place is None:
+        return False
+    text = document.line(line)[max(0, place.column - CASE_REACH) : place.column]
+    return _PREMISE.search(text[text.rfind("。") + 1 :]) is not None
 
 
 # where a name goes, stated before what tends with it: 「$c \to \infty$ で」

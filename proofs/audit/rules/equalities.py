@@ -31,6 +31,7 @@ from proofs.audit.deciding.sentence import (
     is_setting,
     is_solved,
     percent_after,
+    premised_before,
     regime_before,
     title_settings,
 )
@@ -339,7 +340,7 @@ def audit_equalities(
                 found = _tried(line, claimed, found, notation, None, uses) or _decided_open(
                     line, claimed, found, known
                 )
-            elif open_notation and not between and not too_large and (symbolic or not found):
+            elif open_notation and not too_large and (symbolic or not found):
                 conditional, _ = condition_of(document, line, statement.strip())
                 case = known.copy()
                 notation = chapter_notation()(line)
@@ -383,7 +384,13 @@ def audit_equalities(
                     if tried is not None:
                         found = tried
                     elif not conditional or bounded is None:  # the open notation knows no
-                        found = _decided_open(line, statement, found, case, regime, learned)
+                        # an inline inequality no premise of its sentence bounds is judged
+                        ordered = not formula.display and not premised_before(
+                            document, line, statement.strip()
+                        )
+                        found = _decided_open(
+                            line, statement, found, case, regime, learned, ordered
+                        )
 
             elif (
                 environment is not None
@@ -762,12 +769,13 @@ def _decided_open(
     facts: OpenFacts,
     regime: tuple[str, str] | None = None,
     cases: Sequence[str] = (),
+    inequalities: bool = False,
 ) -> list[Finding]:
     """The not-checkable findings of a statement replaced by its decision in the open
     notation with its element's facts (and the regime 「$c \\to \\infty$ で」 its sentence
     states for a limit, the `cases` it assumes, named in the finding), when it is decided
     (a step it cannot judge keeps the reasons it had)."""
-    status, detail = decide_open(statement, facts, regime)
+    status, detail = decide_open(statement, facts, regime, inequalities)
     if status == "not checkable":
         return found
     if cases:
