@@ -155,8 +155,9 @@ def audit_document(
         *audit_restated_tuples(document, produced),
         *audit_rounded(document, produced, read),
     ]
-    report.findings += _said_once(restated, report.findings)
-    report.findings += audit_prose(document)
+    prose = audit_prose(document)
+    report.findings += _said_once(restated, report.findings + prose)
+    report.findings += prose
     report.findings += audit_rounded_in_words(document)
     report.findings += audit_properties(document)
     report.findings += audit_compared(document)
@@ -214,12 +215,18 @@ def _said_once(restated: list[Finding], before: list[Finding]) -> list[Finding]:
     (a table cell against its regenerated value, a claim, an equality) already reports
     mismatched at its line: one slip, one finding, the one that knows the right value;
     nor at a number of a relation recomputed and confirmed at its line, which a guess
-    of a slipped digit cannot outweigh."""
+    of a slipped digit cannot outweigh, nor at a table cell its column's formula gives
+    (「$(1 - q)^{23}$: 0.6283 (row 0.02)」, the row's key aside) or at a number of a
+    relation of the prose that holds (「$i = 361$ から 511 までの 151 ブロック」)."""
     judged = {
         (f.line, ungrouped(f.text))
         for f in before
         if f.status == Status.MISMATCHED
-        or (f.status == Status.CONFIRMED and f.section == Section.EQUALITY)
+        or (f.status == Status.CONFIRMED and f.section in (Section.EQUALITY, Section.PROSE))
+    } | {
+        (f.line, ungrouped(f.text.rpartition(" (row ")[0] or f.text))
+        for f in before
+        if f.status == Status.CONFIRMED and f.section == Section.TABLE
     }
 
     def stands_in(number: str, text: str) -> bool:

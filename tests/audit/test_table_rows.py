@@ -859,3 +859,18 @@ def test_a_header_formula_the_words_after_it_make_a_condition_is_not_the_columns
         (14, "table", "error", "TAB101"),
         (15, "table", "error", "TAB101"),
     ]
+
+
+def test_a_header_stating_what_its_column_is_worked_from_is_its_formula():
+    # mod.mdx 表 37.2: 「$P(D = L) = (1 - q)^{23}$」, a left side that is no symbol; and a
+    # cell its formula confirms is no slip of another number one swap away (0.6238)
+    table = """\
+| $q$ | $P(D = L) = (1 - q)^{{23}}$ |
+|---|---|
+| 0.02 | {} |
+| 0.1 | 0.0886 |
+
+二つの値 0.6238 と 0.6238 は別の量です。
+"""
+    assert found(table.format("0.6283")) == []
+    assert found(table.format("0.6238")) == [(13, "table", "error", "TAB101")]

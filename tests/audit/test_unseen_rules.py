@@ -1112,3 +1112,22 @@ def test_a_value_the_text_chooses_is_no_claim():
     # lora.txt 129: 「$c = \alpha/\sqrt{r}$ と取れば $r$ によらなくなり」, after c = α/r
     assert _at_line("lora.txt", 129) == []
     assert _at_line("lora.txt", 129, "と取れば", "であり、") == ["EQ005"]
+
+
+def test_a_value_its_sentence_assumes_is_no_claim():
+    # mod.mdx 167: 「各トークンが … 確率 $C/T = 1/8$ で選ばれると仮定します」, C := ⌈ρT⌉
+    # defined before: false at most ρ and T, and not claimed there
+    assert _at_line("mod.mdx", 167) == []
+    assert _at_line("mod.mdx", 167, "で選ばれると仮定します", "で選ばれます") == ["EQ004"]
+
+
+def test_a_share_of_a_whole_takes_no_percentage_for_its_part():
+    # sinusoid.txt 239: 「位置の表はその $…/124{,}439{,}808 \approx 0.632$ %、トークンの埋め込み
+    # $… = 38{,}597{,}376$ の約 2.04 %」: 0.632 % is a share; the part is 786,432 further back
+    chapter = rendered(
+        "表は $786{,}432/124{,}439{,}808 \\approx 0.632$ %、埋め込み $38{,}597{,}376$ の約 2.04 % です。"
+    )
+    assert mismatches(chapter) == []
+    slipped = chapter.replace("$786{,}432/124{,}439{,}808 \\approx 0.632$ %", "786,432 個")
+    assert mismatches(slipped) == []
+    assert mismatches(slipped.replace("2.04 %", "2.40 %")) == [(11, "prose")]

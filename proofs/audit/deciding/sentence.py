@@ -48,7 +48,6 @@ CONDITIONS = (
     "ととれ",
     "ととる",
     "と選",
-    "と仮定",
     *COMPARED,
     *SOLVED,
 )
@@ -110,6 +109,21 @@ def is_hypothesis(document: Document, line: int, statement: str) -> bool:
     before = text[max(0, opening - 3) : max(opening, 0)].rstrip()
     predicate = before.endswith("は") and not before.endswith("では")
     return not (predicate and sentence.is_hypothesis_after(place.closing, ("で、",)))
+
+
+_ASSUMED = re.compile(r"[とを]仮定")  # 「… で選ばれると仮定します」「… を仮定する」
+
+
+def is_assumed(document: Document, line: int, statement: str) -> bool:
+    """Whether the statement stands in what its sentence assumes: before 「と仮定」 or
+    「を仮定」 in it (「各トークンが確率 $C/T = 1/8$ で選ばれると仮定します」), a value
+    the text supposes, not one it claims."""
+    place = document.place(line, statement)
+    if place is None or place.closing is None:
+        return False
+    text = document.line(line)
+    end = text.find("。", place.closing)
+    return _ASSUMED.search(text, place.closing, end if end >= 0 else len(text)) is not None
 
 
 def is_label(document: Document, line: int, statement: str) -> bool:

@@ -23,6 +23,7 @@ from proofs.audit.deciding.sentence import (
     cases_before,
     condition_in_sentence,
     condition_of,
+    is_assumed,
     is_case,
     is_conjoined,
     is_hypothesis,
@@ -261,6 +262,7 @@ def audit_equalities(
                 listed
                 or is_label(document, line, statement.strip())
                 or is_premise(document, line, statement.strip())
+                or is_assumed(document, line, statement.strip())
                 or (
                     not formula.display
                     and is_hypothesis(document, line, statement.strip())

@@ -142,6 +142,16 @@ IN_PERCENT_RULE = Rule(
     Example(_WORDS.format("比は $32/4096 = 0.0078125$、すなわち約 0.078 % です。")),
     Example(_WORDS.format("比は $32/4096 = 0.0078125$、すなわち約 0.78 % です。")),
 )
+RANGE_RULE = Rule(
+    "PRO009",
+    "count-of-a-range",
+    Section.PROSE,
+    Severity.WARNING,
+    "「$i = a$ から b までの N 個」 (a and b integers, N followed by its counter, 個 通り ブロック "
+    "…): the integers from a to b are b - a + 1; N = b - a, the steps between them, is let be.",
+    Example(_WORDS.format("条件は $i = 361$ から 511 までの 115 ブロックです。")),
+    Example(_WORDS.format("条件は $i = 361$ から 511 までの 151 ブロックです。")),
+)
 RULES = (
     SHARE,
     TIMES_RULE,
@@ -151,6 +161,7 @@ RULES = (
     BYTES_RULE,
     CHANGE_RULE,
     IN_PERCENT_RULE,
+    RANGE_RULE,
 )
 
 
@@ -158,6 +169,24 @@ _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 PERCENT = re.compile(
     rf"(?P<whole>{_NUMBER}|\$[^$]+\$)\s*の(?P<about>約|ちょうど)?\s*(?P<p>{_NUMBER})\s*%"
 )
+# 「$i = 361$ から 511 までの 151 ブロック」: integers (the first perhaps a name's value, in
+# prose or a formula), and the count with its counter, not a part of what is counted
+# (「12 個の 2 の累乗」)
+_WHOLE = r"-?\d{1,3}(?:(?:,|\{,\})\d{3})+|-?\d+"
+
+
+def _range_end(name: str) -> str:
+    """An end of a range: `$i = 361$`, `$361$` or 361, its integer in the group `name`
+    (in a formula) or `name_` (in prose)."""
+    setting = r"(?:\\?[A-Za-z]+(?:_\{?\w+\}?)?\s*=\s*)?"
+    return rf"(?:\$\s*{setting}(?P<{name}>{_WHOLE})\s*\$|(?P<{name}_>{_WHOLE}))"
+
+
+RANGE = re.compile(
+    rf"(?<![\d.,$]){_range_end('a')}\s*から\s*{_range_end('b')}\s*までの\s*"
+    rf"(?P<n>{_WHOLE})\s*(?:個|通り|ブロック|層|行|列|位置|トークン|成分|つ)(?!の)"
+)
+_A_PERCENTAGE = re.compile(rf"(?:\$[^$]+\$|{_NUMBER})\s*%")  # a number, then a per-cent sign
 TIMES = re.compile(rf"(?P<about>約|ちょうど)\s*(?P<n>{_NUMBER})\s*倍(?!にす|にし|を|以|未|近|ほど)")
 # a clause that is only formulas, each ending with a number (each perhaps after an ordinal,
 # 「第 2 組が」), then their sum in words, in prose or in a formula of its own
@@ -244,6 +273,8 @@ def _relations(line: int, text: str) -> list[Finding]:
         whole = _value(match.group("whole"))
         if not before or whole is None or whole == 0:
             continue
+        if _A_PERCENTAGE.match(text, before[-1].start):  # 「… \approx 0.632$ %、W の約 2.04 %」:
+            continue  # a share, not the part; the part is further back, which words say
         share = before[-1].value / whole * 100
         out.append(
             _judged(
@@ -357,6 +388,24 @@ def _relations(line: int, text: str) -> list[Finding]:
                     code=FORMER_RULE.code,
                 )
             )
+    for match in RANGE.finditer(text):
+        low, high, count = (
+            int((match.group(k) or match.group(f"{k}_")).replace("{,}", "").replace(",", ""))
+            for k in ("a", "b", "n")
+        )
+        if high < low or count == high - low:  # the steps from a to b, perhaps
+            continue
+        out.append(
+            _judged(
+                line,
+                match.group(0),
+                Fraction(high - low + 1),
+                match.group("n"),
+                False,
+                "the integers from the first to the last",
+                RANGE_RULE,
+            )
+        )
     out += _instances(line, text)
     out += _bare_instances(line, text)
     out += _sums(line, text)

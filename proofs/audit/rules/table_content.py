@@ -207,6 +207,8 @@ def columns(table: Table) -> list[Column]:
             members, relations = split_relations(math)
             if relations == ["="] and _SYMBOL.fullmatch(members[0]) and symbol_name(members[0]):
                 symbol, formula = members[0].strip(), members[1].strip()  # λ_i = 2π/θ_i
+            elif relations == ["="] and re.search(r"[A-Za-z]", members[1]):
+                formula = members[1].strip()  # P(D = L) = (1 - q)^{23}: what it is worked from
         out.append(Column(k, cell.strip(), symbol, formula, unit, settings))
     return out
 
