@@ -1125,7 +1125,8 @@ def test_a_share_of_a_whole_takes_no_percentage_for_its_part():
     # sinusoid.txt 239: 「位置の表はその $…/124{,}439{,}808 \approx 0.632$ %、トークンの埋め込み
     # $… = 38{,}597{,}376$ の約 2.04 %」: 0.632 % is a share; the part is 786,432 further back
     chapter = rendered(
-        "表は $786{,}432/124{,}439{,}808 \\approx 0.632$ %、埋め込み $38{,}597{,}376$ の約 2.04 % です。"
+        "表は $786{,}432/124{,}439{,}808 \\approx 0.632$ %、"
+        "埋め込み $38{,}597{,}376$ の約 2.04 % です。"
     )
     assert mismatches(chapter) == []
     slipped = chapter.replace("$786{,}432/124{,}439{,}808 \\approx 0.632$ %", "786,432 個")
