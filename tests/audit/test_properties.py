@@ -142,3 +142,14 @@ def test_non_increasing_and_non_decreasing_are_directions_not_strict():
     assert statuses(line.format("非減少")) == ["mismatched"]
     assert statuses("和は $n^2$ で、$n$ について非減少です。") == ["confirmed"]
     assert statuses("和は $n^2$ で、$n$ について非増加です。") == ["mismatched"]
+
+
+def test_a_parity_is_judged_of_a_known_function_or_a_formula_of_one_name():
+    assert statuses("$\\cos$ は周期 $2\\pi$ の偶関数です。") == ["confirmed"]
+    assert statuses("$\\cos$ は周期 $2\\pi$ の奇関数です。") == ["mismatched"]
+    assert statuses("$\\tanh$ も奇関数です。") == ["confirmed"]
+    assert statuses("$x^3 + \\sin x$ は奇関数です。") == ["confirmed"]
+    assert statuses("$x^3 + \\cos x$ は奇関数です。") == ["mismatched"]
+    # a name alone: its formula is elsewhere; a formula of two names: of which, unsaid
+    assert statuses("$f$ も偶関数です。") == []
+    assert statuses("$\\cos(\\omega k)$ は偶関数です。") == []

@@ -71,7 +71,17 @@ INDEPENDENT = Rule(
     Example(_HEAD.format("記憶する数は $md_v + t$ 個で、位置 $t$ によりません。")),
     Example(_HEAD.format("和 $\\sin^2 t + \\cos^2 t + m$ は $t$ によりません。")),
 )
-RULES = (MONOTONE, INDEPENDENT)
+PARITY = Rule(
+    "PRP003",
+    "parity-in-words",
+    Section.PROSE,
+    Severity.WARNING,
+    "「$F$ は偶関数（奇関数）」, F a function the notation knows (`\\cos`) or a formula of one "
+    "name: F at -x against F at x (against -F at x); a point where they differ is the witness.",
+    Example(_HEAD.format("$\\cos$ は奇関数なので、和の各項は $k$ と $-k$ で打ち消し合います。")),
+    Example(_HEAD.format("$\\cos$ は偶関数なので、和の各項は $k$ と $-k$ で等しくなります。")),
+)
+RULES = (MONOTONE, INDEPENDENT, PARITY)
 
 _NAME = (
     r"\$\s*(?P<v>\\?[A-Za-z]+"
@@ -100,6 +110,10 @@ _PROPORTIONAL = re.compile(r"\$(?P<g>[^$]+)\$\s*(?:の値)?\s*に(?P<inverse>反
 # a sentence whose subject is the formula of the sentence before: 「これは」「この割合は」
 _DEMONSTRATIVE = re.compile(r"\s*(?:これ|この[^\s$、。,はが]{1,6})(?:は|が)")
 _FORMULA = re.compile(r"\$([^$]+)\$")
+# 「$\cos$ は偶関数」「$\tanh$ も奇関数」「$\cos$ は周期 $2\pi$ の偶関数」
+_PARITY = re.compile(
+    r"\$(?P<f>[^$]+)\$\s*(?:は|も)\s*(?:周期\s*\$[^$]+\$\s*の\s*)?(?P<way>偶|奇)関数"
+)
 # 「$I_B = (P + 2id)/(P/B + 2id/r)$ で、分母は $B$ について」: a part of the formula is the subject
 _ANOTHER_SUBJECT = re.compile(r"[、,]\s*(?!これ|それ|この|その|右辺|左辺)[^\s$、。,]{1,6}は")
 # words that say the proportion is of the formula just before: 「$F$ は」, or its unit and
@@ -124,6 +138,7 @@ def audit_properties(document: Document) -> list[Finding]:
             *((m, "independent") for m in _INDEPENDENT.finditer(text)),
             *((m, "proportional") for m in _PROPORTIONAL.finditer(text)),
         ]
+        out += [f for m in _PARITY.finditer(text) if (f := _parity(number, m)) is not None]
         for match, kind in claims:
             if notation is None:
                 notation = read_notation(document)
@@ -228,6 +243,40 @@ def _judged(
         Status.MISMATCHED if judged.outcome == "fails" else Status.CONFIRMED,
         f"of F = {members[-1].strip()}, {said}: {judged.detail()}",
         code=rule.code,
+    )
+
+
+def _parity(line: int, match: re.Match[str]) -> Finding | None:
+    """The parity the words give a known function (`\\cos`, applied to x) or a formula of
+    one name, judged at points; None for a name alone (「$f$ も偶関数」, whose formula the
+    sentence does not write) or a function the open notation does not know."""
+    written = match.group("f").strip()
+    value = open_value(with_calls(f"{written} x" if written.lstrip("\\") in FUNCTIONS else written))
+    if value is None or isinstance(value, sympy.Symbol) or len(value.free_symbols) != 1:
+        return None
+    x = next(iter(value.free_symbols))
+    even = match.group("way") == "偶"
+    mirrored = value.xreplace({x: -x})
+    said = f"F at -{x} {'equals' if even else 'is minus'} F at {x}"
+    if sympy.expand(mirrored - (value if even else -value)) == 0:
+        return Finding(
+            Section.PROSE,
+            line,
+            match.group(0),
+            Status.CONFIRMED,
+            f"of F = {written}, {match.group('way')}関数: {said}, an identity",
+            code=PARITY.code,
+        )
+    judged = judge("=", mirrored, value if even else -value)
+    if judged.outcome not in ("fails", "holds"):
+        return None
+    return Finding(
+        Section.PROSE,
+        line,
+        match.group(0),
+        Status.MISMATCHED if judged.outcome == "fails" else Status.CONFIRMED,
+        f"of F = {written}, {match.group('way')}関数: {said}: {judged.detail()}",
+        code=PARITY.code,
     )
 
 
