@@ -153,3 +153,16 @@ def test_a_parity_is_judged_of_a_known_function_or_a_formula_of_one_name():
     # a name alone: its formula is elsewhere; a formula of two names: of which, unsaid
     assert statuses("$f$ も偶関数です。") == []
     assert statuses("$\\cos(\\omega k)$ は偶関数です。") == []
+
+
+def test_a_direction_on_an_interval_is_judged_at_two_points_of_it():
+    assert statuses("$\\cos$ は $[0, \\pi]$ で狭義単調減少です。") == ["confirmed"]
+    assert statuses("$\\cos$ は $[0, \\pi]$ で狭義単調増加です。") == ["mismatched"]
+    assert statuses("$\\cos$ は $[\\pi, 2\\pi]$ で単調増加です。") == ["confirmed"]
+    assert statuses("$f(x) = x^{-1/2}$ は $x > 0$ で単調減少です。") == ["confirmed"]
+    assert statuses("$f(x) = x^{-1/2}$ は $x > 0$ で単調増加です。") == ["mismatched"]
+    assert statuses("$x \\mapsto x/(n + x)$ は $x \\ge 0$ で単調増加です。") == ["confirmed"]
+    assert statuses("$x \\mapsto x/(n + x)$ は $x \\ge 0$ で単調減少です。") == ["mismatched"]
+    # of a name alone, or on an interval whose ends are names, nothing is judged
+    assert statuses("$H(\\beta)$ は $[0, \\infty)$ で狭義単調減少です。") == []
+    assert statuses("$\\cos$ は $[0, a]$ で狭義単調減少です。") == []

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from fractions import Fraction
 
 import sympy
 
@@ -56,8 +57,9 @@ MONOTONE = Rule(
     Section.PROSE,
     Severity.WARNING,
     "「$F$ は $v$ について増加（減少）」「$v \\mapsto F$ が増加関数」: F at v + h against F at "
-    "v, for h > 0, in the range the chapter states; a pair of values where F goes the other "
-    "way is the witness.",
+    "v, for h > 0, in the range the chapter states; 「$F$ は $[a, b]$ で単調減少」, F a function "
+    "the notation knows or a formula of one name: F at two points of the interval. A pair of "
+    "values where F goes the other way is the witness.",
     Example(_HEAD.format("比 $(4d + 3)/(7d + 3)$ は $d$ について狭義増加です。")),
     Example(_HEAD.format("比 $(4d + 3)/(7d + 3)$ は $d$ について狭義減少です。")),
 )
@@ -110,6 +112,12 @@ _PROPORTIONAL = re.compile(r"\$(?P<g>[^$]+)\$\s*(?:の値)?\s*に(?P<inverse>反
 # a sentence whose subject is the formula of the sentence before: 「これは」「この割合は」
 _DEMONSTRATIVE = re.compile(r"\s*(?:これ|この[^\s$、。,はが]{1,6})(?:は|が)")
 _FORMULA = re.compile(r"\$([^$]+)\$")
+# 「$\cos$ は $[0, \pi]$ で狭義単調減少」「$x \mapsto x/(n + x)$ は $x \ge 0$ で単調増加」
+_ON_INTERVAL = re.compile(
+    r"\$(?P<f>[^$]+)\$\s*(?:は|が|も)\s*\$(?P<i>[^$]+)\$\s*で\s*(?P<strict>狭義)?\s*単調\s*"
+    r"(?P<non>非)?(?P<way>増加|減少)(?!関数)"
+)
+_BRACKETED_INTERVAL = re.compile(r"\s*[\[(](?P<a>[^,\[\]()]+),(?P<b>[^,\[\]()]+)[\])]\s*")
 # 「$\cos$ は偶関数」「$\tanh$ も奇関数」「$\cos$ は周期 $2\pi$ の偶関数」
 _PARITY = re.compile(
     r"\$(?P<f>[^$]+)\$\s*(?:は|も)\s*(?:周期\s*\$[^$]+\$\s*の\s*)?(?P<way>偶|奇)関数"
@@ -139,6 +147,9 @@ def audit_properties(document: Document) -> list[Finding]:
             *((m, "proportional") for m in _PROPORTIONAL.finditer(text)),
         ]
         out += [f for m in _PARITY.finditer(text) if (f := _parity(number, m)) is not None]
+        out += [
+            f for m in _ON_INTERVAL.finditer(text) if (f := _on_interval(number, m)) is not None
+        ]
         for match, kind in claims:
             if notation is None:
                 notation = read_notation(document)
@@ -277,6 +288,97 @@ def _parity(line: int, match: re.Match[str]) -> Finding | None:
         Status.MISMATCHED if judged.outcome == "fails" else Status.CONFIRMED,
         f"of F = {written}, {match.group('way')}関数: {said}: {judged.detail()}",
         code=PARITY.code,
+    )
+
+
+def _of_one_name(written: str) -> tuple[sympy.Expr, sympy.Symbol] | None:
+    """A function the words name as a value and its variable: a function the notation
+    knows applied to x (`\\cos`), `v \\mapsto F` (its other names positive numbers), or a
+    formula of one name (the last member of a definition's equality); None for a name alone
+    (whose formula the sentence does not write) or anything else."""
+    members, relations = split_relations(written)
+    if relations and set(relations) <= {"=", ":="}:  # 「$f(x) = x^{-1/2}$ は」: its last member
+        written = members[-1].strip()
+    variable, arrow, formula = written.partition(r"\mapsto")
+    known = written.strip().lstrip("\\") in FUNCTIONS
+    value = open_value(with_calls(f"{written} x" if known else formula if arrow else written))
+    if value is None or isinstance(value, sympy.Symbol):
+        return None
+    if arrow:  # 「$x \\mapsto x/(n + x)$」: of x, the other names positive numbers
+        named = open_value(with_calls(variable.strip()))
+        return (value, named) if named in value.free_symbols else None
+    return (value, next(iter(value.free_symbols))) if len(value.free_symbols) == 1 else None
+
+
+def _interval(written: str, x: sympy.Symbol) -> tuple[sympy.Expr, sympy.Expr] | None:
+    """The ends of `[a, b]`, `(a, \\infty)`, or of `x \\ge a`, `x > a` (numbers, ±∞)."""
+    bracketed = _BRACKETED_INTERVAL.fullmatch(written)
+    if bracketed is not None:
+        ends = [open_value(with_calls(bracketed.group(k).strip())) for k in ("a", "b")]
+    else:
+        members, relations = split_relations(written)
+        if len(relations) != 1 or relations[0] not in (">", r"\ge", r"\geq"):
+            return None
+        if open_value(with_calls(members[0].strip())) != x:
+            return None
+        ends = [open_value(with_calls(members[1].strip())), sympy.oo]
+    low, high = ends
+    if low is None or high is None or low.free_symbols or high.free_symbols:
+        return None
+    return (low, high) if bool(low < high) else None
+
+
+def _on_interval(line: int, match: re.Match[str]) -> Finding | None:
+    """F at two points x_1 < x_2 of the interval the words give, drawn as x_1 = a + (b - a)u,
+    x_2 = x_1 + (b - x_1)w for u, w in (0, 1) (past an end at infinity, a + u and x_1 + w)."""
+    function = _of_one_name(match.group("f").strip())
+    if function is None:
+        return None
+    value, x = function
+    interval = _interval(match.group("i").strip(), x)
+    if interval is None:
+        return None
+    low, high = interval
+    u, w = sympy.symbols("u w", positive=True)
+    if low.is_finite and high.is_finite:
+        first = low + (high - low) * u
+        second, bounded = first + (high - first) * w, Range(Fraction(0), Fraction(1))
+    elif low.is_finite:
+        first, second, bounded = low + u, low + u + w, Range(Fraction(0))
+    elif high.is_finite:
+        second, first, bounded = high - u, high - u - w, Range(Fraction(0))
+    else:
+        return None
+    non = bool(match.group("non"))
+    increasing = (match.group("way") == "増加") != non
+    op = (
+        (">" if increasing else "<")
+        if match.group("strict") and not non
+        else (">=" if increasing else "<=")
+    )
+    later, earlier = value.xreplace({x: second}), value.xreplace({x: first})
+    judged = judge(op, later, earlier, ranges={"u": bounded, "w": bounded})
+    if judged.outcome not in ("fails", "holds"):
+        return None
+    way = ("非" if non else "") + match.group("way")
+    if judged.outcome == "holds":
+        said = f"F at the later of two points {op} F at the earlier: {judged.detail()}"
+    else:
+        assert judged.witness is not None
+        at = {sympy.Symbol(n, positive=True): sympy.Rational(v) for n, v in judged.witness.values}
+        x1, x2 = (sympy.N(p.xreplace(at), 7) for p in (first, second))
+        others = "".join(f", {n} = {v}" for n, v in judged.witness.values if n not in "uw")
+        said = (
+            f"at {x} = {x1}{others}: {sympy.N(earlier.xreplace(at), 7)}, at {x} = {x2}: "
+            f"{sympy.N(later.xreplace(at), 7)} (evaluated at 40 digits)"
+        )
+    return Finding(
+        Section.PROSE,
+        line,
+        match.group(0),
+        Status.MISMATCHED if judged.outcome == "fails" else Status.CONFIRMED,
+        f"of F = {match.group('f').strip()}, on ${match.group('i').strip()}$ {way}: {said}",
+        code=MONOTONE.code,
     )
 
 
