@@ -148,7 +148,7 @@ RANGE_RULE = Rule(
     Section.PROSE,
     Severity.WARNING,
     "「$i = a$ から b までの N 個」 (a and b integers, N followed by its counter, 個 通り ブロック "
-    "…): the integers from a to b are b - a + 1; N = b - a, the steps between them, is let be.",
+    "…): the integers from a to b are b - a + 1.",
     Example(_WORDS.format("条件は $i = 361$ から 511 までの 115 ブロックです。")),
     Example(_WORDS.format("条件は $i = 361$ から 511 までの 151 ブロックです。")),
 )
@@ -393,7 +393,7 @@ def _relations(line: int, text: str) -> list[Finding]:
             int((match.group(k) or match.group(f"{k}_")).replace("{,}", "").replace(",", ""))
             for k in ("a", "b", "n")
         )
-        if high < low or count == high - low:  # the steps from a to b, perhaps
+        if high < low:
             continue
         out.append(
             _judged(
