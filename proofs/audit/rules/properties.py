@@ -25,6 +25,10 @@ dependence, so such an F is left alone. The property is tried at points drawn in
 region (proofs.tex.witness); false at points of every region where the formula has a value,
 it is a mismatch with two values a reader can recompute. A warning: which formula the words
 are of is read from their order in the sentence, which a second source does not confirm.
+
+Of a function the notation knows (`\\cos`), a formula of one name, or `x \\mapsto F`:
+「$F$ は $[a, b]$ で単調減少」「$F$ は $x > 0$ で単調増加」, F at two points drawn inside the
+interval; 「$F$ は偶関数（奇関数）」, F at -x against F at x (against -F at x).
 """
 
 from __future__ import annotations
@@ -193,14 +197,13 @@ def _judged(
     if v not in value.free_symbols:
         said_of = _SAID_OF.search(text[: match.start()])
         if kind == "proportional" and said_of and _independent_of(members[-1], v.name, notation):
-            return Finding(
-                Section.PROSE,
+            return _finding(
                 line,
-                match.group(0),
+                match,
                 Status.MISMATCHED,
                 f"of F = {members[-1].strip()}, ${variable.strip()}$ {word}: F does not involve "
                 f"{v.name}, nor do the definitions it names, so F at 2{v.name} is F",
-                code=INDEPENDENT.code,
+                INDEPENDENT,
             )
         return None
     counts, counted = summation_limits(members)
@@ -238,57 +241,47 @@ def _judged(
     failed = kind == "proportional" and judged.outcome == "fails"
     loosely = _ratio_for_large(value, g, v) if failed else None
     if loosely is not None:
-        return Finding(
-            Section.PROSE,
+        return _finding(
             line,
-            match.group(0),
+            match,
             Status.CONFIRMED,
             f"of F = {members[-1].strip()}, {said} for large {v.name}: F over {g} tends to "
             f"{loosely} (not exactly: {judged.detail()})",
-            code=rule.code,
+            rule,
         )
-    return Finding(
-        Section.PROSE,
-        line,
-        match.group(0),
-        Status.MISMATCHED if judged.outcome == "fails" else Status.CONFIRMED,
-        f"of F = {members[-1].strip()}, {said}: {judged.detail()}",
-        code=rule.code,
-    )
+    detail = f"of F = {members[-1].strip()}, {said}: {judged.detail()}"
+    return _finding(line, match, _status(judged.outcome), detail, rule)
+
+
+def _status(outcome: str) -> Status:
+    """A judgement's outcome, fails or holds, as a finding's status."""
+    return Status.MISMATCHED if outcome == "fails" else Status.CONFIRMED
+
+
+def _finding(line: int, match: re.Match[str], status: Status, detail: str, rule: Rule) -> Finding:
+    """The finding of a property the words at `match` state."""
+    return Finding(Section.PROSE, line, match.group(0), status, detail, code=rule.code)
 
 
 def _parity(line: int, match: re.Match[str]) -> Finding | None:
-    """The parity the words give a known function (`\\cos`, applied to x) or a formula of
-    one name, judged at points; None for a name alone (「$f$ も偶関数」, whose formula the
-    sentence does not write) or a function the open notation does not know."""
+    """The parity the words give a function (_of_one_name), judged at points; None for a
+    name alone (「$f$ も偶関数」, whose formula the sentence does not write) or a function
+    the open notation does not know."""
     written = match.group("f").strip()
-    value = open_value(with_calls(f"{written} x" if written.lstrip("\\") in FUNCTIONS else written))
-    if value is None or isinstance(value, sympy.Symbol) or len(value.free_symbols) != 1:
+    function = _of_one_name(written)
+    if function is None:
         return None
-    x = next(iter(value.free_symbols))
+    value, x = function
     even = match.group("way") == "偶"
-    mirrored = value.xreplace({x: -x})
-    said = f"F at -{x} {'equals' if even else 'is minus'} F at {x}"
-    if sympy.expand(mirrored - (value if even else -value)) == 0:
-        return Finding(
-            Section.PROSE,
-            line,
-            match.group(0),
-            Status.CONFIRMED,
-            f"of F = {written}, {match.group('way')}関数: {said}, an identity",
-            code=PARITY.code,
-        )
-    judged = judge("=", mirrored, value if even else -value)
+    mirrored, expected = value.xreplace({x: -x}), value if even else -value
+    how = "equals" if even else "is minus"
+    said = f"of F = {written}, {match.group('way')}関数: F at -{x} {how} F at {x}"
+    if sympy.expand(mirrored - expected) == 0:
+        return _finding(line, match, Status.CONFIRMED, f"{said}, an identity", PARITY)
+    judged = judge("=", mirrored, expected)
     if judged.outcome not in ("fails", "holds"):
         return None
-    return Finding(
-        Section.PROSE,
-        line,
-        match.group(0),
-        Status.MISMATCHED if judged.outcome == "fails" else Status.CONFIRMED,
-        f"of F = {written}, {match.group('way')}関数: {said}: {judged.detail()}",
-        code=PARITY.code,
-    )
+    return _finding(line, match, _status(judged.outcome), f"{said}: {judged.detail()}", PARITY)
 
 
 def _of_one_name(written: str) -> tuple[sympy.Expr, sympy.Symbol] | None:
@@ -372,14 +365,8 @@ def _on_interval(line: int, match: re.Match[str]) -> Finding | None:
             f"at {x} = {x1}{others}: {sympy.N(earlier.xreplace(at), 7)}, at {x} = {x2}: "
             f"{sympy.N(later.xreplace(at), 7)} (evaluated at 40 digits)"
         )
-    return Finding(
-        Section.PROSE,
-        line,
-        match.group(0),
-        Status.MISMATCHED if judged.outcome == "fails" else Status.CONFIRMED,
-        f"of F = {match.group('f').strip()}, on ${match.group('i').strip()}$ {way}: {said}",
-        code=MONOTONE.code,
-    )
+    of = f"of F = {match.group('f').strip()}, on ${match.group('i').strip()}$ {way}"
+    return _finding(line, match, _status(judged.outcome), f"{of}: {said}", MONOTONE)
 
 
 def _said_of(before: str, variable: str) -> tuple[str, list[str]]:
