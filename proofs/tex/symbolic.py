@@ -320,7 +320,9 @@ class Evaluator:
         ]
         if not values:
             raise TexError(f"empty {op}")
-        if op == "sum":
+        if op == "sum" and all(isinstance(v, sympy.Expr) for v in values):
+            return sympy.Add(*values)  # at once: term by term, SymPy re-sorts each partial sum
+        if op == "sum":  # matrices
             total = values[0]
             for v in values[1:]:
                 total = total + v
