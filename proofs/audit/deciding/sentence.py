@@ -271,7 +271,8 @@ def cases_before(document: Document, line: int, statement: str) -> list[str]:
 
 
 # a formula its sentence reasons from: 「$M/(4d) \\ge 2$ なので」「$n_i \\le T$ より」
-_PREMISE = re.compile(r"\$[^$]+\$\s*(?:なので|ので|より|から|であるから|だから)")
+_REASONS = ("なので", "ので", "であるから", "だから", *PREMISED)
+_PREMISE = re.compile(rf"\$[^$]+\$\s*(?:{'|'.join(_REASONS)})")
 
 
 def premised_before(document: Document, line: int, statement: str) -> bool:

@@ -39,6 +39,7 @@ import sympy
 
 from proofs.audit.deciding.notation import decide_open, open_value
 from proofs.audit.findings import Example, Finding, Rule, Section, Severity, Status
+from proofs.book.printed import ungrouped
 from proofs.reader import Document
 from proofs.reader.math import INLINE_MATH, split_relations
 from proofs.tex.arithmetic import MAX_DIGITS, NotNumeric, TooLarge, evaluate
@@ -390,8 +391,7 @@ def _relations(line: int, text: str) -> list[Finding]:
             )
     for match in RANGE.finditer(text):
         low, high, count = (
-            int((match.group(k) or match.group(f"{k}_")).replace("{,}", "").replace(",", ""))
-            for k in ("a", "b", "n")
+            int(ungrouped(match.group(k) or match.group(f"{k}_"))) for k in ("a", "b", "n")
         )
         if high < low:
             continue
